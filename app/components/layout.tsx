@@ -1,0 +1,256 @@
+import { Form, Link, NavLink, useLocation } from "react-router";
+import { useTranslation } from "react-i18next";
+import { GAME_LINKS, isActiveEntry, PLAYER_MENU, type MenuEntry } from "~/lib/menu";
+import type { Language } from "~/lib/languages";
+import { Icon } from "./icons";
+import { ContactMenu, Disclosure, LanguageSwitcher, SocialLinks, useCurrentPath, type Social } from "./menus";
+
+export type LayoutPlayer = { id: string; displayName: string } | null;
+
+export function Logo({ name, width = 100, height = 40 }: { name: string; width?: number; height?: number }) {
+  return <img src="/logo.svg" alt={name} width={width} height={height} className="logo" />;
+}
+
+export function Navbar({ agencyName, player, locale, social }: { agencyName: string; player: LayoutPlayer; locale: Language; social: Social }) {
+  const { t } = useTranslation();
+  return (
+    <header className="navbar">
+      <div className="navbar-inner">
+        <SideDrawer agencyName={agencyName} player={player} />
+        <Link to="/" className="navbar-logo" prefetch="intent" aria-label={t("nav.home")}>
+          <Logo name={agencyName} />
+        </Link>
+        <nav className="navbar-actions" aria-label={t("nav.account")}>
+          {player ? (
+            <>
+              <Link to="/player/deposit" className="button button-primary hide-sm" prefetch="intent">
+                {t("nav.deposit")}
+              </Link>
+              <PlayerMenu player={player} />
+            </>
+          ) : (
+            <>
+              <Link to="/login" className="button button-ghost" prefetch="intent" data-testid="nav-login">
+                {t("nav.login")}
+              </Link>
+              <Link to="/register" className="button button-primary hide-sm" prefetch="intent" data-testid="nav-register">
+                {t("nav.register")}
+              </Link>
+            </>
+          )}
+          <LanguageSwitcher current={locale} />
+          <ContactMenu social={social} className="menu contact-menu hide-sm" />
+        </nav>
+      </div>
+    </header>
+  );
+}
+
+function PlayerMenu({ player }: { player: NonNullable<LayoutPlayer> }) {
+  const { t } = useTranslation();
+  return (
+    <Disclosure
+      className="menu player-menu"
+      testId="player-menu"
+      summaryLabel={t("nav.playerMenu", { name: player.displayName })}
+      summary={
+        <>
+          <Icon name="user" />
+          <span className="player-name">{player.displayName}</span>
+        </>
+      }
+    >
+      <div className="menu-panel">
+        <Link to="/player/password" className="menu-item">
+          {t("nav.changePassword")}
+        </Link>
+        <Form method="post" action="/logout" reloadDocument>
+          <button type="submit" className="menu-item">
+            {t("nav.logout")}
+          </button>
+        </Form>
+      </div>
+    </Disclosure>
+  );
+}
+
+/** Side drawer from the left (393 px); a <details>, so it works without JavaScript. */
+export function SideDrawer({ agencyName, player }: { agencyName: string; player: LayoutPlayer }) {
+  const { t } = useTranslation();
+  const here = useCurrentPath();
+  return (
+    <Disclosure
+      className="drawer"
+      testId="drawer"
+      summaryLabel={t("nav.menu")}
+      summary={<Icon name="menu" size={24} />}
+    >
+      {/* The backdrop and the Close control reload this page without JavaScript (closing the
+          drawer); with JavaScript they just close it. */}
+      <a href={here} className="drawer-backdrop" aria-hidden="true" tabIndex={-1} onClick={closeDrawer} />
+      <div className="drawer-panel" role="dialog" aria-label={t("nav.menu")}>
+        <div className="drawer-head">
+          <Logo name={agencyName} />
+          <a href={here} className="icon-button" onClick={closeDrawer} data-testid="drawer-close">
+            <Icon name="close" />
+            <span className="sr-only">{t("nav.close")}</span>
+          </a>
+        </div>
+        {player ? (
+          <nav aria-label={t("nav.playerNavigation")}>
+            {PLAYER_MENU.map((group, index) => (
+              <div key={index}>
+                {index > 0 && <hr className="divider" />}
+                <ul className="drawer-list" role="list">
+                  {group.map((entry) => (
+                    <DrawerEntry key={entry.key} entry={entry} />
+                  ))}
+                </ul>
+              </div>
+            ))}
+          </nav>
+        ) : (
+          <div className="drawer-visitor">
+            <Link to="/login" className="button button-ghost button-block" prefetch="intent">
+              {t("nav.login")}
+            </Link>
+            <Link to="/register" className="button button-primary button-block" prefetch="intent">
+              {t("nav.register")}
+            </Link>
+          </div>
+        )}
+      </div>
+    </Disclosure>
+  );
+}
+
+function closeDrawer(event: React.MouseEvent<HTMLAnchorElement>) {
+  const details = event.currentTarget.closest("details");
+  if (details) {
+    event.preventDefault();
+    details.open = false;
+  }
+}
+
+function DrawerEntry({ entry }: { entry: MenuEntry }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const active = isActiveEntry(entry, pathname);
+  return (
+    <li className={active ? "drawer-entry active" : "drawer-entry"} data-active={active ? "true" : undefined}>
+      {entry.to ? (
+        <NavLink to={entry.to} prefetch="intent" className="drawer-link" aria-current={active ? "page" : undefined}>
+          {entry.icon && <Icon name={entry.icon} />}
+          <span>{t(entry.key)}</span>
+        </NavLink>
+      ) : (
+        <span className="drawer-group">
+          {entry.icon && <Icon name={entry.icon} />}
+          <span>{t(entry.key)}</span>
+        </span>
+      )}
+      {entry.children && (
+        <ul className="drawer-children" role="list">
+          {entry.children.map((child) => (
+            <DrawerEntry key={child.key} entry={child} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/** Phone-only app bar (width <= 576): deposit, withdraw, play, bank, contact. */
+export function BottomBar({ social }: { social: Social }) {
+  const { t } = useTranslation();
+  return (
+    <nav className="bottom-bar" aria-label={t("nav.quick")} data-testid="bottom-bar">
+      <Link to="/player/deposit" prefetch="intent">
+        <Icon name="deposit" />
+        <span>{t("bottom.deposit")}</span>
+      </Link>
+      <Link to="/player/withdraw" prefetch="intent">
+        <Icon name="withdraw" />
+        <span>{t("bottom.withdraw")}</span>
+      </Link>
+      <Link to={GAME_LINKS.askmebet} className="bottom-play" prefetch="intent" aria-label={t("bottom.play")}>
+        <Icon name="play" size={28} />
+      </Link>
+      <Link to="/player/bank" prefetch="intent">
+        <Icon name="bank" />
+        <span>{t("bottom.bank")}</span>
+      </Link>
+      <Disclosure
+        className="menu bottom-contact"
+        testId="bottom-contact"
+        summaryLabel={t("nav.contactUs")}
+        summary={
+          <>
+            <Icon name="contact" />
+            <span>{t("bottom.contact")}</span>
+          </>
+        }
+      >
+        <SocialLinks social={social} />
+      </Disclosure>
+    </nav>
+  );
+}
+
+/** The six Lao banks shown in the footer (OUTSIDE.md). */
+export const FOOTER_BANKS = ["BCEL", "LDB", "APB", "JDB", "LVB", "STB"] as const;
+
+export function Footer({ agencyName }: { agencyName: string }) {
+  const { t } = useTranslation();
+  const year = new Date().getUTCFullYear();
+  return (
+    <footer className="footer" data-testid="footer">
+      <div className="footer-inner">
+        <div className="footer-brand">
+          <Logo name={agencyName} />
+          <p className="footer-banks-title">{t("footer.banks")}</p>
+          <ul className="footer-banks" role="list">
+            {FOOTER_BANKS.map((code) => (
+              <li key={code}>
+                <img src={`/banks/${code.toLowerCase()}.svg`} alt={t(`banks.${code}`)} width={48} height={48} loading="lazy" />
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div className="footer-columns" data-testid="footer-columns">
+          <FooterColumn title={t("footer.games")} links={[
+            [t("menu.askmebet"), GAME_LINKS.askmebet],
+            [t("menu.betflix"), GAME_LINKS.betflix],
+            [t("menu.gclub"), GAME_LINKS.gclub],
+            [t("menu.alphabet"), GAME_LINKS.alphabet],
+          ]} />
+          <FooterColumn title={t("footer.promotions")} links={[
+            [t("menu.promotion"), "/player/promotion"],
+            [t("menu.promotionHistory"), "/player/promotion/history"],
+          ]} />
+          <FooterColumn title={t("footer.aboutUs")} links={[
+            [t("footer.home"), "/"],
+            [t("nav.register"), "/register"],
+            [t("nav.login"), "/login"],
+          ]} />
+        </div>
+      </div>
+      <p className="copyright">{t("footer.copyright", { year, name: agencyName })}</p>
+    </footer>
+  );
+}
+
+function FooterColumn({ title, links }: { title: string; links: [string, string][] }) {
+  return (
+    <section className="footer-column">
+      <h2>{title}</h2>
+      <ul role="list">
+        {links.map(([label, to]) => (
+          <li key={to}>
+            <Link to={to} prefetch="intent">{label}</Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

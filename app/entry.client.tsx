@@ -1,0 +1,33 @@
+import { startTransition, StrictMode } from "react";
+import { hydrateRoot } from "react-dom/client";
+import { HydratedRouter } from "react-router/dom";
+import i18next from "i18next";
+import { I18nextProvider, initReactI18next } from "react-i18next";
+import { I18N_DATA_ID, i18nOptions } from "./lib/i18n";
+
+/**
+ * The server inlines the current language's strings in the page, so hydration needs no
+ * extra request on a slow network. Other languages arrive with the root loader's data.
+ */
+async function hydrate() {
+  const element = document.getElementById(I18N_DATA_ID);
+  const payload = element?.textContent ? JSON.parse(element.textContent) : { lng: "lo", resources: {} };
+  await i18next.use(initReactI18next).init({
+    ...i18nOptions,
+    lng: payload.lng,
+    resources: { [payload.lng]: payload.resources },
+  });
+  document.documentElement.classList.add("js");
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <I18nextProvider i18n={i18next}>
+        <StrictMode>
+          <HydratedRouter />
+        </StrictMode>
+      </I18nextProvider>,
+    );
+  });
+}
+
+void hydrate();

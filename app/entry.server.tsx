@@ -1,0 +1,36 @@
+import type { EntryContext, RouterContextProvider } from "react-router";
+import { ServerRouter } from "react-router";
+import { isbot } from "isbot";
+import { renderToReadableStream } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
+import { getInstance } from "./middleware/i18next.server";
+import { getNonce } from "./lib/context.server";
+
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: RouterContextProvider,
+) {
+  let shellRendered = false;
+  const nonce = getNonce(loadContext);
+  const body = await renderToReadableStream(
+    <I18nextProvider i18n={getInstance(loadContext)}>
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+    </I18nextProvider>,
+    {
+      nonce,
+      onError(error: unknown) {
+        responseStatusCode = 500;
+        if (shellRendered) console.error(error);
+      },
+    },
+  );
+  shellRendered = true;
+  // Bots and no-JS players get the whole document at once.
+  const userAgent = request.headers.get("user-agent");
+  if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+}

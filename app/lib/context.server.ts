@@ -1,0 +1,34 @@
+import { createContext, type RouterContextProvider } from "react-router";
+import type { Agency } from "../../workers/services/agency";
+
+/**
+ * What the Worker entry hands to every loader, action and middleware. Created here, under
+ * app/, so routes and workers/app.ts share one copy of the key (React Router 8 refuses a
+ * second copy with "Invalid context").
+ */
+export type CloudflareContext = { env: Env; ctx: ExecutionContext; nonce: string };
+export const cloudflareContext = createContext<CloudflareContext>();
+
+/** The agency of this request's host, or null for an unknown or disabled host. */
+export const agencyContext = createContext<Agency | null>(null);
+
+type Ctx = Readonly<RouterContextProvider>;
+
+export function getBindings(context: Ctx): Env {
+  return context.get(cloudflareContext).env;
+}
+
+export function getNonce(context: Ctx): string {
+  return context.get(cloudflareContext).nonce;
+}
+
+/** The current agency; only call where the root middleware has already refused unknown hosts. */
+export function getAgency(context: Ctx): Agency {
+  const agency = context.get(agencyContext);
+  if (!agency) throw new Response("Unknown agency", { status: 404 });
+  return agency;
+}
+
+/** The logged-in player of this request (set by the session middleware), or null. */
+export type CurrentPlayer = { id: string; displayName: string; username: string };
+export const playerContext = createContext<CurrentPlayer | null>(null);

@@ -1,0 +1,88 @@
+import dayjs from "dayjs";
+import utc from "dayjs/plugin/utc.js";
+
+dayjs.extend(utc);
+
+/**
+ * Display formats of the product (SPEC §1, OUTSIDE.md "Lao locale"). They work on decimal
+ * strings, never floats, so a money amount is shown exactly as the ledger holds it, and
+ * they do not depend on the ICU data of the runtime (workerd, a cheap phone, Node).
+ */
+
+export const DEFAULT_CREDIT_CURRENCY = "THB";
+export const NOT_AVAILABLE = "N/A";
+
+const GROUP = ".";
+const DECIMAL = ",";
+const DECIMAL_STRING = /^(-)?(\d+)(?:\.(\d+))?$/;
+
+/** Digits of each currency as players see them: LAK has none in practice. */
+const CURRENCY_DIGITS: Record<string, number> = { LAK: 0, THB: 2, USD: 2 };
+const CURRENCY_SYMBOL: Record<string, string> = { LAK: "₭", THB: "฿", USD: "$" };
+
+/** "1234567.891" -> "1.234.567,891" (Lao grouping). Invalid input is returned unchanged. */
+export function formatNumber(value: string | number | bigint): string {
+  const text = typeof value === "number" ? numberToPlainString(value) : String(value);
+  const match = DECIMAL_STRING.exec(text.trim());
+  if (!match) return text;
+  const [, sign = "", whole, fraction] = match;
+  const grouped = groupThousands(whole.replace(/^0+(?=\d)/, ""));
+  const isZero = /^0+$/.test(whole) && (!fraction || /^0+$/.test(fraction));
+  return (isZero ? "" : sign) + grouped + (fraction ? DECIMAL + fraction : "");
+}
+
+/**
+ * A money amount with its currency's digits, rounded half away from zero on the decimal
+ * string: "1234.5" THB -> "฿1.234,50", "1234.5" LAK -> "₭1.235".
+ */
+export function formatMoney(amount: string | null | undefined, currency: string = DEFAULT_CREDIT_CURRENCY): string {
+  const digits = CURRENCY_DIGITS[currency] ?? 2;
+  const symbol = CURRENCY_SYMBOL[currency] ?? `${currency} `;
+  const rounded = roundDecimalString(amount && DECIMAL_STRING.test(amount.trim()) ? amount.trim() : "0", digits);
+  const negative = rounded.startsWith("-");
+  return (negative ? "-" : "") + symbol + formatNumber(negative ? rounded.slice(1) : rounded);
+}
+
+/** Round a decimal string to `digits` places, half away from zero, without floats. */
+export function roundDecimalString(value: string, digits: number): string {
+  const match = DECIMAL_STRING.exec(value);
+  if (!match) throw new RangeError(`not a decimal string: ${value}`);
+  const [, sign = "", whole, fraction = ""] = match;
+  const padded = (fraction + "0".repeat(digits + 1)).slice(0, digits + 1);
+  let units = BigInt(whole + padded.slice(0, digits));
+  if (Number(padded[digits]) >= 5) units += 1n;
+  const text = units.toString().padStart(digits + 1, "0");
+  const intPart = digits === 0 ? text : text.slice(0, -digits);
+  const fracPart = digits === 0 ? "" : "." + text.slice(-digits);
+  const isZero = units === 0n;
+  return (sign && !isZero ? "-" : "") + intPart + fracPart;
+}
+
+/** The zero dates the back end uses for "never" (SPEC §1). */
+const ZERO_DATES = new Set(["0001-01-01", "0001-01-01T00:00:00Z"]);
+/** Laos keeps UTC+7 all year (no daylight saving), so a fixed offset is exact. */
+const VIENTIANE_OFFSET_MINUTES = 7 * 60;
+
+/** "2026-11-21T16:05:09Z" -> "21/11/2026 23:05:09" (Asia/Vientiane); zero or invalid -> N/A. */
+export function formatDateTime(value: string | Date | null | undefined): string {
+  if (value == null || value === "") return NOT_AVAILABLE;
+  if (typeof value === "string" && ZERO_DATES.has(value.trim())) return NOT_AVAILABLE;
+  const parsed = dayjs.utc(value);
+  if (!parsed.isValid()) return NOT_AVAILABLE;
+  return parsed.utcOffset(VIENTIANE_OFFSET_MINUTES).format("DD/MM/YYYY HH:mm:ss");
+}
+
+function groupThousands(digits: string): string {
+  let out = "";
+  for (let i = 0; i < digits.length; i++) {
+    if (i > 0 && (digits.length - i) % 3 === 0) out += GROUP;
+    out += digits[i];
+  }
+  return out;
+}
+
+function numberToPlainString(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  // Avoid exponent notation for large or tiny numbers.
+  return value.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 20 });
+}

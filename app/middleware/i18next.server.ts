@@ -1,0 +1,44 @@
+import { createCookie } from "react-router";
+import { createI18nextMiddleware } from "remix-i18next";
+import { initReactI18next } from "react-i18next";
+import loCommon from "../../locales/lo/common.json";
+import cnCommon from "../../locales/cn/common.json";
+import vnCommon from "../../locales/vn/common.json";
+import { i18nOptions, type Namespace } from "../lib/i18n";
+import { chooseLanguage, DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, type Language } from "../lib/languages";
+import { agencyContext } from "../lib/context.server";
+
+/** Bundled at build time: Workers have no file system. */
+export const resources: Record<Language, Record<Namespace, Record<string, unknown>>> = {
+  lo: { common: loCommon },
+  cn: { common: cnCommon },
+  vn: { common: vnCommon },
+};
+
+/** The visitor's language choice; a year, readable by the server only. */
+export const languageCookie = createCookie(LANGUAGE_COOKIE, {
+  path: "/",
+  sameSite: "lax",
+  httpOnly: true,
+  maxAge: 60 * 60 * 24 * 365,
+});
+
+export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
+  detection: {
+    supportedLanguages: [...LANGUAGES],
+    fallbackLanguage: DEFAULT_LANGUAGE,
+    cookie: languageCookie,
+    // cookie first; then our own step: the agency's fallback setting, else `lo`.
+    order: ["cookie", "custom"],
+    async findLocale({ context }) {
+      return chooseLanguage(null, context.get(agencyContext)?.fallbackLanguage);
+    },
+  },
+  i18next: { ...i18nOptions, resources },
+  plugins: [initReactI18next],
+});
+
+/** Set-Cookie value for a language the visitor picked (the switcher's action). */
+export function serializeLanguageCookie(language: Language, secure: boolean): Promise<string> {
+  return languageCookie.serialize(language, { secure });
+}

@@ -1,0 +1,139 @@
+import { useEffect } from "react";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
+import { useTranslation } from "react-i18next";
+import { getToast } from "remix-toast/middleware";
+import type { Route } from "./+types/root";
+import { agencyMiddleware, requireAgencyMiddleware } from "./middleware/agency.server";
+import { getLocale, i18nextMiddleware, resources } from "./middleware/i18next.server";
+import { toastMiddleware } from "./lib/toast.server";
+import { getAgency, getNonce } from "./lib/context.server";
+import { HTML_LANG, isLanguage, type Language } from "./lib/languages";
+import { I18N_DATA_ID } from "./lib/i18n";
+import { BottomBar, Footer, Navbar } from "./components/layout";
+import { PendingIndicator, ScrollToTop, Toaster } from "./components/feedback";
+import { Icon } from "./components/icons";
+import stylesheet from "./styles/app.css?url";
+
+export const middleware: Route.MiddlewareFunction[] = [
+  agencyMiddleware,
+  i18nextMiddleware,
+  requireAgencyMiddleware,
+  toastMiddleware,
+];
+
+export const links: Route.LinksFunction = () => [
+  { rel: "preload", href: "/fonts/noto-sans-lao-400.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const agency = getAgency(context);
+  const locale = getLocale(context) as Language;
+  return data({
+    locale,
+    nonce: getNonce(context),
+    translations: resources[locale],
+    agency: { id: agency.id, name: agency.name, social: agency.social },
+    player: null as { id: string; displayName: string } | null,
+    toast: getToast(context),
+  });
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  const { i18n } = useTranslation();
+  const locale: Language = root?.locale ?? (isLanguage(i18n.language) ? i18n.language : "lo");
+  // The nonce is only known on the server; in the browser React keeps the rendered one.
+  const nonce = root?.nonce;
+  return (
+    <html lang={HTML_LANG[locale]} data-locale={locale} suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0b1f3a" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <script
+          type="application/json"
+          id={I18N_DATA_ID}
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{
+            __html: root ? JSON.stringify({ lng: locale, resources: root.translations }).replace(/</g, "\\u003c") : "",
+          }}
+        />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { locale, translations, agency, player, toast } = loaderData;
+  const { i18n } = useTranslation();
+  // After the language switcher posts, the root loader sends the new language's strings.
+  useEffect(() => {
+    i18n.addResourceBundle(locale, "common", translations.common, true, true);
+    if (i18n.language !== locale) void i18n.changeLanguage(locale);
+  }, [locale, translations, i18n]);
+  return (
+    <>
+      <a href="#main" className="skip-link">{i18n.t("nav.skip")}</a>
+      <Navbar agencyName={agency.name} player={player} locale={locale} social={agency.social} />
+      <main id="main" className="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <Footer agencyName={agency.name} />
+      <BottomBar social={agency.social} />
+      <Toaster toast={toast} />
+      <ScrollToTop />
+      <PendingIndicator logoAlt={agency.name} />
+    </>
+  );
+}
+
+export function meta({ loaderData }: Route.MetaArgs) {
+  return [{ title: loaderData?.agency.name ?? "" }];
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { t } = useTranslation();
+  const agencyMissing = isRouteErrorResponse(error) && error.status === 404 && error.data?.reason === "AGENCY_NOT_FOUND";
+  if (agencyMissing) {
+    return (
+      <main className="error-page" data-testid="agency-error">
+        <Icon name="contact" size={48} />
+        <h1>{t("errors.agency.title")}</h1>
+        <p>{t("errors.agency.contact")}</p>
+        <p>{t("errors.agency.apology")}</p>
+        <title>{t("errors.agency.title")}</title>
+      </main>
+    );
+  }
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <main className="error-page" data-testid="error-page">
+      <h1>{status === 404 ? t("errors.notFound.title") : t("errors.generic.title")}</h1>
+      <p>{status === 404 ? t("errors.notFound.body") : t("errors.generic.body")}</p>
+      <a href="/" className="button button-primary">{t("errors.backHome")}</a>
+      <title>{t("errors.generic.title")}</title>
+    </main>
+  );
+}

@@ -1,0 +1,31 @@
+import { useLocation } from "react-router";
+import { useTranslation } from "react-i18next";
+import { pathOf } from "~/lib/menu";
+
+/**
+ * Player screens whose issue has not landed yet (deposit, withdraw, bank, promotions,
+ * games, password): the route, its guard and its title exist; the screen says it opens soon.
+ */
+const TITLES: Record<string, string> = {
+  "/player/deposit": "menu.deposit",
+  "/player/deposit/history": "menu.depositHistory",
+  "/player/withdraw": "menu.withdraw",
+  "/player/withdraw/history": "menu.withdrawHistory",
+  "/player/bank": "menu.bankAccount",
+  "/player/promotion": "menu.promotion",
+  "/player/promotion/history": "menu.promotionHistory",
+  "/player/password": "nav.changePassword",
+};
+
+export default function ComingSoon() {
+  const { t } = useTranslation();
+  const path = pathOf(useLocation().pathname);
+  const key = TITLES[path] ?? (path.startsWith("/player/game/") ? "menu.games" : "menu.promotion");
+  return (
+    <section className="page narrow">
+      <title>{t(key)}</title>
+      <h1>{t(key)}</h1>
+      <p>{t("comingSoon")}</p>
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+import { createRequestHandler, RouterContextProvider } from "react-router";
+import { cloudflareContext } from "../app/lib/context.server";
+import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
+
+const requestHandler = createRequestHandler(
+  () => import("virtual:react-router/server-build"),
+  import.meta.env.MODE,
+);
+
+export default {
+  async fetch(request, env, ctx) {
+    const nonce = createNonce();
+    const dev = import.meta.env.DEV;
+    if (isCrossSiteRequest(request)) {
+      return withSecurityHeaders(new Response("Cross-site request refused", { status: 403 }), nonce, { dev });
+    }
+    const context = new RouterContextProvider();
+    context.set(cloudflareContext, { env, ctx, nonce });
+    const response = await requestHandler(request, context);
+    return withSecurityHeaders(response, nonce, { dev });
+  },
+} satisfies ExportedHandler<Env>;
