@@ -1,4 +1,3 @@
-import { useEffect } from "react";
 import {
   data,
   isRouteErrorResponse,
@@ -14,7 +13,7 @@ import { useTranslation } from "react-i18next";
 import { getToast } from "remix-toast/middleware";
 import type { Route } from "./+types/root";
 import { agencyMiddleware, requireAgencyMiddleware } from "./middleware/agency.server";
-import { getLocale, i18nextMiddleware, resources } from "./middleware/i18next.server";
+import { getLocale, i18nextMiddleware } from "./middleware/i18next.server";
 import { toastMiddleware } from "./lib/toast.server";
 import { getAgency, getNonce } from "./lib/context.server";
 import { HTML_LANG, isLanguage, type Language } from "./lib/languages";
@@ -44,7 +43,6 @@ export async function loader({ context }: Route.LoaderArgs) {
   return data({
     locale,
     nonce: getNonce(context),
-    translations: resources[locale],
     agency: { id: agency.id, name: agency.name, social: agency.social },
     player: null as { id: string; displayName: string } | null,
     toast: getToast(context),
@@ -73,7 +71,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           id={I18N_DATA_ID}
           suppressHydrationWarning
           dangerouslySetInnerHTML={{
-            __html: root ? JSON.stringify({ lng: locale, resources: root.translations }).replace(/</g, "\\u003c") : "",
+            __html: JSON.stringify({ lng: locale, resources: { common: i18n.getResourceBundle(locale, "common") } }).replace(/</g, "\\u003c"),
           }}
         />
         <ScrollRestoration nonce={nonce} />
@@ -84,13 +82,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { locale, translations, agency, player, toast } = loaderData;
+  const { locale, agency, player, toast } = loaderData;
+  // The language switcher is a plain form post that reloads the document, so the strings
+  // inlined in the page (see Layout) always match the locale.
   const { i18n } = useTranslation();
-  // After the language switcher posts, the root loader sends the new language's strings.
-  useEffect(() => {
-    i18n.addResourceBundle(locale, "common", translations.common, true, true);
-    if (i18n.language !== locale) void i18n.changeLanguage(locale);
-  }, [locale, translations, i18n]);
   return (
     <>
       <a href="#main" className="skip-link">{i18n.t("nav.skip")}</a>

@@ -52,10 +52,10 @@ function PlayerMenu({ player }: { player: NonNullable<LayoutPlayer> }) {
     <Disclosure
       className="menu player-menu"
       testId="player-menu"
-      summaryLabel={t("nav.playerMenu", { name: player.displayName })}
       summary={
         <>
           <Icon name="user" />
+          <span className="sr-only">{t("nav.account")}: </span>
           <span className="player-name">{player.displayName}</span>
         </>
       }
@@ -183,7 +183,6 @@ export function BottomBar({ social }: { social: Social }) {
       <Disclosure
         className="menu bottom-contact"
         testId="bottom-contact"
-        summaryLabel={t("nav.contactUs")}
         summary={
           <>
             <Icon name="contact" />

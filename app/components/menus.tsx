@@ -18,7 +18,8 @@ export function Disclosure({
 }: {
   className: string;
   summary: ReactNode;
-  summaryLabel: string;
+  /** Only for icon-only summaries; otherwise the visible text (plus sr-only text) names it. */
+  summaryLabel?: string;
   children: ReactNode;
   testId?: string;
 }) {
@@ -78,10 +79,10 @@ export function LanguageSwitcher({ current, testId = "language-switcher" }: { cu
     <Disclosure
       className="menu language-menu"
       testId={testId}
-      summaryLabel={t("nav.language")}
       summary={
         <>
           <Icon name="globe" />
+          <span className="sr-only">{t("nav.language")}: </span>
           <span lang={HTML_LANG[current]}>{LANGUAGE_NAMES[current]}</span>
         </>
       }
@@ -132,7 +133,6 @@ export function ContactMenu({ social, className = "menu contact-menu", testId = 
     <Disclosure
       className={className}
       testId={testId}
-      summaryLabel={t("nav.contactUs")}
       summary={
         <>
           <Icon name="contact" />

@@ -1,0 +1,170 @@
+import AxeBuilder from "@axe-core/playwright";
+import { DEMO_SOCIAL, expect, hasJs, isPhone, test } from "./fixtures";
+
+test.describe("root layout and landing page", () => {
+  test("navbar, hero, categories and footer for a visitor", async ({ page }, info) => {
+    await page.goto("/");
+    await expect(page.locator("html")).toHaveAttribute("lang", "lo");
+    const navbar = page.locator("header.navbar");
+    await expect(navbar.getByRole("link", { name: "ໜ້າຫຼັກ" })).toHaveAttribute("href", "/");
+    await expect(page.getByTestId("nav-login")).toBeVisible();
+    await expect(page.getByTestId("nav-login")).toHaveAttribute("href", "/login");
+    // Register button is hidden on small screens (the hero and the drawer offer it there).
+    if (isPhone(info)) await expect(page.getByTestId("nav-register")).toBeHidden();
+    else await expect(page.getByTestId("nav-register")).toBeVisible();
+    await expect(page.getByTestId("hero-register")).toHaveAttribute("href", "/register");
+    await expect(page.getByTestId("categories").getByRole("listitem")).toHaveCount(6);
+    for (const name of ["ສະລັອດ", "ກິລາ", "ຄາສິໂນ", "ເກມຍິງປາ", "ເກມໄພ່ / ປ໊ອກເດັ້ງ", "ຕີໄກ່"]) {
+      await expect(page.getByTestId("categories").getByText(name)).toBeVisible();
+    }
+    const footer = page.getByTestId("footer");
+    await expect(footer.locator(".footer-banks img")).toHaveCount(6);
+    await expect(footer.locator(".footer-column")).toHaveCount(3);
+    await expect(footer.getByText(/© \d{4} Demo Agency/)).toBeVisible();
+  });
+
+  test("the Lao font ships as a woff2 subset with font-display swap", async ({ page }) => {
+    const css = await page.request.get("/");
+    const html = await css.text();
+    const href = /<link[^>]+rel="stylesheet"[^>]+href="([^"]+\.css)"/.exec(html)?.[1] ?? /href="([^"]+\.css)"[^>]*rel="stylesheet"/.exec(html)?.[1];
+    expect(href).toBeTruthy();
+    const sheet = await (await page.request.get(href!)).text();
+    expect(sheet).toContain("font-display:swap");
+    expect(sheet).toContain("noto-sans-lao-400.woff2");
+    const font = await page.request.get("/fonts/noto-sans-lao-400.woff2");
+    expect(font.status()).toBe(200);
+    expect((await font.body()).subarray(0, 4).toString()).toBe("wOF2");
+  });
+
+  test("side drawer opens from the left at 393 px and closes with Close", async ({ page }, info) => {
+    await page.goto("/");
+    const drawer = page.getByTestId("drawer");
+    await drawer.locator("summary").click();
+    const panel = drawer.locator(".drawer-panel");
+    await expect(panel).toBeVisible();
+    const box = (await panel.boundingBox())!;
+    expect(box.x).toBe(0);
+    expect(box.width).toBe(isPhone(info) ? 360 : 393);
+    await expect(panel.locator("img.logo")).toHaveAttribute("width", "100");
+    await expect(panel.getByRole("link", { name: "ເຂົ້າສູ່ລະບົບ" })).toHaveAttribute("href", "/login");
+    await expect(panel.getByRole("link", { name: "ສະໝັກສະມາຊິກ" })).toHaveAttribute("href", "/register");
+    await page.getByTestId("drawer-close").click();
+    await expect(panel).toBeHidden();
+    // choosing an entry closes it as well
+    await page.getByTestId("drawer").locator("summary").click();
+    await page.getByTestId("drawer").locator(".drawer-panel").getByRole("link", { name: "ສະໝັກສະມາຊິກ" }).click();
+    await expect(page).toHaveURL(/\/register$/);
+    await expect(page.getByTestId("drawer").locator(".drawer-panel")).toBeHidden();
+  });
+
+  test("bottom app bar only on the phone size", async ({ page }, info) => {
+    await page.goto("/");
+    const bar = page.getByTestId("bottom-bar");
+    if (!isPhone(info)) {
+      await expect(bar).toBeHidden();
+      return;
+    }
+    await expect(bar).toBeVisible();
+    await expect(bar.getByRole("link", { name: "ຝາກເງິນ" })).toHaveAttribute("href", "/player/deposit");
+    await expect(bar.getByRole("link", { name: "ຖອນເງິນ" })).toHaveAttribute("href", "/player/withdraw");
+    await expect(bar.getByRole("link", { name: "ທະນາຄານ" })).toHaveAttribute("href", "/player/bank");
+    await expect(bar.getByRole("link", { name: "ຫຼິ້ນເກມ" })).toHaveAttribute("href", "/player/game/askmebet?tab=Slot");
+    await bar.getByTestId("bottom-contact").locator("summary").click();
+    for (const [name, href] of Object.entries(DEMO_SOCIAL)) {
+      await expect(bar.locator(`a[data-social="${name}"]`)).toHaveAttribute("href", href);
+    }
+  });
+
+  test("contact menu points at the agency's social links", async ({ page }, info) => {
+    test.skip(isPhone(info), "on the phone the contact menu lives in the bottom bar (tested above)");
+    await page.goto("/");
+    const menu = page.getByTestId("contact-menu");
+    await menu.locator("summary").click();
+    for (const [name, href] of Object.entries(DEMO_SOCIAL)) {
+      const link = menu.locator(`a[data-social="${name}"]`);
+      await expect(link).toBeVisible();
+      await expect(link).toHaveAttribute("href", href);
+      await expect(link).toHaveAttribute("rel", "noopener noreferrer");
+    }
+  });
+
+  test("footer switches from narrow (<= 768) to wide (>= 769)", async ({ page }) => {
+    const columnsSideBySide = async () => {
+      const boxes = await page.getByTestId("footer").locator(".footer-column").evaluateAll((els) =>
+        els.map((el) => el.getBoundingClientRect().top),
+      );
+      return boxes.every((top) => top === boxes[0]);
+    };
+    await page.setViewportSize({ width: 768, height: 800 });
+    await page.goto("/");
+    expect(await columnsSideBySide()).toBe(false);
+    await page.setViewportSize({ width: 769, height: 800 });
+    expect(await columnsSideBySide()).toBe(true);
+  });
+
+  test("switches to each language and back", async ({ page }) => {
+    await page.goto("/register");
+    const cases = [
+      ["cn", "zh-CN", "登录"],
+      ["vn", "vi", "Đăng nhập"],
+      ["lo", "lo", "ເຂົ້າສູ່ລະບົບ"],
+    ] as const;
+    for (const [, lang, login] of cases) {
+      await page.getByTestId("language-switcher").locator("summary").click();
+      await page.getByTestId("language-switcher").locator(`button[lang="${lang}"]`).click();
+      await expect(page.locator("html")).toHaveAttribute("lang", lang);
+      await expect(page).toHaveURL(/\/register$/);
+      await expect(page.getByTestId("nav-login")).toHaveText(login);
+    }
+  });
+
+  test("unknown and disabled hosts get the 'cannot log in' page with 404", async ({ page, baseURL }) => {
+    const port = new URL(baseURL!).port;
+    for (const host of ["unknown.localhost", "disabled.localhost"]) {
+      const res = await page.goto(`http://${host}:${port}/`);
+      expect(res?.status()).toBe(404);
+      await expect(page.getByTestId("agency-error")).toContainText("ບໍ່ສາມາດເຂົ້າສູ່ລະບົບໄດ້");
+      await expect(page.getByTestId("agency-error")).toContainText("Support");
+      await expect(page.getByTestId("agency-error")).toContainText("ຂໍອະໄພ");
+    }
+  });
+
+  test("translation files answer JSON", async ({ request }) => {
+    const res = await request.get("/locales/lo/common.json");
+    expect(res.status()).toBe(200);
+    expect(res.headers()["content-type"]).toContain("application/json");
+    expect((await res.json()).nav.register).toBe("ສະໝັກສະມາຊິກ");
+    expect((await request.get("/locales/xx/common.json")).status()).toBe(404);
+  });
+
+  test("player routes send a visitor to login with redirectTo; unknown paths get a 404 in the layout", async ({ page }) => {
+    await page.goto("/player/withdraw/history");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fplayer%2Fwithdraw%2Fhistory$/);
+    const res = await page.goto("/nowhere");
+    expect(res?.status()).toBe(404);
+    await expect(page.getByTestId("not-found")).toContainText("ບໍ່ພົບໜ້ານີ້");
+    await expect(page.locator("header.navbar")).toBeVisible();
+  });
+
+  test("scroll-to-top appears after 500 px and scrolls back up", async ({ page }, info) => {
+    test.skip(!hasJs(info), "scroll-to-top is a JavaScript enhancement (SPEC §9)");
+    await page.goto("/");
+    // make the page long enough to scroll on any viewport
+    await page.evaluate(() => document.getElementById("main")!.insertAdjacentHTML("beforeend", '<div style="height:2000px"></div>'));
+    await expect(page.getByTestId("scroll-top")).toHaveCount(0);
+    await page.evaluate(() => window.scrollTo(0, 450));
+    await expect(page.getByTestId("scroll-top")).toHaveCount(0);
+    await page.evaluate(() => window.scrollTo(0, 600));
+    await expect(page.getByTestId("scroll-top")).toBeVisible();
+    await page.getByTestId("scroll-top").click();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  test("landing page has no serious or critical axe violations", async ({ page }, info) => {
+    test.skip(!hasJs(info), "axe runs as a script in the page; the markup is the same with JavaScript off");
+    await page.goto("/");
+    const results = await new AxeBuilder({ page }).analyze();
+    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  });
+});
