@@ -28,6 +28,7 @@ export default defineConfig(async () => {
       include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
       setupFiles: ["./tests/setup/apply-migrations.ts"],
       reporters: ["default", "./tests/setup/summary-reporter.ts"],
+      testTimeout: 30_000,
     },
   };
 });

@@ -15,7 +15,9 @@ import type { Route } from "./+types/root";
 import { agencyMiddleware, requireAgencyMiddleware } from "./middleware/agency.server";
 import { getLocale, i18nextMiddleware } from "./middleware/i18next.server";
 import { toastMiddleware } from "./lib/toast.server";
-import { getAgency, getNonce } from "./lib/context.server";
+import { sessionMiddleware } from "./lib/session.server";
+import { getAgency, getNonce, getPlayer } from "./lib/context.server";
+import { FingerprintSync } from "./components/fingerprint-sync";
 import { HTML_LANG, isLanguage, type Language } from "./lib/languages";
 import { I18N_DATA_ID } from "./lib/i18n";
 import { BottomBar, Footer, Navbar } from "./components/layout";
@@ -28,6 +30,7 @@ export const middleware: Route.MiddlewareFunction[] = [
   i18nextMiddleware,
   requireAgencyMiddleware,
   toastMiddleware,
+  sessionMiddleware,
 ];
 
 export const links: Route.LinksFunction = () => [
@@ -44,9 +47,14 @@ export async function loader({ context }: Route.LoaderArgs) {
     locale,
     nonce: getNonce(context),
     agency: { id: agency.id, name: agency.name, social: agency.social },
-    player: null as { id: string; displayName: string } | null,
+    player: playerSummary(getPlayer(context)),
     toast: getToast(context),
   });
+}
+
+/** What the browser may know of the player: no session data, no username needed. */
+function playerSummary(player: { id: string; displayName: string } | null) {
+  return player ? { id: player.id, displayName: player.displayName } : null;
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -98,6 +106,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <Toaster toast={toast} />
       <ScrollToTop />
       <PendingIndicator logoAlt={agency.name} />
+      {player && <FingerprintSync agencyId={agency.id} />}
     </>
   );
 }

@@ -5,6 +5,7 @@ export default [
   index("routes/home.tsx"),
   route("login", "routes/login.tsx"),
   route("register", "routes/register.tsx"),
+  route("logout", "routes/logout.ts"),
   route("set-language", "routes/set-language.ts"),
 
   route("player", "routes/player/layout.tsx", [
@@ -17,11 +18,21 @@ export default [
     route("promotion/history", "routes/player/coming-soon.tsx", { id: "player-promotion-history" }),
     route("promotion/:promotionId", "routes/player/coming-soon.tsx", { id: "player-promotion-detail" }),
     route("game/:provider", "routes/player/coming-soon.tsx", { id: "player-game" }),
-    route("password", "routes/player/coming-soon.tsx", { id: "player-password" }),
+    route("password", "routes/player/password.tsx"),
+    route("sessions", "routes/player/sessions.tsx"),
   ]),
 
   ...["api/v2", "v2"].flatMap((base) =>
-    prefix(base, [route("agency/info", "routes/api/agency-info.ts", { id: `${base}-agency-info` })]),
+    prefix(base, [
+      route("agency/info", "routes/api/agency-info.ts", { id: `${base}-agency-info` }),
+      route("fingerprint", "routes/api/fingerprint.ts", { id: `${base}-fingerprint` }),
+      route("players/info", "routes/api/players/info.ts", { id: `${base}-players-info` }),
+      route("players/login", "routes/api/players/login.ts", { id: `${base}-players-login` }),
+      route("players/logout", "routes/api/players/logout.ts", { id: `${base}-players-logout` }),
+      route("players/register", "routes/api/players/register.ts", { id: `${base}-players-register` }),
+      route("players/username/validate", "routes/api/players/username-validate.ts", { id: `${base}-players-username-validate` }),
+      route("players/security/password/change", "routes/api/players/password-change.ts", { id: `${base}-players-password-change` }),
+    ]),
   ),
 
   route("locales/:lng/:file", "routes/locales.ts"),

@@ -1,4 +1,6 @@
+import { useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
+import { ChangePasswordDialog } from "./change-password";
 import { useTranslation } from "react-i18next";
 import { GAME_LINKS, isActiveEntry, PLAYER_MENU, type MenuEntry } from "~/lib/menu";
 import type { Language } from "~/lib/languages";
@@ -48,7 +50,9 @@ export function Navbar({ agencyName, player, locale, social }: { agencyName: str
 
 function PlayerMenu({ player }: { player: NonNullable<LayoutPlayer> }) {
   const { t } = useTranslation();
+  const [dialogOpen, setDialogOpen] = useState(false);
   return (
+    <>
     <Disclosure
       className="menu player-menu"
       testId="player-menu"
@@ -61,16 +65,30 @@ function PlayerMenu({ player }: { player: NonNullable<LayoutPlayer> }) {
       }
     >
       <div className="menu-panel">
-        <Link to="/player/password" className="menu-item">
+        {/* Without JavaScript this is a link to the page; with it, the dialog opens. */}
+        <Link
+          to="/player/password"
+          className="menu-item"
+          data-testid="change-password-link"
+          onClick={(event) => {
+            event.preventDefault();
+            setDialogOpen(true);
+          }}
+        >
           {t("nav.changePassword")}
         </Link>
+        <Link to="/player/sessions" className="menu-item">
+          {t("nav.sessions")}
+        </Link>
         <Form method="post" action="/logout" reloadDocument>
-          <button type="submit" className="menu-item">
+          <button type="submit" className="menu-item" data-testid="logout">
             {t("nav.logout")}
           </button>
         </Form>
       </div>
     </Disclosure>
+    <ChangePasswordDialog open={dialogOpen} onClose={() => setDialogOpen(false)} />
+    </>
   );
 }
 

@@ -1,5 +1,6 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import type { Agency } from "../../workers/services/agency";
+import type { CurrentPlayer } from "../../workers/services/auth";
 
 /**
  * What the Worker entry hands to every loader, action and middleware. Created here, under
@@ -30,5 +31,18 @@ export function getAgency(context: Ctx): Agency {
 }
 
 /** The logged-in player of this request (set by the session middleware), or null. */
-export type CurrentPlayer = { id: string; displayName: string; username: string };
+export type { CurrentPlayer };
 export const playerContext = createContext<CurrentPlayer | null>(null);
+/** SHA-256 of the current session id (to mark "this device" and end the others). */
+export const sessionHashContext = createContext<string | null>(null);
+
+export function getPlayer(context: Ctx): CurrentPlayer | null {
+  return context.get(playerContext);
+}
+
+/** For routes behind the /player guard: the player is known there. */
+export function requirePlayer(context: Ctx): CurrentPlayer {
+  const player = context.get(playerContext);
+  if (!player) throw new Response("Unauthorized", { status: 401 });
+  return player;
+}

@@ -1,5 +1,9 @@
 import { createCookieSessionStorage, type MiddlewareFunction, type SessionStorage } from "react-router";
-import { redirectWithError as libRedirectWithError, redirectWithSuccess as libRedirectWithSuccess } from "remix-toast";
+import {
+  redirectWithError as libRedirectWithError,
+  redirectWithSuccess as libRedirectWithSuccess,
+  redirectWithToast as libRedirectWithToast,
+} from "remix-toast";
 import { toastMiddleware as libToastMiddleware } from "remix-toast/middleware";
 import { getBindings } from "./context.server";
 import { cookieSecrets, isSecureRequest, type SecretEnv } from "./secrets.server";
@@ -34,4 +38,13 @@ export function redirectWithSuccess({ request, context }: ToastArgs, url: string
 
 export function redirectWithError({ request, context }: ToastArgs, url: string, message: string, init?: ResponseInit) {
   return libRedirectWithError(url, message, init, toastStorage(getBindings(context), isSecureRequest(request)));
+}
+
+export function redirectWithToast(
+  { request, context }: ToastArgs,
+  url: string,
+  toast: Parameters<typeof libRedirectWithToast>[1],
+  init?: ResponseInit,
+) {
+  return libRedirectWithToast(url, toast, init, toastStorage(getBindings(context), isSecureRequest(request)));
 }

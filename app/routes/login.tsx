@@ -1,12 +1,93 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
+import { login, logout } from "../../workers/services/auth";
+import { ErrorList, Field, PasswordToggle, usePasswordVisibility } from "~/components/forms";
+import { translate, waitText } from "~/lib/auth.server";
+import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
+import { errorMessageKey } from "~/lib/errors";
+import { safeRedirectPath } from "~/lib/menu";
+import { LoginSchema } from "~/lib/schemas/auth";
+import { clientOf, readSessionId, sessionCookie } from "~/lib/session.server";
+import { redirectWithSuccess } from "~/lib/toast.server";
+import type { Route } from "./+types/login";
 
-export default function Login() {
+export function loader({ request, context }: Route.LoaderArgs) {
+  if (getPlayer(context)) {
+    throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("redirectTo")));
+  }
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: LoginSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }), wait: null }, { status: 400 });
+  }
+  const agency = getAgency(context);
+  const db = getBindings(context).DB;
+  const outcome = await login(db, agency.id, submission.value, clientOf(request));
+  if (!outcome.ok) {
+    const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds) : null;
+    return data(
+      { result: submission.reply({ formErrors: [errorMessageKey(outcome.code)], hideFields: ["password"] }), wait },
+      { status: outcome.code === "TOO_MANY_ATTEMPTS" ? 429 : 401 },
+    );
+  }
+  // Session fixation: whatever session id the browser brought is ended, never upgraded.
+  const previous = readSessionId(request);
+  if (previous) await logout(db, agency.id, previous);
+  return redirectWithSuccess(
+    { request, context },
+    safeRedirectPath(submission.value.redirectTo),
+    translate(context, "auth.loginSuccess", { name: outcome.player.displayName }),
+    { headers: { "Set-Cookie": sessionCookie(request, outcome.sessionId) } },
+  );
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const [searchParams] = useSearchParams();
+  const redirectTo = safeRedirectPath(searchParams.get("redirectTo"), "");
+  const visibility = usePasswordVisibility();
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(LoginSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
   return (
-    <section className="page narrow">
-      <title>{t("nav.login")}</title>
-      <h1>{t("nav.login")}</h1>
-      <p>{t("comingSoon")}</p>
+    <section className="page narrow auth-page">
+      <title>{t("auth.loginTitle")}</title>
+      <h1>{t("auth.loginTitle")}</h1>
+      {/* noValidate: messages come from our schema in the player's language, never the browser's. */}
+      <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="login-form">
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Field
+          label={t("auth.username")}
+          inputProps={{ ...getInputProps(fields.username, { type: "text" }), autoComplete: "username", autoCapitalize: "none", spellCheck: false }}
+          errors={fields.username.errors}
+        />
+        <Field
+          label={t("auth.password")}
+          inputProps={{ ...getInputProps(fields.password, { type: "password" }), type: visibility.type, autoComplete: "current-password" }}
+          errors={fields.password.errors}
+        />
+        <PasswordToggle visible={visibility.visible} onChange={visibility.setVisible} />
+        <div role="alert" className="form-alert" data-testid="form-error">
+          <ErrorList id={form.errorId} errors={form.errors} />
+          {actionData?.wait && <p>{t("auth.tryAgainIn", { wait: actionData.wait })}</p>}
+        </div>
+        <button type="submit" className="button button-primary button-block">
+          {t("auth.loginButton")}
+        </button>
+      </Form>
+      <p className="auth-switch">
+        {t("auth.noAccount")} <Link to="/register">{t("nav.register")}</Link>
+      </p>
     </section>
   );
 }

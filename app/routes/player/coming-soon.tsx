@@ -4,7 +4,7 @@ import { pathOf } from "~/lib/menu";
 
 /**
  * Player screens whose issue has not landed yet (deposit, withdraw, bank, promotions,
- * games, password): the route, its guard and its title exist; the screen says it opens soon.
+ * games): the route, its guard and its title exist; the screen says it opens soon.
  */
 const TITLES: Record<string, string> = {
   "/player/deposit": "menu.deposit",
@@ -14,7 +14,6 @@ const TITLES: Record<string, string> = {
   "/player/bank": "menu.bankAccount",
   "/player/promotion": "menu.promotion",
   "/player/promotion/history": "menu.promotionHistory",
-  "/player/password": "nav.changePassword",
 };
 
 export default function ComingSoon() {

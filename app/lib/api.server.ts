@@ -1,0 +1,48 @@
+import type { z } from "zod";
+import { getInstance } from "~/middleware/i18next.server";
+import { errorMessageKey, type ErrorCode } from "./errors";
+import type { RouterContextProvider } from "react-router";
+
+/** JSON answers of the compatibility API (SPEC §7): never cached, errors carry a code. */
+export function apiJson(body: unknown, init?: ResponseInit): Response {
+  const headers = new Headers(init?.headers);
+  headers.set("Cache-Control", "no-store");
+  return Response.json(body, { ...init, headers });
+}
+
+export function apiError(
+  context: Readonly<RouterContextProvider>,
+  code: ErrorCode,
+  status: number,
+  extra?: Record<string, unknown>,
+): Response {
+  const t = getInstance(context).t;
+  const message = t(errorMessageKey(code), extra ?? {});
+  return apiJson({ error: { code, message, ...extra } }, { status });
+}
+
+/** Reads a JSON body (or a form post) as a plain object. */
+export async function readBody(request: Request): Promise<Record<string, unknown>> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (type.includes("application/json")) {
+    try {
+      const value: unknown = await request.json();
+      return value && typeof value === "object" ? (value as Record<string, unknown>) : {};
+    } catch {
+      return {};
+    }
+  }
+  const form = await request.formData();
+  return Object.fromEntries([...form.entries()].map(([k, v]) => [k, typeof v === "string" ? v : ""]));
+}
+
+/** zod issues as { field: [translated message] } for API clients. */
+export function fieldErrors(context: Readonly<RouterContextProvider>, error: z.ZodError, limits: Record<string, number>) {
+  const t = getInstance(context).t;
+  const out: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.join(".") || "form";
+    (out[field] ??= []).push(t(issue.message, limits));
+  }
+  return out;
+}

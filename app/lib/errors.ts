@@ -1,0 +1,35 @@
+/**
+ * Error codes (SPEC §8 plus our own) and the translation key of the message a player
+ * sees for each. The JSON API answers `{ error: { code, message } }`; pages show the
+ * message in the player's language.
+ */
+export const ERROR_CODES = [
+  "ACCOUNT_NOT_FOUND",
+  "ACCOUNT_IN_USED",
+  "PROMOTION_ONLY_FOR_FIRST_ORDER",
+  "CANNOT_USE_PROMOTION_WHILE_ORDER_IS_OPEN",
+  "OPEN_ORDER",
+  "PROMOTION_ALREADY_USED",
+  "PROMOTION_USAGE",
+  "PROMOTION_INACTIVE",
+  "PROMOTION_CREDIT_USED",
+  "AGENCY_NOT_FOUND",
+  "INVALID_CREDENTIALS",
+  "USERNAME_EXISTS",
+  "PASSWORD_INCORRECT",
+  "TOO_MANY_ATTEMPTS",
+  "VALIDATION_FAILED",
+  "UNAUTHORIZED",
+  "NOT_FOUND",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Codes that mean the same thing share one message. */
+const SAME_AS: Partial<Record<ErrorCode, ErrorCode>> = {
+  OPEN_ORDER: "CANNOT_USE_PROMOTION_WHILE_ORDER_IS_OPEN",
+  PROMOTION_USAGE: "PROMOTION_ALREADY_USED",
+};
+
+export function errorMessageKey(code: ErrorCode): string {
+  return `errors.code.${SAME_AS[code] ?? code}`;
+}

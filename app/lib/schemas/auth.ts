@@ -1,0 +1,79 @@
+import { z } from "zod";
+
+/**
+ * Account form schemas, shared by the browser (conform's client validation) and the
+ * server (the action re-validates everything). Error messages are translation keys,
+ * rendered by <ErrorList> with AUTH_LIMITS as interpolation values.
+ */
+export const AUTH_LIMITS = {
+  usernameMin: 4,
+  usernameMax: 20,
+  passwordMin: 8,
+  passwordMax: 128,
+  displayNameMax: 40,
+} as const;
+
+export const USERNAME_PATTERN = /^[a-z0-9_-]+$/;
+/** Lao mobile (020 + 8 digits, or 030 + 7 digits) with or without +856, or any 8-15 digits. */
+export const PHONE_PATTERN = /^\+?[0-9]{8,15}$/;
+
+const required = { error: "validation.required" };
+
+export const usernameSchema = z
+  .string(required)
+  .trim()
+  .min(AUTH_LIMITS.usernameMin, { error: "validation.usernameMin" })
+  .max(AUTH_LIMITS.usernameMax, { error: "validation.usernameMax" })
+  .regex(USERNAME_PATTERN, { error: "validation.usernameFormat" });
+
+const passwordSchema = z
+  .string(required)
+  .min(AUTH_LIMITS.passwordMin, { error: "validation.passwordMin" })
+  .max(AUTH_LIMITS.passwordMax, { error: "validation.passwordMax" });
+
+export const LoginSchema = z.object({
+  username: usernameSchema,
+  password: passwordSchema,
+  redirectTo: z.string().optional(),
+});
+
+export const RegisterSchema = z
+  .object({
+    username: usernameSchema,
+    password: passwordSchema,
+    confirmPassword: z.string({ error: "validation.confirmRequired" }),
+    displayName: z.string().trim().max(AUTH_LIMITS.displayNameMax, { error: "validation.displayNameMax" }).optional(),
+    phone: z
+      .string(required)
+      .transform((value) => value.replace(/[\s-]/g, ""))
+      .pipe(z.string().regex(PHONE_PATTERN, { error: "validation.phone" })),
+    // "on" from the form checkbox, true from a JSON client.
+    adult: z.union([z.literal("on"), z.literal(true)], { error: "validation.adult" }),
+    fingerprint: z.string().max(128).optional(),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    error: "validation.confirmMismatch",
+    path: ["confirmPassword"],
+  });
+
+/** SPEC §5: each >= 8 ("password must be greater than 8"); confirm empty -> "please enter password". */
+const changeField = z
+  .string(required)
+  .min(AUTH_LIMITS.passwordMin, { error: "validation.passwordMin" })
+  .max(AUTH_LIMITS.passwordMax, { error: "validation.passwordMax" });
+
+export const ChangePasswordSchema = z
+  .object({
+    currentPassword: changeField,
+    newPassword: changeField,
+    confirmNewPassword: z
+      .string({ error: "validation.pleaseEnterPassword" })
+      .min(AUTH_LIMITS.passwordMin, { error: "validation.passwordMin" })
+      .max(AUTH_LIMITS.passwordMax, { error: "validation.passwordMax" }),
+  })
+  .refine((value) => value.newPassword === value.confirmNewPassword, {
+    error: "validation.passwordNotMatch",
+    path: ["confirmNewPassword"],
+  });
+
+export const UsernameValidateSchema = z.object({ username: usernameSchema });

@@ -1,0 +1,27 @@
+import { login, logout } from "../../../../workers/services/auth";
+import { apiError, apiJson, fieldErrors, readBody } from "~/lib/api.server";
+import { getAgency, getBindings } from "~/lib/context.server";
+import { AUTH_LIMITS, LoginSchema } from "~/lib/schemas/auth";
+import { clientOf, readSessionId, sessionCookie } from "~/lib/session.server";
+import type { Route } from "./+types/login";
+
+/** SPEC §7 `POST /v2/players/login`: same service, same throttling as the login page. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = LoginSchema.safeParse(await readBody(request));
+  if (!parsed.success) return apiError(context, "VALIDATION_FAILED", 400, { fields: fieldErrors(context, parsed.error, AUTH_LIMITS) });
+  const agency = getAgency(context);
+  const db = getBindings(context).DB;
+  const outcome = await login(db, agency.id, parsed.data, clientOf(request));
+  if (!outcome.ok) {
+    if (outcome.code === "TOO_MANY_ATTEMPTS") {
+      return apiError(context, "TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds: outcome.retryAfterSeconds });
+    }
+    return apiError(context, "INVALID_CREDENTIALS", 401);
+  }
+  const previous = readSessionId(request);
+  if (previous) await logout(db, agency.id, previous);
+  return apiJson(
+    { player: { id: outcome.player.id, displayName: outcome.player.displayName } },
+    { headers: { "Set-Cookie": sessionCookie(request, outcome.sessionId) } },
+  );
+}

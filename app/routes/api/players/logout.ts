@@ -1,0 +1,12 @@
+import { logout } from "../../../../workers/services/auth";
+import { apiJson } from "~/lib/api.server";
+import { getAgency, getBindings } from "~/lib/context.server";
+import { clearSessionCookie, readSessionId } from "~/lib/session.server";
+import type { Route } from "./+types/logout";
+
+/** SPEC §7 `POST /v2/players/logout`. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const sessionId = readSessionId(request);
+  if (sessionId) await logout(getBindings(context).DB, getAgency(context).id, sessionId);
+  return apiJson({ ok: true }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
+}

@@ -1,0 +1,13 @@
+import { isUsernameAvailable } from "../../../../workers/services/auth";
+import { apiError, apiJson, fieldErrors, readBody } from "~/lib/api.server";
+import { getAgency, getBindings } from "~/lib/context.server";
+import { AUTH_LIMITS, UsernameValidateSchema } from "~/lib/schemas/auth";
+import type { Route } from "./+types/username-validate";
+
+/** SPEC §7 `POST /v2/players/username/validate` `{ username }` -> `{ username, available }`. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = UsernameValidateSchema.safeParse(await readBody(request));
+  if (!parsed.success) return apiError(context, "VALIDATION_FAILED", 400, { fields: fieldErrors(context, parsed.error, AUTH_LIMITS) });
+  const available = await isUsernameAvailable(getBindings(context).DB, getAgency(context).id, parsed.data.username);
+  return apiJson({ username: parsed.data.username, available });
+}

@@ -1,0 +1,71 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ShouldRevalidateFunctionArgs } from "react-router";
+import { useTranslation } from "react-i18next";
+import { dataWithToast } from "remix-toast";
+import { changePassword } from "../../../workers/services/auth";
+import { ChangePasswordForm } from "~/components/change-password";
+import { translate, waitText } from "~/lib/auth.server";
+import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
+import { errorMessageKey } from "~/lib/errors";
+import { isSecureRequest } from "~/lib/secrets.server";
+import { ChangePasswordSchema } from "~/lib/schemas/auth";
+import { clearSessionCookie, clientOf } from "~/lib/session.server";
+import { redirectWithToast, toastStorage } from "~/lib/toast.server";
+import { submittedWithJavaScript } from "~/components/js-marker";
+import type { Route } from "./+types/password";
+
+/** Wrong current password: an error toast for 5000 ms (SPEC §8). */
+export const PASSWORD_ERROR_TOAST_MS = 5000;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const player = requirePlayer(context);
+  const submission = parseWithZod(await request.formData(), { schema: ChangePasswordSchema });
+  const hide = ["currentPassword", "newPassword", "confirmNewPassword"];
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: hide }), changed: false, wait: null }, { status: 400 });
+  }
+  const outcome = await changePassword(getBindings(context).DB, getAgency(context).id, player, submission.value, clientOf(request));
+  if (!outcome.ok) {
+    const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds) : null;
+    const message = wait ? translate(context, "auth.tryAgainIn", { wait }) : translate(context, errorMessageKey("PASSWORD_INCORRECT"));
+    if (!submittedWithJavaScript(submission.payload)) {
+      // A plain form post: Post/Redirect/Get, so the toast shows on the page that follows.
+      return redirectWithToast({ request, context }, "/player/password", {
+        type: "error",
+        message: translate(context, "toast.error"),
+        description: message,
+        duration: PASSWORD_ERROR_TOAST_MS,
+      });
+    }
+    return dataWithToast(
+      { result: submission.reply({ hideFields: hide }), changed: false, wait },
+      {
+        type: "error",
+        message: translate(context, "toast.error"),
+        description: message,
+        duration: PASSWORD_ERROR_TOAST_MS,
+      },
+      { status: outcome.code === "TOO_MANY_ATTEMPTS" ? 429 : 400 },
+      toastStorage(getBindings(context), isSecureRequest(request)),
+    );
+  }
+  // Every session ended (this one too): the success dialog's Close leads to the login page.
+  return data({ result: submission.reply({ resetForm: true }), changed: true, wait: null }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
+}
+
+/** After a successful change the session is gone: keep the page (and its dialog) as it is. */
+export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionResult?.changed ? false : defaultShouldRevalidate;
+}
+
+export default function ChangePasswordPage({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <section className="page narrow">
+      <title>{t("password.title")}</title>
+      <h1>{t("password.title")}</h1>
+      <ChangePasswordForm serverResult={actionData} />
+    </section>
+  );
+}
+

@@ -1,0 +1,71 @@
+import { env } from "cloudflare:workers";
+import { fetchApp } from "./seed";
+
+export const ORIGIN = "http://localhost";
+
+/** A form post as a browser sends it from our own page. */
+export function postForm(path: string, fields: Record<string, string>, init: { cookie?: string; host?: string; ip?: string } = {}) {
+  const host = init.host ?? "localhost";
+  return fetchApp(`http://${host}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: {
+      Origin: `http://${host}`,
+      "Content-Type": "application/x-www-form-urlencoded",
+      ...(init.cookie ? { Cookie: init.cookie } : {}),
+      ...(init.ip ? { "CF-Connecting-IP": init.ip } : {}),
+    },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+export function postJson(path: string, body: unknown, init: { cookie?: string; host?: string; ip?: string } = {}) {
+  const host = init.host ?? "localhost";
+  return fetchApp(`http://${host}${path}`, {
+    method: "POST",
+    headers: {
+      Origin: `http://${host}`,
+      "Content-Type": "application/json",
+      ...(init.cookie ? { Cookie: init.cookie } : {}),
+      ...(init.ip ? { "CF-Connecting-IP": init.ip } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+let counter = 0;
+export function uniqueName(prefix = "p"): string {
+  counter += 1;
+  return `${prefix}${Date.now().toString(36).slice(-5)}${counter}`.toLowerCase().slice(0, 20);
+}
+
+export const PASSWORD = "correct-horse-1";
+
+export async function registerViaForm(username: string, password = PASSWORD, host = "localhost", ip = `10.9.${counter % 250}.${(counter * 7) % 250}`) {
+  return postForm(
+    "/register",
+    { username, password, confirmPassword: password, phone: "02055555555", adult: "on", displayName: `Player ${username}` },
+    { host, ip },
+  );
+}
+
+/** The session cookie (name=value) from a login response. */
+export function sessionFrom(res: Response): string | null {
+  for (const cookie of res.headers.getSetCookie()) {
+    const match = /^(session|__Host-session)=([^;]+)/.exec(cookie);
+    if (match) return `${match[1]}=${match[2]}`;
+  }
+  return null;
+}
+
+export async function loginViaForm(username: string, password = PASSWORD, opts: { host?: string; ip?: string; cookie?: string } = {}) {
+  return postForm("/login", { username, password }, opts);
+}
+
+export async function addAgency(id: string, host: string) {
+  await env.DB.batch([
+    env.DB.prepare(`INSERT OR IGNORE INTO agencies (id, name, status) VALUES (?1, ?2, 'ACTIVE')`).bind(id, `Agency ${id}`),
+    env.DB.prepare(`INSERT OR IGNORE INTO agency_domains (host, agency_id) VALUES (?1, ?2)`).bind(host, id),
+    env.DB.prepare(`INSERT OR IGNORE INTO agency_settings (agency_id) VALUES (?1)`).bind(id),
+  ]);
+}
