@@ -4,10 +4,10 @@ import { GAME_LINKS } from "~/lib/menu";
 import { LanguageSwitcher } from "~/components/menus";
 import type { Route } from "./+types/home";
 
-/** The six game categories of the landing page, each with its emoji-free mark and a target. */
+/** The six game categories of the landing page, each with a plain-text mark (no emoji font needed) and a target. */
 const CATEGORIES = [
   { key: "slot", to: GAME_LINKS.askmebet, mark: "7" },
-  { key: "sport", to: GAME_LINKS.betflix, mark: "⚽" },
+  { key: "sport", to: GAME_LINKS.betflix, mark: "◎" },
   { key: "casino", to: GAME_LINKS.gclub, mark: "♠" },
   { key: "fish", to: GAME_LINKS.askmebet, mark: "≋" },
   { key: "card", to: GAME_LINKS.alphabet, mark: "♥" },
