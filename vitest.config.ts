@@ -26,6 +26,7 @@ export default defineConfig(async () => {
     resolve: { tsconfigPaths: true },
     test: {
       include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+      benchmark: { include: ["tests/bench/**/*.bench.ts"] },
       setupFiles: ["./tests/setup/apply-migrations.ts"],
       reporters: ["default", "./tests/setup/summary-reporter.ts"],
       testTimeout: 30_000,

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 
 /** A console error or an uncaught exception in the page fails the test. */
 export const test = base.extend<{ consoleErrors: string[] }>({
@@ -32,3 +32,64 @@ export const DEMO_SOCIAL = {
   twitter: "https://x.com/demo_agency",
   line: "https://line.me/R/ti/p/@demo_agency",
 };
+
+/* ------------------------------------------------------------------------------------------
+ * Player-account helpers (accounts*.spec.ts). Login and registration are throttled per
+ * client address, so every test takes its own CF-Connecting-IP and its own usernames.
+ * ---------------------------------------------------------------------------------------- */
+
+/** A random 10.x.y.z address for the CF-Connecting-IP header. */
+export function randomIp(): string {
+  const octet = () => Math.floor(Math.random() * 254) + 1;
+  return `10.${octet()}.${octet()}.${octet()}`;
+}
+
+/** A fresh, valid username: "e2e" + base36, lowercase, at most 20 characters. */
+export function uniqueUsername(prefix = "e2e"): string {
+  const tail = Date.now().toString(36).slice(-6) + Math.random().toString(36).slice(2, 10);
+  return (prefix + tail).slice(0, 20);
+}
+
+export type TestPlayer = { username: string; password: string; displayName: string; phone: string };
+
+export function newPlayer(overrides: Partial<TestPlayer> = {}): TestPlayer {
+  const username = overrides.username ?? uniqueUsername();
+  return { username, password: "Passw0rd-" + username.slice(-6), displayName: "P " + username.slice(-8), phone: "02055551234", ...overrides };
+}
+
+/** Registers through the JSON API (fast path for tests that are not about the form). */
+export async function registerByApi(request: APIRequestContext, player: TestPlayer, ip: string) {
+  const res = await request.post("/api/v2/players/register", {
+    headers: { "CF-Connecting-IP": ip },
+    data: { username: player.username, password: player.password, confirmPassword: player.password, displayName: player.displayName, phone: player.phone, adult: true },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
+/**
+ * Logs in through the JSON API with the context's own request client, so the session cookie
+ * lands in the browser context (page.request shares the cookie jar).
+ */
+export async function loginByApi(page: Page, player: Pick<TestPlayer, "username" | "password">, ip: string) {
+  const res = await page.request.post("/api/v2/players/login", {
+    headers: { "CF-Connecting-IP": ip },
+    data: { username: player.username, password: player.password },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** Fills and submits the login form of the current /login page. */
+export async function submitLogin(page: Page, player: Pick<TestPlayer, "username" | "password">) {
+  const form = page.getByTestId("login-form");
+  await form.locator('input[name="username"]').fill(player.username);
+  await form.locator('input[name="password"]').fill(player.password);
+  await form.locator('button[type="submit"]').click();
+}
+
+/** Chooses a language with the navbar switcher (a plain form post that reloads the page). */
+export async function switchLanguage(page: Page, lang: "lo" | "zh-CN" | "vi") {
+  const switcher = page.getByTestId("language-switcher");
+  await switcher.locator("summary").click();
+  await switcher.locator(`button[lang="${lang}"]`).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", lang);
+}

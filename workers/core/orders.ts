@@ -1,0 +1,45 @@
+/**
+ * Order state machines (DESIGN.md §5). Every other arrow is refused, here and by the
+ * storage guard (`UPDATE ... WHERE status = <from>`).
+ */
+export const ORDER_STATUSES = ["OPEN", "CANCELED", "PAID", "SUCCESS", "FAILED", "REJECTED"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Deposit: OPEN (QR shown) -> PAID (gateway confirmed) -> SUCCESS | FAILED; OPEN -> CANCELED. */
+export const DEPOSIT_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  OPEN: ["PAID", "CANCELED"],
+  PAID: ["SUCCESS", "FAILED"],
+  SUCCESS: [],
+  FAILED: [],
+  CANCELED: [],
+  REJECTED: [],
+};
+
+export function canTransition(machine: Readonly<Record<OrderStatus, readonly OrderStatus[]>>, from: OrderStatus, to: OrderStatus): boolean {
+  return machine[from].includes(to);
+}
+
+export function isFinal(machine: Readonly<Record<OrderStatus, readonly OrderStatus[]>>, status: OrderStatus): boolean {
+  return machine[status].length === 0;
+}
+
+/** SPEC §4 display: colour per status; REJECTED is shown as cancelled. */
+export type StatusColour = "grey" | "red" | "yellow" | "green";
+export function statusColour(status: string): StatusColour {
+  switch (status) {
+    case "CANCELED":
+    case "REJECTED": // shown as cancelled, so coloured as cancelled
+    case "FAILED":
+      return "red";
+    case "PAID":
+      return "yellow";
+    case "SUCCESS":
+      return "green";
+    default:
+      return "grey";
+  }
+}
+
+export function displayStatus(status: OrderStatus): OrderStatus {
+  return status === "REJECTED" ? "CANCELED" : status;
+}
