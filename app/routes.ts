@@ -13,7 +13,7 @@ export default [
     route("deposit/history", "routes/player/coming-soon.tsx", { id: "player-deposit-history" }),
     route("withdraw", "routes/player/coming-soon.tsx", { id: "player-withdraw" }),
     route("withdraw/history", "routes/player/coming-soon.tsx", { id: "player-withdraw-history" }),
-    route("bank", "routes/player/coming-soon.tsx", { id: "player-bank" }),
+    route("bank", "routes/player/bank.tsx"),
     route("promotion", "routes/player/coming-soon.tsx", { id: "player-promotion" }),
     route("promotion/history", "routes/player/coming-soon.tsx", { id: "player-promotion-history" }),
     route("promotion/:promotionId", "routes/player/coming-soon.tsx", { id: "player-promotion-detail" }),

@@ -1,6 +1,7 @@
 import { newSessionTimes, sessionState, shouldTouch } from "../core/session";
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./password";
 import { checkThrottle, clearThrottle, recordFailure, type ThrottleKey } from "./throttle";
+import { listBankAccounts } from "./bank";
 
 /**
  * Player accounts of one agency: registration, login with throttling, server-side sessions
@@ -236,7 +237,13 @@ export async function getPlayerInfo(db: D1Database, agencyId: string, playerId: 
   return {
     player: { id: row.id, displayName: row.display_name, username: row.username, phone: row.phone, createdAt: row.created_at, lastLoginAt: row.last_login_at },
     credential: { username: row.username, passwordChangedAt: row.password_changed_at },
-    // Bank accounts arrive with the bank-account screen (issue 4); none exist before it.
-    bankAccounts: [] as unknown[],
+    bankAccounts: (await listBankAccounts(db, agencyId, playerId)).map((a) => ({
+      id: a.id,
+      bankCode: a.bankCode,
+      accountNumber: a.maskedNumber,
+      accountName: a.accountName,
+      currency: a.currency,
+      owner: a.owner,
+    })),
   };
 }

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { pathOf } from "~/lib/menu";
 
 /**
- * Player screens whose issue has not landed yet (deposit, withdraw, bank, promotions,
+ * Player screens whose issue has not landed yet (deposit, withdraw, promotions,
  * games): the route, its guard and its title exist; the screen says it opens soon.
  */
 const TITLES: Record<string, string> = {
@@ -11,7 +11,6 @@ const TITLES: Record<string, string> = {
   "/player/deposit/history": "menu.depositHistory",
   "/player/withdraw": "menu.withdraw",
   "/player/withdraw/history": "menu.withdrawHistory",
-  "/player/bank": "menu.bankAccount",
   "/player/promotion": "menu.promotion",
   "/player/promotion/history": "menu.promotionHistory",
 };
