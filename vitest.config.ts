@@ -1,11 +1,14 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vitest/config";
+import { bundleSandbox } from "./tests/setup/sandbox-workers";
 
 // Unit and integration tests run inside workerd (the Workers runtime), with the same
 // wrangler.toml bindings and a fresh D1 per test file.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./workers/db/migrations");
+  const [providerScript, bankScript] = await Promise.all([bundleSandbox("provider"), bundleSandbox("bank")]);
+  const sandbox = { compatibilityDate: "2026-08-01", compatibilityFlags: ["nodejs_compat"], modules: true };
   return {
     plugins: [
       cloudflareTest({
@@ -19,6 +22,29 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             SESSION_SECRET: "test-secret-0123456789abcdef0123456789abcdef",
           },
+          workers: [
+            {
+              ...sandbox,
+              name: "sandbox-provider",
+              scriptPath: providerScript,
+              durableObjects: { PROVIDER: { className: "SandboxProvider", useSQLite: true } },
+              bindings: { AGENT_USERNAME: "demo-agent", AGENT_SECRET: "sandbox-provider-secret-demo-0001" },
+            },
+            {
+              ...sandbox,
+              name: "sandbox-bank",
+              scriptPath: bankScript,
+              durableObjects: { BANK: { className: "SandboxBank", useSQLite: true } },
+              // The pool's portal has a per-file name, so the bank cannot bind to it: tests pull
+              // webhook deliveries from the bank and hand them to the portal themselves.
+              bindings: {
+                MERCHANT_ID: "DEMO0001",
+                MERCHANT_SECRET: "sandbox-bank-secret-demo-0001",
+                WEBHOOK_SECRET: "sandbox-webhook-secret-demo-0001",
+                DELIVERY_MODE: "pull",
+              },
+            },
+          ],
         },
       }),
       reactRouter(),
