@@ -28,9 +28,12 @@ export default async function handleRequest(
     },
   );
   shellRendered = true;
-  // Bots and no-JS players get the whole document at once.
+  // Streamed parts (provider credits) are swapped in by inline scripts, which a browser
+  // without JavaScript never runs. Bots, and browsers that have not shown us they run
+  // JavaScript (no `js` cookie, set by entry.client), get the whole document at once.
   const userAgent = request.headers.get("user-agent");
-  if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode) await body.allReady;
+  const runsJs = /(?:^|;\s*)js=1(?:;|$)/.test(request.headers.get("Cookie") ?? "");
+  if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode || !runsJs) await body.allReady;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }

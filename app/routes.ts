@@ -9,8 +9,8 @@ export default [
   route("set-language", "routes/set-language.ts"),
 
   route("player", "routes/player/layout.tsx", [
-    route("deposit", "routes/player/coming-soon.tsx", { id: "player-deposit" }),
-    route("deposit/history", "routes/player/coming-soon.tsx", { id: "player-deposit-history" }),
+    route("deposit", "routes/player/deposit.tsx"),
+    route("deposit/history", "routes/player/deposit-history.tsx"),
     route("withdraw", "routes/player/coming-soon.tsx", { id: "player-withdraw" }),
     route("withdraw/history", "routes/player/coming-soon.tsx", { id: "player-withdraw-history" }),
     route("bank", "routes/player/bank.tsx"),
@@ -32,6 +32,10 @@ export default [
       route("players/register", "routes/api/players/register.ts", { id: `${base}-players-register` }),
       route("players/username/validate", "routes/api/players/username-validate.ts", { id: `${base}-players-username-validate` }),
       route("players/security/password/change", "routes/api/players/password-change.ts", { id: `${base}-players-password-change` }),
+      route("players/credits/:provider", "routes/api/credits.ts", { id: `${base}-players-credits` }),
+      route("players/deposits", "routes/api/deposits.ts", { id: `${base}-players-deposits` }),
+      route("players/deposits/open", "routes/api/deposits.ts", { id: `${base}-players-deposits-open` }),
+      route("payments/webhook", "routes/api/payment-webhook.ts", { id: `${base}-payments-webhook` }),
     ]),
   ),
 

@@ -2,6 +2,8 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/lib/context.server";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
 
+export { PlayerWallet } from "./wallet/player-wallet";
+
 const requestHandler = createRequestHandler(
   () => import("virtual:react-router/server-build"),
   import.meta.env.MODE,

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useFetcher } from "react-router";
+import { useEffect } from "react";
+import { useFetcher, useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import { ErrorList, Field, PasswordToggle, usePasswordVisibility } from "./forms";
 import { JsMarker } from "./js-marker";
@@ -16,6 +17,7 @@ type ChangeResult = { result: SubmissionResult<string[]>; changed: boolean; wait
 export function ChangePasswordForm({ onCancel, serverResult }: { onCancel?: () => void; serverResult?: ChangeResult }) {
   const { t } = useTranslation();
   const fetcher = useFetcher<ChangeResult>({ key: "change-password" });
+  const revalidator = useRevalidator();
   const visibility = usePasswordVisibility();
   // With JavaScript the fetcher holds the answer; after a plain form post, the page's action data does.
   const result = fetcher.data ?? serverResult;
@@ -27,9 +29,25 @@ export function ChangePasswordForm({ onCancel, serverResult }: { onCancel?: () =
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+  // The form does not revalidate the page's loaders (defaultShouldRevalidate={false}): after a
+  // change every session is gone, and revalidating would swap the navbar (and this dialog)
+  // for the visitor's and send /player/* to the login page before the success dialog shows.
+  // A refused change still needs the root loader to run, for its error toast.
+  const failed = fetcher.state === "idle" && fetcher.data !== undefined && !fetcher.data.changed;
+  useEffect(() => {
+    if (failed) void revalidator.revalidate();
+  }, [failed, fetcher.data]);
   if (result?.changed) return <PasswordChanged />;
   return (
-    <fetcher.Form method="post" action="/player/password" {...getFormProps(form)} noValidate className="stack" data-testid="password-form">
+    <fetcher.Form
+      method="post"
+      action="/player/password"
+      defaultShouldRevalidate={false}
+      {...getFormProps(form)}
+      noValidate
+      className="stack"
+      data-testid="password-form"
+    >
       <JsMarker />
       <Field
         label={t("password.current")}

@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   "VALIDATION_FAILED",
   "UNAUTHORIZED",
   "NOT_FOUND",
+  "PROVIDER_UNAVAILABLE",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -22,9 +22,10 @@ CREATE TABLE agency_settings (
   social_facebook TEXT,
   social_twitter TEXT,
   social_line TEXT,
-  -- Limits in whole credit units as decimal strings (money is never a float).
-  deposit_min TEXT NOT NULL DEFAULT '100',
-  deposit_max TEXT NOT NULL DEFAULT '100000',
+  -- Limits as decimal strings (money is never a float): deposits in LAK (what the player
+  -- pays), withdrawals in credit (what leaves the provider wallet).
+  deposit_min TEXT NOT NULL DEFAULT '10000',
+  deposit_max TEXT NOT NULL DEFAULT '50000000',
   withdraw_min TEXT NOT NULL DEFAULT '100',
   withdraw_max TEXT NOT NULL DEFAULT '50000',
   -- JSON array of provider codes this agency offers.

@@ -1,0 +1,290 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useEffect, useMemo, useState } from "react";
+import { data, Form, Link, redirect } from "react-router";
+import { useTranslation } from "react-i18next";
+import QRCode from "qrcode";
+import { depositCredit, formatAmount, parseAmount } from "../../../workers/core/money";
+import { enabledProviders, fetchCredit } from "../../../workers/services/credits";
+import { cancelDeposit, checkDeposit, creditRate, ensureQr, listPaymentChannels, startDeposit, walletOf, type DepositError } from "../../../workers/services/deposit";
+import type { DepositOrder } from "../../../workers/wallet/player-wallet";
+import { CreditsPanel } from "~/components/credits";
+import { ErrorList } from "~/components/forms";
+import { translate } from "~/lib/auth.server";
+import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
+import { formatDateTime, formatMoney } from "~/lib/format";
+import { DepositSchema } from "~/lib/schemas/deposit";
+import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import type { Route } from "./+types/deposit";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const player = requirePlayer(context);
+  const agency = getAgency(context);
+  const env = getBindings(context);
+  const origin = new URL(request.url).origin;
+  const wallet = walletOf(env, agency.id, player.id);
+  let order: DepositOrder | null = await wallet.openDepositOrder(Date.now());
+  if (order && !order.qrPayload) order = await ensureQr(env, agency, player, order, undefined, origin);
+  const [channels, rate, hasBank, notices] = await Promise.all([
+    listPaymentChannels(env.DB, agency.id),
+    creditRate(env.DB, agency.id),
+    env.DB.prepare(`SELECT 1 FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`).bind(agency.id, player.id).first(),
+    wallet.takeSettledNotices(),
+  ]);
+  const providers = enabledProviders(agency.enabledProviders);
+  return {
+    // Streamed: each provider answers on its own time.
+    credits: Object.fromEntries(providers.map((p) => [p, fetchCredit(env, agency.id, player.username, p)])),
+    providers,
+    channels: channels.map((c) => ({ code: c.code, displayName: c.displayName, bankCode: c.bankCode, currency: c.currency })),
+    rate: rate ? { sell: formatAmount(rate.sell / 10000n, "THB"), sellScaled: rate.sell.toString() } : null,
+    limits: { min: agency.limits.depositMin, max: agency.limits.depositMax },
+    hasBank: Boolean(hasBank),
+    idempotencyKey: crypto.randomUUID(),
+    notices: notices.map((n) => ({ code: n.code, credit: n.credit, provider: n.provider })),
+    order: order && {
+      code: order.code,
+      provider: order.provider,
+      amount: order.amount,
+      credit: order.credit,
+      status: order.status,
+      expiresAt: new Date(order.expiresAt).toISOString(),
+      payload: order.qrPayload,
+      qrSvg: order.qrPayload ? await QRCode.toString(order.qrPayload, { type: "svg", margin: 2, errorCorrectionLevel: "M" }) : null,
+    },
+  };
+}
+
+const ERROR_FIELD: Partial<Record<DepositError, "provider" | "channelCode" | "amount">> = {
+  PROVIDER_REQUIRED: "provider",
+  CHANNEL_REQUIRED: "channelCode",
+  AMOUNT_INVALID: "amount",
+  AMOUNT_TOO_LOW: "amount",
+  AMOUNT_TOO_HIGH: "amount",
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const player = requirePlayer(context);
+  const agency = getAgency(context);
+  const env = getBindings(context);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const code = String(formData.get("code") ?? "");
+  const args = { request, context };
+
+  if (intent === "check") {
+    const { result } = await checkDeposit(env, agency.id, player.id, code);
+    if (result === "PAID") return redirectWithSuccess(args, "/player/deposit", translate(context, "deposit.paidCrediting"));
+    if (result === "EXPIRED") return redirectWithError(args, "/player/deposit", translate(context, "deposit.expired"));
+    return data({ result: null, message: result === "UNAVAILABLE" ? "deposit.checkUnavailable" : "deposit.notPaid", confirmCancel: false }, { status: 200 });
+  }
+  if (intent === "cancel-request") return data({ result: null, message: null, confirmCancel: true });
+  if (intent === "cancel") {
+    await cancelDeposit(env, agency.id, player.id, code);
+    return redirectWithSuccess(args, "/player/deposit", translate(context, "deposit.cancelled"));
+  }
+
+  const submission = parseWithZod(formData, { schema: DepositSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), message: null, confirmCancel: false }, { status: 400 });
+  const started = await startDeposit(env, agency, player, submission.value, new URL(request.url).origin);
+  if (!started.ok) {
+    const field = ERROR_FIELD[started.error];
+    const key = `deposit.errors.${started.error}`;
+    return data(
+      { result: submission.reply(field ? { fieldErrors: { [field]: [key] } } : { formErrors: [key] }), message: null, confirmCancel: false },
+      { status: 400 },
+    );
+  }
+  // Post/Redirect/Get: a refresh never posts again (and a repost would find the same order).
+  return redirect("/player/deposit");
+}
+
+export default function DepositPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { order } = loaderData;
+  return (
+    <section className="page narrow">
+      <title>{t("menu.deposit")}</title>
+      <h1>{t("menu.deposit")}</h1>
+      {loaderData.notices.map((n) => (
+        <p key={n.code} className="notice notice-success" role="status" data-testid="deposit-success">
+          {t("deposit.successful", { credit: formatMoney(n.credit, "THB"), provider: t(`providers.${n.provider}`) })}
+        </p>
+      ))}
+      <CreditsPanel credits={loaderData.credits} />
+      {order ? (
+        <QrStep order={order} message={actionData?.message ?? null} confirmCancel={actionData?.confirmCancel ?? false} />
+      ) : !loaderData.hasBank ? (
+        <p className="notice" data-testid="bank-required">
+          {t("deposit.bankRequired")} <Link to="/player/bank">{t("menu.bankAccount")}</Link>
+        </p>
+      ) : (
+        <DepositForm loaderData={loaderData} lastResult={actionData?.result ?? null} />
+      )}
+      <p>
+        <Link to="/player/deposit/history">{t("menu.depositHistory")}</Link>
+      </p>
+    </section>
+  );
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+
+function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastResult: SubmissionResult<string[]> | null }) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm({
+    id: "deposit",
+    lastResult,
+    constraint: getZodConstraint(DepositSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: DepositSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const [amount, setAmount] = useState(String(fields.amount.initialValue ?? ""));
+  const credit = useMemo(() => {
+    if (!loaderData.rate) return null;
+    const minor = parseAmount(amount.replace(/[\s.,]/g, ""), "LAK");
+    if (minor === null || minor <= 0n) return null;
+    return formatAmount(depositCredit(minor, { currency: "THB", buy: 1n, sell: BigInt(loaderData.rate.sellScaled) }), "THB");
+  }, [amount, loaderData.rate]);
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="deposit-form">
+      <input type="hidden" name="idempotencyKey" value={loaderData.idempotencyKey} />
+      <input type="hidden" name="intent" value="create" />
+      <div className="field">
+        <label htmlFor={fields.provider.id}>{t("deposit.provider")}</label>
+        <select id={fields.provider.id} name={fields.provider.name} defaultValue={String(fields.provider.initialValue ?? "")} aria-invalid={fields.provider.errors ? true : undefined} aria-describedby={fields.provider.errors ? `${fields.provider.id}-error` : undefined}>
+          <option value="">{t("deposit.chooseProvider")}</option>
+          {loaderData.providers.map((p) => (
+            <option key={p} value={p}>
+              {t(`providers.${p}`)}
+            </option>
+          ))}
+        </select>
+        <ErrorList id={`${fields.provider.id}-error`} errors={fields.provider.errors} />
+      </div>
+      <div className="field">
+        <label htmlFor={fields.channelCode.id}>{t("deposit.channel")}</label>
+        <select id={fields.channelCode.id} name={fields.channelCode.name} defaultValue={String(fields.channelCode.initialValue ?? loaderData.channels[0]?.code ?? "")} aria-invalid={fields.channelCode.errors ? true : undefined} aria-describedby={fields.channelCode.errors ? `${fields.channelCode.id}-error` : undefined}>
+          {loaderData.channels.map((c) => (
+            <option key={c.code} value={c.code}>
+              {c.displayName} · {c.currency}
+            </option>
+          ))}
+        </select>
+        <ErrorList id={`${fields.channelCode.id}-error`} errors={fields.channelCode.errors} />
+      </div>
+      <div className="field">
+        <label htmlFor={fields.amount.id}>{t("deposit.amount")}</label>
+        <input
+          {...getInputProps(fields.amount, { type: "text" })}
+          inputMode="numeric"
+          autoComplete="off"
+          onInput={(e) => setAmount(e.currentTarget.value)}
+          aria-invalid={fields.amount.errors ? true : undefined}
+          aria-describedby={`${fields.amount.id}-hint${fields.amount.errors ? ` ${fields.amount.id}-error` : ""}`}
+        />
+        <p id={`${fields.amount.id}-hint`} className="field-hint">
+          {t("deposit.limits", { min: formatMoney(loaderData.limits.min, "LAK"), max: formatMoney(loaderData.limits.max, "LAK") })}
+          {loaderData.rate && <> · {t("deposit.rate", { sell: formatMoney(loaderData.rate.sell, "LAK") })}</>}
+        </p>
+        {credit && (
+          <p className="field-ok" data-testid="deposit-credit-preview" aria-live="polite">
+            {t("deposit.youGet", { credit: formatMoney(credit, "THB") })}
+          </p>
+        )}
+        <ErrorList id={`${fields.amount.id}-error`} errors={fields.amount.errors} />
+      </div>
+      <div role="alert" className="form-alert">
+        <ErrorList id={form.errorId} errors={form.errors} />
+      </div>
+      <button type="submit" className="button button-primary button-block">
+        {t("deposit.createQr")}
+      </button>
+    </Form>
+  );
+}
+
+function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderData["order"]>; message: string | null; confirmCancel: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div className="qr-step card" data-testid="qr-step">
+      <h2>{t("deposit.scanTitle")}</h2>
+      <p>{t("deposit.scanHelp")}</p>
+      {order.qrSvg ? (
+        <div className="qr" role="img" aria-label={t("deposit.qrLabel", { amount: formatMoney(order.amount, "LAK") })} data-testid="qr" dangerouslySetInnerHTML={{ __html: order.qrSvg }} />
+      ) : (
+        <p className="notice" data-testid="qr-not-ready">
+          {t("deposit.qrNotReady")} <a href="/player/deposit">{t("credits.retry")}</a>
+        </p>
+      )}
+      <dl className="facts">
+        <dt>{t("deposit.code")}</dt>
+        <dd data-testid="deposit-code">{order.code}</dd>
+        <dt>{t("deposit.amount")}</dt>
+        <dd>{formatMoney(order.amount, "LAK")}</dd>
+        <dt>{t("deposit.credit")}</dt>
+        <dd>
+          {formatMoney(order.credit, "THB")} · {t(`providers.${order.provider}`)}
+        </dd>
+        <dt>{t("deposit.expiresAt")}</dt>
+        <dd>
+          {formatDateTime(order.expiresAt)} <Countdown until={order.expiresAt} />
+        </dd>
+      </dl>
+      {order.payload && (
+        <div className="field">
+          <label htmlFor="qr-payload">{t("deposit.payload")}</label>
+          <textarea id="qr-payload" readOnly rows={3} value={order.payload} data-testid="qr-payload" onFocus={(e) => e.currentTarget.select()} />
+        </div>
+      )}
+      {message && (
+        <p className="form-alert" role="alert" data-testid="deposit-message">
+          {t(message)}
+        </p>
+      )}
+      {confirmCancel ? (
+        <Form method="post" className="confirm" data-testid="cancel-confirm">
+          <input type="hidden" name="code" value={order.code} />
+          <p>{t("deposit.cancelConfirm")}</p>
+          <div className="form-actions">
+            <Link to="/player/deposit" className="button button-ghost">
+              {t("deposit.keep")}
+            </Link>
+            <button type="submit" name="intent" value="cancel" className="button button-danger">
+              {t("deposit.cancelYes")}
+            </button>
+          </div>
+        </Form>
+      ) : (
+        <Form method="post" className="form-actions">
+          <input type="hidden" name="code" value={order.code} />
+          <button type="submit" name="intent" value="cancel-request" className="button button-ghost">
+            {t("deposit.cancel")}
+          </button>
+          <button type="submit" name="intent" value="check" className="button button-primary" data-testid="check-payment">
+            {t("deposit.check")}
+          </button>
+        </Form>
+      )}
+    </div>
+  );
+}
+
+/** Minutes and seconds left, ticking with JavaScript; the expiry time above works without it. */
+function Countdown({ until }: { until: string }) {
+  const { t } = useTranslation();
+  const [now, setNow] = useState<number | null>(null);
+  useEffect(() => {
+    setNow(Date.now());
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
+  }, []);
+  if (now === null) return null;
+  const left = Math.max(0, Math.floor((Date.parse(until) - now) / 1000));
+  return (
+    <span className="countdown" data-testid="countdown">
+      ({t("deposit.timeLeft", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` })})
+    </span>
+  );
+}

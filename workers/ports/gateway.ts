@@ -1,0 +1,107 @@
+/**
+ * Payment gateway port (DESIGN.md §6): dynamic LAO QR per order, a signed webhook, and a
+ * status query by reference (the "check" button and the reconciler), because real
+ * gateways differ and some sign nothing.
+ */
+export type QrReceiver = { iin: string; merchantId: string; name: string; city: string };
+export type PaymentStatus =
+  | { kind: "pending" }
+  | { kind: "paid"; amount: string; transactionId: string; paidAt: string }
+  | { kind: "expired" }
+  | { kind: "not-found" }
+  | { kind: "unavailable"; reason: string };
+
+export interface PaymentGatewayPort {
+  createQr(input: { reference: string; amount: string; callbackUrl: string; expiresInSeconds: number; receiver: QrReceiver }): Promise<{ kind: "ok"; payload: string; expiresAt: string } | { kind: "unavailable"; reason: string }>;
+  paymentStatus(reference: string): Promise<PaymentStatus>;
+}
+
+export const GATEWAY_TIMEOUT_MS = 8000;
+
+export class SandboxBankAdapter implements PaymentGatewayPort {
+  constructor(
+    private readonly fetcher: Fetcher,
+    private readonly credentials: { merchant: string; secret: string },
+    private readonly timeoutMs = GATEWAY_TIMEOUT_MS,
+  ) {}
+
+  private call(path: string, init?: { method?: string; body?: unknown }) {
+    return this.fetcher.fetch(`http://sandbox-bank/api${path}`, {
+      method: init?.method ?? "GET",
+      headers: {
+        Authorization: `Basic ${btoa(`${this.credentials.merchant}:${this.credentials.secret}`)}`,
+        ...(init?.body ? { "Content-Type": "application/json" } : {}),
+      },
+      body: init?.body ? JSON.stringify(init.body) : undefined,
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+  }
+
+  async createQr(input: { reference: string; amount: string; callbackUrl: string; expiresInSeconds: number; receiver: QrReceiver }) {
+    try {
+      const res = await this.call("/qr", { method: "POST", body: input });
+      if (!res.ok) return { kind: "unavailable" as const, reason: `HTTP ${res.status}` };
+      const body = (await res.json()) as { data?: { payload?: string; expiresAt?: string } };
+      if (!body.data?.payload || !body.data.expiresAt) return { kind: "unavailable" as const, reason: "bad answer" };
+      return { kind: "ok" as const, payload: body.data.payload, expiresAt: body.data.expiresAt };
+    } catch (error) {
+      return { kind: "unavailable" as const, reason: String(error) };
+    }
+  }
+
+  async paymentStatus(reference: string): Promise<PaymentStatus> {
+    try {
+      const res = await this.call(`/payments/${encodeURIComponent(reference)}`);
+      if (res.status === 404) return { kind: "not-found" };
+      if (!res.ok) return { kind: "unavailable", reason: `HTTP ${res.status}` };
+      const body = (await res.json()) as { data?: { status?: string; amount?: string; transactionId?: string; paidAt?: string } };
+      switch (body.data?.status) {
+        case "PAID":
+          return { kind: "paid", amount: body.data.amount ?? "", transactionId: body.data.transactionId ?? "", paidAt: body.data.paidAt ?? "" };
+        case "PENDING":
+          return { kind: "pending" };
+        case "EXPIRED":
+          return { kind: "expired" };
+        case "NOT_FOUND":
+          return { kind: "not-found" };
+        default:
+          return { kind: "unavailable", reason: "bad answer" };
+      }
+    } catch (error) {
+      return { kind: "unavailable", reason: String(error) };
+    }
+  }
+}
+
+export function gatewayPort(env: Env): PaymentGatewayPort {
+  return new SandboxBankAdapter(env.SANDBOX_BANK, { merchant: env.SANDBOX_BANK_MERCHANT, secret: env.SANDBOX_BANK_SECRET });
+}
+
+/** Webhook signature: `t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`, 300 s tolerance. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+export type WebhookVerdict = { ok: true; timestamp: number } | { ok: false; reason: "MISSING" | "MALFORMED" | "STALE" | "BAD_SIGNATURE" };
+
+export async function verifyWebhookSignature(header: string | null, rawBody: string, secret: string, nowSeconds: number): Promise<WebhookVerdict> {
+  if (!header) return { ok: false, reason: "MISSING" };
+  const parts = Object.fromEntries(header.split(",").map((p) => p.trim().split("=", 2) as [string, string]));
+  const t = Number(parts.t);
+  const v1 = parts.v1;
+  if (!Number.isInteger(t) || !v1 || !/^[0-9a-f]{64}$/.test(v1)) return { ok: false, reason: "MALFORMED" };
+  if (Math.abs(nowSeconds - t) > WEBHOOK_TOLERANCE_SECONDS) return { ok: false, reason: "STALE" };
+  const expected = await hmacHex(secret, `${t}.${rawBody}`);
+  return timingSafeEqualHex(expected, v1) ? { ok: true, timestamp: t } : { ok: false, reason: "BAD_SIGNATURE" };
+}
+
+export async function hmacHex(secret: string, message: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const sig = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message));
+  return [...new Uint8Array(sig)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function timingSafeEqualHex(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}

@@ -1,0 +1,112 @@
+import type { Provider } from "../core/providers";
+
+/**
+ * Game provider port (DESIGN.md §6): a transfer wallet per player at each provider.
+ * Every transfer carries our reference and is processed at most once by the provider;
+ * after a timeout or a 5xx the outcome is UNKNOWN and is resolved by transferStatus(ref),
+ * never by a new transfer under a new reference.
+ */
+export type TransferOutcome =
+  | { kind: "ok"; balance: string; txId: string }
+  | { kind: "refused"; code: string }
+  | { kind: "unknown"; reason: string };
+
+export type TransferStatus = { kind: "success" } | { kind: "failed" } | { kind: "not-found" } | { kind: "unknown"; reason: string };
+
+export interface GameProviderPort {
+  balance(username: string): Promise<{ kind: "ok"; amount: string; currency: string } | { kind: "unavailable"; reason: string }>;
+  transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome>;
+  transferStatus(reference: string): Promise<TransferStatus>;
+}
+
+/** How long we wait for a provider before calling the outcome unknown. */
+export const PROVIDER_TIMEOUT_MS = 5000;
+
+type SandboxCredentials = { agent: string; secret: string };
+
+/** The sandbox provider Worker (service binding), shaped like AMB's transfer API. */
+export class SandboxProviderAdapter implements GameProviderPort {
+  constructor(
+    private readonly fetcher: Fetcher,
+    private readonly provider: Provider,
+    private readonly credentials: SandboxCredentials,
+    private readonly timeoutMs = PROVIDER_TIMEOUT_MS,
+  ) {}
+
+  private async call(path: string, init?: { method?: string; body?: unknown }): Promise<Response> {
+    return this.fetcher.fetch(`http://sandbox-provider/api/${this.provider}${path}`, {
+      method: init?.method ?? "GET",
+      headers: {
+        Authorization: `Basic ${btoa(`${this.credentials.agent}:${this.credentials.secret}`)}`,
+        ...(init?.body ? { "Content-Type": "application/json" } : {}),
+      },
+      body: init?.body ? JSON.stringify(init.body) : undefined,
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
+  }
+
+  async balance(username: string) {
+    try {
+      const res = await this.call(`/balance?username=${encodeURIComponent(username)}`);
+      if (!res.ok) return { kind: "unavailable" as const, reason: `HTTP ${res.status}` };
+      const body = (await res.json()) as { data?: { balance?: string; currency?: string } };
+      if (typeof body.data?.balance !== "string") return { kind: "unavailable" as const, reason: "bad answer" };
+      return { kind: "ok" as const, amount: body.data.balance, currency: body.data.currency ?? "THB" };
+    } catch (error) {
+      return { kind: "unavailable" as const, reason: String(error) };
+    }
+  }
+
+  async transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome> {
+    try {
+      if (input.direction === "in") {
+        const member = await this.call("/member", { method: "POST", body: { username: input.username } });
+        if (member.status >= 500) return { kind: "unknown", reason: `member HTTP ${member.status}` };
+      }
+      const res = await this.call(input.direction === "in" ? "/deposit" : "/withdraw", {
+        method: "POST",
+        body: { username: input.username, amount: input.amount, transactionRef: input.reference },
+      });
+      if (res.status >= 500) return { kind: "unknown", reason: `HTTP ${res.status}` };
+      const body = (await res.json().catch(() => ({}))) as { data?: { status?: string; balance?: string; txId?: string }; error?: { code?: string } };
+      if (res.ok && body.data?.status === "SUCCESS") return { kind: "ok", balance: body.data.balance ?? "0", txId: body.data.txId ?? "" };
+      if (res.status >= 400 && res.status < 500) return { kind: "refused", code: body.error?.code ?? `HTTP_${res.status}` };
+      return { kind: "unknown", reason: `unexpected answer ${res.status}` };
+    } catch (error) {
+      // Timeout or network error: the provider may or may not have applied it.
+      return { kind: "unknown", reason: String(error) };
+    }
+  }
+
+  async transferStatus(reference: string): Promise<TransferStatus> {
+    try {
+      const res = await this.call(`/transactions/${encodeURIComponent(reference)}`);
+      if (!res.ok) return { kind: "unknown", reason: `HTTP ${res.status}` };
+      const body = (await res.json()) as { data?: { status?: string } };
+      switch (body.data?.status) {
+        case "SUCCESS":
+          return { kind: "success" };
+        case "FAILED":
+          return { kind: "failed" };
+        case "NOT_FOUND":
+          return { kind: "not-found" };
+        default:
+          return { kind: "unknown", reason: "bad answer" };
+      }
+    } catch (error) {
+      return { kind: "unknown", reason: String(error) };
+    }
+  }
+}
+
+/** The provider username of a player: agency id + player username (betflix style prefix). */
+export function providerUsername(agencyId: string, username: string): string {
+  return `${agencyId}_${username}`;
+}
+
+export function providerPort(env: Env, provider: Provider): GameProviderPort {
+  return new SandboxProviderAdapter(env.SANDBOX_PROVIDER, provider, {
+    agent: env.SANDBOX_PROVIDER_AGENT,
+    secret: env.SANDBOX_PROVIDER_SECRET,
+  });
+}

@@ -1,0 +1,191 @@
+import { depositCredit, formatAmount, isCurrency, parseAmount, parseRate, type Rate } from "../core/money";
+import { isProvider, type Provider } from "../core/providers";
+import { gatewayPort, verifyWebhookSignature } from "../ports/gateway";
+import type { Agency } from "./agency";
+import type { CurrentPlayer } from "./auth";
+import type { DepositOrder, MarkPaidResult } from "../wallet/player-wallet";
+
+/** A QR is valid for 15 minutes; after that the order is CANCELED (EXPIRED). */
+export const DEPOSIT_QR_TTL_SECONDS = 15 * 60;
+
+export type PaymentChannel = { code: string; mid: string; displayName: string; currency: "LAK"; bankCode: string; iin: string; merchantName: string; merchantCity: string };
+
+export function walletOf(env: Env, agencyId: string, playerId: string) {
+  return env.PLAYER_WALLET.get(env.PLAYER_WALLET.idFromName(`${agencyId}:${playerId}`));
+}
+
+export async function listPaymentChannels(db: D1Database, agencyId: string): Promise<PaymentChannel[]> {
+  const { results } = await db
+    .prepare(`SELECT code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city FROM payment_channels WHERE agency_id = ?1 AND active = 1 ORDER BY code`)
+    .bind(agencyId)
+    .all<{ code: string; mid: string; display_name: string; currency: "LAK"; bank_code: string; iin: string; merchant_name: string; merchant_city: string }>();
+  return results.map((r) => ({ code: r.code, mid: r.mid, displayName: r.display_name, currency: r.currency, bankCode: r.bank_code, iin: r.iin, merchantName: r.merchant_name, merchantCity: r.merchant_city }));
+}
+
+/** SPEC §3 exchange rate of the credit currency (THB), or null when none is set. */
+export async function creditRate(db: D1Database, agencyId: string, currency = "THB"): Promise<Rate | null> {
+  const row = await db.prepare(`SELECT currency, buy, sell FROM exchange_rates WHERE agency_id = ?1 AND currency = ?2`).bind(agencyId, currency).first<{ currency: string; buy: string; sell: string }>();
+  if (!row || !isCurrency(row.currency)) return null;
+  const buy = parseRate(row.buy);
+  const sell = parseRate(row.sell);
+  return buy && sell ? { currency: row.currency, buy, sell } : null;
+}
+
+/** Order codes are short enough for the QR's reference field (EMV 62.05, max 25). */
+export function newDepositCode(now: Date): string {
+  const stamp = now.toISOString().slice(2, 10).replace(/-/g, "");
+  const bytes = new Uint8Array(5);
+  crypto.getRandomValues(bytes);
+  const random = [...bytes].map((b) => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[b % 32]).join("");
+  return `D${stamp}${random}`;
+}
+
+export type DepositQuote = { amountMinor: bigint; creditMinor: bigint; rate: Rate };
+
+export type DepositError =
+  | "PROVIDER_REQUIRED"
+  | "CHANNEL_REQUIRED"
+  | "AMOUNT_INVALID"
+  | "AMOUNT_TOO_LOW"
+  | "AMOUNT_TOO_HIGH"
+  | "NO_RATE"
+  | "CANNOT_DEPOSIT"
+  | "BANK_ACCOUNT_REQUIRED";
+
+/** Validates a deposit against the agency's settings and prices it (DEPOSIT = amount / sell). */
+export function quoteDeposit(agency: Agency, rate: Rate | null, amountText: string): { ok: true; quote: DepositQuote } | { ok: false; error: DepositError } {
+  const amountMinor = parseAmount(amountText, "LAK");
+  if (amountMinor === null || amountMinor <= 0n) return { ok: false, error: "AMOUNT_INVALID" };
+  if (amountMinor % 100n !== 0n) return { ok: false, error: "AMOUNT_INVALID" }; // whole kip only
+  const min = parseAmount(agency.limits.depositMin, "LAK") ?? 0n;
+  const max = parseAmount(agency.limits.depositMax, "LAK");
+  if (amountMinor < min) return { ok: false, error: "AMOUNT_TOO_LOW" };
+  if (max !== null && amountMinor > max) return { ok: false, error: "AMOUNT_TOO_HIGH" };
+  if (!rate) return { ok: false, error: "NO_RATE" };
+  const creditMinor = depositCredit(amountMinor, rate);
+  if (creditMinor <= 0n) return { ok: false, error: "NO_RATE" };
+  return { ok: true, quote: { amountMinor, creditMinor, rate } };
+}
+
+export type StartDepositInput = { provider: string; channelCode: string; amount: string; idempotencyKey: string };
+export type StartDepositResult = { ok: true; kind: "created" | "existing" | "open-exists"; order: DepositOrder } | { ok: false; error: DepositError };
+
+/**
+ * Opens a deposit order in the player's wallet, then asks the gateway for its QR. The order
+ * exists before the gateway is called, so a double tap or a retry finds it (idempotency key)
+ * and a second deposit finds the open one.
+ */
+export async function startDeposit(env: Env, agency: Agency, player: CurrentPlayer, input: StartDepositInput, origin: string): Promise<StartDepositResult> {
+  if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED" };
+  const channels = await listPaymentChannels(env.DB, agency.id);
+  const channel = channels.find((c) => c.code === input.channelCode);
+  if (!channel) return { ok: false, error: "CHANNEL_REQUIRED" };
+  const hasBank = await env.DB.prepare(`SELECT 1 FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`).bind(agency.id, player.id).first();
+  if (!hasBank) return { ok: false, error: "BANK_ACCOUNT_REQUIRED" };
+  const priced = quoteDeposit(agency, await creditRate(env.DB, agency.id), input.amount);
+  if (!priced.ok) return priced;
+
+  const wallet = walletOf(env, agency.id, player.id);
+  await wallet.identify(agency.id, player.id, player.username);
+  const now = Date.now();
+  const code = newDepositCode(new Date(now));
+  const opened = await wallet.openDeposit({
+    idempotencyKey: `${input.idempotencyKey}`,
+    code,
+    provider: input.provider as Provider,
+    channelCode: channel.code,
+    amountMinor: priced.quote.amountMinor.toString(),
+    creditMinor: priced.quote.creditMinor.toString(),
+    rateSell: priced.quote.rate.sell.toString(),
+    expiresAt: now + DEPOSIT_QR_TTL_SECONDS * 1000,
+    now,
+  });
+  const order = await ensureQr(env, agency, player, opened.order, channel, origin);
+  return { ok: true, kind: opened.kind, order };
+}
+
+/** The QR of an OPEN order, created at the gateway if it is not there yet (idempotent by code). */
+export async function ensureQr(env: Env, agency: Agency, player: CurrentPlayer, order: DepositOrder, channel: PaymentChannel | undefined, origin: string): Promise<DepositOrder> {
+  if (order.status !== "OPEN" || order.qrPayload) return order;
+  await env.DB.prepare(`INSERT OR IGNORE INTO deposit_refs (code, agency_id, player_id) VALUES (?1, ?2, ?3)`).bind(order.code, agency.id, player.id).run();
+  const ch = channel ?? (await listPaymentChannels(env.DB, agency.id)).find((c) => c.code === order.channelCode);
+  if (!ch) return order;
+  const qr = await gatewayPort(env).createQr({
+    reference: order.code,
+    amount: order.amount,
+    callbackUrl: `${origin}/api/v2/payments/webhook`,
+    expiresInSeconds: Math.max(1, Math.floor((order.expiresAt - Date.now()) / 1000)),
+    receiver: { iin: ch.iin, merchantId: ch.mid, name: ch.merchantName, city: ch.merchantCity },
+  });
+  if (qr.kind !== "ok") return order; // shown as "QR not ready, try again"; the next view retries
+  return (await walletOf(env, agency.id, player.id).attachQr(order.code, qr.payload)) ?? order;
+}
+
+export type CheckResult = "PAID" | "NOT_PAID" | "EXPIRED" | "UNAVAILABLE" | "NOT_OPEN";
+
+/** The "check" button: ask the gateway now instead of waiting for its webhook. */
+export async function checkDeposit(env: Env, agencyId: string, playerId: string, code: string): Promise<{ result: CheckResult; order: DepositOrder | null }> {
+  const wallet = walletOf(env, agencyId, playerId);
+  const order = await wallet.getDeposit(code);
+  if (!order) return { result: "NOT_OPEN", order: null };
+  if (order.status !== "OPEN") return { result: order.status === "CANCELED" ? "EXPIRED" : "PAID", order };
+  const status = await gatewayPort(env).paymentStatus(code);
+  if (status.kind === "paid") {
+    const marked = await wallet.markPaid(code, { transactionId: status.transactionId, amount: status.amount }, Date.now());
+    return { result: marked.kind === "paid" || marked.kind === "duplicate" ? "PAID" : "NOT_OPEN", order: await wallet.getDeposit(code) };
+  }
+  if (status.kind === "expired") {
+    await wallet.cancelDeposit(code, "EXPIRED", Date.now());
+    return { result: "EXPIRED", order: await wallet.getDeposit(code) };
+  }
+  if (status.kind === "unavailable") return { result: "UNAVAILABLE", order };
+  return { result: "NOT_PAID", order };
+}
+
+export async function cancelDeposit(env: Env, agencyId: string, playerId: string, code: string) {
+  return walletOf(env, agencyId, playerId).cancelDeposit(code, "PLAYER", Date.now());
+}
+
+export type WebhookResult = { status: number; body: { ok: boolean; result?: MarkPaidResult["kind"]; error?: string } };
+
+/**
+ * The gateway's payment webhook: signature and timestamp checked (300 s), the reference
+ * must be ours, then the player's wallet applies it once (duplicates and replays are no-ops).
+ */
+export async function handlePaymentWebhook(env: Env, request: Request): Promise<WebhookResult> {
+  const raw = await request.text();
+  const verdict = await verifyWebhookSignature(request.headers.get("X-Sandbox-Signature"), raw, env.SANDBOX_WEBHOOK_SECRET, Math.floor(Date.now() / 1000));
+  if (!verdict.ok) return { status: 401, body: { ok: false, error: verdict.reason } };
+  let event: { event?: string; reference?: string; transactionId?: string; amount?: string; currency?: string };
+  try {
+    event = JSON.parse(raw);
+  } catch {
+    return { status: 400, body: { ok: false, error: "MALFORMED" } };
+  }
+  if (event.event !== "payment.succeeded" || !event.reference || !event.transactionId || !event.amount || event.currency !== "LAK") {
+    return { status: 400, body: { ok: false, error: "MALFORMED" } };
+  }
+  const ref = await env.DB.prepare(`SELECT agency_id, player_id FROM deposit_refs WHERE code = ?1`).bind(event.reference).first<{ agency_id: string; player_id: string }>();
+  if (!ref) return { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } };
+  const result = await walletOf(env, ref.agency_id, ref.player_id).markPaid(event.reference, { transactionId: event.transactionId, amount: event.amount }, Date.now());
+  await env.DB.prepare(`INSERT OR IGNORE INTO gateway_events (transaction_id, code) VALUES (?1, ?2)`).bind(event.transactionId, event.reference).run();
+  if (result.kind === "amount-mismatch") return { status: 409, body: { ok: false, result: result.kind, error: "AMOUNT_MISMATCH" } };
+  if (result.kind === "unknown-order") return { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } };
+  return { status: 200, body: { ok: true, result: result.kind } };
+}
+
+export function depositSummary(order: DepositOrder) {
+  return {
+    code: order.code,
+    provider: order.provider,
+    amount: order.amount,
+    currency: "LAK",
+    credit: order.credit,
+    creditCurrency: "THB",
+    status: order.status,
+    createdAt: new Date(order.createdAt).toISOString(),
+    expiresAt: new Date(order.expiresAt).toISOString(),
+  };
+}
+
+export { formatAmount };
