@@ -1,0 +1,360 @@
+import { DurableObject } from "cloudflare:workers";
+import type { Provider } from "../../core/providers";
+import { roundMultiplier } from "./game";
+import type { ProviderEnv } from "./types";
+
+/**
+ * One instance per provider (idFromName(provider)) holds that provider's wallets and
+ * transactions; one more instance (CONTROL_NAME) holds the faults, so a fault with
+ * provider "*" and a count is counted once across all providers.
+ *
+ * Every command is a single synchronous transactionSync (no await between its read and
+ * its write), so a Durable Object runs it atomically: 50 concurrent deposits with one ref
+ * credit once. Money is kept as integer minor units in TEXT columns and computed with
+ * BigInt; nothing on the money path is a floating point number.
+ */
+export const CONTROL_NAME = "__control__";
+
+export type Direction = "DEPOSIT" | "WITHDRAW" | "BET";
+export type TxStatus = "SUCCESS" | "FAILED";
+
+/** A recorded transaction; amounts are integer minor units as decimal strings. */
+export type TxRecord = {
+  transactionRef: string;
+  username: string;
+  direction: Direction;
+  amount: string;
+  status: TxStatus;
+  /** Why a FAILED transaction failed: INSUFFICIENT_BALANCE or REFUSED. */
+  code: string | null;
+  txId: string | null;
+  beforeBalance: string | null;
+  balance: string | null;
+  /** BET only: what the round paid back. */
+  win: string | null;
+  createdAt: number;
+};
+
+export type CommandResult = { outcome: "recorded"; tx: TxRecord; repeated: boolean } | { outcome: "conflict"; tx: TxRecord };
+
+export type Wallet = { username: string; balance: string; turnover: string; createdAt: number };
+
+export const FAULT_OPS = ["deposit", "withdraw", "balance", "status", "bet", "*"] as const;
+export type FaultOp = (typeof FAULT_OPS)[number];
+export const FAULT_MODES = ["slow", "error-before", "error-after", "refuse"] as const;
+export type FaultMode = (typeof FAULT_MODES)[number];
+
+export type FaultInput = {
+  provider: Provider | "*";
+  op: FaultOp;
+  mode: FaultMode;
+  username: string | null;
+  count: number | null;
+  /** Probability in parts per million (integer), or null for "every matching call". */
+  ratePpm: number | null;
+  delayMs: number;
+};
+
+export type Fault = FaultInput & { id: number; seen: number; fired: number; createdAt: number };
+
+type TxRow = {
+  ref: string;
+  username: string;
+  direction: string;
+  amount: string;
+  status: string;
+  code: string | null;
+  tx_id: string | null;
+  before_balance: string | null;
+  balance: string | null;
+  win: string | null;
+  created_at: number;
+};
+
+type FaultRow = {
+  id: number;
+  provider: string;
+  op: string;
+  mode: string;
+  username: string | null;
+  remaining: number | null;
+  rate_ppm: number | null;
+  delay_ms: number;
+  seen: number;
+  fired: number;
+  created_at: number;
+};
+
+const TX_PREFIX: Record<Provider, string> = { askmebet: "AMB", betflix: "BFX", gclub: "GCB", gclub_live: "GCL", alphabet: "ALP" };
+
+export class SandboxProvider extends DurableObject<ProviderEnv> {
+  private readonly sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: ProviderEnv) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(`
+      CREATE TABLE IF NOT EXISTS wallets (
+        username TEXT PRIMARY KEY,
+        balance TEXT NOT NULL,
+        turnover TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS transactions (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        ref TEXT NOT NULL UNIQUE,
+        username TEXT NOT NULL,
+        direction TEXT NOT NULL CHECK (direction IN ('DEPOSIT', 'WITHDRAW', 'BET')),
+        amount TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('SUCCESS', 'FAILED')),
+        code TEXT,
+        tx_id TEXT,
+        before_balance TEXT,
+        balance TEXT,
+        win TEXT,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS faults (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        provider TEXT NOT NULL,
+        op TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        username TEXT,
+        remaining INTEGER,
+        rate_ppm INTEGER,
+        delay_ms INTEGER NOT NULL,
+        seen INTEGER NOT NULL DEFAULT 0,
+        fired INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL
+      );
+    `);
+  }
+
+  async health(): Promise<string> {
+    return "ok";
+  }
+
+  // ---- wallets -------------------------------------------------------------------------
+
+  /** Creates the wallet if missing (idempotent). */
+  member(username: string): Wallet {
+    return this.ctx.storage.transactionSync(() => this.walletOrCreate(username));
+  }
+
+  /** The wallet, or a zero wallet (not stored) for an unknown member. */
+  wallet(username: string): Wallet {
+    return this.findWallet(username) ?? { username, balance: "0", turnover: "0", createdAt: 0 };
+  }
+
+  wallets(): Wallet[] {
+    return this.sql
+      .exec<{ username: string; balance: string; turnover: string; created_at: number }>("SELECT * FROM wallets ORDER BY created_at, username")
+      .toArray()
+      .map((row) => ({ username: row.username, balance: row.balance, turnover: row.turnover, createdAt: row.created_at }));
+  }
+
+  // ---- transfers and bets --------------------------------------------------------------
+
+  /**
+   * Deposit, withdraw or bet, at most once per ref. `refuse` records the ref as FAILED
+   * (code REFUSED) without touching the wallet, unless the ref is already recorded.
+   */
+  command(provider: Provider, direction: Direction, username: string, amount: string, ref: string, refuse: boolean): CommandResult {
+    return this.ctx.storage.transactionSync((): CommandResult => {
+      const existing = this.findTx(ref);
+      if (existing) {
+        const same = existing.username === username && existing.direction === direction && existing.amount === amount;
+        return same ? { outcome: "recorded", tx: existing, repeated: true } : { outcome: "conflict", tx: existing };
+      }
+      const value = BigInt(amount);
+      if (refuse) return { outcome: "recorded", tx: this.insertFailed(username, direction, amount, ref, "REFUSED"), repeated: false };
+
+      if (direction === "DEPOSIT") {
+        const wallet = this.walletOrCreate(username);
+        const before = BigInt(wallet.balance);
+        const after = before + value;
+        this.sql.exec("UPDATE wallets SET balance = ? WHERE username = ?", after.toString(), username);
+        return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, null), repeated: false };
+      }
+
+      const wallet = this.findWallet(username);
+      const before = wallet ? BigInt(wallet.balance) : 0n;
+      if (!wallet || before < value) {
+        return { outcome: "recorded", tx: this.insertFailed(username, direction, amount, ref, "INSUFFICIENT_BALANCE"), repeated: false };
+      }
+      if (direction === "WITHDRAW") {
+        const after = before - value;
+        this.sql.exec("UPDATE wallets SET balance = ? WHERE username = ?", after.toString(), username);
+        return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, null), repeated: false };
+      }
+      // BET: take the bet, pay the round's win, count the turnover.
+      const { numerator, denominator } = roundMultiplier(provider, ref);
+      const win = (value * numerator) / denominator; // rounds down to the minor unit
+      const after = before - value + win;
+      const turnover = BigInt(wallet.turnover) + value;
+      this.sql.exec("UPDATE wallets SET balance = ?, turnover = ? WHERE username = ?", after.toString(), turnover.toString(), username);
+      return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, win), repeated: false };
+    });
+  }
+
+  /** The status query: the recorded transaction, or null (NOT_FOUND). */
+  status(ref: string): TxRecord | null {
+    return this.findTx(ref);
+  }
+
+  // ---- faults (control instance) -------------------------------------------------------
+
+  addFault(input: FaultInput): Fault {
+    const row = this.sql
+      .exec<FaultRow>(
+        `INSERT INTO faults (provider, op, mode, username, remaining, rate_ppm, delay_ms, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        input.provider,
+        input.op,
+        input.mode,
+        input.username,
+        input.count,
+        input.ratePpm,
+        input.delayMs,
+        Date.now(),
+      )
+      .one();
+    return toFault(row);
+  }
+
+  listFaults(): Fault[] {
+    return this.sql.exec<FaultRow>("SELECT * FROM faults ORDER BY id").toArray().map(toFault);
+  }
+
+  /** Clears all faults, or those of one username, or one fault by id; returns how many. */
+  clearFaults(filter: { id?: number; username?: string }): number {
+    if (filter.id !== undefined) return this.sql.exec("DELETE FROM faults WHERE id = ?", filter.id).rowsWritten;
+    if (filter.username !== undefined) return this.sql.exec("DELETE FROM faults WHERE username = ?", filter.username).rowsWritten;
+    return this.sql.exec("DELETE FROM faults").rowsWritten;
+  }
+
+  /**
+   * Called once per API call: finds the first fault matching (provider, op, username) that
+   * fires for this call, counts it, and returns it (null = behave normally). A fault with a
+   * rate fires on a deterministic, evenly spread share of its matching calls (rate 0.5: the
+   * 2nd, 4th, 6th...); a fault with a count fires that many times, then disappears.
+   */
+  takeFault(provider: Provider, op: Exclude<FaultOp, "*">, username: string | null): Fault | null {
+    return this.ctx.storage.transactionSync(() => {
+      const rows = this.sql.exec<FaultRow>("SELECT * FROM faults ORDER BY id").toArray();
+      for (const row of rows) {
+        if (row.provider !== "*" && row.provider !== provider) continue;
+        if (row.op !== "*" && row.op !== op) continue;
+        if (row.username !== null && row.username !== username) continue;
+        const seen = row.seen + 1;
+        const fires = row.rate_ppm === null || Math.floor((seen * row.rate_ppm) / 1_000_000) > Math.floor(((seen - 1) * row.rate_ppm) / 1_000_000);
+        if (!fires) {
+          this.sql.exec("UPDATE faults SET seen = ? WHERE id = ?", seen, row.id);
+          continue;
+        }
+        const remaining = row.remaining === null ? null : row.remaining - 1;
+        if (remaining !== null && remaining <= 0) this.sql.exec("DELETE FROM faults WHERE id = ?", row.id);
+        else this.sql.exec("UPDATE faults SET seen = ?, fired = fired + 1, remaining = ? WHERE id = ?", seen, remaining, row.id);
+        return toFault({ ...row, seen, fired: row.fired + 1, remaining });
+      }
+      return null;
+    });
+  }
+
+  // ---- sandbox control -----------------------------------------------------------------
+
+  reset(): void {
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec("DELETE FROM wallets");
+      this.sql.exec("DELETE FROM transactions");
+      this.sql.exec("DELETE FROM faults");
+    });
+  }
+
+  // ---- internals -----------------------------------------------------------------------
+
+  private findWallet(username: string): Wallet | null {
+    const row = this.sql
+      .exec<{ username: string; balance: string; turnover: string; created_at: number }>("SELECT * FROM wallets WHERE username = ?", username)
+      .toArray()[0];
+    return row ? { username: row.username, balance: row.balance, turnover: row.turnover, createdAt: row.created_at } : null;
+  }
+
+  private walletOrCreate(username: string): Wallet {
+    const found = this.findWallet(username);
+    if (found) return found;
+    const createdAt = Date.now();
+    this.sql.exec("INSERT INTO wallets (username, balance, turnover, created_at) VALUES (?, '0', '0', ?)", username, createdAt);
+    return { username, balance: "0", turnover: "0", createdAt };
+  }
+
+  private findTx(ref: string): TxRecord | null {
+    const row = this.sql.exec<TxRow>("SELECT * FROM transactions WHERE ref = ?", ref).toArray()[0];
+    return row ? toTx(row) : null;
+  }
+
+  private insertSuccess(provider: Provider, username: string, direction: Direction, amount: string, ref: string, before: bigint, after: bigint, win: bigint | null): TxRecord {
+    const { seq } = this.sql
+      .exec<{ seq: number }>(
+        `INSERT INTO transactions (ref, username, direction, amount, status, before_balance, balance, win, created_at)
+         VALUES (?, ?, ?, ?, 'SUCCESS', ?, ?, ?, ?) RETURNING seq`,
+        ref,
+        username,
+        direction,
+        amount,
+        before.toString(),
+        after.toString(),
+        win === null ? null : win.toString(),
+        Date.now(),
+      )
+      .one();
+    const txId = `${TX_PREFIX[provider]}${String(seq).padStart(8, "0")}`;
+    this.sql.exec("UPDATE transactions SET tx_id = ? WHERE seq = ?", txId, seq);
+    return this.findTx(ref)!;
+  }
+
+  private insertFailed(username: string, direction: Direction, amount: string, ref: string, code: string): TxRecord {
+    this.sql.exec(
+      "INSERT INTO transactions (ref, username, direction, amount, status, code, created_at) VALUES (?, ?, ?, ?, 'FAILED', ?, ?)",
+      ref,
+      username,
+      direction,
+      amount,
+      code,
+      Date.now(),
+    );
+    return this.findTx(ref)!;
+  }
+}
+
+function toTx(row: TxRow): TxRecord {
+  return {
+    transactionRef: row.ref,
+    username: row.username,
+    direction: row.direction as Direction,
+    amount: row.amount,
+    status: row.status as TxStatus,
+    code: row.code,
+    txId: row.tx_id,
+    beforeBalance: row.before_balance,
+    balance: row.balance,
+    win: row.win,
+    createdAt: row.created_at,
+  };
+}
+
+function toFault(row: FaultRow): Fault {
+  return {
+    id: row.id,
+    provider: row.provider as Provider | "*",
+    op: row.op as FaultOp,
+    mode: row.mode as FaultMode,
+    username: row.username,
+    count: row.remaining,
+    ratePpm: row.rate_ppm,
+    delayMs: row.delay_ms,
+    seen: row.seen,
+    fired: row.fired,
+    createdAt: row.created_at,
+  };
+}
