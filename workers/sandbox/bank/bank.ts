@@ -1,0 +1,651 @@
+import { DurableObject } from "cloudflare:workers";
+import { buildLaoQr, parseLaoQr } from "../../core/emvco";
+import { formatAmount, parseAmount } from "../../core/money";
+import { applyFault, noEffect, type Fault, type FaultEffect, type FaultMode, type FaultSpec } from "./faults";
+import { signatureHeader, SIGNATURE_HEADER } from "./signature";
+
+export type BankEnv = {
+  BANK: DurableObjectNamespace<SandboxBank>;
+  /** Present in vite dev/preview: reaches the portal Worker, keeping the callback URL's Host. */
+  PORTAL?: Fetcher;
+  /** "pull" in the vitest pool: deliveries wait for the test pump (GET /sandbox/deliveries/next). */
+  DELIVERY_MODE?: string;
+  MERCHANT_ID: string;
+  MERCHANT_SECRET: string;
+  WEBHOOK_SECRET: string;
+};
+
+/** Webhook retry policy: attempt n+1 waits BASE_BACKOFF_MS * 2^(n-1) after failed attempt n. */
+export const MAX_ATTEMPTS = 8;
+export const BASE_BACKOFF_MS = 1000;
+/** A pulled (or sending) delivery without a result after this long counts as a failed attempt. */
+export const LEASE_MS = 30_000;
+export const SEND_TIMEOUT_MS = 10_000;
+/** The "stale-signature" fault signs with a timestamp this old. */
+export const STALE_SIGNATURE_AGE_S = 600;
+const WRONG_SECRET = "sandbox-bank-wrong-secret";
+
+export type DeliveryMode = "portal" | "pull" | "fetch";
+export function deliveryMode(env: BankEnv): DeliveryMode {
+  if (env.PORTAL) return "portal";
+  if (env.DELIVERY_MODE === "pull") return "pull";
+  return "fetch";
+}
+
+export type Receiver = { iin: string; merchantId: string; name: string; city: string; paymentType: "001" | "002" };
+export type CreateQrInput = { reference: string; amountMinor: string; /** tag 54 text */ amountText: string; callbackUrl: string; expiresInSeconds: number; receiver: Receiver };
+
+export type QrData = { reference: string; payload: string; amount: string; expiresAt: string };
+export type PaymentStatus = "PENDING" | "PAID" | "EXPIRED" | "NOT_FOUND";
+export type StatusData = {
+  reference: string;
+  status: PaymentStatus;
+  amount: string | null;
+  expiresAt?: string;
+  transactionId?: string;
+  paidAt?: string;
+};
+export type PayData = { reference: string; transactionId: string; status: "PAID"; amount: string; paidAt: string; merchantName: string };
+export type RecentQr = { reference: string; amount: string; status: PaymentStatus; expiresAt: string; payload: string };
+
+export type DeliveryState = "pending" | "inflight" | "held" | "delivered" | "dead" | "dropped";
+export type Delivery = {
+  id: number;
+  reference: string;
+  url: string;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: string;
+  signature: "ok" | "stale" | "bad";
+  faults: FaultMode[];
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+};
+export type PulledDelivery = { id: number; reference: string; attempt: number; url: string; headers: Record<string, string>; body: string };
+export type DeliveryFilter = { reference?: string; prefix?: string };
+
+export type Outcome<T> = { ok: true; status: number; data: T } | { ok: false; status: number; code: string; message: string };
+
+function fail(status: number, code: string, message: string): { ok: false; status: number; code: string; message: string } {
+  return { ok: false, status, code, message };
+}
+
+type QrRow = {
+  reference: string;
+  amount_minor: string;
+  payload: string;
+  callback_url: string;
+  merchant_name: string;
+  created_at: number;
+  expires_at: number;
+  status: string;
+  transaction_id: string | null;
+  paid_at: number | null;
+};
+
+type OutboxRow = {
+  id: number;
+  reference: string;
+  url: string;
+  body: string;
+  state: string;
+  attempts: number;
+  next_attempt_at: number;
+  lease_until: number | null;
+  signature: string;
+  faults: string;
+  hold_fault: number | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+};
+
+type FaultRow = {
+  id: number;
+  mode: string;
+  count: number;
+  rate: number;
+  times: number | null;
+  reference_prefix: string;
+  delay_ms: number;
+  hold_ms: number;
+  applied: number;
+  created_at: number;
+};
+
+/**
+ * Schema migrations, applied in order once each (version kept in `meta`).
+ * Amounts are minor units (att) kept as TEXT so BigInt round-trips exactly.
+ */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE qr (
+     reference TEXT PRIMARY KEY,
+     amount_minor TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     callback_url TEXT NOT NULL,
+     merchant_name TEXT NOT NULL,
+     receiver TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     status TEXT NOT NULL DEFAULT 'PENDING',   -- PENDING | PAID; EXPIRED is derived from expires_at
+     transaction_id TEXT UNIQUE,
+     paid_at INTEGER
+   );
+   CREATE INDEX qr_created ON qr (created_at);
+   -- The webhook outbox: one row per delivery (a "duplicate" fault adds rows).
+   CREATE TABLE outbox (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     reference TEXT NOT NULL,
+     url TEXT NOT NULL,
+     body TEXT NOT NULL,
+     state TEXT NOT NULL,                      -- pending | inflight | held | delivered | dead | dropped
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     order_key INTEGER,                        -- tie-break among due rows (NULL = id)
+     lease_until INTEGER,
+     signature TEXT NOT NULL DEFAULT 'ok',     -- ok | stale | bad
+     faults TEXT NOT NULL DEFAULT '',
+     hold_fault INTEGER,
+     hold_batch INTEGER,
+     hold_until INTEGER,
+     last_status INTEGER,
+     last_error TEXT,
+     created_at INTEGER NOT NULL,
+     delivered_at INTEGER
+   );
+   CREATE INDEX outbox_due ON outbox (state, next_attempt_at);
+   CREATE INDEX outbox_reference ON outbox (reference);
+   CREATE TABLE faults (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     mode TEXT NOT NULL,
+     count INTEGER NOT NULL,
+     rate REAL NOT NULL,
+     times INTEGER,
+     reference_prefix TEXT NOT NULL,
+     delay_ms INTEGER NOT NULL,
+     hold_ms INTEGER NOT NULL,
+     applied INTEGER NOT NULL DEFAULT 0,
+     created_at INTEGER NOT NULL
+   );`,
+  // Payouts (withdrawals) arrive in a later issue: add their table as the next migration here.
+];
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The amount as it goes into tag 54: as the merchant wrote it when that is already a plain
+ * EMV amount ("60000" or "60000.00"), else the canonical two-decimal form.
+ */
+export function qrAmount(text: string, minor: bigint): string {
+  return /^(0|[1-9]\d*)(\.\d{1,2})?$/.test(text) ? text : formatAmount(minor, "LAK");
+}
+
+function randomHex(bytes: number): string {
+  const data = crypto.getRandomValues(new Uint8Array(bytes));
+  return Array.from(data, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+function roll(rate: number): boolean {
+  if (rate >= 1) return true;
+  if (rate <= 0) return false;
+  return crypto.getRandomValues(new Uint32Array(1))[0]! / 2 ** 32 < rate;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function matches(reference: string, prefix: string): boolean {
+  return reference.startsWith(prefix);
+}
+
+/** One bank: every QR, the webhook outbox and the faults live in this Durable Object's SQLite. */
+export class SandboxBank extends DurableObject<BankEnv> {
+  private readonly sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: BankEnv) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.migrate();
+  }
+
+  private migrate(): void {
+    this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    const row = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'").toArray()[0];
+    let version = row ? Number(row.value) : 0;
+    while (version < MIGRATIONS.length) {
+      const statement = MIGRATIONS[version]!;
+      const next = version + 1;
+      this.ctx.storage.transactionSync(() => {
+        this.sql.exec(statement);
+        this.sql.exec("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", String(next));
+      });
+      version = next;
+    }
+  }
+
+  async health(): Promise<string> {
+    return "ok";
+  }
+
+  // ---- QR codes and payments ----------------------------------------------------------
+
+  async createQr(input: CreateQrInput): Promise<Outcome<QrData>> {
+    const now = Date.now();
+    const existing = this.qr(input.reference);
+    if (existing) {
+      if (existing.amount_minor !== input.amountMinor) {
+        return fail(409, "REF_CONFLICT", `reference ${input.reference} already has a QR for another amount`);
+      }
+      return { ok: true, status: 200, data: this.qrData(existing) };
+    }
+    let payload: string;
+    try {
+      payload = buildLaoQr({
+        iin: input.receiver.iin,
+        merchantId: input.receiver.merchantId,
+        paymentType: input.receiver.paymentType,
+        amount: input.amountText,
+        merchantName: input.receiver.name,
+        merchantCity: input.receiver.city,
+        reference: input.reference,
+      });
+    } catch (error) {
+      return fail(400, "INVALID_REQUEST", error instanceof Error ? error.message : "cannot build the QR");
+    }
+    const expiresAt = now + input.expiresInSeconds * 1000;
+    this.sql.exec(
+      `INSERT INTO qr (reference, amount_minor, payload, callback_url, merchant_name, receiver, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      input.reference,
+      input.amountMinor,
+      payload,
+      input.callbackUrl,
+      input.receiver.name.slice(0, 25),
+      JSON.stringify(input.receiver),
+      now,
+      expiresAt,
+    );
+    return { ok: true, status: 201, data: this.qrData(this.qr(input.reference)!) };
+  }
+
+  async paymentStatus(reference: string): Promise<StatusData> {
+    const row = this.qr(reference);
+    if (!row) return { reference, status: "NOT_FOUND", amount: null };
+    const data: StatusData = {
+      reference,
+      status: this.statusOf(row, Date.now()),
+      amount: formatAmount(BigInt(row.amount_minor), "LAK"),
+      expiresAt: iso(row.expires_at),
+    };
+    if (row.transaction_id) data.transactionId = row.transaction_id;
+    if (row.paid_at !== null) data.paidAt = iso(row.paid_at);
+    return data;
+  }
+
+  /** What a banking app does when the customer confirms: read the QR, check it, pay it. */
+  async pay(payload: string): Promise<Outcome<PayData>> {
+    const now = Date.now();
+    const text = payload.trim();
+    if (!text) return fail(400, "PAYLOAD_MISSING", "Paste a QR payload or upload a text file that contains one.");
+    const parsed = parseLaoQr(text);
+    if (!parsed.ok) {
+      if (parsed.reason === "CRC") return fail(400, "QR_CRC", "The QR checksum (CRC) does not match: the payload was changed or mistyped.");
+      if (parsed.reason === "NOT_LAPNET") return fail(400, "QR_NOT_LAPNET", "This is not a LAO QR (LAPNet) code.");
+      return fail(400, "QR_INVALID", "This is not a valid QR payload.");
+    }
+    const reference = parsed.qr.reference;
+    const row = reference ? this.qr(reference) : null;
+    if (!reference || !row) return fail(404, "QR_UNKNOWN", "This bank did not issue this QR code (unknown reference).");
+    if (row.status === "PAID") {
+      return fail(409, "ALREADY_PAID", `This QR code was already paid (transaction ${row.transaction_id}).`);
+    }
+    if (now >= row.expires_at) return fail(410, "QR_EXPIRED", `This QR code expired at ${iso(row.expires_at)}.`);
+    const amountMinor = parseAmount(parsed.qr.amount ?? "", "LAK");
+    if (amountMinor === null || amountMinor.toString() !== row.amount_minor) {
+      return fail(422, "AMOUNT_MISMATCH", "The amount in this QR code is not the amount the merchant asked for.");
+    }
+    if (text.slice(0, -4) + text.slice(-4).toUpperCase() !== row.payload) {
+      return fail(422, "QR_MISMATCH", "This QR code differs from the one the merchant issued.");
+    }
+    const transactionId = `SBX${randomHex(8).toUpperCase()}`;
+    const amount = formatAmount(amountMinor, "LAK");
+    const paid = this.ctx.storage.transactionSync(() => {
+      const update = this.sql.exec(
+        "UPDATE qr SET status = 'PAID', transaction_id = ?, paid_at = ? WHERE reference = ? AND status = 'PENDING'",
+        transactionId,
+        now,
+        reference,
+      );
+      if (update.rowsWritten === 0) return false;
+      const body = JSON.stringify({ event: "payment.succeeded", reference, transactionId, amount, currency: "LAK", paidAt: iso(now) });
+      this.enqueueWebhook(reference, row.callback_url, body, now);
+      return true;
+    });
+    if (!paid) return fail(409, "ALREADY_PAID", "This QR code was already paid.");
+    await this.scheduleAlarm();
+    return { ok: true, status: 200, data: { reference, transactionId, status: "PAID", amount, paidAt: iso(now), merchantName: row.merchant_name } };
+  }
+
+  /** Sandbox helper: make a pending QR expire now (e2e tests of the "expired" path). */
+  async expireQr(reference: string): Promise<Outcome<StatusData>> {
+    const row = this.qr(reference);
+    if (!row) return fail(404, "QR_UNKNOWN", "unknown reference");
+    if (row.status === "PAID") return fail(409, "ALREADY_PAID", "this QR code was already paid");
+    this.sql.exec("UPDATE qr SET expires_at = MIN(expires_at, ?) WHERE reference = ?", Date.now() - 1, reference);
+    return { ok: true, status: 200, data: await this.paymentStatus(reference) };
+  }
+
+  async recentQrs(limit: number): Promise<RecentQr[]> {
+    const now = Date.now();
+    return this.sql
+      .exec<QrRow>("SELECT * FROM qr ORDER BY created_at DESC LIMIT ?", limit)
+      .toArray()
+      .map((row) => ({
+        reference: row.reference,
+        amount: formatAmount(BigInt(row.amount_minor), "LAK"),
+        status: this.statusOf(row, now),
+        expiresAt: iso(row.expires_at),
+        payload: row.payload,
+      }));
+  }
+
+  // ---- Payouts (withdrawals) ------------------------------------------------------------
+  // A later issue adds createPayout / payoutStatus here (a `payout` table as the next
+  // migration, its own outbox event "payout.succeeded"/"payout.failed" through the same
+  // enqueueWebhook + alarm machinery). Nothing is built yet; index.ts answers 501.
+
+  // ---- Webhook outbox -----------------------------------------------------------------
+
+  private enqueueWebhook(reference: string, url: string, body: string, now: number): void {
+    let effect: FaultEffect = noEffect();
+    for (const fault of this.faultRows()) {
+      if (!matches(reference, fault.reference_prefix) || !roll(fault.rate)) continue;
+      effect = applyFault(effect, this.faultOf(fault));
+      if (fault.times !== null && fault.times <= 1) this.sql.exec("DELETE FROM faults WHERE id = ?", fault.id);
+      else this.sql.exec("UPDATE faults SET applied = applied + 1, times = times - 1 WHERE id = ?", fault.id);
+    }
+    const state: DeliveryState = effect.drop ? "dropped" : effect.hold ? "held" : "pending";
+    for (let copy = 0; copy < effect.copies; copy++) {
+      this.sql.exec(
+        `INSERT INTO outbox (reference, url, body, state, next_attempt_at, signature, faults, hold_fault, hold_batch, hold_until, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        reference,
+        url,
+        body,
+        state,
+        now + effect.delayMs,
+        effect.signature,
+        effect.applied.join(","),
+        effect.hold?.faultId ?? null,
+        effect.hold?.batch ?? null,
+        effect.hold ? now + effect.hold.holdMs : null,
+        now,
+      );
+    }
+    if (effect.hold && !effect.drop) {
+      const held = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'held' AND hold_fault = ?", effect.hold.faultId).one().n;
+      if (held >= effect.hold.batch) this.releaseHeld(effect.hold.faultId, now);
+    }
+  }
+
+  /** Releases a held out-of-order batch, newest first. */
+  private releaseHeld(faultId: number, now: number): number {
+    const ids = this.sql
+      .exec<{ id: number }>("SELECT id FROM outbox WHERE state = 'held' AND hold_fault = ? ORDER BY id", faultId)
+      .toArray()
+      .map((row) => row.id);
+    const reversed = [...ids].reverse();
+    ids.forEach((id, i) => {
+      this.sql.exec("UPDATE outbox SET state = 'pending', next_attempt_at = ?, order_key = ? WHERE id = ?", now, reversed[i]!, id);
+    });
+    return ids.length;
+  }
+
+  /** Expired leases count as failed attempts; out-of-order batches that waited too long are released. */
+  private sweep(now: number): void {
+    const expired = this.sql.exec<OutboxRow>("SELECT * FROM outbox WHERE state = 'inflight' AND lease_until <= ?", now).toArray();
+    for (const row of expired) this.recordResult(row, 0, "no result before the lease expired", now);
+    const groups = this.sql
+      .exec<{ hold_fault: number }>("SELECT DISTINCT hold_fault FROM outbox WHERE state = 'held' AND hold_until <= ?", now)
+      .toArray();
+    for (const group of groups) this.releaseHeld(group.hold_fault, now);
+  }
+
+  /** The oldest due delivery, marked in flight (one more attempt). */
+  private takeDue(now: number, filter: DeliveryFilter): OutboxRow | null {
+    const where = ["state = 'pending'", "next_attempt_at <= ?"];
+    const params: (string | number)[] = [now];
+    if (filter.reference !== undefined) {
+      where.push("reference = ?");
+      params.push(filter.reference);
+    }
+    if (filter.prefix !== undefined) {
+      where.push("substr(reference, 1, length(?)) = ?");
+      params.push(filter.prefix, filter.prefix);
+    }
+    const row = this.sql
+      .exec<OutboxRow>(`SELECT * FROM outbox WHERE ${where.join(" AND ")} ORDER BY next_attempt_at, COALESCE(order_key, id) LIMIT 1`, ...params)
+      .toArray()[0];
+    if (!row) return null;
+    this.sql.exec("UPDATE outbox SET state = 'inflight', attempts = attempts + 1, lease_until = ? WHERE id = ?", now + LEASE_MS, row.id);
+    return { ...row, state: "inflight", attempts: row.attempts + 1, lease_until: now + LEASE_MS };
+  }
+
+  /** 2xx -> delivered; otherwise retry after 1 s, 2 s, 4 s, ... and give up after MAX_ATTEMPTS. */
+  private recordResult(row: OutboxRow, status: number, error: string | null, now: number): DeliveryState {
+    if (status >= 200 && status < 300) {
+      this.sql.exec(
+        "UPDATE outbox SET state = 'delivered', last_status = ?, last_error = NULL, lease_until = NULL, delivered_at = ? WHERE id = ?",
+        status,
+        now,
+        row.id,
+      );
+      return "delivered";
+    }
+    const dead = row.attempts >= MAX_ATTEMPTS;
+    const next = now + BASE_BACKOFF_MS * 2 ** Math.max(0, row.attempts - 1);
+    this.sql.exec(
+      "UPDATE outbox SET state = ?, last_status = ?, last_error = ?, lease_until = NULL, next_attempt_at = ? WHERE id = ?",
+      dead ? "dead" : "pending",
+      status,
+      error,
+      dead ? row.next_attempt_at : next,
+      row.id,
+    );
+    return dead ? "dead" : "pending";
+  }
+
+  private async headersFor(row: OutboxRow): Promise<Record<string, string>> {
+    const nowS = Math.floor(Date.now() / 1000);
+    const timestamp = row.signature === "stale" ? nowS - STALE_SIGNATURE_AGE_S : nowS;
+    const secret = row.signature === "bad" ? WRONG_SECRET : this.env.WEBHOOK_SECRET;
+    return {
+      "content-type": "application/json",
+      "user-agent": "SandboxBank/1.0",
+      [SIGNATURE_HEADER.toLowerCase()]: await signatureHeader(secret, row.body, timestamp),
+      "x-sandbox-delivery": String(row.id),
+      "x-sandbox-attempt": String(row.attempts),
+    };
+  }
+
+  /** Push modes: the alarm sends every due delivery in order, then sets itself for the next one. */
+  async alarm(): Promise<void> {
+    const mode = deliveryMode(this.env);
+    if (mode === "pull") return;
+    for (let i = 0; i < 200; i++) {
+      const now = Date.now();
+      this.sweep(now);
+      const row = this.takeDue(now, {});
+      if (!row) break;
+      let status = 0;
+      let error: string | null = null;
+      try {
+        const request = new Request(row.url, { method: "POST", headers: await this.headersFor(row), body: row.body });
+        const response = await withTimeout(mode === "portal" ? this.env.PORTAL!.fetch(request) : fetch(request), SEND_TIMEOUT_MS);
+        status = response.status;
+        const text = await response.text().catch(() => "");
+        if (status < 200 || status >= 300) error = text.slice(0, 300) || `HTTP ${status}`;
+      } catch (caught) {
+        error = caught instanceof Error ? `${caught.name}: ${caught.message}` : "network error";
+      }
+      const current = this.sql.exec<OutboxRow>("SELECT * FROM outbox WHERE id = ?", row.id).toArray()[0];
+      if (current?.state === "inflight") this.recordResult(current, status, error, Date.now());
+    }
+    await this.scheduleAlarm();
+  }
+
+  private async scheduleAlarm(): Promise<void> {
+    if (deliveryMode(this.env) === "pull") return;
+    const next = this.sql
+      .exec<{ at: number | null }>(
+        `SELECT MIN(at) AS at FROM (
+           SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'pending'
+           UNION ALL SELECT MIN(lease_until) FROM outbox WHERE state = 'inflight'
+           UNION ALL SELECT MIN(hold_until) FROM outbox WHERE state = 'held')`,
+      )
+      .one().at;
+    if (next === null) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > next) await this.ctx.storage.setAlarm(next);
+  }
+
+  // ---- Pull mode (vitest pool): the test pump fetches deliveries and reports results ----
+
+  async pullNext(filter: DeliveryFilter, now: number): Promise<Outcome<PulledDelivery | null>> {
+    if (deliveryMode(this.env) !== "pull") return fail(409, "NOT_PULL_MODE", "this bank pushes its webhooks itself");
+    this.sweep(now);
+    const row = this.takeDue(now, filter);
+    if (!row) return { ok: true, status: 200, data: null };
+    return {
+      ok: true,
+      status: 200,
+      data: { id: row.id, reference: row.reference, attempt: row.attempts, url: row.url, headers: await this.headersFor(row), body: row.body },
+    };
+  }
+
+  async reportResult(id: number, status: number, now: number, error: string | null): Promise<Outcome<Delivery>> {
+    if (deliveryMode(this.env) !== "pull") return fail(409, "NOT_PULL_MODE", "this bank pushes its webhooks itself");
+    const row = this.sql.exec<OutboxRow>("SELECT * FROM outbox WHERE id = ?", id).toArray()[0];
+    if (!row) return fail(404, "DELIVERY_NOT_FOUND", `no delivery ${id}`);
+    if (row.state !== "inflight") return fail(409, "NOT_IN_FLIGHT", `delivery ${id} is ${row.state}, not in flight`);
+    this.recordResult(row, status, error ?? (status >= 200 && status < 300 ? null : `HTTP ${status}`), now);
+    return { ok: true, status: 200, data: this.delivery(id)! };
+  }
+
+  async listDeliveries(filter: DeliveryFilter): Promise<Delivery[]> {
+    const rows = this.sql.exec<OutboxRow>("SELECT * FROM outbox ORDER BY id DESC LIMIT 500").toArray();
+    return rows
+      .filter((row) => (filter.reference === undefined || row.reference === filter.reference) && (filter.prefix === undefined || matches(row.reference, filter.prefix)))
+      .map((row) => this.deliveryOf(row));
+  }
+
+  // ---- Faults -------------------------------------------------------------------------
+
+  async addFault(spec: FaultSpec): Promise<Fault> {
+    const id = this.sql
+      .exec<{ id: number }>(
+        `INSERT INTO faults (mode, count, rate, times, reference_prefix, delay_ms, hold_ms, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        spec.mode,
+        spec.count,
+        spec.rate,
+        spec.times,
+        spec.referencePrefix,
+        spec.delayMs,
+        spec.holdMs,
+        Date.now(),
+      )
+      .one().id;
+    return this.faultOf(this.sql.exec<FaultRow>("SELECT * FROM faults WHERE id = ?", id).one());
+  }
+
+  async listFaults(): Promise<Fault[]> {
+    return this.faultRows().map((row) => this.faultOf(row));
+  }
+
+  /** Clears all faults (or those with this id / reference prefix) and releases what they held. */
+  async clearFaults(which: { id?: number; referencePrefix?: string }): Promise<{ cleared: number; released: number }> {
+    const now = Date.now();
+    const doomed = this.faultRows().filter(
+      (row) => (which.id === undefined || row.id === which.id) && (which.referencePrefix === undefined || row.reference_prefix === which.referencePrefix),
+    );
+    let released = 0;
+    this.ctx.storage.transactionSync(() => {
+      for (const fault of doomed) {
+        this.sql.exec("DELETE FROM faults WHERE id = ?", fault.id);
+        released += this.releaseHeld(fault.id, now);
+      }
+      // Batches of faults already used up (times reached) are released too when clearing everything.
+      if (which.id === undefined && which.referencePrefix === undefined) {
+        const groups = this.sql.exec<{ hold_fault: number }>("SELECT DISTINCT hold_fault FROM outbox WHERE state = 'held'").toArray();
+        for (const group of groups) released += this.releaseHeld(group.hold_fault, now);
+      }
+    });
+    await this.scheduleAlarm();
+    return { cleared: doomed.length, released };
+  }
+
+  // ---- Rows ---------------------------------------------------------------------------
+
+  private qr(reference: string): QrRow | null {
+    return this.sql.exec<QrRow>("SELECT * FROM qr WHERE reference = ?", reference).toArray()[0] ?? null;
+  }
+
+  private qrData(row: QrRow): QrData {
+    return { reference: row.reference, payload: row.payload, amount: formatAmount(BigInt(row.amount_minor), "LAK"), expiresAt: iso(row.expires_at) };
+  }
+
+  private statusOf(row: QrRow, now: number): PaymentStatus {
+    if (row.status === "PAID") return "PAID";
+    return now >= row.expires_at ? "EXPIRED" : "PENDING";
+  }
+
+  private delivery(id: number): Delivery | null {
+    const row = this.sql.exec<OutboxRow>("SELECT * FROM outbox WHERE id = ?", id).toArray()[0];
+    return row ? this.deliveryOf(row) : null;
+  }
+
+  private deliveryOf(row: OutboxRow): Delivery {
+    return {
+      id: row.id,
+      reference: row.reference,
+      url: row.url,
+      state: row.state as DeliveryState,
+      attempts: row.attempts,
+      nextAttemptAt: iso(row.next_attempt_at),
+      signature: row.signature as Delivery["signature"],
+      faults: row.faults ? (row.faults.split(",") as FaultMode[]) : [],
+      lastStatus: row.last_status,
+      lastError: row.last_error,
+      createdAt: iso(row.created_at),
+      deliveredAt: row.delivered_at === null ? null : iso(row.delivered_at),
+    };
+  }
+
+  private faultRows(): FaultRow[] {
+    return this.sql.exec<FaultRow>("SELECT * FROM faults ORDER BY id").toArray();
+  }
+
+  private faultOf(row: FaultRow): Fault {
+    return {
+      id: row.id,
+      mode: row.mode as FaultMode,
+      count: row.count,
+      rate: row.rate,
+      times: row.times,
+      referencePrefix: row.reference_prefix,
+      delayMs: row.delay_ms,
+      holdMs: row.hold_ms,
+      applied: row.applied,
+      createdAt: iso(row.created_at),
+    };
+  }
+}
