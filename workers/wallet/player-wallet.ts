@@ -117,7 +117,7 @@ const SCHEMA = [
      currency TEXT NOT NULL,
      amount_minor TEXT NOT NULL,
      created_at INTEGER NOT NULL,
-     UNIQUE (order_code, entry, account)
+     UNIQUE (order_code, entry, account, currency)
    )`,
 ];
 

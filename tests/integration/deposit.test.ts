@@ -1,0 +1,190 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { fetchApp, seedDemo } from "../setup/seed";
+import {
+  deliver, nextDelivery, openOrder, payQr, playerWithBank, postDeposit, providerBalance, pumpDeliveries, qrPayloadOf, sandboxProvider, signedWebhook,
+} from "../setup/money";
+import { parseLaoQr } from "../../workers/core/emvco";
+
+beforeAll(seedDemo);
+
+async function faults(body: object | null) {
+  if (body === null) return sandboxProvider("/sandbox/faults", { method: "DELETE" });
+  return sandboxProvider("/sandbox/faults", { method: "POST", body: JSON.stringify(body) });
+}
+
+describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
+  it("the happy path: one order, a real QR, paid once, credited once, ledger balanced", async () => {
+    const p = await playerWithBank();
+    const created = await postDeposit(p.cookie, { amount: "60000", provider: "betflix" });
+    expect(created.status).toBe(302);
+    const order = await openOrder(p.cookie);
+    expect(order).toMatchObject({ amount: "60000.00", credit: "100.00", status: "OPEN" });
+    const payload = await qrPayloadOf(p.wallet, order!.code);
+    const qr = parseLaoQr(payload);
+    expect(qr.ok && qr.qr).toMatchObject({ reference: order!.code, amount: "60000.00", currency: "418", country: "LA", iin: "27710418" });
+
+    const page = await (await fetchApp("http://localhost/player/deposit", { headers: { Cookie: p.cookie } })).text();
+    expect(page).toContain('data-testid="qr"');
+    expect(page).toContain("<svg");
+
+    expect((await payQr(payload)).status).toBe(200);
+    expect(await pumpDeliveries()).toBeGreaterThanOrEqual(1);
+    expect((await p.wallet.getDeposit(order!.code))!.status).toBe("PAID");
+    await p.wallet.runDueWork();
+    const done = await p.wallet.getDeposit(order!.code);
+    expect(done!.status).toBe("SUCCESS");
+    expect(await providerBalance("betflix", p.username)).toBe("100.00");
+    expect(await p.wallet.ledgerTotals()).toEqual({ LAK: "0", THB: "0" });
+    const history = await (await fetchApp("http://localhost/player/deposit/history", { headers: { Cookie: p.cookie } })).text();
+    expect(history).toContain(order!.code);
+    expect(history).toContain('data-status="SUCCESS"');
+  });
+
+  it("the same deposit form posted 20 times concurrently makes one order", async () => {
+    const p = await playerWithBank();
+    const key = crypto.randomUUID();
+    const results = await Promise.all(Array.from({ length: 20 }, () => postDeposit(p.cookie, { idempotencyKey: key })));
+    expect(results.every((r) => r.status === 302)).toBe(true);
+    const list = (await (await fetchApp("http://localhost/api/v2/players/deposits", { headers: { Cookie: p.cookie } })).json()) as { total: number };
+    expect(list.total).toBe(1);
+    // a different key while that order is open shows the open one instead of a second order
+    await postDeposit(p.cookie, { idempotencyKey: crypto.randomUUID(), amount: "70000" });
+    const again = (await (await fetchApp("http://localhost/api/v2/players/deposits", { headers: { Cookie: p.cookie } })).json()) as { total: number };
+    expect(again.total).toBe(1);
+  });
+
+  it("the same webhook delivered 100 times concurrently credits once", async () => {
+    const p = await playerWithBank();
+    await postDeposit(p.cookie, { amount: "120000" });
+    const order = (await openOrder(p.cookie))!;
+    await payQr(await qrPayloadOf(p.wallet, order.code));
+    const delivery = (await nextDelivery())!;
+    const answers = await Promise.all(Array.from({ length: 100 }, () => fetchApp(delivery.url, { method: "POST", headers: delivery.headers, body: delivery.body })));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    await p.wallet.runDueWork();
+    await p.wallet.runDueWork();
+    expect(await providerBalance("askmebet", p.username)).toBe("200.00");
+    const ledger = await p.wallet.ledgerFor(order.code);
+    expect(ledger.filter((l) => l.entry === "credited" && l.account === "provider:askmebet")).toHaveLength(1);
+  });
+
+  it("provider fails after applying the transfer: the status query settles it once", async () => {
+    const p = await playerWithBank();
+    await postDeposit(p.cookie, { amount: "60000", provider: "gclub" });
+    const order = (await openOrder(p.cookie))!;
+    await payQr(await qrPayloadOf(p.wallet, order.code));
+    await pumpDeliveries();
+    await faults({ provider: "gclub", op: "deposit", mode: "error-after", count: 1 });
+    try {
+      await p.wallet.runDueWork();
+      expect((await p.wallet.getDeposit(order.code))!.status).toBe("PAID"); // outcome unknown
+      await p.wallet.runDueWork(Date.now() + 60_000);
+      expect((await p.wallet.getDeposit(order.code))!.status).toBe("SUCCESS");
+      expect(await providerBalance("gclub", p.username)).toBe("100.00"); // exactly one credit
+    } finally {
+      await faults(null);
+    }
+  });
+
+  it("provider down for a while: the order settles after it comes back", async () => {
+    const p = await playerWithBank();
+    await postDeposit(p.cookie, { amount: "60000", provider: "alphabet" });
+    const order = (await openOrder(p.cookie))!;
+    await payQr(await qrPayloadOf(p.wallet, order.code));
+    await pumpDeliveries();
+    await faults({ provider: "alphabet", op: "*", mode: "error-before", count: 6 });
+    try {
+      let t = Date.now();
+      for (let i = 0; i < 4; i++) {
+        await p.wallet.runDueWork(t);
+        expect((await p.wallet.getDeposit(order.code))!.status).toBe("PAID");
+        t += 10 * 60_000;
+      }
+    } finally {
+      await faults(null);
+    }
+    await p.wallet.runDueWork(Date.now() + 60 * 60_000);
+    expect((await p.wallet.getDeposit(order.code))!.status).toBe("SUCCESS");
+    expect(await providerBalance("alphabet", p.username)).toBe("100.00");
+  });
+
+  it("a provider refusal ends FAILED, the kip stays owed to the player and visible to staff", async () => {
+    const p = await playerWithBank();
+    await postDeposit(p.cookie, { amount: "60000", provider: "gclub_live" });
+    const order = (await openOrder(p.cookie))!;
+    await payQr(await qrPayloadOf(p.wallet, order.code));
+    await pumpDeliveries();
+    await faults({ provider: "gclub_live", op: "deposit", mode: "refuse", count: 1 });
+    try {
+      await p.wallet.runDueWork();
+    } finally {
+      await faults(null);
+    }
+    const failed = await p.wallet.getDeposit(order.code);
+    expect(failed!.status).toBe("FAILED");
+    expect(await providerBalance("gclub_live", p.username)).toBe("0.00");
+    const ledger = await p.wallet.ledgerFor(order.code);
+    expect(ledger.map((l) => l.account)).toEqual(["bank:receiving", "player:deposit-pending"]);
+    const view = await env.DB.prepare("SELECT status, flag FROM deposit_orders_view WHERE code = ?1").bind(order.code).first<{ status: string; flag: string }>();
+    expect(view).toMatchObject({ status: "FAILED" });
+  });
+
+  it("forged, stale and mismatched webhooks are refused and change nothing", async () => {
+    const p = await playerWithBank();
+    await postDeposit(p.cookie, { amount: "60000" });
+    const order = (await openOrder(p.cookie))!;
+    const event = { event: "payment.succeeded", reference: order.code, transactionId: `T${Date.now()}`, amount: "60000", currency: "LAK", paidAt: new Date().toISOString() };
+    expect((await signedWebhook(event, { secret: "not-the-secret" })).status).toBe(401);
+    expect((await signedWebhook(event, { timestamp: Math.floor(Date.now() / 1000) - 600 })).status).toBe(401);
+    const unsigned = await fetchApp("http://localhost/api/v2/payments/webhook", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(event) });
+    expect(unsigned.status).toBe(401);
+    expect((await p.wallet.getDeposit(order.code))!.status).toBe("OPEN");
+
+    const mismatch = await signedWebhook({ ...event, amount: "6000" });
+    expect(mismatch.status).toBe(409);
+    const flagged = await p.wallet.getDeposit(order.code);
+    expect(flagged).toMatchObject({ status: "OPEN", flag: "AMOUNT_MISMATCH" });
+    expect((await signedWebhook({ ...event, reference: "DNOSUCHORDER" })).status).toBe(404);
+  });
+
+  it("check before paying says not paid; cancel ends the order; the check after paying credits it", async () => {
+    const p = await playerWithBank();
+    await postDeposit(p.cookie, { amount: "60000" });
+    const order = (await openOrder(p.cookie))!;
+    const { postForm } = await import("../setup/players");
+    const check = await postForm("/player/deposit", { intent: "check", code: order.code }, { cookie: p.cookie });
+    expect(check.status).toBe(200);
+    expect(await check.text()).toContain("ລາຍການນີ້ຍັງບໍ່ໄດ້ຊຳລະ, ກະລຸນາສະແກນ QR ເພື່ອຊຳລະ");
+
+    const ask = await postForm("/player/deposit", { intent: "cancel-request", code: order.code }, { cookie: p.cookie });
+    expect(await ask.text()).toContain('data-testid="cancel-confirm"');
+    const cancel = await postForm("/player/deposit", { intent: "cancel", code: order.code }, { cookie: p.cookie });
+    expect(cancel.status).toBe(302);
+    expect((await p.wallet.getDeposit(order.code))!.status).toBe("CANCELED");
+
+    // a new order, paid, webhook dropped: the check button finds the payment at the gateway
+    await postDeposit(p.cookie, { amount: "60000" });
+    const second = (await openOrder(p.cookie))!;
+    expect(second.code).not.toBe(order.code);
+    await payQr(await qrPayloadOf(p.wallet, second.code));
+    const paid = await postForm("/player/deposit", { intent: "check", code: second.code }, { cookie: p.cookie });
+    expect(paid.status).toBe(302);
+    expect((await p.wallet.getDeposit(second.code))!.status).toBe("PAID");
+    // and the late webhook is a duplicate
+    const late = (await nextDelivery())!;
+    expect((await deliver(late)).status).toBe(200);
+  });
+
+  it("validates the deposit form in the player's language", async () => {
+    const p = await playerWithBank();
+    const { postForm } = await import("../setup/players");
+    const empty = await postForm("/player/deposit", { intent: "create", idempotencyKey: crypto.randomUUID() }, { cookie: p.cookie });
+    const html = await empty.text();
+    expect(empty.status).toBe(400);
+    expect(html).toContain("ກະລຸນາເລືອກຄ່າຍເກມ");
+    expect(html).toContain("ກະລຸນາປ້ອນຈຳນວນເງິນເປັນຕົວເລກ (ກີບ)");
+    const low = await postDeposit(p.cookie, { amount: "500" });
+    expect(await low.text()).toContain("ຈຳນວນເງິນຕ່ຳກວ່າຂັ້ນຕ່ຳ");
+  });
+});
