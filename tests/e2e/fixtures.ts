@@ -93,3 +93,44 @@ export async function switchLanguage(page: Page, lang: "lo" | "zh-CN" | "vi") {
   await switcher.locator(`button[lang="${lang}"]`).click();
   await expect(page.locator("html")).toHaveAttribute("lang", lang);
 }
+
+/**
+ * `test` plus, for account flows:
+ * - `clientIp`: a random CF-Connecting-IP set on the page's context (automatic);
+ * - `expectHttpError(status, path)`: declares that a response of `status` from a URL whose
+ *   path matches `path` is part of the flow (a form post with validation errors answers 400
+ *   without JavaScript; a fetcher's .data request does the same with it). Chromium logs
+ *   "Failed to load resource" for those; only the declared ones are forgiven, every other
+ *   console error still fails the test.
+ */
+export const accountTest = test.extend<{ clientIp: string; expectHttpError: (status: number, path: RegExp) => void }>({
+  clientIp: [
+    async ({ context }, use) => {
+      const ip = randomIp();
+      await context.setExtraHTTPHeaders({ "CF-Connecting-IP": ip });
+      await use(ip);
+    },
+    { auto: true },
+  ],
+  expectHttpError: async ({ page, consoleErrors }, use) => {
+    const rules: { status: number; path: RegExp }[] = [];
+    const forgiven: string[] = [];
+    page.on("console", (msg) => {
+      const status = /status of (\d{3})/.exec(msg.text())?.[1];
+      if (msg.type() !== "error" || !status) return;
+      let path = "";
+      try {
+        path = new URL(msg.location().url).pathname;
+      } catch {
+        return;
+      }
+      if (rules.some((rule) => rule.status === Number(status) && rule.path.test(path))) forgiven.push(msg.text());
+    });
+    await use((status, path) => rules.push({ status, path }));
+    // Runs before consoleErrors' own check (this fixture depends on it).
+    for (const text of forgiven) {
+      const index = consoleErrors.indexOf(text);
+      if (index >= 0) consoleErrors.splice(index, 1);
+    }
+  },
+});

@@ -1,0 +1,519 @@
+import type { Browser, BrowserContext, Locator, Page, TestInfo } from "@playwright/test";
+import {
+  expect,
+  hasJs,
+  isPhone,
+  loginByApi,
+  newPlayer,
+  accountTest as test,
+  randomIp,
+  registerByApi,
+  submitLogin,
+  switchLanguage,
+  type TestPlayer,
+} from "./fixtures";
+
+/**
+ * Player accounts end to end: registration, login, redirectTo, the logged-in navbar and
+ * drawer, logout, password change, sessions, fingerprint and live username availability.
+ * Every test gets its own client address (login/registration are throttled per address,
+ * `clientIp` is automatic) and its own usernames.
+ */
+
+/** Form posts answered with validation errors (400) or a taken username (409). */
+const REGISTER = /^\/register(\.data)?$/;
+const PASSWORD = /^\/player\/password(\.data)?$/;
+
+/* Lao texts (locales/lo/common.json). */
+const LO = {
+  usernameFormat: "ຊື່ຜູ້ໃຊ້ໃຊ້ໄດ້ສະເພາະຕົວອັກສອນອັງກິດພິມນ້ອຍ, ຕົວເລກ, - ແລະ _",
+  usernameMin: "ຊື່ຜູ້ໃຊ້ຕ້ອງມີຢ່າງໜ້ອຍ 4 ຕົວອັກສອນ",
+  passwordMin: "ລະຫັດຜ່ານຕ້ອງມີຢ່າງໜ້ອຍ 8 ຕົວອັກສອນ",
+  confirmMismatch: "ການຢືນຢັນລະຫັດຜ່ານບໍ່ກົງກັນ",
+  pleaseEnterPassword: "ກະລຸນາປ້ອນລະຫັດຜ່ານ",
+  passwordNotMatch: "ລະຫັດຜ່ານບໍ່ກົງກັນ",
+  usernameExists: "ຊື່ຜູ້ໃຊ້ນີ້ມີແລ້ວ, ກະລຸນາໃສ່ຊື່ໃໝ່ ຫຼື ຕິດຕໍ່ພະນັກງານ",
+  invalidCredentials: "ຊື່ຜູ້ໃຊ້ ຫຼື ລະຫັດຜ່ານບໍ່ຖືກຕ້ອງ",
+  passwordIncorrect: "ລະຫັດຜ່ານບໍ່ຖືກຕ້ອງ",
+  toastError: "ຜິດພາດ",
+  loggedOut: "ອອກຈາກລະບົບແລ້ວ",
+  thisDevice: "ອຸປະກອນນີ້",
+  otherDevice: "ອຸປະກອນອື່ນ",
+};
+const CN = {
+  usernameFormat: "用户名只能包含小写英文字母、数字、- 和 _",
+  invalidCredentials: "用户名或密码错误",
+  passwordNotMatch: "密码不一致",
+  passwordIncorrect: "密码错误",
+};
+const VN = {
+  confirmMismatch: "Mật khẩu xác nhận không khớp",
+  invalidCredentials: "Tên đăng nhập hoặc mật khẩu không đúng",
+  passwordMin: "Mật khẩu phải có ít nhất 8 ký tự",
+  passwordIncorrect: "Mật khẩu không đúng",
+};
+
+/* ----------------------------------------------------------------------------- helpers */
+
+/** The error list under the input named `name` (Field renders it as #<id>-error). */
+function fieldErrors(scope: Page | Locator, name: string): Locator {
+  return scope.locator(`.field:has(input[name="${name}"]) .field-errors`);
+}
+
+async function fillRegister(page: Page, values: Partial<Record<"username" | "displayName" | "phone" | "password" | "confirmPassword", string>> & { adult?: boolean }) {
+  const form = page.getByTestId("register-form");
+  for (const name of ["username", "displayName", "phone", "password", "confirmPassword"] as const) {
+    const value = values[name];
+    if (value !== undefined) await form.locator(`input[name="${name}"]`).fill(value);
+  }
+  if (values.adult) await form.locator('input[name="adult"]').check();
+}
+
+async function submitRegister(page: Page) {
+  await page.getByTestId("register-form").locator('button[type="submit"]').click();
+}
+
+/** Opens the player menu (a <details>) in the navbar. */
+async function openPlayerMenu(page: Page) {
+  const menu = page.getByTestId("player-menu");
+  await menu.locator("summary").click();
+  await expect(menu).toHaveAttribute("open", "");
+}
+
+/**
+ * The change-password form as a player reaches it from the player menu: in the dialog with
+ * JavaScript, on /player/password without.
+ */
+async function openChangePassword(page: Page, info: TestInfo): Promise<Locator> {
+  await openPlayerMenu(page);
+  await page.getByTestId("change-password-link").click();
+  if (hasJs(info)) {
+    const dialog = page.getByTestId("password-dialog");
+    await expect(dialog).toBeVisible();
+    await expect(page).not.toHaveURL(/\/player\/password/);
+    return dialog.getByTestId("password-form");
+  }
+  await expect(page).toHaveURL(/\/player\/password$/);
+  return page.getByTestId("password-form");
+}
+
+async function fillChangePassword(form: Locator, values: { currentPassword?: string; newPassword?: string; confirmNewPassword?: string }) {
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined) await form.locator(`input[name="${name}"]`).fill(value);
+  }
+  await form.locator('button[type="submit"]').click();
+}
+
+/** Registers by API and logs this page's context in, then opens `path`. */
+async function loggedIn(page: Page, ip: string, path = "/", overrides: Partial<TestPlayer> = {}): Promise<TestPlayer> {
+  const player = newPlayer(overrides);
+  await registerByApi(page.request, player, ip);
+  await loginByApi(page, player, ip);
+  await page.goto(path);
+  await expect(page.getByTestId("player-menu")).toBeVisible();
+  return player;
+}
+
+/** A second, independent browser with the same screen and JavaScript setting as the project. */
+async function secondContext(browser: Browser, info: TestInfo): Promise<BrowserContext> {
+  const use = info.project.use;
+  return browser.newContext({
+    baseURL: use.baseURL,
+    viewport: use.viewport,
+    isMobile: use.isMobile,
+    hasTouch: use.hasTouch,
+    javaScriptEnabled: use.javaScriptEnabled,
+    extraHTTPHeaders: { "CF-Connecting-IP": randomIp() },
+  });
+}
+
+/* ------------------------------------------------------------------------------- tests */
+
+test.describe("player accounts", () => {
+  test("register, log in, change password, log in again with the new one only", async ({ page }, info) => {
+    const player = newPlayer();
+    const newPassword = "N3w-" + player.password;
+
+    await page.goto("/register");
+    await fillRegister(page, { username: player.username, displayName: player.displayName, phone: player.phone, password: player.password, confirmPassword: player.password, adult: true });
+    await submitRegister(page);
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByTestId("toast")).toContainText("ສະໝັກສະມາຊິກສຳເລັດ");
+
+    await submitLogin(page, player);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId("player-menu")).toContainText(player.displayName);
+
+    await page.goto("/player/bank");
+    await expect(page).toHaveURL(/\/player\/bank$/);
+    const form = await openChangePassword(page, info);
+    await fillChangePassword(form, { currentPassword: player.password, newPassword, confirmNewPassword: newPassword });
+    const done = page.getByTestId("password-changed");
+    await expect(done).toBeVisible();
+    await expect(done).toContainText("ປ່ຽນລະຫັດຜ່ານສຳເລັດ");
+    if (hasJs(info)) await expect(page.getByTestId("password-dialog")).toBeVisible();
+
+    await page.getByTestId("password-changed-close").click();
+    await expect(page).toHaveURL(/\/login$/);
+    // Every session ended: this browser is a visitor again.
+    await expect(page.getByTestId("nav-login")).toBeVisible();
+
+    await submitLogin(page, player);
+    await expect(page.getByTestId("form-error")).toContainText(LO.invalidCredentials);
+    await expect(page).toHaveURL(/\/login$/);
+
+    await submitLogin(page, { username: player.username, password: newPassword });
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId("player-menu")).toContainText(player.displayName);
+  });
+
+  test.describe("validation messages (SPEC §5) in the player's language", () => {
+    test("register: username format and length, password length, confirmation (lo)", async ({ page, expectHttpError }) => {
+      expectHttpError(400, REGISTER);
+      await page.goto("/register");
+      await fillRegister(page, { username: "Bad.Name", phone: "02055551234", password: "short", confirmPassword: "different", adult: true });
+      await submitRegister(page);
+      await expect(fieldErrors(page, "username")).toHaveText(LO.usernameFormat);
+      await expect(fieldErrors(page, "password")).toHaveText(LO.passwordMin);
+      await expect(page).toHaveURL(/\/register$/);
+
+      await fillRegister(page, { username: "ab", password: "long-enough-1", confirmPassword: "long-enough-2" });
+      await submitRegister(page);
+      await expect(fieldErrors(page, "username")).toHaveText(LO.usernameMin);
+      await expect(fieldErrors(page, "confirmPassword")).toHaveText(LO.confirmMismatch);
+      await expect(page).toHaveURL(/\/register$/);
+    });
+
+    test("register: username already exists (lo)", async ({ page, clientIp, expectHttpError }) => {
+      expectHttpError(409, REGISTER);
+      const taken = newPlayer();
+      await registerByApi(page.request, taken, clientIp);
+      await page.goto("/register");
+      await fillRegister(page, { username: taken.username, phone: "02055559999", password: "another-pass", confirmPassword: "another-pass", adult: true });
+      await submitRegister(page);
+      await expect(fieldErrors(page, "username")).toHaveText(LO.usernameExists);
+      await expect(page).toHaveURL(/\/register$/);
+    });
+
+    test("login: username or password incorrect (lo)", async ({ page, clientIp }) => {
+      const player = newPlayer();
+      await registerByApi(page.request, player, clientIp);
+      await page.goto("/login");
+      await submitLogin(page, { username: player.username, password: "wrong-password" });
+      await expect(page.getByTestId("form-error")).toHaveText(LO.invalidCredentials);
+      await submitLogin(page, { username: newPlayer().username, password: "whatever-123" });
+      await expect(page.getByTestId("form-error")).toHaveText(LO.invalidCredentials);
+      await expect(page.getByTestId("nav-login")).toBeVisible();
+    });
+
+    test("change password: length, empty confirmation, mismatch, wrong current password (lo)", async ({ page, clientIp, expectHttpError }, info) => {
+      expectHttpError(400, PASSWORD);
+      const player = await loggedIn(page, clientIp, "/player/bank");
+
+      let form = await openChangePassword(page, info);
+      await fillChangePassword(form, { currentPassword: player.password, newPassword: "short", confirmNewPassword: "" });
+      await expect(fieldErrors(form, "newPassword")).toHaveText(LO.passwordMin);
+      await expect(fieldErrors(form, "confirmNewPassword")).toHaveText(LO.pleaseEnterPassword);
+
+      form = page.getByTestId("password-form");
+      await fillChangePassword(form, { currentPassword: player.password, newPassword: "new-password-1", confirmNewPassword: "new-password-2" });
+      await expect(fieldErrors(form, "confirmNewPassword")).toHaveText(LO.passwordNotMatch);
+      await expect(fieldErrors(form, "newPassword")).toHaveCount(0);
+
+      form = page.getByTestId("password-form");
+      await fillChangePassword(form, { currentPassword: "not-my-password", newPassword: "new-password-1", confirmNewPassword: "new-password-1" });
+      const toast = page.getByTestId("toast");
+      await expect(toast).toContainText(LO.toastError);
+      await expect(toast).toContainText(LO.passwordIncorrect);
+      await expect(toast).toHaveClass(/toast-error/);
+      await expect(page.getByTestId("password-changed")).toHaveCount(0);
+      // still logged in with the old password
+      await page.goto("/player/bank");
+      await expect(page).toHaveURL(/\/player\/bank$/);
+    });
+
+    test("Chinese: register, login and change-password messages", async ({ page, clientIp, expectHttpError }, info) => {
+      expectHttpError(400, REGISTER);
+      expectHttpError(400, PASSWORD);
+      const player = newPlayer();
+      await registerByApi(page.request, player, clientIp);
+
+      await page.goto("/register");
+      await switchLanguage(page, "zh-CN");
+      await fillRegister(page, { username: "NOT_OK", phone: "02055551234", password: "long-enough", confirmPassword: "long-enough", adult: true });
+      await submitRegister(page);
+      await expect(fieldErrors(page, "username")).toHaveText(CN.usernameFormat);
+
+      await page.goto("/login");
+      await expect(page.locator("html")).toHaveAttribute("lang", "zh-CN");
+      await submitLogin(page, { username: player.username, password: "wrong-password" });
+      await expect(page.getByTestId("form-error")).toHaveText(CN.invalidCredentials);
+
+      await submitLogin(page, player);
+      await expect(page.getByTestId("player-menu")).toBeVisible();
+      // A fresh page without the login toast (it would cover the open player menu, see the fixme below).
+      await page.goto("/player/bank");
+      let form = await openChangePassword(page, info);
+      await fillChangePassword(form, { currentPassword: player.password, newPassword: "new-password-1", confirmNewPassword: "new-password-2" });
+      await expect(fieldErrors(form, "confirmNewPassword")).toHaveText(CN.passwordNotMatch);
+      form = page.getByTestId("password-form");
+      await fillChangePassword(form, { currentPassword: "not-my-password", newPassword: "new-password-1", confirmNewPassword: "new-password-1" });
+      await expect(page.getByTestId("toast")).toContainText(CN.passwordIncorrect);
+    });
+
+    test("Vietnamese: register, login and change-password messages", async ({ page, clientIp, expectHttpError }, info) => {
+      expectHttpError(400, REGISTER);
+      expectHttpError(400, PASSWORD);
+      const player = newPlayer();
+      await registerByApi(page.request, player, clientIp);
+
+      await page.goto("/register");
+      await switchLanguage(page, "vi");
+      await fillRegister(page, { username: newPlayer().username, phone: "02055551234", password: "long-enough-1", confirmPassword: "long-enough-2", adult: true });
+      await submitRegister(page);
+      await expect(fieldErrors(page, "confirmPassword")).toHaveText(VN.confirmMismatch);
+
+      await page.goto("/login");
+      await expect(page.locator("html")).toHaveAttribute("lang", "vi");
+      await submitLogin(page, { username: player.username, password: "wrong-password" });
+      await expect(page.getByTestId("form-error")).toHaveText(VN.invalidCredentials);
+
+      await submitLogin(page, player);
+      await expect(page.getByTestId("player-menu")).toBeVisible();
+      // A fresh page without the login toast (it would cover the open player menu, see the fixme below).
+      await page.goto("/player/bank");
+      let form = await openChangePassword(page, info);
+      await fillChangePassword(form, { currentPassword: player.password, newPassword: "short", confirmNewPassword: "short" });
+      await expect(fieldErrors(form, "newPassword")).toHaveText(VN.passwordMin);
+      form = page.getByTestId("password-form");
+      await fillChangePassword(form, { currentPassword: "not-my-password", newPassword: "new-password-1", confirmNewPassword: "new-password-1" });
+      await expect(page.getByTestId("toast")).toContainText(VN.passwordIncorrect);
+    });
+  });
+
+  test("redirectTo: a local path is honoured, another site is refused", async ({ page, clientIp, baseURL }) => {
+    const player = newPlayer();
+    await registerByApi(page.request, player, clientIp);
+
+    await page.goto("/player/withdraw/history");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fplayer%2Fwithdraw%2Fhistory$/);
+    await submitLogin(page, player);
+    await expect(page).toHaveURL(/\/player\/withdraw\/history$/);
+    await expect(page.getByTestId("player-menu")).toBeVisible();
+
+    for (const target of ["https://evil.example/", "//evil.example"]) {
+      // log out (drop the cookie) and try an open redirect
+      await page.context().clearCookies();
+      await page.goto(`/login?redirectTo=${encodeURIComponent(target)}`);
+      await expect(page.getByTestId("nav-login")).toBeVisible();
+      await submitLogin(page, player);
+      await expect(page.getByTestId("player-menu")).toBeVisible();
+      expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
+      expect(new URL(page.url()).pathname).toBe("/");
+    }
+  });
+
+  test("logged-in navbar and drawer: name, Deposit button, player menu groups, active entry", async ({ page, clientIp }, info) => {
+    const player = await loggedIn(page, clientIp, "/player/bank");
+    await expect(page.getByTestId("player-menu").locator(".player-name")).toHaveText(player.displayName);
+    await expect(page.getByTestId("nav-login")).toHaveCount(0);
+    const deposit = page.locator('header.navbar .navbar-actions a[href="/player/deposit"]');
+    await expect(deposit).toHaveCount(1);
+    await expect(deposit).toHaveText("ຝາກເງິນ");
+    if (isPhone(info)) await expect(deposit).toBeHidden();
+    else await expect(deposit).toBeVisible();
+
+    const drawer = page.getByTestId("drawer");
+    await drawer.locator("summary").click();
+    const panel = drawer.locator(".drawer-panel");
+    await expect(panel).toBeVisible();
+    const nav = panel.getByRole("navigation");
+    await expect(nav.locator("ul.drawer-list")).toHaveCount(2);
+    await expect(nav.locator("hr.divider")).toHaveCount(1);
+    for (const label of ["ເກມ", "ຝາກເງິນ", "ຖອນເງິນ", "ໂປຣໂມຊັນ", "ບັນຊີ", "ບັນຊີທະນາຄານ", "ປະຫວັດ", "ປະຫວັດການຝາກ", "ປະຫວັດການຖອນ", "ປະຫວັດໂປຣໂມຊັນ", "Betflix"]) {
+      await expect(nav.getByText(label, { exact: true })).toBeVisible();
+    }
+    await expect(panel.getByRole("link", { name: "ເຂົ້າສູ່ລະບົບ" })).toHaveCount(0);
+
+    // On /player/bank: the Account group and its Bank account entry, nothing else.
+    const active = nav.locator('li.drawer-entry[data-active="true"]');
+    await expect(active).toHaveCount(2);
+    await expect(active.nth(0).locator(":scope > .drawer-group")).toHaveText("ບັນຊີ");
+    await expect(active.nth(1).locator(":scope > a")).toHaveAttribute("href", "/player/bank");
+    await expect(nav.locator('a[aria-current="page"]')).toHaveCount(1);
+    await expect(nav.locator('a[aria-current="page"]')).toHaveText("ບັນຊີທະນາຄານ");
+
+    // Choosing Betflix in the drawer: the Games group and the Betflix entry (query ignored).
+    await nav.getByRole("link", { name: "Betflix" }).click();
+    await expect(page).toHaveURL(/\/player\/game\/betflix\?tab=pp\.txt$/);
+    await expect(panel).toBeHidden();
+    await drawer.locator("summary").click();
+    await expect(panel).toBeVisible();
+    await expect(active).toHaveCount(2);
+    await expect(active.nth(0).locator(":scope > .drawer-group")).toHaveText("ເກມ");
+    await expect(active.nth(1).locator(":scope > a")).toHaveAttribute("href", "/player/game/betflix?tab=pp.txt");
+    await expect(nav.locator('a[aria-current="page"]')).toHaveText("Betflix");
+  });
+
+  test.fixme("an open player menu lies above the toast", async ({ page, clientIp }) => {
+    // Known bug (app/styles/app.css): .toast-region (z-index 60) is above the sticky navbar's
+    // stacking context (z-index 20), so right after logging in the login toast covers the
+    // open player menu ("Change password" on phones in every language, on desktop in
+    // Vietnamese); without JavaScript the toast never goes away on that page.
+    const player = newPlayer();
+    await registerByApi(page.request, player, clientIp);
+    await page.goto("/login");
+    await submitLogin(page, player);
+    await expect(page.getByTestId("toast")).toBeVisible();
+    await openPlayerMenu(page);
+    for (const testId of ["change-password-link", "logout"]) {
+      const target = page.getByTestId(testId);
+      const box = (await target.boundingBox())!;
+      const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest("[data-testid]")?.getAttribute("data-testid"), [box.x + box.width / 2, box.y + box.height / 2]);
+      expect(hit, `${testId} is not covered`).toBe(testId);
+    }
+  });
+
+  test("logout from the player menu, then player pages send to login", async ({ page, clientIp }) => {
+    await loggedIn(page, clientIp, "/player/deposit");
+    await openPlayerMenu(page);
+    await page.getByTestId("logout").click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId("nav-login")).toBeVisible();
+    await expect(page.getByTestId("player-menu")).toHaveCount(0);
+    await expect(page.getByTestId("toast")).toContainText(LO.loggedOut);
+
+    await page.goto("/player/bank");
+    await expect(page).toHaveURL(/\/login\?redirectTo=%2Fplayer%2Fbank$/);
+    await expect(page.getByTestId("login-form")).toBeVisible();
+  });
+
+  test("fingerprint: sent once a day, again when the stored date is old or missing", async ({ page, clientIp }, info) => {
+    test.skip(!hasJs(info), "the fingerprint is collected by a script (SPEC §1)");
+    const KEY = "fingerprint:demo";
+    const sent: string[] = [];
+    page.on("request", (req) => {
+      if (req.method() === "POST" && new URL(req.url()).pathname === "/api/v2/fingerprint") sent.push(req.url());
+    });
+    // Count the sync's look at the stored copy: after it, the decision (send or skip) is made.
+    await page.addInitScript((key) => {
+      const getItem = Storage.prototype.getItem;
+      Storage.prototype.getItem = function (this: Storage, name: string) {
+        if (name === key) (window as unknown as { fpChecks: number }).fpChecks = ((window as unknown as { fpChecks?: number }).fpChecks ?? 0) + 1;
+        return getItem.call(this, name);
+      };
+    }, KEY);
+    const stored = () => page.evaluate((key) => localStorage.getItem(key), KEY);
+    /** This document's sync has decided; a request it would send has left by then. */
+    const synced = async () => {
+      await page.waitForFunction(() => ((window as unknown as { fpChecks?: number }).fpChecks ?? 0) >= 1);
+      await page.waitForTimeout(300);
+    };
+
+    const player = newPlayer();
+    await registerByApi(page.request, player, clientIp);
+    await page.goto("/login");
+    await submitLogin(page, player);
+    await expect(page.getByTestId("player-menu")).toBeVisible();
+    await expect.poll(() => sent.length).toBe(1);
+    await expect.poll(stored).not.toBeNull();
+    const today = JSON.parse((await stored())!).date as string;
+    expect(today).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+    // client-side navigation, a full load and a reload: nothing more today
+    await page.getByTestId("drawer").locator("summary").click();
+    await page.getByTestId("drawer").getByRole("link", { name: "ປະຫວັດການຝາກ" }).click();
+    await expect(page).toHaveURL(/\/player\/deposit\/history$/);
+    await page.goto("/player/bank");
+    await synced();
+    await page.reload();
+    await synced();
+    expect(sent).toHaveLength(1);
+
+    // stored date is yesterday: sent again, once
+    await page.evaluate((key) => {
+      const value = JSON.parse(localStorage.getItem(key)!);
+      const d = new Date();
+      d.setDate(d.getDate() - 1);
+      value.date = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+      localStorage.setItem(key, JSON.stringify(value));
+    }, KEY);
+    await page.reload();
+    await expect.poll(() => sent.length).toBe(2);
+    await expect.poll(async () => JSON.parse((await stored())!).date).toBe(today);
+    await page.reload();
+    await synced();
+    expect(sent).toHaveLength(2);
+
+    // stored copy removed: sent again, once
+    await page.evaluate((key) => localStorage.removeItem(key), KEY);
+    await page.reload();
+    await expect.poll(() => sent.length).toBe(3);
+    await expect.poll(stored).not.toBeNull();
+    await page.reload();
+    await synced();
+    expect(sent).toHaveLength(3);
+  });
+
+  test("sessions: this device, a second device, end the others", async ({ page, browser, clientIp }, info) => {
+    const player = await loggedIn(page, clientIp, "/player/sessions");
+    const list = page.getByTestId("sessions").getByRole("listitem");
+    await expect(list).toHaveCount(1);
+    await expect(list.first()).toHaveAttribute("data-current", "true");
+    await expect(list.first()).toContainText(LO.thisDevice);
+    await expect(page.getByTestId("end-others")).toBeDisabled();
+
+    const other = await secondContext(browser, info);
+    try {
+      const otherPage = await other.newPage();
+      await loginByApi(otherPage, player, randomIp());
+      await otherPage.goto("/player/bank");
+      await expect(otherPage).toHaveURL(/\/player\/bank$/);
+
+      await page.reload();
+      await expect(list).toHaveCount(2);
+      await expect(page.getByTestId("sessions").locator('li[data-current="true"]')).toHaveCount(1);
+      await expect(page.getByTestId("sessions").getByText(LO.otherDevice)).toHaveCount(1);
+
+      await page.getByTestId("end-others").click();
+      await expect(page.getByTestId("toast")).toContainText("ອອກຈາກລະບົບ 1 ອຸປະກອນແລ້ວ");
+      await expect(list).toHaveCount(1);
+      await expect(list.first()).toHaveAttribute("data-current", "true");
+      await expect(page.getByTestId("end-others")).toBeDisabled();
+
+      // the other browser's session is dead
+      await otherPage.goto("/player/bank");
+      await expect(otherPage).toHaveURL(/\/login\?redirectTo=%2Fplayer%2Fbank$/);
+      // and this one lives on
+      await page.goto("/player/bank");
+      await expect(page).toHaveURL(/\/player\/bank$/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test("live username availability on blur, before submitting", async ({ page, clientIp }, info) => {
+    test.skip(!hasJs(info), "the live check is a script-driven fetch; without JavaScript the server answers on submit");
+    const taken = newPlayer();
+    await registerByApi(page.request, taken, clientIp);
+    const checks: string[] = [];
+    page.on("request", (req) => {
+      if (/^\/api\/v2\/players\/username\/validate(\.data)?$/.test(new URL(req.url()).pathname)) checks.push(req.method());
+    });
+
+    await page.goto("/register");
+    const username = page.getByTestId("register-form").locator('input[name="username"]');
+    await username.fill(taken.username);
+    await username.blur();
+    await expect(fieldErrors(page, "username")).toHaveText(LO.usernameExists);
+    await expect(username).toHaveAttribute("aria-invalid", "true");
+    expect(checks).toEqual(["POST"]);
+    await expect(page).toHaveURL(/\/register$/);
+
+    // a free name says so
+    await username.fill(newPlayer().username);
+    await username.blur();
+    await expect(page.getByTestId("username-available")).toBeVisible();
+    await expect(fieldErrors(page, "username")).toHaveCount(0);
+  });
+});
