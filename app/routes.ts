@@ -40,5 +40,6 @@ export default [
   ),
 
   route("locales/:lng/:file", "routes/locales.ts"),
+  route("sandbox/:target/*", "routes/sandbox-proxy.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -25,11 +25,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const wallet = walletOf(env, agency.id, player.id);
   let order: DepositOrder | null = await wallet.openDepositOrder(Date.now());
   if (order && !order.qrPayload) order = await ensureQr(env, agency, player, order, undefined, origin);
-  const [channels, rate, hasBank, notices] = await Promise.all([
+  const [channels, rate, hasBank] = await Promise.all([
     listPaymentChannels(env.DB, agency.id),
     creditRate(env.DB, agency.id),
     env.DB.prepare(`SELECT 1 FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`).bind(agency.id, player.id).first(),
-    wallet.takeSettledNotices(),
   ]);
   const providers = enabledProviders(agency.enabledProviders);
   return {
@@ -41,7 +40,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     limits: { min: agency.limits.depositMin, max: agency.limits.depositMax },
     hasBank: Boolean(hasBank),
     idempotencyKey: crypto.randomUUID(),
-    notices: notices.map((n) => ({ code: n.code, credit: n.credit, provider: n.provider })),
     order: order && {
       code: order.code,
       provider: order.provider,
@@ -106,11 +104,6 @@ export default function DepositPage({ loaderData, actionData }: Route.ComponentP
     <section className="page narrow">
       <title>{t("menu.deposit")}</title>
       <h1>{t("menu.deposit")}</h1>
-      {loaderData.notices.map((n) => (
-        <p key={n.code} className="notice notice-success" role="status" data-testid="deposit-success">
-          {t("deposit.successful", { credit: formatMoney(n.credit, "THB"), provider: t(`providers.${n.provider}`) })}
-        </p>
-      ))}
       <CreditsPanel credits={loaderData.credits} />
       {order ? (
         <QrStep order={order} message={actionData?.message ?? null} confirmCancel={actionData?.confirmCancel ?? false} />

@@ -1,6 +1,9 @@
 import { Outlet, redirect } from "react-router";
+import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/layout";
-import { playerContext } from "~/lib/context.server";
+import { getAgency, getBindings, playerContext } from "~/lib/context.server";
+import { walletOf } from "../../../workers/services/deposit";
+import { formatMoney } from "~/lib/format";
 
 /**
  * Guard for everything under /player (SPEC §4): a visitor without a valid session goes
@@ -12,9 +15,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const url = new URL(request.url);
     throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
   }
-  return { player };
+  // Deposits that settled since the player last looked are announced once, on whatever
+  // player page comes next (SPEC §8 "deposit successful" with the value).
+  const settled = await walletOf(getBindings(context), getAgency(context).id, player.id).takeSettledNotices();
+  return { notices: settled.map((n) => ({ code: n.code, credit: n.credit, provider: n.provider })) };
 }
 
-export default function PlayerLayout() {
-  return <Outlet />;
+export default function PlayerLayout({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {loaderData.notices.map((n) => (
+        <p key={n.code} className="notice notice-success page-notice" role="status" data-testid="deposit-success">
+          {t("deposit.successful", { credit: formatMoney(n.credit, "THB"), provider: t(`providers.${n.provider}`) })}
+        </p>
+      ))}
+      <Outlet />
+    </>
+  );
 }

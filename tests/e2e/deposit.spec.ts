@@ -1,0 +1,68 @@
+import type { Page } from "@playwright/test";
+import { expect, hasJs, test } from "./fixtures";
+import { addBankAccount, loggedInPlayer } from "./player";
+
+async function createDeposit(page: Page, amount: string, provider = "askmebet") {
+  await page.goto("/player/deposit");
+  const form = page.getByTestId("deposit-form");
+  await form.getByLabel("ຄ່າຍເກມ").selectOption(provider);
+  await form.getByLabel("ຈຳນວນເງິນ (ກີບ)").fill(amount);
+  await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
+  await expect(page.getByTestId("qr-step")).toBeVisible();
+  await expect(page.getByTestId("qr").locator("svg")).toBeVisible();
+  return (await page.getByTestId("qr-payload").inputValue()).trim();
+}
+
+test.describe("deposit by LAO QR", () => {
+  test.describe.configure({ timeout: 60_000 });
+
+  test("bank account -> deposit -> QR -> pay at the sandbox bank -> credit at the provider -> SUCCESS in history", async ({ page, baseURL }, info) => {
+    await loggedInPlayer(page, baseURL!);
+    await addBankAccount(page);
+    const payload = await createDeposit(page, "60000");
+    expect(payload).toMatch(/^000201010212.*5303418.*5802LA.*6304[0-9A-F]{4}$/);
+    const code = (await page.getByTestId("deposit-code").textContent())!.trim();
+    if (hasJs(info)) await expect(page.getByTestId("countdown")).toBeVisible();
+
+    // the tester's banking app: the sandbox bank's pay page
+    await page.goto("/sandbox/bank/pay");
+    await page.getByLabel("QR payload (the text inside the QR code)").fill(payload);
+    await page.getByRole("button", { name: "Pay" }).click();
+    await expect(page.getByText("Payment successful").first()).toBeVisible();
+
+    // the webhook and the settlement run in the background; the player reloads
+    await expect(async () => {
+      await page.goto("/player/deposit");
+      await expect(page.getByTestId("credit-askmebet")).toHaveText("฿100,00", { timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+    await page.goto("/player/deposit/history");
+    const row = page.locator(`tr[data-code="${code}"]`);
+    await expect(row).toContainText("ສຳເລັດ");
+    await expect(row.locator('[data-status="SUCCESS"]')).toHaveClass(/status-green/);
+  });
+
+  test("check before paying says the order is not paid; cancel needs a confirmation", async ({ page, baseURL }) => {
+    await loggedInPlayer(page, baseURL!);
+    await addBankAccount(page);
+    await createDeposit(page, "30000", "betflix");
+    const code = (await page.getByTestId("deposit-code").textContent())!.trim();
+    await page.getByTestId("check-payment").click();
+    await expect(page.getByTestId("deposit-message")).toHaveText("ລາຍການນີ້ຍັງບໍ່ໄດ້ຊຳລະ, ກະລຸນາສະແກນ QR ເພື່ອຊຳລະ");
+
+    await page.getByRole("button", { name: "ຍົກເລີກລາຍການ" }).click();
+    const confirm = page.getByTestId("cancel-confirm");
+    await expect(confirm).toBeVisible();
+    await confirm.getByRole("button", { name: "ແມ່ນ, ຍົກເລີກ" }).click();
+    await expect(page.getByTestId("toast")).toContainText("ຍົກເລີກລາຍການຝາກແລ້ວ");
+    await expect(page.getByTestId("deposit-form")).toBeVisible();
+    await page.goto("/player/deposit/history");
+    await expect(page.locator(`tr[data-code="${code}"]`)).toContainText("ຍົກເລີກ");
+  });
+
+  test("without a bank account the deposit page points to the bank page; history is empty", async ({ page, baseURL }) => {
+    await loggedInPlayer(page, baseURL!, "/player/deposit");
+    await expect(page.getByTestId("bank-required").getByRole("link")).toHaveAttribute("href", "/player/bank");
+    await page.goto("/player/deposit/history");
+    await expect(page.getByTestId("history-empty")).toBeVisible();
+  });
+});

@@ -1,0 +1,38 @@
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures";
+
+export const E2E_PASSWORD = "money-e2e-pass-1";
+
+/** Its own client address per test: login and registration are throttled per address. */
+export async function ownAddress(page: Page) {
+  const ip = `10.${50 + Math.floor(Math.random() * 150)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+  await page.context().setExtraHTTPHeaders({ "CF-Connecting-IP": ip });
+}
+
+/** A fresh player (registered through the JSON API), logged in through the login page. */
+export async function loggedInPlayer(page: Page, baseURL: string, landing = "/player/bank") {
+  await ownAddress(page);
+  const username = `e${Date.now().toString(36)}${Math.floor(Math.random() * 100000).toString(36)}`.slice(0, 20);
+  const res = await page.request.post("/api/v2/players/register", {
+    headers: { Origin: baseURL },
+    data: { username, password: E2E_PASSWORD, confirmPassword: E2E_PASSWORD, phone: "02055551234", adult: true },
+  });
+  expect(res.status()).toBe(201);
+  await page.goto(`/login?redirectTo=${encodeURIComponent(landing)}`);
+  await page.getByLabel("ຊື່ຜູ້ໃຊ້").fill(username);
+  await page.getByLabel("ລະຫັດຜ່ານ", { exact: true }).fill(E2E_PASSWORD);
+  await page.getByRole("button", { name: "ເຂົ້າສູ່ລະບົບ" }).click();
+  await expect(page).toHaveURL(new RegExp(`${landing.replace(/[/?]/g, "\\$&")}$`));
+  return username;
+}
+
+/** Adds the player's LAK account through the bank page. */
+export async function addBankAccount(page: Page) {
+  await page.goto("/player/bank");
+  const form = page.getByTestId("bank-form");
+  await form.getByText("ທະນາຄານການຄ້າຕ່າງປະເທດລາວ (BCEL)").click();
+  await form.getByLabel("ເລກບັນຊີ").fill(`0101${Date.now().toString().slice(-9)}`);
+  await form.getByLabel("ຊື່ບັນຊີ").fill("E2E Player");
+  await form.getByRole("button", { name: "ບັນທຶກບັນຊີ" }).click();
+  await expect(page.getByTestId("bank-account")).toBeVisible();
+}
