@@ -355,11 +355,9 @@ test.describe("player accounts", () => {
     await expect(nav.locator('a[aria-current="page"]')).toHaveText("Betflix");
   });
 
-  test.fixme("an open player menu lies above the toast", async ({ page, clientIp }) => {
-    // Known bug (app/styles/app.css): .toast-region (z-index 60) is above the sticky navbar's
-    // stacking context (z-index 20), so right after logging in the login toast covers the
-    // open player menu ("Change password" on phones in every language, on desktop in
-    // Vietnamese); without JavaScript the toast never goes away on that page.
+  test("an open player menu lies above the toast", async ({ page, clientIp }) => {
+    // Regression: the toast region (z-index 60) used to cover the open player menu right
+    // after logging in; without JavaScript the toast never goes away on that page.
     const player = newPlayer();
     await registerByApi(page.request, player, clientIp);
     await page.goto("/login");

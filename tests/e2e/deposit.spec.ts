@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, hasJs, test } from "./fixtures";
+import { accountTest as test, expect, hasJs } from "./fixtures";
 import { addBankAccount, loggedInPlayer } from "./player";
 
 async function createDeposit(page: Page, amount: string, provider = "askmebet") {

@@ -3,15 +3,11 @@ import { expect } from "./fixtures";
 
 export const E2E_PASSWORD = "money-e2e-pass-1";
 
-/** Its own client address per test: login and registration are throttled per address. */
-export async function ownAddress(page: Page) {
-  const ip = `10.${50 + Math.floor(Math.random() * 150)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-  await page.context().setExtraHTTPHeaders({ "CF-Connecting-IP": ip });
-}
-
-/** A fresh player (registered through the JSON API), logged in through the login page. */
+/**
+ * A fresh player (registered through the JSON API), logged in through the login page.
+ * Use with `accountTest`, which gives every test its own client address.
+ */
 export async function loggedInPlayer(page: Page, baseURL: string, landing = "/player/bank") {
-  await ownAddress(page);
   const username = `e${Date.now().toString(36)}${Math.floor(Math.random() * 100000).toString(36)}`.slice(0, 20);
   const res = await page.request.post("/api/v2/players/register", {
     headers: { Origin: baseURL },

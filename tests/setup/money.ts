@@ -57,8 +57,11 @@ export async function payQr(payload: string) {
 type Delivery = { id: string; url: string; headers: Record<string, string>; body: string };
 
 /** The next webhook the bank wants to send (pull mode in tests), or null. */
-export async function nextDelivery(now?: number): Promise<Delivery | null> {
-  const res = await sandboxBank(`/sandbox/deliveries/next${now ? `?now=${now}` : ""}`);
+export async function nextDelivery(opts: { now?: number; reference?: string } = {}): Promise<Delivery | null> {
+  const query = new URLSearchParams();
+  if (opts.now) query.set("now", String(opts.now));
+  if (opts.reference) query.set("reference", opts.reference);
+  const res = await sandboxBank(`/sandbox/deliveries/next${query.size ? `?${query}` : ""}`);
   return ((await res.json()) as { data: Delivery | null }).data;
 }
 
