@@ -125,7 +125,7 @@ describe("translations", () => {
     expect(Object.keys(fvn).sort()).toEqual(Object.keys(flo).sort());
   });
   it("Lao strings are in Lao script and Chinese strings in Han script (brand names aside)", () => {
-    const brands = /^(menu\.(askmebet|betflix|gclub|alphabet)|contact\.(telegram|whatsapp|facebook|twitter|line))$/;
+    const brands = /^(menu\.(askmebet|betflix|gclub|alphabet)|providers\.\w+|contact\.(telegram|whatsapp|facebook|twitter|line))$/;
     for (const [key, value] of Object.entries(flo)) if (!brands.test(key)) expect(value, key).toMatch(/[\u0E80-\u0EFF]/);
     for (const [key, value] of Object.entries(fcn)) if (!brands.test(key)) expect(value, key).toMatch(/[\u4E00-\u9FFF]/);
     for (const [key, value] of Object.entries(fvn)) if (!brands.test(key)) expect(value, key).not.toBe(flo[key]);
