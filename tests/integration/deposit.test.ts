@@ -55,14 +55,20 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
     expect(again.total).toBe(1);
   });
 
-  it("the same webhook delivered 100 times concurrently credits once", async () => {
+  it("the same webhook delivered 100 times concurrently credits once (replays refused)", async () => {
     const p = await playerWithBank();
     await postDeposit(p.cookie, { amount: "120000" });
     const order = (await openOrder(p.cookie))!;
     await payQr(await qrPayloadOf(p.wallet, order.code));
     const delivery = (await nextDelivery())!;
     const answers = await Promise.all(Array.from({ length: 100 }, () => fetchApp(delivery.url, { method: "POST", headers: delivery.headers, body: delivery.body })));
-    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(99); // the identical signed request is a replay
+    // the same payment delivered again, signed anew (a gateway retry), is a harmless duplicate
+    const again = await signedWebhook(JSON.parse(delivery.body));
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { result: string }).result).toBe("duplicate");
     await p.wallet.runDueWork();
     await p.wallet.runDueWork();
     expect(await providerBalance("askmebet", p.username)).toBe("200.00");
@@ -195,6 +201,21 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
     } finally {
       await faults(null);
     }
+  });
+
+  it("an unpaid order expires after 15 minutes and becomes CANCELED", async () => {
+    const p = await playerWithBank();
+    await postDeposit(p.cookie, { amount: "60000" });
+    const order = (await openOrder(p.cookie))!;
+    expect(await p.wallet.openDepositOrder(Date.now() + 14 * 60_000)).not.toBeNull();
+    expect(await p.wallet.openDepositOrder(Date.now() + 16 * 60_000)).toBeNull();
+    expect(await p.wallet.getDeposit(order.code)).toMatchObject({ status: "CANCELED", flag: "EXPIRED" });
+    // a payment arriving after that is flagged for staff, not applied
+    const late = await signedWebhook({ event: "payment.succeeded", reference: order.code, transactionId: `L${Date.now()}`, amount: "60000.00", currency: "LAK", paidAt: new Date().toISOString() });
+    expect(late.status).toBe(200);
+    expect(await p.wallet.getDeposit(order.code)).toMatchObject({ status: "CANCELED", flag: "LATE_PAYMENT" });
+    expect((await p.wallet.ledgerFor(order.code)).map((l) => l.entry)).toEqual(["late-paid", "late-paid"]);
+    expect(await p.wallet.ledgerTotals()).toEqual({ LAK: "0" });
   });
 
   it("validates the deposit form in the player's language", async () => {

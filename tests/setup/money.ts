@@ -103,3 +103,23 @@ export async function qrPayloadOf(wallet: ReturnType<typeof walletOf>, code: str
   if (!order?.qrPayload) throw new Error("no QR payload");
   return order.qrPayload;
 }
+
+/** Puts credit straight into the player's provider wallet (as if a deposit had settled). */
+export async function fundProvider(provider: string, username: string, amount: string) {
+  const res = await sandboxProvider(`/api/${provider}/deposit`, {
+    method: "POST",
+    body: JSON.stringify({ username: `demo_${username}`, amount, transactionRef: `FUND${crypto.randomUUID().replace(/-/g, "").slice(0, 18)}` }),
+  });
+  if (!res.ok) throw new Error(`funding failed: ${res.status}`);
+}
+
+export async function postWithdraw(cookie: string, fields: { provider?: string; amount?: string; all?: boolean; idempotencyKey?: string; intent?: "review" | "confirm" }) {
+  const body: Record<string, string> = {
+    intent: fields.intent ?? "confirm",
+    provider: fields.provider ?? "askmebet",
+    idempotencyKey: fields.idempotencyKey ?? crypto.randomUUID(),
+  };
+  if (fields.amount !== undefined) body.amount = fields.amount;
+  if (fields.all) body.all = "on";
+  return postForm("/player/withdraw", body, { cookie });
+}

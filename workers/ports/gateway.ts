@@ -11,7 +11,17 @@ export type PaymentStatus =
   | { kind: "not-found" }
   | { kind: "unavailable"; reason: string };
 
+export type PayoutRequest = { reference: string; amount: string; bankCode: string; accountNumber: string; accountName: string; callbackUrl: string };
+export type PayoutStatus =
+  | { kind: "processing" }
+  | { kind: "paid"; transactionId: string }
+  | { kind: "rejected"; reason: string }
+  | { kind: "not-found" }
+  | { kind: "unavailable"; reason: string };
+
 export interface PaymentGatewayPort {
+  requestPayout(input: PayoutRequest): Promise<{ kind: "accepted" } | { kind: "refused"; code: string } | { kind: "unknown"; reason: string }>;
+  payoutStatus(reference: string): Promise<PayoutStatus>;
   createQr(input: { reference: string; amount: string; callbackUrl: string; expiresInSeconds: number; receiver: QrReceiver }): Promise<{ kind: "ok"; payload: string; expiresAt: string } | { kind: "unavailable"; reason: string }>;
   paymentStatus(reference: string): Promise<PaymentStatus>;
 }
@@ -46,6 +56,40 @@ export class SandboxBankAdapter implements PaymentGatewayPort {
       return { kind: "ok" as const, payload: body.data.payload, expiresAt: body.data.expiresAt };
     } catch (error) {
       return { kind: "unavailable" as const, reason: String(error) };
+    }
+  }
+
+  async requestPayout(input: PayoutRequest) {
+    try {
+      const res = await this.call("/payouts", { method: "POST", body: input });
+      if (res.status >= 500) return { kind: "unknown" as const, reason: `HTTP ${res.status}` };
+      if (res.ok) return { kind: "accepted" as const };
+      const body = (await res.json().catch(() => ({}))) as { error?: { code?: string } };
+      return { kind: "refused" as const, code: body.error?.code ?? `HTTP_${res.status}` };
+    } catch (error) {
+      return { kind: "unknown" as const, reason: String(error) };
+    }
+  }
+
+  async payoutStatus(reference: string): Promise<PayoutStatus> {
+    try {
+      const res = await this.call(`/payouts/${encodeURIComponent(reference)}`);
+      if (!res.ok) return { kind: "unavailable", reason: `HTTP ${res.status}` };
+      const body = (await res.json()) as { data?: { status?: string; transactionId?: string; reason?: string } };
+      switch (body.data?.status) {
+        case "PAID":
+          return { kind: "paid", transactionId: body.data.transactionId ?? "" };
+        case "REJECTED":
+          return { kind: "rejected", reason: body.data.reason ?? "REJECTED" };
+        case "PROCESSING":
+          return { kind: "processing" };
+        case "NOT_FOUND":
+          return { kind: "not-found" };
+        default:
+          return { kind: "unavailable", reason: "bad answer" };
+      }
+    } catch (error) {
+      return { kind: "unavailable", reason: String(error) };
     }
   }
 

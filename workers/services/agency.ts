@@ -15,7 +15,7 @@ export type Agency = {
   name: string;
   fallbackLanguage: Language;
   social: SocialLinks;
-  limits: { depositMin: string; depositMax: string; withdrawMin: string; withdrawMax: string };
+  limits: { depositMin: string; depositMax: string; withdrawMin: string; withdrawMax: string; withdrawAutoMax: string };
   enabledProviders: Provider[];
 };
 
@@ -32,6 +32,7 @@ type AgencyRow = {
   deposit_max: string;
   withdraw_min: string;
   withdraw_max: string;
+  withdraw_auto_max: string;
   enabled_providers: string;
 };
 
@@ -46,7 +47,7 @@ export async function findAgencyByHost(db: D1Database, hostHeader: string | null
     .prepare(
       `SELECT a.id, a.name, s.fallback_language, s.social_telegram, s.social_whatsapp,
               s.social_facebook, s.social_twitter, s.social_line, s.deposit_min, s.deposit_max,
-              s.withdraw_min, s.withdraw_max, s.enabled_providers
+              s.withdraw_min, s.withdraw_max, s.withdraw_auto_max, s.enabled_providers
          FROM agency_domains d
          JOIN agencies a ON a.id = d.agency_id
          JOIN agency_settings s ON s.agency_id = a.id
@@ -74,6 +75,7 @@ function toAgency(row: AgencyRow): Agency {
       depositMax: row.deposit_max,
       withdrawMin: row.withdraw_min,
       withdrawMax: row.withdraw_max,
+      withdrawAutoMax: row.withdraw_auto_max,
     },
     enabledProviders: parseProviders(row.enabled_providers),
   };

@@ -1,18 +1,17 @@
-import { depositCredit, formatAmount, isCurrency, parseAmount, parseRate, type Rate } from "../core/money";
+import { depositCredit, formatAmount, parseAmount, type Rate } from "../core/money";
+import { creditRate, walletOf } from "./wallet";
 import { isProvider, type Provider } from "../core/providers";
 import { gatewayPort, verifyWebhookSignature } from "../ports/gateway";
 import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
 import type { DepositOrder, MarkPaidResult } from "../wallet/player-wallet";
+import { applyPayoutEvent } from "./withdraw";
 
 /** A QR is valid for 15 minutes; after that the order is CANCELED (EXPIRED). */
 export const DEPOSIT_QR_TTL_SECONDS = 15 * 60;
 
 export type PaymentChannel = { code: string; mid: string; displayName: string; currency: "LAK"; bankCode: string; iin: string; merchantName: string; merchantCity: string };
 
-export function walletOf(env: Env, agencyId: string, playerId: string) {
-  return env.PLAYER_WALLET.get(env.PLAYER_WALLET.idFromName(`${agencyId}:${playerId}`));
-}
 
 export async function listPaymentChannels(db: D1Database, agencyId: string): Promise<PaymentChannel[]> {
   const { results } = await db
@@ -22,14 +21,6 @@ export async function listPaymentChannels(db: D1Database, agencyId: string): Pro
   return results.map((r) => ({ code: r.code, mid: r.mid, displayName: r.display_name, currency: r.currency, bankCode: r.bank_code, iin: r.iin, merchantName: r.merchant_name, merchantCity: r.merchant_city }));
 }
 
-/** SPEC §3 exchange rate of the credit currency (THB), or null when none is set. */
-export async function creditRate(db: D1Database, agencyId: string, currency = "THB"): Promise<Rate | null> {
-  const row = await db.prepare(`SELECT currency, buy, sell FROM exchange_rates WHERE agency_id = ?1 AND currency = ?2`).bind(agencyId, currency).first<{ currency: string; buy: string; sell: string }>();
-  if (!row || !isCurrency(row.currency)) return null;
-  const buy = parseRate(row.buy);
-  const sell = parseRate(row.sell);
-  return buy && sell ? { currency: row.currency, buy, sell } : null;
-}
 
 /** Order codes are short enough for the QR's reference field (EMV 62.05, max 25). */
 export function newDepositCode(now: Date): string {
@@ -149,18 +140,27 @@ export async function cancelDeposit(env: Env, agencyId: string, playerId: string
 export type WebhookResult = { status: number; body: { ok: boolean; result?: MarkPaidResult["kind"]; error?: string } };
 
 /**
- * The gateway's payment webhook: signature and timestamp checked (300 s), the reference
- * must be ours, then the player's wallet applies it once (duplicates and replays are no-ops).
+ * The gateway's payment webhook: signature and timestamp checked (300 s), a replayed
+ * signature refused, the reference must be ours, then the player's wallet applies it once
+ * (a second delivery of the same payment, signed anew, is a duplicate and a no-op).
  */
 export async function handlePaymentWebhook(env: Env, request: Request): Promise<WebhookResult> {
   const raw = await request.text();
-  const verdict = await verifyWebhookSignature(request.headers.get("X-Sandbox-Signature"), raw, env.SANDBOX_WEBHOOK_SECRET, Math.floor(Date.now() / 1000));
+  const signature = request.headers.get("X-Sandbox-Signature");
+  const verdict = await verifyWebhookSignature(signature, raw, env.SANDBOX_WEBHOOK_SECRET, Math.floor(Date.now() / 1000));
   if (!verdict.ok) return { status: 401, body: { ok: false, error: verdict.reason } };
-  let event: { event?: string; reference?: string; transactionId?: string; amount?: string; currency?: string };
+  // The exact same signed request seen twice is a replay (the gateway signs each retry anew).
+  const fresh = await env.DB.prepare(`INSERT OR IGNORE INTO webhook_signatures (signature) VALUES (?1)`).bind(signature).run();
+  if ((fresh.meta.changes ?? 0) === 0) return { status: 409, body: { ok: false, error: "REPLAY" } };
+  let event: { event?: string; reference?: string; transactionId?: string; amount?: string; currency?: string; reason?: string };
   try {
     event = JSON.parse(raw);
   } catch {
     return { status: 400, body: { ok: false, error: "MALFORMED" } };
+  }
+  if ((event.event === "payout.paid" || event.event === "payout.rejected") && event.reference) {
+    const applied = await applyPayoutEvent(env, { ...event, event: event.event, reference: event.reference });
+    return applied.kind === "unknown-order" ? { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } } : { status: 200, body: { ok: true } };
   }
   if (event.event !== "payment.succeeded" || !event.reference || !event.transactionId || !event.amount || event.currency !== "LAK") {
     return { status: 400, body: { ok: false, error: "MALFORMED" } };
@@ -189,3 +189,5 @@ export function depositSummary(order: DepositOrder) {
 }
 
 export { formatAmount };
+
+export { creditRate, walletOf };

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { canTransition, DEPOSIT_TRANSITIONS, type OrderStatus } from "../core/orders";
+import { canWithdrawTransition, type WithdrawStatus } from "../core/withdraw";
 import { formatAmount } from "../core/money";
 import { isProvider, type Provider } from "../core/providers";
 import { providerPort, providerUsername } from "../ports/provider";
@@ -51,6 +52,66 @@ type OrderRow = {
   last_poll_at: number | null;
   notified: number;
 };
+
+export type WithdrawOrder = {
+  code: string;
+  provider: Provider;
+  credit: string;
+  netCredit: string;
+  receivedLak: string;
+  bankCode: string;
+  accountNumber: string;
+  accountName: string;
+  status: WithdrawStatus;
+  review: "AUTO" | "MANUAL" | "APPROVED";
+  payoutState: "REQUESTED" | "UNKNOWN" | null;
+  returnState: "PENDING" | "DONE" | null;
+  reason: string | null;
+  createdAt: number;
+  completedAt: number | null;
+};
+
+type WithdrawRow = {
+  code: string;
+  provider: string;
+  credit_minor: string;
+  net_credit_minor: string;
+  received_lak_minor: string;
+  rate_buy: string;
+  bank_code: string;
+  account_number: string;
+  account_name: string;
+  status: WithdrawStatus;
+  review: "AUTO" | "MANUAL" | "APPROVED";
+  payout_state: "REQUESTED" | "UNKNOWN" | null;
+  payout_txn: string | null;
+  return_state: "PENDING" | "DONE" | null;
+  reason: string | null;
+  created_at: number;
+  transferred_at: number | null;
+  completed_at: number | null;
+  attempts: number;
+  next_attempt_at: number | null;
+  projected: number;
+};
+
+export type OpenWithdrawInput = {
+  idempotencyKey: string;
+  code: string;
+  provider: Provider;
+  creditMinor: string;
+  netCreditMinor: string;
+  receivedLakMinor: string;
+  rateBuy: string;
+  bankCode: string;
+  accountNumber: string;
+  accountName: string;
+  review: "AUTO" | "MANUAL";
+  now: number;
+};
+
+/** A transfer-out whose answer was lost is asked about; "never seen" is final only after this. */
+export const TRANSFER_NOT_FOUND_GRACE_MS = 60_000;
 
 export type OpenDepositInput = {
   idempotencyKey: string;
@@ -109,6 +170,30 @@ const SCHEMA = [
    )`,
   // one OPEN deposit order per player, enforced by the storage itself
   `CREATE UNIQUE INDEX IF NOT EXISTS one_open_deposit ON deposit_orders(status) WHERE status = 'OPEN'`,
+  `CREATE TABLE IF NOT EXISTS withdraw_orders (
+     code TEXT PRIMARY KEY,
+     idempotency_key TEXT NOT NULL UNIQUE,
+     provider TEXT NOT NULL,
+     credit_minor TEXT NOT NULL,
+     net_credit_minor TEXT NOT NULL,
+     received_lak_minor TEXT NOT NULL,
+     rate_buy TEXT NOT NULL,
+     bank_code TEXT NOT NULL,
+     account_number TEXT NOT NULL,
+     account_name TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('PENDING','OPEN','SUCCESS','REJECTED','FAILED')),
+     review TEXT NOT NULL CHECK (review IN ('AUTO','MANUAL','APPROVED')),
+     payout_state TEXT CHECK (payout_state IN ('REQUESTED','UNKNOWN')),
+     payout_txn TEXT,
+     return_state TEXT CHECK (return_state IN ('PENDING','DONE')),
+     reason TEXT,
+     created_at INTEGER NOT NULL,
+     transferred_at INTEGER,
+     completed_at INTEGER,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER,
+     projected INTEGER NOT NULL DEFAULT 0
+   )`,
   `CREATE TABLE IF NOT EXISTS ledger (
      id INTEGER PRIMARY KEY AUTOINCREMENT,
      order_code TEXT NOT NULL,
@@ -133,8 +218,10 @@ export class PlayerWallet extends DurableObject<Env> {
   }
 
   /** Whose wallet this is; remembered for the alarm, which has no request to read it from. */
-  identify(agencyId: string, playerId: string, username: string): void {
-    for (const [key, value] of [["agencyId", agencyId], ["playerId", playerId], ["username", username]]) {
+  identify(agencyId: string, playerId: string, username: string, origin?: string): void {
+    const entries: [string, string][] = [["agencyId", agencyId], ["playerId", playerId], ["username", username]];
+    if (origin) entries.push(["origin", origin]);
+    for (const [key, value] of entries) {
       this.sql.exec(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value);
     }
   }
@@ -191,8 +278,16 @@ export class PlayerWallet extends DurableObject<Env> {
     if (!row) return { kind: "unknown-order" };
     if (row.gateway_txn === payment.transactionId) return { kind: "duplicate", order: toOrder(row) };
     if (row.status !== "OPEN") {
-      this.sql.exec(`UPDATE deposit_orders SET flag = 'LATE_PAYMENT' WHERE code = ? AND flag IS NULL`, code);
-      this.markDirty(code);
+      // Money arrived for an order no longer waiting (expired or cancelled): it is owed to
+      // the player and flagged for staff; the order itself does not move.
+      if (row.gateway_txn === null) {
+        this.sql.exec(`UPDATE deposit_orders SET flag = 'LATE_PAYMENT', gateway_txn = ? WHERE code = ?`, payment.transactionId, code);
+        this.post(code, "late-paid", [
+          ["bank:receiving", "LAK", BigInt(row.amount_minor)],
+          ["player:deposit-pending", "LAK", -BigInt(row.amount_minor)],
+        ], now);
+        this.markDirty(code);
+      }
       return { kind: "late", order: this.getDeposit(code)! };
     }
     if (formatAmount(BigInt(row.amount_minor), "LAK") !== normalizeLak(payment.amount)) {
@@ -208,6 +303,104 @@ export class PlayerWallet extends DurableObject<Env> {
     ], now);
     this.scheduleAlarm(now);
     return { kind: "paid", order: this.getDeposit(code)! };
+  }
+
+  // ---- withdrawals (commands) -------------------------------------------------------
+
+  /** Creates the PENDING order; a repeat of the same confirm (idempotency key) gets it back. */
+  openWithdraw(input: OpenWithdrawInput): { kind: "created" | "existing"; order: WithdrawOrder } {
+    const same = this.wrow(`SELECT * FROM withdraw_orders WHERE idempotency_key = ?`, input.idempotencyKey);
+    if (same) return { kind: "existing", order: toWithdraw(same) };
+    this.sql.exec(
+      `INSERT INTO withdraw_orders (code, idempotency_key, provider, credit_minor, net_credit_minor, received_lak_minor, rate_buy, bank_code, account_number, account_name, status, review, created_at, next_attempt_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?)`,
+      input.code,
+      input.idempotencyKey,
+      input.provider,
+      input.creditMinor,
+      input.netCreditMinor,
+      input.receivedLakMinor,
+      input.rateBuy,
+      input.bankCode,
+      input.accountNumber,
+      input.accountName,
+      input.review,
+      input.now,
+      input.now + 5000,
+    );
+    this.scheduleAlarm(input.now + 5000);
+    return { kind: "created", order: this.getWithdraw(input.code)! };
+  }
+
+  /** The answer of the transfer-out: taken (OPEN), refused (FAILED) or unknown (asked later). */
+  transferOutResult(code: string, outcome: "ok" | "refused" | "unknown", now: number, reason?: string): WithdrawOrder | null {
+    const row = this.wrow(`SELECT * FROM withdraw_orders WHERE code = ?`, code);
+    if (!row || row.status !== "PENDING") return row ? toWithdraw(row) : null;
+    if (outcome === "ok") {
+      this.wtransition(code, "PENDING", "OPEN", { transferred_at: now, next_attempt_at: now });
+      const credit = BigInt(row.credit_minor);
+      // the credit left the provider wallet; it is owed to the player until paid out
+      this.post(code, "taken", [
+        [`provider:${row.provider}`, "THB", credit],
+        ["player:withdraw-pending", "THB", -credit],
+      ], now);
+      this.scheduleAlarm(now);
+    } else if (outcome === "refused") {
+      this.wtransition(code, "PENDING", "FAILED", { completed_at: now, reason: reason ?? "REFUSED", next_attempt_at: null });
+    } else {
+      this.sql.exec(`UPDATE withdraw_orders SET next_attempt_at = ? WHERE code = ?`, now + 2000, code);
+      this.scheduleAlarm(now + 2000);
+    }
+    this.wdirty(code);
+    return this.getWithdraw(code);
+  }
+
+  /** The payout's outcome (callback, status query or staff). Applied once. */
+  payoutResult(code: string, result: { outcome: "PAID"; transactionId: string } | { outcome: "REJECTED"; reason: string }, now: number): { kind: "applied" | "duplicate" | "not-open"; order: WithdrawOrder | null } {
+    const row = this.wrow(`SELECT * FROM withdraw_orders WHERE code = ?`, code);
+    if (!row) return { kind: "not-open", order: null };
+    if (row.status === "SUCCESS" && result.outcome === "PAID") return { kind: "duplicate", order: toWithdraw(row) };
+    if (row.status === "REJECTED" && result.outcome === "REJECTED") return { kind: "duplicate", order: toWithdraw(row) };
+    if (row.status !== "OPEN") return { kind: "not-open", order: toWithdraw(row) };
+    if (result.outcome === "PAID") {
+      this.wtransition(code, "OPEN", "SUCCESS", { completed_at: now, payout_txn: result.transactionId, next_attempt_at: null });
+      const credit = BigInt(row.credit_minor);
+      const lak = BigInt(row.received_lak_minor);
+      this.post(code, "paid-out", [
+        ["player:withdraw-pending", "THB", credit],
+        ["fx:conversion", "THB", -credit],
+        ["fx:conversion", "LAK", lak],
+        ["bank:payout", "LAK", -lak],
+      ], now);
+    } else {
+      this.rejectOpen(code, result.reason, now);
+    }
+    this.wdirty(code);
+    return { kind: "applied", order: this.getWithdraw(code) };
+  }
+
+  /** Staff: a withdrawal above the automatic threshold is approved for payout. */
+  approveWithdraw(code: string, now: number): WithdrawOrder | null {
+    this.sql.exec(`UPDATE withdraw_orders SET review = 'APPROVED', next_attempt_at = ? WHERE code = ? AND status = 'OPEN' AND review = 'MANUAL'`, now, code);
+    this.scheduleAlarm(now);
+    this.wdirty(code);
+    return this.getWithdraw(code);
+  }
+
+  /** Staff: reject with a reason; the credit goes back to the provider. */
+  rejectWithdraw(code: string, reason: string, now: number): WithdrawOrder | null {
+    const row = this.wrow(`SELECT * FROM withdraw_orders WHERE code = ?`, code);
+    if (!row || row.status !== "OPEN") return row ? toWithdraw(row) : null;
+    // a payout already requested must come back rejected from the bank, not be rejected here
+    if (row.payout_state !== null) return toWithdraw(row);
+    this.rejectOpen(code, reason, now);
+    this.wdirty(code);
+    return this.getWithdraw(code);
+  }
+
+  private rejectOpen(code: string, reason: string, now: number): void {
+    this.wtransition(code, "OPEN", "REJECTED", { completed_at: now, reason, return_state: "PENDING", attempts: 0, next_attempt_at: now });
+    this.scheduleAlarm(now);
   }
 
   // ---- the alarm: settlement saga, reconciler, expiry, projection -------------------
@@ -228,7 +421,9 @@ export class PlayerWallet extends DurableObject<Env> {
     this.expireStale(now);
     await this.settleDue(now);
     await this.reconcileOpen(now);
+    await this.withdrawDue(now);
     await this.project();
+    await this.projectWithdrawals();
     this.rescheduleFromState(Date.now());
   }
 
@@ -330,7 +525,147 @@ export class PlayerWallet extends DurableObject<Env> {
     }
   }
 
+  /** Withdrawals: resolve lost transfer-outs, request payouts, poll them, return rejected credit. */
+  private async withdrawDue(now: number): Promise<void> {
+    const due = this.sql
+      .exec<WithdrawRow>(
+        `SELECT * FROM withdraw_orders WHERE next_attempt_at <= ? AND (status = 'PENDING' OR (status = 'OPEN' AND review != 'MANUAL') OR (status = 'REJECTED' AND return_state = 'PENDING')) ORDER BY created_at`,
+        now,
+      )
+      .toArray() as WithdrawRow[];
+    for (const row of due) {
+      const attempt = row.attempts + 1;
+      this.sql.exec(`UPDATE withdraw_orders SET attempts = ?, next_attempt_at = ? WHERE code = ?`, attempt, now + settlementDelayMs(attempt), row.code);
+      if (row.status === "PENDING") await this.resolveTransferOut(row, now);
+      else if (row.status === "OPEN") await this.advancePayout(row, now);
+      else await this.returnCredit(row, now);
+    }
+  }
+
+  /** A transfer-out without an answer: the provider's status by reference decides, never a resend. */
+  private async resolveTransferOut(row: WithdrawRow, now: number): Promise<void> {
+    if (!isProvider(row.provider)) return;
+    const status = await providerPort(this.env, row.provider).transferStatus(row.code);
+    if (status.kind === "success") this.transferOutResult(row.code, "ok", now);
+    else if (status.kind === "failed") this.transferOutResult(row.code, "refused", now, "PROVIDER_REFUSED");
+    else if (status.kind === "not-found" && now - row.created_at >= TRANSFER_NOT_FOUND_GRACE_MS) this.transferOutResult(row.code, "refused", now, "NOT_APPLIED");
+  }
+
+  private async advancePayout(row: WithdrawRow, now: number): Promise<void> {
+    const gateway = gatewayPort(this.env);
+    if (row.payout_state === null || row.payout_state === "UNKNOWN") {
+      if (row.payout_state === "UNKNOWN") {
+        const status = await gateway.payoutStatus(row.code);
+        if (status.kind === "paid") return void this.payoutResult(row.code, { outcome: "PAID", transactionId: status.transactionId }, now);
+        if (status.kind === "rejected") return void this.payoutResult(row.code, { outcome: "REJECTED", reason: status.reason }, now);
+        if (status.kind === "processing") return void this.sql.exec(`UPDATE withdraw_orders SET payout_state = 'REQUESTED' WHERE code = ?`, row.code);
+        if (status.kind === "unavailable") return;
+      }
+      const origin = this.meta("origin");
+      const answer = await gateway.requestPayout({
+        reference: row.code,
+        amount: formatAmount(BigInt(row.received_lak_minor), "LAK"),
+        bankCode: row.bank_code,
+        accountNumber: row.account_number,
+        accountName: row.account_name,
+        callbackUrl: `${origin ?? "http://localhost"}/api/v2/payments/webhook`,
+      });
+      if (answer.kind === "accepted") this.sql.exec(`UPDATE withdraw_orders SET payout_state = 'REQUESTED' WHERE code = ? AND status = 'OPEN'`, row.code);
+      else if (answer.kind === "refused") this.payoutResult(row.code, { outcome: "REJECTED", reason: `PAYOUT_${answer.code}` }, now);
+      else this.sql.exec(`UPDATE withdraw_orders SET payout_state = 'UNKNOWN' WHERE code = ? AND status = 'OPEN'`, row.code);
+      return;
+    }
+    // REQUESTED: the callback normally arrives first; this is the reconciler for a lost one.
+    const status = await gateway.payoutStatus(row.code);
+    if (status.kind === "paid") this.payoutResult(row.code, { outcome: "PAID", transactionId: status.transactionId }, now);
+    else if (status.kind === "rejected") this.payoutResult(row.code, { outcome: "REJECTED", reason: status.reason }, now);
+  }
+
+  /** Rejected: transfer the credit back (its own reference), retried until it is back. */
+  private async returnCredit(row: WithdrawRow, now: number): Promise<void> {
+    if (!isProvider(row.provider)) return;
+    const agencyId = this.meta("agencyId");
+    const username = this.meta("username");
+    if (!agencyId || !username) return;
+    const reference = `${row.code}R`;
+    const port = providerPort(this.env, row.provider);
+    if (row.attempts > 0) {
+      const status = await port.transferStatus(reference);
+      if (status.kind === "success") return this.finishReturn(row, now);
+      if (status.kind === "unknown") return;
+    }
+    const outcome = await port.transfer({ username: providerUsername(agencyId, username), amount: formatAmount(BigInt(row.credit_minor), "THB"), direction: "in", reference });
+    if (outcome.kind === "ok") this.finishReturn(row, now);
+  }
+
+  private finishReturn(row: WithdrawRow, now: number): void {
+    const changed = this.sql.exec(`UPDATE withdraw_orders SET return_state = 'DONE', next_attempt_at = NULL WHERE code = ? AND return_state = 'PENDING'`, row.code).rowsWritten;
+    if (changed === 0) return;
+    const credit = BigInt(row.credit_minor);
+    this.post(row.code, "returned", [
+      ["player:withdraw-pending", "THB", credit],
+      [`provider:${row.provider}`, "THB", -credit],
+    ], now);
+    this.wdirty(row.code);
+  }
+
+  private async projectWithdrawals(): Promise<void> {
+    const agencyId = this.meta("agencyId");
+    const playerId = this.meta("playerId");
+    if (!agencyId || !playerId) return;
+    const dirty = this.sql.exec<WithdrawRow>(`SELECT * FROM withdraw_orders WHERE projected = 0`).toArray() as WithdrawRow[];
+    if (dirty.length === 0) return;
+    try {
+      await this.env.DB.batch(
+        dirty.map((row) =>
+          this.env.DB.prepare(
+            `INSERT INTO withdraw_orders_view (code, agency_id, player_id, provider, credit, received, status, review, return_state, reason, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+             ON CONFLICT(code) DO UPDATE SET status = excluded.status, review = excluded.review, return_state = excluded.return_state, reason = excluded.reason, updated_at = excluded.updated_at`,
+          ).bind(
+            row.code,
+            agencyId,
+            playerId,
+            row.provider,
+            formatAmount(BigInt(row.credit_minor), "THB"),
+            formatAmount(BigInt(row.received_lak_minor), "LAK"),
+            row.status,
+            row.review,
+            row.return_state,
+            row.reason,
+            new Date(row.created_at).toISOString(),
+            new Date().toISOString(),
+          ),
+        ),
+      );
+      for (const row of dirty) this.sql.exec(`UPDATE withdraw_orders SET projected = 1 WHERE code = ? AND status = ? AND review = ? AND return_state IS ?`, row.code, row.status, row.review, row.return_state);
+    } catch (error) {
+      console.error("withdraw projection failed; retried at the next alarm", error);
+    }
+  }
+
   // ---- queries ------------------------------------------------------------------------
+
+  getWithdraw(code: string): WithdrawOrder | null {
+    const row = this.wrow(`SELECT * FROM withdraw_orders WHERE code = ?`, code);
+    return row ? toWithdraw(row) : null;
+  }
+
+  listWithdraws(page: number, pageSize: number): { items: WithdrawOrder[]; total: number } {
+    const total = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM withdraw_orders`).one().n;
+    const items = (this.sql.exec<WithdrawRow>(`SELECT * FROM withdraw_orders ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`, pageSize, (page - 1) * pageSize).toArray() as WithdrawRow[]).map(toWithdraw);
+    return { items, total };
+  }
+
+  withdrawByKey(key: string): WithdrawOrder | null {
+    const row = this.wrow(`SELECT * FROM withdraw_orders WHERE idempotency_key = ?`, key);
+    return row ? toWithdraw(row) : null;
+  }
+
+  openWithdraws(): WithdrawOrder[] {
+    return (this.sql.exec<WithdrawRow>(`SELECT * FROM withdraw_orders WHERE status IN ('PENDING', 'OPEN') ORDER BY created_at DESC`).toArray() as WithdrawRow[]).map(toWithdraw);
+  }
+
 
   getDeposit(code: string): DepositOrder | null {
     const row = this.row(`SELECT * FROM deposit_orders WHERE code = ?`, code);
@@ -426,9 +761,33 @@ export class PlayerWallet extends DurableObject<Env> {
     if (nextSettle !== null) times.push(nextSettle);
     const open = this.row(`SELECT * FROM deposit_orders WHERE status = 'OPEN'`);
     if (open) times.push(Math.min(open.expires_at, (open.last_poll_at ?? now) + RECONCILE_EVERY_MS));
-    const dirty = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM deposit_orders WHERE projected = 0`).one().n;
+    const nextWithdraw = this.sql
+      .exec<{ t: number | null }>(
+        `SELECT MIN(next_attempt_at) AS t FROM withdraw_orders WHERE status = 'PENDING' OR (status = 'OPEN' AND review != 'MANUAL') OR (status = 'REJECTED' AND return_state = 'PENDING')`,
+      )
+      .one().t;
+    if (nextWithdraw !== null) times.push(nextWithdraw);
+    const dirty =
+      this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM deposit_orders WHERE projected = 0`).one().n +
+      this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM withdraw_orders WHERE projected = 0`).one().n;
     if (dirty > 0) times.push(now + 5000);
     if (times.length) void this.ctx.storage.setAlarm(Math.max(now, Math.min(...times)));
+  }
+
+  private wrow(query: string, ...params: unknown[]): WithdrawRow | null {
+    return (this.sql.exec<WithdrawRow>(query, ...params).toArray()[0] as WithdrawRow | undefined) ?? null;
+  }
+
+  private wtransition(code: string, from: WithdrawStatus, to: WithdrawStatus, set: Record<string, string | number | null> = {}): boolean {
+    if (!canWithdrawTransition(from, to)) throw new Error(`refused withdraw transition ${from} -> ${to}`);
+    const columns = Object.keys(set);
+    const assignments = ["status = ?", ...columns.map((c) => `${c} = ?`)].join(", ");
+    return this.sql.exec(`UPDATE withdraw_orders SET ${assignments} WHERE code = ? AND status = ?`, to, ...columns.map((c) => set[c]), code, from).rowsWritten > 0;
+  }
+
+  private wdirty(code: string): void {
+    this.sql.exec(`UPDATE withdraw_orders SET projected = 0 WHERE code = ?`, code);
+    this.scheduleAlarm(Date.now());
   }
 
   private row(query: string, ...params: unknown[]): OrderRow | null {
@@ -438,6 +797,26 @@ export class PlayerWallet extends DurableObject<Env> {
   private rows(query: string, ...params: unknown[]): OrderRow[] {
     return this.sql.exec<OrderRow>(query, ...params).toArray() as OrderRow[];
   }
+}
+
+function toWithdraw(row: WithdrawRow): WithdrawOrder {
+  return {
+    code: row.code,
+    provider: row.provider as Provider,
+    credit: formatAmount(BigInt(row.credit_minor), "THB"),
+    netCredit: formatAmount(BigInt(row.net_credit_minor), "THB"),
+    receivedLak: formatAmount(BigInt(row.received_lak_minor), "LAK"),
+    bankCode: row.bank_code,
+    accountNumber: row.account_number,
+    accountName: row.account_name,
+    status: row.status,
+    review: row.review,
+    payoutState: row.payout_state,
+    returnState: row.return_state,
+    reason: row.reason,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+  };
 }
 
 function toOrder(row: OrderRow): DepositOrder {

@@ -3,12 +3,10 @@ import { useTranslation } from "react-i18next";
 import { pathOf } from "~/lib/menu";
 
 /**
- * Player screens whose issue has not landed yet (withdraw, promotions,
+ * Player screens whose issue has not landed yet (promotions,
  * games): the route, its guard and its title exist; the screen says it opens soon.
  */
 const TITLES: Record<string, string> = {
-  "/player/withdraw": "menu.withdraw",
-  "/player/withdraw/history": "menu.withdrawHistory",
   "/player/promotion": "menu.promotion",
   "/player/promotion/history": "menu.promotionHistory",
 };

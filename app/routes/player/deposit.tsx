@@ -229,6 +229,7 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
         <div className="field">
           <label htmlFor="qr-payload">{t("deposit.payload")}</label>
           <textarea id="qr-payload" readOnly rows={3} value={order.payload} data-testid="qr-payload" onFocus={(e) => e.currentTarget.select()} />
+          <CopyButton text={order.payload} />
         </div>
       )}
       {message && (
@@ -279,5 +280,20 @@ function Countdown({ until }: { until: string }) {
     <span className="countdown" data-testid="countdown">
       ({t("deposit.timeLeft", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` })})
     </span>
+  );
+}
+
+/** With JavaScript: copies the payload (without it the read-only field can be selected). */
+function CopyButton({ text }: { text: string }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="button button-ghost button-small js-only"
+      onClick={() => void navigator.clipboard?.writeText(text).then(() => setCopied(true))}
+    >
+      {copied ? t("deposit.copied") : t("deposit.copy")}
+    </button>
   );
 }

@@ -1,0 +1,227 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { formatAmount } from "../../../workers/core/money";
+import { listBankAccounts } from "../../../workers/services/bank";
+import { enabledProviders, fetchCredit } from "../../../workers/services/credits";
+import { confirmWithdraw, reviewWithdraw, type WithdrawError } from "../../../workers/services/withdraw";
+import { CreditsPanel } from "~/components/credits";
+import { ErrorList } from "~/components/forms";
+import { translate } from "~/lib/auth.server";
+import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
+import { formatMoney } from "~/lib/format";
+import { WithdrawSchema } from "~/lib/schemas/withdraw";
+import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import type { Route } from "./+types/withdraw";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const player = requirePlayer(context);
+  const agency = getAgency(context);
+  const env = getBindings(context);
+  const [bank] = await listBankAccounts(env.DB, agency.id, player.id);
+  const providers = enabledProviders(agency.enabledProviders);
+  return {
+    credits: Object.fromEntries(providers.map((p) => [p, fetchCredit(env, agency.id, player.username, p)])),
+    providers,
+    bank: bank ? { bankCode: bank.bankCode, maskedNumber: bank.maskedNumber, accountName: bank.accountName } : null,
+    limits: { min: agency.limits.withdrawMin, max: agency.limits.withdrawMax },
+    idempotencyKey: crypto.randomUUID(),
+  };
+}
+
+const ERROR_FIELD: Partial<Record<WithdrawError, "provider" | "amount">> = {
+  PROVIDER_REQUIRED: "provider",
+  AMOUNT_INVALID: "amount",
+  AMOUNT_TOO_LOW: "amount",
+  AMOUNT_TOO_HIGH: "amount",
+  CREDIT_NOT_ENOUGH: "amount",
+};
+
+type Summary = {
+  provider: string;
+  amount: string;
+  all: boolean;
+  idempotencyKey: string;
+  bankCode: string;
+  accountName: string;
+  accountNumber: string;
+  credit: string;
+  deductions: { kind: string; credit: string }[];
+  received: string;
+  manual: boolean;
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const player = requirePlayer(context);
+  const agency = getAgency(context);
+  const env = getBindings(context);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const submission = parseWithZod(formData, { schema: WithdrawSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), summary: null as Summary | null }, { status: 400 });
+  const amount = submission.value.all === "on" ? "ALL" : submission.value.amount!;
+
+  if (intent === "confirm") {
+    const confirmed = await confirmWithdraw(env, agency, player, { provider: submission.value.provider, amount, idempotencyKey: submission.value.idempotencyKey }, new URL(request.url).origin);
+    const args = { request, context };
+    if (!confirmed.ok) return redirectWithError(args, "/player/withdraw", translate(context, `withdraw.errors.${confirmed.error}`));
+    if (confirmed.order.status === "FAILED") return redirectWithError(args, "/player/withdraw", translate(context, "withdraw.cannotWithdraw"));
+    return redirectWithSuccess(args, "/player/withdraw/history", translate(context, "withdraw.requested", { credit: formatMoney(confirmed.order.credit, "THB") }));
+  }
+
+  const reviewed = await reviewWithdraw(env, agency, player, { provider: submission.value.provider, amount });
+  if (!reviewed.ok) {
+    const field = ERROR_FIELD[reviewed.error];
+    const key = `withdraw.errors.${reviewed.error}`;
+    return data({ result: submission.reply(field ? { fieldErrors: { [field]: [key] } } : { formErrors: [key] }), summary: null as Summary | null }, { status: 400 });
+  }
+  const { review } = reviewed;
+  const summary: Summary = {
+    provider: review.provider,
+    amount: submission.value.amount ?? "",
+    all: submission.value.all === "on",
+    idempotencyKey: submission.value.idempotencyKey,
+    bankCode: review.bank.bankCode,
+    accountName: review.bank.accountName,
+    accountNumber: review.bank.maskedNumber,
+    credit: formatAmount(review.quote.creditMinor, "THB"),
+    deductions: review.quote.deductions.map((d) => ({ kind: d.kind, credit: formatAmount(d.creditMinor, "THB") })),
+    received: formatAmount(review.quote.receivedLakMinor, "LAK"),
+    manual: review.review === "MANUAL",
+  };
+  return data({ result: submission.reply(), summary });
+}
+
+export default function WithdrawPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const summary = actionData?.summary ?? null;
+  return (
+    <section className="page narrow">
+      <title>{t("menu.withdraw")}</title>
+      <h1>{t("menu.withdraw")}</h1>
+      <CreditsPanel credits={loaderData.credits} />
+      {!loaderData.bank ? (
+        <p className="notice" data-testid="bank-required">
+          {t("withdraw.bankRequired")} <Link to="/player/bank">{t("menu.bankAccount")}</Link>
+        </p>
+      ) : summary ? (
+        <ConfirmStep summary={summary} />
+      ) : (
+        <WithdrawForm loaderData={loaderData} lastResult={actionData?.result ?? null} />
+      )}
+      <p>
+        <Link to="/player/withdraw/history">{t("menu.withdrawHistory")}</Link>
+      </p>
+    </section>
+  );
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+
+function WithdrawForm({ loaderData, lastResult }: { loaderData: LoaderData; lastResult: SubmissionResult<string[]> | null }) {
+  const { t } = useTranslation();
+  const [form, fields] = useForm({
+    id: "withdraw",
+    lastResult,
+    constraint: getZodConstraint(WithdrawSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: WithdrawSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const bank = loaderData.bank!;
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="withdraw-form">
+      <input type="hidden" name="idempotencyKey" value={loaderData.idempotencyKey} />
+      <div className="field">
+        <label htmlFor={fields.provider.id}>{t("deposit.provider")}</label>
+        <select id={fields.provider.id} name={fields.provider.name} defaultValue={String(fields.provider.initialValue ?? "")} aria-invalid={fields.provider.errors ? true : undefined} aria-describedby={fields.provider.errors ? `${fields.provider.id}-error` : undefined}>
+          <option value="">{t("deposit.chooseProvider")}</option>
+          {loaderData.providers.map((p) => (
+            <option key={p} value={p}>
+              {t(`providers.${p}`)}
+            </option>
+          ))}
+        </select>
+        <ErrorList id={`${fields.provider.id}-error`} errors={fields.provider.errors} />
+      </div>
+      <div className="card bank-card" data-testid="withdraw-bank">
+        <img src={`/banks/${bank.bankCode.toLowerCase()}.svg`} alt="" width={40} height={40} />
+        <div>
+          <p className="card-title">{t(`bankNames.${bank.bankCode}`)}</p>
+          <p className="muted">
+            {bank.accountName} · {bank.maskedNumber}
+          </p>
+        </div>
+      </div>
+      <div className="field">
+        <label htmlFor={fields.amount.id}>{t("withdraw.amount")}</label>
+        <input {...getInputProps(fields.amount, { type: "text" })} inputMode="decimal" autoComplete="off" aria-describedby={`${fields.amount.id}-hint${fields.amount.errors ? ` ${fields.amount.id}-error` : ""}`} aria-invalid={fields.amount.errors ? true : undefined} />
+        <p id={`${fields.amount.id}-hint`} className="field-hint">
+          {t("withdraw.limits", { min: formatMoney(loaderData.limits.min, "THB"), max: formatMoney(loaderData.limits.max, "THB") })}
+        </p>
+        <ErrorList id={`${fields.amount.id}-error`} errors={fields.amount.errors} />
+      </div>
+      <div className="field field-check">
+        <input {...getInputProps(fields.all, { type: "checkbox" })} />
+        <label htmlFor={fields.all.id}>{t("withdraw.all")}</label>
+      </div>
+      <div role="alert" className="form-alert">
+        <ErrorList id={form.errorId} errors={form.errors} />
+      </div>
+      <button type="submit" name="intent" value="review" className="button button-primary button-block">
+        {t("withdraw.next")}
+      </button>
+    </Form>
+  );
+}
+
+/** The confirm summary (SPEC §2): bank, account name and number, amount, amount received. */
+function ConfirmStep({ summary }: { summary: Summary }) {
+  const { t } = useTranslation();
+  return (
+    <Form method="post" className="card stack" data-testid="withdraw-confirm">
+      <h2>{t("withdraw.confirmTitle")}</h2>
+      <input type="hidden" name="provider" value={summary.provider} />
+      <input type="hidden" name="amount" value={summary.amount} />
+      {summary.all && <input type="hidden" name="all" value="on" />}
+      <input type="hidden" name="idempotencyKey" value={summary.idempotencyKey} />
+      <dl className="facts">
+        <dt>{t("withdraw.bank")}</dt>
+        <dd>{t(`bankNames.${summary.bankCode}`)}</dd>
+        <dt>{t("withdraw.accountName")}</dt>
+        <dd>{summary.accountName}</dd>
+        <dt>{t("withdraw.accountNumber")}</dt>
+        <dd>{summary.accountNumber}</dd>
+        <dt>{t("withdraw.from")}</dt>
+        <dd>{t(`providers.${summary.provider}`)}</dd>
+        <dt>{t("withdraw.amount")}</dt>
+        <dd data-testid="confirm-credit">{formatMoney(summary.credit, "THB")}</dd>
+        {summary.deductions.length === 0 ? (
+          <>
+            <dt>{t("withdraw.fee")}</dt>
+            <dd>{formatMoney("0", "THB")}</dd>
+          </>
+        ) : (
+          summary.deductions.map((d) => (
+            <>
+              <dt key={`${d.kind}-t`}>{t(`withdraw.deduction.${d.kind}`)}</dt>
+              <dd key={`${d.kind}-d`}>-{formatMoney(d.credit, "THB")}</dd>
+            </>
+          ))
+        )}
+        <dt>{t("withdraw.received")}</dt>
+        <dd data-testid="confirm-received">{formatMoney(summary.received, "LAK")}</dd>
+      </dl>
+      {summary.manual && <p className="notice">{t("withdraw.manualReview")}</p>}
+      <div className="form-actions">
+        <Link to="/player/withdraw" className="button button-ghost">
+          {t("withdraw.back")}
+        </Link>
+        <button type="submit" name="intent" value="confirm" className="button button-primary" data-testid="withdraw-confirm-button">
+          {t("withdraw.confirm")}
+        </button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,161 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { seedDemo, fetchApp } from "../setup/seed";
+import { fundProvider, playerWithBank, postWithdraw, providerBalance, sandboxProvider } from "../setup/money";
+import { approveWithdrawal, markWithdrawalPaid, rejectWithdrawal } from "../../workers/services/withdraw";
+
+beforeAll(seedDemo);
+
+async function faults(body: object | null) {
+  if (body === null) return sandboxProvider("/sandbox/faults", { method: "DELETE" });
+  return sandboxProvider("/sandbox/faults", { method: "POST", body: JSON.stringify(body) });
+}
+
+async function withdrawals(cookie: string) {
+  const res = await fetchApp("http://localhost/api/v2/players/withdrawals?pageSize=50", { headers: { Cookie: cookie } });
+  return ((await res.json()) as { total: number; items: { code: string; status: string; credit: string; received: string | null; creditReturned: string | null }[] });
+}
+
+describe("withdrawals", () => {
+  it("review shows the summary; confirm takes the credit and waits for payout (OPEN)", async () => {
+    const p = await playerWithBank();
+    await fundProvider("askmebet", p.username, "500.00");
+    const review = await postWithdraw(p.cookie, { amount: "200", intent: "review" });
+    expect(review.status).toBe(200);
+    const html = await review.text();
+    expect(html).toContain('data-testid="withdraw-confirm"');
+    expect(html).toContain("₭116.000"); // 200 credit * 580 buy
+    const confirm = await postWithdraw(p.cookie, { amount: "200" });
+    expect(confirm.status).toBe(302);
+    expect(confirm.headers.get("Location")).toBe("/player/withdraw/history");
+    expect(await providerBalance("askmebet", p.username)).toBe("300.00");
+    const list = await withdrawals(p.cookie);
+    // OPEN (waiting for payout), or already SUCCESS if the wallet's alarm paid it out
+    expect(list.items[0]).toMatchObject({ credit: "200.00" });
+    expect(["OPEN", "SUCCESS"]).toContain(list.items[0].status);
+  });
+
+  it("refuses what the rules refuse, in the player's language", async () => {
+    const p = await playerWithBank();
+    await fundProvider("betflix", p.username, "150.00");
+    const notEnough = await postWithdraw(p.cookie, { provider: "betflix", amount: "200", intent: "review" });
+    expect(await notEnough.text()).toContain("ເຄຣດິດບໍ່ພໍ");
+    const low = await postWithdraw(p.cookie, { provider: "betflix", amount: "50", intent: "review" });
+    expect(await low.text()).toContain("ຈຳນວນຕ່ຳກວ່າຂັ້ນຕ່ຳ");
+    const none = await postWithdraw(p.cookie, { provider: "betflix", intent: "review" });
+    expect(await none.text()).toContain("ກະລຸນາປ້ອນຈຳນວນເຄຣດິດ ຫຼື ເລືອກຖອນທັງໝົດ");
+    const all = await postWithdraw(p.cookie, { provider: "betflix", all: true, intent: "review" });
+    expect(await all.text()).toContain("฿150,00");
+  });
+
+  it("the same confirm posted 20 times makes one order and takes the credit once", async () => {
+    const p = await playerWithBank();
+    await fundProvider("gclub", p.username, "1000.00");
+    const key = crypto.randomUUID();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => postWithdraw(p.cookie, { provider: "gclub", amount: "300", idempotencyKey: key })));
+    expect(answers.every((a) => a.status === 302)).toBe(true);
+    expect((await withdrawals(p.cookie)).total).toBe(1);
+    expect(await providerBalance("gclub", p.username)).toBe("700.00");
+  });
+
+  it("50 parallel withdrawals against one credit never take more than the credit; every order ends final or waiting", async () => {
+    const p = await playerWithBank();
+    await fundProvider("alphabet", p.username, "1000.00");
+    const answers = await Promise.all(Array.from({ length: 50 }, () => postWithdraw(p.cookie, { provider: "alphabet", amount: "150" })));
+    expect(answers.every((a) => a.status === 302)).toBe(true);
+    const list = await withdrawals(p.cookie);
+    expect(list.total).toBe(50);
+    const taken = list.items.filter((o) => o.status === "OPEN" || o.status === "SUCCESS");
+    const failed = list.items.filter((o) => o.status === "FAILED");
+    expect(taken).toHaveLength(6); // 6 x 150 = 900 <= 1000
+    expect(failed).toHaveLength(44);
+    expect(await providerBalance("alphabet", p.username)).toBe("100.00");
+    const totals = await p.wallet.ledgerTotals();
+    expect(totals.THB).toBe("0");
+    expect(totals.LAK ?? "0").toBe("0");
+  });
+
+  it("provider times out after applying the transfer-out: one order, credit taken once", async () => {
+    const p = await playerWithBank();
+    await fundProvider("gclub_live", p.username, "400.00");
+    await faults({ provider: "gclub_live", op: "withdraw", mode: "error-after", count: 1 });
+    try {
+      const res = await postWithdraw(p.cookie, { provider: "gclub_live", amount: "250" });
+      expect(res.status).toBe(302);
+    } finally {
+      await faults(null);
+    }
+    const [order] = (await withdrawals(p.cookie)).items;
+    expect(order.status).toBe("OPEN"); // shown as waiting while the wallet asks the provider
+    expect(await providerBalance("gclub_live", p.username)).toBe("150.00");
+    await p.wallet.runDueWork(Date.now() + 60_000);
+    const after = await p.wallet.getWithdraw(order.code);
+    expect(["OPEN", "SUCCESS"]).toContain(after!.status); // the credit was taken: never FAILED
+    expect(await providerBalance("gclub_live", p.username)).toBe("150.00");
+    expect((await p.wallet.ledgerFor(order.code)).filter((l) => l.entry === "taken")).toHaveLength(2);
+  });
+
+  it("a refused transfer-out ends FAILED and takes nothing", async () => {
+    const p = await playerWithBank();
+    await fundProvider("askmebet", p.username, "400.00");
+    await faults({ provider: "askmebet", op: "withdraw", mode: "refuse", count: 1 });
+    try {
+      const res = await postWithdraw(p.cookie, { amount: "250" });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("Location")).toBe("/player/withdraw");
+    } finally {
+      await faults(null);
+    }
+    expect((await withdrawals(p.cookie)).items[0].status).toBe("FAILED");
+    expect(await providerBalance("askmebet", p.username)).toBe("400.00");
+  });
+
+  it("above the automatic threshold it waits for staff; rejected, the credit is returned (retried until it is back)", async () => {
+    const p = await playerWithBank();
+    await fundProvider("betflix", p.username, "9000.00");
+    await postWithdraw(p.cookie, { provider: "betflix", amount: "6000" });
+    const [order] = (await withdrawals(p.cookie)).items;
+    expect(order.status).toBe("OPEN");
+    expect((await p.wallet.getWithdraw(order.code))!.review).toBe("MANUAL");
+    await p.wallet.runDueWork(Date.now() + 60_000);
+    expect((await p.wallet.getWithdraw(order.code))!.status).toBe("OPEN"); // no payout without review
+    expect(await providerBalance("betflix", p.username)).toBe("3000.00");
+
+    await faults({ provider: "betflix", op: "deposit", mode: "error-before", count: 2 });
+    try {
+      const rejected = await rejectWithdrawal(env, order.code, "KYC_MISMATCH");
+      expect(rejected).toMatchObject({ status: "REJECTED", returnState: "PENDING", reason: "KYC_MISMATCH" });
+      let t = Date.now();
+      for (let i = 0; i < 2; i++) {
+        await p.wallet.runDueWork(t);
+        t += 10 * 60_000;
+      }
+    } finally {
+      await faults(null);
+    }
+    await p.wallet.runDueWork(Date.now() + 60 * 60_000);
+    expect((await p.wallet.getWithdraw(order.code))!.returnState).toBe("DONE");
+    expect(await providerBalance("betflix", p.username)).toBe("9000.00");
+    const list = await withdrawals(p.cookie);
+    expect(list.items[0]).toMatchObject({ status: "REJECTED", creditReturned: "6000.00" });
+    expect(await p.wallet.ledgerTotals()).toEqual({ THB: "0" });
+    const history = await (await fetchApp("http://localhost/player/withdraw/history", { headers: { Cookie: p.cookie } })).text();
+    expect(history).toContain(order.code);
+    expect(history).toContain("฿6.000,00");
+  });
+
+  it("staff approve and mark paid: SUCCESS once, ledger balanced in both currencies", async () => {
+    const p = await playerWithBank();
+    await fundProvider("gclub", p.username, "8000.00");
+    await postWithdraw(p.cookie, { provider: "gclub", amount: "7000" });
+    const [order] = (await withdrawals(p.cookie)).items;
+    expect(await approveWithdrawal(env, order.code)).toMatchObject({ review: "APPROVED" });
+    const paid = await markWithdrawalPaid(env, order.code, "BCEL-123");
+    expect(paid).toMatchObject({ kind: "applied" });
+    expect((await markWithdrawalPaid(env, order.code, "BCEL-123"))).toMatchObject({ kind: "duplicate" });
+    const after = await p.wallet.getWithdraw(order.code);
+    expect(after).toMatchObject({ status: "SUCCESS", receivedLak: "4060000.00" });
+    expect(await rejectWithdrawal(env, order.code, "late")).toMatchObject({ status: "SUCCESS" }); // no arrow from SUCCESS
+    expect(await p.wallet.ledgerTotals()).toEqual({ THB: "0", LAK: "0" });
+  });
+});

@@ -1,0 +1,160 @@
+import { checkWithdrawAmount, needsManualReview, quoteWithdraw, NO_DEDUCTIONS, type DeductionRule, type WithdrawQuote } from "../core/withdraw";
+import { formatAmount, type Rate } from "../core/money";
+import { isProvider, type Provider } from "../core/providers";
+import { providerPort, providerUsername } from "../ports/provider";
+import { listBankAccounts, type BankAccount } from "./bank";
+import { creditRate, walletOf } from "./wallet";
+import type { Agency } from "./agency";
+import type { CurrentPlayer } from "./auth";
+import type { WithdrawOrder } from "../wallet/player-wallet";
+
+export type WithdrawError =
+  | "PROVIDER_REQUIRED"
+  | "BANK_ACCOUNT_REQUIRED"
+  | "AMOUNT_INVALID"
+  | "AMOUNT_TOO_LOW"
+  | "AMOUNT_TOO_HIGH"
+  | "CREDIT_NOT_ENOUGH"
+  | "NO_RATE"
+  | "PROVIDER_UNAVAILABLE"
+  | "CANNOT_WITHDRAW";
+
+export type WithdrawReview = { provider: Provider; balance: string; bank: BankAccount; quote: WithdrawQuote; rate: Rate; review: "AUTO" | "MANUAL" };
+
+/**
+ * The promotions issue plugs its withdrawal rules in here (bonus deducted, excess above
+ * the maximum credit received); today there are none.
+ */
+export function deductionRuleFor(_agency: Agency, _player: CurrentPlayer): DeductionRule {
+  return NO_DEDUCTIONS;
+}
+
+/** SPEC §5 withdraw rules with the provider's live credit: what the confirm step shows. */
+export async function reviewWithdraw(
+  env: Env,
+  agency: Agency,
+  player: CurrentPlayer,
+  input: { provider: string; amount: string | "ALL" },
+): Promise<{ ok: true; review: WithdrawReview } | { ok: false; error: WithdrawError; balance?: string }> {
+  if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED" };
+  const [bank] = await listBankAccounts(env.DB, agency.id, player.id);
+  if (!bank) return { ok: false, error: "BANK_ACCOUNT_REQUIRED" };
+  const balance = await providerPort(env, input.provider).balance(providerUsername(agency.id, player.username));
+  if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
+  const rate = await creditRate(env.DB, agency.id);
+  const checked = checkWithdrawAmount({ amount: input.amount, balance: balance.amount, limits: { min: agency.limits.withdrawMin, max: agency.limits.withdrawMax }, rate });
+  if (!checked.ok) return { ok: false, error: checked.error, balance: balance.amount };
+  const quote = quoteWithdraw(checked.creditMinor, rate!, deductionRuleFor(agency, player));
+  return {
+    ok: true,
+    review: { provider: input.provider, balance: balance.amount, bank, quote, rate: rate!, review: needsManualReview(checked.creditMinor, agency.limits.withdrawAutoMax) ? "MANUAL" : "AUTO" },
+  };
+}
+
+export function newWithdrawCode(now: Date): string {
+  const stamp = now.toISOString().slice(2, 10).replace(/-/g, "");
+  const bytes = new Uint8Array(5);
+  crypto.getRandomValues(bytes);
+  return `W${stamp}${[...bytes].map((b) => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[b % 32]).join("")}`;
+}
+
+/**
+ * Confirm: the order is created PENDING in the player's wallet (a repeated confirm finds
+ * it by its idempotency key), then the credit is taken from the provider with the order
+ * code as reference. Refused -> FAILED ("cannot withdraw"); no answer -> the wallet asks
+ * the provider's status before anything else happens.
+ */
+export async function confirmWithdraw(
+  env: Env,
+  agency: Agency,
+  player: CurrentPlayer,
+  input: { provider: string; amount: string | "ALL"; idempotencyKey: string },
+  origin: string,
+): Promise<{ ok: true; order: WithdrawOrder; repeated: boolean } | { ok: false; error: WithdrawError }> {
+  const wallet = walletOf(env, agency.id, player.id);
+  await wallet.identify(agency.id, player.id, player.username, origin);
+  const reviewed = await reviewWithdraw(env, agency, player, input);
+  if (!reviewed.ok) {
+    // a repeat of a confirm that already took the credit must find its order, not "not enough"
+    const existing = await findByKey(wallet, input.idempotencyKey);
+    return existing ? { ok: true, order: existing, repeated: true } : reviewed;
+  }
+  const { review } = reviewed;
+  const now = Date.now();
+  const code = newWithdrawCode(new Date(now));
+  const opened = await wallet.openWithdraw({
+    idempotencyKey: input.idempotencyKey,
+    code,
+    provider: review.provider,
+    creditMinor: review.quote.creditMinor.toString(),
+    netCreditMinor: review.quote.netCreditMinor.toString(),
+    receivedLakMinor: review.quote.receivedLakMinor.toString(),
+    rateBuy: review.rate.buy.toString(),
+    bankCode: review.bank.bankCode,
+    accountNumber: review.bank.accountNumber,
+    accountName: review.bank.accountName,
+    review: review.review,
+    now,
+  });
+  if (opened.kind === "existing") return { ok: true, order: opened.order, repeated: true };
+  await env.DB.prepare(`INSERT OR IGNORE INTO withdraw_refs (code, agency_id, player_id) VALUES (?1, ?2, ?3)`).bind(code, agency.id, player.id).run();
+  const outcome = await providerPort(env, review.provider).transfer({
+    username: providerUsername(agency.id, player.username),
+    amount: formatAmount(review.quote.creditMinor, "THB"),
+    direction: "out",
+    reference: code,
+  });
+  const order = await wallet.transferOutResult(code, outcome.kind === "ok" ? "ok" : outcome.kind === "refused" ? "refused" : "unknown", Date.now(), outcome.kind === "refused" ? outcome.code : undefined);
+  return { ok: true, order: order ?? opened.order, repeated: false };
+}
+
+async function findByKey(wallet: ReturnType<typeof walletOf>, key: string): Promise<WithdrawOrder | null> {
+  return wallet.withdrawByKey(key);
+}
+
+async function walletByCode(env: Env, code: string) {
+  const ref = await env.DB.prepare(`SELECT agency_id, player_id FROM withdraw_refs WHERE code = ?1`).bind(code).first<{ agency_id: string; player_id: string }>();
+  return ref ? walletOf(env, ref.agency_id, ref.player_id) : null;
+}
+
+/** Staff (back office, next issue's screens): approve a withdrawal waiting for review. */
+export async function approveWithdrawal(env: Env, code: string) {
+  return (await walletByCode(env, code))?.approveWithdraw(code, Date.now()) ?? null;
+}
+
+/** Staff: the payout was made by hand outside the gateway. */
+export async function markWithdrawalPaid(env: Env, code: string, bankReference: string) {
+  const wallet = await walletByCode(env, code);
+  return wallet ? wallet.payoutResult(code, { outcome: "PAID", transactionId: `MANUAL:${bankReference}` }, Date.now()) : null;
+}
+
+/** Staff: reject with a reason; the credit goes back to the provider. */
+export async function rejectWithdrawal(env: Env, code: string, reason: string) {
+  return (await walletByCode(env, code))?.rejectWithdraw(code, reason, Date.now()) ?? null;
+}
+
+/** The gateway's payout callback (already signature-checked by the webhook route). */
+export async function applyPayoutEvent(env: Env, event: { event: string; reference: string; transactionId?: string; reason?: string }) {
+  const wallet = await walletByCode(env, event.reference);
+  if (!wallet) return { kind: "unknown-order" as const };
+  const result =
+    event.event === "payout.paid"
+      ? await wallet.payoutResult(event.reference, { outcome: "PAID", transactionId: event.transactionId ?? "" }, Date.now())
+      : await wallet.payoutResult(event.reference, { outcome: "REJECTED", reason: event.reason ?? "REJECTED" }, Date.now());
+  return { kind: result.kind };
+}
+
+export function withdrawSummary(order: WithdrawOrder) {
+  return {
+    code: order.code,
+    provider: order.provider,
+    credit: order.credit,
+    creditCurrency: "THB",
+    received: order.status === "SUCCESS" ? order.receivedLak : null,
+    receivedCurrency: "LAK",
+    creditReturned: order.returnState === "DONE" ? order.credit : null,
+    status: order.status === "PENDING" ? "OPEN" : order.status,
+    reason: order.reason,
+    createdAt: new Date(order.createdAt).toISOString(),
+  };
+}
