@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { parseAmount, parseRate, type Rate } from "../../workers/core/money";
+import {
+  canWithdrawTransition, checkWithdrawAmount, needsManualReview, quoteWithdraw, withdrawDisplayStatus, WITHDRAW_STATUSES,
+} from "../../workers/core/withdraw";
+
+const rate: Rate = { currency: "THB", buy: parseRate("580")!, sell: parseRate("600")! };
+const limits = { min: "100", max: "50000" };
+
+describe("withdraw state machine (DESIGN.md §5)", () => {
+  const allowed = new Set(["PENDING>OPEN", "PENDING>FAILED", "OPEN>SUCCESS", "OPEN>REJECTED"]);
+  it("allows exactly the designed arrows and refuses every other", () => {
+    for (const from of WITHDRAW_STATUSES) for (const to of WITHDRAW_STATUSES) expect(canWithdrawTransition(from, to), `${from}>${to}`).toBe(allowed.has(`${from}>${to}`));
+  });
+  it("shows a transfer in flight as waiting", () => {
+    expect(WITHDRAW_STATUSES.map(withdrawDisplayStatus)).toEqual(["OPEN", "OPEN", "SUCCESS", "REJECTED", "FAILED"]);
+  });
+});
+
+describe("withdraw rules (SPEC §5)", () => {
+  it("accepts an amount within the limits and the credit", () => {
+    expect(checkWithdrawAmount({ amount: "200", balance: "500.00", limits, rate })).toEqual({ ok: true, creditMinor: 20000n });
+    expect(checkWithdrawAmount({ amount: "100", balance: "100.00", limits, rate })).toEqual({ ok: true, creditMinor: 10000n });
+  });
+  it("all credit takes the whole balance", () => {
+    expect(checkWithdrawAmount({ amount: "ALL", balance: "321.45", limits, rate })).toEqual({ ok: true, creditMinor: 32145n });
+    expect(checkWithdrawAmount({ amount: "ALL", balance: "0.00", limits, rate })).toEqual({ ok: false, error: "CREDIT_NOT_ENOUGH" });
+  });
+  it.each([
+    ["abc", "500.00", "AMOUNT_INVALID"],
+    ["0", "500.00", "AMOUNT_INVALID"],
+    ["1.234", "500.00", "AMOUNT_INVALID"],
+    ["600", "500.00", "CREDIT_NOT_ENOUGH"],
+    ["99.99", "500.00", "AMOUNT_TOO_LOW"],
+    ["50000.01", "90000.00", "AMOUNT_TOO_HIGH"],
+  ])("%s with %s credit -> %s", (amount, balance, error) => {
+    expect(checkWithdrawAmount({ amount, balance, limits, rate })).toEqual({ ok: false, error });
+  });
+  it("refuses without a rate (no rate -> 0)", () => {
+    expect(checkWithdrawAmount({ amount: "200", balance: "500.00", limits, rate: null })).toEqual({ ok: false, error: "NO_RATE" });
+  });
+});
+
+describe("amount received (WITHDRAW = amount * buy, whole kip, rounded down)", () => {
+  it("converts and itemises deductions", () => {
+    expect(quoteWithdraw(parseAmount("200", "THB")!, rate)).toEqual({ creditMinor: 20000n, deductions: [], netCreditMinor: 20000n, receivedLakMinor: parseAmount("116000", "LAK") });
+    const odd: Rate = { ...rate, buy: parseRate("579.999")! };
+    expect(quoteWithdraw(parseAmount("1.01", "THB")!, odd).receivedLakMinor).toBe(parseAmount("585", "LAK")); // 585.79899 -> 585
+    const bonusBack = () => [{ kind: "PROMOTION_BONUS" as const, creditMinor: 5000n }];
+    const q = quoteWithdraw(parseAmount("200", "THB")!, rate, bonusBack);
+    expect(q.netCreditMinor).toBe(15000n);
+    expect(q.receivedLakMinor).toBe(parseAmount("87000", "LAK"));
+    const everything = () => [{ kind: "PROMOTION_EXCESS" as const, creditMinor: 99999n }];
+    expect(quoteWithdraw(parseAmount("200", "THB")!, rate, everything).receivedLakMinor).toBe(0n);
+  });
+  it("sends payouts above the threshold to staff", () => {
+    expect(needsManualReview(parseAmount("5000", "THB")!, "5000")).toBe(false);
+    expect(needsManualReview(parseAmount("5000.01", "THB")!, "5000")).toBe(true);
+    expect(needsManualReview(1n, "not a number")).toBe(true);
+  });
+});
