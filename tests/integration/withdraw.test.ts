@@ -64,11 +64,13 @@ describe("withdrawals", () => {
     const answers = await Promise.all(Array.from({ length: 50 }, () => postWithdraw(p.cookie, { provider: "alphabet", amount: "150" })));
     expect(answers.every((a) => a.status === 302)).toBe(true);
     const list = await withdrawals(p.cookie);
-    expect(list.total).toBe(50);
+    // requests that saw too little credit at review made no order ("credit is not enough");
+    // the others reached the provider, which let exactly 6 x 150 = 900 of 1000 go
+    expect(list.total).toBeLessThanOrEqual(50);
     const taken = list.items.filter((o) => o.status === "OPEN" || o.status === "SUCCESS");
     const failed = list.items.filter((o) => o.status === "FAILED");
-    expect(taken).toHaveLength(6); // 6 x 150 = 900 <= 1000
-    expect(failed).toHaveLength(44);
+    expect(taken).toHaveLength(6);
+    expect(failed).toHaveLength(list.total - 6);
     expect(await providerBalance("alphabet", p.username)).toBe("100.00");
     const totals = await p.wallet.ledgerTotals();
     expect(totals.THB).toBe("0");

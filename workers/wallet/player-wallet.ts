@@ -144,7 +144,12 @@ export function settlementDelayMs(attempts: number): number {
 /** An OPEN order's payment is looked up at the gateway at most this often (the reconciler). */
 export const RECONCILE_EVERY_MS = 30_000;
 
-const SCHEMA = [
+/**
+ * The wallet's own schema, versioned: each step runs once per object, in order (an object
+ * created before a step gets it on its next start). Steps are never edited, only added.
+ */
+const MIGRATIONS: string[][] = [];
+const SCHEMA_V1 = [
   `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS deposit_orders (
      code TEXT PRIMARY KEY,
@@ -205,6 +210,9 @@ const SCHEMA = [
      UNIQUE (order_code, entry, account, currency)
    )`,
 ];
+MIGRATIONS.push(SCHEMA_V1);
+// v2: announce settled withdrawals once, like deposits
+MIGRATIONS.push([`ALTER TABLE withdraw_orders ADD COLUMN notified INTEGER NOT NULL DEFAULT 0`]);
 
 export class PlayerWallet extends DurableObject<Env> {
   private readonly sql: SqlStorage;
@@ -212,8 +220,18 @@ export class PlayerWallet extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    ctx.blockConcurrencyWhile(async () => {
-      for (const statement of SCHEMA) this.sql.exec(statement);
+    ctx.blockConcurrencyWhile(async () => this.migrate());
+  }
+
+  private migrate(): void {
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    const current = Number(this.meta("schemaVersion") ?? "0");
+    MIGRATIONS.forEach((steps, index) => {
+      if (index + 1 <= current) return;
+      this.ctx.storage.transactionSync(() => {
+        for (const statement of steps) this.sql.exec(statement);
+        this.sql.exec(`INSERT INTO meta (key, value) VALUES ('schemaVersion', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, String(index + 1));
+      });
     });
   }
 
@@ -690,6 +708,15 @@ export class PlayerWallet extends DurableObject<Env> {
     const rows = this.rows(`SELECT * FROM deposit_orders WHERE status = 'SUCCESS' AND notified = 0`);
     this.sql.exec(`UPDATE deposit_orders SET notified = 1 WHERE status = 'SUCCESS' AND notified = 0`);
     return rows.map(toOrder);
+  }
+
+  /** Withdrawals that ended (paid out, or rejected with the credit back) since the player last looked. */
+  takeWithdrawNotices(): WithdrawOrder[] {
+    const rows = this.sql
+      .exec<WithdrawRow>(`SELECT * FROM withdraw_orders WHERE notified = 0 AND (status = 'SUCCESS' OR (status = 'REJECTED' AND return_state = 'DONE'))`)
+      .toArray() as WithdrawRow[];
+    for (const row of rows) this.sql.exec(`UPDATE withdraw_orders SET notified = 1 WHERE code = ?`, row.code);
+    return rows.map(toWithdraw);
   }
 
   /** Sum of ledger entries per currency: zero when every movement balances. */

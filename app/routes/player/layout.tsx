@@ -17,8 +17,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   // Deposits that settled since the player last looked are announced once, on whatever
   // player page comes next (SPEC §8 "deposit successful" with the value).
-  const settled = await walletOf(getBindings(context), getAgency(context).id, player.id).takeSettledNotices();
-  return { notices: settled.map((n) => ({ code: n.code, credit: n.credit, provider: n.provider })) };
+  const wallet = walletOf(getBindings(context), getAgency(context).id, player.id);
+  const [settled, withdrawn] = await Promise.all([wallet.takeSettledNotices(), wallet.takeWithdrawNotices()]);
+  return {
+    notices: settled.map((n) => ({ code: n.code, credit: n.credit, provider: n.provider })),
+    withdrawals: withdrawn.map((w) => ({ code: w.code, status: w.status, received: w.receivedLak })),
+  };
 }
 
 export default function PlayerLayout({ loaderData }: Route.ComponentProps) {
@@ -28,6 +32,11 @@ export default function PlayerLayout({ loaderData }: Route.ComponentProps) {
       {loaderData.notices.map((n) => (
         <p key={n.code} className="notice notice-success page-notice" role="status" data-testid="deposit-success">
           {t("deposit.successful", { credit: formatMoney(n.credit, "THB"), provider: t(`providers.${n.provider}`) })}
+        </p>
+      ))}
+      {loaderData.withdrawals.map((w) => (
+        <p key={w.code} className={`notice page-notice ${w.status === "SUCCESS" ? "notice-success" : ""}`} role="status" data-testid="withdraw-notice">
+          {w.status === "SUCCESS" ? t("withdraw.successful", { received: formatMoney(w.received, "LAK") }) : t("withdraw.rejected")}
         </p>
       ))}
       <Outlet />
