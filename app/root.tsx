@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import {
   data,
   isRouteErrorResponse,
@@ -95,6 +96,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
   // The language switcher is a plain form post that reloads the document, so the strings
   // inlined in the page (see Layout) always match the locale.
   const { i18n } = useTranslation();
+  // Marks the page as interactive (tests wait for it before touching the DOM themselves).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return (
     <>
       <a href="#main" className="skip-link">{i18n.t("nav.skip")}</a>

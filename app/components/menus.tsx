@@ -25,7 +25,11 @@ export function Disclosure({
 }) {
   const ref = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
+  const shownKey = useRef(location.key);
   useEffect(() => {
+    // Close after a navigation, but not on mount: a menu opened before hydration stays open.
+    if (shownKey.current === location.key) return;
+    shownKey.current = location.key;
     if (ref.current) ref.current.open = false;
   }, [location.key]);
   useEffect(() => {

@@ -149,6 +149,7 @@ test.describe("root layout and landing page", () => {
   test("scroll-to-top appears after 500 px and scrolls back up", async ({ page }, info) => {
     test.skip(!hasJs(info), "scroll-to-top is a JavaScript enhancement (SPEC §9)");
     await page.goto("/");
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
     // make the page long enough to scroll on any viewport
     await page.evaluate(() => document.getElementById("main")!.insertAdjacentHTML("beforeend", '<div style="height:2000px"></div>'));
     await expect(page.getByTestId("scroll-top")).toHaveCount(0);
