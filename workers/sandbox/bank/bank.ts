@@ -1,7 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { buildLaoQr, parseLaoQr } from "../../core/emvco";
+import { findBank, maskAccountNumber } from "../../core/banks";
 import { formatAmount, parseAmount } from "../../core/money";
-import { applyFault, noEffect, type Fault, type FaultEffect, type FaultMode, type FaultSpec } from "./faults";
+import { applyFault, isPayoutFault, isWebhookFault, noEffect, type Fault, type FaultEffect, type FaultMode, type FaultSpec, type PayoutFaultMode } from "./faults";
 import { signatureHeader, SIGNATURE_HEADER } from "./signature";
 
 export type BankEnv = {
@@ -49,8 +50,11 @@ export type PayData = { reference: string; transactionId: string; status: "PAID"
 export type RecentQr = { reference: string; amount: string; status: PaymentStatus; expiresAt: string; payload: string };
 
 export type DeliveryState = "pending" | "inflight" | "held" | "delivered" | "dead" | "dropped";
+/** What a webhook is about: a QR payment ("payment.succeeded") or a payout ("payout.paid" / "payout.rejected"). */
+export type DeliveryKind = "payment" | "payout";
 export type Delivery = {
   id: number;
+  kind: DeliveryKind;
   reference: string;
   url: string;
   state: DeliveryState;
@@ -63,8 +67,53 @@ export type Delivery = {
   createdAt: string;
   deliveredAt: string | null;
 };
-export type PulledDelivery = { id: number; reference: string; attempt: number; url: string; headers: Record<string, string>; body: string };
-export type DeliveryFilter = { reference?: string; prefix?: string };
+export type PulledDelivery = { id: number; kind: DeliveryKind; reference: string; attempt: number; url: string; headers: Record<string, string>; body: string };
+export type DeliveryFilter = { reference?: string; prefix?: string; kind?: DeliveryKind };
+
+/** Payouts (withdrawals): the portal pays a player's withdrawal to their Lao bank account. */
+export type CreatePayoutInput = {
+  reference: string;
+  amountMinor: string;
+  bankCode: string;
+  accountNumber: string;
+  accountName: string;
+  callbackUrl: string;
+};
+export type PayoutStatus = "PROCESSING" | "PAID" | "REJECTED" | "NOT_FOUND";
+export type PayoutOutcome = "PAID" | "REJECTED";
+export type PayoutData = {
+  reference: string;
+  status: PayoutStatus;
+  amount: string | null;
+  createdAt?: string;
+  transactionId?: string;
+  reason?: string;
+  completedAt?: string;
+};
+/** What POST /api/payouts answers: the payout, or a simulated server error (faults). */
+export type CreatePayoutResult = Outcome<PayoutData> | { ok: false; status: 500; code: "INTERNAL_ERROR"; message: string };
+/** Everything about a payout, for the tester page and GET /sandbox/payouts. */
+export type PayoutRecord = {
+  reference: string;
+  status: Exclude<PayoutStatus, "NOT_FOUND">;
+  amount: string;
+  bankCode: string;
+  bankName: string;
+  accountNumber: string;
+  accountMasked: string;
+  accountName: string;
+  callbackUrl: string;
+  /** When the bank completes it by itself; null = held (payout-hold) or completed. */
+  dueAt: string | null;
+  /** What the bank will do at dueAt (payout-reject plans REJECTED). */
+  plannedOutcome: PayoutOutcome;
+  faults: PayoutFaultMode[];
+  transactionId: string | null;
+  reason: string | null;
+  createdAt: string;
+  completedAt: string | null;
+};
+export type PayoutConfig = { referencePrefix: string; processingMs: number };
 
 export type Outcome<T> = { ok: true; status: number; data: T } | { ok: false; status: number; code: string; message: string };
 
@@ -87,6 +136,7 @@ type QrRow = {
 
 type OutboxRow = {
   id: number;
+  kind: string;
   reference: string;
   url: string;
   body: string;
@@ -101,6 +151,24 @@ type OutboxRow = {
   last_error: string | null;
   created_at: number;
   delivered_at: number | null;
+};
+
+type PayoutRow = {
+  reference: string;
+  amount_minor: string;
+  bank_code: string;
+  account_number: string;
+  account_name: string;
+  callback_url: string;
+  status: string;
+  due_at: number | null;
+  planned_outcome: string;
+  planned_reason: string | null;
+  faults: string;
+  transaction_id: string | null;
+  reason: string | null;
+  created_at: number;
+  completed_at: number | null;
 };
 
 type FaultRow = {
@@ -170,8 +238,40 @@ const MIGRATIONS: string[] = [
      applied INTEGER NOT NULL DEFAULT 0,
      created_at INTEGER NOT NULL
    );`,
-  // Payouts (withdrawals) arrive in a later issue: add their table as the next migration here.
+  // 2: payouts (withdrawals), their processing time, and the kind of each webhook.
+  `CREATE TABLE payout (
+     reference TEXT PRIMARY KEY,
+     amount_minor TEXT NOT NULL,
+     bank_code TEXT NOT NULL,
+     account_number TEXT NOT NULL,
+     account_name TEXT NOT NULL,
+     callback_url TEXT NOT NULL,
+     status TEXT NOT NULL DEFAULT 'PROCESSING', -- PROCESSING | PAID | REJECTED
+     due_at INTEGER,                            -- the alarm completes it then; NULL = held or completed
+     planned_outcome TEXT NOT NULL DEFAULT 'PAID',
+     planned_reason TEXT,
+     faults TEXT NOT NULL DEFAULT '',
+     transaction_id TEXT UNIQUE,
+     reason TEXT,
+     created_at INTEGER NOT NULL,
+     completed_at INTEGER
+   );
+   CREATE INDEX payout_due ON payout (status, due_at);
+   CREATE INDEX payout_created ON payout (created_at);
+   -- processing time per reference prefix ('' = everyone else)
+   CREATE TABLE payout_config (
+     reference_prefix TEXT PRIMARY KEY,
+     processing_ms INTEGER NOT NULL
+   );
+   ALTER TABLE outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'payment';`,
 ];
+
+/** How long a payout stays PROCESSING before the bank completes it, unless configured. */
+export const DEFAULT_PROCESSING_MS = 1000;
+/** The reason a "payout-reject" fault gives. */
+export const FAULT_REJECT_REASON = "ACCOUNT_CLOSED";
+/** The reason of a payout rejected by hand without one. */
+export const DEFAULT_REJECT_REASON = "DECLINED_BY_BANK";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -326,7 +426,7 @@ export class SandboxBank extends DurableObject<BankEnv> {
       );
       if (update.rowsWritten === 0) return false;
       const body = JSON.stringify({ event: "payment.succeeded", reference, transactionId, amount, currency: "LAK", paidAt: iso(now) });
-      this.enqueueWebhook(reference, row.callback_url, body, now);
+      this.enqueueWebhook("payment", reference, row.callback_url, body, now);
       return true;
     });
     if (!paid) return fail(409, "ALREADY_PAID", "This QR code was already paid.");
@@ -358,25 +458,184 @@ export class SandboxBank extends DurableObject<BankEnv> {
   }
 
   // ---- Payouts (withdrawals) ------------------------------------------------------------
-  // A later issue adds createPayout / payoutStatus here (a `payout` table as the next
-  // migration, its own outbox event "payout.succeeded"/"payout.failed" through the same
-  // enqueueWebhook + alarm machinery). Nothing is built yet; index.ts answers 501.
+  // POST /api/payouts records a PROCESSING payout; the alarm (or a status query, whichever
+  // comes first) completes it processingMs later as PAID (or REJECTED by a fault), and its
+  // callback goes through the same outbox as payment webhooks. Faults: payout-error-before /
+  // payout-error-after per request, payout-reject / payout-hold per new payout.
+
+  /** Idempotent by reference: same amount and account -> 200 with the current state; else 409. */
+  async createPayout(input: CreatePayoutInput): Promise<CreatePayoutResult> {
+    const now = Date.now();
+    // Everything up to the insert is synchronous: concurrent requests cannot interleave.
+    if (this.takePayoutFaults(input.reference, ["payout-error-before"]).length > 0) {
+      return { ok: false, status: 500, code: "INTERNAL_ERROR", message: "the bank could not process the request" };
+    }
+    this.settleDuePayouts(now);
+    const existing = this.payout(input.reference);
+    let result: Outcome<PayoutData>;
+    if (existing) {
+      if (existing.amount_minor !== input.amountMinor) {
+        return fail(409, "REF_CONFLICT", `reference ${input.reference} already has a payout of another amount`);
+      }
+      if (existing.bank_code !== input.bankCode || existing.account_number !== input.accountNumber) {
+        return fail(409, "REF_CONFLICT", `reference ${input.reference} already has a payout to another account`);
+      }
+      result = { ok: true, status: 200, data: this.payoutData(existing) };
+    } else {
+      const applied = this.takePayoutFaults(input.reference, ["payout-reject", "payout-hold"]);
+      const reject = applied.includes("payout-reject");
+      const hold = applied.includes("payout-hold");
+      this.sql.exec(
+        `INSERT INTO payout (reference, amount_minor, bank_code, account_number, account_name, callback_url, due_at, planned_outcome, planned_reason, faults, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        input.reference,
+        input.amountMinor,
+        input.bankCode,
+        input.accountNumber,
+        input.accountName,
+        input.callbackUrl,
+        hold ? null : now + this.processingMs(input.reference),
+        reject ? "REJECTED" : "PAID",
+        reject ? FAULT_REJECT_REASON : null,
+        applied.join(","),
+        now,
+      );
+      result = { ok: true, status: 201, data: this.payoutData(this.payout(input.reference)!) };
+    }
+    const errorAfter = this.takePayoutFaults(input.reference, ["payout-error-after"]).length > 0;
+    await this.scheduleAlarm();
+    if (errorAfter) return { ok: false, status: 500, code: "INTERNAL_ERROR", message: "the bank could not process the request" };
+    return result;
+  }
+
+  async payoutStatus(reference: string): Promise<PayoutData> {
+    this.settleDuePayouts(Date.now());
+    await this.scheduleAlarm();
+    const row = this.payout(reference);
+    return row ? this.payoutData(row) : { reference, status: "NOT_FOUND", amount: null };
+  }
+
+  /** Sandbox control: complete a PROCESSING payout now (held or not yet due). */
+  async completePayout(reference: string, outcome: PayoutOutcome, reason: string | null): Promise<Outcome<PayoutData>> {
+    const now = Date.now();
+    this.settleDuePayouts(now);
+    const row = this.payout(reference);
+    if (!row) return fail(404, "PAYOUT_UNKNOWN", `no payout with reference ${reference}`);
+    if (row.status !== "PROCESSING") return fail(409, "ALREADY_COMPLETED", `payout ${reference} is already ${row.status}`);
+    this.ctx.storage.transactionSync(() => this.completeRow(row, outcome, outcome === "REJECTED" ? (reason ?? DEFAULT_REJECT_REASON) : null, now));
+    await this.scheduleAlarm();
+    return { ok: true, status: 200, data: this.payoutData(this.payout(reference)!) };
+  }
+
+  async recentPayouts(limit: number, filter: DeliveryFilter = {}): Promise<PayoutRecord[]> {
+    this.settleDuePayouts(Date.now());
+    await this.scheduleAlarm();
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    if (filter.reference !== undefined) {
+      where.push("reference = ?");
+      params.push(filter.reference);
+    }
+    if (filter.prefix !== undefined) {
+      where.push("substr(reference, 1, length(?)) = ?");
+      params.push(filter.prefix, filter.prefix);
+    }
+    return this.sql
+      .exec<PayoutRow>(`SELECT * FROM payout ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY created_at DESC, rowid DESC LIMIT ?`, ...params, limit)
+      .toArray()
+      .map((row) => this.payoutRecord(row));
+  }
+
+  async payoutConfig(): Promise<PayoutConfig[]> {
+    const rows = this.sql.exec<{ reference_prefix: string; processing_ms: number }>("SELECT * FROM payout_config ORDER BY reference_prefix").toArray();
+    const list = rows.map((row) => ({ referencePrefix: row.reference_prefix, processingMs: row.processing_ms }));
+    if (!list.some((c) => c.referencePrefix === "")) list.unshift({ referencePrefix: "", processingMs: DEFAULT_PROCESSING_MS });
+    return list;
+  }
+
+  /** Sets processingMs for new payouts (those whose reference starts with referencePrefix; "" = all others). */
+  async setPayoutConfig(config: PayoutConfig): Promise<PayoutConfig> {
+    this.sql.exec(
+      "INSERT INTO payout_config (reference_prefix, processing_ms) VALUES (?, ?) ON CONFLICT (reference_prefix) DO UPDATE SET processing_ms = excluded.processing_ms",
+      config.referencePrefix,
+      config.processingMs,
+    );
+    return config;
+  }
+
+  /** Removes a prefix's processing time (or, for "", puts the default back). */
+  async clearPayoutConfig(referencePrefix: string): Promise<{ cleared: number }> {
+    return { cleared: this.sql.exec("DELETE FROM payout_config WHERE reference_prefix = ?", referencePrefix).rowsWritten };
+  }
+
+  /** The longest configured prefix of this reference wins; default DEFAULT_PROCESSING_MS. */
+  private processingMs(reference: string): number {
+    const row = this.sql
+      .exec<{ processing_ms: number }>(
+        "SELECT processing_ms FROM payout_config WHERE substr(?, 1, length(reference_prefix)) = reference_prefix ORDER BY length(reference_prefix) DESC LIMIT 1",
+        reference,
+      )
+      .toArray()[0];
+    return row ? row.processing_ms : DEFAULT_PROCESSING_MS;
+  }
+
+  /** Rolls the payout faults of these modes for one reference; uses up their budget. */
+  private takePayoutFaults(reference: string, modes: PayoutFaultMode[]): PayoutFaultMode[] {
+    const applied: PayoutFaultMode[] = [];
+    for (const fault of this.faultRows()) {
+      if (!isPayoutFault(fault.mode) || !modes.includes(fault.mode) || applied.includes(fault.mode)) continue;
+      if (!matches(reference, fault.reference_prefix) || !roll(fault.rate)) continue;
+      applied.push(fault.mode);
+      this.useFault(fault);
+    }
+    return applied;
+  }
+
+  /** Completes every payout whose time has come (the alarm, and before any read). */
+  private settleDuePayouts(now: number): number {
+    const due = this.sql.exec<PayoutRow>("SELECT * FROM payout WHERE status = 'PROCESSING' AND due_at <= ? ORDER BY due_at, created_at", now).toArray();
+    for (const row of due) {
+      this.ctx.storage.transactionSync(() => this.completeRow(row, row.planned_outcome === "REJECTED" ? "REJECTED" : "PAID", row.planned_reason ?? FAULT_REJECT_REASON, now));
+    }
+    return due.length;
+  }
+
+  /** PROCESSING -> PAID | REJECTED and its callback into the outbox, once. Call inside a transaction. */
+  private completeRow(row: PayoutRow, outcome: PayoutOutcome, reason: string | null, now: number): boolean {
+    const transactionId = outcome === "PAID" ? `SBXP${randomHex(8).toUpperCase()}` : null;
+    const update = this.sql.exec(
+      "UPDATE payout SET status = ?, transaction_id = ?, reason = ?, completed_at = ?, due_at = NULL WHERE reference = ? AND status = 'PROCESSING'",
+      outcome,
+      transactionId,
+      outcome === "REJECTED" ? reason : null,
+      now,
+      row.reference,
+    );
+    if (update.rowsWritten === 0) return false;
+    const amount = formatAmount(BigInt(row.amount_minor), "LAK");
+    const body =
+      outcome === "PAID"
+        ? { event: "payout.paid", reference: row.reference, transactionId, amount, currency: "LAK", completedAt: iso(now) }
+        : { event: "payout.rejected", reference: row.reference, amount, currency: "LAK", reason, completedAt: iso(now) };
+    this.enqueueWebhook("payout", row.reference, row.callback_url, JSON.stringify(body), now);
+    return true;
+  }
 
   // ---- Webhook outbox -----------------------------------------------------------------
 
-  private enqueueWebhook(reference: string, url: string, body: string, now: number): void {
+  private enqueueWebhook(kind: DeliveryKind, reference: string, url: string, body: string, now: number): void {
     let effect: FaultEffect = noEffect();
     for (const fault of this.faultRows()) {
-      if (!matches(reference, fault.reference_prefix) || !roll(fault.rate)) continue;
+      if (!isWebhookFault(fault.mode) || !matches(reference, fault.reference_prefix) || !roll(fault.rate)) continue;
       effect = applyFault(effect, this.faultOf(fault));
-      if (fault.times !== null && fault.times <= 1) this.sql.exec("DELETE FROM faults WHERE id = ?", fault.id);
-      else this.sql.exec("UPDATE faults SET applied = applied + 1, times = times - 1 WHERE id = ?", fault.id);
+      this.useFault(fault);
     }
     const state: DeliveryState = effect.drop ? "dropped" : effect.hold ? "held" : "pending";
     for (let copy = 0; copy < effect.copies; copy++) {
       this.sql.exec(
-        `INSERT INTO outbox (reference, url, body, state, next_attempt_at, signature, faults, hold_fault, hold_batch, hold_until, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO outbox (kind, reference, url, body, state, next_attempt_at, signature, faults, hold_fault, hold_batch, hold_until, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        kind,
         reference,
         url,
         body,
@@ -394,6 +653,12 @@ export class SandboxBank extends DurableObject<BankEnv> {
       const held = this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM outbox WHERE state = 'held' AND hold_fault = ?", effect.hold.faultId).one().n;
       if (held >= effect.hold.batch) this.releaseHeld(effect.hold.faultId, now);
     }
+  }
+
+  /** One more payment or payout affected: count it, and remove the fault when its budget is spent. */
+  private useFault(fault: FaultRow): void {
+    if (fault.times !== null && fault.times <= 1) this.sql.exec("DELETE FROM faults WHERE id = ?", fault.id);
+    else this.sql.exec("UPDATE faults SET applied = applied + 1, times = times - 1 WHERE id = ?", fault.id);
   }
 
   /** Releases a held out-of-order batch, newest first. */
@@ -430,6 +695,10 @@ export class SandboxBank extends DurableObject<BankEnv> {
     if (filter.prefix !== undefined) {
       where.push("substr(reference, 1, length(?)) = ?");
       params.push(filter.prefix, filter.prefix);
+    }
+    if (filter.kind !== undefined) {
+      where.push("kind = ?");
+      params.push(filter.kind);
     }
     const row = this.sql
       .exec<OutboxRow>(`SELECT * FROM outbox WHERE ${where.join(" AND ")} ORDER BY next_attempt_at, COALESCE(order_key, id) LIMIT 1`, ...params)
@@ -476,11 +745,14 @@ export class SandboxBank extends DurableObject<BankEnv> {
     };
   }
 
-  /** Push modes: the alarm sends every due delivery in order, then sets itself for the next one. */
+  /**
+   * Completes the payouts that are due (every mode), then, in the push modes, sends every
+   * due delivery in order; then sets itself for the next one.
+   */
   async alarm(): Promise<void> {
+    this.settleDuePayouts(Date.now());
     const mode = deliveryMode(this.env);
-    if (mode === "pull") return;
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 200 && mode !== "pull"; i++) {
       const now = Date.now();
       this.sweep(now);
       const row = this.takeDue(now, {});
@@ -503,14 +775,15 @@ export class SandboxBank extends DurableObject<BankEnv> {
   }
 
   private async scheduleAlarm(): Promise<void> {
-    if (deliveryMode(this.env) === "pull") return;
-    const next = this.sql
-      .exec<{ at: number | null }>(
-        `SELECT MIN(at) AS at FROM (
-           SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'pending'
+    // In pull mode the test pump drives the outbox; only payouts need the alarm.
+    const outbox =
+      deliveryMode(this.env) === "pull"
+        ? ""
+        : `UNION ALL SELECT MIN(next_attempt_at) FROM outbox WHERE state = 'pending'
            UNION ALL SELECT MIN(lease_until) FROM outbox WHERE state = 'inflight'
-           UNION ALL SELECT MIN(hold_until) FROM outbox WHERE state = 'held')`,
-      )
+           UNION ALL SELECT MIN(hold_until) FROM outbox WHERE state = 'held'`;
+    const next = this.sql
+      .exec<{ at: number | null }>(`SELECT MIN(at) AS at FROM (SELECT MIN(due_at) AS at FROM payout WHERE status = 'PROCESSING' ${outbox})`)
       .one().at;
     if (next === null) return;
     const current = await this.ctx.storage.getAlarm();
@@ -527,7 +800,7 @@ export class SandboxBank extends DurableObject<BankEnv> {
     return {
       ok: true,
       status: 200,
-      data: { id: row.id, reference: row.reference, attempt: row.attempts, url: row.url, headers: await this.headersFor(row), body: row.body },
+      data: { id: row.id, kind: row.kind as DeliveryKind, reference: row.reference, attempt: row.attempts, url: row.url, headers: await this.headersFor(row), body: row.body },
     };
   }
 
@@ -543,7 +816,12 @@ export class SandboxBank extends DurableObject<BankEnv> {
   async listDeliveries(filter: DeliveryFilter): Promise<Delivery[]> {
     const rows = this.sql.exec<OutboxRow>("SELECT * FROM outbox ORDER BY id DESC LIMIT 500").toArray();
     return rows
-      .filter((row) => (filter.reference === undefined || row.reference === filter.reference) && (filter.prefix === undefined || matches(row.reference, filter.prefix)))
+      .filter(
+        (row) =>
+          (filter.reference === undefined || row.reference === filter.reference) &&
+          (filter.prefix === undefined || matches(row.reference, filter.prefix)) &&
+          (filter.kind === undefined || row.kind === filter.kind),
+      )
       .map((row) => this.deliveryOf(row));
   }
 
@@ -616,6 +894,7 @@ export class SandboxBank extends DurableObject<BankEnv> {
   private deliveryOf(row: OutboxRow): Delivery {
     return {
       id: row.id,
+      kind: row.kind as DeliveryKind,
       reference: row.reference,
       url: row.url,
       state: row.state as DeliveryState,
@@ -627,6 +906,44 @@ export class SandboxBank extends DurableObject<BankEnv> {
       lastError: row.last_error,
       createdAt: iso(row.created_at),
       deliveredAt: row.delivered_at === null ? null : iso(row.delivered_at),
+    };
+  }
+
+  private payout(reference: string): PayoutRow | null {
+    return this.sql.exec<PayoutRow>("SELECT * FROM payout WHERE reference = ?", reference).toArray()[0] ?? null;
+  }
+
+  private payoutData(row: PayoutRow): PayoutData {
+    const data: PayoutData = {
+      reference: row.reference,
+      status: row.status as PayoutStatus,
+      amount: formatAmount(BigInt(row.amount_minor), "LAK"),
+      createdAt: iso(row.created_at),
+    };
+    if (row.transaction_id) data.transactionId = row.transaction_id;
+    if (row.reason) data.reason = row.reason;
+    if (row.completed_at !== null) data.completedAt = iso(row.completed_at);
+    return data;
+  }
+
+  private payoutRecord(row: PayoutRow): PayoutRecord {
+    return {
+      reference: row.reference,
+      status: row.status as PayoutRecord["status"],
+      amount: formatAmount(BigInt(row.amount_minor), "LAK"),
+      bankCode: row.bank_code,
+      bankName: findBank(row.bank_code)?.name ?? row.bank_code,
+      accountNumber: row.account_number,
+      accountMasked: maskAccountNumber(row.account_number),
+      accountName: row.account_name,
+      callbackUrl: row.callback_url,
+      dueAt: row.due_at === null ? null : iso(row.due_at),
+      plannedOutcome: row.planned_outcome as PayoutOutcome,
+      faults: row.faults ? (row.faults.split(",") as PayoutFaultMode[]) : [],
+      transactionId: row.transaction_id,
+      reason: row.reason,
+      createdAt: iso(row.created_at),
+      completedAt: row.completed_at === null ? null : iso(row.completed_at),
     };
   }
 

@@ -1,15 +1,34 @@
 /**
- * Fault injection for the webhook path, shaped like a real fault injector (Envoy, Toxiproxy):
- * each fault has a mode, an optional match (reference prefix), a rate (probability that a
- * payment is affected) and an optional budget (`times`, after which the fault is used up).
- * A fault is decided once per payment, when its webhook is enqueued.
+ * Fault injection, shaped like a real fault injector (Envoy, Toxiproxy): each fault has a
+ * mode, an optional match (reference prefix), a rate (probability that a payment or payout
+ * is affected) and an optional budget (`times`, after which the fault is used up).
+ *
+ * - Webhook faults are decided once per webhook (payment or payout callback), when it is
+ *   enqueued.
+ * - Payout faults are decided once per POST /api/payouts ("payout-error-before",
+ *   "payout-error-after") or once per new payout ("payout-reject", "payout-hold").
  */
-export const FAULT_MODES = ["duplicate", "out-of-order", "delay", "drop", "stale-signature", "bad-signature"] as const;
+export const WEBHOOK_FAULT_MODES = ["duplicate", "out-of-order", "delay", "drop", "stale-signature", "bad-signature"] as const;
+export const PAYOUT_FAULT_MODES = ["payout-reject", "payout-hold", "payout-error-before", "payout-error-after"] as const;
+export const FAULT_MODES = [...WEBHOOK_FAULT_MODES, ...PAYOUT_FAULT_MODES] as const;
+export type WebhookFaultMode = (typeof WEBHOOK_FAULT_MODES)[number];
+export type PayoutFaultMode = (typeof PAYOUT_FAULT_MODES)[number];
 export type FaultMode = (typeof FAULT_MODES)[number];
+
+export function isWebhookFault(mode: string): mode is WebhookFaultMode {
+  return (WEBHOOK_FAULT_MODES as readonly string[]).includes(mode);
+}
+
+export function isPayoutFault(mode: string): mode is PayoutFaultMode {
+  return (PAYOUT_FAULT_MODES as readonly string[]).includes(mode);
+}
 
 export type FaultSpec = {
   mode: FaultMode;
-  /** duplicate: deliveries per webhook (default 2); out-of-order: batch size to hold and reverse (default 2). */
+  /**
+   * duplicate: deliveries per webhook (default 2); out-of-order: batch size to hold and
+   * reverse (default 2). payout-*: the number of payouts affected, an alias of `times`.
+   */
   count: number;
   /** Probability (0..1) that a payment is affected; default 1. */
   rate: number;
@@ -38,12 +57,23 @@ export function parseFaultSpec(input: unknown): FaultParse {
   if (typeof mode !== "string" || !(FAULT_MODES as readonly string[]).includes(mode)) {
     return { ok: false, message: `mode must be one of ${FAULT_MODES.join(", ")}` };
   }
-  const count = body.count ?? 2;
-  if (!isInt(count, 1, 20)) return { ok: false, message: "count must be an integer from 1 to 20" };
+  const payout = isPayoutFault(mode);
+  const count = body.count ?? (payout ? 1 : 2);
+  if (payout) {
+    // "the next N payouts": for payout faults count is the budget, like times.
+    if (!isInt(count, 1, 1_000_000)) return { ok: false, message: "count must be a positive integer" };
+  } else if (!isInt(count, 1, 20)) {
+    return { ok: false, message: "count must be an integer from 1 to 20" };
+  }
   const rate = body.rate ?? 1;
   if (typeof rate !== "number" || !(rate >= 0 && rate <= 1)) return { ok: false, message: "rate must be a number from 0 to 1" };
-  const times = body.times ?? null;
-  if (times !== null && !isInt(times, 1, 1_000_000)) return { ok: false, message: "times must be a positive integer or null" };
+  const givenTimes = body.times ?? null;
+  if (givenTimes !== null && !isInt(givenTimes, 1, 1_000_000)) return { ok: false, message: "times must be a positive integer or null" };
+  const countGiven = body.count !== undefined && body.count !== null;
+  if (payout && countGiven && givenTimes !== null && givenTimes !== count) {
+    return { ok: false, message: "for payout faults count and times mean the same thing: give one, or the same value" };
+  }
+  const times: number | null = payout && countGiven ? count : givenTimes;
   const referencePrefix = body.referencePrefix ?? "";
   if (typeof referencePrefix !== "string" || referencePrefix.length > 25) return { ok: false, message: "referencePrefix must be a string of at most 25 characters" };
   const delayMs = body.delayMs ?? 5000;
@@ -88,6 +118,10 @@ export function applyFault(effect: FaultEffect, fault: Fault): FaultEffect {
       break;
     case "bad-signature":
       next.signature = "bad";
+      break;
+    default:
+      // payout faults act on the payout itself, not on its callback (bank.ts)
+      next.applied = effect.applied;
       break;
   }
   return next;

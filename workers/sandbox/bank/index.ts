@@ -1,16 +1,30 @@
 /**
  * Sandbox bank / payment gateway (LAO QR). Local development and tests only; never deployed.
  *
- *   /api/*        merchant API, HTTP Basic MERCHANT_ID:MERCHANT_SECRET
+ *   /api/*        merchant API, HTTP Basic MERCHANT_ID:MERCHANT_SECRET: QR codes, payment
+ *                 status, payouts
  *   /pay          the tester's "banking app" page (HTML, works without JavaScript)
- *   /sandbox/*    test controls without auth: pay by JSON, faults, pull-mode webhook pump
+ *   /payouts      the tester's payout desk: recent payouts, Pay / Reject the processing ones
+ *   /sandbox/*    test controls without auth: pay by JSON, complete payouts, faults,
+ *                 payout processing time, pull-mode webhook pump
  *
  * Everything lives in one Durable Object (bank.ts); docs/sandbox-bank.md describes the API.
  */
-import { parseAmount } from "../../core/money";
-import { deliveryMode, qrAmount, type BankEnv, type CreateQrInput, type DeliveryFilter, type Outcome, type SandboxBank } from "./bank";
+import { findBank, isValidAccountNumber } from "../../core/banks";
+import { MINOR_DIGITS, parseAmount } from "../../core/money";
+import {
+  deliveryMode,
+  qrAmount,
+  type BankEnv,
+  type CreatePayoutInput,
+  type CreateQrInput,
+  type DeliveryFilter,
+  type Outcome,
+  type PayoutOutcome,
+  type SandboxBank,
+} from "./bank";
 import { parseFaultSpec } from "./faults";
-import { PAGE_CSP, paidPage, payPage, refusedPage } from "./pages";
+import { PAGE_CSP, paidPage, payoutsPage, payPage, refusedPage, type PayoutNotice } from "./pages";
 import { constantTimeEqual } from "./signature";
 
 export { SandboxBank } from "./bank";
@@ -19,6 +33,13 @@ const REFERENCE = /^[A-Za-z0-9._-]{1,25}$/;
 const PRINTABLE = /^[\x20-\x7e]+$/;
 const MAX_PAYLOAD_BYTES = 4096;
 const RECENT_ON_PAGE = 10;
+const PAYOUTS_ON_PAGE = 25;
+/** Payouts are whole kip (workers/core/money.ts: withdrawals round down to whole kip). */
+const KIP = 10n ** BigInt(MINOR_DIGITS.LAK);
+const MAX_PAYOUT_MINOR = 10n ** 14n;
+/** A rejection reason is a code: DECLINED_BY_BANK, ACCOUNT_CLOSED, ... */
+const REASON = /^[A-Z][A-Z0-9_]{0,39}$/;
+const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   return Response.json(body, { status, headers: { "cache-control": "no-store", ...headers } });
@@ -115,6 +136,48 @@ export function parseCreateQr(input: unknown): Parsed<CreateQrInput> {
   };
 }
 
+function httpUrl(text: unknown): string | null {
+  if (typeof text !== "string") return null;
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+export function parseCreatePayout(input: unknown): Parsed<CreatePayoutInput> {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return invalid("", "the body must be a JSON object");
+  const { reference, amount, bankCode, accountNumber, accountName, callbackUrl } = input as Record<string, unknown>;
+  if (typeof reference !== "string" || !REFERENCE.test(reference)) return invalid("reference", "reference must be 1-25 characters of A-Z a-z 0-9 . _ -");
+  if (typeof amount !== "string") return invalid("amount", 'amount must be a decimal string in LAK, e.g. "50000" or "50000.00"');
+  const minor = parseAmount(amount, "LAK");
+  if (minor === null || minor <= 0n) return invalid("amount", "amount must be a positive decimal string");
+  if (minor % KIP !== 0n) return invalid("amount", "payouts are in whole kip (no fraction of a kip)");
+  if (minor >= MAX_PAYOUT_MINOR) return invalid("amount", "amount is too large");
+  if (typeof bankCode !== "string" || !findBank(bankCode)) return invalid("bankCode", "bankCode must be a Lao bank code (BCEL, LDB, APB, JDB, ...)");
+  if (typeof accountNumber !== "string" || !isValidAccountNumber(bankCode, accountNumber)) {
+    return invalid("accountNumber", `accountNumber must be the digits of a ${bankCode} account (no spaces or dashes)`);
+  }
+  if (typeof accountName !== "string" || !accountName.trim() || accountName.length > 100 || CONTROL.test(accountName)) {
+    return invalid("accountName", "accountName must be the account holder's name, 1-100 characters");
+  }
+  const url = httpUrl(callbackUrl);
+  if (url === null) return invalid("callbackUrl", "callbackUrl must be an http(s) URL");
+  return { ok: true, value: { reference, amountMinor: minor.toString(), bankCode, accountNumber, accountName: accountName.trim(), callbackUrl: url } };
+}
+
+export function parseCompletion(input: unknown): Parsed<{ outcome: PayoutOutcome; reason: string | null }> {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return invalid("", "the body must be a JSON object");
+  const { outcome, reason = null } = input as Record<string, unknown>;
+  if (outcome !== "PAID" && outcome !== "REJECTED") return invalid("outcome", 'outcome must be "PAID" or "REJECTED"');
+  if (reason !== null && (typeof reason !== "string" || !REASON.test(reason))) {
+    return invalid("reason", "reason must be a code of A-Z 0-9 _ (at most 40), e.g. ACCOUNT_CLOSED");
+  }
+  if (reason !== null && outcome === "PAID") return invalid("reason", "only a rejection has a reason");
+  return { ok: true, value: { outcome, reason } };
+}
+
 /** `?now=<ms>` lets tests move the delivery clock forward (backoff, delay); default: real time. */
 function clock(url: URL): number | null {
   const now = url.searchParams.get("now");
@@ -126,8 +189,10 @@ function filterOf(url: URL): DeliveryFilter {
   const filter: DeliveryFilter = {};
   const reference = url.searchParams.get("reference");
   const prefix = url.searchParams.get("prefix");
+  const kind = url.searchParams.get("kind");
   if (reference !== null) filter.reference = reference;
   if (prefix !== null) filter.prefix = prefix;
+  if (kind === "payment" || kind === "payout") filter.kind = kind;
   return filter;
 }
 
@@ -148,10 +213,18 @@ async function api(request: Request, env: BankEnv, path: string): Promise<Respon
     if (request.method !== "GET") return error(405, "METHOD_NOT_ALLOWED", "GET only");
     return json({ data: await bank(env).paymentStatus(decodeURIComponent(payment[1]!)) });
   }
-  if (path === "/api/payouts" || path.startsWith("/api/payouts/")) {
-    // Payouts (withdrawals) come with the withdrawals issue: POST /api/payouts and
-    // GET /api/payouts/{reference}, backed by SandboxBank (see the Payouts section in bank.ts).
-    return error(501, "NOT_IMPLEMENTED", "payouts are not available in this sandbox yet");
+  if (path === "/api/payouts") {
+    if (request.method !== "POST") return error(405, "METHOD_NOT_ALLOWED", "POST only");
+    const read = await readJson(request);
+    if (!read.ok) return read.response;
+    const parsed = parseCreatePayout(read.body);
+    if (!parsed.ok) return error(400, "INVALID_REQUEST", parsed.message, { field: parsed.field });
+    return outcome(await bank(env).createPayout(parsed.value));
+  }
+  const payout = /^\/api\/payouts\/([^/]+)$/.exec(path);
+  if (payout) {
+    if (request.method !== "GET") return error(405, "METHOD_NOT_ALLOWED", "GET only");
+    return json({ data: await bank(env).payoutStatus(decodeURIComponent(payout[1]!)) });
   }
   return error(404, "NOT_FOUND", "no such endpoint");
 }
@@ -196,6 +269,35 @@ async function sandbox(request: Request, env: BankEnv, url: URL, path: string): 
   if (expire) {
     if (request.method !== "POST") return error(405, "METHOD_NOT_ALLOWED", "POST only");
     return outcome(await stub.expireQr(decodeURIComponent(expire[1]!)));
+  }
+  if (path === "/sandbox/payouts") {
+    if (request.method !== "GET") return error(405, "METHOD_NOT_ALLOWED", "GET only");
+    return json({ data: await stub.recentPayouts(500, filterOf(url)) });
+  }
+  if (path === "/sandbox/payouts/config") {
+    if (request.method === "GET") return json({ data: await stub.payoutConfig() });
+    if (request.method === "DELETE") return json({ data: await stub.clearPayoutConfig(url.searchParams.get("referencePrefix") ?? "") });
+    if (request.method !== "POST") return error(405, "METHOD_NOT_ALLOWED", "GET, POST or DELETE");
+    const read = await readJson(request);
+    if (!read.ok) return read.response;
+    const body = (read.body ?? {}) as { processingMs?: unknown; referencePrefix?: unknown };
+    const { processingMs, referencePrefix = "" } = body;
+    if (typeof processingMs !== "number" || !Number.isInteger(processingMs) || processingMs < 0 || processingMs > 86_400_000) {
+      return error(400, "INVALID_REQUEST", "processingMs must be an integer from 0 to 86400000", { field: "processingMs" });
+    }
+    if (typeof referencePrefix !== "string" || referencePrefix.length > 25) {
+      return error(400, "INVALID_REQUEST", "referencePrefix must be a string of at most 25 characters", { field: "referencePrefix" });
+    }
+    return json({ data: await stub.setPayoutConfig({ referencePrefix, processingMs }) });
+  }
+  const complete = /^\/sandbox\/payouts\/([^/]+)\/complete$/.exec(path);
+  if (complete) {
+    if (request.method !== "POST") return error(405, "METHOD_NOT_ALLOWED", "POST only");
+    const read = await readJson(request);
+    if (!read.ok) return read.response;
+    const parsed = parseCompletion(read.body);
+    if (!parsed.ok) return error(400, "INVALID_REQUEST", parsed.message, { field: parsed.field });
+    return outcome(await stub.completePayout(decodeURIComponent(complete[1]!), parsed.value.outcome, parsed.value.reason));
   }
   if (path === "/sandbox/faults") {
     if (request.method === "GET") return json({ data: await stub.listFaults() });
@@ -242,6 +344,42 @@ async function sandbox(request: Request, env: BankEnv, url: URL, path: string): 
   return error(404, "NOT_FOUND", "no such endpoint");
 }
 
+/** The payout desk's Pay / Reject buttons (form posts, so it works without JavaScript). */
+async function completeFromForm(request: Request, env: BankEnv): Promise<Response> {
+  const stub = bank(env);
+  let reference = "";
+  let parsed: Parsed<{ outcome: PayoutOutcome; reason: string | null }>;
+  try {
+    const form = await request.formData();
+    reference = String(form.get("reference") ?? "");
+    const reason = form.get("reason");
+    parsed = parseCompletion({ outcome: form.get("outcome"), reason: typeof reason === "string" && reason !== "" ? reason : null });
+  } catch {
+    parsed = invalid("", "The form could not be read.");
+  }
+  if (!parsed.ok) {
+    return html(payoutsPage(await stub.recentPayouts(PAYOUTS_ON_PAGE), { kind: "error", reference, code: "INVALID_REQUEST", message: parsed.message }), 400);
+  }
+  const result = await stub.completePayout(reference, parsed.value.outcome, parsed.value.reason);
+  if (!result.ok) {
+    return html(payoutsPage(await stub.recentPayouts(PAYOUTS_ON_PAGE), { kind: "error", reference, code: result.code, message: result.message }), result.status);
+  }
+  // Post/redirect/get; a relative Location keeps the portal's /sandbox/bank/ prefix.
+  return new Response(null, { status: 303, headers: { location: `payouts?done=${encodeURIComponent(reference)}`, "cache-control": "no-store" } });
+}
+
+async function payoutsFromQuery(url: URL, env: BankEnv): Promise<Response> {
+  const stub = bank(env);
+  const recent = await stub.recentPayouts(PAYOUTS_ON_PAGE);
+  const done = url.searchParams.get("done");
+  let notice: PayoutNotice | null = null;
+  if (done !== null && REFERENCE.test(done)) {
+    const status = await stub.payoutStatus(done);
+    if (status.status !== "NOT_FOUND") notice = { kind: "done", payout: status };
+  }
+  return html(payoutsPage(recent, notice));
+}
+
 export default {
   async fetch(request: Request, env: BankEnv): Promise<Response> {
     const url = new URL(request.url);
@@ -256,6 +394,11 @@ export default {
         return html(payPage(prefill, await bank(env).recentQrs(RECENT_ON_PAGE)));
       }
       if (request.method === "POST") return payFromForm(request, env);
+      return new Response("Method not allowed", { status: 405, headers: { allow: "GET, POST" } });
+    }
+    if (path === "/payouts") {
+      if (request.method === "GET") return payoutsFromQuery(url, env);
+      if (request.method === "POST") return completeFromForm(request, env);
       return new Response("Method not allowed", { status: 405, headers: { allow: "GET, POST" } });
     }
     return error(404, "NOT_FOUND", "no such endpoint");
