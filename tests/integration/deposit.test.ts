@@ -66,7 +66,7 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(99); // the identical signed request is a replay
     // the same payment delivered again, signed anew (a gateway retry), is a harmless duplicate
-    const again = await signedWebhook(JSON.parse(delivery.body));
+    const again = await signedWebhook(JSON.parse(delivery.body), { timestamp: Math.floor(Date.now() / 1000) + 1 });
     expect(again.status).toBe(200);
     expect(((await again.json()) as { result: string }).result).toBe("duplicate");
     await p.wallet.runDueWork();

@@ -189,11 +189,13 @@ describe("sandbox bank: merchant API", () => {
     expect((await bank("/api/qr", { method: "POST", headers: { authorization: MERCHANT }, body: "{" })).status).toBe(400);
   });
 
-  it("answers NOT_FOUND for an unknown reference and 501 for payouts (a later issue)", async () => {
+  it("answers NOT_FOUND for an unknown reference; an empty payout request is invalid", async () => {
     const unknown = await status(ref(prefix("N")));
     expect(unknown.status).toBe(200);
     expect(unknown.body.data).toMatchObject({ status: "NOT_FOUND", amount: null });
-    expect((await call("/api/payouts", "POST", {}, true)).status).toBe(501);
+    const payout = await call("/api/payouts", "POST", {}, true);
+    expect(payout.status).toBe(400);
+    expect(payout.body.error).toMatchObject({ code: "INVALID_REQUEST", field: "reference" });
   });
 });
 

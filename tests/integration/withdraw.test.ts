@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedDemo, fetchApp } from "../setup/seed";
-import { fundProvider, playerWithBank, postWithdraw, providerBalance, sandboxProvider } from "../setup/money";
+import { deliver, fundProvider, nextDelivery, playerWithBank, postWithdraw, providerBalance, sandboxBank, sandboxProvider } from "../setup/money";
 import { approveWithdrawal, markWithdrawalPaid, rejectWithdrawal } from "../../workers/services/withdraw";
 
 beforeAll(seedDemo);
@@ -9,6 +9,11 @@ beforeAll(seedDemo);
 async function faults(body: object | null) {
   if (body === null) return sandboxProvider("/sandbox/faults", { method: "DELETE" });
   return sandboxProvider("/sandbox/faults", { method: "POST", body: JSON.stringify(body) });
+}
+
+async function bankFault(body: object) {
+  const res = await sandboxBank("/sandbox/faults", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`bank fault refused: ${res.status} ${await res.text()}`);
 }
 
 async function withdrawals(cookie: string) {
@@ -159,5 +164,52 @@ describe("withdrawals", () => {
     expect(after).toMatchObject({ status: "SUCCESS", receivedLak: "4060000.00" });
     expect(await rejectWithdrawal(env, order.code, "late")).toMatchObject({ status: "SUCCESS" }); // no arrow from SUCCESS
     expect(await p.wallet.ledgerTotals()).toEqual({ THB: "0", LAK: "0" });
+  });
+
+  it("automatic payout: the bank pays, its callback (even duplicated or late) makes it SUCCESS once", async () => {
+    const p = await playerWithBank();
+    await fundProvider("askmebet", p.username, "300.00");
+    // this file's bank holds payouts until we complete them (other wallets' alarms keep
+    // requesting theirs meanwhile, so a count would be raced away)
+    await bankFault({ mode: "payout-hold", count: 1000, referencePrefix: "W" });
+    await postWithdraw(p.cookie, { amount: "100" });
+    const [order] = (await withdrawals(p.cookie)).items;
+    await p.wallet.runDueWork(); // requests the payout (if the wallet's alarm has not already)
+    await bankFault({ mode: "duplicate", count: 2, times: 1, referencePrefix: order.code }); // two copies of its callback
+    await sandboxBank(`/sandbox/payouts/${order.code}/complete`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ outcome: "PAID" }) });
+    const answers: number[] = [];
+    for (let d = await nextDelivery({ reference: order.code }); d; d = await nextDelivery({ reference: order.code })) {
+      answers.push((await deliver(d)).status);
+    }
+    // the first copy applies; the identical second copy is refused as a replay (409) or,
+    // if the bank re-signed it, answered as a duplicate (200): never applied twice
+    expect(answers[0]).toBe(200);
+    expect(answers.length).toBeGreaterThanOrEqual(2);
+    for (const status of answers.slice(1)) expect([200, 409]).toContain(status);
+    const done = await p.wallet.getWithdraw(order.code);
+    expect(done).toMatchObject({ status: "SUCCESS", receivedLak: "58000.00" });
+    const ledger = await p.wallet.ledgerFor(order.code);
+    expect(ledger.filter((l) => l.entry === "paid-out")).toHaveLength(4);
+    expect(await p.wallet.ledgerTotals()).toEqual({ THB: "0", LAK: "0" });
+    const list = await withdrawals(p.cookie);
+    expect(list.items[0]).toMatchObject({ status: "SUCCESS", received: "58000.00" });
+  });
+
+  it("the bank rejects the payout: REJECTED and the credit is back at the provider", async () => {
+    const p = await playerWithBank();
+    await fundProvider("gclub", p.username, "300.00");
+    await bankFault({ mode: "payout-hold", count: 1000, referencePrefix: "W" });
+    await postWithdraw(p.cookie, { provider: "gclub", amount: "120" });
+    const [order] = (await withdrawals(p.cookie)).items;
+    await p.wallet.runDueWork(); // requests the payout
+    const rejected = await sandboxBank(`/sandbox/payouts/${order.code}/complete`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ outcome: "REJECTED", reason: "ACCOUNT_CLOSED" }) });
+    expect(rejected.status).toBe(200);
+    // the callback is lost: the wallet's status query finds the rejection
+    await p.wallet.runDueWork(Date.now() + 60_000);
+    await p.wallet.runDueWork(Date.now() + 120_000);
+    const after = await p.wallet.getWithdraw(order.code);
+    expect(after).toMatchObject({ status: "REJECTED", reason: "ACCOUNT_CLOSED", returnState: "DONE" });
+    expect(await providerBalance("gclub", p.username)).toBe("300.00");
+    expect(await p.wallet.ledgerTotals()).toEqual({ THB: "0" });
   });
 });

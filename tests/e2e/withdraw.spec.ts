@@ -1,0 +1,88 @@
+import type { Page } from "@playwright/test";
+import { accountTest as test, expect } from "./fixtures";
+import { addBankAccount, loggedInPlayer } from "./player";
+
+/** Deposits through the QR and the sandbox bank until the credit shows at the provider. */
+async function depositCredit(page: Page, amount: string, expectedCredit: string) {
+  await page.goto("/player/deposit");
+  const form = page.getByTestId("deposit-form");
+  await form.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
+  await form.getByLabel("ຈຳນວນເງິນ (ກີບ)").fill(amount);
+  await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
+  const payload = (await page.getByTestId("qr-payload").inputValue()).trim();
+  await page.goto("/sandbox/bank/pay");
+  await page.getByLabel("QR payload (the text inside the QR code)").fill(payload);
+  await page.getByRole("button", { name: "Pay" }).click();
+  await expect(page.getByText("Payment successful").first()).toBeVisible();
+  await expect(async () => {
+    await page.goto("/player/withdraw");
+    await expect(page.getByTestId("credit-askmebet")).toHaveText(expectedCredit, { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+async function reviewWithdrawal(page: Page, amount: string) {
+  const form = page.getByTestId("withdraw-form");
+  await form.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
+  await form.getByLabel("ຈຳນວນເຄຣດິດທີ່ຖອນ").fill(amount);
+  await form.getByRole("button", { name: "ຕໍ່ໄປ" }).click();
+  await expect(page.getByTestId("withdraw-confirm")).toBeVisible();
+}
+
+test.describe("withdraw to the player's bank", () => {
+  test.describe.configure({ timeout: 90_000 });
+
+  test("deposit, then withdraw part: confirm summary, automatic payout, SUCCESS in history", async ({ page, baseURL }) => {
+    await loggedInPlayer(page, baseURL!);
+    await addBankAccount(page);
+    await depositCredit(page, "60000", "฿100,00");
+
+    await reviewWithdrawal(page, "50");
+    const confirm = page.getByTestId("withdraw-confirm");
+    await expect(confirm).toContainText("ທະນາຄານການຄ້າຕ່າງປະເທດລາວ (BCEL)");
+    await expect(confirm).toContainText("E2E Player");
+    await expect(page.getByTestId("confirm-credit")).toHaveText("฿50,00");
+    await expect(page.getByTestId("confirm-received")).toHaveText("₭29.000"); // 50 x 580
+    await page.getByTestId("withdraw-confirm-button").click();
+    await expect(page).toHaveURL(/\/player\/withdraw\/history$/);
+    await expect(page.getByTestId("toast")).toContainText("฿50,00");
+
+    await expect(async () => {
+      await page.goto("/player/withdraw/history");
+      const row = page.getByTestId("withdraw-history").locator("tbody tr").first();
+      await expect(row.locator('[data-status="SUCCESS"]')).toBeVisible({ timeout: 1000 });
+      await expect(row.getByTestId("received")).toHaveText("₭29.000");
+    }).toPass({ timeout: 30_000 });
+    await page.goto("/player/withdraw");
+    await expect(page.getByTestId("credit-askmebet")).toHaveText("฿50,00");
+  });
+
+  test("above the automatic threshold the withdrawal waits for staff (OPEN)", async ({ page, baseURL }) => {
+    await loggedInPlayer(page, baseURL!);
+    await addBankAccount(page);
+    await depositCredit(page, "3600000", "฿6.000,00");
+    await reviewWithdrawal(page, "5500");
+    await expect(page.getByTestId("withdraw-confirm")).toContainText("ຈຳນວນນີ້ຕ້ອງໃຫ້ພະນັກງານກວດສອບກ່ອນໂອນ.");
+    await page.getByTestId("withdraw-confirm-button").click();
+    await expect(page).toHaveURL(/\/player\/withdraw\/history$/);
+    const row = page.getByTestId("withdraw-history").locator("tbody tr").first();
+    await expect(row.locator('[data-status="OPEN"]')).toBeVisible();
+    await page.goto("/player/withdraw");
+    await expect(page.getByTestId("credit-askmebet")).toHaveText("฿500,00");
+  });
+
+  test("credit is not enough: a clear message, nothing taken", async ({ page, baseURL, expectHttpError }) => {
+    expectHttpError(400, /^\/player\/withdraw/);
+    await loggedInPlayer(page, baseURL!);
+    await addBankAccount(page);
+    await page.goto("/player/withdraw");
+    await reviewWithdrawalExpectingError(page);
+  });
+});
+
+async function reviewWithdrawalExpectingError(page: Page) {
+  const form = page.getByTestId("withdraw-form");
+  await form.getByLabel("ຄ່າຍເກມ").selectOption("betflix");
+  await form.getByLabel("ຈຳນວນເຄຣດິດທີ່ຖອນ").fill("200");
+  await form.getByRole("button", { name: "ຕໍ່ໄປ" }).click();
+  await expect(page.getByTestId("withdraw-form")).toContainText("ເຄຣດິດບໍ່ພໍ");
+}
