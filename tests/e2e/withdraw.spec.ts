@@ -34,26 +34,26 @@ test.describe("withdraw to the player's bank", () => {
   test("deposit, then withdraw part: confirm summary, automatic payout, SUCCESS in history", async ({ page, baseURL }) => {
     await loggedInPlayer(page, baseURL!);
     await addBankAccount(page);
-    await depositCredit(page, "60000", "฿100,00");
+    await depositCredit(page, "120000", "฿200,00");
 
-    await reviewWithdrawal(page, "50");
+    await reviewWithdrawal(page, "100");
     const confirm = page.getByTestId("withdraw-confirm");
     await expect(confirm).toContainText("ທະນາຄານການຄ້າຕ່າງປະເທດລາວ (BCEL)");
     await expect(confirm).toContainText("E2E Player");
-    await expect(page.getByTestId("confirm-credit")).toHaveText("฿50,00");
-    await expect(page.getByTestId("confirm-received")).toHaveText("₭29.000"); // 50 x 580
+    await expect(page.getByTestId("confirm-credit")).toHaveText("฿100,00");
+    await expect(page.getByTestId("confirm-received")).toHaveText("₭58.000"); // 100 x 580
     await page.getByTestId("withdraw-confirm-button").click();
     await expect(page).toHaveURL(/\/player\/withdraw\/history$/);
-    await expect(page.getByTestId("toast")).toContainText("฿50,00");
+    await expect(page.getByTestId("toast")).toContainText("฿100,00");
 
     await expect(async () => {
       await page.goto("/player/withdraw/history");
       const row = page.getByTestId("withdraw-history").locator("tbody tr").first();
       await expect(row.locator('[data-status="SUCCESS"]')).toBeVisible({ timeout: 1000 });
-      await expect(row.getByTestId("received")).toHaveText("₭29.000");
+      await expect(row.getByTestId("received")).toHaveText("₭58.000");
     }).toPass({ timeout: 30_000 });
     await page.goto("/player/withdraw");
-    await expect(page.getByTestId("credit-askmebet")).toHaveText("฿50,00");
+    await expect(page.getByTestId("credit-askmebet")).toHaveText("฿100,00");
   });
 
   test("above the automatic threshold the withdrawal waits for staff (OPEN)", async ({ page, baseURL }) => {
