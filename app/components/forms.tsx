@@ -87,3 +87,34 @@ export function Honeypot() {
     </div>
   );
 }
+
+/** A labelled <select> wired like <Field>: the field's errors, ids and initial value. */
+export function SelectField({
+  label,
+  field,
+  options,
+  placeholder,
+  fallback,
+}: {
+  label: ReactNode;
+  field: { id: string; name: string; initialValue?: unknown; errors?: string[] };
+  options: { value: string; label: ReactNode }[];
+  placeholder?: string;
+  fallback?: string;
+}) {
+  const errorId = field.errors?.length ? `${field.id}-error` : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={field.id}>{label}</label>
+      <select id={field.id} name={field.name} defaultValue={String(field.initialValue ?? fallback ?? "")} aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
+        {placeholder !== undefined && <option value="">{placeholder}</option>}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <ErrorList id={errorId} errors={field.errors} />
+    </div>
+  );
+}

@@ -1,6 +1,9 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
-import { ChangePasswordDialog } from "./change-password";
+
+// The dialog brings conform and zod: loaded only when a player opens it, so visitors'
+// pages (the landing page first of all) do not pay for form code they never use.
+const ChangePasswordDialog = lazy(() => import("./change-password").then((m) => ({ default: m.ChangePasswordDialog })));
 import { useTranslation } from "react-i18next";
 import { GAME_LINKS, isActiveEntry, PLAYER_MENU, type MenuEntry } from "~/lib/menu";
 import type { Language } from "~/lib/languages";
@@ -87,7 +90,11 @@ function PlayerMenu({ player }: { player: NonNullable<LayoutPlayer> }) {
         </Form>
       </div>
     </Disclosure>
-    <ChangePasswordDialog open={dialogOpen} onClose={() => setDialogOpen(false)} />
+    {dialogOpen && (
+      <Suspense fallback={null}>
+        <ChangePasswordDialog open={dialogOpen} onClose={() => setDialogOpen(false)} />
+      </Suspense>
+    )}
     </>
   );
 }

@@ -4,7 +4,7 @@ import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { BANKS } from "../../../workers/core/banks";
 import { addBankAccount, listBankAccounts } from "../../../workers/services/bank";
-import { ErrorList, Field } from "~/components/forms";
+import { ErrorList, Field, SelectField } from "~/components/forms";
 import { translate } from "~/lib/auth.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
@@ -93,28 +93,18 @@ export default function BankPage({ loaderData, actionData }: Route.ComponentProp
             inputProps={{ ...getInputProps(fields.accountName, { type: "text" }), autoComplete: "name" }}
             errors={fields.accountName.errors}
           />
-          <div className="field">
-            <label htmlFor={fields.currency.id}>{t("bank.currency")}</label>
-            <select id={fields.currency.id} name={fields.currency.name} defaultValue={String(fields.currency.initialValue ?? "LAK")} aria-invalid={fields.currency.errors ? true : undefined} aria-describedby={fields.currency.errors ? `${fields.currency.id}-error` : undefined}>
-              {BANK_CURRENCIES.map((c) => (
-                <option key={c} value={c}>
-                  {t(`bank.currencies.${c}`)}
-                </option>
-              ))}
-            </select>
-            <ErrorList id={`${fields.currency.id}-error`} errors={fields.currency.errors} />
-          </div>
-          <div className="field">
-            <label htmlFor={fields.owner.id}>{t("bank.owner")}</label>
-            <select id={fields.owner.id} name={fields.owner.name} defaultValue={String(fields.owner.initialValue ?? "SELF")} aria-invalid={fields.owner.errors ? true : undefined} aria-describedby={fields.owner.errors ? `${fields.owner.id}-error` : undefined}>
-              {BANK_OWNERS.map((o) => (
-                <option key={o} value={o}>
-                  {t(`bank.owners.${o}`)}
-                </option>
-              ))}
-            </select>
-            <ErrorList id={`${fields.owner.id}-error`} errors={fields.owner.errors} />
-          </div>
+          <SelectField
+            label={t("bank.currency")}
+            field={fields.currency}
+            fallback="LAK"
+            options={BANK_CURRENCIES.map((c) => ({ value: c, label: t(`bank.currencies.${c}`) }))}
+          />
+          <SelectField
+            label={t("bank.owner")}
+            field={fields.owner}
+            fallback="SELF"
+            options={BANK_OWNERS.map((o) => ({ value: o, label: t(`bank.owners.${o}`) }))}
+          />
           <div role="alert" className="form-alert" data-testid="form-error">
             <ErrorList id={form.errorId} errors={form.errors} />
           </div>

@@ -9,7 +9,7 @@ import { enabledProviders, fetchCredit } from "../../../workers/services/credits
 import { cancelDeposit, checkDeposit, creditRate, ensureQr, listPaymentChannels, startDeposit, walletOf, type DepositError } from "../../../workers/services/deposit";
 import type { DepositOrder } from "../../../workers/wallet/player-wallet";
 import { CreditsPanel } from "~/components/credits";
-import { ErrorList } from "~/components/forms";
+import { ErrorList, SelectField } from "~/components/forms";
 import { translate } from "~/lib/auth.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -144,29 +144,18 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
     <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="deposit-form">
       <input type="hidden" name="idempotencyKey" value={loaderData.idempotencyKey} />
       <input type="hidden" name="intent" value="create" />
-      <div className="field">
-        <label htmlFor={fields.provider.id}>{t("deposit.provider")}</label>
-        <select id={fields.provider.id} name={fields.provider.name} defaultValue={String(fields.provider.initialValue ?? "")} aria-invalid={fields.provider.errors ? true : undefined} aria-describedby={fields.provider.errors ? `${fields.provider.id}-error` : undefined}>
-          <option value="">{t("deposit.chooseProvider")}</option>
-          {loaderData.providers.map((p) => (
-            <option key={p} value={p}>
-              {t(`providers.${p}`)}
-            </option>
-          ))}
-        </select>
-        <ErrorList id={`${fields.provider.id}-error`} errors={fields.provider.errors} />
-      </div>
-      <div className="field">
-        <label htmlFor={fields.channelCode.id}>{t("deposit.channel")}</label>
-        <select id={fields.channelCode.id} name={fields.channelCode.name} defaultValue={String(fields.channelCode.initialValue ?? loaderData.channels[0]?.code ?? "")} aria-invalid={fields.channelCode.errors ? true : undefined} aria-describedby={fields.channelCode.errors ? `${fields.channelCode.id}-error` : undefined}>
-          {loaderData.channels.map((c) => (
-            <option key={c.code} value={c.code}>
-              {c.displayName} · {c.currency}
-            </option>
-          ))}
-        </select>
-        <ErrorList id={`${fields.channelCode.id}-error`} errors={fields.channelCode.errors} />
-      </div>
+      <SelectField
+        label={t("deposit.provider")}
+        field={fields.provider}
+        placeholder={t("deposit.chooseProvider")}
+        options={loaderData.providers.map((p) => ({ value: p, label: t(`providers.${p}`) }))}
+      />
+      <SelectField
+        label={t("deposit.channel")}
+        field={fields.channelCode}
+        fallback={loaderData.channels[0]?.code}
+        options={loaderData.channels.map((c) => ({ value: c.code, label: `${c.displayName} · ${c.currency}` }))}
+      />
       <div className="field">
         <label htmlFor={fields.amount.id}>{t("deposit.amount")}</label>
         <input

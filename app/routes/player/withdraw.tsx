@@ -7,7 +7,7 @@ import { listBankAccounts } from "../../../workers/services/bank";
 import { enabledProviders, fetchCredit } from "../../../workers/services/credits";
 import { confirmWithdraw, reviewWithdraw, type WithdrawError } from "../../../workers/services/withdraw";
 import { CreditsPanel } from "~/components/credits";
-import { ErrorList } from "~/components/forms";
+import { ErrorList, SelectField } from "~/components/forms";
 import { translate } from "~/lib/auth.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatMoney } from "~/lib/format";
@@ -133,18 +133,12 @@ function WithdrawForm({ loaderData, lastResult }: { loaderData: LoaderData; last
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="withdraw-form">
       <input type="hidden" name="idempotencyKey" value={loaderData.idempotencyKey} />
-      <div className="field">
-        <label htmlFor={fields.provider.id}>{t("deposit.provider")}</label>
-        <select id={fields.provider.id} name={fields.provider.name} defaultValue={String(fields.provider.initialValue ?? "")} aria-invalid={fields.provider.errors ? true : undefined} aria-describedby={fields.provider.errors ? `${fields.provider.id}-error` : undefined}>
-          <option value="">{t("deposit.chooseProvider")}</option>
-          {loaderData.providers.map((p) => (
-            <option key={p} value={p}>
-              {t(`providers.${p}`)}
-            </option>
-          ))}
-        </select>
-        <ErrorList id={`${fields.provider.id}-error`} errors={fields.provider.errors} />
-      </div>
+      <SelectField
+        label={t("deposit.provider")}
+        field={fields.provider}
+        placeholder={t("deposit.chooseProvider")}
+        options={loaderData.providers.map((p) => ({ value: p, label: t(`providers.${p}`) }))}
+      />
       <div className="card bank-card" data-testid="withdraw-bank">
         <img src={`/banks/${bank.bankCode.toLowerCase()}.svg`} alt="" width={40} height={40} />
         <div>
