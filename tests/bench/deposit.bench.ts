@@ -50,7 +50,7 @@ describe("deposit settlement", () => {
       wallSeconds = (performance.now() - start) / 1000;
       report();
     },
-    { iterations: 1, warmupIterations: 0, time: 0 },
+    { iterations: 1, warmupIterations: 0, warmupTime: 0, time: 0 },
   );
 
   function report() {

@@ -59,6 +59,6 @@ describe("withdrawals", () => {
       console.log(`confirm -> OPEN over ${confirmMs.length}: p50 ${pct(confirmMs, 0.5).toFixed(1)} ms, p95 ${pct(confirmMs, 0.95).toFixed(1)} ms`);
       console.log(`OPEN -> SUCCESS (auto payout) over ${payoutMs.length}: p50 ${pct(payoutMs, 0.5).toFixed(1)} ms, p95 ${pct(payoutMs, 0.95).toFixed(1)} ms`);
     },
-    { iterations: 1, warmupIterations: 0, time: 0 },
+    { iterations: 1, warmupIterations: 0, warmupTime: 0, time: 0 },
   );
 });
