@@ -83,8 +83,11 @@ try {
   try { process.kill(-server.pid, "SIGTERM"); } catch {}
 }
 
-console.log("\nPassword hashing inside workerd (vitest bench, Cloudflare pool):");
-execFileSync("npx", ["vitest", "bench", "--run"], { stdio: "inherit" });
+// `npm run bench -- --pages-only` stops here (no workerd benchmarks).
+if (!process.argv.includes("--pages-only")) {
+  console.log("\nInside workerd (vitest bench, Cloudflare pool): password hashing, deposit settlement, withdrawals");
+  execFileSync("npx", ["vitest", "bench", "--run"], { stdio: "inherit" });
+}
 
 function measure(kind, url, body) {
   return {
