@@ -21,6 +21,7 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             SESSION_SECRET: "test-secret-0123456789abcdef0123456789abcdef",
+            STAFF_API_TOKEN: "test-staff-token-0123456789abcdef0123456789",
           },
           workers: [
             {

@@ -41,6 +41,7 @@ export default [
     ]),
   ),
 
+  route("api/staff/withdrawals/:code/:op", "routes/api/staff-withdrawal.ts"),
   route("locales/:lng/:file", "routes/locales.ts"),
   route("sandbox/:target/*", "routes/sandbox-proxy.ts"),
   route("*", "routes/not-found.tsx"),

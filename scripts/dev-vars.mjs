@@ -1,12 +1,16 @@
 // Writes .dev.vars (local secrets) once, with a random cookie secret, so a fresh clone
 // starts without anyone inventing secrets by hand. Never committed (.gitignore).
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 
 export function ensureDevVars(path = ".dev.vars") {
-  if (existsSync(path)) return;
-  writeFileSync(path, `SESSION_SECRET=${randomBytes(32).toString("hex")}\n`);
-  console.log(`wrote ${path} with a fresh random SESSION_SECRET`);
+  const current = existsSync(path) ? readFileSync(path, "utf8") : "";
+  let next = current;
+  if (!/^SESSION_SECRET=/m.test(next)) next += `SESSION_SECRET=${randomBytes(32).toString("hex")}\n`;
+  if (!/^STAFF_API_TOKEN=/m.test(next)) next += `STAFF_API_TOKEN=${randomBytes(32).toString("hex")}\n`;
+  if (next === current) return;
+  writeFileSync(path, next);
+  console.log(`wrote local secrets to ${path} (SESSION_SECRET, STAFF_API_TOKEN)`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) ensureDevVars();

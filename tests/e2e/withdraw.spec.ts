@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { readFileSync } from "node:fs";
 import { accountTest as test, expect } from "./fixtures";
 import { addBankAccount, loggedInPlayer } from "./player";
 
@@ -56,7 +57,7 @@ test.describe("withdraw to the player's bank", () => {
     await expect(page.getByTestId("credit-askmebet")).toHaveText("฿100,00");
   });
 
-  test("above the automatic threshold the withdrawal waits for staff (OPEN)", async ({ page, baseURL }) => {
+  test("above the automatic threshold it waits for staff (OPEN); rejected through the service, the credit is back", async ({ page, baseURL }) => {
     await loggedInPlayer(page, baseURL!);
     await addBankAccount(page);
     await depositCredit(page, "3600000", "฿6.000,00");
@@ -68,6 +69,23 @@ test.describe("withdraw to the player's bank", () => {
     await expect(row.locator('[data-status="OPEN"]')).toBeVisible();
     await page.goto("/player/withdraw");
     await expect(page.getByTestId("credit-askmebet")).toHaveText("฿500,00");
+
+    // staff reject it through the withdrawal service (the operator API; screens come later)
+    await page.goto("/player/withdraw/history");
+    const code = await page.getByTestId("withdraw-history").locator("tbody tr").first().getAttribute("data-code");
+    const res = await page.request.post(`/api/staff/withdrawals/${code}/reject`, {
+      headers: { Authorization: `Bearer ${staffToken()}` },
+      data: { reason: "KYC_MISMATCH" },
+    });
+    expect(res.status()).toBe(200);
+    await expect(async () => {
+      await page.goto("/player/withdraw/history");
+      const rejected = page.locator(`tr[data-code="${code}"]`);
+      await expect(rejected.locator('[data-status="CANCELED"]')).toBeVisible({ timeout: 1000 }); // REJECTED shows as cancelled
+      await expect(rejected.getByTestId("returned")).toHaveText("฿5.500,00");
+    }).toPass({ timeout: 30_000 });
+    await page.goto("/player/withdraw");
+    await expect(page.getByTestId("credit-askmebet")).toHaveText("฿6.000,00");
   });
 
   test("credit is not enough: a clear message, nothing taken", async ({ page, baseURL, expectHttpError }) => {
@@ -85,4 +103,11 @@ async function reviewWithdrawalExpectingError(page: Page) {
   await form.getByLabel("ຈຳນວນເຄຣດິດທີ່ຖອນ").fill("200");
   await form.getByRole("button", { name: "ຕໍ່ໄປ" }).click();
   await expect(page.getByTestId("withdraw-form")).toContainText("ເຄຣດິດບໍ່ພໍ");
+}
+
+/** The operator token the e2e server's .dev.vars holds (scripts/dev-vars.mjs writes it). */
+function staffToken(): string {
+  const token = /^STAFF_API_TOKEN=(.+)$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1];
+  if (!token) throw new Error("no STAFF_API_TOKEN in .dev.vars");
+  return token.trim();
 }

@@ -212,4 +212,27 @@ describe("withdrawals", () => {
     expect(await providerBalance("gclub", p.username)).toBe("300.00");
     expect(await p.wallet.ledgerTotals()).toEqual({ THB: "0" });
   });
+
+  it("the operator API rejects a withdrawal waiting for review (token required, agency scoped)", async () => {
+    const p = await playerWithBank();
+    await fundProvider("alphabet", p.username, "7000.00");
+    await postWithdraw(p.cookie, { provider: "alphabet", amount: "6000" });
+    const [order] = (await withdrawals(p.cookie)).items;
+    const call = (op: string, body: object, token?: string, host = "localhost") =>
+      fetchApp(`http://${host}/api/staff/withdrawals/${order.code}/${op}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+    const TOKEN = "test-staff-token-0123456789abcdef0123456789";
+    expect((await call("reject", { reason: "x" })).status).toBe(401);
+    expect((await call("reject", { reason: "x" }, "wrong-token-wrong-token-wrong-token")).status).toBe(401);
+    expect((await call("reject", {}, TOKEN)).status).toBe(400);
+    expect((await call("reject", { reason: "KYC" }, TOKEN, "disabled.localhost")).status).toBe(404);
+    const res = await call("reject", { reason: "KYC" }, TOKEN);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { order: { status: string } }).order.status).toBe("REJECTED");
+    await p.wallet.runDueWork(Date.now() + 60_000);
+    expect(await providerBalance("alphabet", p.username)).toBe("7000.00");
+  });
 });
