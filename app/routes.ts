@@ -17,7 +17,7 @@ export default [
     route("promotion", "routes/player/coming-soon.tsx", { id: "player-promotion" }),
     route("promotion/history", "routes/player/coming-soon.tsx", { id: "player-promotion-history" }),
     route("promotion/:promotionId", "routes/player/coming-soon.tsx", { id: "player-promotion-detail" }),
-    route("game/:provider", "routes/player/coming-soon.tsx", { id: "player-game" }),
+    route("game/:provider", "routes/player/game.tsx"),
     route("password", "routes/player/password.tsx"),
     route("sessions", "routes/player/sessions.tsx"),
   ]),

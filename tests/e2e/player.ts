@@ -32,3 +32,22 @@ export async function addBankAccount(page: Page) {
   await form.getByRole("button", { name: "ບັນທຶກບັນຊີ" }).click();
   await expect(page.getByTestId("bank-account")).toBeVisible();
 }
+
+/** Deposits through the QR and the sandbox bank until the credit shows at the provider. */
+export async function depositCredit(page: Page, amount: string, expectedCredit: string) {
+  await page.goto("/player/deposit");
+  const form = page.getByTestId("deposit-form");
+  await form.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
+  await form.getByLabel("ຈຳນວນເງິນ (ກີບ)").fill(amount);
+  await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
+  const payload = (await page.getByTestId("qr-payload").inputValue()).trim();
+  await page.goto("/sandbox/bank/pay");
+  await page.getByLabel("QR payload (the text inside the QR code)").fill(payload);
+  await page.getByRole("button", { name: "Pay" }).click();
+  await expect(page.getByText("Payment successful").first()).toBeVisible();
+  await expect(async () => {
+    await page.goto("/player/withdraw");
+    await expect(page.getByTestId("credit-askmebet")).toHaveText(expectedCredit, { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+}
+

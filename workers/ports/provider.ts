@@ -13,7 +13,11 @@ export type TransferOutcome =
 
 export type TransferStatus = { kind: "success" } | { kind: "failed" } | { kind: "not-found" } | { kind: "unknown"; reason: string };
 
+export type GameList = { tabs: string[]; games: { code: string; name: string; tab: string }[] };
+
 export interface GameProviderPort {
+  games(tab: string | null): Promise<{ kind: "ok"; list: GameList } | { kind: "unavailable"; reason: string }>;
+  launchUrl(username: string, lang: string): Promise<{ kind: "ok"; url: string } | { kind: "unavailable"; reason: string }>;
   balance(username: string): Promise<{ kind: "ok"; amount: string; currency: string } | { kind: "unavailable"; reason: string }>;
   transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome>;
   transferStatus(reference: string): Promise<TransferStatus>;
@@ -43,6 +47,31 @@ export class SandboxProviderAdapter implements GameProviderPort {
       body: init?.body ? JSON.stringify(init.body) : undefined,
       signal: AbortSignal.timeout(this.timeoutMs),
     });
+  }
+
+  async games(tab: string | null) {
+    try {
+      const res = await this.call(`/games${tab ? `?tab=${encodeURIComponent(tab)}` : ""}`);
+      if (!res.ok) return { kind: "unavailable" as const, reason: `HTTP ${res.status}` };
+      const body = (await res.json()) as { data?: GameList };
+      if (!body.data || !Array.isArray(body.data.games)) return { kind: "unavailable" as const, reason: "bad answer" };
+      return { kind: "ok" as const, list: body.data };
+    } catch (error) {
+      return { kind: "unavailable" as const, reason: String(error) };
+    }
+  }
+
+  /** The sandbox answers a path of its own; the portal serves it under /sandbox/provider. */
+  async launchUrl(username: string, lang: string) {
+    try {
+      const res = await this.call(`/launch?username=${encodeURIComponent(username)}&lang=${encodeURIComponent(lang)}`);
+      if (!res.ok) return { kind: "unavailable" as const, reason: `HTTP ${res.status}` };
+      const body = (await res.json()) as { data?: { url?: string } };
+      if (!body.data?.url) return { kind: "unavailable" as const, reason: "bad answer" };
+      return { kind: "ok" as const, url: body.data.url.startsWith("/") ? `/sandbox/provider${body.data.url}` : body.data.url };
+    } catch (error) {
+      return { kind: "unavailable" as const, reason: String(error) };
+    }
   }
 
   async balance(username: string) {

@@ -3,8 +3,7 @@ import { useTranslation } from "react-i18next";
 import { pathOf } from "~/lib/menu";
 
 /**
- * Player screens whose issue has not landed yet (promotions,
- * games): the route, its guard and its title exist; the screen says it opens soon.
+ * Player screens whose issue has not landed yet (promotions): the route, its guard and its title exist; the screen says it opens soon.
  */
 const TITLES: Record<string, string> = {
   "/player/promotion": "menu.promotion",
@@ -14,7 +13,7 @@ const TITLES: Record<string, string> = {
 export default function ComingSoon() {
   const { t } = useTranslation();
   const path = pathOf(useLocation().pathname);
-  const key = TITLES[path] ?? (path.startsWith("/player/game/") ? "menu.games" : "menu.promotion");
+  const key = TITLES[path] ?? "menu.promotion";
   return (
     <section className="page narrow">
       <title>{t(key)}</title>

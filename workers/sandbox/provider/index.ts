@@ -4,6 +4,7 @@
  * docs/sandbox-provider.md for the API, the fault modes and how a tester uses them.
  */
 import { formatAmount, parseAmount } from "../../core/money";
+import { gamesOf } from "./games";
 import { isProvider, PROVIDERS, type Provider } from "../../core/providers";
 import {
   CONTROL_NAME,
@@ -171,6 +172,10 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
       if (fault?.mode === "refuse") return refused(fault);
       if (fault?.mode === "slow") await sleep(fault.delayMs);
       return json({ data: statusData(ref, tx) });
+    }
+    case "games": {
+      if (method !== "GET") return methodNotAllowed("GET");
+      return json({ data: gamesOf(provider, url.searchParams.get("tab")) });
     }
     case "launch": {
       if (method !== "GET") return methodNotAllowed("GET");

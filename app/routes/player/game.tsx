@@ -1,0 +1,89 @@
+import { data, Form, Link, redirect } from "react-router";
+import { useTranslation } from "react-i18next";
+import { DEFAULT_TAB, launchGame, lobby, lobbyProvider } from "../../../workers/services/game";
+import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
+import { getLocale } from "~/middleware/i18next.server";
+import type { Route } from "./+types/game";
+
+/** A provider's lobby: games by tab, a search that works without JavaScript, and launch. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  requirePlayer(context);
+  const provider = lobbyProvider(getAgency(context), params.provider);
+  if (!provider) throw data(null, { status: 404 });
+  const url = new URL(request.url);
+  const tab = url.searchParams.get("tab") ?? DEFAULT_TAB[provider] ?? null;
+  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 50);
+  const list = await lobby(getBindings(context), provider, tab);
+  const games = (list?.games ?? []).filter((g) => !q || g.name.toLowerCase().includes(q.toLowerCase()));
+  return { provider, tab, q, tabs: list?.tabs ?? [], games, unavailable: list === null };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const player = requirePlayer(context);
+  const agency = getAgency(context);
+  const provider = lobbyProvider(agency, params.provider);
+  if (!provider) throw data(null, { status: 404 });
+  const result = await launchGame(getBindings(context), agency, player, provider, getLocale(context));
+  if (result.ok) return redirect(result.url);
+  return data({ error: result.error }, { status: 409 });
+}
+
+export default function GameLobby({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { provider, tab, q, tabs, games } = loaderData;
+  const name = t(`providers.${provider}`);
+  return (
+    <section className="page">
+      <title>{name}</title>
+      <h1>{name}</h1>
+      {actionData?.error && (
+        <p className="notice" role="alert" data-testid="game-error">
+          {actionData.error === "NO_CREDIT" ? (
+            <>
+              {t("games.noCredit")} <Link to="/player/deposit">{t("menu.deposit")}</Link>
+            </>
+          ) : (
+            t("errors.code.PROVIDER_UNAVAILABLE")
+          )}
+        </p>
+      )}
+      <nav className="tabs" aria-label={t("games.tabs")}>
+        {tabs.map((tb) => (
+          <Link key={tb} to={`?tab=${encodeURIComponent(tb)}`} aria-current={tb === tab ? "page" : undefined} className="tab">
+            {tb.replace(/\.txt$/, "").toUpperCase()}
+          </Link>
+        ))}
+      </nav>
+      <Form method="get" className="search" role="search">
+        {tab && <input type="hidden" name="tab" value={tab} />}
+        <label htmlFor="game-search" className="sr-only">
+          {t("games.search")}
+        </label>
+        <input id="game-search" name="q" type="search" defaultValue={q} placeholder={t("games.search")} />
+        <button type="submit" className="button button-ghost button-small">
+          {t("games.searchButton")}
+        </button>
+      </Form>
+      {loaderData.unavailable ? (
+        <p className="notice">{t("errors.code.PROVIDER_UNAVAILABLE")}</p>
+      ) : games.length === 0 ? (
+        <p className="empty">{t("games.none")}</p>
+      ) : (
+        <ul className="games" role="list" data-testid="games">
+          {games.map((g) => (
+            <li key={g.code} className="game card">
+              <span className="card-title">{g.name}</span>
+              {/* A document post: the answer is a redirect to the provider's own game page. */}
+              <Form method="post" reloadDocument>
+                <input type="hidden" name="game" value={g.code} />
+                <button type="submit" className="button button-primary button-small">
+                  {t("games.play")}
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
