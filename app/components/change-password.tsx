@@ -1,9 +1,8 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { useEffect } from "react";
 import { useFetcher, useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
-import { ErrorList, Field, PasswordToggle, usePasswordVisibility } from "./forms";
+import { ErrorList, Field, PasswordToggle, usePasswordVisibility, useSchemaForm } from "./forms";
 import { JsMarker } from "./js-marker";
 import { ChangePasswordSchema } from "~/lib/schemas/auth";
 
@@ -21,14 +20,7 @@ export function ChangePasswordForm({ onCancel, serverResult }: { onCancel?: () =
   const visibility = usePasswordVisibility();
   // With JavaScript the fetcher holds the answer; after a plain form post, the page's action data does.
   const result = fetcher.data ?? serverResult;
-  const [form, fields] = useForm({
-    id: "change-password",
-    lastResult: result?.result,
-    constraint: getZodConstraint(ChangePasswordSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm("change-password", ChangePasswordSchema, result?.result);
   // The form does not revalidate the page's loaders (defaultShouldRevalidate={false}): after a
   // change every session is gone, and revalidating would swap the navbar (and this dialog)
   // for the visitor's and send /player/* to the login page before the success dialog shows.

@@ -1,4 +1,7 @@
+import { useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import type { z } from "zod";
 import { useTranslation } from "react-i18next";
 import { AUTH_LIMITS } from "~/lib/schemas/auth";
 import { Icon } from "./icons";
@@ -117,4 +120,26 @@ export function SelectField({
       <ErrorList id={errorId} errors={field.errors} />
     </div>
   );
+}
+
+/**
+ * conform's useForm wired to one zod schema, the same way for every form of the portal:
+ * the schema validates in the browser (on blur, then on input) and gives the native
+ * constraints; the server's answer (`lastResult`) shows its errors and keeps the values.
+ */
+export function useSchemaForm<S extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(
+  id: string,
+  schema: S,
+  lastResult: SubmissionResult<string[]> | null | undefined,
+  defaultValue?: Partial<z.input<S>>,
+) {
+  return useForm<z.input<S>, z.output<S>, string[]>({
+    id,
+    lastResult,
+    defaultValue: defaultValue as never,
+    constraint: getZodConstraint(schema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { displayStatus, statusColour } from "../../workers/core/orders";
@@ -26,5 +27,37 @@ export function Pagination({ page, pageSize, total, basePath }: { page: number; 
       <span>{t("history.pageOf", { page, pages })}</span>
       {page < pages ? <Link to={href(page + 1)} rel="next">{t("history.next")}</Link> : <span aria-hidden="true" />}
     </nav>
+  );
+}
+
+export type HistoryColumn<T> = { label: string; cell: (row: T) => ReactNode; testId?: string };
+
+/** An order history table; on phones each row becomes a labelled card (CSS, data-label). */
+export function HistoryTable<T extends { code: string }>({ rows, columns, testId }: { rows: T[]; columns: HistoryColumn<T>[]; testId: string }) {
+  return (
+    <div className="table-wrap">
+      <table className="history" data-testid={testId}>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.label} scope="col">
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.code} data-code={row.code}>
+              {columns.map((c) => (
+                <td key={c.label} data-label={c.label} data-testid={c.testId}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { login, logout } from "../../workers/services/auth";
-import { ErrorList, Field, PasswordToggle, usePasswordVisibility } from "~/components/forms";
+import { ErrorList, Field, PasswordToggle, usePasswordVisibility, useSchemaForm } from "~/components/forms";
 import { translate, waitText } from "~/lib/auth.server";
 import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
@@ -51,14 +51,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const redirectTo = safeRedirectPath(searchParams.get("redirectTo"), "");
   const visibility = usePasswordVisibility();
-  const [form, fields] = useForm({
-    id: "login",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(LoginSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm("login", LoginSchema, actionData?.result);
   return (
     <section className="page narrow auth-page">
       <title>{t("auth.loginTitle")}</title>

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useState } from "react";
 import { data, Form, Link, redirect, useFetcher } from "react-router";
 import { useTranslation } from "react-i18next";
 import { registerPlayer } from "../../workers/services/auth";
-import { ErrorList, Field, HONEYPOT_FIELD, Honeypot, PasswordToggle, usePasswordVisibility } from "~/components/forms";
+import { ErrorList, Field, HONEYPOT_FIELD, Honeypot, PasswordToggle, usePasswordVisibility, useSchemaForm } from "~/components/forms";
 import { translate, waitText } from "~/lib/auth.server";
 import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
@@ -49,14 +49,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
   const visibility = usePasswordVisibility();
   const availability = useFetcher<Availability>();
   const [fingerprint, setFingerprint] = useState("");
-  const [form, fields] = useForm({
-    id: "register",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(RegisterSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm("register", RegisterSchema, actionData?.result);
 
   useEffect(() => {
     let cancelled = false;

@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { BANKS } from "../../../workers/core/banks";
 import { addBankAccount, listBankAccounts } from "../../../workers/services/bank";
-import { ErrorList, Field, SelectField } from "~/components/forms";
+import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/auth.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
@@ -38,15 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function BankPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm({
-    id: "bank-account",
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(BankAccountSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: BankAccountSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    defaultValue: { currency: "LAK", owner: "SELF" },
-  });
+  const [form, fields] = useSchemaForm("bank-account", BankAccountSchema, actionData?.result, { currency: "LAK", owner: "SELF" });
   const account = loaderData.account;
   return (
     <section className="page narrow">

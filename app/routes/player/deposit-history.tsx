@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { walletOf } from "../../../workers/services/deposit";
-import { Pagination, StatusBadge } from "~/components/money";
+import { HistoryTable, Pagination, StatusBadge } from "~/components/money";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
@@ -34,35 +34,25 @@ export default function DepositHistory({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       ) : (
-        <div className="table-wrap">
-          <table className="history" data-testid="deposit-history">
-            <thead>
-              <tr>
-                <th scope="col">{t("history.code")}</th>
-                <th scope="col">{t("history.dateTime")}</th>
-                <th scope="col">{t("history.provider")}</th>
-                <th scope="col">{t("history.amount")}</th>
-                <th scope="col">{t("history.status")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((o) => (
-                <tr key={o.code} data-code={o.code}>
-                  <td data-label={t("history.code")}>{o.code}</td>
-                  <td data-label={t("history.dateTime")}>{formatDateTime(o.createdAt)}</td>
-                  <td data-label={t("history.provider")}>{t(`providers.${o.provider}`)}</td>
-                  <td data-label={t("history.amount")}>
-                    {formatMoney(o.amount, "LAK")}
-                    <span className="muted"> → {formatMoney(o.credit, "THB")}</span>
-                  </td>
-                  <td data-label={t("history.status")}>
-                    <StatusBadge status={o.status} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <HistoryTable
+          testId="deposit-history"
+          rows={items}
+          columns={[
+            { label: t("history.code"), cell: (o) => o.code },
+            { label: t("history.dateTime"), cell: (o) => formatDateTime(o.createdAt) },
+            { label: t("history.provider"), cell: (o) => t(`providers.${o.provider}`) },
+            {
+              label: t("history.amount"),
+              cell: (o) => (
+                <>
+                  {formatMoney(o.amount, "LAK")}
+                  <span className="muted"> → {formatMoney(o.credit, "THB")}</span>
+                </>
+              ),
+            },
+            { label: t("history.status"), cell: (o) => <StatusBadge status={o.status} /> },
+          ]}
+        />
       )}
       <Pagination page={page} pageSize={pageSize} total={total} basePath="/player/deposit/history" />
     </section>

@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useMemo, useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -9,7 +9,7 @@ import { enabledProviders, fetchCredit } from "../../../workers/services/credits
 import { cancelDeposit, checkDeposit, creditRate, ensureQr, listPaymentChannels, startDeposit, walletOf, type DepositError } from "../../../workers/services/deposit";
 import type { DepositOrder } from "../../../workers/wallet/player-wallet";
 import { CreditsPanel } from "~/components/credits";
-import { ErrorList, SelectField } from "~/components/forms";
+import { ErrorList, SelectField, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/auth.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -125,14 +125,7 @@ type LoaderData = Route.ComponentProps["loaderData"];
 
 function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastResult: SubmissionResult<string[]> | null }) {
   const { t } = useTranslation();
-  const [form, fields] = useForm({
-    id: "deposit",
-    lastResult,
-    constraint: getZodConstraint(DepositSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: DepositSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm("deposit", DepositSchema, lastResult);
   const [amount, setAmount] = useState(String(fields.amount.initialValue ?? ""));
   const credit = useMemo(() => {
     if (!loaderData.rate) return null;

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { withdrawDisplayStatus } from "../../../workers/core/withdraw";
 import { walletOf } from "../../../workers/services/wallet";
-import { Pagination, StatusBadge } from "~/components/money";
+import { HistoryTable, Pagination, StatusBadge } from "~/components/money";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
@@ -44,38 +44,29 @@ export default function WithdrawHistory({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       ) : (
-        <div className="table-wrap">
-          <table className="history" data-testid="withdraw-history">
-            <thead>
-              <tr>
-                <th scope="col">{t("history.code")}</th>
-                <th scope="col">{t("history.dateTime")}</th>
-                <th scope="col">{t("history.provider")}</th>
-                <th scope="col">{t("history.status")}</th>
-                <th scope="col">{t("history.received")}</th>
-                <th scope="col">{t("history.returned")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((o) => (
-                <tr key={o.code} data-code={o.code}>
-                  <td data-label={t("history.code")}>{o.code}</td>
-                  <td data-label={t("history.dateTime")}>{formatDateTime(o.createdAt)}</td>
-                  <td data-label={t("history.provider")}>
-                    {t(`providers.${o.provider}`)} <span className="muted">{formatMoney(o.credit, "THB")}</span>
-                  </td>
-                  <td data-label={t("history.status")}>
-                    <StatusBadge status={o.status} />
-                  </td>
-                  <td data-label={t("history.received")} data-testid="received">{o.received ? formatMoney(o.received, "LAK") : "-"}</td>
-                  <td data-label={t("history.returned")} data-testid="returned">
-                    {o.returned ? formatMoney(o.returned, "THB") : o.returning ? t("history.returning") : "-"}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <HistoryTable
+          testId="withdraw-history"
+          rows={items}
+          columns={[
+            { label: t("history.code"), cell: (o) => o.code },
+            { label: t("history.dateTime"), cell: (o) => formatDateTime(o.createdAt) },
+            {
+              label: t("history.provider"),
+              cell: (o) => (
+                <>
+                  {t(`providers.${o.provider}`)} <span className="muted">{formatMoney(o.credit, "THB")}</span>
+                </>
+              ),
+            },
+            { label: t("history.status"), cell: (o) => <StatusBadge status={o.status} /> },
+            { label: t("history.received"), testId: "received", cell: (o) => (o.received ? formatMoney(o.received, "LAK") : "-") },
+            {
+              label: t("history.returned"),
+              testId: "returned",
+              cell: (o) => (o.returned ? formatMoney(o.returned, "THB") : o.returning ? t("history.returning") : "-"),
+            },
+          ]}
+        />
       )}
       <Pagination page={page} pageSize={pageSize} total={total} basePath="/player/withdraw/history" />
     </section>

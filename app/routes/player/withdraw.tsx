@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { formatAmount } from "../../../workers/core/money";
@@ -7,7 +7,7 @@ import { listBankAccounts } from "../../../workers/services/bank";
 import { enabledProviders, fetchCredit } from "../../../workers/services/credits";
 import { confirmWithdraw, reviewWithdraw, type WithdrawError } from "../../../workers/services/withdraw";
 import { CreditsPanel } from "~/components/credits";
-import { ErrorList, SelectField } from "~/components/forms";
+import { ErrorList, SelectField, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/auth.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatMoney } from "~/lib/format";
@@ -121,14 +121,7 @@ type LoaderData = Route.ComponentProps["loaderData"];
 
 function WithdrawForm({ loaderData, lastResult }: { loaderData: LoaderData; lastResult: SubmissionResult<string[]> | null }) {
   const { t } = useTranslation();
-  const [form, fields] = useForm({
-    id: "withdraw",
-    lastResult,
-    constraint: getZodConstraint(WithdrawSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: WithdrawSchema }),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-  });
+  const [form, fields] = useSchemaForm("withdraw", WithdrawSchema, lastResult);
   const bank = loaderData.bank!;
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="withdraw-form">
