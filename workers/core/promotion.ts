@@ -67,12 +67,6 @@ export type PromotionError =
   | "PROMOTION_WITHDRAW_OPEN" // a withdrawal under this promotion is already in progress
   | "PROMOTION_BONUS_PENDING"; // the bonus is still on its way to the provider
 
-/** The spec's other spellings of the same situations (SPEC §8), for API clients that use them. */
-export const PROMOTION_ERROR_ALIASES: Partial<Record<PromotionError, string>> = {
-  CANNOT_USE_PROMOTION_WHILE_ORDER_IS_OPEN: "OPEN_ORDER",
-  PROMOTION_ALREADY_USED: "PROMOTION_USAGE",
-};
-
 const PERCENT_SCALE = 100n; // percentages and multiples carry 2 decimals
 
 /** "12.5" -> 1250n (hundredths). Null for garbage or negatives. */
