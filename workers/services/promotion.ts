@@ -16,7 +16,8 @@ export type Promotion = {
   status: "ACTIVE" | "INACTIVE";
   title: Localized;
   description: Localized;
-  imageUrl: string | null;
+  /** One image for every language, or one per language (the column holds a URL or {"lo","cn","vn"}). */
+  imageUrl: Localized | null;
   rules: PromotionRules;
   sortOrder: number;
 };
@@ -50,6 +51,7 @@ function parseLocalized(text: string): Localized {
   return { lo: text };
 }
 
+/** The text (or image URL) for a language, falling back to Lao. */
 export function localize(text: Localized, lang: string): string {
   return (lang === "cn" ? text.cn : lang === "vn" ? text.vn : undefined) || text.lo;
 }
@@ -57,7 +59,15 @@ export function localize(text: Localized, lang: string): string {
 function toPromotion(row: PromotionRow): Promotion | null {
   const rules = rulesFromRow(row);
   if (!rules) return null;
-  return { id: row.id, status: row.status, title: parseLocalized(row.title), description: parseLocalized(row.description), imageUrl: row.image_url, rules, sortOrder: row.sort_order };
+  return {
+    id: row.id,
+    status: row.status,
+    title: parseLocalized(row.title),
+    description: parseLocalized(row.description),
+    imageUrl: row.image_url ? parseLocalized(row.image_url) : null,
+    rules,
+    sortOrder: row.sort_order,
+  };
 }
 
 /** The catalogue a player sees: ACTIVE promotions of the agency, in the staff's order. */
@@ -176,7 +186,7 @@ export function promotionSummary(promotion: Promotion, lang: string) {
     status: promotion.status,
     title: localize(promotion.title, lang),
     description: localize(promotion.description, lang),
-    imageUrl: promotion.imageUrl,
+    imageUrl: promotion.imageUrl && localize(promotion.imageUrl, lang),
     bonus: { kind: promotion.rules.bonusKind, value: promotion.rules.bonusValue, cap: promotion.rules.bonusCap, currency: "THB" },
     setAmount: promotion.rules.setAmount,
     setAmountCurrency: "LAK",
