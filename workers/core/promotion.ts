@@ -175,8 +175,8 @@ export function withdrawUnderPromotion(input: { usage: UsageForWithdraw; creditM
   return { ok: true, deductions, outcome: met ? "SUCCESS" : "CANCELED" };
 }
 
-/** Catalogue row -> rules; null when the row is malformed (it is then never claimable). */
-export function rulesFromRow(row: {
+/** The rule columns of a catalogue row (D1 `promotions`). */
+export type PromotionRuleColumns = {
   bonus_kind: string;
   bonus_value: string;
   bonus_cap: string | null;
@@ -187,7 +187,10 @@ export function rulesFromRow(row: {
   max_withdraw_credit: string | null;
   withdraw_all: number;
   providers: string;
-}): PromotionRules | null {
+};
+
+/** Catalogue row -> rules; null when the row is malformed (it is then never claimable). */
+export function rulesFromRow(row: PromotionRuleColumns): PromotionRules | null {
   let providers: unknown;
   try {
     providers = JSON.parse(row.providers);

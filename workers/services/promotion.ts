@@ -1,5 +1,5 @@
 import { formatAmount, parseAmount } from "../core/money";
-import { rulesFromRow, withdrawUnderPromotion, type PromotionError, type PromotionRules } from "../core/promotion";
+import { rulesFromRow, withdrawUnderPromotion, type PromotionError, type PromotionRuleColumns, type PromotionRules } from "../core/promotion";
 import { isProvider, type Provider } from "../core/providers";
 import type { Deduction } from "../core/withdraw";
 import { providerPort, providerUsername } from "../ports/provider";
@@ -22,22 +22,12 @@ export type Promotion = {
   sortOrder: number;
 };
 
-type PromotionRow = {
+type PromotionRow = PromotionRuleColumns & {
   id: string;
   status: "ACTIVE" | "INACTIVE";
   title: string;
   description: string;
   image_url: string | null;
-  bonus_kind: string;
-  bonus_value: string;
-  bonus_cap: string | null;
-  set_amount: string | null;
-  first_order_only: number;
-  credit_threshold: string;
-  turnover_multiple: string;
-  max_withdraw_credit: string | null;
-  withdraw_all: number;
-  providers: string;
   sort_order: number;
 };
 
