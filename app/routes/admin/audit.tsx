@@ -54,7 +54,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       {items.length === 0 ? (
         <p className="empty">{t("audit.empty")}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("audit.title")}>
           <table className="admin-table" data-testid="audit-table">
             <thead>
               <tr>

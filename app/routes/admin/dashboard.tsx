@@ -56,7 +56,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           {t("dashboard.noErrors")}
         </p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("dashboard.providerErrors")}>
           <table className="admin-table" data-testid="dash-provider-errors">
             <thead>
               <tr>

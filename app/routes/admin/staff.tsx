@@ -53,7 +53,7 @@ export default function StaffList({ loaderData, actionData }: Route.ComponentPro
           {t("staff.create")}
         </Link>
       </p>
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label={t("staff.title")}>
         <table className="admin-table" data-testid="staff-table">
           <thead>
             <tr>

@@ -188,7 +188,7 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
       {loaderData.recentDeposits.length === 0 ? (
         <p className="muted">{t("common.none")}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("withdrawals.recentDeposits")}>
           <table className="admin-table" data-testid="recent-deposits">
             <thead>
               <tr>
@@ -222,7 +222,7 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
       {loaderData.recentWithdrawals.length === 0 ? (
         <p className="muted">{t("common.none")}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("withdrawals.recentWithdrawals")}>
           <table className="admin-table" data-testid="recent-withdrawals">
             <thead>
               <tr>

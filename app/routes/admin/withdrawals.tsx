@@ -29,7 +29,7 @@ export default function WithdrawQueue({ loaderData }: Route.ComponentProps) {
           {t("withdrawals.empty")}
         </p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("withdrawals.title")}>
           <table className="admin-table" data-testid="withdraw-queue">
             <thead>
               <tr>
