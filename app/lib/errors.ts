@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   "PROMOTION_CREDIT_USED",
   "AGENCY_NOT_FOUND",
   "INVALID_CREDENTIALS",
+  "ACCOUNT_LOCKED",
   "USERNAME_EXISTS",
   "PASSWORD_INCORRECT",
   "TOO_MANY_ATTEMPTS",
@@ -33,6 +34,11 @@ const SAME_AS: Partial<Record<ErrorCode, ErrorCode>> = {
   PROMOTION_USAGE: "PROMOTION_ALREADY_USED",
 };
 
+/** Codes whose message lives under another key (added with the back office). */
+const OWN_KEY: Partial<Record<ErrorCode, string>> = {
+  ACCOUNT_LOCKED: "forcedPassword.accountLocked",
+};
+
 export function errorMessageKey(code: ErrorCode): string {
-  return `errors.code.${SAME_AS[code] ?? code}`;
+  return OWN_KEY[code] ?? `errors.code.${SAME_AS[code] ?? code}`;
 }
