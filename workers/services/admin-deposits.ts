@@ -11,7 +11,8 @@ import { walletOf } from "./wallet";
  * of another agency is "not found".
  */
 
-export const DEPOSIT_FLAGS = ["LATE_PAYMENT", "AMOUNT_MISMATCH", "EXPIRED", "GATEWAY", "MANUAL", "PROVIDER_*"] as const;
+/** Flags a staff member filters on (PROVIDER_* = any provider refusal; NONE = no flag). */
+export const DEPOSIT_FLAGS = ["LATE_PAYMENT", "AMOUNT_MISMATCH", "EXPIRED", "GATEWAY", "MANUAL", "PROVIDER_*", "NONE"] as const;
 
 export type DepositFilter = {
   status?: string | null;
