@@ -49,6 +49,12 @@ export default [
   route("admin/logout", "routes/admin/logout.ts"),
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
+    route("deposits", "routes/admin/deposits.tsx"),
+    route("deposits/:code", "routes/admin/deposit.tsx"),
+    route("payments", "routes/admin/payments.tsx"),
+    route("players", "routes/admin/players.tsx"),
+    route("players/:playerId", "routes/admin/player.tsx"),
+    route("fingerprints", "routes/admin/fingerprints.tsx"),
   ]),
 
   route("api/staff/withdrawals/:code/:op", "routes/api/staff-withdrawal.ts"),

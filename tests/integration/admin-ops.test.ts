@@ -331,3 +331,90 @@ describe("fingerprint report", () => {
     expect((await getPlayerDetail(env.DB, "demo", a.playerId))!.fingerprints.find((f) => f.fingerprint === shared)!.sharedWith).toBe(1);
   });
 });
+
+describe("back-office routes: staff only, scoped to their agency, audited", () => {
+  it("a cashier of agency A uses every page; agency B's staff get 404; a player session reaches none", async () => {
+    const { createStaff, staffLogin } = await import("../setup/staff");
+    const password = "a-long-staff-password-1";
+    const a = await createStaff(env, { agencyId: "demo", username: "ops-cashier-a", password, role: "cashier" });
+    const b = await createStaff(env, { agencyId: "other", username: "ops-cashier-b", password, role: "cashier" });
+    const cookieA = await staffLogin(env, { username: "ops-cashier-a", password, totpSecret: a.totpSecret });
+    const cookieB = await staffLogin(env, { host: "other.localhost", username: "ops-cashier-b", password, totpSecret: b.totpSecret });
+    const f = await failedDeposit("gclub");
+    await f.wallet.runDueWork();
+    const get = (path: string, cookie: string, host = "localhost") => fetchApp(`http://${host}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
+
+    for (const path of ["/admin/deposits", `/admin/deposits/${f.code}`, "/admin/payments", "/admin/players", `/admin/players/${f.playerId}`, "/admin/fingerprints"]) {
+      const res = await get(path, cookieA);
+      expect(res.status, path).toBe(200);
+      // a player's session is no staff session
+      const asPlayer = await get(path, f.cookie);
+      expect(asPlayer.status, path).toBe(302);
+      expect(asPlayer.headers.get("Location"), path).toContain("/admin/login");
+    }
+    const list = await (await get(`/admin/deposits?username=${f.username}`, cookieA)).text();
+    expect(list).toContain(f.code);
+    const search = await (await get(`/admin/players?q=${f.username}`, cookieA)).text();
+    expect(search).toContain(`/admin/players/${f.playerId}`);
+
+    // agency B: the same ids are not found, and its lists do not show them
+    expect((await get(`/admin/deposits/${f.code}`, cookieB, "other.localhost")).status).toBe(404);
+    expect((await get(`/admin/players/${f.playerId}`, cookieB, "other.localhost")).status).toBe(404);
+    expect(await (await get(`/admin/players?q=${f.username}`, cookieB, "other.localhost")).text()).not.toContain(f.playerId);
+    const lockB = await postForm(`/admin/players/${f.playerId}`, { intent: "lock", reason: "not yours" }, { cookie: cookieB, host: "other.localhost" });
+    expect(lockB.status).toBe(404);
+    const retryB = await postForm(`/admin/deposits/${f.code}`, { intent: "retry", retries: "0" }, { cookie: cookieB, host: "other.localhost" });
+    expect(retryB.status).toBe(404);
+    expect((await f.wallet.getDeposit(f.code))!.status).toBe("FAILED");
+    expect(await auditRows("player.lock", f.playerId)).toHaveLength(0);
+    // a staff cookie of agency A means nothing at agency B's host
+    expect((await get("/admin/players", cookieA, "other.localhost")).status).toBe(302);
+
+    // the confirm step, then the retry through the form, audited with who and where
+    const confirm = await (await get(`/admin/deposits/${f.code}?confirm=retry`, cookieA)).text();
+    expect(confirm).toContain('data-testid="retry-confirm"');
+    const retry = await postForm(`/admin/deposits/${f.code}`, { intent: "retry", retries: "0" }, { cookie: cookieA, ip: "10.210.0.9" });
+    expect(retry.status).toBe(302);
+    expect((await f.wallet.getDeposit(f.code))!.status).toBe("SUCCESS");
+    const audit = await auditRows("deposit.retry", f.code);
+    expect(audit.at(-1)).toMatchObject({ staff_username: "ops-cashier-a", ip: "10.210.0.9" });
+
+    // lock and reset through the forms
+    const lock = await postForm(`/admin/players/${f.playerId}`, { intent: "lock", reason: "suspicious" }, { cookie: cookieA });
+    expect(lock.status).toBe(302);
+    expect((await get("/player/deposit", f.cookie)).status).toBe(302);
+    const emptyReason = await postForm(`/admin/players/${f.playerId}`, { intent: "unlock" }, { cookie: cookieA });
+    expect(emptyReason.status).toBe(302);
+    const reset = await postForm(`/admin/players/${f.playerId}`, { intent: "reset-password" }, { cookie: cookieA });
+    expect(reset.status).toBe(200);
+    const html = await reset.text();
+    const temp = /data-testid="temporary-password">([a-z2-9]{10})</.exec(html)?.[1];
+    expect(temp).toBeTruthy();
+    expect(sessionFrom(await loginViaForm(f.username, temp!, { ip: "10.210.0.10" }))).not.toBeNull();
+    expect((await auditRows("player.reset-password", f.playerId))[0]).toMatchObject({ staff_username: "ops-cashier-a" });
+  });
+
+  it("the unmatched payment page: review, then confirm, credits once", async () => {
+    const { createStaff, staffLogin } = await import("../setup/staff");
+    const password = "a-long-staff-password-2";
+    const s = await createStaff(env, { agencyId: "demo", username: "ops-cashier-c", password, role: "cashier" });
+    const cookie = await staffLogin(env, { username: "ops-cashier-c", password, totpSecret: s.totpSecret });
+    const p = await playerWithBank();
+    const reference = `YY${Date.now()}`;
+    await signedWebhook({ event: "payment.succeeded", reference, transactionId: `TY${Date.now()}`, amount: "60000", currency: "LAK", paidAt: new Date().toISOString() });
+    const payment = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.find((i) => i.reference === reference)!;
+    const page = await (await fetchApp(`http://localhost/admin/payments?id=${payment.id}`, { headers: { Cookie: cookie } })).text();
+    expect(page).toContain('data-testid="credit-form"');
+    const review = await postForm(`/admin/payments?id=${payment.id}`, { intent: "credit-review", id: payment.id, username: p.username, provider: "alphabet" }, { cookie });
+    expect(review.status).toBe(200);
+    expect(await review.text()).toContain('data-testid="credit-confirm"');
+    expect(await providerBalance("alphabet", p.username)).toBe("0.00"); // the review changes nothing
+    const [one, two] = await Promise.all([
+      postForm(`/admin/payments?id=${payment.id}`, { intent: "credit", id: payment.id, username: p.username, provider: "alphabet" }, { cookie }),
+      postForm(`/admin/payments?id=${payment.id}`, { intent: "credit", id: payment.id, username: p.username, provider: "alphabet" }, { cookie }),
+    ]);
+    expect([one.status, two.status]).toEqual([302, 302]);
+    expect(await providerBalance("alphabet", p.username)).toBe("100.00");
+    expect(await getUnmatched(env.DB, "demo", payment.id)).toMatchObject({ status: "CREDITED", resolvedBy: "ops-cashier-c" });
+  });
+});

@@ -4,6 +4,9 @@
  * one of recordAudit (workers/services/audit.ts): who (staff id + username), what (action,
  * target), before/after JSON, from where (ip, user agent).
  */
+import { auditStatement as baseAuditStatement } from "./audit";
+
+/** Exactly the shape auditContext(request, staff) returns (app/lib/staff.server.ts). */
 export type AuditActor = {
   agencyId: string;
   staffId: string | null;
@@ -18,10 +21,9 @@ const json = (value: unknown) => (value === undefined ? null : JSON.stringify(va
 
 const COLUMNS = `agency_id, staff_id, staff_username, action, target, before_json, after_json, ip, user_agent`;
 
+/** The audit service's own statement (workers/services/audit.ts), from an actor and a change. */
 export function auditStatement(db: D1Database, actor: AuditActor, change: AuditChange): D1PreparedStatement {
-  return db
-    .prepare(`INSERT INTO audit_log (${COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`)
-    .bind(...auditValues(actor, change));
+  return baseAuditStatement(db, { ...actor, ...change });
 }
 
 /**
