@@ -290,6 +290,12 @@ describe("players: search, view, lock, sessions, reset", () => {
       expect(res.status, path).toBe(302);
       expect(res.headers.get("Location"), path).toBe("/player/password");
     }
+    // a client navigation (JavaScript) asks for the .data of the same page: no redirect loop
+    const asData = await fetchApp("http://localhost/player/password.data", { headers: { Cookie: cookie }, redirect: "manual" });
+    expect(asData.status).toBe(200);
+    expect(asData.headers.get("X-Remix-Redirect")).toBeNull();
+    const dataOfDeposit = await fetchApp("http://localhost/player/deposit.data", { headers: { Cookie: cookie }, redirect: "manual" });
+    expect(dataOfDeposit.headers.get("X-Remix-Redirect") ?? dataOfDeposit.headers.get("Location") ?? (await dataOfDeposit.text())).toContain("/player/password");
     const page = await (await fetchApp("http://localhost/player/password", { headers: { Cookie: cookie } })).text();
     expect(page).toContain('data-testid="forced-password-form"');
     expect(page).not.toContain('name="currentPassword"');
