@@ -221,6 +221,27 @@ describe("payments with no matching order: resolved by hand, once", () => {
   });
 });
 
+describe("payments: a claim whose request died", () => {
+  it("is finished by a later press after a minute, once, without a second credit", async () => {
+    const p = await playerWithBank();
+    const reference = `XX${Date.now()}`;
+    await signedWebhook({ event: "payment.succeeded", reference, transactionId: `TX${Date.now()}`, amount: "60000", currency: "LAK", paidAt: new Date().toISOString() });
+    const payment = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.find((i) => i.reference === reference)!;
+    // the claim was written (player, provider, credit, rate) but the wallet was never called
+    await env.DB.prepare(
+      `UPDATE unmatched_payments SET status = 'RESOLVING', resolved_player_id = ?1, resolved_provider = 'gclub', credit = '100.00', rate_sell = '600.000000', manual_code = ?2, resolved_by = 'cashier-a', claimed_at = ?3 WHERE id = ?4`,
+    ).bind(p.playerId, `U${payment.id}M`, Date.now() - 5_000, payment.id).run();
+    const agency = await demoAgency();
+    // too soon: someone may still be at it
+    expect(await resolveWithCredit(env, agency, staffA, payment.id, { username: p.username, provider: "gclub" })).toMatchObject({ ok: false, error: "ALREADY_RESOLVED" });
+    await env.DB.prepare(`UPDATE unmatched_payments SET claimed_at = ?1 WHERE id = ?2`).bind(Date.now() - 120_000, payment.id).run();
+    const answers = await Promise.all(Array.from({ length: 3 }, () => resolveWithCredit(env, agency, staffA, payment.id, { username: p.username, provider: "gclub" })));
+    expect(answers.filter((a) => a.ok)).toHaveLength(1);
+    expect(await providerBalance("gclub", p.username)).toBe("100.00");
+    expect(await getUnmatched(env.DB, "demo", payment.id)).toMatchObject({ status: "CREDITED" });
+  });
+});
+
 describe("players: search, view, lock, sessions, reset", () => {
   it("finds a player by username, phone or bank account number, only within the agency", async () => {
     const p = await playerWithBank();

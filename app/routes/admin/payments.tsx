@@ -171,6 +171,18 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
             )}
           </dl>
           {selected.status === "OPEN" && <ResolveForms id={selected.id} providers={providers} answer={answer?.id === selected.id ? answer : undefined} />}
+          {selected.status === "RESOLVING" && selected.resolvedUsername && selected.resolvedProvider && (
+            // A credit whose request died half way: finishing it is idempotent (same MANUAL order), allowed after a minute.
+            <Form method="post" className="stack" data-testid="credit-resume">
+              <input type="hidden" name="id" value={selected.id} />
+              <input type="hidden" name="username" value={selected.resolvedUsername} />
+              <input type="hidden" name="provider" value={selected.resolvedProvider} />
+              <p>{t("payments.resumeExplain")}</p>
+              <button type="submit" name="intent" value="credit" className="button">
+                {t("payments.resume")}
+              </button>
+            </Form>
+          )}
         </div>
       )}
 
