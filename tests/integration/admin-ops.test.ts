@@ -432,6 +432,9 @@ describe("back-office routes: staff only, scoped to their agency, audited", () =
     const payment = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.find((i) => i.reference === reference)!;
     const page = await (await fetchApp(`http://localhost/admin/payments?id=${payment.id}`, { headers: { Cookie: cookie } })).text();
     expect(page).toContain('data-testid="credit-form"');
+    const unknown = await postForm(`/admin/payments?id=${payment.id}`, { intent: "credit-review", id: payment.id, username: "nosuchplayer", provider: "alphabet" }, { cookie });
+    expect(unknown.status).toBe(409);
+    expect(await unknown.text()).toContain("ບໍ່ພົບຜູ້ຫຼິ້ນນີ້ໃນເອເຈນຊີ");
     const review = await postForm(`/admin/payments?id=${payment.id}`, { intent: "credit-review", id: payment.id, username: p.username, provider: "alphabet" }, { cookie });
     expect(review.status).toBe(200);
     expect(await review.text()).toContain('data-testid="credit-confirm"');
