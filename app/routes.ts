@@ -49,6 +49,11 @@ export default [
   route("admin/logout", "routes/admin/logout.ts"),
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
+    route("withdrawals", "routes/admin/withdrawals.tsx"),
+    route("withdrawals/:code", "routes/admin/withdrawal.tsx"),
+    route("staff", "routes/admin/staff.tsx"),
+    route("staff/new", "routes/admin/staff-new.tsx"),
+    route("audit", "routes/admin/audit.tsx"),
     route("deposits", "routes/admin/deposits.tsx"),
     route("deposits/:code", "routes/admin/deposit.tsx"),
     route("payments", "routes/admin/payments.tsx"),
