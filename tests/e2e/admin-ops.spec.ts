@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs, newPlayer, registerByApi, submitLogin, type TestPlayer } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
@@ -100,4 +101,20 @@ test("staff reset a password: the player logs in with the temporary one and must
   await page.context().clearCookies();
   await playerLogin(page, { ...player, password: fresh });
   await expect(page).toHaveURL(/\/player\/deposit$/, { timeout: 15_000 });
+});
+
+test("the operations pages have no serious or critical axe violations", async ({ page, request, clientIp }, info) => {
+  test.skip(!hasJs(info), "axe runs as a script in the page; the markup is the same with JavaScript off");
+  const player = newPlayer();
+  await registerByApi(request, player, clientIp);
+  await staffLogin(page, DEMO_STAFF.cashier);
+  await openPlayer(page, player.username);
+  const playerPage = new URL(page.url()).pathname;
+  for (const path of ["/admin/deposits", "/admin/payments", "/admin/players", `/admin/players?q=${player.username}`, playerPage, `${playerPage}?confirm=reset`, "/admin/fingerprints"]) {
+    await page.goto(path);
+    await ready(page);
+    const results = await new AxeBuilder({ page }).analyze();
+    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(bad.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  }
 });

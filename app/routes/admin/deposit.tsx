@@ -116,7 +116,7 @@ export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
       {ledger.length === 0 ? (
         <p>{t("deposits.ledgerEmpty")}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("deposits.ledger")}>
           <table className="admin-table" data-testid="deposit-ledger">
             <thead>
               <tr>

@@ -92,7 +92,7 @@ export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
       {items.length === 0 ? (
         <p data-testid="deposits-empty">{t("deposits.empty")}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("deposits.title")}>
           <table className="admin-table" data-testid="deposits-table">
             <thead>
               <tr>

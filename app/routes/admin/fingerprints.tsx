@@ -37,7 +37,7 @@ export default function AdminFingerprints({ loaderData }: Route.ComponentProps) 
               <p>
                 {t("fingerprints.firstSeen")}: {formatDateTime(f.firstSeenAt)} · {t("fingerprints.lastSeen")}: {formatDateTime(f.lastSeenAt)}
               </p>
-              <div className="table-wrap">
+              <div className="table-wrap" tabIndex={0} role="region" aria-label={`${t("fingerprints.device")} ${f.fingerprint.slice(0, 16)}`}>
                 <table className="admin-table">
                   <thead>
                     <tr>

@@ -190,7 +190,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
       {items.length === 0 ? (
         <p data-testid="payments-empty">{t("payments.empty")}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("payments.title")}>
           <table className="admin-table" data-testid="payments-table">
             <thead>
               <tr>

@@ -162,30 +162,35 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
 
       <h2>{t("players.deposits")}</h2>
       <SimpleTable
+        label={t("players.deposits")}
         empty={t("players.none")}
         head={[t("deposits.code"), t("deposits.createdAt"), t("deposits.provider"), t("deposits.amount"), t("deposits.credit"), t("deposits.status"), t("deposits.flag")]}
         rows={deposits.map((d) => [<Link key="c" to={`/admin/deposits/${d.code}`}>{d.code}</Link>, formatDateTime(d.createdAt), d.provider, formatMoney(d.amount, "LAK"), formatMoney(d.credit, "THB"), d.status, d.flag ?? "—"])}
       />
       <h2>{t("players.withdrawals")}</h2>
       <SimpleTable
+        label={t("players.withdrawals")}
         empty={t("players.none")}
         head={[t("deposits.code"), t("deposits.createdAt"), t("deposits.provider"), t("deposits.credit"), t("players.received"), t("deposits.status"), t("players.reason")]}
         rows={withdrawals.map((w) => [w.code, formatDateTime(w.createdAt), w.provider, formatMoney(w.credit, "THB"), formatMoney(w.received, "LAK"), `${w.status} (${w.review})`, w.reason ?? "—"])}
       />
       <h2>{t("players.promotions")}</h2>
       <SimpleTable
+        label={t("players.promotions")}
         empty={t("players.none")}
         head={[t("players.promotion"), t("players.claimedAt"), t("deposits.provider"), t("deposits.status"), t("players.bonus"), t("deposits.code")]}
         rows={promotions.map((p) => [p.promotionId, formatDateTime(p.claimedAt), p.provider, p.status, p.bonus ? formatMoney(p.bonus, "THB") : "—", p.depositCode ?? "—"])}
       />
       <h2>{t("players.sessions")}</h2>
       <SimpleTable
+        label={t("players.sessions")}
         empty={t("players.none")}
         head={[t("players.signedIn"), t("players.lastSeen"), t("players.ip"), t("players.device")]}
         rows={sessions.map((s) => [formatDateTime(new Date(s.createdAt)), formatDateTime(new Date(s.lastSeenAt)), s.ip ?? "—", s.userAgent ?? "—"])}
       />
       <h2>{t("players.fingerprints")}</h2>
       <SimpleTable
+        label={t("players.fingerprints")}
         empty={t("players.none")}
         head={[t("fingerprints.device"), t("fingerprints.firstSeen"), t("fingerprints.lastSeen"), t("fingerprints.seenCount"), t("players.sharedWith")]}
         rows={fingerprints.map((f) => [<code key="f">{f.fingerprint.slice(0, 16)}</code>, formatDateTime(f.firstSeenAt), formatDateTime(f.lastSeenAt), String(f.seenCount), f.sharedWith > 0 ? <Link key="s" to="/admin/fingerprints">{t("players.sharedCount", { count: f.sharedWith })}</Link> : "—"])}
@@ -194,10 +199,10 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
   );
 }
 
-function SimpleTable({ head, rows, empty }: { head: string[]; rows: React.ReactNode[][]; empty: string }) {
+function SimpleTable({ label, head, rows, empty }: { label: string; head: string[]; rows: React.ReactNode[][]; empty: string }) {
   if (rows.length === 0) return <p>{empty}</p>;
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
       <table className="admin-table">
         <thead>
           <tr>

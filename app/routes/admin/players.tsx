@@ -39,7 +39,7 @@ export default function AdminPlayers({ loaderData }: Route.ComponentProps) {
       {items.length === 0 ? (
         <p data-testid="players-empty">{t("players.empty")}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("players.title")}>
           <table className="admin-table" data-testid="players-table">
             <thead>
               <tr>
