@@ -12,7 +12,8 @@ const field = z
 
 export const ForcedPasswordSchema = z
   .object({
-    intent: z.literal("forced"),
+    // "forced" from the page's form; absent when the navbar's change-password dialog posts here
+    intent: z.literal("forced").optional(),
     newPassword: field,
     confirmNewPassword: z
       .string({ error: "validation.pleaseEnterPassword" })

@@ -170,7 +170,9 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
               </>
             )}
           </dl>
-          {selected.status === "OPEN" && <ResolveForms id={selected.id} providers={providers} answer={answer?.id === selected.id ? answer : undefined} />}
+          {selected.status === "OPEN" && (
+            <ResolveForms id={selected.id} providers={providers} suggested={selected.orderUsername ?? ""} answer={answer?.id === selected.id ? answer : undefined} />
+          )}
           {selected.status === "RESOLVING" && selected.resolvedUsername && selected.resolvedProvider && (
             // A credit whose request died half way: finishing it is idempotent (same MANUAL order), allowed after a minute.
             <Form method="post" className="stack" data-testid="credit-resume">
@@ -226,7 +228,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
   );
 }
 
-function ResolveForms({ id, providers, answer }: { id: string; providers: string[]; answer?: ActionData }) {
+function ResolveForms({ id, providers, suggested, answer }: { id: string; providers: string[]; suggested: string; answer?: ActionData }) {
   const { t } = useTranslation("admin");
   if (answer?.step === "credit-review") {
     return (
@@ -283,7 +285,7 @@ function ResolveForms({ id, providers, answer }: { id: string; providers: string
         <input type="hidden" name="id" value={id} />
         <div className="field">
           <label htmlFor="credit-username">{t("payments.username")}</label>
-          <input id="credit-username" name="username" required autoCapitalize="none" spellCheck={false} defaultValue={error?.username ?? ""} />
+          <input id="credit-username" name="username" required autoCapitalize="none" spellCheck={false} defaultValue={error?.username ?? suggested} />
         </div>
         <div className="field">
           <label htmlFor="credit-provider">{t("payments.provider")}</label>
