@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs, newPlayer, registerByApi, submitLogin, type TestPlayer } from "./fixtures";
@@ -117,4 +118,41 @@ test("the operations pages have no serious or critical axe violations", async ({
     const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(bad.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   }
+});
+
+/** A payment the gateway reports with a reference that is no order of ours (signed like the sandbox bank's webhooks). */
+async function unknownPayment(request: import("@playwright/test").APIRequestContext, reference: string, amount: string) {
+  const raw = JSON.stringify({ event: "payment.succeeded", reference, transactionId: `E2E${reference}`, amount, currency: "LAK", paidAt: new Date().toISOString() });
+  const t = Math.floor(Date.now() / 1000);
+  const v1 = createHmac("sha256", "sandbox-webhook-secret-demo-0001").update(`${t}.${raw}`).digest("hex");
+  const res = await request.post("/api/v2/payments/webhook", { headers: { "Content-Type": "application/json", "X-Sandbox-Signature": `t=${t},v1=${v1}` }, data: raw });
+  expect(res.status()).toBe(404); // no such order: recorded for staff
+}
+
+test("a payment with no order is credited by hand to a player, after a confirm step, once", async ({ page, request, clientIp }) => {
+  const player = newPlayer();
+  await registerByApi(request, player, clientIp);
+  const reference = `E2E${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1000)}`;
+  await unknownPayment(request, reference, "120000");
+  await staffLogin(page, DEMO_STAFF.cashier);
+  await page.goto("/admin/payments");
+  await ready(page);
+  const row = page.getByTestId("payments-table").locator(`tr[data-reference="${reference}"]`);
+  await row.getByRole("link").click();
+  const panel = page.getByTestId("payment-panel");
+  await expect(panel).toHaveAttribute("data-status", "OPEN");
+  await ready(page);
+  const form = page.getByTestId("credit-form");
+  await form.getByLabel("ຊື່ຜູ້ໃຊ້ຂອງຜູ້ຫຼິ້ນ").fill(player.username);
+  await form.getByLabel("ຄ່າຍເກມ").selectOption("betflix");
+  await form.getByRole("button", { name: "ກວດສອບກ່ອນເຕີມ" }).click();
+  const confirm = page.getByTestId("credit-confirm");
+  await expect(confirm).toContainText(player.username);
+  await expect(confirm).toContainText("200");
+  await confirm.getByTestId("credit-submit").click();
+  await expect(page.getByTestId("payment-panel")).toHaveAttribute("data-status", "CREDITED", { timeout: 15_000 });
+  // the manual order settled at the provider; a second press has nothing left to do
+  await expect(page.getByTestId("credit-form")).toHaveCount(0);
+  await page.getByTestId("payment-panel").getByRole("link", { name: new RegExp(`M$`) }).click();
+  await expect(page.getByTestId("deposit-status")).toHaveText("SUCCESS", { timeout: 15_000 });
 });
