@@ -221,6 +221,28 @@ describe("payments with no matching order: resolved by hand, once", () => {
   });
 });
 
+describe("payments: two payments for one order", () => {
+  it("a wrong amount, then the same order paid again after it expired: two rows, two manual codes, both creditable", async () => {
+    const p = await playerWithBank();
+    await postDeposit(p.cookie, { amount: "60000" });
+    const order = (await openOrder(p.cookie))!;
+    expect((await signedWebhook({ event: "payment.succeeded", reference: order.code, transactionId: `TW1${Date.now()}`, amount: "6000", currency: "LAK", paidAt: new Date().toISOString() })).status).toBe(409);
+    await p.wallet.openDepositOrder(Date.now() + 16 * 60_000); // expires
+    expect((await signedWebhook({ event: "payment.succeeded", reference: order.code, transactionId: `TW2${Date.now()}`, amount: "60000", currency: "LAK", paidAt: new Date().toISOString() })).status).toBe(200);
+    const rows = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.filter((i) => i.reference === order.code);
+    expect(rows.map((r) => r.kind).sort()).toEqual(["AMOUNT_MISMATCH", "LATE_PAYMENT"]);
+    const agency = await demoAgency();
+    const results = [];
+    for (const row of rows) results.push(await resolveWithCredit(env, agency, staffA, row.id, { username: p.username, provider: "gclub_live" }));
+    const codes = results.map((r) => (r.ok ? r.order.code : r.error));
+    expect(new Set(codes).size).toBe(2);
+    expect(codes).toContain(`${order.code}M`);
+    expect(results.every((r) => r.ok && r.order.status === "SUCCESS")).toBe(true);
+    expect(await providerBalance("gclub_live", p.username)).toBe("110.00"); // 10 + 100
+    expect(await p.wallet.ledgerTotals()).toEqual({ LAK: "0", THB: "0" });
+  });
+});
+
 describe("payments: a claim whose request died", () => {
   it("is finished by a later press after a minute, once, without a second credit", async () => {
     const p = await playerWithBank();

@@ -207,9 +207,19 @@ async function knownAmount(env: Env, payment: UnmatchedPayment): Promise<{ amoun
   return { amount, transactionId: status.transactionId || null };
 }
 
-function manualCodeOf(payment: UnmatchedPayment): string {
-  // an order code is ours (short, safe for every provider's reference field); an unknown reference is not
-  return payment.kind !== "UNKNOWN_REFERENCE" && /^[A-Z0-9]{4,24}$/.test(payment.reference) ? `${payment.reference}M` : `U${payment.id}M`;
+/**
+ * The MANUAL order's code: `<order code>M` for the first payment recorded against an order
+ * (an order code is ours: short and safe for every provider's reference field); `U<id>M`
+ * for an unknown reference or a further payment for the same order, so no two resolutions
+ * ever share a code (a unique index backs this up).
+ */
+async function manualCodeOf(db: D1Database, agencyId: string, payment: UnmatchedPayment): Promise<string> {
+  if (payment.kind === "UNKNOWN_REFERENCE" || !/^[A-Z0-9]{4,24}$/.test(payment.reference)) return `U${payment.id}M`;
+  const first = await db
+    .prepare(`SELECT id FROM unmatched_payments WHERE agency_id = ?1 AND reference = ?2 AND kind <> 'UNKNOWN_REFERENCE' ORDER BY received_at, id LIMIT 1`)
+    .bind(agencyId, payment.reference)
+    .first<{ id: string }>();
+  return first?.id === payment.id ? `${payment.reference}M` : `U${payment.id}M`;
 }
 
 /** The confirm step: who gets what, at today's sell rate. Nothing changes. */
@@ -244,7 +254,7 @@ export async function previewManualCredit(
       credit: formatAmount(creditMinor, "THB"),
       creditMinor,
       rateSell: formatRate(rate.sell),
-      manualCode: manualCodeOf(payment),
+      manualCode: await manualCodeOf(env.DB, agency.id, payment),
     },
   };
 }

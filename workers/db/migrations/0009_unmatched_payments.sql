@@ -30,6 +30,9 @@ CREATE TABLE unmatched_payments (
   resolved_at TEXT
 );
 CREATE UNIQUE INDEX unmatched_payments_txn ON unmatched_payments(transaction_id) WHERE transaction_id IS NOT NULL;
--- a flagged order is one unmatched payment, whichever way it was found
-CREATE UNIQUE INDEX unmatched_payments_order ON unmatched_payments(agency_id, kind, reference) WHERE kind <> 'UNKNOWN_REFERENCE';
+-- a flagged order found in the read model (no transaction id yet) is recorded once; a second
+-- payment for the same order (another transaction id) is a row of its own
+CREATE UNIQUE INDEX unmatched_payments_order ON unmatched_payments(agency_id, kind, reference) WHERE kind <> 'UNKNOWN_REFERENCE' AND transaction_id IS NULL;
+-- one wallet order per resolution, never shared
+CREATE UNIQUE INDEX unmatched_payments_manual_code ON unmatched_payments(manual_code) WHERE manual_code IS NOT NULL;
 CREATE INDEX unmatched_payments_agency ON unmatched_payments(agency_id, status, received_at);
