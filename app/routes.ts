@@ -58,6 +58,12 @@ export default [
     route("staff", "routes/admin/staff.tsx"),
     route("staff/new", "routes/admin/staff-new.tsx"),
     route("audit", "routes/admin/audit.tsx"),
+    route("deposits", "routes/admin/deposits.tsx"),
+    route("deposits/:code", "routes/admin/deposit.tsx"),
+    route("payments", "routes/admin/payments.tsx"),
+    route("players", "routes/admin/players.tsx"),
+    route("players/:playerId", "routes/admin/player.tsx"),
+    route("fingerprints", "routes/admin/fingerprints.tsx"),
   ]),
 
   route("api/staff/withdrawals/:code/:op", "routes/api/staff-withdrawal.ts"),

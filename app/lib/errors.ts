@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   "PROMOTION_NOT_CANCELABLE",
   "AGENCY_NOT_FOUND",
   "INVALID_CREDENTIALS",
+  "ACCOUNT_LOCKED",
   "USERNAME_EXISTS",
   "PASSWORD_INCORRECT",
   "TOO_MANY_ATTEMPTS",
@@ -45,8 +46,13 @@ const SAME_AS: Partial<Record<ErrorCode, ErrorCode>> = {
   PROMOTION_USAGE: "PROMOTION_ALREADY_USED",
 };
 
+/** Codes whose message lives under another key (added with the back office). */
+const OWN_KEY: Partial<Record<ErrorCode, string>> = {
+  ACCOUNT_LOCKED: "forcedPassword.accountLocked",
+};
+
 export function errorMessageKey(code: ErrorCode): string {
-  return `errors.code.${SAME_AS[code] ?? code}`;
+  return OWN_KEY[code] ?? `errors.code.${SAME_AS[code] ?? code}`;
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {

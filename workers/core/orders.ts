@@ -5,12 +5,16 @@
 export const ORDER_STATUSES = ["OPEN", "CANCELED", "PAID", "SUCCESS", "FAILED", "REJECTED"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** Deposit: OPEN (QR shown) -> PAID (gateway confirmed) -> SUCCESS | FAILED; OPEN -> CANCELED. */
+/**
+ * Deposit: OPEN (QR shown) -> PAID (gateway confirmed) -> SUCCESS | FAILED; OPEN -> CANCELED;
+ * FAILED -> PAID only when staff retry the settlement from the back office (the kip is still
+ * owed to the player; the saga runs again, asking the provider about the last reference first).
+ */
 export const DEPOSIT_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
   OPEN: ["PAID", "CANCELED"],
   PAID: ["SUCCESS", "FAILED"],
   SUCCESS: [],
-  FAILED: [],
+  FAILED: ["PAID"], // staff retry (workers/services/admin-deposits.ts retryDeposit)
   CANCELED: [],
   REJECTED: [],
 };

@@ -13,9 +13,11 @@ export type Client = { ip: string; userAgent: string | null };
 export type Clock = () => number;
 const systemClock: Clock = () => Date.now();
 
-export type CurrentPlayer = { id: string; username: string; displayName: string };
+/** mustChangePassword: staff reset the password; every /player page leads to /player/password until a new one is set. */
+export type CurrentPlayer = { id: string; username: string; displayName: string; mustChangePassword?: boolean };
 export type AuthFailure =
   | { ok: false; code: "INVALID_CREDENTIALS" }
+  | { ok: false; code: "ACCOUNT_LOCKED" }
   | { ok: false; code: "USERNAME_EXISTS" }
   | { ok: false; code: "PASSWORD_INCORRECT" }
   | { ok: false; code: "TOO_MANY_ATTEMPTS"; retryAfterSeconds: number };
@@ -84,7 +86,8 @@ export async function login(
   const valid = await verifyPassword(credentials.password, row?.password_hash ?? (await dummyPasswordHash()));
   if (!row || !valid || row.status !== "ACTIVE") {
     await recordFailure(db, keys, now());
-    return { ok: false, code: "INVALID_CREDENTIALS" };
+    // Locked by staff: said so only to someone who knows the password (no account probing).
+    return { ok: false, code: row && valid ? "ACCOUNT_LOCKED" : "INVALID_CREDENTIALS" };
   }
   // The owner got in: forget this address's failures on this account (not the others).
   await clearThrottle(db, keys.slice(0, 1));
@@ -122,6 +125,7 @@ async function createSession(db: D1Database, agencyId: string, playerId: string,
 }
 
 type SessionRow = {
+  must_change_password: number;
   id_hash: string;
   player_id: string;
   created_at: number;
@@ -142,7 +146,7 @@ export async function resolveSession(
   const idHash = await hashSessionId(sessionId);
   const row = await db
     .prepare(
-      `SELECT s.id_hash, s.player_id, s.created_at, s.last_seen_at, s.expires_at, p.username, p.display_name
+      `SELECT s.id_hash, s.player_id, s.created_at, s.last_seen_at, s.expires_at, p.username, p.display_name, p.must_change_password
          FROM sessions s JOIN players p ON p.id = s.player_id AND p.agency_id = s.agency_id
         WHERE s.id_hash = ?1 AND s.agency_id = ?2 AND p.status = 'ACTIVE'`,
     )
@@ -158,7 +162,7 @@ export async function resolveSession(
   if (shouldTouch(times, t)) {
     await db.prepare(`UPDATE sessions SET last_seen_at = ?1 WHERE id_hash = ?2`).bind(t, idHash).run();
   }
-  return { id: row.player_id, username: row.username, displayName: row.display_name, sessionHash: idHash };
+  return { id: row.player_id, username: row.username, displayName: row.display_name, mustChangePassword: row.must_change_password === 1, sessionHash: idHash };
 }
 
 export async function logout(db: D1Database, agencyId: string, sessionId: string): Promise<void> {
@@ -222,6 +226,34 @@ export async function changePassword(
     db.prepare(`DELETE FROM sessions WHERE agency_id = ?1 AND player_id = ?2`).bind(agencyId, player.id),
   ]);
   return { ok: true };
+}
+
+/**
+ * The new password after a staff reset (must_change_password = 1): no current password is
+ * asked (the player just logged in with the temporary one), it must differ from it, and the
+ * flag is cleared in the same guarded UPDATE. This session stays; every other one ends.
+ */
+export async function setForcedPassword(
+  db: D1Database,
+  agencyId: string,
+  player: CurrentPlayer,
+  sessionHash: string,
+  newPassword: string,
+  now: Clock = systemClock,
+): Promise<{ ok: true } | { ok: false; code: "NOT_REQUIRED" | "SAME_PASSWORD" }> {
+  const row = await db
+    .prepare(`SELECT password_hash FROM players WHERE id = ?1 AND agency_id = ?2 AND must_change_password = 1`)
+    .bind(player.id, agencyId)
+    .first<{ password_hash: string }>();
+  if (!row) return { ok: false, code: "NOT_REQUIRED" };
+  if (await verifyPassword(newPassword, row.password_hash)) return { ok: false, code: "SAME_PASSWORD" };
+  const [update] = await db.batch([
+    db
+      .prepare(`UPDATE players SET password_hash = ?1, password_changed_at = ?2, must_change_password = 0 WHERE id = ?3 AND agency_id = ?4 AND must_change_password = 1`)
+      .bind(await hashPassword(newPassword), new Date(now()).toISOString(), player.id, agencyId),
+    db.prepare(`DELETE FROM sessions WHERE agency_id = ?1 AND player_id = ?2 AND id_hash <> ?3`).bind(agencyId, player.id, sessionHash),
+  ]);
+  return (update.meta.changes ?? 0) > 0 ? { ok: true } : { ok: false, code: "NOT_REQUIRED" };
 }
 
 /** SPEC §7 `GET /v2/players/info`: player, credential, bankAccounts. */

@@ -4,10 +4,11 @@ import { isProvider, type Provider } from "../core/providers";
 import { gatewayPort, verifyWebhookSignature } from "../ports/gateway";
 import { providerPort, providerUsername } from "../ports/provider";
 import type { PromotionError } from "../core/promotion";
-import type { Agency } from "./agency";
+import { findAgencyByHost, type Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
 import type { DepositOrder, MarkPaidResult } from "../wallet/player-wallet";
 import { applyPayoutEvent } from "./withdraw";
+import { recordUnmatchedPayment } from "./admin-payments";
 
 /** A QR is valid for 15 minutes; after that the order is CANCELED (EXPIRED). */
 export const DEPOSIT_QR_TTL_SECONDS = 15 * 60;
@@ -180,9 +181,16 @@ export async function handlePaymentWebhook(env: Env, request: Request): Promise<
     return { status: 400, body: { ok: false, error: "MALFORMED" } };
   }
   const ref = await env.DB.prepare(`SELECT agency_id, player_id FROM deposit_refs WHERE code = ?1`).bind(event.reference).first<{ agency_id: string; player_id: string }>();
-  if (!ref) return { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } };
+  if (!ref) {
+    // Money with a reference that is no order of ours: kept for staff to resolve by hand
+    // (back office, payments). The agency is the one whose address the gateway called.
+    const agency = await findAgencyByHost(env.DB, new URL(request.url).host);
+    if (agency) await recordUnmatchedPayment(env.DB, { agencyId: agency.id, kind: "UNKNOWN_REFERENCE", reference: event.reference, transactionId: event.transactionId, amount: event.amount });
+    return { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } };
+  }
   const result = await walletOf(env, ref.agency_id, ref.player_id).markPaid(event.reference, { transactionId: event.transactionId, amount: event.amount }, Date.now());
   await env.DB.prepare(`INSERT OR IGNORE INTO gateway_events (transaction_id, code) VALUES (?1, ?2)`).bind(event.transactionId, event.reference).run();
+  if (result.kind === "amount-mismatch" || result.kind === "late") await recordUnmatchedPayment(env.DB, { agencyId: ref.agency_id, kind: result.kind === "late" ? "LATE_PAYMENT" : "AMOUNT_MISMATCH", reference: event.reference, transactionId: event.transactionId, amount: event.amount, orderPlayerId: ref.player_id });
   if (result.kind === "amount-mismatch") return { status: 409, body: { ok: false, result: result.kind, error: "AMOUNT_MISMATCH" } };
   if (result.kind === "unknown-order") return { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } };
   return { status: 200, body: { ok: true, result: result.kind } };

@@ -209,6 +209,24 @@ export type MarkPaidResult =
   | { kind: "late"; order: DepositOrder }
   | { kind: "unknown-order" };
 
+export type StaffRetryResult =
+  | { kind: "retried"; order: DepositOrder; reference: string }
+  | { kind: "already-applied"; order: DepositOrder; reference: string }
+  | { kind: "not-failed"; order: DepositOrder | null }
+  | { kind: "stale"; order: DepositOrder | null }
+  | { kind: "unavailable"; order: DepositOrder }
+  | { kind: "not-found" };
+
+export type ManualCreditInput = {
+  idempotencyKey: string;
+  code: string;
+  provider: Provider;
+  amountMinor: string;
+  creditMinor: string;
+  rateSell: string;
+  now: number;
+};
+
 /** Settlement retry: 1 s doubling to at most 5 minutes; it never gives up on a paid order. */
 export function settlementDelayMs(attempts: number): number {
   return Math.min(1000 * 2 ** Math.max(0, attempts - 1), 5 * 60 * 1000);
@@ -668,6 +686,7 @@ export class PlayerWallet extends DurableObject<Env> {
     const attempt = row.attempts + 1;
     this.sql.exec(`UPDATE deposit_orders SET attempts = ?, next_attempt_at = ? WHERE code = ? AND status = 'PAID'`, attempt, now + settlementDelayMs(attempt), row.code);
     const port = providerPort(this.env, provider);
+    const reference = this.settlementReference(row.code); // the order code unless staff retried under a new one
     if (row.usage_id && row.turnover_start_minor === null) {
       // A promotion's turnover counts bets from here: read the provider's counter before
       // the credit lands, or try again at the next attempt.
@@ -677,7 +696,7 @@ export class PlayerWallet extends DurableObject<Env> {
     }
     if (row.attempts > 0) {
       // A previous attempt may have been applied: ask before sending again.
-      const status = await port.transferStatus(row.code);
+      const status = await port.transferStatus(reference);
       if (status.kind === "success") return this.finishSettlement(row.code, "SUCCESS");
       if (status.kind === "failed") return this.finishSettlement(row.code, "FAILED");
       if (status.kind === "unknown") return; // ask again at the next attempt
@@ -686,7 +705,7 @@ export class PlayerWallet extends DurableObject<Env> {
       username: providerUsername(agencyId, username),
       amount: formatAmount(BigInt(row.credit_minor), "THB"),
       direction: "in",
-      reference: row.code,
+      reference,
     });
     if (outcome.kind === "ok") return this.finishSettlement(row.code, "SUCCESS");
     if (outcome.kind === "refused") return this.finishSettlement(row.code, "FAILED", outcome.code);
@@ -1091,6 +1110,127 @@ export class PlayerWallet extends DurableObject<Env> {
 
   private urow(query: string, ...params: unknown[]): UsageRow | null {
     return (this.sql.exec<UsageRow>(query, ...params).toArray()[0] as UsageRow | undefined) ?? null;
+  }
+
+  // ---- staff operations (back office) ----
+  // Everything staff do to a wallet from the back office (issue 7). Each command claims its
+  // change with a synchronous guarded write before any provider call, so two staff pressing
+  // at once (or one pressing twice) get one outcome.
+
+  /**
+   * The provider reference of an order's settlement: the order code, or `<code>-<n>` once
+   * the n-th staff retry found every earlier reference recorded FAILED at the provider (a
+   * recorded ref is final there: sending it again only repeats the failure).
+   */
+  private settlementReference(code: string): string {
+    const generation = Number(this.meta(`settle-gen:${code}`) ?? "0");
+    return generation === 0 ? code : `${code}-${generation}`;
+  }
+
+  /** How many times staff have retried this order's settlement (the retry form carries it). */
+  settlementRetries(code: string): number {
+    return Number(this.meta(`retries:${code}`) ?? "0");
+  }
+
+  /**
+   * Staff retry of a FAILED settlement (FAILED -> PAID, then the usual transfer-in saga).
+   * The provider is asked about the reference last used first:
+   *  - SUCCESS: it was applied after all -> the order is SUCCESS, nothing is sent again;
+   *  - NOT_FOUND: it never arrived -> sent again under the same reference (the order code);
+   *  - FAILED: recorded for good -> the next reference `<code>-<n>`;
+   *  - no answer: nothing changes ("provider unavailable, try again").
+   * `expectedRetries` is the count the staff member saw: a second press of the same form,
+   * or a concurrent one, finds it moved on and does nothing.
+   */
+  async retryFailedSettlement(code: string, expectedRetries: number, now: number): Promise<StaffRetryResult> {
+    const before = this.row(`SELECT * FROM deposit_orders WHERE code = ?`, code);
+    if (!before) return { kind: "not-found" };
+    if (before.status !== "FAILED") return { kind: "not-failed", order: toOrder(before) };
+    if (this.settlementRetries(code) !== expectedRetries) return { kind: "stale", order: toOrder(before) };
+    const provider = before.provider;
+    if (!isProvider(provider)) return { kind: "unavailable", order: toOrder(before) };
+    const reference = this.settlementReference(code);
+    const status = await providerPort(this.env, provider).transferStatus(reference);
+    if (status.kind === "unknown") return { kind: "unavailable", order: toOrder(before) };
+    // The claim: synchronous from here on; only the first press at this count gets past it.
+    const row = this.row(`SELECT * FROM deposit_orders WHERE code = ?`, code);
+    if (!row || row.status !== "FAILED" || this.settlementRetries(code) !== expectedRetries || this.settlementReference(code) !== reference) {
+      return { kind: row?.status === "FAILED" ? "stale" : "not-failed", order: row ? toOrder(row) : null };
+    }
+    this.setMeta(`retries:${code}`, String(expectedRetries + 1));
+    if (status.kind === "success") {
+      this.transition(code, "FAILED", "PAID", { next_attempt_at: null });
+      this.finishSettlement(code, "SUCCESS");
+      return { kind: "already-applied", order: this.getDeposit(code)!, reference };
+    }
+    let next = reference;
+    if (status.kind === "failed") {
+      const generation = Number(this.meta(`settle-gen:${code}`) ?? "0") + 1;
+      this.setMeta(`settle-gen:${code}`, String(generation));
+      next = `${code}-${generation}`;
+    }
+    this.transition(code, "FAILED", "PAID", { attempts: 0, next_attempt_at: now, settled_at: null, flag: null });
+    this.markDirty(code);
+    // First attempt right away, so staff see its outcome; an unknown one continues from the alarm.
+    await this.settle(this.row(`SELECT * FROM deposit_orders WHERE code = ?`, code)!, now);
+    return { kind: "retried", order: this.getDeposit(code)!, reference: next };
+  }
+
+  /**
+   * Staff credit a payment that matched no order: a PAID order of its own (code `<ref>M`,
+   * channel MANUAL) is created here and settled by the same saga as any deposit (transfer-in
+   * under that code, status query after an unknown outcome, retried until known). The
+   * idempotency key is the unmatched payment's id: asked twice, it is created once.
+   */
+  async creditManualPayment(input: ManualCreditInput): Promise<{ kind: "created" | "existing"; order: DepositOrder }> {
+    const same = this.row(`SELECT * FROM deposit_orders WHERE idempotency_key = ?`, input.idempotencyKey);
+    if (same) return { kind: "existing", order: toOrder(same) };
+    this.sql.exec(
+      `INSERT INTO deposit_orders (code, idempotency_key, provider, channel_code, amount_minor, credit_minor, rate_sell, status, flag, expires_at, created_at, paid_at, next_attempt_at)
+       VALUES (?, ?, ?, 'MANUAL', ?, ?, ?, 'PAID', 'MANUAL', ?, ?, ?, ?)`,
+      input.code,
+      input.idempotencyKey,
+      input.provider,
+      input.amountMinor,
+      input.creditMinor,
+      input.rateSell,
+      input.now,
+      input.now,
+      input.now,
+      input.now,
+    );
+    // the receiving account holds the kip; it is owed to this player until credited
+    this.post(input.code, "paid", [
+      ["bank:receiving", "LAK", BigInt(input.amountMinor)],
+      ["player:deposit-pending", "LAK", -BigInt(input.amountMinor)],
+    ], input.now);
+    this.markDirty(input.code);
+    await this.settle(this.row(`SELECT * FROM deposit_orders WHERE code = ?`, input.code)!, input.now);
+    return { kind: "created", order: this.getDeposit(input.code)! };
+  }
+
+  /**
+   * A late payment booked here ("late-paid": the kip owed to this player) was resolved by
+   * staff: credited by hand (possibly to another player, whose wallet books it anew) or
+   * refunded outside the system. The booking is reversed once.
+   */
+  releaseLatePayment(code: string, entry: "late-credited" | "late-refunded", now: number): boolean {
+    const late = this.sql
+      .exec<{ amount_minor: string }>(`SELECT amount_minor FROM ledger WHERE order_code = ? AND entry = 'late-paid' AND account = 'bank:receiving'`, code)
+      .toArray()[0];
+    if (!late) return false;
+    const released = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ledger WHERE order_code = ? AND entry IN ('late-credited', 'late-refunded')`, code).one().n;
+    if (released > 0) return false;
+    const amount = BigInt(late.amount_minor);
+    this.post(code, entry, [
+      ["player:deposit-pending", "LAK", amount],
+      ["bank:receiving", "LAK", -amount],
+    ], now);
+    return true;
+  }
+
+  private setMeta(key: string, value: string): void {
+    this.sql.exec(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value);
   }
 
   // ---- helpers ------------------------------------------------------------------------

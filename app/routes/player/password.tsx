@@ -2,23 +2,31 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useTranslation } from "react-i18next";
 import { dataWithToast } from "remix-toast";
-import { changePassword } from "../../../workers/services/auth";
+import { changePassword, setForcedPassword } from "../../../workers/services/auth";
+import { ForcedPasswordForm } from "~/components/forced-password";
+import { ForcedPasswordSchema } from "~/lib/schemas/forced-password";
 import { ChangePasswordForm } from "~/components/change-password";
 import { translate, waitText } from "~/lib/auth.server";
-import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
+import { getAgency, getBindings, requirePlayer, sessionHashContext } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
 import { isSecureRequest } from "~/lib/secrets.server";
 import { ChangePasswordSchema } from "~/lib/schemas/auth";
 import { clearSessionCookie, clientOf } from "~/lib/session.server";
-import { redirectWithToast, toastStorage } from "~/lib/toast.server";
+import { redirectWithSuccess, redirectWithToast, toastStorage } from "~/lib/toast.server";
 import { submittedWithJavaScript } from "~/components/js-marker";
 import type { Route } from "./+types/password";
 
 /** Wrong current password: an error toast for 5000 ms (SPEC §8). */
 export const PASSWORD_ERROR_TOAST_MS = 5000;
 
+/** forced: staff reset the password; the player sets a new one before anything else. */
+export function loader({ context }: Route.LoaderArgs) {
+  return { forced: requirePlayer(context).mustChangePassword === true };
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const player = requirePlayer(context);
+  if (player.mustChangePassword) return forcedAction({ request, context });
   const submission = parseWithZod(await request.formData(), { schema: ChangePasswordSchema });
   const hide = ["currentPassword", "newPassword", "confirmNewPassword"];
   if (submission.status !== "success") {
@@ -53,13 +61,37 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data({ result: submission.reply({ resetForm: true }), changed: true, wait: null }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
 }
 
+/** After a staff reset: the new password (no current one asked); this session stays. */
+async function forcedAction({ request, context }: Pick<Route.ActionArgs, "request" | "context">) {
+  const player = requirePlayer(context);
+  const submission = parseWithZod(await request.formData(), { schema: ForcedPasswordSchema });
+  const hide = ["newPassword", "confirmNewPassword"];
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: hide }), changed: false, wait: null }, { status: 400 });
+  }
+  const outcome = await setForcedPassword(getBindings(context).DB, getAgency(context).id, player, context.get(sessionHashContext) ?? "", submission.value.newPassword);
+  if (!outcome.ok && outcome.code === "SAME_PASSWORD") {
+    return data({ result: submission.reply({ formErrors: ["forcedPassword.samePassword"], hideFields: hide }), changed: false, wait: null }, { status: 400 });
+  }
+  return redirectWithSuccess({ request, context }, "/player/deposit", translate(context, "forcedPassword.done"));
+}
+
 /** After a successful change the session is gone: keep the page (and its dialog) as it is. */
 export function shouldRevalidate({ actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   return actionResult?.changed ? false : defaultShouldRevalidate;
 }
 
-export default function ChangePasswordPage({ actionData }: Route.ComponentProps) {
+export default function ChangePasswordPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  if (loaderData.forced) {
+    return (
+      <section className="page narrow">
+        <title>{t("forcedPassword.title")}</title>
+        <h1>{t("forcedPassword.title")}</h1>
+        <ForcedPasswordForm result={actionData?.result} />
+      </section>
+    );
+  }
   return (
     <section className="page narrow">
       <title>{t("password.title")}</title>

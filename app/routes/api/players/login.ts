@@ -16,6 +16,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (outcome.code === "TOO_MANY_ATTEMPTS") {
       return apiError(context, "TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds: outcome.retryAfterSeconds });
     }
+    if (outcome.code === "ACCOUNT_LOCKED") return apiError(context, "ACCOUNT_LOCKED", 403);
     return apiError(context, "INVALID_CREDENTIALS", 401);
   }
   const previous = readSessionId(request);

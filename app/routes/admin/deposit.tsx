@@ -1,0 +1,151 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { getDepositDetail, retryDeposit } from "../../../workers/services/admin-deposits";
+import { translate } from "~/lib/auth.server";
+import { getBindings } from "~/lib/context.server";
+import { formatDateTime, formatMoney } from "~/lib/format";
+import { DepositRetrySchema } from "~/lib/schemas/admin-ops";
+import { auditContext, requireStaff } from "~/lib/staff.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/deposit";
+
+/** One deposit order of this agency (another agency's code is a 404), and the retry of a FAILED settlement. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const staff = await requireStaff(request, context);
+  const detail = await getDepositDetail(getBindings(context), staff.agencyId, params.code);
+  if (!detail) throw new Response("Not found", { status: 404 });
+  const confirm = new URL(request.url).searchParams.get("confirm") === "retry" && detail.row.status === "FAILED";
+  return { ...detail, confirm };
+}
+
+const OUTCOME_TOAST = {
+  retried: "success",
+  "already-applied": "success",
+  "not-failed": "info",
+  stale: "info",
+  unavailable: "error",
+  "not-found": "error",
+} as const;
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const staff = await requireStaff(request, context);
+  const submission = parseWithZod(await request.formData(), { schema: DepositRetrySchema });
+  if (submission.status !== "success") return data({ error: true }, { status: 400 });
+  const result = await retryDeposit(getBindings(context), auditContext(request, staff), params.code, submission.value.retries);
+  if (result.kind === "not-found") throw new Response("Not found", { status: 404 });
+  const status = result.order?.status ?? "";
+  return redirectWithToast({ request, context }, `/admin/deposits/${params.code}`, {
+    type: OUTCOME_TOAST[result.kind],
+    message: translate(context, `admin:deposits.retry.outcome.${result.kind}`, { status }),
+  });
+}
+
+export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const { row, order, ledger, retries, player, confirm } = loaderData;
+  return (
+    <section>
+      <title>{`${t("deposits.detailTitle")} ${row.code}`}</title>
+      <p>
+        <Link to="/admin/deposits">← {t("deposits.title")}</Link>
+      </p>
+      <h1>
+        {t("deposits.detailTitle")} {row.code}
+      </h1>
+      <dl className="admin-facts" data-testid="deposit-facts">
+        <dt>{t("deposits.status")}</dt>
+        <dd data-testid="deposit-status">{row.status}</dd>
+        <dt>{t("deposits.flag")}</dt>
+        <dd>{row.flag ?? t("common.none")}</dd>
+        <dt>{t("deposits.player")}</dt>
+        <dd>
+          <Link to={`/admin/players/${player.id}`}>{player.username}</Link> ({player.displayName})
+        </dd>
+        <dt>{t("deposits.provider")}</dt>
+        <dd>{row.provider}</dd>
+        <dt>{t("deposits.amount")}</dt>
+        <dd>{formatMoney(row.amount, "LAK")}</dd>
+        <dt>{t("deposits.credit")}</dt>
+        <dd>{formatMoney(row.credit, "THB")}</dd>
+        <dt>{t("deposits.rate")}</dt>
+        <dd>{order?.rateSell ?? t("common.none")}</dd>
+        <dt>{t("deposits.channel")}</dt>
+        <dd>{order?.channelCode ?? t("common.none")}</dd>
+        <dt>{t("deposits.createdAt")}</dt>
+        <dd>{formatDateTime(row.createdAt)}</dd>
+        <dt>{t("deposits.paidAt")}</dt>
+        <dd>{order?.paidAt ? formatDateTime(new Date(order.paidAt)) : t("common.none")}</dd>
+        <dt>{t("deposits.settledAt")}</dt>
+        <dd>{order?.settledAt ? formatDateTime(new Date(order.settledAt)) : t("common.none")}</dd>
+        <dt>{t("deposits.attempts")}</dt>
+        <dd>{order?.attempts ?? 0}</dd>
+        <dt>{t("deposits.retries")}</dt>
+        <dd data-testid="deposit-retries">{retries}</dd>
+      </dl>
+
+      {row.status === "FAILED" && (
+        <div className="admin-card" data-testid="retry-panel">
+          <h2>{t("deposits.retry.title")}</h2>
+          <p>{t("deposits.retry.explain")}</p>
+          {confirm ? (
+            <Form method="post" className="stack" data-testid="retry-confirm">
+              <input type="hidden" name="intent" value="retry" />
+              <input type="hidden" name="retries" value={retries} />
+              <p className="notice" role="status">
+                {t("deposits.retry.confirm", { credit: formatMoney(row.credit, "THB"), provider: row.provider, username: player.username })}
+              </p>
+              <div className="form-actions">
+                <a href={`/admin/deposits/${row.code}`} className="button button-ghost">
+                  {t("common.cancel")}
+                </a>
+                <button type="submit" className="button button-primary" data-testid="retry-submit">
+                  {t("deposits.retry.submit")}
+                </button>
+              </div>
+            </Form>
+          ) : (
+            <a href={`/admin/deposits/${row.code}?confirm=retry`} className="button button-primary" data-testid="retry-start">
+              {t("deposits.retry.start")}
+            </a>
+          )}
+        </div>
+      )}
+
+      <h2>{t("deposits.ledger")}</h2>
+      {ledger.length === 0 ? (
+        <p>{t("deposits.ledgerEmpty")}</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("deposits.ledger")}>
+          <table className="admin-table" data-testid="deposit-ledger">
+            <thead>
+              <tr>
+                <th scope="col">{t("deposits.entry")}</th>
+                <th scope="col">{t("deposits.account")}</th>
+                <th scope="col">{t("deposits.amount")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ledger.map((l, i) => (
+                <tr key={i}>
+                  <td>{l.entry}</td>
+                  <td>{l.account}</td>
+                  <td>
+                    {minorToText(l.amountMinor)} {l.currency}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Ledger amounts are minor units (2 digits for LAK and THB). */
+function minorToText(minor: string): string {
+  const negative = minor.startsWith("-");
+  const digits = (negative ? minor.slice(1) : minor).padStart(3, "0");
+  return `${negative ? "-" : ""}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}

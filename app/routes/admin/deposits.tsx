@@ -1,0 +1,133 @@
+import { Form, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { DEPOSIT_FLAGS, listDeposits } from "../../../workers/services/admin-deposits";
+import { ORDER_STATUSES } from "../../../workers/core/orders";
+import { PROVIDERS } from "../../../workers/core/providers";
+import { AdminPager } from "~/components/admin";
+import { getBindings } from "~/lib/context.server";
+import { formatDateTime, formatMoney } from "~/lib/format";
+import { readPaging } from "~/lib/paging";
+import { requireStaff } from "~/lib/staff.server";
+import type { Route } from "./+types/deposits";
+
+const FILTERS = ["code", "username", "status", "flag", "provider", "from", "to"] as const;
+
+/** Deposits of this agency, newest first, filtered by a plain GET form (works without JavaScript). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = await requireStaff(request, context);
+  const url = new URL(request.url);
+  const { page } = readPaging(url);
+  const pageSize = 25;
+  const filter = Object.fromEntries(FILTERS.map((k) => [k, url.searchParams.get(k)?.trim() ?? ""])) as Record<(typeof FILTERS)[number], string>;
+  const list = await listDeposits(getBindings(context).DB, staff.agencyId, { ...filter, page, pageSize });
+  return { ...list, page, pageSize, filter };
+}
+
+export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const { items, total, page, pageSize, filter } = loaderData;
+  const query = Object.fromEntries(Object.entries(filter).filter(([, v]) => v));
+  return (
+    <section>
+      <title>{t("deposits.title")}</title>
+      <h1>{t("deposits.title")}</h1>
+      <Form method="get" className="admin-filter" data-testid="deposit-filter">
+        <div className="field">
+          <label htmlFor="f-code">{t("deposits.code")}</label>
+          <input id="f-code" name="code" defaultValue={filter.code} autoCapitalize="characters" spellCheck={false} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-username">{t("deposits.player")}</label>
+          <input id="f-username" name="username" defaultValue={filter.username} autoCapitalize="none" spellCheck={false} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-status">{t("deposits.status")}</label>
+          <select id="f-status" name="status" defaultValue={filter.status}>
+            <option value="">{t("deposits.any")}</option>
+            {ORDER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-flag">{t("deposits.flag")}</label>
+          <select id="f-flag" name="flag" defaultValue={filter.flag}>
+            <option value="">{t("deposits.any")}</option>
+            {DEPOSIT_FLAGS.map((f) => (
+              <option key={f} value={f}>
+                {t(`deposits.flags.${f === "PROVIDER_*" ? "PROVIDER" : f}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-provider">{t("deposits.provider")}</label>
+          <select id="f-provider" name="provider" defaultValue={filter.provider}>
+            <option value="">{t("deposits.any")}</option>
+            {PROVIDERS.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-from">{t("deposits.from")}</label>
+          <input id="f-from" name="from" type="date" defaultValue={filter.from} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-to">{t("deposits.to")}</label>
+          <input id="f-to" name="to" type="date" defaultValue={filter.to} />
+        </div>
+        <button type="submit" className="button button-primary">
+          {t("deposits.search")}
+        </button>
+        <a href="/admin/deposits" className="button button-ghost">
+          {t("deposits.clear")}
+        </a>
+      </Form>
+      <p>{t("deposits.count", { count: total })}</p>
+      {items.length === 0 ? (
+        <p data-testid="deposits-empty">{t("deposits.empty")}</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("deposits.title")}>
+          <table className="admin-table" data-testid="deposits-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("deposits.code")}</th>
+                <th scope="col">{t("deposits.createdAt")}</th>
+                <th scope="col">{t("deposits.player")}</th>
+                <th scope="col">{t("deposits.provider")}</th>
+                <th scope="col">{t("deposits.amount")}</th>
+                <th scope="col">{t("deposits.credit")}</th>
+                <th scope="col">{t("deposits.status")}</th>
+                <th scope="col">{t("deposits.flag")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((d) => (
+                <tr key={d.code} data-code={d.code} data-status={d.status}>
+                  <td>
+                    <Link to={`/admin/deposits/${d.code}`}>{d.code}</Link>
+                  </td>
+                  <td>{formatDateTime(d.createdAt)}</td>
+                  <td>
+                    <Link to={`/admin/players/${d.playerId}`}>{d.username}</Link>
+                  </td>
+                  <td>{d.provider}</td>
+                  <td>{formatMoney(d.amount, "LAK")}</td>
+                  <td>{formatMoney(d.credit, "THB")}</td>
+                  <td>{d.status}</td>
+                  <td>{d.flag ?? t("common.none")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/deposits" query={query} />
+    </section>
+  );
+}

@@ -1,0 +1,323 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { getUnmatched, listUnmatched, previewManualCredit, resolveAsRefunded, resolveWithCredit, UNMATCHED_STATUSES, type ResolveError } from "../../../workers/services/admin-payments";
+import { AdminPager } from "~/components/admin";
+import { translate } from "~/lib/auth.server";
+import { getAgency, getBindings } from "~/lib/context.server";
+import { formatDateTime, formatMoney } from "~/lib/format";
+import { readPaging } from "~/lib/paging";
+import { ManualCreditSchema, RefundSchema } from "~/lib/schemas/admin-ops";
+import { auditContext, requireStaff } from "~/lib/staff.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/payments";
+
+/**
+ * Payments with no matching order (unknown reference, wrong amount, late). One is chosen
+ * with ?id=...; staff credit it to a player (review, then confirm) or mark it refunded
+ * outside the system (note, then confirm). Plain forms: works without JavaScript.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = await requireStaff(request, context);
+  const url = new URL(request.url);
+  const { page } = readPaging(url);
+  const pageSize = 25;
+  const status = url.searchParams.get("status") ?? "";
+  const db = getBindings(context).DB;
+  const list = await listUnmatched(db, staff.agencyId, { status, page, pageSize });
+  const id = url.searchParams.get("id");
+  const selected = id ? await getUnmatched(db, staff.agencyId, id) : null;
+  if (id && !selected) throw new Response("Not found", { status: 404 });
+  return { ...list, page, pageSize, status, selected, providers: getAgency(context).enabledProviders };
+}
+
+type ActionData =
+  | { step: "credit-review"; id: string; username: string; provider: string; amount: string; credit: string; rateSell: string; displayName: string; manualCode: string }
+  | { step: "refund-review"; id: string; note: string }
+  | { step: "error"; id: string | null; message: string; username?: string; provider?: string; note?: string };
+
+const ERROR_KEY: Record<ResolveError, string> = {
+  NOT_FOUND: "admin:payments.errors.NOT_FOUND",
+  ALREADY_RESOLVED: "admin:payments.errors.ALREADY_RESOLVED",
+  PLAYER_NOT_FOUND: "admin:payments.errors.PLAYER_NOT_FOUND",
+  PROVIDER_REQUIRED: "admin:payments.errors.PROVIDER_REQUIRED",
+  NO_RATE: "admin:payments.errors.NO_RATE",
+  AMOUNT_UNKNOWN: "admin:payments.errors.AMOUNT_UNKNOWN",
+  NOTE_REQUIRED: "admin:payments.validation.note",
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = await requireStaff(request, context);
+  const env = getBindings(context);
+  const agency = getAgency(context);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const back = (id: string) => `/admin/payments?id=${encodeURIComponent(id)}`;
+
+  if (intent === "credit-review" || intent === "credit") {
+    const submission = parseWithZod(form, { schema: ManualCreditSchema });
+    const id = String(form.get("id") ?? "");
+    if (submission.status !== "success") {
+      const first = Object.values(submission.error ?? {}).flat()[0] ?? "admin:payments.validation.username";
+      return data<ActionData>({ step: "error", id, message: translate(context, first), username: String(form.get("username") ?? ""), provider: String(form.get("provider") ?? "") }, { status: 400 });
+    }
+    const input = { username: submission.value.username, provider: submission.value.provider };
+    if (submission.value.intent === "credit-review") {
+      const preview = await previewManualCredit(env, agency, id, input);
+      if (!preview.ok) {
+        if (preview.error === "NOT_FOUND") throw new Response("Not found", { status: 404 });
+        return data<ActionData>({ step: "error", id, message: translate(context, ERROR_KEY[preview.error]), ...input }, { status: 409 });
+      }
+      const p = preview.preview;
+      return data<ActionData>({ step: "credit-review", id, username: p.player.username, displayName: p.player.displayName, provider: p.provider, amount: p.amount, credit: p.credit, rateSell: p.rateSell, manualCode: p.manualCode });
+    }
+    const done = await resolveWithCredit(env, agency, auditContext(request, staff), id, input);
+    if (!done.ok) {
+      if (done.error === "NOT_FOUND") throw new Response("Not found", { status: 404 });
+      return redirectWithToast({ request, context }, back(id), { type: done.error === "ALREADY_RESOLVED" ? "info" : "error", message: translate(context, ERROR_KEY[done.error]) });
+    }
+    return redirectWithToast({ request, context }, back(id), {
+      type: "success",
+      message: translate(context, "admin:payments.credited", { credit: formatMoney(done.order.credit, "THB"), username: input.username, code: done.order.code, status: done.order.status }),
+    });
+  }
+
+  if (intent === "refund-review" || intent === "refund") {
+    const submission = parseWithZod(form, { schema: RefundSchema });
+    const id = String(form.get("id") ?? "");
+    if (submission.status !== "success") {
+      const first = Object.values(submission.error ?? {}).flat()[0] ?? "admin:payments.validation.note";
+      return data<ActionData>({ step: "error", id, message: translate(context, first), note: String(form.get("note") ?? "") }, { status: 400 });
+    }
+    if (submission.value.intent === "refund-review") {
+      const payment = await getUnmatched(env.DB, staff.agencyId, id);
+      if (!payment) throw new Response("Not found", { status: 404 });
+      return data<ActionData>({ step: "refund-review", id, note: submission.value.note });
+    }
+    const done = await resolveAsRefunded(env, auditContext(request, staff), id, submission.value.note);
+    if (!done.ok) {
+      if (done.error === "NOT_FOUND") throw new Response("Not found", { status: 404 });
+      return redirectWithToast({ request, context }, back(id), { type: "info", message: translate(context, ERROR_KEY[done.error]) });
+    }
+    return redirectWithToast({ request, context }, back(id), { type: "success", message: translate(context, "admin:payments.refunded") });
+  }
+  return data<ActionData>({ step: "error", id: null, message: translate(context, "admin:payments.errors.NOT_FOUND") }, { status: 400 });
+}
+
+export default function AdminPayments({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const { items, total, page, pageSize, status, selected, providers } = loaderData;
+  const answer = actionData as ActionData | undefined;
+  return (
+    <section>
+      <title>{t("payments.title")}</title>
+      <h1>{t("payments.title")}</h1>
+      <p>{t("payments.intro")}</p>
+      <Form method="get" className="admin-filter">
+        <div className="field">
+          <label htmlFor="p-status">{t("payments.status")}</label>
+          <select id="p-status" name="status" defaultValue={status}>
+            <option value="">{t("payments.statusOpen")}</option>
+            {UNMATCHED_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`payments.statuses.${s}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button button-primary">
+          {t("deposits.search")}
+        </button>
+      </Form>
+
+      {selected && (
+        <div className="admin-card" data-testid="payment-panel" data-status={selected.status}>
+          <h2>
+            {t(`payments.kinds.${selected.kind}`)} · {selected.reference}
+          </h2>
+          <dl className="admin-facts">
+            <dt>{t("payments.amount")}</dt>
+            <dd>{selected.amount ? formatMoney(selected.amount, "LAK") : t("payments.amountUnknown")}</dd>
+            <dt>{t("payments.transaction")}</dt>
+            <dd>{selected.transactionId ?? t("common.none")}</dd>
+            <dt>{t("payments.orderPlayer")}</dt>
+            <dd>{selected.orderPlayerId ? <Link to={`/admin/players/${selected.orderPlayerId}`}>{selected.orderUsername}</Link> : t("common.none")}</dd>
+            <dt>{t("payments.receivedAt")}</dt>
+            <dd>{formatDateTime(selected.receivedAt)}</dd>
+            <dt>{t("payments.status")}</dt>
+            <dd data-testid="payment-status">{t(`payments.statuses.${selected.status}`)}</dd>
+            {selected.resolvedBy && (
+              <>
+                <dt>{t("payments.resolvedBy")}</dt>
+                <dd>
+                  {selected.resolvedBy} {selected.resolvedAt ? `· ${formatDateTime(selected.resolvedAt)}` : ""}
+                </dd>
+              </>
+            )}
+            {selected.manualCode && (
+              <>
+                <dt>{t("payments.manualOrder")}</dt>
+                <dd>
+                  <Link to={`/admin/deposits/${selected.manualCode}`}>{selected.manualCode}</Link> → {selected.resolvedUsername} · {selected.resolvedProvider} ·{" "}
+                  {formatMoney(selected.credit, "THB")}
+                </dd>
+              </>
+            )}
+            {selected.note && (
+              <>
+                <dt>{t("payments.note")}</dt>
+                <dd>{selected.note}</dd>
+              </>
+            )}
+          </dl>
+          {selected.status === "OPEN" && (
+            <ResolveForms id={selected.id} providers={providers} suggested={selected.orderUsername ?? ""} answer={answer?.id === selected.id ? answer : undefined} />
+          )}
+          {selected.status === "RESOLVING" && selected.resolvedUsername && selected.resolvedProvider && (
+            // A credit whose request died half way: finishing it is idempotent (same MANUAL order), allowed after a minute.
+            <Form method="post" className="stack" data-testid="credit-resume">
+              <input type="hidden" name="id" value={selected.id} />
+              <input type="hidden" name="username" value={selected.resolvedUsername} />
+              <input type="hidden" name="provider" value={selected.resolvedProvider} />
+              <p>{t("payments.resumeExplain")}</p>
+              <button type="submit" name="intent" value="credit" className="button">
+                {t("payments.resume")}
+              </button>
+            </Form>
+          )}
+        </div>
+      )}
+
+      <p>{t("payments.count", { count: total })}</p>
+      {items.length === 0 ? (
+        <p data-testid="payments-empty">{t("payments.empty")}</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("payments.title")}>
+          <table className="admin-table" data-testid="payments-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("payments.receivedAt")}</th>
+                <th scope="col">{t("payments.kind")}</th>
+                <th scope="col">{t("payments.reference")}</th>
+                <th scope="col">{t("payments.amount")}</th>
+                <th scope="col">{t("payments.orderPlayer")}</th>
+                <th scope="col">{t("payments.status")}</th>
+                <th scope="col">{t("common.actions")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((p) => (
+                <tr key={p.id} data-reference={p.reference}>
+                  <td>{formatDateTime(p.receivedAt)}</td>
+                  <td>{t(`payments.kinds.${p.kind}`)}</td>
+                  <td>{p.reference}</td>
+                  <td>{p.amount ? formatMoney(p.amount, "LAK") : t("payments.amountUnknown")}</td>
+                  <td>{p.orderUsername ?? t("common.none")}</td>
+                  <td>{t(`payments.statuses.${p.status}`)}</td>
+                  <td>
+                    <a href={`/admin/payments?id=${encodeURIComponent(p.id)}${status ? `&status=${status}` : ""}`}>{t("payments.open")}</a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/payments" query={status ? { status } : {}} />
+    </section>
+  );
+}
+
+function ResolveForms({ id, providers, suggested, answer }: { id: string; providers: string[]; suggested: string; answer?: ActionData }) {
+  const { t } = useTranslation("admin");
+  if (answer?.step === "credit-review") {
+    return (
+      <Form method="post" className="stack" data-testid="credit-confirm">
+        <input type="hidden" name="id" value={id} />
+        <input type="hidden" name="username" value={answer.username} />
+        <input type="hidden" name="provider" value={answer.provider} />
+        <p className="notice" role="status">
+          {t("payments.creditConfirm", {
+            amount: formatMoney(answer.amount, "LAK"),
+            credit: formatMoney(answer.credit, "THB"),
+            rate: answer.rateSell,
+            username: answer.username,
+            name: answer.displayName,
+            provider: answer.provider,
+            code: answer.manualCode,
+          })}
+        </p>
+        <div className="form-actions">
+          <a href={`/admin/payments?id=${encodeURIComponent(id)}`} className="button button-ghost">
+            {t("common.cancel")}
+          </a>
+          <button type="submit" name="intent" value="credit" className="button button-primary" data-testid="credit-submit">
+            {t("payments.creditSubmit")}
+          </button>
+        </div>
+      </Form>
+    );
+  }
+  if (answer?.step === "refund-review") {
+    return (
+      <Form method="post" className="stack" data-testid="refund-confirm">
+        <input type="hidden" name="id" value={id} />
+        <input type="hidden" name="note" value={answer.note} />
+        <p className="notice" role="status">
+          {t("payments.refundConfirm", { note: answer.note })}
+        </p>
+        <div className="form-actions">
+          <a href={`/admin/payments?id=${encodeURIComponent(id)}`} className="button button-ghost">
+            {t("common.cancel")}
+          </a>
+          <button type="submit" name="intent" value="refund" className="button button-danger" data-testid="refund-submit">
+            {t("payments.refundSubmit")}
+          </button>
+        </div>
+      </Form>
+    );
+  }
+  const error = answer?.step === "error" ? answer : undefined;
+  return (
+    <div className="admin-actions">
+      <Form method="post" className="stack" data-testid="credit-form">
+        <h3>{t("payments.creditTitle")}</h3>
+        <input type="hidden" name="id" value={id} />
+        <div className="field">
+          <label htmlFor="credit-username">{t("payments.username")}</label>
+          <input id="credit-username" name="username" required autoCapitalize="none" spellCheck={false} defaultValue={error?.username ?? suggested} />
+        </div>
+        <div className="field">
+          <label htmlFor="credit-provider">{t("payments.provider")}</label>
+          <select id="credit-provider" name="provider" required defaultValue={error?.provider ?? ""}>
+            <option value="">{t("payments.chooseProvider")}</option>
+            {providers.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" name="intent" value="credit-review" className="button button-primary">
+          {t("payments.creditReview")}
+        </button>
+      </Form>
+      <Form method="post" className="stack" data-testid="refund-form">
+        <h3>{t("payments.refundTitle")}</h3>
+        <input type="hidden" name="id" value={id} />
+        <div className="field">
+          <label htmlFor="refund-note">{t("payments.note")}</label>
+          <textarea id="refund-note" name="note" required minLength={3} maxLength={500} rows={3} defaultValue={error?.note ?? ""} />
+        </div>
+        <button type="submit" name="intent" value="refund-review" className="button">
+          {t("payments.refundReview")}
+        </button>
+      </Form>
+      {error && (
+        <p role="alert" className="form-alert field-errors" data-testid="payment-error">
+          {error.message}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,228 @@
+import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { endPlayerSessions, getPlayerDetail, lockPlayer, resetPlayerPassword, unlockPlayer } from "../../../workers/services/admin-players";
+import { ErrorList, useSchemaForm } from "~/components/forms";
+import { translate } from "~/lib/auth.server";
+import { getBindings } from "~/lib/context.server";
+import { formatDateTime, formatMoney } from "~/lib/format";
+import { LockSchema, PlayerActionSchema } from "~/lib/schemas/admin-ops";
+import { auditContext, requireStaff } from "~/lib/staff.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/player";
+
+/** Everything about one player of this agency (another agency's id is a 404) and the account actions. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const staff = await requireStaff(request, context);
+  const detail = await getPlayerDetail(getBindings(context).DB, staff.agencyId, params.playerId);
+  if (!detail) throw new Response("Not found", { status: 404 });
+  return { ...detail, confirmReset: new URL(request.url).searchParams.get("confirm") === "reset" };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const staff = await requireStaff(request, context);
+  const db = getBindings(context).DB;
+  const actor = auditContext(request, staff);
+  const form = await request.formData();
+  const here = `/admin/players/${params.playerId}`;
+  if (form.get("intent") === "lock") {
+    const submission = parseWithZod(form, { schema: LockSchema });
+    if (submission.status !== "success") return data({ lock: submission.reply(), temporaryPassword: null }, { status: 400 });
+    const done = await lockPlayer(db, actor, params.playerId, submission.value.reason);
+    if (!done.ok) throw new Response("Not found", { status: 404 });
+    return redirectWithToast({ request, context }, here, { type: done.changed ? "success" : "info", message: translate(context, done.changed ? "admin:players.locked" : "admin:players.alreadyLocked") });
+  }
+  const submission = parseWithZod(form, { schema: PlayerActionSchema });
+  if (submission.status !== "success") return data({ lock: null, temporaryPassword: null }, { status: 400 });
+  switch (submission.value.intent) {
+    case "unlock": {
+      const done = await unlockPlayer(db, actor, params.playerId);
+      if (!done.ok) throw new Response("Not found", { status: 404 });
+      return redirectWithToast({ request, context }, here, { type: done.changed ? "success" : "info", message: translate(context, done.changed ? "admin:players.unlocked" : "admin:players.notLocked") });
+    }
+    case "end-sessions": {
+      const done = await endPlayerSessions(db, actor, params.playerId);
+      if (!done.ok) throw new Response("Not found", { status: 404 });
+      return redirectWithToast({ request, context }, here, { type: "success", message: translate(context, "admin:players.sessionsEnded", { count: done.ended ?? 0 }) });
+    }
+    case "reset-password": {
+      const done = await resetPlayerPassword(db, actor, params.playerId);
+      if (!done.ok) throw new Response("Not found", { status: 404 });
+      // Shown once, on this answer only (never stored in clear, never in the audit log).
+      return data({ lock: null, temporaryPassword: done.temporaryPassword }, { headers: { "Cache-Control": "no-store" } });
+    }
+  }
+}
+
+export default function AdminPlayer({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const { player, bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, confirmReset } = loaderData;
+  const [lockForm, lockFields] = useSchemaForm("lock", LockSchema, actionData?.lock);
+  const here = `/admin/players/${player.id}`;
+  return (
+    <section>
+      <title>{`${t("players.detailTitle")} ${player.username}`}</title>
+      <p>
+        <Link to="/admin/players">← {t("players.title")}</Link>
+      </p>
+      <h1>
+        {player.username} <small>({player.displayName})</small>
+      </h1>
+      {actionData?.temporaryPassword && (
+        <div className="notice notice-success" role="status" data-testid="temporary-password-panel">
+          <p>{t("players.temporaryPasswordIntro")}</p>
+          <p className="admin-secret" data-testid="temporary-password">
+            {actionData.temporaryPassword}
+          </p>
+        </div>
+      )}
+      <dl className="admin-facts" data-testid="player-facts">
+        <dt>{t("players.status")}</dt>
+        <dd data-testid="player-status" data-status={player.status}>
+          {t(`players.statuses.${player.status}`)}
+          {player.lockedReason ? ` · ${player.lockedReason}` : ""}
+        </dd>
+        <dt>{t("players.mustChangePassword")}</dt>
+        <dd>{player.mustChangePassword ? t("common.yes") : t("common.no")}</dd>
+        <dt>{t("players.phone")}</dt>
+        <dd>{player.phone}</dd>
+        <dt>{t("players.createdAt")}</dt>
+        <dd>{formatDateTime(player.createdAt)}</dd>
+        <dt>{t("players.lastLogin")}</dt>
+        <dd>{player.lastLoginAt ? formatDateTime(player.lastLoginAt) : t("common.none")}</dd>
+        <dt>{t("players.passwordChangedAt")}</dt>
+        <dd>{formatDateTime(player.passwordChangedAt)}</dd>
+        <dt>{t("players.bankAccount")}</dt>
+        <dd>
+          {bankAccounts.length === 0
+            ? t("common.none")
+            : bankAccounts.map((b) => (
+                <span key={b.id}>
+                  {b.bankName} · {b.accountNumber} · {b.accountName}
+                </span>
+              ))}
+        </dd>
+      </dl>
+
+      <h2>{t("players.actions")}</h2>
+      <div className="admin-actions">
+        {player.status === "ACTIVE" ? (
+          <Form method="post" {...getFormProps(lockForm)} noValidate className="stack admin-card" data-testid="lock-form">
+            <h3>{t("players.lockTitle")}</h3>
+            <input type="hidden" name="intent" value="lock" />
+            <div className="field">
+              <label htmlFor={lockFields.reason.id}>{t("players.lockReason")}</label>
+              <textarea {...getTextareaProps(lockFields.reason)} rows={2} />
+              <ErrorList id={lockFields.reason.errorId} errors={lockFields.reason.errors} />
+            </div>
+            <button type="submit" className="button button-danger" data-testid="lock-submit">
+              {t("players.lock")}
+            </button>
+          </Form>
+        ) : (
+          <Form method="post" className="stack admin-card" data-testid="unlock-form">
+            <h3>{t("players.unlockTitle")}</h3>
+            <input type="hidden" name="intent" value="unlock" />
+            <button type="submit" className="button button-primary" data-testid="unlock-submit">
+              {t("players.unlock")}
+            </button>
+          </Form>
+        )}
+        <Form method="post" className="stack admin-card" data-testid="end-sessions-form">
+          <h3>{t("players.sessions")}</h3>
+          <p>{t("players.sessionCount", { count: sessions.length })}</p>
+          <input type="hidden" name="intent" value="end-sessions" />
+          <button type="submit" className="button" data-testid="end-sessions-submit">
+            {t("players.endSessions")}
+          </button>
+        </Form>
+        <div className="stack admin-card" data-testid="reset-panel">
+          <h3>{t("players.resetTitle")}</h3>
+          <p>{t("players.resetExplain")}</p>
+          {confirmReset ? (
+            <Form method="post" action={here} className="stack" data-testid="reset-confirm">
+              <input type="hidden" name="intent" value="reset-password" />
+              <div className="form-actions">
+                <a href={here} className="button button-ghost">
+                  {t("common.cancel")}
+                </a>
+                <button type="submit" className="button button-danger" data-testid="reset-submit">
+                  {t("players.resetConfirm")}
+                </button>
+              </div>
+            </Form>
+          ) : (
+            <a href={`${here}?confirm=reset`} className="button" data-testid="reset-start">
+              {t("players.reset")}
+            </a>
+          )}
+        </div>
+      </div>
+
+      <h2>{t("players.deposits")}</h2>
+      <SimpleTable
+        label={t("players.deposits")}
+        empty={t("players.none")}
+        head={[t("deposits.code"), t("deposits.createdAt"), t("deposits.provider"), t("deposits.amount"), t("deposits.credit"), t("deposits.status"), t("deposits.flag")]}
+        rows={deposits.map((d) => [<Link key="c" to={`/admin/deposits/${d.code}`}>{d.code}</Link>, formatDateTime(d.createdAt), d.provider, formatMoney(d.amount, "LAK"), formatMoney(d.credit, "THB"), d.status, d.flag ?? "—"])}
+      />
+      <h2>{t("players.withdrawals")}</h2>
+      <SimpleTable
+        label={t("players.withdrawals")}
+        empty={t("players.none")}
+        head={[t("deposits.code"), t("deposits.createdAt"), t("deposits.provider"), t("deposits.credit"), t("players.received"), t("deposits.status"), t("players.reason")]}
+        rows={withdrawals.map((w) => [w.code, formatDateTime(w.createdAt), w.provider, formatMoney(w.credit, "THB"), formatMoney(w.received, "LAK"), `${w.status} (${w.review})`, w.reason ?? "—"])}
+      />
+      <h2>{t("players.promotions")}</h2>
+      <SimpleTable
+        label={t("players.promotions")}
+        empty={t("players.none")}
+        head={[t("players.promotion"), t("players.claimedAt"), t("deposits.provider"), t("deposits.status"), t("players.bonus"), t("deposits.code")]}
+        rows={promotions.map((p) => [p.promotionId, formatDateTime(p.claimedAt), p.provider, p.status, p.bonus ? formatMoney(p.bonus, "THB") : "—", p.depositCode ?? "—"])}
+      />
+      <h2>{t("players.sessions")}</h2>
+      <SimpleTable
+        label={t("players.sessions")}
+        empty={t("players.none")}
+        head={[t("players.signedIn"), t("players.lastSeen"), t("players.ip"), t("players.device")]}
+        rows={sessions.map((s) => [formatDateTime(new Date(s.createdAt)), formatDateTime(new Date(s.lastSeenAt)), s.ip ?? "—", s.userAgent ?? "—"])}
+      />
+      <h2>{t("players.fingerprints")}</h2>
+      <SimpleTable
+        label={t("players.fingerprints")}
+        empty={t("players.none")}
+        head={[t("fingerprints.device"), t("fingerprints.firstSeen"), t("fingerprints.lastSeen"), t("fingerprints.seenCount"), t("players.sharedWith")]}
+        rows={fingerprints.map((f) => [<code key="f">{f.fingerprint.slice(0, 16)}</code>, formatDateTime(f.firstSeenAt), formatDateTime(f.lastSeenAt), String(f.seenCount), f.sharedWith > 0 ? <Link key="s" to="/admin/fingerprints">{t("players.sharedCount", { count: f.sharedWith })}</Link> : "—"])}
+      />
+    </section>
+  );
+}
+
+function SimpleTable({ label, head, rows, empty }: { label: string; head: string[]; rows: React.ReactNode[][]; empty: string }) {
+  if (rows.length === 0) return <p>{empty}</p>;
+  return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
+      <table className="admin-table">
+        <thead>
+          <tr>
+            {head.map((h) => (
+              <th key={h} scope="col">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((cells, i) => (
+            <tr key={i}>
+              {cells.map((c, j) => (
+                <td key={j}>{c}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

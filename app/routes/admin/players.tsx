@@ -1,0 +1,74 @@
+import { Form, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { searchPlayers } from "../../../workers/services/admin-players";
+import { AdminPager } from "~/components/admin";
+import { getBindings } from "~/lib/context.server";
+import { formatDateTime } from "~/lib/format";
+import { readPaging } from "~/lib/paging";
+import { requireStaff } from "~/lib/staff.server";
+import type { Route } from "./+types/players";
+
+/** One search box: username, display name, phone or bank account number (GET form). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = await requireStaff(request, context);
+  const url = new URL(request.url);
+  const { page } = readPaging(url);
+  const pageSize = 25;
+  const q = url.searchParams.get("q") ?? "";
+  const list = await searchPlayers(getBindings(context).DB, staff.agencyId, q, { page, pageSize });
+  return { ...list, page, pageSize, q };
+}
+
+export default function AdminPlayers({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const { items, total, page, pageSize, q } = loaderData;
+  return (
+    <section>
+      <title>{t("players.title")}</title>
+      <h1>{t("players.title")}</h1>
+      <Form method="get" className="admin-filter" role="search" data-testid="player-search">
+        <div className="field">
+          <label htmlFor="player-q">{t("players.search")}</label>
+          <input id="player-q" name="q" type="search" defaultValue={q} autoCapitalize="none" spellCheck={false} />
+        </div>
+        <button type="submit" className="button button-primary">
+          {t("players.searchButton")}
+        </button>
+      </Form>
+      <p>{t("players.count", { count: total })}</p>
+      {items.length === 0 ? (
+        <p data-testid="players-empty">{t("players.empty")}</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("players.title")}>
+          <table className="admin-table" data-testid="players-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("players.username")}</th>
+                <th scope="col">{t("players.displayName")}</th>
+                <th scope="col">{t("players.phone")}</th>
+                <th scope="col">{t("players.bankAccount")}</th>
+                <th scope="col">{t("players.status")}</th>
+                <th scope="col">{t("players.lastLogin")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((p) => (
+                <tr key={p.id} data-username={p.username}>
+                  <td>
+                    <Link to={`/admin/players/${p.id}`}>{p.username}</Link>
+                  </td>
+                  <td>{p.displayName}</td>
+                  <td>{p.phone}</td>
+                  <td>{p.bankAccountNumber ?? t("common.none")}</td>
+                  <td>{t(`players.statuses.${p.status}`)}</td>
+                  <td>{p.lastLoginAt ? formatDateTime(p.lastLoginAt) : t("common.none")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/players" query={q ? { q } : {}} />
+    </section>
+  );
+}
