@@ -43,7 +43,8 @@ describe("production configuration guard", () => {
     // Sandbox vars copied into a production environment.
     expect(configProblems({ ...GOOD, SANDBOX_PROVIDER_SECRET: "sandbox-provider-secret-demo-0001" } as never)).toEqual([{ name: "SANDBOX_PROVIDER_SECRET", problem: "demo value" }]);
     // The values this repository ships are all in the list.
-    for (const value of [env.SESSION_SECRET, env.STAFF_API_TOKEN, env.CREDENTIALS_KEY, env.SANDBOX_WEBHOOK_SECRET, env.SANDBOX_BANK_SECRET, env.SANDBOX_PROVIDER_SECRET]) {
+    const e = env as unknown as Record<string, unknown>;
+    for (const value of [e.SESSION_SECRET, e.STAFF_API_TOKEN, e.CREDENTIALS_KEY, env.SANDBOX_WEBHOOK_SECRET, env.SANDBOX_BANK_SECRET, env.SANDBOX_PROVIDER_SECRET]) {
       expect(DEMO_SECRET_VALUES.has(String(value))).toBe(true);
     }
   });
@@ -69,12 +70,14 @@ describe("production configuration guard", () => {
 
 describe("the Worker with a misconfigured production environment", () => {
   const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+  const call = (url: string, e: Env) => worker.fetch(new Request(url) as unknown as Request<unknown, IncomingRequestCfProperties>, e, ctx);
 
   it("answers 500 misconfigured to every request and logs which secret, never its value", async () => {
+    const e = env as unknown as Record<string, unknown>;
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const prod = { ...env, ENVIRONMENT: "production", SANDBOX_PROVIDER: undefined, SANDBOX_BANK: undefined } as unknown as Env;
     for (const path of ["/", "/login", "/api/v2/agency/info", "/admin"]) {
-      const res = await worker.fetch(new Request(`http://localhost${path}`), prod, ctx);
+      const res = await call(`http://localhost${path}`, prod);
       expect(res.status).toBe(500);
       expect(await res.text()).toBe("misconfigured");
     }
@@ -82,16 +85,16 @@ describe("the Worker with a misconfigured production environment", () => {
     expect(logged).toContain("GATEWAY_WEBHOOK_SECRET missing");
     expect(logged).toContain("SESSION_SECRET demo value");
     expect(logged).toContain("CREDENTIALS_KEY demo value");
-    expect(logged).not.toContain(String(env.SESSION_SECRET));
+    expect(logged).not.toContain(String(e.SESSION_SECRET));
     errors.mockRestore();
   });
 
   it("serves normally once every secret is real, and locally as before", async () => {
     const prod = { ...env, ...GOOD, STAFF_API_TOKEN: "t".repeat(40), SANDBOX_PROVIDER: undefined, SANDBOX_BANK: undefined, SANDBOX_PROVIDER_SECRET: undefined, SANDBOX_BANK_SECRET: undefined, SANDBOX_WEBHOOK_SECRET: undefined } as unknown as Env;
     expect(misconfiguredResponse(prod)).toBeNull();
-    const res = await worker.fetch(new Request("http://unknown.example/api/v2/agency/info"), prod, ctx);
+    const res = await call("http://unknown.example/api/v2/agency/info", prod);
     expect(res.status).not.toBe(500);
-    const local = await worker.fetch(new Request("http://unknown.example/api/v2/agency/info"), env, ctx);
+    const local = await call("http://unknown.example/api/v2/agency/info", env);
     expect(local.status).not.toBe(500);
   });
 });
