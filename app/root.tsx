@@ -7,6 +7,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
@@ -54,6 +55,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   });
 }
 
+export function isAdminPath(pathname: string): boolean {
+  return pathname === "/admin" || pathname.startsWith("/admin/");
+}
+
 /** What the browser may know of the player: no session data, no username needed. */
 function playerSummary(player: { id: string; displayName: string } | null) {
   return player ? { id: player.id, displayName: player.displayName } : null;
@@ -65,6 +70,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const locale: Language = root?.locale ?? (isLanguage(i18n.language) ? i18n.language : "lo");
   // The nonce is only known on the server; in the browser React keeps the rendered one.
   const nonce = root?.nonce;
+  // Back-office pages carry the `admin` namespace too; player pages never do.
+  const admin = isAdminPath(useLocation().pathname);
+  const bundles = admin
+    ? { common: i18n.getResourceBundle(locale, "common"), admin: i18n.getResourceBundle(locale, "admin") }
+    : { common: i18n.getResourceBundle(locale, "common") };
   return (
     <html lang={HTML_LANG[locale]} data-locale={locale} suppressHydrationWarning>
       <head>
@@ -81,7 +91,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           id={I18N_DATA_ID}
           suppressHydrationWarning
           dangerouslySetInnerHTML={{
-            __html: JSON.stringify({ lng: locale, resources: { common: i18n.getResourceBundle(locale, "common") } }).replace(/</g, "\\u003c"),
+            __html: JSON.stringify({ lng: locale, resources: bundles }).replace(/</g, "\\u003c"),
           }}
         />
         <ScrollRestoration nonce={nonce} />
@@ -100,6 +110,15 @@ export default function App({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  // The back office (/admin) draws its own header and navigation (routes/admin/layout.tsx).
+  if (isAdminPath(useLocation().pathname)) {
+    return (
+      <>
+        <Outlet />
+        <PendingIndicator logoAlt={agency.name} />
+      </>
+    );
+  }
   return (
     <>
       <a href="#main" className="skip-link">{i18n.t("nav.skip")}</a>

@@ -41,6 +41,16 @@ export default [
     ]),
   ),
 
+  // The back office (issue 7). Login, second factor, enrolment and logout stay outside the
+  // guarded layout; every section lives inside it.
+  route("admin/login", "routes/admin/login.tsx"),
+  route("admin/login/totp", "routes/admin/login-totp.tsx"),
+  route("admin/enrol", "routes/admin/enrol.tsx"),
+  route("admin/logout", "routes/admin/logout.ts"),
+  route("admin", "routes/admin/layout.tsx", [
+    index("routes/admin/dashboard.tsx"),
+  ]),
+
   route("api/staff/withdrawals/:code/:op", "routes/api/staff-withdrawal.ts"),
   route("locales/:lng/:file", "routes/locales.ts"),
   route("sandbox/:target/*", "routes/sandbox-proxy.ts"),

@@ -6,6 +6,18 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+/**
+ * Demo back-office staff (DEMO DATA ONLY: the TOTP secrets are public, in this file and in
+ * tests/e2e/staff.ts). Add them to an authenticator app to log in locally. Each has one
+ * copy per Playwright project (boss-phone-js, ...) because a TOTP code is accepted once:
+ * parallel e2e projects must not share an account.
+ */
+export const DEMO_STAFF = [
+  { username: "boss", password: "boss-pass-123", role: "owner", totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" },
+  { username: "cashier", password: "cashier-pass-123", role: "cashier", totpSecret: "KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU" },
+];
+export const E2E_PROJECTS = ["phone-js", "phone-nojs", "desktop-js", "desktop-nojs"];
+
 export const DEMO_PLAYER = { username: "demo", password: "demo-pass-123", displayName: "Demo Player", phone: "02055555555" };
 
 /** Same format and parameters as workers/services/password.ts (scrypt N=2^14, r=8, p=5). */
@@ -24,4 +36,17 @@ VALUES ('00000000-0000-4000-8000-00000000d3e0', 'demo', '${DEMO_PLAYER.username}
 const file = join(mkdtempSync(join(tmpdir(), "seed-")), "player.sql");
 writeFileSync(file, sql);
 wrangler("d1", "execute", "DB", "--local", "--file", file);
+
+// Demo staff, enrolled (totp_last_step 1): kept as they are when they already exist.
+const staffRows = DEMO_STAFF.flatMap((s) => [s.username, ...E2E_PROJECTS.map((p) => `${s.username}-${p}`)].map((username) => ({ ...s, username })));
+const staffSql = staffRows
+  .map(
+    (s) => `INSERT OR IGNORE INTO staff (id, agency_id, username, password_hash, role, totp_secret, totp_last_step)
+VALUES ('demo-staff-${s.username}', 'demo', '${s.username}', '${hashPassword(s.password)}', '${s.role}', '${s.totpSecret}', 1);`,
+  )
+  .join("\n");
+const staffFile = join(mkdtempSync(join(tmpdir(), "seed-")), "staff.sql");
+writeFileSync(staffFile, staffSql);
+wrangler("d1", "execute", "DB", "--local", "--file", staffFile);
 console.log(`seeded the demo agency (localhost, 127.0.0.1) and demo player ${DEMO_PLAYER.username} / ${DEMO_PLAYER.password}`);
+console.log(`demo staff (DEMO ONLY, public TOTP secrets): ${DEMO_STAFF.map((s) => `${s.username} / ${s.password} (${s.role}, TOTP ${s.totpSecret})`).join("; ")}; back office at /admin`);

@@ -1,7 +1,8 @@
 import { DEFAULT_LANGUAGE, LANGUAGES } from "./languages";
 
 /** Translation namespaces; each is a file locales/{lng}/{ns}.json. */
-export const NAMESPACES = ["common"] as const;
+/** `admin` is the back office's: loaded on /admin pages only (never inlined on player pages). */
+export const NAMESPACES = ["common", "admin"] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export function isNamespace(value: unknown): value is Namespace {

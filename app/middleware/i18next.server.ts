@@ -4,15 +4,18 @@ import { initReactI18next } from "react-i18next";
 import loCommon from "../../locales/lo/common.json";
 import cnCommon from "../../locales/cn/common.json";
 import vnCommon from "../../locales/vn/common.json";
+import loAdmin from "../../locales/lo/admin.json";
+import cnAdmin from "../../locales/cn/admin.json";
+import vnAdmin from "../../locales/vn/admin.json";
 import { i18nOptions, type Namespace } from "../lib/i18n";
 import { chooseLanguage, DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, type Language } from "../lib/languages";
 import { agencyContext } from "../lib/context.server";
 
 /** Bundled at build time: Workers have no file system. */
 export const resources: Record<Language, Record<Namespace, Record<string, unknown>>> = {
-  lo: { common: loCommon },
-  cn: { common: cnCommon },
-  vn: { common: vnCommon },
+  lo: { common: loCommon, admin: loAdmin },
+  cn: { common: cnCommon, admin: cnAdmin },
+  vn: { common: vnCommon, admin: vnAdmin },
 };
 
 /** The visitor's language choice; a year, readable by the server only. */

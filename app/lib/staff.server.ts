@@ -1,0 +1,112 @@
+import { redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { resolveStaffSession, STAFF_ABSOLUTE_MS, type StaffMember, type StaffSession } from "../../workers/services/staff";
+import { getBindings, getAgency } from "./context.server";
+import { isSecureRequest } from "./secrets.server";
+
+export type { StaffMember };
+
+/**
+ * Staff sessions: their own table (staff_sessions) and their own cookie, so a player
+ * session can never be a staff session. `__Host-staff` over HTTPS (pinned to this host),
+ * `staff` on plain-HTTP localhost. SameSite=Strict: no other site can start a navigation
+ * that carries it.
+ */
+export function staffCookieName(request: Request): string {
+  return isSecureRequest(request) ? "__Host-staff" : "staff";
+}
+
+export function readStaffSessionId(request: Request): string | null {
+  const header = request.headers.get("Cookie");
+  if (!header) return null;
+  const name = staffCookieName(request);
+  for (const part of header.split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return rest.join("=") || null;
+  }
+  return null;
+}
+
+export function staffCookie(request: Request, sessionId: string): string {
+  return [
+    `${staffCookieName(request)}=${sessionId}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Strict",
+    `Max-Age=${STAFF_ABSOLUTE_MS / 1000}`,
+    ...(isSecureRequest(request) ? ["Secure"] : []),
+  ].join("; ");
+}
+
+export function clearStaffCookie(request: Request): string {
+  return [`${staffCookieName(request)}=`, "Path=/", "HttpOnly", "SameSite=Strict", "Max-Age=0", ...(isSecureRequest(request) ? ["Secure"] : [])].join("; ");
+}
+
+export function staffClient(request: Request) {
+  return { ip: request.headers.get("CF-Connecting-IP") ?? "local", userAgent: request.headers.get("User-Agent") };
+}
+
+type Ctx = Readonly<RouterContextProvider>;
+
+/** One lookup per request, however many loaders ask (layout + page run in parallel). */
+const resolved = new WeakMap<object, Promise<StaffSession | null>>();
+
+export function currentStaffSession(request: Request, context: Ctx): Promise<StaffSession | null> {
+  let pending = resolved.get(context);
+  if (!pending) {
+    const sessionId = readStaffSessionId(request);
+    pending = sessionId ? resolveStaffSession(getBindings(context).DB, getAgency(context).id, sessionId) : Promise.resolve(null);
+    resolved.set(context, pending);
+  }
+  return pending;
+}
+
+function loginRedirect(request: Request): Response {
+  const url = new URL(request.url);
+  const path = url.pathname.replace(/\.data$/, "");
+  const target = path === "/admin" || path === "/admin/" ? "/admin/login" : `/admin/login?redirectTo=${encodeURIComponent(path + url.search)}`;
+  return redirect(target);
+}
+
+/**
+ * Loaders AND actions of every /admin route call this first. Without a FULL staff session
+ * (password and second factor) at this request's agency -> redirect to /admin/login; with
+ * a role below the one asked for -> 403.
+ */
+export async function requireStaff(request: Request, context: Ctx, options?: { role?: "owner" }): Promise<StaffMember> {
+  const session = await currentStaffSession(request, context);
+  if (!session || session.stage !== "FULL" || session.staff.agencyId !== getAgency(context).id) throw loginRedirect(request);
+  if (options?.role === "owner" && session.staff.role !== "owner") {
+    throw new Response("Forbidden", { status: 403, headers: { "Cache-Control": "no-store" } });
+  }
+  return session.staff;
+}
+
+/** The who/where part of an audit entry: spread it into recordAudit's argument. */
+export function auditContext(request: Request, staff: StaffMember) {
+  const client = staffClient(request);
+  return { agencyId: staff.agencyId, staffId: staff.id, staffUsername: staff.username, ip: client.ip, userAgent: client.userAgent };
+}
+
+/** Back-office responses are never cached nor indexed (documents, .data requests, redirects). */
+export const adminHeadersMiddleware: MiddlewareFunction<Response> = async (_args, next) => {
+  const response = await next();
+  try {
+    response.headers.set("Cache-Control", "no-store");
+    response.headers.set("X-Robots-Tag", "noindex, nofollow");
+  } catch {
+    // immutable headers (a fetched Response): copy
+    const copy = new Response(response.body, response);
+    copy.headers.set("Cache-Control", "no-store");
+    copy.headers.set("X-Robots-Tag", "noindex, nofollow");
+    return copy;
+  }
+  return response;
+};
+
+/** Only same-site paths under /admin are followed after login. */
+export function safeAdminPath(value: string | null | undefined): string {
+  if (!value || !value.startsWith("/admin") || value.startsWith("//") || value.includes("\\")) return "/admin";
+  if (!/^\/admin(?:[/?#]|$)/.test(value)) return "/admin";
+  if (value.startsWith("/admin/login") || value.startsWith("/admin/logout") || value.startsWith("/admin/enrol")) return "/admin";
+  return value;
+}

@@ -1,0 +1,27 @@
+import { redirect } from "react-router";
+import { endStaffSession, recordLogout } from "../../../workers/services/staff";
+import { getAgency, getBindings } from "~/lib/context.server";
+import { translate } from "~/lib/auth.server";
+import { adminHeadersMiddleware, clearStaffCookie, currentStaffSession, readStaffSessionId, staffClient } from "~/lib/staff.server";
+import { redirectWithSuccess } from "~/lib/toast.server";
+import type { Route } from "./+types/logout";
+
+export const middleware: Route.MiddlewareFunction[] = [adminHeadersMiddleware];
+
+/** Logging out is a POST (a link or an image elsewhere cannot log staff out). */
+export function loader() {
+  return redirect("/admin");
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const sessionId = readStaffSessionId(request);
+  if (sessionId) {
+    const db = getBindings(context).DB;
+    const session = await currentStaffSession(request, context);
+    await endStaffSession(db, getAgency(context).id, sessionId);
+    if (session?.stage === "FULL") await recordLogout(db, session.staff, staffClient(request));
+  }
+  return redirectWithSuccess({ request, context }, "/admin/login", translate(context, "admin:auth.loggedOut"), {
+    headers: { "Set-Cookie": clearStaffCookie(request) },
+  });
+}

@@ -1,0 +1,83 @@
+import { createHmac } from "node:crypto";
+import { test, type Page } from "@playwright/test";
+import { expect } from "./fixtures";
+
+/**
+ * Demo back-office staff of scripts/seed.mjs (DEMO DATA ONLY: these TOTP secrets are public).
+ * A TOTP code is accepted once per account (replay protection), and the four Playwright
+ * projects run in parallel, so each project logs in as its own copy of the account:
+ * `boss-phone-js`, `cashier-desktop-nojs`, ... (same password and secret as `boss`/`cashier`).
+ */
+export const DEMO_STAFF = {
+  boss: { username: "boss", password: "boss-pass-123", role: "owner", totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" },
+  cashier: { username: "cashier", password: "cashier-pass-123", role: "cashier", totpSecret: "KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU" },
+} as const;
+export type DemoStaff = (typeof DEMO_STAFF)[keyof typeof DEMO_STAFF];
+
+const PERIOD = 30;
+
+function base32Decode(input: string): Buffer {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  const out: number[] = [];
+  let bits = 0;
+  let value = 0;
+  for (const char of input.replace(/=+$/, "").toUpperCase()) {
+    value = (value << 5) | alphabet.indexOf(char);
+    bits += 5;
+    if (bits >= 8) {
+      out.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(out);
+}
+
+/** RFC 6238 code (SHA-1, 6 digits) of a 30 s time step. */
+export function totpAt(secret: string, step: number): string {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(step));
+  const mac = createHmac("sha1", base32Decode(secret)).update(counter).digest();
+  const offset = mac[mac.length - 1] & 0xf;
+  const value = ((mac[offset] & 0x7f) << 24) | (mac[offset + 1] << 16) | (mac[offset + 2] << 8) | mac[offset + 3];
+  return String(value % 1_000_000).padStart(6, "0");
+}
+
+export const currentStep = () => Math.floor(Date.now() / 1000 / PERIOD);
+
+/** The account this Playwright project logs in as. */
+export function projectUsername(who: DemoStaff): string {
+  return `${who.username}-${test.info().project.name}`;
+}
+
+/**
+ * Logs in through /admin/login and /admin/login/totp with a fresh code. A code of a step
+ * this account already used is refused (another test of the same project may just have
+ * logged in): then the next step of the window is tried, and at worst the next 30 s step.
+ */
+export async function staffLogin(page: Page, who: DemoStaff, landing = "/admin") {
+  await page.goto(`/admin/login${landing === "/admin" ? "" : `?redirectTo=${encodeURIComponent(landing)}`}`);
+  if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor();
+  const form = page.getByTestId("admin-login-form");
+  await form.locator('input[name="username"]').fill(projectUsername(who));
+  await form.locator('input[name="password"]').fill(who.password);
+  await form.locator('button[type="submit"]').click();
+  await expect(page).toHaveURL(/\/admin\/login\/totp/);
+  const tried = new Set<number>();
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const now = currentStep();
+    const step = [now, now + 1].find((s) => !tried.has(s));
+    if (step === undefined) {
+      await page.waitForTimeout((now + 1) * PERIOD * 1000 - Date.now() + 100);
+      continue;
+    }
+    tried.add(step);
+    const totp = page.getByTestId("admin-totp-form");
+    await totp.locator('input[name="code"]').fill(totpAt(who.totpSecret, step));
+    const answer = page.waitForResponse((res) => res.request().method() === "POST" && new URL(res.url()).pathname.startsWith("/admin/login/totp"));
+    await totp.locator('button[type="submit"]').click();
+    const outcome = (await answer).status() === 401 ? "refused" : "in";
+    if (outcome === "in") await page.waitForURL((url) => !url.pathname.startsWith("/admin/login"));
+    if (outcome === "in") return;
+  }
+  throw new Error("staff login: every TOTP code was refused");
+}
