@@ -49,6 +49,10 @@ export default [
   route("admin/logout", "routes/admin/logout.ts"),
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
+    route("settings", "routes/admin/settings.tsx"),
+    route("promotions", "routes/admin/promotions.tsx"),
+    route("promotions/new", "routes/admin/promotion-new.tsx"),
+    route("promotions/:promotionId", "routes/admin/promotion-edit.tsx"),
   ]),
 
   route("api/staff/withdrawals/:code/:op", "routes/api/staff-withdrawal.ts"),

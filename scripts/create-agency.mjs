@@ -16,7 +16,7 @@
 // Refuses (exit 1, nothing written) when the agency id exists or a domain already belongs
 // to an agency. See docs/decisions/009-settings-and-deployment.md.
 import { execFileSync } from "node:child_process";
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID, scryptSync } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,8 +24,16 @@ import { parseArgs } from "node:util";
 
 /** How long the enrolment link stays valid. */
 export const ENROL_TTL_MS = 72 * 60 * 60 * 1000;
-/** staff.password_hash until enrolment: not a scrypt hash, so no password ever matches it. */
-export const NO_PASSWORD = "!enrol-pending";
+/**
+ * staff.password_hash until enrolment: the hash of a random password nobody ever sees (same
+ * scrypt format as workers/services/password.ts, like the staff screen's new accounts), so
+ * logging in is impossible and takes as long as for any account.
+ */
+function unusablePasswordHash() {
+  const salt = randomBytes(16);
+  const key = scryptSync(randomBytes(32).toString("base64url"), salt, 32, { N: 2 ** 14, r: 8, p: 5, maxmem: 64 * 1024 * 1024 });
+  return ["scrypt", 2 ** 14, 8, 5, salt.toString("base64"), key.toString("base64")].join("$");
+}
 
 class Refusal extends Error {}
 
@@ -127,7 +135,7 @@ function buildSql(opts, staffId, tokenHash, expiresAt) {
     // Defaults of migrations 0001/0006: lo, limits, auto-payout threshold, all providers.
     `INSERT INTO agency_settings (agency_id) VALUES (${q(opts.id)});`,
     `INSERT INTO staff (id, agency_id, username, password_hash, role, status, enrol_token_hash, enrol_expires_at)
-     VALUES (${q(staffId)}, ${q(opts.id)}, ${q(opts.owner)}, ${q(NO_PASSWORD)}, 'owner', 'ACTIVE', ${q(tokenHash)}, ${expiresAt});`,
+     VALUES (${q(staffId)}, ${q(opts.id)}, ${q(opts.owner)}, ${q(unusablePasswordHash())}, 'owner', 'ACTIVE', ${q(tokenHash)}, ${expiresAt});`,
   ];
   if (opts.rate) {
     lines.push(`INSERT INTO exchange_rates (agency_id, currency, buy, sell) VALUES (${q(opts.id)}, 'THB', ${q(opts.rate.buy)}, ${q(opts.rate.sell)});`);

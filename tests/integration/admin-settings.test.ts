@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo } from "../setup/seed";
+import { postForm } from "../setup/players";
+import { createStaff, staffLogin } from "../setup/staff";
 import { playerWithBank, postDeposit, openOrder } from "../setup/money";
 import {
   clearProviderCredentials, loadSettings, readProviderCredentials, saveChannel, setChannelActive, setEnabledProviders, setExchangeRate, setLimits,
@@ -31,6 +33,11 @@ function form(fields: Record<string, string | string[]>) {
   const fd = new FormData();
   for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) fd.append(k, one);
   return fd;
+}
+
+/** The field errors of a failed parse (undefined when it succeeded). */
+function errorsOf(submission: { status?: string } & object): Record<string, string[] | null> | undefined {
+  return submission.status === "error" ? ((submission as { error?: Record<string, string[] | null> }).error ?? undefined) : undefined;
 }
 
 async function auditRows(agencyId: string, action: string) {
@@ -84,9 +91,9 @@ describe("limits and the auto-payout threshold", () => {
 
   it("validates min < max and the threshold within the withdraw maximum", () => {
     expect(limits().status).toBe("success");
-    expect(limits({ depositMin: "1000000" }).error?.depositMax).toEqual(["admin:settings.validation.minBelowMax"]);
-    expect(limits({ withdrawMin: "30000" }).error?.withdrawMax).toEqual(["admin:settings.validation.minBelowMax"]);
-    expect(limits({ withdrawAutoMax: "20000.01" }).error?.withdrawAutoMax).toEqual(["admin:settings.validation.autoAboveMax"]);
+    expect(errorsOf(limits({ depositMin: "1000000" }))?.depositMax).toEqual(["admin:settings.validation.minBelowMax"]);
+    expect(errorsOf(limits({ withdrawMin: "30000" }))?.withdrawMax).toEqual(["admin:settings.validation.minBelowMax"]);
+    expect(errorsOf(limits({ withdrawAutoMax: "20000.01" }))?.withdrawAutoMax).toEqual(["admin:settings.validation.autoAboveMax"]);
     expect(limits({ depositMin: "0" }).status).toBe("error");
     expect(limits({ depositMin: "100.5" }).status).toBe("error"); // whole kip
     expect(limits({ withdrawAutoMax: "0" }).status).toBe("success"); // 0 = every payout reviewed
@@ -245,14 +252,14 @@ describe("promotions", () => {
 
   it("validates every rule: lo title, PERCENT needs a cap, FIXED has none, decimal strings, providers", () => {
     expect(parse().status).toBe("success");
-    expect(parse({ titleLo: "" }).error?.titleLo).toEqual(["admin:promotions.validation.titleLo"]);
-    expect(parse({ bonusCap: "" }).error?.bonusCap).toEqual(["admin:promotions.validation.capRequired"]);
-    expect(parse({ bonusKind: "FIXED", bonusValue: "100" }).error?.bonusCap).toEqual(["admin:promotions.validation.capPercentOnly"]);
+    expect(errorsOf(parse({ titleLo: "" }))?.titleLo).toEqual(["admin:promotions.validation.titleLo"]);
+    expect(errorsOf(parse({ bonusCap: "" }))?.bonusCap).toEqual(["admin:promotions.validation.capRequired"]);
+    expect(errorsOf(parse({ bonusKind: "FIXED", bonusValue: "100" }))?.bonusCap).toEqual(["admin:promotions.validation.capPercentOnly"]);
     expect(parse({ bonusKind: "FIXED", bonusValue: "100", bonusCap: "" }).status).toBe("success");
     expect(parse({ bonusValue: "0" }).status).toBe("error");
     expect(parse({ bonusValue: "1e3" }).status).toBe("error");
     expect(parse({ bonusValue: "10.123" }).status).toBe("error");
-    expect(parse({ bonusValue: "1000.01" }).error?.bonusValue).toEqual(["admin:promotions.validation.percentMax"]);
+    expect(errorsOf(parse({ bonusValue: "1000.01" }))?.bonusValue).toEqual(["admin:promotions.validation.percentMax"]);
     expect(parse({ setAmount: "100.5" }).status).toBe("error");
     expect(parse({ setAmount: "0" }).status).toBe("error");
     expect(parse({ creditThreshold: "-1" }).status).toBe("error");
@@ -315,5 +322,126 @@ describe("the audit log stays append-only", () => {
   it("refuses to change or remove a settings audit row", async () => {
     await expect(env.DB.prepare(`UPDATE audit_log SET after_json = '{}' WHERE agency_id = 'demo'`).run()).rejects.toThrow(/append-only/);
     await expect(env.DB.prepare(`DELETE FROM audit_log WHERE agency_id = 'demo'`).run()).rejects.toThrow(/append-only/);
+  });
+});
+
+describe("the settings and promotions pages (owner only, agency scoped)", () => {
+  let ownerCookie: string;
+  let cashierCookie: string;
+  let otherCookie: string;
+  const get = (path: string, cookie: string, host = "localhost") => fetchApp(`http://${host}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
+
+  beforeAll(async () => {
+    const o = await createStaff(env, { agencyId: "demo", username: "route-owner", password: "route-owner-pass-1", role: "owner" });
+    const c = await createStaff(env, { agencyId: "demo", username: "route-cashier", password: "route-cashier-pass-1", role: "cashier" });
+    const x = await createStaff(env, { agencyId: "other", username: "route-other", password: "route-other-pass-1", role: "owner" });
+    ownerCookie = await staffLogin(env, { username: "route-owner", password: "route-owner-pass-1", totpSecret: o.totpSecret });
+    cashierCookie = await staffLogin(env, { username: "route-cashier", password: "route-cashier-pass-1", totpSecret: c.totpSecret });
+    otherCookie = await staffLogin(env, { host: "other.localhost", username: "route-other", password: "route-other-pass-1", totpSecret: x.totpSecret });
+  });
+
+  it("an owner changes the rate through the form; the history and audit name them, with their IP", async () => {
+    const res = await postForm("/admin/settings", { intent: "rate", currency: "THB", buy: "570", sell: "590" }, { cookie: ownerCookie, ip: "10.88.1.1" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/admin/settings#rates");
+    const page = await (await get("/admin/settings", ownerCookie)).text();
+    expect(page).toContain('data-testid="rates-history"');
+    expect(page).toContain("route-owner");
+    const [audit] = (await auditRows("demo", "settings.rate")).slice(-1);
+    expect(audit).toMatchObject({ staff_username: "route-owner", ip: "10.88.1.1" });
+    expect(JSON.parse(audit.after_json!)).toEqual({ currency: "THB", buy: "570", sell: "590" });
+  });
+
+  it("invalid input comes back as field errors (400) and changes nothing", async () => {
+    const res = await postForm("/admin/settings", { intent: "limits", depositMin: "900", depositMax: "100", withdrawMin: "1", withdrawMax: "2", withdrawAutoMax: "1" }, { cookie: ownerCookie });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('data-testid="limits-form"');
+    expect((await findAgencyByHost(env.DB, "localhost"))?.limits.depositMin).not.toBe("900");
+  });
+
+  it("credentials posted through the form are never in any page", async () => {
+    const secret = "form-posted-secret-value-9";
+    const res = await postForm("/admin/settings", { intent: "credentials", provider: "gclub", agent: "formagent", secret }, { cookie: ownerCookie });
+    expect(res.status).toBe(302);
+    const page = await (await get("/admin/settings", ownerCookie)).text();
+    expect(page).not.toContain(secret);
+    expect(page).not.toContain("formagent");
+    expect(page).toMatch(/data-testid="credentials-gclub"/);
+    const data = await (await get("/admin/settings.data", ownerCookie)).text();
+    expect(data).not.toContain(secret);
+    // A refused submission does not echo the secret back either.
+    const bad = await postForm("/admin/settings", { intent: "credentials", provider: "nope", agent: "a", secret }, { cookie: ownerCookie });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).not.toContain(secret);
+  });
+
+  it("a cashier gets 403 on every settings and promotions page and form, and nothing changes", async () => {
+    const created = await createPromotion(env.DB, owner, { titleLo: "ລັບ", bonusKind: "FIXED", bonusValue: "5", creditThreshold: "10", turnoverMultiple: "0", providers: ["askmebet"], status: "ACTIVE", sortOrder: "0" } as PromotionInput);
+    if (!created.ok) throw new Error(created.code);
+    for (const path of ["/admin/settings", "/admin/promotions", "/admin/promotions/new", `/admin/promotions/${created.id}`]) {
+      expect((await get(path, cashierCookie)).status, path).toBe(403);
+    }
+    const before = await env.DB.prepare(`SELECT COUNT(*) AS n FROM audit_log`).first<{ n: number }>();
+    expect((await postForm("/admin/settings", { intent: "rate", currency: "THB", buy: "1", sell: "1" }, { cookie: cashierCookie })).status).toBe(403);
+    expect((await postForm("/admin/settings", { intent: "providers", providers: "gclub" }, { cookie: cashierCookie })).status).toBe(403);
+    expect((await postForm("/admin/promotions", { id: created.id, status: "INACTIVE" }, { cookie: cashierCookie })).status).toBe(403);
+    expect((await postForm("/admin/promotions/new", { titleLo: "x", bonusKind: "FIXED", bonusValue: "1", creditThreshold: "1", turnoverMultiple: "0", providers: "gclub", status: "ACTIVE", sortOrder: "0" }, { cookie: cashierCookie })).status).toBe(403);
+    expect((await env.DB.prepare(`SELECT COUNT(*) AS n FROM audit_log`).first<{ n: number }>())!.n).toBe(before!.n);
+    expect((await creditRate(env.DB, "demo"))?.sell).not.toBe(1_000000n);
+  });
+
+  it("a player session or no session is sent to the staff login", async () => {
+    const p = await playerWithBank();
+    for (const cookie of [p.cookie, ""]) {
+      const res = await get("/admin/settings", cookie);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("Location")).toMatch(/^\/admin\/login/);
+      const post = await postForm("/admin/promotions/new", { titleLo: "x" }, { cookie });
+      expect(post.status).toBe(302);
+    }
+  });
+
+  it("an owner creates a promotion through the form, edits it, deactivates it", async () => {
+    const res = await postForm(
+      "/admin/promotions/new",
+      { titleLo: "ໂປຣ ໃໝ່", titleCn: "新优惠", titleVn: "Khuyến mãi mới", bonusKind: "PERCENT", bonusValue: "15", bonusCap: "300", creditThreshold: "10", turnoverMultiple: "2", providers: "betflix", status: "ACTIVE", sortOrder: "3" },
+      { cookie: ownerCookie },
+    );
+    expect(res.status).toBe(302);
+    const list = await listPromotions(env.DB, "demo");
+    const made = list.find((p) => p.title.cn === "新优惠")!;
+    expect(made).toMatchObject({ bonusKind: "PERCENT", bonusValue: "15", bonusCap: "300", providers: ["betflix"], sortOrder: 3 });
+    const edit = await get(`/admin/promotions/${made.id}`, ownerCookie);
+    expect(edit.status).toBe(200);
+    expect(await edit.text()).toContain("Khuyến mãi mới");
+    const saved = await postForm(
+      `/admin/promotions/${made.id}`,
+      { intent: "save", version: made.updatedAt, titleLo: "ໂປຣ ໃໝ່", bonusKind: "FIXED", bonusValue: "50", creditThreshold: "10", turnoverMultiple: "2", providers: "betflix", status: "ACTIVE", sortOrder: "3" },
+      { cookie: ownerCookie },
+    );
+    expect(saved.status).toBe(302);
+    expect((await getPromotion(env.DB, "demo", made.id))).toMatchObject({ bonusKind: "FIXED", bonusValue: "50", bonusCap: null, title: { lo: "ໂປຣ ໃໝ່" } });
+    // The same (now stale) version again is refused with a message, not applied.
+    const stale = await postForm(`/admin/promotions/${made.id}`, { intent: "save", version: made.updatedAt, titleLo: "stale", bonusKind: "FIXED", bonusValue: "1", creditThreshold: "10", turnoverMultiple: "0", providers: "betflix", status: "ACTIVE", sortOrder: "0" }, { cookie: ownerCookie });
+    expect(stale.status).toBe(409);
+    const current = (await getPromotion(env.DB, "demo", made.id))!;
+    expect(current.title.lo).toBe("ໂປຣ ໃໝ່");
+    const off = await postForm(`/admin/promotions/${made.id}`, { intent: "status", status: "INACTIVE", version: current.updatedAt }, { cookie: ownerCookie });
+    expect(off.status).toBe(302);
+    expect((await getPromotion(env.DB, "demo", made.id))?.status).toBe("INACTIVE");
+  });
+
+  it("an owner of another agency sees none of this agency's promotions or settings", async () => {
+    const [demoPromotion] = await listPromotions(env.DB, "demo");
+    expect((await get(`/admin/promotions/${demoPromotion.id}`, otherCookie, "other.localhost")).status).toBe(404);
+    const list = await (await get("/admin/promotions", otherCookie, "other.localhost")).text();
+    expect(list).not.toContain(demoPromotion.id);
+    const post = await postForm("/admin/promotions", { id: demoPromotion.id, status: demoPromotion.status === "ACTIVE" ? "INACTIVE" : "ACTIVE" }, { cookie: otherCookie, host: "other.localhost" });
+    expect(post.status).toBe(404);
+    expect((await getPromotion(env.DB, "demo", demoPromotion.id))?.status).toBe(demoPromotion.status);
+    const settings = await (await get("/admin/settings", otherCookie, "other.localhost")).text();
+    expect(settings).not.toContain("BCEL-QR");
+    // A demo staff cookie is not a session at the other agency.
+    expect((await get("/admin/settings", ownerCookie, "other.localhost")).status).toBe(302);
   });
 });

@@ -51,7 +51,8 @@ describe("npm run agency:create", () => {
     );
     expect(staff.username).toBe("boss");
     expect(staff.role).toBe("owner");
-    expect(staff.password_hash.startsWith("scrypt$")).toBe(false);
+    // A scrypt hash of a random password nobody was shown: no login until enrolment.
+    expect(staff.password_hash).toMatch(/^scrypt\$16384\$8\$5\$/);
     expect(staff.totp_secret).toBeNull();
     expect(staff.enrol_token_hash).toBe(createHash("sha256").update(token!).digest("hex"));
     expect(staff.enrol_token_hash).not.toContain(token!);

@@ -258,7 +258,7 @@ function conditionalAudit(db: D1Database, actor: AuditActor, action: string, tar
       `INSERT INTO audit_log (agency_id, staff_id, staff_username, action, target, before_json, after_json, ip, user_agent)
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE changes() = 1`,
     )
-    .bind(actor.agencyId, actor.staffId, actor.staffUsername, action, target, JSON.stringify(before), JSON.stringify(after), actor.ip ?? null, actor.userAgent?.slice(0, 500) ?? null);
+    .bind(actor.agencyId, actor.staffId, actor.staffUsername, action, target, JSON.stringify(before), JSON.stringify(after), actor.ip ?? null, actor.userAgent?.slice(0, 300) ?? null);
 }
 
 /** The form's initial values for an existing promotion. */

@@ -12,6 +12,7 @@ import type {
   RateSchema,
 } from "../../app/lib/schemas/admin-settings";
 import { isLanguage, type Language } from "../../app/lib/languages";
+import { auditStatement as auditRow } from "./audit";
 
 /**
  * The owner's settings of an agency (back office item 6): exchange rates with history,
@@ -24,24 +25,9 @@ import { isLanguage, type Language } from "../../app/lib/languages";
 /** Who changes something, and from where: the who/where part of an audit entry. */
 export type AuditActor = { agencyId: string; staffId: string | null; staffUsername: string | null; ip?: string | null; userAgent?: string | null };
 
-/** An audit_log row (migration 0008) as a statement, to run in the same batch as the change. */
+/** The audit row of a change (workers/services/audit.ts), to run in the same batch as the change. */
 export function auditStatement(db: D1Database, actor: AuditActor, action: string, target: string | null, before: unknown, after: unknown): D1PreparedStatement {
-  return db
-    .prepare(
-      `INSERT INTO audit_log (agency_id, staff_id, staff_username, action, target, before_json, after_json, ip, user_agent)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
-    )
-    .bind(
-      actor.agencyId,
-      actor.staffId,
-      actor.staffUsername,
-      action,
-      target,
-      before === undefined || before === null ? null : JSON.stringify(before),
-      after === undefined || after === null ? null : JSON.stringify(after),
-      actor.ip ?? null,
-      actor.userAgent?.slice(0, 500) ?? null,
-    );
+  return auditRow(db, { ...actor, action, target, before: before ?? undefined, after: after ?? undefined });
 }
 
 export type ExchangeRate = { currency: string; buy: string; sell: string; updatedAt: string };
@@ -223,7 +209,7 @@ export async function saveChannel(db: D1Database, actor: AuditActor, input: z.ou
           `INSERT INTO audit_log (agency_id, staff_id, staff_username, action, target, before_json, after_json, ip, user_agent)
            SELECT ?1, ?2, ?3, 'settings.channel.create', ?4, NULL, ?5, ?6, ?7 WHERE changes() = 1`,
         )
-        .bind(actor.agencyId, actor.staffId, actor.staffUsername, input.code, JSON.stringify(after), actor.ip ?? null, actor.userAgent?.slice(0, 500) ?? null),
+        .bind(actor.agencyId, actor.staffId, actor.staffUsername, input.code, JSON.stringify(after), actor.ip ?? null, actor.userAgent?.slice(0, 300) ?? null),
     ]);
     if ((inserted.meta.changes ?? 0) === 0) return { ok: false, code: "CHANNEL_EXISTS", field: "code" };
     return { ok: true };
