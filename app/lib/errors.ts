@@ -15,6 +15,18 @@ export const ERROR_CODES = [
   "PROMOTION_USAGE",
   "PROMOTION_INACTIVE",
   "PROMOTION_CREDIT_USED",
+  "PROMOTION_NOT_FOUND",
+  "PROMOTION_ONE_AT_A_TIME",
+  "PROMOTION_BANK_ACCOUNT_REQUIRED",
+  "PROMOTION_CREDIT_TOO_HIGH",
+  "PROMOTION_PROVIDER",
+  "PROMOTION_OTHER_PROVIDER",
+  "PROMOTION_SET_AMOUNT",
+  "PROMOTION_WITHDRAW_ALL",
+  "PROMOTION_CREDIT_NOT_ENOUGH",
+  "PROMOTION_WITHDRAW_OPEN",
+  "PROMOTION_BONUS_PENDING",
+  "PROMOTION_NOT_CANCELABLE",
   "AGENCY_NOT_FOUND",
   "INVALID_CREDENTIALS",
   "USERNAME_EXISTS",
@@ -35,4 +47,8 @@ const SAME_AS: Partial<Record<ErrorCode, ErrorCode>> = {
 
 export function errorMessageKey(code: ErrorCode): string {
   return `errors.code.${SAME_AS[code] ?? code}`;
+}
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === "string" && (ERROR_CODES as readonly string[]).includes(value);
 }

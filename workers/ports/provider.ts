@@ -1,4 +1,5 @@
 import type { Provider } from "../core/providers";
+import { parseAmount } from "../core/money";
 
 /**
  * Game provider port (DESIGN.md §6): a transfer wallet per player at each provider.
@@ -19,6 +20,8 @@ export interface GameProviderPort {
   games(tab: string | null): Promise<{ kind: "ok"; list: GameList } | { kind: "unavailable"; reason: string }>;
   launchUrl(username: string, lang: string): Promise<{ kind: "ok"; url: string } | { kind: "unavailable"; reason: string }>;
   balance(username: string): Promise<{ kind: "ok"; amount: string; currency: string } | { kind: "unavailable"; reason: string }>;
+  /** The player's total bets at this provider so far (a counter that only grows); promotions' turnover is its growth. */
+  turnover(username: string): Promise<{ kind: "ok"; amountMinor: bigint } | { kind: "unavailable"; reason: string }>;
   transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome>;
   transferStatus(reference: string): Promise<TransferStatus>;
 }
@@ -81,6 +84,19 @@ export class SandboxProviderAdapter implements GameProviderPort {
       const body = (await res.json()) as { data?: { balance?: string; currency?: string } };
       if (typeof body.data?.balance !== "string") return { kind: "unavailable" as const, reason: "bad answer" };
       return { kind: "ok" as const, amount: body.data.balance, currency: body.data.currency ?? "THB" };
+    } catch (error) {
+      return { kind: "unavailable" as const, reason: String(error) };
+    }
+  }
+
+  async turnover(username: string) {
+    try {
+      const res = await this.call(`/turnover?username=${encodeURIComponent(username)}`);
+      if (!res.ok) return { kind: "unavailable" as const, reason: `HTTP ${res.status}` };
+      const body = (await res.json()) as { data?: { turnover?: string | null } };
+      const amountMinor = body.data?.turnover == null ? 0n : parseAmount(body.data.turnover, "THB");
+      if (amountMinor === null) return { kind: "unavailable" as const, reason: "bad answer" };
+      return { kind: "ok" as const, amountMinor };
     } catch (error) {
       return { kind: "unavailable" as const, reason: String(error) };
     }

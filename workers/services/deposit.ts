@@ -3,6 +3,8 @@ import { creditRate, walletOf } from "./wallet";
 import { isProvider, type Provider } from "../core/providers";
 import { webhookSecret } from "../config";
 import { gatewayPort, verifyWebhookSignature } from "../ports/gateway";
+import { providerPort, providerUsername } from "../ports/provider";
+import type { PromotionError } from "../core/promotion";
 import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
 import type { DepositOrder, MarkPaidResult } from "../wallet/player-wallet";
@@ -42,7 +44,9 @@ export type DepositError =
   | "AMOUNT_TOO_HIGH"
   | "NO_RATE"
   | "CANNOT_DEPOSIT"
-  | "BANK_ACCOUNT_REQUIRED";
+  | "BANK_ACCOUNT_REQUIRED"
+  | "PROVIDER_UNAVAILABLE"
+  | PromotionError;
 
 /** Validates a deposit against the agency's settings and prices it (DEPOSIT = amount / sell). */
 export function quoteDeposit(agency: Agency, rate: Rate | null, amountText: string): { ok: true; quote: DepositQuote } | { ok: false; error: DepositError } {
@@ -60,7 +64,7 @@ export function quoteDeposit(agency: Agency, rate: Rate | null, amountText: stri
 }
 
 export type StartDepositInput = { provider: string; channelCode: string; amount: string; idempotencyKey: string };
-export type StartDepositResult = { ok: true; kind: "created" | "existing" | "open-exists"; order: DepositOrder } | { ok: false; error: DepositError };
+export type StartDepositResult = { ok: true; kind: "created" | "existing" | "open-exists"; order: DepositOrder } | { ok: false; error: DepositError; provider?: Provider };
 
 /**
  * Opens a deposit order in the player's wallet, then asks the gateway for its QR. The order
@@ -79,6 +83,14 @@ export async function startDeposit(env: Env, agency: Agency, player: CurrentPlay
 
   const wallet = walletOf(env, agency.id, player.id);
   await wallet.identify(agency.id, player.id, player.username);
+  // A promotion in use at this provider needs the provider's credit (below its threshold).
+  const usage = await wallet.activeUsage();
+  let creditAtProviderMinor: string | null = null;
+  if (usage?.status === "USED" && usage.provider === input.provider) {
+    const balance = await providerPort(env, usage.provider).balance(providerUsername(agency.id, player.username));
+    if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
+    creditAtProviderMinor = (parseAmount(balance.amount, "THB") ?? 0n).toString();
+  }
   const now = Date.now();
   const code = newDepositCode(new Date(now));
   const opened = await wallet.openDeposit({
@@ -91,7 +103,9 @@ export async function startDeposit(env: Env, agency: Agency, player: CurrentPlay
     rateSell: priced.quote.rate.sell.toString(),
     expiresAt: now + DEPOSIT_QR_TTL_SECONDS * 1000,
     now,
+    creditAtProviderMinor,
   });
+  if (opened.kind === "refused") return { ok: false, error: opened.error, provider: opened.provider };
   const order = await ensureQr(env, agency, player, opened.order, channel, origin);
   return { ok: true, kind: opened.kind, order };
 }
@@ -186,6 +200,7 @@ export function depositSummary(order: DepositOrder) {
     credit: order.credit,
     creditCurrency: "THB",
     status: order.status,
+    bonus: order.bonus,
     createdAt: new Date(order.createdAt).toISOString(),
     expiresAt: new Date(order.expiresAt).toISOString(),
   };

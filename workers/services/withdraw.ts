@@ -1,5 +1,7 @@
-import { checkWithdrawAmount, needsManualReview, quoteWithdraw, NO_DEDUCTIONS, type DeductionRule, type WithdrawQuote } from "../core/withdraw";
-import { formatAmount, type Rate } from "../core/money";
+import { checkWithdrawAmount, needsManualReview, quoteWithdraw, type WithdrawQuote } from "../core/withdraw";
+import { formatAmount, parseAmount, type Rate } from "../core/money";
+import type { PromotionError } from "../core/promotion";
+import { promotionForWithdraw, type WithdrawPromotion } from "./promotion";
 import { isProvider, type Provider } from "../core/providers";
 import { providerPort, providerUsername } from "../ports/provider";
 import { listBankAccounts, type BankAccount } from "./bank";
@@ -17,17 +19,10 @@ export type WithdrawError =
   | "CREDIT_NOT_ENOUGH"
   | "NO_RATE"
   | "PROVIDER_UNAVAILABLE"
-  | "CANNOT_WITHDRAW";
+  | "CANNOT_WITHDRAW"
+  | PromotionError;
 
-export type WithdrawReview = { provider: Provider; balance: string; bank: BankAccount; quote: WithdrawQuote; rate: Rate; review: "AUTO" | "MANUAL" };
-
-/**
- * The promotions issue plugs its withdrawal rules in here (bonus deducted, excess above
- * the maximum credit received); today there are none.
- */
-export function deductionRuleFor(_agency: Agency, _player: CurrentPlayer): DeductionRule {
-  return NO_DEDUCTIONS;
-}
+export type WithdrawReview = { provider: Provider; balance: string; bank: BankAccount; quote: WithdrawQuote; rate: Rate; review: "AUTO" | "MANUAL"; promotion: WithdrawPromotion | null };
 
 /** SPEC §5 withdraw rules with the provider's live credit: what the confirm step shows. */
 export async function reviewWithdraw(
@@ -44,10 +39,21 @@ export async function reviewWithdraw(
   const rate = await creditRate(env.DB, agency.id);
   const checked = checkWithdrawAmount({ amount: input.amount, balance: balance.amount, limits: { min: agency.limits.withdrawMin, max: agency.limits.withdrawMax }, rate });
   if (!checked.ok) return { ok: false, error: checked.error, balance: balance.amount };
-  const quote = quoteWithdraw(checked.creditMinor, rate!, deductionRuleFor(agency, player));
+  // the promotion in use at this provider decides the deductions (bonus back, excess)
+  const governed = await promotionForWithdraw(env, agency, player, { provider: input.provider, creditMinor: checked.creditMinor, balanceMinor: parseAmount(balance.amount, "THB") ?? 0n });
+  if (!governed.ok) return { ok: false, error: governed.error, balance: balance.amount };
+  const quote = quoteWithdraw(checked.creditMinor, rate!, () => governed.promotion?.deductions ?? []);
   return {
     ok: true,
-    review: { provider: input.provider, balance: balance.amount, bank, quote, rate: rate!, review: needsManualReview(checked.creditMinor, agency.limits.withdrawAutoMax) ? "MANUAL" : "AUTO" },
+    review: {
+      provider: input.provider,
+      balance: balance.amount,
+      bank,
+      quote,
+      rate: rate!,
+      review: needsManualReview(checked.creditMinor, agency.limits.withdrawAutoMax) ? "MANUAL" : "AUTO",
+      promotion: governed.promotion,
+    },
   };
 }
 
@@ -95,7 +101,13 @@ export async function confirmWithdraw(
     accountName: review.bank.accountName,
     review: review.review,
     now,
+    promotion: review.promotion && {
+      usageId: review.promotion.usageId,
+      outcome: review.promotion.outcome,
+      deductions: review.promotion.deductions.map((d) => ({ kind: d.kind, creditMinor: d.creditMinor.toString() })),
+    },
   });
+  if (opened.kind === "refused") return { ok: false, error: opened.error === "PROMOTION_CHANGED" ? "CANNOT_WITHDRAW" : opened.error };
   if (opened.kind === "existing") return { ok: true, order: opened.order, repeated: true };
   await env.DB.prepare(`INSERT OR IGNORE INTO withdraw_refs (code, agency_id, player_id) VALUES (?1, ?2, ?3)`).bind(code, agency.id, player.id).run();
   const outcome = await providerPort(env, review.provider).transfer({
@@ -155,6 +167,7 @@ export function withdrawSummary(order: WithdrawOrder) {
     creditReturned: order.returnState === "DONE" ? order.credit : null,
     status: order.status === "PENDING" ? "OPEN" : order.status,
     reason: order.reason,
+    deductions: order.deductions,
     createdAt: new Date(order.createdAt).toISOString(),
   };
 }

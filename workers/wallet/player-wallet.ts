@@ -5,6 +5,8 @@ import { formatAmount } from "../core/money";
 import { isProvider, type Provider } from "../core/providers";
 import { providerPort, providerUsername } from "../ports/provider";
 import { gatewayPort } from "../ports/gateway";
+import { canUsageTransition, checkClaim, checkDeposit, turnoverTarget, type ClaimFacts, type PromotionError, type PromotionRules, type UsageStatus } from "../core/promotion";
+import type { Deduction } from "../core/withdraw";
 
 /**
  * One Durable Object per player (agency + player id): the only writer of that player's
@@ -30,6 +32,10 @@ export type DepositOrder = {
   paidAt: number | null;
   settledAt: number | null;
   attempts: number;
+  /** The promotion usage this deposit carries, and its bonus (credit). */
+  usageId: string | null;
+  bonus: string | null;
+  bonusState: "PENDING" | "DONE" | "FAILED" | null;
 };
 
 type OrderRow = {
@@ -51,6 +57,12 @@ type OrderRow = {
   gateway_txn: string | null;
   last_poll_at: number | null;
   notified: number;
+  usage_id: string | null;
+  bonus_minor: string | null;
+  bonus_state: "PENDING" | "DONE" | "FAILED" | null;
+  bonus_attempts: number;
+  bonus_next_at: number | null;
+  turnover_start_minor: string | null;
 };
 
 export type WithdrawOrder = {
@@ -69,6 +81,9 @@ export type WithdrawOrder = {
   reason: string | null;
   createdAt: number;
   completedAt: number | null;
+  usageId: string | null;
+  /** Itemised deductions (promotion bonus taken back, excess above the maximum received). */
+  deductions: { kind: Deduction["kind"]; credit: string }[];
 };
 
 type WithdrawRow = {
@@ -93,6 +108,9 @@ type WithdrawRow = {
   attempts: number;
   next_attempt_at: number | null;
   projected: number;
+  usage_id: string | null;
+  usage_outcome: "SUCCESS" | "CANCELED" | null;
+  deductions_json: string;
 };
 
 export type OpenWithdrawInput = {
@@ -108,6 +126,8 @@ export type OpenWithdrawInput = {
   accountName: string;
   review: "AUTO" | "MANUAL";
   now: number;
+  /** The promotion the quote was computed under (null: none applied), checked again here. */
+  promotion: { usageId: string; outcome: "SUCCESS" | "CANCELED"; deductions: { kind: Deduction["kind"]; creditMinor: string }[] } | null;
 };
 
 /** A transfer-out whose answer was lost is asked about; "never seen" is final only after this. */
@@ -123,12 +143,64 @@ export type OpenDepositInput = {
   rateSell: string;
   expiresAt: number;
   now: number;
+  /** The player's credit at that provider, when a promotion in use needs it (else null). */
+  creditAtProviderMinor: string | null;
 };
 
 export type OpenDepositResult =
   | { kind: "created"; order: DepositOrder }
   | { kind: "existing"; order: DepositOrder }
-  | { kind: "open-exists"; order: DepositOrder };
+  | { kind: "open-exists"; order: DepositOrder }
+  | { kind: "refused"; error: PromotionError; provider?: Provider };
+
+export type PromotionUsage = {
+  id: string;
+  promotionId: string;
+  provider: Provider;
+  status: UsageStatus;
+  rules: PromotionRules;
+  depositCode: string | null;
+  depositCredit: string | null;
+  bonus: string | null;
+  bonusCredited: boolean;
+  turnoverTarget: string | null;
+  turnoverStart: string | null;
+  withdrawCode: string | null;
+  reason: string | null;
+  claimedAt: number;
+  usedAt: number | null;
+  endedAt: number | null;
+};
+
+type UsageRow = {
+  id: string;
+  promotion_id: string;
+  provider: string;
+  status: UsageStatus;
+  rules_json: string;
+  deposit_code: string | null;
+  deposit_credit_minor: string | null;
+  bonus_minor: string | null;
+  turnover_target_minor: string | null;
+  turnover_start_minor: string | null;
+  withdraw_code: string | null;
+  reason: string | null;
+  claimed_at: number;
+  used_at: number | null;
+  ended_at: number | null;
+  bonus_credited: number;
+  projected: number;
+};
+
+/** What the service knows from D1 and the provider; the wallet adds what it owns. */
+export type ClaimInput = {
+  usageId: string;
+  promotionId: string;
+  provider: Provider;
+  rules: PromotionRules;
+  facts: Pick<ClaimFacts, "promotionActive" | "enabledProviders" | "hasBankAccount" | "creditAtProviderMinor">;
+  now: number;
+};
 
 export type MarkPaidResult =
   | { kind: "paid"; order: DepositOrder }
@@ -213,6 +285,56 @@ const SCHEMA_V1 = [
 MIGRATIONS.push(SCHEMA_V1);
 // v2: announce settled withdrawals once, like deposits
 MIGRATIONS.push([`ALTER TABLE withdraw_orders ADD COLUMN notified INTEGER NOT NULL DEFAULT 0`]);
+// v3: promotion usages, the bonus leg of a deposit's settlement, deductions on withdrawals,
+// and the state machines guarded by the storage itself (DESIGN.md §5).
+MIGRATIONS.push([
+  `CREATE TABLE promotion_usages (
+     id TEXT PRIMARY KEY,
+     promotion_id TEXT NOT NULL,
+     provider TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('CLAIMED','USED','SUCCESS','CANCELED')),
+     rules_json TEXT NOT NULL,
+     deposit_code TEXT,
+     deposit_credit_minor TEXT,
+     bonus_minor TEXT,
+     turnover_target_minor TEXT,
+     turnover_start_minor TEXT,
+     withdraw_code TEXT,
+     reason TEXT,
+     claimed_at INTEGER NOT NULL,
+     used_at INTEGER,
+     ended_at INTEGER,
+     bonus_credited INTEGER NOT NULL DEFAULT 0,
+     projected INTEGER NOT NULL DEFAULT 0
+   )`,
+  // one active promotion per player, enforced by the storage itself
+  `CREATE UNIQUE INDEX one_active_usage ON promotion_usages((status IN ('CLAIMED','USED'))) WHERE status IN ('CLAIMED','USED')`,
+  `CREATE TRIGGER usage_arrows BEFORE UPDATE OF status ON promotion_usages
+     WHEN OLD.status <> NEW.status AND NOT (
+       (OLD.status = 'CLAIMED' AND NEW.status IN ('USED','CANCELED')) OR
+       (OLD.status = 'USED' AND NEW.status IN ('SUCCESS','CANCELED')))
+     BEGIN SELECT RAISE(ABORT, 'refused promotion usage transition'); END`,
+  `CREATE TRIGGER deposit_arrows BEFORE UPDATE OF status ON deposit_orders
+     WHEN OLD.status <> NEW.status AND NOT (
+       (OLD.status = 'OPEN' AND NEW.status IN ('PAID','CANCELED')) OR
+       (OLD.status = 'PAID' AND NEW.status IN ('SUCCESS','FAILED')) OR
+       (OLD.status = 'FAILED' AND NEW.status = 'PAID'))
+     BEGIN SELECT RAISE(ABORT, 'refused deposit transition'); END`,
+  `CREATE TRIGGER withdraw_arrows BEFORE UPDATE OF status ON withdraw_orders
+     WHEN OLD.status <> NEW.status AND NOT (
+       (OLD.status = 'PENDING' AND NEW.status IN ('OPEN','FAILED')) OR
+       (OLD.status = 'OPEN' AND NEW.status IN ('SUCCESS','REJECTED')))
+     BEGIN SELECT RAISE(ABORT, 'refused withdraw transition'); END`,
+  `ALTER TABLE deposit_orders ADD COLUMN usage_id TEXT`,
+  `ALTER TABLE deposit_orders ADD COLUMN bonus_minor TEXT`,
+  `ALTER TABLE deposit_orders ADD COLUMN bonus_state TEXT CHECK (bonus_state IN ('PENDING','DONE','FAILED'))`,
+  `ALTER TABLE deposit_orders ADD COLUMN bonus_attempts INTEGER NOT NULL DEFAULT 0`,
+  `ALTER TABLE deposit_orders ADD COLUMN bonus_next_at INTEGER`,
+  `ALTER TABLE deposit_orders ADD COLUMN turnover_start_minor TEXT`,
+  `ALTER TABLE withdraw_orders ADD COLUMN usage_id TEXT`,
+  `ALTER TABLE withdraw_orders ADD COLUMN usage_outcome TEXT CHECK (usage_outcome IN ('SUCCESS','CANCELED'))`,
+  `ALTER TABLE withdraw_orders ADD COLUMN deductions_json TEXT NOT NULL DEFAULT '[]'`,
+]);
 
 export class PlayerWallet extends DurableObject<Env> {
   private readonly sql: SqlStorage;
@@ -257,9 +379,20 @@ export class PlayerWallet extends DurableObject<Env> {
     if (same) return { kind: "existing", order: toOrder(same) };
     const open = this.row(`SELECT * FROM deposit_orders WHERE status = 'OPEN'`);
     if (open) return { kind: "open-exists", order: toOrder(open) };
+    // The promotion in use decides here, in the same step that creates the order.
+    const usage = this.activeUsageRow();
+    const verdict = checkDeposit({
+      usage: usage ? { id: usage.id, status: usage.status as "CLAIMED" | "USED", provider: usage.provider as Provider, rules: JSON.parse(usage.rules_json) as PromotionRules } : null,
+      provider: input.provider,
+      amountMinor: BigInt(input.amountMinor),
+      creditMinor: BigInt(input.creditMinor),
+      creditAtProviderMinor: input.creditAtProviderMinor === null ? null : BigInt(input.creditAtProviderMinor),
+    });
+    if (!verdict.ok) return { kind: "refused", error: verdict.error, provider: verdict.provider };
+    if (verdict.endUsedUp && usage) this.endUsage(usage.id, "USED", "SUCCESS", "CREDIT_USED_UP", input.now);
     this.sql.exec(
-      `INSERT INTO deposit_orders (code, idempotency_key, provider, channel_code, amount_minor, credit_minor, rate_sell, status, expires_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'OPEN', ?, ?)`,
+      `INSERT INTO deposit_orders (code, idempotency_key, provider, channel_code, amount_minor, credit_minor, rate_sell, status, expires_at, created_at, usage_id, bonus_minor)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'OPEN', ?, ?, ?, ?)`,
       input.code,
       input.idempotencyKey,
       input.provider,
@@ -269,6 +402,8 @@ export class PlayerWallet extends DurableObject<Env> {
       input.rateSell,
       input.expiresAt,
       input.now,
+      verdict.attach?.usageId ?? null,
+      verdict.attach ? verdict.attach.bonusMinor.toString() : null,
     );
     this.scheduleAlarm(Math.min(input.expiresAt, input.now + RECONCILE_EVERY_MS));
     return { kind: "created", order: toOrder(this.row(`SELECT * FROM deposit_orders WHERE code = ?`, input.code)!) };
@@ -326,12 +461,21 @@ export class PlayerWallet extends DurableObject<Env> {
   // ---- withdrawals (commands) -------------------------------------------------------
 
   /** Creates the PENDING order; a repeat of the same confirm (idempotency key) gets it back. */
-  openWithdraw(input: OpenWithdrawInput): { kind: "created" | "existing"; order: WithdrawOrder } {
+  openWithdraw(input: OpenWithdrawInput): { kind: "created" | "existing"; order: WithdrawOrder } | { kind: "refused"; error: PromotionError | "PROMOTION_CHANGED" } {
     const same = this.wrow(`SELECT * FROM withdraw_orders WHERE idempotency_key = ?`, input.idempotencyKey);
     if (same) return { kind: "existing", order: toWithdraw(same) };
+    // The quote was computed under the promotion then in use; it must still be the one.
+    const usage = this.activeUsageRow();
+    const governed = usage !== null && usage.status === "USED" && usage.provider === input.provider ? usage : null;
+    if ((governed?.id ?? null) !== (input.promotion?.usageId ?? null)) return { kind: "refused", error: "PROMOTION_CHANGED" };
+    if (governed?.withdraw_code) return { kind: "refused", error: "PROMOTION_WITHDRAW_OPEN" };
+    if (usage && usage.provider === input.provider && this.row(`SELECT * FROM deposit_orders WHERE usage_id = ? AND bonus_state = 'PENDING'`, usage.id)) {
+      return { kind: "refused", error: "PROMOTION_BONUS_PENDING" };
+    }
+    if (governed) this.sql.exec(`UPDATE promotion_usages SET withdraw_code = ? WHERE id = ?`, input.code, governed.id);
     this.sql.exec(
-      `INSERT INTO withdraw_orders (code, idempotency_key, provider, credit_minor, net_credit_minor, received_lak_minor, rate_buy, bank_code, account_number, account_name, status, review, created_at, next_attempt_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?)`,
+      `INSERT INTO withdraw_orders (code, idempotency_key, provider, credit_minor, net_credit_minor, received_lak_minor, rate_buy, bank_code, account_number, account_name, status, review, created_at, next_attempt_at, usage_id, usage_outcome, deductions_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?)`,
       input.code,
       input.idempotencyKey,
       input.provider,
@@ -345,6 +489,9 @@ export class PlayerWallet extends DurableObject<Env> {
       input.review,
       input.now,
       input.now + 5000,
+      governed?.id ?? null,
+      governed ? input.promotion!.outcome : null,
+      JSON.stringify(governed ? input.promotion!.deductions : []),
     );
     this.scheduleAlarm(input.now + 5000);
     return { kind: "created", order: this.getWithdraw(input.code)! };
@@ -365,6 +512,7 @@ export class PlayerWallet extends DurableObject<Env> {
       this.scheduleAlarm(now);
     } else if (outcome === "refused") {
       this.wtransition(code, "PENDING", "FAILED", { completed_at: now, reason: reason ?? "REFUSED", next_attempt_at: null });
+      this.releaseUsage(code);
     } else {
       this.sql.exec(`UPDATE withdraw_orders SET next_attempt_at = ? WHERE code = ?`, now + 2000, code);
       this.scheduleAlarm(now + 2000);
@@ -383,13 +531,17 @@ export class PlayerWallet extends DurableObject<Env> {
     if (result.outcome === "PAID") {
       this.wtransition(code, "OPEN", "SUCCESS", { completed_at: now, payout_txn: result.transactionId, next_attempt_at: null });
       const credit = BigInt(row.credit_minor);
+      const net = BigInt(row.net_credit_minor);
       const lak = BigInt(row.received_lak_minor);
+      // deductions (bonus taken back, excess above the maximum received) stay with the agency
       this.post(code, "paid-out", [
         ["player:withdraw-pending", "THB", credit],
-        ["fx:conversion", "THB", -credit],
+        ...(credit > net ? ([["agency:promotion", "THB", -(credit - net)]] as [string, string, bigint][]) : []),
+        ["fx:conversion", "THB", -net],
         ["fx:conversion", "LAK", lak],
         ["bank:payout", "LAK", -lak],
       ], now);
+      if (row.usage_id && row.usage_outcome) this.endUsage(row.usage_id, "USED", row.usage_outcome, row.usage_outcome === "SUCCESS" ? "WITHDRAWN" : "BONUS_DEDUCTED", now);
     } else {
       this.rejectOpen(code, result.reason, now);
     }
@@ -418,7 +570,62 @@ export class PlayerWallet extends DurableObject<Env> {
 
   private rejectOpen(code: string, reason: string, now: number): void {
     this.wtransition(code, "OPEN", "REJECTED", { completed_at: now, reason, return_state: "PENDING", attempts: 0, next_attempt_at: now });
+    // the whole credit goes back, so the promotion carries on as before the withdrawal
+    this.releaseUsage(code);
     this.scheduleAlarm(now);
+  }
+
+  // ---- promotions (commands) --------------------------------------------------------
+
+  /** Claim: the rules the wallet owns (one at a time, used before, open order, first order) judged with the service's facts. */
+  claimPromotion(input: ClaimInput): { ok: true; usage: PromotionUsage } | { ok: false; error: PromotionError } {
+    this.expireStale(input.now);
+    const verdict = checkClaim({
+      ...input.facts,
+      rules: input.rules,
+      provider: input.provider,
+      hasActiveUsage: this.activeUsageRow() !== null,
+      hasOpenDeposit: this.row(`SELECT * FROM deposit_orders WHERE status IN ('OPEN', 'PAID')`) !== null,
+      hasSettledDeposit: this.row(`SELECT * FROM deposit_orders WHERE status IN ('PAID', 'SUCCESS', 'FAILED')`) !== null,
+      usedBefore: this.sql.exec(`SELECT 1 FROM promotion_usages WHERE promotion_id = ? AND (status IN ('USED', 'SUCCESS') OR bonus_credited = 1 OR deposit_code IS NOT NULL)`, input.promotionId).toArray().length > 0,
+    });
+    if (!verdict.ok) return verdict;
+    this.sql.exec(
+      `INSERT INTO promotion_usages (id, promotion_id, provider, status, rules_json, claimed_at) VALUES (?, ?, ?, 'CLAIMED', ?, ?)`,
+      input.usageId,
+      input.promotionId,
+      input.provider,
+      JSON.stringify(input.rules),
+      input.now,
+    );
+    this.udirty(input.usageId);
+    return { ok: true, usage: this.getUsage(input.usageId)! };
+  }
+
+  /** The player cancels a claim before its deposit; a deposit waiting to be paid must be closed first. */
+  cancelPromotion(usageId: string, now: number): { ok: true; usage: PromotionUsage } | { ok: false; error: PromotionError | "NOT_CANCELABLE" } {
+    this.expireStale(now);
+    const usage = this.urow(`SELECT * FROM promotion_usages WHERE id = ?`, usageId);
+    if (!usage || usage.status !== "CLAIMED") return { ok: false, error: "NOT_CANCELABLE" };
+    if (this.row(`SELECT * FROM deposit_orders WHERE usage_id = ? AND status IN ('OPEN', 'PAID')`, usageId)) return { ok: false, error: "CANNOT_USE_PROMOTION_WHILE_ORDER_IS_OPEN" };
+    this.endUsage(usageId, "CLAIMED", "CANCELED", "PLAYER", now);
+    return { ok: true, usage: this.getUsage(usageId)! };
+  }
+
+  private endUsage(id: string, from: UsageStatus, to: UsageStatus, reason: string, now: number): boolean {
+    if (!canUsageTransition(from, to)) throw new Error(`refused usage transition ${from} -> ${to}`);
+    const changed = this.sql.exec(`UPDATE promotion_usages SET status = ?, reason = ?, ended_at = ? WHERE id = ? AND status = ?`, to, reason, now, id, from).rowsWritten > 0;
+    if (changed) this.udirty(id);
+    return changed;
+  }
+
+  /** A withdrawal that did not go through no longer holds the promotion. */
+  private releaseUsage(withdrawCode: string): void {
+    this.sql.exec(`UPDATE promotion_usages SET withdraw_code = NULL WHERE withdraw_code = ?`, withdrawCode);
+  }
+
+  private activeUsageRow(): UsageRow | null {
+    return this.urow(`SELECT * FROM promotion_usages WHERE status IN ('CLAIMED', 'USED')`);
   }
 
   // ---- the alarm: settlement saga, reconciler, expiry, projection -------------------
@@ -439,9 +646,11 @@ export class PlayerWallet extends DurableObject<Env> {
     this.expireStale(now);
     await this.settleDue(now);
     await this.reconcileOpen(now);
+    await this.bonusDue(now);
     await this.withdrawDue(now);
     await this.project();
     await this.projectWithdrawals();
+    await this.projectUsages();
     this.rescheduleFromState(Date.now());
   }
 
@@ -459,6 +668,13 @@ export class PlayerWallet extends DurableObject<Env> {
     const attempt = row.attempts + 1;
     this.sql.exec(`UPDATE deposit_orders SET attempts = ?, next_attempt_at = ? WHERE code = ? AND status = 'PAID'`, attempt, now + settlementDelayMs(attempt), row.code);
     const port = providerPort(this.env, provider);
+    if (row.usage_id && row.turnover_start_minor === null) {
+      // A promotion's turnover counts bets from here: read the provider's counter before
+      // the credit lands, or try again at the next attempt.
+      const turnover = await port.turnover(providerUsername(agencyId, username));
+      if (turnover.kind !== "ok") return;
+      this.sql.exec(`UPDATE deposit_orders SET turnover_start_minor = ? WHERE code = ? AND turnover_start_minor IS NULL`, turnover.amountMinor.toString(), row.code);
+    }
     if (row.attempts > 0) {
       // A previous attempt may have been applied: ask before sending again.
       const status = await port.transferStatus(row.code);
@@ -491,8 +707,87 @@ export class PlayerWallet extends DurableObject<Env> {
         ["fx:conversion", "THB", credit],
         [`provider:${row.provider}`, "THB", -credit],
       ], now);
+      this.startUsage(code, now);
+    } else if (row.usage_id) {
+      // the promotion never started: the player may claim again once staff sort the deposit out
+      this.endUsage(row.usage_id, "CLAIMED", "CANCELED", "DEPOSIT_FAILED", now);
     }
     // FAILED: the kip stays owed to the player (deposit-pending), visible to staff.
+    this.markDirty(code);
+  }
+
+  /** The deposit carrying a claimed promotion landed: the promotion is in use; its bonus follows. */
+  private startUsage(code: string, now: number): void {
+    const row = this.row(`SELECT * FROM deposit_orders WHERE code = ?`, code);
+    if (!row?.usage_id) return;
+    const usage = this.urow(`SELECT * FROM promotion_usages WHERE id = ?`, row.usage_id);
+    if (!usage || usage.status !== "CLAIMED") return; // cancelled meanwhile: no bonus
+    const rules = JSON.parse(usage.rules_json) as PromotionRules;
+    const credit = BigInt(row.credit_minor);
+    const bonus = BigInt(row.bonus_minor ?? "0");
+    this.sql.exec(
+      `UPDATE promotion_usages SET status = 'USED', used_at = ?, deposit_code = ?, deposit_credit_minor = ?, bonus_minor = ?, turnover_target_minor = ?, turnover_start_minor = ? WHERE id = ? AND status = 'CLAIMED'`,
+      now,
+      code,
+      credit.toString(),
+      bonus.toString(),
+      turnoverTarget(rules, credit, bonus).toString(),
+      row.turnover_start_minor ?? "0",
+      usage.id,
+    );
+    this.udirty(usage.id);
+    if (bonus > 0n) {
+      this.sql.exec(`UPDATE deposit_orders SET bonus_state = 'PENDING', bonus_next_at = ? WHERE code = ?`, now, code);
+      this.scheduleAlarm(now);
+    }
+  }
+
+  /** The bonus leg of the settlement saga: its own transfer (reference <code>B), its own ledger entry. */
+  private async bonusDue(now: number): Promise<void> {
+    const due = this.rows(`SELECT * FROM deposit_orders WHERE bonus_state = 'PENDING' AND bonus_next_at <= ?`, now);
+    for (const row of due) await this.creditBonus(row, now);
+  }
+
+  private async creditBonus(row: OrderRow, now: number): Promise<void> {
+    const agencyId = this.meta("agencyId");
+    const username = this.meta("username");
+    if (!agencyId || !username || !isProvider(row.provider)) return;
+    const attempt = row.bonus_attempts + 1;
+    this.sql.exec(`UPDATE deposit_orders SET bonus_attempts = ?, bonus_next_at = ? WHERE code = ?`, attempt, now + settlementDelayMs(attempt), row.code);
+    const port = providerPort(this.env, row.provider);
+    const reference = `${row.code}B`;
+    if (row.bonus_attempts > 0) {
+      const status = await port.transferStatus(reference);
+      if (status.kind === "success") return this.finishBonus(row.code, "DONE");
+      if (status.kind === "failed") return this.finishBonus(row.code, "FAILED");
+      if (status.kind === "unknown") return;
+    }
+    const outcome = await port.transfer({ username: providerUsername(agencyId, username), amount: formatAmount(BigInt(row.bonus_minor ?? "0"), "THB"), direction: "in", reference });
+    if (outcome.kind === "ok") return this.finishBonus(row.code, "DONE");
+    if (outcome.kind === "refused") return this.finishBonus(row.code, "FAILED");
+  }
+
+  private finishBonus(code: string, to: "DONE" | "FAILED"): void {
+    const now = Date.now();
+    const row = this.row(`SELECT * FROM deposit_orders WHERE code = ?`, code);
+    if (!row || row.bonus_state !== "PENDING") return;
+    this.sql.exec(`UPDATE deposit_orders SET bonus_state = ?, bonus_next_at = NULL WHERE code = ?`, to, code);
+    if (to === "DONE") {
+      const bonus = BigInt(row.bonus_minor ?? "0");
+      // the agency gives the bonus credit; it lands in the provider wallet
+      this.post(code, "bonus", [
+        ["agency:promotion", "THB", bonus],
+        [`provider:${row.provider}`, "THB", -bonus],
+      ], now);
+      if (row.usage_id) {
+        this.sql.exec(`UPDATE promotion_usages SET bonus_credited = 1 WHERE id = ?`, row.usage_id);
+        this.udirty(row.usage_id);
+      }
+    } else if (row.usage_id) {
+      // the provider refused the bonus: nothing to play through; flagged for staff
+      this.sql.exec(`UPDATE deposit_orders SET flag = 'BONUS_REFUSED' WHERE code = ?`, code);
+      this.endUsage(row.usage_id, "USED", "CANCELED", "BONUS_REFUSED", now);
+    }
     this.markDirty(code);
   }
 
@@ -735,6 +1030,69 @@ export class PlayerWallet extends DurableObject<Env> {
       .map((r) => ({ entry: r.entry, account: r.account, currency: r.currency, amountMinor: r.amount_minor }));
   }
 
+  // ---- promotions (queries and projection) ------------------------------------------
+
+  getUsage(id: string): PromotionUsage | null {
+    const row = this.urow(`SELECT * FROM promotion_usages WHERE id = ?`, id);
+    return row ? toUsage(row) : null;
+  }
+
+  /** The promotion claimed or in use (at most one). */
+  activeUsage(now: number = Date.now()): PromotionUsage | null {
+    this.expireStale(now);
+    const row = this.activeUsageRow();
+    return row ? toUsage(row) : null;
+  }
+
+  listUsages(page: number, pageSize: number): { items: PromotionUsage[]; total: number } {
+    const total = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM promotion_usages`).one().n;
+    const items = (this.sql.exec<UsageRow>(`SELECT * FROM promotion_usages ORDER BY claimed_at DESC, id DESC LIMIT ? OFFSET ?`, pageSize, (page - 1) * pageSize).toArray() as UsageRow[]).map(toUsage);
+    return { items, total };
+  }
+
+  private async projectUsages(): Promise<void> {
+    const agencyId = this.meta("agencyId");
+    const playerId = this.meta("playerId");
+    if (!agencyId || !playerId) return;
+    const dirty = this.sql.exec<UsageRow>(`SELECT * FROM promotion_usages WHERE projected = 0`).toArray() as UsageRow[];
+    if (dirty.length === 0) return;
+    try {
+      await this.env.DB.batch(
+        dirty.map((row) =>
+          this.env.DB.prepare(
+            `INSERT INTO promotion_usages_view (id, agency_id, player_id, promotion_id, provider, status, deposit_code, bonus, reason, claimed_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+             ON CONFLICT(id) DO UPDATE SET status = excluded.status, deposit_code = excluded.deposit_code, bonus = excluded.bonus, reason = excluded.reason, updated_at = excluded.updated_at`,
+          ).bind(
+            row.id,
+            agencyId,
+            playerId,
+            row.promotion_id,
+            row.provider,
+            row.status,
+            row.deposit_code,
+            row.bonus_minor === null ? null : formatAmount(BigInt(row.bonus_minor), "THB"),
+            row.reason,
+            new Date(row.claimed_at).toISOString(),
+            new Date().toISOString(),
+          ),
+        ),
+      );
+      for (const row of dirty) this.sql.exec(`UPDATE promotion_usages SET projected = 1 WHERE id = ? AND status = ? AND deposit_code IS ?`, row.id, row.status, row.deposit_code);
+    } catch (error) {
+      console.error("promotion usage projection failed; retried at the next alarm", error);
+    }
+  }
+
+  private udirty(id: string): void {
+    this.sql.exec(`UPDATE promotion_usages SET projected = 0 WHERE id = ?`, id);
+    this.scheduleAlarm(Date.now());
+  }
+
+  private urow(query: string, ...params: unknown[]): UsageRow | null {
+    return (this.sql.exec<UsageRow>(query, ...params).toArray()[0] as UsageRow | undefined) ?? null;
+  }
+
   // ---- helpers ------------------------------------------------------------------------
 
   private expireStale(now: number): void {
@@ -794,9 +1152,12 @@ export class PlayerWallet extends DurableObject<Env> {
       )
       .one().t;
     if (nextWithdraw !== null) times.push(nextWithdraw);
+    const nextBonus = this.sql.exec<{ t: number | null }>(`SELECT MIN(bonus_next_at) AS t FROM deposit_orders WHERE bonus_state = 'PENDING'`).one().t;
+    if (nextBonus !== null) times.push(nextBonus);
     const dirty =
       this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM deposit_orders WHERE projected = 0`).one().n +
-      this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM withdraw_orders WHERE projected = 0`).one().n;
+      this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM withdraw_orders WHERE projected = 0`).one().n +
+      this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM promotion_usages WHERE projected = 0`).one().n;
     if (dirty > 0) times.push(now + 5000);
     if (times.length) void this.ctx.storage.setAlarm(Math.max(now, Math.min(...times)));
   }
@@ -826,6 +1187,28 @@ export class PlayerWallet extends DurableObject<Env> {
   }
 }
 
+function toUsage(row: UsageRow): PromotionUsage {
+  const thb = (minor: string | null) => (minor === null ? null : formatAmount(BigInt(minor), "THB"));
+  return {
+    id: row.id,
+    promotionId: row.promotion_id,
+    provider: row.provider as Provider,
+    status: row.status,
+    rules: JSON.parse(row.rules_json) as PromotionRules,
+    depositCode: row.deposit_code,
+    depositCredit: thb(row.deposit_credit_minor),
+    bonus: thb(row.bonus_minor),
+    bonusCredited: row.bonus_credited === 1,
+    turnoverTarget: thb(row.turnover_target_minor),
+    turnoverStart: thb(row.turnover_start_minor),
+    withdrawCode: row.withdraw_code,
+    reason: row.reason,
+    claimedAt: row.claimed_at,
+    usedAt: row.used_at,
+    endedAt: row.ended_at,
+  };
+}
+
 function toWithdraw(row: WithdrawRow): WithdrawOrder {
   return {
     code: row.code,
@@ -843,6 +1226,8 @@ function toWithdraw(row: WithdrawRow): WithdrawOrder {
     reason: row.reason,
     createdAt: row.created_at,
     completedAt: row.completed_at,
+    usageId: row.usage_id,
+    deductions: (JSON.parse(row.deductions_json ?? "[]") as { kind: Deduction["kind"]; creditMinor: string }[]).map((d) => ({ kind: d.kind, credit: formatAmount(BigInt(d.creditMinor), "THB") })),
   };
 }
 
@@ -862,6 +1247,9 @@ function toOrder(row: OrderRow): DepositOrder {
     paidAt: row.paid_at,
     settledAt: row.settled_at,
     attempts: row.attempts,
+    usageId: row.usage_id,
+    bonus: row.bonus_minor === null ? null : formatAmount(BigInt(row.bonus_minor), "THB"),
+    bonusState: row.bonus_state,
   };
 }
 

@@ -15,6 +15,10 @@ import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { DepositSchema } from "~/lib/schemas/deposit";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import { currentPromotionView, promotionErrorMessage } from "~/lib/promotion.server";
+import type { PromotionError } from "../../../workers/core/promotion";
+import type { Agency } from "../../../workers/services/agency";
+import type { CurrentPlayer } from "../../../workers/services/auth";
 import type { Route } from "./+types/deposit";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -31,7 +35,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     env.DB.prepare(`SELECT 1 FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`).bind(agency.id, player.id).first(),
   ]);
   const providers = enabledProviders(agency.enabledProviders);
+  const promotion = await currentPromotionView(context, agency, player);
   return {
+    promotion,
     // Streamed: each provider answers on its own time.
     credits: Object.fromEntries(providers.map((p) => [p, fetchCredit(env, agency.id, player.username, p)])),
     providers,
@@ -45,6 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       provider: order.provider,
       amount: order.amount,
       credit: order.credit,
+      bonus: order.bonus,
       status: order.status,
       expiresAt: new Date(order.expiresAt).toISOString(),
       payload: order.qrPayload,
@@ -54,12 +61,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 const ERROR_FIELD: Partial<Record<DepositError, "provider" | "channelCode" | "amount">> = {
+  PROMOTION_SET_AMOUNT: "amount",
+  PROMOTION_OTHER_PROVIDER: "provider",
   PROVIDER_REQUIRED: "provider",
   CHANNEL_REQUIRED: "channelCode",
   AMOUNT_INVALID: "amount",
   AMOUNT_TOO_LOW: "amount",
   AMOUNT_TOO_HIGH: "amount",
 };
+
+/** A promotion rule said no: its message, with the provider holding it or the set amount. */
+async function depositPromotionMessage(context: Route.ActionArgs["context"], agency: Agency, player: CurrentPlayer, error: PromotionError, provider?: string) {
+  const current = error === "PROMOTION_SET_AMOUNT" ? await currentPromotionView(context, agency, player) : null;
+  return promotionErrorMessage(context, error, { provider, setAmount: current?.setAmount });
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const player = requirePlayer(context);
@@ -87,7 +102,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const started = await startDeposit(env, agency, player, submission.value, new URL(request.url).origin);
   if (!started.ok) {
     const field = ERROR_FIELD[started.error];
-    const key = `deposit.errors.${started.error}`;
+    const key = started.error.startsWith("PROMOTION_") || started.error === "CANNOT_USE_PROMOTION_WHILE_ORDER_IS_OPEN"
+      ? await depositPromotionMessage(context, agency, player, started.error as PromotionError, started.provider)
+      : `deposit.errors.${started.error}`;
     return data(
       { result: submission.reply(field ? { fieldErrors: { [field]: [key] } } : { formErrors: [key] }), message: null, confirmCancel: false },
       { status: 400 },
@@ -105,6 +122,12 @@ export default function DepositPage({ loaderData, actionData }: Route.ComponentP
       <title>{t("menu.deposit")}</title>
       <h1>{t("menu.deposit")}</h1>
       <CreditsPanel credits={loaderData.credits} />
+      {loaderData.promotion && !order && (
+        <p className="notice" data-testid="deposit-promotion">
+          {t("deposit.promotionClaimed", { title: loaderData.promotion.title, provider: t(`providers.${loaderData.promotion.provider}`) })}
+          {loaderData.promotion.status === "CLAIMED" && loaderData.promotion.setAmount && <> · {t("promotion.rule.setAmount", { amount: formatMoney(loaderData.promotion.setAmount, "LAK") })}</>}
+        </p>
+      )}
       {order ? (
         <QrStep order={order} message={actionData?.message ?? null} confirmCancel={actionData?.confirmCancel ?? false} />
       ) : !loaderData.hasBank ? (
@@ -125,7 +148,9 @@ type LoaderData = Route.ComponentProps["loaderData"];
 
 function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastResult: SubmissionResult<string[]> | null }) {
   const { t } = useTranslation();
-  const [form, fields] = useSchemaForm("deposit", DepositSchema, lastResult);
+  // A claimed promotion fixes the provider and (when it has one) the amount: filled in for the player.
+  const claimed = loaderData.promotion?.status === "CLAIMED" ? loaderData.promotion : null;
+  const [form, fields] = useSchemaForm("deposit", DepositSchema, lastResult, claimed ? { provider: claimed.provider as never, amount: claimed.setAmount?.replace(/\.0+$/, "") ?? undefined } : undefined);
   const [amount, setAmount] = useState(String(fields.amount.initialValue ?? ""));
   const credit = useMemo(() => {
     if (!loaderData.rate) return null;
@@ -202,6 +227,12 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
         <dd>
           {formatMoney(order.credit, "THB")} · {t(`providers.${order.provider}`)}
         </dd>
+        {order.bonus && (
+          <>
+            <dt>{t("promotion.col.bonus")}</dt>
+            <dd data-testid="deposit-bonus">{formatMoney(order.bonus, "THB")}</dd>
+          </>
+        )}
         <dt>{t("deposit.expiresAt")}</dt>
         <dd>
           {formatDateTime(order.expiresAt)} <Countdown until={order.expiresAt} />

@@ -1,3 +1,4 @@
+import { Fragment } from "react";
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
@@ -50,7 +51,13 @@ type Summary = {
   deductions: { kind: string; credit: string }[];
   received: string;
   manual: boolean;
+  promotion: { outcome: "SUCCESS" | "CANCELED"; turnoverDone: string; turnoverTarget: string } | null;
 };
+
+/** Promotion rules speak with the catalogue's messages (SPEC §8); the rest with the withdraw page's. */
+function errorKey(error: string): string {
+  return error.startsWith("PROMOTION_") ? `errors.code.${error}` : `withdraw.errors.${error}`;
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const player = requirePlayer(context);
@@ -65,7 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "confirm") {
     const confirmed = await confirmWithdraw(env, agency, player, { provider: submission.value.provider, amount, idempotencyKey: submission.value.idempotencyKey }, new URL(request.url).origin);
     const args = { request, context };
-    if (!confirmed.ok) return redirectWithError(args, "/player/withdraw", translate(context, `withdraw.errors.${confirmed.error}`));
+    if (!confirmed.ok) return redirectWithError(args, "/player/withdraw", translate(context, errorKey(confirmed.error)));
     if (confirmed.order.status === "FAILED") return redirectWithError(args, "/player/withdraw", translate(context, "withdraw.cannotWithdraw"));
     return redirectWithSuccess(args, "/player/withdraw/history", translate(context, "withdraw.requested", { credit: formatMoney(confirmed.order.credit, "THB") }));
   }
@@ -73,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const reviewed = await reviewWithdraw(env, agency, player, { provider: submission.value.provider, amount });
   if (!reviewed.ok) {
     const field = ERROR_FIELD[reviewed.error];
-    const key = `withdraw.errors.${reviewed.error}`;
+    const key = errorKey(reviewed.error);
     return data({ result: submission.reply(field ? { fieldErrors: { [field]: [key] } } : { formErrors: [key] }), summary: null as Summary | null }, { status: 400 });
   }
   const { review } = reviewed;
@@ -89,6 +96,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     deductions: review.quote.deductions.map((d) => ({ kind: d.kind, credit: formatAmount(d.creditMinor, "THB") })),
     received: formatAmount(review.quote.receivedLakMinor, "LAK"),
     manual: review.review === "MANUAL",
+    promotion: review.promotion && { outcome: review.promotion.outcome, turnoverDone: review.promotion.turnoverDone, turnoverTarget: review.promotion.turnoverTarget },
   };
   return data({ result: submission.reply(), summary });
 }
@@ -191,15 +199,21 @@ function ConfirmStep({ summary }: { summary: Summary }) {
           </>
         ) : (
           summary.deductions.map((d) => (
-            <>
-              <dt key={`${d.kind}-t`}>{t(`withdraw.deduction.${d.kind}`)}</dt>
-              <dd key={`${d.kind}-d`}>-{formatMoney(d.credit, "THB")}</dd>
-            </>
+            <Fragment key={d.kind}>
+              <dt>{t(`withdraw.deduction.${d.kind}`)}</dt>
+              <dd data-testid={`deduction-${d.kind}`}>-{formatMoney(d.credit, "THB")}</dd>
+            </Fragment>
           ))
         )}
         <dt>{t("withdraw.received")}</dt>
         <dd data-testid="confirm-received">{formatMoney(summary.received, "LAK")}</dd>
       </dl>
+      {summary.promotion && (
+        <p className="notice" data-testid="withdraw-promotion">
+          {t("withdraw.promotionTurnover", { done: formatMoney(summary.promotion.turnoverDone, "THB"), target: formatMoney(summary.promotion.turnoverTarget, "THB") })} ·{" "}
+          {t(summary.promotion.outcome === "SUCCESS" ? "withdraw.promotionMet" : "withdraw.promotionNotMet")}
+        </p>
+      )}
       {summary.manual && <p className="notice">{t("withdraw.manualReview")}</p>}
       <div className="form-actions">
         <Link to="/player/withdraw" className="button button-ghost">

@@ -1,0 +1,86 @@
+import { Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { listUsages, localize } from "../../../workers/services/promotion";
+import { HistoryTable, Pagination } from "~/components/money";
+import { UsageStatusBadge } from "~/components/promotion";
+import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
+import { formatDateTime, formatMoney } from "~/lib/format";
+import { readPaging } from "~/lib/paging";
+import { getLocale } from "~/middleware/i18next.server";
+import type { Route } from "./+types/promotion-history";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const player = requirePlayer(context);
+  const { page, pageSize } = readPaging(new URL(request.url));
+  const lang = getLocale(context);
+  const { items, total } = await listUsages(getBindings(context), getAgency(context), player, page, pageSize);
+  return {
+    page,
+    pageSize,
+    total,
+    items: items.map(({ usage, promotion }) => ({
+      code: usage.id,
+      promotionId: usage.promotionId,
+      title: promotion ? localize(promotion.title, lang) : usage.promotionId,
+      provider: usage.provider,
+      // SPEC §2 "used-at": when the promotion started (its deposit landed), else when it was claimed
+      usedAt: new Date(usage.usedAt ?? usage.claimedAt).toISOString(),
+      status: usage.status,
+      bonus: usage.bonusCredited ? usage.bonus : null,
+      reason: usage.reason,
+    })),
+  };
+}
+
+export default function PromotionHistory({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { items, page, pageSize, total } = loaderData;
+  return (
+    <section className="page">
+      <title>{t("menu.promotionHistory")}</title>
+      <h1>{t("menu.promotionHistory")}</h1>
+      {items.length === 0 ? (
+        <div className="empty" data-testid="history-empty">
+          <p>{t("promotion.historyEmpty")}</p>
+          <Link to="/player/promotion" className="button button-primary">
+            {t("menu.promotion")}
+          </Link>
+        </div>
+      ) : (
+        <HistoryTable
+          testId="promotion-history"
+          rows={items}
+          columns={[
+            { label: t("promotion.col.usedAt"), cell: (u) => formatDateTime(u.usedAt) },
+            {
+              label: t("promotion.col.promotion"),
+              cell: (u) => (
+                <>
+                  {u.title} <span className="muted">{t(`providers.${u.provider}`)}</span>
+                </>
+              ),
+            },
+            { label: t("promotion.col.bonus"), testId: "bonus", cell: (u) => (u.bonus ? formatMoney(u.bonus, "THB") : "-") },
+            {
+              label: t("promotion.col.status"),
+              cell: (u) => (
+                <>
+                  <UsageStatusBadge status={u.status} /> {u.reason && <span className="muted">{t(`promotion.reason.${u.reason}`)}</span>}
+                </>
+              ),
+            },
+            {
+              label: t("promotion.col.action"),
+              cell: (u) => (
+                <Link to={u.status === "CLAIMED" || u.status === "USED" ? "/player/promotion" : `/player/promotion/${u.promotionId}`}>
+                  {u.status === "CLAIMED" ? t("promotion.cancel") : t("promotion.view")}
+                </Link>
+              ),
+            },
+          ]}
+        />
+      )}
+      <Pagination page={page} pageSize={pageSize} total={total} basePath="/player/promotion/history" />
+    </section>
+  );
+}
