@@ -165,6 +165,9 @@ export class UnconfiguredProviderAdapter implements GameProviderPort {
   async balance() {
     return { kind: "unavailable" as const, reason: this.reason };
   }
+  async turnover() {
+    return { kind: "unavailable" as const, reason: this.reason };
+  }
   async transfer(): Promise<TransferOutcome> {
     return { kind: "refused", code: "NOT_CONFIGURED" };
   }
