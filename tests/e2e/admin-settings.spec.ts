@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs, newPlayer, submitLogin, switchLanguage } from "./fixtures";
 import { addBankAccount } from "./player";
@@ -110,6 +111,21 @@ test.describe("settings reach the players", () => {
     await expect(list).toContainText(titles.vn);
     await switchLanguage(page, "lo");
     await expect(list).toContainText(titles.lo);
+  });
+});
+
+test.describe("accessibility", () => {
+  test("settings, promotions list and editor have no serious or critical axe violations", async ({ page, expectHttpError }, info) => {
+    test.skip(!hasJs(info), "axe runs as a script in the page; the markup is the same with JavaScript off");
+    expectHttpError(401, /^\/admin\/login\/totp/);
+    await staffLogin(page, DEMO_STAFF.boss, "/admin/settings");
+    for (const path of ["/admin/settings", "/admin/promotions", "/admin/promotions/new"]) {
+      await page.goto(path);
+      await waitForHydration(page);
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(bad.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    }
   });
 });
 

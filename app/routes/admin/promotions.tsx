@@ -43,7 +43,7 @@ export default function AdminPromotions({ loaderData }: Route.ComponentProps) {
       {promotions.length === 0 ? (
         <p className="empty">{t("promotions.none")}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" tabIndex={0} aria-label={t("promotions.title")}>
           <table className="admin-table" data-testid="promotions-table">
             <thead>
               <tr>

@@ -145,7 +145,7 @@ function RatesSection({ settings, actionData }: SectionProps) {
       <h2 id="rates-title">{t("settings.rates.title")}</h2>
       <p className="muted">{t("settings.rates.intro")}</p>
       {settings.rates.length > 0 ? (
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" tabIndex={0} aria-label={t("settings.rates.current")}>
           <table className="admin-table" data-testid="rates-current">
             <caption className="sr-only">{t("settings.rates.current")}</caption>
             <thead>
@@ -187,7 +187,7 @@ function RatesSection({ settings, actionData }: SectionProps) {
       {settings.rateHistory.length === 0 ? (
         <p className="muted">{t("common.none")}</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" role="region" tabIndex={0} aria-label={t("settings.rates.history")}>
           <table className="admin-table" data-testid="rates-history">
             <thead>
               <tr>
@@ -352,7 +352,7 @@ function ProvidersSection({ settings, actionData }: SectionProps) {
 
       <h3>{t("settings.providers.credentials")}</h3>
       <p className="muted">{t("settings.providers.credentialsIntro")}</p>
-      <div className="table-wrap">
+      <div className="table-wrap" role="region" tabIndex={0} aria-label={t("settings.providers.credentials")}>
         <table className="admin-table" data-testid="credentials-status">
           <thead>
             <tr>
