@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs } from "./fixtures";
-import { addBankAccount, loggedInPlayer } from "./player";
+import { addBankAccount, loggedInPlayer, payQrPayload } from "./player";
 
 async function createDeposit(page: Page, amount: string, provider = "askmebet") {
   await page.goto("/player/deposit");
@@ -25,10 +25,7 @@ test.describe("deposit by LAO QR", () => {
     if (hasJs(info)) await expect(page.getByTestId("countdown")).toBeVisible();
 
     // the tester's banking app: the sandbox bank's pay page
-    await page.goto("/sandbox/bank/pay");
-    await page.getByLabel("QR payload (the text inside the QR code)").fill(payload);
-    await page.getByRole("button", { name: "Pay" }).click();
-    await expect(page.getByText("Payment successful").first()).toBeVisible();
+    await payQrPayload(page, payload);
 
     // the webhook and the settlement run in the background; the player reloads
     await expect(async () => {

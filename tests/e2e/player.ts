@@ -40,14 +40,23 @@ export async function depositCredit(page: Page, amount: string, expectedCredit: 
   await form.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
   await form.getByLabel("ຈຳນວນເງິນ (ກີບ)").fill(amount);
   await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
-  const payload = (await page.getByTestId("qr-payload").inputValue()).trim();
-  await page.goto("/sandbox/bank/pay");
-  await page.getByLabel("QR payload (the text inside the QR code)").fill(payload);
-  await page.getByRole("button", { name: "Pay" }).click();
-  await expect(page.getByText("Payment successful").first()).toBeVisible();
+  await payShownQr(page);
   await expect(async () => {
     await page.goto("/player/withdraw");
     await expect(page.getByTestId("credit-askmebet")).toHaveText(expectedCredit, { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
 }
 
+
+/** Pays the QR the deposit page shows, on the sandbox bank's page (the tester's banking app). */
+export async function payShownQr(page: Page) {
+  await payQrPayload(page, (await page.getByTestId("qr-payload").inputValue()).trim());
+}
+
+/** Pays a LAO QR payload on the sandbox bank's page. */
+export async function payQrPayload(page: Page, payload: string) {
+  await page.goto("/sandbox/bank/pay");
+  await page.getByLabel("QR payload (the text inside the QR code)").fill(payload);
+  await page.getByRole("button", { name: "Pay" }).click();
+  await expect(page.getByText("Payment successful").first()).toBeVisible();
+}

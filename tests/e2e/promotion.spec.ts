@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect } from "./fixtures";
-import { addBankAccount, loggedInPlayer } from "./player";
+import { addBankAccount, loggedInPlayer, payShownQr } from "./player";
 
 /** Opens a promotion from the list and claims it for a provider (two steps: choose, confirm). */
 async function claimPromotion(page: Page, title: string, provider: string) {
@@ -11,6 +11,8 @@ async function claimPromotion(page: Page, title: string, provider: string) {
   await page.getByRole("button", { name: "ຮັບໂປຣໂມຊັນ" }).click();
   await expect(page.getByTestId("claim-confirm")).toBeVisible();
   await page.getByRole("button", { name: "ແມ່ນ, ຮັບເລີຍ" }).click();
+  await expect(page).toHaveURL(/\/player\/deposit$/, { timeout: 15_000 });
+  await expect(page.getByTestId("toast")).toContainText("ຮັບໂປຣໂມຊັນແລ້ວ");
 }
 
 async function switchLanguage(page: Page, lang: "zh-CN" | "vi" | "lo") {
@@ -28,19 +30,13 @@ test.describe("promotions", () => {
     await claimPromotion(page, "ຝາກ 60.000 ກີບ ຮັບ 50 ເຄຣດິດ", "askmebet");
 
     // the deposit page carries the promotion: provider and set amount filled in
-    await expect(page).toHaveURL(/\/player\/deposit$/);
-    await expect(page.getByTestId("toast")).toContainText("ຮັບໂປຣໂມຊັນແລ້ວ");
     await expect(page.getByTestId("deposit-promotion")).toContainText("₭60.000");
     const form = page.getByTestId("deposit-form");
     await expect(form.getByLabel("ຄ່າຍເກມ")).toHaveValue("askmebet");
     await expect(form.getByLabel("ຈຳນວນເງິນ (ກີບ)")).toHaveValue("60000");
     await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
     await expect(page.getByTestId("deposit-bonus")).toHaveText("฿50,00");
-    const payload = (await page.getByTestId("qr-payload").inputValue()).trim();
-    await page.goto("/sandbox/bank/pay");
-    await page.getByLabel("QR payload (the text inside the QR code)").fill(payload);
-    await page.getByRole("button", { name: "Pay" }).click();
-    await expect(page.getByText("Payment successful").first()).toBeVisible();
+    await payShownQr(page);
     // deposit 100 credit + bonus 50, each its own transfer
     await expect(async () => {
       await page.goto("/player/promotion");

@@ -67,12 +67,6 @@ export type PromotionError =
   | "PROMOTION_WITHDRAW_OPEN" // a withdrawal under this promotion is already in progress
   | "PROMOTION_BONUS_PENDING"; // the bonus is still on its way to the provider
 
-/** The spec's other spellings of the same situations (SPEC §8), for API clients that use them. */
-export const PROMOTION_ERROR_ALIASES: Partial<Record<PromotionError, string>> = {
-  CANNOT_USE_PROMOTION_WHILE_ORDER_IS_OPEN: "OPEN_ORDER",
-  PROMOTION_ALREADY_USED: "PROMOTION_USAGE",
-};
-
 const PERCENT_SCALE = 100n; // percentages and multiples carry 2 decimals
 
 /** "12.5" -> 1250n (hundredths). Null for garbage or negatives. */
@@ -181,8 +175,8 @@ export function withdrawUnderPromotion(input: { usage: UsageForWithdraw; creditM
   return { ok: true, deductions, outcome: met ? "SUCCESS" : "CANCELED" };
 }
 
-/** Catalogue row -> rules; null when the row is malformed (it is then never claimable). */
-export function rulesFromRow(row: {
+/** The rule columns of a catalogue row (D1 `promotions`). */
+export type PromotionRuleColumns = {
   bonus_kind: string;
   bonus_value: string;
   bonus_cap: string | null;
@@ -193,7 +187,10 @@ export function rulesFromRow(row: {
   max_withdraw_credit: string | null;
   withdraw_all: number;
   providers: string;
-}): PromotionRules | null {
+};
+
+/** Catalogue row -> rules; null when the row is malformed (it is then never claimable). */
+export function rulesFromRow(row: PromotionRuleColumns): PromotionRules | null {
   let providers: unknown;
   try {
     providers = JSON.parse(row.providers);

@@ -11,9 +11,36 @@ export function lobbyProvider(agency: Agency, value: string | undefined): Provid
   return isProvider(value) && agency.enabledProviders.includes(value) ? value : null;
 }
 
-export async function lobby(env: Env, provider: Provider, tab: string | null): Promise<GameList | null> {
+/**
+ * How long a provider's game list is fresh (SPEC §9: 5 minutes). askmebet's menu is never
+ * treated as stale (SPEC §2): once loaded it is kept (a day, the Cache API's bound here)
+ * instead of being asked again on every lobby view.
+ */
+export const LOBBY_FRESH_MS = 5 * 60 * 1000;
+const NEVER_STALE: readonly Provider[] = ["askmebet"];
+const LOBBY_CACHE_SECONDS = 24 * 60 * 60;
+
+type CachedLobby = { fetchedAt: number; list: GameList };
+
+function lobbyCacheKey(provider: Provider, tab: string | null): Request {
+  return new Request(`https://lobby.invalid/${provider}?tab=${encodeURIComponent(tab ?? "")}`);
+}
+
+/**
+ * A provider's games for a tab, from this data centre's cache while fresh; a stale copy
+ * still answers when the provider is down (a lobby is better old than empty).
+ */
+export async function lobby(env: Env, provider: Provider, tab: string | null, now: number = Date.now()): Promise<GameList | null> {
+  const cache = await caches.open("lobby");
+  const key = lobbyCacheKey(provider, tab);
+  const hit = await cache.match(key);
+  const cached = hit ? ((await hit.json()) as CachedLobby) : null;
+  if (cached && (NEVER_STALE.includes(provider) || now - cached.fetchedAt < LOBBY_FRESH_MS)) return cached.list;
   const result = await providerPort(env, provider).games(tab);
-  return result.kind === "ok" ? result.list : null;
+  if (result.kind !== "ok") return cached?.list ?? null;
+  const body: CachedLobby = { fetchedAt: now, list: result.list };
+  await cache.put(key, new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json", "Cache-Control": `max-age=${LOBBY_CACHE_SECONDS}` } }));
+  return result.list;
 }
 
 export type LaunchResult = { ok: true; url: string } | { ok: false; error: "NO_CREDIT" | "PROVIDER_UNAVAILABLE" };

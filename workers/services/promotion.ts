@@ -1,5 +1,5 @@
 import { formatAmount, parseAmount } from "../core/money";
-import { rulesFromRow, withdrawUnderPromotion, type PromotionError, type PromotionRules } from "../core/promotion";
+import { rulesFromRow, withdrawUnderPromotion, type PromotionError, type PromotionRuleColumns, type PromotionRules } from "../core/promotion";
 import { isProvider, type Provider } from "../core/providers";
 import type { Deduction } from "../core/withdraw";
 import { providerPort, providerUsername } from "../ports/provider";
@@ -16,27 +16,18 @@ export type Promotion = {
   status: "ACTIVE" | "INACTIVE";
   title: Localized;
   description: Localized;
-  imageUrl: string | null;
+  /** One image for every language, or one per language (the column holds a URL or {"lo","cn","vn"}). */
+  imageUrl: Localized | null;
   rules: PromotionRules;
   sortOrder: number;
 };
 
-type PromotionRow = {
+type PromotionRow = PromotionRuleColumns & {
   id: string;
   status: "ACTIVE" | "INACTIVE";
   title: string;
   description: string;
   image_url: string | null;
-  bonus_kind: string;
-  bonus_value: string;
-  bonus_cap: string | null;
-  set_amount: string | null;
-  first_order_only: number;
-  credit_threshold: string;
-  turnover_multiple: string;
-  max_withdraw_credit: string | null;
-  withdraw_all: number;
-  providers: string;
   sort_order: number;
 };
 
@@ -50,6 +41,7 @@ function parseLocalized(text: string): Localized {
   return { lo: text };
 }
 
+/** The text (or image URL) for a language, falling back to Lao. */
 export function localize(text: Localized, lang: string): string {
   return (lang === "cn" ? text.cn : lang === "vn" ? text.vn : undefined) || text.lo;
 }
@@ -57,7 +49,15 @@ export function localize(text: Localized, lang: string): string {
 function toPromotion(row: PromotionRow): Promotion | null {
   const rules = rulesFromRow(row);
   if (!rules) return null;
-  return { id: row.id, status: row.status, title: parseLocalized(row.title), description: parseLocalized(row.description), imageUrl: row.image_url, rules, sortOrder: row.sort_order };
+  return {
+    id: row.id,
+    status: row.status,
+    title: parseLocalized(row.title),
+    description: parseLocalized(row.description),
+    imageUrl: row.image_url ? parseLocalized(row.image_url) : null,
+    rules,
+    sortOrder: row.sort_order,
+  };
 }
 
 /** The catalogue a player sees: ACTIVE promotions of the agency, in the staff's order. */
@@ -176,7 +176,7 @@ export function promotionSummary(promotion: Promotion, lang: string) {
     status: promotion.status,
     title: localize(promotion.title, lang),
     description: localize(promotion.description, lang),
-    imageUrl: promotion.imageUrl,
+    imageUrl: promotion.imageUrl && localize(promotion.imageUrl, lang),
     bonus: { kind: promotion.rules.bonusKind, value: promotion.rules.bonusValue, cap: promotion.rules.bonusCap, currency: "THB" },
     setAmount: promotion.rules.setAmount,
     setAmountCurrency: "LAK",

@@ -11,13 +11,14 @@ import type { Route } from "./+types/promotions";
  * the player's usages (page, pageSize). POST to a promotion claims it ({ provider });
  * POST to /current cancels the claim.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const player = getPlayer(context);
+function callContext({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
+  return { player: getPlayer(context), env: getBindings(context), agency: getAgency(context), lang: getLocale(context), url: new URL(request.url) };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { params, context } = args;
+  const { player, env, agency, lang, url } = callContext(args);
   if (!player) return apiError(context, "UNAUTHORIZED", 401);
-  const env = getBindings(context);
-  const agency = getAgency(context);
-  const lang = getLocale(context);
-  const url = new URL(request.url);
   if (url.pathname.endsWith("/current")) {
     const current = await currentPromotion(env, agency, player, { withTurnover: true });
     return apiJson({ current: current && { ...usageSummary(current.usage, current.promotion, lang), turnoverDone: current.turnoverDone } });
@@ -34,13 +35,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return apiJson({ promotions: (await listPromotions(env.DB, agency.id)).map((p) => promotionSummary(p, lang)) });
 }
 
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const player = getPlayer(context);
+export async function action(args: Route.ActionArgs) {
+  const { request, params, context } = args;
+  const { player, env, agency, lang, url } = callContext(args);
   if (!player) return apiError(context, "UNAUTHORIZED", 401);
-  const env = getBindings(context);
-  const agency = getAgency(context);
-  const lang = getLocale(context);
-  const url = new URL(request.url);
   if (url.pathname.endsWith("/current")) {
     const current = await currentPromotion(env, agency, player);
     if (!current) return apiError(context, "NOT_FOUND", 404);

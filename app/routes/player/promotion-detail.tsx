@@ -17,7 +17,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const lang = getLocale(context);
   const hasBank = await getBindings(context).DB.prepare(`SELECT 1 FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`).bind(agency.id, player.id).first();
   return {
-    promotion: { id: promotion.id, status: promotion.status, title: localize(promotion.title, lang), description: localize(promotion.description, lang), imageUrl: promotion.imageUrl, rules: promotion.rules },
+    promotion: { id: promotion.id, status: promotion.status, title: localize(promotion.title, lang), description: localize(promotion.description, lang), imageUrl: promotion.imageUrl && localize(promotion.imageUrl, lang), rules: promotion.rules },
     providers: eligibleProviders(promotion, agency),
     current: await currentPromotionView(context, agency, player, { withTurnover: true }),
     hasBank: Boolean(hasBank),

@@ -14,7 +14,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const [promotions, current] = await Promise.all([listPromotions(getBindings(context).DB, agency.id), currentPromotionView(context, agency, player, { withTurnover: true })]);
   return {
     current,
-    promotions: promotions.map((p) => ({ id: p.id, title: localize(p.title, lang), description: localize(p.description, lang), imageUrl: p.imageUrl, rules: p.rules })),
+    promotions: promotions.map((p) => ({ id: p.id, title: localize(p.title, lang), description: localize(p.description, lang), imageUrl: p.imageUrl && localize(p.imageUrl, lang), rules: p.rules })),
   };
 }
 

@@ -175,6 +175,9 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
     }
     case "games": {
       if (method !== "GET") return methodNotAllowed("GET");
+      const fault = await controlStub(env).takeFault(provider, "games", null);
+      if (fault && fault.mode !== "slow") return faultError(fault);
+      if (fault?.mode === "slow") await sleep(fault.delayMs);
       return json({ data: gamesOf(provider, url.searchParams.get("tab")) });
     }
     case "launch": {

@@ -39,7 +39,7 @@ export type CommandResult = { outcome: "recorded"; tx: TxRecord; repeated: boole
 
 export type Wallet = { username: string; balance: string; turnover: string; createdAt: number };
 
-export const FAULT_OPS = ["deposit", "withdraw", "balance", "status", "bet", "*"] as const;
+export const FAULT_OPS = ["deposit", "withdraw", "balance", "status", "bet", "games", "*"] as const;
 export type FaultOp = (typeof FAULT_OPS)[number];
 export const FAULT_MODES = ["slow", "error-before", "error-after", "refuse"] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];

@@ -76,6 +76,8 @@ const STYLE = `
   input{width:100%;box-sizing:border-box;font-size:1.25rem;padding:.5rem;border-radius:.5rem;border:1px solid #475569;background:#0f172a;color:inherit}
   button{font-size:1.1rem;padding:.6rem 1rem;border-radius:.5rem;border:0;background:#f59e0b;color:#111827;font-weight:700;margin-top:.5rem}
   .quick{display:flex;gap:.5rem;flex-wrap:wrap}
+  .reels{display:flex;gap:.5rem;margin:.5rem 0}
+  .reels span{flex:1;text-align:center;font-size:1.6rem;font-weight:700;background:#0f172a;border:2px solid #334155;border-radius:.5rem;padding:.6rem 0}
   .quick button{background:#334155;color:#e2e8f0;font-weight:400}
   .error{background:#7f1d1d;padding:.75rem;border-radius:.5rem;margin-bottom:1rem}
   .muted{color:#94a3b8;font-size:.9rem}
@@ -103,7 +105,7 @@ export function playPage(view: PlayView): string {
   const title = `${view.provider} sandbox`;
   const error = view.error ? `<p class="error" role="alert">${escapeHtml(t[view.error]!)}</p>` : "";
   const last = view.lastRound
-    ? `<div class="card" id="last-round"><div class="muted">${t.lastRound}</div><div>${t.bet} <strong data-bet>${view.lastRound.bet}</strong> · ${t.win} <strong data-win>${view.lastRound.win}</strong></div></div>`
+    ? `<div class="card" id="last-round"><div class="muted">${t.lastRound}</div><div class="reels" aria-hidden="true">${reels(view.lastRound.bet, view.lastRound.win).map((r) => `<span>${r}</span>`).join("")}</div><div>${t.bet} <strong data-bet>${view.lastRound.bet}</strong> · ${t.win} <strong data-win>${view.lastRound.win}</strong></div></div>`
     : "";
   const quick = ["10.00", "50.00", "100.00"]
     .map((amount) => `<button type="submit" name="quick" value="${amount}">${amount}</button>`)
@@ -123,6 +125,19 @@ ${last}<form method="post" class="card">
 </form>
 <p class="muted">Sandbox game: deterministic rounds (0x, 0.5x, 1x, 2x, 3x by the bet's ref).</p>`,
   );
+}
+
+/**
+ * The three reels of a round, drawn from its outcome (the round itself is decided by the
+ * bet's ref): three 7s for 3x, three bars for 2x, cherries for 1x, a pair for 0.5x.
+ */
+export function reels(bet: string, win: string): [string, string, string] {
+  const ratio = Number(bet) > 0 ? Number(win) / Number(bet) : 0;
+  if (ratio >= 3) return ["7", "7", "7"];
+  if (ratio >= 2) return ["BAR", "BAR", "BAR"];
+  if (ratio >= 1) return ["🍒", "🍒", "🍒"];
+  if (ratio > 0) return ["🍋", "🍋", "7"];
+  return ["🍋", "BAR", "7"];
 }
 
 export function expiredPage(lang: PageLanguage): string {

@@ -1,0 +1,36 @@
+import AxeBuilder from "@axe-core/playwright";
+import { accountTest as test, expect, hasJs } from "./fixtures";
+import { addBankAccount, loggedInPlayer } from "./player";
+
+/** Every player screen, axe-checked (serious and critical violations fail). */
+const PLAYER_PAGES = [
+  "/player/deposit",
+  "/player/deposit/history",
+  "/player/withdraw",
+  "/player/withdraw/history",
+  "/player/bank",
+  "/player/promotion",
+  "/player/promotion/deposit-60k-bonus-50",
+  "/player/promotion/history",
+  "/player/game/askmebet?tab=Slot",
+  "/player/password",
+  "/player/sessions",
+];
+
+test.describe("accessibility", () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test("player screens have no serious or critical axe violations", async ({ page, baseURL }, info) => {
+    test.skip(!hasJs(info), "axe runs as a script in the page; the markup is the same with JavaScript off");
+    await loggedInPlayer(page, baseURL!);
+    await addBankAccount(page);
+    for (const path of [...PLAYER_PAGES, "/login", "/register"]) {
+      if (path === "/login") await page.context().clearCookies();
+      await page.goto(path);
+      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(bad.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    }
+  });
+});
