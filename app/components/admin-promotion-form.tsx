@@ -25,6 +25,7 @@ export function PromotionForm({ id, lastResult, defaultValue, enabledProviders, 
   const decimal = (field: typeof fields.bonusValue) => ({ ...getInputProps(field, { type: "text" }), inputMode: "decimal" as const, autoComplete: "off" });
   const titles = { lo: fields.titleLo, cn: fields.titleCn, vn: fields.titleVn } as const;
   const descriptions = { lo: fields.descriptionLo, cn: fields.descriptionCn, vn: fields.descriptionVn } as const;
+  const images = { lo: fields.imageUrlLo, cn: fields.imageUrlCn, vn: fields.imageUrlVn } as const;
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="promotion-form">
       <input type="hidden" name="intent" value="save" />
@@ -38,9 +39,14 @@ export function PromotionForm({ id, lastResult, defaultValue, enabledProviders, 
             errors={titles[lng].errors}
           />
           <TextArea label={t("promotions.form.description")} field={descriptions[lng]} />
+          <Field
+            label={t("promotions.form.imageUrl")}
+            hint={lng === "lo" ? t("promotions.form.imageUrlHint") : t("promotions.form.imageUrlOtherHint")}
+            inputProps={{ ...getInputProps(images[lng], { type: "text" }), autoComplete: "off", lang: "en" }}
+            errors={images[lng].errors}
+          />
         </fieldset>
       ))}
-      <Field label={t("promotions.form.imageUrl")} hint={t("promotions.form.imageUrlHint")} inputProps={{ ...getInputProps(fields.imageUrl, { type: "text" }), autoComplete: "off" }} errors={fields.imageUrl.errors} />
       <fieldset className="stack">
         <legend>{t("promotions.form.bonus")}</legend>
         <SelectField

@@ -267,7 +267,9 @@ describe("promotions", () => {
     expect(parse({ providers: [] }).status).toBe("error");
     expect(parse({ providers: ["nope"] }).status).toBe("error");
     expect(parse({ status: "DELETED" }).status).toBe("error");
-    expect(parse({ imageUrl: "javascript:alert(1)" }).status).toBe("error");
+    expect(parse({ imageUrlLo: "javascript:alert(1)" }).status).toBe("error");
+    expect(parse({ imageUrlLo: '/x.svg"onerror="x' }).status).toBe("error");
+    expect(errorsOf(parse({ imageUrlCn: "/cn.svg" }))?.imageUrlLo).toEqual(["admin:promotions.validation.imageLoFirst"]);
   });
 
   it("creates a promotion in the 0007 shape (languages left empty are left out), audited", async () => {
@@ -280,6 +282,18 @@ describe("promotions", () => {
     expect(JSON.parse(row!.providers as string)).toEqual(["askmebet", "betflix"]);
     const [audit] = (await auditRows("demo", "promotion.create")).filter((a) => a.target === created.id);
     expect(JSON.parse(audit.after_json!)).toMatchObject({ id: created.id, bonus_kind: "PERCENT", title: { lo: "ໂບນັດ 10%" } });
+  });
+
+  it("banners: one URL for every language, or one per language the player pages read", async () => {
+    const { getPromotion: playerPromotion, localize } = await import("../../workers/services/promotion");
+    const single = await createPromotion(env.DB, owner, valid({ imageUrlLo: "/promotions/daily-10.svg" }));
+    const perLanguage = await createPromotion(env.DB, owner, valid({ imageUrlLo: "/lo.svg", imageUrlVn: "https://cdn.example/vn.png" }));
+    if (!single.ok || !perLanguage.ok) throw new Error("create failed");
+    expect((await env.DB.prepare(`SELECT image_url FROM promotions WHERE id = ?1`).bind(single.id).first())?.image_url).toBe("/promotions/daily-10.svg");
+    expect(JSON.parse((await env.DB.prepare(`SELECT image_url FROM promotions WHERE id = ?1`).bind(perLanguage.id).first<{ image_url: string }>())!.image_url)).toEqual({ lo: "/lo.svg", vn: "https://cdn.example/vn.png" });
+    const seen = (await playerPromotion(env.DB, "demo", perLanguage.id))!;
+    expect(["lo", "cn", "vn"].map((lng) => localize(seen.imageUrl!, lng))).toEqual(["/lo.svg", "/lo.svg", "https://cdn.example/vn.png"]);
+    expect((await getPromotion(env.DB, "demo", perLanguage.id))?.imageUrl).toEqual({ lo: "/lo.svg", vn: "https://cdn.example/vn.png" });
   });
 
   it("refuses providers the agency does not offer and a set amount outside the deposit limits", async () => {

@@ -19,7 +19,8 @@ export type AdminPromotion = {
   status: "ACTIVE" | "INACTIVE";
   title: Localized;
   description: Partial<Record<Language, string>>;
-  imageUrl: string | null;
+  /** One URL for every language, or one per language ({"lo","cn","vn"}, lo required). */
+  imageUrl: Localized | null;
   bonusKind: "FIXED" | "PERCENT";
   bonusValue: string;
   bonusCap: string | null;
@@ -67,6 +68,23 @@ function parseJson<T>(text: string, fallback: T): T {
   }
 }
 
+/** The image_url column: a plain URL, or JSON {"lo","cn","vn"} with lo set. */
+function parseImage(value: string | null): Localized | null {
+  if (!value) return null;
+  if (value.startsWith("{")) {
+    const parsed = parseJson<Partial<Localized>>(value, {});
+    return typeof parsed.lo === "string" ? { lo: parsed.lo, ...(parsed.cn ? { cn: parsed.cn } : {}), ...(parsed.vn ? { vn: parsed.vn } : {}) } : null;
+  }
+  return { lo: value };
+}
+
+/** Stored as a plain URL when only lo is given (every language shows it), as JSON otherwise. */
+function imageColumn(input: PromotionInput): string | null {
+  const images = localized({ lo: input.imageUrlLo, cn: input.imageUrlCn, vn: input.imageUrlVn });
+  if (!images.lo) return null;
+  return images.cn || images.vn ? JSON.stringify(images) : images.lo;
+}
+
 function toPromotion(row: PromotionRow): AdminPromotion {
   const providers = parseJson<unknown>(row.providers, []);
   return {
@@ -74,7 +92,7 @@ function toPromotion(row: PromotionRow): AdminPromotion {
     status: row.status,
     title: { lo: "", ...parseJson<Partial<Localized>>(row.title, {}) },
     description: parseJson<Partial<Record<Language, string>>>(row.description, {}),
-    imageUrl: row.image_url,
+    imageUrl: parseImage(row.image_url),
     bonusKind: row.bonus_kind,
     bonusValue: row.bonus_value,
     bonusCap: row.bonus_cap,
@@ -142,7 +160,7 @@ function columns(input: PromotionInput) {
   return {
     title: JSON.stringify(localized({ lo: input.titleLo, cn: input.titleCn, vn: input.titleVn })),
     description: JSON.stringify(localized({ lo: input.descriptionLo, cn: input.descriptionCn, vn: input.descriptionVn })),
-    image_url: input.imageUrl ?? null,
+    image_url: imageColumn(input),
     bonus_kind: input.bonusKind,
     bonus_value: canonicalDecimal(input.bonusValue),
     bonus_cap: input.bonusKind === "PERCENT" && input.bonusCap !== undefined ? canonicalDecimal(input.bonusCap) : null,
@@ -186,7 +204,7 @@ function rowColumns(p: AdminPromotion): Columns {
   return {
     title: JSON.stringify(p.title),
     description: JSON.stringify(p.description),
-    image_url: p.imageUrl,
+    image_url: p.imageUrl === null ? null : p.imageUrl.cn || p.imageUrl.vn ? JSON.stringify(p.imageUrl) : p.imageUrl.lo,
     bonus_kind: p.bonusKind,
     bonus_value: p.bonusValue,
     bonus_cap: p.bonusCap,
@@ -271,7 +289,9 @@ export function promotionFormValues(p: AdminPromotion) {
     descriptionLo: p.description.lo ?? "",
     descriptionCn: p.description.cn ?? "",
     descriptionVn: p.description.vn ?? "",
-    imageUrl: p.imageUrl ?? "",
+    imageUrlLo: p.imageUrl?.lo ?? "",
+    imageUrlCn: p.imageUrl?.cn ?? "",
+    imageUrlVn: p.imageUrl?.vn ?? "",
     bonusKind: p.bonusKind,
     bonusValue: p.bonusValue,
     bonusCap: p.bonusCap ?? "",

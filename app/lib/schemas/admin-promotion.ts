@@ -18,6 +18,12 @@ const title = (required: boolean) => {
   return required ? base.min(1, { error: msg("titleLo") }) : base.optional();
 };
 const description = z.string().trim().max(PROMOTION_LIMITS.descriptionMax, { error: msg("tooLong") }).optional();
+const imageUrl = z
+  .string()
+  .trim()
+  .max(500, { error: msg("tooLong") })
+  .regex(/^(https:\/\/[^\s<>"'{}]+|\/[^\s<>"'{}]*)$/, { error: msg("imageUrl") })
+  .optional();
 
 export const PromotionSchema = z
   .object({
@@ -29,12 +35,10 @@ export const PromotionSchema = z
     descriptionLo: description,
     descriptionCn: description,
     descriptionVn: description,
-    imageUrl: z
-      .string()
-      .trim()
-      .max(500, { error: msg("tooLong") })
-      .regex(/^(https:\/\/[^\s<>"']+|\/[^\s<>"']*)$/, { error: msg("imageUrl") })
-      .optional(),
+    /** Banner per language (cn/vn fall back to lo; see workers/services/promotion.ts). */
+    imageUrlLo: imageUrl,
+    imageUrlCn: imageUrl,
+    imageUrlVn: imageUrl,
     bonusKind: z.enum(["FIXED", "PERCENT"], { error: msg("bonusKind") }),
     bonusValue: credit("bonusValue").refine((v) => (scaled(v, 2) ?? 0n) > 0n, { error: msg("bonusValue") }),
     bonusCap: credit("bonusCap").optional(),
@@ -60,6 +64,7 @@ export const PromotionSchema = z
     path: ["bonusCap"],
   })
   .refine((v) => v.bonusKind !== "FIXED" || v.bonusCap === undefined, { error: msg("capPercentOnly"), path: ["bonusCap"] })
+  .refine((v) => v.imageUrlLo !== undefined || (v.imageUrlCn === undefined && v.imageUrlVn === undefined), { error: msg("imageLoFirst"), path: ["imageUrlLo"] })
   .refine((v) => v.setAmount === undefined || (scaled(v.setAmount, 0) ?? 0n) > 0n, { error: msg("setAmount"), path: ["setAmount"] })
   .refine((v) => v.maxWithdrawCredit === undefined || (scaled(v.maxWithdrawCredit, 2) ?? 0n) > 0n, { error: msg("maxWithdrawCredit"), path: ["maxWithdrawCredit"] });
 
