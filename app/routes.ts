@@ -53,6 +53,11 @@ export default [
   route("admin/logout", "routes/admin/logout.ts"),
   route("admin", "routes/admin/layout.tsx", [
     index("routes/admin/dashboard.tsx"),
+    route("withdrawals", "routes/admin/withdrawals.tsx"),
+    route("withdrawals/:code", "routes/admin/withdrawal.tsx"),
+    route("staff", "routes/admin/staff.tsx"),
+    route("staff/new", "routes/admin/staff-new.tsx"),
+    route("audit", "routes/admin/audit.tsx"),
     route("settings", "routes/admin/settings.tsx"),
     route("promotions", "routes/admin/promotions.tsx"),
     route("promotions/new", "routes/admin/promotion-new.tsx"),

@@ -109,3 +109,17 @@ function AdminToaster() {
   const root = useRouteLoaderData("root") as { toast?: Parameters<typeof Toaster>[0]["toast"] } | undefined;
   return <Toaster toast={root?.toast ?? null} />;
 }
+
+/** The one-time enrolment link, shown once after creating a staff member or resetting their second factor. */
+export function EnrolLink({ username, url }: { username: string; url: string }) {
+  const { t } = useTranslation("admin");
+  return (
+    <div className="notice notice-success" role="status" data-testid="enrol-link">
+      <h2>{t("staff.linkTitle", { username })}</h2>
+      <p>{t("staff.linkHint")}</p>
+      <p className="admin-secret">
+        <a href={url}>{url}</a>
+      </p>
+    </div>
+  );
+}

@@ -110,3 +110,8 @@ export function safeAdminPath(value: string | null | undefined): string {
   if (value.startsWith("/admin/login") || value.startsWith("/admin/logout") || value.startsWith("/admin/enrol")) return "/admin";
   return value;
 }
+
+/** The absolute one-time enrolment link for a token (shown once to the owner). */
+export function enrolUrl(request: Request, token: string): string {
+  return `${new URL(request.url).origin}/admin/enrol?token=${encodeURIComponent(token)}`;
+}

@@ -1,16 +1,131 @@
-import { accountTest as test, expect } from "./fixtures";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { accountTest as test, expect, hasJs } from "./fixtures";
+import { addBankAccount, depositCredit, loggedInPlayer } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
+async function withdraw(page: Page, amount: string): Promise<string> {
+  await page.goto("/player/withdraw");
+  const form = page.getByTestId("withdraw-form");
+  await form.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
+  await form.getByLabel("ຈຳນວນເຄຣດິດທີ່ຖອນ").fill(amount);
+  await form.getByRole("button", { name: "ຕໍ່ໄປ" }).click();
+  await expect(page.getByTestId("withdraw-confirm")).toContainText("ຈຳນວນນີ້ຕ້ອງໃຫ້ພະນັກງານກວດສອບກ່ອນໂອນ.");
+  await page.getByTestId("withdraw-confirm-button").click();
+  await expect(page).toHaveURL(/\/player\/withdraw\/history$/);
+  const row = page.getByTestId("withdraw-history").locator("tbody tr").first();
+  await expect(row.locator('[data-status="OPEN"]')).toBeVisible();
+  return (await row.getAttribute("data-code"))!;
+}
+
+/** The order appears in the queue once the wallet has projected it (the alarm, right away). */
+async function openFromQueue(page: Page, code: string) {
+  await expect(async () => {
+    await page.goto("/admin/withdrawals");
+    await expect(page.locator(`tr[data-code="${code}"]`)).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  await page.locator(`tr[data-code="${code}"]`).getByRole("link", { name: code }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/withdrawals/${code}$`));
+  await expect(page.getByTestId("withdrawal-status")).toHaveAttribute("data-status", "OPEN");
+}
+
 test.describe("back office", () => {
+  test.describe.configure({ timeout: 120_000 });
+
   test("staff log in with password and TOTP, see the navigation, log out", async ({ page, expectHttpError }) => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     await staffLogin(page, DEMO_STAFF.boss);
     await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByTestId("admin-nav")).toBeVisible();
     await expect(page.getByTestId("admin-nav").locator('a[data-section="staff"]')).toBeVisible();
+    await expect(page.getByTestId("dash-pending")).toBeVisible();
     await page.getByTestId("admin-logout").click();
     await expect(page).toHaveURL(/\/admin\/login$/);
     await page.goto("/admin");
     await expect(page).toHaveURL(/\/admin\/login$/);
+  });
+
+  test("back-office pages have no serious or critical axe violations", async ({ page, expectHttpError }, info) => {
+    test.skip(!hasJs(info), "axe runs as a script in the page; the markup is the same with JavaScript off");
+    expectHttpError(401, /^\/admin\/login\/totp/);
+    const check = async () => {
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(bad.map((v) => `${page.url()} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    };
+    await page.goto("/admin/login");
+    await check();
+    await staffLogin(page, DEMO_STAFF.boss);
+    for (const path of ["/admin", "/admin/withdrawals", "/admin/staff", "/admin/staff/new", "/admin/audit"]) {
+      await page.goto(path);
+      await page.locator("html[data-hydrated]").waitFor();
+      await check();
+    }
+  });
+
+  test("a cashier is refused staff management (403) and does not see it in the menu", async ({ page, expectHttpError }) => {
+    expectHttpError(401, /^\/admin\/login\/totp/);
+    expectHttpError(403, /^\/admin\/staff/);
+    await staffLogin(page, DEMO_STAFF.cashier);
+    await expect(page.getByTestId("admin-nav").locator('a[data-section="withdrawals"]')).toBeVisible();
+    await expect(page.getByTestId("admin-nav").locator('a[data-section="staff"]')).toHaveCount(0);
+    const res = await page.goto("/admin/staff");
+    expect(res?.status()).toBe(403);
+    await expect(page.getByTestId("admin-error")).toHaveAttribute("data-status", "403");
+  });
+
+  test("staff mark one withdrawal paid and reject another: the player sees SUCCESS, and REJECTED with the credit back", async ({ page, baseURL, expectHttpError }, info) => {
+    expectHttpError(401, /^\/admin\/login\/totp/);
+    // the player: 12,000 credit, two withdrawals above the automatic threshold (5,000)
+    await loggedInPlayer(page, baseURL!);
+    await addBankAccount(page);
+    await depositCredit(page, "7200000", "฿12.000,00");
+    const toPay = await withdraw(page, "5500");
+    const toReject = await withdraw(page, "5200");
+    await page.goto("/player/withdraw");
+    await expect(page.getByTestId("credit-askmebet")).toHaveText("฿1.300,00");
+
+    // staff (their own cookie, in the same browser)
+    await staffLogin(page, DEMO_STAFF.cashier, "/admin/withdrawals");
+    await expect(page).toHaveURL(/\/admin\/withdrawals$/);
+
+    await openFromQueue(page, toPay);
+    await expect(page.getByTestId("account-name")).toHaveText("E2E Player");
+    await expect(page.getByTestId("account-number")).toHaveText(/^0101\d{9}$/);
+    await expect(page.getByTestId("to-pay")).toHaveText("₭3.190.000"); // 5,500 x 580
+    if (hasJs(info)) await page.locator("html[data-hydrated]").waitFor();
+    const paid = page.getByTestId("paid-form");
+    await paid.getByLabel("ເລກອ້າງອີງທະນາຄານ").fill(`BCEL-${Date.now()}`);
+    await paid.getByRole("button", { name: "ໂອນແລ້ວ" }).click();
+    await expect(page).toHaveURL(/\/admin\/withdrawals$/);
+    await expect(page.getByTestId("toast")).toContainText(toPay);
+    await expect(page.locator(`tr[data-code="${toPay}"]`)).toHaveCount(0);
+
+    await openFromQueue(page, toReject);
+    const reject = page.getByTestId("reject-form");
+    await reject.getByLabel("ເຫດຜົນ").fill("Account name does not match");
+    await reject.getByRole("button", { name: "ປະຕິເສດ" }).click();
+    await expect(page).toHaveURL(/\/admin\/withdrawals$/);
+    await expect(page.getByTestId("toast")).toContainText(toReject);
+
+    // the player sees both outcomes; the rejected credit comes back through the saga
+    await expect(async () => {
+      await page.goto("/player/withdraw/history");
+      await expect(page.locator(`tr[data-code="${toPay}"] [data-status="SUCCESS"]`)).toBeVisible({ timeout: 1000 });
+      await expect(page.locator(`tr[data-code="${toPay}"]`).getByTestId("received")).toHaveText("₭3.190.000");
+      const rejected = page.locator(`tr[data-code="${toReject}"]`);
+      await expect(rejected.locator('[data-status="REJECTED"]')).toBeVisible({ timeout: 1000 });
+      await expect(rejected.getByTestId("returned")).toHaveText("฿5.200,00");
+    }).toPass({ timeout: 30_000 });
+    await page.goto("/player/withdraw");
+    await expect(page.getByTestId("credit-askmebet")).toHaveText("฿6.500,00");
+
+    // the decisions are in the audit log: the owner sees them
+    await page.goto("/admin");
+    await page.getByTestId("admin-logout").click();
+    await expect(page).toHaveURL(/\/admin\/login$/);
+    await staffLogin(page, DEMO_STAFF.boss, "/admin/audit");
+    await expect(page.locator('tr[data-action="withdrawal.paid"]').filter({ hasText: toPay })).toHaveCount(1);
+    await expect(page.locator('tr[data-action="withdrawal.rejected"]').filter({ hasText: toReject })).toHaveCount(1);
   });
 });

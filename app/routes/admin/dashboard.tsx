@@ -1,19 +1,82 @@
+import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
+import { loadDashboard } from "../../../workers/services/dashboard";
+import { getBindings } from "~/lib/context.server";
+import { formatMoney } from "~/lib/format";
 import { requireStaff } from "~/lib/staff.server";
 import type { Route } from "./+types/dashboard";
 
+/** Today (Vientiane day) at a glance: money in and out, what waits for staff, provider errors. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
-  return { username: staff.username };
+  return { dashboard: await loadDashboard(getBindings(context).DB, staff.agencyId) };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
+  const d = loaderData.dashboard;
   return (
     <section>
-      <title>{t("nav.dashboard")}</title>
-      <h1>{t("nav.dashboard")}</h1>
-      <p>{t("auth.welcome", { username: loaderData.username })}</p>
+      <title>{t("dashboard.title")}</title>
+      <h1>{t("dashboard.title")}</h1>
+      <p className="muted">{t("dashboard.today", { date: d.date.split("-").reverse().join("/") })}</p>
+      <div className="admin-cards">
+        <article className="admin-card" data-testid="dash-deposits">
+          <h2>{t("dashboard.deposits")}</h2>
+          <p className="admin-figure" data-testid="dash-deposit-count">{d.deposits.count}</p>
+          <p>
+            <span data-testid="dash-deposit-lak">{formatMoney(d.deposits.amountLak, "LAK")}</span> · {formatMoney(d.deposits.credit, "THB")}
+          </p>
+        </article>
+        <article className="admin-card" data-testid="dash-withdrawals">
+          <h2>{t("dashboard.withdrawals")}</h2>
+          <p className="admin-figure" data-testid="dash-withdraw-count">{d.withdrawals.count}</p>
+          <p>
+            <span data-testid="dash-withdraw-thb">{formatMoney(d.withdrawals.credit, "THB")}</span> · {formatMoney(d.withdrawals.paidLak, "LAK")}
+          </p>
+        </article>
+        <article className="admin-card" data-testid="dash-pending">
+          <h2>{t("dashboard.pending")}</h2>
+          <ul className="stack">
+            <li>
+              <Link to="/admin/withdrawals">{t("dashboard.manualWithdrawals")}</Link>: <strong data-testid="dash-pending-withdrawals">{d.pending.manualWithdrawals}</strong>
+            </li>
+            <li>
+              <Link to="/admin/deposits?flagged=1">{t("dashboard.flaggedDeposits")}</Link>: <strong data-testid="dash-flagged">{d.pending.flaggedDeposits}</strong>
+            </li>
+            <li>
+              <Link to="/admin/deposits?status=FAILED">{t("dashboard.failedDeposits")}</Link>: <strong data-testid="dash-failed">{d.pending.failedDeposits}</strong>
+            </li>
+          </ul>
+        </article>
+      </div>
+      <h2>{t("dashboard.providerErrors")}</h2>
+      {d.providerErrors.length === 0 ? (
+        <p className="muted" data-testid="dash-no-errors">
+          {t("dashboard.noErrors")}
+        </p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("dashboard.providerErrors")}>
+          <table className="admin-table" data-testid="dash-provider-errors">
+            <thead>
+              <tr>
+                <th scope="col">{t("dashboard.provider")}</th>
+                <th scope="col">{t("dashboard.failedDepositsToday")}</th>
+                <th scope="col">{t("dashboard.failedWithdrawalsToday")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.providerErrors.map((e) => (
+                <tr key={e.provider} data-provider={e.provider}>
+                  <td>{t(`common:providers.${e.provider}`, { defaultValue: e.provider })}</td>
+                  <td>{e.failedDeposits}</td>
+                  <td>{e.failedWithdrawals}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { approveWithdrawal, markWithdrawalPaid, rejectWithdrawal } from "../../../workers/services/withdraw";
+import { auditApiWithdrawal, currentWithdrawal } from "../../../workers/services/withdraw-review";
 import { apiJson, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/staff-withdrawal";
@@ -23,16 +24,28 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const agency = getAgency(context);
   const ref = await env.DB.prepare(`SELECT 1 FROM withdraw_refs WHERE code = ?1 AND agency_id = ?2`).bind(params.code, agency.id).first();
   if (!ref) return apiJson({ error: { code: "NOT_FOUND" } }, { status: 404 });
-  console.log(JSON.stringify({ audit: "staff-withdrawal", agency: agency.id, code: params.code, op: params.op, reason: body.data.reason ?? null }));
+  // Audited like a staff action (who: the API token), with the wallet's before/after.
+  const before = await currentWithdrawal(env, agency.id, params.code);
+  const audit = (after: Awaited<ReturnType<typeof currentWithdrawal>>, extra: Record<string, unknown>) =>
+    auditApiWithdrawal(env, agency.id, params.code, params.op, before, after, request, extra);
   switch (params.op) {
-    case "approve":
-      return apiJson({ order: await approveWithdrawal(env, params.code) });
-    case "reject":
+    case "approve": {
+      const order = await approveWithdrawal(env, params.code);
+      await audit(order, {});
+      return apiJson({ order });
+    }
+    case "reject": {
       if (!body.data.reason) return apiJson({ error: { code: "VALIDATION_FAILED", field: "reason" } }, { status: 400 });
-      return apiJson({ order: await rejectWithdrawal(env, params.code, body.data.reason) });
-    case "paid":
+      const order = await rejectWithdrawal(env, params.code, body.data.reason);
+      await audit(order, { requestedReason: body.data.reason });
+      return apiJson({ order });
+    }
+    case "paid": {
       if (!body.data.bankReference) return apiJson({ error: { code: "VALIDATION_FAILED", field: "bankReference" } }, { status: 400 });
-      return apiJson({ result: await markWithdrawalPaid(env, params.code, body.data.bankReference) });
+      const result = await markWithdrawalPaid(env, params.code, body.data.bankReference);
+      await audit(result?.order ?? null, { bankReference: body.data.bankReference, result: result?.kind ?? null });
+      return apiJson({ result });
+    }
     default:
       return apiJson({ error: { code: "NOT_FOUND" } }, { status: 404 });
   }

@@ -1,0 +1,252 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { withdrawDisplayStatus } from "../../../workers/core/withdraw";
+import { awaitsDecision, decidePaid, decideRejected, getWithdrawalDetail } from "../../../workers/services/withdraw-review";
+import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { StatusBadge } from "~/components/money";
+import { translate } from "~/lib/auth.server";
+import { getBindings } from "~/lib/context.server";
+import { formatDateTime, formatMoney } from "~/lib/format";
+import { MarkPaidSchema, RejectSchema } from "~/lib/schemas/admin";
+import { auditContext, requireStaff } from "~/lib/staff.server";
+import { redirectWithSuccess } from "~/lib/toast.server";
+import type { Route } from "./+types/withdrawal";
+
+/**
+ * One withdrawal: the player's bank details (full account number: staff pay it by hand),
+ * recent history, and the two decisions. A code of another agency is a 404.
+ */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const staff = await requireStaff(request, context);
+  const detail = await getWithdrawalDetail(getBindings(context), staff.agencyId, params.code);
+  if (!detail) throw new Response("Not found", { status: 404 });
+  const { order } = detail;
+  return {
+    order: {
+      code: order.code,
+      provider: order.provider,
+      credit: order.credit,
+      netCredit: order.netCredit,
+      receivedLak: order.receivedLak,
+      bankCode: order.bankCode,
+      accountNumber: order.accountNumber,
+      accountName: order.accountName,
+      status: order.status,
+      displayStatus: withdrawDisplayStatus(order.status),
+      review: order.review,
+      returnState: order.returnState,
+      reason: order.reason,
+      createdAt: new Date(order.createdAt).toISOString(),
+      completedAt: order.completedAt ? new Date(order.completedAt).toISOString() : null,
+    },
+    awaitsDecision: awaitsDecision(order),
+    player: detail.player,
+    decision: detail.decision ? { ...detail.decision, decidedAt: new Date(detail.decision.decidedAt).toISOString() } : null,
+    recentDeposits: detail.recentDeposits,
+    recentWithdrawals: detail.recentWithdrawals,
+  };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const staff = await requireStaff(request, context);
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  const env = getBindings(context);
+  const who = auditContext(request, staff);
+  if (intent === "paid") {
+    const submission = parseWithZod(formData, { schema: MarkPaidSchema });
+    if (submission.status !== "success") return data({ form: "paid" as const, result: submission.reply() }, { status: 400 });
+    const outcome = await decidePaid(env, staff.agencyId, params.code, submission.value.bankReference, who);
+    if (!outcome.ok) return refused(outcome.code, "paid", submission.reply({ formErrors: ["admin:withdrawals.alreadyHandled"] }));
+    return redirectWithSuccess({ request, context }, "/admin/withdrawals", translate(context, "admin:withdrawals.paidDone", { code: params.code }));
+  }
+  if (intent === "reject") {
+    const submission = parseWithZod(formData, { schema: RejectSchema });
+    if (submission.status !== "success") return data({ form: "reject" as const, result: submission.reply() }, { status: 400 });
+    const outcome = await decideRejected(env, staff.agencyId, params.code, submission.value.reason, who);
+    if (!outcome.ok) return refused(outcome.code, "reject", submission.reply({ formErrors: ["admin:withdrawals.alreadyHandled"] }));
+    return redirectWithSuccess({ request, context }, "/admin/withdrawals", translate(context, "admin:withdrawals.rejectedDone", { code: params.code }));
+  }
+  return data({ form: null, result: null }, { status: 400 });
+}
+
+function refused<R>(code: "NOT_FOUND" | "ALREADY_HANDLED", form: "paid" | "reject", result: R) {
+  if (code === "NOT_FOUND") throw new Response("Not found", { status: 404 });
+  // The other staff member's decision stands; this page shows it after revalidation.
+  return data({ form, result }, { status: 409 });
+}
+
+export default function WithdrawalDetail({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const { order, player, decision } = loaderData;
+  const [paidForm, paidFields] = useSchemaForm("withdraw-paid", MarkPaidSchema, actionData?.form === "paid" ? actionData.result : undefined);
+  const [rejectForm, rejectFields] = useSchemaForm("withdraw-reject", RejectSchema, actionData?.form === "reject" ? actionData.result : undefined);
+  const handled = actionData && actionData.form && actionData.result && !loaderData.awaitsDecision;
+  return (
+    <section>
+      <title>{`${t("withdrawals.detailTitle")} ${order.code}`}</title>
+      <p>
+        <Link to="/admin/withdrawals">{t("withdrawals.back")}</Link>
+      </p>
+      <h1>
+        {t("withdrawals.detailTitle")} {order.code}
+      </h1>
+      {handled && (
+        <p className="notice" role="alert" data-testid="already-handled">
+          {t("withdrawals.alreadyHandled")}
+        </p>
+      )}
+      <dl className="admin-facts" data-testid="withdrawal-facts">
+        <dt>{t("withdrawals.status")}</dt>
+        <dd data-testid="withdrawal-status" data-status={order.status}>
+          <StatusBadge status={order.displayStatus} /> <span className="muted">{order.status} · {order.review}</span>
+        </dd>
+        <dt>{t("withdrawals.createdAt")}</dt>
+        <dd>{formatDateTime(order.createdAt)}</dd>
+        <dt>{t("withdrawals.player")}</dt>
+        <dd>
+          {player.displayName} ({player.username}) · {player.phone}
+        </dd>
+        <dt>{t("withdrawals.credit")}</dt>
+        <dd>
+          {formatMoney(order.credit, "THB")} · {t(`common:providers.${order.provider}`)}
+        </dd>
+        <dt>{t("withdrawals.toPay")}</dt>
+        <dd data-testid="to-pay">{formatMoney(order.receivedLak, "LAK")}</dd>
+        <dt>{t("withdrawals.bank")}</dt>
+        <dd data-testid="bank-name">{t(`common:bankNames.${order.bankCode}`, { defaultValue: order.bankCode })}</dd>
+        <dt>{t("withdrawals.accountName")}</dt>
+        <dd data-testid="account-name">{order.accountName}</dd>
+        <dt>{t("withdrawals.accountNumber")}</dt>
+        <dd data-testid="account-number">{order.accountNumber}</dd>
+        {order.reason && (
+          <>
+            <dt>{t("withdrawals.reason")}</dt>
+            <dd>{order.reason}</dd>
+          </>
+        )}
+        {order.returnState && (
+          <>
+            <dt>{t("withdrawals.creditReturn")}</dt>
+            <dd>{order.returnState === "DONE" ? t("withdrawals.returned") : t("withdrawals.returning")}</dd>
+          </>
+        )}
+        {decision && (
+          <>
+            <dt>{t("withdrawals.decidedBy")}</dt>
+            <dd data-testid="decision">
+              {t(decision.decision === "PAID" ? "withdrawals.decisionPaid" : "withdrawals.decisionRejected", {
+                username: decision.staffUsername ?? "",
+                when: formatDateTime(decision.decidedAt),
+              })}
+              {decision.bankReference && ` · ${t("withdrawals.bankReference")}: ${decision.bankReference}`}
+            </dd>
+          </>
+        )}
+      </dl>
+
+      {loaderData.awaitsDecision && (
+        <div className="admin-actions">
+          <Form method="post" {...getFormProps(paidForm)} noValidate className="card stack" data-testid="paid-form">
+            <h2>{t("withdrawals.markPaid")}</h2>
+            <p className="muted">{t("withdrawals.markPaidHint", { amount: formatMoney(order.receivedLak, "LAK") })}</p>
+            <input type="hidden" name="intent" value="paid" />
+            <Field
+              label={t("withdrawals.bankReference")}
+              inputProps={{ ...getInputProps(paidFields.bankReference, { type: "text" }), autoComplete: "off" }}
+              errors={paidFields.bankReference.errors}
+            />
+            <div role="alert" className="form-alert">
+              <ErrorList id={paidForm.errorId} errors={paidForm.errors} />
+            </div>
+            <button type="submit" className="button button-primary">
+              {t("withdrawals.markPaid")}
+            </button>
+          </Form>
+          <Form method="post" {...getFormProps(rejectForm)} noValidate className="card stack" data-testid="reject-form">
+            <h2>{t("withdrawals.reject")}</h2>
+            <p className="muted">{t("withdrawals.rejectHint")}</p>
+            <input type="hidden" name="intent" value="reject" />
+            <Field
+              label={t("withdrawals.reason")}
+              inputProps={{ ...getInputProps(rejectFields.reason, { type: "text" }), autoComplete: "off" }}
+              errors={rejectFields.reason.errors}
+            />
+            <div role="alert" className="form-alert">
+              <ErrorList id={rejectForm.errorId} errors={rejectForm.errors} />
+            </div>
+            <button type="submit" className="button button-danger">
+              {t("withdrawals.reject")}
+            </button>
+          </Form>
+        </div>
+      )}
+
+      <h2>{t("withdrawals.recentDeposits")}</h2>
+      {loaderData.recentDeposits.length === 0 ? (
+        <p className="muted">{t("common.none")}</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("withdrawals.recentDeposits")}>
+          <table className="admin-table" data-testid="recent-deposits">
+            <thead>
+              <tr>
+                <th scope="col">{t("withdrawals.code")}</th>
+                <th scope="col">{t("withdrawals.createdAt")}</th>
+                <th scope="col">{t("withdrawals.amount")}</th>
+                <th scope="col">{t("withdrawals.credit")}</th>
+                <th scope="col">{t("withdrawals.status")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {loaderData.recentDeposits.map((d) => (
+                <tr key={d.code}>
+                  <td>{d.code}</td>
+                  <td>{formatDateTime(d.createdAt)}</td>
+                  <td>{formatMoney(d.amount, "LAK")}</td>
+                  <td>
+                    {formatMoney(d.credit, "THB")} <span className="muted">{t(`common:providers.${d.provider}`)}</span>
+                  </td>
+                  <td>
+                    {d.status}
+                    {d.flag ? ` · ${d.flag}` : ""}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2>{t("withdrawals.recentWithdrawals")}</h2>
+      {loaderData.recentWithdrawals.length === 0 ? (
+        <p className="muted">{t("common.none")}</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("withdrawals.recentWithdrawals")}>
+          <table className="admin-table" data-testid="recent-withdrawals">
+            <thead>
+              <tr>
+                <th scope="col">{t("withdrawals.code")}</th>
+                <th scope="col">{t("withdrawals.createdAt")}</th>
+                <th scope="col">{t("withdrawals.credit")}</th>
+                <th scope="col">{t("withdrawals.toPay")}</th>
+                <th scope="col">{t("withdrawals.status")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {loaderData.recentWithdrawals.map((w) => (
+                <tr key={w.code}>
+                  <td>{w.code === order.code ? <strong>{w.code}</strong> : <Link to={`/admin/withdrawals/${w.code}`}>{w.code}</Link>}</td>
+                  <td>{formatDateTime(w.createdAt)}</td>
+                  <td>{formatMoney(w.credit, "THB")}</td>
+                  <td>{formatMoney(w.received, "LAK")}</td>
+                  <td>{w.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
