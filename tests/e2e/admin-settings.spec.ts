@@ -132,12 +132,13 @@ test.describe("accessibility", () => {
 test.describe("owner only", () => {
   test.use({ baseURL: `http://localhost:${port}` });
 
-  test("a cashier sees no settings link and gets 403 at the settings and promotions", async ({ page, expectHttpError }, info) => {
+  test("a cashier sees no settings or promotions link and gets 403 at the settings and promotions", async ({ page, expectHttpError }, info) => {
     test.skip(info.project.name !== "desktop-js" && info.project.name !== "phone-nojs", "one project with and one without JavaScript are enough");
     expectHttpError(401, /^\/admin\/login\/totp/);
     expectHttpError(403, /^\/admin\/(settings|promotions)/);
     await staffLogin(page, DEMO_STAFF.cashier);
     await expect(page.getByTestId("admin-nav").locator('a[data-section="settings"]')).toHaveCount(0);
+    await expect(page.getByTestId("admin-nav").locator('a[data-section="promotions"]')).toHaveCount(0);
     await page.goto("/admin/settings");
     await expect(page.getByTestId("admin-error")).toHaveAttribute("data-status", "403");
     await page.goto("/admin/promotions/new");
