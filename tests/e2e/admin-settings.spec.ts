@@ -53,6 +53,13 @@ test.describe("settings reach the players", () => {
     // Sell rates that price 50,000 kip to an exact credit; a different one than now, so a rerun against the same server still proves the change.
     const sell = ["400", "500", "625", "800", "1000", "1250"].filter((s) => s !== before)[Math.floor(Math.random() * 5)];
     await rateForm.locator('select[name="currency"]').selectOption("THB");
+    // Buying back above the selling price is refused, in the browser or by the server (400).
+    expectHttpError(400, /^\/admin\/settings/);
+    await rateForm.locator('input[name="buy"]').fill("9999");
+    await rateForm.locator('input[name="sell"]').fill(sell);
+    await rateForm.locator('button[type="submit"]').click();
+    await expect(page.getByTestId("rate-form").getByText("ລາຄາຊື້ຕ້ອງບໍ່ສູງກວ່າລາຄາຂາຍ")).toBeVisible();
+    await expect(page.getByTestId("rates-current")).not.toContainText("9999");
     await rateForm.locator('input[name="buy"]').fill("390");
     await rateForm.locator('input[name="sell"]').fill(sell);
     await rateForm.locator('button[type="submit"]').click();
