@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
-import { Form, NavLink, useRouteLoaderData } from "react-router";
+import { Form, NavLink, useLocation, useRouteLoaderData } from "react-router";
+import { HTML_LANG, LANGUAGES, type Language } from "~/lib/languages";
 import { Toaster } from "./feedback";
+import { LANGUAGE_NAMES } from "./menus";
 import { useTranslation } from "react-i18next";
 
 /** Sections of the back office, in menu order; owner-only ones are hidden from cashiers. */
@@ -41,6 +43,7 @@ export function AdminChrome({
             {agencyName} · {t("nav.title")}
           </a>
           <div className="admin-who">
+            <AdminLanguages />
             <span data-testid="admin-who">{t("nav.signedInAs", { username: staff.username, role: t(`common.roles.${staff.role}`) })}</span>
             <Form method="post" action="/admin/logout" reloadDocument>
               <button type="submit" className="button button-ghost button-small" data-testid="admin-logout">
@@ -79,6 +82,7 @@ export function AdminAuthShell({ agencyName, children }: { agencyName: string; c
           <span className="admin-brand">
             {agencyName} · {t("nav.title")}
           </span>
+          <AdminLanguages />
         </div>
       </header>
       <main id="admin-main" className="admin-auth">
@@ -121,5 +125,22 @@ export function EnrolLink({ username, url }: { username: string; url: string }) 
         <a href={url}>{url}</a>
       </p>
     </div>
+  );
+}
+
+/** The language switch of the back office: a plain form post to /set-language (reloads the page). */
+function AdminLanguages() {
+  const { t } = useTranslation("admin");
+  const root = useRouteLoaderData("root") as { locale?: Language } | undefined;
+  const { pathname, search } = useLocation();
+  return (
+    <form method="post" action="/set-language" className="admin-languages" aria-label={t("nav.language")}>
+      <input type="hidden" name="redirectTo" value={pathname + search} />
+      {LANGUAGES.map((lng) => (
+        <button key={lng} type="submit" name="lng" value={lng} lang={HTML_LANG[lng]} aria-current={root?.locale === lng ? "true" : undefined} className="button button-ghost button-small">
+          {LANGUAGE_NAMES[lng]}
+        </button>
+      ))}
+    </form>
   );
 }

@@ -77,6 +77,17 @@ describe("staff login", () => {
     expect(login.headers.get("X-Robots-Tag")).toContain("noindex");
   });
 
+  it("the back office speaks the three languages (language switch is the same form post as the portal's)", async () => {
+    const pick = async (lng: string) => {
+      const res = await postForm("/set-language", { lng, redirectTo: "/admin/login" });
+      expect(res.headers.get("Location")).toBe("/admin/login");
+      return /^(lng=[^;]+)/.exec(res.headers.get("Set-Cookie")!)![1];
+    };
+    expect(await (await get("/admin/login", await pick("cn"))).text()).toContain("后台登录");
+    expect(await (await get("/admin/login", await pick("vn"))).text()).toContain("Đăng nhập trang quản trị");
+    expect(await (await get("/admin/login")).text()).toContain("ເຂົ້າສູ່ລະບົບຫຼັງບ້ານ");
+  });
+
   it("player pages never carry the admin strings", async () => {
     const html = await (await get("/")).text();
     expect(html).not.toContain("ລະບົບຫຼັງບ້ານ");
