@@ -64,6 +64,10 @@ export default [
     route("players", "routes/admin/players.tsx"),
     route("players/:playerId", "routes/admin/player.tsx"),
     route("fingerprints", "routes/admin/fingerprints.tsx"),
+    route("settings", "routes/admin/settings.tsx"),
+    route("promotions", "routes/admin/promotions.tsx"),
+    route("promotions/new", "routes/admin/promotion-new.tsx"),
+    route("promotions/:promotionId", "routes/admin/promotion-edit.tsx"),
   ]),
 
   route("api/staff/withdrawals/:code/:op", "routes/api/staff-withdrawal.ts"),

@@ -4,6 +4,10 @@ declare global {
   namespace Cloudflare {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      // Optional in Env (a deployed agency has no sandboxes, see wrangler.toml), always
+      // bound in tests (vitest.config.ts).
+      SANDBOX_PROVIDER: Fetcher;
+      SANDBOX_BANK: Fetcher;
     }
   }
 }

@@ -1,5 +1,6 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/lib/context.server";
+import { misconfiguredResponse } from "./config";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
 
 export { PlayerWallet } from "./wallet/player-wallet";
@@ -13,6 +14,9 @@ export default {
   async fetch(request, env, ctx) {
     const nonce = createNonce();
     const dev = import.meta.env.DEV;
+    // A deployed agency with a missing or demo secret serves nothing (workers/config.ts).
+    const misconfigured = misconfiguredResponse(env);
+    if (misconfigured) return withSecurityHeaders(misconfigured, nonce, { dev });
     if (isCrossSiteRequest(request)) {
       return withSecurityHeaders(new Response("Cross-site request refused", { status: 403 }), nonce, { dev });
     }

@@ -13,7 +13,7 @@ export const ADMIN_SECTIONS = [
   { key: "payments", to: "/admin/payments", ownerOnly: false },
   { key: "players", to: "/admin/players", ownerOnly: false },
   { key: "fingerprints", to: "/admin/fingerprints", ownerOnly: false },
-  { key: "promotions", to: "/admin/promotions", ownerOnly: false },
+  { key: "promotions", to: "/admin/promotions", ownerOnly: true },
   { key: "settings", to: "/admin/settings", ownerOnly: true },
   { key: "staff", to: "/admin/staff", ownerOnly: true },
   { key: "audit", to: "/admin/audit", ownerOnly: true },

@@ -117,7 +117,28 @@ export class SandboxBankAdapter implements PaymentGatewayPort {
   }
 }
 
+/**
+ * A deployment with no gateway adapter (a production environment has no sandbox binding
+ * and, today, no real adapter): no QR can be made, a payout is refused (nothing was sent).
+ */
+export class UnconfiguredGatewayAdapter implements PaymentGatewayPort {
+  private readonly reason = "no payment gateway adapter configured";
+  async createQr() {
+    return { kind: "unavailable" as const, reason: this.reason };
+  }
+  async requestPayout() {
+    return { kind: "refused" as const, code: "NOT_CONFIGURED" };
+  }
+  async payoutStatus(): Promise<PayoutStatus> {
+    return { kind: "unavailable", reason: this.reason };
+  }
+  async paymentStatus(): Promise<PaymentStatus> {
+    return { kind: "unavailable", reason: this.reason };
+  }
+}
+
 export function gatewayPort(env: Env): PaymentGatewayPort {
+  if (!env.SANDBOX_BANK || !env.SANDBOX_BANK_MERCHANT || !env.SANDBOX_BANK_SECRET) return new UnconfiguredGatewayAdapter();
   return new SandboxBankAdapter(env.SANDBOX_BANK, { merchant: env.SANDBOX_BANK_MERCHANT, secret: env.SANDBOX_BANK_SECRET });
 }
 

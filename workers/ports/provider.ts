@@ -149,7 +149,35 @@ export function providerUsername(agencyId: string, username: string): string {
   return `${agencyId}_${username}`;
 }
 
+/**
+ * A deployment with no provider adapter (a production environment has no sandbox binding
+ * and, today, no real adapter): nothing is sent anywhere, a transfer is refused (it never
+ * happened), everything else is unavailable.
+ */
+export class UnconfiguredProviderAdapter implements GameProviderPort {
+  private readonly reason = "no game provider adapter configured";
+  async games() {
+    return { kind: "unavailable" as const, reason: this.reason };
+  }
+  async launchUrl() {
+    return { kind: "unavailable" as const, reason: this.reason };
+  }
+  async balance() {
+    return { kind: "unavailable" as const, reason: this.reason };
+  }
+  async turnover() {
+    return { kind: "unavailable" as const, reason: this.reason };
+  }
+  async transfer(): Promise<TransferOutcome> {
+    return { kind: "refused", code: "NOT_CONFIGURED" };
+  }
+  async transferStatus(): Promise<TransferStatus> {
+    return { kind: "unknown", reason: this.reason };
+  }
+}
+
 export function providerPort(env: Env, provider: Provider): GameProviderPort {
+  if (!env.SANDBOX_PROVIDER || !env.SANDBOX_PROVIDER_AGENT || !env.SANDBOX_PROVIDER_SECRET) return new UnconfiguredProviderAdapter();
   return new SandboxProviderAdapter(env.SANDBOX_PROVIDER, provider, {
     agent: env.SANDBOX_PROVIDER_AGENT,
     secret: env.SANDBOX_PROVIDER_SECRET,

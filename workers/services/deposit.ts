@@ -1,6 +1,7 @@
 import { depositCredit, formatAmount, parseAmount, type Rate } from "../core/money";
 import { creditRate, walletOf } from "./wallet";
 import { isProvider, type Provider } from "../core/providers";
+import { webhookSecret } from "../config";
 import { gatewayPort, verifyWebhookSignature } from "../ports/gateway";
 import { providerPort, providerUsername } from "../ports/provider";
 import type { PromotionError } from "../core/promotion";
@@ -162,7 +163,9 @@ export type WebhookResult = { status: number; body: { ok: boolean; result?: Mark
 export async function handlePaymentWebhook(env: Env, request: Request): Promise<WebhookResult> {
   const raw = await request.text();
   const signature = request.headers.get("X-Sandbox-Signature");
-  const verdict = await verifyWebhookSignature(signature, raw, env.SANDBOX_WEBHOOK_SECRET, Math.floor(Date.now() / 1000));
+  const secret = webhookSecret(env);
+  if (!secret) return { status: 503, body: { ok: false, error: "NOT_CONFIGURED" } };
+  const verdict = await verifyWebhookSignature(signature, raw, secret, Math.floor(Date.now() / 1000));
   if (!verdict.ok) return { status: 401, body: { ok: false, error: verdict.reason } };
   // The exact same signed request seen twice is a replay (the gateway signs each retry anew).
   const fresh = await env.DB.prepare(`INSERT OR IGNORE INTO webhook_signatures (signature) VALUES (?1)`).bind(signature).run();

@@ -1,0 +1,432 @@
+import { getCollectionProps, getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form } from "react-router";
+import { useTranslation } from "react-i18next";
+import { BANKS } from "../../../workers/core/banks";
+import { PROVIDERS } from "../../../workers/core/providers";
+import {
+  clearProviderCredentials, loadSettings, saveChannel, setChannelActive, setEnabledProviders, setExchangeRate, setLimits, setProfile, setProviderCredentials,
+  type ChannelRow, type SettingsResult,
+} from "../../../workers/services/admin-settings";
+import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
+import { translate } from "~/lib/auth.server";
+import { getBindings } from "~/lib/context.server";
+import { formatDateTime } from "~/lib/format";
+import { LANGUAGES } from "~/lib/languages";
+import {
+  ChannelSchema, CREDIT_CURRENCIES, CredentialsSchema, isSettingsIntent, LimitsSchema, ProfileSchema, ProvidersSchema, RateSchema, SETTINGS_SCHEMAS, SOCIAL_NETWORKS,
+} from "~/lib/schemas/admin-settings";
+import { auditContext, requireStaff } from "~/lib/staff.server";
+import { redirectWithSuccess } from "~/lib/toast.server";
+import type { Route } from "./+types/settings";
+
+/**
+ * Agency settings (owner only): exchange rates with history, limits and auto-payout,
+ * payment channels, providers and their write-only credentials, social links and the
+ * fallback language. One plain POST form per section (`intent`), working without JS.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = await requireStaff(request, context, { role: "owner" });
+  return { settings: await loadSettings(getBindings(context).DB, staff.agencyId) };
+}
+
+const ERROR_KEYS: Record<string, string> = {
+  RATE_INVALID: "admin:settings.validation.rate",
+  RATE_BUY_ABOVE_SELL: "admin:settings.validation.buyAboveSell",
+  CHANNEL_EXISTS: "admin:settings.errors.channelExists",
+  CHANNEL_NOT_FOUND: "admin:settings.errors.channelNotFound",
+  BANK_UNKNOWN: "admin:settings.validation.bank",
+  PROVIDERS_INVALID: "admin:settings.validation.providers",
+  PROVIDER_UNKNOWN: "admin:settings.validation.provider",
+};
+
+const SECTION: Record<string, string> = {
+  rate: "rates",
+  limits: "limits",
+  channel: "channels",
+  "channel-active": "channels",
+  providers: "providers",
+  credentials: "providers",
+  "credentials-clear": "providers",
+  profile: "profile",
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = await requireStaff(request, context, { role: "owner" });
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  if (!isSettingsIntent(intent)) throw new Response("Unknown form", { status: 400 });
+  const submission = parseWithZod(formData, { schema: SETTINGS_SCHEMAS[intent] });
+  const formKey = intent === "channel" ? `channel-${formData.get("existing") ? String(formData.get("code") ?? "") : "new"}` : intent;
+  if (submission.status !== "success") {
+    return data({ intent: formKey, result: submission.reply({ hideFields: ["secret"] }) as SubmissionResult<string[]> }, { status: 400 });
+  }
+  const env = getBindings(context);
+  const db = env.DB;
+  const actor = auditContext(request, staff);
+  const value = submission.value;
+  let outcome: SettingsResult;
+  switch (value.intent) {
+    case "rate":
+      outcome = await setExchangeRate(db, actor, value);
+      break;
+    case "limits":
+      outcome = await setLimits(db, actor, value);
+      break;
+    case "channel":
+      outcome = await saveChannel(db, actor, value);
+      break;
+    case "channel-active":
+      outcome = await setChannelActive(db, actor, value.code, value.active === "1");
+      break;
+    case "providers":
+      outcome = await setEnabledProviders(db, actor, value.providers);
+      break;
+    case "credentials":
+      outcome = await setProviderCredentials(db, (env as { CREDENTIALS_KEY?: string }).CREDENTIALS_KEY, actor, value);
+      break;
+    case "credentials-clear":
+      outcome = await clearProviderCredentials(db, actor, value.provider);
+      break;
+    case "profile":
+      outcome = await setProfile(db, actor, value);
+      break;
+  }
+  if (!outcome.ok) {
+    const message = ERROR_KEYS[outcome.code] ?? "admin:common.errorTitle";
+    const reply = submission.reply({ ...(outcome.field ? { fieldErrors: { [outcome.field]: [message] } } : { formErrors: [message] }), hideFields: ["secret"] });
+    return data({ intent: formKey, result: reply as SubmissionResult<string[]> }, { status: 409 });
+  }
+  return redirectWithSuccess({ request, context }, `/admin/settings#${SECTION[intent]}`, translate(context, "admin:settings.saved"));
+}
+
+type ActionData = { intent: string; result: SubmissionResult<string[]> } | undefined;
+const resultFor = (actionData: ActionData, key: string) => (actionData?.intent === key ? actionData.result : undefined);
+
+export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const { settings } = loaderData;
+  return (
+    <section data-testid="admin-settings">
+      <title>{t("settings.title")}</title>
+      <h1>{t("settings.title")}</h1>
+      <nav aria-label={t("settings.sections")} className="admin-filter">
+        {(["rates", "limits", "channels", "providers", "profile"] as const).map((s) => (
+          <a key={s} href={`#${s}`}>
+            {t(`settings.${s}.title`)}
+          </a>
+        ))}
+      </nav>
+      <RatesSection settings={settings} actionData={actionData} />
+      <LimitsSection settings={settings} actionData={actionData} />
+      <ChannelsSection settings={settings} actionData={actionData} />
+      <ProvidersSection settings={settings} actionData={actionData} />
+      <ProfileSection settings={settings} actionData={actionData} />
+    </section>
+  );
+}
+
+type SectionProps = { settings: Route.ComponentProps["loaderData"]["settings"]; actionData: ActionData };
+
+function FormError({ id, errors }: { id: string; errors?: string[] }) {
+  return (
+    <div role="alert" className="form-alert">
+      <ErrorList id={id} errors={errors} />
+    </div>
+  );
+}
+
+function RatesSection({ settings, actionData }: SectionProps) {
+  const { t } = useTranslation("admin");
+  const current = settings.rates.find((r) => r.currency === "THB");
+  const [form, fields] = useSchemaForm("settings-rate", RateSchema, resultFor(actionData, "rate"), { intent: "rate", currency: "THB", buy: current?.buy ?? "", sell: current?.sell ?? "" });
+  return (
+    <section id="rates" className="admin-card stack" aria-labelledby="rates-title" data-testid="settings-rates">
+      <h2 id="rates-title">{t("settings.rates.title")}</h2>
+      <p className="muted">{t("settings.rates.intro")}</p>
+      {settings.rates.length > 0 ? (
+        <div className="table-wrap" role="region" tabIndex={0} aria-label={t("settings.rates.current")}>
+          <table className="admin-table" data-testid="rates-current">
+            <caption className="sr-only">{t("settings.rates.current")}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("settings.rates.currency")}</th>
+                <th scope="col">{t("settings.rates.buy")}</th>
+                <th scope="col">{t("settings.rates.sell")}</th>
+                <th scope="col">{t("settings.rates.updatedAt")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {settings.rates.map((r) => (
+                <tr key={r.currency}>
+                  <td>{r.currency}</td>
+                  <td>{r.buy}</td>
+                  <td>{r.sell}</td>
+                  <td>{formatDateTime(r.updatedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="notice" role="note">
+          {t("settings.rates.none")}
+        </p>
+      )}
+      <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="rate-form">
+        <input type="hidden" name="intent" value="rate" />
+        <SelectField label={t("settings.rates.currency")} field={fields.currency} options={CREDIT_CURRENCIES.map((c) => ({ value: c, label: c }))} />
+        <Field label={t("settings.rates.buyLabel")} hint={t("settings.rates.buyHint")} inputProps={{ ...getInputProps(fields.buy, { type: "text" }), inputMode: "decimal", autoComplete: "off" }} errors={fields.buy.errors} />
+        <Field label={t("settings.rates.sellLabel")} hint={t("settings.rates.sellHint")} inputProps={{ ...getInputProps(fields.sell, { type: "text" }), inputMode: "decimal", autoComplete: "off" }} errors={fields.sell.errors} />
+        <FormError id={form.errorId} errors={form.errors} />
+        <button type="submit" className="button button-primary">
+          {t("settings.rates.save")}
+        </button>
+      </Form>
+      <h3>{t("settings.rates.history")}</h3>
+      {settings.rateHistory.length === 0 ? (
+        <p className="muted">{t("common.none")}</p>
+      ) : (
+        <div className="table-wrap" role="region" tabIndex={0} aria-label={t("settings.rates.history")}>
+          <table className="admin-table" data-testid="rates-history">
+            <thead>
+              <tr>
+                <th scope="col">{t("settings.rates.changedAt")}</th>
+                <th scope="col">{t("settings.rates.currency")}</th>
+                <th scope="col">{t("settings.rates.buy")}</th>
+                <th scope="col">{t("settings.rates.sell")}</th>
+                <th scope="col">{t("settings.rates.changedBy")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {settings.rateHistory.map((h) => (
+                <tr key={h.id}>
+                  <td>{formatDateTime(h.changedAt)}</td>
+                  <td>{h.currency}</td>
+                  <td>{h.buy}</td>
+                  <td>{h.sell}</td>
+                  <td>{h.changedBy ?? t("common.none")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function LimitsSection({ settings, actionData }: SectionProps) {
+  const { t } = useTranslation("admin");
+  const [form, fields] = useSchemaForm("settings-limits", LimitsSchema, resultFor(actionData, "limits"), { intent: "limits", ...settings.limits });
+  const input = (field: (typeof fields)["depositMin"]) => ({ ...getInputProps(field, { type: "text" }), inputMode: "decimal" as const, autoComplete: "off" });
+  return (
+    <section id="limits" className="admin-card stack" aria-labelledby="limits-title" data-testid="settings-limits">
+      <h2 id="limits-title">{t("settings.limits.title")}</h2>
+      <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="limits-form">
+        <input type="hidden" name="intent" value="limits" />
+        <fieldset className="stack">
+          <legend>{t("settings.limits.deposit")}</legend>
+          <Field label={t("settings.limits.depositMin")} inputProps={input(fields.depositMin)} errors={fields.depositMin.errors} />
+          <Field label={t("settings.limits.depositMax")} inputProps={input(fields.depositMax)} errors={fields.depositMax.errors} />
+        </fieldset>
+        <fieldset className="stack">
+          <legend>{t("settings.limits.withdraw")}</legend>
+          <Field label={t("settings.limits.withdrawMin")} inputProps={input(fields.withdrawMin)} errors={fields.withdrawMin.errors} />
+          <Field label={t("settings.limits.withdrawMax")} inputProps={input(fields.withdrawMax)} errors={fields.withdrawMax.errors} />
+          <Field label={t("settings.limits.withdrawAutoMax")} hint={t("settings.limits.withdrawAutoMaxHint")} inputProps={input(fields.withdrawAutoMax)} errors={fields.withdrawAutoMax.errors} />
+        </fieldset>
+        <FormError id={form.errorId} errors={form.errors} />
+        <button type="submit" className="button button-primary">
+          {t("common.save")}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+function ChannelForm({ channel, actionData }: { channel: ChannelRow | null; actionData: ActionData }) {
+  const { t } = useTranslation("admin");
+  const key = `channel-${channel ? channel.code : "new"}`;
+  const [form, fields] = useSchemaForm(
+    `settings-${key}`,
+    ChannelSchema,
+    resultFor(actionData, key),
+    channel
+      ? { intent: "channel", existing: "1", code: channel.code, mid: channel.mid, displayName: channel.displayName, currency: "LAK", bankCode: channel.bankCode, merchantName: channel.merchantName, merchantCity: channel.merchantCity, active: channel.active ? "on" : undefined }
+      : { intent: "channel", currency: "LAK", active: "on" },
+  );
+  const { key: _activeKey, ...activeProps } = getInputProps(fields.active, { type: "checkbox" });
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid={channel ? `channel-form-${channel.code}` : "channel-form-new"}>
+      <input type="hidden" name="intent" value="channel" />
+      <input type="hidden" name="currency" value="LAK" />
+      {channel ? (
+        <>
+          <input type="hidden" name="existing" value="1" />
+          <input type="hidden" name="code" value={channel.code} />
+        </>
+      ) : (
+        <Field label={t("settings.channels.code")} hint={t("settings.channels.codeHint")} inputProps={{ ...getInputProps(fields.code, { type: "text" }), autoComplete: "off", autoCapitalize: "characters" }} errors={fields.code.errors} />
+      )}
+      <Field label={t("settings.channels.mid")} inputProps={{ ...getInputProps(fields.mid, { type: "text" }), autoComplete: "off" }} errors={fields.mid.errors} />
+      <Field label={t("settings.channels.displayName")} inputProps={getInputProps(fields.displayName, { type: "text" })} errors={fields.displayName.errors} />
+      <SelectField label={t("settings.channels.bank")} field={fields.bankCode} placeholder={t("settings.channels.chooseBank")} options={BANKS.map((b) => ({ value: b.code, label: `${b.code} · ${b.name}` }))} />
+      <Field label={t("settings.channels.merchantName")} hint={t("settings.channels.merchantNameHint")} inputProps={getInputProps(fields.merchantName, { type: "text" })} errors={fields.merchantName.errors} />
+      <Field label={t("settings.channels.merchantCity")} inputProps={getInputProps(fields.merchantCity, { type: "text" })} errors={fields.merchantCity.errors} />
+      <p className="muted">{t("settings.channels.currencyNote")}</p>
+      <label className="field field-check">
+        <input {...activeProps} />
+        {t("settings.channels.active")}
+      </label>
+      <FormError id={form.errorId} errors={form.errors} />
+      <button type="submit" className="button button-primary">
+        {channel ? t("common.save") : t("settings.channels.add")}
+      </button>
+    </Form>
+  );
+}
+
+function ChannelsSection({ settings, actionData }: SectionProps) {
+  const { t } = useTranslation("admin");
+  return (
+    <section id="channels" className="admin-card stack" aria-labelledby="channels-title" data-testid="settings-channels">
+      <h2 id="channels-title">{t("settings.channels.title")}</h2>
+      <p className="muted">{t("settings.channels.intro")}</p>
+      {settings.channels.length === 0 && <p className="notice">{t("settings.channels.none")}</p>}
+      <ul className="card-list" role="list">
+        {settings.channels.map((c) => (
+          <li key={c.code} className="card stack" data-testid={`channel-${c.code}`}>
+            <p className="card-title">
+              {c.displayName} <span className="muted">({c.code})</span>{" "}
+              <span className={`status ${c.active ? "status-green" : "status-grey"}`}>{c.active ? t("settings.channels.isActive") : t("settings.channels.isInactive")}</span>
+            </p>
+            <p className="muted">
+              {c.bankCode} · MID {c.mid} · {c.merchantName}, {c.merchantCity} · {c.currency}
+            </p>
+            <Form method="post" className="admin-inline-form">
+              <input type="hidden" name="intent" value="channel-active" />
+              <input type="hidden" name="code" value={c.code} />
+              <input type="hidden" name="active" value={c.active ? "0" : "1"} />
+              <button type="submit" className="button button-small">
+                {c.active ? t("settings.channels.deactivate") : t("settings.channels.activate")}
+              </button>
+            </Form>
+            <details open={actionData?.intent === `channel-${c.code}`}>
+              <summary>{t("settings.channels.edit")}</summary>
+              <ChannelForm channel={c} actionData={actionData} />
+            </details>
+          </li>
+        ))}
+      </ul>
+      <h3>{t("settings.channels.new")}</h3>
+      <ChannelForm channel={null} actionData={actionData} />
+    </section>
+  );
+}
+
+function ProvidersSection({ settings, actionData }: SectionProps) {
+  const { t } = useTranslation("admin");
+  const [form, fields] = useSchemaForm("settings-providers", ProvidersSchema, resultFor(actionData, "providers"), { intent: "providers", providers: settings.enabledProviders });
+  const [credForm, credFields] = useSchemaForm("settings-credentials", CredentialsSchema, resultFor(actionData, "credentials"), { intent: "credentials" });
+  return (
+    <section id="providers" className="admin-card stack" aria-labelledby="providers-title" data-testid="settings-providers">
+      <h2 id="providers-title">{t("settings.providers.title")}</h2>
+      <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="providers-form">
+        <input type="hidden" name="intent" value="providers" />
+        <fieldset aria-describedby={fields.providers.errors ? `${fields.providers.id}-error` : undefined}>
+          <legend>{t("settings.providers.enabled")}</legend>
+          {getCollectionProps(fields.providers, { type: "checkbox", options: [...PROVIDERS] }).map(({ key, ...props }) => (
+            <label key={key} className="field field-check">
+              <input {...props} />
+              {t(`settings.providers.names.${props.value}`)}
+            </label>
+          ))}
+          <ErrorList id={`${fields.providers.id}-error`} errors={fields.providers.errors} />
+        </fieldset>
+        <FormError id={form.errorId} errors={form.errors} />
+        <button type="submit" className="button button-primary">
+          {t("common.save")}
+        </button>
+      </Form>
+
+      <h3>{t("settings.providers.credentials")}</h3>
+      <p className="muted">{t("settings.providers.credentialsIntro")}</p>
+      <div className="table-wrap" role="region" tabIndex={0} aria-label={t("settings.providers.credentials")}>
+        <table className="admin-table" data-testid="credentials-status">
+          <thead>
+            <tr>
+              <th scope="col">{t("settings.providers.provider")}</th>
+              <th scope="col">{t("settings.providers.status")}</th>
+              <th scope="col">{t("common.actions")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {settings.credentials.map((c) => (
+              <tr key={c.provider} data-testid={`credentials-${c.provider}`}>
+                <td>{t(`settings.providers.names.${c.provider}`)}</td>
+                <td>{c.setAt ? t("settings.providers.setOn", { date: formatDateTime(c.setAt) }) : t("settings.providers.notSet")}</td>
+                <td>
+                  {c.setAt && (
+                    <Form method="post" className="admin-inline-form">
+                      <input type="hidden" name="intent" value="credentials-clear" />
+                      <input type="hidden" name="provider" value={c.provider} />
+                      <button type="submit" className="button button-small button-danger">
+                        {t("settings.providers.clear")}
+                      </button>
+                    </Form>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Form method="post" {...getFormProps(credForm)} noValidate className="stack" data-testid="credentials-form" autoComplete="off">
+        <input type="hidden" name="intent" value="credentials" />
+        <SelectField label={t("settings.providers.provider")} field={credFields.provider} placeholder={t("settings.providers.chooseProvider")} options={PROVIDERS.map((p) => ({ value: p, label: t(`settings.providers.names.${p}`) }))} />
+        <Field label={t("settings.providers.agent")} inputProps={{ ...getInputProps(credFields.agent, { type: "text" }), autoComplete: "off" }} errors={credFields.agent.errors} />
+        <Field label={t("settings.providers.secret")} hint={t("settings.providers.secretHint")} inputProps={{ ...getInputProps(credFields.secret, { type: "password" }), autoComplete: "new-password", defaultValue: "" }} errors={credFields.secret.errors} />
+        <FormError id={credForm.errorId} errors={credForm.errors} />
+        <button type="submit" className="button button-primary">
+          {t("settings.providers.saveCredentials")}
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+function ProfileSection({ settings, actionData }: SectionProps) {
+  const { t } = useTranslation("admin");
+  const p = settings.profile;
+  const [form, fields] = useSchemaForm("settings-profile", ProfileSchema, resultFor(actionData, "profile"), {
+    intent: "profile",
+    fallbackLanguage: p.fallbackLanguage,
+    telegram: p.telegram ?? "",
+    whatsapp: p.whatsapp ?? "",
+    facebook: p.facebook ?? "",
+    twitter: p.twitter ?? "",
+    line: p.line ?? "",
+  });
+  return (
+    <section id="profile" className="admin-card stack" aria-labelledby="profile-title" data-testid="settings-profile">
+      <h2 id="profile-title">{t("settings.profile.title")}</h2>
+      <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="profile-form">
+        <input type="hidden" name="intent" value="profile" />
+        <SelectField label={t("settings.profile.fallbackLanguage")} field={fields.fallbackLanguage} options={LANGUAGES.map((l) => ({ value: l, label: t(`settings.profile.languages.${l}`) }))} />
+        {SOCIAL_NETWORKS.map((network) => (
+          <Field
+            key={network}
+            label={t(`settings.profile.social.${network}`)}
+            inputProps={{ ...getInputProps(fields[network], { type: "url" }), placeholder: "https://", autoComplete: "off" }}
+            errors={fields[network].errors}
+          />
+        ))}
+        <FormError id={form.errorId} errors={form.errors} />
+        <button type="submit" className="button button-primary">
+          {t("common.save")}
+        </button>
+      </Form>
+    </section>
+  );
+}

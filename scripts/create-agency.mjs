@@ -1,0 +1,100 @@
+// Creates an agency in one environment's D1 database, in one transaction: the agency row,
+// its domain(s), default settings, the first owner staff account (no usable password
+// until enrolment), optionally its THB exchange rate, and an audit row. Prints a one-time
+// enrolment link. Migrations are applied to that database first.
+//
+//   npm run agency:create -- --env <local|agency-env> --id <agency-id> --name "<name>" \
+//     --domain play.example.com [--domain www.play.example.com] [--owner <username>] \
+//     [--thb-buy 580 --thb-sell 600] [--remote] [--persist-to <dir>]
+//
+// --env local       the top-level (local) wrangler.toml config, local state .wrangler/state
+//                   (the same D1 `npm start` and scripts/seed.mjs use).
+// --env <name>      the [env.<name>] block of wrangler.toml; with --remote its real D1,
+//                   without it that environment's local D1 (to rehearse).
+// --persist-to dir  local state directory (tests use a temporary one).
+//
+// Refuses (exit 1, nothing written) when the agency id exists or a domain already belongs
+// to an agency. See docs/decisions/009-settings-and-deployment.md.
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildSql, ENROL_TTL_MS, enrolToken, fail, parse, q, Refusal } from "./agency-sql.mjs";
+
+function target(opts) {
+  const args = ["DB"];
+  if (opts.env !== "local") args.push("--env", opts.env);
+  if (opts.remote) args.push("--remote");
+  else {
+    args.push("--local");
+    if (opts.persistTo) args.push("--persist-to", opts.persistTo);
+  }
+  return args;
+}
+
+function wrangler(args, { json = false } = {}) {
+  const out = execFileSync("npx", ["wrangler", ...args, ...(json ? ["--json"] : [])], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false" },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return json ? JSON.parse(out.slice(out.indexOf("["))) : out;
+}
+
+function query(opts, sql) {
+  const [result] = wrangler(["d1", "execute", ...target(opts), "--command", sql], { json: true });
+  return result.results ?? [];
+}
+
+export function main(argv) {
+  const opts = parse(argv);
+  const where = opts.remote ? `remote D1 of env ${opts.env}` : `local D1${opts.env === "local" ? "" : ` of env ${opts.env}`}${opts.persistTo ? ` (${opts.persistTo})` : ""}`;
+  console.log(`applying migrations to the ${where}`);
+  wrangler(["d1", "migrations", "apply", ...target(opts)]);
+
+  // Refuse before writing; the write below is also guarded by the primary keys, in one transaction.
+  const existing = query(opts, `SELECT id FROM agencies WHERE id = ${q(opts.id)}`);
+  if (existing.length > 0) fail(`agency ${opts.id} already exists in the ${where}; nothing written`);
+  const taken = query(opts, `SELECT host, agency_id FROM agency_domains WHERE host IN (${opts.domains.map(q).join(", ")})`);
+  if (taken.length > 0) fail(`${taken.map((r) => `${r.host} already belongs to agency ${r.agency_id}`).join("; ")}; nothing written`);
+
+  const staffId = randomUUID();
+  const { token, hash } = enrolToken();
+  const expiresAt = Date.now() + ENROL_TTL_MS;
+  const dir = mkdtempSync(join(tmpdir(), "agency-"));
+  const file = join(dir, "agency.sql");
+  writeFileSync(file, buildSql(opts, staffId, hash, expiresAt), { mode: 0o600 });
+  try {
+    wrangler(["d1", "execute", ...target(opts), "--file", file]);
+  } catch (error) {
+    const detail = String(error.stderr ?? error.message).match(/UNIQUE constraint failed[^\n]*/)?.[0];
+    fail(detail ? `refused by the database (${detail}): the id or a domain was taken meanwhile; nothing written` : `the write failed; nothing written\n${error.stderr ?? error.message}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const scheme = opts.env === "local" && !opts.remote ? "http" : "https";
+  const port = scheme === "http" && /^(localhost|127\.0\.0\.1|.*\.localhost)$/.test(opts.domains[0]) ? ":5173" : "";
+  console.log(`created agency ${opts.id} (${opts.name}) with domain(s) ${opts.domains.join(", ")} in the ${where}`);
+  console.log(`owner ${opts.owner}: no password until enrolment. One-time enrolment link (valid until ${new Date(expiresAt).toISOString()}):`);
+  console.log(`  ${scheme}://${opts.domains[0]}${port}/admin/enrol?token=${token}`);
+  console.log(`enrolment code (the same token): ${token}`);
+  if (!opts.rate) console.log("no exchange rate set: deposits are refused (NO_RATE) until the owner sets THB buy/sell at /admin/settings.");
+  console.log("next: add a payment channel at /admin/settings; set the provider credentials there too.");
+  return { staffId, token };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  try {
+    main(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof Refusal || error?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || error?.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+      console.error(`agency:create refused: ${error.message}`);
+      process.exit(1);
+    }
+    console.error(error?.stderr ?? error);
+    process.exit(2);
+  }
+}

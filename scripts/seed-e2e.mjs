@@ -1,0 +1,39 @@
+// Agencies of their own for e2e tests that change agency-wide settings (exchange rate,
+// promotions): one per Playwright project, so parallel projects and other spec files never
+// see each other's changes. Host `<project>.e2e.localhost` (Chromium resolves *.localhost
+// to this machine), agency `e2e-<project>`, the demo channel and rate, and an owner
+// `boss-<project>` with the demo owner's password and TOTP secret (DEMO DATA ONLY).
+// Idempotent; run by scripts/e2e-server.mjs after scripts/seed.mjs.
+import { execFileSync } from "node:child_process";
+import { randomBytes, scryptSync } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const E2E_PROJECTS = ["phone-js", "phone-nojs", "desktop-js", "desktop-nojs"];
+const OWNER = { username: "boss", password: "boss-pass-123", totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" };
+
+function hashPassword(password) {
+  const salt = randomBytes(16);
+  const key = scryptSync(password.normalize("NFKC"), salt, 32, { N: 2 ** 14, r: 8, p: 5, maxmem: 64 * 1024 * 1024 });
+  return ["scrypt", 2 ** 14, 8, 5, salt.toString("base64"), key.toString("base64")].join("$");
+}
+
+const sql = E2E_PROJECTS.map((p) => {
+  const id = `e2e-${p}`;
+  return `INSERT OR IGNORE INTO agencies (id, name, status) VALUES ('${id}', 'E2E ${p}', 'ACTIVE');
+INSERT OR IGNORE INTO agency_domains (host, agency_id) VALUES ('${p}.e2e.localhost', '${id}');
+INSERT OR IGNORE INTO agency_settings (agency_id) VALUES ('${id}');
+INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, gateway)
+VALUES ('${id}', 'BCEL-QR', 'DEMO0001', 'BCEL OnePay (LAO QR)', 'LAK', 'BCEL', '27710418', 'E2E AGENCY', 'VIENTIANE', 'sandbox');
+INSERT OR IGNORE INTO exchange_rates (agency_id, currency, buy, sell) VALUES ('${id}', 'THB', '580', '600');
+INSERT OR IGNORE INTO staff (id, agency_id, username, password_hash, role, totp_secret, totp_last_step)
+VALUES ('e2e-staff-${p}', '${id}', '${OWNER.username}-${p}', '${hashPassword(OWNER.password)}', 'owner', '${OWNER.totpSecret}', 1);`;
+}).join("\n");
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const file = join(mkdtempSync(join(tmpdir(), "seed-e2e-")), "e2e.sql");
+  writeFileSync(file, sql);
+  execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
+  console.log(`seeded e2e agencies: ${E2E_PROJECTS.map((p) => `${p}.e2e.localhost`).join(", ")}`);
+}

@@ -1,0 +1,154 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { accountTest as test, expect, hasJs, newPlayer, submitLogin, switchLanguage } from "./fixtures";
+import { addBankAccount } from "./player";
+import { DEMO_STAFF, staffLogin } from "./staff";
+
+/**
+ * The owner's settings reach the players. These tests change agency-wide state, so each
+ * Playwright project works in its own agency (scripts/seed-e2e.mjs): `<project>.e2e.localhost`,
+ * owner `boss-<project>`. Nothing here touches the demo agency other spec files use.
+ */
+const port = Number(process.env.E2E_PORT ?? 4173);
+test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
+
+async function waitForHydration(page: Page) {
+  if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor();
+}
+
+/** A player of this agency, registered and logged in through the forms (the browser resolves *.localhost; Node does not). */
+async function registerAndLogin(page: Page) {
+  const player = newPlayer({ username: `s${Date.now().toString(36)}${Math.floor(Math.random() * 1e5).toString(36)}`.slice(0, 20) });
+  await page.goto("/register");
+  await waitForHydration(page);
+  const form = page.getByTestId("register-form");
+  await form.locator('input[name="username"]').fill(player.username);
+  await form.locator('input[name="phone"]').fill(player.phone);
+  await form.locator('input[name="password"]').fill(player.password);
+  await form.locator('input[name="confirmPassword"]').fill(player.password);
+  await form.locator('input[name="adult"]').check();
+  await form.locator('button[type="submit"]').click();
+  await expect(page).toHaveURL(/\/login/);
+  await waitForHydration(page);
+  await submitLogin(page, player);
+  await expect(page).not.toHaveURL(/\/login/);
+  return player;
+}
+
+/** "฿100,00": the Lao formatting of a credit amount given in minor units. */
+function credit(minor: bigint): string {
+  const whole = (minor / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+  return `฿${whole},${(minor % 100n).toString().padStart(2, "0")}`;
+}
+
+test.describe("settings reach the players", () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test("the owner changes the exchange rate -> the player's deposit is priced with it", async ({ page, expectHttpError }) => {
+    expectHttpError(401, /^\/admin\/login\/totp/);
+    await staffLogin(page, DEMO_STAFF.boss, "/admin/settings");
+    await expect(page).toHaveURL(/\/admin\/settings/);
+    const rateForm = page.getByTestId("rate-form");
+    const before = await rateForm.locator('input[name="sell"]').inputValue();
+    // Sell rates that price 50,000 kip to an exact credit; a different one than now, so a rerun against the same server still proves the change.
+    const sell = ["400", "500", "625", "800", "1000", "1250"].filter((s) => s !== before)[Math.floor(Math.random() * 5)];
+    await rateForm.locator('select[name="currency"]').selectOption("THB");
+    // Buying back above the selling price is refused, in the browser or by the server (400).
+    expectHttpError(400, /^\/admin\/settings/);
+    await rateForm.locator('input[name="buy"]').fill("9999");
+    await rateForm.locator('input[name="sell"]').fill(sell);
+    await rateForm.locator('button[type="submit"]').click();
+    await expect(page.getByTestId("rate-form").getByText("ລາຄາຊື້ຕ້ອງບໍ່ສູງກວ່າລາຄາຂາຍ")).toBeVisible();
+    await expect(page.getByTestId("rates-current")).not.toContainText("9999");
+    await rateForm.locator('input[name="buy"]').fill("390");
+    await rateForm.locator('input[name="sell"]').fill(sell);
+    await rateForm.locator('button[type="submit"]').click();
+    await expect(page.getByTestId("toast")).toBeVisible();
+    await expect(page.getByTestId("rates-current")).toContainText(sell);
+    const latest = page.getByTestId("rates-history").locator("tbody tr").first();
+    await expect(latest).toContainText(sell);
+    await expect(latest).toContainText(`boss-${test.info().project.name}`);
+
+    await registerAndLogin(page);
+    await addBankAccount(page);
+    await page.goto("/player/deposit");
+    await waitForHydration(page);
+    const form = page.getByTestId("deposit-form");
+    const expected = credit((50_000n * 100n * 100n) / (BigInt(sell) * 100n));
+    await form.locator('select[name="provider"]').selectOption("askmebet");
+    await form.locator('input[name="amount"]').fill("50000");
+    if (hasJs(test.info())) {
+      // The preview in the browser uses the owner's new rate...
+      await expect(page.getByTestId("deposit-credit-preview")).toContainText(expected);
+    }
+    // ...and so does the order the server opens (the only preview without JavaScript).
+    await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
+    await expect(page.getByTestId("qr-step")).toBeVisible();
+    await expect(page.getByTestId("qr-step")).toContainText(expected);
+  });
+
+  test("the owner creates a promotion in three languages -> the player sees it in each language", async ({ page, expectHttpError }) => {
+    expectHttpError(401, /^\/admin\/login\/totp/);
+    await staffLogin(page, DEMO_STAFF.boss, "/admin/promotions/new");
+    await expect(page).toHaveURL(/\/admin\/promotions\/new/);
+    await waitForHydration(page);
+    const tag = Math.random().toString(36).slice(2, 7);
+    const titles = { lo: `ໂບນັດພິເສດ ${tag}`, cn: `特别奖金 ${tag}`, vn: `Thưởng đặc biệt ${tag}` };
+    const form = page.getByTestId("promotion-form");
+    await form.locator('input[name="titleLo"]').fill(titles.lo);
+    await form.locator('input[name="titleCn"]').fill(titles.cn);
+    await form.locator('input[name="titleVn"]').fill(titles.vn);
+    await form.locator('textarea[name="descriptionLo"]').fill("ຮັບໂບນັດ 20 ເຄຣດິດ");
+    await form.locator('select[name="bonusKind"]').selectOption("FIXED");
+    await form.locator('input[name="bonusValue"]').fill("20");
+    await form.locator('input[name="sortOrder"]').fill("0");
+    await form.getByRole("button", { name: "ສ້າງໂປຣໂມຊັນ" }).click();
+    await expect(page).toHaveURL(/\/admin\/promotions$/);
+    await expect(page.getByTestId("toast")).toContainText("ສ້າງໂປຣໂມຊັນແລ້ວ");
+    await expect(page.getByTestId("promotions-table")).toContainText(titles.lo);
+
+    await registerAndLogin(page);
+    await page.goto("/player/promotion");
+    const list = page.getByTestId("promotion-list");
+    await expect(list).toContainText(titles.lo);
+    await switchLanguage(page, "zh-CN");
+    await expect(list).toContainText(titles.cn);
+    await expect(list).not.toContainText(titles.lo);
+    await switchLanguage(page, "vi");
+    await expect(list).toContainText(titles.vn);
+    await switchLanguage(page, "lo");
+    await expect(list).toContainText(titles.lo);
+  });
+});
+
+test.describe("accessibility", () => {
+  test("settings, promotions list and editor have no serious or critical axe violations", async ({ page, expectHttpError }, info) => {
+    test.skip(!hasJs(info), "axe runs as a script in the page; the markup is the same with JavaScript off");
+    expectHttpError(401, /^\/admin\/login\/totp/);
+    await staffLogin(page, DEMO_STAFF.boss, "/admin/settings");
+    for (const path of ["/admin/settings", "/admin/promotions", "/admin/promotions/new"]) {
+      await page.goto(path);
+      await waitForHydration(page);
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(bad.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    }
+  });
+});
+
+test.describe("owner only", () => {
+  test.use({ baseURL: `http://localhost:${port}` });
+
+  test("a cashier sees no settings or promotions link and gets 403 at the settings and promotions", async ({ page, expectHttpError }, info) => {
+    test.skip(info.project.name !== "desktop-js" && info.project.name !== "phone-nojs", "one project with and one without JavaScript are enough");
+    expectHttpError(401, /^\/admin\/login\/totp/);
+    expectHttpError(403, /^\/admin\/(settings|promotions)/);
+    await staffLogin(page, DEMO_STAFF.cashier);
+    await expect(page.getByTestId("admin-nav").locator('a[data-section="settings"]')).toHaveCount(0);
+    await expect(page.getByTestId("admin-nav").locator('a[data-section="promotions"]')).toHaveCount(0);
+    await page.goto("/admin/settings");
+    await expect(page.getByTestId("admin-error")).toHaveAttribute("data-status", "403");
+    await page.goto("/admin/promotions/new");
+    await expect(page.getByTestId("admin-error")).toHaveAttribute("data-status", "403");
+  });
+});

@@ -1,0 +1,85 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/** `npm run agency:create` against a temporary local D1 (--persist-to), as an operator runs it. */
+const dir = mkdtempSync(join(tmpdir(), "create-agency-test-"));
+
+function createAgency(...args: string[]) {
+  const run = spawnSync(process.execPath, ["scripts/create-agency.mjs", "--env", "local", "--persist-to", dir, ...args], { encoding: "utf8", env: { ...process.env, CI: "true" } });
+  return { status: run.status, out: run.stdout, err: run.stderr };
+}
+
+function sql<T>(command: string): T[] {
+  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--persist-to", dir, "--command", command, "--json"], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, CI: "true" },
+  });
+  return JSON.parse(out.slice(out.indexOf("[")))[0].results as T[];
+}
+
+let first: ReturnType<typeof createAgency>;
+
+beforeAll(() => {
+  first = createAgency("--id", "acme", "--name", "Acme's Agency", "--domain", "acme.localhost", "--domain", "Play.Acme.example", "--owner", "boss", "--thb-buy", "580", "--thb-sell", "600");
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("npm run agency:create", () => {
+  it("creates the agency, its domains, default settings, the rate and the owner awaiting enrolment, in one go", () => {
+    expect(first.err).not.toContain("refused");
+    expect(first.status).toBe(0);
+    expect(sql(`SELECT id, name, status FROM agencies WHERE id = 'acme'`)).toEqual([{ id: "acme", name: "Acme's Agency", status: "ACTIVE" }]);
+    expect(sql(`SELECT host FROM agency_domains WHERE agency_id = 'acme' ORDER BY host`)).toEqual([{ host: "acme.localhost" }, { host: "play.acme.example" }]);
+    expect(sql(`SELECT fallback_language, deposit_min, withdraw_auto_max FROM agency_settings WHERE agency_id = 'acme'`)).toEqual([
+      { fallback_language: "lo", deposit_min: "10000", withdraw_auto_max: "5000" },
+    ]);
+    expect(sql(`SELECT buy, sell FROM exchange_rates WHERE agency_id = 'acme'`)).toEqual([{ buy: "580", sell: "600" }]);
+    expect(sql(`SELECT buy, sell, changed_by FROM exchange_rate_history WHERE agency_id = 'acme'`)).toEqual([{ buy: "580", sell: "600", changed_by: "agency:create" }]);
+  });
+
+  it("prints a one-time enrolment link whose token only the SHA-256 of is stored, and no usable password", () => {
+    const token = /\/admin\/enrol\?token=([A-Za-z0-9_-]{43})\s/.exec(first.out)?.[1];
+    expect(token).toBeDefined();
+    expect(first.out).toContain(`http://acme.localhost:5173/admin/enrol?token=${token}`);
+    const [staff] = sql<{ username: string; role: string; password_hash: string; totp_secret: string | null; enrol_token_hash: string; enrol_expires_at: number }>(
+      `SELECT username, role, password_hash, totp_secret, enrol_token_hash, enrol_expires_at FROM staff WHERE agency_id = 'acme'`,
+    );
+    expect(staff.username).toBe("boss");
+    expect(staff.role).toBe("owner");
+    // A scrypt hash of a random password nobody was shown: no login until enrolment.
+    expect(staff.password_hash).toMatch(/^scrypt\$16384\$8\$5\$/);
+    expect(staff.totp_secret).toBeNull();
+    expect(staff.enrol_token_hash).toBe(createHash("sha256").update(token!).digest("hex"));
+    expect(staff.enrol_token_hash).not.toContain(token!);
+    expect(staff.enrol_expires_at).toBeGreaterThan(Date.now() + 71 * 3600_000);
+    const audit = sql<{ action: string; staff_username: string; after_json: string }>(`SELECT action, staff_username, after_json FROM audit_log WHERE agency_id = 'acme'`);
+    expect(audit).toHaveLength(1);
+    expect(audit[0].action).toBe("agency.create");
+    expect(audit[0].after_json).not.toContain(token!);
+  });
+
+  it("refuses a second run with the same domain, writing nothing", () => {
+    const second = createAgency("--id", "other", "--name", "Other", "--domain", "fresh.example", "--domain", "play.acme.example");
+    expect(second.status).toBe(1);
+    expect(second.err).toContain("play.acme.example already belongs to agency acme");
+    expect(sql(`SELECT id FROM agencies WHERE id = 'other'`)).toEqual([]);
+    expect(sql(`SELECT host FROM agency_domains WHERE host = 'fresh.example'`)).toEqual([]);
+    expect(sql(`SELECT COUNT(*) AS n FROM staff`)).toEqual([{ n: 1 }]);
+  });
+
+  it("refuses an existing agency id, and bad input, writing nothing", () => {
+    const again = createAgency("--id", "acme", "--name", "Acme again", "--domain", "new.acme.example");
+    expect(again.status).toBe(1);
+    expect(again.err).toContain("agency acme already exists");
+    expect(sql(`SELECT host FROM agency_domains WHERE host = 'new.acme.example'`)).toEqual([]);
+    expect(createAgency("--id", "x", "--name", "X", "--domain", "x.example").status).toBe(1);
+    expect(createAgency("--id", "okid", "--name", "X", "--domain", "https://x.example/").status).toBe(1);
+    expect(createAgency("--id", "okid", "--name", "X").status).toBe(1);
+    expect(sql(`SELECT COUNT(*) AS n FROM agencies`)).toEqual([{ n: 1 }]);
+  });
+});
