@@ -21,7 +21,8 @@ import { sessionMiddleware } from "./lib/session.server";
 import { getAgency, getNonce, getPlayer } from "./lib/context.server";
 import { FingerprintSync } from "./components/fingerprint-sync";
 import { HTML_LANG, isLanguage, type Language } from "./lib/languages";
-import { I18N_DATA_ID } from "./lib/i18n";
+import { I18N_DATA_ID, namespacesFor } from "./lib/i18n";
+import { loadNamespacesFor } from "./lib/i18n.client";
 import { BottomBar, Footer, Navbar } from "./components/layout";
 import { PendingIndicator, ScrollToTop, Toaster } from "./components/feedback";
 import { Icon } from "./components/icons";
@@ -55,6 +56,17 @@ export async function loader({ context }: Route.LoaderArgs) {
   });
 }
 
+/**
+ * A client navigation into /player or /admin from a page that did not inline their strings
+ * (the landing page, login) fetches them from /locales first, before the page renders.
+ */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
+  async ({ request }, next) => {
+    await loadNamespacesFor(new URL(request.url).pathname);
+    return next();
+  },
+];
+
 export function isAdminPath(pathname: string): boolean {
   return pathname === "/admin" || pathname.startsWith("/admin/");
 }
@@ -70,11 +82,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const locale: Language = root?.locale ?? (isLanguage(i18n.language) ? i18n.language : "lo");
   // The nonce is only known on the server; in the browser React keeps the rendered one.
   const nonce = root?.nonce;
-  // Back-office pages carry the `admin` namespace too; player pages never do.
-  const admin = isAdminPath(useLocation().pathname);
-  const bundles = admin
-    ? { common: i18n.getResourceBundle(locale, "common"), admin: i18n.getResourceBundle(locale, "admin") }
-    : { common: i18n.getResourceBundle(locale, "common") };
+  // Only the namespaces this page needs are inlined (the landing page carries `common` only).
+  const bundles = Object.fromEntries(namespacesFor(useLocation().pathname).map((ns) => [ns, i18n.getResourceBundle(locale, ns)]));
   return (
     <html lang={HTML_LANG[locale]} data-locale={locale} suppressHydrationWarning>
       <head>

@@ -1,8 +1,11 @@
 import { DEFAULT_LANGUAGE, LANGUAGES } from "./languages";
 
-/** Translation namespaces; each is a file locales/{lng}/{ns}.json. */
-/** `admin` is the back office's: loaded on /admin pages only (never inlined on player pages). */
-export const NAMESPACES = ["common", "admin"] as const;
+/**
+ * Translation namespaces; each is a file locales/{lng}/{ns}.json. `common` is inlined on
+ * every page; `player` (money screens) only under /player and /admin, so the landing page
+ * a phone loads first stays small; `admin` is the back office's, only under /admin.
+ */
+export const NAMESPACES = ["common", "player", "admin"] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export function isNamespace(value: unknown): value is Namespace {
@@ -14,6 +17,8 @@ export const i18nOptions = {
   supportedLngs: [...LANGUAGES],
   fallbackLng: DEFAULT_LANGUAGE,
   defaultNS: "common",
+  // player-page keys ("deposit.amount") are found without a prefix once `player` is loaded
+  fallbackNS: "player",
   ns: [...NAMESPACES],
   interpolation: { escapeValue: false }, // React escapes
   returnNull: false,
@@ -21,3 +26,10 @@ export const i18nOptions = {
 
 /** Id of the <script type="application/json"> that carries the page's translations to the browser. */
 export const I18N_DATA_ID = "i18n-resources";
+
+/** The namespaces a page needs, by its path (what the server inlines, what the browser loads on navigation). */
+export function namespacesFor(pathname: string): Namespace[] {
+  if (pathname === "/admin" || pathname.startsWith("/admin/")) return ["common", "player", "admin"];
+  if (pathname === "/player" || pathname.startsWith("/player/")) return ["common", "player"];
+  return ["common"];
+}

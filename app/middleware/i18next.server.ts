@@ -4,6 +4,9 @@ import { initReactI18next } from "react-i18next";
 import loCommon from "../../locales/lo/common.json";
 import cnCommon from "../../locales/cn/common.json";
 import vnCommon from "../../locales/vn/common.json";
+import loPlayer from "../../locales/lo/player.json";
+import cnPlayer from "../../locales/cn/player.json";
+import vnPlayer from "../../locales/vn/player.json";
 import loAdmin from "../../locales/lo/admin.json";
 import cnAdmin from "../../locales/cn/admin.json";
 import vnAdmin from "../../locales/vn/admin.json";
@@ -13,9 +16,9 @@ import { agencyContext } from "../lib/context.server";
 
 /** Bundled at build time: Workers have no file system. */
 export const resources: Record<Language, Record<Namespace, Record<string, unknown>>> = {
-  lo: { common: loCommon, admin: loAdmin },
-  cn: { common: cnCommon, admin: cnAdmin },
-  vn: { common: vnCommon, admin: vnAdmin },
+  lo: { common: loCommon, player: loPlayer, admin: loAdmin },
+  cn: { common: cnCommon, player: cnPlayer, admin: cnAdmin },
+  vn: { common: vnCommon, player: vnPlayer, admin: vnAdmin },
 };
 
 /** The visitor's language choice; a year, readable by the server only. */

@@ -80,8 +80,18 @@ describe("the Worker end to end (inside workerd)", () => {
     expect(res.headers.get("Cache-Control")).toContain("max-age=");
     expect(((await res.json()) as { nav: { login: string } }).nav.login).toBe("ເຂົ້າສູ່ລະບົບ");
     expect((await fetchApp("http://localhost/locales/en/common.json")).status).toBe(404);
+    const player = await fetchApp("http://localhost/locales/cn/player.json");
+    expect(((await player.json()) as { deposit: { createQr: string } }).deposit.createQr).toMatch(/[\u4E00-\u9FFF]/);
     expect((await fetchApp("http://localhost/locales/lo/nope.json")).status).toBe(404);
     expect((await fetchApp("http://localhost/locales/lo/common.txt")).status).toBe(404);
+  });
+
+  it("the landing page inlines only the common strings; player pages add theirs", async () => {
+    const landing = await (await fetchApp("http://localhost/")).text();
+    const inline = (html: string) => JSON.parse(/<script[^>]*id="i18n-resources"[^>]*>(.*?)<\/script>/s.exec(html)![1]) as { resources: Record<string, unknown> };
+    expect(Object.keys(inline(landing).resources)).toEqual(["common"]);
+    const login = await (await fetchApp("http://localhost/login")).text();
+    expect(Object.keys(inline(login).resources)).toEqual(["common"]);
   });
 
   it("sets the language cookie from the switcher and returns to the same page", async () => {

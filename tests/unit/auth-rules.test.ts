@@ -7,6 +7,9 @@ import { errorMessageKey, ERROR_CODES } from "~/lib/errors";
 import lo from "../../locales/lo/common.json";
 import cn from "../../locales/cn/common.json";
 import vn from "../../locales/vn/common.json";
+import loPlayer from "../../locales/lo/player.json";
+import cnPlayer from "../../locales/cn/player.json";
+import vnPlayer from "../../locales/vn/player.json";
 
 describe("throttle policy", () => {
   const acctIp = THROTTLE_POLICIES["acct-ip"];
@@ -119,7 +122,16 @@ describe("translations", () => {
       else acc[`${prefix}${k}`] = String(v);
       return acc;
     }, {});
-  const [flo, fcn, fvn] = [lo, cn, vn].map((d) => flatten(d));
+  // the common and player namespaces together (the player pages see both)
+  const [flo, fcn, fvn] = [
+    [lo, loPlayer],
+    [cn, cnPlayer],
+    [vn, vnPlayer],
+  ].map(([common, player]) => ({ ...flatten(common), ...flatten(player) }));
+  it("no key is in both the common and the player namespace", () => {
+    const common = Object.keys(flatten(lo));
+    for (const key of Object.keys(flatten(loPlayer))) expect(common, key).not.toContain(key);
+  });
   it("every key exists in lo, cn and vn", () => {
     expect(Object.keys(fcn).sort()).toEqual(Object.keys(flo).sort());
     expect(Object.keys(fvn).sort()).toEqual(Object.keys(flo).sort());
