@@ -432,6 +432,8 @@ describe("withdraw queue", () => {
     expect(res.headers.get("Location")).toBe("/admin/withdrawals");
     const order = await w.wallet.getWithdraw(w.code);
     expect(order).toMatchObject({ status: "SUCCESS", review: "MANUAL", payoutState: null });
+    // gone from the queue at once (before the wallet has projected the new status)
+    expect(await (await get("/admin/withdrawals", cookie)).text()).not.toContain(w.code);
     expect(await w.wallet.ledgerTotals()).toEqual({ THB: "0", LAK: "0" });
     const [row] = (await auditRows("withdrawal.paid")).filter((r) => r.target === `withdrawal:${w.code}`);
     expect(row).toMatchObject({ staff_username: "cashier1", ip: "198.51.100.7" });
