@@ -3,6 +3,25 @@ import { vientianeDay } from "../../workers/services/dashboard";
 import { newRecoveryCode, normalizeRecoveryCode, staffLoginKeys } from "../../workers/services/staff";
 import { safeAdminPath } from "../../app/lib/staff.server";
 import { RecoveryCodeSchema, TotpSchema } from "../../app/lib/schemas/admin";
+import lo from "../../locales/lo/admin.json";
+import cn from "../../locales/cn/admin.json";
+import vn from "../../locales/vn/admin.json";
+
+function flatten(value: unknown, prefix = ""): Record<string, string> {
+  if (typeof value === "string") return { [prefix]: value };
+  return Object.entries(value as Record<string, unknown>).reduce((all, [k, v]) => ({ ...all, ...flatten(v, prefix ? `${prefix}.${k}` : k) }), {});
+}
+
+describe("admin translations", () => {
+  it("the three languages have the same keys, and each is in its own script", () => {
+    const [l, c, v] = [lo, cn, vn].map((f) => flatten(f));
+    expect(Object.keys(c).sort()).toEqual(Object.keys(l).sort());
+    expect(Object.keys(v).sort()).toEqual(Object.keys(l).sort());
+    expect(l["nav.title"]).toMatch(/[\u0E80-\u0EFF]/);
+    expect(c["nav.title"]).toMatch(/[\u4E00-\u9FFF]/);
+    expect(v["auth.loginTitle"]).toMatch(/[ăâđêôơư]/i);
+  });
+});
 
 describe("vientianeDay", () => {
   it("is the UTC+7 calendar day: 17:00 UTC starts the next day", () => {
