@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs } from "./fixtures";
 import { addBankAccount, depositCredit, loggedInPlayer } from "./player";
-import { DEMO_STAFF, staffLogin } from "./staff";
+import { currentStep, DEMO_STAFF, staffLogin, totpAt } from "./staff";
 
 async function withdraw(page: Page, amount: string): Promise<string> {
   await page.goto("/player/withdraw");
@@ -61,6 +61,57 @@ test.describe("back office", () => {
       await page.locator("html[data-hydrated]").waitFor();
       await check();
     }
+  });
+
+  test("the owner adds a cashier, who enrols with the one-time link (QR, password, first code) and logs in with a recovery code", async ({ page, expectHttpError }, info) => {
+    expectHttpError(401, /^\/admin\/login\/totp/);
+    const username = `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+    await staffLogin(page, DEMO_STAFF.boss, "/admin/staff/new");
+    if (hasJs(info)) await page.locator("html[data-hydrated]").waitFor();
+    const form = page.getByTestId("staff-form");
+    await form.getByLabel("ຊື່ຜູ້ໃຊ້").fill(username);
+    await form.getByLabel("ບົດບາດ").selectOption("cashier");
+    await form.getByRole("button", { name: "ສ້າງ ແລະ ອອກລິ້ງລົງທະບຽນ" }).click();
+    const link = await page.getByTestId("enrol-link").getByRole("link").getAttribute("href");
+    expect(link).toMatch(/\/admin\/enrol\?token=/);
+    await page.goto("/admin/staff");
+    await expect(page.locator(`tr[data-username="${username}"]`)).toContainText("ລໍຖ້າລົງທະບຽນ");
+    await page.getByTestId("admin-logout").click();
+    await expect(page).toHaveURL(/\/admin\/login$/);
+
+    await page.goto(link!);
+    await expect(page.locator(".qr svg")).toBeVisible();
+    const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
+    if (hasJs(info)) await page.locator("html[data-hydrated]").waitFor();
+    const enrol = page.getByTestId("admin-enrol-form");
+    await enrol.getByLabel("ລະຫັດຜ່ານໃໝ່ (ຢ່າງໜ້ອຍ 12 ຕົວ)").fill("new-cashier-pass-1");
+    await enrol.getByLabel("ຢືນຢັນລະຫັດຜ່ານ").fill("new-cashier-pass-1");
+    await enrol.getByLabel("ລະຫັດ 6 ຕົວເລກຈາກແອັບ").fill(totpAt(secret, currentStep()));
+    await enrol.getByRole("button", { name: "ບັນທຶກ ແລະ ເປີດໃຊ້" }).click();
+    const codes = page.getByTestId("recovery-codes").locator("li");
+    await expect(codes).toHaveCount(10);
+    const recovery = (await codes.first().textContent())!.trim();
+    await page.getByRole("link", { name: "ໄປທີ່ລະບົບຫຼັງບ້ານ" }).click();
+    await expect(page.getByTestId("admin-who")).toContainText(username);
+    await page.getByTestId("admin-logout").click();
+    await expect(page).toHaveURL(/\/admin\/login$/);
+
+    // the link worked once
+    await page.goto(link!);
+    await expect(page.getByTestId("enrol-invalid")).toBeVisible();
+    // password + a recovery code instead of the app's code
+    await page.goto("/admin/login");
+    if (hasJs(info)) await page.locator("html[data-hydrated]").waitFor();
+    await page.getByTestId("admin-login-form").getByLabel("ຊື່ຜູ້ໃຊ້").fill(username);
+    await page.getByTestId("admin-login-form").getByLabel("ລະຫັດຜ່ານ").fill("new-cashier-pass-1");
+    await page.getByTestId("admin-login-form").getByRole("button").click();
+    await expect(page).toHaveURL(/\/admin\/login\/totp$/);
+    await page.getByText("ໃຊ້ລະຫັດກູ້ຄືນ", { exact: true }).first().click();
+    const recoveryForm = page.getByTestId("admin-recovery-form");
+    await recoveryForm.getByLabel("ລະຫັດກູ້ຄືນ").fill(recovery);
+    await recoveryForm.getByRole("button", { name: "ໃຊ້ລະຫັດກູ້ຄືນ" }).click();
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.getByTestId("toast")).toContainText("9");
   });
 
   test("a cashier is refused staff management (403) and does not see it in the menu", async ({ page, expectHttpError }) => {

@@ -55,7 +55,14 @@ async function auditRows(action: string) {
 function guardedAdminPaths(): string[] {
   const start = routesSource.indexOf('route("admin", "routes/admin/layout.tsx", [');
   expect(start).toBeGreaterThan(0);
-  const block = routesSource.slice(start, routesSource.indexOf("]),", start));
+  // up to the bracket that closes the layout's children (nested arrays included)
+  let depth = 0;
+  let end = routesSource.indexOf("[", start);
+  for (; end < routesSource.length; end++) {
+    if (routesSource[end] === "[") depth++;
+    if (routesSource[end] === "]" && --depth === 0) break;
+  }
+  const block = routesSource.slice(start, end);
   const children = [...block.matchAll(/route\("([^"]+)"/g)].map((m) => m[1]).filter((p) => p !== "admin");
   const fill = (p: string) => p.replace(/:[a-zA-Z]+/g, "X1").replace(/\*/g, "x");
   return ["/admin", ...children.map((c) => `/admin/${fill(c)}`)];
@@ -72,6 +79,10 @@ describe("staff login", () => {
     expect(html).toContain("owner1");
     // the admin namespace is inlined on admin pages ...
     expect(html).toContain("ລະບົບຫຼັງບ້ານ");
+    const data = await get("/admin/withdrawals.data", cookie);
+    expect(data.status).toBe(200);
+    expect(data.headers.get("Cache-Control")).toBe("no-store");
+    expect(data.headers.get("X-Robots-Tag")).toContain("noindex");
     const login = await get("/admin/login");
     expect(login.headers.get("Cache-Control")).toBe("no-store");
     expect(login.headers.get("X-Robots-Tag")).toContain("noindex");
@@ -432,6 +443,8 @@ describe("withdraw queue", () => {
     expect(res.headers.get("Location")).toBe("/admin/withdrawals");
     const order = await w.wallet.getWithdraw(w.code);
     expect(order).toMatchObject({ status: "SUCCESS", review: "MANUAL", payoutState: null });
+    // gone from the queue at once (before the wallet has projected the new status)
+    expect(await (await get("/admin/withdrawals", cookie)).text()).not.toContain(w.code);
     expect(await w.wallet.ledgerTotals()).toEqual({ THB: "0", LAK: "0" });
     const [row] = (await auditRows("withdrawal.paid")).filter((r) => r.target === `withdrawal:${w.code}`);
     expect(row).toMatchObject({ staff_username: "cashier1", ip: "198.51.100.7" });

@@ -1,4 +1,5 @@
 import { formatAmount, parseAmount, type Currency } from "../core/money";
+import { UNDECIDED } from "./withdraw-review";
 
 /**
  * The back office's dashboard, from the D1 read models (deposit_orders_view,
@@ -37,7 +38,7 @@ export async function loadDashboard(db: D1Database, agencyId: string, now: numbe
   const [deposits, withdrawals, manual, flagged, failed, depositErrors, withdrawErrors] = await db.batch<Record<string, unknown>>([
     db.prepare(`SELECT amount, credit FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'SUCCESS' AND created_at >= ?2 AND created_at < ?3`).bind(agencyId, day.start, day.end),
     db.prepare(`SELECT credit, received FROM withdraw_orders_view WHERE agency_id = ?1 AND status = 'SUCCESS' AND created_at >= ?2 AND created_at < ?3`).bind(agencyId, day.start, day.end),
-    db.prepare(`SELECT COUNT(*) AS n FROM withdraw_orders_view WHERE agency_id = ?1 AND status = 'OPEN' AND review = 'MANUAL'`).bind(agencyId),
+    db.prepare(`SELECT COUNT(*) AS n FROM withdraw_orders_view v WHERE v.agency_id = ?1 AND v.status = 'OPEN' AND v.review = 'MANUAL' AND ${UNDECIDED}`).bind(agencyId),
     db.prepare(`SELECT COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND flag IS NOT NULL`).bind(agencyId),
     db.prepare(`SELECT COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'FAILED'`).bind(agencyId),
     db

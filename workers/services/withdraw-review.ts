@@ -29,9 +29,15 @@ export type QueueItem = {
   accountNumber: string | null;
 };
 
+/**
+ * The read model is projected by the wallet's alarm, a moment after a decision; the staff
+ * decision row (written before the redirect) hides a decided order from the queue at once.
+ */
+export const UNDECIDED = `NOT EXISTS (SELECT 1 FROM withdraw_reviews r WHERE r.code = v.code AND r.state = 'DONE')`;
+
 export async function listManualQueue(db: D1Database, agencyId: string, { page, pageSize }: { page: number; pageSize: number }): Promise<{ items: QueueItem[]; total: number }> {
   const [count, rows] = await db.batch<Record<string, unknown>>([
-    db.prepare(`SELECT COUNT(*) AS n FROM withdraw_orders_view WHERE agency_id = ?1 AND status = 'OPEN' AND review = 'MANUAL'`).bind(agencyId),
+    db.prepare(`SELECT COUNT(*) AS n FROM withdraw_orders_view v WHERE v.agency_id = ?1 AND v.status = 'OPEN' AND v.review = 'MANUAL' AND ${UNDECIDED}`).bind(agencyId),
     db
       .prepare(
         `SELECT v.code, v.player_id, p.username, p.display_name, v.provider, v.credit, v.received, v.created_at,
@@ -39,7 +45,7 @@ export async function listManualQueue(db: D1Database, agencyId: string, { page, 
            FROM withdraw_orders_view v
            JOIN players p ON p.id = v.player_id AND p.agency_id = v.agency_id
            LEFT JOIN bank_accounts b ON b.player_id = v.player_id AND b.agency_id = v.agency_id
-          WHERE v.agency_id = ?1 AND v.status = 'OPEN' AND v.review = 'MANUAL'
+          WHERE v.agency_id = ?1 AND v.status = 'OPEN' AND v.review = 'MANUAL' AND ${UNDECIDED}
           ORDER BY v.created_at ASC, v.code ASC
           LIMIT ?2 OFFSET ?3`,
       )

@@ -73,7 +73,7 @@ export default function AdminLoginTotp({ loaderData, actionData }: Route.Compone
       <Form method="post" action={`/admin/login/totp${query ? `?${query}` : ""}`} {...getFormProps(totpForm)} noValidate className="stack" data-testid="admin-totp-form">
         <Field
           label={t("auth.code")}
-          inputProps={{ ...getInputProps(totpFields.code, { type: "text" }), inputMode: "numeric", autoComplete: "one-time-code", autoFocus: true, maxLength: 7 }}
+          inputProps={{ ...getInputProps(totpFields.code, { type: "text" }), inputMode: "numeric", autoComplete: "one-time-code", maxLength: 7 }}
           errors={totpFields.code.errors}
         />
         <div role="alert" className="form-alert" data-testid="form-error">
@@ -84,7 +84,8 @@ export default function AdminLoginTotp({ loaderData, actionData }: Route.Compone
           {t("auth.verifyButton")}
         </button>
       </Form>
-      <details className="stack" open={actionData?.form === "recovery"}>
+      {/* open only when the recovery form answered; otherwise left to the browser (a re-render must not close it) */}
+      <details className="stack" open={actionData?.form === "recovery" ? true : undefined}>
         <summary>{t("auth.recoveryTitle")}</summary>
         <p className="muted">{t("auth.recoveryIntro")}</p>
         <Form method="post" action={`/admin/login/totp${query ? `?${query}` : ""}`} {...getFormProps(recoveryForm)} noValidate className="stack" data-testid="admin-recovery-form">
