@@ -11,6 +11,9 @@ import { DEMO_STAFF, staffLogin } from "./staff";
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
 test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
+// Several tests of a project log in as the same owner; a TOTP code is accepted once, so a
+// login may wait for the next 30 s step (tests/e2e/staff.ts).
+test.describe.configure({ timeout: 120_000 });
 
 async function waitForHydration(page: Page) {
   if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor();
@@ -123,7 +126,6 @@ test.describe("settings reach the players", () => {
 
 test.describe("the other settings forms", () => {
   test("owner adds a channel, sets write-only credentials and the social links", async ({ page, expectHttpError }) => {
-    test.setTimeout(120_000);
     expectHttpError(401, /^\/admin\/login\/totp/);
     await staffLogin(page, DEMO_STAFF.boss, "/admin/settings");
     await waitForHydration(page);
