@@ -11,6 +11,9 @@ import { DEMO_STAFF, staffLogin } from "./staff";
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
 test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
+// Several tests of a project log in as the same owner; a TOTP code is accepted once, so a
+// login may wait for the next 30 s step (tests/e2e/staff.ts).
+test.describe.configure({ timeout: 120_000 });
 
 async function waitForHydration(page: Page) {
   if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor();
@@ -118,6 +121,47 @@ test.describe("settings reach the players", () => {
     await expect(list).toContainText(titles.vn);
     await switchLanguage(page, "lo");
     await expect(list).toContainText(titles.lo);
+  });
+});
+
+test.describe("the other settings forms", () => {
+  test("owner adds a channel, sets write-only credentials and the social links", async ({ page, expectHttpError }) => {
+    expectHttpError(401, /^\/admin\/login\/totp/);
+    await staffLogin(page, DEMO_STAFF.boss, "/admin/settings");
+    await waitForHydration(page);
+    const tag = Math.random().toString(36).slice(2, 6);
+
+    const channel = page.getByTestId("channel-form-new");
+    await channel.locator('input[name="code"]').fill(`ldb-${tag}`);
+    await channel.locator('input[name="mid"]').fill(`LDB${tag}`);
+    await channel.locator('input[name="displayName"]').fill(`LDB QR ${tag}`);
+    await channel.locator('select[name="bankCode"]').selectOption("LDB");
+    await channel.locator('input[name="merchantName"]').fill("E2E AGENCY");
+    await channel.locator('input[name="merchantCity"]').fill("VIENTIANE");
+    await channel.locator('button[type="submit"]').click();
+    const card = page.getByTestId(`channel-LDB-${tag.toUpperCase()}`);
+    await expect(card).toContainText(`LDB QR ${tag}`);
+    await card.getByRole("button", { name: "ປິດ" }).click();
+    await expect(page.getByTestId(`channel-LDB-${tag.toUpperCase()}`)).toContainText("ປິດແລ້ວ");
+
+    const secret = `e2e-secret-${tag}-0123456789`;
+    const credentials = page.getByTestId("credentials-form");
+    await credentials.locator('select[name="provider"]').selectOption("gclub");
+    await credentials.locator('input[name="agent"]').fill(`agent${tag}`);
+    await credentials.locator('input[name="secret"]').fill(secret);
+    await credentials.locator('button[type="submit"]').click();
+    await expect(page.getByTestId("credentials-gclub")).toContainText("ຕັ້ງເມື່ອ");
+    expect(await page.content()).not.toContain(secret);
+    expect(await page.content()).not.toContain(`agent${tag}`);
+    await expect(page.getByTestId("credentials-form").locator('input[name="secret"]')).toHaveValue("");
+
+    const profile = page.getByTestId("profile-form");
+    await profile.locator('input[name="telegram"]').fill(`https://t.me/e2e_${tag}`);
+    await profile.locator('button[type="submit"]').click();
+    await expect(page.getByTestId("profile-form").locator('input[name="telegram"]')).toHaveValue(`https://t.me/e2e_${tag}`);
+    // The player-facing agency info carries it (same host, so the same agency).
+    await page.goto("/api/v2/agency/info");
+    await expect(page.locator("body")).toContainText(`https://t.me/e2e_${tag}`);
   });
 });
 

@@ -328,7 +328,6 @@ function ChannelsSection({ settings, actionData }: SectionProps) {
 function ProvidersSection({ settings, actionData }: SectionProps) {
   const { t } = useTranslation("admin");
   const [form, fields] = useSchemaForm("settings-providers", ProvidersSchema, resultFor(actionData, "providers"), { intent: "providers", providers: settings.enabledProviders });
-  const [credForm, credFields] = useSchemaForm("settings-credentials", CredentialsSchema, resultFor(actionData, "credentials"), { intent: "credentials" });
   return (
     <section id="providers" className="admin-card stack" aria-labelledby="providers-title" data-testid="settings-providers">
       <h2 id="providers-title">{t("settings.providers.title")}</h2>
@@ -382,17 +381,26 @@ function ProvidersSection({ settings, actionData }: SectionProps) {
           </tbody>
         </table>
       </div>
-      <Form method="post" {...getFormProps(credForm)} noValidate className="stack" data-testid="credentials-form" autoComplete="off">
-        <input type="hidden" name="intent" value="credentials" />
-        <SelectField label={t("settings.providers.provider")} field={credFields.provider} placeholder={t("settings.providers.chooseProvider")} options={PROVIDERS.map((p) => ({ value: p, label: t(`settings.providers.names.${p}`) }))} />
-        <Field label={t("settings.providers.agent")} inputProps={{ ...getInputProps(credFields.agent, { type: "text" }), autoComplete: "off" }} errors={credFields.agent.errors} />
-        <Field label={t("settings.providers.secret")} hint={t("settings.providers.secretHint")} inputProps={{ ...getInputProps(credFields.secret, { type: "password" }), autoComplete: "new-password", defaultValue: "" }} errors={credFields.secret.errors} />
-        <FormError id={credForm.errorId} errors={credForm.errors} />
-        <button type="submit" className="button button-primary">
-          {t("settings.providers.saveCredentials")}
-        </button>
-      </Form>
+      {/* Remounted after every change of the stored credentials: the secret never stays in the page. */}
+      <CredentialsForm key={settings.credentials.map((c) => c.setAt ?? "-").join("|")} actionData={actionData} />
     </section>
+  );
+}
+
+function CredentialsForm({ actionData }: { actionData: ActionData }) {
+  const { t } = useTranslation("admin");
+  const [credForm, credFields] = useSchemaForm("settings-credentials", CredentialsSchema, resultFor(actionData, "credentials"), { intent: "credentials" });
+  return (
+    <Form method="post" {...getFormProps(credForm)} noValidate className="stack" data-testid="credentials-form" autoComplete="off">
+      <input type="hidden" name="intent" value="credentials" />
+      <SelectField label={t("settings.providers.provider")} field={credFields.provider} placeholder={t("settings.providers.chooseProvider")} options={PROVIDERS.map((p) => ({ value: p, label: t(`settings.providers.names.${p}`) }))} />
+      <Field label={t("settings.providers.agent")} inputProps={{ ...getInputProps(credFields.agent, { type: "text" }), autoComplete: "off" }} errors={credFields.agent.errors} />
+      <Field label={t("settings.providers.secret")} hint={t("settings.providers.secretHint")} inputProps={{ ...getInputProps(credFields.secret, { type: "password" }), autoComplete: "new-password", defaultValue: "" }} errors={credFields.secret.errors} />
+      <FormError id={credForm.errorId} errors={credForm.errors} />
+      <button type="submit" className="button button-primary">
+        {t("settings.providers.saveCredentials")}
+      </button>
+    </Form>
   );
 }
 
