@@ -3,6 +3,8 @@ import { canonicalDecimal, scaled } from "../../app/lib/schemas/decimal";
 import { LANGUAGES, type Language } from "../../app/lib/languages";
 import { PROVIDERS, type Provider } from "../core/providers";
 import { auditStatement, type AuditActor } from "./admin-settings";
+import type { PromotionRuleColumns } from "../core/promotion";
+import { parseLocalized, type Localized } from "./promotion";
 
 /**
  * The agency's promotions catalogue as staff edit it (back office item 5): the `promotions`
@@ -12,7 +14,6 @@ import { auditStatement, type AuditActor } from "./admin-settings";
  * is refused if someone changed the promotion meanwhile, so two staff never overwrite
  * each other silently.
  */
-export type Localized = Partial<Record<Language, string>> & { lo: string };
 
 export type AdminPromotion = {
   id: string;
@@ -36,22 +37,12 @@ export type AdminPromotion = {
   updatedAt: string;
 };
 
-type PromotionRow = {
+type PromotionRow = PromotionRuleColumns & {
   id: string;
   status: "ACTIVE" | "INACTIVE";
   title: string;
   description: string;
   image_url: string | null;
-  bonus_kind: "FIXED" | "PERCENT";
-  bonus_value: string;
-  bonus_cap: string | null;
-  set_amount: string | null;
-  first_order_only: number;
-  credit_threshold: string;
-  turnover_multiple: string;
-  max_withdraw_credit: string | null;
-  withdraw_all: number;
-  providers: string;
   sort_order: number;
   created_at: string;
   updated_at: string;
@@ -68,15 +59,6 @@ function parseJson<T>(text: string, fallback: T): T {
   }
 }
 
-/** The image_url column: a plain URL, or JSON {"lo","cn","vn"} with lo set. */
-function parseImage(value: string | null): Localized | null {
-  if (!value) return null;
-  if (value.startsWith("{")) {
-    const parsed = parseJson<Partial<Localized>>(value, {});
-    return typeof parsed.lo === "string" ? { lo: parsed.lo, ...(parsed.cn ? { cn: parsed.cn } : {}), ...(parsed.vn ? { vn: parsed.vn } : {}) } : null;
-  }
-  return { lo: value };
-}
 
 /** Stored as a plain URL when only lo is given (every language shows it), as JSON otherwise. */
 function imageColumn(input: PromotionInput): string | null {
@@ -92,8 +74,9 @@ function toPromotion(row: PromotionRow): AdminPromotion {
     status: row.status,
     title: { lo: "", ...parseJson<Partial<Localized>>(row.title, {}) },
     description: parseJson<Partial<Record<Language, string>>>(row.description, {}),
-    imageUrl: parseImage(row.image_url),
-    bonusKind: row.bonus_kind,
+    // the same reading as the player pages (a plain URL, or {"lo","cn","vn"})
+    imageUrl: row.image_url ? parseLocalized(row.image_url) : null,
+    bonusKind: row.bonus_kind === "PERCENT" ? "PERCENT" : "FIXED",
     bonusValue: row.bonus_value,
     bonusCap: row.bonus_cap,
     setAmount: row.set_amount,

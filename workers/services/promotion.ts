@@ -31,7 +31,8 @@ type PromotionRow = PromotionRuleColumns & {
   sort_order: number;
 };
 
-function parseLocalized(text: string): Localized {
+/** A JSON {"lo","cn","vn"} column (or a plain string, taken as every language's). */
+export function parseLocalized(text: string): Localized {
   try {
     const value = JSON.parse(text) as Partial<Localized>;
     if (typeof value.lo === "string") return { lo: value.lo, cn: value.cn || undefined, vn: value.vn || undefined };
