@@ -2,6 +2,8 @@ import type { z } from "zod";
 import { getInstance } from "~/middleware/i18next.server";
 import { errorMessageKey, type ErrorCode } from "./errors";
 import type { RouterContextProvider } from "react-router";
+import type { CurrentPlayer } from "../../workers/services/auth";
+import { getPlayer } from "./context.server";
 
 /** JSON answers of the compatibility API (SPEC §7): never cached, errors carry a code. */
 export function apiJson(body: unknown, init?: ResponseInit): Response {
@@ -45,4 +47,16 @@ export function fieldErrors(context: Readonly<RouterContextProvider>, error: z.Z
     (out[field] ??= []).push(t(issue.message, limits));
   }
   return out;
+}
+
+/**
+ * The player behind a data call, or the error answer: 401 without a session; 403
+ * PASSWORD_CHANGE_REQUIRED while staff have forced a new password (the API must not be a
+ * way around /player/password).
+ */
+export function apiPlayer(context: Readonly<RouterContextProvider>): { player: CurrentPlayer; error?: undefined } | { player?: undefined; error: Response } {
+  const player = getPlayer(context);
+  if (!player) return { error: apiError(context, "UNAUTHORIZED", 401) };
+  if (player.mustChangePassword) return { error: apiError(context, "PASSWORD_CHANGE_REQUIRED", 403) };
+  return { player };
 }

@@ -339,6 +339,12 @@ describe("players: search, view, lock, sessions, reset", () => {
     expect(asData.headers.get("X-Remix-Redirect")).toBeNull();
     const dataOfDeposit = await fetchApp("http://localhost/player/deposit.data", { headers: { Cookie: cookie }, redirect: "manual" });
     expect(dataOfDeposit.headers.get("X-Remix-Redirect") ?? dataOfDeposit.headers.get("Location") ?? (await dataOfDeposit.text())).toContain("/player/password");
+    // the JSON API is no way around it: money and data calls refuse until a new password is set
+    for (const path of ["/api/v2/players/deposits", "/api/v2/players/withdrawals", "/api/v2/players/credits/askmebet", "/api/v2/promotions", "/v2/promotions/current"]) {
+      const res = await fetchApp(`http://localhost${path}`, { headers: { Cookie: cookie } });
+      expect(res.status, path).toBe(403);
+      expect(((await res.json()) as { error: { code: string } }).error.code, path).toBe("PASSWORD_CHANGE_REQUIRED");
+    }
     const page = await (await fetchApp("http://localhost/player/password", { headers: { Cookie: cookie } })).text();
     expect(page).toContain('data-testid="forced-password-form"');
     expect(page).not.toContain('name="currentPassword"');
@@ -351,6 +357,7 @@ describe("players: search, view, lock, sessions, reset", () => {
     expect(set.status).toBe(302);
     expect(set.headers.get("Location")).toBe("/player/deposit");
     expect((await fetchApp("http://localhost/player/deposit", { headers: { Cookie: cookie }, redirect: "manual" })).status).toBe(200);
+    expect((await fetchApp("http://localhost/api/v2/players/deposits", { headers: { Cookie: cookie } })).status).toBe(200);
     expect(sessionFrom(await loginViaForm(p.username, "brand-new-pass-1", { ip: "10.203.0.3" }))).not.toBeNull();
     const row = await env.DB.prepare(`SELECT must_change_password FROM players WHERE id = ?1`).bind(p.playerId).first<{ must_change_password: number }>();
     expect(row!.must_change_password).toBe(0);

@@ -221,7 +221,8 @@ export async function changePassword(
   const hash = await hashPassword(input.newPassword);
   await db.batch([
     db
-      .prepare(`UPDATE players SET password_hash = ?1, password_changed_at = ?2 WHERE id = ?3 AND agency_id = ?4`)
+      // a password the player chose (knowing the current one) also ends a staff-forced change
+      .prepare(`UPDATE players SET password_hash = ?1, password_changed_at = ?2, must_change_password = 0 WHERE id = ?3 AND agency_id = ?4`)
       .bind(hash, new Date(now()).toISOString(), player.id, agencyId),
     db.prepare(`DELETE FROM sessions WHERE agency_id = ?1 AND player_id = ?2`).bind(agencyId, player.id),
   ]);

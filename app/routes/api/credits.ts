@@ -1,13 +1,13 @@
 import { isProvider } from "../../../workers/core/providers";
 import { fetchCredit } from "../../../workers/services/credits";
-import { apiError, apiJson } from "~/lib/api.server";
-import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
+import { apiError, apiJson, apiPlayer } from "~/lib/api.server";
+import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/credits";
 
 /** SPEC §7 `GET /v2/players/credits/{provider}`: `{ credit: { amount, currency } }`, live from the provider. */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const player = getPlayer(context);
-  if (!player) return apiError(context, "UNAUTHORIZED", 401);
+  const { player, error } = apiPlayer(context);
+  if (error) return error;
   const agency = getAgency(context);
   if (!isProvider(params.provider) || !agency.enabledProviders.includes(params.provider)) return apiError(context, "NOT_FOUND", 404);
   const result = await fetchCredit(getBindings(context), agency.id, player.username, params.provider);

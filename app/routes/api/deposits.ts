@@ -1,13 +1,13 @@
 import { depositSummary, walletOf } from "../../../workers/services/deposit";
-import { apiError, apiJson } from "~/lib/api.server";
-import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
+import { apiJson, apiPlayer } from "~/lib/api.server";
+import { getAgency, getBindings } from "~/lib/context.server";
 import { readPaging } from "~/lib/paging";
 import type { Route } from "./+types/deposits";
 
 /** SPEC §3 data groups: the deposit list (page, pageSize) and the open deposit order. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const player = getPlayer(context);
-  if (!player) return apiError(context, "UNAUTHORIZED", 401);
+  const { player, error } = apiPlayer(context);
+  if (error) return error;
   const wallet = walletOf(getBindings(context), getAgency(context).id, player.id);
   const url = new URL(request.url);
   if (url.pathname.endsWith("/open")) {

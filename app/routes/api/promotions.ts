@@ -1,6 +1,6 @@
 import { cancelPromotion, claimPromotion, currentPromotion, getPromotion, listPromotions, listUsages, promotionSummary, usageSummary } from "../../../workers/services/promotion";
-import { apiError, apiJson, readBody } from "~/lib/api.server";
-import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
+import { apiError, apiJson, apiPlayer, readBody } from "~/lib/api.server";
+import { getAgency, getBindings } from "~/lib/context.server";
 import { isErrorCode } from "~/lib/errors";
 import { readPaging } from "~/lib/paging";
 import { getLocale } from "~/middleware/i18next.server";
@@ -12,13 +12,13 @@ import type { Route } from "./+types/promotions";
  * POST to /current cancels the claim.
  */
 function callContext({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
-  return { player: getPlayer(context), env: getBindings(context), agency: getAgency(context), lang: getLocale(context), url: new URL(request.url) };
+  return { ...apiPlayer(context), env: getBindings(context), agency: getAgency(context), lang: getLocale(context), url: new URL(request.url) };
 }
 
 export async function loader(args: Route.LoaderArgs) {
   const { params, context } = args;
-  const { player, env, agency, lang, url } = callContext(args);
-  if (!player) return apiError(context, "UNAUTHORIZED", 401);
+  const { player, error, env, agency, lang, url } = callContext(args);
+  if (error) return error;
   if (url.pathname.endsWith("/current")) {
     const current = await currentPromotion(env, agency, player, { withTurnover: true });
     return apiJson({ current: current && { ...usageSummary(current.usage, current.promotion, lang), turnoverDone: current.turnoverDone } });
@@ -37,8 +37,8 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const { request, params, context } = args;
-  const { player, env, agency, lang, url } = callContext(args);
-  if (!player) return apiError(context, "UNAUTHORIZED", 401);
+  const { player, error, env, agency, lang, url } = callContext(args);
+  if (error) return error;
   if (url.pathname.endsWith("/current")) {
     const current = await currentPromotion(env, agency, player);
     if (!current) return apiError(context, "NOT_FOUND", 404);
