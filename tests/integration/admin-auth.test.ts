@@ -533,6 +533,7 @@ describe("dashboard", () => {
         `INSERT INTO withdraw_orders_view (code, agency_id, player_id, provider, credit, received, status, review, created_at, updated_at) VALUES
          ('WDASH1', 'demo', 'p', 'gclub', '100.00', '58000.00', 'FAILED', 'AUTO', ?1, ?1)`,
       ).bind(now),
+      env.DB.prepare(`INSERT INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount) VALUES ('UDASH1', 'demo', 'UNKNOWN_REFERENCE', 'NOPE1', 'TXDASH1', '50000.00')`),
     ]);
     const html = await (await get("/admin", cookie)).text();
     const count = (id: string) => new RegExp(`data-testid="${id}"[^>]*>([^<]+)<`).exec(html)?.[1];
@@ -540,6 +541,7 @@ describe("dashboard", () => {
     expect(count("dash-deposit-lak")).toMatch(/^₭/);
     expect(Number(count("dash-failed"))).toBeGreaterThanOrEqual(1);
     expect(Number(count("dash-flagged"))).toBeGreaterThanOrEqual(1);
+    expect(Number(count("dash-unmatched"))).toBeGreaterThanOrEqual(1);
     expect(html).toContain('data-provider="betflix"');
     expect(html).toContain('data-provider="gclub"');
   });

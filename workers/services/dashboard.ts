@@ -29,18 +29,20 @@ export type Dashboard = {
   date: string;
   deposits: { count: number; amountLak: string; credit: string };
   withdrawals: { count: number; credit: string; paidLak: string };
-  pending: { manualWithdrawals: number; flaggedDeposits: number; failedDeposits: number };
+  pending: { manualWithdrawals: number; flaggedDeposits: number; failedDeposits: number; unmatchedPayments: number };
   providerErrors: { provider: string; failedDeposits: number; failedWithdrawals: number }[];
 };
 
 export async function loadDashboard(db: D1Database, agencyId: string, now: number = Date.now()): Promise<Dashboard> {
   const day = vientianeDay(now);
-  const [deposits, withdrawals, manual, flagged, failed, depositErrors, withdrawErrors] = await db.batch<Record<string, unknown>>([
+  const [deposits, withdrawals, manual, flagged, failed, unmatched, depositErrors, withdrawErrors] = await db.batch<Record<string, unknown>>([
     db.prepare(`SELECT amount, credit FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'SUCCESS' AND created_at >= ?2 AND created_at < ?3`).bind(agencyId, day.start, day.end),
     db.prepare(`SELECT credit, received FROM withdraw_orders_view WHERE agency_id = ?1 AND status = 'SUCCESS' AND created_at >= ?2 AND created_at < ?3`).bind(agencyId, day.start, day.end),
     db.prepare(`SELECT COUNT(*) AS n FROM withdraw_orders_view v WHERE v.agency_id = ?1 AND v.status = 'OPEN' AND v.review = 'MANUAL' AND ${UNDECIDED}`).bind(agencyId),
     db.prepare(`SELECT COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND flag IS NOT NULL`).bind(agencyId),
     db.prepare(`SELECT COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'FAILED'`).bind(agencyId),
+    // money that matched no order, not yet credited or refunded by staff
+    db.prepare(`SELECT COUNT(*) AS n FROM unmatched_payments WHERE agency_id = ?1 AND status IN ('OPEN', 'RESOLVING')`).bind(agencyId),
     db
       .prepare(`SELECT provider, COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'FAILED' AND created_at >= ?2 AND created_at < ?3 GROUP BY provider`)
       .bind(agencyId, day.start, day.end),
@@ -64,7 +66,7 @@ export async function loadDashboard(db: D1Database, agencyId: string, now: numbe
     date: day.date,
     deposits: { count: dep.length, amountLak: sum(dep.map((d) => d.amount), "LAK"), credit: sum(dep.map((d) => d.credit), "THB") },
     withdrawals: { count: wd.length, credit: sum(wd.map((w) => w.credit), "THB"), paidLak: sum(wd.map((w) => w.received), "LAK") },
-    pending: { manualWithdrawals: count(manual), flaggedDeposits: count(flagged), failedDeposits: count(failed) },
+    pending: { manualWithdrawals: count(manual), flaggedDeposits: count(flagged), failedDeposits: count(failed), unmatchedPayments: count(unmatched) },
     providerErrors: [...errors.values()].sort((a, b) => a.provider.localeCompare(b.provider)),
   };
 }

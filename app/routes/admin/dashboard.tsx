@@ -47,6 +47,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <li>
               <Link to="/admin/deposits?status=FAILED">{t("dashboard.failedDeposits")}</Link>: <strong data-testid="dash-failed">{d.pending.failedDeposits}</strong>
             </li>
+            <li>
+              <Link to="/admin/payments">{t("dashboard.unmatchedPayments")}</Link>: <strong data-testid="dash-unmatched">{d.pending.unmatchedPayments}</strong>
+            </li>
           </ul>
         </article>
       </div>
