@@ -1,9 +1,9 @@
 import type { PromotionInput } from "../../app/lib/schemas/admin-promotion";
 import { canonicalDecimal, scaled } from "../../app/lib/schemas/decimal";
 import { LANGUAGES, type Language } from "../../app/lib/languages";
-import { PROVIDERS, type Provider } from "../core/providers";
+import { PROVIDERS } from "../core/providers";
 import { auditStatement, type AuditActor } from "./admin-settings";
-import type { PromotionRuleColumns } from "../core/promotion";
+import type { PromotionRuleColumns, PromotionRules } from "../core/promotion";
 import { parseLocalized, type Localized } from "./promotion";
 
 /**
@@ -15,23 +15,14 @@ import { parseLocalized, type Localized } from "./promotion";
  * each other silently.
  */
 
-export type AdminPromotion = {
+/** A catalogue row as staff edit it: the money rules (the same shape the wallet snapshots) plus text and order. */
+export type AdminPromotion = PromotionRules & {
   id: string;
   status: "ACTIVE" | "INACTIVE";
   title: Localized;
   description: Partial<Record<Language, string>>;
   /** One URL for every language, or one per language ({"lo","cn","vn"}, lo required). */
   imageUrl: Localized | null;
-  bonusKind: "FIXED" | "PERCENT";
-  bonusValue: string;
-  bonusCap: string | null;
-  setAmount: string | null;
-  firstOrderOnly: boolean;
-  creditThreshold: string;
-  turnoverMultiple: string;
-  maxWithdrawCredit: string | null;
-  withdrawAll: boolean;
-  providers: Provider[];
   sortOrder: number;
   createdAt: string;
   updatedAt: string;
