@@ -158,6 +158,14 @@ test.describe("the other settings forms", () => {
     const profile = page.getByTestId("profile-form");
     await profile.locator('input[name="telegram"]').fill(`https://t.me/e2e_${tag}`);
     await profile.locator('button[type="submit"]').click();
+    // the typed value is in the field before the save completes: wait for the save itself
+    // (polling the player-facing agency info in a second tab, so the post is not cut short)
+    const probe = await page.context().newPage();
+    await expect(async () => {
+      await probe.goto("/api/v2/agency/info");
+      await expect(probe.locator("body")).toContainText(`https://t.me/e2e_${tag}`, { timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
+    await probe.close();
     await expect(page.getByTestId("profile-form").locator('input[name="telegram"]')).toHaveValue(`https://t.me/e2e_${tag}`);
     // The player-facing agency info carries it (same host, so the same agency).
     await page.goto("/api/v2/agency/info");
