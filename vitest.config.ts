@@ -21,7 +21,6 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             SESSION_SECRET: "test-secret-0123456789abcdef0123456789abcdef",
-            STAFF_API_TOKEN: "test-staff-token-0123456789abcdef0123456789",
             // base64 of 32 bytes; a public test value (workers/config.ts refuses it in production).
             CREDENTIALS_KEY: "dGVzdC1jcmVkZW50aWFscy1rZXktMDEyMzQ1Njc4OWE=",
           },

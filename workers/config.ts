@@ -21,18 +21,16 @@ export const DEMO_SECRET_VALUES: ReadonlySet<string> = new Set([
   "sandbox-bank-secret-demo-0001",
   "sandbox-webhook-secret-demo-0001",
   "test-secret-0123456789abcdef0123456789abcdef",
-  "test-staff-token-0123456789abcdef0123456789",
   "dGVzdC1jcmVkZW50aWFscy1rZXktMDEyMzQ1Njc4OWE=",
   "s3Cr3t",
 ]);
 
-/** The secrets a deployed agency needs, and STAFF_API_TOKEN, checked only when set. */
+/** The secrets a deployed agency needs. (Operator API tokens are per agency, in D1: /admin/api-tokens.) */
 export type ConfigEnv = {
   ENVIRONMENT?: string;
   SESSION_SECRET?: string;
   CREDENTIALS_KEY?: string;
   GATEWAY_WEBHOOK_SECRET?: string;
-  STAFF_API_TOKEN?: string;
 };
 
 export type ConfigProblem = { name: string; problem: "missing" | "demo value" | "too short" | "invalid" | "sandbox in production" };
@@ -71,7 +69,6 @@ export function configProblems(env: ConfigEnv): ConfigProblem[] {
   const push = (p: ConfigProblem | null) => p && problems.push(p);
   push(checkSecret("SESSION_SECRET", env.SESSION_SECRET, { required: true }));
   push(checkSecret("GATEWAY_WEBHOOK_SECRET", env.GATEWAY_WEBHOOK_SECRET, { required: true }));
-  push(checkSecret("STAFF_API_TOKEN", env.STAFF_API_TOKEN, { required: false }));
   const key = env.CREDENTIALS_KEY;
   if (typeof key !== "string" || key.trim() === "") push({ name: "CREDENTIALS_KEY", problem: "missing" });
   else if (DEMO_SECRET_VALUES.has(key.trim())) push({ name: "CREDENTIALS_KEY", problem: "demo value" });

@@ -4,7 +4,7 @@ import routesSource from "../../app/routes.ts?raw";
 import { seedDemo, fetchApp } from "../setup/seed";
 import { addAgency, postForm, uniqueName } from "../setup/players";
 import { fundProvider, playerWithBank, postWithdraw } from "../setup/money";
-import { createStaff, currentTotpStep, staffCookieFrom, staffLogin, totpAt } from "../setup/staff";
+import { createStaff, currentTotpStep, operatorToken, staffCookieFrom, staffLogin, totpAt } from "../setup/staff";
 import { STAFF_IDLE_MS } from "../../workers/services/staff";
 
 const OWNER = { username: "owner1", password: "owner-pass-1234", role: "owner" as const };
@@ -503,14 +503,15 @@ describe("withdraw queue", () => {
 
   it("the operator API writes the audit log (who: the API token)", async () => {
     const w = await manualWithdrawal();
+    const token = await operatorToken(env, "demo", "payroll-system");
     const res = await fetchApp(`http://localhost/api/staff/withdrawals/${w.code}/reject`, {
       method: "POST",
-      headers: { Authorization: "Bearer test-staff-token-0123456789abcdef0123456789", "Content-Type": "application/json", "CF-Connecting-IP": "192.0.2.44" },
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "CF-Connecting-IP": "192.0.2.44" },
       body: JSON.stringify({ reason: "KYC" }),
     });
     expect(res.status).toBe(200);
     const [row] = (await auditRows("api.withdrawal.reject")).filter((r) => r.target === `withdrawal:${w.code}`);
-    expect(row).toMatchObject({ staff_id: null, staff_username: "api-token", ip: "192.0.2.44" });
+    expect(row).toMatchObject({ staff_id: null, staff_username: "api-token:payroll-system", ip: "192.0.2.44" });
     expect(JSON.parse(row.before_json!)).toMatchObject({ status: "OPEN" });
     expect(JSON.parse(row.after_json!)).toMatchObject({ status: "REJECTED" });
   });

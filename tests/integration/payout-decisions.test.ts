@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { seedDemo, fetchApp } from "../setup/seed";
 import { deliver, fundProvider, nextDelivery, playerWithBank, postWithdraw, sandboxBank } from "../setup/money";
 import { postForm } from "../setup/players";
-import { createStaff, staffLogin } from "../setup/staff";
+import { createStaff, operatorToken, staffLogin } from "../setup/staff";
 
 /**
  * Issue 12 finding 1: one payout per withdrawal on every path. Each race is forced in a
@@ -13,7 +13,10 @@ import { createStaff, staffLogin } from "../setup/staff";
 
 beforeAll(seedDemo);
 
-const TOKEN = "test-staff-token-0123456789abcdef0123456789";
+let TOKEN = "";
+beforeAll(async () => {
+  TOKEN = await operatorToken(env, "demo");
+});
 
 async function operatorApi(code: string, op: string, body: object) {
   return fetchApp(`http://localhost/api/staff/withdrawals/${code}/${op}`, {

@@ -2,7 +2,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedDemo, fetchApp } from "../setup/seed";
 import { deliver, fundProvider, nextDelivery, playerWithBank, postWithdraw, providerBalance, sandboxBank, sandboxProvider } from "../setup/money";
-import { approveWithdrawal, markWithdrawalPaid, rejectWithdrawal } from "../../workers/services/withdraw";
+import { decideWithdrawal, type StaffDecision } from "../../workers/services/withdraw-review";
+import { operatorToken } from "../setup/staff";
+import { addAgency } from "../setup/players";
+
+/** A staff decision through the back office's path (the one every caller takes). */
+async function decide(code: string, decision: StaffDecision) {
+  return decideWithdrawal(env, "demo", code, decision, { via: "back-office", agencyId: "demo", staffId: null, staffUsername: "test-staff", ip: "local", userAgent: null });
+}
 
 beforeAll(seedDemo);
 
@@ -130,8 +137,8 @@ describe("withdrawals", () => {
 
     await faults({ provider: "betflix", op: "deposit", mode: "error-before", count: 2 });
     try {
-      const rejected = await rejectWithdrawal(env, order.code, "KYC_MISMATCH");
-      expect(rejected).toMatchObject({ status: "REJECTED", returnState: "PENDING", reason: "KYC_MISMATCH" });
+      const rejected = await decide(order.code, { action: "reject", reason: "KYC_MISMATCH" });
+      expect(rejected).toMatchObject({ ok: true, order: { status: "REJECTED", returnState: "PENDING", reason: "KYC_MISMATCH" } });
       let t = Date.now();
       for (let i = 0; i < 2; i++) {
         await p.wallet.runDueWork(t);
@@ -151,18 +158,17 @@ describe("withdrawals", () => {
     expect(history).toContain("฿6.000,00");
   });
 
-  it("staff approve and mark paid: SUCCESS once, ledger balanced in both currencies", async () => {
+  it("staff mark paid by hand: SUCCESS once, ledger balanced in both currencies; nothing after it", async () => {
     const p = await playerWithBank();
     await fundProvider("gclub", p.username, "8000.00");
     await postWithdraw(p.cookie, { provider: "gclub", amount: "7000" });
     const [order] = (await withdrawals(p.cookie)).items;
-    expect(await approveWithdrawal(env, order.code)).toMatchObject({ review: "APPROVED" });
-    const paid = await markWithdrawalPaid(env, order.code, "BCEL-123");
-    expect(paid).toMatchObject({ kind: "applied" });
-    expect((await markWithdrawalPaid(env, order.code, "BCEL-123"))).toMatchObject({ kind: "duplicate" });
-    const after = await p.wallet.getWithdraw(order.code);
-    expect(after).toMatchObject({ status: "SUCCESS", receivedLak: "4060000.00" });
-    expect(await rejectWithdrawal(env, order.code, "late")).toMatchObject({ status: "SUCCESS" }); // no arrow from SUCCESS
+    const paid = await decide(order.code, { action: "paid", bankReference: "BCEL-123" });
+    expect(paid).toMatchObject({ ok: true, order: { status: "SUCCESS", receivedLak: "4060000.00" } });
+    // pressed again, rejected after, approved after: refused with the order as it stands
+    for (const again of [{ action: "paid", bankReference: "BCEL-123" }, { action: "reject", reason: "late" }, { action: "approve" }] as StaffDecision[]) {
+      expect(await decide(order.code, again)).toMatchObject({ ok: false, code: "CONFLICT", order: { status: "SUCCESS" } });
+    }
     expect(await p.wallet.ledgerTotals()).toEqual({ THB: "0", LAK: "0" });
   });
 
@@ -224,14 +230,24 @@ describe("withdrawals", () => {
         headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify(body),
       });
-    const TOKEN = "test-staff-token-0123456789abcdef0123456789";
+    const TOKEN = await operatorToken(env, "demo");
+    await addAgency("tokother", "tokother.localhost");
+    const otherAgency = await operatorToken(env, "tokother");
     expect((await call("reject", { reason: "x" })).status).toBe(401);
+    // a token works only at its own agency, both ways
+    expect((await call("reject", { reason: "x" }, otherAgency)).status).toBe(401);
+    expect((await call("reject", { reason: "x" }, TOKEN, "tokother.localhost")).status).toBe(401);
     expect((await call("reject", { reason: "x" }, "wrong-token-wrong-token-wrong-token")).status).toBe(401);
     expect((await call("reject", {}, TOKEN)).status).toBe(400);
     expect((await call("reject", { reason: "KYC" }, TOKEN, "disabled.localhost")).status).toBe(404);
     const res = await call("reject", { reason: "KYC" }, TOKEN);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { order: { status: string } }).order.status).toBe("REJECTED");
+    // a retry of the same call is answered as a duplicate; another decision is a 409
+    expect(await (await call("reject", { reason: "KYC" }, TOKEN)).json()).toMatchObject({ result: "duplicate", order: { status: "REJECTED" } });
+    const conflict = await call("paid", { bankReference: "BCEL-9" }, TOKEN);
+    expect(conflict.status).toBe(409);
+    expect(await conflict.json()).toMatchObject({ error: { code: "WITHDRAWAL_STATE_CONFLICT" }, order: { status: "REJECTED" } });
     await p.wallet.runDueWork(Date.now() + 60_000);
     expect(await providerBalance("alphabet", p.username)).toBe("7000.00");
   });

@@ -99,3 +99,10 @@ export async function staffLogin(
   }
   throw new Error("staff second factor refused every code (wrong secret?)");
 }
+
+/** An operator API token of this agency (created as an owner would, at /admin/api-tokens). */
+export async function operatorToken(env: { DB: D1Database }, agencyId = "demo", name = `test-${crypto.randomUUID().slice(0, 8)}`): Promise<string> {
+  const { createApiToken } = await import("../../workers/services/api-tokens");
+  const { token } = await createApiToken(env.DB, agencyId, name, { agencyId, staffId: null, staffUsername: "test-owner", ip: "local", userAgent: null });
+  return token;
+}

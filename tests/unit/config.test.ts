@@ -19,7 +19,7 @@ describe("production configuration guard", () => {
 
   it("accepts a production environment with every secret set", () => {
     expect(configProblems(GOOD)).toEqual([]);
-    expect(configProblems({ ...GOOD, STAFF_API_TOKEN: "t".repeat(40), SESSION_SECRET: `${"n".repeat(32)},${"o".repeat(32)}` })).toEqual([]);
+    expect(configProblems({ ...GOOD, SESSION_SECRET: `${"n".repeat(32)},${"o".repeat(32)}` })).toEqual([]);
   });
 
   it("treats a missing or unknown ENVIRONMENT as production (fails closed)", () => {
@@ -38,20 +38,18 @@ describe("production configuration guard", () => {
     // One demo entry in a rotation list is enough to refuse.
     expect(configProblems({ ...GOOD, SESSION_SECRET: `${"n".repeat(32)},s3Cr3t` })).toEqual([{ name: "SESSION_SECRET", problem: "demo value" }]);
     expect(configProblems({ ...GOOD, GATEWAY_WEBHOOK_SECRET: "sandbox-webhook-secret-demo-0001" })).toEqual([{ name: "GATEWAY_WEBHOOK_SECRET", problem: "demo value" }]);
-    expect(configProblems({ ...GOOD, STAFF_API_TOKEN: "test-staff-token-0123456789abcdef0123456789" })).toEqual([{ name: "STAFF_API_TOKEN", problem: "demo value" }]);
     expect(configProblems({ ...GOOD, CREDENTIALS_KEY: "dGVzdC1jcmVkZW50aWFscy1rZXktMDEyMzQ1Njc4OWE=" })).toEqual([{ name: "CREDENTIALS_KEY", problem: "demo value" }]);
     // Sandbox vars copied into a production environment.
     expect(configProblems({ ...GOOD, SANDBOX_PROVIDER_SECRET: "sandbox-provider-secret-demo-0001" } as never)).toEqual([{ name: "SANDBOX_PROVIDER_SECRET", problem: "demo value" }]);
     // The values this repository ships are all in the list.
     const e = env as unknown as Record<string, unknown>;
-    for (const value of [e.SESSION_SECRET, e.STAFF_API_TOKEN, e.CREDENTIALS_KEY, env.SANDBOX_WEBHOOK_SECRET, env.SANDBOX_BANK_SECRET, env.SANDBOX_PROVIDER_SECRET]) {
+    for (const value of [e.SESSION_SECRET, e.CREDENTIALS_KEY, env.SANDBOX_WEBHOOK_SECRET, env.SANDBOX_BANK_SECRET, env.SANDBOX_PROVIDER_SECRET]) {
       expect(DEMO_SECRET_VALUES.has(String(value))).toBe(true);
     }
   });
 
   it("refuses short secrets and a credentials key that is not 32 bytes of base64", () => {
     expect(configProblems({ ...GOOD, SESSION_SECRET: "short" })).toEqual([{ name: "SESSION_SECRET", problem: "too short" }]);
-    expect(configProblems({ ...GOOD, STAFF_API_TOKEN: "short" })).toEqual([{ name: "STAFF_API_TOKEN", problem: "too short" }]);
     expect(configProblems({ ...GOOD, CREDENTIALS_KEY: btoa("k".repeat(16)) })).toEqual([{ name: "CREDENTIALS_KEY", problem: "invalid" }]);
     expect(configProblems({ ...GOOD, CREDENTIALS_KEY: "not base64 at all!" })).toEqual([{ name: "CREDENTIALS_KEY", problem: "invalid" }]);
     expect(isCredentialsKey(btoa("k".repeat(32)))).toBe(true);
@@ -90,7 +88,7 @@ describe("the Worker with a misconfigured production environment", () => {
   });
 
   it("serves normally once every secret is real, and locally as before", async () => {
-    const prod = { ...env, ...GOOD, STAFF_API_TOKEN: "t".repeat(40), SANDBOX_PROVIDER: undefined, SANDBOX_BANK: undefined, SANDBOX_PROVIDER_SECRET: undefined, SANDBOX_BANK_SECRET: undefined, SANDBOX_WEBHOOK_SECRET: undefined } as unknown as Env;
+    const prod = { ...env, ...GOOD, SANDBOX_PROVIDER: undefined, SANDBOX_BANK: undefined, SANDBOX_PROVIDER_SECRET: undefined, SANDBOX_BANK_SECRET: undefined, SANDBOX_WEBHOOK_SECRET: undefined } as unknown as Env;
     expect(misconfiguredResponse(prod)).toBeNull();
     const res = await call("http://unknown.example/api/v2/agency/info", prod);
     expect(res.status).not.toBe(500);

@@ -77,3 +77,57 @@ export function needsManualReview(creditMinor: bigint, autoMax: string): boolean
   const max = parseAmount(autoMax, "THB");
   return max === null || creditMinor > max;
 }
+
+/**
+ * Who may decide an OPEN withdrawal's payout (docs/decisions/010-payout-decisions.md).
+ * Every caller (back-office page, operator API, the gateway's callback and the wallet's
+ * own status queries) goes through this one rule, inside the player's wallet:
+ * - staff decide (approve, paid by hand, reject) only while the order waits for review
+ *   (review MANUAL) and no payout was ever requested from the gateway;
+ * - once approved (or automatic), the payout belongs to the gateway: it alone reports paid
+ *   or rejected, and a rejection returns the credit. Staff actions are refused.
+ * A repeat of the decision already taken is a duplicate (answered as such, applied once).
+ */
+export type WithdrawDecision =
+  | { by: "staff"; action: "approve" }
+  | { by: "staff"; action: "paid"; bankReference: string }
+  | { by: "staff"; action: "reject"; reason: string }
+  | { by: "gateway"; action: "paid"; transactionId: string }
+  | { by: "gateway"; action: "reject"; reason: string };
+
+export type PayoutFacts = {
+  status: WithdrawStatus;
+  review: "AUTO" | "MANUAL" | "APPROVED";
+  payoutState: "REQUESTED" | "UNKNOWN" | null;
+  payoutTxn: string | null;
+  reason: string | null;
+};
+
+export type DecisionVerdict = "apply" | "duplicate" | "refuse";
+
+/** The transaction id a payout made by hand is recorded with. */
+export function manualPayoutTxn(bankReference: string): string {
+  return `MANUAL:${bankReference}`;
+}
+
+/** An order staff may still decide: waiting for review, no payout ever requested. */
+export function awaitsStaffDecision(order: Pick<PayoutFacts, "status" | "review" | "payoutState">): boolean {
+  return order.status === "OPEN" && order.review === "MANUAL" && order.payoutState === null;
+}
+
+export function judgeWithdrawDecision(order: PayoutFacts, decision: WithdrawDecision): DecisionVerdict {
+  const awaitsStaff = awaitsStaffDecision(order);
+  const withGateway = order.status === "OPEN" && order.payoutState !== null;
+  if (decision.by === "staff") {
+    if (awaitsStaff) return "apply";
+    if (decision.action === "approve") return order.status === "OPEN" && order.review === "APPROVED" ? "duplicate" : "refuse";
+    if (decision.action === "paid") return order.status === "SUCCESS" && order.payoutTxn === manualPayoutTxn(decision.bankReference) ? "duplicate" : "refuse";
+    return order.status === "REJECTED" && order.payoutState === null && order.reason === decision.reason ? "duplicate" : "refuse";
+  }
+  if (decision.action === "paid") {
+    if (order.status === "SUCCESS" && order.payoutTxn === decision.transactionId) return "duplicate";
+    return withGateway ? "apply" : "refuse";
+  }
+  if (order.status === "REJECTED" && order.payoutState !== null) return "duplicate";
+  return withGateway ? "apply" : "refuse";
+}

@@ -1,18 +1,15 @@
-import { auditStatement, recordAudit, type AuditEntry } from "./audit";
+import { auditStatement, type AuditEntry } from "./audit";
 import { walletOf } from "./wallet";
-import { markWithdrawalPaid, rejectWithdrawal } from "./withdraw";
+import { awaitsStaffDecision } from "../core/withdraw";
 import type { WithdrawOrder } from "../wallet/player-wallet";
 
 /**
  * The back office's withdraw queue: OPEN withdrawals above the automatic-payout threshold
  * (review MANUAL), oldest first, with what staff need to pay them by hand, and the two
  * decisions: paid (with the bank's reference) or rejected (with a reason; the wallet's
- * saga returns the credit). Everything is scoped by agency.
- *
- * "Paid" calls the wallet's payoutResult directly. It must NOT approve first: approving
- * (review APPROVED) hands the order to the wallet's alarm, which asks the gateway for an
- * automatic payout, so "approve, then mark paid" would pay the player twice if the alarm
- * ran in between. payoutResult accepts any OPEN order and applies once.
+ * saga returns the credit); the operator API may also approve (hand the payout to the
+ * gateway). Everything is scoped by agency. Whether a decision may be taken is judged by
+ * the player's wallet alone (`decideWithdraw`, docs/decisions/010-payout-decisions.md).
  */
 
 export type QueueItem = {
@@ -135,9 +132,9 @@ export async function getWithdrawalDetail(env: Env, agencyId: string, code: stri
   };
 }
 
-/** Is this order still waiting for a staff decision? */
+/** Is this order still waiting for a staff decision? (the wallet's own rule, for the page's forms) */
 export function awaitsDecision(order: Pick<WithdrawOrder, "status" | "review" | "payoutState">): boolean {
-  return order.status === "OPEN" && order.review === "MANUAL" && order.payoutState === null;
+  return awaitsStaffDecision(order);
 }
 
 /** What the audit log keeps of an order, before and after a decision. */
@@ -158,94 +155,74 @@ export function auditView(order: WithdrawOrder | null) {
   };
 }
 
-export type DecisionOutcome = { ok: true; order: WithdrawOrder } | { ok: false; code: "NOT_FOUND" | "ALREADY_HANDLED" };
-type Who = Omit<AuditEntry, "action" | "target" | "before" | "after">;
-
-const CLAIM_STALE_MS = 2 * 60_000;
+export type StaffDecision = { action: "approve" } | { action: "paid"; bankReference: string } | { action: "reject"; reason: string };
 
 /**
- * Claims the decision for this order: one row per code, so of two staff pressing at once
- * only one goes on to the wallet. A claim left CLAIMED (the request died) is taken over
- * after two minutes.
+ * NOT_FOUND: no such order at this agency. CONFLICT: refused or already decided; `order`
+ * is the order as it stands (the operator API answers it with 409).
  */
-async function claim(db: D1Database, agencyId: string, code: string, decision: "PAID" | "REJECTED", who: Who, detail: { bankReference?: string; reason?: string }, now: number): Promise<boolean> {
-  const result = await db
-    .prepare(
-      `INSERT INTO withdraw_reviews (code, agency_id, decision, state, staff_id, staff_username, bank_reference, reason, decided_at)
-       VALUES (?1, ?2, ?3, 'CLAIMED', ?4, ?5, ?6, ?7, ?8)
-       ON CONFLICT(code) DO UPDATE SET decision = excluded.decision, staff_id = excluded.staff_id, staff_username = excluded.staff_username,
-         bank_reference = excluded.bank_reference, reason = excluded.reason, decided_at = excluded.decided_at
-       WHERE withdraw_reviews.state = 'CLAIMED' AND withdraw_reviews.decided_at < ?9`,
-    )
-    .bind(code, agencyId, decision, who.staffId, who.staffUsername, detail.bankReference ?? null, detail.reason ?? null, now, now - CLAIM_STALE_MS)
-    .run();
-  return (result.meta.changes ?? 0) === 1;
-}
+export type DecisionOutcome =
+  | { ok: true; order: WithdrawOrder; repeated: boolean }
+  | { ok: false; code: "NOT_FOUND" }
+  | { ok: false; code: "CONFLICT"; order: WithdrawOrder };
 
-async function release(db: D1Database, code: string, now: number): Promise<void> {
-  await db.prepare(`DELETE FROM withdraw_reviews WHERE code = ?1 AND state = 'CLAIMED' AND decided_at = ?2`).bind(code, now).run();
-}
+/** Who decides: a staff member in the back office, or an operator API token of the agency. */
+export type Decider = Omit<AuditEntry, "action" | "target" | "before" | "after"> & { via: "back-office" | "api" };
+
+const AUDIT_ACTION: Record<StaffDecision["action"], string> = { approve: "withdrawal.approved", paid: "withdrawal.paid", reject: "withdrawal.rejected" };
 
 /**
- * Staff paid the player by hand: the order becomes SUCCESS with the bank's reference.
- * Audited with the wallet's before/after, right after the wallet answers.
+ * Every staff decision, from the back office or the operator API, takes this path: the
+ * player's wallet judges and applies it in one step (two staff pressing at once get one
+ * outcome; a decision after the gateway was asked to pay is refused). Applied decisions
+ * are audited with the wallet's before/after; the API's refused and repeated calls are
+ * audited too (every use of a token leaves a row).
  */
-export async function decidePaid(env: Env, agencyId: string, code: string, bankReference: string, who: Who): Promise<DecisionOutcome> {
+export async function decideWithdrawal(env: Env, agencyId: string, code: string, decision: StaffDecision, who: Decider): Promise<DecisionOutcome> {
   const ref = await refOf(env.DB, agencyId, code);
   if (!ref) return { ok: false, code: "NOT_FOUND" };
-  const wallet = walletOf(env, agencyId, ref.player_id);
-  const before = await wallet.getWithdraw(code);
-  if (!before) return { ok: false, code: "NOT_FOUND" };
-  if (!awaitsDecision(before)) return { ok: false, code: "ALREADY_HANDLED" };
   const now = Date.now();
-  if (!(await claim(env.DB, agencyId, code, "PAID", who, { bankReference }, now))) return { ok: false, code: "ALREADY_HANDLED" };
-  const result = await markWithdrawalPaid(env, code, bankReference);
-  if (!result || result.kind !== "applied" || !result.order) {
-    await release(env.DB, code, now);
-    return { ok: false, code: "ALREADY_HANDLED" };
-  }
-  await env.DB.batch([
-    env.DB.prepare(`UPDATE withdraw_reviews SET state = 'DONE' WHERE code = ?1`).bind(code),
-    auditStatement(env.DB, { ...who, action: "withdrawal.paid", target: `withdrawal:${code}`, before: auditView(before as WithdrawOrder), after: { ...auditView(result.order as WithdrawOrder), bankReference } }),
-  ]);
-  return { ok: true, order: result.order as WithdrawOrder };
-}
-
-/** Staff refused the withdrawal: REJECTED with the reason; the wallet returns the credit. */
-export async function decideRejected(env: Env, agencyId: string, code: string, reason: string, who: Who): Promise<DecisionOutcome> {
-  const ref = await refOf(env.DB, agencyId, code);
-  if (!ref) return { ok: false, code: "NOT_FOUND" };
-  const wallet = walletOf(env, agencyId, ref.player_id);
-  const before = await wallet.getWithdraw(code);
-  if (!before) return { ok: false, code: "NOT_FOUND" };
-  if (!awaitsDecision(before)) return { ok: false, code: "ALREADY_HANDLED" };
-  const now = Date.now();
-  if (!(await claim(env.DB, agencyId, code, "REJECTED", who, { reason }, now))) return { ok: false, code: "ALREADY_HANDLED" };
-  const after = await rejectWithdrawal(env, code, reason);
-  if (!after || after.status !== "REJECTED" || after.reason !== reason) {
-    await release(env.DB, code, now);
-    return { ok: false, code: "ALREADY_HANDLED" };
-  }
-  await env.DB.batch([
-    env.DB.prepare(`UPDATE withdraw_reviews SET state = 'DONE' WHERE code = ?1`).bind(code),
-    auditStatement(env.DB, { ...who, action: "withdrawal.rejected", target: `withdrawal:${code}`, before: auditView(before as WithdrawOrder), after: auditView(after as WithdrawOrder) }),
-  ]);
-  return { ok: true, order: after as WithdrawOrder };
-}
-
-/** The operator API's audit row (no staff account: the bearer token). */
-export async function auditApiWithdrawal(env: Env, agencyId: string, code: string, op: string, before: WithdrawOrder | null, after: WithdrawOrder | null, request: Request, extra: Record<string, unknown>) {
-  await recordAudit(env.DB, {
-    agencyId,
-    staffId: null,
-    staffUsername: "api-token",
-    action: `api.withdrawal.${op}`,
+  const result = await walletOf(env, agencyId, ref.player_id).decideWithdraw(code, { by: "staff", ...decision }, now);
+  if (result.kind === "not-found" || !result.order) return { ok: false, code: "NOT_FOUND" };
+  const order = result.order as WithdrawOrder;
+  const { via, ...actor } = who;
+  const detail = decision.action === "paid" ? { bankReference: decision.bankReference } : decision.action === "reject" ? { requestedReason: decision.reason } : {};
+  const action = via === "api" ? `api.${AUDIT_ACTION[decision.action]}` : AUDIT_ACTION[decision.action];
+  const audit = auditStatement(env.DB, {
+    ...actor,
+    action,
     target: `withdrawal:${code}`,
-    before: auditView(before),
-    after: after ? { ...auditView(after), ...extra } : extra,
-    ip: request.headers.get("CF-Connecting-IP") ?? "local",
-    userAgent: request.headers.get("User-Agent"),
+    before: auditView(result.before as WithdrawOrder),
+    after: { ...auditView(order), ...detail, result: result.kind },
   });
+  if (result.kind === "applied") {
+    const record =
+      decision.action === "approve"
+        ? []
+        : [
+            // the decision row hides the order from the queue at once (before the wallet projects)
+            env.DB.prepare(
+              `INSERT INTO withdraw_reviews (code, agency_id, decision, state, staff_id, staff_username, bank_reference, reason, decided_at)
+               VALUES (?1, ?2, ?3, 'DONE', ?4, ?5, ?6, ?7, ?8)
+               ON CONFLICT(code) DO UPDATE SET decision = excluded.decision, state = 'DONE', staff_id = excluded.staff_id, staff_username = excluded.staff_username,
+                 bank_reference = excluded.bank_reference, reason = excluded.reason, decided_at = excluded.decided_at`,
+            ).bind(
+              code,
+              agencyId,
+              decision.action === "paid" ? "PAID" : "REJECTED",
+              actor.staffId,
+              actor.staffUsername,
+              decision.action === "paid" ? decision.bankReference : null,
+              decision.action === "reject" ? decision.reason : null,
+              now,
+            ),
+          ];
+    await env.DB.batch([...record, audit]);
+    return { ok: true, order, repeated: false };
+  }
+  if (via === "api") await audit.run();
+  if (result.kind === "duplicate" && via === "api") return { ok: true, order, repeated: true };
+  return { ok: false, code: "CONFLICT", order };
 }
 
 /** The order as the wallet holds it now (for the operator API's before/after). */

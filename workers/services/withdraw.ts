@@ -1,4 +1,4 @@
-import { checkWithdrawAmount, needsManualReview, quoteWithdraw, type WithdrawQuote } from "../core/withdraw";
+import { checkWithdrawAmount, needsManualReview, quoteWithdraw, type WithdrawDecision, type WithdrawQuote } from "../core/withdraw";
 import { formatAmount, parseAmount, type Rate } from "../core/money";
 import type { PromotionError } from "../core/promotion";
 import { promotionForWithdraw, type WithdrawPromotion } from "./promotion";
@@ -129,31 +129,19 @@ async function walletByCode(env: Env, code: string) {
   return ref ? walletOf(env, ref.agency_id, ref.player_id) : null;
 }
 
-/** Staff (back office, next issue's screens): approve a withdrawal waiting for review. */
-export async function approveWithdrawal(env: Env, code: string) {
-  return (await walletByCode(env, code))?.approveWithdraw(code, Date.now()) ?? null;
-}
-
-/** Staff: the payout was made by hand outside the gateway. */
-export async function markWithdrawalPaid(env: Env, code: string, bankReference: string) {
-  const wallet = await walletByCode(env, code);
-  return wallet ? wallet.payoutResult(code, { outcome: "PAID", transactionId: `MANUAL:${bankReference}` }, Date.now()) : null;
-}
-
-/** Staff: reject with a reason; the credit goes back to the provider. */
-export async function rejectWithdrawal(env: Env, code: string, reason: string) {
-  return (await walletByCode(env, code))?.rejectWithdraw(code, reason, Date.now()) ?? null;
-}
-
-/** The gateway's payout callback (already signature-checked by the webhook route). */
+/**
+ * The gateway's payout callback (already signature-checked by the webhook route), through
+ * the wallet's one decision path: it applies only to a payout the wallet asked for.
+ */
 export async function applyPayoutEvent(env: Env, event: { event: string; reference: string; transactionId?: string; reason?: string }) {
   const wallet = await walletByCode(env, event.reference);
   if (!wallet) return { kind: "unknown-order" as const };
-  const result =
+  const decision: WithdrawDecision =
     event.event === "payout.paid"
-      ? await wallet.payoutResult(event.reference, { outcome: "PAID", transactionId: event.transactionId ?? "" }, Date.now())
-      : await wallet.payoutResult(event.reference, { outcome: "REJECTED", reason: event.reason ?? "REJECTED" }, Date.now());
-  return { kind: result.kind };
+      ? { by: "gateway", action: "paid", transactionId: event.transactionId ?? "" }
+      : { by: "gateway", action: "reject", reason: event.reason ?? "REJECTED" };
+  const result = await wallet.decideWithdraw(event.reference, decision, Date.now());
+  return { kind: result.kind === "not-found" ? ("unknown-order" as const) : result.kind };
 }
 
 export function withdrawSummary(order: WithdrawOrder) {

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { canTransition, DEPOSIT_TRANSITIONS, type OrderStatus } from "../core/orders";
-import { canWithdrawTransition, type WithdrawStatus } from "../core/withdraw";
+import { canWithdrawTransition, judgeWithdrawDecision, manualPayoutTxn, type WithdrawDecision, type WithdrawStatus } from "../core/withdraw";
 import { formatAmount } from "../core/money";
 import { isProvider, type Provider } from "../core/providers";
 import { providerPort, providerUsername } from "../ports/provider";
@@ -111,6 +111,13 @@ type WithdrawRow = {
   usage_id: string | null;
   usage_outcome: "SUCCESS" | "CANCELED" | null;
   deductions_json: string;
+};
+
+/** What a payout decision did: applied, a repeat of the one already taken, or refused (the order as it stands). */
+export type WithdrawDecisionResult = {
+  kind: "applied" | "duplicate" | "refused" | "not-found";
+  before: WithdrawOrder | null;
+  order: WithdrawOrder | null;
 };
 
 export type OpenWithdrawInput = {
@@ -539,51 +546,55 @@ export class PlayerWallet extends DurableObject<Env> {
     return this.getWithdraw(code);
   }
 
-  /** The payout's outcome (callback, status query or staff). Applied once. */
-  payoutResult(code: string, result: { outcome: "PAID"; transactionId: string } | { outcome: "REJECTED"; reason: string }, now: number): { kind: "applied" | "duplicate" | "not-open"; order: WithdrawOrder | null } {
+  /**
+   * The one decision path of an OPEN withdrawal's payout, for every caller: back-office
+   * page, operator API, the gateway's callback and this wallet's own status queries. The
+   * rule is `judgeWithdrawDecision` (core/withdraw.ts): staff decide only while the order
+   * waits for review and no payout was ever requested; after that only the gateway does.
+   * Judged and applied in one synchronous step, so no other command can slip in between.
+   */
+  decideWithdraw(code: string, decision: WithdrawDecision, now: number): WithdrawDecisionResult {
     const row = this.wrow(`SELECT * FROM withdraw_orders WHERE code = ?`, code);
-    if (!row) return { kind: "not-open", order: null };
-    if (row.status === "SUCCESS" && result.outcome === "PAID") return { kind: "duplicate", order: toWithdraw(row) };
-    if (row.status === "REJECTED" && result.outcome === "REJECTED") return { kind: "duplicate", order: toWithdraw(row) };
-    if (row.status !== "OPEN") return { kind: "not-open", order: toWithdraw(row) };
-    if (result.outcome === "PAID") {
-      this.wtransition(code, "OPEN", "SUCCESS", { completed_at: now, payout_txn: result.transactionId, next_attempt_at: null });
-      const credit = BigInt(row.credit_minor);
-      const net = BigInt(row.net_credit_minor);
-      const lak = BigInt(row.received_lak_minor);
-      // deductions (bonus taken back, excess above the maximum received) stay with the agency
-      this.post(code, "paid-out", [
-        ["player:withdraw-pending", "THB", credit],
-        ...(credit > net ? ([["agency:promotion", "THB", -(credit - net)]] as [string, string, bigint][]) : []),
-        ["fx:conversion", "THB", -net],
-        ["fx:conversion", "LAK", lak],
-        ["bank:payout", "LAK", -lak],
-      ], now);
-      if (row.usage_id && row.usage_outcome) this.endUsage(row.usage_id, "USED", row.usage_outcome, row.usage_outcome === "SUCCESS" ? "WITHDRAWN" : "BONUS_DEDUCTED", now);
+    if (!row) return { kind: "not-found", before: null, order: null };
+    const before = toWithdraw(row);
+    const verdict = judgeWithdrawDecision(
+      { status: row.status, review: row.review, payoutState: row.payout_state, payoutTxn: row.payout_txn, reason: row.reason },
+      decision,
+    );
+    if (verdict === "duplicate") return { kind: "duplicate", before, order: before };
+    if (verdict === "refuse") {
+      // a gateway saying "paid" for an order it was never asked to pay, or paid otherwise:
+      // money may have left twice; staff must see it
+      if (decision.by === "gateway" && decision.action === "paid") console.error(`payout conflict: gateway paid ${code} (${decision.transactionId}) but the order is ${row.status}/${row.payout_txn ?? "-"}`);
+      return { kind: "refused", before, order: before };
+    }
+    if (decision.action === "approve") {
+      this.sql.exec(`UPDATE withdraw_orders SET review = 'APPROVED', next_attempt_at = ? WHERE code = ?`, now, code);
+      this.scheduleAlarm(now);
+    } else if (decision.action === "paid") {
+      this.payOut(row, decision.by === "staff" ? manualPayoutTxn(decision.bankReference) : decision.transactionId, now);
     } else {
-      this.rejectOpen(code, result.reason, now);
+      this.rejectOpen(code, decision.reason, now);
     }
     this.wdirty(code);
-    return { kind: "applied", order: this.getWithdraw(code) };
+    return { kind: "applied", before, order: this.getWithdraw(code) };
   }
 
-  /** Staff: a withdrawal above the automatic threshold is approved for payout. */
-  approveWithdraw(code: string, now: number): WithdrawOrder | null {
-    this.sql.exec(`UPDATE withdraw_orders SET review = 'APPROVED', next_attempt_at = ? WHERE code = ? AND status = 'OPEN' AND review = 'MANUAL'`, now, code);
-    this.scheduleAlarm(now);
-    this.wdirty(code);
-    return this.getWithdraw(code);
-  }
-
-  /** Staff: reject with a reason; the credit goes back to the provider. */
-  rejectWithdraw(code: string, reason: string, now: number): WithdrawOrder | null {
-    const row = this.wrow(`SELECT * FROM withdraw_orders WHERE code = ?`, code);
-    if (!row || row.status !== "OPEN") return row ? toWithdraw(row) : null;
-    // a payout already requested must come back rejected from the bank, not be rejected here
-    if (row.payout_state !== null) return toWithdraw(row);
-    this.rejectOpen(code, reason, now);
-    this.wdirty(code);
-    return this.getWithdraw(code);
+  private payOut(row: WithdrawRow, transactionId: string, now: number): void {
+    const code = row.code;
+    this.wtransition(code, "OPEN", "SUCCESS", { completed_at: now, payout_txn: transactionId, next_attempt_at: null });
+    const credit = BigInt(row.credit_minor);
+    const net = BigInt(row.net_credit_minor);
+    const lak = BigInt(row.received_lak_minor);
+    // deductions (bonus taken back, excess above the maximum received) stay with the agency
+    this.post(code, "paid-out", [
+      ["player:withdraw-pending", "THB", credit],
+      ...(credit > net ? ([["agency:promotion", "THB", -(credit - net)]] as [string, string, bigint][]) : []),
+      ["fx:conversion", "THB", -net],
+      ["fx:conversion", "LAK", lak],
+      ["bank:payout", "LAK", -lak],
+    ], now);
+    if (row.usage_id && row.usage_outcome) this.endUsage(row.usage_id, "USED", row.usage_outcome, row.usage_outcome === "SUCCESS" ? "WITHDRAWN" : "BONUS_DEDUCTED", now);
   }
 
   private rejectOpen(code: string, reason: string, now: number): void {
@@ -885,32 +896,45 @@ export class PlayerWallet extends DurableObject<Env> {
 
   private async advancePayout(row: WithdrawRow, now: number): Promise<void> {
     const gateway = gatewayPort(this.env);
-    if (row.payout_state === null || row.payout_state === "UNKNOWN") {
-      if (row.payout_state === "UNKNOWN") {
-        const status = await gateway.payoutStatus(row.code);
-        if (status.kind === "paid") return void this.payoutResult(row.code, { outcome: "PAID", transactionId: status.transactionId }, now);
-        if (status.kind === "rejected") return void this.payoutResult(row.code, { outcome: "REJECTED", reason: status.reason }, now);
-        if (status.kind === "processing") return void this.sql.exec(`UPDATE withdraw_orders SET payout_state = 'REQUESTED' WHERE code = ?`, row.code);
-        if (status.kind === "unavailable") return;
-      }
-      const origin = this.meta("origin");
-      const answer = await gateway.requestPayout({
-        reference: row.code,
-        amount: formatAmount(BigInt(row.received_lak_minor), "LAK"),
-        bankCode: row.bank_code,
-        accountNumber: row.account_number,
-        accountName: row.account_name,
-        callbackUrl: `${origin ?? "http://localhost"}/api/v2/payments/webhook`,
-      });
-      if (answer.kind === "accepted") this.sql.exec(`UPDATE withdraw_orders SET payout_state = 'REQUESTED' WHERE code = ? AND status = 'OPEN'`, row.code);
-      else if (answer.kind === "refused") this.payoutResult(row.code, { outcome: "REJECTED", reason: `PAYOUT_${answer.code}` }, now);
-      else this.sql.exec(`UPDATE withdraw_orders SET payout_state = 'UNKNOWN' WHERE code = ? AND status = 'OPEN'`, row.code);
+    const code = row.code;
+    const gatewaySays = (outcome: { paid: string } | { rejected: string }) =>
+      void this.decideWithdraw(code, "paid" in outcome ? { by: "gateway", action: "paid", transactionId: outcome.paid } : { by: "gateway", action: "reject", reason: outcome.rejected }, now);
+    if (row.payout_state === "UNKNOWN") {
+      // an earlier request's answer was lost: ask before asking again (idempotent by reference anyway)
+      const status = await gateway.payoutStatus(code);
+      if (status.kind === "paid") return gatewaySays({ paid: status.transactionId });
+      if (status.kind === "rejected") return gatewaySays({ rejected: status.reason });
+      if (status.kind === "processing") return void this.sql.exec(`UPDATE withdraw_orders SET payout_state = 'REQUESTED' WHERE code = ? AND status = 'OPEN'`, code);
+      if (status.kind === "unavailable") return;
+    } else if (row.payout_state === null) {
+      // The payout is the gateway's from here on, BEFORE the request leaves: this row was
+      // read before earlier awaits, so it is claimed only if staff have not decided since
+      // (and a staff "paid" or "reject" arriving while we wait for the gateway is refused).
+      const claimed = this.sql.exec(
+        `UPDATE withdraw_orders SET payout_state = 'UNKNOWN' WHERE code = ? AND status = 'OPEN' AND review != 'MANUAL' AND payout_state IS NULL`,
+        code,
+      ).rowsWritten;
+      if (claimed === 0) return;
+      this.wdirty(code);
+    } else {
+      // REQUESTED: the callback normally arrives first; this is the reconciler for a lost one.
+      const status = await gateway.payoutStatus(code);
+      if (status.kind === "paid") gatewaySays({ paid: status.transactionId });
+      else if (status.kind === "rejected") gatewaySays({ rejected: status.reason });
       return;
     }
-    // REQUESTED: the callback normally arrives first; this is the reconciler for a lost one.
-    const status = await gateway.payoutStatus(row.code);
-    if (status.kind === "paid") this.payoutResult(row.code, { outcome: "PAID", transactionId: status.transactionId }, now);
-    else if (status.kind === "rejected") this.payoutResult(row.code, { outcome: "REJECTED", reason: status.reason }, now);
+    const origin = this.meta("origin");
+    const answer = await gateway.requestPayout({
+      reference: code,
+      amount: formatAmount(BigInt(row.received_lak_minor), "LAK"),
+      bankCode: row.bank_code,
+      accountNumber: row.account_number,
+      accountName: row.account_name,
+      callbackUrl: `${origin ?? "http://localhost"}/api/v2/payments/webhook`,
+    });
+    if (answer.kind === "accepted") this.sql.exec(`UPDATE withdraw_orders SET payout_state = 'REQUESTED' WHERE code = ? AND status = 'OPEN'`, code);
+    else if (answer.kind === "refused") gatewaySays({ rejected: `PAYOUT_${answer.code}` });
+    // unavailable: stays UNKNOWN; the next attempt asks the status first
   }
 
   /** Rejected: transfer the credit back (its own reference), retried until it is back. */

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { withdrawDisplayStatus } from "../../../workers/core/withdraw";
-import { awaitsDecision, decidePaid, decideRejected, getWithdrawalDetail } from "../../../workers/services/withdraw-review";
+import { awaitsDecision, decideWithdrawal, getWithdrawalDetail } from "../../../workers/services/withdraw-review";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { StatusBadge } from "~/components/money";
 import { translate } from "~/lib/auth.server";
@@ -54,25 +54,25 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const formData = await request.formData();
   const intent = formData.get("intent");
   const env = getBindings(context);
-  const who = auditContext(request, staff);
+  const who = { ...auditContext(request, staff), via: "back-office" as const };
   if (intent === "paid") {
     const submission = parseWithZod(formData, { schema: MarkPaidSchema });
     if (submission.status !== "success") return data({ form: "paid" as const, result: submission.reply() }, { status: 400 });
-    const outcome = await decidePaid(env, staff.agencyId, params.code, submission.value.bankReference, who);
+    const outcome = await decideWithdrawal(env, staff.agencyId, params.code, { action: "paid", bankReference: submission.value.bankReference }, who);
     if (!outcome.ok) return refused(outcome.code, "paid", submission.reply({ formErrors: ["admin:withdrawals.alreadyHandled"] }));
     return redirectWithSuccess({ request, context }, "/admin/withdrawals", translate(context, "admin:withdrawals.paidDone", { code: params.code }));
   }
   if (intent === "reject") {
     const submission = parseWithZod(formData, { schema: RejectSchema });
     if (submission.status !== "success") return data({ form: "reject" as const, result: submission.reply() }, { status: 400 });
-    const outcome = await decideRejected(env, staff.agencyId, params.code, submission.value.reason, who);
+    const outcome = await decideWithdrawal(env, staff.agencyId, params.code, { action: "reject", reason: submission.value.reason }, who);
     if (!outcome.ok) return refused(outcome.code, "reject", submission.reply({ formErrors: ["admin:withdrawals.alreadyHandled"] }));
     return redirectWithSuccess({ request, context }, "/admin/withdrawals", translate(context, "admin:withdrawals.rejectedDone", { code: params.code }));
   }
   return data({ form: null, result: null }, { status: 400 });
 }
 
-function refused<R>(code: "NOT_FOUND" | "ALREADY_HANDLED", form: "paid" | "reject", result: R) {
+function refused<R>(code: "NOT_FOUND" | "CONFLICT", form: "paid" | "reject", result: R) {
   if (code === "NOT_FOUND") throw new Response("Not found", { status: 404 });
   // The other staff member's decision stands; this page shows it after revalidation.
   return data({ form, result }, { status: 409 });

@@ -1,63 +1,44 @@
 import { z } from "zod";
-import { approveWithdrawal, markWithdrawalPaid, rejectWithdrawal } from "../../../workers/services/withdraw";
-import { auditApiWithdrawal, currentWithdrawal } from "../../../workers/services/withdraw-review";
+import { authenticateApiToken } from "../../../workers/services/api-tokens";
+import { decideWithdrawal, type StaffDecision } from "../../../workers/services/withdraw-review";
 import { apiJson, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/staff-withdrawal";
 
 /**
- * Operator API for withdrawals waiting for review (machine to machine, no cookies): approve,
- * reject with a reason, or mark paid by hand. Enabled only when STAFF_API_TOKEN is set
- * (a secret; `npm start` writes one to .dev.vars), answered with 404 otherwise. The back
- * office's screens (staff accounts with TOTP and an audit log) call the same services.
+ * Operator API for withdrawals waiting for review (machine to machine, no cookies): approve
+ * (hand the payout to the gateway), reject with a reason, or mark paid by hand. The caller
+ * shows a token of THIS agency (created by an owner at /admin/api-tokens). The decision
+ * goes through the same path as the back office's (the player's wallet judges it): a
+ * refused one answers 409 with the order as it stands, never 200. Every use is audited.
  */
 const Body = z.object({ reason: z.string().trim().min(1).max(200).optional(), bankReference: z.string().trim().min(1).max(100).optional() });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const env = getBindings(context) as Env & { STAFF_API_TOKEN?: string };
-  const token = env.STAFF_API_TOKEN ?? "";
-  if (token.length < 32) return new Response("Not found", { status: 404 });
-  const given = request.headers.get("Authorization")?.replace(/^Bearer\s+/i, "") ?? "";
-  if (!(await sameSecret(given, token))) return apiJson({ error: { code: "UNAUTHORIZED" } }, { status: 401 });
+  const env = getBindings(context);
+  const agency = getAgency(context);
+  const caller = await authenticateApiToken(env.DB, agency.id, request.headers.get("Authorization"));
+  if (!caller) return apiJson({ error: { code: "UNAUTHORIZED" } }, { status: 401, headers: { "WWW-Authenticate": "Bearer" } });
   const body = Body.safeParse(await readBody(request));
   if (!body.success) return apiJson({ error: { code: "VALIDATION_FAILED" } }, { status: 400 });
-  const agency = getAgency(context);
-  const ref = await env.DB.prepare(`SELECT 1 FROM withdraw_refs WHERE code = ?1 AND agency_id = ?2`).bind(params.code, agency.id).first();
-  if (!ref) return apiJson({ error: { code: "NOT_FOUND" } }, { status: 404 });
-  // Audited like a staff action (who: the API token), with the wallet's before/after.
-  const before = await currentWithdrawal(env, agency.id, params.code);
-  const audit = (after: Awaited<ReturnType<typeof currentWithdrawal>>, extra: Record<string, unknown>) =>
-    auditApiWithdrawal(env, agency.id, params.code, params.op, before, after, request, extra);
-  switch (params.op) {
-    case "approve": {
-      const order = await approveWithdrawal(env, params.code);
-      await audit(order, {});
-      return apiJson({ order });
-    }
-    case "reject": {
-      if (!body.data.reason) return apiJson({ error: { code: "VALIDATION_FAILED", field: "reason" } }, { status: 400 });
-      const order = await rejectWithdrawal(env, params.code, body.data.reason);
-      await audit(order, { requestedReason: body.data.reason });
-      return apiJson({ order });
-    }
-    case "paid": {
-      if (!body.data.bankReference) return apiJson({ error: { code: "VALIDATION_FAILED", field: "bankReference" } }, { status: 400 });
-      const result = await markWithdrawalPaid(env, params.code, body.data.bankReference);
-      await audit(result?.order ?? null, { bankReference: body.data.bankReference, result: result?.kind ?? null });
-      return apiJson({ result });
-    }
-    default:
-      return apiJson({ error: { code: "NOT_FOUND" } }, { status: 404 });
-  }
+  const decision = toDecision(params.op, body.data);
+  if ("error" in decision) return apiJson({ error: decision.error }, { status: decision.status });
+  const outcome = await decideWithdrawal(env, agency.id, params.code, decision, {
+    via: "api",
+    agencyId: agency.id,
+    staffId: null,
+    staffUsername: `api-token:${caller.name}`,
+    ip: request.headers.get("CF-Connecting-IP") ?? "local",
+    userAgent: request.headers.get("User-Agent"),
+  });
+  if (!outcome.ok && outcome.code === "NOT_FOUND") return apiJson({ error: { code: "NOT_FOUND" } }, { status: 404 });
+  if (!outcome.ok) return apiJson({ error: { code: "WITHDRAWAL_STATE_CONFLICT" }, order: outcome.order }, { status: 409 });
+  return apiJson({ result: outcome.repeated ? "duplicate" : "applied", order: outcome.order });
 }
 
-/** Compares HMACs of both values: equal length, constant time. */
-async function sameSecret(a: string, b: string): Promise<boolean> {
-  const key = await crypto.subtle.importKey("raw", crypto.getRandomValues(new Uint8Array(32)), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const [x, y] = await Promise.all([a, b].map((v) => crypto.subtle.sign("HMAC", key, new TextEncoder().encode(v))));
-  const ux = new Uint8Array(x);
-  const uy = new Uint8Array(y);
-  let diff = 0;
-  for (let i = 0; i < ux.length; i++) diff |= ux[i] ^ uy[i];
-  return diff === 0;
+function toDecision(op: string, body: z.infer<typeof Body>): StaffDecision | { error: { code: string; field?: string }; status: number } {
+  if (op === "approve") return { action: "approve" };
+  if (op === "reject") return body.reason ? { action: "reject", reason: body.reason } : { error: { code: "VALIDATION_FAILED", field: "reason" }, status: 400 };
+  if (op === "paid") return body.bankReference ? { action: "paid", bankReference: body.bankReference } : { error: { code: "VALIDATION_FAILED", field: "bankReference" }, status: 400 };
+  return { error: { code: "NOT_FOUND" }, status: 404 };
 }
