@@ -58,6 +58,7 @@ export default [
     route("staff", "routes/admin/staff.tsx"),
     route("staff/new", "routes/admin/staff-new.tsx"),
     route("audit", "routes/admin/audit.tsx"),
+    route("api-tokens", "routes/admin/api-tokens.tsx"),
     route("deposits", "routes/admin/deposits.tsx"),
     route("deposits/:code", "routes/admin/deposit.tsx"),
     route("payments", "routes/admin/payments.tsx"),

@@ -17,6 +17,7 @@ export const ADMIN_SECTIONS = [
   { key: "settings", to: "/admin/settings", ownerOnly: true },
   { key: "staff", to: "/admin/staff", ownerOnly: true },
   { key: "audit", to: "/admin/audit", ownerOnly: true },
+  { key: "apiTokens", to: "/admin/api-tokens", ownerOnly: true },
 ] as const;
 
 export type AdminSection = (typeof ADMIN_SECTIONS)[number]["key"];

@@ -81,3 +81,27 @@ export async function staffLogin(page: Page, who: DemoStaff, landing = "/admin")
   }
   throw new Error("staff login: every TOTP code was refused");
 }
+
+/** An owner (already logged in on this page) creates an operator API token; it is shown once. */
+export async function createOperatorToken(page: Page, name: string): Promise<string> {
+  await page.goto("/admin/api-tokens");
+  if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor();
+  const form = page.getByTestId("api-token-form");
+  await form.getByLabel("ຊື່ໂທເຄັນ").fill(name);
+  await form.getByRole("button", { name: "ສ້າງໂທເຄັນ" }).click();
+  const value = page.getByTestId("api-token-value");
+  await expect(value).toBeVisible();
+  await expect(page.getByTestId("api-token-table").locator(`tr[data-name="${name}"]`)).toBeVisible();
+  return value.inputValue();
+}
+
+/** The owner revokes a token through its confirm step. */
+export async function revokeOperatorToken(page: Page, name: string): Promise<void> {
+  await page.goto("/admin/api-tokens");
+  const row = page.getByTestId("api-token-table").locator(`tr[data-name="${name}"]`);
+  await row.getByRole("link", { name: "ຍົກເລີກໂທເຄັນ" }).click();
+  const confirm = page.getByTestId("api-token-confirm");
+  await expect(confirm).toContainText(name);
+  await confirm.getByRole("button", { name: "ຍົກເລີກໂທເຄັນ" }).click();
+  await expect(row.getByTestId("api-token-status")).toContainText("ຖືກຍົກເລີກ");
+}

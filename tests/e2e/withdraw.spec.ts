@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
-import { readFileSync } from "node:fs";
 import { accountTest as test, expect } from "./fixtures";
 import { addBankAccount, depositCredit, loggedInPlayer } from "./player";
+import { createOperatorToken, DEMO_STAFF, revokeOperatorToken, staffLogin } from "./staff";
 
 async function reviewWithdrawal(page: Page, amount: string) {
   const form = page.getByTestId("withdraw-form");
@@ -39,7 +39,7 @@ test.describe("withdraw to the player's bank", () => {
     await expect(page.getByTestId("credit-askmebet")).toHaveText("฿100,00");
   });
 
-  test("above the automatic threshold it waits for staff (OPEN); rejected through the service, the credit is back", async ({ page, baseURL }) => {
+  test("above the automatic threshold it waits for staff (OPEN); rejected through the operator API with the agency's token, the credit is back; a revoked token is refused", async ({ page, baseURL }) => {
     await loggedInPlayer(page, baseURL!);
     await addBankAccount(page);
     await depositCredit(page, "3600000", "฿6.000,00");
@@ -52,14 +52,18 @@ test.describe("withdraw to the player's bank", () => {
     await page.goto("/player/withdraw");
     await expect(page.getByTestId("credit-askmebet")).toHaveText("฿500,00");
 
-    // staff reject it through the withdrawal service (the operator API; screens come later)
+    // the owner creates an operator API token in the back office (same browser: the staff
+    // cookie is not the player's), and the operator's system rejects the withdrawal with it
     await page.goto("/player/withdraw/history");
     const code = await page.getByTestId("withdraw-history").locator("tbody tr").first().getAttribute("data-code");
-    const res = await page.request.post(`/api/staff/withdrawals/${code}/reject`, {
-      headers: { Authorization: `Bearer ${staffToken()}` },
-      data: { reason: "KYC_MISMATCH" },
-    });
+    await staffLogin(page, DEMO_STAFF.boss, "/admin/api-tokens");
+    const name = `payroll-${test.info().project.name}-${Date.now()}`;
+    const token = await createOperatorToken(page, name);
+    const reject = () => page.request.post(`/api/staff/withdrawals/${code}/reject`, { headers: { Authorization: `Bearer ${token}` }, data: { reason: "KYC_MISMATCH" } });
+    const res = await reject();
     expect(res.status()).toBe(200);
+    await revokeOperatorToken(page, name);
+    expect((await reject()).status()).toBe(401);
     await expect(async () => {
       await page.goto("/player/withdraw/history");
       const rejected = page.locator(`tr[data-code="${code}"]`);
@@ -86,11 +90,4 @@ async function reviewWithdrawalExpectingError(page: Page) {
   await form.getByLabel("ຈຳນວນເຄຣດິດທີ່ຖອນ").fill("200");
   await form.getByRole("button", { name: "ຕໍ່ໄປ" }).click();
   await expect(page.getByTestId("withdraw-form")).toContainText("ເຄຣດິດບໍ່ພໍ");
-}
-
-/** The operator token the e2e server's .dev.vars holds (scripts/dev-vars.mjs writes it). */
-function staffToken(): string {
-  const token = /^STAFF_API_TOKEN=(.+)$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1];
-  if (!token) throw new Error("no STAFF_API_TOKEN in .dev.vars");
-  return token.trim();
 }

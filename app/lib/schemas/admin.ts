@@ -73,3 +73,17 @@ export const RejectSchema = z.object({
     .min(3, { error: "admin:withdrawals.validation.reason" })
     .max(200, { error: "admin:withdrawals.validation.reason" }),
 });
+
+/** Owner: operator API tokens (create with a name; rotate or revoke one, after a confirm step). */
+export const ApiTokenCreateSchema = z.object({
+  intent: z.literal("create"),
+  name: z
+    .string({ error: "admin:apiTokens.validation.name" })
+    .trim()
+    .min(1, { error: "admin:apiTokens.validation.name" })
+    .max(60, { error: "admin:apiTokens.validation.name" }),
+});
+export const ApiTokenChangeSchema = z.object({
+  intent: z.enum(["rotate", "revoke"]),
+  tokenId: z.string(required).max(64),
+});

@@ -1,0 +1,152 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { createApiToken, listApiTokens, revokeApiToken, rotateApiToken } from "../../../workers/services/api-tokens";
+import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { translate } from "~/lib/auth.server";
+import { getBindings } from "~/lib/context.server";
+import { formatDateTime } from "~/lib/format";
+import { ApiTokenChangeSchema, ApiTokenCreateSchema } from "~/lib/schemas/admin";
+import { auditContext, requireStaff } from "~/lib/staff.server";
+import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import type { Route } from "./+types/api-tokens";
+
+/**
+ * Owner only: the agency's operator API tokens (POST /api/staff/withdrawals/{code}/...).
+ * A new or rotated token is shown once, in this response only; the database keeps its
+ * SHA-256. Rotate and revoke go through a confirm step (`?rotate=<id>` / `?revoke=<id>`),
+ * which works without JavaScript.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const me = await requireStaff(request, context, { role: "owner" });
+  const tokens = await listApiTokens(getBindings(context).DB, me.agencyId);
+  const url = new URL(request.url);
+  const asked = (["rotate", "revoke"] as const).find((intent) => url.searchParams.has(intent));
+  const target = asked ? tokens.find((t) => t.id === url.searchParams.get(asked) && !t.revokedAt) : undefined;
+  return { tokens, confirm: asked && target ? { intent: asked, tokenId: target.id, name: target.name } : null };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const me = await requireStaff(request, context, { role: "owner" });
+  const db = getBindings(context).DB;
+  const formData = await request.formData();
+  const who = auditContext(request, me);
+  if (formData.get("intent") === "create") {
+    const submission = parseWithZod(formData, { schema: ApiTokenCreateSchema });
+    if (submission.status !== "success") return data({ result: submission.reply(), shown: null }, { status: 400 });
+    const created = await createApiToken(db, me.agencyId, submission.value.name, who);
+    return data({ result: submission.reply({ resetForm: true }), shown: { name: created.apiToken.name, token: created.token } });
+  }
+  const submission = parseWithZod(formData, { schema: ApiTokenChangeSchema });
+  if (submission.status !== "success") return data({ result: null, shown: null }, { status: 400 });
+  const { intent, tokenId } = submission.value;
+  if (intent === "rotate") {
+    const rotated = await rotateApiToken(db, me.agencyId, tokenId, who);
+    if (!rotated.ok) return redirectWithError({ request, context }, "/admin/api-tokens", translate(context, "admin:apiTokens.errors.gone"));
+    return data({ result: null, shown: { name: rotated.apiToken.name, token: rotated.token } });
+  }
+  const revoked = await revokeApiToken(db, me.agencyId, tokenId, who);
+  if (!revoked.ok) return redirectWithError({ request, context }, "/admin/api-tokens", translate(context, "admin:apiTokens.errors.gone"));
+  return redirectWithSuccess({ request, context }, "/admin/api-tokens", translate(context, "admin:apiTokens.revoked", { name: revoked.apiToken.name }));
+}
+
+export default function ApiTokens({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const [form, fields] = useSchemaForm("admin-api-token", ApiTokenCreateSchema, actionData?.result ?? undefined);
+  const shown = actionData?.shown ?? null;
+  const { confirm } = loaderData;
+  return (
+    <section>
+      <title>{t("apiTokens.title")}</title>
+      <h1>{t("apiTokens.title")}</h1>
+      <p className="muted">{t("apiTokens.intro")}</p>
+      {shown && (
+        <div className="notice notice-success" role="status" data-testid="api-token-shown">
+          <h2>{t("apiTokens.shownTitle", { name: shown.name })}</h2>
+          <p>{t("apiTokens.shownHint")}</p>
+          <label htmlFor="api-token-value">{t("apiTokens.token")}</label>
+          <input id="api-token-value" className="admin-secret" readOnly value={shown.token} data-testid="api-token-value" />
+        </div>
+      )}
+      {confirm && (
+        <div className="notice" role="alertdialog" aria-labelledby="api-token-confirm-title" data-testid="api-token-confirm">
+          <h2 id="api-token-confirm-title">{t(confirm.intent === "rotate" ? "apiTokens.confirmRotate" : "apiTokens.confirmRevoke", { name: confirm.name })}</h2>
+          <p>{t(confirm.intent === "rotate" ? "apiTokens.rotateHint" : "apiTokens.revokeHint")}</p>
+          <div className="form-actions">
+            <Form method="post" action="/admin/api-tokens" className="admin-inline-form">
+              <input type="hidden" name="intent" value={confirm.intent} />
+              <input type="hidden" name="tokenId" value={confirm.tokenId} />
+              <button type="submit" className="button button-danger">
+                {t(confirm.intent === "rotate" ? "apiTokens.rotate" : "apiTokens.revoke")}
+              </button>
+            </Form>
+            <Link to="/admin/api-tokens" className="button">
+              {t("apiTokens.cancel")}
+            </Link>
+          </div>
+        </div>
+      )}
+      <Form method="post" {...getFormProps(form)} noValidate className="stack narrow" data-testid="api-token-form">
+        <input type="hidden" name="intent" value="create" />
+        <Field
+          label={t("apiTokens.name")}
+          hint={t("apiTokens.nameHint")}
+          inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "off" }}
+          errors={fields.name.errors}
+        />
+        <div role="alert" className="form-alert">
+          <ErrorList id={form.errorId} errors={form.errors} />
+        </div>
+        <button type="submit" className="button button-primary">
+          {t("apiTokens.create")}
+        </button>
+      </Form>
+      {loaderData.tokens.length === 0 ? (
+        <p className="muted">{t("apiTokens.empty")}</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("apiTokens.title")}>
+          <table className="admin-table" data-testid="api-token-table">
+            <thead>
+              <tr>
+                <th scope="col">{t("apiTokens.name")}</th>
+                <th scope="col">{t("apiTokens.hint")}</th>
+                <th scope="col">{t("apiTokens.createdAt")}</th>
+                <th scope="col">{t("apiTokens.lastUsedAt")}</th>
+                <th scope="col">{t("apiTokens.status")}</th>
+                <th scope="col">{t("common.actions")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {loaderData.tokens.map((token) => (
+                <tr key={token.id} data-name={token.name}>
+                  <td>{token.name}</td>
+                  <td>
+                    <code>{token.hint}…</code>
+                  </td>
+                  <td>
+                    {formatDateTime(token.createdAt)} ({token.createdBy})
+                  </td>
+                  <td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : t("common.none")}</td>
+                  <td data-testid="api-token-status">{token.revokedAt ? t("apiTokens.revokedOn", { when: formatDateTime(token.revokedAt), who: token.revokedBy }) : t("apiTokens.active")}</td>
+                  <td>
+                    {!token.revokedAt && (
+                      <div className="form-actions">
+                        <Link to={`/admin/api-tokens?rotate=${token.id}`} className="button button-small">
+                          {t("apiTokens.rotate")}
+                        </Link>
+                        <Link to={`/admin/api-tokens?revoke=${token.id}`} className="button button-small button-danger">
+                          {t("apiTokens.revoke")}
+                        </Link>
+                      </div>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
