@@ -56,7 +56,7 @@ test.describe("back office", () => {
     await page.goto("/admin/login");
     await check();
     await staffLogin(page, DEMO_STAFF.boss);
-    for (const path of ["/admin", "/admin/withdrawals", "/admin/staff", "/admin/staff/new", "/admin/audit"]) {
+    for (const path of ["/admin", "/admin/withdrawals", "/admin/staff", "/admin/staff/new", "/admin/audit", "/admin/api-tokens"]) {
       await page.goto(path);
       await page.locator("html[data-hydrated]").waitFor();
       await check();

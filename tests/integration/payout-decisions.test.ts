@@ -140,3 +140,89 @@ describe("one payout per withdrawal", () => {
     expect(await w.wallet.getWithdraw(w.code)).toMatchObject({ status: "SUCCESS" });
   });
 });
+
+describe("every caller at once", () => {
+  it("back-office paid, API approve, API paid and API reject sent together, 6 times: one decision each time, never two payouts", { timeout: 120_000 }, async () => {
+    await bank("/sandbox/faults", { mode: "payout-hold", count: 1000, referencePrefix: "W" });
+    const cookie = await cashierSession();
+    for (let round = 0; round < 6; round++) {
+      const w = await openWithdrawal("6000");
+      const answers = await Promise.all([
+        postForm(`/admin/withdrawals/${w.code}`, { intent: "paid", bankReference: `BCEL-R${round}` }, { cookie }),
+        operatorApi(w.code, "approve", {}),
+        operatorApi(w.code, "paid", { bankReference: `API-R${round}` }),
+        operatorApi(w.code, "reject", { reason: "race" }),
+      ]);
+      const accepted = answers.filter((r) => r.status === 200 || r.status === 302);
+      expect(accepted).toHaveLength(1);
+      for (const r of answers) expect([200, 302, 409]).toContain(r.status);
+      await w.wallet.runDueWork(Date.now() + 60_000);
+      const order = (await w.wallet.getWithdraw(w.code))!;
+      const payouts = await bankPayouts(w.code);
+      if (order.review === "APPROVED") {
+        expect(payouts).toHaveLength(1); // the gateway's, and nothing by hand
+        expect(order.status).toBe("OPEN");
+      } else {
+        expect(payouts).toHaveLength(0);
+        expect(["SUCCESS", "REJECTED"]).toContain(order.status);
+      }
+    }
+  });
+});
+
+describe("operator API tokens", () => {
+  it("rotate: the old value stops at once, the new one works; revoke: refused; every use and change audited", async () => {
+    const { createApiToken, rotateApiToken, revokeApiToken } = await import("../../workers/services/api-tokens");
+    const who = { agencyId: "demo", staffId: null, staffUsername: "boss", ip: "local", userAgent: null };
+    const { token: first, apiToken } = await createApiToken(env.DB, "demo", "ledger-sync", who);
+    const stored = await env.DB.prepare(`SELECT token_hash, hint FROM api_tokens WHERE id = ?1`).bind(apiToken.id).first<{ token_hash: string; hint: string }>();
+    expect(stored!.token_hash).not.toContain(first.slice(4)); // only the hash is kept
+    expect(stored!.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.startsWith(stored!.hint)).toBe(true);
+
+    const w = await openWithdrawal("6000");
+    const call = (token: string) =>
+      fetchApp(`http://localhost/api/staff/withdrawals/${w.code}/approve`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: "{}" });
+    const rotated = await rotateApiToken(env.DB, "demo", apiToken.id, who);
+    if (!rotated.ok) throw new Error("rotate failed");
+    expect((await call(first)).status).toBe(401);
+    expect((await call(rotated.token)).status).toBe(200);
+    expect((await call(rotated.token)).status).toBe(200); // a repeat: duplicate, still one decision
+    expect(await revokeApiToken(env.DB, "demo", apiToken.id, who)).toMatchObject({ ok: true });
+    expect((await call(rotated.token)).status).toBe(401);
+    expect(await rotateApiToken(env.DB, "demo", apiToken.id, who)).toMatchObject({ ok: false, code: "REVOKED" });
+
+    const audit = (await env.DB.prepare(`SELECT action, staff_username, after_json FROM audit_log WHERE target IN (?1, ?2) ORDER BY id`).bind(`api-token:${apiToken.id}`, `withdrawal:${w.code}`).all<{ action: string; staff_username: string; after_json: string }>()).results;
+    expect(audit.map((r) => r.action)).toEqual(["api-token.created", "api-token.rotated", "api.withdrawal.approved", "api.withdrawal.approved", "api-token.revoked"]);
+    expect(audit.filter((r) => r.action === "api.withdrawal.approved").map((r) => JSON.parse(r.after_json).result)).toEqual(["applied", "duplicate"]);
+    expect(audit.find((r) => r.action === "api.withdrawal.approved")!.staff_username).toBe("api-token:ledger-sync");
+    // the value never reaches the audit log
+    expect(JSON.stringify(audit)).not.toContain(first);
+    expect(JSON.stringify(audit)).not.toContain(rotated.token);
+  });
+
+  it("the token page is the owner's: a cashier gets 403; the owner creates, sees it once, revokes through a confirm step", async () => {
+    const cashier = await cashierSession();
+    expect((await fetchApp("http://localhost/admin/api-tokens", { headers: { Cookie: cashier } })).status).toBe(403);
+    expect((await postForm("/admin/api-tokens", { intent: "create", name: "x" }, { cookie: cashier })).status).toBe(403);
+    const username = `own${crypto.randomUUID().slice(0, 6)}`;
+    const owner = await createStaff(env, { agencyId: "demo", username, password: "owner-password-123", role: "owner" });
+    const cookie = await staffLogin(env, { username, password: "owner-password-123", totpSecret: owner.totpSecret });
+    expect((await postForm("/admin/api-tokens", { intent: "create", name: "" }, { cookie })).status).toBe(400);
+    const created = await postForm("/admin/api-tokens", { intent: "create", name: "bank-bot" }, { cookie });
+    expect(created.status).toBe(200);
+    expect(created.headers.get("Cache-Control")).toBe("no-store");
+    const token = /data-testid="api-token-value" value="(apt_[^"]+)"|value="(apt_[^"]+)"[^>]*data-testid="api-token-value"/.exec(await created.text());
+    const value = token?.[1] ?? token?.[2];
+    expect(value).toMatch(/^apt_[A-Za-z0-9_-]{43}$/);
+    const list = await (await fetchApp("http://localhost/admin/api-tokens", { headers: { Cookie: cookie } })).text();
+    expect(list).toContain("bank-bot");
+    expect(list).not.toContain(value!); // shown once
+    const id = (await env.DB.prepare(`SELECT id FROM api_tokens WHERE name = 'bank-bot' AND agency_id = 'demo'`).first<{ id: string }>())!.id;
+    const confirm = await (await fetchApp(`http://localhost/admin/api-tokens?revoke=${id}`, { headers: { Cookie: cookie } })).text();
+    expect(confirm).toContain('data-testid="api-token-confirm"');
+    const revoked = await postForm("/admin/api-tokens", { intent: "revoke", tokenId: id }, { cookie });
+    expect(revoked.status).toBe(302);
+    expect((await env.DB.prepare(`SELECT revoked_by FROM api_tokens WHERE id = ?1`).bind(id).first<{ revoked_by: string }>())!.revoked_by).toBe(username);
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseAmount, parseRate, type Rate } from "../../workers/core/money";
 import {
-  canWithdrawTransition, checkWithdrawAmount, needsManualReview, quoteWithdraw, withdrawDisplayStatus, WITHDRAW_STATUSES,
+  canWithdrawTransition, checkWithdrawAmount, judgeWithdrawDecision, manualPayoutTxn, needsManualReview, quoteWithdraw, withdrawDisplayStatus, WITHDRAW_STATUSES, type PayoutFacts,
 } from "../../workers/core/withdraw";
 
 const rate: Rate = { currency: "THB", buy: parseRate("580")!, sell: parseRate("600")! };
@@ -57,5 +57,46 @@ describe("amount received (WITHDRAW = amount * buy, whole kip, rounded down)", (
     expect(needsManualReview(parseAmount("5000", "THB")!, "5000")).toBe(false);
     expect(needsManualReview(parseAmount("5000.01", "THB")!, "5000")).toBe(true);
     expect(needsManualReview(1n, "not a number")).toBe(true);
+  });
+});
+
+describe("who decides an OPEN withdrawal's payout (judgeWithdrawDecision)", () => {
+  const open = (over: Partial<PayoutFacts> = {}): PayoutFacts => ({ status: "OPEN", review: "MANUAL", payoutState: null, payoutTxn: null, reason: null, ...over });
+  const staffPaid = { by: "staff", action: "paid", bankReference: "B1" } as const;
+  const staffReject = { by: "staff", action: "reject", reason: "KYC" } as const;
+  const approve = { by: "staff", action: "approve" } as const;
+  const gatewayPaid = { by: "gateway", action: "paid", transactionId: "T1" } as const;
+  const gatewayReject = { by: "gateway", action: "reject", reason: "ACCOUNT_CLOSED" } as const;
+
+  it("staff decide only while the order waits for review and nothing was requested from the gateway", () => {
+    for (const d of [staffPaid, staffReject, approve]) expect(judgeWithdrawDecision(open(), d)).toBe("apply");
+    for (const facts of [open({ review: "AUTO" }), open({ review: "APPROVED" }), open({ payoutState: "UNKNOWN" }), open({ payoutState: "REQUESTED" }), open({ review: "APPROVED", payoutState: "REQUESTED" })]) {
+      expect(judgeWithdrawDecision(facts, staffPaid)).toBe("refuse");
+      expect(judgeWithdrawDecision(facts, staffReject)).toBe("refuse");
+    }
+  });
+
+  it("the gateway decides only a payout it was asked for", () => {
+    for (const d of [gatewayPaid, gatewayReject]) {
+      expect(judgeWithdrawDecision(open(), d)).toBe("refuse");
+      expect(judgeWithdrawDecision(open({ review: "APPROVED", payoutState: "REQUESTED" }), d)).toBe("apply");
+      expect(judgeWithdrawDecision(open({ review: "AUTO", payoutState: "UNKNOWN" }), d)).toBe("apply");
+    }
+  });
+
+  it("a repeat of the decision taken is a duplicate; anything else after it is refused", () => {
+    const paidByHand = open({ status: "SUCCESS", payoutTxn: manualPayoutTxn("B1") });
+    expect(judgeWithdrawDecision(paidByHand, staffPaid)).toBe("duplicate");
+    expect(judgeWithdrawDecision(paidByHand, { ...staffPaid, bankReference: "B2" })).toBe("refuse");
+    expect(judgeWithdrawDecision(paidByHand, gatewayPaid)).toBe("refuse"); // paid twice: never applied
+    expect(judgeWithdrawDecision(paidByHand, approve)).toBe("refuse");
+    const rejectedByStaff = open({ status: "REJECTED", reason: "KYC" });
+    expect(judgeWithdrawDecision(rejectedByStaff, staffReject)).toBe("duplicate");
+    expect(judgeWithdrawDecision(rejectedByStaff, gatewayReject)).toBe("refuse");
+    const paidByGateway = open({ status: "SUCCESS", review: "AUTO", payoutState: "REQUESTED", payoutTxn: "T1" });
+    expect(judgeWithdrawDecision(paidByGateway, gatewayPaid)).toBe("duplicate");
+    expect(judgeWithdrawDecision(paidByGateway, staffPaid)).toBe("refuse");
+    expect(judgeWithdrawDecision(open({ review: "APPROVED" }), approve)).toBe("duplicate");
+    expect(judgeWithdrawDecision(open({ status: "REJECTED", payoutState: "REQUESTED", reason: "X" }), gatewayReject)).toBe("duplicate");
   });
 });
