@@ -193,9 +193,9 @@ describe("operator API tokens", () => {
     expect(await rotateApiToken(env.DB, "demo", apiToken.id, who)).toMatchObject({ ok: false, code: "REVOKED" });
 
     const audit = (await env.DB.prepare(`SELECT action, staff_username, after_json FROM audit_log WHERE target IN (?1, ?2) ORDER BY id`).bind(`api-token:${apiToken.id}`, `withdrawal:${w.code}`).all<{ action: string; staff_username: string; after_json: string }>()).results;
-    expect(audit.map((r) => r.action)).toEqual(["api-token.created", "api-token.rotated", "api.withdrawal.approved", "api.withdrawal.approved", "api-token.revoked"]);
-    expect(audit.filter((r) => r.action === "api.withdrawal.approved").map((r) => JSON.parse(r.after_json).result)).toEqual(["applied", "duplicate"]);
-    expect(audit.find((r) => r.action === "api.withdrawal.approved")!.staff_username).toBe("api-token:ledger-sync");
+    expect(audit.map((r) => r.action)).toEqual(["api-token.created", "api-token.rotated", "api.withdrawal.approve", "api.withdrawal.approve", "api-token.revoked"]);
+    expect(audit.filter((r) => r.action === "api.withdrawal.approve").map((r) => JSON.parse(r.after_json).result)).toEqual(["applied", "duplicate"]);
+    expect(audit.find((r) => r.action === "api.withdrawal.approve")!.staff_username).toBe("api-token:ledger-sync");
     // the value never reaches the audit log
     expect(JSON.stringify(audit)).not.toContain(first);
     expect(JSON.stringify(audit)).not.toContain(rotated.token);

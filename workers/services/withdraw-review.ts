@@ -187,7 +187,8 @@ export async function decideWithdrawal(env: Env, agencyId: string, code: string,
   const order = result.order as WithdrawOrder;
   const { via, ...actor } = who;
   const detail = decision.action === "paid" ? { bankReference: decision.bankReference } : decision.action === "reject" ? { requestedReason: decision.reason } : {};
-  const action = via === "api" ? `api.${AUDIT_ACTION[decision.action]}` : AUDIT_ACTION[decision.action];
+  // (the operator API's rows keep the names they had: api.withdrawal.approve|reject|paid)
+  const action = via === "api" ? `api.withdrawal.${decision.action}` : AUDIT_ACTION[decision.action];
   const audit = auditStatement(env.DB, {
     ...actor,
     action,
