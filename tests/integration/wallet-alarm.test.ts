@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, createScheduledController, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../workers/app";
 import { seedDemo } from "../setup/seed";
+import type { PlayerWallet } from "../../workers/wallet/player-wallet";
 import { openOrder, playerWithBank, postDeposit, providerBalance } from "../setup/money";
 
 beforeAll(seedDemo);
@@ -23,7 +24,8 @@ describe("wallet alarm: armed with the command, re-armed by the cron", () => {
     const p = await playerWithBank();
     await postDeposit(p.cookie, { amount: "60000" });
     const order = (await openOrder(p.cookie))!;
-    await runInDurableObject(p.wallet, async (instance, state) => {
+    await runInDurableObject(p.wallet, async (object, state) => {
+      const instance = object as unknown as PlayerWallet;
       await state.storage.deleteAlarm();
       const now = Date.now();
       // the command, then at once the storage: the alarm that wakes the settlement is there
@@ -39,7 +41,8 @@ describe("wallet alarm: armed with the command, re-armed by the cron", () => {
     await postDeposit(p.cookie, { amount: "60000" });
     const order = (await openOrder(p.cookie))!;
     // PAID and its alarm lost, in one step (nothing can run in between)
-    await runInDurableObject(p.wallet, async (instance, state) => {
+    await runInDurableObject(p.wallet, async (object, state) => {
+      const instance = object as unknown as PlayerWallet;
       instance.markPaid(order.code, { transactionId: `TC${Date.now()}`, amount: "60000" }, Date.now());
       await state.storage.deleteAlarm();
     });
