@@ -2,6 +2,7 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/lib/context.server";
 import { misconfiguredResponse } from "./config";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
+import { rearmWallets } from "./services/wakeups";
 
 export { PlayerWallet } from "./wallet/player-wallet";
 
@@ -24,5 +25,9 @@ export default {
     context.set(cloudflareContext, { env, ctx, nonce });
     const response = await requestHandler(request, context);
     return withSecurityHeaders(response, nonce, { dev });
+  },
+  // wrangler.toml [triggers]: wallets with due work are woken even if an alarm was lost.
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(rearmWallets(env));
   },
 } satisfies ExportedHandler<Env>;

@@ -126,7 +126,7 @@ async function unknownPayment(request: import("@playwright/test").APIRequestCont
   const t = Math.floor(Date.now() / 1000);
   const v1 = createHmac("sha256", "sandbox-webhook-secret-demo-0001").update(`${t}.${raw}`).digest("hex");
   const res = await request.post("/api/v2/payments/webhook", { headers: { "Content-Type": "application/json", "X-Sandbox-Signature": `t=${t},v1=${v1}` }, data: raw });
-  expect(res.status()).toBe(404); // no such order: recorded for staff
+  expect(res.status()).toBe(200); // no such order: recorded for staff (2xx, so the gateway stops retrying)
 }
 
 test("a payment with no order is credited by hand to a player, after a confirm step, once", async ({ page, request, clientIp }) => {

@@ -148,7 +148,7 @@ describe("payments with no matching order: resolved by hand, once", () => {
     const p = await playerWithBank();
     const reference = `ZZ${Date.now()}`;
     const res = await signedWebhook({ event: "payment.succeeded", reference, transactionId: `TU${Date.now()}`, amount: "120000", currency: "LAK", paidAt: new Date().toISOString() });
-    expect(res.status).toBe(404);
+    expect(res.status).toBe(200); // kept for staff: the gateway must not retry it
     const list = await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 });
     const payment = list.items.find((i) => i.reference === reference)!;
     expect(payment).toMatchObject({ kind: "UNKNOWN_REFERENCE", amount: "120000.00", status: "OPEN" });
@@ -203,7 +203,7 @@ describe("payments with no matching order: resolved by hand, once", () => {
     await postDeposit(owner.cookie, { amount: "60000" });
     const order = (await openOrder(owner.cookie))!;
     const mismatch = await signedWebhook({ event: "payment.succeeded", reference: order.code, transactionId: `TM${Date.now()}`, amount: "6000", currency: "LAK", paidAt: new Date().toISOString() });
-    expect(mismatch.status).toBe(409);
+    expect(mismatch.status).toBe(200); // kept for staff: the gateway must not retry it
     const payment = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.find((i) => i.reference === order.code)!;
     expect(payment).toMatchObject({ kind: "AMOUNT_MISMATCH", amount: "6000.00", status: "OPEN" });
     const agency = await demoAgency();
@@ -226,7 +226,7 @@ describe("payments: two payments for one order", () => {
     const p = await playerWithBank();
     await postDeposit(p.cookie, { amount: "60000" });
     const order = (await openOrder(p.cookie))!;
-    expect((await signedWebhook({ event: "payment.succeeded", reference: order.code, transactionId: `TW1${Date.now()}`, amount: "6000", currency: "LAK", paidAt: new Date().toISOString() })).status).toBe(409);
+    expect((await signedWebhook({ event: "payment.succeeded", reference: order.code, transactionId: `TW1${Date.now()}`, amount: "6000", currency: "LAK", paidAt: new Date().toISOString() })).status).toBe(200);
     await p.wallet.openDepositOrder(Date.now() + 16 * 60_000); // expires
     expect((await signedWebhook({ event: "payment.succeeded", reference: order.code, transactionId: `TW2${Date.now()}`, amount: "60000", currency: "LAK", paidAt: new Date().toISOString() })).status).toBe(200);
     const rows = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.filter((i) => i.reference === order.code);

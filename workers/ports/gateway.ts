@@ -145,17 +145,40 @@ export function gatewayPort(env: Env): PaymentGatewayPort {
 /** Webhook signature: `t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`, 300 s tolerance. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
-export type WebhookVerdict = { ok: true; timestamp: number } | { ok: false; reason: "MISSING" | "MALFORMED" | "STALE" | "BAD_SIGNATURE" };
+export type WebhookVerdict = { ok: true; timestamp: number; signature: string } | { ok: false; reason: "MISSING" | "MALFORMED" | "STALE" | "BAD_SIGNATURE" };
+
+/**
+ * The signature header parsed into what it means: one timestamp and one v1 signature.
+ * Field order, spaces, unknown fields and the spelling of the number (`+`, leading zeros,
+ * `.0`) do not change the meaning, so the replay check keys on the parsed pair, never on
+ * the header text. A field given twice with two values is ambiguous and refused.
+ */
+export function parseSignatureHeader(header: string): { timestamp: number; signature: string } | null {
+  const fields = new Map<string, string>();
+  for (const part of header.split(",")) {
+    const at = part.indexOf("=");
+    if (at < 0) continue;
+    const key = part.slice(0, at).trim();
+    const value = part.slice(at + 1).trim();
+    if (key !== "t" && key !== "v1") continue;
+    const previous = fields.get(key);
+    if (previous !== undefined && previous !== value) return null;
+    fields.set(key, value);
+  }
+  const t = fields.get("t");
+  const v1 = fields.get("v1");
+  if (!t || !/^\+?\d{1,12}(\.0*)?$/.test(t) || !v1 || !/^[0-9a-f]{64}$/.test(v1)) return null;
+  return { timestamp: Number(t), signature: v1 };
+}
 
 export async function verifyWebhookSignature(header: string | null, rawBody: string, secret: string, nowSeconds: number): Promise<WebhookVerdict> {
   if (!header) return { ok: false, reason: "MISSING" };
-  const parts = Object.fromEntries(header.split(",").map((p) => p.trim().split("=", 2) as [string, string]));
-  const t = Number(parts.t);
-  const v1 = parts.v1;
-  if (!Number.isInteger(t) || !v1 || !/^[0-9a-f]{64}$/.test(v1)) return { ok: false, reason: "MALFORMED" };
+  const parsed = parseSignatureHeader(header);
+  if (!parsed) return { ok: false, reason: "MALFORMED" };
+  const { timestamp: t, signature: v1 } = parsed;
   if (Math.abs(nowSeconds - t) > WEBHOOK_TOLERANCE_SECONDS) return { ok: false, reason: "STALE" };
   const expected = await hmacHex(secret, `${t}.${rawBody}`);
-  return timingSafeEqualHex(expected, v1) ? { ok: true, timestamp: t } : { ok: false, reason: "BAD_SIGNATURE" };
+  return timingSafeEqualHex(expected, v1) ? { ok: true, timestamp: t, signature: v1 } : { ok: false, reason: "BAD_SIGNATURE" };
 }
 
 export async function hmacHex(secret: string, message: string): Promise<string> {

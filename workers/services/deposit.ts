@@ -10,6 +10,7 @@ import type { CurrentPlayer } from "./auth";
 import type { DepositOrder, MarkPaidResult } from "../wallet/player-wallet";
 import { applyPayoutEvent } from "./withdraw";
 import { recordUnmatchedPayment } from "./admin-payments";
+import { sha256Hex } from "./staff";
 
 /** A QR is valid for 15 minutes; after that the order is CANCELED (EXPIRED). */
 export const DEPOSIT_QR_TTL_SECONDS = 15 * 60;
@@ -153,23 +154,45 @@ export async function cancelDeposit(env: Env, agencyId: string, playerId: string
   return walletOf(env, agencyId, playerId).cancelDeposit(code, "PLAYER", Date.now());
 }
 
-export type WebhookResult = { status: number; body: { ok: boolean; result?: MarkPaidResult["kind"]; error?: string } };
+export type WebhookResult = {
+  status: number;
+  body: { ok: boolean; result?: MarkPaidResult["kind"] | "unknown-reference" | "applied" | "not-open"; flag?: "AMOUNT_MISMATCH" | "UNKNOWN_REFERENCE" | "LATE_PAYMENT"; error?: string };
+};
 
 /**
- * The gateway's payment webhook: signature and timestamp checked (300 s), a replayed
- * signature refused, the reference must be ours, then the player's wallet applies it once
- * (a second delivery of the same payment, signed anew, is a duplicate and a no-op).
+ * The gateway's payment webhook (payments and payout callbacks). Only what cannot be
+ * verified is refused (4xx: signature, timestamp). Every verified delivery of an event the
+ * portal has recorded answers 2xx with what was recorded, whether applied or kept for
+ * staff (AMOUNT_MISMATCH, UNKNOWN_REFERENCE, LATE_PAYMENT): a gateway treats anything else
+ * as a failed attempt, retries, and finally marks the delivery dead.
+ *
+ * A delivery is keyed by its parsed signature (timestamp + v1) and bound to the body it
+ * signed: the same request seen again gets the answer it got the first time; the same
+ * signature with another body is refused. A retry signed anew is a new delivery of the same
+ * event, which the wallet applies once (the transaction id) and answers `duplicate`.
  */
 export async function handlePaymentWebhook(env: Env, request: Request): Promise<WebhookResult> {
   const raw = await request.text();
-  const signature = request.headers.get("X-Sandbox-Signature");
   const secret = webhookSecret(env);
   if (!secret) return { status: 503, body: { ok: false, error: "NOT_CONFIGURED" } };
-  const verdict = await verifyWebhookSignature(signature, raw, secret, Math.floor(Date.now() / 1000));
+  const verdict = await verifyWebhookSignature(request.headers.get("X-Sandbox-Signature"), raw, secret, Math.floor(Date.now() / 1000));
   if (!verdict.ok) return { status: 401, body: { ok: false, error: verdict.reason } };
-  // The exact same signed request seen twice is a replay (the gateway signs each retry anew).
-  const fresh = await env.DB.prepare(`INSERT OR IGNORE INTO webhook_signatures (signature) VALUES (?1)`).bind(signature).run();
-  if ((fresh.meta.changes ?? 0) === 0) return { status: 409, body: { ok: false, error: "REPLAY" } };
+  const key = `${verdict.timestamp}:${verdict.signature}`;
+  const bodyHash = await sha256Hex(raw);
+  const fresh = await env.DB.prepare(`INSERT OR IGNORE INTO webhook_signatures (signature, body_sha256) VALUES (?1, ?2)`).bind(key, bodyHash).run();
+  if ((fresh.meta.changes ?? 0) === 0) {
+    const seen = await env.DB.prepare(`SELECT body_sha256, answer_status, answer_json FROM webhook_signatures WHERE signature = ?1`).bind(key).first<{ body_sha256: string | null; answer_status: number | null; answer_json: string | null }>();
+    if (seen && seen.body_sha256 !== bodyHash) return { status: 409, body: { ok: false, error: "REPLAY" } };
+    if (seen?.answer_status != null && seen.answer_json) return { status: seen.answer_status, body: JSON.parse(seen.answer_json) as WebhookResult["body"] };
+    // First delivery still being applied (or cut short): applying again is safe, every step is idempotent.
+  }
+  const result = await applyWebhookEvent(env, request, raw);
+  await env.DB.prepare(`UPDATE webhook_signatures SET answer_status = ?2, answer_json = ?3 WHERE signature = ?1`).bind(key, result.status, JSON.stringify(result.body)).run();
+  return result;
+}
+
+/** A verified webhook's event, applied: idempotent, so a second delivery changes nothing. */
+async function applyWebhookEvent(env: Env, request: Request, raw: string): Promise<WebhookResult> {
   let event: { event?: string; reference?: string; transactionId?: string; amount?: string; currency?: string; reason?: string };
   try {
     event = JSON.parse(raw);
@@ -178,7 +201,7 @@ export async function handlePaymentWebhook(env: Env, request: Request): Promise<
   }
   if ((event.event === "payout.paid" || event.event === "payout.rejected") && event.reference) {
     const applied = await applyPayoutEvent(env, { ...event, event: event.event, reference: event.reference });
-    return applied.kind === "unknown-order" ? { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } } : { status: 200, body: { ok: true } };
+    return applied.kind === "unknown-order" ? { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } } : { status: 200, body: { ok: true, result: applied.kind } };
   }
   if (event.event !== "payment.succeeded" || !event.reference || !event.transactionId || !event.amount || event.currency !== "LAK") {
     return { status: 400, body: { ok: false, error: "MALFORMED" } };
@@ -186,16 +209,21 @@ export async function handlePaymentWebhook(env: Env, request: Request): Promise<
   const ref = await env.DB.prepare(`SELECT agency_id, player_id FROM deposit_refs WHERE code = ?1`).bind(event.reference).first<{ agency_id: string; player_id: string }>();
   if (!ref) {
     // Money with a reference that is no order of ours: kept for staff to resolve by hand
-    // (back office, payments). The agency is the one whose address the gateway called.
+    // (back office, payments). The agency is the one whose address the gateway called;
+    // with no agency there, nothing could be kept, and the gateway should keep trying.
     const agency = await findAgencyByHost(env.DB, new URL(request.url).host);
-    if (agency) await recordUnmatchedPayment(env.DB, { agencyId: agency.id, kind: "UNKNOWN_REFERENCE", reference: event.reference, transactionId: event.transactionId, amount: event.amount });
-    return { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } };
+    if (!agency) return { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } };
+    await recordUnmatchedPayment(env.DB, { agencyId: agency.id, kind: "UNKNOWN_REFERENCE", reference: event.reference, transactionId: event.transactionId, amount: event.amount });
+    return { status: 200, body: { ok: true, result: "unknown-reference", flag: "UNKNOWN_REFERENCE" } };
   }
   const result = await walletOf(env, ref.agency_id, ref.player_id).markPaid(event.reference, { transactionId: event.transactionId, amount: event.amount }, Date.now());
   await env.DB.prepare(`INSERT OR IGNORE INTO gateway_events (transaction_id, code) VALUES (?1, ?2)`).bind(event.transactionId, event.reference).run();
-  if (result.kind === "amount-mismatch" || result.kind === "late") await recordUnmatchedPayment(env.DB, { agencyId: ref.agency_id, kind: result.kind === "late" ? "LATE_PAYMENT" : "AMOUNT_MISMATCH", reference: event.reference, transactionId: event.transactionId, amount: event.amount, orderPlayerId: ref.player_id });
-  if (result.kind === "amount-mismatch") return { status: 409, body: { ok: false, result: result.kind, error: "AMOUNT_MISMATCH" } };
   if (result.kind === "unknown-order") return { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } };
+  if (result.kind === "amount-mismatch" || result.kind === "late") {
+    const flag = result.kind === "late" ? "LATE_PAYMENT" : "AMOUNT_MISMATCH";
+    await recordUnmatchedPayment(env.DB, { agencyId: ref.agency_id, kind: flag, reference: event.reference, transactionId: event.transactionId, amount: event.amount, orderPlayerId: ref.player_id });
+    return { status: 200, body: { ok: true, result: result.kind, flag } };
+  }
   return { status: 200, body: { ok: true, result: result.kind } };
 }
 

@@ -367,7 +367,20 @@ export class PlayerWallet extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    ctx.blockConcurrencyWhile(async () => this.migrate());
+    ctx.blockConcurrencyWhile(async () => {
+      this.migrate();
+      await this.syncArmedAlarm();
+    });
+  }
+
+  /**
+   * What is armed, kept in `meta` (there is no synchronous getAlarm): read once when the
+   * object starts, so a lost or deleted alarm is not believed armed after a restart.
+   */
+  private async syncArmedAlarm(): Promise<void> {
+    const armed = await this.ctx.storage.getAlarm();
+    if (armed === null) this.sql.exec(`DELETE FROM meta WHERE key = 'alarmAt'`);
+    else this.setMeta("alarmAt", String(armed));
   }
 
   private migrate(): void {
@@ -660,7 +673,19 @@ export class PlayerWallet extends DurableObject<Env> {
   // ---- the alarm: settlement saga, reconciler, expiry, projection -------------------
 
   async alarm(): Promise<void> {
+    this.sql.exec(`DELETE FROM meta WHERE key = 'alarmAt'`); // this one has fired
     await this.work(Date.now());
+  }
+
+  /**
+   * The cron's safety net (workers/services/wakeups.ts): arms the alarm from the wallet's
+   * own state, whatever `meta` believes is armed, so due work is woken even if its alarm
+   * was lost. Returns the time armed, or null when nothing is due.
+   */
+  rearm(): number | null {
+    this.rescheduleFromState(Date.now());
+    const at = this.meta("alarmAt");
+    return at === null ? null : Number(at);
   }
 
   /**
@@ -1298,10 +1323,20 @@ export class PlayerWallet extends DurableObject<Env> {
     this.scheduleAlarm(Date.now());
   }
 
+  /**
+   * Wakes the wallet by `at` at the latest. Synchronous, so the alarm is written in the same
+   * storage step as the command that needs it (a crash cannot keep the writes and lose the
+   * alarm); what is armed is read from `meta`, not from an awaited getAlarm().
+   */
   private scheduleAlarm(at: number): void {
-    void this.ctx.storage.getAlarm().then((current) => {
-      if (current === null || current > at) return this.ctx.storage.setAlarm(at);
-    });
+    const armed = this.meta("alarmAt");
+    if (armed !== null && Number(armed) <= at) return;
+    this.armAlarm(at);
+  }
+
+  private armAlarm(at: number): void {
+    void this.ctx.storage.setAlarm(at);
+    this.setMeta("alarmAt", String(at));
   }
 
   private rescheduleFromState(now: number): void {
@@ -1323,7 +1358,7 @@ export class PlayerWallet extends DurableObject<Env> {
       this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM withdraw_orders WHERE projected = 0`).one().n +
       this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM promotion_usages WHERE projected = 0`).one().n;
     if (dirty > 0) times.push(now + 5000);
-    if (times.length) void this.ctx.storage.setAlarm(Math.max(now, Math.min(...times)));
+    if (times.length) this.armAlarm(Math.max(now, Math.min(...times)));
   }
 
   private wrow(query: string, ...params: unknown[]): WithdrawRow | null {
