@@ -15,12 +15,14 @@ import { useTranslation } from "react-i18next";
 import { getToast } from "remix-toast/middleware";
 import type { Route } from "./+types/root";
 import { agencyMiddleware, requireAgencyMiddleware } from "./middleware/agency.server";
+import { bodyTypeMiddleware, forcedPasswordChangeMiddleware, privateCacheMiddleware } from "./middleware/request-guards.server";
 import { getLocale, i18nextMiddleware } from "./middleware/i18next.server";
 import { toastMiddleware } from "./lib/toast.server";
 import { sessionMiddleware } from "./lib/session.server";
 import { getAgency, getNonce, getPlayer } from "./lib/context.server";
 import { FingerprintSync } from "./components/fingerprint-sync";
 import { HTML_LANG, isLanguage, type Language } from "./lib/languages";
+import { errorMessageKey, isErrorCode } from "./lib/errors";
 import { I18N_DATA_ID, namespacesFor } from "./lib/i18n";
 import { loadNamespacesFor } from "./lib/i18n.client";
 import { BottomBar, Footer, Navbar } from "./components/layout";
@@ -29,11 +31,15 @@ import { Icon } from "./components/icons";
 import stylesheet from "./styles/app.css?url";
 
 export const middleware: Route.MiddlewareFunction[] = [
+  // outermost: every answer, error pages and redirects included
+  privateCacheMiddleware,
   agencyMiddleware,
   i18nextMiddleware,
   requireAgencyMiddleware,
   toastMiddleware,
   sessionMiddleware,
+  forcedPasswordChangeMiddleware,
+  bodyTypeMiddleware,
 ];
 
 export const links: Route.LinksFunction = () => [
@@ -166,10 +172,12 @@ export function ErrorBoundary() {
   }
   const status = isRouteErrorResponse(error) ? error.status : 500;
   if (!isRouteErrorResponse(error)) console.error(error);
+  // A refusal that names its error code (e.g. a body that is not a form) says why.
+  const code = isRouteErrorResponse(error) && isErrorCode(error.data?.code) ? error.data.code : null;
   return (
-    <main className="error-page" data-testid="error-page">
+    <main className="error-page" data-testid="error-page" data-code={code ?? undefined}>
       <h1>{status === 404 ? t("errors.notFound.title") : t("errors.generic.title")}</h1>
-      <p>{status === 404 ? t("errors.notFound.body") : t("errors.generic.body")}</p>
+      <p>{code ? t(errorMessageKey(code)) : status === 404 ? t("errors.notFound.body") : t("errors.generic.body")}</p>
       <a href="/" className="button button-primary">{t("errors.backHome")}</a>
       <title>{t("errors.generic.title")}</title>
     </main>

@@ -34,6 +34,8 @@ export async function readBody(request: Request): Promise<Record<string, unknown
       return {};
     }
   }
+  // Only an empty body without a Content-Type gets past the root body check (bodyTypeMiddleware).
+  if (!type.includes("form")) return {};
   const form = await request.formData();
   return Object.fromEntries([...form.entries()].map(([k, v]) => [k, typeof v === "string" ? v : ""]));
 }

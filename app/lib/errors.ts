@@ -38,6 +38,8 @@ export const ERROR_CODES = [
   "PASSWORD_CHANGE_REQUIRED",
   "NOT_FOUND",
   "PROVIDER_UNAVAILABLE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "MALFORMED_BODY",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
