@@ -5,7 +5,7 @@ import routeConfig from "../../app/routes";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { loginViaForm, ORIGIN, postForm, sessionFrom } from "../setup/players";
 import { fundProvider, playerWithBank, postWithdraw, providerBalance } from "../setup/money";
-import { createStaff, staffLogin } from "../setup/staff";
+import { createStaff, operatorToken, staffLogin } from "../setup/staff";
 import { resetPlayerPassword } from "../../workers/services/admin-players";
 import type { AuditActor } from "../../workers/services/admin-ops-audit";
 
@@ -157,6 +157,7 @@ describe("finding 7: bodies that are not forms", () => {
     const p = await playerWithBank();
     const staff = await staffLogin(env, { username: "guards-cashier", password: "guards-cashier-pass-1", totpSecret: (await createStaff(env, { agencyId: "demo", username: "guards-cashier", password: "guards-cashier-pass-1", role: "owner" })).totpSecret });
     const failures: string[] = [];
+    const operatorApiToken = await operatorToken(env, "demo");
     const bodyless = (text: string) => new TextEncoder().encode(text); // bytes: fetch adds no Content-Type
     // Signed in as a player and as staff at once, so every action gets as far as reading its body.
     const cookie = `${p.cookie}; ${staff}`;
@@ -166,8 +167,8 @@ describe("finding 7: bodies that are not forms", () => {
       const res = await fetchApp(`${ORIGIN}${path}`, {
         method: "POST",
         redirect: "manual",
-        headers: { Origin: ORIGIN, Authorization: "Bearer test-staff-token-0123456789abcdef0123456789", Cookie: cookie, ...headers },
-        body,
+        headers: { Origin: ORIGIN, Authorization: `Bearer ${operatorApiToken}`, Cookie: cookie, ...headers },
+        body: body as BodyInit,
       });
       const text = await res.text();
       if (res.status >= 500 || /\n\s+at /.test(text)) {

@@ -156,7 +156,7 @@ export async function cancelDeposit(env: Env, agencyId: string, playerId: string
 
 export type WebhookResult = {
   status: number;
-  body: { ok: boolean; result?: MarkPaidResult["kind"] | "unknown-reference" | "applied" | "not-open"; flag?: "AMOUNT_MISMATCH" | "UNKNOWN_REFERENCE" | "LATE_PAYMENT"; error?: string };
+  body: { ok: boolean; result?: MarkPaidResult["kind"] | "unknown-reference" | "applied" | "not-open" | "refused"; flag?: "AMOUNT_MISMATCH" | "UNKNOWN_REFERENCE" | "LATE_PAYMENT"; error?: string };
 };
 
 /**
