@@ -211,7 +211,7 @@ describe("operator API tokens", () => {
     expect((await postForm("/admin/api-tokens", { intent: "create", name: "" }, { cookie })).status).toBe(400);
     const created = await postForm("/admin/api-tokens", { intent: "create", name: "bank-bot" }, { cookie });
     expect(created.status).toBe(200);
-    expect(created.headers.get("Cache-Control")).toBe("no-store");
+    expect(created.headers.get("Cache-Control")).toBe("private, no-store");
     const token = /data-testid="api-token-value" value="(apt_[^"]+)"|value="(apt_[^"]+)"[^>]*data-testid="api-token-value"/.exec(await created.text());
     const value = token?.[1] ?? token?.[2];
     expect(value).toMatch(/^apt_[A-Za-z0-9_-]{43}$/);
