@@ -38,6 +38,9 @@ export const ERROR_CODES = [
   "PASSWORD_CHANGE_REQUIRED",
   "NOT_FOUND",
   "PROVIDER_UNAVAILABLE",
+  "NAME_CHARACTERS",
+  "BANK_WITHDRAW_OPEN",
+  "BANK_ACCOUNT_PAID",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -50,6 +53,7 @@ const SAME_AS: Partial<Record<ErrorCode, ErrorCode>> = {
 /** Codes whose message lives under another key (added with the back office). */
 const OWN_KEY: Partial<Record<ErrorCode, string>> = {
   ACCOUNT_LOCKED: "forcedPassword.accountLocked",
+  NAME_CHARACTERS: "validation.nameCharacters",
 };
 
 export function errorMessageKey(code: ErrorCode): string {
