@@ -48,3 +48,17 @@ export const BankReplaceSchema = z
     currentPassword: z.string({ error: "validation.pleaseEnterPassword" }).min(1, { error: "validation.pleaseEnterPassword" }).max(128, { error: "validation.passwordMax" }),
   })
   .superRefine(accountRules);
+
+/**
+ * Staff (owner) replace a player's account from the back office, in two steps: review
+ * (the form is checked and both accounts shown), then confirm. Only LAK own accounts exist,
+ * so currency and owner are not asked.
+ */
+export const StaffBankReplaceSchema = z
+  .object({
+    intent: z.enum(["bank-replace-review", "bank-replace-confirm"]),
+    bankCode: accountFields.bankCode,
+    accountNumber: accountFields.accountNumber,
+    accountName: bankAccountName,
+  })
+  .superRefine((value, ctx) => accountRules({ ...value, currency: "LAK", owner: "SELF" }, ctx));
