@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs } from "./fixtures";
 import { addBankAccount, E2E_PASSWORD, loggedInPlayer } from "./player";
@@ -12,6 +13,13 @@ test.describe.configure({ timeout: 120_000 });
 
 async function ready(page: Page) {
   if (hasJs(test.info())) await page.locator("html[data-hydrated]").waitFor();
+}
+
+/** Serious and critical axe violations of the page as it is now (JS projects: axe is a script). */
+async function axe(page: Page) {
+  if (!hasJs(test.info())) return;
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
 }
 
 const newNumber = () => `0101${Date.now().toString().slice(-9)}`;
@@ -55,6 +63,7 @@ test("an owner replaces a player's bank account in the back office: review, then
   await page.getByTestId("players-table").locator(`tr[data-username="${username}"]`).getByRole("link", { name: username }).click();
   await expect(page).toHaveURL(/\/admin\/players\/[0-9a-f-]{36}$/);
   await ready(page);
+  await axe(page);
   const number = newNumber();
   const form = page.getByTestId("bank-replace-form");
   await form.getByLabel("ທະນາຄານ", { exact: true }).selectOption("JDB");
@@ -63,6 +72,7 @@ test("an owner replaces a player's bank account in the back office: review, then
   await form.getByTestId("bank-replace-review").click();
   const confirm = page.getByTestId("bank-replace-confirm");
   await expect(confirm).toContainText(number);
+  await axe(page);
   await expect(page.getByTestId("player-facts")).not.toContainText(number); // nothing until confirmed
   await confirm.getByTestId("bank-replace-confirm-submit").click();
   await expect(page.getByTestId("toast")).toContainText("ປ່ຽນບັນຊີທະນາຄານແລ້ວ");
