@@ -40,6 +40,9 @@ export const ERROR_CODES = [
   "PROVIDER_UNAVAILABLE",
   "UNSUPPORTED_MEDIA_TYPE",
   "MALFORMED_BODY",
+  "NAME_CHARACTERS",
+  "BANK_WITHDRAW_OPEN",
+  "BANK_ACCOUNT_PAID",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -52,6 +55,7 @@ const SAME_AS: Partial<Record<ErrorCode, ErrorCode>> = {
 /** Codes whose message lives under another key (added with the back office). */
 const OWN_KEY: Partial<Record<ErrorCode, string>> = {
   ACCOUNT_LOCKED: "forcedPassword.accountLocked",
+  NAME_CHARACTERS: "validation.nameCharacters",
 };
 
 export function errorMessageKey(code: ErrorCode): string {

@@ -33,6 +33,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { username, password, displayName, phone } = submission.value;
   const outcome = await registerPlayer(getBindings(context).DB, agency.id, { username, password, displayName, phone }, clientOf(request));
   if (!outcome.ok) {
+    if (outcome.code === "NAME_CHARACTERS") {
+      return data({ result: submission.reply({ fieldErrors: { displayName: [errorMessageKey(outcome.code)] }, hideFields: hide }), wait: null }, { status: 400 });
+    }
     if (outcome.code === "USERNAME_EXISTS") {
       return data({ result: submission.reply({ fieldErrors: { username: [errorMessageKey("USERNAME_EXISTS")] }, hideFields: hide }), wait: null }, { status: 409 });
     }

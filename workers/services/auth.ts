@@ -2,6 +2,7 @@ import { newSessionTimes, sessionState, shouldTouch } from "../core/session";
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./password";
 import { checkThrottle, clearThrottle, recordFailure, type ThrottleKey } from "./throttle";
 import { listBankAccounts } from "./bank";
+import { cleanName } from "../core/names";
 
 /**
  * Player accounts of one agency: registration, login with throttling, server-side sessions
@@ -43,7 +44,10 @@ export async function registerPlayer(
   input: NewPlayer,
   client: Client,
   now: Clock = systemClock,
-): Promise<{ ok: true; playerId: string } | AuthFailure> {
+): Promise<{ ok: true; playerId: string } | AuthFailure | { ok: false; code: "NAME_CHARACTERS" }> {
+  // The name rule again here: the form, the JSON API and any other caller pass through.
+  const displayName = cleanName(input.displayName ?? "");
+  if (!displayName.ok) return { ok: false, code: "NAME_CHARACTERS" };
   const keys = registrationKeys(agencyId, client);
   const throttle = await checkThrottle(db, keys, now());
   if (throttle.locked) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: throttle.retryAfterSeconds };
@@ -53,7 +57,7 @@ export async function registerPlayer(
   try {
     await db
       .prepare(`INSERT INTO players (id, agency_id, username, display_name, phone, password_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)`)
-      .bind(id, agencyId, input.username, input.displayName?.trim() || input.username, input.phone, passwordHash)
+      .bind(id, agencyId, input.username, displayName.value || input.username, input.phone, passwordHash)
       .run();
   } catch (error) {
     // Two registrations racing for one name: the unique index decides.
@@ -279,4 +283,27 @@ export async function getPlayerInfo(db: D1Database, agencyId: string, playerId: 
       owner: a.owner,
     })),
   };
+}
+
+/**
+ * The current password asked again before a sensitive change (replacing the bank account).
+ * Wrong guesses count like wrong logins, as for a password change.
+ */
+export async function checkCurrentPassword(
+  db: D1Database,
+  agencyId: string,
+  player: CurrentPlayer,
+  password: string,
+  client: Client,
+  now: Clock = systemClock,
+): Promise<{ ok: true } | AuthFailure> {
+  const keys = loginKeys(agencyId, player.username, client);
+  const throttle = await checkThrottle(db, keys, now());
+  if (throttle.locked) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: throttle.retryAfterSeconds };
+  const row = await db.prepare(`SELECT password_hash FROM players WHERE id = ?1 AND agency_id = ?2`).bind(player.id, agencyId).first<{ password_hash: string }>();
+  if (!row || !(await verifyPassword(password, row.password_hash))) {
+    await recordFailure(db, keys, now());
+    return { ok: false, code: "PASSWORD_INCORRECT" };
+  }
+  return { ok: true };
 }

@@ -1,4 +1,5 @@
 import { findBank, maskAccountNumber } from "../core/banks";
+import { cleanName } from "../core/names";
 
 export type BankAccount = {
   id: string;
@@ -36,7 +37,7 @@ export async function listBankAccounts(db: D1Database, agencyId: string, playerI
 
 export type AddBankAccountResult =
   | { ok: true; account: BankAccount }
-  | { ok: false; code: "ACCOUNT_IN_USED" | "ACCOUNT_ALREADY_ADDED" | "ONE_ACCOUNT_ONLY" };
+  | { ok: false; code: "ACCOUNT_IN_USED" | "ACCOUNT_ALREADY_ADDED" | "ONE_ACCOUNT_ONLY" | "NAME_CHARACTERS" };
 
 /**
  * Adds the player's one LAK account. The unique indexes decide races: two players adding
@@ -48,6 +49,10 @@ export async function addBankAccount(
   playerId: string,
   input: { bankCode: string; accountNumber: string; accountName: string },
 ): Promise<AddBankAccountResult> {
+  // The name rule again: a NUL or a bidi override in the name makes every payout fail.
+  const name = cleanName(input.accountName);
+  if (!name.ok) return { ok: false, code: name.error };
+  input = { ...input, accountName: name.value };
   const existing = await db
     .prepare(`SELECT player_id, bank_code, account_number FROM bank_accounts WHERE agency_id = ?1 AND (player_id = ?2 OR (bank_code = ?3 AND account_number = ?4))`)
     .bind(agencyId, playerId, input.bankCode, input.accountNumber)

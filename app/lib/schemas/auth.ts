@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { nameField } from "./name";
 
 /**
  * Account form schemas, shared by the browser (conform's client validation) and the
@@ -42,7 +43,7 @@ export const RegisterSchema = z
     username: usernameSchema,
     password: passwordSchema,
     confirmPassword: z.string({ error: "validation.confirmRequired" }),
-    displayName: z.string().trim().max(AUTH_LIMITS.displayNameMax, { error: "validation.displayNameMax" }).optional(),
+    displayName: nameField({ max: AUTH_LIMITS.displayNameMax, tooLong: "validation.displayNameMax" }).optional(),
     phone: z
       .string(required)
       .transform((value) => value.replace(/[\s-]/g, ""))

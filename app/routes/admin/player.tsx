@@ -1,13 +1,16 @@
-import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { endPlayerSessions, getPlayerDetail, lockPlayer, resetPlayerPassword, unlockPlayer } from "../../../workers/services/admin-players";
-import { ErrorList, useSchemaForm } from "~/components/forms";
+import { replaceBankAccount } from "../../../workers/services/bank-replace";
+import { BANKS } from "../../../workers/core/banks";
+import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/auth.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { LockSchema, PlayerActionSchema } from "~/lib/schemas/admin-ops";
+import { StaffBankReplaceSchema } from "~/lib/schemas/bank";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/player";
@@ -17,7 +20,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
   const detail = await getPlayerDetail(getBindings(context).DB, staff.agencyId, params.playerId);
   if (!detail) throw new Response("Not found", { status: 404 });
-  return { ...detail, confirmReset: new URL(request.url).searchParams.get("confirm") === "reset" };
+  return { ...detail, confirmReset: new URL(request.url).searchParams.get("confirm") === "reset", canReplaceBank: staff.role === "owner" };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -26,15 +29,33 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const actor = auditContext(request, staff);
   const form = await request.formData();
   const here = `/admin/players/${params.playerId}`;
+  if (String(form.get("intent") ?? "").startsWith("bank-replace")) {
+    // Owners only (decision record 013): a cashier changing where payouts go is the insider risk.
+    const owner = await requireStaff(request, context, { role: "owner" });
+    const submission = parseWithZod(form, { schema: StaffBankReplaceSchema });
+    if (submission.status !== "success") return data({ lock: null, temporaryPassword: null, bankReplace: submission.reply(), bankReview: null }, { status: 400 });
+    const next = { bankCode: submission.value.bankCode, accountNumber: submission.value.accountNumber, accountName: submission.value.accountName };
+    if (submission.value.intent === "bank-replace-review") {
+      return data({ lock: null, temporaryPassword: null, bankReplace: null, bankReview: next });
+    }
+    const done = await replaceBankAccount(getBindings(context), auditContext(request, owner), params.playerId, next, { allowPaid: true });
+    if (!done.ok) {
+      return data(
+        { lock: null, temporaryPassword: null, bankReplace: submission.reply({ formErrors: [`admin:players.bankReplace.errors.${done.code}`] }), bankReview: null },
+        { status: done.code === "NAME_CHARACTERS" ? 400 : 409 },
+      );
+    }
+    return redirectWithToast({ request, context }, here, { type: "success", message: translate(context, "admin:players.bankReplace.done") });
+  }
   if (form.get("intent") === "lock") {
     const submission = parseWithZod(form, { schema: LockSchema });
-    if (submission.status !== "success") return data({ lock: submission.reply(), temporaryPassword: null }, { status: 400 });
+    if (submission.status !== "success") return data({ lock: submission.reply(), temporaryPassword: null, bankReplace: null, bankReview: null }, { status: 400 });
     const done = await lockPlayer(db, actor, params.playerId, submission.value.reason);
     if (!done.ok) throw new Response("Not found", { status: 404 });
     return redirectWithToast({ request, context }, here, { type: done.changed ? "success" : "info", message: translate(context, done.changed ? "admin:players.locked" : "admin:players.alreadyLocked") });
   }
   const submission = parseWithZod(form, { schema: PlayerActionSchema });
-  if (submission.status !== "success") return data({ lock: null, temporaryPassword: null }, { status: 400 });
+  if (submission.status !== "success") return data({ lock: null, temporaryPassword: null, bankReplace: null, bankReview: null }, { status: 400 });
   switch (submission.value.intent) {
     case "unlock": {
       const done = await unlockPlayer(db, actor, params.playerId);
@@ -50,15 +71,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const done = await resetPlayerPassword(db, actor, params.playerId);
       if (!done.ok) throw new Response("Not found", { status: 404 });
       // Shown once, on this answer only (never stored in clear, never in the audit log).
-      return data({ lock: null, temporaryPassword: done.temporaryPassword }, { headers: { "Cache-Control": "no-store" } });
+      return data({ lock: null, temporaryPassword: done.temporaryPassword, bankReplace: null, bankReview: null }, { headers: { "Cache-Control": "no-store" } });
     }
   }
 }
 
 export default function AdminPlayer({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { player, bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, confirmReset } = loaderData;
+  const { player, bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, confirmReset, canReplaceBank } = loaderData;
   const [lockForm, lockFields] = useSchemaForm("lock", LockSchema, actionData?.lock);
+  const [bankForm, bankFields] = useSchemaForm("bank-replace", StaffBankReplaceSchema, actionData?.bankReplace, { intent: "bank-replace-review" });
+  const review = actionData?.bankReview ?? null;
   const here = `/admin/players/${player.id}`;
   return (
     <section>
@@ -137,6 +160,62 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
             {t("players.endSessions")}
           </button>
         </Form>
+        {canReplaceBank && bankAccounts.length > 0 && (
+          <div className="stack admin-card" data-testid="bank-replace-panel">
+            <h3>{t("players.bankReplace.title")}</h3>
+            <p>{t("players.bankReplace.intro")}</p>
+            {review ? (
+              <Form method="post" action={here} className="stack" data-testid="bank-replace-confirm">
+                <h4>{t("players.bankReplace.confirmTitle")}</h4>
+                <dl className="admin-facts">
+                  <dt>{t("players.bankReplace.current")}</dt>
+                  <dd>
+                    {bankAccounts[0].bankName} · {bankAccounts[0].accountNumber} · {bankAccounts[0].accountName}
+                  </dd>
+                  <dt>{t("players.bankReplace.next")}</dt>
+                  <dd data-testid="bank-replace-next">
+                    {BANKS.find((b) => b.code === review.bankCode)?.name ?? review.bankCode} · {review.accountNumber} · {review.accountName}
+                  </dd>
+                </dl>
+                <input type="hidden" name="intent" value="bank-replace-confirm" />
+                <input type="hidden" name="bankCode" value={review.bankCode} />
+                <input type="hidden" name="accountNumber" value={review.accountNumber} />
+                <input type="hidden" name="accountName" value={review.accountName} />
+                <div className="form-actions">
+                  <a href={here} className="button button-ghost">
+                    {t("common.cancel")}
+                  </a>
+                  <button type="submit" className="button button-danger" data-testid="bank-replace-confirm-submit">
+                    {t("players.bankReplace.confirm")}
+                  </button>
+                </div>
+              </Form>
+            ) : (
+              <Form method="post" action={here} {...getFormProps(bankForm)} noValidate className="stack" data-testid="bank-replace-form">
+                <input type="hidden" name="intent" value="bank-replace-review" />
+                <div className="field">
+                  <label htmlFor={bankFields.bankCode.id}>{t("player:bank.bank")}</label>
+                  <select {...getSelectProps(bankFields.bankCode)} aria-describedby={bankFields.bankCode.errors ? bankFields.bankCode.errorId : undefined}>
+                    {BANKS.map((b) => (
+                      <option key={b.code} value={b.code}>
+                        {b.name}
+                      </option>
+                    ))}
+                  </select>
+                  <ErrorList id={bankFields.bankCode.errorId} errors={bankFields.bankCode.errors} />
+                </div>
+                <Field label={t("player:bank.accountNumber")} inputProps={{ ...getInputProps(bankFields.accountNumber, { type: "text" }), inputMode: "numeric", autoComplete: "off" }} errors={bankFields.accountNumber.errors} />
+                <Field label={t("player:bank.accountName")} inputProps={{ ...getInputProps(bankFields.accountName, { type: "text" }), autoComplete: "off" }} errors={bankFields.accountName.errors} />
+                <div role="alert" className="form-alert" data-testid="bank-replace-error">
+                  <ErrorList id={bankForm.errorId} errors={bankForm.errors} />
+                </div>
+                <button type="submit" className="button" data-testid="bank-replace-review">
+                  {t("players.bankReplace.review")}
+                </button>
+              </Form>
+            )}
+          </div>
+        )}
         <div className="stack admin-card" data-testid="reset-panel">
           <h3>{t("players.resetTitle")}</h3>
           <p>{t("players.resetExplain")}</p>

@@ -3,42 +3,63 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { BANKS } from "../../../workers/core/banks";
-import { addBankAccount, listBankAccounts } from "../../../workers/services/bank";
+import { addBankAccount } from "../../../workers/services/bank";
+import { bankReplacement, replaceOwnBankAccount } from "../../../workers/services/bank-replace";
 import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/auth.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
-import { BANK_CURRENCIES, BANK_OWNERS, BankAccountSchema } from "~/lib/schemas/bank";
+import { BANK_CURRENCIES, BANK_OWNERS, BankAccountSchema, BankReplaceSchema } from "~/lib/schemas/bank";
+import { clientOf } from "~/lib/session.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/bank";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
-  const accounts = await listBankAccounts(getBindings(context).DB, getAgency(context).id, player.id);
+  const { account, withdrawalOpen, paid } = await bankReplacement(getBindings(context), getAgency(context).id, player.id);
   return {
-    account: accounts[0] ? { bankCode: accounts[0].bankCode, maskedNumber: accounts[0].maskedNumber, accountName: accounts[0].accountName, currency: accounts[0].currency } : null,
+    account: account ? { bankCode: account.bankCode, maskedNumber: account.maskedNumber, accountName: account.accountName, currency: account.currency } : null,
+    /** Whether the player may replace it now, and if not why (decision record 013). */
+    replace: !account ? null : paid ? ("staff-only" as const) : withdrawalOpen ? ("withdrawal-open" as const) : ("allowed" as const),
   };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const player = requirePlayer(context);
-  const submission = parseWithZod(await request.formData(), { schema: BankAccountSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const formData = await request.formData();
+  if (formData.get("intent") === "replace") return replaceAction(request, context, player, formData);
+  const submission = parseWithZod(formData, { schema: BankAccountSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(), replace: null }, { status: 400 });
   const outcome = await addBankAccount(getBindings(context).DB, getAgency(context).id, player.id, submission.value);
   if (!outcome.ok) {
-    const field = outcome.code === "ONE_ACCOUNT_ONLY" ? undefined : "accountNumber";
+    const field = outcome.code === "ONE_ACCOUNT_ONLY" ? undefined : outcome.code === "NAME_CHARACTERS" ? "accountName" : "accountNumber";
     const message = errorMessageKey(outcome.code);
     return data(
-      { result: submission.reply(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }) },
-      { status: 409 },
+      { result: submission.reply(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }), replace: null },
+      { status: outcome.code === "NAME_CHARACTERS" ? 400 : 409 },
     );
   }
   return redirectWithSuccess({ request, context }, "/player/bank", translate(context, "bank.added"));
 }
 
+async function replaceAction(request: Request, context: Route.ActionArgs["context"], player: ReturnType<typeof requirePlayer>, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: BankReplaceSchema });
+  const hide = ["currentPassword"];
+  if (submission.status !== "success") return data({ result: null, replace: submission.reply({ hideFields: hide }) }, { status: 400 });
+  const outcome = await replaceOwnBankAccount(getBindings(context), getAgency(context).id, player, submission.value, clientOf(request));
+  if (!outcome.ok) {
+    const message = errorMessageKey(outcome.code);
+    const field = { ACCOUNT_IN_USED: "accountNumber", ACCOUNT_ALREADY_ADDED: "accountNumber", NAME_CHARACTERS: "accountName", PASSWORD_INCORRECT: "currentPassword" }[outcome.code as string];
+    const status = outcome.code === "TOO_MANY_ATTEMPTS" ? 429 : outcome.code === "PASSWORD_INCORRECT" || outcome.code === "NAME_CHARACTERS" ? 400 : 409;
+    return data({ result: null, replace: submission.reply({ ...(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }), hideFields: hide }) }, { status });
+  }
+  return redirectWithSuccess({ request, context }, "/player/bank", translate(context, "bank.replace.done"));
+}
+
 export default function BankPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [form, fields] = useSchemaForm("bank-account", BankAccountSchema, actionData?.result, { currency: "LAK", owner: "SELF" });
+  const [replaceForm, replaceFields] = useSchemaForm("bank-replace", BankReplaceSchema, actionData?.replace, { intent: "replace", currency: "LAK", owner: "SELF" });
   const account = loaderData.account;
   return (
     <section className="page narrow">
@@ -48,55 +69,44 @@ export default function BankPage({ loaderData, actionData }: Route.ComponentProp
         {t("bank.walletWarning")}
       </p>
       {account ? (
-        <div className="card bank-card" data-testid="bank-account">
-          <img src={`/banks/${account.bankCode.toLowerCase()}.svg`} alt="" width={48} height={48} />
-          <div>
-            <p className="card-title">{t(`bankNames.${account.bankCode}`)}</p>
-            <p>{account.accountName}</p>
-            <p className="muted">
-              {account.maskedNumber} · {account.currency}
-            </p>
+        <>
+          <div className="card bank-card" data-testid="bank-account">
+            <img src={`/banks/${account.bankCode.toLowerCase()}.svg`} alt="" width={48} height={48} />
+            <div>
+              <p className="card-title">{t(`bankNames.${account.bankCode}`)}</p>
+              <p>{account.accountName}</p>
+              <p className="muted">
+                {account.maskedNumber} · {account.currency}
+              </p>
+            </div>
           </div>
-        </div>
+          <h2>{t("bank.replace.title")}</h2>
+          {loaderData.replace === "allowed" ? (
+            <Form method="post" {...getFormProps(replaceForm)} noValidate className="stack" data-testid="bank-replace-form">
+              <p className="muted">{t("bank.replace.intro")}</p>
+              <input type="hidden" name="intent" value="replace" />
+              <AccountFields fields={replaceFields} />
+              <Field
+                label={t("bank.replace.currentPassword")}
+                inputProps={{ ...getInputProps(replaceFields.currentPassword, { type: "password" }), autoComplete: "current-password" }}
+                errors={replaceFields.currentPassword.errors}
+              />
+              <div role="alert" className="form-alert" data-testid="replace-error">
+                <ErrorList id={replaceForm.errorId} errors={replaceForm.errors} />
+              </div>
+              <button type="submit" className="button button-primary button-block" data-testid="bank-replace-submit">
+                {t("bank.replace.submit")}
+              </button>
+            </Form>
+          ) : (
+            <p className="notice" role="note" data-testid="bank-replace-unavailable" data-reason={loaderData.replace}>
+              {t(loaderData.replace === "staff-only" ? "bank.replace.staffOnly" : "bank.replace.withdrawalOpen")}
+            </p>
+          )}
+        </>
       ) : (
         <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="bank-form">
-          <fieldset className="bank-choices" aria-describedby={fields.bankCode.errors ? `${fields.bankCode.id}-error` : undefined}>
-            <legend>{t("bank.bank")}</legend>
-            <div className="bank-grid">
-              {BANKS.map((bank) => (
-                <label key={bank.code} className="bank-choice">
-                  <input type="radio" name={fields.bankCode.name} value={bank.code} defaultChecked={fields.bankCode.initialValue === bank.code} />
-                  <img src={`/banks/${bank.code.toLowerCase()}.svg`} alt="" width={32} height={32} />
-                  <span>{t(`bankNames.${bank.code}`)}</span>
-                </label>
-              ))}
-            </div>
-            <ErrorList id={`${fields.bankCode.id}-error`} errors={fields.bankCode.errors} />
-          </fieldset>
-          <Field
-            label={t("bank.accountNumber")}
-            hint={t("bank.accountNumberHint")}
-            inputProps={{ ...getInputProps(fields.accountNumber, { type: "text" }), inputMode: "numeric", autoComplete: "off" }}
-            errors={fields.accountNumber.errors}
-          />
-          <Field
-            label={t("bank.accountName")}
-            hint={t("bank.accountNameHint")}
-            inputProps={{ ...getInputProps(fields.accountName, { type: "text" }), autoComplete: "name" }}
-            errors={fields.accountName.errors}
-          />
-          <SelectField
-            label={t("bank.currency")}
-            field={fields.currency}
-            fallback="LAK"
-            options={BANK_CURRENCIES.map((c) => ({ value: c, label: t(`bank.currencies.${c}`) }))}
-          />
-          <SelectField
-            label={t("bank.owner")}
-            field={fields.owner}
-            fallback="SELF"
-            options={BANK_OWNERS.map((o) => ({ value: o, label: t(`bank.owners.${o}`) }))}
-          />
+          <AccountFields fields={fields} />
           <div role="alert" className="form-alert" data-testid="form-error">
             <ErrorList id={form.errorId} errors={form.errors} />
           </div>
@@ -106,5 +116,53 @@ export default function BankPage({ loaderData, actionData }: Route.ComponentProp
         </Form>
       )}
     </section>
+  );
+}
+
+type AccountFieldSet = ReturnType<typeof useSchemaForm<typeof BankAccountSchema>>[1];
+
+/** Bank, number, name, currency, owner: the add form and the replace form show the same fields. */
+function AccountFields({ fields }: { fields: Pick<AccountFieldSet, "bankCode" | "accountNumber" | "accountName" | "currency" | "owner"> }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <fieldset className="bank-choices" aria-describedby={fields.bankCode.errors ? `${fields.bankCode.id}-error` : undefined}>
+        <legend>{t("bank.bank")}</legend>
+        <div className="bank-grid">
+          {BANKS.map((bank) => (
+            <label key={bank.code} className="bank-choice">
+              <input type="radio" name={fields.bankCode.name} value={bank.code} defaultChecked={fields.bankCode.initialValue === bank.code} />
+              <img src={`/banks/${bank.code.toLowerCase()}.svg`} alt="" width={32} height={32} />
+              <span>{t(`bankNames.${bank.code}`)}</span>
+            </label>
+          ))}
+        </div>
+        <ErrorList id={`${fields.bankCode.id}-error`} errors={fields.bankCode.errors} />
+      </fieldset>
+      <Field
+        label={t("bank.accountNumber")}
+        hint={t("bank.accountNumberHint")}
+        inputProps={{ ...getInputProps(fields.accountNumber, { type: "text" }), inputMode: "numeric", autoComplete: "off" }}
+        errors={fields.accountNumber.errors}
+      />
+      <Field
+        label={t("bank.accountName")}
+        hint={t("bank.accountNameHint")}
+        inputProps={{ ...getInputProps(fields.accountName, { type: "text" }), autoComplete: "name" }}
+        errors={fields.accountName.errors}
+      />
+      <SelectField
+        label={t("bank.currency")}
+        field={fields.currency}
+        fallback="LAK"
+        options={BANK_CURRENCIES.map((c) => ({ value: c, label: t(`bank.currencies.${c}`) }))}
+      />
+      <SelectField
+        label={t("bank.owner")}
+        field={fields.owner}
+        fallback="SELF"
+        options={BANK_OWNERS.map((o) => ({ value: o, label: t(`bank.owners.${o}`) }))}
+      />
+    </>
   );
 }

@@ -3,6 +3,8 @@ import { apiError, apiJson, fieldErrors, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { AUTH_LIMITS, RegisterSchema } from "~/lib/schemas/auth";
 import { clientOf } from "~/lib/session.server";
+import { errorMessageKey } from "~/lib/errors";
+import { getInstance } from "~/middleware/i18next.server";
 import { HONEYPOT_FIELD } from "~/components/forms";
 import type { Route } from "./+types/register";
 
@@ -15,6 +17,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { username, password, displayName, phone } = parsed.data;
   const outcome = await registerPlayer(getBindings(context).DB, getAgency(context).id, { username, password, displayName, phone }, clientOf(request));
   if (!outcome.ok) {
+    if (outcome.code === "NAME_CHARACTERS") {
+      return apiError(context, "VALIDATION_FAILED", 400, { fields: { displayName: [getInstance(context).t(errorMessageKey(outcome.code))] } });
+    }
     if (outcome.code === "TOO_MANY_ATTEMPTS") return apiError(context, "TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds: outcome.retryAfterSeconds });
     return apiError(context, "USERNAME_EXISTS", 409);
   }
