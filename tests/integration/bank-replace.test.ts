@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { fundProvider, playerWithBank, postWithdraw } from "../setup/money";
 import { PASSWORD, postForm } from "../setup/players";
-import { approveWithdrawal, markWithdrawalPaid } from "../../workers/services/withdraw";
+import { decideWithdrawal } from "../../workers/services/withdraw-review";
 
 beforeAll(seedDemo);
 
@@ -91,8 +91,9 @@ describe("a player replaces their bank account", () => {
     const p = await playerWithBank();
     const before = (await account(p.playerId))!;
     const order = await openManualWithdrawal(p);
-    expect(await approveWithdrawal(env, order.code)).toMatchObject({ review: "APPROVED" });
-    expect(await markWithdrawalPaid(env, order.code, "BCEL-REPLACE-1")).toMatchObject({ kind: "applied" });
+    // staff pay it by hand (the back office's decision path)
+    const who = { via: "back-office" as const, agencyId: "demo", staffId: null, staffUsername: "test-staff", ip: "local", userAgent: null };
+    expect(await decideWithdrawal(env, "demo", order.code, { action: "paid", bankReference: "BCEL-REPLACE-1" }, who)).toMatchObject({ ok: true, order: { status: "SUCCESS" } });
     const page = await (await fetchApp("http://localhost/player/bank", { headers: { Cookie: p.cookie } })).text();
     expect(page).toContain('data-reason="staff-only"');
     const res = await replace(p.cookie, { accountNumber: freshNumber() });
