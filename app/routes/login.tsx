@@ -10,6 +10,7 @@ import { errorMessageKey } from "~/lib/errors";
 import { safeRedirectPath } from "~/lib/menu";
 import { LoginSchema } from "~/lib/schemas/auth";
 import { clientOf, readSessionId, sessionCookie } from "~/lib/session.server";
+import { deviceCookieHeader, loginDevice } from "~/lib/device.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/login";
 
@@ -27,7 +28,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const agency = getAgency(context);
   const db = getBindings(context).DB;
-  const outcome = await login(db, agency.id, submission.value, clientOf(request));
+  const device = await loginDevice(request, context);
+  const outcome = await login(db, agency.id, submission.value, { ...clientOf(request), device });
   if (!outcome.ok) {
     const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds) : null;
     return data(
@@ -42,7 +44,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     { request, context },
     safeRedirectPath(submission.value.redirectTo),
     translate(context, "auth.loginSuccess", { name: outcome.player.displayName }),
-    { headers: { "Set-Cookie": sessionCookie(request, outcome.sessionId) } },
+    {
+      headers: [
+        ["Set-Cookie", sessionCookie(request, outcome.sessionId)],
+        ["Set-Cookie", await deviceCookieHeader(request, context, device, { realm: "player", agencyId: agency.id, username: outcome.player.username })],
+      ],
+    },
   );
 }
 

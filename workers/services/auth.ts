@@ -1,6 +1,8 @@
 import { newSessionTimes, sessionState, shouldTouch } from "../core/session";
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./password";
 import { checkThrottle, clearThrottle, recordFailure, type ThrottleKey } from "./throttle";
+import { loginFailed, loginSucceeded, openLoginGate, type LoginDevice } from "./login-guard";
+import { addressKey, strangerKeys } from "../core/throttle";
 import { listBankAccounts } from "./bank";
 import { cleanName } from "../core/names";
 
@@ -10,7 +12,8 @@ import { cleanName } from "../core/names";
  * player id of agency A means nothing at agency B.
  */
 
-export type Client = { ip: string; userAgent: string | null };
+/** The browser: its address, and (for logins) the device cookie entries it showed, verified. */
+export type Client = { ip: string; userAgent: string | null; device?: LoginDevice };
 export type Clock = () => number;
 const systemClock: Clock = () => Date.now();
 
@@ -27,11 +30,27 @@ export type NewPlayer = { username: string; password: string; displayName?: stri
 
 const registrationKeys = (agencyId: string, client: Client): ThrottleKey[] => [{ kind: "reg", id: `${agencyId}:${client.ip}` }];
 
-const loginKeys = (agencyId: string, username: string, client: Client): ThrottleKey[] => [
-  { kind: "acct-ip", id: `${agencyId}:${username}:${client.ip}` },
-  { kind: "ip", id: `${agencyId}:${client.ip}` },
-  { kind: "acct", id: `${agencyId}:${username}` },
-];
+/** A signed-in player re-typing the password: the stranger keys without the agency budget. */
+const loginKeys = (agencyId: string, username: string, client: Client): ThrottleKey[] =>
+  strangerKeys({ realm: "player", agencyId, username, ip: client.ip, deviceNonce: null }).filter((k) => k.kind !== "agency");
+
+/**
+ * The live "is this name free?" check, throttled per address (IPv6 /64) like login: every
+ * check counts, so it cannot be used to list which accounts exist and pick targets.
+ */
+export async function checkUsernameAvailability(
+  db: D1Database,
+  agencyId: string,
+  username: string,
+  client: Client,
+  now: Clock = systemClock,
+): Promise<{ ok: true; available: boolean } | { ok: false; code: "TOO_MANY_ATTEMPTS"; retryAfterSeconds: number }> {
+  const keys: ThrottleKey[] = [{ kind: "avail", id: `${agencyId}:${addressKey(client.ip)}` }];
+  const throttle = await checkThrottle(db, keys, now());
+  if (throttle.locked) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: throttle.retryAfterSeconds };
+  await recordFailure(db, keys, now());
+  return { ok: true, available: await isUsernameAvailable(db, agencyId, username) };
+}
 
 export async function isUsernameAvailable(db: D1Database, agencyId: string, username: string): Promise<boolean> {
   const row = await db.prepare(`SELECT 1 FROM players WHERE agency_id = ?1 AND username = ?2`).bind(agencyId, username).first();
@@ -79,9 +98,8 @@ export async function login(
   now: Clock = systemClock,
 ): Promise<{ ok: true; sessionId: string; player: CurrentPlayer } | AuthFailure> {
   const username = credentials.username.trim().toLowerCase();
-  const keys = loginKeys(agencyId, username, client);
-  const throttle = await checkThrottle(db, keys, now());
-  if (throttle.locked) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: throttle.retryAfterSeconds };
+  const opened = await openLoginGate(db, { realm: "player", agencyId, username, ip: client.ip }, client.device, now());
+  if (!opened.ok) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: opened.retryAfterSeconds };
 
   const row = await db
     .prepare(`SELECT id, username, display_name, password_hash, status FROM players WHERE agency_id = ?1 AND username = ?2`)
@@ -89,12 +107,12 @@ export async function login(
     .first<PlayerRow>();
   const valid = await verifyPassword(credentials.password, row?.password_hash ?? (await dummyPasswordHash()));
   if (!row || !valid || row.status !== "ACTIVE") {
-    await recordFailure(db, keys, now());
+    await loginFailed(db, opened.gate, now());
     // Locked by staff: said so only to someone who knows the password (no account probing).
     return { ok: false, code: row && valid ? "ACCOUNT_LOCKED" : "INVALID_CREDENTIALS" };
   }
-  // The owner got in: forget this address's failures on this account (not the others).
-  await clearThrottle(db, keys.slice(0, 1));
+  // The owner got in: forget this device's / address's failures on this account (not the others).
+  await loginSucceeded(db, opened.gate);
   if (needsRehash(row.password_hash)) {
     await db.prepare(`UPDATE players SET password_hash = ?1 WHERE id = ?2`).bind(await hashPassword(credentials.password), row.id).run();
   }

@@ -1,6 +1,8 @@
 import { generateTOTP, getTOTPAuthUri, verifyTOTP } from "@epic-web/totp";
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./password";
 import { checkThrottle, clearThrottle, recordFailure, type ThrottleKey } from "./throttle";
+import { loginFailed, loginSucceeded, openLoginGate, type LoginDevice } from "./login-guard";
+import { strangerKeys } from "../core/throttle";
 import { auditStatement, recordAudit } from "./audit";
 
 /**
@@ -20,7 +22,7 @@ export type StaffRole = "owner" | "cashier";
 export const STAFF_ROLES: readonly StaffRole[] = ["owner", "cashier"];
 export type StaffMember = { id: string; agencyId: string; username: string; role: StaffRole };
 export type StaffStatus = "ACTIVE" | "DISABLED";
-export type Client = { ip: string; userAgent: string | null };
+export type Client = { ip: string; userAgent: string | null; device?: LoginDevice };
 export type Clock = () => number;
 const systemClock: Clock = () => Date.now();
 
@@ -52,11 +54,7 @@ export type StaffAuthFailure =
  * Wrong TOTP codes count on the same keys as wrong passwords.
  */
 export function staffLoginKeys(agencyId: string, username: string, ip: string): ThrottleKey[] {
-  return [
-    { kind: "acct-ip", id: `staff:${agencyId}:${username}:${ip}` },
-    { kind: "ip", id: `staff:${agencyId}:${ip}` },
-    { kind: "acct", id: `staff:${agencyId}:${username}` },
-  ];
+  return strangerKeys({ realm: "staff", agencyId, username, ip, deviceNonce: null }).filter((k) => k.kind !== "agency");
 }
 
 // ---- small crypto helpers --------------------------------------------------------------
@@ -246,13 +244,12 @@ export async function staffPasswordLogin(
   now: Clock = systemClock,
 ): Promise<{ ok: true; sessionId: string; staff: StaffMember } | StaffAuthFailure> {
   const username = credentials.username.trim().toLowerCase();
-  const keys = staffLoginKeys(agencyId, username, client.ip);
-  const throttle = await checkThrottle(db, keys, now());
-  if (throttle.locked) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: throttle.retryAfterSeconds };
+  const opened = await openLoginGate(db, { realm: "staff", agencyId, username, ip: client.ip }, client.device, now());
+  if (!opened.ok) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: opened.retryAfterSeconds };
   const row = await db.prepare(`SELECT * FROM staff WHERE agency_id = ?1 AND username = ?2`).bind(agencyId, username).first<StaffRow>();
   const valid = await verifyPassword(credentials.password, row?.password_hash ?? (await dummyPasswordHash()));
   if (!row || !valid || row.status !== "ACTIVE") {
-    await recordFailure(db, keys, now());
+    await loginFailed(db, opened.gate, now());
     return { ok: false, code: "INVALID_CREDENTIALS" };
   }
   if (!isEnrolled(row)) return { ok: false, code: "ENROL_REQUIRED" };
@@ -279,9 +276,9 @@ export async function staffSecondFactor(
 ): Promise<{ ok: true; sessionId: string; staff: StaffMember; usedRecoveryCode: boolean } | StaffAuthFailure> {
   const session = await resolveStaffSession(db, agencyId, halfSessionId, now);
   if (!session || session.stage !== "PASSWORD") return { ok: false, code: "SESSION_EXPIRED" };
-  const keys = staffLoginKeys(agencyId, session.staff.username, client.ip);
-  const throttle = await checkThrottle(db, keys, now());
-  if (throttle.locked) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: throttle.retryAfterSeconds };
+  // wrong codes count on the same gate as wrong passwords (the device's own key when trusted)
+  const opened = await openLoginGate(db, { realm: "staff", agencyId, username: session.staff.username, ip: client.ip }, client.device, now());
+  if (!opened.ok) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: opened.retryAfterSeconds };
   const row = await db.prepare(`SELECT * FROM staff WHERE id = ?1 AND agency_id = ?2`).bind(session.staff.id, agencyId).first<StaffRow>();
   if (!row || row.status !== "ACTIVE" || !row.totp_secret) return { ok: false, code: "SESSION_EXPIRED" };
   const usedRecoveryCode = !input.code && !!input.recoveryCode;
@@ -291,10 +288,10 @@ export async function staffSecondFactor(
       ? await acceptRecoveryCode(db, row.id, input.recoveryCode, now())
       : false;
   if (!accepted) {
-    await recordFailure(db, keys, now());
+    await loginFailed(db, opened.gate, now());
     return { ok: false, code: "INVALID_CODE" };
   }
-  await clearThrottle(db, keys.slice(0, 1));
+  await loginSucceeded(db, opened.gate);
   const staff = toMember(row);
   const full = await insertSession(db, staff, "FULL", client, now());
   await db.batch([

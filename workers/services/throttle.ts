@@ -1,6 +1,7 @@
 import { lockDurationMs, nextFailureCount, retryAfterSeconds, THROTTLE_POLICIES, type ThrottleKind } from "../core/throttle";
 
-export type ThrottleKey = { kind: ThrottleKind; id: string };
+/** `free`: this key's own allowance, when a setting overrides the policy's (the agency budget). */
+export type ThrottleKey = { kind: ThrottleKind; id: string; free?: number };
 export type ThrottleCheck = { locked: false } | { locked: true; retryAfterSeconds: number };
 
 const keyOf = (key: ThrottleKey) => `${key.kind}:${key.id}`;
@@ -20,7 +21,8 @@ export async function checkThrottle(db: D1Database, keys: ThrottleKey[], now: nu
 /** Count one failure on every key and lock those past their allowance. */
 export async function recordFailure(db: D1Database, keys: ThrottleKey[], now: number): Promise<void> {
   for (const key of keys) {
-    const policy = THROTTLE_POLICIES[key.kind];
+    const base = THROTTLE_POLICIES[key.kind];
+    const policy = key.free === undefined ? base : { ...base, freeFailures: key.free };
     const row = await db
       .prepare(`SELECT failures, window_started_at FROM throttles WHERE key = ?1`)
       .bind(keyOf(key))

@@ -8,6 +8,7 @@ import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { translate, waitText } from "~/lib/auth.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { RecoveryCodeSchema, TotpSchema } from "~/lib/schemas/admin";
+import { deviceCookieHeader, loginDevice } from "~/lib/device.server";
 import { adminHeadersMiddleware, clearStaffCookie, currentStaffSession, readStaffSessionId, safeAdminPath, staffClient, staffCookie } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import adminStyles from "~/styles/admin.css?url";
@@ -40,8 +41,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const db = getBindings(context).DB;
   const halfSession = readStaffSessionId(request);
   const value = submission.value as { code?: string; recoveryCode?: string };
+  const device = await loginDevice(request, context);
   const outcome = halfSession
-    ? await staffSecondFactor(db, agency.id, halfSession, { code: value.code, recoveryCode: value.recoveryCode }, staffClient(request))
+    ? await staffSecondFactor(db, agency.id, halfSession, { code: value.code, recoveryCode: value.recoveryCode }, { ...staffClient(request), device })
     : ({ ok: false, code: "SESSION_EXPIRED" } as const);
   if (!outcome.ok) {
     if (outcome.code === "SESSION_EXPIRED") throw redirect("/admin/login", { headers: { "Set-Cookie": clearStaffCookie(request) } });
@@ -55,7 +57,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     ? translate(context, "admin:auth.recoveryUsed", { count: await unusedRecoveryCodeCount(db, outcome.staff.id) })
     : translate(context, "admin:auth.welcome", { username: outcome.staff.username });
   return redirectWithSuccess({ request, context }, safeAdminPath(new URL(request.url).searchParams.get("redirectTo")), message, {
-    headers: { "Set-Cookie": staffCookie(request, outcome.sessionId) },
+    headers: [
+      ["Set-Cookie", staffCookie(request, outcome.sessionId)],
+      // a full login (password and second factor) makes this browser a known device of the account
+      ["Set-Cookie", await deviceCookieHeader(request, context, device, { realm: "staff", agencyId: agency.id, username: outcome.staff.username })],
+    ],
   });
 }
 

@@ -8,6 +8,7 @@ import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { waitText } from "~/lib/auth.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { StaffLoginSchema } from "~/lib/schemas/admin";
+import { loginDevice } from "~/lib/device.server";
 import { adminHeadersMiddleware, currentStaffSession, readStaffSessionId, safeAdminPath, staffClient, staffCookie } from "~/lib/staff.server";
 import adminStyles from "~/styles/admin.css?url";
 import type { Route } from "./+types/login";
@@ -34,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const agency = getAgency(context);
   const db = getBindings(context).DB;
-  const outcome = await staffPasswordLogin(db, agency.id, submission.value, staffClient(request));
+  const outcome = await staffPasswordLogin(db, agency.id, submission.value, { ...staffClient(request), device: await loginDevice(request, context) });
   if (!outcome.ok) {
     const code = outcome.code as keyof typeof ERROR_KEYS;
     const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds) : null;

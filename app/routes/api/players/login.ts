@@ -3,6 +3,7 @@ import { apiError, apiJson, fieldErrors, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { AUTH_LIMITS, LoginSchema } from "~/lib/schemas/auth";
 import { clientOf, readSessionId, sessionCookie } from "~/lib/session.server";
+import { deviceCookieHeader, loginDevice } from "~/lib/device.server";
 import type { Route } from "./+types/login";
 
 /** SPEC §7 `POST /v2/players/login`: same service, same throttling as the login page. */
@@ -11,7 +12,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return apiError(context, "VALIDATION_FAILED", 400, { fields: fieldErrors(context, parsed.error, AUTH_LIMITS) });
   const agency = getAgency(context);
   const db = getBindings(context).DB;
-  const outcome = await login(db, agency.id, parsed.data, clientOf(request));
+  const device = await loginDevice(request, context);
+  const outcome = await login(db, agency.id, parsed.data, { ...clientOf(request), device });
   if (!outcome.ok) {
     if (outcome.code === "TOO_MANY_ATTEMPTS") {
       return apiError(context, "TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds: outcome.retryAfterSeconds });
@@ -23,6 +25,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (previous) await logout(db, agency.id, previous);
   return apiJson(
     { player: { id: outcome.player.id, displayName: outcome.player.displayName } },
-    { headers: { "Set-Cookie": sessionCookie(request, outcome.sessionId) } },
+    {
+      headers: [
+        ["Set-Cookie", sessionCookie(request, outcome.sessionId)],
+        ["Set-Cookie", await deviceCookieHeader(request, context, device, { realm: "player", agencyId: agency.id, username: outcome.player.username })],
+      ],
+    },
   );
 }

@@ -1,4 +1,5 @@
-import { isUsernameAvailable } from "../../../../workers/services/auth";
+import { checkUsernameAvailability } from "../../../../workers/services/auth";
+import { clientOf } from "~/lib/session.server";
 import { apiError, apiJson, fieldErrors, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { AUTH_LIMITS, UsernameValidateSchema } from "~/lib/schemas/auth";
@@ -8,6 +9,7 @@ import type { Route } from "./+types/username-validate";
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = UsernameValidateSchema.safeParse(await readBody(request));
   if (!parsed.success) return apiError(context, "VALIDATION_FAILED", 400, { fields: fieldErrors(context, parsed.error, AUTH_LIMITS) });
-  const available = await isUsernameAvailable(getBindings(context).DB, getAgency(context).id, parsed.data.username);
-  return apiJson({ username: parsed.data.username, available });
+  const checked = await checkUsernameAvailability(getBindings(context).DB, getAgency(context).id, parsed.data.username, clientOf(request));
+  if (!checked.ok) return apiError(context, "TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds: checked.retryAfterSeconds });
+  return apiJson({ username: parsed.data.username, available: checked.available });
 }
