@@ -8,6 +8,10 @@ import { addAgency, loginViaForm, PASSWORD, postForm, postJson, registerViaForm,
 beforeAll(async () => {
   await seedDemo();
   await addAgency("other", "other.example");
+  // This file attacks single accounts and addresses on purpose, many times over; the
+  // agency-wide budget of strangers' failures (decision 011) has its own tests in
+  // login-throttle.test.ts and would otherwise carry one test's attack into the next.
+  await env.DB.prepare(`UPDATE agency_settings SET login_failure_budget = 1000000 WHERE agency_id = 'demo'`).run();
 });
 
 const client = (ip = "10.0.0.1") => ({ ip, userAgent: "vitest" });

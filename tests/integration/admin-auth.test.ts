@@ -73,7 +73,7 @@ describe("staff login", () => {
     const cookie = await sessionOf("owner");
     const res = await get("/admin", cookie);
     expect(res.status).toBe(200);
-    expect(res.headers.get("Cache-Control")).toBe("no-store");
+    expect(res.headers.get("Cache-Control")).toBe("private, no-store");
     expect(res.headers.get("X-Robots-Tag")).toContain("noindex");
     const html = await res.text();
     expect(html).toContain("owner1");
@@ -81,7 +81,7 @@ describe("staff login", () => {
     expect(html).toContain("ລະບົບຫຼັງບ້ານ");
     const data = await get("/admin/withdrawals.data", cookie);
     expect(data.status).toBe(200);
-    expect(data.headers.get("Cache-Control")).toBe("no-store");
+    expect(data.headers.get("Cache-Control")).toBe("private, no-store");
     expect(data.headers.get("X-Robots-Tag")).toContain("noindex");
     const login = await get("/admin/login");
     expect(login.headers.get("Cache-Control")).toBe("no-store");
