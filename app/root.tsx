@@ -21,7 +21,7 @@ import { toastMiddleware } from "./lib/toast.server";
 import { sessionMiddleware } from "./lib/session.server";
 import { getAgency, getNonce, getPlayer } from "./lib/context.server";
 import { FingerprintSync } from "./components/fingerprint-sync";
-import { HTML_LANG, isLanguage, type Language } from "./lib/languages";
+import { HTML_LANG, isLanguage, type Language } from "../workers/core/languages";
 import { errorMessageKey, isErrorCode } from "./lib/errors";
 import { I18N_DATA_ID, namespacesFor } from "./lib/i18n";
 import { loadNamespacesFor } from "./lib/i18n.client";

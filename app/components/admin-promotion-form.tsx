@@ -4,7 +4,7 @@ import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { PROVIDERS } from "../../workers/core/providers";
 import { ErrorList, Field, SelectField, useSchemaForm } from "./forms";
-import { HTML_LANG, LANGUAGES } from "~/lib/languages";
+import { HTML_LANG, LANGUAGES } from "../../workers/core/languages";
 import { PromotionSchema } from "~/lib/schemas/admin-promotion";
 
 type Values = Partial<Record<string, string | string[] | undefined>>;

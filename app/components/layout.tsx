@@ -6,7 +6,7 @@ import { Form, Link, NavLink, useLocation } from "react-router";
 const ChangePasswordDialog = lazy(() => import("./change-password").then((m) => ({ default: m.ChangePasswordDialog })));
 import { useTranslation } from "react-i18next";
 import { GAME_LINKS, isActiveEntry, PLAYER_MENU, type MenuEntry } from "~/lib/menu";
-import type { Language } from "~/lib/languages";
+import type { Language } from "../../workers/core/languages";
 import { Icon } from "./icons";
 import { ContactMenu, Disclosure, LanguageSwitcher, SocialLinks, useCurrentPath, type Social } from "./menus";
 

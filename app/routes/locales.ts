@@ -1,5 +1,5 @@
 import { resources } from "~/middleware/i18next.server";
-import { isLanguage } from "~/lib/languages";
+import { isLanguage } from "../../workers/core/languages";
 import { isNamespace } from "~/lib/i18n";
 import type { Route } from "./+types/locales";
 

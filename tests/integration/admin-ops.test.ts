@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { addAgency, loginViaForm, PASSWORD, postForm, sessionFrom } from "../setup/players";
 import { openOrder, payQr, playerWithBank, postDeposit, providerBalance, pumpDeliveries, qrPayloadOf, sandboxProvider, signedWebhook } from "../setup/money";
-import type { AuditActor } from "../../workers/services/admin-ops-audit";
+import type { AuditActor } from "../../workers/db/audit";
 import { getDepositDetail, listDeposits, retryDeposit } from "../../workers/services/admin-deposits";
 import { getUnmatched, listUnmatched, previewManualCredit, resolveAsRefunded, resolveWithCredit } from "../../workers/services/admin-payments";
 import { endPlayerSessions, getPlayerDetail, lockPlayer, resetPlayerPassword, searchPlayers, unlockPlayer } from "../../workers/services/admin-players";

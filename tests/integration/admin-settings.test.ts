@@ -7,8 +7,9 @@ import { createStaff, staffLogin } from "../setup/staff";
 import { playerWithBank, postDeposit, openOrder } from "../setup/money";
 import {
   clearProviderCredentials, loadSettings, readProviderCredentials, saveChannel, setChannelActive, setEnabledProviders, setExchangeRate, setLimits,
-  setProfile, setProviderCredentials, type AuditActor,
+  setProfile, setProviderCredentials,
 } from "../../workers/services/admin-settings";
+import type { AuditActor } from "../../workers/db/audit";
 import { createPromotion, getPromotion, listPromotions, setPromotionStatus, updatePromotion } from "../../workers/services/admin-promotions";
 import { ChannelSchema, LimitsSchema, RateSchema } from "../../app/lib/schemas/admin-settings";
 import { PromotionSchema, type PromotionInput } from "../../app/lib/schemas/admin-promotion";

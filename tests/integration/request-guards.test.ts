@@ -7,7 +7,7 @@ import { loginViaForm, ORIGIN, postForm, sessionFrom } from "../setup/players";
 import { fundProvider, playerWithBank, postWithdraw, providerBalance } from "../setup/money";
 import { createStaff, operatorToken, staffLogin } from "../setup/staff";
 import { resetPlayerPassword } from "../../workers/services/admin-players";
-import type { AuditActor } from "../../workers/services/admin-ops-audit";
+import type { AuditActor } from "../../workers/db/audit";
 
 /**
  * Issue 12, findings 5, 6, 7 and 9: the guards every request passes (forced password change,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeHost } from "../../workers/core/host";
-import { chooseLanguage, isLanguage } from "~/lib/languages";
+import { chooseLanguage, isLanguage } from "../../workers/core/languages";
 import { isActiveEntry, pathOf, PLAYER_MENU, safeRedirectPath } from "~/lib/menu";
 
 describe("normalizeHost", () => {

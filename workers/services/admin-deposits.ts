@@ -1,7 +1,7 @@
 import { ORDER_STATUSES } from "../core/orders";
 import { PROVIDERS } from "../core/providers";
 import type { DepositOrder, StaffRetryResult } from "../wallet/player-wallet";
-import { auditStatement, type AuditActor } from "./admin-ops-audit";
+import { auditStatement, type AuditActor } from "../db/audit";
 import { walletOf } from "./wallet";
 
 /**

@@ -3,7 +3,7 @@ import { isProvider, type Provider } from "../core/providers";
 import { gatewayPort } from "../ports/gateway";
 import type { DepositOrder } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
-import { auditIfChanged, type AuditActor } from "./admin-ops-audit";
+import { auditIfChanged, type AuditActor } from "../db/audit";
 import { creditRate, walletOf } from "./wallet";
 
 /**

@@ -1,5 +1,5 @@
 import { sessionState } from "../core/session";
-import { auditIfChanged, auditStatement, type AuditActor } from "./admin-ops-audit";
+import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
 import { listBankAccounts, type BankAccount } from "./bank";
 import { listFingerprints } from "./fingerprint";
 import { hashPassword } from "./password";

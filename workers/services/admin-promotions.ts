@@ -1,8 +1,8 @@
 import type { PromotionInput } from "../../app/lib/schemas/admin-promotion";
-import { canonicalDecimal, scaled } from "../../app/lib/schemas/decimal";
-import { LANGUAGES, type Language } from "../../app/lib/languages";
+import { canonicalDecimal, scaled } from "../core/decimal";
+import { LANGUAGES, type Language } from "../core/languages";
 import { PROVIDERS } from "../core/providers";
-import { auditStatement, type AuditActor } from "./admin-settings";
+import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
 import type { PromotionRuleColumns, PromotionRules } from "../core/promotion";
 import { parseLocalized, type Localized } from "./promotion";
 
@@ -203,7 +203,7 @@ export async function createPromotion(db: D1Database, actor: AuditActor, input: 
     db
       .prepare(`INSERT INTO promotions (id, agency_id, ${ORDER.join(", ")}) VALUES (?1, ?2, ${ORDER.map((_, i) => `?${i + 3}`).join(", ")})`)
       .bind(id, actor.agencyId, ...ORDER.map((k) => c[k])),
-    auditStatement(db, actor, "promotion.create", id, null, { id, ...auditView(c) }),
+    auditStatement(db, actor, { action: "promotion.create", target: id, before: null, after: { id, ...auditView(c) } }),
   ]);
   return { ok: true, id };
 }
@@ -223,7 +223,7 @@ export async function updatePromotion(db: D1Database, actor: AuditActor, id: str
           WHERE agency_id = ?1 AND id = ?2 AND updated_at = ?3`,
       )
       .bind(actor.agencyId, id, current.updatedAt, ...ORDER.map((k) => c[k])),
-    conditionalAudit(db, actor, "promotion.update", id, auditView(rowColumns(current)), auditView(c)),
+    auditIfChanged(db, actor, { action: "promotion.update", target: id, before: auditView(rowColumns(current)), after: auditView(c) }),
   ]);
   return (updated.meta.changes ?? 0) === 1 ? { ok: true, id } : { ok: false, code: "STALE" };
 }
@@ -238,19 +238,9 @@ export async function setPromotionStatus(db: D1Database, actor: AuditActor, id: 
     db
       .prepare(`UPDATE promotions SET status = ?4, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE agency_id = ?1 AND id = ?2 AND updated_at = ?3`)
       .bind(actor.agencyId, id, current.updatedAt, status),
-    conditionalAudit(db, actor, status === "ACTIVE" ? "promotion.activate" : "promotion.deactivate", id, { status: current.status }, { status }),
+    auditIfChanged(db, actor, { action: status === "ACTIVE" ? "promotion.activate" : "promotion.deactivate", target: id, before: { status: current.status }, after: { status } }),
   ]);
   return (updated.meta.changes ?? 0) === 1 ? { ok: true, id } : { ok: false, code: "STALE" };
-}
-
-/** An audit row written only when the statement before it in the batch changed a row. */
-function conditionalAudit(db: D1Database, actor: AuditActor, action: string, target: string, before: unknown, after: unknown): D1PreparedStatement {
-  return db
-    .prepare(
-      `INSERT INTO audit_log (agency_id, staff_id, staff_username, action, target, before_json, after_json, ip, user_agent)
-       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE changes() = 1`,
-    )
-    .bind(actor.agencyId, actor.staffId, actor.staffUsername, action, target, JSON.stringify(before), JSON.stringify(after), actor.ip ?? null, actor.userAgent?.slice(0, 300) ?? null);
 }
 
 /** The form's initial values for an existing promotion. */

@@ -3,7 +3,7 @@ import { BANKS, findBank } from "../core/banks";
 import { formatRate, parseRate } from "../core/money";
 import { isProvider, PROVIDERS, type Provider } from "../core/providers";
 import { openSecret, sealSecret } from "../core/secret-box";
-import { canonicalDecimal } from "../../app/lib/schemas/decimal";
+import { canonicalDecimal } from "../core/decimal";
 import type {
   ChannelSchema,
   CredentialsSchema,
@@ -11,8 +11,8 @@ import type {
   ProfileSchema,
   RateSchema,
 } from "../../app/lib/schemas/admin-settings";
-import { isLanguage, type Language } from "../../app/lib/languages";
-import { auditStatement as auditRow } from "./audit";
+import { isLanguage, type Language } from "../core/languages";
+import { auditStatement, type AuditActor } from "../db/audit";
 
 /**
  * The owner's settings of an agency (back office item 6): exchange rates with history,
@@ -21,14 +21,6 @@ import { auditStatement as auditRow } from "./audit";
  * batch with its audit row (before/after; never a secret). Role checks are the route's
  * (requireStaff(..., { role: "owner" })); every query here is scoped by the actor's agency.
  */
-
-/** Who changes something, and from where: the who/where part of an audit entry. */
-export type AuditActor = { agencyId: string; staffId: string | null; staffUsername: string | null; ip?: string | null; userAgent?: string | null };
-
-/** The audit row of a change (workers/services/audit.ts), to run in the same batch as the change. */
-export function auditStatement(db: D1Database, actor: AuditActor, action: string, target: string | null, before: unknown, after: unknown): D1PreparedStatement {
-  return auditRow(db, { ...actor, action, target, before: before ?? undefined, after: after ?? undefined });
-}
 
 export type ExchangeRate = { currency: string; buy: string; sell: string; updatedAt: string };
 export type RateChange = { id: number; currency: string; buy: string; sell: string; changedBy: string | null; changedAt: string };
@@ -157,7 +149,7 @@ export async function setExchangeRate(db: D1Database, actor: AuditActor, input: 
     db
       .prepare(`INSERT INTO exchange_rate_history (agency_id, currency, buy, sell, changed_by) VALUES (?1, ?2, ?3, ?4, ?5)`)
       .bind(actor.agencyId, next.currency, next.buy, next.sell, actor.staffUsername),
-    auditStatement(db, actor, "settings.rate", next.currency, before ? { currency: next.currency, ...before } : null, next),
+    auditStatement(db, actor, { action: "settings.rate", target: next.currency, before: before ? { currency: next.currency, ...before } : null, after: next }),
   ]);
   return { ok: true };
 }
@@ -175,7 +167,7 @@ export async function setLimits(db: D1Database, actor: AuditActor, input: z.outp
     db
       .prepare(`UPDATE agency_settings SET deposit_min = ?2, deposit_max = ?3, withdraw_min = ?4, withdraw_max = ?5, withdraw_auto_max = ?6 WHERE agency_id = ?1`)
       .bind(actor.agencyId, next.depositMin, next.depositMax, next.withdrawMin, next.withdrawMax, next.withdrawAutoMax),
-    auditStatement(db, actor, "settings.limits", null, before, next),
+    auditStatement(db, actor, { action: "settings.limits", target: null, before, after: next }),
   ]);
   return { ok: true };
 }
@@ -222,7 +214,7 @@ export async function saveChannel(db: D1Database, actor: AuditActor, input: z.ou
           WHERE agency_id = ?1 AND code = ?2`,
       )
       .bind(actor.agencyId, input.code, input.mid, input.displayName, bank.code, bank.iin, input.merchantName, input.merchantCity, after.active ? 1 : 0),
-    auditStatement(db, actor, "settings.channel.update", input.code, channelView(current), after),
+    auditStatement(db, actor, { action: "settings.channel.update", target: input.code, before: channelView(current), after }),
   ]);
   return { ok: true };
 }
@@ -240,7 +232,7 @@ export async function setChannelActive(db: D1Database, actor: AuditActor, code: 
   if ((current.active === 1) === active) return { ok: true };
   await db.batch([
     db.prepare(`UPDATE payment_channels SET active = ?3 WHERE agency_id = ?1 AND code = ?2`).bind(actor.agencyId, code, active ? 1 : 0),
-    auditStatement(db, actor, active ? "settings.channel.activate" : "settings.channel.deactivate", code, { active: current.active === 1 }, { active }),
+    auditStatement(db, actor, { action: active ? "settings.channel.activate" : "settings.channel.deactivate", target: code, before: { active: current.active === 1 }, after: { active } }),
   ]);
   return { ok: true };
 }
@@ -251,7 +243,7 @@ export async function setEnabledProviders(db: D1Database, actor: AuditActor, pro
   const before = parseProviders((await settingsRow(db, actor.agencyId)).enabled_providers);
   await db.batch([
     db.prepare(`UPDATE agency_settings SET enabled_providers = ?2 WHERE agency_id = ?1`).bind(actor.agencyId, JSON.stringify(next)),
-    auditStatement(db, actor, "settings.providers", null, { providers: before }, { providers: next }),
+    auditStatement(db, actor, { action: "settings.providers", target: null, before: { providers: before }, after: { providers: next } }),
   ]);
   return { ok: true };
 }
@@ -275,7 +267,7 @@ export async function setProviderCredentials(db: D1Database, credentialsKey: str
          ON CONFLICT (agency_id, provider) DO UPDATE SET agent = excluded.agent, secret_ciphertext = excluded.secret_ciphertext, updated_at = excluded.updated_at`,
       )
       .bind(actor.agencyId, input.provider, maskAgent(input.agent), sealed),
-    auditStatement(db, actor, "settings.credentials.set", input.provider, { provider: input.provider, set: before !== null, setAt: before?.updated_at ?? null }, { provider: input.provider, set: true }),
+    auditStatement(db, actor, { action: "settings.credentials.set", target: input.provider, before: { provider: input.provider, set: before !== null, setAt: before?.updated_at ?? null }, after: { provider: input.provider, set: true } }),
   ]);
   return { ok: true };
 }
@@ -286,7 +278,7 @@ export async function clearProviderCredentials(db: D1Database, actor: AuditActor
   if (!before) return { ok: true };
   await db.batch([
     db.prepare(`DELETE FROM provider_credentials WHERE agency_id = ?1 AND provider = ?2`).bind(actor.agencyId, provider),
-    auditStatement(db, actor, "settings.credentials.clear", provider, { provider, set: true, setAt: before.updated_at }, { provider, set: false }),
+    auditStatement(db, actor, { action: "settings.credentials.clear", target: provider, before: { provider, set: true, setAt: before.updated_at }, after: { provider, set: false } }),
   ]);
   return { ok: true };
 }
@@ -325,7 +317,7 @@ export async function setProfile(db: D1Database, actor: AuditActor, input: z.out
           WHERE agency_id = ?1`,
       )
       .bind(actor.agencyId, next.fallbackLanguage, next.telegram, next.whatsapp, next.facebook, next.twitter, next.line),
-    auditStatement(db, actor, "settings.profile", null, before, next),
+    auditStatement(db, actor, { action: "settings.profile", target: null, before, after: next }),
   ]);
   return { ok: true };
 }

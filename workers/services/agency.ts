@@ -1,6 +1,6 @@
 import { normalizeHost } from "../core/host";
 import { isProvider, type Provider } from "../core/providers";
-import { isLanguage, type Language } from "../../app/lib/languages";
+import { isLanguage, type Language } from "../core/languages";
 
 export type SocialLinks = {
   telegram: string | null;

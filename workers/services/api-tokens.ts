@@ -1,4 +1,4 @@
-import { auditStatement, type AuditEntry } from "./audit";
+import { auditStatement, type AuditActor } from "../db/audit";
 import { sha256Hex } from "./staff";
 
 /**
@@ -23,7 +23,7 @@ export type ApiToken = {
 /** The API caller a valid token stands for (audited as `api:<name>`). */
 export type ApiCaller = { tokenId: string; name: string };
 
-type Who = Omit<AuditEntry, "action" | "target" | "before" | "after">;
+type Who = AuditActor;
 
 export const API_TOKEN_PREFIX = "apt_";
 const NAME_MAX = 60;
@@ -81,7 +81,7 @@ export async function createApiToken(db: D1Database, agencyId: string, name: str
     db
       .prepare(`INSERT INTO api_tokens (id, agency_id, name, token_hash, hint, created_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6)`)
       .bind(id, agencyId, clean, await sha256Hex(token), hintOf(token), who.staffUsername ?? "?"),
-    auditStatement(db, { ...who, action: "api-token.created", target: `api-token:${id}`, after: view({ name: clean, hint: hintOf(token) }) }),
+    auditStatement(db, who, { action: "api-token.created", target: `api-token:${id}`, after: view({ name: clean, hint: hintOf(token) }) }),
   ]);
   return { token, apiToken: (await getToken(db, agencyId, id))! };
 }
@@ -99,7 +99,7 @@ export async function rotateApiToken(db: D1Database, agencyId: string, id: strin
     db
       .prepare(`UPDATE api_tokens SET token_hash = ?1, hint = ?2, rotated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?3 AND agency_id = ?4 AND revoked_at IS NULL`)
       .bind(await sha256Hex(token), hintOf(token), id, agencyId),
-    auditStatement(db, { ...who, action: "api-token.rotated", target: `api-token:${id}`, before: view(before), after: view({ name: before.name, hint: hintOf(token) }) }),
+    auditStatement(db, who, { action: "api-token.rotated", target: `api-token:${id}`, before: view(before), after: view({ name: before.name, hint: hintOf(token) }) }),
   ]);
   if ((updated.meta.changes ?? 0) === 0) return { ok: false, code: "REVOKED" };
   return { ok: true, token, apiToken: (await getToken(db, agencyId, id))! };
@@ -114,7 +114,7 @@ export async function revokeApiToken(db: D1Database, agencyId: string, id: strin
     db
       .prepare(`UPDATE api_tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), revoked_by = ?1 WHERE id = ?2 AND agency_id = ?3 AND revoked_at IS NULL`)
       .bind(who.staffUsername ?? "?", id, agencyId),
-    auditStatement(db, { ...who, action: "api-token.revoked", target: `api-token:${id}`, before: view(before), after: view({ ...before, revokedAt: "now" }) }),
+    auditStatement(db, who, { action: "api-token.revoked", target: `api-token:${id}`, before: view(before), after: view({ ...before, revokedAt: "now" }) }),
   ]);
   if ((updated.meta.changes ?? 0) === 0) return { ok: false, code: "REVOKED" };
   return { ok: true, apiToken: (await getToken(db, agencyId, id))! };

@@ -1,5 +1,5 @@
 import { cleanName } from "../core/names";
-import { auditIfChanged, type AuditActor } from "./admin-ops-audit";
+import { auditIfChanged, type AuditActor } from "../db/audit";
 import { checkCurrentPassword, type Client, type CurrentPlayer } from "./auth";
 import { listBankAccounts, type BankAccount } from "./bank";
 import { walletOf } from "./wallet";

@@ -1,4 +1,5 @@
 import { depositCredit, formatAmount, parseAmount, type Rate } from "../core/money";
+import { hasBankAccount } from "../db/bank-accounts";
 import { creditRate, walletOf } from "./wallet";
 import { isProvider, type Provider } from "../core/providers";
 import { webhookSecret } from "../config";
@@ -78,7 +79,7 @@ export async function startDeposit(env: Env, agency: Agency, player: CurrentPlay
   const channels = await listPaymentChannels(env.DB, agency.id);
   const channel = channels.find((c) => c.code === input.channelCode);
   if (!channel) return { ok: false, error: "CHANNEL_REQUIRED" };
-  const hasBank = await env.DB.prepare(`SELECT 1 FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`).bind(agency.id, player.id).first();
+  const hasBank = await hasBankAccount(env.DB, agency.id, player.id);
   if (!hasBank) return { ok: false, error: "BANK_ACCOUNT_REQUIRED" };
   const priced = quoteDeposit(agency, await creditRate(env.DB, agency.id), input.amount);
   if (!priced.ok) return priced;

@@ -1,4 +1,5 @@
 import { formatAmount, parseAmount } from "../core/money";
+import { hasBankAccount } from "../db/bank-accounts";
 import { rulesFromRow, withdrawUnderPromotion, type PromotionError, type PromotionRuleColumns, type PromotionRules } from "../core/promotion";
 import { isProvider, type Provider } from "../core/providers";
 import type { Deduction } from "../core/withdraw";
@@ -90,7 +91,7 @@ export async function claimPromotion(env: Env, agency: Agency, player: CurrentPl
   if (!promotion) return { ok: false, error: "PROMOTION_NOT_FOUND" };
   if (promotion.status !== "ACTIVE") return { ok: false, error: "PROMOTION_INACTIVE" };
   if (!isProvider(input.provider) || !eligibleProviders(promotion, agency).includes(input.provider)) return { ok: false, error: "PROMOTION_PROVIDER" };
-  const hasBank = (await env.DB.prepare(`SELECT 1 FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`).bind(agency.id, player.id).first()) !== null;
+  const hasBank = await hasBankAccount(env.DB, agency.id, player.id);
   if (!hasBank) return { ok: false, error: "PROMOTION_BANK_ACCOUNT_REQUIRED" };
   const balance = await providerPort(env, input.provider).balance(providerUsername(agency.id, player.username));
   if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };

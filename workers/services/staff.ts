@@ -3,7 +3,7 @@ import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./
 import { checkThrottle, clearThrottle, recordFailure, type ThrottleKey } from "./throttle";
 import { loginFailed, loginSucceeded, openLoginGate, type LoginDevice } from "./login-guard";
 import { strangerKeys } from "../core/throttle";
-import { auditStatement, recordAudit } from "./audit";
+import { auditStatement, recordAudit, type AuditActor } from "../db/audit";
 
 /**
  * Back-office staff of one agency: accounts (never players), password + TOTP second
@@ -298,14 +298,9 @@ export async function staffSecondFactor(
     db.prepare(`DELETE FROM staff_sessions WHERE id_hash = ?1`).bind(session.idHash),
     full.statement,
     db.prepare(`UPDATE staff SET last_login_at = ?1 WHERE id = ?2`).bind(new Date(now()).toISOString(), row.id),
-    auditStatement(db, {
-      agencyId,
-      staffId: row.id,
-      staffUsername: row.username,
+    auditStatement(db, { agencyId, staffId: row.id, staffUsername: row.username, ip: client.ip, userAgent: client.userAgent }, {
       action: usedRecoveryCode ? "auth.login.recovery_code" : "auth.login",
       target: `staff:${row.id}`,
-      ip: client.ip,
-      userAgent: client.userAgent,
     }),
   ]);
   return { ok: true, sessionId: full.sessionId, staff, usedRecoveryCode };
@@ -353,7 +348,6 @@ export async function getStaffMember(db: D1Database, agencyId: string, staffId: 
   };
 }
 
-export type AuditWho = { agencyId: string; staffId: string | null; staffUsername: string | null; ip?: string | null; userAgent?: string | null };
 
 /**
  * A new staff account with no usable password and no second factor: the one-time link
@@ -362,7 +356,7 @@ export type AuditWho = { agencyId: string; staffId: string | null; staffUsername
 export async function createStaffAccount(
   db: D1Database,
   input: { agencyId: string; username: string; role: StaffRole },
-  who: AuditWho,
+  who: AuditActor,
   now: Clock = systemClock,
 ): Promise<{ ok: true; staffId: string; enrolToken: string } | { ok: false; code: "USERNAME_EXISTS" }> {
   const username = input.username.trim().toLowerCase();
@@ -377,7 +371,7 @@ export async function createStaffAccount(
           `INSERT INTO staff (id, agency_id, username, password_hash, role, enrol_token_hash, enrol_expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
         )
         .bind(id, input.agencyId, username, unusable, input.role, await sha256Hex(enrolToken), now() + ENROL_TOKEN_MS),
-      auditStatement(db, { ...who, action: "staff.create", target: `staff:${id}`, before: null, after: { username, role: input.role, status: "ACTIVE" } }),
+      auditStatement(db, who, { action: "staff.create", target: `staff:${id}`, before: null, after: { username, role: input.role, status: "ACTIVE" } }),
     ]);
   } catch (error) {
     if (String(error).includes("UNIQUE")) return { ok: false, code: "USERNAME_EXISTS" };
@@ -390,7 +384,7 @@ export async function createStaffAccount(
  * Owner: a lost phone. The second factor and the recovery codes are cleared, every session
  * of that staff member ends, and a new one-time enrolment link is returned.
  */
-export async function resetSecondFactor(db: D1Database, agencyId: string, staffId: string, who: AuditWho, now: Clock = systemClock): Promise<{ ok: true; enrolToken: string } | { ok: false }> {
+export async function resetSecondFactor(db: D1Database, agencyId: string, staffId: string, who: AuditActor, now: Clock = systemClock): Promise<{ ok: true; enrolToken: string } | { ok: false }> {
   const row = await db.prepare(`SELECT * FROM staff WHERE id = ?1 AND agency_id = ?2`).bind(staffId, agencyId).first<StaffRow>();
   if (!row) return { ok: false };
   const enrolToken = randomToken();
@@ -400,8 +394,7 @@ export async function resetSecondFactor(db: D1Database, agencyId: string, staffI
       .bind(await sha256Hex(enrolToken), now() + ENROL_TOKEN_MS, staffId, agencyId),
     db.prepare(`DELETE FROM staff_recovery_codes WHERE staff_id = ?1`).bind(staffId),
     db.prepare(`DELETE FROM staff_sessions WHERE staff_id = ?1 AND agency_id = ?2`).bind(staffId, agencyId),
-    auditStatement(db, {
-      ...who,
+    auditStatement(db, who, {
       action: "staff.reset_second_factor",
       target: `staff:${staffId}`,
       before: { username: row.username, enrolled: isEnrolled(row) },
@@ -417,7 +410,7 @@ export async function setStaffStatus(
   agencyId: string,
   staffId: string,
   status: StaffStatus,
-  who: AuditWho,
+  who: AuditActor,
 ): Promise<{ ok: true } | { ok: false; code: "NOT_FOUND" | "SELF" | "UNCHANGED" }> {
   if (who.staffId === staffId && status === "DISABLED") return { ok: false, code: "SELF" };
   const row = await db.prepare(`SELECT * FROM staff WHERE id = ?1 AND agency_id = ?2`).bind(staffId, agencyId).first<StaffRow>();
@@ -426,8 +419,7 @@ export async function setStaffStatus(
   await db.batch([
     db.prepare(`UPDATE staff SET status = ?1 WHERE id = ?2 AND agency_id = ?3`).bind(status, staffId, agencyId),
     ...(status === "DISABLED" ? [db.prepare(`DELETE FROM staff_sessions WHERE staff_id = ?1 AND agency_id = ?2`).bind(staffId, agencyId)] : []),
-    auditStatement(db, {
-      ...who,
+    auditStatement(db, who, {
       action: status === "DISABLED" ? "staff.disable" : "staff.enable",
       target: `staff:${staffId}`,
       before: { username: row.username, status: row.status },
@@ -500,22 +492,17 @@ export async function completeEnrolment(
     ...hashes.map((h) => db.prepare(`INSERT INTO staff_recovery_codes (staff_id, code_hash) VALUES (?1, ?2)`).bind(row.id, h)),
     db.prepare(`DELETE FROM staff_sessions WHERE staff_id = ?1 AND agency_id = ?2`).bind(row.id, agencyId),
     full.statement,
-    auditStatement(db, {
-      agencyId,
-      staffId: row.id,
-      staffUsername: row.username,
+    auditStatement(db, { agencyId, staffId: row.id, staffUsername: row.username, ip: client.ip, userAgent: client.userAgent }, {
       action: "auth.enrol",
       target: `staff:${row.id}`,
       after: { enrolled: true, recoveryCodes: RECOVERY_CODE_COUNT },
-      ip: client.ip,
-      userAgent: client.userAgent,
     }),
   ]);
   return { ok: true, sessionId: full.sessionId, staff, recoveryCodes };
 }
 
 export async function recordLogout(db: D1Database, staff: StaffMember, client: Client): Promise<void> {
-  await recordAudit(db, { agencyId: staff.agencyId, staffId: staff.id, staffUsername: staff.username, action: "auth.logout", target: `staff:${staff.id}`, ip: client.ip, userAgent: client.userAgent });
+  await recordAudit(db, { agencyId: staff.agencyId, staffId: staff.id, staffUsername: staff.username, ip: client.ip, userAgent: client.userAgent }, { action: "auth.logout", target: `staff:${staff.id}` });
 }
 
 export async function unusedRecoveryCodeCount(db: D1Database, staffId: string): Promise<number> {

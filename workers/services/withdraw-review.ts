@@ -1,4 +1,4 @@
-import { auditStatement, type AuditEntry } from "./audit";
+import { auditStatement, type AuditActor } from "../db/audit";
 import { walletOf } from "./wallet";
 import { awaitsStaffDecision } from "../core/withdraw";
 import type { WithdrawOrder } from "../wallet/player-wallet";
@@ -167,7 +167,7 @@ export type DecisionOutcome =
   | { ok: false; code: "CONFLICT"; order: WithdrawOrder };
 
 /** Who decides: a staff member in the back office, or an operator API token of the agency. */
-export type Decider = Omit<AuditEntry, "action" | "target" | "before" | "after"> & { via: "back-office" | "api" };
+export type Decider = AuditActor & { via: "back-office" | "api" };
 
 const AUDIT_ACTION: Record<StaffDecision["action"], string> = { approve: "withdrawal.approved", paid: "withdrawal.paid", reject: "withdrawal.rejected" };
 
@@ -189,8 +189,7 @@ export async function decideWithdrawal(env: Env, agencyId: string, code: string,
   const detail = decision.action === "paid" ? { bankReference: decision.bankReference } : decision.action === "reject" ? { requestedReason: decision.reason } : {};
   // (the operator API's rows keep the names they had: api.withdrawal.approve|reject|paid)
   const action = via === "api" ? `api.withdrawal.${decision.action}` : AUDIT_ACTION[decision.action];
-  const audit = auditStatement(env.DB, {
-    ...actor,
+  const audit = auditStatement(env.DB, actor, {
     action,
     target: `withdrawal:${code}`,
     before: auditView(result.before as WithdrawOrder),

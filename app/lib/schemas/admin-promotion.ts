@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PROVIDERS } from "../../../workers/core/providers";
-import { decimalPattern, scaled } from "./decimal";
+import { decimalPattern, scaled } from "../../../workers/core/decimal";
 
 /**
  * A promotion as staff edit it (admin/promotions/new and /:promotionId), every rule field

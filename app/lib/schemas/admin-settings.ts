@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { BANK_CODES } from "../../../workers/core/banks";
 import { PROVIDERS } from "../../../workers/core/providers";
-import { LANGUAGES } from "../languages";
-import { decimalPattern, scaled } from "./decimal";
+import { LANGUAGES } from "../../../workers/core/languages";
+import { decimalPattern, scaled } from "../../../workers/core/decimal";
 
 /**
  * The owner's settings forms (admin/settings). Each form posts an `intent` naming its

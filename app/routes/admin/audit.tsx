@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
-import { auditActions, listAudit } from "../../../workers/services/audit";
+import { auditActions, listAudit } from "../../../workers/db/audit";
 import { AdminPager } from "~/components/admin";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";

@@ -12,7 +12,7 @@ import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms
 import { translate } from "~/lib/auth.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
-import { LANGUAGES } from "~/lib/languages";
+import { LANGUAGES } from "../../../workers/core/languages";
 import {
   ChannelSchema, CREDIT_CURRENCIES, CredentialsSchema, isSettingsIntent, LimitsSchema, ProfileSchema, ProvidersSchema, RateSchema, SETTINGS_SCHEMAS, SOCIAL_NETWORKS,
 } from "~/lib/schemas/admin-settings";

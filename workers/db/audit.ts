@@ -2,20 +2,20 @@
  * The append-only audit log of the back office (table audit_log; triggers refuse UPDATE
  * and DELETE). Every staff action writes one row: who (staff id + username, or the
  * operator API token), what (action + target), before/after as JSON, when, and from where
- * (CF-Connecting-IP, user agent).
+ * (CF-Connecting-IP, user agent). The one place audit rows are written and read.
  */
 
-export type AuditEntry = {
+/** Who did something, and from where: what auditContext(request, staff) returns (app/lib/staff.server.ts). */
+export type AuditActor = {
   agencyId: string;
   staffId: string | null;
   staffUsername: string | null;
-  action: string;
-  target?: string | null;
-  before?: unknown;
-  after?: unknown;
   ip?: string | null;
   userAgent?: string | null;
 };
+
+/** What was done: the action, its target, and the state before and after (never a secret). */
+export type AuditChange = { action: string; target?: string | null; before?: unknown; after?: unknown };
 
 export type AuditRow = {
   id: number;
@@ -30,30 +30,43 @@ export type AuditRow = {
   createdAt: string;
 };
 
-const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+const COLUMNS = `agency_id, staff_id, staff_username, action, target, before_json, after_json, ip, user_agent`;
 
-/** The INSERT as a prepared statement, to put in the same D1 batch as the change it records. */
-export function auditStatement(db: D1Database, entry: AuditEntry): D1PreparedStatement {
-  return db
-    .prepare(
-      `INSERT INTO audit_log (agency_id, staff_id, staff_username, action, target, before_json, after_json, ip, user_agent)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
-    )
-    .bind(
-      entry.agencyId,
-      entry.staffId,
-      entry.staffUsername,
-      entry.action,
-      entry.target ?? null,
-      json(entry.before),
-      json(entry.after),
-      entry.ip ?? null,
-      entry.userAgent?.slice(0, 300) ?? null,
-    );
+/** No state (undefined or null) is stored as SQL NULL, anything else as JSON. */
+const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+function auditValues(actor: AuditActor, change: AuditChange) {
+  return [
+    actor.agencyId,
+    actor.staffId,
+    actor.staffUsername,
+    change.action,
+    change.target ?? null,
+    json(change.before),
+    json(change.after),
+    actor.ip ?? null,
+    actor.userAgent?.slice(0, 300) ?? null,
+  ] as const;
 }
 
-export async function recordAudit(db: D1Database, entry: AuditEntry): Promise<void> {
-  await auditStatement(db, entry).run();
+/** The INSERT as a prepared statement, to put in the same D1 batch as the change it records. */
+export function auditStatement(db: D1Database, actor: AuditActor, change: AuditChange): D1PreparedStatement {
+  return db.prepare(`INSERT INTO audit_log (${COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`).bind(...auditValues(actor, change));
+}
+
+/**
+ * Written only when the statement just before it in the same batch changed a row
+ * (`changes()`): a guarded UPDATE that lost the race leaves no audit row behind.
+ */
+export function auditIfChanged(db: D1Database, actor: AuditActor, change: AuditChange): D1PreparedStatement {
+  return db
+    .prepare(`INSERT INTO audit_log (${COLUMNS}) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE changes() > 0`)
+    .bind(...auditValues(actor, change));
+}
+
+/** One audit row on its own (an action with no other write to batch it with). */
+export async function recordAudit(db: D1Database, actor: AuditActor, change: AuditChange): Promise<void> {
+  await auditStatement(db, actor, change).run();
 }
 
 type Row = {
