@@ -1,0 +1,94 @@
+import { checkClaim, turnoverTarget, type PromotionError, type PromotionRules, type UsageStatus } from "../core/promotion";
+import type { WalletContext } from "./context";
+import { expireStaleDeposits } from "./deposit-expiry";
+import { markUsageForProjection } from "./projection";
+import { toPromotionUsage } from "./queries";
+import type { ClaimInput, PromotionUsage } from "./types";
+
+/**
+ * Promotion usages: a claim (CLAIMED), used by the deposit that carries it (USED, its bonus
+ * credited by the settlement), ended by a withdrawal or the player (SUCCESS or CANCELED).
+ * One active at a time, enforced by the storage; the arrows are guarded by a trigger too.
+ */
+
+/** Claim: the rules the wallet owns (one at a time, used before, open order, first order) judged with the service's facts. */
+export function claimPromotion(w: WalletContext, input: ClaimInput): { ok: true; usage: PromotionUsage } | { ok: false; error: PromotionError } {
+  expireStaleDeposits(w, input.now);
+  const verdict = checkClaim({
+    ...input.facts,
+    rules: input.rules,
+    provider: input.provider,
+    hasActiveUsage: w.store.activeUsage() !== null,
+    hasOpenDeposit: w.store.hasUnsettledDeposit(),
+    hasSettledDeposit: w.store.hasPaidDeposit(),
+    usedBefore: w.store.promotionUsedBefore(input.promotionId),
+  });
+  if (!verdict.ok) return verdict;
+  w.store.insertClaimedUsage(input);
+  markUsageForProjection(w, input.usageId);
+  return { ok: true, usage: getUsage(w, input.usageId)! };
+}
+
+/** The player cancels a claim before its deposit; a deposit waiting to be paid must be closed first. */
+export function cancelPromotion(w: WalletContext, usageId: string, now: number): { ok: true; usage: PromotionUsage } | { ok: false; error: PromotionError | "NOT_CANCELABLE" } {
+  expireStaleDeposits(w, now);
+  const usage = w.store.usageById(usageId);
+  if (!usage || usage.status !== "CLAIMED") return { ok: false, error: "NOT_CANCELABLE" };
+  if (w.store.hasUnsettledDepositCarrying(usageId)) return { ok: false, error: "CANNOT_USE_PROMOTION_WHILE_ORDER_IS_OPEN" };
+  endUsage(w, usageId, "CLAIMED", "CANCELED", "PLAYER", now);
+  return { ok: true, usage: getUsage(w, usageId)! };
+}
+
+/** Ends a usage from the state it is expected in; false when it was no longer there. */
+export function endUsage(w: WalletContext, id: string, from: UsageStatus, to: UsageStatus, reason: string, now: number): boolean {
+  const changed = w.store.endUsage(id, from, to, reason, now);
+  if (changed) markUsageForProjection(w, id);
+  return changed;
+}
+
+/** A withdrawal that did not go through no longer holds the promotion. */
+export function releaseUsageFromWithdraw(w: WalletContext, withdrawCode: string): void {
+  w.store.releaseUsageFromWithdraw(withdrawCode);
+}
+
+/** The deposit carrying a claimed promotion landed: the promotion is in use; its bonus follows. */
+export function startUsage(w: WalletContext, code: string, now: number): void {
+  const deposit = w.store.depositByCode(code);
+  if (!deposit?.usage_id) return;
+  const usage = w.store.usageById(deposit.usage_id);
+  if (!usage || usage.status !== "CLAIMED") return; // cancelled meanwhile: no bonus
+  const rules = JSON.parse(usage.rules_json) as PromotionRules;
+  const credit = BigInt(deposit.credit_minor);
+  const bonus = BigInt(deposit.bonus_minor ?? "0");
+  w.store.markUsageUsed(usage.id, {
+    now,
+    depositCode: code,
+    depositCreditMinor: credit,
+    bonusMinor: bonus,
+    turnoverTargetMinor: turnoverTarget(rules, credit, bonus),
+    turnoverStartMinor: deposit.turnover_start_minor ?? "0",
+  });
+  markUsageForProjection(w, usage.id);
+  if (bonus > 0n) {
+    w.store.scheduleBonus(code, now);
+    w.alarm.schedule(now);
+  }
+}
+
+export function getUsage(w: WalletContext, id: string): PromotionUsage | null {
+  const usage = w.store.usageById(id);
+  return usage ? toPromotionUsage(usage) : null;
+}
+
+/** The promotion claimed or in use (at most one). */
+export function activeUsage(w: WalletContext, now: number): PromotionUsage | null {
+  expireStaleDeposits(w, now);
+  const usage = w.store.activeUsage();
+  return usage ? toPromotionUsage(usage) : null;
+}
+
+export function listUsages(w: WalletContext, page: number, pageSize: number): { items: PromotionUsage[]; total: number } {
+  const total = w.store.usageCount();
+  const items = w.store.usagePage(page, pageSize).map(toPromotionUsage);
+  return { items, total };
+}

@@ -1,0 +1,625 @@
+import { canTransition, DEPOSIT_TRANSITIONS, type OrderStatus } from "../core/orders";
+import { canWithdrawTransition, type Deduction, type WithdrawStatus } from "../core/withdraw";
+import { canUsageTransition, type PromotionRules, type UsageStatus } from "../core/promotion";
+import { formatAmount } from "../core/money";
+import type { Provider } from "../core/providers";
+import type { DepositOrder, LedgerLine, OpenDepositInput, OpenWithdrawInput, ManualCreditInput, PromotionUsage, WithdrawOrder } from "./types";
+
+/**
+ * The wallet's own SQLite statements (tables in schema.ts). Every method is synchronous:
+ * the commands built on them read and write with no `await` in between. Rows come back
+ * as stored (snake_case); the `to…` functions below map them for callers.
+ */
+
+export type DepositOrderRow = {
+  code: string;
+  provider: string;
+  channel_code: string;
+  amount_minor: string;
+  credit_minor: string;
+  rate_sell: string;
+  status: OrderStatus;
+  flag: string | null;
+  qr_payload: string | null;
+  expires_at: number;
+  created_at: number;
+  paid_at: number | null;
+  settled_at: number | null;
+  attempts: number;
+  next_attempt_at: number | null;
+  gateway_txn: string | null;
+  last_poll_at: number | null;
+  notified: number;
+  usage_id: string | null;
+  bonus_minor: string | null;
+  bonus_state: "PENDING" | "DONE" | "FAILED" | null;
+  bonus_attempts: number;
+  bonus_next_at: number | null;
+  turnover_start_minor: string | null;
+};
+
+export type WithdrawOrderRow = {
+  code: string;
+  provider: string;
+  credit_minor: string;
+  net_credit_minor: string;
+  received_lak_minor: string;
+  rate_buy: string;
+  bank_code: string;
+  account_number: string;
+  account_name: string;
+  status: WithdrawStatus;
+  review: "AUTO" | "MANUAL" | "APPROVED";
+  payout_state: "REQUESTED" | "UNKNOWN" | null;
+  payout_txn: string | null;
+  return_state: "PENDING" | "DONE" | null;
+  reason: string | null;
+  created_at: number;
+  transferred_at: number | null;
+  completed_at: number | null;
+  attempts: number;
+  next_attempt_at: number | null;
+  projected: number;
+  usage_id: string | null;
+  usage_outcome: "SUCCESS" | "CANCELED" | null;
+  deductions_json: string;
+};
+
+export type PromotionUsageRow = {
+  id: string;
+  promotion_id: string;
+  provider: string;
+  status: UsageStatus;
+  rules_json: string;
+  deposit_code: string | null;
+  deposit_credit_minor: string | null;
+  bonus_minor: string | null;
+  turnover_target_minor: string | null;
+  turnover_start_minor: string | null;
+  withdraw_code: string | null;
+  reason: string | null;
+  claimed_at: number;
+  used_at: number | null;
+  ended_at: number | null;
+  bonus_credited: number;
+  projected: number;
+};
+
+/** Columns a guarded transition may set along with the status. */
+export type ColumnValues = Record<string, string | number | null>;
+
+export class WalletStore {
+  constructor(private readonly sql: SqlStorage) {}
+
+  // ---- meta: who the wallet belongs to, the armed alarm, staff retry counters ----
+
+  readMeta(key: string): string | null {
+    const found = this.sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = ?`, key).toArray()[0];
+    return found?.value ?? null;
+  }
+
+  writeMeta(key: string, value: string): void {
+    this.sql.exec(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value);
+  }
+
+  forgetArmedAlarm(): void {
+    this.sql.exec(`DELETE FROM meta WHERE key = 'alarmAt'`);
+  }
+
+  // ---- deposit orders ----
+
+  depositByCode(code: string): DepositOrderRow | null {
+    return this.firstDeposit(`SELECT * FROM deposit_orders WHERE code = ?`, code);
+  }
+
+  depositByIdempotencyKey(key: string): DepositOrderRow | null {
+    return this.firstDeposit(`SELECT * FROM deposit_orders WHERE idempotency_key = ?`, key);
+  }
+
+  /** The one OPEN order (the storage allows one). */
+  openDeposit(): DepositOrderRow | null {
+    return this.firstDeposit(`SELECT * FROM deposit_orders WHERE status = 'OPEN'`);
+  }
+
+  hasUnsettledDeposit(): boolean {
+    return this.firstDeposit(`SELECT * FROM deposit_orders WHERE status IN ('OPEN', 'PAID')`) !== null;
+  }
+
+  hasPaidDeposit(): boolean {
+    return this.firstDeposit(`SELECT * FROM deposit_orders WHERE status IN ('PAID', 'SUCCESS', 'FAILED')`) !== null;
+  }
+
+  hasUnsettledDepositCarrying(usageId: string): boolean {
+    return this.firstDeposit(`SELECT * FROM deposit_orders WHERE usage_id = ? AND status IN ('OPEN', 'PAID')`, usageId) !== null;
+  }
+
+  hasBonusPendingFor(usageId: string): boolean {
+    return this.firstDeposit(`SELECT * FROM deposit_orders WHERE usage_id = ? AND bonus_state = 'PENDING'`, usageId) !== null;
+  }
+
+  expiredOpenDepositCodes(now: number): string[] {
+    return this.sql.exec<{ code: string }>(`SELECT code FROM deposit_orders WHERE status = 'OPEN' AND expires_at <= ?`, now).toArray().map((found) => found.code);
+  }
+
+  depositsDueForSettlement(now: number): DepositOrderRow[] {
+    return this.deposits(`SELECT * FROM deposit_orders WHERE status = 'PAID' AND next_attempt_at <= ? ORDER BY paid_at`, now);
+  }
+
+  depositsDueForBonus(now: number): DepositOrderRow[] {
+    return this.deposits(`SELECT * FROM deposit_orders WHERE bonus_state = 'PENDING' AND bonus_next_at <= ?`, now);
+  }
+
+  /** OPEN orders with a QR whose payment was not looked up since `polledBefore`. */
+  openDepositsToReconcile(polledBefore: number): DepositOrderRow[] {
+    return this.deposits(
+      `SELECT * FROM deposit_orders WHERE status = 'OPEN' AND qr_payload IS NOT NULL AND (last_poll_at IS NULL OR last_poll_at <= ?)`,
+      polledBefore,
+    );
+  }
+
+  depositCount(): number {
+    return this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM deposit_orders`).one().n;
+  }
+
+  depositPage(page: number, pageSize: number): DepositOrderRow[] {
+    return this.deposits(`SELECT * FROM deposit_orders ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`, pageSize, (page - 1) * pageSize);
+  }
+
+  /** Settled deposits not yet announced to the player, marked announced. */
+  takeUnannouncedSettledDeposits(): DepositOrderRow[] {
+    const found = this.deposits(`SELECT * FROM deposit_orders WHERE status = 'SUCCESS' AND notified = 0`);
+    this.sql.exec(`UPDATE deposit_orders SET notified = 1 WHERE status = 'SUCCESS' AND notified = 0`);
+    return found;
+  }
+
+  insertOpenDeposit(input: OpenDepositInput, bonus: { usageId: string; bonusMinor: bigint } | null): void {
+    this.sql.exec(
+      `INSERT INTO deposit_orders (code, idempotency_key, provider, channel_code, amount_minor, credit_minor, rate_sell, status, expires_at, created_at, usage_id, bonus_minor)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'OPEN', ?, ?, ?, ?)`,
+      input.code,
+      input.idempotencyKey,
+      input.provider,
+      input.channelCode,
+      input.amountMinor,
+      input.creditMinor,
+      input.rateSell,
+      input.expiresAt,
+      input.now,
+      bonus?.usageId ?? null,
+      bonus ? bonus.bonusMinor.toString() : null,
+    );
+  }
+
+  /** A deposit staff credit by hand: PAID from the start, channel and flag MANUAL. */
+  insertManualDeposit(input: ManualCreditInput): void {
+    this.sql.exec(
+      `INSERT INTO deposit_orders (code, idempotency_key, provider, channel_code, amount_minor, credit_minor, rate_sell, status, flag, expires_at, created_at, paid_at, next_attempt_at)
+       VALUES (?, ?, ?, 'MANUAL', ?, ?, ?, 'PAID', 'MANUAL', ?, ?, ?, ?)`,
+      input.code,
+      input.idempotencyKey,
+      input.provider,
+      input.amountMinor,
+      input.creditMinor,
+      input.rateSell,
+      input.now,
+      input.now,
+      input.now,
+      input.now,
+    );
+  }
+
+  attachQrPayload(code: string, payload: string): void {
+    this.sql.exec(`UPDATE deposit_orders SET qr_payload = ? WHERE code = ? AND status = 'OPEN' AND qr_payload IS NULL`, payload, code);
+  }
+
+  /** Guarded transition: applied only from the expected state, and only along an arrow. */
+  transitionDeposit(code: string, from: OrderStatus, to: OrderStatus, set: ColumnValues = {}): boolean {
+    if (!canTransition(DEPOSIT_TRANSITIONS, from, to)) throw new Error(`refused transition ${from} -> ${to}`);
+    const columns = Object.keys(set);
+    const assignments = ["status = ?", ...columns.map((c) => `${c} = ?`)].join(", ");
+    const cursor = this.sql.exec(`UPDATE deposit_orders SET ${assignments} WHERE code = ? AND status = ?`, to, ...columns.map((c) => set[c]), code, from);
+    return cursor.rowsWritten > 0;
+  }
+
+  flagLatePayment(code: string, transactionId: string): void {
+    this.sql.exec(`UPDATE deposit_orders SET flag = 'LATE_PAYMENT', gateway_txn = ? WHERE code = ?`, transactionId, code);
+  }
+
+  flagAmountMismatch(code: string): void {
+    this.sql.exec(`UPDATE deposit_orders SET flag = 'AMOUNT_MISMATCH' WHERE code = ?`, code);
+  }
+
+  flagBonusRefused(code: string): void {
+    this.sql.exec(`UPDATE deposit_orders SET flag = 'BONUS_REFUSED' WHERE code = ?`, code);
+  }
+
+  recordSettlementAttempt(code: string, attempt: number, nextAttemptAt: number): void {
+    this.sql.exec(`UPDATE deposit_orders SET attempts = ?, next_attempt_at = ? WHERE code = ? AND status = 'PAID'`, attempt, nextAttemptAt, code);
+  }
+
+  recordTurnoverStart(code: string, turnoverMinor: bigint): void {
+    this.sql.exec(`UPDATE deposit_orders SET turnover_start_minor = ? WHERE code = ? AND turnover_start_minor IS NULL`, turnoverMinor.toString(), code);
+  }
+
+  recordPaymentLookup(code: string, now: number): void {
+    this.sql.exec(`UPDATE deposit_orders SET last_poll_at = ? WHERE code = ?`, now, code);
+  }
+
+  scheduleBonus(code: string, at: number): void {
+    this.sql.exec(`UPDATE deposit_orders SET bonus_state = 'PENDING', bonus_next_at = ? WHERE code = ?`, at, code);
+  }
+
+  recordBonusAttempt(code: string, attempt: number, nextAttemptAt: number): void {
+    this.sql.exec(`UPDATE deposit_orders SET bonus_attempts = ?, bonus_next_at = ? WHERE code = ?`, attempt, nextAttemptAt, code);
+  }
+
+  finishBonus(code: string, state: "DONE" | "FAILED"): void {
+    this.sql.exec(`UPDATE deposit_orders SET bonus_state = ?, bonus_next_at = NULL WHERE code = ?`, state, code);
+  }
+
+  markDepositUnprojected(code: string): void {
+    this.sql.exec(`UPDATE deposit_orders SET projected = 0 WHERE code = ?`, code);
+  }
+
+  unprojectedDeposits(): DepositOrderRow[] {
+    return this.deposits(`SELECT * FROM deposit_orders WHERE projected = 0`);
+  }
+
+  /** Projected as read (a change since then leaves it to project again). */
+  markDepositProjected(row: DepositOrderRow): void {
+    this.sql.exec(`UPDATE deposit_orders SET projected = 1 WHERE code = ? AND status = ? AND flag IS ?`, row.code, row.status, row.flag);
+  }
+
+  // ---- withdraw orders ----
+
+  withdrawByCode(code: string): WithdrawOrderRow | null {
+    return this.firstWithdraw(`SELECT * FROM withdraw_orders WHERE code = ?`, code);
+  }
+
+  withdrawByIdempotencyKey(key: string): WithdrawOrderRow | null {
+    return this.firstWithdraw(`SELECT * FROM withdraw_orders WHERE idempotency_key = ?`, key);
+  }
+
+  withdrawCount(): number {
+    return this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM withdraw_orders`).one().n;
+  }
+
+  withdrawPage(page: number, pageSize: number): WithdrawOrderRow[] {
+    return this.withdraws(`SELECT * FROM withdraw_orders ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`, pageSize, (page - 1) * pageSize);
+  }
+
+  /** PENDING or OPEN, newest first. */
+  unfinishedWithdraws(): WithdrawOrderRow[] {
+    return this.withdraws(`SELECT * FROM withdraw_orders WHERE status IN ('PENDING', 'OPEN') ORDER BY created_at DESC`);
+  }
+
+  /** Transfer-outs to resolve, automatic payouts to advance, rejected credit to return. */
+  withdrawsDue(now: number): WithdrawOrderRow[] {
+    return this.withdraws(
+      `SELECT * FROM withdraw_orders WHERE next_attempt_at <= ? AND (status = 'PENDING' OR (status = 'OPEN' AND review != 'MANUAL') OR (status = 'REJECTED' AND return_state = 'PENDING')) ORDER BY created_at`,
+      now,
+    );
+  }
+
+  /** Ended withdrawals (paid out, or rejected with the credit back) not yet announced, marked announced. */
+  takeUnannouncedEndedWithdraws(): WithdrawOrderRow[] {
+    const found = this.withdraws(`SELECT * FROM withdraw_orders WHERE notified = 0 AND (status = 'SUCCESS' OR (status = 'REJECTED' AND return_state = 'DONE'))`);
+    for (const withdraw of found) this.sql.exec(`UPDATE withdraw_orders SET notified = 1 WHERE code = ?`, withdraw.code);
+    return found;
+  }
+
+  insertPendingWithdraw(input: OpenWithdrawInput, nextAttemptAt: number, promotion: NonNullable<OpenWithdrawInput["promotion"]> | null): void {
+    this.sql.exec(
+      `INSERT INTO withdraw_orders (code, idempotency_key, provider, credit_minor, net_credit_minor, received_lak_minor, rate_buy, bank_code, account_number, account_name, status, review, created_at, next_attempt_at, usage_id, usage_outcome, deductions_json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?, ?)`,
+      input.code,
+      input.idempotencyKey,
+      input.provider,
+      input.creditMinor,
+      input.netCreditMinor,
+      input.receivedLakMinor,
+      input.rateBuy,
+      input.bankCode,
+      input.accountNumber,
+      input.accountName,
+      input.review,
+      input.now,
+      nextAttemptAt,
+      promotion?.usageId ?? null,
+      promotion ? promotion.outcome : null,
+      JSON.stringify(promotion ? promotion.deductions : []),
+    );
+  }
+
+  /** Guarded transition of a withdrawal, like transitionDeposit. */
+  transitionWithdraw(code: string, from: WithdrawStatus, to: WithdrawStatus, set: ColumnValues = {}): boolean {
+    if (!canWithdrawTransition(from, to)) throw new Error(`refused withdraw transition ${from} -> ${to}`);
+    const columns = Object.keys(set);
+    const assignments = ["status = ?", ...columns.map((c) => `${c} = ?`)].join(", ");
+    return this.sql.exec(`UPDATE withdraw_orders SET ${assignments} WHERE code = ? AND status = ?`, to, ...columns.map((c) => set[c]), code, from).rowsWritten > 0;
+  }
+
+  setWithdrawNextAttempt(code: string, at: number): void {
+    this.sql.exec(`UPDATE withdraw_orders SET next_attempt_at = ? WHERE code = ?`, at, code);
+  }
+
+  recordWithdrawAttempt(code: string, attempt: number, nextAttemptAt: number): void {
+    this.sql.exec(`UPDATE withdraw_orders SET attempts = ?, next_attempt_at = ? WHERE code = ?`, attempt, nextAttemptAt, code);
+  }
+
+  approveWithdraw(code: string, nextAttemptAt: number): void {
+    this.sql.exec(`UPDATE withdraw_orders SET review = 'APPROVED', next_attempt_at = ? WHERE code = ?`, nextAttemptAt, code);
+  }
+
+  /** The gateway has the payout request (answered, or seen by a status query). */
+  markPayoutRequested(code: string): void {
+    this.sql.exec(`UPDATE withdraw_orders SET payout_state = 'REQUESTED' WHERE code = ? AND status = 'OPEN'`, code);
+  }
+
+  /**
+   * Claims an automatic OPEN order's payout for the gateway before its request leaves:
+   * only if staff have not decided meanwhile. False when someone else got there first.
+   */
+  claimPayoutForGateway(code: string): boolean {
+    return (
+      this.sql.exec(`UPDATE withdraw_orders SET payout_state = 'UNKNOWN' WHERE code = ? AND status = 'OPEN' AND review != 'MANUAL' AND payout_state IS NULL`, code).rowsWritten > 0
+    );
+  }
+
+  /** The rejected credit is back at the provider; false when it already was. */
+  markCreditReturned(code: string): boolean {
+    return this.sql.exec(`UPDATE withdraw_orders SET return_state = 'DONE', next_attempt_at = NULL WHERE code = ? AND return_state = 'PENDING'`, code).rowsWritten > 0;
+  }
+
+  markWithdrawUnprojected(code: string): void {
+    this.sql.exec(`UPDATE withdraw_orders SET projected = 0 WHERE code = ?`, code);
+  }
+
+  unprojectedWithdraws(): WithdrawOrderRow[] {
+    return this.withdraws(`SELECT * FROM withdraw_orders WHERE projected = 0`);
+  }
+
+  markWithdrawProjected(row: WithdrawOrderRow): void {
+    this.sql.exec(`UPDATE withdraw_orders SET projected = 1 WHERE code = ? AND status = ? AND review = ? AND return_state IS ?`, row.code, row.status, row.review, row.return_state);
+  }
+
+  // ---- promotion usages ----
+
+  usageById(id: string): PromotionUsageRow | null {
+    return this.firstUsage(`SELECT * FROM promotion_usages WHERE id = ?`, id);
+  }
+
+  /** The usage claimed or in use (the storage allows one). */
+  activeUsage(): PromotionUsageRow | null {
+    return this.firstUsage(`SELECT * FROM promotion_usages WHERE status IN ('CLAIMED', 'USED')`);
+  }
+
+  /** A promotion counts as used once it carried a deposit or credited a bonus. */
+  promotionUsedBefore(promotionId: string): boolean {
+    return (
+      this.sql.exec(`SELECT 1 FROM promotion_usages WHERE promotion_id = ? AND (status IN ('USED', 'SUCCESS') OR bonus_credited = 1 OR deposit_code IS NOT NULL)`, promotionId).toArray().length >
+      0
+    );
+  }
+
+  usageCount(): number {
+    return this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM promotion_usages`).one().n;
+  }
+
+  usagePage(page: number, pageSize: number): PromotionUsageRow[] {
+    return this.usages(`SELECT * FROM promotion_usages ORDER BY claimed_at DESC, id DESC LIMIT ? OFFSET ?`, pageSize, (page - 1) * pageSize);
+  }
+
+  insertClaimedUsage(input: { usageId: string; promotionId: string; provider: Provider; rules: PromotionRules; now: number }): void {
+    this.sql.exec(
+      `INSERT INTO promotion_usages (id, promotion_id, provider, status, rules_json, claimed_at) VALUES (?, ?, ?, 'CLAIMED', ?, ?)`,
+      input.usageId,
+      input.promotionId,
+      input.provider,
+      JSON.stringify(input.rules),
+      input.now,
+    );
+  }
+
+  /** CLAIMED -> USED: the deposit carrying it was credited; what the promotion now counts. */
+  markUsageUsed(id: string, use: { now: number; depositCode: string; depositCreditMinor: bigint; bonusMinor: bigint; turnoverTargetMinor: bigint; turnoverStartMinor: string }): void {
+    this.sql.exec(
+      `UPDATE promotion_usages SET status = 'USED', used_at = ?, deposit_code = ?, deposit_credit_minor = ?, bonus_minor = ?, turnover_target_minor = ?, turnover_start_minor = ? WHERE id = ? AND status = 'CLAIMED'`,
+      use.now,
+      use.depositCode,
+      use.depositCreditMinor.toString(),
+      use.bonusMinor.toString(),
+      use.turnoverTargetMinor.toString(),
+      use.turnoverStartMinor,
+      id,
+    );
+  }
+
+  /** Guarded end of a usage (CLAIMED or USED -> SUCCESS or CANCELED). */
+  endUsage(id: string, from: UsageStatus, to: UsageStatus, reason: string, now: number): boolean {
+    if (!canUsageTransition(from, to)) throw new Error(`refused usage transition ${from} -> ${to}`);
+    return this.sql.exec(`UPDATE promotion_usages SET status = ?, reason = ?, ended_at = ? WHERE id = ? AND status = ?`, to, reason, now, id, from).rowsWritten > 0;
+  }
+
+  holdUsageForWithdraw(id: string, withdrawCode: string): void {
+    this.sql.exec(`UPDATE promotion_usages SET withdraw_code = ? WHERE id = ?`, withdrawCode, id);
+  }
+
+  releaseUsageFromWithdraw(withdrawCode: string): void {
+    this.sql.exec(`UPDATE promotion_usages SET withdraw_code = NULL WHERE withdraw_code = ?`, withdrawCode);
+  }
+
+  markBonusCredited(id: string): void {
+    this.sql.exec(`UPDATE promotion_usages SET bonus_credited = 1 WHERE id = ?`, id);
+  }
+
+  markUsageUnprojected(id: string): void {
+    this.sql.exec(`UPDATE promotion_usages SET projected = 0 WHERE id = ?`, id);
+  }
+
+  unprojectedUsages(): PromotionUsageRow[] {
+    return this.usages(`SELECT * FROM promotion_usages WHERE projected = 0`);
+  }
+
+  markUsageProjected(row: PromotionUsageRow): void {
+    this.sql.exec(`UPDATE promotion_usages SET projected = 1 WHERE id = ? AND status = ? AND deposit_code IS ?`, row.id, row.status, row.deposit_code);
+  }
+
+  // ---- ledger ----
+
+  /** One line of an entry; a line already written (same order, entry, account, currency) stays as it is. */
+  insertLedgerLine(orderCode: string, entry: string, account: string, currency: string, amountMinor: bigint, now: number): void {
+    this.sql.exec(
+      `INSERT OR IGNORE INTO ledger (order_code, entry, account, currency, amount_minor, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      orderCode,
+      entry,
+      account,
+      currency,
+      amountMinor.toString(),
+      now,
+    );
+  }
+
+  /** The kip a late payment for this order left at the receiving account, if one was booked. */
+  latePaymentAmount(code: string): string | null {
+    const late = this.sql
+      .exec<{ amount_minor: string }>(`SELECT amount_minor FROM ledger WHERE order_code = ? AND entry = 'late-paid' AND account = 'bank:receiving'`, code)
+      .toArray()[0];
+    return late?.amount_minor ?? null;
+  }
+
+  latePaymentReleased(code: string): boolean {
+    return this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ledger WHERE order_code = ? AND entry IN ('late-credited', 'late-refunded')`, code).one().n > 0;
+  }
+
+  ledgerAmounts(): { currency: string; amount_minor: string }[] {
+    return this.sql.exec<{ currency: string; amount_minor: string }>(`SELECT currency, amount_minor FROM ledger`).toArray();
+  }
+
+  ledgerLines(code: string): LedgerLine[] {
+    return this.sql
+      .exec<{ entry: string; account: string; currency: string; amount_minor: string }>(`SELECT entry, account, currency, amount_minor FROM ledger WHERE order_code = ? ORDER BY id`, code)
+      .toArray()
+      .map((r) => ({ entry: r.entry, account: r.account, currency: r.currency, amountMinor: r.amount_minor }));
+  }
+
+  // ---- when work is due (the alarm is armed from these) ----
+
+  nextSettlementAt(): number | null {
+    return this.sql.exec<{ t: number | null }>(`SELECT MIN(next_attempt_at) AS t FROM deposit_orders WHERE status = 'PAID'`).one().t;
+  }
+
+  nextWithdrawAttemptAt(): number | null {
+    return this.sql
+      .exec<{ t: number | null }>(
+        `SELECT MIN(next_attempt_at) AS t FROM withdraw_orders WHERE status = 'PENDING' OR (status = 'OPEN' AND review != 'MANUAL') OR (status = 'REJECTED' AND return_state = 'PENDING')`,
+      )
+      .one().t;
+  }
+
+  nextBonusAt(): number | null {
+    return this.sql.exec<{ t: number | null }>(`SELECT MIN(bonus_next_at) AS t FROM deposit_orders WHERE bonus_state = 'PENDING'`).one().t;
+  }
+
+  unprojectedCount(): number {
+    return (
+      this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM deposit_orders WHERE projected = 0`).one().n +
+      this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM withdraw_orders WHERE projected = 0`).one().n +
+      this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM promotion_usages WHERE projected = 0`).one().n
+    );
+  }
+
+  // ---- row readers ----
+
+  private firstDeposit(query: string, ...params: unknown[]): DepositOrderRow | null {
+    return (this.sql.exec<DepositOrderRow>(query, ...params).toArray()[0] as DepositOrderRow | undefined) ?? null;
+  }
+
+  private deposits(query: string, ...params: unknown[]): DepositOrderRow[] {
+    return this.sql.exec<DepositOrderRow>(query, ...params).toArray() as DepositOrderRow[];
+  }
+
+  private firstWithdraw(query: string, ...params: unknown[]): WithdrawOrderRow | null {
+    return (this.sql.exec<WithdrawOrderRow>(query, ...params).toArray()[0] as WithdrawOrderRow | undefined) ?? null;
+  }
+
+  private withdraws(query: string, ...params: unknown[]): WithdrawOrderRow[] {
+    return this.sql.exec<WithdrawOrderRow>(query, ...params).toArray() as WithdrawOrderRow[];
+  }
+
+  private firstUsage(query: string, ...params: unknown[]): PromotionUsageRow | null {
+    return (this.sql.exec<PromotionUsageRow>(query, ...params).toArray()[0] as PromotionUsageRow | undefined) ?? null;
+  }
+
+  private usages(query: string, ...params: unknown[]): PromotionUsageRow[] {
+    return this.sql.exec<PromotionUsageRow>(query, ...params).toArray() as PromotionUsageRow[];
+  }
+}
+
+// ---- rows as callers see them ----
+
+export function toDepositOrder(row: DepositOrderRow): DepositOrder {
+  return {
+    code: row.code,
+    provider: row.provider as Provider,
+    channelCode: row.channel_code,
+    amount: formatAmount(BigInt(row.amount_minor), "LAK"),
+    credit: formatAmount(BigInt(row.credit_minor), "THB"),
+    rateSell: row.rate_sell,
+    status: row.status,
+    flag: row.flag,
+    qrPayload: row.qr_payload,
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+    paidAt: row.paid_at,
+    settledAt: row.settled_at,
+    attempts: row.attempts,
+    usageId: row.usage_id,
+    bonus: row.bonus_minor === null ? null : formatAmount(BigInt(row.bonus_minor), "THB"),
+    bonusState: row.bonus_state,
+  };
+}
+
+export function toWithdrawOrder(row: WithdrawOrderRow): WithdrawOrder {
+  return {
+    code: row.code,
+    provider: row.provider as Provider,
+    credit: formatAmount(BigInt(row.credit_minor), "THB"),
+    netCredit: formatAmount(BigInt(row.net_credit_minor), "THB"),
+    receivedLak: formatAmount(BigInt(row.received_lak_minor), "LAK"),
+    bankCode: row.bank_code,
+    accountNumber: row.account_number,
+    accountName: row.account_name,
+    status: row.status,
+    review: row.review,
+    payoutState: row.payout_state,
+    returnState: row.return_state,
+    reason: row.reason,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+    usageId: row.usage_id,
+    deductions: (JSON.parse(row.deductions_json ?? "[]") as { kind: Deduction["kind"]; creditMinor: string }[]).map((d) => ({ kind: d.kind, credit: formatAmount(BigInt(d.creditMinor), "THB") })),
+  };
+}
+
+export function toPromotionUsage(row: PromotionUsageRow): PromotionUsage {
+  const thb = (minor: string | null) => (minor === null ? null : formatAmount(BigInt(minor), "THB"));
+  return {
+    id: row.id,
+    promotionId: row.promotion_id,
+    provider: row.provider as Provider,
+    status: row.status,
+    rules: JSON.parse(row.rules_json) as PromotionRules,
+    depositCode: row.deposit_code,
+    depositCredit: thb(row.deposit_credit_minor),
+    bonus: thb(row.bonus_minor),
+    bonusCredited: row.bonus_credited === 1,
+    turnoverTarget: thb(row.turnover_target_minor),
+    turnoverStart: thb(row.turnover_start_minor),
+    withdrawCode: row.withdraw_code,
+    reason: row.reason,
+    claimedAt: row.claimed_at,
+    usedAt: row.used_at,
+    endedAt: row.ended_at,
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * The wallet's own schema, versioned: each step runs once per object, in order (an object
+ * created before a step gets it on its next start). Steps are never edited, only added.
+ */
+const SCHEMA_STEPS: string[][] = [];
+const SCHEMA_V1 = [
+  `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS deposit_orders (
+     code TEXT PRIMARY KEY,
+     idempotency_key TEXT NOT NULL UNIQUE,
+     provider TEXT NOT NULL,
+     channel_code TEXT NOT NULL,
+     amount_minor TEXT NOT NULL,
+     credit_minor TEXT NOT NULL,
+     rate_sell TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('OPEN','CANCELED','PAID','SUCCESS','FAILED','REJECTED')),
+     flag TEXT,
+     qr_payload TEXT,
+     expires_at INTEGER NOT NULL,
+     created_at INTEGER NOT NULL,
+     paid_at INTEGER,
+     settled_at INTEGER,
+     gateway_txn TEXT UNIQUE,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER,
+     last_poll_at INTEGER,
+     notified INTEGER NOT NULL DEFAULT 0,
+     projected INTEGER NOT NULL DEFAULT 0
+   )`,
+  // one OPEN deposit order per player, enforced by the storage itself
+  `CREATE UNIQUE INDEX IF NOT EXISTS one_open_deposit ON deposit_orders(status) WHERE status = 'OPEN'`,
+  `CREATE TABLE IF NOT EXISTS withdraw_orders (
+     code TEXT PRIMARY KEY,
+     idempotency_key TEXT NOT NULL UNIQUE,
+     provider TEXT NOT NULL,
+     credit_minor TEXT NOT NULL,
+     net_credit_minor TEXT NOT NULL,
+     received_lak_minor TEXT NOT NULL,
+     rate_buy TEXT NOT NULL,
+     bank_code TEXT NOT NULL,
+     account_number TEXT NOT NULL,
+     account_name TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('PENDING','OPEN','SUCCESS','REJECTED','FAILED')),
+     review TEXT NOT NULL CHECK (review IN ('AUTO','MANUAL','APPROVED')),
+     payout_state TEXT CHECK (payout_state IN ('REQUESTED','UNKNOWN')),
+     payout_txn TEXT,
+     return_state TEXT CHECK (return_state IN ('PENDING','DONE')),
+     reason TEXT,
+     created_at INTEGER NOT NULL,
+     transferred_at INTEGER,
+     completed_at INTEGER,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER,
+     projected INTEGER NOT NULL DEFAULT 0
+   )`,
+  `CREATE TABLE IF NOT EXISTS ledger (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     order_code TEXT NOT NULL,
+     entry TEXT NOT NULL,
+     account TEXT NOT NULL,
+     currency TEXT NOT NULL,
+     amount_minor TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     UNIQUE (order_code, entry, account, currency)
+   )`,
+];
+SCHEMA_STEPS.push(SCHEMA_V1);
+// v2: announce settled withdrawals once, like deposits
+SCHEMA_STEPS.push([`ALTER TABLE withdraw_orders ADD COLUMN notified INTEGER NOT NULL DEFAULT 0`]);
+// v3: promotion usages, the bonus leg of a deposit's settlement, deductions on withdrawals,
+// and the state machines guarded by the storage itself (DESIGN.md §5).
+SCHEMA_STEPS.push([
+  `CREATE TABLE promotion_usages (
+     id TEXT PRIMARY KEY,
+     promotion_id TEXT NOT NULL,
+     provider TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('CLAIMED','USED','SUCCESS','CANCELED')),
+     rules_json TEXT NOT NULL,
+     deposit_code TEXT,
+     deposit_credit_minor TEXT,
+     bonus_minor TEXT,
+     turnover_target_minor TEXT,
+     turnover_start_minor TEXT,
+     withdraw_code TEXT,
+     reason TEXT,
+     claimed_at INTEGER NOT NULL,
+     used_at INTEGER,
+     ended_at INTEGER,
+     bonus_credited INTEGER NOT NULL DEFAULT 0,
+     projected INTEGER NOT NULL DEFAULT 0
+   )`,
+  // one active promotion per player, enforced by the storage itself
+  `CREATE UNIQUE INDEX one_active_usage ON promotion_usages((status IN ('CLAIMED','USED'))) WHERE status IN ('CLAIMED','USED')`,
+  `CREATE TRIGGER usage_arrows BEFORE UPDATE OF status ON promotion_usages
+     WHEN OLD.status <> NEW.status AND NOT (
+       (OLD.status = 'CLAIMED' AND NEW.status IN ('USED','CANCELED')) OR
+       (OLD.status = 'USED' AND NEW.status IN ('SUCCESS','CANCELED')))
+     BEGIN SELECT RAISE(ABORT, 'refused promotion usage transition'); END`,
+  `CREATE TRIGGER deposit_arrows BEFORE UPDATE OF status ON deposit_orders
+     WHEN OLD.status <> NEW.status AND NOT (
+       (OLD.status = 'OPEN' AND NEW.status IN ('PAID','CANCELED')) OR
+       (OLD.status = 'PAID' AND NEW.status IN ('SUCCESS','FAILED')) OR
+       (OLD.status = 'FAILED' AND NEW.status = 'PAID'))
+     BEGIN SELECT RAISE(ABORT, 'refused deposit transition'); END`,
+  `CREATE TRIGGER withdraw_arrows BEFORE UPDATE OF status ON withdraw_orders
+     WHEN OLD.status <> NEW.status AND NOT (
+       (OLD.status = 'PENDING' AND NEW.status IN ('OPEN','FAILED')) OR
+       (OLD.status = 'OPEN' AND NEW.status IN ('SUCCESS','REJECTED')))
+     BEGIN SELECT RAISE(ABORT, 'refused withdraw transition'); END`,
+  `ALTER TABLE deposit_orders ADD COLUMN usage_id TEXT`,
+  `ALTER TABLE deposit_orders ADD COLUMN bonus_minor TEXT`,
+  `ALTER TABLE deposit_orders ADD COLUMN bonus_state TEXT CHECK (bonus_state IN ('PENDING','DONE','FAILED'))`,
+  `ALTER TABLE deposit_orders ADD COLUMN bonus_attempts INTEGER NOT NULL DEFAULT 0`,
+  `ALTER TABLE deposit_orders ADD COLUMN bonus_next_at INTEGER`,
+  `ALTER TABLE deposit_orders ADD COLUMN turnover_start_minor TEXT`,
+  `ALTER TABLE withdraw_orders ADD COLUMN usage_id TEXT`,
+  `ALTER TABLE withdraw_orders ADD COLUMN usage_outcome TEXT CHECK (usage_outcome IN ('SUCCESS','CANCELED'))`,
+  `ALTER TABLE withdraw_orders ADD COLUMN deductions_json TEXT NOT NULL DEFAULT '[]'`,
+]);
+
+/**
+ * Runs the steps this object has not run yet, each in its own transaction with the version
+ * it reaches (`meta.schemaVersion`), so a crash leaves a whole step or none.
+ */
+export function migrateWalletSchema(storage: DurableObjectStorage): void {
+  const sql = storage.sql;
+  sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+  const row = sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = ?`, "schemaVersion").toArray()[0];
+  const current = Number(row?.value ?? "0");
+  SCHEMA_STEPS.forEach((steps, index) => {
+    if (index + 1 <= current) return;
+    storage.transactionSync(() => {
+      for (const statement of steps) sql.exec(statement);
+      sql.exec(`INSERT INTO meta (key, value) VALUES ('schemaVersion', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, String(index + 1));
+    });
+  });
+}

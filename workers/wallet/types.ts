@@ -1,0 +1,152 @@
+import type { OrderStatus } from "../core/orders";
+import type { Deduction, WithdrawStatus } from "../core/withdraw";
+import type { Provider } from "../core/providers";
+import type { ClaimFacts, PromotionError, PromotionRules, UsageStatus } from "../core/promotion";
+
+/**
+ * What the wallet's RPC methods take and answer (the services' view of a player's money
+ * state). Re-exported by player-wallet.ts, where callers import them from.
+ */
+
+export type DepositOrder = {
+  code: string;
+  provider: Provider;
+  channelCode: string;
+  amount: string; // LAK, decimal string
+  credit: string; // THB, decimal string
+  rateSell: string;
+  status: OrderStatus;
+  flag: string | null;
+  qrPayload: string | null;
+  expiresAt: number;
+  createdAt: number;
+  paidAt: number | null;
+  settledAt: number | null;
+  attempts: number;
+  /** The promotion usage this deposit carries, and its bonus (credit). */
+  usageId: string | null;
+  bonus: string | null;
+  bonusState: "PENDING" | "DONE" | "FAILED" | null;
+};
+
+export type WithdrawOrder = {
+  code: string;
+  provider: Provider;
+  credit: string;
+  netCredit: string;
+  receivedLak: string;
+  bankCode: string;
+  accountNumber: string;
+  accountName: string;
+  status: WithdrawStatus;
+  review: "AUTO" | "MANUAL" | "APPROVED";
+  payoutState: "REQUESTED" | "UNKNOWN" | null;
+  returnState: "PENDING" | "DONE" | null;
+  reason: string | null;
+  createdAt: number;
+  completedAt: number | null;
+  usageId: string | null;
+  /** Itemised deductions (promotion bonus taken back, excess above the maximum received). */
+  deductions: { kind: Deduction["kind"]; credit: string }[];
+};
+
+/** What a payout decision did: applied, a repeat of the one already taken, or refused (the order as it stands). */
+export type WithdrawDecisionResult = {
+  kind: "applied" | "duplicate" | "refused" | "not-found";
+  before: WithdrawOrder | null;
+  order: WithdrawOrder | null;
+};
+
+export type OpenWithdrawInput = {
+  idempotencyKey: string;
+  code: string;
+  provider: Provider;
+  creditMinor: string;
+  netCreditMinor: string;
+  receivedLakMinor: string;
+  rateBuy: string;
+  bankCode: string;
+  accountNumber: string;
+  accountName: string;
+  review: "AUTO" | "MANUAL";
+  now: number;
+  /** The promotion the quote was computed under (null: none applied), checked again here. */
+  promotion: { usageId: string; outcome: "SUCCESS" | "CANCELED"; deductions: { kind: Deduction["kind"]; creditMinor: string }[] } | null;
+};
+
+export type OpenDepositInput = {
+  idempotencyKey: string;
+  code: string;
+  provider: Provider;
+  channelCode: string;
+  amountMinor: string;
+  creditMinor: string;
+  rateSell: string;
+  expiresAt: number;
+  now: number;
+  /** The player's credit at that provider, when a promotion in use needs it (else null). */
+  creditAtProviderMinor: string | null;
+};
+
+export type OpenDepositResult =
+  | { kind: "created"; order: DepositOrder }
+  | { kind: "existing"; order: DepositOrder }
+  | { kind: "open-exists"; order: DepositOrder }
+  | { kind: "refused"; error: PromotionError; provider?: Provider };
+
+export type PromotionUsage = {
+  id: string;
+  promotionId: string;
+  provider: Provider;
+  status: UsageStatus;
+  rules: PromotionRules;
+  depositCode: string | null;
+  depositCredit: string | null;
+  bonus: string | null;
+  bonusCredited: boolean;
+  turnoverTarget: string | null;
+  turnoverStart: string | null;
+  withdrawCode: string | null;
+  reason: string | null;
+  claimedAt: number;
+  usedAt: number | null;
+  endedAt: number | null;
+};
+
+/** What the service knows from D1 and the provider; the wallet adds what it owns. */
+export type ClaimInput = {
+  usageId: string;
+  promotionId: string;
+  provider: Provider;
+  rules: PromotionRules;
+  facts: Pick<ClaimFacts, "promotionActive" | "enabledProviders" | "hasBankAccount" | "creditAtProviderMinor">;
+  now: number;
+};
+
+export type MarkPaidResult =
+  | { kind: "paid"; order: DepositOrder }
+  | { kind: "duplicate"; order: DepositOrder }
+  | { kind: "amount-mismatch"; order: DepositOrder }
+  | { kind: "late"; order: DepositOrder }
+  | { kind: "unknown-order" };
+
+export type StaffRetryResult =
+  | { kind: "retried"; order: DepositOrder; reference: string }
+  | { kind: "already-applied"; order: DepositOrder; reference: string }
+  | { kind: "not-failed"; order: DepositOrder | null }
+  | { kind: "stale"; order: DepositOrder | null }
+  | { kind: "unavailable"; order: DepositOrder }
+  | { kind: "not-found" };
+
+export type ManualCreditInput = {
+  idempotencyKey: string;
+  code: string;
+  provider: Provider;
+  amountMinor: string;
+  creditMinor: string;
+  rateSell: string;
+  now: number;
+};
+
+/** One line of a ledger entry, as `ledgerFor` lists them. */
+export type LedgerLine = { entry: string; account: string; currency: string; amountMinor: string };
