@@ -15,7 +15,8 @@ import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/withdraw";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return withdrawPage(getBindings(context), getAgency(context), requirePlayer(context));
+  const player = requirePlayer(context);
+  return withdrawPage(getBindings(context), getAgency(context), player);
 }
 
 const ERROR_FIELD: Partial<Record<WithdrawError, "provider" | "amount">> = {
