@@ -44,6 +44,13 @@ export function parseWholeKip(text: string): bigint | null {
   return WHOLE_AMOUNT_DIGITS.test(digits) ? parseAmount(digits, "LAK") : null;
 }
 
+/** "60000" and "60000.00" are the same kip: the canonical string, or null when it is no positive amount. */
+export function canonicalLak(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const minor = parseAmount(text, "LAK");
+  return minor === null || minor <= 0n ? null : formatAmount(minor, "LAK");
+}
+
 /** 123450n -> "1234.50" (THB). */
 export function formatAmount(minor: bigint, currency: Currency): string {
   return formatScaled(minor, MINOR_DIGITS[currency]);

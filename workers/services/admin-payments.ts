@@ -1,4 +1,4 @@
-import { depositCredit, formatAmount, formatRate, parseAmount, parseRate } from "../core/money";
+import { canonicalLak, depositCredit, formatAmount, formatRate, parseAmount, parseRate } from "../core/money";
 import { isProvider, type Provider } from "../core/providers";
 import { gatewayPort } from "../ports/gateway";
 import type { DepositOrder } from "../wallet/player-wallet";
@@ -7,12 +7,10 @@ import { auditIfChanged, type AuditActor } from "../db/audit";
 import { listUnrecordedFlaggedDeposits } from "../db/orders";
 import {
   claimUnmatchedForCreditStatement,
-  fillFlaggedPaymentTransaction,
   fillUnmatchedAmount,
   findUnmatchedPayment,
   firstUnmatchedIdForReference,
   insertFlaggedOrderPaymentStatement,
-  insertUnmatchedPayment,
   listUnmatchedPayments,
   markUnmatchedCreditedStatement,
   markUnmatchedRefundedStatement,
@@ -28,7 +26,8 @@ import { findPlayerCard, findPlayerCardByUsername } from "../db/players";
 import { creditRate, walletOf } from "./wallet";
 
 /**
- * Back office, payments with no matching order (issue 7 item 3). Three kinds reach staff:
+ * Back office, payments with no matching order (issue 7 item 3); the webhook records them
+ * (gateway-callbacks.ts). Three kinds reach staff:
  *  - UNKNOWN_REFERENCE: the webhook got a payment whose reference is no order of ours;
  *  - AMOUNT_MISMATCH: an OPEN order was paid another amount (the order is flagged, nothing booked);
  *  - LATE_PAYMENT: the order had expired or been cancelled (flagged, booked "late-paid" in its wallet).
@@ -40,28 +39,6 @@ import { creditRate, walletOf } from "./wallet";
 
 export { UNMATCHED_KINDS, UNMATCHED_STATUSES };
 export type { UnmatchedKind, UnmatchedPayment, UnmatchedStatus };
-
-/** "60000" and "60000.00" are the same kip; anything else is not an amount. */
-function normalizeLak(text: string | null | undefined): string | null {
-  if (!text) return null;
-  const minor = parseAmount(text, "LAK");
-  return minor === null || minor <= 0n ? null : formatAmount(minor, "LAK");
-}
-
-/**
- * Records a payment staff must look at (webhook: unknown reference, wrong amount, late).
- * One row per gateway transaction, and one per flagged order: a gateway retry of the same
- * delivery, or the back office having found the flagged order first, adds nothing.
- */
-export async function recordUnmatchedPayment(
-  db: D1Database,
-  input: { agencyId: string; kind: UnmatchedKind; reference: string; transactionId: string; amount: string; orderPlayerId?: string | null },
-): Promise<void> {
-  const amount = normalizeLak(input.amount);
-  const flaggedRow = { agencyId: input.agencyId, kind: input.kind, reference: input.reference, transactionId: input.transactionId, amount };
-  if (await fillFlaggedPaymentTransaction(db, flaggedRow)) return;
-  await insertUnmatchedPayment(db, { ...flaggedRow, orderPlayerId: input.orderPlayerId ?? null });
-}
 
 /**
  * Flagged orders the webhook did not report (found by the player's Check button or the
@@ -122,7 +99,7 @@ async function knownAmount(env: Env, payment: UnmatchedPayment): Promise<{ amoun
   if (payment.kind === "UNKNOWN_REFERENCE") return null;
   const status = await gatewayPort(env).paymentStatus(payment.reference);
   if (status.kind !== "paid") return null;
-  const amount = normalizeLak(status.amount);
+  const amount = canonicalLak(status.amount);
   if (!amount) return null;
   await fillUnmatchedAmount(env.DB, payment.id, amount, status.transactionId || null).catch(() => undefined); // the transaction id may already be recorded on another row; the amount is what matters here
   return { amount, transactionId: status.transactionId || null };

@@ -1,10 +1,10 @@
-import type { WithdrawDecision } from "../core/withdraw";
 import { webhookSecret } from "../config";
+import { canonicalLak } from "../core/money";
+import type { WithdrawDecision } from "../core/withdraw";
 import { findDepositOwner, findWithdrawOwner } from "../db/orders";
-import { findWebhookDelivery, recordGatewayEvent, recordWebhookSignature, saveWebhookAnswer } from "../db/payments";
+import { fillFlaggedPaymentTransaction, findWebhookDelivery, insertUnmatchedPayment, recordGatewayEvent, recordWebhookSignature, saveWebhookAnswer, type UnmatchedKind } from "../db/payments";
 import { verifyWebhookSignature } from "../ports/gateway";
 import type { MarkPaidResult } from "../wallet/player-wallet";
-import { recordUnmatchedPayment } from "./admin-payments";
 import { findAgencyByHost } from "./agency";
 import { sha256Hex } from "./staff";
 import { walletOf } from "./wallet";
@@ -99,4 +99,19 @@ export async function applyPayoutEvent(env: Env, event: { event: string; referen
       : { by: "gateway", action: "reject", reason: event.reason ?? "REJECTED" };
   const result = await walletOf(env, owner.agencyId, owner.playerId).decideWithdraw(event.reference, decision, Date.now());
   return { kind: result.kind === "not-found" ? ("unknown-order" as const) : result.kind };
+}
+
+/**
+ * Records a payment staff must look at (webhook: unknown reference, wrong amount, late).
+ * One row per gateway transaction, and one per flagged order: a gateway retry of the same
+ * delivery, or the back office having found the flagged order first, adds nothing.
+ */
+async function recordUnmatchedPayment(
+  db: D1Database,
+  input: { agencyId: string; kind: UnmatchedKind; reference: string; transactionId: string; amount: string; orderPlayerId?: string | null },
+): Promise<void> {
+  const amount = canonicalLak(input.amount);
+  const reported = { agencyId: input.agencyId, kind: input.kind, reference: input.reference, transactionId: input.transactionId, amount };
+  if (await fillFlaggedPaymentTransaction(db, reported)) return;
+  await insertUnmatchedPayment(db, { ...reported, orderPlayerId: input.orderPlayerId ?? null });
 }
