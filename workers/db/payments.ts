@@ -33,7 +33,7 @@ export type PaymentChannelRow = {
 
 const CHANNEL_COLUMNS = `code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, active`;
 
-export function toPaymentChannel(row: PaymentChannelRow): PaymentChannel {
+function toPaymentChannel(row: PaymentChannelRow): PaymentChannel {
   return {
     code: row.code,
     mid: row.mid,
@@ -74,7 +74,7 @@ export async function hasActiveSandboxChannel(db: D1Database, agencyId: string):
 export type ExchangeRate = { currency: string; buy: string; sell: string; updatedAt: string };
 export type ExchangeRateRow = { currency: string; buy: string; sell: string; updated_at: string };
 
-export function toExchangeRate(row: ExchangeRateRow): ExchangeRate {
+function toExchangeRate(row: ExchangeRateRow): ExchangeRate {
   return { currency: row.currency, buy: row.buy, sell: row.sell, updatedAt: row.updated_at };
 }
 
@@ -91,7 +91,7 @@ export async function listExchangeRates(db: D1Database, agencyId: string): Promi
 export type ExchangeRateChange = { id: number; currency: string; buy: string; sell: string; changedBy: string | null; changedAt: string };
 export type ExchangeRateChangeRow = { id: number; currency: string; buy: string; sell: string; changed_by: string | null; changed_at: string };
 
-export function toExchangeRateChange(row: ExchangeRateChangeRow): ExchangeRateChange {
+function toExchangeRateChange(row: ExchangeRateChangeRow): ExchangeRateChange {
   return { id: row.id, currency: row.currency, buy: row.buy, sell: row.sell, changedBy: row.changed_by, changedAt: row.changed_at };
 }
 
@@ -162,7 +162,7 @@ const SELECT_UNMATCHED = `SELECT u.*, op.username AS order_username, rp.username
   LEFT JOIN players op ON op.id = u.order_player_id AND op.agency_id = u.agency_id
   LEFT JOIN players rp ON rp.id = u.resolved_player_id AND rp.agency_id = u.agency_id`;
 
-export function toUnmatchedPayment(r: UnmatchedPaymentRow): UnmatchedPayment {
+function toUnmatchedPayment(r: UnmatchedPaymentRow): UnmatchedPayment {
   return {
     id: r.id,
     kind: r.kind,
