@@ -1,16 +1,16 @@
-import { checkWithdrawAmount, needsManualReview, quoteWithdraw, withdrawDisplayStatus, type WithdrawQuote } from "../core/withdraw";
-import { insertWithdrawRef } from "../db/orders";
 import { formatAmount, parseAmount, type Rate } from "../core/money";
 import type { PromotionError } from "../core/promotion";
-import { promotionForWithdraw, type WithdrawPromotion } from "./promotion";
 import { isProvider, type Provider } from "../core/providers";
+import { checkWithdrawAmount, needsManualReview, quoteWithdraw, withdrawDisplayStatus, type WithdrawQuote } from "../core/withdraw";
+import { insertWithdrawRef } from "../db/orders";
 import { providerPort, providerUsername } from "../ports/provider";
-import { listBankAccounts, type BankAccount } from "./bank";
-import { enabledProviders, fetchCredit } from "./credits";
-import { creditRate, walletOf } from "./wallet";
+import type { WithdrawOrder } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
-import type { WithdrawOrder } from "../wallet/player-wallet";
+import { listBankAccounts, type BankAccount } from "./bank";
+import { enabledProviders, fetchCredit } from "./credits";
+import { promotionForWithdraw, type WithdrawPromotion } from "./promotion";
+import { creditRate, walletOf } from "./wallet";
 
 /** The player's withdraw steps (review, confirm) and the pages that show them; staff decisions are in withdraw-review.ts. */
 
