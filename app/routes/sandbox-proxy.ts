@@ -1,74 +1,10 @@
+import { forwardToSandbox } from "../../workers/services/sandbox-pages";
 import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/sandbox-proxy";
 
-/**
- * The sandbox bank's pay page and the sandbox provider's game page, under the portal's own
- * host (the sandboxes are reachable only by service binding). Answers only for an agency
- * whose payment channel is the sandbox gateway, i.e. the demo agency locally and in tests;
- * a real agency gets 404.
- */
-async function forward({ request, params, context }: Route.LoaderArgs | Route.ActionArgs): Promise<Response> {
-  const env = getBindings(context);
-  const agency = getAgency(context);
-  const sandbox = await env.DB.prepare(`SELECT 1 FROM payment_channels WHERE agency_id = ?1 AND gateway = 'sandbox' AND active = 1`).bind(agency.id).first();
-  if (!sandbox) return new Response("Not found", { status: 404 });
-  const target = params.target === "bank" ? env.SANDBOX_BANK : params.target === "provider" ? env.SANDBOX_PROVIDER : null;
-  if (!target) return new Response("Not found", { status: 404 });
-  const url = new URL(request.url);
-  const page = sandboxPage(params.target, url.pathname, request.method);
-  if (!page) return new Response("Not found", { status: 404 });
-  const upstream = await target.fetch(`http://sandbox-${params.target}${page}${url.search}`, {
-    method: request.method,
-    headers: { "Content-Type": request.headers.get("Content-Type") ?? "" },
-    body: request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer(),
-    redirect: "manual",
-  });
-  const headers = new Headers(upstream.headers);
-  const location = headers.get("Location");
-  // The sandbox pages use relative links; keep absolute ones inside this proxy.
-  if (location?.startsWith("/")) headers.set("Location", `/sandbox/${params.target}${location}`);
-  return new Response(upstream.body, { status: upstream.status, headers });
-}
-
-/**
- * The pages a player or tester opens through the portal (docs/sandbox-bank.md "How a tester
- * completes a payout", docs/sandbox-provider.md's game page), and nothing else: never the
- * sandboxes' APIs (agent and merchant credentials) nor their controls (payout lists, wallets,
- * faults, reset), which tests reach on the sandboxes themselves.
- */
-const SANDBOX_PAGES: Record<string, { path: RegExp; methods: string[] }[]> = {
-  bank: [
-    { path: /^\/$/, methods: ["GET", "HEAD"] },
-    { path: /^\/(pay|payouts)$/, methods: ["GET", "HEAD", "POST"] },
-  ],
-  provider: [{ path: /^\/play\/[a-z_]{1,32}$/, methods: ["GET", "HEAD", "POST"] }],
-};
-
-/**
- * The sandbox path a request may reach, or null. The raw path is decoded until it no longer
- * changes (`%252f` is `%2f` is `/`), its dot segments resolved, and only then compared with
- * the allow-list, so `x/..%2fsandbox/payouts` is `/sandbox/payouts` and refused.
- */
-export function sandboxPage(target: string, rawPathname: string, method: string): string | null {
-  const prefix = `/sandbox/${target}`;
-  const pages = SANDBOX_PAGES[target];
-  if (!pages || !rawPathname.startsWith(`${prefix}/`) && rawPathname !== prefix) return null;
-  let path = rawPathname.slice(prefix.length) || "/";
-  for (let round = 0; ; round++) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(path);
-    } catch {
-      return null;
-    }
-    if (decoded === path) break;
-    if (round === 3) return null;
-    path = decoded;
-  }
-  if (/[\\\u0000-\u001f\u007f]/.test(path)) return null;
-  // (concatenated, not resolved against a base: `//host/x` must stay a path)
-  const resolved = new URL(`http://sandbox${path}`).pathname;
-  return pages.some((page) => page.path.test(resolved) && page.methods.includes(method)) ? resolved : null;
+/** The sandbox bank's pay page and the sandbox provider's game page, under the portal's own host (see forwardToSandbox). */
+function forward({ request, params, context }: Route.LoaderArgs | Route.ActionArgs): Promise<Response> {
+  return forwardToSandbox(getBindings(context), getAgency(context).id, params.target, request);
 }
 
 export const loader = (args: Route.LoaderArgs) => forward(args);

@@ -133,7 +133,7 @@ describe("payment channels", () => {
     expect(await setChannelActive(env.DB, owner, "LDB-QR", false)).toEqual({ ok: true });
     const settings = await loadSettings(env.DB, "demo");
     expect(settings.channels.find((c) => c.code === "LDB-QR")).toMatchObject({ displayName: "LDB OnePay", active: false });
-    const { listPaymentChannels } = await import("../../workers/services/deposit");
+    const { listActivePaymentChannels: listPaymentChannels } = await import("../../workers/db/payments");
     expect((await listPaymentChannels(env.DB, "demo")).map((c) => c.code)).toEqual(["BCEL-QR"]);
     expect((await auditRows("demo", "settings.channel.create")).length).toBe(1);
     expect((await auditRows("demo", "settings.channel.update")).length).toBe(1);

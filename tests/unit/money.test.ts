@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { depositCredit, depositFrom, formatAmount, formatRate, parseAmount, parseRate, withdrawPayout, type Rate } from "../../workers/core/money";
+import { depositCredit, depositFrom, formatAmount, formatRate, parseAmount, parseRate, parseWholeKip, withdrawPayout, type Rate } from "../../workers/core/money";
 import { buildLaoQr, crc16, field, parseFields, parseLaoQr } from "../../workers/core/emvco";
 import { canTransition, DEPOSIT_TRANSITIONS, displayStatus, isFinal, ORDER_STATUSES, statusColour } from "../../workers/core/orders";
 
@@ -149,5 +149,21 @@ describe("deposit state machine (DESIGN.md §5)", () => {
     expect(statusColour("SOMETHING")).toBe("grey");
     expect(displayStatus("REJECTED")).toBe("CANCELED");
     expect(displayStatus("PAID")).toBe("PAID");
+  });
+});
+
+describe("whole kip as typed on the deposit form (schema and credit preview share it)", () => {
+  it("reads digit groups separated by space, dot or comma", () => {
+    expect(parseWholeKip("100000")).toBe(10_000_000n);
+    expect(parseWholeKip("100.000")).toBe(10_000_000n);
+    expect(parseWholeKip("1,000,000")).toBe(100_000_000n);
+    expect(parseWholeKip(" 100 000 ")).toBe(10_000_000n);
+  });
+  it("refuses what the schema refuses (decimals, loose separators, garbage)", () => {
+    expect(parseWholeKip("1.5")).toBeNull();
+    expect(parseWholeKip("1,00")).toBeNull();
+    expect(parseWholeKip("12a")).toBeNull();
+    expect(parseWholeKip("")).toBeNull();
+    expect(parseWholeKip("1234567890123456")).toBeNull();
   });
 });

@@ -28,6 +28,29 @@ export function parseAmount(text: string, currency: Currency): bigint | null {
   return parseScaled(text, MINOR_DIGITS[currency]);
 }
 
+/**
+ * A whole kip amount as a player types it: digit groups may be separated by a space, a dot
+ * or a comma ("100.000", "100 000"); what remains must be 1 to 15 digits. The deposit
+ * form's schema and its live credit preview both read the amount by this one rule.
+ */
+export function stripDigitGrouping(text: string): string {
+  return text.replace(/[\s.,](?=\d{3}(\D|$))/g, "").trim();
+}
+export const WHOLE_AMOUNT_DIGITS = /^\d{1,15}$/;
+
+/** "100.000" -> 10000000n (LAK minor units), or null when it is not a whole kip amount. */
+export function parseWholeKip(text: string): bigint | null {
+  const digits = stripDigitGrouping(text);
+  return WHOLE_AMOUNT_DIGITS.test(digits) ? parseAmount(digits, "LAK") : null;
+}
+
+/** "60000" and "60000.00" are the same kip: the canonical string, or null when it is no positive amount. */
+export function canonicalLak(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const minor = parseAmount(text, "LAK");
+  return minor === null || minor <= 0n ? null : formatAmount(minor, "LAK");
+}
+
 /** 123450n -> "1234.50" (THB). */
 export function formatAmount(minor: bigint, currency: Currency): string {
   return formatScaled(minor, MINOR_DIGITS[currency]);

@@ -1,13 +1,33 @@
-import { depositCredit, formatAmount, formatRate, parseAmount, parseRate } from "../core/money";
+import { canonicalLak, depositCredit, formatAmount, formatRate, parseAmount, parseRate } from "../core/money";
 import { isProvider, type Provider } from "../core/providers";
 import { gatewayPort } from "../ports/gateway";
 import type { DepositOrder } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
 import { auditIfChanged, type AuditActor } from "../db/audit";
+import { listUnrecordedFlaggedDeposits } from "../db/orders";
+import {
+  claimUnmatchedForCreditStatement,
+  fillUnmatchedAmount,
+  findUnmatchedPayment,
+  firstUnmatchedIdForReference,
+  insertFlaggedOrderPaymentStatement,
+  listUnmatchedPayments,
+  markUnmatchedCreditedStatement,
+  markUnmatchedRefundedStatement,
+  renewUnmatchedClaim,
+  unmatchedClaimedAt,
+  UNMATCHED_KINDS,
+  UNMATCHED_STATUSES,
+  type UnmatchedKind,
+  type UnmatchedPayment,
+  type UnmatchedStatus,
+} from "../db/payments";
+import { findPlayerCard, findPlayerCardByUsername } from "../db/players";
 import { creditRate, walletOf } from "./wallet";
 
 /**
- * Back office, payments with no matching order (issue 7 item 3). Three kinds reach staff:
+ * Back office, payments with no matching order (issue 7 item 3); the webhook records them
+ * (gateway-callbacks.ts). Three kinds reach staff:
  *  - UNKNOWN_REFERENCE: the webhook got a payment whose reference is no order of ours;
  *  - AMOUNT_MISMATCH: an OPEN order was paid another amount (the order is flagged, nothing booked);
  *  - LATE_PAYMENT: the order had expired or been cancelled (flagged, booked "late-paid" in its wallet).
@@ -17,165 +37,46 @@ import { creditRate, walletOf } from "./wallet";
  * guarded UPDATE (OPEN -> RESOLVING): a second or concurrent press changes nothing.
  */
 
-export const UNMATCHED_KINDS = ["UNKNOWN_REFERENCE", "AMOUNT_MISMATCH", "LATE_PAYMENT"] as const;
-export type UnmatchedKind = (typeof UNMATCHED_KINDS)[number];
-export const UNMATCHED_STATUSES = ["OPEN", "RESOLVING", "CREDITED", "REFUNDED"] as const;
-export type UnmatchedStatus = (typeof UNMATCHED_STATUSES)[number];
-
-export type UnmatchedPayment = {
-  id: string;
-  kind: UnmatchedKind;
-  reference: string;
-  transactionId: string | null;
-  amount: string | null;
-  currency: string;
-  orderPlayerId: string | null;
-  orderUsername: string | null;
-  receivedAt: string;
-  status: UnmatchedStatus;
-  resolvedPlayerId: string | null;
-  resolvedUsername: string | null;
-  resolvedProvider: string | null;
-  credit: string | null;
-  rateSell: string | null;
-  manualCode: string | null;
-  note: string | null;
-  resolvedBy: string | null;
-  resolvedAt: string | null;
-};
-
-type Row = {
-  id: string;
-  kind: UnmatchedKind;
-  reference: string;
-  transaction_id: string | null;
-  amount: string | null;
-  currency: string;
-  order_player_id: string | null;
-  order_username: string | null;
-  received_at: string;
-  status: UnmatchedStatus;
-  resolved_player_id: string | null;
-  resolved_username: string | null;
-  resolved_provider: string | null;
-  credit: string | null;
-  rate_sell: string | null;
-  manual_code: string | null;
-  note: string | null;
-  resolved_by: string | null;
-  claimed_at: number | null;
-  resolved_at: string | null;
-};
-
-const SELECT = `SELECT u.*, op.username AS order_username, rp.username AS resolved_username
-  FROM unmatched_payments u
-  LEFT JOIN players op ON op.id = u.order_player_id AND op.agency_id = u.agency_id
-  LEFT JOIN players rp ON rp.id = u.resolved_player_id AND rp.agency_id = u.agency_id`;
-
-function toPayment(r: Row): UnmatchedPayment {
-  return {
-    id: r.id,
-    kind: r.kind,
-    reference: r.reference,
-    transactionId: r.transaction_id,
-    amount: r.amount,
-    currency: r.currency,
-    orderPlayerId: r.order_player_id,
-    orderUsername: r.order_username,
-    receivedAt: r.received_at,
-    status: r.status,
-    resolvedPlayerId: r.resolved_player_id,
-    resolvedUsername: r.resolved_username,
-    resolvedProvider: r.resolved_provider,
-    credit: r.credit,
-    rateSell: r.rate_sell,
-    manualCode: r.manual_code,
-    note: r.note,
-    resolvedBy: r.resolved_by,
-    resolvedAt: r.resolved_at,
-  };
-}
-
-function newId(): string {
-  const bytes = new Uint8Array(8);
-  crypto.getRandomValues(bytes);
-  return [...bytes].map((b) => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[b % 32]).join("");
-}
-
-/** "60000" and "60000.00" are the same kip; anything else is not an amount. */
-function normalizeLak(text: string | null | undefined): string | null {
-  if (!text) return null;
-  const minor = parseAmount(text, "LAK");
-  return minor === null || minor <= 0n ? null : formatAmount(minor, "LAK");
-}
-
-/**
- * Records a payment staff must look at (webhook: unknown reference, wrong amount, late).
- * One row per gateway transaction, and one per flagged order: a gateway retry of the same
- * delivery, or the back office having found the flagged order first, adds nothing.
- */
-export async function recordUnmatchedPayment(
-  db: D1Database,
-  input: { agencyId: string; kind: UnmatchedKind; reference: string; transactionId: string; amount: string; orderPlayerId?: string | null },
-): Promise<void> {
-  const amount = normalizeLak(input.amount);
-  const filled = await db
-    .prepare(
-      `UPDATE unmatched_payments SET transaction_id = ?1, amount = ?2
-        WHERE agency_id = ?3 AND kind = ?4 AND reference = ?5 AND kind <> 'UNKNOWN_REFERENCE' AND transaction_id IS NULL AND status = 'OPEN'`,
-    )
-    .bind(input.transactionId, amount, input.agencyId, input.kind, input.reference)
-    .run();
-  if ((filled.meta.changes ?? 0) > 0) return;
-  await db
-    .prepare(
-      `INSERT OR IGNORE INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount, order_player_id)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
-    )
-    .bind(newId(), input.agencyId, input.kind, input.reference, input.transactionId, amount, input.orderPlayerId ?? null)
-    .run();
-}
+export { UNMATCHED_KINDS, UNMATCHED_STATUSES };
+export type { UnmatchedKind, UnmatchedPayment, UnmatchedStatus };
 
 /**
  * Flagged orders the webhook did not report (found by the player's Check button or the
  * wallet's reconciler) are taken from the read model, so none is missed.
  */
 export async function importFlaggedOrders(db: D1Database, agencyId: string): Promise<void> {
-  const { results } = await db
-    .prepare(
-      `SELECT v.code, v.player_id, v.flag, v.amount FROM deposit_orders_view v
-        WHERE v.agency_id = ?1 AND v.flag IN ('LATE_PAYMENT', 'AMOUNT_MISMATCH')
-          AND NOT EXISTS (SELECT 1 FROM unmatched_payments u WHERE u.agency_id = v.agency_id AND u.reference = v.code AND u.kind = v.flag)`,
-    )
-    .bind(agencyId)
-    .all<{ code: string; player_id: string; flag: UnmatchedKind; amount: string }>();
-  if (results.length === 0) return;
+  const flagged = await listUnrecordedFlaggedDeposits(db, agencyId);
+  if (flagged.length === 0) return;
   await db.batch(
-    results.map((r) =>
-      db
-        .prepare(`INSERT OR IGNORE INTO unmatched_payments (id, agency_id, kind, reference, amount, order_player_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)`)
+    flagged.map((order) =>
+      insertFlaggedOrderPaymentStatement(db, {
+        agencyId,
+        kind: order.flag,
+        reference: order.code,
         // a late payment was booked at the order's amount; a mismatch's amount is asked from the gateway
-        .bind(newId(), agencyId, r.flag, r.code, r.flag === "LATE_PAYMENT" ? r.amount : null, r.player_id),
+        amount: order.flag === "LATE_PAYMENT" ? order.amount : null,
+        orderPlayerId: order.playerId,
+      }),
     ),
   );
 }
 
 export async function listUnmatched(db: D1Database, agencyId: string, opts: { status?: string | null; page: number; pageSize: number }) {
   await importFlaggedOrders(db, agencyId);
-  const status = opts.status && (UNMATCHED_STATUSES as readonly string[]).includes(opts.status) ? opts.status : null;
-  const where = status ? `u.agency_id = ?1 AND u.status = ?2` : `u.agency_id = ?1 AND u.status IN ('OPEN', 'RESOLVING')`;
-  const params = status ? [agencyId, status] : [agencyId];
-  const total = (await db.prepare(`SELECT COUNT(*) AS n FROM unmatched_payments u WHERE ${where}`).bind(...params).first<{ n: number }>())?.n ?? 0;
-  const { results } = await db
-    .prepare(`${SELECT} WHERE ${where} ORDER BY u.received_at DESC, u.id LIMIT ${Math.floor(opts.pageSize)} OFFSET ${Math.floor((opts.page - 1) * opts.pageSize)}`)
-    .bind(...params)
-    .all<Row>();
-  return { total, items: results.map(toPayment) };
+  const status = opts.status && (UNMATCHED_STATUSES as readonly string[]).includes(opts.status) ? (opts.status as UnmatchedStatus) : null;
+  return listUnmatchedPayments(db, agencyId, { status, page: opts.page, pageSize: opts.pageSize });
 }
 
 export async function getUnmatched(db: D1Database, agencyId: string, id: string): Promise<UnmatchedPayment | null> {
-  const row = await db.prepare(`${SELECT} WHERE u.id = ?1 AND u.agency_id = ?2`).bind(id, agencyId).first<Row>();
-  return row ? toPayment(row) : null;
+  return findUnmatchedPayment(db, agencyId, id);
+}
+
+/** The payments page: a page of the list (flagged orders imported first) and the payment chosen with ?id= (null: that id is not ours). */
+export async function unmatchedPaymentsPage(db: D1Database, agencyId: string, opts: { status: string; page: number; pageSize: number; id: string | null }) {
+  const list = await listUnmatched(db, agencyId, { status: opts.status, page: opts.page, pageSize: opts.pageSize });
+  const selected = opts.id ? await getUnmatched(db, agencyId, opts.id) : null;
+  if (opts.id && !selected) return null;
+  return { ...list, page: opts.page, pageSize: opts.pageSize, status: opts.status, selected };
 }
 
 export type ResolveError = "NOT_FOUND" | "ALREADY_RESOLVED" | "PLAYER_NOT_FOUND" | "PROVIDER_REQUIRED" | "NO_RATE" | "AMOUNT_UNKNOWN" | "NOTE_REQUIRED";
@@ -198,12 +99,9 @@ async function knownAmount(env: Env, payment: UnmatchedPayment): Promise<{ amoun
   if (payment.kind === "UNKNOWN_REFERENCE") return null;
   const status = await gatewayPort(env).paymentStatus(payment.reference);
   if (status.kind !== "paid") return null;
-  const amount = normalizeLak(status.amount);
+  const amount = canonicalLak(status.amount);
   if (!amount) return null;
-  await env.DB.prepare(`UPDATE unmatched_payments SET amount = ?1, transaction_id = COALESCE(transaction_id, ?2) WHERE id = ?3 AND amount IS NULL`)
-    .bind(amount, status.transactionId || null, payment.id)
-    .run()
-    .catch(() => undefined); // the transaction id may already be recorded on another row; the amount is what matters here
+  await fillUnmatchedAmount(env.DB, payment.id, amount, status.transactionId || null).catch(() => undefined); // the transaction id may already be recorded on another row; the amount is what matters here
   return { amount, transactionId: status.transactionId || null };
 }
 
@@ -215,11 +113,8 @@ async function knownAmount(env: Env, payment: UnmatchedPayment): Promise<{ amoun
  */
 async function manualCodeOf(db: D1Database, agencyId: string, payment: UnmatchedPayment): Promise<string> {
   if (payment.kind === "UNKNOWN_REFERENCE" || !/^[A-Z0-9]{4,24}$/.test(payment.reference)) return `U${payment.id}M`;
-  const first = await db
-    .prepare(`SELECT id FROM unmatched_payments WHERE agency_id = ?1 AND reference = ?2 AND kind <> 'UNKNOWN_REFERENCE' ORDER BY received_at, id LIMIT 1`)
-    .bind(agencyId, payment.reference)
-    .first<{ id: string }>();
-  return first?.id === payment.id ? `${payment.reference}M` : `U${payment.id}M`;
+  const first = await firstUnmatchedIdForReference(db, agencyId, payment.reference);
+  return first === payment.id ? `${payment.reference}M` : `U${payment.id}M`;
 }
 
 /** The confirm step: who gets what, at today's sell rate. Nothing changes. */
@@ -233,9 +128,7 @@ export async function previewManualCredit(
   if (!payment) return { ok: false, error: "NOT_FOUND" };
   if (payment.status !== "OPEN") return { ok: false, error: "ALREADY_RESOLVED", payment };
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED", payment };
-  const player = await env.DB.prepare(`SELECT id, username, display_name FROM players WHERE agency_id = ?1 AND username = ?2`)
-    .bind(agency.id, input.username.trim().toLowerCase())
-    .first<{ id: string; username: string; display_name: string }>();
+  const player = await findPlayerCardByUsername(env.DB, agency.id, input.username.trim().toLowerCase());
   if (!player) return { ok: false, error: "PLAYER_NOT_FOUND", payment };
   const known = await knownAmount(env, payment);
   if (!known) return { ok: false, error: "AMOUNT_UNKNOWN", payment };
@@ -247,7 +140,7 @@ export async function previewManualCredit(
     ok: true,
     preview: {
       payment: { ...payment, amount: known.amount, transactionId: payment.transactionId ?? known.transactionId },
-      player: { id: player.id, username: player.username, displayName: player.display_name },
+      player: { id: player.id, username: player.username, displayName: player.displayName },
       provider: input.provider,
       amount: known.amount,
       amountMinor,
@@ -280,10 +173,9 @@ export async function resolveWithCredit(
   if (!payment) return { ok: false, error: "NOT_FOUND" };
   if (payment.status === "RESOLVING") {
     // resume a claim left half done (the wallet call is idempotent)
-    const row = await env.DB.prepare(`SELECT claimed_at FROM unmatched_payments WHERE id = ?1`).bind(id).first<{ claimed_at: number | null }>();
-    if (!row?.claimed_at || now - row.claimed_at < RESUME_AFTER_MS) return { ok: false, error: "ALREADY_RESOLVED", payment };
-    const taken = await env.DB.prepare(`UPDATE unmatched_payments SET claimed_at = ?1 WHERE id = ?2 AND status = 'RESOLVING' AND claimed_at = ?3`).bind(now, id, row.claimed_at).run();
-    if ((taken.meta.changes ?? 0) === 0) return { ok: false, error: "ALREADY_RESOLVED", payment };
+    const claimedAt = await unmatchedClaimedAt(env.DB, id);
+    if (!claimedAt || now - claimedAt < RESUME_AFTER_MS) return { ok: false, error: "ALREADY_RESOLVED", payment };
+    if (!(await renewUnmatchedClaim(env.DB, id, now, claimedAt))) return { ok: false, error: "ALREADY_RESOLVED", payment };
     return finishCredit(env, agency, actor, payment, now);
   }
   const priced = await previewManualCredit(env, agency, id, input);
@@ -291,11 +183,18 @@ export async function resolveWithCredit(
   const p = priced.preview;
   const after = { status: "RESOLVING", player: p.player.username, provider: p.provider, amount: p.amount, credit: p.credit, rateSell: p.rateSell, manualCode: p.manualCode };
   const [claim] = await env.DB.batch([
-    env.DB.prepare(
-      `UPDATE unmatched_payments SET status = 'RESOLVING', resolved_player_id = ?1, resolved_provider = ?2, amount = ?3, credit = ?4, rate_sell = ?5,
-              manual_code = ?6, resolved_by = ?7, claimed_at = ?8
-        WHERE id = ?9 AND agency_id = ?10 AND status = 'OPEN'`,
-    ).bind(p.player.id, p.provider, p.amount, p.credit, p.rateSell, p.manualCode, actor.staffUsername, now, id, agency.id),
+    claimUnmatchedForCreditStatement(env.DB, {
+      id,
+      agencyId: agency.id,
+      playerId: p.player.id,
+      provider: p.provider,
+      amount: p.amount,
+      credit: p.credit,
+      rateSell: p.rateSell,
+      manualCode: p.manualCode,
+      staffUsername: actor.staffUsername,
+      claimedAt: now,
+    }),
     auditIfChanged(env.DB, actor, { action: "payment.credit", target: id, before: { status: "OPEN", kind: payment.kind, reference: payment.reference, amount: p.amount }, after }),
   ]);
   if ((claim.meta.changes ?? 0) === 0) return { ok: false, error: "ALREADY_RESOLVED", payment: (await getUnmatched(env.DB, agency.id, id)) ?? payment };
@@ -305,7 +204,7 @@ export async function resolveWithCredit(
 
 async function finishCredit(env: Env, agency: Agency, actor: AuditActor, payment: UnmatchedPayment, now: number) {
   const playerId = payment.resolvedPlayerId!;
-  const player = await env.DB.prepare(`SELECT username FROM players WHERE id = ?1 AND agency_id = ?2`).bind(playerId, agency.id).first<{ username: string }>();
+  const player = await findPlayerCard(env.DB, agency.id, playerId);
   const wallet = walletOf(env, agency.id, playerId);
   await wallet.identify(agency.id, playerId, player!.username);
   const amountMinor = parseAmount(payment.amount!, "LAK")!;
@@ -325,7 +224,7 @@ async function finishCredit(env: Env, agency: Agency, actor: AuditActor, payment
     await walletOf(env, agency.id, payment.orderPlayerId).releaseLatePayment(payment.reference, "late-credited", now);
   }
   await env.DB.batch([
-    env.DB.prepare(`UPDATE unmatched_payments SET status = 'CREDITED', resolved_at = ?1 WHERE id = ?2 AND status = 'RESOLVING'`).bind(new Date().toISOString(), payment.id),
+    markUnmatchedCreditedStatement(env.DB, payment.id, new Date().toISOString()),
     auditIfChanged(env.DB, actor, {
       action: "payment.credited",
       target: payment.id,
@@ -350,9 +249,7 @@ export async function resolveAsRefunded(
   if (payment.status !== "OPEN") return { ok: false, error: "ALREADY_RESOLVED", payment };
   const resolvedAt = new Date().toISOString();
   const [claim] = await env.DB.batch([
-    env.DB.prepare(
-      `UPDATE unmatched_payments SET status = 'REFUNDED', note = ?1, resolved_by = ?2, resolved_at = ?3 WHERE id = ?4 AND agency_id = ?5 AND status = 'OPEN'`,
-    ).bind(text.slice(0, 500), actor.staffUsername, resolvedAt, id, actor.agencyId),
+    markUnmatchedRefundedStatement(env.DB, { id, agencyId: actor.agencyId, note: text.slice(0, 500), staffUsername: actor.staffUsername, resolvedAt }),
     auditIfChanged(env.DB, actor, { action: "payment.refunded", target: id, before: { status: "OPEN", kind: payment.kind, reference: payment.reference, amount: payment.amount }, after: { status: "REFUNDED", note: text.slice(0, 500) } }),
   ]);
   if ((claim.meta.changes ?? 0) === 0) return { ok: false, error: "ALREADY_RESOLVED", payment: (await getUnmatched(env.DB, actor.agencyId, id)) ?? payment };

@@ -1,32 +1,22 @@
+import QRCode from "qrcode";
 import { depositCredit, formatAmount, parseAmount, type Rate } from "../core/money";
-import { hasBankAccount } from "../db/bank-accounts";
-import { creditRate, walletOf } from "./wallet";
-import { isProvider, type Provider } from "../core/providers";
-import { webhookSecret } from "../config";
-import { gatewayPort, verifyWebhookSignature } from "../ports/gateway";
-import { providerPort, providerUsername } from "../ports/provider";
 import type { PromotionError } from "../core/promotion";
-import { findAgencyByHost, type Agency } from "./agency";
+import { isProvider, type Provider } from "../core/providers";
+import { hasBankAccount } from "../db/bank-accounts";
+import { insertDepositRef } from "../db/orders";
+import { listActivePaymentChannels, type PaymentChannel } from "../db/payments";
+import { gatewayPort } from "../ports/gateway";
+import { providerPort, providerUsername } from "../ports/provider";
+import type { DepositOrder } from "../wallet/player-wallet";
+import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
-import type { DepositOrder, MarkPaidResult } from "../wallet/player-wallet";
-import { applyPayoutEvent } from "./withdraw";
-import { recordUnmatchedPayment } from "./admin-payments";
-import { sha256Hex } from "./staff";
+import { enabledProviders, fetchCredit } from "./credits";
+import { creditRate, walletOf } from "./wallet";
+
+/** The player's deposit steps: open an order, show its QR, check it, cancel it; and the pages that show them. */
 
 /** A QR is valid for 15 minutes; after that the order is CANCELED (EXPIRED). */
 export const DEPOSIT_QR_TTL_SECONDS = 15 * 60;
-
-export type PaymentChannel = { code: string; mid: string; displayName: string; currency: "LAK"; bankCode: string; iin: string; merchantName: string; merchantCity: string };
-
-
-export async function listPaymentChannels(db: D1Database, agencyId: string): Promise<PaymentChannel[]> {
-  const { results } = await db
-    .prepare(`SELECT code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city FROM payment_channels WHERE agency_id = ?1 AND active = 1 ORDER BY code`)
-    .bind(agencyId)
-    .all<{ code: string; mid: string; display_name: string; currency: "LAK"; bank_code: string; iin: string; merchant_name: string; merchant_city: string }>();
-  return results.map((r) => ({ code: r.code, mid: r.mid, displayName: r.display_name, currency: r.currency, bankCode: r.bank_code, iin: r.iin, merchantName: r.merchant_name, merchantCity: r.merchant_city }));
-}
-
 
 /** Order codes are short enough for the QR's reference field (EMV 62.05, max 25). */
 export function newDepositCode(now: Date): string {
@@ -76,7 +66,7 @@ export type StartDepositResult = { ok: true; kind: "created" | "existing" | "ope
  */
 export async function startDeposit(env: Env, agency: Agency, player: CurrentPlayer, input: StartDepositInput, origin: string): Promise<StartDepositResult> {
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED" };
-  const channels = await listPaymentChannels(env.DB, agency.id);
+  const channels = await listActivePaymentChannels(env.DB, agency.id);
   const channel = channels.find((c) => c.code === input.channelCode);
   if (!channel) return { ok: false, error: "CHANNEL_REQUIRED" };
   const hasBank = await hasBankAccount(env.DB, agency.id, player.id);
@@ -116,8 +106,8 @@ export async function startDeposit(env: Env, agency: Agency, player: CurrentPlay
 /** The QR of an OPEN order, created at the gateway if it is not there yet (idempotent by code). */
 export async function ensureQr(env: Env, agency: Agency, player: CurrentPlayer, order: DepositOrder, channel: PaymentChannel | undefined, origin: string): Promise<DepositOrder> {
   if (order.status !== "OPEN" || order.qrPayload) return order;
-  await env.DB.prepare(`INSERT OR IGNORE INTO deposit_refs (code, agency_id, player_id) VALUES (?1, ?2, ?3)`).bind(order.code, agency.id, player.id).run();
-  const ch = channel ?? (await listPaymentChannels(env.DB, agency.id)).find((c) => c.code === order.channelCode);
+  await insertDepositRef(env.DB, order.code, agency.id, player.id);
+  const ch = channel ?? (await listActivePaymentChannels(env.DB, agency.id)).find((c) => c.code === order.channelCode);
   if (!ch) return order;
   const qr = await gatewayPort(env).createQr({
     reference: order.code,
@@ -155,79 +145,6 @@ export async function cancelDeposit(env: Env, agencyId: string, playerId: string
   return walletOf(env, agencyId, playerId).cancelDeposit(code, "PLAYER", Date.now());
 }
 
-export type WebhookResult = {
-  status: number;
-  body: { ok: boolean; result?: MarkPaidResult["kind"] | "unknown-reference" | "applied" | "not-open" | "refused"; flag?: "AMOUNT_MISMATCH" | "UNKNOWN_REFERENCE" | "LATE_PAYMENT"; error?: string };
-};
-
-/**
- * The gateway's payment webhook (payments and payout callbacks). Only what cannot be
- * verified is refused (4xx: signature, timestamp). Every verified delivery of an event the
- * portal has recorded answers 2xx with what was recorded, whether applied or kept for
- * staff (AMOUNT_MISMATCH, UNKNOWN_REFERENCE, LATE_PAYMENT): a gateway treats anything else
- * as a failed attempt, retries, and finally marks the delivery dead.
- *
- * A delivery is keyed by its parsed signature (timestamp + v1) and bound to the body it
- * signed: the same request seen again gets the answer it got the first time; the same
- * signature with another body is refused. A retry signed anew is a new delivery of the same
- * event, which the wallet applies once (the transaction id) and answers `duplicate`.
- */
-export async function handlePaymentWebhook(env: Env, request: Request): Promise<WebhookResult> {
-  const raw = await request.text();
-  const secret = webhookSecret(env);
-  if (!secret) return { status: 503, body: { ok: false, error: "NOT_CONFIGURED" } };
-  const verdict = await verifyWebhookSignature(request.headers.get("X-Sandbox-Signature"), raw, secret, Math.floor(Date.now() / 1000));
-  if (!verdict.ok) return { status: 401, body: { ok: false, error: verdict.reason } };
-  const key = `${verdict.timestamp}:${verdict.signature}`;
-  const bodyHash = await sha256Hex(raw);
-  const fresh = await env.DB.prepare(`INSERT OR IGNORE INTO webhook_signatures (signature, body_sha256) VALUES (?1, ?2)`).bind(key, bodyHash).run();
-  if ((fresh.meta.changes ?? 0) === 0) {
-    const seen = await env.DB.prepare(`SELECT body_sha256, answer_status, answer_json FROM webhook_signatures WHERE signature = ?1`).bind(key).first<{ body_sha256: string | null; answer_status: number | null; answer_json: string | null }>();
-    if (seen && seen.body_sha256 !== bodyHash) return { status: 409, body: { ok: false, error: "REPLAY" } };
-    if (seen?.answer_status != null && seen.answer_json) return { status: seen.answer_status, body: JSON.parse(seen.answer_json) as WebhookResult["body"] };
-    // First delivery still being applied (or cut short): applying again is safe, every step is idempotent.
-  }
-  const result = await applyWebhookEvent(env, request, raw);
-  await env.DB.prepare(`UPDATE webhook_signatures SET answer_status = ?2, answer_json = ?3 WHERE signature = ?1`).bind(key, result.status, JSON.stringify(result.body)).run();
-  return result;
-}
-
-/** A verified webhook's event, applied: idempotent, so a second delivery changes nothing. */
-async function applyWebhookEvent(env: Env, request: Request, raw: string): Promise<WebhookResult> {
-  let event: { event?: string; reference?: string; transactionId?: string; amount?: string; currency?: string; reason?: string };
-  try {
-    event = JSON.parse(raw);
-  } catch {
-    return { status: 400, body: { ok: false, error: "MALFORMED" } };
-  }
-  if ((event.event === "payout.paid" || event.event === "payout.rejected") && event.reference) {
-    const applied = await applyPayoutEvent(env, { ...event, event: event.event, reference: event.reference });
-    return applied.kind === "unknown-order" ? { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } } : { status: 200, body: { ok: true, result: applied.kind } };
-  }
-  if (event.event !== "payment.succeeded" || !event.reference || !event.transactionId || !event.amount || event.currency !== "LAK") {
-    return { status: 400, body: { ok: false, error: "MALFORMED" } };
-  }
-  const ref = await env.DB.prepare(`SELECT agency_id, player_id FROM deposit_refs WHERE code = ?1`).bind(event.reference).first<{ agency_id: string; player_id: string }>();
-  if (!ref) {
-    // Money with a reference that is no order of ours: kept for staff to resolve by hand
-    // (back office, payments). The agency is the one whose address the gateway called;
-    // with no agency there, nothing could be kept, and the gateway should keep trying.
-    const agency = await findAgencyByHost(env.DB, new URL(request.url).host);
-    if (!agency) return { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } };
-    await recordUnmatchedPayment(env.DB, { agencyId: agency.id, kind: "UNKNOWN_REFERENCE", reference: event.reference, transactionId: event.transactionId, amount: event.amount });
-    return { status: 200, body: { ok: true, result: "unknown-reference", flag: "UNKNOWN_REFERENCE" } };
-  }
-  const result = await walletOf(env, ref.agency_id, ref.player_id).markPaid(event.reference, { transactionId: event.transactionId, amount: event.amount }, Date.now());
-  await env.DB.prepare(`INSERT OR IGNORE INTO gateway_events (transaction_id, code) VALUES (?1, ?2)`).bind(event.transactionId, event.reference).run();
-  if (result.kind === "unknown-order") return { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } };
-  if (result.kind === "amount-mismatch" || result.kind === "late") {
-    const flag = result.kind === "late" ? "LATE_PAYMENT" : "AMOUNT_MISMATCH";
-    await recordUnmatchedPayment(env.DB, { agencyId: ref.agency_id, kind: flag, reference: event.reference, transactionId: event.transactionId, amount: event.amount, orderPlayerId: ref.player_id });
-    return { status: 200, body: { ok: true, result: result.kind, flag } };
-  }
-  return { status: 200, body: { ok: true, result: result.kind } };
-}
-
 export function depositSummary(order: DepositOrder) {
   return {
     code: order.code,
@@ -243,6 +160,59 @@ export function depositSummary(order: DepositOrder) {
   };
 }
 
-export { formatAmount };
 
-export { creditRate, walletOf };
+/**
+ * The deposit page: the open order (its QR created at the gateway if missing, drawn as SVG),
+ * the channels, rate and limits for a new one, and each provider's credit (streamed: each
+ * provider answers on its own time).
+ */
+export async function depositPage(env: Env, agency: Agency, player: CurrentPlayer, origin: string) {
+  const wallet = walletOf(env, agency.id, player.id);
+  let order: DepositOrder | null = await wallet.openDepositOrder(Date.now());
+  if (order && !order.qrPayload) order = await ensureQr(env, agency, player, order, undefined, origin);
+  const [channels, rate, hasBank] = await Promise.all([listActivePaymentChannels(env.DB, agency.id), creditRate(env.DB, agency.id), hasBankAccount(env.DB, agency.id, player.id)]);
+  const providers = enabledProviders(agency.enabledProviders);
+  return {
+    credits: Object.fromEntries(providers.map((p) => [p, fetchCredit(env, agency.id, player.username, p)])),
+    providers,
+    channels: channels.map((c) => ({ code: c.code, displayName: c.displayName, bankCode: c.bankCode, currency: c.currency })),
+    rate: rate ? { sell: formatAmount(rate.sell / 10000n, "THB"), sellScaled: rate.sell.toString() } : null,
+    limits: { min: agency.limits.depositMin, max: agency.limits.depositMax },
+    hasBank,
+    idempotencyKey: crypto.randomUUID(),
+    order: order && {
+      code: order.code,
+      provider: order.provider,
+      amount: order.amount,
+      credit: order.credit,
+      bonus: order.bonus,
+      status: order.status,
+      expiresAt: new Date(order.expiresAt).toISOString(),
+      payload: order.qrPayload,
+      qrSvg: order.qrPayload ? await QRCode.toString(order.qrPayload, { type: "svg", margin: 2, errorCorrectionLevel: "M" }) : null,
+    },
+  };
+}
+
+/** The player's deposit history, newest first. */
+export async function depositHistoryPage(env: Env, agencyId: string, playerId: string, { page, pageSize }: { page: number; pageSize: number }) {
+  const { items, total } = await walletOf(env, agencyId, playerId).listDeposits(page, pageSize);
+  return {
+    page,
+    pageSize,
+    total,
+    items: items.map((o) => ({ code: o.code, createdAt: new Date(o.createdAt).toISOString(), provider: o.provider, amount: o.amount, credit: o.credit, status: o.status })),
+  };
+}
+
+/** SPEC §3 data groups: a page of the player's deposits, as the API shows them. */
+export async function listDepositSummaries(env: Env, agencyId: string, playerId: string, { page, pageSize }: { page: number; pageSize: number }) {
+  const { items, total } = await walletOf(env, agencyId, playerId).listDeposits(page, pageSize);
+  return { page, pageSize, total, items: items.map(depositSummary) };
+}
+
+/** SPEC §3 data groups: the open deposit order (none or one), as the API shows it. */
+export async function openDepositSummaries(env: Env, agencyId: string, playerId: string) {
+  const order = await walletOf(env, agencyId, playerId).openDepositOrder(Date.now());
+  return { orders: order ? [depositSummary(order)] : [] };
+}

@@ -56,3 +56,20 @@ export async function launchGame(env: Env, agency: Agency, player: CurrentPlayer
   const launch = await port.launchUrl(username, lang);
   return launch.kind === "ok" ? { ok: true, url: launch.url } : { ok: false, error: "PROVIDER_UNAVAILABLE" };
 }
+
+/** The lobby page of a provider of this agency (null: no such provider here), its games filtered by a search. */
+export async function lobbyPage(env: Env, agency: Agency, providerName: string | undefined, search: { tab: string | null; q: string }) {
+  const provider = lobbyProvider(agency, providerName);
+  if (!provider) return null;
+  const tab = search.tab ?? DEFAULT_TAB[provider] ?? null;
+  const q = search.q.trim().slice(0, 50);
+  const list = await lobby(env, provider, tab);
+  const games = (list?.games ?? []).filter((g) => !q || g.name.toLowerCase().includes(q.toLowerCase()));
+  return { provider, tab, q, tabs: list?.tabs ?? [], games, unavailable: list === null };
+}
+
+/** Launch from a lobby page (null: no such provider here). */
+export async function launchFromLobby(env: Env, agency: Agency, player: CurrentPlayer, providerName: string | undefined, lang: string): Promise<LaunchResult | null> {
+  const provider = lobbyProvider(agency, providerName);
+  return provider ? launchGame(env, agency, player, provider, lang) : null;
+}

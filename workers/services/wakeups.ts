@@ -1,3 +1,4 @@
+import { listWalletsWithOpenOrders } from "../db/orders";
 import { walletOf } from "./wallet";
 
 /** Unprojected orders are looked for among references this recent (a wallet projects within seconds). */
@@ -12,19 +13,7 @@ const REARM_CONCURRENCY = 10;
  */
 export async function walletsWithDueWork(db: D1Database, now: number = Date.now()): Promise<{ agencyId: string; playerId: string }[]> {
   const since = new Date(now - UNPROJECTED_LOOKBACK_DAYS * 86_400_000).toISOString();
-  const { results } = await db
-    .prepare(
-      `SELECT agency_id, player_id FROM deposit_orders_view WHERE status IN ('OPEN', 'PAID')
-       UNION SELECT r.agency_id, r.player_id FROM deposit_refs r LEFT JOIN deposit_orders_view v ON v.code = r.code
-        WHERE v.code IS NULL AND r.created_at >= ?1
-       UNION SELECT agency_id, player_id FROM withdraw_orders_view
-        WHERE status IN ('PENDING', 'OPEN') OR (status = 'REJECTED' AND return_state = 'PENDING')
-       UNION SELECT r.agency_id, r.player_id FROM withdraw_refs r LEFT JOIN withdraw_orders_view v ON v.code = r.code
-        WHERE v.code IS NULL AND r.created_at >= ?1`,
-    )
-    .bind(since)
-    .all<{ agency_id: string; player_id: string }>();
-  return results.map((r) => ({ agencyId: r.agency_id, playerId: r.player_id }));
+  return listWalletsWithOpenOrders(db, since);
 }
 
 /**

@@ -1,6 +1,18 @@
 import { auditStatement, type AuditActor } from "../db/audit";
+import {
+  findAgencyWithdrawPlayer,
+  findWithdrawReviewDecision,
+  listManualQueue as listManualQueuePage,
+  listRecentOrders,
+  recordWithdrawReviewStatement,
+  type ManualQueueItem,
+  type RecentDeposit,
+  type RecentWithdrawal,
+  type WithdrawReviewDecision,
+} from "../db/orders";
+import { findPlayerCard, type PlayerCard } from "../db/players";
 import { walletOf } from "./wallet";
-import { awaitsStaffDecision } from "../core/withdraw";
+import { awaitsStaffDecision, withdrawDisplayStatus } from "../core/withdraw";
 import type { WithdrawOrder } from "../wallet/player-wallet";
 
 /**
@@ -12,123 +24,72 @@ import type { WithdrawOrder } from "../wallet/player-wallet";
  * the player's wallet alone (`decideWithdraw`, docs/decisions/010-payout-decisions.md).
  */
 
-export type QueueItem = {
-  code: string;
-  playerId: string;
-  username: string;
-  displayName: string;
-  provider: string;
-  credit: string;
-  received: string;
-  createdAt: string;
-  bankCode: string | null;
-  accountName: string | null;
-  accountNumber: string | null;
-};
+export type QueueItem = ManualQueueItem;
 
-/**
- * The read model is projected by the wallet's alarm, a moment after a decision; the staff
- * decision row (written before the redirect) hides a decided order from the queue at once.
- */
-export const UNDECIDED = `NOT EXISTS (SELECT 1 FROM withdraw_reviews r WHERE r.code = v.code AND r.state = 'DONE')`;
-
-export async function listManualQueue(db: D1Database, agencyId: string, { page, pageSize }: { page: number; pageSize: number }): Promise<{ items: QueueItem[]; total: number }> {
-  const [count, rows] = await db.batch<Record<string, unknown>>([
-    db.prepare(`SELECT COUNT(*) AS n FROM withdraw_orders_view v WHERE v.agency_id = ?1 AND v.status = 'OPEN' AND v.review = 'MANUAL' AND ${UNDECIDED}`).bind(agencyId),
-    db
-      .prepare(
-        `SELECT v.code, v.player_id, p.username, p.display_name, v.provider, v.credit, v.received, v.created_at,
-                b.bank_code, b.account_name, b.account_number
-           FROM withdraw_orders_view v
-           JOIN players p ON p.id = v.player_id AND p.agency_id = v.agency_id
-           LEFT JOIN bank_accounts b ON b.player_id = v.player_id AND b.agency_id = v.agency_id
-          WHERE v.agency_id = ?1 AND v.status = 'OPEN' AND v.review = 'MANUAL' AND ${UNDECIDED}
-          ORDER BY v.created_at ASC, v.code ASC
-          LIMIT ?2 OFFSET ?3`,
-      )
-      .bind(agencyId, pageSize, (page - 1) * pageSize),
-  ]);
-  return {
-    total: Number((count.results[0] as { n: number } | undefined)?.n ?? 0),
-    items: (rows.results as Record<string, string | null>[]).map((r) => ({
-      code: r.code!,
-      playerId: r.player_id!,
-      username: r.username!,
-      displayName: r.display_name!,
-      provider: r.provider!,
-      credit: r.credit!,
-      received: r.received!,
-      createdAt: r.created_at!,
-      bankCode: r.bank_code,
-      accountName: r.account_name,
-      accountNumber: r.account_number,
-    })),
-  };
+/** A page of the agency's manual queue, oldest first. */
+export async function listManualQueue(db: D1Database, agencyId: string, paging: { page: number; pageSize: number }): Promise<{ items: QueueItem[]; total: number }> {
+  return listManualQueuePage(db, agencyId, paging);
 }
 
-async function refOf(db: D1Database, agencyId: string, code: string) {
-  if (!code || code.length > 40) return null;
-  return db.prepare(`SELECT player_id FROM withdraw_refs WHERE code = ?1 AND agency_id = ?2`).bind(code, agencyId).first<{ player_id: string }>();
-}
-
-export type Decision = { decision: "PAID" | "REJECTED"; staffUsername: string | null; bankReference: string | null; reason: string | null; decidedAt: number };
+export type Decision = WithdrawReviewDecision;
 
 export type WithdrawalDetail = {
   order: WithdrawOrder;
-  player: { id: string; username: string; displayName: string; phone: string; status: string; createdAt: string };
+  player: PlayerCard;
   decision: Decision | null;
-  recentDeposits: { code: string; provider: string; amount: string; credit: string; status: string; flag: string | null; createdAt: string }[];
-  recentWithdrawals: { code: string; provider: string; credit: string; received: string; status: string; createdAt: string }[];
+  recentDeposits: RecentDeposit[];
+  recentWithdrawals: RecentWithdrawal[];
 };
+
+/** The player of a withdrawal of this agency (null: malformed code, unknown, or another agency's). */
+async function withdrawPlayerOf(db: D1Database, agencyId: string, code: string): Promise<string | null> {
+  if (!code || code.length > 40) return null;
+  return findAgencyWithdrawPlayer(db, agencyId, code);
+}
 
 /** One withdrawal of this agency with the player and their recent history (null: not ours). */
 export async function getWithdrawalDetail(env: Env, agencyId: string, code: string): Promise<WithdrawalDetail | null> {
-  const ref = await refOf(env.DB, agencyId, code);
-  if (!ref) return null;
-  const order = await walletOf(env, agencyId, ref.player_id).getWithdraw(code);
+  const playerId = await withdrawPlayerOf(env.DB, agencyId, code);
+  if (!playerId) return null;
+  const order = await walletOf(env, agencyId, playerId).getWithdraw(code);
   if (!order) return null;
-  const [player, deposits, withdrawals, decision] = await env.DB.batch<Record<string, unknown>>([
-    env.DB.prepare(`SELECT id, username, display_name, phone, status, created_at FROM players WHERE id = ?1 AND agency_id = ?2`).bind(ref.player_id, agencyId),
-    env.DB
-      .prepare(`SELECT code, provider, amount, credit, status, flag, created_at FROM deposit_orders_view WHERE agency_id = ?1 AND player_id = ?2 ORDER BY created_at DESC LIMIT 10`)
-      .bind(agencyId, ref.player_id),
-    env.DB
-      .prepare(`SELECT code, provider, credit, received, status, created_at FROM withdraw_orders_view WHERE agency_id = ?1 AND player_id = ?2 ORDER BY created_at DESC LIMIT 10`)
-      .bind(agencyId, ref.player_id),
-    env.DB.prepare(`SELECT decision, staff_username, bank_reference, reason, decided_at FROM withdraw_reviews WHERE code = ?1 AND agency_id = ?2 AND state = 'DONE'`).bind(code, agencyId),
+  const [player, recent, decision] = await Promise.all([
+    findPlayerCard(env.DB, agencyId, playerId),
+    listRecentOrders(env.DB, agencyId, playerId),
+    findWithdrawReviewDecision(env.DB, agencyId, code),
   ]);
-  const p = player.results[0] as Record<string, string> | undefined;
-  if (!p) return null;
-  const d = decision.results[0] as Record<string, string | number | null> | undefined;
+  if (!player) return null;
+  return { order: order as WithdrawOrder, player, decision, recentDeposits: recent.deposits, recentWithdrawals: recent.withdrawals };
+}
+
+/** The back office's withdrawal page: the order, whether it awaits a decision, the player and their history (null: not ours). */
+export async function withdrawalPage(env: Env, agencyId: string, code: string) {
+  const detail = await getWithdrawalDetail(env, agencyId, code);
+  if (!detail) return null;
+  const { order } = detail;
   return {
-    order: order as WithdrawOrder,
-    player: { id: p.id, username: p.username, displayName: p.display_name, phone: p.phone, status: p.status, createdAt: p.created_at },
-    decision: d
-      ? {
-          decision: d.decision as "PAID" | "REJECTED",
-          staffUsername: (d.staff_username as string | null) ?? null,
-          bankReference: (d.bank_reference as string | null) ?? null,
-          reason: (d.reason as string | null) ?? null,
-          decidedAt: Number(d.decided_at),
-        }
-      : null,
-    recentDeposits: (deposits.results as Record<string, string | null>[]).map((r) => ({
-      code: r.code!,
-      provider: r.provider!,
-      amount: r.amount!,
-      credit: r.credit!,
-      status: r.status!,
-      flag: r.flag,
-      createdAt: r.created_at!,
-    })),
-    recentWithdrawals: (withdrawals.results as Record<string, string>[]).map((r) => ({
-      code: r.code,
-      provider: r.provider,
-      credit: r.credit,
-      received: r.received,
-      status: r.status,
-      createdAt: r.created_at,
-    })),
+    order: {
+      code: order.code,
+      provider: order.provider,
+      credit: order.credit,
+      netCredit: order.netCredit,
+      receivedLak: order.receivedLak,
+      bankCode: order.bankCode,
+      accountNumber: order.accountNumber,
+      accountName: order.accountName,
+      status: order.status,
+      displayStatus: withdrawDisplayStatus(order.status),
+      review: order.review,
+      returnState: order.returnState,
+      reason: order.reason,
+      createdAt: new Date(order.createdAt).toISOString(),
+      completedAt: order.completedAt ? new Date(order.completedAt).toISOString() : null,
+    },
+    awaitsDecision: awaitsDecision(order),
+    player: detail.player,
+    decision: detail.decision ? { ...detail.decision, decidedAt: new Date(detail.decision.decidedAt).toISOString() } : null,
+    recentDeposits: detail.recentDeposits,
+    recentWithdrawals: detail.recentWithdrawals,
   };
 }
 
@@ -179,10 +140,10 @@ const AUDIT_ACTION: Record<StaffDecision["action"], string> = { approve: "withdr
  * audited too (every use of a token leaves a row).
  */
 export async function decideWithdrawal(env: Env, agencyId: string, code: string, decision: StaffDecision, who: Decider): Promise<DecisionOutcome> {
-  const ref = await refOf(env.DB, agencyId, code);
-  if (!ref) return { ok: false, code: "NOT_FOUND" };
+  const playerId = await withdrawPlayerOf(env.DB, agencyId, code);
+  if (!playerId) return { ok: false, code: "NOT_FOUND" };
   const now = Date.now();
-  const result = await walletOf(env, agencyId, ref.player_id).decideWithdraw(code, { by: "staff", ...decision }, now);
+  const result = await walletOf(env, agencyId, playerId).decideWithdraw(code, { by: "staff", ...decision }, now);
   if (result.kind === "not-found" || !result.order) return { ok: false, code: "NOT_FOUND" };
   const order = result.order as WithdrawOrder;
   const { via, ...actor } = who;
@@ -201,21 +162,16 @@ export async function decideWithdrawal(env: Env, agencyId: string, code: string,
         ? []
         : [
             // the decision row hides the order from the queue at once (before the wallet projects)
-            env.DB.prepare(
-              `INSERT INTO withdraw_reviews (code, agency_id, decision, state, staff_id, staff_username, bank_reference, reason, decided_at)
-               VALUES (?1, ?2, ?3, 'DONE', ?4, ?5, ?6, ?7, ?8)
-               ON CONFLICT(code) DO UPDATE SET decision = excluded.decision, state = 'DONE', staff_id = excluded.staff_id, staff_username = excluded.staff_username,
-                 bank_reference = excluded.bank_reference, reason = excluded.reason, decided_at = excluded.decided_at`,
-            ).bind(
+            recordWithdrawReviewStatement(env.DB, {
               code,
               agencyId,
-              decision.action === "paid" ? "PAID" : "REJECTED",
-              actor.staffId,
-              actor.staffUsername,
-              decision.action === "paid" ? decision.bankReference : null,
-              decision.action === "reject" ? decision.reason : null,
-              now,
-            ),
+              decision: decision.action === "paid" ? "PAID" : "REJECTED",
+              staffId: actor.staffId,
+              staffUsername: actor.staffUsername,
+              bankReference: decision.action === "paid" ? decision.bankReference : null,
+              reason: decision.action === "reject" ? decision.reason : null,
+              decidedAt: now,
+            }),
           ];
     await env.DB.batch([...record, audit]);
     return { ok: true, order, repeated: false };
@@ -227,6 +183,6 @@ export async function decideWithdrawal(env: Env, agencyId: string, code: string,
 
 /** The order as the wallet holds it now (for the operator API's before/after). */
 export async function currentWithdrawal(env: Env, agencyId: string, code: string): Promise<WithdrawOrder | null> {
-  const ref = await refOf(env.DB, agencyId, code);
-  return ref ? ((await walletOf(env, agencyId, ref.player_id).getWithdraw(code)) as WithdrawOrder | null) : null;
+  const playerId = await withdrawPlayerOf(env.DB, agencyId, code);
+  return playerId ? ((await walletOf(env, agencyId, playerId).getWithdraw(code)) as WithdrawOrder | null) : null;
 }

@@ -1,14 +1,18 @@
-import { checkWithdrawAmount, needsManualReview, quoteWithdraw, type WithdrawDecision, type WithdrawQuote } from "../core/withdraw";
 import { formatAmount, parseAmount, type Rate } from "../core/money";
 import type { PromotionError } from "../core/promotion";
-import { promotionForWithdraw, type WithdrawPromotion } from "./promotion";
 import { isProvider, type Provider } from "../core/providers";
+import { checkWithdrawAmount, needsManualReview, quoteWithdraw, withdrawDisplayStatus, type WithdrawQuote } from "../core/withdraw";
+import { insertWithdrawRef } from "../db/orders";
 import { providerPort, providerUsername } from "../ports/provider";
-import { listBankAccounts, type BankAccount } from "./bank";
-import { creditRate, walletOf } from "./wallet";
+import type { WithdrawOrder } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
-import type { WithdrawOrder } from "../wallet/player-wallet";
+import { listBankAccounts, type BankAccount } from "./bank";
+import { enabledProviders, fetchCredit } from "./credits";
+import { promotionForWithdraw, type WithdrawPromotion } from "./promotion";
+import { creditRate, walletOf } from "./wallet";
+
+/** The player's withdraw steps (review, confirm) and the pages that show them; staff decisions are in withdraw-review.ts. */
 
 export type WithdrawError =
   | "PROVIDER_REQUIRED"
@@ -109,7 +113,7 @@ export async function confirmWithdraw(
   });
   if (opened.kind === "refused") return { ok: false, error: opened.error === "PROMOTION_CHANGED" ? "CANNOT_WITHDRAW" : opened.error };
   if (opened.kind === "existing") return { ok: true, order: opened.order, repeated: true };
-  await env.DB.prepare(`INSERT OR IGNORE INTO withdraw_refs (code, agency_id, player_id) VALUES (?1, ?2, ?3)`).bind(code, agency.id, player.id).run();
+  await insertWithdrawRef(env.DB, code, agency.id, player.id);
   const outcome = await providerPort(env, review.provider).transfer({
     username: providerUsername(agency.id, player.username),
     amount: formatAmount(review.quote.creditMinor, "THB"),
@@ -122,26 +126,6 @@ export async function confirmWithdraw(
 
 async function findByKey(wallet: ReturnType<typeof walletOf>, key: string): Promise<WithdrawOrder | null> {
   return wallet.withdrawByKey(key);
-}
-
-async function walletByCode(env: Env, code: string) {
-  const ref = await env.DB.prepare(`SELECT agency_id, player_id FROM withdraw_refs WHERE code = ?1`).bind(code).first<{ agency_id: string; player_id: string }>();
-  return ref ? walletOf(env, ref.agency_id, ref.player_id) : null;
-}
-
-/**
- * The gateway's payout callback (already signature-checked by the webhook route), through
- * the wallet's one decision path: it applies only to a payout the wallet asked for.
- */
-export async function applyPayoutEvent(env: Env, event: { event: string; reference: string; transactionId?: string; reason?: string }) {
-  const wallet = await walletByCode(env, event.reference);
-  if (!wallet) return { kind: "unknown-order" as const };
-  const decision: WithdrawDecision =
-    event.event === "payout.paid"
-      ? { by: "gateway", action: "paid", transactionId: event.transactionId ?? "" }
-      : { by: "gateway", action: "reject", reason: event.reason ?? "REJECTED" };
-  const result = await wallet.decideWithdraw(event.reference, decision, Date.now());
-  return { kind: result.kind === "not-found" ? ("unknown-order" as const) : result.kind };
 }
 
 export function withdrawSummary(order: WithdrawOrder) {
@@ -158,4 +142,48 @@ export function withdrawSummary(order: WithdrawOrder) {
     deductions: order.deductions,
     createdAt: new Date(order.createdAt).toISOString(),
   };
+}
+
+/** The withdraw page: each provider's credit (streamed), the bank account paid into, the limits. */
+export async function withdrawPage(env: Env, agency: Agency, player: CurrentPlayer) {
+  const [bank] = await listBankAccounts(env.DB, agency.id, player.id);
+  const providers = enabledProviders(agency.enabledProviders);
+  return {
+    credits: Object.fromEntries(providers.map((p) => [p, fetchCredit(env, agency.id, player.username, p)])),
+    providers,
+    bank: bank ? { bankCode: bank.bankCode, maskedNumber: bank.maskedNumber, accountName: bank.accountName } : null,
+    limits: { min: agency.limits.withdrawMin, max: agency.limits.withdrawMax },
+    idempotencyKey: crypto.randomUUID(),
+  };
+}
+
+/** The player's withdraw history, newest first (a returned credit shown as such). */
+export async function withdrawHistoryPage(env: Env, agencyId: string, playerId: string, { page, pageSize }: { page: number; pageSize: number }) {
+  const { items, total } = await walletOf(env, agencyId, playerId).listWithdraws(page, pageSize);
+  return {
+    page,
+    pageSize,
+    total,
+    items: items.map((o) => ({
+      code: o.code,
+      createdAt: new Date(o.createdAt).toISOString(),
+      provider: o.provider,
+      credit: o.credit,
+      status: withdrawDisplayStatus(o.status),
+      received: o.status === "SUCCESS" ? o.receivedLak : null,
+      returned: o.returnState === "DONE" ? o.credit : null,
+      returning: o.returnState === "PENDING",
+    })),
+  };
+}
+
+/** SPEC §3 data groups: a page of the player's withdrawals, as the API shows them. */
+export async function listWithdrawSummaries(env: Env, agencyId: string, playerId: string, { page, pageSize }: { page: number; pageSize: number }) {
+  const { items, total } = await walletOf(env, agencyId, playerId).listWithdraws(page, pageSize);
+  return { page, pageSize, total, items: items.map(withdrawSummary) };
+}
+
+/** SPEC §3 data groups: the open withdraw orders, as the API shows them. */
+export async function openWithdrawSummaries(env: Env, agencyId: string, playerId: string) {
+  return { orders: (await walletOf(env, agencyId, playerId).openWithdraws()).map(withdrawSummary) };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { stripDigitGrouping, WHOLE_AMOUNT_DIGITS } from "../../../workers/core/money";
 import { PROVIDERS } from "../../../workers/core/providers";
 
 /** SPEC §5 deposit: provider required; MID (payment channel) required; amount valid. */
@@ -7,7 +8,7 @@ export const DepositSchema = z.object({
   channelCode: z.string({ error: "deposit.validation.channel" }).min(1, { error: "deposit.validation.channel" }),
   amount: z
     .string({ error: "deposit.validation.amount" })
-    .transform((v) => v.replace(/[\s.,](?=\d{3}(\D|$))/g, "").trim())
-    .pipe(z.string().regex(/^\d{1,15}$/, { error: "deposit.validation.amount" })),
+    .transform(stripDigitGrouping)
+    .pipe(z.string().regex(WHOLE_AMOUNT_DIGITS, { error: "deposit.validation.amount" })),
   idempotencyKey: z.string().uuid(),
 });

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { getUnmatched, listUnmatched, previewManualCredit, resolveAsRefunded, resolveWithCredit, UNMATCHED_STATUSES, type ResolveError } from "../../../workers/services/admin-payments";
+import { getUnmatched, previewManualCredit, resolveAsRefunded, resolveWithCredit, unmatchedPaymentsPage, UNMATCHED_STATUSES, type ResolveError } from "../../../workers/services/admin-payments";
 import { AdminPager } from "~/components/admin";
 import { translate } from "~/lib/auth.server";
 import { getAgency, getBindings } from "~/lib/context.server";
@@ -23,12 +23,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { page } = readPaging(url);
   const pageSize = 25;
   const status = url.searchParams.get("status") ?? "";
-  const db = getBindings(context).DB;
-  const list = await listUnmatched(db, staff.agencyId, { status, page, pageSize });
-  const id = url.searchParams.get("id");
-  const selected = id ? await getUnmatched(db, staff.agencyId, id) : null;
-  if (id && !selected) throw new Response("Not found", { status: 404 });
-  return { ...list, page, pageSize, status, selected, providers: getAgency(context).enabledProviders };
+  const list = await unmatchedPaymentsPage(getBindings(context).DB, staff.agencyId, { status, page, pageSize, id: url.searchParams.get("id") });
+  if (!list) throw new Response("Not found", { status: 404 });
+  return { ...list, providers: getAgency(context).enabledProviders };
 }
 
 type ActionData =

@@ -2,8 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { withdrawDisplayStatus } from "../../../workers/core/withdraw";
-import { awaitsDecision, decideWithdrawal, getWithdrawalDetail } from "../../../workers/services/withdraw-review";
+import { decideWithdrawal, withdrawalPage } from "../../../workers/services/withdraw-review";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { StatusBadge } from "~/components/money";
 import { translate } from "~/lib/auth.server";
@@ -20,33 +19,9 @@ import type { Route } from "./+types/withdrawal";
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
-  const detail = await getWithdrawalDetail(getBindings(context), staff.agencyId, params.code);
-  if (!detail) throw new Response("Not found", { status: 404 });
-  const { order } = detail;
-  return {
-    order: {
-      code: order.code,
-      provider: order.provider,
-      credit: order.credit,
-      netCredit: order.netCredit,
-      receivedLak: order.receivedLak,
-      bankCode: order.bankCode,
-      accountNumber: order.accountNumber,
-      accountName: order.accountName,
-      status: order.status,
-      displayStatus: withdrawDisplayStatus(order.status),
-      review: order.review,
-      returnState: order.returnState,
-      reason: order.reason,
-      createdAt: new Date(order.createdAt).toISOString(),
-      completedAt: order.completedAt ? new Date(order.completedAt).toISOString() : null,
-    },
-    awaitsDecision: awaitsDecision(order),
-    player: detail.player,
-    decision: detail.decision ? { ...detail.decision, decidedAt: new Date(detail.decision.decidedAt).toISOString() } : null,
-    recentDeposits: detail.recentDeposits,
-    recentWithdrawals: detail.recentWithdrawals,
-  };
+  const page = await withdrawalPage(getBindings(context), staff.agencyId, params.code);
+  if (!page) throw new Response("Not found", { status: 404 });
+  return page;
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {

@@ -1,4 +1,4 @@
-import { depositSummary, walletOf } from "../../../workers/services/deposit";
+import { listDepositSummaries, openDepositSummaries } from "../../../workers/services/deposit";
 import { apiJson, apiPlayer } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { readPaging } from "~/lib/paging";
@@ -8,13 +8,9 @@ import type { Route } from "./+types/deposits";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { player, error } = apiPlayer(context);
   if (error) return error;
-  const wallet = walletOf(getBindings(context), getAgency(context).id, player.id);
+  const env = getBindings(context);
+  const agencyId = getAgency(context).id;
   const url = new URL(request.url);
-  if (url.pathname.endsWith("/open")) {
-    const order = await wallet.openDepositOrder(Date.now());
-    return apiJson({ orders: order ? [depositSummary(order)] : [] });
-  }
-  const { page, pageSize } = readPaging(url);
-  const { items, total } = await wallet.listDeposits(page, pageSize);
-  return apiJson({ page, pageSize, total, items: items.map(depositSummary) });
+  if (url.pathname.endsWith("/open")) return apiJson(await openDepositSummaries(env, agencyId, player.id));
+  return apiJson(await listDepositSummaries(env, agencyId, player.id, readPaging(url)));
 }

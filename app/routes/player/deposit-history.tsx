@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { walletOf } from "../../../workers/services/deposit";
+import { depositHistoryPage } from "../../../workers/services/deposit";
 import { HistoryTable, Pagination, StatusBadge } from "~/components/money";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -10,13 +10,7 @@ import type { Route } from "./+types/deposit-history";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const { page, pageSize } = readPaging(new URL(request.url));
-  const { items, total } = await walletOf(getBindings(context), getAgency(context).id, player.id).listDeposits(page, pageSize);
-  return {
-    page,
-    pageSize,
-    total,
-    items: items.map((o) => ({ code: o.code, createdAt: new Date(o.createdAt).toISOString(), provider: o.provider, amount: o.amount, credit: o.credit, status: o.status })),
-  };
+  return depositHistoryPage(getBindings(context), getAgency(context).id, player.id, { page, pageSize });
 }
 
 export default function DepositHistory({ loaderData }: Route.ComponentProps) {

@@ -3,11 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useMemo, useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
-import QRCode from "qrcode";
-import { depositCredit, formatAmount, parseAmount } from "../../../workers/core/money";
-import { enabledProviders, fetchCredit } from "../../../workers/services/credits";
-import { cancelDeposit, checkDeposit, creditRate, ensureQr, listPaymentChannels, startDeposit, walletOf, type DepositError } from "../../../workers/services/deposit";
-import type { DepositOrder } from "../../../workers/wallet/player-wallet";
+import { depositCredit, formatAmount, parseWholeKip } from "../../../workers/core/money";
+import { cancelDeposit, checkDeposit, depositPage, startDeposit, type DepositError } from "../../../workers/services/deposit";
 import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/auth.server";
@@ -24,40 +21,8 @@ import type { Route } from "./+types/deposit";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const agency = getAgency(context);
-  const env = getBindings(context);
-  const origin = new URL(request.url).origin;
-  const wallet = walletOf(env, agency.id, player.id);
-  let order: DepositOrder | null = await wallet.openDepositOrder(Date.now());
-  if (order && !order.qrPayload) order = await ensureQr(env, agency, player, order, undefined, origin);
-  const [channels, rate, hasBank] = await Promise.all([
-    listPaymentChannels(env.DB, agency.id),
-    creditRate(env.DB, agency.id),
-    env.DB.prepare(`SELECT 1 FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`).bind(agency.id, player.id).first(),
-  ]);
-  const providers = enabledProviders(agency.enabledProviders);
-  const promotion = await currentPromotionView(context, agency, player);
-  return {
-    promotion,
-    // Streamed: each provider answers on its own time.
-    credits: Object.fromEntries(providers.map((p) => [p, fetchCredit(env, agency.id, player.username, p)])),
-    providers,
-    channels: channels.map((c) => ({ code: c.code, displayName: c.displayName, bankCode: c.bankCode, currency: c.currency })),
-    rate: rate ? { sell: formatAmount(rate.sell / 10000n, "THB"), sellScaled: rate.sell.toString() } : null,
-    limits: { min: agency.limits.depositMin, max: agency.limits.depositMax },
-    hasBank: Boolean(hasBank),
-    idempotencyKey: crypto.randomUUID(),
-    order: order && {
-      code: order.code,
-      provider: order.provider,
-      amount: order.amount,
-      credit: order.credit,
-      bonus: order.bonus,
-      status: order.status,
-      expiresAt: new Date(order.expiresAt).toISOString(),
-      payload: order.qrPayload,
-      qrSvg: order.qrPayload ? await QRCode.toString(order.qrPayload, { type: "svg", margin: 2, errorCorrectionLevel: "M" }) : null,
-    },
-  };
+  const page = await depositPage(getBindings(context), agency, player, new URL(request.url).origin);
+  return { ...page, promotion: await currentPromotionView(context, agency, player) };
 }
 
 const ERROR_FIELD: Partial<Record<DepositError, "provider" | "channelCode" | "amount">> = {
@@ -154,7 +119,8 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
   const [amount, setAmount] = useState(String(fields.amount.initialValue ?? ""));
   const credit = useMemo(() => {
     if (!loaderData.rate) return null;
-    const minor = parseAmount(amount.replace(/[\s.,]/g, ""), "LAK");
+    // the schema's rule (app/lib/schemas/deposit.ts): digit groups, whole kip
+    const minor = parseWholeKip(amount);
     if (minor === null || minor <= 0n) return null;
     return formatAmount(depositCredit(minor, { currency: "THB", buy: 1n, sell: BigInt(loaderData.rate.sellScaled) }), "THB");
   }, [amount, loaderData.rate]);

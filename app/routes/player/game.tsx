@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
-import { DEFAULT_TAB, launchGame, lobby, lobbyProvider } from "../../../workers/services/game";
+import { launchFromLobby, lobbyPage } from "../../../workers/services/game";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { getLocale } from "~/middleware/i18next.server";
 import type { Route } from "./+types/game";
@@ -8,22 +8,16 @@ import type { Route } from "./+types/game";
 /** A provider's lobby: games by tab, a search that works without JavaScript, and launch. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requirePlayer(context);
-  const provider = lobbyProvider(getAgency(context), params.provider);
-  if (!provider) throw data(null, { status: 404 });
   const url = new URL(request.url);
-  const tab = url.searchParams.get("tab") ?? DEFAULT_TAB[provider] ?? null;
-  const q = (url.searchParams.get("q") ?? "").trim().slice(0, 50);
-  const list = await lobby(getBindings(context), provider, tab);
-  const games = (list?.games ?? []).filter((g) => !q || g.name.toLowerCase().includes(q.toLowerCase()));
-  return { provider, tab, q, tabs: list?.tabs ?? [], games, unavailable: list === null };
+  const page = await lobbyPage(getBindings(context), getAgency(context), params.provider, { tab: url.searchParams.get("tab"), q: url.searchParams.get("q") ?? "" });
+  if (!page) throw data(null, { status: 404 });
+  return page;
 }
 
-export async function action({ request, params, context }: Route.ActionArgs) {
+export async function action({ params, context }: Route.ActionArgs) {
   const player = requirePlayer(context);
-  const agency = getAgency(context);
-  const provider = lobbyProvider(agency, params.provider);
-  if (!provider) throw data(null, { status: 404 });
-  const result = await launchGame(getBindings(context), agency, player, provider, getLocale(context));
+  const result = await launchFromLobby(getBindings(context), getAgency(context), player, params.provider, getLocale(context));
+  if (!result) throw data(null, { status: 404 });
   if (result.ok) return redirect(result.url);
   return data({ error: result.error }, { status: 409 });
 }

@@ -2,7 +2,7 @@ import { Outlet, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/layout";
 import { getAgency, getBindings, playerContext } from "~/lib/context.server";
-import { walletOf } from "../../../workers/services/deposit";
+import { takeOrderNotices } from "../../../workers/services/wallet";
 import { formatMoney } from "~/lib/format";
 
 /**
@@ -20,12 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (player.mustChangePassword && new URL(request.url).pathname.replace(/\.data$/, "").replace(/\/$/, "") !== "/player/password") throw redirect("/player/password");
   // Deposits that settled since the player last looked are announced once, on whatever
   // player page comes next (SPEC §8 "deposit successful" with the value).
-  const wallet = walletOf(getBindings(context), getAgency(context).id, player.id);
-  const [settled, withdrawn] = await Promise.all([wallet.takeSettledNotices(), wallet.takeWithdrawNotices()]);
-  return {
-    notices: settled.map((n) => ({ code: n.code, credit: n.credit, provider: n.provider })),
-    withdrawals: withdrawn.map((w) => ({ code: w.code, status: w.status, received: w.receivedLak })),
-  };
+  return takeOrderNotices(getBindings(context), getAgency(context).id, player.id);
 }
 
 export default function PlayerLayout({ loaderData }: Route.ComponentProps) {

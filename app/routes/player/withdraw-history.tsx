@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { withdrawDisplayStatus } from "../../../workers/core/withdraw";
-import { walletOf } from "../../../workers/services/wallet";
+import { withdrawHistoryPage } from "../../../workers/services/withdraw";
 import { HistoryTable, Pagination, StatusBadge } from "~/components/money";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -11,22 +10,7 @@ import type { Route } from "./+types/withdraw-history";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const { page, pageSize } = readPaging(new URL(request.url));
-  const { items, total } = await walletOf(getBindings(context), getAgency(context).id, player.id).listWithdraws(page, pageSize);
-  return {
-    page,
-    pageSize,
-    total,
-    items: items.map((o) => ({
-      code: o.code,
-      createdAt: new Date(o.createdAt).toISOString(),
-      provider: o.provider,
-      credit: o.credit,
-      status: withdrawDisplayStatus(o.status),
-      received: o.status === "SUCCESS" ? o.receivedLak : null,
-      returned: o.returnState === "DONE" ? o.credit : null,
-      returning: o.returnState === "PENDING",
-    })),
-  };
+  return withdrawHistoryPage(getBindings(context), getAgency(context).id, player.id, { page, pageSize });
 }
 
 export default function WithdrawHistory({ loaderData }: Route.ComponentProps) {

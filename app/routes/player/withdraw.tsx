@@ -4,9 +4,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { formatAmount } from "../../../workers/core/money";
-import { listBankAccounts } from "../../../workers/services/bank";
-import { enabledProviders, fetchCredit } from "../../../workers/services/credits";
-import { confirmWithdraw, reviewWithdraw, type WithdrawError } from "../../../workers/services/withdraw";
+import { confirmWithdraw, reviewWithdraw, withdrawPage, type WithdrawError } from "../../../workers/services/withdraw";
 import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/auth.server";
@@ -18,17 +16,7 @@ import type { Route } from "./+types/withdraw";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
-  const agency = getAgency(context);
-  const env = getBindings(context);
-  const [bank] = await listBankAccounts(env.DB, agency.id, player.id);
-  const providers = enabledProviders(agency.enabledProviders);
-  return {
-    credits: Object.fromEntries(providers.map((p) => [p, fetchCredit(env, agency.id, player.username, p)])),
-    providers,
-    bank: bank ? { bankCode: bank.bankCode, maskedNumber: bank.maskedNumber, accountName: bank.accountName } : null,
-    limits: { min: agency.limits.withdrawMin, max: agency.limits.withdrawMax },
-    idempotencyKey: crypto.randomUUID(),
-  };
+  return withdrawPage(getBindings(context), getAgency(context), player);
 }
 
 const ERROR_FIELD: Partial<Record<WithdrawError, "provider" | "amount">> = {

@@ -1,0 +1,367 @@
+/**
+ * Statements over the order references (which wallet holds an order code), the staff's
+ * withdraw decisions, and the READ side of the order read models the wallets project
+ * (deposit_orders_view, withdraw_orders_view).
+ */
+import { countWaitingUnmatchedStatement } from "./payments";
+
+export type OrderOwner = { agencyId: string; playerId: string };
+
+// ---- deposit_refs / withdraw_refs: order code -> the wallet holding it
+
+/** Remembers which wallet holds a deposit order (the webhook finds it by code). */
+export async function insertDepositRef(db: D1Database, code: string, agencyId: string, playerId: string): Promise<void> {
+  await db.prepare(`INSERT OR IGNORE INTO deposit_refs (code, agency_id, player_id) VALUES (?1, ?2, ?3)`).bind(code, agencyId, playerId).run();
+}
+
+export async function findDepositOwner(db: D1Database, code: string): Promise<OrderOwner | null> {
+  const row = await db.prepare(`SELECT agency_id, player_id FROM deposit_refs WHERE code = ?1`).bind(code).first<{ agency_id: string; player_id: string }>();
+  return row ? { agencyId: row.agency_id, playerId: row.player_id } : null;
+}
+
+/** Remembers which wallet holds a withdraw order (payout callbacks and staff find it by code). */
+export async function insertWithdrawRef(db: D1Database, code: string, agencyId: string, playerId: string): Promise<void> {
+  await db.prepare(`INSERT OR IGNORE INTO withdraw_refs (code, agency_id, player_id) VALUES (?1, ?2, ?3)`).bind(code, agencyId, playerId).run();
+}
+
+export async function findWithdrawOwner(db: D1Database, code: string): Promise<OrderOwner | null> {
+  const row = await db.prepare(`SELECT agency_id, player_id FROM withdraw_refs WHERE code = ?1`).bind(code).first<{ agency_id: string; player_id: string }>();
+  return row ? { agencyId: row.agency_id, playerId: row.player_id } : null;
+}
+
+/** The player of a withdraw order of this agency (null: unknown code or another agency's). */
+export async function findAgencyWithdrawPlayer(db: D1Database, agencyId: string, code: string): Promise<string | null> {
+  const row = await db.prepare(`SELECT player_id FROM withdraw_refs WHERE code = ?1 AND agency_id = ?2`).bind(code, agencyId).first<{ player_id: string }>();
+  return row?.player_id ?? null;
+}
+
+/**
+ * The wallets that may have due work: non-final orders in the read models, plus references
+ * created since `since` whose order was never projected.
+ */
+export async function listWalletsWithOpenOrders(db: D1Database, since: string): Promise<OrderOwner[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT agency_id, player_id FROM deposit_orders_view WHERE status IN ('OPEN', 'PAID')
+       UNION SELECT r.agency_id, r.player_id FROM deposit_refs r LEFT JOIN deposit_orders_view v ON v.code = r.code
+        WHERE v.code IS NULL AND r.created_at >= ?1
+       UNION SELECT agency_id, player_id FROM withdraw_orders_view
+        WHERE status IN ('PENDING', 'OPEN') OR (status = 'REJECTED' AND return_state = 'PENDING')
+       UNION SELECT r.agency_id, r.player_id FROM withdraw_refs r LEFT JOIN withdraw_orders_view v ON v.code = r.code
+        WHERE v.code IS NULL AND r.created_at >= ?1`,
+    )
+    .bind(since)
+    .all<{ agency_id: string; player_id: string }>();
+  return results.map((r) => ({ agencyId: r.agency_id, playerId: r.player_id }));
+}
+
+// ---- withdraw_reviews: staff decisions (migration 0011)
+
+export type WithdrawReviewDecision = { decision: "PAID" | "REJECTED"; staffUsername: string | null; bankReference: string | null; reason: string | null; decidedAt: number };
+type WithdrawReviewRow = { decision: "PAID" | "REJECTED"; staff_username: string | null; bank_reference: string | null; reason: string | null; decided_at: number };
+
+function toWithdrawReviewDecision(row: WithdrawReviewRow): WithdrawReviewDecision {
+  return { decision: row.decision, staffUsername: row.staff_username ?? null, bankReference: row.bank_reference ?? null, reason: row.reason ?? null, decidedAt: Number(row.decided_at) };
+}
+
+export async function findWithdrawReviewDecision(db: D1Database, agencyId: string, code: string): Promise<WithdrawReviewDecision | null> {
+  const row = await db
+    .prepare(`SELECT decision, staff_username, bank_reference, reason, decided_at FROM withdraw_reviews WHERE code = ?1 AND agency_id = ?2 AND state = 'DONE'`)
+    .bind(code, agencyId)
+    .first<WithdrawReviewRow>();
+  return row ? toWithdrawReviewDecision(row) : null;
+}
+
+/** A staff decision, DONE (hides the order from the queue before the wallet projects it). */
+export function recordWithdrawReviewStatement(
+  db: D1Database,
+  review: { code: string; agencyId: string; decision: "PAID" | "REJECTED"; staffId: string | null; staffUsername: string | null; bankReference: string | null; reason: string | null; decidedAt: number },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO withdraw_reviews (code, agency_id, decision, state, staff_id, staff_username, bank_reference, reason, decided_at)
+       VALUES (?1, ?2, ?3, 'DONE', ?4, ?5, ?6, ?7, ?8)
+       ON CONFLICT(code) DO UPDATE SET decision = excluded.decision, state = 'DONE', staff_id = excluded.staff_id, staff_username = excluded.staff_username,
+         bank_reference = excluded.bank_reference, reason = excluded.reason, decided_at = excluded.decided_at`,
+    )
+    .bind(review.code, review.agencyId, review.decision, review.staffId, review.staffUsername, review.bankReference, review.reason, review.decidedAt);
+}
+
+// ---- withdraw_orders_view: the manual review queue
+
+/**
+ * OPEN withdrawals above the automatic-payout threshold with no staff decision yet. The read
+ * model is projected by the wallet's alarm, a moment after a decision; the decision row
+ * (written before the redirect) hides a decided order from the queue at once.
+ */
+const MANUAL_QUEUE = `v.agency_id = ?1 AND v.status = 'OPEN' AND v.review = 'MANUAL'
+  AND NOT EXISTS (SELECT 1 FROM withdraw_reviews r WHERE r.code = v.code AND r.state = 'DONE')`;
+
+/** How many withdrawals wait in the manual queue (the queue's total and the dashboard's count). */
+export function countManualQueueStatement(db: D1Database, agencyId: string): D1PreparedStatement {
+  return db.prepare(`SELECT COUNT(*) AS n FROM withdraw_orders_view v WHERE ${MANUAL_QUEUE}`).bind(agencyId);
+}
+
+export type ManualQueueItem = {
+  code: string;
+  playerId: string;
+  username: string;
+  displayName: string;
+  provider: string;
+  credit: string;
+  received: string;
+  createdAt: string;
+  bankCode: string | null;
+  accountName: string | null;
+  accountNumber: string | null;
+};
+
+type ManualQueueRow = {
+  code: string;
+  player_id: string;
+  username: string;
+  display_name: string;
+  provider: string;
+  credit: string;
+  received: string;
+  created_at: string;
+  bank_code: string | null;
+  account_name: string | null;
+  account_number: string | null;
+};
+
+function toManualQueueItem(r: ManualQueueRow): ManualQueueItem {
+  return {
+    code: r.code,
+    playerId: r.player_id,
+    username: r.username,
+    displayName: r.display_name,
+    provider: r.provider,
+    credit: r.credit,
+    received: r.received,
+    createdAt: r.created_at,
+    bankCode: r.bank_code,
+    accountName: r.account_name,
+    accountNumber: r.account_number,
+  };
+}
+
+/** A page of the manual queue, oldest first, with the player's bank account to pay by hand. */
+export async function listManualQueue(db: D1Database, agencyId: string, { page, pageSize }: { page: number; pageSize: number }): Promise<{ items: ManualQueueItem[]; total: number }> {
+  const [count, rows] = await db.batch<Record<string, unknown>>([
+    countManualQueueStatement(db, agencyId),
+    db
+      .prepare(
+        `SELECT v.code, v.player_id, p.username, p.display_name, v.provider, v.credit, v.received, v.created_at,
+                b.bank_code, b.account_name, b.account_number
+           FROM withdraw_orders_view v
+           JOIN players p ON p.id = v.player_id AND p.agency_id = v.agency_id
+           LEFT JOIN bank_accounts b ON b.player_id = v.player_id AND b.agency_id = v.agency_id
+          WHERE ${MANUAL_QUEUE}
+          ORDER BY v.created_at ASC, v.code ASC
+          LIMIT ?2 OFFSET ?3`,
+      )
+      .bind(agencyId, pageSize, (page - 1) * pageSize),
+  ]);
+  return { total: countOf(count), items: (rows.results as ManualQueueRow[]).map(toManualQueueItem) };
+}
+
+function countOf(result: D1Result<Record<string, unknown>>): number {
+  return Number((result.results[0] as { n: number } | undefined)?.n ?? 0);
+}
+
+// ---- a player's recent orders (withdrawal detail)
+
+export type RecentDeposit = { code: string; provider: string; amount: string; credit: string; status: string; flag: string | null; createdAt: string };
+export type RecentWithdrawal = { code: string; provider: string; credit: string; received: string; status: string; createdAt: string };
+
+export async function listRecentOrders(db: D1Database, agencyId: string, playerId: string, limit = 10): Promise<{ deposits: RecentDeposit[]; withdrawals: RecentWithdrawal[] }> {
+  const [deposits, withdrawals] = await db.batch<Record<string, unknown>>([
+    db
+      .prepare(`SELECT code, provider, amount, credit, status, flag, created_at FROM deposit_orders_view WHERE agency_id = ?1 AND player_id = ?2 ORDER BY created_at DESC LIMIT ?3`)
+      .bind(agencyId, playerId, limit),
+    db
+      .prepare(`SELECT code, provider, credit, received, status, created_at FROM withdraw_orders_view WHERE agency_id = ?1 AND player_id = ?2 ORDER BY created_at DESC LIMIT ?3`)
+      .bind(agencyId, playerId, limit),
+  ]);
+  return {
+    deposits: (deposits.results as Record<string, string | null>[]).map((r) => ({
+      code: r.code!,
+      provider: r.provider!,
+      amount: r.amount!,
+      credit: r.credit!,
+      status: r.status!,
+      flag: r.flag,
+      createdAt: r.created_at!,
+    })),
+    withdrawals: (withdrawals.results as Record<string, string>[]).map((r) => ({
+      code: r.code,
+      provider: r.provider,
+      credit: r.credit,
+      received: r.received,
+      status: r.status,
+      createdAt: r.created_at,
+    })),
+  };
+}
+
+// ---- deposit_orders_view: the back office's deposit list
+
+export type DepositListFilter = {
+  status: string | null;
+  /** a flag, `PROVIDER_*` (any provider refusal) or `NONE` (no flag) */
+  flag: string | null;
+  provider: string | null;
+  /** part of a username, lower case */
+  username: string | null;
+  /** start of an order code, upper case */
+  codePrefix: string | null;
+  /** ISO instants: created at or after `from`, before `until` */
+  from: string | null;
+  until: string | null;
+  page: number;
+  pageSize: number;
+};
+
+export type DepositListItem = {
+  code: string;
+  playerId: string;
+  username: string;
+  provider: string;
+  amount: string;
+  credit: string;
+  status: string;
+  flag: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+type DepositListRow = { code: string; player_id: string; username: string; provider: string; amount: string; credit: string; status: string; flag: string | null; created_at: string; updated_at: string };
+
+function toDepositListItem(r: DepositListRow): DepositListItem {
+  return {
+    code: r.code,
+    playerId: r.player_id,
+    username: r.username,
+    provider: r.provider,
+    amount: r.amount,
+    credit: r.credit,
+    status: r.status,
+    flag: r.flag,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** A page of the agency's deposit orders, newest first. */
+export async function listDepositOrders(db: D1Database, agencyId: string, filter: DepositListFilter): Promise<{ items: DepositListItem[]; total: number }> {
+  const where = ["v.agency_id = ?1"];
+  const params: unknown[] = [agencyId];
+  const add = (clause: string, value: unknown) => {
+    params.push(value);
+    where.push(clause.replace("?", `?${params.length}`));
+  };
+  if (filter.status) add("v.status = ?", filter.status);
+  if (filter.flag === "PROVIDER_*") where.push("v.flag LIKE 'PROVIDER\\_%' ESCAPE '\\'");
+  else if (filter.flag === "NONE") where.push("v.flag IS NULL");
+  else if (filter.flag) add("v.flag = ?", filter.flag);
+  if (filter.provider) add("v.provider = ?", filter.provider);
+  if (filter.username) add("p.username LIKE ? ESCAPE '\\'", `%${likeEscape(filter.username)}%`);
+  if (filter.codePrefix) add("v.code LIKE ? ESCAPE '\\'", `${likeEscape(filter.codePrefix)}%`);
+  if (filter.from) add("v.created_at >= ?", filter.from);
+  if (filter.until) add("v.created_at < ?", filter.until);
+  const joined = `FROM deposit_orders_view v JOIN players p ON p.id = v.player_id AND p.agency_id = v.agency_id WHERE ${where.join(" AND ")}`;
+  const total = (await db.prepare(`SELECT COUNT(*) AS n ${joined}`).bind(...params).first<{ n: number }>())?.n ?? 0;
+  const { results } = await db
+    .prepare(
+      `SELECT v.code, v.player_id, p.username, v.provider, v.amount, v.credit, v.status, v.flag, v.created_at, v.updated_at ${joined}
+        ORDER BY v.created_at DESC, v.code DESC LIMIT ${Math.floor(filter.pageSize)} OFFSET ${Math.floor((filter.page - 1) * filter.pageSize)}`,
+    )
+    .bind(...params)
+    .all<DepositListRow>();
+  return { total, items: results.map(toDepositListItem) };
+}
+
+export type LocatedDeposit = DepositListItem & { displayName: string; playerStatus: string };
+
+/** Where a deposit order code of this agency lives (null for an unknown code or another agency's). */
+export async function findAgencyDepositOrder(db: D1Database, agencyId: string, code: string): Promise<LocatedDeposit | null> {
+  const row = await db
+    .prepare(
+      `SELECT v.code, v.player_id, p.username, p.display_name, p.status AS player_status, v.provider, v.amount, v.credit, v.status, v.flag, v.created_at, v.updated_at
+         FROM deposit_orders_view v JOIN players p ON p.id = v.player_id AND p.agency_id = v.agency_id
+        WHERE v.code = ?1 AND v.agency_id = ?2`,
+    )
+    .bind(code, agencyId)
+    .first<DepositListRow & { display_name: string; player_status: string }>();
+  return row ? { ...toDepositListItem(row), displayName: row.display_name, playerStatus: row.player_status } : null;
+}
+
+/**
+ * Flagged deposit orders (late payment, amount mismatch) with no unmatched payment recorded
+ * for them yet: the webhook did not report them (the player's Check button or the wallet's
+ * reconciler found them).
+ */
+export async function listUnrecordedFlaggedDeposits(
+  db: D1Database,
+  agencyId: string,
+): Promise<{ code: string; playerId: string; flag: "LATE_PAYMENT" | "AMOUNT_MISMATCH"; amount: string }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT v.code, v.player_id, v.flag, v.amount FROM deposit_orders_view v
+        WHERE v.agency_id = ?1 AND v.flag IN ('LATE_PAYMENT', 'AMOUNT_MISMATCH')
+          AND NOT EXISTS (SELECT 1 FROM unmatched_payments u WHERE u.agency_id = v.agency_id AND u.reference = v.code AND u.kind = v.flag)`,
+    )
+    .bind(agencyId)
+    .all<{ code: string; player_id: string; flag: "LATE_PAYMENT" | "AMOUNT_MISMATCH"; amount: string }>();
+  return results.map((r) => ({ code: r.code, playerId: r.player_id, flag: r.flag, amount: r.amount }));
+}
+
+// ---- the dashboard's figures
+
+export type DashboardFigures = {
+  /** successful deposits created in the day */
+  deposits: { amount: string; credit: string }[];
+  /** successful withdrawals created in the day */
+  withdrawals: { credit: string; received: string }[];
+  manualWithdrawals: number;
+  flaggedDeposits: number;
+  failedDeposits: number;
+  unmatchedPayments: number;
+  failedDepositsByProvider: { provider: string; count: number }[];
+  failedWithdrawalsByProvider: { provider: string; count: number }[];
+};
+
+/** One agency's figures for [start, end), from the read models (and the waiting unmatched payments), in one batch. */
+export async function loadDashboardFigures(db: D1Database, agencyId: string, day: { start: string; end: string }): Promise<DashboardFigures> {
+  const [deposits, withdrawals, manual, flagged, failed, unmatched, depositErrors, withdrawErrors] = await db.batch<Record<string, unknown>>([
+    db.prepare(`SELECT amount, credit FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'SUCCESS' AND created_at >= ?2 AND created_at < ?3`).bind(agencyId, day.start, day.end),
+    db.prepare(`SELECT credit, received FROM withdraw_orders_view WHERE agency_id = ?1 AND status = 'SUCCESS' AND created_at >= ?2 AND created_at < ?3`).bind(agencyId, day.start, day.end),
+    countManualQueueStatement(db, agencyId),
+    db.prepare(`SELECT COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND flag IS NOT NULL`).bind(agencyId),
+    db.prepare(`SELECT COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'FAILED'`).bind(agencyId),
+    // money that matched no order, not yet credited or refunded by staff
+    countWaitingUnmatchedStatement(db, agencyId),
+    db
+      .prepare(`SELECT provider, COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'FAILED' AND created_at >= ?2 AND created_at < ?3 GROUP BY provider`)
+      .bind(agencyId, day.start, day.end),
+    db
+      .prepare(`SELECT provider, COUNT(*) AS n FROM withdraw_orders_view WHERE agency_id = ?1 AND status = 'FAILED' AND created_at >= ?2 AND created_at < ?3 GROUP BY provider`)
+      .bind(agencyId, day.start, day.end),
+  ]);
+  const byProvider = (r: D1Result<Record<string, unknown>>) => (r.results as { provider: string; n: number }[]).map((e) => ({ provider: e.provider, count: Number(e.n) }));
+  return {
+    deposits: deposits.results as { amount: string; credit: string }[],
+    withdrawals: withdrawals.results as { credit: string; received: string }[],
+    manualWithdrawals: countOf(manual),
+    flaggedDeposits: countOf(flagged),
+    failedDeposits: countOf(failed),
+    unmatchedPayments: countOf(unmatched),
+    failedDepositsByProvider: byProvider(depositErrors),
+    failedWithdrawalsByProvider: byProvider(withdrawErrors),
+  };
+}

@@ -1,0 +1,344 @@
+/**
+ * Statements over the payment tables: receiving channels, exchange rates (read side; the
+ * back office's settings write them), payments that matched no order, the gateway's applied
+ * transactions and the webhook deliveries already answered.
+ */
+
+// ---- payment channels (migration 0004)
+
+/** A receiving channel of an agency: the merchant the deposit QR pays. */
+export type PaymentChannel = {
+  code: string;
+  mid: string;
+  displayName: string;
+  currency: "LAK";
+  bankCode: string;
+  iin: string;
+  merchantName: string;
+  merchantCity: string;
+  active: boolean;
+};
+
+export type PaymentChannelRow = {
+  code: string;
+  mid: string;
+  display_name: string;
+  currency: "LAK";
+  bank_code: string;
+  iin: string;
+  merchant_name: string;
+  merchant_city: string;
+  active: number;
+};
+
+const CHANNEL_COLUMNS = `code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, active`;
+
+function toPaymentChannel(row: PaymentChannelRow): PaymentChannel {
+  return {
+    code: row.code,
+    mid: row.mid,
+    displayName: row.display_name,
+    currency: row.currency,
+    bankCode: row.bank_code,
+    iin: row.iin,
+    merchantName: row.merchant_name,
+    merchantCity: row.merchant_city,
+    active: row.active === 1,
+  };
+}
+
+/** The channels a player may pay into, by code. */
+export async function listActivePaymentChannels(db: D1Database, agencyId: string): Promise<PaymentChannel[]> {
+  const { results } = await db.prepare(`SELECT ${CHANNEL_COLUMNS} FROM payment_channels WHERE agency_id = ?1 AND active = 1 ORDER BY code`).bind(agencyId).all<PaymentChannelRow>();
+  return results.map(toPaymentChannel);
+}
+
+/** Every channel of the agency, active ones first (the settings screen). */
+export async function listPaymentChannels(db: D1Database, agencyId: string): Promise<PaymentChannel[]> {
+  const { results } = await db.prepare(`SELECT ${CHANNEL_COLUMNS} FROM payment_channels WHERE agency_id = ?1 ORDER BY active DESC, code`).bind(agencyId).all<PaymentChannelRow>();
+  return results.map(toPaymentChannel);
+}
+
+export async function findPaymentChannel(db: D1Database, agencyId: string, code: string): Promise<PaymentChannel | null> {
+  const row = await db.prepare(`SELECT ${CHANNEL_COLUMNS} FROM payment_channels WHERE agency_id = ?1 AND code = ?2`).bind(agencyId, code).first<PaymentChannelRow>();
+  return row ? toPaymentChannel(row) : null;
+}
+
+/** Whether the agency pays through the sandbox gateway (the demo agency, locally and in tests). */
+export async function hasActiveSandboxChannel(db: D1Database, agencyId: string): Promise<boolean> {
+  return (await db.prepare(`SELECT 1 FROM payment_channels WHERE agency_id = ?1 AND gateway = 'sandbox' AND active = 1`).bind(agencyId).first()) !== null;
+}
+
+// ---- exchange rates (migration 0004), as stored: decimal strings
+
+export type ExchangeRate = { currency: string; buy: string; sell: string; updatedAt: string };
+export type ExchangeRateRow = { currency: string; buy: string; sell: string; updated_at: string };
+
+function toExchangeRate(row: ExchangeRateRow): ExchangeRate {
+  return { currency: row.currency, buy: row.buy, sell: row.sell, updatedAt: row.updated_at };
+}
+
+export async function findExchangeRate(db: D1Database, agencyId: string, currency: string): Promise<ExchangeRate | null> {
+  const row = await db.prepare(`SELECT currency, buy, sell, updated_at FROM exchange_rates WHERE agency_id = ?1 AND currency = ?2`).bind(agencyId, currency).first<ExchangeRateRow>();
+  return row ? toExchangeRate(row) : null;
+}
+
+export async function listExchangeRates(db: D1Database, agencyId: string): Promise<ExchangeRate[]> {
+  const { results } = await db.prepare(`SELECT currency, buy, sell, updated_at FROM exchange_rates WHERE agency_id = ?1 ORDER BY currency`).bind(agencyId).all<ExchangeRateRow>();
+  return results.map(toExchangeRate);
+}
+
+export type ExchangeRateChange = { id: number; currency: string; buy: string; sell: string; changedBy: string | null; changedAt: string };
+export type ExchangeRateChangeRow = { id: number; currency: string; buy: string; sell: string; changed_by: string | null; changed_at: string };
+
+function toExchangeRateChange(row: ExchangeRateChangeRow): ExchangeRateChange {
+  return { id: row.id, currency: row.currency, buy: row.buy, sell: row.sell, changedBy: row.changed_by, changedAt: row.changed_at };
+}
+
+/** The latest rate changes, newest first. */
+export async function listExchangeRateHistory(db: D1Database, agencyId: string, limit: number): Promise<ExchangeRateChange[]> {
+  const { results } = await db
+    .prepare(`SELECT id, currency, buy, sell, changed_by, changed_at FROM exchange_rate_history WHERE agency_id = ?1 ORDER BY id DESC LIMIT ?2`)
+    .bind(agencyId, limit)
+    .all<ExchangeRateChangeRow>();
+  return results.map(toExchangeRateChange);
+}
+
+// ---- payments that matched no order (migration 0009)
+
+export const UNMATCHED_KINDS = ["UNKNOWN_REFERENCE", "AMOUNT_MISMATCH", "LATE_PAYMENT"] as const;
+export type UnmatchedKind = (typeof UNMATCHED_KINDS)[number];
+export const UNMATCHED_STATUSES = ["OPEN", "RESOLVING", "CREDITED", "REFUNDED"] as const;
+export type UnmatchedStatus = (typeof UNMATCHED_STATUSES)[number];
+
+export type UnmatchedPayment = {
+  id: string;
+  kind: UnmatchedKind;
+  reference: string;
+  transactionId: string | null;
+  amount: string | null;
+  currency: string;
+  orderPlayerId: string | null;
+  orderUsername: string | null;
+  receivedAt: string;
+  status: UnmatchedStatus;
+  resolvedPlayerId: string | null;
+  resolvedUsername: string | null;
+  resolvedProvider: string | null;
+  credit: string | null;
+  rateSell: string | null;
+  manualCode: string | null;
+  note: string | null;
+  resolvedBy: string | null;
+  resolvedAt: string | null;
+};
+
+/** An unmatched_payments row with the usernames of the order's and the credited player. */
+export type UnmatchedPaymentRow = {
+  id: string;
+  kind: UnmatchedKind;
+  reference: string;
+  transaction_id: string | null;
+  amount: string | null;
+  currency: string;
+  order_player_id: string | null;
+  order_username: string | null;
+  received_at: string;
+  status: UnmatchedStatus;
+  resolved_player_id: string | null;
+  resolved_username: string | null;
+  resolved_provider: string | null;
+  credit: string | null;
+  rate_sell: string | null;
+  manual_code: string | null;
+  note: string | null;
+  resolved_by: string | null;
+  claimed_at: number | null;
+  resolved_at: string | null;
+};
+
+const SELECT_UNMATCHED = `SELECT u.*, op.username AS order_username, rp.username AS resolved_username
+  FROM unmatched_payments u
+  LEFT JOIN players op ON op.id = u.order_player_id AND op.agency_id = u.agency_id
+  LEFT JOIN players rp ON rp.id = u.resolved_player_id AND rp.agency_id = u.agency_id`;
+
+function toUnmatchedPayment(r: UnmatchedPaymentRow): UnmatchedPayment {
+  return {
+    id: r.id,
+    kind: r.kind,
+    reference: r.reference,
+    transactionId: r.transaction_id,
+    amount: r.amount,
+    currency: r.currency,
+    orderPlayerId: r.order_player_id,
+    orderUsername: r.order_username,
+    receivedAt: r.received_at,
+    status: r.status,
+    resolvedPlayerId: r.resolved_player_id,
+    resolvedUsername: r.resolved_username,
+    resolvedProvider: r.resolved_provider,
+    credit: r.credit,
+    rateSell: r.rate_sell,
+    manualCode: r.manual_code,
+    note: r.note,
+    resolvedBy: r.resolved_by,
+    resolvedAt: r.resolved_at,
+  };
+}
+
+function newUnmatchedId(): string {
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  return [...bytes].map((b) => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[b % 32]).join("");
+}
+
+/**
+ * A webhook's transaction and amount on the row the back office recorded first for the same
+ * flagged order (false: no such row).
+ */
+export async function fillFlaggedPaymentTransaction(
+  db: D1Database,
+  input: { agencyId: string; kind: UnmatchedKind; reference: string; transactionId: string; amount: string | null },
+): Promise<boolean> {
+  const filled = await db
+    .prepare(
+      `UPDATE unmatched_payments SET transaction_id = ?1, amount = ?2
+        WHERE agency_id = ?3 AND kind = ?4 AND reference = ?5 AND kind <> 'UNKNOWN_REFERENCE' AND transaction_id IS NULL AND status = 'OPEN'`,
+    )
+    .bind(input.transactionId, input.amount, input.agencyId, input.kind, input.reference)
+    .run();
+  return (filled.meta.changes ?? 0) > 0;
+}
+
+/** A payment reported by the webhook; ignored when its transaction is already recorded. */
+export async function insertUnmatchedPayment(
+  db: D1Database,
+  input: { agencyId: string; kind: UnmatchedKind; reference: string; transactionId: string; amount: string | null; orderPlayerId: string | null },
+): Promise<void> {
+  await db
+    .prepare(
+      `INSERT OR IGNORE INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount, order_player_id)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
+    )
+    .bind(newUnmatchedId(), input.agencyId, input.kind, input.reference, input.transactionId, input.amount, input.orderPlayerId)
+    .run();
+}
+
+/** A flagged order found in the read model (no transaction yet); ignored when already recorded. */
+export function insertFlaggedOrderPaymentStatement(
+  db: D1Database,
+  input: { agencyId: string; kind: UnmatchedKind; reference: string; amount: string | null; orderPlayerId: string },
+): D1PreparedStatement {
+  return db
+    .prepare(`INSERT OR IGNORE INTO unmatched_payments (id, agency_id, kind, reference, amount, order_player_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)`)
+    .bind(newUnmatchedId(), input.agencyId, input.kind, input.reference, input.amount, input.orderPlayerId);
+}
+
+/** A page of the agency's unmatched payments, newest first: one status, or all still waiting (OPEN, RESOLVING). */
+export async function listUnmatchedPayments(
+  db: D1Database,
+  agencyId: string,
+  opts: { status: UnmatchedStatus | null; page: number; pageSize: number },
+): Promise<{ total: number; items: UnmatchedPayment[] }> {
+  const where = opts.status ? `u.agency_id = ?1 AND u.status = ?2` : `u.agency_id = ?1 AND u.status IN ('OPEN', 'RESOLVING')`;
+  const params = opts.status ? [agencyId, opts.status] : [agencyId];
+  const total = (await db.prepare(`SELECT COUNT(*) AS n FROM unmatched_payments u WHERE ${where}`).bind(...params).first<{ n: number }>())?.n ?? 0;
+  const { results } = await db
+    .prepare(`${SELECT_UNMATCHED} WHERE ${where} ORDER BY u.received_at DESC, u.id LIMIT ${Math.floor(opts.pageSize)} OFFSET ${Math.floor((opts.page - 1) * opts.pageSize)}`)
+    .bind(...params)
+    .all<UnmatchedPaymentRow>();
+  return { total, items: results.map(toUnmatchedPayment) };
+}
+
+export async function findUnmatchedPayment(db: D1Database, agencyId: string, id: string): Promise<UnmatchedPayment | null> {
+  const row = await db.prepare(`${SELECT_UNMATCHED} WHERE u.id = ?1 AND u.agency_id = ?2`).bind(id, agencyId).first<UnmatchedPaymentRow>();
+  return row ? toUnmatchedPayment(row) : null;
+}
+
+/** Money still waiting for staff (not yet credited or refunded), for the dashboard's batch. */
+export function countWaitingUnmatchedStatement(db: D1Database, agencyId: string): D1PreparedStatement {
+  return db.prepare(`SELECT COUNT(*) AS n FROM unmatched_payments WHERE agency_id = ?1 AND status IN ('OPEN', 'RESOLVING')`).bind(agencyId);
+}
+
+/** The amount (and transaction) the gateway reports, on a row that had none. */
+export async function fillUnmatchedAmount(db: D1Database, id: string, amount: string, transactionId: string | null): Promise<void> {
+  await db.prepare(`UPDATE unmatched_payments SET amount = ?1, transaction_id = COALESCE(transaction_id, ?2) WHERE id = ?3 AND amount IS NULL`).bind(amount, transactionId, id).run();
+}
+
+/** The first payment recorded against an order reference (UNKNOWN_REFERENCE rows aside). */
+export async function firstUnmatchedIdForReference(db: D1Database, agencyId: string, reference: string): Promise<string | null> {
+  const first = await db
+    .prepare(`SELECT id FROM unmatched_payments WHERE agency_id = ?1 AND reference = ?2 AND kind <> 'UNKNOWN_REFERENCE' ORDER BY received_at, id LIMIT 1`)
+    .bind(agencyId, reference)
+    .first<{ id: string }>();
+  return first?.id ?? null;
+}
+
+/** When the credit of a RESOLVING payment was claimed (epoch ms), or null. */
+export async function unmatchedClaimedAt(db: D1Database, id: string): Promise<number | null> {
+  const row = await db.prepare(`SELECT claimed_at FROM unmatched_payments WHERE id = ?1`).bind(id).first<{ claimed_at: number | null }>();
+  return row?.claimed_at ?? null;
+}
+
+/** Takes over a stale claim (false: someone else took it since `previous`). */
+export async function renewUnmatchedClaim(db: D1Database, id: string, now: number, previous: number): Promise<boolean> {
+  const taken = await db.prepare(`UPDATE unmatched_payments SET claimed_at = ?1 WHERE id = ?2 AND status = 'RESOLVING' AND claimed_at = ?3`).bind(now, id, previous).run();
+  return (taken.meta.changes ?? 0) > 0;
+}
+
+/** The guarded claim OPEN -> RESOLVING with who gets what (changes nothing if not OPEN). */
+export function claimUnmatchedForCreditStatement(
+  db: D1Database,
+  claim: { id: string; agencyId: string; playerId: string; provider: string; amount: string; credit: string; rateSell: string; manualCode: string; staffUsername: string | null; claimedAt: number },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE unmatched_payments SET status = 'RESOLVING', resolved_player_id = ?1, resolved_provider = ?2, amount = ?3, credit = ?4, rate_sell = ?5,
+              manual_code = ?6, resolved_by = ?7, claimed_at = ?8
+        WHERE id = ?9 AND agency_id = ?10 AND status = 'OPEN'`,
+    )
+    .bind(claim.playerId, claim.provider, claim.amount, claim.credit, claim.rateSell, claim.manualCode, claim.staffUsername, claim.claimedAt, claim.id, claim.agencyId);
+}
+
+export function markUnmatchedCreditedStatement(db: D1Database, id: string, resolvedAt: string): D1PreparedStatement {
+  return db.prepare(`UPDATE unmatched_payments SET status = 'CREDITED', resolved_at = ?1 WHERE id = ?2 AND status = 'RESOLVING'`).bind(resolvedAt, id);
+}
+
+/** The guarded OPEN -> REFUNDED with staff's note (changes nothing if not OPEN). */
+export function markUnmatchedRefundedStatement(
+  db: D1Database,
+  refund: { id: string; agencyId: string; note: string; staffUsername: string | null; resolvedAt: string },
+): D1PreparedStatement {
+  return db
+    .prepare(`UPDATE unmatched_payments SET status = 'REFUNDED', note = ?1, resolved_by = ?2, resolved_at = ?3 WHERE id = ?4 AND agency_id = ?5 AND status = 'OPEN'`)
+    .bind(refund.note, refund.staffUsername, refund.resolvedAt, refund.id, refund.agencyId);
+}
+
+// ---- gateway transactions applied (migration 0004)
+
+export async function recordGatewayEvent(db: D1Database, transactionId: string, code: string): Promise<void> {
+  await db.prepare(`INSERT OR IGNORE INTO gateway_events (transaction_id, code) VALUES (?1, ?2)`).bind(transactionId, code).run();
+}
+
+// ---- webhook deliveries (migrations 0005, 0015)
+
+/** Records a delivery's signature with the hash of its body (false: the signature was seen before). */
+export async function recordWebhookSignature(db: D1Database, signature: string, bodySha256: string): Promise<boolean> {
+  const fresh = await db.prepare(`INSERT OR IGNORE INTO webhook_signatures (signature, body_sha256) VALUES (?1, ?2)`).bind(signature, bodySha256).run();
+  return (fresh.meta.changes ?? 0) > 0;
+}
+
+export type WebhookDelivery = { bodySha256: string | null; answerStatus: number | null; answerJson: string | null };
+
+export async function findWebhookDelivery(db: D1Database, signature: string): Promise<WebhookDelivery | null> {
+  const row = await db
+    .prepare(`SELECT body_sha256, answer_status, answer_json FROM webhook_signatures WHERE signature = ?1`)
+    .bind(signature)
+    .first<{ body_sha256: string | null; answer_status: number | null; answer_json: string | null }>();
+  return row ? { bodySha256: row.body_sha256, answerStatus: row.answer_status, answerJson: row.answer_json } : null;
+}
+
+/** The answer given to a delivery, to give again when the same request is seen again. */
+export async function saveWebhookAnswer(db: D1Database, signature: string, status: number, answerJson: string): Promise<void> {
+  await db.prepare(`UPDATE webhook_signatures SET answer_status = ?2, answer_json = ?3 WHERE signature = ?1`).bind(signature, status, answerJson).run();
+}
