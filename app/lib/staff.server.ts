@@ -1,5 +1,6 @@
 import { redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { resolveStaffSession, STAFF_ABSOLUTE_MS, type StaffMember, type StaffSession } from "../../workers/services/staff";
+import { STAFF_ABSOLUTE_MS } from "../../workers/core/session";
+import { resolveStaffSession, type StaffMember, type StaffSession } from "../../workers/services/staff-sessions";
 import { getBindings, getAgency } from "./context.server";
 import { isSecureRequest } from "./secrets.server";
 

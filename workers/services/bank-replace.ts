@@ -1,6 +1,8 @@
 import { cleanName } from "../core/names";
 import { auditIfChanged, type AuditActor } from "../db/audit";
-import { checkCurrentPassword, type Client, type CurrentPlayer } from "./auth";
+import type { Client } from "../core/session";
+import { bankAccountOwner, replaceBankAccountStatement } from "../db/bank-accounts";
+import { checkCurrentPassword, type CurrentPlayer } from "./auth";
 import { listBankAccounts, type BankAccount } from "./bank";
 import { walletOf } from "./wallet";
 
@@ -66,19 +68,13 @@ export async function replaceBankAccount(
   const current = state.account;
   if (!current) return { ok: false, code: "ACCOUNT_NOT_FOUND" };
   if (current.bankCode === next.bankCode && current.accountNumber === next.accountNumber) return { ok: false, code: "ACCOUNT_ALREADY_ADDED" };
-  const owner = await env.DB.prepare(`SELECT player_id FROM bank_accounts WHERE agency_id = ?1 AND bank_code = ?2 AND account_number = ?3`)
-    .bind(agencyId, next.bankCode, next.accountNumber)
-    .first<{ player_id: string }>();
-  if (owner) return { ok: false, code: "ACCOUNT_IN_USED" };
+  if (await bankAccountOwner(env.DB, agencyId, next)) return { ok: false, code: "ACCOUNT_IN_USED" };
   if (state.withdrawalOpen) return { ok: false, code: "BANK_WITHDRAW_OPEN" };
   if (state.paid && !options.allowPaid) return { ok: false, code: "BANK_ACCOUNT_PAID" };
   const view = (a: { bankCode: string; accountNumber: string; accountName: string }) => ({ bankCode: a.bankCode, accountNumber: a.accountNumber, accountName: a.accountName });
   try {
     const [update] = await env.DB.batch([
-      env.DB.prepare(
-        `UPDATE bank_accounts SET bank_code = ?1, account_number = ?2, account_name = ?3, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ?4 AND agency_id = ?5 AND player_id = ?6 AND bank_code = ?7 AND account_number = ?8 AND account_name = ?9`,
-      ).bind(next.bankCode, next.accountNumber, next.accountName, current.id, agencyId, playerId, current.bankCode, current.accountNumber, current.accountName),
+      replaceBankAccountStatement(env.DB, { ...current, agencyId, playerId }, next),
       auditIfChanged(env.DB, actor, { action: "player.bank-replace", target: playerId, before: view(current), after: { ...view(next), paidBefore: state.paid } }),
     ]);
     // Another replacement won the race: this one changed nothing (and wrote no audit row).

@@ -11,7 +11,7 @@ import type { CurrentPlayer } from "./auth";
 import type { DepositOrder, MarkPaidResult } from "../wallet/player-wallet";
 import { applyPayoutEvent } from "./withdraw";
 import { recordUnmatchedPayment } from "./admin-payments";
-import { sha256Hex } from "./staff";
+import { sha256Hex } from "../core/tokens";
 
 /** A QR is valid for 15 minutes; after that the order is CANCELED (EXPIRED). */
 export const DEPOSIT_QR_TTL_SECONDS = 15 * 60;

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { endStaffSession, recordLogout } from "../../../workers/services/staff";
+import { endStaffSession, recordLogout } from "../../../workers/services/staff-sessions";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { translate } from "~/lib/auth.server";
 import { adminHeadersMiddleware, clearStaffCookie, currentStaffSession, readStaffSessionId, staffClient } from "~/lib/staff.server";
