@@ -4,7 +4,7 @@ import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { login, logout } from "../../workers/services/auth";
 import { ErrorList, Field, PasswordToggle, usePasswordVisibility, useSchemaForm } from "~/components/forms";
-import { translate, waitText } from "~/lib/auth.server";
+import { translate, waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
 import { safeRedirectPath } from "~/lib/menu";

@@ -4,7 +4,7 @@ import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { createApiToken, listApiTokens, revokeApiToken, rotateApiToken } from "../../../workers/services/api-tokens";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
 import { ApiTokenChangeSchema, ApiTokenCreateSchema } from "~/lib/schemas/admin";

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { completeEnrolment, openEnrolment } from "../../../workers/services/staff-enrolment";
 import { AdminAuthShell } from "~/components/admin";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
-import { waitText } from "~/lib/auth.server";
+import { waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { EnrolSchema } from "~/lib/schemas/admin";
 import { adminHeadersMiddleware, staffClient, staffCookie } from "~/lib/staff.server";

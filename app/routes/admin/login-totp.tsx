@@ -6,7 +6,7 @@ import { staffSecondFactor } from "../../../workers/services/staff-login";
 import { unusedRecoveryCodeCount } from "../../../workers/services/staff-totp";
 import { AdminAuthShell } from "~/components/admin";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
-import { translate, waitText } from "~/lib/auth.server";
+import { translate, waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { RecoveryCodeSchema, TotpSchema } from "~/lib/schemas/admin";
 import { deviceCookieHeader, loginDevice } from "~/lib/device.server";

@@ -6,7 +6,7 @@ import { staffPasswordLogin } from "../../../workers/services/staff-login";
 import { endStaffSession } from "../../../workers/services/staff-sessions";
 import { AdminAuthShell } from "~/components/admin";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
-import { waitText } from "~/lib/auth.server";
+import { waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { StaffLoginSchema } from "~/lib/schemas/admin";
 import { loginDevice } from "~/lib/device.server";

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import { endStaffSession, recordLogout } from "../../../workers/services/staff-sessions";
 import { getAgency, getBindings } from "~/lib/context.server";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { adminHeadersMiddleware, clearStaffCookie, currentStaffSession, readStaffSessionId, staffClient } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/logout";

@@ -6,7 +6,7 @@ import { withdrawDisplayStatus } from "../../../workers/core/withdraw";
 import { awaitsDecision, decideWithdrawal, getWithdrawalDetail } from "../../../workers/services/withdraw-review";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { StatusBadge } from "~/components/money";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { MarkPaidSchema, RejectSchema } from "~/lib/schemas/admin";

@@ -6,7 +6,7 @@ import { BANKS } from "../../../workers/core/banks";
 import { addBankAccount } from "../../../workers/services/bank";
 import { bankReplacement, replaceOwnBankAccount } from "../../../workers/services/bank-replace";
 import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
 import { BANK_CURRENCIES, BANK_OWNERS, BankAccountSchema, BankReplaceSchema } from "~/lib/schemas/bank";

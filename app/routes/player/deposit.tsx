@@ -10,7 +10,7 @@ import { cancelDeposit, checkDeposit, creditRate, ensureQr, listPaymentChannels,
 import type { DepositOrder } from "../../../workers/wallet/player-wallet";
 import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField, useSchemaForm } from "~/components/forms";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { DepositSchema } from "~/lib/schemas/deposit";
