@@ -35,6 +35,16 @@ export async function listApiTokens(db: D1Database, agencyId: string): Promise<A
   return agencyApiTokens(db, agencyId);
 }
 
+/**
+ * The API tokens page: every token of the agency, and the live token a rotate or revoke
+ * confirm step (`asked`) is about, if any.
+ */
+export async function apiTokensPage(db: D1Database, agencyId: string, asked: { intent: "rotate" | "revoke"; tokenId: string | null } | null) {
+  const tokens = await listApiTokens(db, agencyId);
+  const target = asked ? tokens.find((t) => t.id === asked.tokenId && !t.revokedAt) : undefined;
+  return { tokens, confirm: asked && target ? { intent: asked.intent, tokenId: target.id, name: target.name } : null };
+}
+
 /** A new token: the only moment its value exists outside the caller's system. */
 export async function createApiToken(db: D1Database, agencyId: string, name: string, who: AuditActor): Promise<{ token: string; apiToken: ApiToken }> {
   const clean = name.trim().slice(0, NAME_MAX);

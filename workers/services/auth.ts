@@ -42,6 +42,9 @@ export type AuthFailure =
 
 export type NewPlayer = { username: string; password: string; displayName?: string; phone: string };
 
+/** `replacesSessionId`: the session cookie the browser brought; a successful login ends it (never upgrades it: no session fixation). */
+export type LoginInput = { username: string; password: string; replacesSessionId?: string | null };
+
 const registrationKeys = (agencyId: string, client: Client): ThrottleKey[] => [{ kind: "reg", id: `${agencyId}:${client.ip}` }];
 
 /** A signed-in player re-typing the password: the stranger keys without the agency budget. */
@@ -101,7 +104,7 @@ export async function registerPlayer(
 export async function login(
   db: D1Database,
   agencyId: string,
-  credentials: { username: string; password: string },
+  credentials: LoginInput,
   client: Client,
   now: Clock = systemClock,
 ): Promise<{ ok: true; sessionId: string; player: CurrentPlayer } | AuthFailure> {
@@ -121,6 +124,7 @@ export async function login(
   if (needsRehash(row.passwordHash)) await updatePlayerPasswordHash(db, row.id, await hashPassword(credentials.password));
   await markPlayerLoggedIn(db, row.id, new Date(now()).toISOString());
   const sessionId = await createSession(db, agencyId, row.id, client, now());
+  if (credentials.replacesSessionId) await logout(db, agencyId, credentials.replacesSessionId);
   return { ok: true, sessionId, player: { id: row.id, username: row.username, displayName: row.displayName } };
 }
 

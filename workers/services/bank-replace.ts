@@ -41,6 +41,18 @@ export async function bankReplacement(env: Env, agencyId: string, playerId: stri
   return { account, withdrawalOpen, paid };
 }
 
+/**
+ * The player's bank page: the account (masked) and whether the player may replace it now,
+ * and if not why (decision record 013).
+ */
+export async function bankPage(env: Env, agencyId: string, playerId: string) {
+  const { account, withdrawalOpen, paid } = await bankReplacement(env, agencyId, playerId);
+  return {
+    account: account ? { bankCode: account.bankCode, maskedNumber: account.maskedNumber, accountName: account.accountName, currency: account.currency } : null,
+    replace: !account ? null : paid ? ("staff-only" as const) : withdrawalOpen ? ("withdrawal-open" as const) : ("allowed" as const),
+  };
+}
+
 export type ReplaceBankAccountResult =
   | { ok: true; account: BankAccount }
   | { ok: false; code: "ACCOUNT_NOT_FOUND" | "ACCOUNT_IN_USED" | "ACCOUNT_ALREADY_ADDED" | "NAME_CHARACTERS" | "BANK_WITHDRAW_OPEN" | "BANK_ACCOUNT_PAID" };

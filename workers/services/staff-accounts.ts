@@ -50,11 +50,6 @@ export async function listStaff(db: D1Database, agencyId: string, now: Clock = s
   return (await agencyStaff(db, agencyId)).map((staff) => toListItem(staff, t));
 }
 
-export async function getStaffMember(db: D1Database, agencyId: string, staffId: string): Promise<StaffListItem | null> {
-  const staff = await findStaff(db, agencyId, staffId);
-  return staff ? toListItem(staff, Date.now()) : null;
-}
-
 /**
  * A new staff account with no usable password and no second factor: the one-time link
  * (returned once, stored hashed) lets its owner choose a password and enrol TOTP.
@@ -86,7 +81,13 @@ export async function createStaffAccount(
  * Owner: a lost phone. The second factor and the recovery codes are cleared, every session
  * of that staff member ends, and a new one-time enrolment link is returned.
  */
-export async function resetSecondFactor(db: D1Database, agencyId: string, staffId: string, who: AuditActor, now: Clock = systemClock): Promise<{ ok: true; enrolToken: string } | { ok: false }> {
+export async function resetSecondFactor(
+  db: D1Database,
+  agencyId: string,
+  staffId: string,
+  who: AuditActor,
+  now: Clock = systemClock,
+): Promise<{ ok: true; enrolToken: string; username: string } | { ok: false }> {
   const staff = await findStaff(db, agencyId, staffId);
   if (!staff) return { ok: false };
   const link = await newEnrolLink(now());
@@ -101,7 +102,7 @@ export async function resetSecondFactor(db: D1Database, agencyId: string, staffI
       after: { username: staff.username, enrolled: false, enrolPending: true },
     }),
   ]);
-  return { ok: true, enrolToken: link.token };
+  return { ok: true, enrolToken: link.token, username: staff.username };
 }
 
 /** Owner: disable (every session ends at once) or enable again. An owner cannot disable themselves. */
@@ -111,7 +112,7 @@ export async function setStaffStatus(
   staffId: string,
   status: StaffStatus,
   who: AuditActor,
-): Promise<{ ok: true } | { ok: false; code: "NOT_FOUND" | "SELF" | "UNCHANGED" }> {
+): Promise<{ ok: true; username: string } | { ok: false; code: "NOT_FOUND" | "SELF" | "UNCHANGED" }> {
   if (who.staffId === staffId && status === "DISABLED") return { ok: false, code: "SELF" };
   const staff = await findStaff(db, agencyId, staffId);
   if (!staff) return { ok: false, code: "NOT_FOUND" };
@@ -126,5 +127,5 @@ export async function setStaffStatus(
       after: { username: staff.username, status },
     }),
   ]);
-  return { ok: true };
+  return { ok: true, username: staff.username };
 }

@@ -5,8 +5,8 @@ import { deleteStaffSessionStatement, findStaff, findStaffByUsername, markStaffL
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./password";
 import { loginFailed, loginSucceeded, openLoginGate } from "./login-guard";
 import type { ThrottleKey } from "./throttle";
-import { newStaffSession, resolveStaffSession, staffMember, type StaffMember } from "./staff-sessions";
-import { acceptRecoveryCode, acceptTotpCode, isEnrolled } from "./staff-totp";
+import { endStaffSession, newStaffSession, resolveStaffSession, staffMember, type StaffMember } from "./staff-sessions";
+import { acceptRecoveryCode, acceptTotpCode, isEnrolled, unusedRecoveryCodeCount } from "./staff-totp";
 
 /**
  * Staff login in two steps: username + password opens a PASSWORD-stage session, then a
@@ -26,18 +26,21 @@ export type StaffAuthFailure =
  * own (`staff:` prefix), so a player's failures never lock a staff account and vice versa.
  * Wrong TOTP codes count on the same keys as wrong passwords.
  */
+/** `replacesSessionId`: the staff cookie the browser brought; a successful password step ends it (no session fixation). */
+export type StaffLoginInput = { username: string; password: string; replacesSessionId?: string | null };
+
 export function staffLoginKeys(agencyId: string, username: string, ip: string): ThrottleKey[] {
   return strangerKeys({ realm: "staff", agencyId, username, ip, deviceNonce: null }).filter((k) => k.kind !== "agency");
 }
 
 /**
  * Step 1: username + password. Success opens a PASSWORD-stage session (5 minutes to give
- * the second factor); the previous session of this browser, if any, is ended by the caller.
+ * the second factor); the previous session of this browser, if any, ends.
  */
 export async function staffPasswordLogin(
   db: D1Database,
   agencyId: string,
-  credentials: { username: string; password: string },
+  credentials: StaffLoginInput,
   client: Client,
   now: Clock = systemClock,
 ): Promise<{ ok: true; sessionId: string; staff: StaffMember } | StaffAuthFailure> {
@@ -55,12 +58,14 @@ export async function staffPasswordLogin(
   const staff = staffMember(record);
   const session = await newStaffSession(db, staff, "PASSWORD", client, now());
   await session.statement.run();
+  if (credentials.replacesSessionId) await endStaffSession(db, agencyId, credentials.replacesSessionId);
   return { ok: true, sessionId: session.sessionId, staff };
 }
 
 /**
  * Step 2: a TOTP code (or one recovery code) for the PASSWORD-stage session. Success ends
- * that session and opens a FULL one with a new id; the login is audited.
+ * that session and opens a FULL one with a new id; the login is audited. After a recovery
+ * code, `recoveryCodesLeft` says how many unused ones remain.
  */
 export async function staffSecondFactor(
   db: D1Database,
@@ -69,7 +74,7 @@ export async function staffSecondFactor(
   input: { code?: string; recoveryCode?: string },
   client: Client,
   now: Clock = systemClock,
-): Promise<{ ok: true; sessionId: string; staff: StaffMember; usedRecoveryCode: boolean } | StaffAuthFailure> {
+): Promise<{ ok: true; sessionId: string; staff: StaffMember; usedRecoveryCode: boolean; recoveryCodesLeft: number | null } | StaffAuthFailure> {
   const session = await resolveStaffSession(db, agencyId, halfSessionId, now);
   if (!session || session.stage !== "PASSWORD") return { ok: false, code: "SESSION_EXPIRED" };
   // wrong codes count on the same gate as wrong passwords (the device's own key when trusted)
@@ -99,5 +104,6 @@ export async function staffSecondFactor(
       target: `staff:${record.id}`,
     }),
   ]);
-  return { ok: true, sessionId: full.sessionId, staff, usedRecoveryCode };
+  const recoveryCodesLeft = usedRecoveryCode ? await unusedRecoveryCodeCount(db, record.id) : null;
+  return { ok: true, sessionId: full.sessionId, staff, usedRecoveryCode, recoveryCodesLeft };
 }

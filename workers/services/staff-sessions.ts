@@ -75,6 +75,11 @@ export async function endStaffSession(db: D1Database, agencyId: string, sessionI
   await deleteStaffSession(db, agencyId, await sha256Hex(sessionId));
 }
 
-export async function recordLogout(db: D1Database, staff: StaffMember, client: Client): Promise<void> {
+/** Logout: the session ends; a FULL one (a real login) is audited. */
+export async function staffLogout(db: D1Database, agencyId: string, sessionId: string, client: Client, now: Clock = systemClock): Promise<void> {
+  const session = await resolveStaffSession(db, agencyId, sessionId, now);
+  await endStaffSession(db, agencyId, sessionId);
+  if (session?.stage !== "FULL") return;
+  const { staff } = session;
   await recordAudit(db, { agencyId: staff.agencyId, staffId: staff.id, staffUsername: staff.username, ip: client.ip, userAgent: client.userAgent }, { action: "auth.logout", target: `staff:${staff.id}` });
 }
