@@ -14,8 +14,7 @@ const MINUTE = 60 * 1000;
 /** Players (OWASP ASVS L2, 3.3.2 / 3.3.1): 30 minutes idle, 12 hours after login. */
 export const SESSION_IDLE_MS = 30 * MINUTE;
 export const SESSION_ABSOLUTE_MS = 12 * 60 * MINUTE;
-export const SESSION_TOUCH_INTERVAL_MS = MINUTE;
-export const PLAYER_SESSION: SessionPolicy = { idleMs: SESSION_IDLE_MS, absoluteMs: SESSION_ABSOLUTE_MS, touchIntervalMs: SESSION_TOUCH_INTERVAL_MS };
+export const PLAYER_SESSION: SessionPolicy = { idleMs: SESSION_IDLE_MS, absoluteMs: SESSION_ABSOLUTE_MS, touchIntervalMs: MINUTE };
 
 /** Back office sessions are shorter than players': 15 min idle, 8 h after login (a shift). */
 export const STAFF_IDLE_MS = 15 * MINUTE;

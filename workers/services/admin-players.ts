@@ -22,7 +22,7 @@ import { clearThrottle } from "./throttle";
  * Back office, players (issue 7 item 4): search, the whole picture of one player, and the
  * account actions staff take (lock/unlock, end sessions, reset password). Every query is
  * scoped by agency_id: a player id of another agency is "not found". Each action is one D1
- * batch with its audit row; the audit row is written only if the guarded change happened.
+ * batch with its audit account; the audit account is written only if the guarded change happened.
  */
 
 export type PlayerSummary = {
@@ -70,8 +70,8 @@ export type PlayerDetail = {
 
 /** Orders, promotions, sessions and devices of one player (the newest 20 of each list). */
 export async function getPlayerDetail(db: D1Database, agencyId: string, playerId: string, now = Date.now()): Promise<PlayerDetail | null> {
-  const row = await findPlayerWithAccount(db, agencyId, playerId);
-  if (!row) return null;
+  const account = await findPlayerWithAccount(db, agencyId, playerId);
+  if (!account) return null;
   const [bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, sharedWith] = await Promise.all([
     listBankAccounts(db, agencyId, playerId),
     latestPlayerDeposits(db, agencyId, playerId, 20),
@@ -82,7 +82,7 @@ export async function getPlayerDetail(db: D1Database, agencyId: string, playerId
     fingerprintSharing(db, agencyId, playerId),
   ]);
   return {
-    player: { ...toSummary(row), lockedReason: row.lockedReason, passwordChangedAt: row.passwordChangedAt },
+    player: { ...toSummary(account), lockedReason: account.lockedReason, passwordChangedAt: account.passwordChangedAt },
     bankAccounts,
     deposits,
     withdrawals,

@@ -22,7 +22,7 @@ export type { ApiToken };
 /** The API caller a valid token stands for (audited as `api:<name>`). */
 export type ApiCaller = { tokenId: string; name: string };
 
-export const API_TOKEN_PREFIX = "apt_";
+const API_TOKEN_PREFIX = "apt_";
 const NAME_MAX = 60;
 
 const newTokenSecret = () => `${API_TOKEN_PREFIX}${randomToken()}`;
@@ -31,7 +31,7 @@ const hintOf = (token: string) => token.slice(0, API_TOKEN_PREFIX.length + 6);
 
 const view = (t: Pick<ApiToken, "name" | "hint"> & { revokedAt?: string | null }) => ({ name: t.name, hint: t.hint, revoked: Boolean(t.revokedAt) });
 
-export async function listApiTokens(db: D1Database, agencyId: string): Promise<ApiToken[]> {
+async function listApiTokens(db: D1Database, agencyId: string): Promise<ApiToken[]> {
   return agencyApiTokens(db, agencyId);
 }
 

@@ -69,7 +69,7 @@ export async function checkUsernameAvailability(
   return { ok: true, available: await isUsernameAvailable(db, agencyId, username) };
 }
 
-export async function isUsernameAvailable(db: D1Database, agencyId: string, username: string): Promise<boolean> {
+async function isUsernameAvailable(db: D1Database, agencyId: string, username: string): Promise<boolean> {
   return !(await isUsernameTaken(db, agencyId, username));
 }
 
@@ -112,20 +112,20 @@ export async function login(
   const opened = await openLoginGate(db, { realm: "player", agencyId, username, ip: client.ip }, client.device, now());
   if (!opened.ok) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: opened.retryAfterSeconds };
 
-  const row = await findPlayerByUsername(db, agencyId, username);
-  const valid = await verifyPassword(credentials.password, row?.passwordHash ?? (await dummyPasswordHash()));
-  if (!row || !valid || row.status !== "ACTIVE") {
+  const account = await findPlayerByUsername(db, agencyId, username);
+  const valid = await verifyPassword(credentials.password, account?.passwordHash ?? (await dummyPasswordHash()));
+  if (!account || !valid || account.status !== "ACTIVE") {
     await loginFailed(db, opened.gate, now());
     // Locked by staff: said so only to someone who knows the password (no account probing).
-    return { ok: false, code: row && valid ? "ACCOUNT_LOCKED" : "INVALID_CREDENTIALS" };
+    return { ok: false, code: account && valid ? "ACCOUNT_LOCKED" : "INVALID_CREDENTIALS" };
   }
   // The owner got in: forget this device's / address's failures on this account (not the others).
   await loginSucceeded(db, opened.gate);
-  if (needsRehash(row.passwordHash)) await updatePlayerPasswordHash(db, row.id, await hashPassword(credentials.password));
-  await markPlayerLoggedIn(db, row.id, new Date(now()).toISOString());
-  const sessionId = await createSession(db, agencyId, row.id, client, now());
+  if (needsRehash(account.passwordHash)) await updatePlayerPasswordHash(db, account.id, await hashPassword(credentials.password));
+  await markPlayerLoggedIn(db, account.id, new Date(now()).toISOString());
+  const sessionId = await createSession(db, agencyId, account.id, client, now());
   if (credentials.replacesSessionId) await logout(db, agencyId, credentials.replacesSessionId);
-  return { ok: true, sessionId, player: { id: row.id, username: row.username, displayName: row.displayName } };
+  return { ok: true, sessionId, player: { id: account.id, username: account.username, displayName: account.displayName } };
 }
 
 /** The raw id (256 random bits) goes only to the player's cookie; D1 keeps its SHA-256. */
@@ -191,8 +191,8 @@ export async function changePassword(
   const keys = loginKeys(agencyId, player.username, client);
   const throttle = await checkThrottle(db, keys, now());
   if (throttle.locked) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: throttle.retryAfterSeconds };
-  const row = await findPlayer(db, agencyId, player.id);
-  if (!row || !(await verifyPassword(input.currentPassword, row.passwordHash))) {
+  const account = await findPlayer(db, agencyId, player.id);
+  if (!account || !(await verifyPassword(input.currentPassword, account.passwordHash))) {
     await recordFailure(db, keys, now());
     return { ok: false, code: "PASSWORD_INCORRECT" };
   }
@@ -217,9 +217,9 @@ export async function setForcedPassword(
   newPassword: string,
   now: Clock = systemClock,
 ): Promise<{ ok: true } | { ok: false; code: "NOT_REQUIRED" | "SAME_PASSWORD" }> {
-  const row = await findPlayer(db, agencyId, player.id);
-  if (!row?.mustChangePassword) return { ok: false, code: "NOT_REQUIRED" };
-  if (await verifyPassword(newPassword, row.passwordHash)) return { ok: false, code: "SAME_PASSWORD" };
+  const account = await findPlayer(db, agencyId, player.id);
+  if (!account?.mustChangePassword) return { ok: false, code: "NOT_REQUIRED" };
+  if (await verifyPassword(newPassword, account.passwordHash)) return { ok: false, code: "SAME_PASSWORD" };
   const [update] = await db.batch([
     setForcedPasswordStatement(db, agencyId, player.id, await hashPassword(newPassword), new Date(now()).toISOString()),
     deleteOtherPlayerSessionsStatement(db, agencyId, player.id, sessionHash),
@@ -229,11 +229,11 @@ export async function setForcedPassword(
 
 /** SPEC §7 `GET /v2/players/info`: player, credential, bankAccounts. */
 export async function getPlayerInfo(db: D1Database, agencyId: string, playerId: string) {
-  const row = await findPlayer(db, agencyId, playerId);
-  if (!row) return null;
+  const account = await findPlayer(db, agencyId, playerId);
+  if (!account) return null;
   return {
-    player: { id: row.id, displayName: row.displayName, username: row.username, phone: row.phone, createdAt: row.createdAt, lastLoginAt: row.lastLoginAt },
-    credential: { username: row.username, passwordChangedAt: row.passwordChangedAt },
+    player: { id: account.id, displayName: account.displayName, username: account.username, phone: account.phone, createdAt: account.createdAt, lastLoginAt: account.lastLoginAt },
+    credential: { username: account.username, passwordChangedAt: account.passwordChangedAt },
     bankAccounts: (await listBankAccounts(db, agencyId, playerId)).map((a) => ({
       id: a.id,
       bankCode: a.bankCode,
@@ -260,8 +260,8 @@ export async function checkCurrentPassword(
   const keys = loginKeys(agencyId, player.username, client);
   const throttle = await checkThrottle(db, keys, now());
   if (throttle.locked) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: throttle.retryAfterSeconds };
-  const row = await findPlayer(db, agencyId, player.id);
-  if (!row || !(await verifyPassword(password, row.passwordHash))) {
+  const account = await findPlayer(db, agencyId, player.id);
+  if (!account || !(await verifyPassword(password, account.passwordHash))) {
     await recordFailure(db, keys, now());
     return { ok: false, code: "PASSWORD_INCORRECT" };
   }

@@ -27,7 +27,7 @@ export type BankReplacement = {
  * What the wallet (the only writer of a player's orders) says about the current account.
  * The D1 read model has no account numbers and may lag, so the wallet is asked.
  */
-export async function bankReplacement(env: Env, agencyId: string, playerId: string): Promise<BankReplacement> {
+async function bankReplacement(env: Env, agencyId: string, playerId: string): Promise<BankReplacement> {
   const [account] = await listBankAccounts(env.DB, agencyId, playerId);
   if (!account) return { account: null, withdrawalOpen: false, paid: false };
   const wallet = walletOf(env, agencyId, playerId);
