@@ -4,7 +4,7 @@ import { cancelPromotion, currentPromotion, getPromotion, localize } from "../..
 import type { CurrentPromotionView } from "~/components/promotion";
 import type { Agency } from "../../workers/services/agency";
 import type { CurrentPlayer } from "../../workers/services/auth";
-import { translate } from "./auth.server";
+import { translate } from "./i18n.server";
 import { errorMessageKey, isErrorCode } from "./errors";
 import { formatMoney } from "./format";
 import { getBindings } from "./context.server";

@@ -1,6 +1,6 @@
 import type { MiddlewareFunction } from "react-router";
 import { resolveSession } from "../../workers/services/auth";
-import { SESSION_ABSOLUTE_MS } from "../../workers/core/session";
+import { SESSION_ABSOLUTE_MS, type Client } from "../../workers/core/session";
 import { agencyContext, getBindings, playerContext, sessionHashContext } from "./context.server";
 import { isSecureRequest } from "./secrets.server";
 
@@ -41,7 +41,7 @@ export function clearSessionCookie(request: Request): string {
   return [`${sessionCookieName(request)}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0", ...(secure ? ["Secure"] : [])].join("; ");
 }
 
-export function clientOf(request: Request) {
+export function clientOf(request: Request): Client {
   // Set by Cloudflare's edge and not forgeable there; locally absent.
   return { ip: request.headers.get("CF-Connecting-IP") ?? "local", userAgent: request.headers.get("User-Agent") };
 }

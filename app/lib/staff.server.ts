@@ -1,5 +1,6 @@
 import { redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { resolveStaffSession, STAFF_ABSOLUTE_MS, type StaffMember, type StaffSession } from "../../workers/services/staff";
+import { STAFF_ABSOLUTE_MS, type Client } from "../../workers/core/session";
+import { resolveStaffSession, type StaffMember, type StaffSession } from "../../workers/services/staff-sessions";
 import { getBindings, getAgency } from "./context.server";
 import { isSecureRequest } from "./secrets.server";
 
@@ -41,7 +42,7 @@ export function clearStaffCookie(request: Request): string {
   return [`${staffCookieName(request)}=`, "Path=/", "HttpOnly", "SameSite=Strict", "Max-Age=0", ...(isSecureRequest(request) ? ["Secure"] : [])].join("; ");
 }
 
-export function staffClient(request: Request) {
+export function staffClient(request: Request): Client {
   return { ip: request.headers.get("CF-Connecting-IP") ?? "local", userAgent: request.headers.get("User-Agent") };
 }
 

@@ -2,9 +2,9 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { login, logout } from "../../workers/services/auth";
+import { login } from "../../workers/services/auth";
 import { ErrorList, Field, PasswordToggle, usePasswordVisibility, useSchemaForm } from "~/components/forms";
-import { translate, waitText } from "~/lib/auth.server";
+import { translate, waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
 import { safeRedirectPath } from "~/lib/menu";
@@ -27,9 +27,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: submission.reply({ hideFields: ["password"] }), wait: null }, { status: 400 });
   }
   const agency = getAgency(context);
-  const db = getBindings(context).DB;
   const device = await loginDevice(request, context);
-  const outcome = await login(db, agency.id, submission.value, { ...clientOf(request), device });
+  // Session fixation: whatever session id the browser brought is ended, never upgraded.
+  const credentials = { ...submission.value, replacesSessionId: readSessionId(request) };
+  const outcome = await login(getBindings(context).DB, agency.id, credentials, { ...clientOf(request), device });
   if (!outcome.ok) {
     const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds) : null;
     return data(
@@ -37,9 +38,6 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: outcome.code === "TOO_MANY_ATTEMPTS" ? 429 : 401 },
     );
   }
-  // Session fixation: whatever session id the browser brought is ended, never upgraded.
-  const previous = readSessionId(request);
-  if (previous) await logout(db, agency.id, previous);
   return redirectWithSuccess(
     { request, context },
     safeRedirectPath(submission.value.redirectTo),

@@ -5,7 +5,7 @@ import { data, Form, Link, redirect, useFetcher } from "react-router";
 import { useTranslation } from "react-i18next";
 import { registerPlayer } from "../../workers/services/auth";
 import { ErrorList, Field, HONEYPOT_FIELD, Honeypot, PasswordToggle, usePasswordVisibility, useSchemaForm } from "~/components/forms";
-import { translate, waitText } from "~/lib/auth.server";
+import { translate, waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
 import { RegisterSchema, UsernameValidateSchema } from "~/lib/schemas/auth";

@@ -5,7 +5,7 @@ import { seedDemo, fetchApp } from "../setup/seed";
 import { addAgency, postForm, uniqueName } from "../setup/players";
 import { fundProvider, playerWithBank, postWithdraw } from "../setup/money";
 import { createStaff, currentTotpStep, operatorToken, staffCookieFrom, staffLogin, totpAt } from "../setup/staff";
-import { STAFF_IDLE_MS } from "../../workers/services/staff";
+import { STAFF_IDLE_MS } from "../../workers/core/session";
 
 const OWNER = { username: "owner1", password: "owner-pass-1234", role: "owner" as const };
 const CASHIER = { username: "cashier1", password: "cashier-pass-1234", role: "cashier" as const };

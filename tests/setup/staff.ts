@@ -1,6 +1,6 @@
 import { generateTOTP } from "@epic-web/totp";
 import { hashPassword } from "../../workers/services/password";
-import { newTotpSecret, TOTP_PERIOD } from "../../workers/services/staff";
+import { newTotpSecret, TOTP_PERIOD } from "../../workers/services/staff-totp";
 import { postForm } from "./players";
 
 /**

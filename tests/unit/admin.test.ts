@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { vientianeDay } from "../../workers/services/dashboard";
-import { newRecoveryCode, normalizeRecoveryCode, staffLoginKeys } from "../../workers/services/staff";
+import { newRecoveryCode, normalizeRecoveryCode } from "../../workers/services/staff-totp";
+import { staffLoginKeys } from "../../workers/services/staff-login";
 import { safeAdminPath } from "../../app/lib/staff.server";
 import { RecoveryCodeSchema, TotpSchema } from "../../app/lib/schemas/admin";
 import lo from "../../locales/lo/admin.json";

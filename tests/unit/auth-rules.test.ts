@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { lockDurationMs, nextFailureCount, retryAfterSeconds, THROTTLE_POLICIES } from "../../workers/core/throttle";
-import { newSessionTimes, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sessionState, shouldTouch } from "../../workers/core/session";
+import { newSessionTimes, PLAYER_SESSION, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, sessionState, shouldTouch } from "../../workers/core/session";
 import { localDate, parseStored, shouldSendFingerprint } from "~/lib/fingerprint";
 import { ChangePasswordSchema, LoginSchema, RegisterSchema } from "~/lib/schemas/auth";
 import { errorMessageKey, ERROR_CODES } from "~/lib/errors";
@@ -46,17 +46,17 @@ describe("throttle policy", () => {
 
 describe("session lifetime (30 min idle, 12 h absolute)", () => {
   const t0 = 1_700_000_000_000;
-  const s = newSessionTimes(t0);
+  const s = newSessionTimes(t0, PLAYER_SESSION.absoluteMs);
   it("is valid until idle or absolute expiry", () => {
-    expect(sessionState(s, t0)).toBe("valid");
-    expect(sessionState(s, t0 + SESSION_IDLE_MS - 1)).toBe("valid");
-    expect(sessionState(s, t0 + SESSION_IDLE_MS)).toBe("idle-expired");
-    expect(sessionState({ ...s, lastSeenAt: t0 + SESSION_ABSOLUTE_MS - 1000 }, t0 + SESSION_ABSOLUTE_MS)).toBe("expired");
-    expect(sessionState({ ...s, expiresAt: t0 + 10 }, t0 + 10)).toBe("expired");
+    expect(sessionState(s, PLAYER_SESSION, t0)).toBe("valid");
+    expect(sessionState(s, PLAYER_SESSION, t0 + SESSION_IDLE_MS - 1)).toBe("valid");
+    expect(sessionState(s, PLAYER_SESSION, t0 + SESSION_IDLE_MS)).toBe("idle-expired");
+    expect(sessionState({ ...s, lastSeenAt: t0 + SESSION_ABSOLUTE_MS - 1000 }, PLAYER_SESSION, t0 + SESSION_ABSOLUTE_MS)).toBe("expired");
+    expect(sessionState({ ...s, expiresAt: t0 + 10 }, PLAYER_SESSION, t0 + 10)).toBe("expired");
   });
   it("writes activity back at most once a minute", () => {
-    expect(shouldTouch(s, t0 + 59_999)).toBe(false);
-    expect(shouldTouch(s, t0 + 60_000)).toBe(true);
+    expect(shouldTouch(s, PLAYER_SESSION, t0 + 59_999)).toBe(false);
+    expect(shouldTouch(s, PLAYER_SESSION, t0 + 60_000)).toBe(true);
   });
 });
 

@@ -69,6 +69,11 @@ export function addressKey(ip: string): string {
   return `${groups.slice(0, 4).map((g) => (g.replace(/^0+(?=.)/, "") || "0")).join(":")}::/64`;
 }
 
+/** One signed entry of a device cookie: this browser logged in to that account before. */
+export type DeviceEntry = { realm: "player" | "staff"; agencyId: string; username: string; nonce: string };
+/** What the login services know of the browser: its verified device entries. */
+export type LoginDevice = { entries: DeviceEntry[] };
+
 /** Who is trying to log in, and from where: the keys their attempt is judged on. */
 export type LoginAttempt = { realm: "player" | "staff"; agencyId: string; username: string; ip: string; deviceNonce: string | null };
 

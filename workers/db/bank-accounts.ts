@@ -1,6 +1,92 @@
+import { findBank, maskAccountNumber } from "../core/banks";
+
 /** Statements over `bank_accounts`: a player's one LAK account (migration 0003). */
+
+export type BankAccount = {
+  id: string;
+  bankCode: string;
+  bankName: string;
+  accountNumber: string;
+  maskedNumber: string;
+  accountName: string;
+  currency: "LAK";
+  owner: "SELF";
+  createdAt: string;
+};
+
+type BankAccountRow = { id: string; bank_code: string; account_number: string; account_name: string; currency: "LAK"; owner: "SELF"; created_at: string };
+
+const toBankAccount = (row: BankAccountRow): BankAccount => ({
+  id: row.id,
+  bankCode: row.bank_code,
+  bankName: findBank(row.bank_code)?.name ?? row.bank_code,
+  accountNumber: row.account_number,
+  maskedNumber: maskAccountNumber(row.account_number),
+  accountName: row.account_name,
+  currency: row.currency,
+  owner: row.owner,
+  createdAt: row.created_at,
+});
 
 /** Whether the player has added their bank account (deposits, promotions and withdrawals need one). */
 export async function hasBankAccount(db: D1Database, agencyId: string, playerId: string): Promise<boolean> {
   return (await db.prepare(`SELECT 1 FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`).bind(agencyId, playerId).first()) !== null;
+}
+
+export async function playerBankAccounts(db: D1Database, agencyId: string, playerId: string): Promise<BankAccount[]> {
+  const { results } = await db
+    .prepare(`SELECT id, bank_code, account_number, account_name, currency, owner, created_at FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`)
+    .bind(agencyId, playerId)
+    .all<BankAccountRow>();
+  return results.map(toBankAccount);
+}
+
+/** Who holds an account: the player's own, or this bank + number at any player of the agency. */
+export type BankAccountHolder = { playerId: string; bankCode: string; accountNumber: string };
+
+export async function bankAccountHolders(db: D1Database, agencyId: string, playerId: string, account: { bankCode: string; accountNumber: string }): Promise<BankAccountHolder[]> {
+  const { results } = await db
+    .prepare(`SELECT player_id, bank_code, account_number FROM bank_accounts WHERE agency_id = ?1 AND (player_id = ?2 OR (bank_code = ?3 AND account_number = ?4))`)
+    .bind(agencyId, playerId, account.bankCode, account.accountNumber)
+    .all<{ player_id: string; bank_code: string; account_number: string }>();
+  return results.map((r) => ({ playerId: r.player_id, bankCode: r.bank_code, accountNumber: r.account_number }));
+}
+
+/** The player of the agency holding this bank + number, or null. */
+export async function bankAccountOwner(db: D1Database, agencyId: string, account: { bankCode: string; accountNumber: string }): Promise<string | null> {
+  const row = await db
+    .prepare(`SELECT player_id FROM bank_accounts WHERE agency_id = ?1 AND bank_code = ?2 AND account_number = ?3`)
+    .bind(agencyId, account.bankCode, account.accountNumber)
+    .first<{ player_id: string }>();
+  return row?.player_id ?? null;
+}
+
+/** Throws on the unique indexes (one account per player, one player per account number). */
+export async function insertBankAccount(
+  db: D1Database,
+  account: { id: string; agencyId: string; playerId: string; bankCode: string; accountNumber: string; accountName: string },
+): Promise<void> {
+  await db
+    .prepare(`INSERT INTO bank_accounts (id, agency_id, player_id, bank_code, account_number, account_name, currency, owner) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'LAK', 'SELF')`)
+    .bind(account.id, account.agencyId, account.playerId, account.bankCode, account.accountNumber, account.accountName)
+    .run();
+}
+
+type AccountFields = { bankCode: string; accountNumber: string; accountName: string };
+
+/**
+ * Replaces the account's bank, number and name, guarded by the values read before: a
+ * replacement that lost a race changes nothing. Throws on the unique index (number in use).
+ */
+export function replaceBankAccountStatement(
+  db: D1Database,
+  current: AccountFields & { id: string; agencyId: string; playerId: string },
+  next: AccountFields,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE bank_accounts SET bank_code = ?1, account_number = ?2, account_name = ?3, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+       WHERE id = ?4 AND agency_id = ?5 AND player_id = ?6 AND bank_code = ?7 AND account_number = ?8 AND account_name = ?9`,
+    )
+    .bind(next.bankCode, next.accountNumber, next.accountName, current.id, current.agencyId, current.playerId, current.bankCode, current.accountNumber, current.accountName);
 }

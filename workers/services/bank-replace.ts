@@ -1,6 +1,8 @@
 import { cleanName } from "../core/names";
 import { auditIfChanged, type AuditActor } from "../db/audit";
-import { checkCurrentPassword, type Client, type CurrentPlayer } from "./auth";
+import type { Client } from "../core/session";
+import { bankAccountOwner, replaceBankAccountStatement } from "../db/bank-accounts";
+import { checkCurrentPassword, type CurrentPlayer } from "./auth";
 import { listBankAccounts, type BankAccount } from "./bank";
 import { walletOf } from "./wallet";
 
@@ -25,7 +27,7 @@ export type BankReplacement = {
  * What the wallet (the only writer of a player's orders) says about the current account.
  * The D1 read model has no account numbers and may lag, so the wallet is asked.
  */
-export async function bankReplacement(env: Env, agencyId: string, playerId: string): Promise<BankReplacement> {
+async function bankReplacement(env: Env, agencyId: string, playerId: string): Promise<BankReplacement> {
   const [account] = await listBankAccounts(env.DB, agencyId, playerId);
   if (!account) return { account: null, withdrawalOpen: false, paid: false };
   const wallet = walletOf(env, agencyId, playerId);
@@ -37,6 +39,18 @@ export async function bankReplacement(env: Env, agencyId: string, playerId: stri
     if (items.length < 100) break;
   }
   return { account, withdrawalOpen, paid };
+}
+
+/**
+ * The player's bank page: the account (masked) and whether the player may replace it now,
+ * and if not why (decision record 013).
+ */
+export async function bankPage(env: Env, agencyId: string, playerId: string) {
+  const { account, withdrawalOpen, paid } = await bankReplacement(env, agencyId, playerId);
+  return {
+    account: account ? { bankCode: account.bankCode, maskedNumber: account.maskedNumber, accountName: account.accountName, currency: account.currency } : null,
+    replace: !account ? null : paid ? ("staff-only" as const) : withdrawalOpen ? ("withdrawal-open" as const) : ("allowed" as const),
+  };
 }
 
 export type ReplaceBankAccountResult =
@@ -66,19 +80,13 @@ export async function replaceBankAccount(
   const current = state.account;
   if (!current) return { ok: false, code: "ACCOUNT_NOT_FOUND" };
   if (current.bankCode === next.bankCode && current.accountNumber === next.accountNumber) return { ok: false, code: "ACCOUNT_ALREADY_ADDED" };
-  const owner = await env.DB.prepare(`SELECT player_id FROM bank_accounts WHERE agency_id = ?1 AND bank_code = ?2 AND account_number = ?3`)
-    .bind(agencyId, next.bankCode, next.accountNumber)
-    .first<{ player_id: string }>();
-  if (owner) return { ok: false, code: "ACCOUNT_IN_USED" };
+  if (await bankAccountOwner(env.DB, agencyId, next)) return { ok: false, code: "ACCOUNT_IN_USED" };
   if (state.withdrawalOpen) return { ok: false, code: "BANK_WITHDRAW_OPEN" };
   if (state.paid && !options.allowPaid) return { ok: false, code: "BANK_ACCOUNT_PAID" };
   const view = (a: { bankCode: string; accountNumber: string; accountName: string }) => ({ bankCode: a.bankCode, accountNumber: a.accountNumber, accountName: a.accountName });
   try {
     const [update] = await env.DB.batch([
-      env.DB.prepare(
-        `UPDATE bank_accounts SET bank_code = ?1, account_number = ?2, account_name = ?3, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-         WHERE id = ?4 AND agency_id = ?5 AND player_id = ?6 AND bank_code = ?7 AND account_number = ?8 AND account_name = ?9`,
-      ).bind(next.bankCode, next.accountNumber, next.accountName, current.id, agencyId, playerId, current.bankCode, current.accountNumber, current.accountName),
+      replaceBankAccountStatement(env.DB, { ...current, agencyId, playerId }, next),
       auditIfChanged(env.DB, actor, { action: "player.bank-replace", target: playerId, before: view(current), after: { ...view(next), paidBefore: state.paid } }),
     ]);
     // Another replacement won the race: this one changed nothing (and wrote no audit row).

@@ -6,7 +6,7 @@ import { fillFlaggedPaymentTransaction, findWebhookDelivery, insertUnmatchedPaym
 import { verifyWebhookSignature } from "../ports/gateway";
 import type { MarkPaidResult } from "../wallet/player-wallet";
 import { findAgencyByHost } from "./agency";
-import { sha256Hex } from "./staff";
+import { sha256Hex } from "../core/tokens";
 import { walletOf } from "./wallet";
 
 /**

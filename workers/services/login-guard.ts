@@ -1,4 +1,6 @@
-import { deviceKey, strangerKeys, DEFAULT_LOGIN_FAILURE_BUDGET, type LoginAttempt } from "../core/throttle";
+import { deviceKey, strangerKeys, DEFAULT_LOGIN_FAILURE_BUDGET, type DeviceEntry, type LoginAttempt, type LoginDevice } from "../core/throttle";
+import { base64url } from "../core/tokens";
+import { loginFailureBudget } from "../db/agencies";
 import { checkThrottle, clearThrottle, recordFailure, type ThrottleKey } from "./throttle";
 
 /**
@@ -17,18 +19,16 @@ import { checkThrottle, clearThrottle, recordFailure, type ThrottleKey } from ".
  */
 
 export type DeviceCookieConfig = { secrets: string[] };
-export type DeviceEntry = { realm: "player" | "staff"; agencyId: string; username: string; nonce: string };
 
 export const DEVICE_COOKIE_MAX_AGE_S = 180 * 24 * 60 * 60;
 const MAX_ENTRIES = 5;
 
 const encoder = new TextEncoder();
-const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 
 async function mac(secret: string, entry: DeviceEntry): Promise<string> {
   const key = await crypto.subtle.importKey("raw", encoder.encode(`device-cookie:${secret}`), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const signed = await crypto.subtle.sign("HMAC", key, encoder.encode(`${entry.realm}|${entry.agencyId}|${entry.username}|${entry.nonce}`));
-  return b64url(new Uint8Array(signed)).slice(0, 32);
+  return base64url(new Uint8Array(signed)).slice(0, 32);
 }
 
 function sameText(a: string, b: string): boolean {
@@ -58,7 +58,7 @@ export async function readDeviceCookie(config: DeviceCookieConfig, value: string
 
 /** The cookie value after a successful login: this account's entry first (a new nonce only if it had none). */
 export async function writeDeviceCookie(config: DeviceCookieConfig, current: DeviceEntry[], entry: Omit<DeviceEntry, "nonce"> & { nonce?: string }): Promise<string> {
-  const nonce = entry.nonce ?? b64url(crypto.getRandomValues(new Uint8Array(12)));
+  const nonce = entry.nonce ?? base64url(crypto.getRandomValues(new Uint8Array(12)));
   const own: DeviceEntry = { ...entry, nonce };
   const others = current.filter((e) => !(e.realm === own.realm && e.agencyId === own.agencyId && e.username === own.username));
   const list = [own, ...others].slice(0, MAX_ENTRIES);
@@ -68,16 +68,8 @@ export async function writeDeviceCookie(config: DeviceCookieConfig, current: Dev
   return parts.join("~");
 }
 
-/** What the login service knows of the browser: its verified device entries. */
-export type LoginDevice = { entries: DeviceEntry[] };
-
 export type Gate = { keys: ThrottleKey[]; trusted: boolean };
 
-/** The agency's budget of strangers' failures per 10 minutes (agency_settings). */
-async function failureBudget(db: D1Database, agencyId: string): Promise<number> {
-  const row = await db.prepare(`SELECT login_failure_budget AS budget FROM agency_settings WHERE agency_id = ?1`).bind(agencyId).first<{ budget: number | null }>();
-  return row?.budget ?? DEFAULT_LOGIN_FAILURE_BUDGET;
-}
 
 /**
  * Decides which keys judge this attempt and whether it may go on: `{ ok: false }` means
@@ -93,7 +85,7 @@ export async function openLoginGate(
   const own = deviceKey({ ...attempt, deviceNonce: nonce });
   // a trusted device that keeps failing is a stranger again until its lock runs out
   if (own && !(await checkThrottle(db, [own], now)).locked) return { ok: true, gate: { keys: [own], trusted: true } };
-  const budget = await failureBudget(db, attempt.agencyId);
+  const budget = (await loginFailureBudget(db, attempt.agencyId)) ?? DEFAULT_LOGIN_FAILURE_BUDGET;
   const keys: ThrottleKey[] = strangerKeys({ ...attempt, deviceNonce: null }).map((k) => (k.kind === "agency" ? { ...k, free: budget } : k));
   const check = await checkThrottle(db, keys, now);
   if (check.locked) return { ok: false, retryAfterSeconds: check.retryAfterSeconds };

@@ -7,7 +7,7 @@ import { scrypt, timingSafeEqual, randomBytes } from "node:crypto";
  * with each hash so they can be raised later (needsRehash) without breaking old hashes.
  * Cost measured in workerd: see tests/bench/password.bench.ts and the issue notes.
  */
-export const SCRYPT_PARAMS = { N: 2 ** 14, r: 8, p: 5, keyLength: 32, saltLength: 16 } as const;
+const SCRYPT_PARAMS = { N: 2 ** 14, r: 8, p: 5, keyLength: 32, saltLength: 16 } as const;
 const MAX_MEM = 64 * 1024 * 1024;
 
 function derive(password: string, salt: Buffer, N: number, r: number, p: number, keyLength: number): Promise<Buffer> {

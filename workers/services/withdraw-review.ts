@@ -3,7 +3,8 @@ import {
   findAgencyWithdrawPlayer,
   findWithdrawReviewDecision,
   listManualQueue as listManualQueuePage,
-  listRecentOrders,
+  latestPlayerDeposits,
+  latestPlayerWithdrawals,
   recordWithdrawReviewStatement,
   type ManualQueueItem,
   type RecentDeposit,
@@ -53,13 +54,14 @@ export async function getWithdrawalDetail(env: Env, agencyId: string, code: stri
   if (!playerId) return null;
   const order = await walletOf(env, agencyId, playerId).getWithdraw(code);
   if (!order) return null;
-  const [player, recent, decision] = await Promise.all([
+  const [player, recentDeposits, recentWithdrawals, decision] = await Promise.all([
     findPlayerCard(env.DB, agencyId, playerId),
-    listRecentOrders(env.DB, agencyId, playerId),
+    latestPlayerDeposits(env.DB, agencyId, playerId, 10),
+    latestPlayerWithdrawals(env.DB, agencyId, playerId, 10),
     findWithdrawReviewDecision(env.DB, agencyId, code),
   ]);
   if (!player) return null;
-  return { order: order as WithdrawOrder, player, decision, recentDeposits: recent.deposits, recentWithdrawals: recent.withdrawals };
+  return { order: order as WithdrawOrder, player, decision, recentDeposits, recentWithdrawals };
 }
 
 /** The back office's withdrawal page: the order, whether it awaits a decision, the player and their history (null: not ours). */

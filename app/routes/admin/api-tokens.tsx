@@ -2,9 +2,9 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { createApiToken, listApiTokens, revokeApiToken, rotateApiToken } from "../../../workers/services/api-tokens";
+import { apiTokensPage, createApiToken, revokeApiToken, rotateApiToken } from "../../../workers/services/api-tokens";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
 import { ApiTokenChangeSchema, ApiTokenCreateSchema } from "~/lib/schemas/admin";
@@ -20,11 +20,9 @@ import type { Route } from "./+types/api-tokens";
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const me = await requireStaff(request, context, { role: "owner" });
-  const tokens = await listApiTokens(getBindings(context).DB, me.agencyId);
   const url = new URL(request.url);
-  const asked = (["rotate", "revoke"] as const).find((intent) => url.searchParams.has(intent));
-  const target = asked ? tokens.find((t) => t.id === url.searchParams.get(asked) && !t.revokedAt) : undefined;
-  return { tokens, confirm: asked && target ? { intent: asked, tokenId: target.id, name: target.name } : null };
+  const intent = (["rotate", "revoke"] as const).find((asked) => url.searchParams.has(asked));
+  return apiTokensPage(getBindings(context).DB, me.agencyId, intent ? { intent, tokenId: url.searchParams.get(intent) } : null);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

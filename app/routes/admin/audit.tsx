@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
-import { auditActions, listAudit } from "../../../workers/db/audit";
+import { auditLogPage } from "../../../workers/services/admin-audit";
 import { AdminPager } from "~/components/admin";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
@@ -15,16 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { page } = readPaging(url);
   const pageSize = 25;
   const action = url.searchParams.get("action")?.slice(0, 80) || null;
-  const db = getBindings(context).DB;
-  const [{ items, total }, actions] = await Promise.all([listAudit(db, staff.agencyId, { page, pageSize, action }), auditActions(db, staff.agencyId)]);
-  return {
-    page,
-    pageSize,
-    total,
-    action,
-    actions,
-    items: items.map((e) => ({ ...e, before: e.before === null ? null : JSON.stringify(e.before, null, 1), after: e.after === null ? null : JSON.stringify(e.after, null, 1) })),
-  };
+  return { page, pageSize, action, ...(await auditLogPage(getBindings(context).DB, staff.agencyId, { page, pageSize, action })) };
 }
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {

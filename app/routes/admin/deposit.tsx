@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { getDepositDetail, retryDeposit } from "../../../workers/services/admin-deposits";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { DepositRetrySchema } from "~/lib/schemas/admin-ops";

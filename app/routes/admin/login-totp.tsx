@@ -2,10 +2,10 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { staffSecondFactor, unusedRecoveryCodeCount } from "../../../workers/services/staff";
+import { staffSecondFactor } from "../../../workers/services/staff-login";
 import { AdminAuthShell } from "~/components/admin";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
-import { translate, waitText } from "~/lib/auth.server";
+import { translate, waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { RecoveryCodeSchema, TotpSchema } from "~/lib/schemas/admin";
 import { deviceCookieHeader, loginDevice } from "~/lib/device.server";
@@ -38,12 +38,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = useRecovery ? "recovery" : "totp";
   if (submission.status !== "success") return data({ form, result: submission.reply({ hideFields: ["code", "recoveryCode"] }), wait: null }, { status: 400 });
   const agency = getAgency(context);
-  const db = getBindings(context).DB;
   const halfSession = readStaffSessionId(request);
   const value = submission.value as { code?: string; recoveryCode?: string };
   const device = await loginDevice(request, context);
   const outcome = halfSession
-    ? await staffSecondFactor(db, agency.id, halfSession, { code: value.code, recoveryCode: value.recoveryCode }, { ...staffClient(request), device })
+    ? await staffSecondFactor(getBindings(context).DB, agency.id, halfSession, { code: value.code, recoveryCode: value.recoveryCode }, { ...staffClient(request), device })
     : ({ ok: false, code: "SESSION_EXPIRED" } as const);
   if (!outcome.ok) {
     if (outcome.code === "SESSION_EXPIRED") throw redirect("/admin/login", { headers: { "Set-Cookie": clearStaffCookie(request) } });
@@ -54,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   const message = outcome.usedRecoveryCode
-    ? translate(context, "admin:auth.recoveryUsed", { count: await unusedRecoveryCodeCount(db, outcome.staff.id) })
+    ? translate(context, "admin:auth.recoveryUsed", { count: outcome.recoveryCodesLeft ?? 0 })
     : translate(context, "admin:auth.welcome", { username: outcome.staff.username });
   return redirectWithSuccess({ request, context }, safeAdminPath(new URL(request.url).searchParams.get("redirectTo")), message, {
     headers: [

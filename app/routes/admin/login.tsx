@@ -2,10 +2,10 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { endStaffSession, staffPasswordLogin } from "../../../workers/services/staff";
+import { staffPasswordLogin } from "../../../workers/services/staff-login";
 import { AdminAuthShell } from "~/components/admin";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
-import { waitText } from "~/lib/auth.server";
+import { waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { StaffLoginSchema } from "~/lib/schemas/admin";
 import { loginDevice } from "~/lib/device.server";
@@ -33,9 +33,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }), wait: null }, { status: 400 });
   }
-  const agency = getAgency(context);
-  const db = getBindings(context).DB;
-  const outcome = await staffPasswordLogin(db, agency.id, submission.value, { ...staffClient(request), device: await loginDevice(request, context) });
+  // Session fixation: whatever staff session this browser had ends; the new id is fresh.
+  const credentials = { ...submission.value, replacesSessionId: readStaffSessionId(request) };
+  const outcome = await staffPasswordLogin(getBindings(context).DB, getAgency(context).id, credentials, { ...staffClient(request), device: await loginDevice(request, context) });
   if (!outcome.ok) {
     const code = outcome.code as keyof typeof ERROR_KEYS;
     const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds) : null;
@@ -44,9 +44,6 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: outcome.code === "TOO_MANY_ATTEMPTS" ? 429 : 401 },
     );
   }
-  // Session fixation: whatever staff session this browser had ends; the new id is fresh.
-  const previous = readStaffSessionId(request);
-  if (previous) await endStaffSession(db, agency.id, previous);
   const next = safeAdminPath(submission.value.redirectTo);
   return redirect(`/admin/login/totp${next === "/admin" ? "" : `?redirectTo=${encodeURIComponent(next)}`}`, {
     headers: { "Set-Cookie": staffCookie(request, outcome.sessionId) },

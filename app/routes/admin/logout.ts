@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
-import { endStaffSession, recordLogout } from "../../../workers/services/staff";
+import { staffLogout } from "../../../workers/services/staff-sessions";
 import { getAgency, getBindings } from "~/lib/context.server";
-import { translate } from "~/lib/auth.server";
-import { adminHeadersMiddleware, clearStaffCookie, currentStaffSession, readStaffSessionId, staffClient } from "~/lib/staff.server";
+import { translate } from "~/lib/i18n.server";
+import { adminHeadersMiddleware, clearStaffCookie, readStaffSessionId, staffClient } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/logout";
 
@@ -15,12 +15,7 @@ export function loader() {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const sessionId = readStaffSessionId(request);
-  if (sessionId) {
-    const db = getBindings(context).DB;
-    const session = await currentStaffSession(request, context);
-    await endStaffSession(db, getAgency(context).id, sessionId);
-    if (session?.stage === "FULL") await recordLogout(db, session.staff, staffClient(request));
-  }
+  if (sessionId) await staffLogout(getBindings(context).DB, getAgency(context).id, sessionId, staffClient(request));
   return redirectWithSuccess({ request, context }, "/admin/login", translate(context, "admin:auth.loggedOut"), {
     headers: { "Set-Cookie": clearStaffCookie(request) },
   });

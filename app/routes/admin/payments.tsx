@@ -3,7 +3,7 @@ import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { getUnmatched, previewManualCredit, resolveAsRefunded, resolveWithCredit, unmatchedPaymentsPage, UNMATCHED_STATUSES, type ResolveError } from "../../../workers/services/admin-payments";
 import { AdminPager } from "~/components/admin";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { readPaging } from "~/lib/paging";

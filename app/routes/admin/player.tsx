@@ -6,7 +6,7 @@ import { endPlayerSessions, getPlayerDetail, lockPlayer, resetPlayerPassword, un
 import { replaceBankAccount } from "../../../workers/services/bank-replace";
 import { BANKS } from "../../../workers/core/banks";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { LockSchema, PlayerActionSchema } from "~/lib/schemas/admin-ops";

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { createPromotion } from "../../../workers/services/admin-promotions";
 import { PromotionForm } from "~/components/admin-promotion-form";
 import { promotionErrors } from "~/lib/admin-promotions.server";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { PromotionSchema } from "~/lib/schemas/admin-promotion";
 import { auditContext, requireStaff } from "~/lib/staff.server";

@@ -9,7 +9,7 @@ import {
   type ChannelRow, type SettingsResult,
 } from "../../../workers/services/admin-settings";
 import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
 import { LANGUAGES } from "../../../workers/core/languages";

@@ -1,8 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { getStaffMember, listStaff, resetSecondFactor, setStaffStatus } from "../../../workers/services/staff";
-import { translate } from "~/lib/auth.server";
+import { listStaff, resetSecondFactor, setStaffStatus } from "../../../workers/services/staff-accounts";
+import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
 import { StaffActionSchema } from "~/lib/schemas/admin";
@@ -23,20 +23,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return data({ link: null }, { status: 400 });
   const db = getBindings(context).DB;
   const { intent, staffId } = submission.value;
-  const target = await getStaffMember(db, me.agencyId, staffId);
-  if (!target) throw new Response("Not found", { status: 404 });
   const who = auditContext(request, me);
   if (intent === "reset") {
     const reset = await resetSecondFactor(db, me.agencyId, staffId, who);
     if (!reset.ok) throw new Response("Not found", { status: 404 });
-    return data({ link: { username: target.username, url: enrolUrl(request, reset.enrolToken) }, message: translate(context, "admin:staff.resetDone", { username: target.username }) });
+    return data({ link: { username: reset.username, url: enrolUrl(request, reset.enrolToken) }, message: translate(context, "admin:staff.resetDone", { username: reset.username }) });
   }
   const outcome = await setStaffStatus(db, me.agencyId, staffId, intent === "disable" ? "DISABLED" : "ACTIVE", who);
   if (!outcome.ok) {
+    if (outcome.code === "NOT_FOUND") throw new Response("Not found", { status: 404 });
     const key = outcome.code === "SELF" ? "admin:staff.errors.self" : outcome.code === "UNCHANGED" ? "admin:staff.errors.unchanged" : "admin:staff.errors.notFound";
     return redirectWithError({ request, context }, "/admin/staff", translate(context, key));
   }
-  return redirectWithSuccess({ request, context }, "/admin/staff", translate(context, intent === "disable" ? "admin:staff.disabled" : "admin:staff.enabled", { username: target.username }));
+  return redirectWithSuccess({ request, context }, "/admin/staff", translate(context, intent === "disable" ? "admin:staff.disabled" : "admin:staff.enabled", { username: outcome.username }));
 }
 
 export default function StaffList({ loaderData, actionData }: Route.ComponentProps) {

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { decideWithdrawal, withdrawalPage } from "../../../workers/services/withdraw-review";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { StatusBadge } from "~/components/money";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { MarkPaidSchema, RejectSchema } from "~/lib/schemas/admin";

@@ -4,9 +4,9 @@ import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { BANKS } from "../../../workers/core/banks";
 import { addBankAccount } from "../../../workers/services/bank";
-import { bankReplacement, replaceOwnBankAccount } from "../../../workers/services/bank-replace";
+import { bankPage, replaceOwnBankAccount } from "../../../workers/services/bank-replace";
 import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
 import { BANK_CURRENCIES, BANK_OWNERS, BankAccountSchema, BankReplaceSchema } from "~/lib/schemas/bank";
@@ -16,12 +16,7 @@ import type { Route } from "./+types/bank";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
-  const { account, withdrawalOpen, paid } = await bankReplacement(getBindings(context), getAgency(context).id, player.id);
-  return {
-    account: account ? { bankCode: account.bankCode, maskedNumber: account.maskedNumber, accountName: account.accountName, currency: account.currency } : null,
-    /** Whether the player may replace it now, and if not why (decision record 013). */
-    replace: !account ? null : paid ? ("staff-only" as const) : withdrawalOpen ? ("withdrawal-open" as const) : ("allowed" as const),
-  };
+  return bankPage(getBindings(context), getAgency(context).id, player.id);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -7,7 +7,7 @@ import { depositCredit, formatAmount, parseWholeKip } from "../../../workers/cor
 import { cancelDeposit, checkDeposit, depositPage, startDeposit, type DepositError } from "../../../workers/services/deposit";
 import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField, useSchemaForm } from "~/components/forms";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { DepositSchema } from "~/lib/schemas/deposit";

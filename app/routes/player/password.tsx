@@ -6,7 +6,7 @@ import { changePassword, setForcedPassword } from "../../../workers/services/aut
 import { ForcedPasswordForm } from "~/components/forced-password";
 import { ForcedPasswordSchema } from "~/lib/schemas/forced-password";
 import { ChangePasswordForm } from "~/components/change-password";
-import { translate, waitText } from "~/lib/auth.server";
+import { translate, waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer, sessionHashContext } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
 import { isSecureRequest } from "~/lib/secrets.server";

@@ -2,7 +2,7 @@ import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { claimPromotion, eligibleProviders, getPromotion, localize } from "../../../workers/services/promotion";
 import { CurrentPromotion, PromotionRuleList } from "~/components/promotion";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { cancelClaimAction, currentPromotionView, promotionErrorMessage } from "~/lib/promotion.server";
 import { redirectWithSuccess } from "~/lib/toast.server";

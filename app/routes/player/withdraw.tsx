@@ -7,7 +7,7 @@ import { formatAmount } from "../../../workers/core/money";
 import { confirmWithdraw, reviewWithdraw, withdrawPage, type WithdrawError } from "../../../workers/services/withdraw";
 import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField, useSchemaForm } from "~/components/forms";
-import { translate } from "~/lib/auth.server";
+import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatMoney } from "~/lib/format";
 import { WithdrawSchema } from "~/lib/schemas/withdraw";

@@ -1,4 +1,4 @@
-import { login, logout } from "../../../../workers/services/auth";
+import { login } from "../../../../workers/services/auth";
 import { apiError, apiJson, fieldErrors, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { AUTH_LIMITS, LoginSchema } from "~/lib/schemas/auth";
@@ -11,9 +11,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = LoginSchema.safeParse(await readBody(request));
   if (!parsed.success) return apiError(context, "VALIDATION_FAILED", 400, { fields: fieldErrors(context, parsed.error, AUTH_LIMITS) });
   const agency = getAgency(context);
-  const db = getBindings(context).DB;
   const device = await loginDevice(request, context);
-  const outcome = await login(db, agency.id, parsed.data, { ...clientOf(request), device });
+  const outcome = await login(getBindings(context).DB, agency.id, { ...parsed.data, replacesSessionId: readSessionId(request) }, { ...clientOf(request), device });
   if (!outcome.ok) {
     if (outcome.code === "TOO_MANY_ATTEMPTS") {
       return apiError(context, "TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds: outcome.retryAfterSeconds });
@@ -21,8 +20,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (outcome.code === "ACCOUNT_LOCKED") return apiError(context, "ACCOUNT_LOCKED", 403);
     return apiError(context, "INVALID_CREDENTIALS", 401);
   }
-  const previous = readSessionId(request);
-  if (previous) await logout(db, agency.id, previous);
   return apiJson(
     { player: { id: outcome.player.id, displayName: outcome.player.displayName } },
     {
