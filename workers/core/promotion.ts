@@ -1,5 +1,5 @@
 import { parseAmount } from "./money";
-import { isProvider, type Provider } from "./providers";
+import type { Provider } from "./providers";
 import type { Deduction } from "./withdraw";
 
 /**
@@ -32,6 +32,14 @@ export type PromotionRules = {
   providers: Provider[];
 };
 
+/** Text in the three interface languages; lo is always there (possibly empty), the others fall back to it. */
+export type Localized = { lo: string; cn?: string; vn?: string };
+
+/** The text (or image URL) for a language, falling back to Lao. */
+export function localize(text: Localized, lang: string): string {
+  return (lang === "cn" ? text.cn : lang === "vn" ? text.vn : undefined) || text.lo;
+}
+
 /** Usage: CLAIMED -> USED (deposit settled, bonus credited, conditions running) -> SUCCESS | CANCELED; CLAIMED -> CANCELED. */
 export const USAGE_STATUSES = ["CLAIMED", "USED", "SUCCESS", "CANCELED"] as const;
 export type UsageStatus = (typeof USAGE_STATUSES)[number];
@@ -43,9 +51,6 @@ export const USAGE_TRANSITIONS: Readonly<Record<UsageStatus, readonly UsageStatu
 };
 export function canUsageTransition(from: UsageStatus, to: UsageStatus): boolean {
   return USAGE_TRANSITIONS[from].includes(to);
-}
-export function isActiveUsage(status: UsageStatus): boolean {
-  return status === "CLAIMED" || status === "USED";
 }
 
 /** SPEC §8 codes, plus our own where the spec only gives a message. */
@@ -90,6 +95,21 @@ export function turnoverTarget(rules: PromotionRules, depositCreditMinor: bigint
   const base = (depositCreditMinor + bonusMinor) * multiple;
   return (base + PERCENT_SCALE - 1n) / PERCENT_SCALE;
 }
+
+/** The promotion claimed or in use, as the player pages show it: title in the page's language, amounts as decimal strings. */
+export type CurrentPromotionView = {
+  usageId: string;
+  promotionId: string;
+  title: string;
+  provider: string;
+  status: UsageStatus;
+  setAmount: string | null;
+  bonus: string | null;
+  bonusCredited: boolean;
+  turnoverDone: string | null;
+  turnoverTarget: string | null;
+  claimedAt: string;
+};
 
 /** The facts a claim is judged on; the wallet supplies the ones it owns, atomically. */
 export type ClaimFacts = {
@@ -173,42 +193,4 @@ export function withdrawUnderPromotion(input: { usage: UsageForWithdraw; creditM
   const received = creditMinor - deductions.reduce((sum, d) => sum + d.creditMinor, 0n);
   if (received <= 0n) return { ok: false, error: "PROMOTION_CREDIT_NOT_ENOUGH" };
   return { ok: true, deductions, outcome: met ? "SUCCESS" : "CANCELED" };
-}
-
-/** The rule columns of a catalogue row (D1 `promotions`). */
-export type PromotionRuleColumns = {
-  bonus_kind: string;
-  bonus_value: string;
-  bonus_cap: string | null;
-  set_amount: string | null;
-  first_order_only: number;
-  credit_threshold: string;
-  turnover_multiple: string;
-  max_withdraw_credit: string | null;
-  withdraw_all: number;
-  providers: string;
-};
-
-/** Catalogue row -> rules; null when the row is malformed (it is then never claimable). */
-export function rulesFromRow(row: PromotionRuleColumns): PromotionRules | null {
-  let providers: unknown;
-  try {
-    providers = JSON.parse(row.providers);
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(providers) || !providers.every(isProvider)) return null;
-  if (row.bonus_kind !== "FIXED" && row.bonus_kind !== "PERCENT") return null;
-  return {
-    bonusKind: row.bonus_kind,
-    bonusValue: row.bonus_value,
-    bonusCap: row.bonus_cap,
-    setAmount: row.set_amount,
-    firstOrderOnly: row.first_order_only === 1,
-    creditThreshold: row.credit_threshold,
-    turnoverMultiple: row.turnover_multiple,
-    maxWithdrawCredit: row.max_withdraw_credit,
-    withdrawAll: row.withdraw_all === 1,
-    providers,
-  };
 }
