@@ -43,7 +43,7 @@ export function localize(text: Localized, lang: string): string {
 /** Usage: CLAIMED -> USED (deposit settled, bonus credited, conditions running) -> SUCCESS | CANCELED; CLAIMED -> CANCELED. */
 export const USAGE_STATUSES = ["CLAIMED", "USED", "SUCCESS", "CANCELED"] as const;
 export type UsageStatus = (typeof USAGE_STATUSES)[number];
-export const USAGE_TRANSITIONS: Readonly<Record<UsageStatus, readonly UsageStatus[]>> = {
+const USAGE_TRANSITIONS: Readonly<Record<UsageStatus, readonly UsageStatus[]>> = {
   CLAIMED: ["USED", "CANCELED"],
   USED: ["SUCCESS", "CANCELED"],
   SUCCESS: [],
@@ -75,7 +75,7 @@ export type PromotionError =
 const PERCENT_SCALE = 100n; // percentages and multiples carry 2 decimals
 
 /** "12.5" -> 1250n (hundredths). Null for garbage or negatives. */
-export function parseHundredths(text: string): bigint | null {
+function parseHundredths(text: string): bigint | null {
   return parseAmount(text, "THB");
 }
 
@@ -141,7 +141,7 @@ export function checkClaim(facts: ClaimFacts): { ok: true } | { ok: false; error
 /** The active usage as a deposit sees it. */
 export type ActiveUsage = { id: string; status: "CLAIMED" | "USED"; provider: Provider; rules: PromotionRules };
 
-export type DepositVerdict =
+type DepositVerdict =
   | { ok: true; attach: null; endUsedUp: boolean }
   | { ok: true; attach: { usageId: string; bonusMinor: bigint }; endUsedUp: false }
   | { ok: false; error: PromotionError; provider?: Provider };
@@ -168,9 +168,9 @@ export function checkDeposit(input: { usage: ActiveUsage | null; provider: Provi
 }
 
 /** A USED usage as a withdrawal from its provider sees it. */
-export type UsageForWithdraw = { rules: PromotionRules; bonusMinor: bigint; turnoverTargetMinor: bigint };
+type UsageForWithdraw = { rules: PromotionRules; bonusMinor: bigint; turnoverTargetMinor: bigint };
 
-export type WithdrawVerdict =
+type WithdrawVerdict =
   | { ok: true; deductions: Deduction[]; outcome: "SUCCESS" | "CANCELED" }
   | { ok: false; error: PromotionError };
 

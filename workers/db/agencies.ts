@@ -6,7 +6,7 @@ import { PROVIDERS, type Provider } from "../core/providers";
  * later columns) and `provider_credentials` (0008). Every statement is scoped by the agency.
  */
 
-export type SocialLinks = {
+type SocialLinks = {
   telegram: string | null;
   whatsapp: string | null;
   facebook: string | null;

@@ -75,7 +75,7 @@ export async function findPaymentChannel(db: D1Database, agencyId: string, code:
 }
 
 /** What a channel is set to; `iin` is the bank's, for the EMVCo QR. */
-export type PaymentChannelValues = { code: string; mid: string; displayName: string; bankCode: string; iin: string; merchantName: string; merchantCity: string; active: boolean };
+type PaymentChannelValues = { code: string; mid: string; displayName: string; bankCode: string; iin: string; merchantName: string; merchantCity: string; active: boolean };
 
 /** Inserts a channel unless its code exists (a concurrent create of the same code changes nothing). */
 export function insertPaymentChannelStatement(db: D1Database, agencyId: string, channel: PaymentChannelValues): D1PreparedStatement {

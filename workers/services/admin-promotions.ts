@@ -18,7 +18,7 @@ import {
  */
 
 /** A catalogue row as staff edit it: the money rules (the same shape the wallet snapshots) plus text and order. */
-export type AdminPromotion = PromotionRules & {
+type AdminPromotion = PromotionRules & {
   id: string;
   status: PromotionStatus;
   title: Localized;

@@ -22,12 +22,12 @@ import {
  * (requireStaff(..., { role: "owner" })); every query here is scoped by the actor's agency.
  */
 
-export type Limits = AgencyLimits;
+type Limits = AgencyLimits;
 export type ChannelRow = PaymentChannel;
-export type CredentialStatus = { provider: Provider; setAt: string | null };
-export type Profile = { fallbackLanguage: Language; telegram: string | null; whatsapp: string | null; facebook: string | null; twitter: string | null; line: string | null };
+type CredentialStatus = { provider: Provider; setAt: string | null };
+type Profile = { fallbackLanguage: Language; telegram: string | null; whatsapp: string | null; facebook: string | null; twitter: string | null; line: string | null };
 
-export type SettingsScreen = {
+type SettingsScreen = {
   rates: ExchangeRate[];
   rateHistory: RateChange[];
   limits: Limits;
@@ -61,7 +61,7 @@ export type ProvidersInput = { intent: "providers"; providers: string[] };
 export type CredentialsInput = { intent: "credentials"; provider: string; agent: string; secret: string };
 export type ClearCredentialsInput = { intent: "credentials-clear"; provider: string };
 export type ProfileInput = { intent: "profile"; fallbackLanguage: Language; telegram?: string; whatsapp?: string; facebook?: string; twitter?: string; line?: string };
-export type SettingsChange = RateInput | LimitsInput | ChannelInput | ChannelActiveInput | ProvidersInput | CredentialsInput | ClearCredentialsInput | ProfileInput;
+type SettingsChange = RateInput | LimitsInput | ChannelInput | ChannelActiveInput | ProvidersInput | CredentialsInput | ClearCredentialsInput | ProfileInput;
 
 const profileOf = (settings: AgencySettings): Profile => ({ fallbackLanguage: settings.fallbackLanguage, ...settings.social });
 
@@ -86,7 +86,7 @@ export async function loadSettings(db: D1Database, agencyId: string, { historyLi
   };
 }
 
-export type SettingsResult = { ok: true } | { ok: false; code: string; field?: string };
+type SettingsResult = { ok: true } | { ok: false; code: string; field?: string };
 
 /** One section of the settings screen, as posted. */
 export async function changeSettings(env: Env, actor: AuditActor, change: SettingsChange): Promise<SettingsResult> {

@@ -11,7 +11,7 @@ import type { CurrentPlayer } from "./auth";
 import { walletOf } from "./wallet";
 
 /** A catalogue promotion a player may see: its rules are well formed. */
-export type Promotion = Omit<PromotionRecord, "rulesValid" | "createdAt" | "updatedAt">;
+type Promotion = Omit<PromotionRecord, "rulesValid" | "createdAt" | "updatedAt">;
 
 function toPromotion(record: PromotionRecord): Promotion | null {
   if (!record.rulesValid) return null;
@@ -19,7 +19,7 @@ function toPromotion(record: PromotionRecord): Promotion | null {
 }
 
 /** The catalogue a player sees: ACTIVE promotions of the agency, in the staff's order. */
-export async function listPromotions(db: D1Database, agencyId: string): Promise<Promotion[]> {
+async function listPromotions(db: D1Database, agencyId: string): Promise<Promotion[]> {
   return (await listActivePromotions(db, agencyId)).map(toPromotion).filter((p): p is Promotion => p !== null);
 }
 
@@ -30,12 +30,12 @@ export async function getPromotion(db: D1Database, agencyId: string, id: string)
 }
 
 /** The providers a player may claim this promotion for: the promotion's, among the agency's. */
-export function eligibleProviders(promotion: Promotion, agency: Agency): Provider[] {
+function eligibleProviders(promotion: Promotion, agency: Agency): Provider[] {
   return promotion.rules.providers.filter((p) => agency.enabledProviders.includes(p));
 }
 
 /** A refused claim; `creditThreshold` comes with PROMOTION_CREDIT_TOO_HIGH (the player's message names it). */
-export type ClaimResult = { ok: true; usage: PromotionUsage } | { ok: false; error: PromotionError | "PROVIDER_UNAVAILABLE"; creditThreshold?: string };
+type ClaimResult = { ok: true; usage: PromotionUsage } | { ok: false; error: PromotionError | "PROVIDER_UNAVAILABLE"; creditThreshold?: string };
 
 /**
  * Claim: the service gathers what lives outside the wallet (catalogue, bank account, the
@@ -69,10 +69,10 @@ export async function cancelPromotion(env: Env, agency: Agency, player: CurrentP
   return walletOf(env, agency.id, player.id).cancelPromotion(usageId, Date.now());
 }
 
-export type CurrentPromotion = { usage: PromotionUsage; promotion: Promotion | null; turnoverDone: string | null };
+type CurrentPromotion = { usage: PromotionUsage; promotion: Promotion | null; turnoverDone: string | null };
 
 /** The promotion claimed or in use, with its catalogue entry and (when in use) the turnover so far. */
-export async function currentPromotion(env: Env, agency: Agency, player: CurrentPlayer, options: { withTurnover?: boolean } = {}): Promise<CurrentPromotion | null> {
+async function currentPromotion(env: Env, agency: Agency, player: CurrentPlayer, options: { withTurnover?: boolean } = {}): Promise<CurrentPromotion | null> {
   const usage = await walletOf(env, agency.id, player.id).activeUsage();
   if (!usage) return null;
   const promotion = await getPromotion(env.DB, agency.id, usage.promotionId);
@@ -84,7 +84,7 @@ export async function currentPromotion(env: Env, agency: Agency, player: Current
   return { usage, promotion, turnoverDone };
 }
 
-export async function listUsages(env: Env, agency: Agency, player: CurrentPlayer, page: number, pageSize: number) {
+async function listUsages(env: Env, agency: Agency, player: CurrentPlayer, page: number, pageSize: number) {
   const { items, total } = await walletOf(env, agency.id, player.id).listUsages(page, pageSize);
   const ids = [...new Set(items.map((u) => u.promotionId))];
   const promotions = new Map<string, Promotion>();
@@ -130,7 +130,7 @@ export async function promotionForWithdraw(
 }
 
 /** JSON shapes of the SPEC §3 promotion data groups. */
-export function promotionSummary(promotion: Promotion, lang: string) {
+function promotionSummary(promotion: Promotion, lang: string) {
   return {
     id: promotion.id,
     status: promotion.status,
@@ -149,7 +149,7 @@ export function promotionSummary(promotion: Promotion, lang: string) {
   };
 }
 
-export function usageSummary(usage: PromotionUsage, promotion: Promotion | null, lang: string) {
+function usageSummary(usage: PromotionUsage, promotion: Promotion | null, lang: string) {
   return {
     id: usage.id,
     promotionId: usage.promotionId,
@@ -187,7 +187,7 @@ export async function currentPromotionView(env: Env, agency: Agency, player: Cur
   };
 }
 
-/** A catalogue promotion in the player's language. */
+/** A catalogue promotion in the player's language (its page). */
 function promotionView(promotion: Promotion, lang: string) {
   return {
     id: promotion.id,
@@ -204,10 +204,7 @@ export async function promotionListPage(env: Env, agency: Agency, player: Curren
   const [promotions, current] = await Promise.all([listPromotions(env.DB, agency.id), currentPromotionView(env, agency, player, lang, { withTurnover: true })]);
   return {
     current,
-    promotions: promotions.map((p) => {
-      const { id, title, description, imageUrl, rules } = promotionView(p, lang);
-      return { id, title, description, imageUrl, rules };
-    }),
+    promotions: promotions.map((p) => ({ id: p.id, title: localize(p.title, lang), description: localize(p.description, lang), imageUrl: p.imageUrl && localize(p.imageUrl, lang), rules: p.rules })),
   };
 }
 
