@@ -11,7 +11,7 @@ import type { PromotionInput } from "../../../workers/services/admin-promotions"
  * by the service (workers/services/admin-promotions.ts), whose plain input type the
  * schema's output satisfies.
  */
-export const PROMOTION_LIMITS = { titleMax: 120, descriptionMax: 2000, percentMax: "1000", turnoverMax: "1000", sortMax: 9999 } as const;
+const PROMOTION_LIMITS = { titleMax: 120, descriptionMax: 2000, percentMax: "1000", turnoverMax: "1000", sortMax: 9999 } as const;
 
 const msg = (key: string) => `admin:promotions.validation.${key}`;
 const credit = (key: string) => z.string({ error: msg(key) }).trim().regex(decimalPattern(2, 12), { error: msg(key) });

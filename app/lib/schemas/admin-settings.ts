@@ -84,7 +84,7 @@ export const ChannelSchema = z.object({
   active: z.literal("on").optional(),
 }) satisfies z.ZodType<ChannelInput>;
 
-export const ChannelActiveSchema = z.object({
+const ChannelActiveSchema = z.object({
   intent: z.literal("channel-active"),
   code: z.string().trim().min(1),
   active: z.enum(["1", "0"]),
@@ -102,7 +102,7 @@ export const CredentialsSchema = z.object({
   secret: z.string({ error: "admin:settings.validation.secret" }).min(8, { error: "admin:settings.validation.secret" }).max(512, { error: "admin:settings.validation.tooLong" }),
 }) satisfies z.ZodType<CredentialsInput>;
 
-export const ClearCredentialsSchema = z.object({
+const ClearCredentialsSchema = z.object({
   intent: z.literal("credentials-clear"),
   provider: z.enum(PROVIDERS, { error: "admin:settings.validation.provider" }),
 }) satisfies z.ZodType<ClearCredentialsInput>;
@@ -136,7 +136,7 @@ export const SETTINGS_SCHEMAS = {
   "credentials-clear": ClearCredentialsSchema,
   profile: ProfileSchema,
 } as const;
-export type SettingsIntent = keyof typeof SETTINGS_SCHEMAS;
+type SettingsIntent = keyof typeof SETTINGS_SCHEMAS;
 
 export function isSettingsIntent(value: unknown): value is SettingsIntent {
   return typeof value === "string" && Object.hasOwn(SETTINGS_SCHEMAS, value);
