@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { displayStatus, statusColour } from "../../workers/core/orders";
+import { displayStatus } from "../../workers/core/orders";
 import type { OrderStatus } from "../../workers/core/orders";
+import { statusColour } from "~/lib/format";
 
 /** SPEC §4 status with its colour; REJECTED is shown as cancelled. */
 export function StatusBadge({ status }: { status: OrderStatus }) {

@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { PromotionRules, UsageStatus } from "../../workers/core/promotion";
+import type { CurrentPromotionView, PromotionRules, UsageStatus } from "../../workers/core/promotion";
 import { formatDateTime, formatMoney } from "~/lib/format";
 
 const USAGE_COLOUR: Record<UsageStatus, "grey" | "yellow" | "green" | "red"> = { CLAIMED: "grey", USED: "yellow", SUCCESS: "green", CANCELED: "red" };
@@ -36,20 +36,6 @@ export function PromotionRuleList({ rules }: { rules: PromotionRules }) {
     </ul>
   );
 }
-
-export type CurrentPromotionView = {
-  usageId: string;
-  promotionId: string;
-  title: string;
-  provider: string;
-  status: UsageStatus;
-  setAmount: string | null;
-  bonus: string | null;
-  bonusCredited: boolean;
-  turnoverDone: string | null;
-  turnoverTarget: string | null;
-  claimedAt: string;
-};
 
 /**
  * The promotion claimed or in use: what happens next, the turnover so far, and (while only

@@ -1,4 +1,3 @@
-import type { SubmissionResult } from "@conform-to/react";
 import type { PromotionResult } from "../../workers/services/admin-promotions";
 
 /** A service refusal as the form's errors (field errors where there is a field). */
@@ -11,5 +10,3 @@ export function promotionErrors(outcome: Extract<PromotionResult, { ok: false }>
   }[outcome.code];
   return outcome.field ? { fieldErrors: { [outcome.field]: [key] } } : { formErrors: [key] };
 }
-
-export type PromotionActionData = { result: SubmissionResult<string[]> };

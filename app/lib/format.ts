@@ -86,3 +86,20 @@ function numberToPlainString(value: number): string {
   // Avoid exponent notation for large or tiny numbers.
   return value.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 20 });
 }
+
+/** SPEC §4 display: colour per order status; REJECTED is shown as cancelled, so coloured as cancelled. */
+type StatusColour = "grey" | "red" | "yellow" | "green";
+export function statusColour(status: string): StatusColour {
+  switch (status) {
+    case "CANCELED":
+    case "REJECTED":
+    case "FAILED":
+      return "red";
+    case "PAID":
+      return "yellow";
+    case "SUCCESS":
+      return "green";
+    default:
+      return "grey";
+  }
+}

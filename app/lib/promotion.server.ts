@@ -1,7 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import type { PromotionError } from "../../workers/core/promotion";
-import { cancelPromotion, currentPromotion, getPromotion, localize } from "../../workers/services/promotion";
-import type { CurrentPromotionView } from "~/components/promotion";
+import { cancelPromotion, currentPromotionView as currentPromotionViewOf } from "../../workers/services/promotion";
 import type { Agency } from "../../workers/services/agency";
 import type { CurrentPlayer } from "../../workers/services/auth";
 import { translate } from "./i18n.server";
@@ -41,33 +40,7 @@ export async function cancelClaimAction(
   return redirectWithSuccess(args, back, translate(args.context, "promotion.cancelled"));
 }
 
-/** The title of a promotion in the page's language. */
-export async function promotionTitle(context: Readonly<RouterContextProvider>, agencyId: string, promotionId: string): Promise<string | null> {
-  const promotion = await getPromotion(getBindings(context).DB, agencyId, promotionId);
-  return promotion ? localize(promotion.title, getLocale(context)) : null;
-}
-
-/** The promotion claimed or in use, shaped for <CurrentPromotion>. */
-export async function currentPromotionView(
-  context: Readonly<RouterContextProvider>,
-  agency: Agency,
-  player: CurrentPlayer,
-  options: { withTurnover?: boolean } = {},
-): Promise<CurrentPromotionView | null> {
-  const current = await currentPromotion(getBindings(context), agency, player, options);
-  if (!current) return null;
-  const { usage, promotion } = current;
-  return {
-    usageId: usage.id,
-    promotionId: usage.promotionId,
-    title: promotion ? localize(promotion.title, getLocale(context)) : usage.promotionId,
-    provider: usage.provider,
-    status: usage.status,
-    setAmount: usage.rules.setAmount,
-    bonus: usage.bonus,
-    bonusCredited: usage.bonusCredited,
-    turnoverDone: current.turnoverDone,
-    turnoverTarget: usage.turnoverTarget,
-    claimedAt: new Date(usage.claimedAt).toISOString(),
-  };
+/** The promotion claimed or in use, shaped for <CurrentPromotion>, in the page's language. */
+export function currentPromotionView(context: Readonly<RouterContextProvider>, agency: Agency, player: CurrentPlayer, options: { withTurnover?: boolean } = {}) {
+  return currentPromotionViewOf(getBindings(context), agency, player, getLocale(context), options);
 }

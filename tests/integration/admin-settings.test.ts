@@ -10,9 +10,9 @@ import {
   setProfile, setProviderCredentials,
 } from "../../workers/services/admin-settings";
 import type { AuditActor } from "../../workers/db/audit";
-import { createPromotion, getPromotion, listPromotions, setPromotionStatus, updatePromotion } from "../../workers/services/admin-promotions";
+import { createPromotion, getPromotion, listPromotions, setPromotionStatus, updatePromotion, type PromotionInput } from "../../workers/services/admin-promotions";
 import { ChannelSchema, LimitsSchema, RateSchema } from "../../app/lib/schemas/admin-settings";
-import { PromotionSchema, type PromotionInput } from "../../app/lib/schemas/admin-promotion";
+import { PromotionSchema } from "../../app/lib/schemas/admin-promotion";
 import { findAgencyByHost } from "../../workers/services/agency";
 import { creditRate } from "../../workers/services/wallet";
 
@@ -286,7 +286,8 @@ describe("promotions", () => {
   });
 
   it("banners: one URL for every language, or one per language the player pages read", async () => {
-    const { getPromotion: playerPromotion, localize } = await import("../../workers/services/promotion");
+    const { getPromotion: playerPromotion } = await import("../../workers/services/promotion");
+    const { localize } = await import("../../workers/core/promotion");
     const single = await createPromotion(env.DB, owner, valid({ imageUrlLo: "/promotions/daily-10.svg" }));
     const perLanguage = await createPromotion(env.DB, owner, valid({ imageUrlLo: "/lo.svg", imageUrlVn: "https://cdn.example/vn.png" }));
     if (!single.ok || !perLanguage.ok) throw new Error("create failed");

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { depositCredit, depositFrom, formatAmount, formatRate, parseAmount, parseRate, parseWholeKip, withdrawPayout, type Rate } from "../../workers/core/money";
 import { buildLaoQr, crc16, field, parseFields, parseLaoQr } from "../../workers/core/emvco";
-import { canTransition, DEPOSIT_TRANSITIONS, displayStatus, isFinal, ORDER_STATUSES, statusColour } from "../../workers/core/orders";
+import { canTransition, DEPOSIT_TRANSITIONS, displayStatus, isFinal, ORDER_STATUSES } from "../../workers/core/orders";
+import { statusColour } from "../../app/lib/format";
 
 describe("amounts in minor units", () => {
   it.each([

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { depositCredit, parseRate, withdrawPayout, type Rate } from "../../workers/core/money";
 import {
-  bonusFor, canUsageTransition, checkClaim, checkDeposit, rulesFromRow, turnoverTarget, USAGE_STATUSES, withdrawUnderPromotion,
+  bonusFor, canUsageTransition, checkClaim, checkDeposit, turnoverTarget, USAGE_STATUSES, withdrawUnderPromotion,
   type ActiveUsage, type ClaimFacts, type PromotionRules,
 } from "../../workers/core/promotion";
+import { rulesFromRow } from "../../workers/db/promotions";
 import { PROVIDERS } from "../../workers/core/providers";
 import { quoteWithdraw } from "../../workers/core/withdraw";
 

@@ -27,23 +27,7 @@ export function isFinal(machine: Readonly<Record<OrderStatus, readonly OrderStat
   return machine[status].length === 0;
 }
 
-/** SPEC §4 display: colour per status; REJECTED is shown as cancelled. */
-export type StatusColour = "grey" | "red" | "yellow" | "green";
-export function statusColour(status: string): StatusColour {
-  switch (status) {
-    case "CANCELED":
-    case "REJECTED": // shown as cancelled, so coloured as cancelled
-    case "FAILED":
-      return "red";
-    case "PAID":
-      return "yellow";
-    case "SUCCESS":
-      return "green";
-    default:
-      return "grey";
-  }
-}
-
+/** SPEC §4 display: REJECTED is shown as cancelled. */
 export function displayStatus(status: OrderStatus): OrderStatus {
   return status === "REJECTED" ? "CANCELED" : status;
 }

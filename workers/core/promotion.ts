@@ -1,5 +1,5 @@
 import { parseAmount } from "./money";
-import { isProvider, type Provider } from "./providers";
+import type { Provider } from "./providers";
 import type { Deduction } from "./withdraw";
 
 /**
@@ -32,10 +32,18 @@ export type PromotionRules = {
   providers: Provider[];
 };
 
+/** Text in the three interface languages; lo is always there (possibly empty), the others fall back to it. */
+export type Localized = { lo: string; cn?: string; vn?: string };
+
+/** The text (or image URL) for a language, falling back to Lao. */
+export function localize(text: Localized, lang: string): string {
+  return (lang === "cn" ? text.cn : lang === "vn" ? text.vn : undefined) || text.lo;
+}
+
 /** Usage: CLAIMED -> USED (deposit settled, bonus credited, conditions running) -> SUCCESS | CANCELED; CLAIMED -> CANCELED. */
 export const USAGE_STATUSES = ["CLAIMED", "USED", "SUCCESS", "CANCELED"] as const;
 export type UsageStatus = (typeof USAGE_STATUSES)[number];
-export const USAGE_TRANSITIONS: Readonly<Record<UsageStatus, readonly UsageStatus[]>> = {
+const USAGE_TRANSITIONS: Readonly<Record<UsageStatus, readonly UsageStatus[]>> = {
   CLAIMED: ["USED", "CANCELED"],
   USED: ["SUCCESS", "CANCELED"],
   SUCCESS: [],
@@ -43,9 +51,6 @@ export const USAGE_TRANSITIONS: Readonly<Record<UsageStatus, readonly UsageStatu
 };
 export function canUsageTransition(from: UsageStatus, to: UsageStatus): boolean {
   return USAGE_TRANSITIONS[from].includes(to);
-}
-export function isActiveUsage(status: UsageStatus): boolean {
-  return status === "CLAIMED" || status === "USED";
 }
 
 /** SPEC §8 codes, plus our own where the spec only gives a message. */
@@ -70,7 +75,7 @@ export type PromotionError =
 const PERCENT_SCALE = 100n; // percentages and multiples carry 2 decimals
 
 /** "12.5" -> 1250n (hundredths). Null for garbage or negatives. */
-export function parseHundredths(text: string): bigint | null {
+function parseHundredths(text: string): bigint | null {
   return parseAmount(text, "THB");
 }
 
@@ -90,6 +95,21 @@ export function turnoverTarget(rules: PromotionRules, depositCreditMinor: bigint
   const base = (depositCreditMinor + bonusMinor) * multiple;
   return (base + PERCENT_SCALE - 1n) / PERCENT_SCALE;
 }
+
+/** The promotion claimed or in use, as the player pages show it: title in the page's language, amounts as decimal strings. */
+export type CurrentPromotionView = {
+  usageId: string;
+  promotionId: string;
+  title: string;
+  provider: string;
+  status: UsageStatus;
+  setAmount: string | null;
+  bonus: string | null;
+  bonusCredited: boolean;
+  turnoverDone: string | null;
+  turnoverTarget: string | null;
+  claimedAt: string;
+};
 
 /** The facts a claim is judged on; the wallet supplies the ones it owns, atomically. */
 export type ClaimFacts = {
@@ -121,7 +141,7 @@ export function checkClaim(facts: ClaimFacts): { ok: true } | { ok: false; error
 /** The active usage as a deposit sees it. */
 export type ActiveUsage = { id: string; status: "CLAIMED" | "USED"; provider: Provider; rules: PromotionRules };
 
-export type DepositVerdict =
+type DepositVerdict =
   | { ok: true; attach: null; endUsedUp: boolean }
   | { ok: true; attach: { usageId: string; bonusMinor: bigint }; endUsedUp: false }
   | { ok: false; error: PromotionError; provider?: Provider };
@@ -148,9 +168,9 @@ export function checkDeposit(input: { usage: ActiveUsage | null; provider: Provi
 }
 
 /** A USED usage as a withdrawal from its provider sees it. */
-export type UsageForWithdraw = { rules: PromotionRules; bonusMinor: bigint; turnoverTargetMinor: bigint };
+type UsageForWithdraw = { rules: PromotionRules; bonusMinor: bigint; turnoverTargetMinor: bigint };
 
-export type WithdrawVerdict =
+type WithdrawVerdict =
   | { ok: true; deductions: Deduction[]; outcome: "SUCCESS" | "CANCELED" }
   | { ok: false; error: PromotionError };
 
@@ -173,42 +193,4 @@ export function withdrawUnderPromotion(input: { usage: UsageForWithdraw; creditM
   const received = creditMinor - deductions.reduce((sum, d) => sum + d.creditMinor, 0n);
   if (received <= 0n) return { ok: false, error: "PROMOTION_CREDIT_NOT_ENOUGH" };
   return { ok: true, deductions, outcome: met ? "SUCCESS" : "CANCELED" };
-}
-
-/** The rule columns of a catalogue row (D1 `promotions`). */
-export type PromotionRuleColumns = {
-  bonus_kind: string;
-  bonus_value: string;
-  bonus_cap: string | null;
-  set_amount: string | null;
-  first_order_only: number;
-  credit_threshold: string;
-  turnover_multiple: string;
-  max_withdraw_credit: string | null;
-  withdraw_all: number;
-  providers: string;
-};
-
-/** Catalogue row -> rules; null when the row is malformed (it is then never claimable). */
-export function rulesFromRow(row: PromotionRuleColumns): PromotionRules | null {
-  let providers: unknown;
-  try {
-    providers = JSON.parse(row.providers);
-  } catch {
-    return null;
-  }
-  if (!Array.isArray(providers) || !providers.every(isProvider)) return null;
-  if (row.bonus_kind !== "FIXED" && row.bonus_kind !== "PERCENT") return null;
-  return {
-    bonusKind: row.bonus_kind,
-    bonusValue: row.bonus_value,
-    bonusCap: row.bonus_cap,
-    setAmount: row.set_amount,
-    firstOrderOnly: row.first_order_only === 1,
-    creditThreshold: row.credit_threshold,
-    turnoverMultiple: row.turnover_multiple,
-    maxWithdrawCredit: row.max_withdraw_credit,
-    withdrawAll: row.withdraw_all === 1,
-    providers,
-  };
 }

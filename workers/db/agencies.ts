@@ -1,6 +1,159 @@
-// ---- added by people helper
+import { isLanguage, type Language } from "../core/languages";
+import { PROVIDERS, type Provider } from "../core/providers";
+
+/**
+ * Statements over `agencies`, `agency_domains`, `agency_settings` (migration 0001 and
+ * later columns) and `provider_credentials` (0008). Every statement is scoped by the agency.
+ */
+
+type SocialLinks = {
+  telegram: string | null;
+  whatsapp: string | null;
+  facebook: string | null;
+  twitter: string | null;
+  line: string | null;
+};
+
+/** Deposits in kip (what the player pays), withdrawals in credit; decimal strings. */
+export type AgencyLimits = { depositMin: string; depositMax: string; withdrawMin: string; withdrawMax: string; withdrawAutoMax: string };
+
+/** An agency's settings row, as the rest of the code reads it. */
+export type AgencySettings = {
+  fallbackLanguage: Language;
+  social: SocialLinks;
+  limits: AgencyLimits;
+  enabledProviders: Provider[];
+};
+
+/** The agency a request is for: its id, name and settings. */
+export type Agency = { id: string; name: string } & AgencySettings;
+
+type AgencySettingsRow = {
+  fallback_language: string;
+  social_telegram: string | null;
+  social_whatsapp: string | null;
+  social_facebook: string | null;
+  social_twitter: string | null;
+  social_line: string | null;
+  deposit_min: string;
+  deposit_max: string;
+  withdraw_min: string;
+  withdraw_max: string;
+  withdraw_auto_max: string;
+  enabled_providers: string;
+};
+
+const SETTINGS_COLUMNS = `s.fallback_language, s.social_telegram, s.social_whatsapp, s.social_facebook, s.social_twitter, s.social_line,
+  s.deposit_min, s.deposit_max, s.withdraw_min, s.withdraw_max, s.withdraw_auto_max, s.enabled_providers`;
+
+/** The JSON array of provider codes, in the product's order; anything unknown is left out. */
+function parseProviders(json: string): Provider[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? PROVIDERS.filter((p) => value.includes(p)) : [];
+  } catch {
+    return [];
+  }
+}
+
+function toAgencySettings(row: AgencySettingsRow): AgencySettings {
+  return {
+    fallbackLanguage: isLanguage(row.fallback_language) ? row.fallback_language : "lo",
+    social: {
+      telegram: row.social_telegram,
+      whatsapp: row.social_whatsapp,
+      facebook: row.social_facebook,
+      twitter: row.social_twitter,
+      line: row.social_line,
+    },
+    limits: {
+      depositMin: row.deposit_min,
+      depositMax: row.deposit_max,
+      withdrawMin: row.withdraw_min,
+      withdrawMax: row.withdraw_max,
+      withdrawAutoMax: row.withdraw_auto_max,
+    },
+    enabledProviders: parseProviders(row.enabled_providers),
+  };
+}
+
+/** The ACTIVE agency a (normalized) host belongs to; null for an unknown host or a disabled agency. */
+export async function findActiveAgencyByHost(db: D1Database, host: string): Promise<Agency | null> {
+  const row = await db
+    .prepare(
+      `SELECT a.id, a.name, ${SETTINGS_COLUMNS}
+         FROM agency_domains d
+         JOIN agencies a ON a.id = d.agency_id
+         JOIN agency_settings s ON s.agency_id = a.id
+        WHERE d.host = ?1 AND a.status = 'ACTIVE'`,
+    )
+    .bind(host)
+    .first<AgencySettingsRow & { id: string; name: string }>();
+  return row ? { id: row.id, name: row.name, ...toAgencySettings(row) } : null;
+}
+
+/** An agency's settings; every agency has its row (created with the agency), so a missing one is a bug. */
+export async function readAgencySettings(db: D1Database, agencyId: string): Promise<AgencySettings> {
+  const row = await db.prepare(`SELECT ${SETTINGS_COLUMNS} FROM agency_settings s WHERE s.agency_id = ?1`).bind(agencyId).first<AgencySettingsRow>();
+  if (!row) throw new Error(`agency ${agencyId} has no settings row`);
+  return toAgencySettings(row);
+}
+
 /** The agency's budget of strangers' login failures per 10 minutes (agency_settings), null when unset. */
 export async function loginFailureBudget(db: D1Database, agencyId: string): Promise<number | null> {
   const row = await db.prepare(`SELECT login_failure_budget AS budget FROM agency_settings WHERE agency_id = ?1`).bind(agencyId).first<{ budget: number | null }>();
   return row?.budget ?? null;
+}
+
+export function updateLimitsStatement(db: D1Database, agencyId: string, limits: AgencyLimits): D1PreparedStatement {
+  return db
+    .prepare(`UPDATE agency_settings SET deposit_min = ?2, deposit_max = ?3, withdraw_min = ?4, withdraw_max = ?5, withdraw_auto_max = ?6 WHERE agency_id = ?1`)
+    .bind(agencyId, limits.depositMin, limits.depositMax, limits.withdrawMin, limits.withdrawMax, limits.withdrawAutoMax);
+}
+
+export function updateEnabledProvidersStatement(db: D1Database, agencyId: string, providers: readonly Provider[]): D1PreparedStatement {
+  return db.prepare(`UPDATE agency_settings SET enabled_providers = ?2 WHERE agency_id = ?1`).bind(agencyId, JSON.stringify(providers));
+}
+
+export function updateProfileStatement(db: D1Database, agencyId: string, fallbackLanguage: Language, social: SocialLinks): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE agency_settings SET fallback_language = ?2, social_telegram = ?3, social_whatsapp = ?4, social_facebook = ?5, social_twitter = ?6, social_line = ?7
+        WHERE agency_id = ?1`,
+    )
+    .bind(agencyId, fallbackLanguage, social.telegram, social.whatsapp, social.facebook, social.twitter, social.line);
+}
+
+// ---- provider_credentials: write-only from the settings screen (the secret is sealed by the service)
+
+/** When each provider's credentials were last set (never the credentials themselves). */
+export async function listCredentialDates(db: D1Database, agencyId: string): Promise<{ provider: string; setAt: string }[]> {
+  const { results } = await db.prepare(`SELECT provider, updated_at FROM provider_credentials WHERE agency_id = ?1`).bind(agencyId).all<{ provider: string; updated_at: string }>();
+  return results.map((r) => ({ provider: r.provider, setAt: r.updated_at }));
+}
+
+/** When a provider's credentials were set, or null when they are not. */
+export async function credentialsSetAt(db: D1Database, agencyId: string, provider: string): Promise<string | null> {
+  const row = await db.prepare(`SELECT updated_at FROM provider_credentials WHERE agency_id = ?1 AND provider = ?2`).bind(agencyId, provider).first<{ updated_at: string }>();
+  return row?.updated_at ?? null;
+}
+
+/** The sealed credentials of a provider, or null when none are set. */
+export async function readCredentialsCiphertext(db: D1Database, agencyId: string, provider: string): Promise<string | null> {
+  const row = await db.prepare(`SELECT secret_ciphertext FROM provider_credentials WHERE agency_id = ?1 AND provider = ?2`).bind(agencyId, provider).first<{ secret_ciphertext: string }>();
+  return row?.secret_ciphertext ?? null;
+}
+
+/** Sets (or replaces) a provider's credentials: the masked agent hint and the ciphertext. */
+export function upsertCredentialsStatement(db: D1Database, agencyId: string, provider: string, agentHint: string, ciphertext: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO provider_credentials (agency_id, provider, agent, secret_ciphertext, updated_at) VALUES (?1, ?2, ?3, ?4, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+       ON CONFLICT (agency_id, provider) DO UPDATE SET agent = excluded.agent, secret_ciphertext = excluded.secret_ciphertext, updated_at = excluded.updated_at`,
+    )
+    .bind(agencyId, provider, agentHint, ciphertext);
+}
+
+export function deleteCredentialsStatement(db: D1Database, agencyId: string, provider: string): D1PreparedStatement {
+  return db.prepare(`DELETE FROM provider_credentials WHERE agency_id = ?1 AND provider = ?2`).bind(agencyId, provider);
 }

@@ -1,6 +1,6 @@
 /**
- * Statements over the payment tables: receiving channels, exchange rates (read side; the
- * back office's settings write them), payments that matched no order, the gateway's applied
+ * Statements over the payment tables: receiving channels and exchange rates (read by deposits,
+ * read and written by the owner's settings), payments that matched no order, the gateway's applied
  * transactions and the webhook deliveries already answered.
  */
 
@@ -69,6 +69,32 @@ export async function hasActiveSandboxChannel(db: D1Database, agencyId: string):
   return (await db.prepare(`SELECT 1 FROM payment_channels WHERE agency_id = ?1 AND gateway = 'sandbox' AND active = 1`).bind(agencyId).first()) !== null;
 }
 
+/** What a channel is set to; `iin` is the bank's, for the EMVCo QR. */
+type PaymentChannelValues = { code: string; mid: string; displayName: string; bankCode: string; iin: string; merchantName: string; merchantCity: string; active: boolean };
+
+/** Inserts a channel unless its code exists (a concurrent create of the same code changes nothing). */
+export function insertPaymentChannelStatement(db: D1Database, agencyId: string, channel: PaymentChannelValues): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, active)
+       VALUES (?1, ?2, ?3, ?4, 'LAK', ?5, ?6, ?7, ?8, ?9)`,
+    )
+    .bind(agencyId, channel.code, channel.mid, channel.displayName, channel.bankCode, channel.iin, channel.merchantName, channel.merchantCity, channel.active ? 1 : 0);
+}
+
+export function updatePaymentChannelStatement(db: D1Database, agencyId: string, channel: PaymentChannelValues): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE payment_channels SET mid = ?3, display_name = ?4, bank_code = ?5, iin = ?6, merchant_name = ?7, merchant_city = ?8, active = ?9
+        WHERE agency_id = ?1 AND code = ?2`,
+    )
+    .bind(agencyId, channel.code, channel.mid, channel.displayName, channel.bankCode, channel.iin, channel.merchantName, channel.merchantCity, channel.active ? 1 : 0);
+}
+
+export function setPaymentChannelActiveStatement(db: D1Database, agencyId: string, code: string, active: boolean): D1PreparedStatement {
+  return db.prepare(`UPDATE payment_channels SET active = ?3 WHERE agency_id = ?1 AND code = ?2`).bind(agencyId, code, active ? 1 : 0);
+}
+
 // ---- exchange rates (migration 0004), as stored: decimal strings
 
 export type ExchangeRate = { currency: string; buy: string; sell: string; updatedAt: string };
@@ -102,6 +128,22 @@ export async function listExchangeRateHistory(db: D1Database, agencyId: string, 
     .bind(agencyId, limit)
     .all<ExchangeRateChangeRow>();
   return results.map(toExchangeRateChange);
+}
+
+/** Replaces the current rate of a currency (or sets the first one). */
+export function upsertExchangeRateStatement(db: D1Database, agencyId: string, rate: { currency: string; buy: string; sell: string }): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO exchange_rates (agency_id, currency, buy, sell, updated_at) VALUES (?1, ?2, ?3, ?4, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+       ON CONFLICT (agency_id, currency) DO UPDATE SET buy = excluded.buy, sell = excluded.sell, updated_at = excluded.updated_at`,
+    )
+    .bind(agencyId, rate.currency, rate.buy, rate.sell);
+}
+
+export function insertExchangeRateHistoryStatement(db: D1Database, agencyId: string, rate: { currency: string; buy: string; sell: string }, changedBy: string | null): D1PreparedStatement {
+  return db
+    .prepare(`INSERT INTO exchange_rate_history (agency_id, currency, buy, sell, changed_by) VALUES (?1, ?2, ?3, ?4, ?5)`)
+    .bind(agencyId, rate.currency, rate.buy, rate.sell, changedBy);
 }
 
 // ---- payments that matched no order (migration 0009)

@@ -1,6 +1,7 @@
 import { formatAmount, parseAmount } from "../core/money";
 import { hasBankAccount } from "../db/bank-accounts";
-import { rulesFromRow, withdrawUnderPromotion, type PromotionError, type PromotionRuleColumns, type PromotionRules } from "../core/promotion";
+import { findPromotion, listActivePromotions, type PromotionRecord } from "../db/promotions";
+import { localize, withdrawUnderPromotion, type CurrentPromotionView, type PromotionError } from "../core/promotion";
 import { isProvider, type Provider } from "../core/providers";
 import type { Deduction } from "../core/withdraw";
 import { providerPort, providerUsername } from "../ports/provider";
@@ -9,77 +10,32 @@ import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
 import { walletOf } from "./wallet";
 
-/** Text in the three interface languages; lo is always there, the others fall back to it. */
-export type Localized = { lo: string; cn?: string; vn?: string };
+/** A catalogue promotion a player may see: its rules are well formed. */
+type Promotion = Omit<PromotionRecord, "rulesValid" | "createdAt" | "updatedAt">;
 
-export type Promotion = {
-  id: string;
-  status: "ACTIVE" | "INACTIVE";
-  title: Localized;
-  description: Localized;
-  /** One image for every language, or one per language (the column holds a URL or {"lo","cn","vn"}). */
-  imageUrl: Localized | null;
-  rules: PromotionRules;
-  sortOrder: number;
-};
-
-type PromotionRow = PromotionRuleColumns & {
-  id: string;
-  status: "ACTIVE" | "INACTIVE";
-  title: string;
-  description: string;
-  image_url: string | null;
-  sort_order: number;
-};
-
-/** A JSON {"lo","cn","vn"} column (or a plain string, taken as every language's). */
-export function parseLocalized(text: string): Localized {
-  try {
-    const value = JSON.parse(text) as Partial<Localized>;
-    if (typeof value.lo === "string") return { lo: value.lo, cn: value.cn || undefined, vn: value.vn || undefined };
-  } catch {
-    // a plain string is taken as the Lao text
-  }
-  return { lo: text };
-}
-
-/** The text (or image URL) for a language, falling back to Lao. */
-export function localize(text: Localized, lang: string): string {
-  return (lang === "cn" ? text.cn : lang === "vn" ? text.vn : undefined) || text.lo;
-}
-
-function toPromotion(row: PromotionRow): Promotion | null {
-  const rules = rulesFromRow(row);
-  if (!rules) return null;
-  return {
-    id: row.id,
-    status: row.status,
-    title: parseLocalized(row.title),
-    description: parseLocalized(row.description),
-    imageUrl: row.image_url ? parseLocalized(row.image_url) : null,
-    rules,
-    sortOrder: row.sort_order,
-  };
+function toPromotion(record: PromotionRecord): Promotion | null {
+  if (!record.rulesValid) return null;
+  return { id: record.id, status: record.status, title: record.title, description: record.description, imageUrl: record.imageUrl, rules: record.rules, sortOrder: record.sortOrder };
 }
 
 /** The catalogue a player sees: ACTIVE promotions of the agency, in the staff's order. */
-export async function listPromotions(db: D1Database, agencyId: string): Promise<Promotion[]> {
-  const { results } = await db.prepare(`SELECT * FROM promotions WHERE agency_id = ?1 AND status = 'ACTIVE' ORDER BY sort_order, created_at`).bind(agencyId).all<PromotionRow>();
-  return results.map(toPromotion).filter((p): p is Promotion => p !== null);
+async function listPromotions(db: D1Database, agencyId: string): Promise<Promotion[]> {
+  return (await listActivePromotions(db, agencyId)).map(toPromotion).filter((p): p is Promotion => p !== null);
 }
 
 /** One promotion of this agency, ACTIVE or not (a detail link may outlive the promotion). */
 export async function getPromotion(db: D1Database, agencyId: string, id: string): Promise<Promotion | null> {
-  const row = await db.prepare(`SELECT * FROM promotions WHERE agency_id = ?1 AND id = ?2`).bind(agencyId, id).first<PromotionRow>();
-  return row ? toPromotion(row) : null;
+  const record = await findPromotion(db, agencyId, id);
+  return record ? toPromotion(record) : null;
 }
 
 /** The providers a player may claim this promotion for: the promotion's, among the agency's. */
-export function eligibleProviders(promotion: Promotion, agency: Agency): Provider[] {
+function eligibleProviders(promotion: Promotion, agency: Agency): Provider[] {
   return promotion.rules.providers.filter((p) => agency.enabledProviders.includes(p));
 }
 
-export type ClaimResult = { ok: true; usage: PromotionUsage } | { ok: false; error: PromotionError | "PROVIDER_UNAVAILABLE" };
+/** A refused claim; `creditThreshold` comes with PROMOTION_CREDIT_TOO_HIGH (the player's message names it). */
+type ClaimResult = { ok: true; usage: PromotionUsage } | { ok: false; error: PromotionError | "PROVIDER_UNAVAILABLE"; creditThreshold?: string };
 
 /**
  * Claim: the service gathers what lives outside the wallet (catalogue, bank account, the
@@ -97,7 +53,7 @@ export async function claimPromotion(env: Env, agency: Agency, player: CurrentPl
   if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
   const wallet = walletOf(env, agency.id, player.id);
   await wallet.identify(agency.id, player.id, player.username);
-  return wallet.claimPromotion({
+  const claimed = await wallet.claimPromotion({
     usageId: crypto.randomUUID(),
     promotionId: promotion.id,
     provider: input.provider,
@@ -105,16 +61,18 @@ export async function claimPromotion(env: Env, agency: Agency, player: CurrentPl
     facts: { promotionActive: true, enabledProviders: agency.enabledProviders, hasBankAccount: true, creditAtProviderMinor: parseAmount(balance.amount, "THB") ?? 0n },
     now: Date.now(),
   });
+  if (!claimed.ok && claimed.error === "PROMOTION_CREDIT_TOO_HIGH") return { ...claimed, creditThreshold: promotion.rules.creditThreshold };
+  return claimed;
 }
 
 export async function cancelPromotion(env: Env, agency: Agency, player: CurrentPlayer, usageId: string) {
   return walletOf(env, agency.id, player.id).cancelPromotion(usageId, Date.now());
 }
 
-export type CurrentPromotion = { usage: PromotionUsage; promotion: Promotion | null; turnoverDone: string | null };
+type CurrentPromotion = { usage: PromotionUsage; promotion: Promotion | null; turnoverDone: string | null };
 
 /** The promotion claimed or in use, with its catalogue entry and (when in use) the turnover so far. */
-export async function currentPromotion(env: Env, agency: Agency, player: CurrentPlayer, options: { withTurnover?: boolean } = {}): Promise<CurrentPromotion | null> {
+async function currentPromotion(env: Env, agency: Agency, player: CurrentPlayer, options: { withTurnover?: boolean } = {}): Promise<CurrentPromotion | null> {
   const usage = await walletOf(env, agency.id, player.id).activeUsage();
   if (!usage) return null;
   const promotion = await getPromotion(env.DB, agency.id, usage.promotionId);
@@ -126,7 +84,7 @@ export async function currentPromotion(env: Env, agency: Agency, player: Current
   return { usage, promotion, turnoverDone };
 }
 
-export async function listUsages(env: Env, agency: Agency, player: CurrentPlayer, page: number, pageSize: number) {
+async function listUsages(env: Env, agency: Agency, player: CurrentPlayer, page: number, pageSize: number) {
   const { items, total } = await walletOf(env, agency.id, player.id).listUsages(page, pageSize);
   const ids = [...new Set(items.map((u) => u.promotionId))];
   const promotions = new Map<string, Promotion>();
@@ -172,7 +130,7 @@ export async function promotionForWithdraw(
 }
 
 /** JSON shapes of the SPEC §3 promotion data groups. */
-export function promotionSummary(promotion: Promotion, lang: string) {
+function promotionSummary(promotion: Promotion, lang: string) {
   return {
     id: promotion.id,
     status: promotion.status,
@@ -191,7 +149,7 @@ export function promotionSummary(promotion: Promotion, lang: string) {
   };
 }
 
-export function usageSummary(usage: PromotionUsage, promotion: Promotion | null, lang: string) {
+function usageSummary(usage: PromotionUsage, promotion: Promotion | null, lang: string) {
   return {
     id: usage.id,
     promotionId: usage.promotionId,
@@ -207,4 +165,111 @@ export function usageSummary(usage: PromotionUsage, promotion: Promotion | null,
     usedAt: usage.usedAt === null ? null : new Date(usage.usedAt).toISOString(),
     endedAt: usage.endedAt === null ? null : new Date(usage.endedAt).toISOString(),
   };
+}
+
+/** The promotion claimed or in use, as the player pages show it (<CurrentPromotion>). */
+export async function currentPromotionView(env: Env, agency: Agency, player: CurrentPlayer, lang: string, options: { withTurnover?: boolean } = {}): Promise<CurrentPromotionView | null> {
+  const current = await currentPromotion(env, agency, player, options);
+  if (!current) return null;
+  const { usage, promotion } = current;
+  return {
+    usageId: usage.id,
+    promotionId: usage.promotionId,
+    title: promotion ? localize(promotion.title, lang) : usage.promotionId,
+    provider: usage.provider,
+    status: usage.status,
+    setAmount: usage.rules.setAmount,
+    bonus: usage.bonus,
+    bonusCredited: usage.bonusCredited,
+    turnoverDone: current.turnoverDone,
+    turnoverTarget: usage.turnoverTarget,
+    claimedAt: new Date(usage.claimedAt).toISOString(),
+  };
+}
+
+/** A catalogue promotion in the player's language (its page). */
+function promotionView(promotion: Promotion, lang: string) {
+  return {
+    id: promotion.id,
+    status: promotion.status,
+    title: localize(promotion.title, lang),
+    description: localize(promotion.description, lang),
+    imageUrl: promotion.imageUrl && localize(promotion.imageUrl, lang),
+    rules: promotion.rules,
+  };
+}
+
+/** The promotion page: the catalogue and the promotion claimed or in use (with its turnover). */
+export async function promotionListPage(env: Env, agency: Agency, player: CurrentPlayer, lang: string) {
+  const [promotions, current] = await Promise.all([listPromotions(env.DB, agency.id), currentPromotionView(env, agency, player, lang, { withTurnover: true })]);
+  return {
+    current,
+    promotions: promotions.map((p) => ({ id: p.id, title: localize(p.title, lang), description: localize(p.description, lang), imageUrl: p.imageUrl && localize(p.imageUrl, lang), rules: p.rules })),
+  };
+}
+
+/** A promotion's page: the promotion, the providers it may be claimed for, the current one, and whether the player has a bank account. Null when not found. */
+export async function promotionDetailPage(env: Env, agency: Agency, player: CurrentPlayer, promotionId: string, lang: string) {
+  const promotion = await getPromotion(env.DB, agency.id, promotionId);
+  if (!promotion) return null;
+  const [hasBank, current] = await Promise.all([hasBankAccount(env.DB, agency.id, player.id), currentPromotionView(env, agency, player, lang, { withTurnover: true })]);
+  return { promotion: promotionView(promotion, lang), providers: eligibleProviders(promotion, agency), current, hasBank };
+}
+
+/** The player's promotion history, one page. */
+export async function promotionHistoryPage(env: Env, agency: Agency, player: CurrentPlayer, page: number, pageSize: number, lang: string) {
+  const { items, total } = await listUsages(env, agency, player, page, pageSize);
+  return {
+    page,
+    pageSize,
+    total,
+    items: items.map(({ usage, promotion }) => ({
+      code: usage.id,
+      promotionId: usage.promotionId,
+      title: promotion ? localize(promotion.title, lang) : usage.promotionId,
+      provider: usage.provider,
+      // SPEC §2 "used-at": when the promotion started (its deposit landed), else when it was claimed
+      usedAt: new Date(usage.usedAt ?? usage.claimedAt).toISOString(),
+      status: usage.status,
+      bonus: usage.bonusCredited ? usage.bonus : null,
+      reason: usage.reason,
+    })),
+  };
+}
+
+// SPEC §3 promotion data groups (app/routes/api/promotions.ts), in the player's language.
+
+export async function promotionSummaries(db: D1Database, agencyId: string, lang: string) {
+  return (await listPromotions(db, agencyId)).map((p) => promotionSummary(p, lang));
+}
+
+export async function promotionSummaryById(db: D1Database, agencyId: string, promotionId: string, lang: string) {
+  const promotion = await getPromotion(db, agencyId, promotionId);
+  return promotion && promotionSummary(promotion, lang);
+}
+
+export async function currentUsageSummary(env: Env, agency: Agency, player: CurrentPlayer, lang: string) {
+  const current = await currentPromotion(env, agency, player, { withTurnover: true });
+  return current && { ...usageSummary(current.usage, current.promotion, lang), turnoverDone: current.turnoverDone };
+}
+
+export async function usageSummaries(env: Env, agency: Agency, player: CurrentPlayer, page: number, pageSize: number, lang: string) {
+  const { items, total } = await listUsages(env, agency, player, page, pageSize);
+  return { page, pageSize, total, items: items.map(({ usage, promotion }) => usageSummary(usage, promotion, lang)) };
+}
+
+/** Claims a promotion; on success the usage's summary. */
+export async function claimPromotionSummary(env: Env, agency: Agency, player: CurrentPlayer, input: { promotionId: string; provider: string }, lang: string) {
+  const claimed = await claimPromotion(env, agency, player, input);
+  if (!claimed.ok) return claimed;
+  return { ok: true as const, usage: usageSummary(claimed.usage, await getPromotion(env.DB, agency.id, input.promotionId), lang) };
+}
+
+/** Cancels the promotion claimed (not yet in use); null when there is none. */
+export async function cancelCurrentPromotion(env: Env, agency: Agency, player: CurrentPlayer, lang: string) {
+  const current = await currentPromotion(env, agency, player);
+  if (!current) return null;
+  const cancelled = await cancelPromotion(env, agency, player, current.usage.id);
+  if (!cancelled.ok) return cancelled;
+  return { ok: true as const, usage: usageSummary(cancelled.usage, current.promotion, lang) };
 }

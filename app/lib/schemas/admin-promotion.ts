@@ -1,22 +1,21 @@
 import { z } from "zod";
 import { PROVIDERS } from "../../../workers/core/providers";
 import { decimalPattern, scaled } from "../../../workers/core/decimal";
+import type { PromotionInput } from "../../../workers/services/admin-promotions";
 
 /**
  * A promotion as staff edit it (admin/promotions/new and /:promotionId), every rule field
  * of migration 0007. Amounts are decimal strings: credit (THB) with up to 2 decimals,
  * set_amount in whole kip, percentages and the turnover multiple with up to 2 decimals.
  * Rules that depend on the agency (providers it offers, deposit limits) are checked again
- * by the service (workers/services/admin-promotions.ts).
+ * by the service (workers/services/admin-promotions.ts), whose plain input type the
+ * schema's output satisfies.
  */
-export const PROMOTION_LIMITS = { titleMax: 120, descriptionMax: 2000, percentMax: "1000", turnoverMax: "1000", sortMax: 9999 } as const;
+const PROMOTION_LIMITS = { titleMax: 120, descriptionMax: 2000, percentMax: "1000", turnoverMax: "1000", sortMax: 9999 } as const;
 
 const msg = (key: string) => `admin:promotions.validation.${key}`;
 const credit = (key: string) => z.string({ error: msg(key) }).trim().regex(decimalPattern(2, 12), { error: msg(key) });
-const title = (required: boolean) => {
-  const base = z.string({ error: msg("titleLo") }).trim().max(PROMOTION_LIMITS.titleMax, { error: msg("tooLong") });
-  return required ? base.min(1, { error: msg("titleLo") }) : base.optional();
-};
+const title = z.string({ error: msg("titleLo") }).trim().max(PROMOTION_LIMITS.titleMax, { error: msg("tooLong") });
 const description = z.string().trim().max(PROMOTION_LIMITS.descriptionMax, { error: msg("tooLong") }).optional();
 const imageUrl = z
   .string()
@@ -29,9 +28,9 @@ export const PromotionSchema = z
   .object({
     /** The row's updated_at when the form was opened: a concurrent edit is refused, not overwritten. */
     version: z.string().optional(),
-    titleLo: title(true),
-    titleCn: title(false),
-    titleVn: title(false),
+    titleLo: title.min(1, { error: msg("titleLo") }),
+    titleCn: title.optional(),
+    titleVn: title.optional(),
     descriptionLo: description,
     descriptionCn: description,
     descriptionVn: description,
@@ -66,9 +65,7 @@ export const PromotionSchema = z
   .refine((v) => v.bonusKind !== "FIXED" || v.bonusCap === undefined, { error: msg("capPercentOnly"), path: ["bonusCap"] })
   .refine((v) => v.imageUrlLo !== undefined || (v.imageUrlCn === undefined && v.imageUrlVn === undefined), { error: msg("imageLoFirst"), path: ["imageUrlLo"] })
   .refine((v) => v.setAmount === undefined || (scaled(v.setAmount, 0) ?? 0n) > 0n, { error: msg("setAmount"), path: ["setAmount"] })
-  .refine((v) => v.maxWithdrawCredit === undefined || (scaled(v.maxWithdrawCredit, 2) ?? 0n) > 0n, { error: msg("maxWithdrawCredit"), path: ["maxWithdrawCredit"] });
-
-export type PromotionInput = z.output<typeof PromotionSchema>;
+  .refine((v) => v.maxWithdrawCredit === undefined || (scaled(v.maxWithdrawCredit, 2) ?? 0n) > 0n, { error: msg("maxWithdrawCredit"), path: ["maxWithdrawCredit"] }) satisfies z.ZodType<PromotionInput>;
 
 export const PromotionStatusSchema = z.object({
   status: z.enum(["ACTIVE", "INACTIVE"]),

@@ -3,11 +3,15 @@ import { BANK_CODES } from "../../../workers/core/banks";
 import { PROVIDERS } from "../../../workers/core/providers";
 import { LANGUAGES } from "../../../workers/core/languages";
 import { decimalPattern, scaled } from "../../../workers/core/decimal";
+import type {
+  ChannelActiveInput, ChannelInput, ClearCredentialsInput, CredentialsInput, LimitsInput, ProfileInput, ProvidersInput, RateInput,
+} from "../../../workers/services/admin-settings";
 
 /**
  * The owner's settings forms (admin/settings). Each form posts an `intent` naming its
  * section; the route parses the form with the schema of that intent, the browser with the
- * same schema. Messages are translation keys of the admin namespace.
+ * same schema. Messages are translation keys of the admin namespace. Each schema's output
+ * is the service's plain input type (`satisfies`), so the service never sees zod.
  */
 export const CREDIT_CURRENCIES = ["THB", "USD"] as const;
 const RATE_DECIMALS = 6;
@@ -32,7 +36,7 @@ export const RateSchema = z
   .refine((v) => (scaled(v.buy, RATE_DECIMALS) ?? 0n) <= (scaled(v.sell, RATE_DECIMALS) ?? 0n), {
     error: "admin:settings.validation.buyAboveSell",
     path: ["buy"],
-  });
+  }) satisfies z.ZodType<RateInput>;
 
 const kip = z.string({ error: "admin:settings.validation.kip" }).trim().regex(decimalPattern(0, 13), { error: "admin:settings.validation.kip" });
 const credit = z.string({ error: "admin:settings.validation.credit" }).trim().regex(decimalPattern(CREDIT_DECIMALS, 12), { error: "admin:settings.validation.credit" });
@@ -56,7 +60,7 @@ export const LimitsSchema = z
   .refine((v) => (scaled(v.withdrawAutoMax, CREDIT_DECIMALS) ?? 0n) <= (scaled(v.withdrawMax, CREDIT_DECIMALS) ?? 0n), {
     error: "admin:settings.validation.autoAboveMax",
     path: ["withdrawAutoMax"],
-  });
+  }) satisfies z.ZodType<LimitsInput>;
 
 export const ChannelSchema = z.object({
   intent: z.literal("channel"),
@@ -78,30 +82,30 @@ export const ChannelSchema = z.object({
   merchantName: z.string({ error: "admin:settings.validation.required" }).trim().min(1, { error: "admin:settings.validation.required" }).max(25, { error: "admin:settings.validation.tooLong" }),
   merchantCity: z.string({ error: "admin:settings.validation.required" }).trim().min(1, { error: "admin:settings.validation.required" }).max(15, { error: "admin:settings.validation.tooLong" }),
   active: z.literal("on").optional(),
-});
+}) satisfies z.ZodType<ChannelInput>;
 
-export const ChannelActiveSchema = z.object({
+const ChannelActiveSchema = z.object({
   intent: z.literal("channel-active"),
   code: z.string().trim().min(1),
   active: z.enum(["1", "0"]),
-});
+}) satisfies z.ZodType<ChannelActiveInput>;
 
 export const ProvidersSchema = z.object({
   intent: z.literal("providers"),
   providers: z.array(z.enum(PROVIDERS, { error: "admin:settings.validation.providers" }), { error: "admin:settings.validation.providers" }).min(1, { error: "admin:settings.validation.providers" }),
-});
+}) satisfies z.ZodType<ProvidersInput>;
 
 export const CredentialsSchema = z.object({
   intent: z.literal("credentials"),
   provider: z.enum(PROVIDERS, { error: "admin:settings.validation.provider" }),
   agent: z.string({ error: "admin:settings.validation.required" }).trim().min(1, { error: "admin:settings.validation.required" }).max(64, { error: "admin:settings.validation.tooLong" }),
   secret: z.string({ error: "admin:settings.validation.secret" }).min(8, { error: "admin:settings.validation.secret" }).max(512, { error: "admin:settings.validation.tooLong" }),
-});
+}) satisfies z.ZodType<CredentialsInput>;
 
-export const ClearCredentialsSchema = z.object({
+const ClearCredentialsSchema = z.object({
   intent: z.literal("credentials-clear"),
   provider: z.enum(PROVIDERS, { error: "admin:settings.validation.provider" }),
-});
+}) satisfies z.ZodType<ClearCredentialsInput>;
 
 const SOCIALS = ["telegram", "whatsapp", "facebook", "twitter", "line"] as const;
 export const SOCIAL_NETWORKS = SOCIALS;
@@ -120,7 +124,7 @@ export const ProfileSchema = z.object({
   facebook: socialUrl,
   twitter: socialUrl,
   line: socialUrl,
-});
+}) satisfies z.ZodType<ProfileInput>;
 
 export const SETTINGS_SCHEMAS = {
   rate: RateSchema,
@@ -132,7 +136,7 @@ export const SETTINGS_SCHEMAS = {
   "credentials-clear": ClearCredentialsSchema,
   profile: ProfileSchema,
 } as const;
-export type SettingsIntent = keyof typeof SETTINGS_SCHEMAS;
+type SettingsIntent = keyof typeof SETTINGS_SCHEMAS;
 
 export function isSettingsIntent(value: unknown): value is SettingsIntent {
   return typeof value === "string" && Object.hasOwn(SETTINGS_SCHEMAS, value);

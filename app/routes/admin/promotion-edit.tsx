@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
-import { getPromotion, promotionFormValues, setPromotionStatus, updatePromotion } from "../../../workers/services/admin-promotions";
+import { promotionEditPage, setPromotionStatus, updatePromotion } from "../../../workers/services/admin-promotions";
 import { PromotionForm } from "~/components/admin-promotion-form";
 import { promotionErrors } from "~/lib/admin-promotions.server";
 import { translate } from "~/lib/i18n.server";
@@ -15,9 +15,9 @@ import type { Route } from "./+types/promotion-edit";
 /** One promotion of this agency: edit every field, activate or deactivate. Another agency's id is 404. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context, { role: "owner" });
-  const promotion = await getPromotion(getBindings(context).DB, staff.agencyId, params.promotionId);
-  if (!promotion) throw new Response("Not found", { status: 404 });
-  return { promotion, values: promotionFormValues(promotion), enabledProviders: getAgency(context).enabledProviders };
+  const page = await promotionEditPage(getBindings(context).DB, staff.agencyId, params.promotionId);
+  if (!page) throw new Response("Not found", { status: 404 });
+  return { ...page, enabledProviders: getAgency(context).enabledProviders };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {

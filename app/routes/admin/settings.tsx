@@ -4,10 +4,7 @@ import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { BANKS } from "../../../workers/core/banks";
 import { PROVIDERS } from "../../../workers/core/providers";
-import {
-  clearProviderCredentials, loadSettings, saveChannel, setChannelActive, setEnabledProviders, setExchangeRate, setLimits, setProfile, setProviderCredentials,
-  type ChannelRow, type SettingsResult,
-} from "../../../workers/services/admin-settings";
+import { changeSettings, loadSettings, type ChannelRow } from "../../../workers/services/admin-settings";
 import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
@@ -61,37 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ intent: formKey, result: submission.reply({ hideFields: ["secret"] }) as SubmissionResult<string[]> }, { status: 400 });
   }
-  const env = getBindings(context);
-  const db = env.DB;
-  const actor = auditContext(request, staff);
-  const value = submission.value;
-  let outcome: SettingsResult;
-  switch (value.intent) {
-    case "rate":
-      outcome = await setExchangeRate(db, actor, value);
-      break;
-    case "limits":
-      outcome = await setLimits(db, actor, value);
-      break;
-    case "channel":
-      outcome = await saveChannel(db, actor, value);
-      break;
-    case "channel-active":
-      outcome = await setChannelActive(db, actor, value.code, value.active === "1");
-      break;
-    case "providers":
-      outcome = await setEnabledProviders(db, actor, value.providers);
-      break;
-    case "credentials":
-      outcome = await setProviderCredentials(db, (env as { CREDENTIALS_KEY?: string }).CREDENTIALS_KEY, actor, value);
-      break;
-    case "credentials-clear":
-      outcome = await clearProviderCredentials(db, actor, value.provider);
-      break;
-    case "profile":
-      outcome = await setProfile(db, actor, value);
-      break;
-  }
+  const outcome = await changeSettings(getBindings(context), auditContext(request, staff), submission.value);
   if (!outcome.ok) {
     const message = ERROR_KEYS[outcome.code] ?? "admin:common.errorTitle";
     const reply = submission.reply({ ...(outcome.field ? { fieldErrors: { [outcome.field]: [message] } } : { formErrors: [message] }), hideFields: ["secret"] });

@@ -1,4 +1,6 @@
-import { cancelPromotion, claimPromotion, currentPromotion, getPromotion, listPromotions, listUsages, promotionSummary, usageSummary } from "../../../workers/services/promotion";
+import {
+  cancelCurrentPromotion, claimPromotionSummary, currentUsageSummary, promotionSummaries, promotionSummaryById, usageSummaries,
+} from "../../../workers/services/promotion";
 import { apiError, apiJson, apiPlayer, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { isErrorCode } from "~/lib/errors";
@@ -19,20 +21,16 @@ export async function loader(args: Route.LoaderArgs) {
   const { params, context } = args;
   const { player, error, env, agency, lang, url } = callContext(args);
   if (error) return error;
-  if (url.pathname.endsWith("/current")) {
-    const current = await currentPromotion(env, agency, player, { withTurnover: true });
-    return apiJson({ current: current && { ...usageSummary(current.usage, current.promotion, lang), turnoverDone: current.turnoverDone } });
-  }
+  if (url.pathname.endsWith("/current")) return apiJson({ current: await currentUsageSummary(env, agency, player, lang) });
   if (url.pathname.endsWith("/usages")) {
     const { page, pageSize } = readPaging(url);
-    const { items, total } = await listUsages(env, agency, player, page, pageSize);
-    return apiJson({ page, pageSize, total, items: items.map(({ usage, promotion }) => usageSummary(usage, promotion, lang)) });
+    return apiJson(await usageSummaries(env, agency, player, page, pageSize, lang));
   }
   if (params.promotionId) {
-    const promotion = await getPromotion(env.DB, agency.id, params.promotionId);
-    return promotion ? apiJson({ promotion: promotionSummary(promotion, lang) }) : apiError(context, "PROMOTION_NOT_FOUND", 404);
+    const promotion = await promotionSummaryById(env.DB, agency.id, params.promotionId, lang);
+    return promotion ? apiJson({ promotion }) : apiError(context, "PROMOTION_NOT_FOUND", 404);
   }
-  return apiJson({ promotions: (await listPromotions(env.DB, agency.id)).map((p) => promotionSummary(p, lang)) });
+  return apiJson({ promotions: await promotionSummaries(env.DB, agency.id, lang) });
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -40,18 +38,17 @@ export async function action(args: Route.ActionArgs) {
   const { player, error, env, agency, lang, url } = callContext(args);
   if (error) return error;
   if (url.pathname.endsWith("/current")) {
-    const current = await currentPromotion(env, agency, player);
-    if (!current) return apiError(context, "NOT_FOUND", 404);
-    const cancelled = await cancelPromotion(env, agency, player, current.usage.id);
+    const cancelled = await cancelCurrentPromotion(env, agency, player, lang);
+    if (!cancelled) return apiError(context, "NOT_FOUND", 404);
     if (!cancelled.ok) return apiError(context, cancelled.error === "NOT_CANCELABLE" ? "PROMOTION_NOT_CANCELABLE" : cancelled.error, 409);
-    return apiJson({ usage: usageSummary(cancelled.usage, current.promotion, lang) });
+    return apiJson({ usage: cancelled.usage });
   }
   if (!params.promotionId || url.pathname.endsWith("/usages")) return apiError(context, "NOT_FOUND", 404);
   const body = await readBody(request);
-  const claimed = await claimPromotion(env, agency, player, { promotionId: params.promotionId, provider: String(body.provider ?? "") });
+  const claimed = await claimPromotionSummary(env, agency, player, { promotionId: params.promotionId, provider: String(body.provider ?? "") }, lang);
   if (!claimed.ok) {
     const code = isErrorCode(claimed.error) ? claimed.error : "PROVIDER_UNAVAILABLE";
     return apiError(context, code, claimed.error === "PROMOTION_NOT_FOUND" ? 404 : claimed.error === "PROVIDER_UNAVAILABLE" ? 503 : 409);
   }
-  return apiJson({ usage: usageSummary(claimed.usage, await getPromotion(env.DB, agency.id, params.promotionId), lang) }, { status: 201 });
+  return apiJson({ usage: claimed.usage }, { status: 201 });
 }

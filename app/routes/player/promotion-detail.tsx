@@ -1,27 +1,19 @@
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { claimPromotion, eligibleProviders, getPromotion, localize } from "../../../workers/services/promotion";
+import { claimPromotion, promotionDetailPage } from "../../../workers/services/promotion";
 import { CurrentPromotion, PromotionRuleList } from "~/components/promotion";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
-import { cancelClaimAction, currentPromotionView, promotionErrorMessage } from "~/lib/promotion.server";
+import { cancelClaimAction, promotionErrorMessage } from "~/lib/promotion.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { getLocale } from "~/middleware/i18next.server";
 import type { Route } from "./+types/promotion-detail";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
-  const agency = getAgency(context);
-  const promotion = await getPromotion(getBindings(context).DB, agency.id, params.promotionId);
-  if (!promotion) throw data(null, { status: 404 });
-  const lang = getLocale(context);
-  const hasBank = await getBindings(context).DB.prepare(`SELECT 1 FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`).bind(agency.id, player.id).first();
-  return {
-    promotion: { id: promotion.id, status: promotion.status, title: localize(promotion.title, lang), description: localize(promotion.description, lang), imageUrl: promotion.imageUrl && localize(promotion.imageUrl, lang), rules: promotion.rules },
-    providers: eligibleProviders(promotion, agency),
-    current: await currentPromotionView(context, agency, player, { withTurnover: true }),
-    hasBank: Boolean(hasBank),
-  };
+  const page = await promotionDetailPage(getBindings(context), getAgency(context), player, params.promotionId, getLocale(context));
+  if (!page) throw data(null, { status: 404 });
+  return page;
 }
 
 type ActionData = { confirmCancel: boolean; confirmClaim: string | null; error: string | null };
@@ -46,11 +38,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === "claim") {
     const claimed = await claimPromotion(getBindings(context), agency, player, { promotionId: params.promotionId, provider });
     if (!claimed.ok) {
-      const promotion = claimed.error === "PROMOTION_CREDIT_TOO_HIGH" ? await getPromotion(getBindings(context).DB, agency.id, params.promotionId) : null;
       const message =
         claimed.error === "PROVIDER_UNAVAILABLE"
           ? translate(context, "errors.code.PROVIDER_UNAVAILABLE")
-          : promotionErrorMessage(context, claimed.error, { threshold: promotion?.rules.creditThreshold });
+          : promotionErrorMessage(context, claimed.error, { threshold: claimed.creditThreshold });
       return data<ActionData>({ confirmCancel: false, confirmClaim: null, error: message }, { status: 409 });
     }
     // Next step is the deposit that carries the promotion.

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { listUsages, localize } from "../../../workers/services/promotion";
+import { promotionHistoryPage } from "../../../workers/services/promotion";
 import { HistoryTable, Pagination } from "~/components/money";
 import { UsageStatusBadge } from "~/components/promotion";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
@@ -12,24 +12,7 @@ import type { Route } from "./+types/promotion-history";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const { page, pageSize } = readPaging(new URL(request.url));
-  const lang = getLocale(context);
-  const { items, total } = await listUsages(getBindings(context), getAgency(context), player, page, pageSize);
-  return {
-    page,
-    pageSize,
-    total,
-    items: items.map(({ usage, promotion }) => ({
-      code: usage.id,
-      promotionId: usage.promotionId,
-      title: promotion ? localize(promotion.title, lang) : usage.promotionId,
-      provider: usage.provider,
-      // SPEC §2 "used-at": when the promotion started (its deposit landed), else when it was claimed
-      usedAt: new Date(usage.usedAt ?? usage.claimedAt).toISOString(),
-      status: usage.status,
-      bonus: usage.bonusCredited ? usage.bonus : null,
-      reason: usage.reason,
-    })),
-  };
+  return promotionHistoryPage(getBindings(context), getAgency(context), player, page, pageSize, getLocale(context));
 }
 
 export default function PromotionHistory({ loaderData }: Route.ComponentProps) {

@@ -1,21 +1,15 @@
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { listPromotions, localize } from "../../../workers/services/promotion";
+import { promotionListPage } from "../../../workers/services/promotion";
 import { CurrentPromotion, PromotionRuleList } from "~/components/promotion";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
-import { cancelClaimAction, currentPromotionView } from "~/lib/promotion.server";
+import { cancelClaimAction } from "~/lib/promotion.server";
 import { getLocale } from "~/middleware/i18next.server";
 import type { Route } from "./+types/promotion";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
-  const agency = getAgency(context);
-  const lang = getLocale(context);
-  const [promotions, current] = await Promise.all([listPromotions(getBindings(context).DB, agency.id), currentPromotionView(context, agency, player, { withTurnover: true })]);
-  return {
-    current,
-    promotions: promotions.map((p) => ({ id: p.id, title: localize(p.title, lang), description: localize(p.description, lang), imageUrl: p.imageUrl && localize(p.imageUrl, lang), rules: p.rules })),
-  };
+  return promotionListPage(getBindings(context), getAgency(context), player, getLocale(context));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
