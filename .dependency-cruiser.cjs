@@ -16,10 +16,13 @@
 // swc (@swc/core): TypeScript 7 is the native compiler and has no JavaScript compiler API for
 // dependency-cruiser's "tsc" parser; swc still tells a type-only import from a value import.
 
-/** Files under app/ that run in the browser: components, the non-server lib (schemas too), the client entry. */
-const CLIENT_CODE = "^app/(components/|lib/(?!.*\\.server\\.tsx?$)|entry\\.client\\.tsx$)";
+/**
+ * Files under app/ that run in the browser: components, the non-server lib (schemas too), the
+ * client entry. React Router's server-only markers are a `.server` file name or directory.
+ */
+const CLIENT_CODE = "^app/(components/(?!.*\\.server(\\.tsx?$|/))|lib/(?!.*\\.server(\\.tsx?$|/))|entry\\.client\\.tsx$)";
 /** Modules that must never reach a browser bundle (React Router refuses them there too). */
-const SERVER_ONLY = "(\\.server\\.tsx?$|^app/middleware/)";
+const SERVER_ONLY = "(\\.server\\.tsx?$|/\\.server/|^app/middleware/)";
 /** A package or a runtime built-in (node:*, cloudflare:*) rather than a file of ours. */
 const PACKAGE_OR_BUILTIN = ["npm", "npm-dev", "npm-optional", "npm-peer", "npm-bundled", "npm-no-pkg", "core"];
 
@@ -46,7 +49,7 @@ module.exports = {
     {
       name: "ports-import-only-core",
       comment:
-        "workers/ports speak to the outside (game provider, payment gateway) in core's types. They are handed their credentials and URLs by the services, so they never read D1, the wallet or a service.",
+        "workers/ports speak to the outside (game provider, payment gateway) in core's types. Their bindings and credentials come from the Worker's Env (or from the service calling them), so they never read D1, the wallet or a service; today they need nothing but core.",
       severity: "error",
       from: { path: "^workers/ports/" },
       to: { pathNot: "^workers/(ports|core)/" },
@@ -138,7 +141,7 @@ module.exports = {
       comment:
         "app/lib (non-server) is shared by components and routes; middleware sits above it (it uses lib), so lib importing middleware, even a type, would turn the layers around. (A value import is already client-not-to-server-modules': middleware is server-only.)",
       severity: "error",
-      from: { path: "^app/lib/", pathNot: "\\.server\\.tsx?$" },
+      from: { path: "^app/lib/", pathNot: "\\.server(\\.tsx?$|/)" },
       to: { path: "^app/middleware/", dependencyTypes: ["type-only"] },
     },
 
