@@ -1,38 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
+import { bank, call, clearFaults, fault, MERCHANT, prefix, ref, verify, type Json, type PulledDelivery } from "../setup/sandbox-bank";
 
 // Payouts at the sandbox bank (pool mode: DELIVERY_MODE=pull, so callbacks wait for the test
 // pump). Every test uses its own reference prefix and scopes its faults and processing time
 // to it, so tests never see each other's payouts.
 
-const MERCHANT = "Basic " + btoa("DEMO0001:sandbox-bank-secret-demo-0001");
-const WEBHOOK_SECRET = "sandbox-webhook-secret-demo-0001";
 const CALLBACK = "http://localhost/api/v2/payouts/webhook";
 const ACCOUNT = { bankCode: "BCEL", accountNumber: "0101000123456", accountName: "Somchai Phommavong" };
-
-type Json = Record<string, any>;
-
-function bank(path: string, init: RequestInit = {}): Promise<Response> {
-  return env.SANDBOX_BANK.fetch(`http://sandbox-bank${path}`, init);
-}
-
-async function call(path: string, method = "GET", body?: unknown, auth = false): Promise<{ status: number; body: Json }> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers["content-type"] = "application/json";
-  if (auth) headers.authorization = MERCHANT;
-  const response = await bank(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as Json };
-}
-
-function prefix(tag: string): string {
-  return `${tag}${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
-}
-
-let counter = 0;
-function ref(prefixText: string): string {
-  counter += 1;
-  return `${prefixText}-${counter}`;
-}
 
 function createPayout(reference: string, amount = "50000", extra: Json = {}) {
   return call("/api/payouts", "POST", { reference, amount, ...ACCOUNT, callbackUrl: CALLBACK, ...extra }, true);
@@ -54,12 +28,10 @@ async function processing(p: string, processingMs: number) {
   expect(set.status).toBe(200);
 }
 
-type Pulled = { id: number; kind: string; reference: string; attempt: number; url: string; headers: Record<string, string>; body: string };
-
-async function next(filter: string): Promise<Pulled | null> {
+async function next(filter: string): Promise<PulledDelivery | null> {
   const { status, body } = await call(`/sandbox/deliveries/next?kind=payout&${filter}`);
   expect(status).toBe(200);
-  return body.data as Pulled | null;
+  return body.data as PulledDelivery | null;
 }
 
 async function ack(id: number, status = 200) {
@@ -68,21 +40,6 @@ async function ack(id: number, status = 200) {
 
 async function deliveries(reference: string): Promise<Json[]> {
   return (await call(`/sandbox/deliveries?kind=payout&reference=${encodeURIComponent(reference)}`)).body.data as Json[];
-}
-
-async function hmacHex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message)));
-  return [...mac].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** What the portal must do: parse t and v1, recompute the HMAC over t + "." + raw body. */
-async function verify(headers: Record<string, string>, rawBody: string) {
-  const header = headers["x-sandbox-signature"] ?? "";
-  const parts = Object.fromEntries(header.split(",").map((part) => part.split("=", 2) as [string, string]));
-  const t = Number(parts.t);
-  const valid = /^[0-9a-f]{64}$/.test(parts.v1 ?? "") && parts.v1 === (await hmacHex(WEBHOOK_SECRET, `${parts.t}.${rawBody}`));
-  return { t, valid, ageSeconds: Math.floor(Date.now() / 1000) - t };
 }
 
 async function until<T>(probe: () => Promise<T | null | undefined | false>, timeoutMs = 5000): Promise<T> {
@@ -95,16 +52,8 @@ async function until<T>(probe: () => Promise<T | null | undefined | false>, time
   }
 }
 
-const faultPrefixes: string[] = [];
-async function fault(spec: Json) {
-  faultPrefixes.push(spec.referencePrefix);
-  const created = await call("/sandbox/faults", "POST", spec);
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  return created.body.data as Json;
-}
-
 afterEach(async () => {
-  for (const p of faultPrefixes.splice(0)) await call(`/sandbox/faults?referencePrefix=${p}`, "DELETE");
+  await clearFaults();
   for (const p of configPrefixes.splice(0)) await call(`/sandbox/payouts/config?referencePrefix=${p}`, "DELETE");
 });
 

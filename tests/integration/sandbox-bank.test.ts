@@ -1,39 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { env } from "cloudflare:workers";
 import { crc16, parseLaoQr } from "../../workers/core/emvco";
 import { parseAmount } from "../../workers/core/money";
+import { bank, call, clearFaults, fault, MERCHANT, prefix, ref, verify, type Json, type PulledDelivery } from "../setup/sandbox-bank";
 
 // The sandbox bank runs as its own Worker (pool mode: DELIVERY_MODE=pull). Every test uses
 // its own reference prefix, and scopes its faults to it, so tests never see each other's data.
 
-const MERCHANT = "Basic " + btoa("DEMO0001:sandbox-bank-secret-demo-0001");
-const WEBHOOK_SECRET = "sandbox-webhook-secret-demo-0001";
 const CALLBACK = "http://localhost/api/webhooks/sandbox-bank";
 const BCEL = { iin: "27710418", merchantId: "DEMO0001", name: "Demo Agency", city: "Vientiane" };
-
-type Json = Record<string, any>;
-
-function bank(path: string, init: RequestInit = {}): Promise<Response> {
-  return env.SANDBOX_BANK.fetch(`http://sandbox-bank${path}`, init);
-}
-
-async function call(path: string, method = "GET", body?: unknown, auth = false): Promise<{ status: number; body: Json }> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers["content-type"] = "application/json";
-  if (auth) headers.authorization = MERCHANT;
-  const response = await bank(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as Json };
-}
-
-function prefix(tag: string): string {
-  return `${tag}${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
-}
-
-let counter = 0;
-function ref(prefixText: string): string {
-  counter += 1;
-  return `${prefixText}-${counter}`;
-}
 
 async function createQr(reference: string, amount = "50000", extra: Json = {}) {
   return call("/api/qr", "POST", { reference, amount, callbackUrl: CALLBACK, receiver: BCEL, ...extra }, true);
@@ -53,45 +27,18 @@ function sandboxPay(payload: string) {
   return call("/sandbox/pay", "POST", { payload });
 }
 
-type Pulled = { id: number; reference: string; attempt: number; url: string; headers: Record<string, string>; body: string };
-
-async function next(filter: string, now?: number): Promise<Pulled | null> {
+async function next(filter: string, now?: number): Promise<PulledDelivery | null> {
   const query = now === undefined ? filter : `${filter}&now=${now}`;
   const { status: code, body } = await call(`/sandbox/deliveries/next?${query}`);
   expect(code).toBe(200);
-  return body.data as Pulled | null;
+  return body.data as PulledDelivery | null;
 }
 
 async function result(id: number, statusCode: number, now?: number) {
   return call(`/sandbox/deliveries/${id}/result${now === undefined ? "" : `?now=${now}`}`, "POST", { status: statusCode });
 }
 
-async function hmacHex(secret: string, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message)));
-  return [...mac].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** What the portal must do: parse t and v1, recompute the HMAC over t + "." + raw body. */
-async function verify(headers: Record<string, string>, rawBody: string, secret = WEBHOOK_SECRET) {
-  const header = headers["x-sandbox-signature"] ?? "";
-  const parts = Object.fromEntries(header.split(",").map((part) => part.split("=", 2) as [string, string]));
-  const t = Number(parts.t);
-  const valid = parts.v1 === (await hmacHex(secret, `${parts.t}.${rawBody}`));
-  return { t, valid, ageSeconds: Math.floor(Date.now() / 1000) - t };
-}
-
-const faultPrefixes: string[] = [];
-async function fault(spec: Json) {
-  faultPrefixes.push(spec.referencePrefix);
-  const created = await call("/sandbox/faults", "POST", spec);
-  expect(created.status).toBe(201);
-  return created.body.data as Json;
-}
-
-afterEach(async () => {
-  for (const p of faultPrefixes.splice(0)) await call(`/sandbox/faults?referencePrefix=${p}`, "DELETE");
-});
+afterEach(clearFaults);
 
 describe("sandbox bank: merchant API", () => {
   it("refuses /api/* without the merchant's HTTP Basic credentials", async () => {

@@ -1,0 +1,155 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The import rules (.dependency-cruiser.cjs, decision 015) catch what they claim to: each case
+ * plants a file that breaks one rule, `depcruise` runs with the repository's configuration as
+ * `npm run lint:arch` does, and the report must name that rule for that import. The planted
+ * files are removed afterwards, whatever happens.
+ */
+
+type Violation = { from: string; to: string; rule: { name: string; severity: string }; cycle?: unknown[] };
+
+/** A file of a layer that exists whatever its modules are called after a refactor. */
+function firstModule(dir: string): string {
+  const name = readdirSync(dir)
+    .filter((file) => file.endsWith(".ts") && !file.startsWith("__planted"))
+    .sort()[0];
+  if (!name) throw new Error(`no module in ${dir}`);
+  return `${dir}/${name.replace(/\.ts$/, "")}`;
+}
+
+const service = firstModule("workers/services");
+const dbModule = firstModule("workers/db");
+const walletModule = firstModule("workers/wallet");
+
+/** Path of each planted file -> its source. Imports are relative, as the code base writes them. */
+const planted: Record<string, string> = {
+  // core-is-pure: core reaches into app/ and into an npm package.
+  "workers/core/__planted_core__.ts": [
+    `import { formatMoney } from "../../app/lib/format";`,
+    `import dayjs from "dayjs";`,
+    `export const planted = [formatMoney, dayjs];`,
+  ].join("\n"),
+  // no-circular: two core modules importing each other.
+  "workers/core/__planted_cycle_a__.ts": `import { b } from "./__planted_cycle_b__";\nexport const a = () => b;`,
+  "workers/core/__planted_cycle_b__.ts": `import { a } from "./__planted_cycle_a__";\nexport const b = () => a;`,
+  // services-import-only-lower-layers: a service imports app/.
+  "workers/services/__planted_service__.ts": `import { formatMoney } from "../../app/lib/format";\nexport const planted = formatMoney;`,
+  // workers-not-to-app: a top-level workers module imports app/.
+  "workers/__planted_top__.ts": `import { formatMoney } from "../app/lib/format";\nexport const planted = formatMoney;`,
+  // app-reaches-workers-through-services and app-sees-no-db-wallet-port-types: a route runs a
+  // D1 module itself and types its data with the wallet's shape.
+  "app/routes/__planted_route__.tsx": [
+    `import * as db from "../../${dbModule}";`,
+    `import type * as wallet from "../../${walletModule}";`,
+    `export const planted: [typeof db, typeof wallet | null] = [db, null];`,
+  ].join("\n"),
+  // client-not-to-server-modules and client-not-to-services: a component pulls a .server
+  // module and a service's code into the browser; its type-only import of a service is legal.
+  "app/components/__planted_component__.tsx": [
+    `import { toastMiddleware } from "~/lib/toast.server";`,
+    `import * as service from "../../${service}";`,
+    `import type * as types from "../../${service}";`,
+    `export const planted: [unknown, typeof service, typeof types | null] = [toastMiddleware, service, null];`,
+  ].join("\n"),
+  // lib-not-to-middleware: client lib takes a type from middleware.
+  "app/lib/__planted_lib__.ts": `import type * as guards from "../middleware/request-guards.server";\nexport const planted: typeof guards | null = null;`,
+  // production-not-to-sandbox: a server module of the app imports the sandbox bank.
+  "app/lib/__planted_sandbox__.server.ts": `import * as faults from "../../workers/sandbox/bank/faults";\nexport const planted = faults;`,
+  // no-orphans: a module that imports nothing and that nothing imports.
+  "workers/core/__planted_orphan__.ts": `export const lonely = 1;`,
+  // Legal: a route calls a service and a pure core rule, takes a service's type, formats with app/lib.
+  "app/routes/__planted_legal__.tsx": [
+    `import * as service from "../../${service}";`,
+    `import type * as types from "../../${service}";`,
+    `import { parseAmount } from "../../workers/core/money";`,
+    `import { formatMoney } from "~/lib/format";`,
+    `export const planted: [typeof service, typeof types | null, unknown, unknown] = [service, null, parseAmount, formatMoney];`,
+  ].join("\n"),
+};
+
+let violations: Violation[] = [];
+
+function removePlanted() {
+  for (const path of Object.keys(planted)) rmSync(path, { force: true });
+}
+
+beforeAll(() => {
+  try {
+    for (const [path, source] of Object.entries(planted)) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, `// planted by tests/scripts/architecture.test.ts; removed after the run\n${source}\n`);
+    }
+    const run = spawnSync(
+      process.execPath,
+      ["node_modules/dependency-cruiser/bin/dependency-cruiser.mjs", "--config", ".dependency-cruiser.cjs", "--output-type", "json", ...Object.keys(planted)],
+      { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+    );
+    if (!run.stdout) throw new Error(`depcruise printed nothing (status ${run.status}): ${run.stderr}`);
+    violations = (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
+  } finally {
+    removePlanted();
+  }
+});
+afterAll(removePlanted);
+
+function rulesBetween(from: string, to: string): string[] {
+  return violations.filter((v) => v.from === from && v.to === to).map((v) => v.rule.name);
+}
+
+describe("the import rules catch a planted violation", () => {
+  it("core-is-pure: workers/core imports nothing outside workers/core, not app/, not a package", () => {
+    expect(rulesBetween("workers/core/__planted_core__.ts", "app/lib/format.ts")).toEqual(["core-is-pure"]);
+    expect(violations.some((v) => v.from === "workers/core/__planted_core__.ts" && v.to.includes("node_modules/dayjs/") && v.rule.name === "core-is-pure")).toBe(true);
+  });
+
+  it("services-import-only-lower-layers: a service never imports app/", () => {
+    expect(rulesBetween("workers/services/__planted_service__.ts", "app/lib/format.ts")).toEqual(["services-import-only-lower-layers"]);
+  });
+
+  it("workers-not-to-app: nothing else in workers/ imports app/", () => {
+    expect(rulesBetween("workers/__planted_top__.ts", "app/lib/format.ts")).toEqual(["workers-not-to-app"]);
+  });
+
+  it("app-reaches-workers-through-services: a route never runs a D1 module", () => {
+    expect(rulesBetween("app/routes/__planted_route__.tsx", `${dbModule}.ts`)).toEqual(["app-reaches-workers-through-services"]);
+  });
+
+  it("app-sees-no-db-wallet-port-types: not even a type from the wallet", () => {
+    expect(rulesBetween("app/routes/__planted_route__.tsx", `${walletModule}.ts`)).toEqual(["app-sees-no-db-wallet-port-types"]);
+  });
+
+  it("client-not-to-server-modules and client-not-to-services: browser code stays client-safe", () => {
+    expect(rulesBetween("app/components/__planted_component__.tsx", "app/lib/toast.server.ts")).toEqual(["client-not-to-server-modules"]);
+    // The value import is refused; the type-only import of the same module is not reported.
+    expect(rulesBetween("app/components/__planted_component__.tsx", `${service}.ts`)).toEqual(["client-not-to-services"]);
+  });
+
+  it("lib-not-to-middleware: client lib takes nothing from middleware, not even a type", () => {
+    expect(rulesBetween("app/lib/__planted_lib__.ts", "app/middleware/request-guards.server.ts")).toEqual(["lib-not-to-middleware"]);
+  });
+
+  it("production-not-to-sandbox: app/ never imports workers/sandbox", () => {
+    expect(rulesBetween("app/lib/__planted_sandbox__.server.ts", "workers/sandbox/bank/faults.ts")).toEqual(["production-not-to-sandbox"]);
+  });
+
+  it("no-circular: an import cycle is refused", () => {
+    expect(rulesBetween("workers/core/__planted_cycle_a__.ts", "workers/core/__planted_cycle_b__.ts")).toContain("no-circular");
+  });
+
+  it("no-orphans: a module nothing imports and that imports nothing is reported", () => {
+    expect(violations.filter((v) => v.from === "workers/core/__planted_orphan__.ts").map((v) => v.rule.name)).toEqual(["no-orphans"]);
+  });
+
+  it("a legal route (service and core values, a service's types, app/lib) passes every rule", () => {
+    expect(violations.filter((v) => v.from === "app/routes/__planted_legal__.tsx")).toEqual([]);
+  });
+
+  it("the planted files are gone", () => {
+    expect(readdirSync("workers/core").filter((file) => file.startsWith("__planted"))).toEqual([]);
+    expect(readdirSync("app/routes").filter((file) => file.startsWith("__planted"))).toEqual([]);
+  });
+});
