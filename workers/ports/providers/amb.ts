@@ -1,0 +1,438 @@
+import type { GameProviderPort, TransferOutcome, TransferStatus } from "../provider";
+import { PROVIDER_TIMEOUT_MS } from "../provider";
+import {
+  decimalOf,
+  exchange,
+  isRecord,
+  minorOf,
+  transferAmount,
+  trimSlash,
+  type Exchange,
+  type FetchLike,
+  type OwnerLookup,
+  type ProviderGame,
+  type ProviderGameList,
+  type TransferOwner,
+} from "./http";
+
+/**
+ * AMB "Super API" adapter (transfer wallet), one productId per adapter (askmebet's own
+ * product code, or any brand AMB resells).
+ *
+ * Sources of every shape (each call below names its own):
+ * - [DOC] the vendor's public docs, doc.ambsuperapi.com: authentication, transfer/*,
+ *   errorMessageTransfer, as summarised in /work/shared/OUTSIDE.md ("AMB Super API").
+ * - [GT] public client code, a Laravel "Gametech\Game\Repositories\Games\SeamlessRepository"
+ *   (search index id 46886270853; its repository name is not exposed by the index): Basic
+ *   agent:key on every call, JSON bodies, POST `deposit` / `withdraw` with
+ *   `{ username, amount, transactionRef, productId }` reading `data.status == "SUCCESS"`,
+ *   `data.txId`, `data.balance`, `data.beforeBalance`; GET `balance?username&productId`
+ *   reading `balance` at the TOP level while checking `data.status`; GET
+ *   `seamless/games?productId` reading `data.games[]` `{ code, name, category, type, img,
+ *   rank }`; POST `seamless/member { username, productId }` reading `data.username`.
+ * - [NX] public client code (search index id 14038706428 / 14425848117, a Next.js page):
+ *   GET `https://test.ambsuperapi.com/seamless/games?productId=PGSOFT2` with Basic auth.
+ * - [GO] public client code (search index id 9231660951, a Go/fiber service): `logIn`
+ *   arguments `{ username (lower-cased), productId, gameCode, isMobileLogin, sessionToken,
+ *   callbackUrl }`.
+ *
+ * Mapping of answers (decided here, tested in tests/contract/amb.contract.test.ts):
+ * - `code` 0 with `data.status` "SUCCESS" -> ok.
+ * - Business refusals -> refused (the credit did not move): 10 unauthorized, 20 invalid
+ *   payload, 1001, 1002, 4002/5002 invalid amount, 5003 not enough credit, 9001/9004
+ *   product, 9002 member not found (a transfer-in first creates the member, then sends the
+ *   SAME reference once more), and HTTP 401.
+ * - 4001/5001 duplicate transaction: the first request with this reference was processed;
+ *   the answer is resolved by verifyDepositWithdraw under the same reference.
+ * - Everything else is UNKNOWN, never success: timeout, network error, HTTP 5xx, HTTP 200
+ *   with a non-zero code that is not a known refusal (4000 deposit failed, 5000 withdraw
+ *   failed, 900/910 upstream errors, codes not in the table), code 0 without "SUCCESS",
+ *   and any body that is not the JSON envelope.
+ * - transferStatus: verifyDepositWithdraw `data.success` true -> success, false -> failed,
+ *   5004 transaction not found or 9002 member not found -> not-found, anything else ->
+ *   unknown.
+ *
+ * Port gaps (what GameProviderPort would need to grow; extra methods here meanwhile):
+ * - AMB's status call needs the player and the direction, the port gives only the
+ *   reference: `ownerOf` (constructor) supplies them from our own orders, and
+ *   `transferStatusOf(reference, owner)` takes them directly.
+ * - Launch by game code: `launchGame(username, gameCode, lang, options)`.
+ * - Turnover: AMB reports bets by time window (at most 1 h per call), not as a growing
+ *   per-player counter: `turnover()` answers unavailable; `turnoverBetween(username,
+ *   from, to)` sums `stake` over a window.
+ * - Pictures: games carry `img` beyond the port's GameList shape.
+ *
+ * Amounts: our decimal strings with 2 decimals are sent as strings ("100.25", [DOC]);
+ * answers may carry numbers or strings, both are read (http.ts decimalOf).
+ */
+
+export type AmbConfig = {
+  baseUrl: string;
+  agent: string;
+  key: string;
+  productId: string;
+  fetch?: FetchLike;
+  timeoutMs?: number;
+  /** Who a reference belongs to (player + direction), for transferStatus. */
+  ownerOf?: OwnerLookup;
+  /** Our interface language -> AMB's `language` value; no public list, Lao not confirmed. */
+  languages?: Record<string, string>;
+  /** Where AMB's lobby "home" button leads ([DOC] logIn callbackUrl). */
+  callbackUrl?: string;
+  currency?: string;
+};
+
+/** [DOC] errorMessageTransfer: codes after which the credit did not move. */
+const REFUSALS: Record<number, string> = {
+  10: "UNAUTHORIZED",
+  20: "INVALID_PAYLOAD",
+  1001: "INVALID_ACCOUNT_SETTING",
+  1002: "CURRENCY_NOT_SUPPORTED",
+  4002: "INVALID_AMOUNT",
+  5002: "INVALID_AMOUNT",
+  5003: "INSUFFICIENT_CREDIT",
+  9001: "INVALID_PRODUCT",
+  9002: "MEMBER_NOT_FOUND",
+  9004: "UNAUTHORIZED_PRODUCT",
+};
+/** [DOC] 4001 duplicate transaction (deposit), 5001 duplicate transaction (withdraw). */
+const DUPLICATES = new Set([4001, 5001]);
+const MEMBER_NOT_FOUND = 9002;
+const DUPLICATE_USERNAME = 2001;
+const TRANSACTION_NOT_FOUND = 5004;
+
+/** [DOC] betTransactionsV2: a range of at most one hour per call. */
+const BET_WINDOW_MS = 60 * 60 * 1000;
+const MAX_BET_WINDOWS = 24 * 31;
+const MAX_PAGES_PER_WINDOW = 200;
+
+/** Our languages -> AMB `language`; not confirmed by AMB (no public list). */
+const DEFAULT_LANGUAGES: Record<string, string> = { lo: "en", cn: "cn", vn: "vn", th: "th", en: "en" };
+
+type Envelope = { code: number; message: string; data: unknown; raw: Record<string, unknown> };
+
+type Classified =
+  | { kind: "envelope"; env: Envelope; http: number }
+  | { kind: "unknown"; reason: string }
+  | { kind: "unauthorized" };
+
+export class AmbSuperApiAdapter implements GameProviderPort {
+  private readonly baseUrl: string;
+  private readonly fetchFn: FetchLike;
+  private readonly timeoutMs: number;
+  private readonly auth: string;
+
+  constructor(private readonly config: AmbConfig) {
+    this.baseUrl = trimSlash(config.baseUrl);
+    this.fetchFn = config.fetch ?? ((input, init) => fetch(input, init));
+    this.timeoutMs = config.timeoutMs ?? PROVIDER_TIMEOUT_MS;
+    // [DOC] authentication: HTTP Basic agent_username:api_key on every call ([GT] the same).
+    this.auth = `Basic ${btoa(`${config.agent}:${config.key}`)}`;
+  }
+
+  // ---------------------------------------------------------------- transport
+
+  private get(path: string, query: Record<string, string>): Promise<Exchange> {
+    const qs = new URLSearchParams(query).toString();
+    return exchange(this.fetchFn, `${this.baseUrl}${path}?${qs}`, { method: "GET", headers: { Authorization: this.auth, Accept: "application/json" } }, this.timeoutMs);
+  }
+
+  private post(path: string, body: Record<string, unknown>): Promise<Exchange> {
+    return exchange(
+      this.fetchFn,
+      `${this.baseUrl}${path}`,
+      { method: "POST", headers: { Authorization: this.auth, "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) },
+      this.timeoutMs,
+    );
+  }
+
+  /** [DOC] envelope `{ reqId, code, message, data }`, code 0 = success; HTTP 401 without credentials. */
+  private classify(reply: Exchange): Classified {
+    if (reply.kind === "no-answer") return { kind: "unknown", reason: reply.reason };
+    if (reply.status >= 500) return { kind: "unknown", reason: `HTTP ${reply.status}` };
+    if (reply.status === 401) return { kind: "unauthorized" };
+    const body = reply.json;
+    if (!isRecord(body)) return { kind: "unknown", reason: `unparsable answer (HTTP ${reply.status})` };
+    const code = typeof body.code === "number" ? body.code : typeof body.code === "string" && /^-?\d+$/.test(body.code) ? Number(body.code) : null;
+    if (code === null) return { kind: "unknown", reason: `answer without a code (HTTP ${reply.status})` };
+    if (code === 0 && (reply.status < 200 || reply.status >= 300)) return { kind: "unknown", reason: `code 0 with HTTP ${reply.status}` };
+    return { kind: "envelope", env: { code, message: typeof body.message === "string" ? body.message : "", data: body.data, raw: body }, http: reply.status };
+  }
+
+  // ---------------------------------------------------------------- members
+
+  /**
+   * [GT] POST seamless/member `{ username, productId }` -> `data.username`; [DOC] 2001 =
+   * duplicate username (the member exists: fine). Confirm with AMB (OUTSIDE.md).
+   */
+  private async createMember(username: string): Promise<{ kind: "ok" } | { kind: "refused"; code: string } | { kind: "unknown"; reason: string }> {
+    const c = this.classify(await this.post("/seamless/member", { username, productId: this.config.productId }));
+    if (c.kind === "unknown") return c;
+    if (c.kind === "unauthorized") return { kind: "refused", code: "UNAUTHORIZED" };
+    if (c.env.code === 0 || c.env.code === DUPLICATE_USERNAME) return { kind: "ok" };
+    const refusal = REFUSALS[c.env.code];
+    return refusal ? { kind: "refused", code: refusal } : { kind: "unknown", reason: `member: code ${c.env.code} ${c.env.message}`.trim() };
+  }
+
+  // ---------------------------------------------------------------- transfers
+
+  async transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome> {
+    const amount = transferAmount(input.amount);
+    if (amount === null) return { kind: "refused", code: "INVALID_AMOUNT" }; // nothing sent
+    const owner: TransferOwner = { username: input.username, direction: input.direction };
+    const first = await this.sendTransfer(input.username, amount, input.direction, input.reference);
+    if (first.kind === "member-missing") {
+      if (input.direction === "out") return { kind: "refused", code: "MEMBER_NOT_FOUND" };
+      // A transfer-in for a player AMB does not know yet: create the member, then send the
+      // SAME reference again (the first one was refused, so it did not move any credit).
+      const member = await this.createMember(input.username);
+      if (member.kind === "refused") return { kind: "refused", code: `MEMBER_${member.code}` };
+      if (member.kind === "unknown") return { kind: "unknown", reason: `member creation: ${member.reason}` };
+      const second = await this.sendTransfer(input.username, amount, input.direction, input.reference);
+      if (second.kind === "member-missing") return { kind: "refused", code: "MEMBER_NOT_FOUND" };
+      return this.finish(second, input.reference, owner);
+    }
+    return this.finish(first, input.reference, owner);
+  }
+
+  private async finish(
+    sent: Exclude<SendResult, { kind: "member-missing" }>,
+    reference: string,
+    owner: TransferOwner,
+  ): Promise<TransferOutcome> {
+    if (sent.kind !== "duplicate") return sent;
+    // The reference was already processed once: its own status says how it ended.
+    const status = await this.verify(reference, owner);
+    if (status.kind === "success") {
+      const balance = status.balance ?? (await this.balanceText(owner.username));
+      if (balance === null) return { kind: "unknown", reason: "duplicate reference applied, balance unreadable" };
+      return { kind: "ok", balance, txId: reference };
+    }
+    if (status.kind === "failed") return { kind: "refused", code: "DUPLICATE_REFERENCE_FAILED" };
+    if (status.kind === "not-found") return { kind: "unknown", reason: "duplicate answer but the reference is not found" };
+    return { kind: "unknown", reason: `duplicate reference: ${status.reason}` };
+  }
+
+  /**
+   * [DOC] transfer/deposit and transfer/withdraw: POST `{ username, amount: "100.25",
+   * transactionRef, productId }` -> `data: { status: "SUCCESS", amount, balance,
+   * beforeBalance, txId (= transactionRef), username }`. [GT] sends the same four fields.
+   */
+  private async sendTransfer(username: string, amount: string, direction: "in" | "out", reference: string): Promise<SendResult> {
+    const reply = await this.post(direction === "in" ? "/deposit" : "/withdraw", {
+      username,
+      amount,
+      transactionRef: reference,
+      productId: this.config.productId,
+    });
+    const c = this.classify(reply);
+    if (c.kind === "unknown") return c;
+    if (c.kind === "unauthorized") return { kind: "refused", code: "UNAUTHORIZED" };
+    const { code, data, message } = c.env;
+    if (code === 0) {
+      if (!isRecord(data) || data.status !== "SUCCESS") return { kind: "unknown", reason: "code 0 without SUCCESS" };
+      const balance = decimalOf(data.balance) ?? (await this.balanceText(username));
+      if (balance === null) return { kind: "unknown", reason: "applied, balance unreadable" }; // transferStatus will say success
+      return { kind: "ok", balance, txId: typeof data.txId === "string" && data.txId ? data.txId : reference };
+    }
+    if (DUPLICATES.has(code)) return { kind: "duplicate" };
+    if (code === MEMBER_NOT_FOUND) return { kind: "member-missing" };
+    const refusal = REFUSALS[code];
+    if (refusal) return { kind: "refused", code: refusal };
+    return { kind: "unknown", reason: `code ${code} ${message}`.trim() };
+  }
+
+  async transferStatus(reference: string): Promise<TransferStatus> {
+    if (!this.config.ownerOf) return { kind: "unknown", reason: "AMB's status call needs the player and direction: no owner lookup configured" };
+    let owner: TransferOwner | null;
+    try {
+      owner = await this.config.ownerOf(reference);
+    } catch (error) {
+      return { kind: "unknown", reason: `owner lookup: ${String(error)}` };
+    }
+    if (!owner) return { kind: "unknown", reason: "reference unknown to the owner lookup" };
+    return this.transferStatusOf(reference, owner);
+  }
+
+  /** The status of a reference when the caller knows whose it is (the port gap, see header). */
+  async transferStatusOf(reference: string, owner: TransferOwner): Promise<TransferStatus> {
+    const status = await this.verify(reference, owner);
+    if (status.kind === "success") return { kind: "success" };
+    return status;
+  }
+
+  /**
+   * [DOC] transfer/verifyDepositWithdraw: POST `{ username, transactionRef, productId, type:
+   * "DEPOSIT" | "WITHDRAW" }` -> `data: { success: bool, amount, beforeBalance,
+   * afterBalance, ... }`; 5004 transaction not found.
+   */
+  private async verify(reference: string, owner: TransferOwner): Promise<Exclude<TransferStatus, { kind: "success" }> | { kind: "success"; balance: string | null }> {
+    const c = this.classify(
+      await this.post("/verifyDepositWithdraw", {
+        username: owner.username,
+        transactionRef: reference,
+        productId: this.config.productId,
+        type: owner.direction === "in" ? "DEPOSIT" : "WITHDRAW",
+      }),
+    );
+    if (c.kind === "unknown") return c;
+    if (c.kind === "unauthorized") return { kind: "unknown", reason: "status: HTTP 401" };
+    const { code, data, message } = c.env;
+    if (code === 0) {
+      if (!isRecord(data) || typeof data.success !== "boolean") return { kind: "unknown", reason: "status: unparsable data" };
+      return data.success ? { kind: "success", balance: decimalOf(data.afterBalance) } : { kind: "failed" };
+    }
+    if (code === TRANSACTION_NOT_FOUND || code === MEMBER_NOT_FOUND) return { kind: "not-found" };
+    return { kind: "unknown", reason: `status: code ${code} ${message}`.trim() };
+  }
+
+  // ---------------------------------------------------------------- balance
+
+  /**
+   * [DOC] GET /balance?username=&productId=; clients disagree on where `balance` sits:
+   * [GT] reads it at the top level, the docs under `data`. Both are read, `data` first.
+   * A member AMB does not know yet (9002) holds no credit there: 0.00.
+   */
+  async balance(username: string) {
+    const c = this.classify(await this.get("/balance", { username, productId: this.config.productId }));
+    if (c.kind === "unknown") return { kind: "unavailable" as const, reason: c.reason };
+    if (c.kind === "unauthorized") return { kind: "unavailable" as const, reason: "HTTP 401" };
+    const currency = this.config.currency ?? "THB";
+    if (c.env.code === MEMBER_NOT_FOUND) return { kind: "ok" as const, amount: "0.00", currency };
+    if (c.env.code !== 0) return { kind: "unavailable" as const, reason: `code ${c.env.code} ${c.env.message}`.trim() };
+    const amount = decimalOf(isRecord(c.env.data) ? c.env.data.balance : undefined) ?? decimalOf(c.env.raw.balance);
+    if (amount === null) return { kind: "unavailable" as const, reason: "balance unreadable" };
+    return { kind: "ok" as const, amount, currency };
+  }
+
+  private async balanceText(username: string): Promise<string | null> {
+    const b = await this.balance(username);
+    return b.kind === "ok" ? b.amount : null;
+  }
+
+  // ---------------------------------------------------------------- launch
+
+  async launchUrl(username: string, lang: string) {
+    return this.logIn(username, null, lang, {});
+  }
+
+  /** Launch one game (port gap: the port launches a lobby only). */
+  async launchGame(username: string, gameCode: string, lang: string, options: { mobile?: boolean; callbackUrl?: string } = {}) {
+    return this.logIn(username, gameCode, lang, options);
+  }
+
+  /**
+   * [DOC] POST /logIn `{ username, productId, gameCode, isMobileLogin, language?,
+   * callbackUrl? }` -> `data: { url }`; [GO] sends the same field names. A player who never
+   * deposited is not an AMB member yet (9002): create the member, then log in once more.
+   */
+  private async logIn(username: string, gameCode: string | null, lang: string, options: { mobile?: boolean; callbackUrl?: string }) {
+    const body: Record<string, unknown> = {
+      username,
+      productId: this.config.productId,
+      isMobileLogin: options.mobile ?? true,
+      language: (this.config.languages ?? DEFAULT_LANGUAGES)[lang] ?? "en",
+    };
+    if (gameCode) body.gameCode = gameCode;
+    const callbackUrl = options.callbackUrl ?? this.config.callbackUrl;
+    if (callbackUrl) body.callbackUrl = callbackUrl;
+    let c = this.classify(await this.post("/logIn", body));
+    if (c.kind === "envelope" && c.env.code === MEMBER_NOT_FOUND) {
+      const member = await this.createMember(username);
+      if (member.kind !== "ok") return { kind: "unavailable" as const, reason: member.kind === "refused" ? `member ${member.code}` : member.reason };
+      c = this.classify(await this.post("/logIn", body));
+    }
+    if (c.kind === "unknown") return { kind: "unavailable" as const, reason: c.reason };
+    if (c.kind === "unauthorized") return { kind: "unavailable" as const, reason: "HTTP 401" };
+    if (c.env.code !== 0) return { kind: "unavailable" as const, reason: `code ${c.env.code} ${c.env.message}`.trim() };
+    const url = isRecord(c.env.data) ? c.env.data.url : undefined;
+    if (typeof url !== "string" || !/^https?:\/\//i.test(url)) return { kind: "unavailable" as const, reason: "no launch url" };
+    return { kind: "ok" as const, url };
+  }
+
+  // ---------------------------------------------------------------- games
+
+  /**
+   * [DOC] GET /seamless/games?productId= -> `data.games[]` `{ code, name, category, type,
+   * img, rank }` ([GT] and [NX] read the same). Tabs are the categories, games in rank order.
+   */
+  async games(tab: string | null): Promise<{ kind: "ok"; list: ProviderGameList } | { kind: "unavailable"; reason: string }> {
+    const c = this.classify(await this.get("/seamless/games", { productId: this.config.productId }));
+    if (c.kind === "unknown") return { kind: "unavailable", reason: c.reason };
+    if (c.kind === "unauthorized") return { kind: "unavailable", reason: "HTTP 401" };
+    if (c.env.code !== 0) return { kind: "unavailable", reason: `code ${c.env.code} ${c.env.message}`.trim() };
+    const raw = isRecord(c.env.data) ? c.env.data.games : undefined;
+    if (!Array.isArray(raw)) return { kind: "unavailable", reason: "no games in the answer" };
+    const ranked: { game: ProviderGame; rank: number }[] = [];
+    for (const item of raw) {
+      if (!isRecord(item)) continue;
+      const code = typeof item.code === "string" ? item.code : typeof item.code === "number" ? String(item.code) : null;
+      if (!code) continue;
+      const category = typeof item.category === "string" && item.category ? item.category : typeof item.type === "string" && item.type ? item.type : "ALL";
+      const img = typeof item.img === "string" && /^https?:\/\//i.test(item.img) ? item.img : null;
+      const rank = typeof item.rank === "number" ? item.rank : Number.MAX_SAFE_INTEGER;
+      ranked.push({ game: { code, name: typeof item.name === "string" && item.name ? item.name : code, tab: category, img }, rank });
+    }
+    ranked.sort((a, b) => a.rank - b.rank);
+    const tabs = [...new Set(ranked.map((r) => r.game.tab))];
+    const games = ranked.map((r) => r.game).filter((g) => tab === null || g.tab === tab);
+    return { kind: "ok", list: { tabs, games } };
+  }
+
+  // ---------------------------------------------------------------- turnover
+
+  /** No growing per-player counter at AMB (see header): use turnoverBetween. */
+  async turnover(_username: string) {
+    return { kind: "unavailable" as const, reason: "AMB reports bets by time window only (betTransactionsV2); the port needs turnover by window" };
+  }
+
+  /**
+   * The player's stakes between two instants. [DOC] GET /betTransactionsV2?productId=
+   * &startTime=&endTime=&nextId= (ISO times, a range of at most 1 h) -> `txns[]` with
+   * `stake`, `payout`, `betStatus` (read under `data` or at the top level, with `nextId`
+   * for the next page). Cancelled, void and refunded bets do not count.
+   */
+  async turnoverBetween(username: string, from: Date, to: Date): Promise<{ kind: "ok"; amountMinor: bigint; bets: number } | { kind: "unavailable"; reason: string }> {
+    if (!(from.getTime() < to.getTime())) return { kind: "ok", amountMinor: 0n, bets: 0 };
+    if ((to.getTime() - from.getTime()) / BET_WINDOW_MS > MAX_BET_WINDOWS) return { kind: "unavailable", reason: "window too long" };
+    let total = 0n;
+    let bets = 0;
+    const wanted = username.toLowerCase();
+    for (let start = from.getTime(); start < to.getTime(); start += BET_WINDOW_MS) {
+      const end = Math.min(start + BET_WINDOW_MS, to.getTime());
+      let nextId: string | null = null;
+      for (let page = 0; page < MAX_PAGES_PER_WINDOW; page++) {
+        const query: Record<string, string> = { productId: this.config.productId, startTime: new Date(start).toISOString(), endTime: new Date(end).toISOString() };
+        if (nextId) query.nextId = nextId;
+        const c = this.classify(await this.get("/betTransactionsV2", query));
+        if (c.kind === "unknown") return { kind: "unavailable", reason: c.reason };
+        if (c.kind === "unauthorized") return { kind: "unavailable", reason: "HTTP 401" };
+        if (c.env.code !== 0) return { kind: "unavailable", reason: `code ${c.env.code} ${c.env.message}`.trim() };
+        const holder = isRecord(c.env.data) ? c.env.data : c.env.raw;
+        const txns = Array.isArray(holder.txns) ? holder.txns : Array.isArray(c.env.raw.txns) ? c.env.raw.txns : null;
+        if (!txns) return { kind: "unavailable", reason: "no txns in the answer" };
+        for (const txn of txns) {
+          if (!isRecord(txn)) continue;
+          if (typeof txn.username !== "string" || txn.username.toLowerCase() !== wanted) continue;
+          if (typeof txn.betStatus === "string" && /cancel|void|refund/i.test(txn.betStatus)) continue;
+          const stake = minorOf(txn.stake);
+          if (stake === null) return { kind: "unavailable", reason: "stake unreadable" };
+          total += stake;
+          bets++;
+        }
+        const next = holder.nextId ?? c.env.raw.nextId;
+        const nextText = typeof next === "string" && next ? next : typeof next === "number" ? String(next) : null;
+        if (!nextText || nextText === nextId || txns.length === 0) break;
+        nextId = nextText;
+      }
+    }
+    return { kind: "ok", amountMinor: total, bets };
+  }
+}
+
+type SendResult =
+  | { kind: "ok"; balance: string; txId: string }
+  | { kind: "refused"; code: string }
+  | { kind: "unknown"; reason: string }
+  | { kind: "duplicate" }
+  | { kind: "member-missing" };
