@@ -9,7 +9,7 @@
  */
 
 /** Environments where sandboxes and generated/demo secrets are expected. */
-export const LOCAL_ENVIRONMENTS = ["local", "development", "test"] as const;
+const LOCAL_ENVIRONMENTS = ["local", "development", "test"] as const;
 
 /**
  * Values that are public (committed to the repository) and so must never protect a real
@@ -35,7 +35,7 @@ export type ConfigEnv = {
 
 export type ConfigProblem = { name: string; problem: "missing" | "demo value" | "too short" | "invalid" | "sandbox in production" };
 
-export function isLocalEnvironment(env: { ENVIRONMENT?: string }): boolean {
+function isLocalEnvironment(env: { ENVIRONMENT?: string }): boolean {
   return (LOCAL_ENVIRONMENTS as readonly string[]).includes(env.ENVIRONMENT ?? "");
 }
 
@@ -103,10 +103,4 @@ export function misconfiguredResponse(env: ConfigEnv): Response | null {
     );
   }
   return new Response("misconfigured", { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
-}
-
-/** The payment gateway's webhook secret: the real gateway's in production, the sandbox's locally. */
-export function webhookSecret(env: ConfigEnv & { SANDBOX_WEBHOOK_SECRET?: string }): string | null {
-  const secret = env.GATEWAY_WEBHOOK_SECRET || env.SANDBOX_WEBHOOK_SECRET;
-  return secret && secret.length > 0 ? secret : null;
 }

@@ -36,7 +36,7 @@ function sameOrigin(value: string, own: URL): boolean {
   }
 }
 
-export function contentSecurityPolicy(nonce: string, { dev }: { dev: boolean }): string {
+function contentSecurityPolicy(nonce: string, { dev }: { dev: boolean }): string {
   return [
     "default-src 'self'",
     `script-src 'nonce-${nonce}' 'strict-dynamic'`,

@@ -6,7 +6,7 @@ import { LANGUAGE_NAMES } from "./menus";
 import { useTranslation } from "react-i18next";
 
 /** Sections of the back office, in menu order; owner-only ones are hidden from cashiers. */
-export const ADMIN_SECTIONS = [
+const ADMIN_SECTIONS = [
   { key: "dashboard", to: "/admin", end: true, ownerOnly: false },
   { key: "withdrawals", to: "/admin/withdrawals", ownerOnly: false },
   { key: "deposits", to: "/admin/deposits", ownerOnly: false },
@@ -20,7 +20,7 @@ export const ADMIN_SECTIONS = [
   { key: "apiTokens", to: "/admin/api-tokens", ownerOnly: true },
 ] as const;
 
-export type AdminSection = (typeof ADMIN_SECTIONS)[number]["key"];
+type AdminSection = (typeof ADMIN_SECTIONS)[number]["key"];
 
 /** Header + navigation of the guarded back office. Plain links and a plain logout form. */
 export function AdminChrome({

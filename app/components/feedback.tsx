@@ -6,9 +6,9 @@ import { Icon } from "./icons";
 export type ToastData = { message: string; type: "success" | "error" | "info" | "warning"; description?: string; duration?: number };
 
 /** SPEC §9: one toast at a time, 5000 ms, F8 moves focus to it, a 50 px swipe dismisses it. */
-export const TOAST_DURATION_MS = 5000;
-export const TOAST_HOTKEY = "F8";
-export const TOAST_SWIPE_PX = 50;
+const TOAST_DURATION_MS = 5000;
+const TOAST_HOTKEY = "F8";
+const TOAST_SWIPE_PX = 50;
 
 /**
  * Server-rendered, so a toast shows without JavaScript too (it stays until the next page).
@@ -66,8 +66,8 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
 }
 
 /** SPEC §9: the spinner appears only after 1000 ms of pending navigation, then stays >= 500 ms. */
-export const PENDING_DELAY_MS = 1000;
-export const PENDING_MIN_MS = 500;
+const PENDING_DELAY_MS = 1000;
+const PENDING_MIN_MS = 500;
 
 export function PendingIndicator({ logoAlt }: { logoAlt: string }) {
   const { t } = useTranslation();
@@ -102,7 +102,7 @@ export function PendingIndicator({ logoAlt }: { logoAlt: string }) {
 }
 
 /** SPEC §9: appears after 500 px of scrolling; scrolls smoothly back to the top. */
-export const SCROLL_TOP_THRESHOLD_PX = 500;
+const SCROLL_TOP_THRESHOLD_PX = 500;
 
 export function ScrollToTop() {
   const { t } = useTranslation();

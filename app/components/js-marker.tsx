@@ -4,7 +4,7 @@ import { useEffect, useState } from "react";
  * A hidden `js=1` field that exists only once the page is hydrated. Actions use it to
  * answer a fetcher (JavaScript) with data and a plain form post with Post/Redirect/Get.
  */
-export const JS_FIELD = "js";
+const JS_FIELD = "js";
 
 export function JsMarker() {
   const [hydrated, setHydrated] = useState(false);

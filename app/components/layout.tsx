@@ -12,7 +12,7 @@ import { ContactMenu, Disclosure, LanguageSwitcher, SocialLinks, useCurrentPath,
 
 export type LayoutPlayer = { id: string; displayName: string } | null;
 
-export function Logo({ name, width = 100, height = 40 }: { name: string; width?: number; height?: number }) {
+function Logo({ name, width = 100, height = 40 }: { name: string; width?: number; height?: number }) {
   return <img src="/logo.svg" alt={name} width={width} height={height} className="logo" />;
 }
 
@@ -100,7 +100,7 @@ function PlayerMenu({ player }: { player: NonNullable<LayoutPlayer> }) {
 }
 
 /** Side drawer from the left (393 px); a <details>, so it works without JavaScript. */
-export function SideDrawer({ agencyName, player }: { agencyName: string; player: LayoutPlayer }) {
+function SideDrawer({ agencyName, player }: { agencyName: string; player: LayoutPlayer }) {
   const { t } = useTranslation();
   const here = useCurrentPath();
   return (
@@ -222,7 +222,7 @@ export function BottomBar({ social }: { social: Social }) {
 }
 
 /** The six Lao banks shown in the footer (OUTSIDE.md). */
-export const FOOTER_BANKS = ["BCEL", "LDB", "APB", "JDB", "LVB", "STB"] as const;
+const FOOTER_BANKS = ["BCEL", "LDB", "APB", "JDB", "LVB", "STB"] as const;
 
 export function Footer({ agencyName }: { agencyName: string }) {
   const { t } = useTranslation();

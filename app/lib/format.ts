@@ -9,7 +9,7 @@ dayjs.extend(utc);
  * they do not depend on the ICU data of the runtime (workerd, a cheap phone, Node).
  */
 
-export const DEFAULT_CREDIT_CURRENCY = "THB";
+const DEFAULT_CREDIT_CURRENCY = "THB";
 export const NOT_AVAILABLE = "N/A";
 
 const GROUP = ".";

@@ -5,7 +5,7 @@ import { DEFAULT_LANGUAGE, LANGUAGES } from "../../workers/core/languages";
  * every page; `player` (money screens) only under /player and /admin, so the landing page
  * a phone loads first stays small; `admin` is the back office's, only under /admin.
  */
-export const NAMESPACES = ["common", "player", "admin"] as const;
+const NAMESPACES = ["common", "player", "admin"] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export function isNamespace(value: unknown): value is Namespace {

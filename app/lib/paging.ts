@@ -1,6 +1,6 @@
 /** SPEC §3 list groups take page and pageSize; bounded so a client cannot ask for everything. */
-export const DEFAULT_PAGE_SIZE = 10;
-export const MAX_PAGE_SIZE = 50;
+const DEFAULT_PAGE_SIZE = 10;
+const MAX_PAGE_SIZE = 50;
 
 export function readPaging(url: URL): { page: number; pageSize: number } {
   const page = Math.max(1, Math.floor(Number(url.searchParams.get("page")) || 1));

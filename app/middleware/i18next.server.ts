@@ -22,7 +22,7 @@ export const resources: Record<Language, Record<Namespace, Record<string, unknow
 };
 
 /** The visitor's language choice; a year, readable by the server only. */
-export const languageCookie = createCookie(LANGUAGE_COOKIE, {
+const languageCookie = createCookie(LANGUAGE_COOKIE, {
   path: "/",
   sameSite: "lax",
   httpOnly: true,

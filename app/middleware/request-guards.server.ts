@@ -12,18 +12,18 @@ import { staffCookieName } from "~/lib/staff.server";
  */
 
 /** React Router's matched pattern (`api/v2/players/login`, `player/withdraw`) as a path. */
-export const routePattern = (pattern: string) => `/${pattern.replace(/^\/+/, "")}`;
+const routePattern = (pattern: string) => `/${pattern.replace(/^\/+/, "")}`;
 
 const UNSAFE = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS";
 
 /** The compatibility JSON API (SPEC §7) and the operator API answer JSON errors with a code. */
-export const isApiPattern = (pattern: string) => pattern.startsWith("/api/") || pattern.startsWith("/v2/");
+const isApiPattern = (pattern: string) => pattern.startsWith("/api/") || pattern.startsWith("/v2/");
 
 /** The gateway's webhook verifies a signature over the raw body: its bytes are never judged here. */
 const isRawBodyPattern = (pattern: string) => pattern.endsWith("/payments/webhook");
 
 /** Answers that are the same for everyone, whoever asks (public caching stays theirs). */
-export const SESSION_INDEPENDENT_PATTERNS = new Set(["/locales/:lng/:file"]);
+const SESSION_INDEPENDENT_PATTERNS = new Set(["/locales/:lng/:file"]);
 
 function hasCookie(request: Request, name: string): boolean {
   const header = request.headers.get("Cookie");

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
-import { configProblems, DEMO_SECRET_VALUES, isCredentialsKey, misconfiguredResponse, webhookSecret } from "../../workers/config";
+import { configProblems, DEMO_SECRET_VALUES, isCredentialsKey, misconfiguredResponse } from "../../workers/config";
+import { webhookSecret } from "../../workers/ports/gateway";
 import worker from "../../workers/app";
 
 const GOOD = {

@@ -3,8 +3,8 @@
  * (2 digits) + value; tag 63 carries CRC-16/CCITT-FALSE over the payload including "6304".
  * See ../shared/OUTSIDE.md for the tags.
  */
-export const LAPNET_AID = "A005266284662577";
-export const LAK_NUMERIC = "418";
+const LAPNET_AID = "A005266284662577";
+const LAK_NUMERIC = "418";
 
 /** CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor. */
 export function crc16(text: string): string {
@@ -80,7 +80,7 @@ export function parseFields(text: string): EmvFields | null {
   return fields;
 }
 
-export type LaoQr = {
+type LaoQr = {
   dynamic: boolean;
   aid: string;
   iin: string;

@@ -10,13 +10,13 @@
  *   least that credit.
  * - No rate for the currency -> 0, and callers refuse the operation (SPEC §9).
  */
-export const CURRENCIES = ["LAK", "THB", "USD"] as const;
+const CURRENCIES = ["LAK", "THB", "USD"] as const;
 export type Currency = (typeof CURRENCIES)[number];
 
 /** ISO 4217 minor digits. LAK is shown without decimals but stored in att, as ISO says. */
 export const MINOR_DIGITS: Record<Currency, number> = { LAK: 2, THB: 2, USD: 2 };
 /** Exchange rates carry 6 decimals. */
-export const RATE_DIGITS = 6;
+const RATE_DIGITS = 6;
 const RATE_SCALE = 10n ** BigInt(RATE_DIGITS);
 
 export function isCurrency(value: unknown): value is Currency {

@@ -10,7 +10,7 @@ import { parseAmount, withdrawPayout, type Rate } from "./money";
 export const WITHDRAW_STATUSES = ["PENDING", "OPEN", "SUCCESS", "REJECTED", "FAILED"] as const;
 export type WithdrawStatus = (typeof WITHDRAW_STATUSES)[number];
 
-export const WITHDRAW_TRANSITIONS: Readonly<Record<WithdrawStatus, readonly WithdrawStatus[]>> = {
+const WITHDRAW_TRANSITIONS: Readonly<Record<WithdrawStatus, readonly WithdrawStatus[]>> = {
   PENDING: ["OPEN", "FAILED"],
   OPEN: ["SUCCESS", "REJECTED"],
   SUCCESS: [],
@@ -60,7 +60,7 @@ export type Deduction = { kind: "FEE" | "PROMOTION_BONUS" | "PROMOTION_EXCESS"; 
  * credit received). Receives the requested credit, returns the itemised deductions.
  */
 export type DeductionRule = (creditMinor: bigint) => Deduction[];
-export const NO_DEDUCTIONS: DeductionRule = () => [];
+const NO_DEDUCTIONS: DeductionRule = () => [];
 
 export type WithdrawQuote = { creditMinor: bigint; deductions: Deduction[]; netCreditMinor: bigint; receivedLakMinor: bigint };
 

@@ -19,7 +19,7 @@ export type PaymentChannel = {
   active: boolean;
 };
 
-export type PaymentChannelRow = {
+type PaymentChannelRow = {
   code: string;
   mid: string;
   display_name: string;
@@ -98,7 +98,7 @@ export function setPaymentChannelActiveStatement(db: D1Database, agencyId: strin
 // ---- exchange rates (migration 0004), as stored: decimal strings
 
 export type ExchangeRate = { currency: string; buy: string; sell: string; updatedAt: string };
-export type ExchangeRateRow = { currency: string; buy: string; sell: string; updated_at: string };
+type ExchangeRateRow = { currency: string; buy: string; sell: string; updated_at: string };
 
 function toExchangeRate(row: ExchangeRateRow): ExchangeRate {
   return { currency: row.currency, buy: row.buy, sell: row.sell, updatedAt: row.updated_at };
@@ -115,7 +115,7 @@ export async function listExchangeRates(db: D1Database, agencyId: string): Promi
 }
 
 export type ExchangeRateChange = { id: number; currency: string; buy: string; sell: string; changedBy: string | null; changedAt: string };
-export type ExchangeRateChangeRow = { id: number; currency: string; buy: string; sell: string; changed_by: string | null; changed_at: string };
+type ExchangeRateChangeRow = { id: number; currency: string; buy: string; sell: string; changed_by: string | null; changed_at: string };
 
 function toExchangeRateChange(row: ExchangeRateChangeRow): ExchangeRateChange {
   return { id: row.id, currency: row.currency, buy: row.buy, sell: row.sell, changedBy: row.changed_by, changedAt: row.changed_at };
@@ -176,7 +176,7 @@ export type UnmatchedPayment = {
 };
 
 /** An unmatched_payments row with the usernames of the order's and the credited player. */
-export type UnmatchedPaymentRow = {
+type UnmatchedPaymentRow = {
   id: string;
   kind: UnmatchedKind;
   reference: string;

@@ -6,7 +6,7 @@ import type { SessionTimes } from "../core/session";
  * has one: a username, a session or a player id of agency A means nothing at agency B.
  */
 
-export type PlayerStatus = "ACTIVE" | "SUSPENDED";
+type PlayerStatus = "ACTIVE" | "SUSPENDED";
 
 /** One player, as stored. `bankAccountNumber` is set by the reads that join the player's one bank account. */
 export type PlayerRecord = {

@@ -3,16 +3,16 @@
  * status query by reference (the "check" button and the reconciler), because real
  * gateways differ and some sign nothing.
  */
-export type QrReceiver = { iin: string; merchantId: string; name: string; city: string };
-export type PaymentStatus =
+type QrReceiver = { iin: string; merchantId: string; name: string; city: string };
+type PaymentStatus =
   | { kind: "pending" }
   | { kind: "paid"; amount: string; transactionId: string; paidAt: string }
   | { kind: "expired" }
   | { kind: "not-found" }
   | { kind: "unavailable"; reason: string };
 
-export type PayoutRequest = { reference: string; amount: string; bankCode: string; accountNumber: string; accountName: string; callbackUrl: string };
-export type PayoutStatus =
+type PayoutRequest = { reference: string; amount: string; bankCode: string; accountNumber: string; accountName: string; callbackUrl: string };
+type PayoutStatus =
   | { kind: "processing" }
   | { kind: "paid"; transactionId: string }
   | { kind: "rejected"; reason: string }
@@ -26,9 +26,9 @@ export interface PaymentGatewayPort {
   paymentStatus(reference: string): Promise<PaymentStatus>;
 }
 
-export const GATEWAY_TIMEOUT_MS = 8000;
+const GATEWAY_TIMEOUT_MS = 8000;
 
-export class SandboxBankAdapter implements PaymentGatewayPort {
+class SandboxBankAdapter implements PaymentGatewayPort {
   constructor(
     private readonly fetcher: Fetcher,
     private readonly credentials: { merchant: string; secret: string },
@@ -121,7 +121,7 @@ export class SandboxBankAdapter implements PaymentGatewayPort {
  * A deployment with no gateway adapter (a production environment has no sandbox binding
  * and, today, no real adapter): no QR can be made, a payout is refused (nothing was sent).
  */
-export class UnconfiguredGatewayAdapter implements PaymentGatewayPort {
+class UnconfiguredGatewayAdapter implements PaymentGatewayPort {
   private readonly reason = "no payment gateway adapter configured";
   async createQr() {
     return { kind: "unavailable" as const, reason: this.reason };
@@ -143,7 +143,7 @@ export function gatewayPort(env: Env): PaymentGatewayPort {
 }
 
 /** Webhook signature: `t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`, 300 s tolerance. */
-export const WEBHOOK_TOLERANCE_SECONDS = 300;
+const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 export type WebhookVerdict = { ok: true; timestamp: number; signature: string } | { ok: false; reason: "MISSING" | "MALFORMED" | "STALE" | "BAD_SIGNATURE" };
 
@@ -153,7 +153,7 @@ export type WebhookVerdict = { ok: true; timestamp: number; signature: string } 
  * `.0`) do not change the meaning, so the replay check keys on the parsed pair, never on
  * the header text. A field given twice with two values is ambiguous and refused.
  */
-export function parseSignatureHeader(header: string): { timestamp: number; signature: string } | null {
+function parseSignatureHeader(header: string): { timestamp: number; signature: string } | null {
   const fields = new Map<string, string>();
   for (const part of header.split(",")) {
     const at = part.indexOf("=");
@@ -169,6 +169,12 @@ export function parseSignatureHeader(header: string): { timestamp: number; signa
   const v1 = fields.get("v1");
   if (!t || !/^\+?\d{1,12}(\.0*)?$/.test(t) || !v1 || !/^[0-9a-f]{64}$/.test(v1)) return null;
   return { timestamp: Number(t), signature: v1 };
+}
+
+/** The payment gateway's webhook secret: the real gateway's in production, the sandbox's locally. */
+export function webhookSecret(env: { GATEWAY_WEBHOOK_SECRET?: string; SANDBOX_WEBHOOK_SECRET?: string }): string | null {
+  const secret = env.GATEWAY_WEBHOOK_SECRET || env.SANDBOX_WEBHOOK_SECRET;
+  return secret && secret.length > 0 ? secret : null;
 }
 
 export async function verifyWebhookSignature(header: string | null, rawBody: string, secret: string, nowSeconds: number): Promise<WebhookVerdict> {

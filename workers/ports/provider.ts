@@ -32,7 +32,7 @@ export const PROVIDER_TIMEOUT_MS = 5000;
 type SandboxCredentials = { agent: string; secret: string };
 
 /** The sandbox provider Worker (service binding), shaped like AMB's transfer API. */
-export class SandboxProviderAdapter implements GameProviderPort {
+class SandboxProviderAdapter implements GameProviderPort {
   constructor(
     private readonly fetcher: Fetcher,
     private readonly provider: Provider,
@@ -154,7 +154,7 @@ export function providerUsername(agencyId: string, username: string): string {
  * and, today, no real adapter): nothing is sent anywhere, a transfer is refused (it never
  * happened), everything else is unavailable.
  */
-export class UnconfiguredProviderAdapter implements GameProviderPort {
+class UnconfiguredProviderAdapter implements GameProviderPort {
   private readonly reason = "no game provider adapter configured";
   async games() {
     return { kind: "unavailable" as const, reason: this.reason };

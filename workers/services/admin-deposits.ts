@@ -33,7 +33,7 @@ export type DepositRow = DepositListItem;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The first instant of a Vientiane day (UTC+7), as the ISO string the read model stores. */
-export function vientianeDayStart(day: string): string | null {
+function vientianeDayStart(day: string): string | null {
   if (!DAY.test(day)) return null;
   const t = Date.parse(`${day}T00:00:00+07:00`);
   return Number.isNaN(t) ? null : new Date(t).toISOString();

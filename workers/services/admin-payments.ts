@@ -37,14 +37,14 @@ import { creditRate, walletOf } from "./wallet";
  * guarded UPDATE (OPEN -> RESOLVING): a second or concurrent press changes nothing.
  */
 
-export { UNMATCHED_KINDS, UNMATCHED_STATUSES };
-export type { UnmatchedKind, UnmatchedPayment, UnmatchedStatus };
+export {  UNMATCHED_STATUSES };
+export type {  UnmatchedPayment,  };
 
 /**
  * Flagged orders the webhook did not report (found by the player's Check button or the
  * wallet's reconciler) are taken from the read model, so none is missed.
  */
-export async function importFlaggedOrders(db: D1Database, agencyId: string): Promise<void> {
+async function importFlaggedOrders(db: D1Database, agencyId: string): Promise<void> {
   const flagged = await listUnrecordedFlaggedDeposits(db, agencyId);
   if (flagged.length === 0) return;
   await db.batch(
@@ -153,7 +153,7 @@ export async function previewManualCredit(
 }
 
 /** A claim older than this whose credit never completed (the request died) may be resumed. */
-export const RESUME_AFTER_MS = 60_000;
+const RESUME_AFTER_MS = 60_000;
 
 /**
  * Credit the payment to a player, once. The claim (OPEN -> RESOLVING with the player,

@@ -147,7 +147,7 @@ export async function endPlayerSessions(db: D1Database, actor: AuditActor, playe
 /** Letters and digits that cannot be mistaken for one another when read out on the phone. */
 const TEMP_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 
-export function temporaryPassword(length = 10): string {
+function temporaryPassword(length = 10): string {
   const bytes = new Uint8Array(length);
   crypto.getRandomValues(bytes);
   return [...bytes].map((b) => TEMP_ALPHABET[b % TEMP_ALPHABET.length]).join("");

@@ -16,10 +16,10 @@ import { creditRate, walletOf } from "./wallet";
 /** The player's deposit steps: open an order, show its QR, check it, cancel it; and the pages that show them. */
 
 /** A QR is valid for 15 minutes; after that the order is CANCELED (EXPIRED). */
-export const DEPOSIT_QR_TTL_SECONDS = 15 * 60;
+const DEPOSIT_QR_TTL_SECONDS = 15 * 60;
 
 /** Order codes are short enough for the QR's reference field (EMV 62.05, max 25). */
-export function newDepositCode(now: Date): string {
+function newDepositCode(now: Date): string {
   const stamp = now.toISOString().slice(2, 10).replace(/-/g, "");
   const bytes = new Uint8Array(5);
   crypto.getRandomValues(bytes);
@@ -27,7 +27,7 @@ export function newDepositCode(now: Date): string {
   return `D${stamp}${random}`;
 }
 
-export type DepositQuote = { amountMinor: bigint; creditMinor: bigint; rate: Rate };
+type DepositQuote = { amountMinor: bigint; creditMinor: bigint; rate: Rate };
 
 export type DepositError =
   | "PROVIDER_REQUIRED"
@@ -42,7 +42,7 @@ export type DepositError =
   | PromotionError;
 
 /** Validates a deposit against the agency's settings and prices it (DEPOSIT = amount / sell). */
-export function quoteDeposit(agency: Agency, rate: Rate | null, amountText: string): { ok: true; quote: DepositQuote } | { ok: false; error: DepositError } {
+function quoteDeposit(agency: Agency, rate: Rate | null, amountText: string): { ok: true; quote: DepositQuote } | { ok: false; error: DepositError } {
   const amountMinor = parseAmount(amountText, "LAK");
   if (amountMinor === null || amountMinor <= 0n) return { ok: false, error: "AMOUNT_INVALID" };
   if (amountMinor % 100n !== 0n) return { ok: false, error: "AMOUNT_INVALID" }; // whole kip only
@@ -104,7 +104,7 @@ export async function startDeposit(env: Env, agency: Agency, player: CurrentPlay
 }
 
 /** The QR of an OPEN order, created at the gateway if it is not there yet (idempotent by code). */
-export async function ensureQr(env: Env, agency: Agency, player: CurrentPlayer, order: DepositOrder, channel: PaymentChannel | undefined, origin: string): Promise<DepositOrder> {
+async function ensureQr(env: Env, agency: Agency, player: CurrentPlayer, order: DepositOrder, channel: PaymentChannel | undefined, origin: string): Promise<DepositOrder> {
   if (order.status !== "OPEN" || order.qrPayload) return order;
   await insertDepositRef(env.DB, order.code, agency.id, player.id);
   const ch = channel ?? (await listActivePaymentChannels(env.DB, agency.id)).find((c) => c.code === order.channelCode);
@@ -145,7 +145,7 @@ export async function cancelDeposit(env: Env, agencyId: string, playerId: string
   return walletOf(env, agencyId, playerId).cancelDeposit(code, "PLAYER", Date.now());
 }
 
-export function depositSummary(order: DepositOrder) {
+function depositSummary(order: DepositOrder) {
   return {
     code: order.code,
     provider: order.provider,

@@ -5,9 +5,9 @@ import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
 
 /** The tab a provider's lobby opens on (SPEC §2 menu links: askmebet Slot, betflix pp.txt). */
-export const DEFAULT_TAB: Partial<Record<Provider, string>> = { askmebet: "Slot", betflix: "pp.txt" };
+const DEFAULT_TAB: Partial<Record<Provider, string>> = { askmebet: "Slot", betflix: "pp.txt" };
 
-export function lobbyProvider(agency: Agency, value: string | undefined): Provider | null {
+function lobbyProvider(agency: Agency, value: string | undefined): Provider | null {
   return isProvider(value) && agency.enabledProviders.includes(value) ? value : null;
 }
 
@@ -46,7 +46,7 @@ export async function lobby(env: Env, provider: Provider, tab: string | null, no
 export type LaunchResult = { ok: true; url: string } | { ok: false; error: "NO_CREDIT" | "PROVIDER_UNAVAILABLE" };
 
 /** SPEC §8: without credit at that provider the game does not open ("please deposit"). */
-export async function launchGame(env: Env, agency: Agency, player: CurrentPlayer, provider: Provider, lang: string): Promise<LaunchResult> {
+async function launchGame(env: Env, agency: Agency, player: CurrentPlayer, provider: Provider, lang: string): Promise<LaunchResult> {
   const port = providerPort(env, provider);
   const username = providerUsername(agency.id, player.username);
   const balance = await port.balance(username);

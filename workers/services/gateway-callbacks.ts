@@ -1,9 +1,8 @@
-import { webhookSecret } from "../config";
 import { canonicalLak } from "../core/money";
 import type { WithdrawDecision } from "../core/withdraw";
 import { findDepositOwner, findWithdrawOwner } from "../db/orders";
 import { fillFlaggedPaymentTransaction, findWebhookDelivery, insertUnmatchedPayment, recordGatewayEvent, recordWebhookSignature, saveWebhookAnswer, type UnmatchedKind } from "../db/payments";
-import { verifyWebhookSignature } from "../ports/gateway";
+import { verifyWebhookSignature, webhookSecret } from "../ports/gateway";
 import type { MarkPaidResult } from "../wallet/player-wallet";
 import { findAgencyByHost } from "./agency";
 import { sha256Hex } from "../core/tokens";
@@ -90,7 +89,7 @@ async function applyWebhookEvent(env: Env, request: Request, raw: string): Promi
  * The gateway's payout callback (already signature-checked by the webhook), through the
  * wallet's one decision path: it applies only to a payout the wallet asked for.
  */
-export async function applyPayoutEvent(env: Env, event: { event: string; reference: string; transactionId?: string; reason?: string }) {
+async function applyPayoutEvent(env: Env, event: { event: string; reference: string; transactionId?: string; reason?: string }) {
   const owner = await findWithdrawOwner(env.DB, event.reference);
   if (!owner) return { kind: "unknown-order" as const };
   const decision: WithdrawDecision =

@@ -45,7 +45,7 @@ const SANDBOX_PAGES: Record<string, { path: RegExp; methods: string[] }[]> = {
  * changes (`%252f` is `%2f` is `/`), its dot segments resolved, and only then compared with
  * the allow-list, so `x/..%2fsandbox/payouts` is `/sandbox/payouts` and refused.
  */
-export function sandboxPage(target: string, rawPathname: string, method: string): string | null {
+function sandboxPage(target: string, rawPathname: string, method: string): string | null {
   const prefix = `/sandbox/${target}`;
   const pages = SANDBOX_PAGES[target];
   if (!pages || !rawPathname.startsWith(`${prefix}/`) && rawPathname !== prefix) return null;

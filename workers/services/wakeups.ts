@@ -2,7 +2,7 @@ import { listWalletsWithOpenOrders } from "../db/orders";
 import { walletOf } from "./wallet";
 
 /** Unprojected orders are looked for among references this recent (a wallet projects within seconds). */
-export const UNPROJECTED_LOOKBACK_DAYS = 7;
+const UNPROJECTED_LOOKBACK_DAYS = 7;
 /** Wallets woken at once by one cron run (each call is one Durable Object request). */
 const REARM_CONCURRENCY = 10;
 
@@ -11,7 +11,7 @@ const REARM_CONCURRENCY = 10;
  * references whose order was never projected (a wallet that lost its alarm before the
  * first projection is only in deposit_refs / withdraw_refs).
  */
-export async function walletsWithDueWork(db: D1Database, now: number = Date.now()): Promise<{ agencyId: string; playerId: string }[]> {
+async function walletsWithDueWork(db: D1Database, now: number = Date.now()): Promise<{ agencyId: string; playerId: string }[]> {
   const since = new Date(now - UNPROJECTED_LOOKBACK_DAYS * 86_400_000).toISOString();
   return listWalletsWithOpenOrders(db, since);
 }

@@ -32,7 +32,7 @@ export async function listManualQueue(db: D1Database, agencyId: string, paging: 
   return listManualQueuePage(db, agencyId, paging);
 }
 
-export type Decision = WithdrawReviewDecision;
+type Decision = WithdrawReviewDecision;
 
 export type WithdrawalDetail = {
   order: WithdrawOrder;
@@ -49,7 +49,7 @@ async function withdrawPlayerOf(db: D1Database, agencyId: string, code: string):
 }
 
 /** One withdrawal of this agency with the player and their recent history (null: not ours). */
-export async function getWithdrawalDetail(env: Env, agencyId: string, code: string): Promise<WithdrawalDetail | null> {
+async function getWithdrawalDetail(env: Env, agencyId: string, code: string): Promise<WithdrawalDetail | null> {
   const playerId = await withdrawPlayerOf(env.DB, agencyId, code);
   if (!playerId) return null;
   const order = await walletOf(env, agencyId, playerId).getWithdraw(code);
@@ -96,12 +96,12 @@ export async function withdrawalPage(env: Env, agencyId: string, code: string) {
 }
 
 /** Is this order still waiting for a staff decision? (the wallet's own rule, for the page's forms) */
-export function awaitsDecision(order: Pick<WithdrawOrder, "status" | "review" | "payoutState">): boolean {
+function awaitsDecision(order: Pick<WithdrawOrder, "status" | "review" | "payoutState">): boolean {
   return awaitsStaffDecision(order);
 }
 
 /** What the audit log keeps of an order, before and after a decision. */
-export function auditView(order: WithdrawOrder | null) {
+function auditView(order: WithdrawOrder | null) {
   if (!order) return null;
   return {
     status: order.status,
@@ -184,7 +184,7 @@ export async function decideWithdrawal(env: Env, agencyId: string, code: string,
 }
 
 /** The order as the wallet holds it now (for the operator API's before/after). */
-export async function currentWithdrawal(env: Env, agencyId: string, code: string): Promise<WithdrawOrder | null> {
+async function currentWithdrawal(env: Env, agencyId: string, code: string): Promise<WithdrawOrder | null> {
   const playerId = await withdrawPlayerOf(env.DB, agencyId, code);
   return playerId ? ((await walletOf(env, agencyId, playerId).getWithdraw(code)) as WithdrawOrder | null) : null;
 }

@@ -61,7 +61,7 @@ export async function reviewWithdraw(
   };
 }
 
-export function newWithdrawCode(now: Date): string {
+function newWithdrawCode(now: Date): string {
   const stamp = now.toISOString().slice(2, 10).replace(/-/g, "");
   const bytes = new Uint8Array(5);
   crypto.getRandomValues(bytes);
@@ -128,7 +128,7 @@ async function findByKey(wallet: ReturnType<typeof walletOf>, key: string): Prom
   return wallet.withdrawByKey(key);
 }
 
-export function withdrawSummary(order: WithdrawOrder) {
+function withdrawSummary(order: WithdrawOrder) {
   return {
     code: order.code,
     provider: order.provider,

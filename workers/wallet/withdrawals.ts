@@ -20,7 +20,7 @@ import type { OpenWithdrawInput, WithdrawDecisionResult, WithdrawOrder } from ".
  */
 
 /** A transfer-out whose answer was lost is asked about; "never seen" is final only after this. */
-export const TRANSFER_NOT_FOUND_GRACE_MS = 60_000;
+const TRANSFER_NOT_FOUND_GRACE_MS = 60_000;
 
 /** Creates the PENDING order; a repeat of the same confirm (idempotency key) gets it back. */
 export function openWithdraw(

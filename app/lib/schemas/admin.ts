@@ -4,8 +4,8 @@ import { z } from "zod";
  * Back-office form schemas, shared by the browser (conform) and the server. Messages are
  * translation keys of the `admin` namespace.
  */
-export const STAFF_USERNAME_PATTERN = /^[a-z0-9_-]{3,32}$/;
-export const STAFF_PASSWORD_MIN = 12;
+const STAFF_USERNAME_PATTERN = /^[a-z0-9_-]{3,32}$/;
+const STAFF_PASSWORD_MIN = 12;
 
 const required = { error: "admin:auth.validation.required" };
 const username = z

@@ -14,13 +14,13 @@ export const AUTH_LIMITS = {
   displayNameMax: 40,
 } as const;
 
-export const USERNAME_PATTERN = /^[a-z0-9_-]+$/;
+const USERNAME_PATTERN = /^[a-z0-9_-]+$/;
 /** Lao mobile (020 + 8 digits, or 030 + 7 digits) with or without +856, or any 8-15 digits. */
-export const PHONE_PATTERN = /^\+?[0-9]{8,15}$/;
+const PHONE_PATTERN = /^\+?[0-9]{8,15}$/;
 
 const required = { error: "validation.required" };
 
-export const usernameSchema = z
+const usernameSchema = z
   .string(required)
   .trim()
   .min(AUTH_LIMITS.usernameMin, { error: "validation.usernameMin" })

@@ -3,9 +3,9 @@ import { nameField } from "./name";
 import { BANK_CODES, isValidAccountNumber, normalizeAccountNumber } from "../../../workers/core/banks";
 
 /** SPEC §5 bank form. Messages are translation keys. */
-export const ACCOUNT_NAME_LIMITS = { min: 2, max: 60 } as const;
+const ACCOUNT_NAME_LIMITS = { min: 2, max: 60 } as const;
 /** The name on a bank account (player's form and staff's replacement form). */
-export const bankAccountName = nameField({
+const bankAccountName = nameField({
   ...ACCOUNT_NAME_LIMITS,
   required: "validation.required",
   tooShort: "bank.validation.accountName",

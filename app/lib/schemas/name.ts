@@ -2,7 +2,7 @@ import { z } from "zod";
 import { cleanName } from "../../../workers/core/names";
 
 /** The message (common namespace) shown when a name holds a refused character. */
-export const NAME_CHARACTERS_MESSAGE = "validation.nameCharacters";
+const NAME_CHARACTERS_MESSAGE = "validation.nameCharacters";
 
 /**
  * A typed name field: the one rule of workers/core/names.ts (control and bidi characters

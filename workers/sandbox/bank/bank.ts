@@ -17,13 +17,13 @@ export type BankEnv = {
 };
 
 /** Webhook retry policy: attempt n+1 waits BASE_BACKOFF_MS * 2^(n-1) after failed attempt n. */
-export const MAX_ATTEMPTS = 8;
-export const BASE_BACKOFF_MS = 1000;
+const MAX_ATTEMPTS = 8;
+const BASE_BACKOFF_MS = 1000;
 /** A pulled (or sending) delivery without a result after this long counts as a failed attempt. */
-export const LEASE_MS = 30_000;
-export const SEND_TIMEOUT_MS = 10_000;
+const LEASE_MS = 30_000;
+const SEND_TIMEOUT_MS = 10_000;
 /** The "stale-signature" fault signs with a timestamp this old. */
-export const STALE_SIGNATURE_AGE_S = 600;
+const STALE_SIGNATURE_AGE_S = 600;
 const WRONG_SECRET = "sandbox-bank-wrong-secret";
 
 export type DeliveryMode = "portal" | "pull" | "fetch";
@@ -33,7 +33,7 @@ export function deliveryMode(env: BankEnv): DeliveryMode {
   return "fetch";
 }
 
-export type Receiver = { iin: string; merchantId: string; name: string; city: string; paymentType: "001" | "002" };
+type Receiver = { iin: string; merchantId: string; name: string; city: string; paymentType: "001" | "002" };
 export type CreateQrInput = { reference: string; amountMinor: string; /** tag 54 text */ amountText: string; callbackUrl: string; expiresInSeconds: number; receiver: Receiver };
 
 export type QrData = { reference: string; payload: string; amount: string; expiresAt: string };
@@ -79,7 +79,7 @@ export type CreatePayoutInput = {
   accountName: string;
   callbackUrl: string;
 };
-export type PayoutStatus = "PROCESSING" | "PAID" | "REJECTED" | "NOT_FOUND";
+type PayoutStatus = "PROCESSING" | "PAID" | "REJECTED" | "NOT_FOUND";
 export type PayoutOutcome = "PAID" | "REJECTED";
 export type PayoutData = {
   reference: string;
@@ -267,11 +267,11 @@ const MIGRATIONS: string[] = [
 ];
 
 /** How long a payout stays PROCESSING before the bank completes it, unless configured. */
-export const DEFAULT_PROCESSING_MS = 1000;
+const DEFAULT_PROCESSING_MS = 1000;
 /** The reason a "payout-reject" fault gives. */
-export const FAULT_REJECT_REASON = "ACCOUNT_CLOSED";
+const FAULT_REJECT_REASON = "ACCOUNT_CLOSED";
 /** The reason of a payout rejected by hand without one. */
-export const DEFAULT_REJECT_REASON = "DECLINED_BY_BANK";
+const DEFAULT_REJECT_REASON = "DECLINED_BY_BANK";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

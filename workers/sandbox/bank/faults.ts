@@ -8,9 +8,9 @@
  * - Payout faults are decided once per POST /api/payouts ("payout-error-before",
  *   "payout-error-after") or once per new payout ("payout-reject", "payout-hold").
  */
-export const WEBHOOK_FAULT_MODES = ["duplicate", "out-of-order", "delay", "drop", "stale-signature", "bad-signature"] as const;
-export const PAYOUT_FAULT_MODES = ["payout-reject", "payout-hold", "payout-error-before", "payout-error-after"] as const;
-export const FAULT_MODES = [...WEBHOOK_FAULT_MODES, ...PAYOUT_FAULT_MODES] as const;
+const WEBHOOK_FAULT_MODES = ["duplicate", "out-of-order", "delay", "drop", "stale-signature", "bad-signature"] as const;
+const PAYOUT_FAULT_MODES = ["payout-reject", "payout-hold", "payout-error-before", "payout-error-after"] as const;
+const FAULT_MODES = [...WEBHOOK_FAULT_MODES, ...PAYOUT_FAULT_MODES] as const;
 export type WebhookFaultMode = (typeof WEBHOOK_FAULT_MODES)[number];
 export type PayoutFaultMode = (typeof PAYOUT_FAULT_MODES)[number];
 export type FaultMode = (typeof FAULT_MODES)[number];

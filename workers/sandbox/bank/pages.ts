@@ -4,7 +4,7 @@ import type { PayData, PayoutData, PayoutRecord, RecentQr } from "./bank";
  * The tester's "banking app": plain HTML, no scripts, no external assets. Every URL is
  * relative, so the pages also work when the portal mounts the bank under a path prefix.
  */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
@@ -64,7 +64,7 @@ ${content}
 }
 
 /** Groups "50000.00" as "50,000.00 LAK" for people (the API keeps plain decimal strings). */
-export function displayKip(amount: string): string {
+function displayKip(amount: string): string {
   const [whole = "0", fraction] = amount.split(".");
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return `${grouped}${fraction && !/^0+$/.test(fraction) ? "." + fraction : ""} LAK`;

@@ -8,7 +8,7 @@ export const SIGNATURE_HEADER = "X-Sandbox-Signature";
 
 const encoder = new TextEncoder();
 
-export async function hmacSha256Hex(secret: string, message: string): Promise<string> {
+async function hmacSha256Hex(secret: string, message: string): Promise<string> {
   const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
   return Array.from(mac, (byte) => byte.toString(16).padStart(2, "0")).join("");

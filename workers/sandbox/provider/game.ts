@@ -3,7 +3,7 @@
  * from the transaction ref's hash (FNV-1a, 32 bit). Same ref -> same round, different refs
  * -> varied rounds. The table pays back 7.5/8 = 93.75% of the bets on average.
  */
-export const MULTIPLIERS: ReadonlyArray<{ numerator: bigint; denominator: bigint; label: string }> = [
+const MULTIPLIERS: ReadonlyArray<{ numerator: bigint; denominator: bigint; label: string }> = [
   { numerator: 0n, denominator: 1n, label: "0x" },
   { numerator: 0n, denominator: 1n, label: "0x" },
   { numerator: 0n, denominator: 1n, label: "0x" },
@@ -14,7 +14,7 @@ export const MULTIPLIERS: ReadonlyArray<{ numerator: bigint; denominator: bigint
   { numerator: 3n, denominator: 1n, label: "3x" },
 ];
 
-export function fnv1a(text: string): number {
+function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (const byte of new TextEncoder().encode(text)) {
     hash ^= byte;

@@ -19,10 +19,10 @@ import {
 } from "./object";
 import { expiredPage, pageLanguage, playPage } from "./page";
 import { LAUNCH_TTL_SECONDS, safeEqual, signLaunchToken, verifyLaunchToken } from "./token";
-import type { ProviderEnv } from "./types";
+import type { ProviderEnv } from "./object";
 
 export { SandboxProvider } from "./object";
-export type { ProviderEnv } from "./types";
+export type { ProviderEnv } from "./object";
 
 const CURRENCY = "THB";
 const DEFAULT_SLOW_MS = 15_000;

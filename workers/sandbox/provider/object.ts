@@ -1,7 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Provider } from "../../core/providers";
 import { roundMultiplier } from "./game";
-import type { ProviderEnv } from "./types";
+
+/** The sandbox's own bindings (see wrangler.toml); not part of the portal's Env. */
+export type ProviderEnv = {
+  PROVIDER: DurableObjectNamespace<SandboxProvider>;
+  AGENT_USERNAME: string;
+  AGENT_SECRET: string;
+};
 
 /**
  * One instance per provider (idFromName(provider)) holds that provider's wallets and
@@ -16,7 +22,7 @@ import type { ProviderEnv } from "./types";
 export const CONTROL_NAME = "__control__";
 
 export type Direction = "DEPOSIT" | "WITHDRAW" | "BET";
-export type TxStatus = "SUCCESS" | "FAILED";
+type TxStatus = "SUCCESS" | "FAILED";
 
 /** A recorded transaction; amounts are integer minor units as decimal strings. */
 export type TxRecord = {
@@ -37,14 +43,14 @@ export type TxRecord = {
 
 export type CommandResult = { outcome: "recorded"; tx: TxRecord; repeated: boolean } | { outcome: "conflict"; tx: TxRecord };
 
-export type Wallet = { username: string; balance: string; turnover: string; createdAt: number };
+type Wallet = { username: string; balance: string; turnover: string; createdAt: number };
 
 export const FAULT_OPS = ["deposit", "withdraw", "balance", "status", "bet", "games", "*"] as const;
 export type FaultOp = (typeof FAULT_OPS)[number];
 export const FAULT_MODES = ["slow", "error-before", "error-after", "refuse"] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
-export type FaultInput = {
+type FaultInput = {
   provider: Provider | "*";
   op: FaultOp;
   mode: FaultMode;

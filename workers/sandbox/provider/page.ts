@@ -62,7 +62,7 @@ export function pageLanguage(lang: string | null | undefined): PageLanguage {
   return lang === "cn" || lang === "vn" || lang === "en" ? lang : "lo";
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
@@ -131,7 +131,7 @@ ${last}<form method="post" class="card">
  * The three reels of a round, drawn from its outcome (the round itself is decided by the
  * bet's ref): three 7s for 3x, three bars for 2x, cherries for 1x, a pair for 0.5x.
  */
-export function reels(bet: string, win: string): [string, string, string] {
+function reels(bet: string, win: string): [string, string, string] {
   const ratio = Number(bet) > 0 ? Number(win) / Number(bet) : 0;
   if (ratio >= 3) return ["7", "7", "7"];
   if (ratio >= 2) return ["BAR", "BAR", "BAR"];
