@@ -12,6 +12,7 @@ import {
   type OwnerLookup,
   type ProviderGame,
   type ProviderGameList,
+  lookUpOwner,
   type TransferOwner,
 } from "./http";
 
@@ -243,15 +244,8 @@ export class AmbSuperApiAdapter implements GameProviderPort {
   }
 
   async transferStatus(reference: string): Promise<TransferStatus> {
-    if (!this.config.ownerOf) return { kind: "unknown", reason: "AMB's status call needs the player and direction: no owner lookup configured" };
-    let owner: TransferOwner | null;
-    try {
-      owner = await this.config.ownerOf(reference);
-    } catch (error) {
-      return { kind: "unknown", reason: `owner lookup: ${String(error)}` };
-    }
-    if (!owner) return { kind: "unknown", reason: "reference unknown to the owner lookup" };
-    return this.transferStatusOf(reference, owner);
+    const found = await lookUpOwner(this.config.ownerOf, reference, "AMB's status call needs the player and direction: no owner lookup configured");
+    return "owner" in found ? this.transferStatusOf(reference, found.owner) : found;
   }
 
   /** The status of a reference when the caller knows whose it is (the port gap, see header). */

@@ -12,6 +12,7 @@ import {
   type OwnerLookup,
   type ProviderGame,
   type ProviderGameList,
+  lookUpOwner,
   type TransferOwner,
 } from "./http";
 
@@ -243,15 +244,8 @@ export class BetflixAdapter implements GameProviderPort {
   }
 
   async transferStatus(reference: string): Promise<TransferStatus> {
-    if (!this.config.ownerOf) return { kind: "unknown", reason: "Betflix has no status by reference; no owner lookup configured to search the history" };
-    let owner: TransferOwner | null;
-    try {
-      owner = await this.config.ownerOf(reference);
-    } catch (error) {
-      return { kind: "unknown", reason: `owner lookup: ${String(error)}` };
-    }
-    if (!owner) return { kind: "unknown", reason: "reference unknown to the owner lookup" };
-    return this.transferStatusOf(reference, owner);
+    const found = await lookUpOwner(this.config.ownerOf, reference, "Betflix has no status by reference; no owner lookup configured to search the history");
+    return "owner" in found ? this.transferStatusOf(reference, found.owner) : found;
   }
 
   /**

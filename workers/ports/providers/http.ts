@@ -98,6 +98,20 @@ export function trimSlash(url: string): string {
 export type TransferOwner = { username: string; direction: "in" | "out"; at?: number };
 export type OwnerLookup = (reference: string) => Promise<TransferOwner | null>;
 
+/**
+ * Whose transfer a reference is, for providers whose status call needs the player: the
+ * owner, or the unknown outcome to answer (never a guess) when nobody can tell.
+ */
+export async function lookUpOwner(ownerOf: OwnerLookup | undefined, reference: string, noLookupReason: string): Promise<{ owner: TransferOwner } | { kind: "unknown"; reason: string }> {
+  if (!ownerOf) return { kind: "unknown", reason: noLookupReason };
+  try {
+    const owner = await ownerOf(reference);
+    return owner ? { owner } : { kind: "unknown", reason: "reference unknown to the owner lookup" };
+  } catch (error) {
+    return { kind: "unknown", reason: `owner lookup: ${String(error)}` };
+  }
+}
+
 /** A game as the real adapters return it: the port's shape plus the picture. */
 export type ProviderGame = { code: string; name: string; tab: string; img: string | null };
 export type ProviderGameList = { tabs: string[]; games: ProviderGame[] };
