@@ -125,3 +125,60 @@ export function parseLaoQr(payload: string): ParseResult {
     },
   };
 }
+
+// ---- the agency's own bank account: its static LAO QR, and the QR derived per order
+
+/** Why a pasted QR cannot serve as an own-account channel (translated by the back office). */
+export type StaticQrProblem = "FORMAT" | "CRC" | "NOT_LAPNET" | "UNKNOWN_BANK" | "NOT_LAK" | "NOT_STATIC" | "NO_RECEIVER";
+
+/** What the portal read from the agency's static QR: shown to the owner before saving. */
+export type StaticLaoQr = {
+  /** The QR text as given (trimmed): every order's QR is derived from it. */
+  text: string;
+  iin: string;
+  bankCode: string;
+  /** The bank's opaque receiver token (tag 38.03): never an account number we could build. */
+  receiverId: string;
+  paymentType: string;
+  receiverName: string;
+  receiverCity: string;
+};
+
+/**
+ * Checks a static LAO QR from the agency's bank app: CRC, tag 38 with LAPNet's AID, the IIN
+ * of a bank we know, currency 418 (LAK), static (01 = 11, no amount), a receiver id.
+ */
+export function readStaticLaoQr(payload: string, banks: readonly { code: string; iin: string }[]): { ok: true; qr: StaticLaoQr } | { ok: false; problem: StaticQrProblem } {
+  const text = payload.trim();
+  const parsed = parseLaoQr(text);
+  if (!parsed.ok) return { ok: false, problem: parsed.reason };
+  const { qr } = parsed;
+  const bank = banks.find((b) => b.iin === qr.iin);
+  if (!bank) return { ok: false, problem: "UNKNOWN_BANK" };
+  if (qr.currency !== LAK_NUMERIC) return { ok: false, problem: "NOT_LAK" };
+  if (qr.dynamic || qr.amount !== null) return { ok: false, problem: "NOT_STATIC" };
+  if (!qr.merchantId) return { ok: false, problem: "NO_RECEIVER" };
+  return {
+    ok: true,
+    qr: { text, iin: qr.iin, bankCode: bank.code, receiverId: qr.merchantId, paymentType: qr.paymentType, receiverName: qr.merchantName, receiverCity: qr.merchantCity },
+  };
+}
+
+/**
+ * The QR of one order, derived from the agency's static QR: dynamic (01 = 12), the amount
+ * to pay (54), the order code as bill number and reference (62.01, 62.05), CRC recomputed.
+ * Every other field (38 as the bank issued it, 15 UnionPay, 52, 58-60...) is kept as is,
+ * in ascending tag order as EMVCo asks. Whether every bank app accepts a derived QR is not
+ * documented: an owner can switch a channel to the static QR as is (decision 016).
+ */
+export function deriveDynamicLaoQr(staticText: string, order: { amount: string; reference: string }): string {
+  if (!/^\d+(\.\d{1,2})?$/.test(order.amount)) throw new RangeError("amount must be a decimal string");
+  const top = parseFields(staticText.trim().slice(0, -8)); // without "6304" + CRC
+  if (!top) throw new RangeError("not an EMV payload");
+  top.set("01", "12");
+  top.set("54", order.amount);
+  top.set("62", field("01", order.reference) + field("05", order.reference));
+  const ids = [...top.keys()].sort();
+  const body = ids.map((id) => field(id, top.get(id)!)).join("") + "6304";
+  return body + crc16(body);
+}
