@@ -1,0 +1,166 @@
+// Production rehearsal (`npm run test:production`, issue 14 section 4). Builds the portal
+// for the [env.rehearsal] block of wrangler.toml (ENVIRONMENT = "production", no sandbox
+// bindings), starts it locally with `wrangler dev --env rehearsal` (own port, own state
+// directory, secrets generated for this run), creates the agency with `agency:create`, and
+// runs the walk of tests/rehearsal (one Playwright project, Chromium) against it. The AMB and
+// Betflix contract fakes run inside the Playwright worker (tests/rehearsal/fakes.ts), so
+// the walk can look at what reached them.
+//
+// Everything it starts runs in its own process group and is killed on exit (also on
+// Ctrl-C or a failure); the temporary state directory is removed. A failure names the step.
+//
+//   npm run test:production            (REHEARSAL_PORT, default 4186)
+//   REHEARSAL_KEEP=1 npm run test:production   keeps the state directory and prints it
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ENV = "rehearsal";
+const AGENCY = { id: "rehearsal", name: "Rehearsal Play", domain: "localhost", owner: "owner" };
+const port = Number(process.env.REHEARSAL_PORT ?? 4186);
+const baseUrl = `http://${AGENCY.domain}:${port}`;
+const started = Date.now();
+const children = new Set();
+let stateDir = null;
+let step = "start";
+
+const quiet = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1" };
+
+function log(message) {
+  console.log(`[rehearsal ${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s] ${message}`);
+}
+
+function cleanup() {
+  for (const child of children) {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+  children.clear();
+  if (stateDir && !process.env.REHEARSAL_KEEP) rmSync(stateDir, { recursive: true, force: true });
+  else if (stateDir) log(`state kept in ${stateDir}`);
+  stateDir = null;
+}
+
+function fail(message, detail) {
+  console.error(`\nrehearsal FAILED at step "${step}": ${message}`);
+  if (detail) console.error(String(detail).trim().split("\n").slice(-40).join("\n"));
+  cleanup();
+  process.exit(1);
+}
+
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(signal, () => {
+    console.error(`\nrehearsal interrupted (${signal}) during step "${step}"`);
+    cleanup();
+    process.exit(130);
+  });
+}
+process.on("exit", cleanup);
+
+/** Runs a command to completion in its own process group; its output is shown only when it fails. */
+function run(name, command, args, env = quiet) {
+  log(name);
+  return new Promise((resolve) => {
+    let output = "";
+    const child = startGroup(command, args, env, (chunk) => (output += chunk));
+    child.on("exit", (code, signal) => {
+      if (code === 0) resolve(output);
+      else {
+        step = name;
+        fail(`${command} ${args.join(" ")} exited with ${code ?? signal}`, output);
+      }
+    });
+  });
+}
+
+/** Starts a long-running command in its own process group (killed by cleanup()). */
+function startGroup(command, args, env, onOutput) {
+  const child = spawn(command, args, { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  children.add(child);
+  child.stdout.on("data", onOutput);
+  child.stderr.on("data", onOutput);
+  child.on("exit", () => children.delete(child));
+  return child;
+}
+
+async function waitForServer(server, output) {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${baseUrl}/api/v2/agency/info`, { signal: AbortSignal.timeout(5000) });
+      const text = await res.text();
+      // Before the agency exists the Worker answers (404/500 "no such table"); "misconfigured" means the guard refused the secrets.
+      if (text === "misconfigured") fail("the production guard answered 500 misconfigured: a generated secret was refused", output());
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  fail(`wrangler dev did not answer on ${baseUrl} within 90 s`, output());
+}
+
+async function main() {
+  step = "build";
+  await run("build for env rehearsal (CLOUDFLARE_ENV=rehearsal react-router build)", "npx", ["react-router", "build"], { ...quiet, CLOUDFLARE_ENV: ENV });
+
+  stateDir = mkdtempSync(join(tmpdir(), "rehearsal-state-"));
+  // Production secrets for this run only: random, of the formats workers/config.ts checks.
+  // `wrangler dev` reads an environment's required secrets (secrets.required) from its own
+  // process environment, so they are never written to a file.
+  const secrets = {
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    GATEWAY_WEBHOOK_SECRET: randomBytes(32).toString("hex"),
+    CREDENTIALS_KEY: randomBytes(32).toString("base64"),
+  };
+
+  // The agency is created in the same local state directory while the Worker starts
+  // (both only open it; agency:create applies the migrations first).
+  step = "create the agency / start wrangler dev --env rehearsal";
+  const creating = run(
+    "create the agency (npm run agency:create -- --env rehearsal, local)",
+    "node",
+    ["scripts/create-agency.mjs", "--env", ENV, "--id", AGENCY.id, "--name", AGENCY.name, "--domain", AGENCY.domain, "--owner", AGENCY.owner, "--persist-to", stateDir],
+  );
+  log(`start wrangler dev --env rehearsal on ${baseUrl}`);
+  let serverLog = "";
+  const server = startGroup(
+    "npx",
+    ["wrangler", "dev", "--env", ENV, "--local", "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", "0", "--persist-to", stateDir, "--show-interactive-dev-session=false", "--live-reload=false"],
+    { ...quiet, ...secrets },
+    (chunk) => {
+      serverLog += chunk;
+      if (serverLog.length > 400_000) serverLog = serverLog.slice(-200_000);
+    },
+  );
+  server.on("exit", (code) => {
+    if (step !== "done") fail(`wrangler dev exited with ${code} before the rehearsal ended`, serverLog);
+  });
+  const [created] = await Promise.all([creating, waitForServer(server, () => serverLog)]);
+  const enrolToken = /enrolment code \(the same token\): (\S+)/.exec(created)?.[1];
+  if (!enrolToken) fail("agency:create printed no enrolment code", created);
+  step = "check the agency answers";
+  const info = await fetch(`${baseUrl}/api/v2/agency/info`).then(async (res) => ({ status: res.status, text: await res.text() }));
+  if (info.status !== 200 || !info.text.includes(`"id":"${AGENCY.id}"`)) fail(`GET /api/v2/agency/info answered ${info.status}, not the agency`, `${info.text}\n${serverLog}`);
+
+  step = "walk (playwright test --config tests/rehearsal/playwright.config.ts)";
+  log(step);
+  const walk = spawn("npx", ["playwright", "test", "--config", "tests/rehearsal/playwright.config.ts"], {
+    stdio: "inherit",
+    detached: true,
+    env: { ...process.env, REHEARSAL_URL: baseUrl, REHEARSAL_ENROL_TOKEN: enrolToken, REHEARSAL_OWNER: AGENCY.owner },
+  });
+  children.add(walk);
+  const code = await new Promise((resolve) => walk.on("exit", (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+  children.delete(walk);
+  if (code !== 0) fail(`the walk failed (exit ${code}); the Worker's last output follows`, serverLog);
+  step = "done";
+  log("passed");
+  cleanup();
+}
+
+main().catch((error) => fail(error?.message ?? String(error), error?.stack));

@@ -1,0 +1,32 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * The production rehearsal's walk (scripts/rehearsal.mjs starts the Worker and passes its
+ * address in REHEARSAL_URL; run it through `npm run test:production`, not directly).
+ * One project (desktop Chromium, JavaScript on), one worker: the walk is one story whose
+ * steps depend on each other.
+ */
+const baseURL = process.env.REHEARSAL_URL;
+if (!baseURL) throw new Error("REHEARSAL_URL is not set: run the rehearsal with `npm run test:production`");
+
+export default defineConfig({
+  testDir: ".",
+  testMatch: "*.spec.ts",
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  timeout: 240_000,
+  expect: { timeout: 10_000 },
+  outputDir: "../../test-results/rehearsal",
+  use: {
+    baseURL,
+    ...devices["Desktop Chrome"],
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+    trace: "retain-on-failure",
+  },
+  projects: [{ name: "rehearsal" }],
+});

@@ -1,0 +1,148 @@
+import { expect, test, type Page } from "@playwright/test";
+import { currentStep, totpAt } from "../e2e/staff";
+import { startProviderFakes, type ProviderFakes } from "./fakes";
+
+/**
+ * The production rehearsal's walk (issue 14 section 4), against the Worker that
+ * scripts/rehearsal.mjs built for [env.rehearsal] (ENVIRONMENT = "production", no sandbox
+ * bindings, secrets generated for the run) and started with `wrangler dev --env rehearsal`.
+ * The agency exists (agency:create); its owner has only the one-time enrolment token.
+ * Everything else goes through the pages, as an operator and a player would.
+ *
+ * One story, in steps that depend on each other: a failing step names itself in the report.
+ */
+
+const ENROL_TOKEN = process.env.REHEARSAL_ENROL_TOKEN ?? "";
+const OWNER = process.env.REHEARSAL_OWNER ?? "owner";
+const OWNER_PASSWORD = `rehearsal-owner-${Math.random().toString(36).slice(2, 10)}`;
+const PLAYER = {
+  username: `p${Date.now().toString(36)}`.slice(0, 20),
+  password: `rehearsal-player-${Math.random().toString(36).slice(2, 8)}`,
+  displayName: "Rehearsal Player",
+  phone: "02055551234",
+};
+// LAK per 1 THB, as the settings page takes it (buy <= sell).
+const RATE = { buy: "590", sell: "600" };
+
+let fakes: ProviderFakes;
+const pageErrors: string[] = [];
+
+test.beforeAll(async () => {
+  fakes = await startProviderFakes();
+});
+test.afterAll(async () => {
+  await fakes?.stop();
+});
+
+async function hydrated(page: Page) {
+  await page.locator("html[data-hydrated]").waitFor();
+}
+
+test("production rehearsal: the owner sets the agency up, a player walks through it", async ({ page, context }) => {
+  expect(ENROL_TOKEN, "REHEARSAL_ENROL_TOKEN (printed by agency:create)").not.toBe("");
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  // The staff cookie and the player cookie have different names, so one browser context holds both.
+  let ownerSecret = "";
+  let lastStep = -1;
+
+  /**
+   * A TOTP code of a step the owner's account has not used yet: a step is accepted once,
+   * and the server accepts the next step too (clock drift window), so the walk waits only
+   * when both are spent.
+   */
+  async function freshCode(): Promise<string> {
+    let step = Math.max(currentStep(), lastStep + 1);
+    if (step > currentStep() + 1) {
+      await page.waitForTimeout((step - 1) * 30_000 - Date.now() + 200);
+      step = Math.max(currentStep(), lastStep + 1);
+    }
+    lastStep = step;
+    return totpAt(ownerSecret, step);
+  }
+
+  async function ownerLogin(landing: string) {
+    await context.clearCookies();
+    await page.goto(`/admin/login?redirectTo=${encodeURIComponent(landing)}`);
+    await hydrated(page);
+    const form = page.getByTestId("admin-login-form");
+    await form.locator('input[name="username"]').fill(OWNER);
+    await form.locator('input[name="password"]').fill(OWNER_PASSWORD);
+    await form.locator('button[type="submit"]').click();
+    await expect(page).toHaveURL(/\/admin\/login\/totp/);
+    await page.getByTestId("admin-totp-form").locator('input[name="code"]').fill(await freshCode());
+    await page.getByTestId("admin-totp-form").locator('button[type="submit"]').click();
+    await expect(page).toHaveURL(new RegExp(`${landing.replace(/[/?]/g, "\\$&")}$`));
+  }
+
+  await test.step("the production Worker answers, and the provider fakes run", async () => {
+    const info = await page.request.get("/api/v2/agency/info");
+    expect(info.status(), await info.text()).toBe(200);
+    // A production build: no sandbox pages.
+    const sandbox = await page.request.get("/sandbox/bank/pay");
+    expect(sandbox.status()).toBe(404);
+    for (const url of [fakes.ambUrl, fakes.betflixUrl]) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  await test.step("the owner enrols with the one-time link: password and TOTP", async () => {
+    await page.goto(`/admin/enrol?token=${encodeURIComponent(ENROL_TOKEN)}`);
+    await expect(page.locator(".qr svg")).toBeVisible();
+    ownerSecret = (await page.getByTestId("totp-secret").textContent())!.trim().replace(/\s+/g, "");
+    expect(ownerSecret).toMatch(/^[A-Z2-7]+$/);
+    await hydrated(page);
+    const enrol = page.getByTestId("admin-enrol-form");
+    await enrol.getByLabel("ລະຫັດຜ່ານໃໝ່ (ຢ່າງໜ້ອຍ 12 ຕົວ)").fill(OWNER_PASSWORD);
+    await enrol.getByLabel("ຢືນຢັນລະຫັດຜ່ານ").fill(OWNER_PASSWORD);
+    await enrol.getByLabel("ລະຫັດ 6 ຕົວເລກຈາກແອັບ").fill(await freshCode());
+    await enrol.getByRole("button", { name: "ບັນທຶກ ແລະ ເປີດໃຊ້" }).click();
+    await expect(page.getByTestId("recovery-codes").locator("li")).toHaveCount(10);
+    await page.getByRole("link", { name: "ໄປທີ່ລະບົບຫຼັງບ້ານ" }).click();
+    await expect(page.getByTestId("admin-who")).toContainText(OWNER);
+  });
+
+  await test.step("the owner logs in again with password and a TOTP code", async () => {
+    await ownerLogin("/admin/settings");
+  });
+
+  await test.step("the owner sets the THB rate", async () => {
+    const rateForm = page.getByTestId("rate-form");
+    await hydrated(page);
+    await rateForm.locator('select[name="currency"]').selectOption("THB");
+    await rateForm.locator('input[name="buy"]').fill(RATE.buy);
+    await rateForm.locator('input[name="sell"]').fill(RATE.sell);
+    await rateForm.locator('button[type="submit"]').click();
+    await expect(page.getByTestId("toast")).toBeVisible();
+    await expect(page.getByTestId("rates-current")).toContainText(RATE.sell);
+    await expect(page.getByTestId("rates-history").locator("tbody tr").first()).toContainText(OWNER);
+  });
+
+  await test.step("a player registers and logs in", async () => {
+    await context.clearCookies();
+    await page.goto("/register");
+    await hydrated(page);
+    const form = page.getByTestId("register-form");
+    for (const name of ["username", "displayName", "phone", "password"] as const) await form.locator(`input[name="${name}"]`).fill(PLAYER[name]);
+    await form.locator('input[name="confirmPassword"]').fill(PLAYER.password);
+    await form.locator('input[name="adult"]').check();
+    await form.locator('button[type="submit"]').click();
+    await expect(page).toHaveURL(/\/login$/);
+    const login = page.getByTestId("login-form");
+    await login.locator('input[name="username"]').fill(PLAYER.username);
+    await login.locator('input[name="password"]').fill(PLAYER.password);
+    await login.locator('button[type="submit"]').click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId("player-menu")).toContainText(PLAYER.displayName);
+  });
+
+  await test.step("the player adds a bank account", async () => {
+    await page.goto("/player/bank");
+    await hydrated(page);
+    const form = page.getByTestId("bank-form");
+    await form.getByText("ທະນາຄານການຄ້າຕ່າງປະເທດລາວ (BCEL)").click();
+    await form.getByLabel("ເລກບັນຊີ").fill(`0101${Date.now().toString().slice(-9)}`);
+    await form.getByLabel("ຊື່ບັນຊີ").fill(PLAYER.displayName);
+    await form.getByRole("button", { name: "ບັນທຶກບັນຊີ" }).click();
+    await expect(page.getByTestId("bank-account")).toBeVisible();
+  });
+
+  expect(pageErrors, "uncaught errors in the pages").toEqual([]);
+});
