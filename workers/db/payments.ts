@@ -384,3 +384,46 @@ export async function findWebhookDelivery(db: D1Database, signature: string): Pr
 export async function saveWebhookAnswer(db: D1Database, signature: string, status: number, answerJson: string): Promise<void> {
   await db.prepare(`UPDATE webhook_signatures SET answer_status = ?2, answer_json = ?3 WHERE signature = ?1`).bind(signature, status, answerJson).run();
 }
+
+// ---- own-account channels (migration 0016): the agency's own bank account, set up from its static LAO QR
+
+export type QrMode = "derived" | "static";
+
+/** An own-account channel as the owner's channel screen shows it. */
+export type OwnAccountChannel = PaymentChannel & { staticQr: string; qrMode: QrMode };
+
+type OwnAccountChannelRow = PaymentChannelRow & { static_qr: string; qr_mode: QrMode };
+
+export async function listOwnAccountChannels(db: D1Database, agencyId: string): Promise<OwnAccountChannel[]> {
+  const { results } = await db
+    .prepare(`SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode FROM payment_channels WHERE agency_id = ?1 AND gateway = 'own_account' ORDER BY active DESC, code`)
+    .bind(agencyId)
+    .all<OwnAccountChannelRow>();
+  return results.map((row) => ({ ...toPaymentChannel(row), staticQr: row.static_qr, qrMode: row.qr_mode }));
+}
+
+export async function findOwnAccountChannel(db: D1Database, agencyId: string, code: string): Promise<OwnAccountChannel | null> {
+  const row = await db
+    .prepare(`SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode FROM payment_channels WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`)
+    .bind(agencyId, code)
+    .first<OwnAccountChannelRow>();
+  return row ? { ...toPaymentChannel(row), staticQr: row.static_qr, qrMode: row.qr_mode } : null;
+}
+
+/** Inserts an own-account channel unless its code exists (a concurrent create of the same code changes nothing). */
+export function insertOwnAccountChannelStatement(
+  db: D1Database,
+  agencyId: string,
+  channel: { code: string; displayName: string; bankCode: string; iin: string; receiverId: string; merchantName: string; merchantCity: string; staticQr: string; qrMode: QrMode },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, gateway, active, static_qr, qr_mode)
+       VALUES (?1, ?2, ?3, ?4, 'LAK', ?5, ?6, ?7, ?8, 'own_account', 1, ?9, ?10)`,
+    )
+    .bind(agencyId, channel.code, channel.receiverId, channel.displayName, channel.bankCode, channel.iin, channel.merchantName, channel.merchantCity, channel.staticQr, channel.qrMode);
+}
+
+export function setOwnAccountQrModeStatement(db: D1Database, agencyId: string, code: string, mode: QrMode): D1PreparedStatement {
+  return db.prepare(`UPDATE payment_channels SET qr_mode = ?3 WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`).bind(agencyId, code, mode);
+}

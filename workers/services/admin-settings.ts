@@ -10,7 +10,7 @@ import {
   updateProfileStatement, upsertCredentialsStatement, type AgencyLimits, type AgencySettings,
 } from "../db/agencies";
 import {
-  findExchangeRate, findPaymentChannel, insertExchangeRateHistoryStatement, insertPaymentChannelStatement, listExchangeRateHistory, listExchangeRates, listPaymentChannels,
+  findExchangeRate, findOwnAccountChannel, findPaymentChannel, insertExchangeRateHistoryStatement, listOwnAccountChannels, insertPaymentChannelStatement, listExchangeRateHistory, listExchangeRates, listPaymentChannels,
   setPaymentChannelActiveStatement, updatePaymentChannelStatement, upsertExchangeRateStatement, type ExchangeRate, type ExchangeRateChange, type PaymentChannel,
 } from "../db/payments";
 
@@ -32,6 +32,8 @@ type SettingsScreen = {
   rateHistory: ExchangeRateChange[];
   limits: Limits;
   channels: ChannelRow[];
+  /** Channels that are the agency's own account: set up and changed on their own screen. */
+  ownAccountCodes: string[];
   enabledProviders: Provider[];
   credentials: CredentialStatus[];
   profile: Profile;
@@ -67,12 +69,13 @@ const profileOf = (settings: AgencySettings): Profile => ({ fallbackLanguage: se
 
 /** Everything the settings screen shows. Provider secrets are never read here. */
 export async function loadSettings(db: D1Database, agencyId: string, { historyLimit = 20 } = {}): Promise<SettingsScreen> {
-  const [settings, rates, rateHistory, channels, credentials] = await Promise.all([
+  const [settings, rates, rateHistory, channels, credentials, ownAccount] = await Promise.all([
     readAgencySettings(db, agencyId),
     listExchangeRates(db, agencyId),
     listExchangeRateHistory(db, agencyId, historyLimit),
     listPaymentChannels(db, agencyId),
     listCredentialDates(db, agencyId),
+    listOwnAccountChannels(db, agencyId),
   ]);
   const setAt = new Map(credentials.map((c) => [c.provider, c.setAt]));
   return {
@@ -80,6 +83,7 @@ export async function loadSettings(db: D1Database, agencyId: string, { historyLi
     rateHistory,
     limits: settings.limits,
     channels,
+    ownAccountCodes: ownAccount.map((c) => c.code),
     enabledProviders: settings.enabledProviders,
     credentials: PROVIDERS.map((provider) => ({ provider, setAt: setAt.get(provider) ?? null })),
     profile: profileOf(settings),
@@ -161,6 +165,8 @@ export async function saveChannel(db: D1Database, actor: AuditActor, input: Chan
     return { ok: true };
   }
   if (!current) return { ok: false, code: "CHANNEL_NOT_FOUND" };
+  // An own-account channel's bank, receiver and name come from its static QR, never typed.
+  if (await findOwnAccountChannel(db, actor.agencyId, input.code)) return { ok: false, code: "CHANNEL_OWN_ACCOUNT" };
   const { iin: _iin, ...before } = current; // audited as the owner typed it (the IIN follows the bank)
   await db.batch([
     updatePaymentChannelStatement(db, actor.agencyId, values),

@@ -1,6 +1,6 @@
 import { getCollectionProps, getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form } from "react-router";
+import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { BANKS } from "../../../workers/core/banks";
 import { PROVIDERS } from "../../../workers/core/providers";
@@ -32,6 +32,7 @@ const ERROR_KEYS: Record<string, string> = {
   RATE_BUY_ABOVE_SELL: "admin:settings.validation.buyAboveSell",
   CHANNEL_EXISTS: "admin:settings.errors.channelExists",
   CHANNEL_NOT_FOUND: "admin:settings.errors.channelNotFound",
+  CHANNEL_OWN_ACCOUNT: "admin:ownAccount.errors.ownAccountEdit",
   BANK_UNKNOWN: "admin:settings.validation.bank",
   PROVIDERS_INVALID: "admin:settings.validation.providers",
   PROVIDER_UNKNOWN: "admin:settings.validation.provider",
@@ -260,6 +261,12 @@ function ChannelsSection({ settings, actionData }: SectionProps) {
     <section id="channels" className="admin-card stack" aria-labelledby="channels-title" data-testid="settings-channels">
       <h2 id="channels-title">{t("settings.channels.title")}</h2>
       <p className="muted">{t("settings.channels.intro")}</p>
+      <p>
+        {t("ownAccount.settingsIntro")}{" "}
+        <Link to="/admin/settings/channels" data-testid="own-account-link">
+          {t("ownAccount.settingsLink")}
+        </Link>
+      </p>
       {settings.channels.length === 0 && <p className="notice">{t("settings.channels.none")}</p>}
       <ul className="card-list" role="list">
         {settings.channels.map((c) => (
@@ -279,10 +286,16 @@ function ChannelsSection({ settings, actionData }: SectionProps) {
                 {c.active ? t("settings.channels.deactivate") : t("settings.channels.activate")}
               </button>
             </Form>
-            <details open={actionData?.intent === `channel-${c.code}`}>
-              <summary>{t("settings.channels.edit")}</summary>
-              <ChannelForm channel={c} actionData={actionData} />
-            </details>
+            {settings.ownAccountCodes.includes(c.code) ? (
+              <p>
+                <Link to={`/admin/settings/channels#channel-${c.code}`}>{t("ownAccount.ownAccountBadge")}</Link>
+              </p>
+            ) : (
+              <details open={actionData?.intent === `channel-${c.code}`}>
+                <summary>{t("settings.channels.edit")}</summary>
+                <ChannelForm channel={c} actionData={actionData} />
+              </details>
+            )}
           </li>
         ))}
       </ul>

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import type { OwnAccountActiveInput, OwnAccountCreateInput, OwnAccountModeInput } from "../../../workers/services/own-account-channels";
+
+/**
+ * The own-account channel screen (admin/settings/channels). The read step posts the pasted
+ * QR text and/or an image (multipart); the route reads those two fields itself, the image
+ * being bytes. The confirm step and the channel forms are parsed with these schemas, whose
+ * output is the service's plain input (`satisfies`). Messages are keys of the admin namespace.
+ */
+export const OWN_ACCOUNT_QR_TEXT_MAX = 512;
+
+const code = z
+  .string({ error: "admin:settings.validation.channelCode" })
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z0-9][A-Z0-9_-]{1,31}$/, { error: "admin:settings.validation.channelCode" });
+
+export const OwnAccountCreateSchema = z.object({
+  intent: z.literal("create"),
+  qrText: z.string({ error: "admin:ownAccount.problems.EMPTY" }).trim().min(1, { error: "admin:ownAccount.problems.EMPTY" }).max(OWN_ACCOUNT_QR_TEXT_MAX, { error: "admin:ownAccount.problems.FORMAT" }),
+  code,
+  displayName: z.string({ error: "admin:settings.validation.required" }).trim().min(1, { error: "admin:settings.validation.required" }).max(60, { error: "admin:settings.validation.tooLong" }),
+}) satisfies z.ZodType<OwnAccountCreateInput>;
+
+export const OwnAccountModeSchema = z.object({
+  intent: z.literal("mode"),
+  code: z.string().trim().min(1),
+  mode: z.enum(["derived", "static"], { error: "admin:ownAccount.validation.mode" }),
+}) satisfies z.ZodType<OwnAccountModeInput>;
+
+export const OwnAccountActiveSchema = z.object({
+  intent: z.literal("active"),
+  code: z.string().trim().min(1),
+  active: z.enum(["1", "0"]),
+}) satisfies z.ZodType<OwnAccountActiveInput>;
