@@ -9,7 +9,7 @@ import type { Provider } from "./providers";
 export const PROVIDER_ADAPTERS = ["sandbox", "amb", "betflix", "disabled"] as const;
 export type ProviderAdapterKind = (typeof PROVIDER_ADAPTERS)[number];
 
-export function isProviderAdapterKind(value: unknown): value is ProviderAdapterKind {
+function isProviderAdapterKind(value: unknown): value is ProviderAdapterKind {
   return typeof value === "string" && (PROVIDER_ADAPTERS as readonly string[]).includes(value);
 }
 
@@ -28,6 +28,16 @@ export type ProviderSetup = {
   imageUrl: string | null;
   createdAt: string;
 };
+
+/** Environments where the sandbox may be chosen and http URLs are accepted (as workers/config.ts's list). */
+export function isLocalEnvironment(name: string | undefined): boolean {
+  return name === "local" || name === "development" || name === "test";
+}
+
+/** The associated data sealing a provider's credentials to their row (services/admin-settings.ts seals with the same). */
+export function providerCredentialsAad(agencyId: string, provider: string): string {
+  return `provider_credentials:${agencyId}:${provider}`;
+}
 
 /** The adapters an owner may choose here: the sandbox only in a local environment. */
 export function adaptersOffered(local: boolean): ProviderAdapterKind[] {

@@ -1,4 +1,4 @@
-import { referenceOrder } from "../core/provider-setup";
+import { providerCredentialsAad, referenceOrder } from "../core/provider-setup";
 import type { Provider } from "../core/providers";
 import { openSecret } from "../core/secret-box";
 import { readCredentialsCiphertext } from "../db/agencies";
@@ -23,15 +23,12 @@ export function providerPortFor(env: Env, agencyId: string, provider: Provider):
   return new LazyPort(() => resolvePort(env, agencyId, provider));
 }
 
-/** The associated data of a credential's ciphertext (services/admin-settings.ts seals with the same). */
-const credentialsAad = (agencyId: string, provider: string) => `provider_credentials:${agencyId}:${provider}`;
-
 async function resolvePort(env: Env, agencyId: string, provider: Provider): Promise<GameProviderPort> {
   const setup = await findProviderSetup(env.DB, agencyId, provider);
   let credentials: { agent: string; secret: string } | null = null;
   if (setup && (setup.adapter === "amb" || setup.adapter === "betflix")) {
     const sealed = await readCredentialsCiphertext(env.DB, agencyId, provider);
-    const plain = sealed ? await openSecret(env.CREDENTIALS_KEY, sealed, credentialsAad(agencyId, provider)).catch(() => null) : null;
+    const plain = sealed ? await openSecret(env.CREDENTIALS_KEY, sealed, providerCredentialsAad(agencyId, provider)).catch(() => null) : null;
     credentials = plain ? (JSON.parse(plain) as { agent: string; secret: string }) : null;
   }
   return buildProviderPort(env, provider, setup, {

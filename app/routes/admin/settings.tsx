@@ -1,6 +1,6 @@
 import { getCollectionProps, getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form } from "react-router";
+import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { BANKS } from "../../../workers/core/banks";
 import { PROVIDERS } from "../../../workers/core/providers";
@@ -298,6 +298,9 @@ function ProvidersSection({ settings, actionData }: SectionProps) {
   return (
     <section id="providers" className="admin-card stack" aria-labelledby="providers-title" data-testid="settings-providers">
       <h2 id="providers-title">{t("settings.providers.title")}</h2>
+      <p>
+        <Link to="/admin/settings/providers" data-testid="provider-setup-link">{t("providerSetup.link")}</Link>
+      </p>
       <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="providers-form">
         <input type="hidden" name="intent" value="providers" />
         <fieldset aria-describedby={fields.providers.errors ? `${fields.providers.id}-error` : undefined}>

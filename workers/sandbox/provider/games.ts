@@ -1,7 +1,7 @@
 import type { Provider } from "../../core/providers";
 
 /** The sandbox's game catalogue: a few games per provider, grouped by the tab the lobby shows. */
-export type SandboxGame = { code: string; name: string; tab: string };
+type SandboxGame = { code: string; name: string; tab: string };
 type ListedGame = SandboxGame & { img: string };
 
 const CATALOGUE: Record<Provider, SandboxGame[]> = {
