@@ -67,6 +67,7 @@ export default [
     route("fingerprints", "routes/admin/fingerprints.tsx"),
     route("settings", "routes/admin/settings.tsx"),
     route("settings/channels", "routes/admin/channels.tsx"),
+    route("settings/providers", "routes/admin/providers.tsx"),
     route("promotions", "routes/admin/promotions.tsx"),
     route("promotions/new", "routes/admin/promotion-new.tsx"),
     route("promotions/:promotionId", "routes/admin/promotion-edit.tsx"),

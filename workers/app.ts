@@ -2,6 +2,7 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/lib/context.server";
 import { misconfiguredResponse } from "./config";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
+import { providerCspForHost } from "./services/provider-setup";
 import { rearmWallets } from "./services/wakeups";
 
 export { PlayerWallet } from "./wallet/player-wallet";
@@ -24,7 +25,10 @@ export default {
     const context = new RouterContextProvider();
     context.set(cloudflareContext, { env, ctx, nonce });
     const response = await requestHandler(request, context);
-    return withSecurityHeaders(response, nonce, { dev });
+    // Pages admit the agency's configured provider image and launch hosts, nothing else.
+    const html = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
+    const providers = html ? await providerCspForHost(env, request.headers.get("Host") ?? new URL(request.url).host) : undefined;
+    return withSecurityHeaders(response, nonce, { dev, providers });
   },
   // wrangler.toml [triggers]: wallets with due work are woken even if an alarm was lost.
   async scheduled(_controller, env, ctx) {

@@ -36,23 +36,37 @@ function sameOrigin(value: string, own: URL): boolean {
   }
 }
 
-function contentSecurityPolicy(nonce: string, { dev }: { dev: boolean }): string {
+/**
+ * Hosts the agency's configured game providers need (decision 017): game pictures
+ * (img-src) and launch hosts (form-action: the lobby's launch is a form post answered by a
+ * redirect to the provider, and form-action governs that redirect). Origins only.
+ */
+export type ProviderSources = { img: readonly string[]; launch: readonly string[] };
+
+const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/;
+
+function sources(list: readonly string[] | undefined): string {
+  // An origin only: nothing that could close the directive or add a keyword.
+  return (list ?? []).filter((o) => ORIGIN.test(o)).map((o) => ` ${o}`).join("");
+}
+
+function contentSecurityPolicy(nonce: string, { dev, providers }: { dev: boolean; providers?: ProviderSources }): string {
   return [
     "default-src 'self'",
     `script-src 'nonce-${nonce}' 'strict-dynamic'`,
     // Inline style attributes only (no inline scripts); the stylesheet is a file.
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    `img-src 'self' data:${sources(providers?.img)}`,
     "font-src 'self'",
     dev ? "connect-src 'self' ws: wss:" : "connect-src 'self'",
-    "form-action 'self'",
+    `form-action 'self'${sources(providers?.launch)}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",
     "object-src 'none'",
   ].join("; ");
 }
 
-export function withSecurityHeaders(response: Response, nonce: string, options: { dev: boolean }): Response {
+export function withSecurityHeaders(response: Response, nonce: string, options: { dev: boolean; providers?: ProviderSources }): Response {
   // Responses from fetch() or static assets can be immutable: copy before touching headers.
   const secured = new Response(response.body, response);
   const headers = secured.headers;

@@ -39,24 +39,24 @@ describe("game lobbies and launch", () => {
   it("game lists are cached: fresh 5 minutes, then asked again; askmebet's is never stale; a stale list beats none", async () => {
     const fault = (count: number) => sandboxProvider("/sandbox/faults", { method: "POST", body: JSON.stringify({ provider: "*", op: "games", mode: "error-before", count }) });
     const now = Date.now();
-    expect((await lobby(env, "alphabet", null, now))?.games.length).toBeGreaterThan(0);
-    expect((await lobby(env, "askmebet", "Fishing", now))?.games.length).toBeGreaterThan(0);
+    expect((await lobby(env, "demo", "alphabet", null, now))?.games.length).toBeGreaterThan(0);
+    expect((await lobby(env, "demo", "askmebet", "Fishing", now))?.games.length).toBeGreaterThan(0);
     await fault(1000);
     try {
       // within 5 minutes nobody asks the provider (it is down and the lists still come)
-      expect(await lobby(env, "alphabet", null, now + LOBBY_FRESH_MS - 1)).not.toBeNull();
+      expect(await lobby(env, "demo", "alphabet", null, now + LOBBY_FRESH_MS - 1)).not.toBeNull();
       // after 5 minutes the provider is asked; down -> the stale copy still answers
       const listed = await (await sandboxProvider("/sandbox/faults")).json() as { data: { count: number }[] };
       const before = listed.data[0].count;
-      expect(await lobby(env, "alphabet", null, now + LOBBY_FRESH_MS + 1)).not.toBeNull();
+      expect(await lobby(env, "demo", "alphabet", null, now + LOBBY_FRESH_MS + 1)).not.toBeNull();
       const after = ((await (await sandboxProvider("/sandbox/faults")).json()) as { data: { count: number }[] }).data[0].count;
       expect(after).toBe(before - 1); // one call reached the provider
       // askmebet: a week later, still served without asking
-      expect(await lobby(env, "askmebet", "Fishing", now + 7 * 24 * 3600 * 1000)).not.toBeNull();
+      expect(await lobby(env, "demo", "askmebet", "Fishing", now + 7 * 24 * 3600 * 1000)).not.toBeNull();
       const unchanged = ((await (await sandboxProvider("/sandbox/faults")).json()) as { data: { count: number }[] }).data[0].count;
       expect(unchanged).toBe(after);
       // never cached and the provider down: no list
-      expect(await lobby(env, "gclub", "never-seen-tab", now)).toBeNull();
+      expect(await lobby(env, "demo", "gclub", "never-seen-tab", now)).toBeNull();
     } finally {
       await sandboxProvider("/sandbox/faults", { method: "DELETE" });
     }

@@ -14,14 +14,24 @@ export type TransferOutcome =
 
 export type TransferStatus = { kind: "success" } | { kind: "failed" } | { kind: "not-found" } | { kind: "unknown"; reason: string };
 
-export type GameList = { tabs: string[]; games: { code: string; name: string; tab: string }[] };
+/** A lobby: tabs and games; `img` is the game's picture (an absolute URL, or a path under our origin for the sandbox). */
+export type GameList = { tabs: string[]; games: { code: string; name: string; tab: string; img?: string | null }[] };
+
+/** The game to open: its code and the tab it was listed under (Betflix launches by brand + code). */
+export type LaunchGame = { code: string; tab: string | null };
 
 export interface GameProviderPort {
   games(tab: string | null): Promise<{ kind: "ok"; list: GameList } | { kind: "unavailable"; reason: string }>;
-  launchUrl(username: string, lang: string): Promise<{ kind: "ok"; url: string } | { kind: "unavailable"; reason: string }>;
+  /** The provider's lobby, or one game when `game` is given. */
+  launchUrl(username: string, lang: string, game?: LaunchGame | null): Promise<{ kind: "ok"; url: string } | { kind: "unavailable"; reason: string }>;
   balance(username: string): Promise<{ kind: "ok"; amount: string; currency: string } | { kind: "unavailable"; reason: string }>;
-  /** The player's total bets at this provider so far (a counter that only grows); promotions' turnover is its growth. */
-  turnover(username: string): Promise<{ kind: "ok"; amountMinor: bigint } | { kind: "unavailable"; reason: string }>;
+  /**
+   * The player's bets: a counter that only grows (the sandbox, Betflix from the setup's
+   * first day), whose growth is a promotion's turnover; a provider that reports bets by
+   * time window only (AMB) answers the bets since `since` (ms) and 0 when `since` is now,
+   * so "counter now - counter at the start" reads the same for both (decision 017).
+   */
+  turnover(username: string, since?: number): Promise<{ kind: "ok"; amountMinor: bigint } | { kind: "unavailable"; reason: string }>;
   transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome>;
   transferStatus(reference: string): Promise<TransferStatus>;
 }
@@ -58,16 +68,18 @@ class SandboxProviderAdapter implements GameProviderPort {
       if (!res.ok) return { kind: "unavailable" as const, reason: `HTTP ${res.status}` };
       const body = (await res.json()) as { data?: GameList };
       if (!body.data || !Array.isArray(body.data.games)) return { kind: "unavailable" as const, reason: "bad answer" };
-      return { kind: "ok" as const, list: body.data };
+      // The sandbox's pictures are paths of its own, served by the portal under /sandbox/provider.
+      const games = body.data.games.map((g) => ({ ...g, img: typeof g.img === "string" && g.img.startsWith("/") ? `/sandbox/provider${g.img}` : null }));
+      return { kind: "ok" as const, list: { tabs: body.data.tabs, games } };
     } catch (error) {
       return { kind: "unavailable" as const, reason: String(error) };
     }
   }
 
   /** The sandbox answers a path of its own; the portal serves it under /sandbox/provider. */
-  async launchUrl(username: string, lang: string) {
+  async launchUrl(username: string, lang: string, game?: LaunchGame | null) {
     try {
-      const res = await this.call(`/launch?username=${encodeURIComponent(username)}&lang=${encodeURIComponent(lang)}`);
+      const res = await this.call(`/launch?username=${encodeURIComponent(username)}&lang=${encodeURIComponent(lang)}${game ? `&game=${encodeURIComponent(game.code)}` : ""}`);
       if (!res.ok) return { kind: "unavailable" as const, reason: `HTTP ${res.status}` };
       const body = (await res.json()) as { data?: { url?: string } };
       if (!body.data?.url) return { kind: "unavailable" as const, reason: "bad answer" };
@@ -154,7 +166,7 @@ export function providerUsername(agencyId: string, username: string): string {
  * and, today, no real adapter): nothing is sent anywhere, a transfer is refused (it never
  * happened), everything else is unavailable.
  */
-class UnconfiguredProviderAdapter implements GameProviderPort {
+export class UnconfiguredProviderAdapter implements GameProviderPort {
   private readonly reason = "no game provider adapter configured";
   async games() {
     return { kind: "unavailable" as const, reason: this.reason };
@@ -176,7 +188,8 @@ class UnconfiguredProviderAdapter implements GameProviderPort {
   }
 }
 
-export function providerPort(env: Env, provider: Provider): GameProviderPort {
+/** The sandbox provider Worker where its binding exists (local, tests), else not configured. */
+export function sandboxPort(env: Env, provider: Provider): GameProviderPort {
   if (!env.SANDBOX_PROVIDER || !env.SANDBOX_PROVIDER_AGENT || !env.SANDBOX_PROVIDER_SECRET) return new UnconfiguredProviderAdapter();
   return new SandboxProviderAdapter(env.SANDBOX_PROVIDER, provider, {
     agent: env.SANDBOX_PROVIDER_AGENT,

@@ -1,11 +1,12 @@
 import { PROVIDERS, type Provider } from "../core/providers";
-import { providerPort, providerUsername } from "../ports/provider";
+import { providerUsername } from "../ports/provider";
+import { providerPortFor } from "../wallet/provider-port";
 
 /** SPEC §3 credit: { amount (string), currency } (THB 0 by default), fetched live every time. */
 export type Credit = { provider: Provider; credit: { amount: string; currency: string } | null; error?: "UNAVAILABLE" };
 
 export async function fetchCredit(env: Env, agencyId: string, username: string, provider: Provider): Promise<Credit> {
-  const result = await providerPort(env, provider).balance(providerUsername(agencyId, username));
+  const result = await providerPortFor(env, agencyId, provider).balance(providerUsername(agencyId, username));
   if (result.kind === "ok") return { provider, credit: { amount: result.amount, currency: result.currency || "THB" } };
   return { provider, credit: null, error: "UNAVAILABLE" };
 }

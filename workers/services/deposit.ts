@@ -6,7 +6,8 @@ import { hasBankAccount } from "../db/bank-accounts";
 import { insertDepositRef } from "../db/orders";
 import { listActivePaymentChannels, type PaymentChannel } from "../db/payments";
 import { gatewayPort } from "../ports/gateway";
-import { providerPort, providerUsername } from "../ports/provider";
+import { providerUsername } from "../ports/provider";
+import { providerPortFor } from "../wallet/provider-port";
 import type { DepositOrder } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
@@ -80,7 +81,7 @@ export async function startDeposit(env: Env, agency: Agency, player: CurrentPlay
   const usage = await wallet.activeUsage();
   let creditAtProviderMinor: string | null = null;
   if (usage?.status === "USED" && usage.provider === input.provider) {
-    const balance = await providerPort(env, usage.provider).balance(providerUsername(agency.id, player.username));
+    const balance = await providerPortFor(env, agency.id, usage.provider).balance(providerUsername(agency.id, player.username));
     if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
     creditAtProviderMinor = (parseAmount(balance.amount, "THB") ?? 0n).toString();
   }

@@ -1,6 +1,7 @@
 import { parseAmount } from "../core/money";
 import { isProvider, type Provider } from "../core/providers";
-import { providerPort, providerUsername, type GameList } from "../ports/provider";
+import { providerUsername, type GameList, type LaunchGame } from "../ports/provider";
+import { providerPortFor } from "../wallet/provider-port";
 import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
 
@@ -22,21 +23,22 @@ const LOBBY_CACHE_SECONDS = 24 * 60 * 60;
 
 type CachedLobby = { fetchedAt: number; list: GameList };
 
-function lobbyCacheKey(provider: Provider, tab: string | null): Request {
-  return new Request(`https://lobby.invalid/${provider}?tab=${encodeURIComponent(tab ?? "")}`);
+/** Per agency: two agencies may reach the same provider through different adapters or products. */
+function lobbyCacheKey(agencyId: string, provider: Provider, tab: string | null): Request {
+  return new Request(`https://lobby.invalid/${encodeURIComponent(agencyId)}/${provider}?tab=${encodeURIComponent(tab ?? "")}`);
 }
 
 /**
  * A provider's games for a tab, from this data centre's cache while fresh; a stale copy
  * still answers when the provider is down (a lobby is better old than empty).
  */
-export async function lobby(env: Env, provider: Provider, tab: string | null, now: number = Date.now()): Promise<GameList | null> {
+export async function lobby(env: Env, agencyId: string, provider: Provider, tab: string | null, now: number = Date.now()): Promise<GameList | null> {
   const cache = await caches.open("lobby");
-  const key = lobbyCacheKey(provider, tab);
+  const key = lobbyCacheKey(agencyId, provider, tab);
   const hit = await cache.match(key);
   const cached = hit ? ((await hit.json()) as CachedLobby) : null;
   if (cached && (NEVER_STALE.includes(provider) || now - cached.fetchedAt < LOBBY_FRESH_MS)) return cached.list;
-  const result = await providerPort(env, provider).games(tab);
+  const result = await providerPortFor(env, agencyId, provider).games(tab);
   if (result.kind !== "ok") return cached?.list ?? null;
   const body: CachedLobby = { fetchedAt: now, list: result.list };
   await cache.put(key, new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json", "Cache-Control": `max-age=${LOBBY_CACHE_SECONDS}` } }));
@@ -46,14 +48,14 @@ export async function lobby(env: Env, provider: Provider, tab: string | null, no
 export type LaunchResult = { ok: true; url: string } | { ok: false; error: "NO_CREDIT" | "PROVIDER_UNAVAILABLE" };
 
 /** SPEC §8: without credit at that provider the game does not open ("please deposit"). */
-async function launchGame(env: Env, agency: Agency, player: CurrentPlayer, provider: Provider, lang: string): Promise<LaunchResult> {
-  const port = providerPort(env, provider);
+async function launchGame(env: Env, agency: Agency, player: CurrentPlayer, provider: Provider, lang: string, game: LaunchGame | null): Promise<LaunchResult> {
+  const port = providerPortFor(env, agency.id, provider);
   const username = providerUsername(agency.id, player.username);
   const balance = await port.balance(username);
   if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
   const minor = parseAmount(balance.amount, "THB");
   if (minor === null || minor <= 0n) return { ok: false, error: "NO_CREDIT" };
-  const launch = await port.launchUrl(username, lang);
+  const launch = await port.launchUrl(username, lang, game);
   return launch.kind === "ok" ? { ok: true, url: launch.url } : { ok: false, error: "PROVIDER_UNAVAILABLE" };
 }
 
@@ -63,13 +65,18 @@ export async function lobbyPage(env: Env, agency: Agency, providerName: string |
   if (!provider) return null;
   const tab = search.tab ?? DEFAULT_TAB[provider] ?? null;
   const q = search.q.trim().slice(0, 50);
-  const list = await lobby(env, provider, tab);
+  const list = await lobby(env, agency.id, provider, tab);
   const games = (list?.games ?? []).filter((g) => !q || g.name.toLowerCase().includes(q.toLowerCase()));
   return { provider, tab, q, tabs: list?.tabs ?? [], games, unavailable: list === null };
 }
 
-/** Launch from a lobby page (null: no such provider here). */
-export async function launchFromLobby(env: Env, agency: Agency, player: CurrentPlayer, providerName: string | undefined, lang: string): Promise<LaunchResult | null> {
+/** The game a lobby form names: its code and tab as posted (the provider checks the code). */
+export type LaunchChoice = { game: string | null; tab: string | null };
+
+/** Launch from a lobby page (null: no such provider here): the game chosen, else the provider's lobby. */
+export async function launchFromLobby(env: Env, agency: Agency, player: CurrentPlayer, providerName: string | undefined, lang: string, choice: LaunchChoice = { game: null, tab: null }): Promise<LaunchResult | null> {
   const provider = lobbyProvider(agency, providerName);
-  return provider ? launchGame(env, agency, player, provider, lang) : null;
+  if (!provider) return null;
+  const code = choice.game?.trim().slice(0, 100) || null;
+  return launchGame(env, agency, player, provider, lang, code ? { code, tab: choice.tab?.trim().slice(0, 100) || null } : null);
 }

@@ -4,7 +4,8 @@ import { findPromotion, listActivePromotions, type PromotionRecord } from "../db
 import { localize, withdrawUnderPromotion, type CurrentPromotionView, type PromotionError } from "../core/promotion";
 import { isProvider, type Provider } from "../core/providers";
 import type { Deduction } from "../core/withdraw";
-import { providerPort, providerUsername } from "../ports/provider";
+import { providerUsername } from "../ports/provider";
+import { providerPortFor } from "../wallet/provider-port";
 import type { PromotionUsage } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
@@ -49,7 +50,7 @@ export async function claimPromotion(env: Env, agency: Agency, player: CurrentPl
   if (!isProvider(input.provider) || !eligibleProviders(promotion, agency).includes(input.provider)) return { ok: false, error: "PROMOTION_PROVIDER" };
   const hasBank = await hasBankAccount(env.DB, agency.id, player.id);
   if (!hasBank) return { ok: false, error: "PROMOTION_BANK_ACCOUNT_REQUIRED" };
-  const balance = await providerPort(env, input.provider).balance(providerUsername(agency.id, player.username));
+  const balance = await providerPortFor(env, agency.id, input.provider).balance(providerUsername(agency.id, player.username));
   if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
   const wallet = walletOf(env, agency.id, player.id);
   await wallet.identify(agency.id, player.id, player.username);
@@ -78,7 +79,7 @@ async function currentPromotion(env: Env, agency: Agency, player: CurrentPlayer,
   const promotion = await getPromotion(env.DB, agency.id, usage.promotionId);
   let turnoverDone: string | null = null;
   if (options.withTurnover && usage.status === "USED") {
-    const counter = await providerPort(env, usage.provider).turnover(providerUsername(agency.id, player.username));
+    const counter = await providerPortFor(env, agency.id, usage.provider).turnover(providerUsername(agency.id, player.username), usage.usedAt ?? undefined);
     if (counter.kind === "ok") turnoverDone = formatAmount(turnoverSince(counter.amountMinor, usage.turnoverStart), "THB");
   }
   return { usage, promotion, turnoverDone };
@@ -115,7 +116,7 @@ export async function promotionForWithdraw(
 ): Promise<{ ok: true; promotion: WithdrawPromotion | null } | { ok: false; error: PromotionError | "PROVIDER_UNAVAILABLE" }> {
   const usage = await walletOf(env, agency.id, player.id).activeUsage();
   if (!usage || usage.status !== "USED" || usage.provider !== input.provider) return { ok: true, promotion: null };
-  const counter = await providerPort(env, input.provider).turnover(providerUsername(agency.id, player.username));
+  const counter = await providerPortFor(env, agency.id, input.provider).turnover(providerUsername(agency.id, player.username), usage.usedAt ?? undefined);
   if (counter.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
   const done = turnoverSince(counter.amountMinor, usage.turnoverStart);
   const target = parseAmount(usage.turnoverTarget ?? "0", "THB") ?? 0n;

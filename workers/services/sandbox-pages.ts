@@ -37,7 +37,10 @@ const SANDBOX_PAGES: Record<string, { path: RegExp; methods: string[] }[]> = {
     { path: /^\/$/, methods: ["GET", "HEAD"] },
     { path: /^\/(pay|payouts)$/, methods: ["GET", "HEAD", "POST"] },
   ],
-  provider: [{ path: /^\/play\/[a-z_]{1,32}$/, methods: ["GET", "HEAD", "POST"] }],
+  provider: [
+    { path: /^\/play\/[a-z_]{1,32}$/, methods: ["GET", "HEAD", "POST"] },
+    { path: /^\/img\/[a-z0-9-]{1,64}\.svg$/, methods: ["GET", "HEAD"] },
+  ],
 };
 
 /**

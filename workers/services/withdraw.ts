@@ -3,7 +3,8 @@ import type { PromotionError } from "../core/promotion";
 import { isProvider, type Provider } from "../core/providers";
 import { checkWithdrawAmount, needsManualReview, quoteWithdraw, withdrawDisplayStatus, type WithdrawQuote } from "../core/withdraw";
 import { insertWithdrawRef } from "../db/orders";
-import { providerPort, providerUsername } from "../ports/provider";
+import { providerUsername } from "../ports/provider";
+import { providerPortFor } from "../wallet/provider-port";
 import type { WithdrawOrder } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
@@ -38,7 +39,7 @@ export async function reviewWithdraw(
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED" };
   const [bank] = await listBankAccounts(env.DB, agency.id, player.id);
   if (!bank) return { ok: false, error: "BANK_ACCOUNT_REQUIRED" };
-  const balance = await providerPort(env, input.provider).balance(providerUsername(agency.id, player.username));
+  const balance = await providerPortFor(env, agency.id, input.provider).balance(providerUsername(agency.id, player.username));
   if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
   const rate = await creditRate(env.DB, agency.id);
   const checked = checkWithdrawAmount({ amount: input.amount, balance: balance.amount, limits: { min: agency.limits.withdrawMin, max: agency.limits.withdrawMax }, rate });
@@ -114,7 +115,7 @@ export async function confirmWithdraw(
   if (opened.kind === "refused") return { ok: false, error: opened.error === "PROMOTION_CHANGED" ? "CANNOT_WITHDRAW" : opened.error };
   if (opened.kind === "existing") return { ok: true, order: opened.order, repeated: true };
   await insertWithdrawRef(env.DB, code, agency.id, player.id);
-  const outcome = await providerPort(env, review.provider).transfer({
+  const outcome = await providerPortFor(env, agency.id, review.provider).transfer({
     username: providerUsername(agency.id, player.username),
     amount: formatAmount(review.quote.creditMinor, "THB"),
     direction: "out",

@@ -1,6 +1,7 @@
 import { formatAmount } from "../core/money";
 import { isProvider, type Provider } from "../core/providers";
-import { providerPort, providerUsername } from "../ports/provider";
+import { providerUsername } from "../ports/provider";
+import { providerPortFor } from "./provider-port";
 import { settlementDelayMs } from "./alarm";
 import type { WalletContext } from "./context";
 import { postLedgerEntry } from "./ledger";
@@ -37,12 +38,12 @@ export async function settleDeposit(w: WalletContext, order: DepositOrderRow, no
   if (!agencyId || !username || !isProvider(provider)) return;
   const attempt = order.attempts + 1;
   w.store.recordSettlementAttempt(order.code, attempt, now + settlementDelayMs(attempt));
-  const port = providerPort(w.env, provider);
+  const port = providerPortFor(w.env, agencyId, provider);
   const reference = settlementReference(w, order.code); // the order code unless staff retried under a new one
   if (order.usage_id && order.turnover_start_minor === null) {
     // A promotion's turnover counts bets from here: read the provider's counter before
     // the credit lands, or try again at the next attempt.
-    const turnover = await port.turnover(providerUsername(agencyId, username));
+    const turnover = await port.turnover(providerUsername(agencyId, username), now); // window providers: 0 from now on
     if (turnover.kind !== "ok") return;
     w.store.recordTurnoverStart(order.code, turnover.amountMinor);
   }
@@ -100,7 +101,7 @@ async function creditBonus(w: WalletContext, order: DepositOrderRow, now: number
   if (!agencyId || !username || !isProvider(order.provider)) return;
   const attempt = order.bonus_attempts + 1;
   w.store.recordBonusAttempt(order.code, attempt, now + settlementDelayMs(attempt));
-  const port = providerPort(w.env, order.provider);
+  const port = providerPortFor(w.env, agencyId, order.provider);
   const reference = `${order.code}B`;
   if (order.bonus_attempts > 0) {
     const status = await port.transferStatus(reference);

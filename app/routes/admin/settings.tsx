@@ -311,6 +311,9 @@ function ProvidersSection({ settings, actionData }: SectionProps) {
   return (
     <section id="providers" className="admin-card stack" aria-labelledby="providers-title" data-testid="settings-providers">
       <h2 id="providers-title">{t("settings.providers.title")}</h2>
+      <p>
+        <Link to="/admin/settings/providers" data-testid="provider-setup-link">{t("providerSetup.link")}</Link>
+      </p>
       <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="providers-form">
         <input type="hidden" name="intent" value="providers" />
         <fieldset aria-describedby={fields.providers.errors ? `${fields.providers.id}-error` : undefined}>

@@ -14,9 +14,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return page;
 }
 
-export async function action({ params, context }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const player = requirePlayer(context);
-  const result = await launchFromLobby(getBindings(context), getAgency(context), player, params.provider, getLocale(context));
+  const form = await request.formData();
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : null;
+  };
+  const result = await launchFromLobby(getBindings(context), getAgency(context), player, params.provider, getLocale(context), { game: text("game"), tab: text("tab") });
   if (!result) throw data(null, { status: 404 });
   if (result.ok) return redirect(result.url);
   return data({ error: result.error }, { status: 409 });
@@ -66,10 +71,17 @@ export default function GameLobby({ loaderData, actionData }: Route.ComponentPro
         <ul className="games" role="list" data-testid="games">
           {games.map((g) => (
             <li key={g.code} className="game card">
+              {/* Fixed dimensions reserve the space before the picture arrives: no layout shift. */}
+              {g.img ? (
+                <img className="game-img" src={g.img} alt="" width={160} height={120} loading="lazy" decoding="async" data-testid="game-img" />
+              ) : (
+                <span className="game-img game-img-none" aria-hidden="true" />
+              )}
               <span className="card-title">{g.name}</span>
               {/* A document post: the answer is a redirect to the provider's own game page. */}
               <Form method="post" reloadDocument>
                 <input type="hidden" name="game" value={g.code} />
+                <input type="hidden" name="tab" value={g.tab} />
                 <button type="submit" className="button button-primary button-small">
                   {t("games.play")}
                 </button>

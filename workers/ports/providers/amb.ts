@@ -1,4 +1,4 @@
-import type { GameProviderPort, TransferOutcome, TransferStatus } from "../provider";
+import type { GameProviderPort, LaunchGame, TransferOutcome, TransferStatus } from "../provider";
 import { PROVIDER_TIMEOUT_MS } from "../provider";
 import {
   decimalOf,
@@ -81,6 +81,8 @@ export type AmbConfig = {
   /** Where AMB's lobby "home" button leads ([DOC] logIn callbackUrl). */
   callbackUrl?: string;
   currency?: string;
+  /** Clock for the turnover window (tests). */
+  now?: () => number;
 };
 
 /** [DOC] errorMessageTransfer: codes after which the credit did not move. */
@@ -306,8 +308,9 @@ export class AmbSuperApiAdapter implements GameProviderPort {
 
   // ---------------------------------------------------------------- launch
 
-  async launchUrl(username: string, lang: string) {
-    return this.logIn(username, null, lang, {});
+  /** The lobby, or one game by its code (the port's `game`). */
+  async launchUrl(username: string, lang: string, game?: LaunchGame | null) {
+    return this.logIn(username, game?.code ?? null, lang, { callbackUrl: this.config.callbackUrl });
   }
 
   /** Launch one game (port gap: the port launches a lobby only). */
@@ -375,9 +378,15 @@ export class AmbSuperApiAdapter implements GameProviderPort {
 
   // ---------------------------------------------------------------- turnover
 
-  /** No growing per-player counter at AMB (see header): use turnoverBetween. */
-  async turnover(_username: string) {
-    return { kind: "unavailable" as const, reason: "AMB reports bets by time window only (betTransactionsV2); the port needs turnover by window" };
+  /**
+   * No growing per-player counter at AMB (see header): the port's `since` asks for the bets
+   * since an instant (a promotion's start), 0 when it is now; without it, unavailable.
+   */
+  async turnover(username: string, since?: number) {
+    if (since === undefined) return { kind: "unavailable" as const, reason: "AMB reports bets by time window only (betTransactionsV2): turnover needs `since`" };
+    const now = this.config.now ? this.config.now() : Date.now();
+    const r = await this.turnoverBetween(username, new Date(since), new Date(now));
+    return r.kind === "ok" ? { kind: "ok" as const, amountMinor: r.amountMinor } : r;
   }
 
   /**

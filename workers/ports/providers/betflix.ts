@@ -1,4 +1,4 @@
-import type { GameProviderPort, TransferOutcome, TransferStatus } from "../provider";
+import type { GameProviderPort, LaunchGame, TransferOutcome, TransferStatus } from "../provider";
 import { PROVIDER_TIMEOUT_MS } from "../provider";
 import {
   decimalOf,
@@ -302,7 +302,10 @@ export class BetflixAdapter implements GameProviderPort {
    * `{entrance}/login/apilogin/{token}`; [BFP] some answers carry `data.url` directly.
    * A player who never deposited is registered first.
    */
-  async launchUrl(username: string, _lang: string) {
+  async launchUrl(username: string, lang: string, game?: LaunchGame | null) {
+    // One game needs its brand: the lobby's tab (a brand file such as "pg.txt" names it).
+    const brand = game?.tab?.replace(/\.txt$/, "") ?? null;
+    if (game && brand) return this.launchGame(username, brand, game.code, lang);
     return this.playLogin(username, { username: this.member(username) });
   }
 

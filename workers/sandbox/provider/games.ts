@@ -1,7 +1,8 @@
 import type { Provider } from "../../core/providers";
 
 /** The sandbox's game catalogue: a few games per provider, grouped by the tab the lobby shows. */
-export type SandboxGame = { code: string; name: string; tab: string };
+type SandboxGame = { code: string; name: string; tab: string };
+type ListedGame = SandboxGame & { img: string };
 
 const CATALOGUE: Record<Provider, SandboxGame[]> = {
   askmebet: [
@@ -28,8 +29,22 @@ const CATALOGUE: Record<Provider, SandboxGame[]> = {
   ],
 };
 
-export function gamesOf(provider: Provider, tab: string | null): { tabs: string[]; games: SandboxGame[] } {
-  const all = CATALOGUE[provider];
+/** Games as listed: each with its picture, a path of this Worker (GET /img/<code>.svg, no credentials). */
+export function gamesOf(provider: Provider, tab: string | null): { tabs: string[]; games: ListedGame[] } {
+  const all = CATALOGUE[provider].map((g) => ({ ...g, img: `/img/${g.code}.svg` }));
   const tabs = [...new Set(all.map((g) => g.tab))];
   return { tabs, games: tab ? all.filter((g) => g.tab === tab) : all };
+}
+
+const PALETTE = ["#b91c1c", "#c2410c", "#a16207", "#15803d", "#0f766e", "#1d4ed8", "#6d28d9", "#be185d"];
+
+/** A small picture for a game of the catalogue (320x240, its initials on a colour of its own), or null. */
+export function gameImage(code: string): string | null {
+  const game = Object.values(CATALOGUE).flat().find((g) => g.code === code);
+  if (!game) return null;
+  let hash = 0;
+  for (const ch of game.code) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  const colour = PALETTE[hash % PALETTE.length];
+  const initials = game.name.split(/[\s-]+/).map((w) => w[0] ?? "").join("").slice(0, 3).toUpperCase();
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="240" viewBox="0 0 320 240"><rect width="320" height="240" rx="16" fill="${colour}"/><circle cx="260" cy="50" r="90" fill="#ffffff" fill-opacity="0.12"/><text x="160" y="140" font-family="sans-serif" font-size="72" font-weight="700" fill="#ffffff" text-anchor="middle">${initials}</text></svg>`;
 }

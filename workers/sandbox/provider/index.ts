@@ -4,7 +4,7 @@
  * docs/sandbox-provider.md for the API, the fault modes and how a tester uses them.
  */
 import { formatAmount, parseAmount } from "../../core/money";
-import { gamesOf } from "./games";
+import { gameImage, gamesOf } from "./games";
 import { isProvider, PROVIDERS, type Provider } from "../../core/providers";
 import {
   CONTROL_NAME,
@@ -99,6 +99,12 @@ async function route(request: Request, env: ProviderEnv): Promise<Response> {
     return methodNotAllowed("GET, POST");
   }
   if (segments[0] === "sandbox") return control(request, env, url, segments.slice(1));
+  if (segments[0] === "img" && segments.length === 2 && (request.method === "GET" || request.method === "HEAD")) {
+    // Game pictures are public, like a real provider's image host.
+    const svg = /^[a-z0-9-]{1,64}\.svg$/.test(segments[1]!) ? gameImage(segments[1]!.slice(0, -4)) : null;
+    if (!svg) return fail(404, "NOT_FOUND");
+    return new Response(svg, { headers: { "Content-Type": "image/svg+xml", "Cache-Control": "public, max-age=86400" } });
+  }
   return fail(404, "NOT_FOUND");
 }
 

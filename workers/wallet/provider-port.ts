@@ -1,0 +1,100 @@
+import { providerCredentialsAad, referenceOrder } from "../core/provider-setup";
+import type { Provider } from "../core/providers";
+import { openSecret } from "../core/secret-box";
+import { readCredentialsCiphertext } from "../db/agencies";
+import { findPlayerByUsername } from "../db/players";
+import { findOrderPlayer, findProviderSetup } from "../db/provider-settings";
+import type { GameProviderPort, LaunchGame, TransferOutcome, TransferStatus } from "../ports/provider";
+import { buildProviderPort } from "../ports/provider-factory";
+import type { TransferOwner } from "../ports/providers/http";
+
+/**
+ * The game provider port of one agency (decision 017): built from the agency's stored
+ * provider setup (provider_settings) and its sealed credentials, not from environment
+ * variables. It lives beside the wallet because the wallet is the lowest layer allowed to
+ * read D1 and call ports; services use it from here too.
+ *
+ * The port is returned at once and resolved on its first call (one D1 read of the setup,
+ * one of the credentials, then kept for the life of this object: a request, or one wallet
+ * step), so call sites stay `providerPortFor(env, agencyId, provider).transfer(...)`.
+ * Without a stored setup the sandbox stays the default where its binding exists.
+ */
+export function providerPortFor(env: Env, agencyId: string, provider: Provider): GameProviderPort {
+  return new LazyPort(() => resolvePort(env, agencyId, provider));
+}
+
+async function resolvePort(env: Env, agencyId: string, provider: Provider): Promise<GameProviderPort> {
+  const setup = await findProviderSetup(env.DB, agencyId, provider);
+  let credentials: { agent: string; secret: string } | null = null;
+  if (setup && (setup.adapter === "amb" || setup.adapter === "betflix")) {
+    const sealed = await readCredentialsCiphertext(env.DB, agencyId, provider);
+    const plain = sealed ? await openSecret(env.CREDENTIALS_KEY, sealed, providerCredentialsAad(agencyId, provider)).catch(() => null) : null;
+    credentials = plain ? (JSON.parse(plain) as { agent: string; secret: string }) : null;
+  }
+  return buildProviderPort(env, provider, setup, {
+    credentials,
+    ownerOf: (reference) => ownerOfReference(env.DB, agencyId, reference),
+    playerIdOf: async (legacyName) => {
+      const prefix = `${agencyId}_`;
+      if (!legacyName.startsWith(prefix)) return null;
+      return (await findPlayerByUsername(env.DB, agencyId, legacyName.slice(prefix.length)))?.id ?? null;
+    },
+  });
+}
+
+/**
+ * Whose transfer a reference is, from our own orders: the order code inside it
+ * (core/provider-setup.ts referenceOrder) -> deposit_refs / withdraw_refs -> the player
+ * of THIS agency. The name returned is the legacy one; the factory maps it to the
+ * provider's. An unknown reference is null (the adapter then answers unknown, never a guess).
+ */
+async function ownerOfReference(db: D1Database, agencyId: string, reference: string): Promise<TransferOwner | null> {
+  const order = referenceOrder(reference);
+  if (!order) return null;
+  const player = await findOrderPlayer(db, order.kind, order.code);
+  if (!player || player.agencyId !== agencyId) return null;
+  // The code's day at noon (UTC): Betflix's history is searched a day either side of it.
+  return { username: `${agencyId}_${player.username}`, direction: order.direction, at: order.day + 12 * 3600_000 };
+}
+
+class LazyPort implements GameProviderPort {
+  private port: Promise<GameProviderPort> | null = null;
+  constructor(private readonly resolve: () => Promise<GameProviderPort>) {}
+  /** The port, or null when the setup could not be read (D1 unavailable): asked again next call. */
+  private async get(): Promise<GameProviderPort | null> {
+    this.port ??= this.resolve();
+    try {
+      return await this.port;
+    } catch (error) {
+      console.error("provider setup unreadable", error);
+      this.port = null;
+      return null;
+    }
+  }
+  private readonly noSetup = "provider setup unreadable";
+  async games(tab: string | null) {
+    const port = await this.get();
+    return port ? port.games(tab) : { kind: "unavailable" as const, reason: this.noSetup };
+  }
+  async launchUrl(username: string, lang: string, game?: LaunchGame | null) {
+    const port = await this.get();
+    return port ? port.launchUrl(username, lang, game) : { kind: "unavailable" as const, reason: this.noSetup };
+  }
+  async balance(username: string) {
+    const port = await this.get();
+    return port ? port.balance(username) : { kind: "unavailable" as const, reason: this.noSetup };
+  }
+  async turnover(username: string, since?: number) {
+    const port = await this.get();
+    return port ? port.turnover(username, since) : { kind: "unavailable" as const, reason: this.noSetup };
+  }
+  /** Nothing is sent without a setup, but "unknown" (not "refused") keeps the order for the status query. */
+  async transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome> {
+    const port = await this.get();
+    return port ? port.transfer(input) : { kind: "unknown", reason: this.noSetup };
+  }
+  async transferStatus(reference: string): Promise<TransferStatus> {
+    const port = await this.get();
+    return port ? port.transferStatus(reference) : { kind: "unknown", reason: this.noSetup };
+  }
+}
