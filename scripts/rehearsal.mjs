@@ -11,9 +11,10 @@
 //
 //   npm run test:production            (REHEARSAL_PORT, default 4186)
 //   REHEARSAL_KEEP=1 npm run test:production   keeps the state directory and prints it
+//   REHEARSAL_SKIP_BUILD=1 ...                  reuses the last `CLOUDFLARE_ENV=rehearsal` build
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -23,7 +24,7 @@ const port = Number(process.env.REHEARSAL_PORT ?? 4186);
 const baseUrl = `http://${AGENCY.domain}:${port}`;
 const started = Date.now();
 const children = new Set();
-let stateDir = null;
+let runDir = null;
 let step = "start";
 
 const quiet = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1" };
@@ -41,9 +42,9 @@ function cleanup() {
     }
   }
   children.clear();
-  if (stateDir && !process.env.REHEARSAL_KEEP) rmSync(stateDir, { recursive: true, force: true });
-  else if (stateDir) log(`state kept in ${stateDir}`);
-  stateDir = null;
+  if (runDir && !process.env.REHEARSAL_KEEP) rmSync(runDir, { recursive: true, force: true });
+  else if (runDir) log(`state kept in ${runDir}`);
+  runDir = null;
 }
 
 function fail(message, detail) {
@@ -104,11 +105,30 @@ async function waitForServer(server, output) {
   fail(`wrangler dev did not answer on ${baseUrl} within 90 s`, output());
 }
 
+/**
+ * A throwaway CA and a certificate for 127.0.0.1 signed by it (openssl), valid one day: the
+ * provider fakes serve https with it, and `wrangler dev` trusts the CA (NODE_EXTRA_CA_CERTS).
+ */
+async function makeCertificate(dir) {
+  mkdirSync(dir);
+  const f = (name) => join(dir, name);
+  const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
+  writeFileSync(f("leaf.ext"), "basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n");
+  await run("make a TLS certificate for the provider fakes (openssl)", "openssl", ["req", "-x509", ...ec, "-keyout", f("ca.key"), "-out", f("ca.pem"), "-days", "1", "-subj", "/CN=portal rehearsal CA", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"]);
+  await run("  leaf certificate request", "openssl", ["req", ...ec, "-keyout", f("leaf.key"), "-out", f("leaf.csr"), "-subj", "/CN=127.0.0.1"]);
+  await run("  sign it", "openssl", ["x509", "-req", "-in", f("leaf.csr"), "-CA", f("ca.pem"), "-CAkey", f("ca.key"), "-CAcreateserial", "-out", f("leaf.pem"), "-days", "1", "-extfile", f("leaf.ext")]);
+  return { ca: f("ca.pem"), cert: f("leaf.pem"), key: f("leaf.key") };
+}
+
 async function main() {
   step = "build";
-  await run("build for env rehearsal (CLOUDFLARE_ENV=rehearsal react-router build)", "npx", ["react-router", "build"], { ...quiet, CLOUDFLARE_ENV: ENV });
+  if (process.env.REHEARSAL_SKIP_BUILD) log("build skipped (REHEARSAL_SKIP_BUILD): using the last build/");
+  else await run("build for env rehearsal (CLOUDFLARE_ENV=rehearsal react-router build)", "npx", ["react-router", "build"], { ...quiet, CLOUDFLARE_ENV: ENV });
 
-  stateDir = mkdtempSync(join(tmpdir(), "rehearsal-state-"));
+  runDir = mkdtempSync(join(tmpdir(), "rehearsal-"));
+  const stateDir = join(runDir, "state");
+  mkdirSync(stateDir);
+  const tls = await makeCertificate(join(runDir, "tls"));
   // Production secrets for this run only: random, of the formats workers/config.ts checks.
   // `wrangler dev` reads an environment's required secrets (secrets.required) from its own
   // process environment, so they are never written to a file.
@@ -131,7 +151,8 @@ async function main() {
   const server = startGroup(
     "npx",
     ["wrangler", "dev", "--env", ENV, "--local", "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", "0", "--persist-to", stateDir, "--show-interactive-dev-session=false", "--live-reload=false"],
-    { ...quiet, ...secrets },
+    // The provider fakes answer over https with this run's throwaway CA (tests/rehearsal/fakes.ts).
+    { ...quiet, ...secrets, NODE_EXTRA_CA_CERTS: tls.ca },
     (chunk) => {
       serverLog += chunk;
       if (serverLog.length > 400_000) serverLog = serverLog.slice(-200_000);
@@ -152,7 +173,7 @@ async function main() {
   const walk = spawn("npx", ["playwright", "test", "--config", "tests/rehearsal/playwright.config.ts"], {
     stdio: "inherit",
     detached: true,
-    env: { ...process.env, REHEARSAL_URL: baseUrl, REHEARSAL_ENROL_TOKEN: enrolToken, REHEARSAL_OWNER: AGENCY.owner },
+    env: { ...process.env, REHEARSAL_URL: baseUrl, REHEARSAL_ENROL_TOKEN: enrolToken, REHEARSAL_OWNER: AGENCY.owner, REHEARSAL_TLS_CERT: tls.cert, REHEARSAL_TLS_KEY: tls.key },
   });
   children.add(walk);
   const code = await new Promise((resolve) => walk.on("exit", (c, signal) => resolve(c ?? (signal ? 1 : 0))));

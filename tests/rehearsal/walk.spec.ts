@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { crc16, field } from "../../workers/core/emvco";
 import { currentStep, totpAt } from "../e2e/staff";
 import { startProviderFakes, type ProviderFakes } from "./fakes";
 
@@ -23,6 +24,15 @@ const PLAYER = {
 };
 // LAK per 1 THB, as the settings page takes it (buy <= sell).
 const RATE = { buy: "590", sell: "600" };
+
+/** The agency's static LAO QR, as its bank app shows it: tag 38 = LAPNet AID, BCEL's IIN, the bank's receiver token. */
+const RECEIVER = `mchRH${Date.now().toString(36).toUpperCase()}`;
+const TAG38 = field("00", "A005266284662577") + field("01", "27710418") + field("02", "002") + field("03", RECEIVER);
+const STATIC_QR = (() => {
+  const body = field("00", "01") + field("01", "11") + field("38", TAG38) + field("52", "5999") + field("53", "418") + field("58", "LA") + field("59", "REHEARSAL PLAY") + field("60", "VIENTIANE") + "6304";
+  return body + crc16(body);
+})();
+let channelCode = "";
 
 let fakes: ProviderFakes;
 const pageErrors: string[] = [];
@@ -80,7 +90,7 @@ test("production rehearsal: the owner sets the agency up, a player walks through
     // A production build: no sandbox pages.
     const sandbox = await page.request.get("/sandbox/bank/pay");
     expect(sandbox.status()).toBe(404);
-    for (const url of [fakes.ambUrl, fakes.betflixUrl]) expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    for (const url of [fakes.ambUrl, fakes.betflixUrl]) expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
   });
 
   await test.step("the owner enrols with the one-time link: password and TOTP", async () => {
@@ -113,6 +123,49 @@ test("production rehearsal: the owner sets the agency up, a player walks through
     await expect(page.getByTestId("toast")).toBeVisible();
     await expect(page.getByTestId("rates-current")).toContainText(RATE.sell);
     await expect(page.getByTestId("rates-history").locator("tbody tr").first()).toContainText(OWNER);
+  });
+
+  await test.step("the owner sets up the agency's own bank account from its static LAO QR", async () => {
+    await page.goto("/admin/settings/channels");
+    await hydrated(page);
+    const read = page.getByTestId("own-account-read-form");
+    await read.locator('textarea[name="qrText"]').fill(STATIC_QR);
+    await read.locator('button[type="submit"]').click();
+    const confirm = page.getByTestId("own-account-confirm");
+    await expect(confirm.getByTestId("read-bank")).toContainText("BCEL");
+    await expect(confirm.getByTestId("read-receiver")).toHaveText(RECEIVER);
+    await expect(confirm.getByTestId("read-name")).toHaveText("REHEARSAL PLAY");
+    await hydrated(page);
+    const form = page.getByTestId("own-account-confirm-form");
+    channelCode = await form.locator('input[name="code"]').inputValue();
+    expect(channelCode).not.toBe("");
+    await form.locator('input[name="displayName"]').fill("BCEL Rehearsal Play");
+    await form.locator('button[type="submit"]').click();
+    await expect(page.getByTestId("toast")).toBeVisible();
+    const channel = page.getByTestId(`own-account-${channelCode}`);
+    await expect(channel).toContainText(RECEIVER);
+    await expect(channel.locator('input[name="mode"][value="derived"]')).toBeChecked();
+  });
+
+  await test.step("the owner connects AMB and Betflix by base URL and credentials", async () => {
+    const setups = [
+      // askmebet through AMB's Super API; its launch host is admitted as the lobby URL (CSP form-action).
+      { provider: "askmebet", adapter: "amb", label: "AMB Super API", baseUrl: fakes.ambUrl, productCode: fakes.ambCredentials.productId, lobbyUrl: "https://play.example.test", agent: fakes.ambCredentials.agent, secret: fakes.ambCredentials.key },
+      { provider: "betflix", adapter: "betflix", label: "Betflix v4", baseUrl: fakes.betflixUrl, productCode: "pg", lobbyUrl: fakes.betflixEntranceUrl, agent: fakes.betflixCredentials.apiCat, secret: fakes.betflixCredentials.apiKey },
+    ];
+    for (const setup of setups) {
+      await page.goto("/admin/settings/providers");
+      await hydrated(page);
+      const card = page.getByTestId(`setup-${setup.provider}`);
+      await card.locator('select[name="adapter"]').selectOption(setup.adapter);
+      for (const name of ["baseUrl", "productCode", "lobbyUrl", "agent", "secret"] as const) await card.locator(`[name="${name}"]`).fill(setup[name]);
+      await card.locator('button[type="submit"]').click();
+      await expect(page.getByTestId("toast")).toBeVisible();
+      await expect(page.getByTestId(`setup-${setup.provider}-current`)).toContainText(setup.label);
+      await expect(page.getByTestId(`setup-${setup.provider}`).locator('[name="baseUrl"]')).toHaveValue(setup.baseUrl);
+    }
+    // Nothing was sent to the providers by saving the settings.
+    expect(fakes.amb.server.requests).toEqual([]);
   });
 
   await test.step("a player registers and logs in", async () => {
