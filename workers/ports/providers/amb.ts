@@ -108,6 +108,8 @@ const TRANSACTION_NOT_FOUND = 5004;
 const BET_WINDOW_MS = 60 * 60 * 1000;
 const MAX_BET_WINDOWS = 24 * 31;
 const MAX_PAGES_PER_WINDOW = 200;
+/** A turnover window shorter than this is answered 0 without a call (see turnover). */
+const FRESH_WINDOW_MS = 60 * 1000;
 
 /** Our languages -> AMB `language`; not confirmed by AMB (no public list). */
 const DEFAULT_LANGUAGES: Record<string, string> = { lo: "en", cn: "cn", vn: "vn", th: "th", en: "en" };
@@ -385,6 +387,9 @@ export class AmbSuperApiAdapter implements GameProviderPort {
   async turnover(username: string, since?: number) {
     if (since === undefined) return { kind: "unavailable" as const, reason: "AMB reports bets by time window only (betTransactionsV2): turnover needs `since`" };
     const now = this.config.now ? this.config.now() : Date.now();
+    // A window that starts now (the settlement's baseline) holds no bets: 0, nobody asked.
+    // AMB reports bets after they settle, so the last minute is never complete anyway.
+    if (now - since < FRESH_WINDOW_MS) return { kind: "ok" as const, amountMinor: 0n };
     const r = await this.turnoverBetween(username, new Date(since), new Date(now));
     return r.kind === "ok" ? { kind: "ok" as const, amountMinor: r.amountMinor } : r;
   }
