@@ -4,7 +4,7 @@ import {
   decodeStatement,
   findOrderReference,
   guessHeaderRow,
-  hasColumns,
+  checkTable,
   headerNames,
   locateHeader,
   parseBankTime,
@@ -212,8 +212,10 @@ describe("reading a statement", () => {
     expect(readStatement([["Date", "Memo", "Amount"], ["24/11/2026 10:00", "x", "1"]], SPLIT)).toEqual({ ok: false, problem: "COLUMNS_NOT_FOUND", missing: ["Description", "Credit", "Debit"] });
     expect(readStatement([], SPLIT)).toEqual({ ok: false, problem: "EMPTY" });
     expect(readStatement([["Date", "Description", "Debit", "Credit"], ["", "", "", ""]], SPLIT)).toEqual({ ok: false, problem: "NO_DATA_ROWS" });
-    expect(hasColumns([["just one column"], ["x"]])).toBe(false);
-    expect(hasColumns([["a", "b"]])).toBe(true);
+    expect(checkTable([["just one column"], ["x"]])).toBe("NO_COLUMNS");
+    expect(checkTable([["a", "b"]])).toBeNull();
+    expect(checkTable(Array.from({ length: 2031 }, () => ["a", "b"]))).toBe("TOO_LARGE");
+    expect(checkTable(Array.from({ length: 2030 }, () => ["a", "b"]))).toBeNull();
   });
 });
 

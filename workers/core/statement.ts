@@ -39,7 +39,7 @@ export type DateFormat = (typeof DATE_FORMATS)[number];
 export const NUMBER_FORMATS = ["1,234.56", "1.234,56"] as const;
 export type NumberFormat = (typeof NUMBER_FORMATS)[number];
 export const AMOUNT_MODES = ["signed", "indicator", "split"] as const;
-export type AmountMode = (typeof AMOUNT_MODES)[number];
+type AmountMode = (typeof AMOUNT_MODES)[number];
 
 /** Columns are named by their header text. */
 export type StatementMapping = {
@@ -81,8 +81,8 @@ export type StatementRow =
   | { row: number; kind: "error"; problem: RowProblem; value: string; raw: string };
 
 /** The largest statement accepted (bytes) and rows read from it. */
-export const MAX_STATEMENT_BYTES = 1_000_000;
-export const MAX_STATEMENT_ROWS = 5_000;
+const MAX_STATEMENT_BYTES = 1_000_000;
+const MAX_STATEMENT_ROWS = 2_000;
 /** How many rows the header is looked for in (a preamble with the account's details comes first). */
 const HEADER_SEARCH_ROWS = 30;
 const VIENTIANE_OFFSET_MS = 7 * 3600_000;
@@ -389,7 +389,9 @@ export function readStatement(
   return { ok: true, headerIndex: index, header, rows: out };
 }
 
-/** The widest row decides how many columns the file has; a file with fewer than two is no statement. */
-export function hasColumns(rows: readonly (readonly string[])[]): boolean {
-  return rows.some((row) => row.filter((c) => clean(c) !== "").length >= 2);
+/** Whether the split file can be a statement at all: at least two filled columns in some row, and not too many rows. */
+export function checkTable(rows: readonly (readonly string[])[]): FileProblem | null {
+  if (!rows.some((row) => row.filter((c) => clean(c) !== "").length >= 2)) return "NO_COLUMNS";
+  if (rows.length > MAX_STATEMENT_ROWS + HEADER_SEARCH_ROWS) return "TOO_LARGE";
+  return null;
 }

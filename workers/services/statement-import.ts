@@ -14,7 +14,7 @@ import {
   checkMapping,
   decodeStatement,
   guessHeaderRow,
-  hasColumns,
+  checkTable,
   headerNames,
   readStatement,
   type FileProblem,
@@ -35,8 +35,6 @@ import { applyBankTransaction, matchBankTransaction, type BankTransactionInput }
  * Parsing: papaparse (quoted fields, ; , tab or | separators guessed) over the decoded text;
  * the rules in workers/core/statement.ts.
  */
-
-export type { StatementChannel, StatementMapping, FileProblem, MappingProblem, RowProblem };
 
 const UPLOAD_KEEP_MS = 24 * 3600_000;
 const PREVIEW_ROWS = 12;
@@ -83,7 +81,8 @@ export async function uploadStatement(
   const decoded = decodeStatement(input.bytes);
   if (!decoded.ok) return decoded;
   const rows = splitCsv(decoded.text);
-  if (!hasColumns(rows)) return { ok: false, problem: "NO_COLUMNS" };
+  const problem = checkTable(rows);
+  if (problem) return { ok: false, problem };
   const id = crypto.randomUUID();
   const fileName = input.fileName.slice(0, 200) || "statement.csv";
   await insertStatementUpload(db, actor.agencyId, { id, channelCode: input.channelCode, fileName, content: decoded.text, uploadedBy: actor.staffUsername, createdAt: now }, now - UPLOAD_KEEP_MS);
