@@ -4,6 +4,7 @@ import {
   decodeStatement,
   findOrderReference,
   guessHeaderRow,
+  guessMapping,
   checkTable,
   headerNames,
   locateHeader,
@@ -247,5 +248,21 @@ describe("order reference in a description", () => {
     expect(findOrderReference("D261124ABCDEF")).toBeNull();
     expect(findOrderReference("D261124ABCIE")).toBeNull(); // I is no code letter
     expect(findOrderReference("no code")).toBeNull();
+  });
+});
+
+describe("first guess of a mapping from header names", () => {
+  it("Lao headers with separate debit and credit columns (the balance column is never taken)", () => {
+    expect(guessMapping(["ວັນທີ", "ລາຍລະອຽດ", "ຖອນ", "ຝາກ", "ຍອດເຫຼືອ"])).toEqual({
+      date: "ວັນທີ", description: "ລາຍລະອຽດ", debit: "ຖອນ", credit: "ຝາກ", amountMode: "split", dateFormat: "DD/MM/YYYY HH:mm", numberFormat: "1,234.56",
+    });
+  });
+  it("English headers with one signed amount, a reference and a time column", () => {
+    expect(guessMapping(["Txn Date", "Time", "Ref No", "Narration", "Amount", "Balance"])).toMatchObject({
+      date: "Txn Date", time: "Time", transactionId: "Ref No", description: "Narration", amount: "Amount", amountMode: "signed",
+    });
+  });
+  it("a guess is only a start: the guessed mapping still goes through checkMapping", () => {
+    expect(checkMapping(guessMapping(["foo", "bar"])).ok).toBe(false);
   });
 });

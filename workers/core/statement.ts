@@ -395,3 +395,38 @@ export function checkTable(rows: readonly (readonly string[])[]): FileProblem | 
   if (rows.length > MAX_STATEMENT_ROWS + HEADER_SEARCH_ROWS) return "TOO_LARGE";
   return null;
 }
+
+const GUESS: Array<[keyof StatementMapping, RegExp]> = [
+  ["transactionId", /\bref|txn ?id|transaction ?(id|no)|ເລກອ້າງອີງ|ເລກທຸລະກຳ|เลขที่อ้างอิง|mã giao dịch|số tham chiếu|流水号|交易号/i],
+  ["time", /^(time|ເວລາ|เวลา|giờ|thời gian|时间)$/i],
+  ["date", /date|ວັນທີ|วันที่|ngày|日期/i],
+  ["description", /desc|narrat|detail|memo|remark|particular|ລາຍລະອຽດ|ເນື້ອໃນ|รายละเอียด|รายการ|nội dung|diễn giải|摘要|备注|附言/i],
+  ["credit", /credit|deposit|\bcr\b|ເງິນເຂົ້າ|ຝາກ|ฝาก|เงินเข้า|ghi có|收入|贷方/i],
+  ["debit", /debit|withdraw|\bdr\b|ເງິນອອກ|ຖອນ|ถอน|เงินออก|ghi nợ|支出|借方/i],
+  ["amount", /amount|ຈຳນວນ|จำนวน|số tiền|金额/i],
+];
+const BALANCE = /balance|ຍອດເຫຼືອ|ຍອດ|คงเหลือ|số dư|余额/i;
+
+/**
+ * A first guess of a channel's mapping from header names in English, Lao, Thai, Vietnamese
+ * and Chinese (staff check and change it before saving): each field takes the first unused
+ * header that looks like it; separate credit and debit columns mean "split", else "signed".
+ */
+export function guessMapping(header: readonly string[]): Partial<Record<keyof StatementMapping, string>> {
+  const used = new Set<string>();
+  const out: Partial<Record<keyof StatementMapping, string>> = { dateFormat: DATE_FORMATS[0], numberFormat: NUMBER_FORMATS[0] };
+  for (const [key, pattern] of GUESS) {
+    const name = header.find((h) => !used.has(h) && pattern.test(h) && !BALANCE.test(h));
+    if (name) {
+      out[key] = name;
+      used.add(name);
+    }
+  }
+  out.amountMode = out.credit && out.debit ? "split" : "signed";
+  if (out.amountMode === "split") delete out.amount;
+  else {
+    delete out.credit;
+    delete out.debit;
+  }
+  return out;
+}

@@ -14,6 +14,7 @@ import {
   checkMapping,
   decodeStatement,
   guessHeaderRow,
+  guessMapping,
   checkTable,
   headerNames,
   readStatement,
@@ -125,9 +126,6 @@ function fieldsOf(mapping: StatementMapping): MappingFields {
   return { ...mapping };
 }
 
-/** A first guess for a channel without a mapping: nothing chosen but the formats most Lao bank exports use. */
-const FIRST_GUESS: MappingFields = { dateFormat: "DD/MM/YYYY HH:mm", numberFormat: "1,234.56", amountMode: "split" };
-
 /**
  * The page of one upload: the review (what each row matches, or the outcome once applied)
  * when the channel's saved mapping reads the file, else (or when staff ask) the mapping step.
@@ -161,7 +159,7 @@ export async function statementPage(env: Env, agencyId: string, uploadId: string
     rows: rows.slice(0, Math.max(PREVIEW_ROWS, headerRow + 6)),
     headerRow,
     header: headerNames(rows[headerRow] ?? []),
-    fields: mapping ? fieldsOf(mapping) : FIRST_GUESS,
+    fields: mapping ? fieldsOf(mapping) : guessMapping(headerNames(rows[headerRow] ?? [])),
     saved: mapping !== null,
     missing: read && !read.ok ? (read.missing ?? []) : [],
   };
