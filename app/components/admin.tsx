@@ -11,6 +11,7 @@ const ADMIN_SECTIONS = [
   { key: "withdrawals", to: "/admin/withdrawals", ownerOnly: false },
   { key: "deposits", to: "/admin/deposits", ownerOnly: false },
   { key: "payments", to: "/admin/payments", ownerOnly: false },
+  { key: "statements", to: "/admin/deposits/import", ownerOnly: false, label: "statements.nav" },
   { key: "players", to: "/admin/players", ownerOnly: false },
   { key: "fingerprints", to: "/admin/fingerprints", ownerOnly: false },
   { key: "promotions", to: "/admin/promotions", ownerOnly: true },
@@ -59,7 +60,7 @@ export function AdminChrome({
           {ADMIN_SECTIONS.filter((s) => !s.ownerOnly || staff.role === "owner").map((s) => (
             <li key={s.key}>
               <NavLink to={s.to} end={"end" in s ? s.end : false} data-section={s.key} prefetch="none">
-                {t(`nav.${s.key}`)}
+                {t("label" in s ? s.label : `nav.${s.key}`)}
               </NavLink>
             </li>
           ))}

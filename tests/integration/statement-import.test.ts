@@ -1,0 +1,238 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { seedDemo, fetchApp } from "../setup/seed";
+import { playerWithBank, postDeposit, providerBalance } from "../setup/money";
+import { seedOwnAccountChannel } from "../setup/own-account";
+import { createStaff, staffLogin } from "../setup/staff";
+import type { AuditActor } from "../../workers/db/audit";
+import { applyStatement, saveStatementMapping, statementPage, tryStatementMapping, uploadStatement, type MappingFields } from "../../workers/services/statement-import";
+
+/**
+ * Statement import (issue 14, 1.b) against real D1 and real wallets in workerd: papaparse
+ * reading a bank's CSV (BOM, ";" separator, quoted fields, Lao and Thai text, a preamble),
+ * the first import's mapping and preview, the matcher's review, confirm, the same file
+ * again (nothing twice), malformed and debit rows, an unmappable file, and the route's
+ * multipart form (JavaScript off).
+ */
+
+const CHANNEL = "OWN-BCEL";
+const cashier: AuditActor = { agencyId: "demo", staffId: "staff-st", staffUsername: "cashier-st", ip: "10.201.0.1", userAgent: "vitest" };
+const enc = (s: string) => new TextEncoder().encode(s);
+
+beforeAll(async () => {
+  await seedDemo();
+  await seedOwnAccountChannel("demo", CHANNEL, "derived");
+  await seedOwnAccountChannel("demo", "OWN-LDB", "static");
+});
+
+/** A bank time as a Lao bank writes it (DD/MM/YYYY HH:mm:ss, Vientiane time). */
+function bankDate(ms: number): string {
+  const d = new Date(ms + 7 * 3600_000);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${two(d.getUTCDate())}/${two(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+}
+
+/** "100037.00" -> "100,037.00" */
+const grouped = (amount: string) => amount.replace(/\B(?=(\d{3})+(?!\d))(?=.*\.)/g, ",");
+
+async function openOwnOrder(amount: string) {
+  const p = await playerWithBank();
+  const res = await postDeposit(p.cookie, { channelCode: CHANNEL, amount, provider: "betflix" });
+  expect(res.status).toBe(302);
+  const order = (await p.wallet.openDepositOrder(Date.now()))!;
+  expect(order.payAmount).toBeTruthy();
+  return { ...p, order };
+}
+
+const SPLIT: MappingFields = { date: "ວັນທີ", description: "ລາຍລະອຽດ", amountMode: "split", debit: "ຖອນ", credit: "ຝາກ", dateFormat: "DD/MM/YYYY HH:mm", numberFormat: "1,234.56" };
+
+function statementCsv(payAmount: string, now: number): string {
+  const at = bankDate(now + 2000);
+  return (
+    "\ufeff" +
+    [
+      `"BCEL One; ບັນຊີ 0101000123456";;;;`,
+      `ວັນທີ;ລາຍລະອຽດ;ຖອນ;ຝາກ;ຍອດເຫຼືອ`,
+      `${at};"ໂອນເງິນຈາກ ທ້າວ ສົມ; ""BCEL One""";;"${grouped(payAmount)}";"1,000,000.00"`,
+      `${at};"โอนเงิน จาก นาย ก";;"7,777.00";"1,007,777.00"`,
+      `${at};ATM;"50,000.00";;"957,777.00"`,
+      `32/13/2026 10:00;ວັນທີຜິດ;;"1,000.00";`,
+      `${at};ຈຳນວນຜິດ;;"100.037";`,
+      ``,
+    ].join("\r\n")
+  );
+}
+
+describe("statement import: first import of a channel", () => {
+  let upload = "";
+  let player: Awaited<ReturnType<typeof openOwnOrder>>;
+  let csv = "";
+
+  it("keeps the upload and asks for the mapping, showing the first rows as they are (papaparse: BOM, ;, quotes, Lao/Thai)", async () => {
+    player = await openOwnOrder("100000");
+    csv = statementCsv(player.order.payAmount!, Date.now());
+    const done = await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "bcel.csv", bytes: enc(csv) });
+    expect(done).toMatchObject({ ok: true, mapped: false });
+    upload = done.ok ? done.id : "";
+    const page = await statementPage(env, "demo", upload, { remap: false, headerRow: null });
+    expect(page?.step).toBe("map");
+    if (page?.step !== "map") return;
+    expect(page.headerRow).toBe(1);
+    expect(page.header).toEqual(["ວັນທີ", "ລາຍລະອຽດ", "ຖອນ", "ຝາກ", "ຍອດເຫຼືອ"]);
+    expect(page.rows[0][0]).toBe("BCEL One; ບັນຊີ 0101000123456");
+    expect(page.rows[2][1]).toBe('ໂອນເງິນຈາກ ທ້າວ ສົມ; "BCEL One"');
+    expect(page.saved).toBe(false);
+  });
+
+  it("reads a preview with the mapping as filled in, with a clear problem per bad row; nothing saved", async () => {
+    const incomplete = await tryStatementMapping(env.DB, "demo", upload, { ...SPLIT, credit: null }, 1);
+    expect(incomplete).toEqual({ ok: false, mappingProblems: ["CREDIT_REQUIRED"] });
+    const tried = await tryStatementMapping(env.DB, "demo", upload, SPLIT, 1);
+    expect(tried.ok).toBe(true);
+    if (!tried.ok) return;
+    expect(tried.rows.map((r) => (r.kind === "error" ? r.problem : r.kind))).toEqual(["credit", "credit", "debit", "DATE_UNREADABLE", "AMOUNT_UNREADABLE"]);
+    expect(tried.rows[1]).toMatchObject({ kind: "credit", amount: "7777.00", description: "โอนเงิน จาก นาย ก" });
+    expect((await statementPage(env, "demo", upload, { remap: false, headerRow: null }))?.step).toBe("map");
+  });
+
+  it("saves the mapping (audited), then shows which order each credit row matches, writing nothing", async () => {
+    expect((await saveStatementMapping(env.DB, cashier, upload, SPLIT, 1)).ok).toBe(true);
+    const audit = await env.DB.prepare(`SELECT after_json FROM audit_log WHERE action = 'statement.mapping' AND target = ?1`).bind(CHANNEL).first<{ after_json: string }>();
+    expect(JSON.parse(audit!.after_json)).toMatchObject({ date: "ວັນທີ", credit: "ຝາກ", amountMode: "split" });
+    const page = await statementPage(env, "demo", upload, { remap: false, headerRow: null });
+    expect(page?.step).toBe("review");
+    if (page?.step !== "review") return;
+    expect(page.applied).toBe(false);
+    const outcomes = page.rows.map((r) => (r.kind === "credit" ? r.outcome : r.kind === "error" ? r.problem : r.kind));
+    expect(outcomes).toEqual([
+      { kind: "match", orderCode: player.order.code, username: player.username },
+      { kind: "none", reason: "NO_ORDER" },
+      "debit",
+      "DATE_UNREADABLE",
+      "AMOUNT_UNREADABLE",
+    ]);
+    const recorded = await env.DB.prepare(`SELECT COUNT(*) AS n FROM bank_transactions WHERE agency_id = 'demo'`).first<{ n: number }>();
+    expect(recorded!.n).toBe(0);
+  });
+
+  it("confirm applies the match (the deposit turns SUCCESS), queues the credit that matched nothing, skips debit and bad rows; audited", async () => {
+    const done = await applyStatement(env, cashier, upload);
+    expect(done).toEqual({ ok: true, summary: { applied: 1, duplicate: 0, unmatched: 1, debit: 1, errors: 2 } });
+    await player.wallet.runDueWork();
+    expect((await player.wallet.getDeposit(player.order.code))!.status).toBe("SUCCESS");
+    expect(await providerBalance("betflix", player.username)).not.toBe("0.00");
+    const queued = await env.DB.prepare(`SELECT amount FROM unmatched_payments WHERE agency_id = 'demo' AND amount = '7777.00'`).first<{ amount: string }>();
+    expect(queued).toBeTruthy();
+    const audit = await env.DB.prepare(`SELECT staff_username, after_json FROM audit_log WHERE action = 'statement.import' AND target = ?1`).bind(CHANNEL).first<{ staff_username: string; after_json: string }>();
+    expect(audit!.staff_username).toBe("cashier-st");
+    expect(JSON.parse(audit!.after_json)).toMatchObject({ file: "bcel.csv", applied: 1, unmatched: 1, debit: 1, errors: 2 });
+    const page = await statementPage(env, "demo", upload, { remap: false, headerRow: null });
+    expect(page?.step === "review" && page.applied).toBe(true);
+    expect(page?.step === "review" && page.rows[0].kind === "credit" && page.rows[0].outcome).toEqual({ kind: "applied", orderCode: player.order.code });
+  });
+
+  it("the same file imported again uses the saved mapping and applies nothing twice (duplicates shown as such)", async () => {
+    const balance = await providerBalance("betflix", player.username);
+    const again = await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "bcel-again.csv", bytes: enc(csv) });
+    expect(again).toMatchObject({ ok: true, mapped: true });
+    const id = again.ok ? again.id : "";
+    const page = await statementPage(env, "demo", id, { remap: false, headerRow: null });
+    expect(page?.step === "review" && page.rows.filter((r) => r.kind === "credit").map((r) => r.kind === "credit" && r.outcome.kind)).toEqual(["duplicate", "duplicate"]);
+    expect(await applyStatement(env, cashier, id)).toEqual({ ok: true, summary: { applied: 0, duplicate: 2, unmatched: 0, debit: 1, errors: 2 } });
+    await player.wallet.runDueWork();
+    expect(await providerBalance("betflix", player.username)).toBe(balance);
+    const queued = await env.DB.prepare(`SELECT COUNT(*) AS n FROM unmatched_payments WHERE agency_id = 'demo' AND amount = '7777.00'`).first<{ n: number }>();
+    expect(queued!.n).toBe(1);
+  });
+
+  it("staff can change the mapping: the map step shows the saved one", async () => {
+    const page = await statementPage(env, "demo", upload, { remap: true, headerRow: null });
+    expect(page?.step === "map" && page.saved && page.fields).toMatchObject({ credit: "ຝາກ", debit: "ຖອນ" });
+  });
+});
+
+describe("statement import: files that cannot be mapped", () => {
+  it("refuses an empty, a binary and a one-column file, and an unknown channel; stores nothing", async () => {
+    const before = await env.DB.prepare(`SELECT COUNT(*) AS n FROM statement_uploads`).first<{ n: number }>();
+    expect(await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "x.csv", bytes: new Uint8Array() })).toEqual({ ok: false, problem: "EMPTY" });
+    expect(await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "x.xlsx", bytes: new Uint8Array([0x50, 0x4b, 3, 4, 0xff, 0, 1]) })).toEqual({ ok: false, problem: "NOT_TEXT" });
+    expect(await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "x.csv", bytes: enc("hello\nworld\n") })).toEqual({ ok: false, problem: "NO_COLUMNS" });
+    expect(await uploadStatement(env.DB, cashier, { channelCode: "NOPE", fileName: "x.csv", bytes: enc("a,b\n1,2") })).toEqual({ ok: false, problem: "UNKNOWN_CHANNEL" });
+    const after = await env.DB.prepare(`SELECT COUNT(*) AS n FROM statement_uploads`).first<{ n: number }>();
+    expect(after!.n).toBe(before!.n);
+  });
+
+  it("a file lacking the saved mapping's columns is not applied: the map step names the missing columns", async () => {
+    const done = await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "other.csv", bytes: enc("Date,Memo,Amount\n24/11/2026 10:00,x,100\n") });
+    expect(done).toMatchObject({ ok: true, mapped: false });
+    const id = done.ok ? done.id : "";
+    const page = await statementPage(env, "demo", id, { remap: false, headerRow: null });
+    expect(page?.step === "map" && page.missing).toEqual(["ວັນທີ", "ລາຍລະອຽດ", "ຝາກ", "ຖອນ"]);
+    expect(await applyStatement(env, cashier, id)).toEqual({ ok: false, problem: "NOT_MAPPED" });
+    expect(await tryStatementMapping(env.DB, "demo", id, { ...SPLIT, date: "Date" }, 0)).toEqual({ ok: false, mappingProblems: ["UNKNOWN_COLUMN"] });
+  });
+
+  it("a bank transaction id column is used as the id; another agency cannot see an upload", async () => {
+    const p = await openOwnOrder("200000");
+    const at = bankDate(Date.now() + 2000);
+    const csv = `Txn Date,Ref No,Narration,Amount,Dr/Cr\n${at},FT26112400001,transfer ${p.order.code},${p.order.payAmount},CR\n`;
+    const done = await uploadStatement(env.DB, cashier, { channelCode: "OWN-LDB", fileName: "ldb.csv", bytes: enc(csv) });
+    const id = done.ok ? done.id : "";
+    expect(await statementPage(env, "other", id, { remap: false, headerRow: null })).toBeNull();
+    const fields: MappingFields = { date: "Txn Date", transactionId: "Ref No", description: "Narration", amount: "Amount", indicator: "Dr/Cr", creditValue: "CR", amountMode: "indicator", dateFormat: "DD/MM/YYYY HH:mm", numberFormat: "1,234.56" };
+    expect((await saveStatementMapping(env.DB, cashier, id, fields, 0)).ok).toBe(true);
+    const page = await statementPage(env, "demo", id, { remap: false, headerRow: null });
+    // the order is of channel OWN-BCEL: on OWN-LDB this amount matches no order
+    expect(page?.step === "review" && page.rows[0]).toMatchObject({ kind: "credit", bankTransactionId: "FT26112400001", reference: p.order.code });
+  });
+});
+
+describe("statement import: the route (multipart form, JavaScript off)", () => {
+  it("a cashier uploads, reviews and confirms through plain forms", async () => {
+    await createStaff(env, { agencyId: "demo", username: "st-cashier", password: "cashier-pass-123", role: "cashier" });
+    const s = await createStaffLogin();
+    const p = await openOwnOrder("150000");
+    const form = new FormData();
+    form.set("intent", "upload");
+    form.set("channel", CHANNEL);
+    form.set("file", new File([statementCsv(p.order.payAmount!, Date.now())], "route.csv", { type: "text/csv" }));
+    const res = await fetchApp("http://localhost/admin/deposits/import", { method: "POST", body: form, headers: { Cookie: s, Origin: "http://localhost" }, redirect: "manual" });
+    expect(res.status).toBe(302);
+    const location = res.headers.get("Location")!;
+    expect(location).toMatch(/^\/admin\/deposits\/import\?upload=/);
+    const page = await fetchApp(`http://localhost${location}`, { headers: { Cookie: s } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('data-step="review"');
+    expect(html).toContain(p.order.code);
+    const upload = new URL(location, "http://localhost").searchParams.get("upload")!;
+    const apply = await fetchApp("http://localhost/admin/deposits/import", {
+      method: "POST",
+      body: new URLSearchParams({ intent: "apply", upload }),
+      headers: { Cookie: s, Origin: "http://localhost", "Content-Type": "application/x-www-form-urlencoded" },
+      redirect: "manual",
+    });
+    expect(apply.status).toBe(302);
+    await p.wallet.runDueWork();
+    expect((await p.wallet.getDeposit(p.order.code))!.status).toBe("SUCCESS");
+  });
+
+  it("an unmappable upload answers 400 with the message, and no staff session means the login page", async () => {
+    const s = await createStaffLogin();
+    const form = new FormData();
+    form.set("intent", "upload");
+    form.set("channel", CHANNEL);
+    form.set("file", new File(["just one column\n"], "bad.csv", { type: "text/csv" }));
+    const res = await fetchApp("http://localhost/admin/deposits/import", { method: "POST", body: form, headers: { Cookie: s, Origin: "http://localhost" }, redirect: "manual" });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('data-testid="statement-error"');
+    const anonymous = await fetchApp("http://localhost/admin/deposits/import", { redirect: "manual" });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get("Location")).toContain("/admin/login");
+  });
+});
+
+async function createStaffLogin(): Promise<string> {
+  const row = await env.DB.prepare(`SELECT totp_secret FROM staff WHERE agency_id = 'demo' AND username = 'st-cashier'`).first<{ totp_secret: string }>();
+  return staffLogin(env, { username: "st-cashier", password: "cashier-pass-123", totpSecret: row!.totp_secret });
+}
