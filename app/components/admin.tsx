@@ -18,6 +18,8 @@ const ADMIN_SECTIONS = [
   { key: "staff", to: "/admin/staff", ownerOnly: true },
   { key: "audit", to: "/admin/audit", ownerOnly: true },
   { key: "apiTokens", to: "/admin/api-tokens", ownerOnly: true },
+  // Cashiers confirm held forwarder credits there; the forwarder's settings are the owner's.
+  { key: "forwarder", to: "/admin/forwarder", ownerOnly: false, label: "forwarder.nav" },
 ] as const;
 
 type AdminSection = (typeof ADMIN_SECTIONS)[number]["key"];
@@ -59,7 +61,7 @@ export function AdminChrome({
           {ADMIN_SECTIONS.filter((s) => !s.ownerOnly || staff.role === "owner").map((s) => (
             <li key={s.key}>
               <NavLink to={s.to} end={"end" in s ? s.end : false} data-section={s.key} prefetch="none">
-                {t(`nav.${s.key}`)}
+                {"label" in s ? t(s.label) : t(`nav.${s.key}`)}
               </NavLink>
             </li>
           ))}
