@@ -70,7 +70,7 @@ const GENERIC: Omit<BankPatterns, "senders"> = {
 };
 
 /** Example patterns per bank (adjust to the real texts): the same generic reading, each bank's usual senders. */
-export const DEFAULT_BANK_PATTERNS: Readonly<Record<string, BankPatterns>> = {
+const DEFAULT_BANK_PATTERNS: Readonly<Record<string, BankPatterns>> = {
   BCEL: { senders: ["BCEL", "com.bcel.bcelone"], ...GENERIC },
   LDB: { senders: ["LDB", "com.ldb"], ...GENERIC },
   JDB: { senders: ["JDB", "com.jdb"], ...GENERIC },
@@ -85,7 +85,7 @@ export function defaultPatterns(bankCode: string): BankPatterns {
   return DEFAULT_BANK_PATTERNS[bankCode] ?? { senders: [], ...GENERIC };
 }
 
-export type PatternProblem = "TOO_MANY" | "TOO_LONG" | "INVALID" | "UNSAFE" | "NO_GROUP" | "TIME_GROUPS";
+type PatternProblem = "TOO_MANY" | "TOO_LONG" | "INVALID" | "UNSAFE" | "NO_GROUP" | "TIME_GROUPS";
 export type PatternCheck = { ok: true } | { ok: false; field: PatternField; index: number; problem: PatternProblem };
 
 /**

@@ -7,7 +7,7 @@ import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
 import {
   decideHoldStatement, deleteForwarderStatement, findDelivery, findForwarderByToken, findHold, insertHold, listForwarders, listOwnAccountChannels, listWaitingHolds,
   readPatternsJson, recordDelivery, reopenHold, saveDeliveryOutcome, saveHoldOutcome, touchForwarder, updateForwarderLimitsStatement, upsertForwarderStatement,
-  upsertPatternsStatement, type ForwarderHold,
+  upsertPatternsStatement,
 } from "../db/forwarder";
 import { applyBankTransaction, recordUnreadableBankMessage, type BankTransactionInput } from "./bank-transactions";
 
@@ -36,8 +36,6 @@ const MAX_FROM = 200;
 const MAX_CONTENT = 4000;
 
 const secretAad = (agencyId: string, channelCode: string) => `forwarder:${agencyId}:${channelCode}`;
-
-export type { ForwarderHold };
 
 // ---- the owner's page
 
