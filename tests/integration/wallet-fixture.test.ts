@@ -4,6 +4,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { seedDemo } from "../setup/seed";
 import { playerWithBank, providerBalance } from "../setup/money";
 import fixture from "./fixtures/wallet-v3.json";
+import { migrateWalletSchema } from "../../workers/wallet/schema";
 
 /**
  * Compatibility of the wallet's storage across code changes. `fixtures/wallet-v3.json` is
@@ -22,35 +23,54 @@ beforeAll(seedDemo);
 type Value = string | number | null;
 const IDENTITY = new Set(["agencyId", "playerId", "username", "origin", "alarmAt"]);
 
-/** A fresh wallet whose storage holds the fixture's rows (its own identity kept: it is another player's wallet now). */
+const SCHEMA_QUERY = `SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%' ORDER BY type, name`;
+
+/**
+ * A fresh wallet whose storage is the fixture's, schema and rows (its own identity kept: it is
+ * another player's wallet now), then upgraded the way the wallet upgrades a stored object on
+ * its next start (migrateWalletSchema: the steps after the fixture's version).
+ */
 async function walletFromFixture() {
   const p = await playerWithBank();
   await p.wallet.identify("demo", p.playerId, p.username, "http://localhost");
-  const schema = await runInDurableObject(p.wallet, (_object, state) => {
+  const { stored, schema } = await runInDurableObject(p.wallet, (_object, state) => {
     const sql = state.storage.sql;
     const tables = fixture.tables as Record<string, Record<string, Value>[]>;
+    const objects = fixture.schema as { type: string; name: string; sql: string }[];
     state.storage.transactionSync(() => {
+      const identity = sql.exec<{ key: string; value: string }>(`SELECT key, value FROM meta`).toArray().filter((r) => IDENTITY.has(r.key));
+      const current = sql.exec<{ type: string; name: string }>(`SELECT type, name FROM sqlite_master WHERE name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%'`).toArray();
+      for (const type of ["trigger", "index", "table"]) for (const o of current.filter((c) => c.type === type)) sql.exec(`DROP ${type.toUpperCase()} IF EXISTS "${o.name}"`);
+      for (const type of ["table", "index", "trigger"]) for (const o of objects.filter((c) => c.type === type)) sql.exec(o.sql);
       for (const [table, rows] of Object.entries(tables)) {
-        if (table === "meta") sql.exec(`DELETE FROM meta WHERE key NOT IN (${[...IDENTITY].map(() => "?").join(", ")})`, ...IDENTITY);
-        else sql.exec(`DELETE FROM "${table}"`);
         for (const row of rows) {
           if (table === "meta" && IDENTITY.has(String(row.key))) continue;
           const columns = Object.keys(row);
           sql.exec(`INSERT INTO "${table}" (${columns.join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, ...columns.map((c) => row[c]));
         }
       }
+      for (const r of identity) sql.exec(`INSERT INTO meta (key, value) VALUES (?, ?)`, r.key, r.value);
     });
-    return sql.exec(`SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%' ORDER BY type, name`).toArray();
+    const stored = sql.exec(SCHEMA_QUERY).toArray();
+    migrateWalletSchema(state.storage);
+    return { stored, schema: sql.exec(SCHEMA_QUERY).toArray() };
   });
-  return { ...p, schema };
+  return { ...p, stored, schema };
 }
 
 describe("a wallet stored by earlier code", () => {
-  it("has the same schema (tables, columns, indexes, triggers) and schema version", async () => {
+  it("has the same schema (tables, columns, indexes, triggers) and schema version, upgraded by the steps added since", async () => {
     const w = await walletFromFixture();
-    expect(w.schema).toEqual(fixture.schema);
+    expect(w.stored).toEqual(fixture.schema);
+    // v4 (own-account channels): deposit_orders gains pay_amount_minor; deposit_arrows gains CANCELED -> PAID for such orders
+    const upgraded = (fixture.schema as { type: string; name: string; tbl_name: string; sql: string }[]).map((o) => {
+      if (o.name === "deposit_orders") return { ...o, sql: o.sql.replace(/\)$/, ", pay_amount_minor TEXT)") };
+      if (o.name === "deposit_arrows") return { ...o, sql: expect.stringContaining("(OLD.status = 'CANCELED' AND NEW.status = 'PAID' AND OLD.gateway_txn IS NULL AND NEW.pay_amount_minor IS NOT NULL)") };
+      return o;
+    });
+    expect(w.schema).toEqual(upgraded);
     const version = await runInDurableObject(w.wallet, (_object, state) => state.storage.sql.exec(`SELECT value FROM meta WHERE key = 'schemaVersion'`).one().value);
-    expect(version).toBe("3");
+    expect(version).toBe("4");
   });
 
   it("reads its orders, promotion usages and ledger as before", async () => {

@@ -69,6 +69,18 @@ export async function hasActiveSandboxChannel(db: D1Database, agencyId: string):
   return (await db.prepare(`SELECT 1 FROM payment_channels WHERE agency_id = ?1 AND gateway = 'sandbox' AND active = 1`).bind(agencyId).first()) !== null;
 }
 
+/** How a channel takes money (migration 0016): its gateway ('own_account': the agency's own bank account), static QR and QR mode. */
+export type ChannelKind = { code: string; gateway: string; staticQr: string | null; qrMode: "derived" | "static"; active: boolean };
+
+/** The kind of each of the agency's channels (own-account deposits, the matcher). */
+export async function listChannelKinds(db: D1Database, agencyId: string): Promise<ChannelKind[]> {
+  const { results } = await db
+    .prepare(`SELECT code, gateway, static_qr, qr_mode, active FROM payment_channels WHERE agency_id = ?1 ORDER BY code`)
+    .bind(agencyId)
+    .all<{ code: string; gateway: string; static_qr: string | null; qr_mode: "derived" | "static"; active: number }>();
+  return results.map((r) => ({ code: r.code, gateway: r.gateway, staticQr: r.static_qr, qrMode: r.qr_mode, active: r.active === 1 }));
+}
+
 /** What a channel is set to; `iin` is the bank's, for the EMVCo QR. */
 type PaymentChannelValues = { code: string; mid: string; displayName: string; bankCode: string; iin: string; merchantName: string; merchantCity: string; active: boolean };
 
@@ -148,7 +160,7 @@ export function insertExchangeRateHistoryStatement(db: D1Database, agencyId: str
 
 // ---- payments that matched no order (migration 0009)
 
-export const UNMATCHED_KINDS = ["UNKNOWN_REFERENCE", "AMOUNT_MISMATCH", "LATE_PAYMENT"] as const;
+export const UNMATCHED_KINDS = ["UNKNOWN_REFERENCE", "AMOUNT_MISMATCH", "LATE_PAYMENT", "NO_ORDER", "AMBIGUOUS", "UNREADABLE"] as const;
 export type UnmatchedKind = (typeof UNMATCHED_KINDS)[number];
 export const UNMATCHED_STATUSES = ["OPEN", "RESOLVING", "CREDITED", "REFUNDED"] as const;
 export type UnmatchedStatus = (typeof UNMATCHED_STATUSES)[number];
@@ -173,6 +185,11 @@ export type UnmatchedPayment = {
   note: string | null;
   resolvedBy: string | null;
   resolvedAt: string | null;
+  /** Own-account payments (migration 0017): the channel, who reported it, the bank's time, the raw text. */
+  channelCode: string | null;
+  source: string | null;
+  bankTime: number | null;
+  raw: string | null;
 };
 
 /** An unmatched_payments row with the usernames of the order's and the credited player. */
@@ -197,6 +214,10 @@ type UnmatchedPaymentRow = {
   resolved_by: string | null;
   claimed_at: number | null;
   resolved_at: string | null;
+  channel_code: string | null;
+  source: string | null;
+  bank_time: number | null;
+  raw: string | null;
 };
 
 const SELECT_UNMATCHED = `SELECT u.*, op.username AS order_username, rp.username AS resolved_username
@@ -225,6 +246,10 @@ function toUnmatchedPayment(r: UnmatchedPaymentRow): UnmatchedPayment {
     note: r.note,
     resolvedBy: r.resolved_by,
     resolvedAt: r.resolved_at,
+    channelCode: r.channel_code,
+    source: r.source,
+    bankTime: r.bank_time,
+    raw: r.raw,
   };
 }
 
@@ -263,6 +288,35 @@ export async function insertUnmatchedPayment(
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)`,
     )
     .bind(newUnmatchedId(), input.agencyId, input.kind, input.reference, input.transactionId, input.amount, input.orderPlayerId)
+    .run();
+}
+
+/**
+ * A bank transaction of an own-account channel the matcher could not apply (NO_ORDER,
+ * AMBIGUOUS, LATE_PAYMENT) or a text nobody could read (UNREADABLE), with the raw text for
+ * staff. `transactionKey` is unique per agency + channel + bank id (or per unreadable text).
+ */
+export async function insertBankUnmatchedPayment(
+  db: D1Database,
+  input: {
+    agencyId: string;
+    kind: UnmatchedKind;
+    reference: string;
+    transactionKey: string;
+    amount: string | null;
+    orderPlayerId: string | null;
+    channelCode: string;
+    source: string;
+    bankTime: number | null;
+    raw: string | null;
+  },
+): Promise<void> {
+  await db
+    .prepare(
+      `INSERT OR IGNORE INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount, order_player_id, channel_code, source, bank_time, raw)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)`,
+    )
+    .bind(newUnmatchedId(), input.agencyId, input.kind, input.reference, input.transactionKey, input.amount, input.orderPlayerId, input.channelCode, input.source, input.bankTime, input.raw === null ? null : input.raw.slice(0, 4000))
     .run();
 }
 

@@ -1,10 +1,13 @@
 import QRCode from "qrcode";
+import { deriveDynamicLaoQr } from "../core/emvco";
 import { depositCredit, formatAmount, parseAmount, type Rate } from "../core/money";
+import { choosePayAmount, MAX_EXTRA_KIP, payAmountRange, retryPick } from "../core/pay-amount";
 import type { PromotionError } from "../core/promotion";
 import { isProvider, type Provider } from "../core/providers";
 import { hasBankAccount } from "../db/bank-accounts";
 import { insertDepositRef } from "../db/orders";
-import { listActivePaymentChannels, type PaymentChannel } from "../db/payments";
+import { dropPayAmountReservation, endPayAmountReservation, heldPayAmounts, reservePayAmount } from "../db/pay-amounts";
+import { listActivePaymentChannels, listChannelKinds, type ChannelKind, type PaymentChannel } from "../db/payments";
 import { gatewayPort } from "../ports/gateway";
 import { providerPort, providerUsername } from "../ports/provider";
 import type { DepositOrder } from "../wallet/player-wallet";
@@ -39,6 +42,7 @@ export type DepositError =
   | "CANNOT_DEPOSIT"
   | "BANK_ACCOUNT_REQUIRED"
   | "PROVIDER_UNAVAILABLE"
+  | "CHANNEL_BUSY"
   | PromotionError;
 
 /** Validates a deposit against the agency's settings and prices it (DEPOSIT = amount / sell). */
@@ -86,6 +90,16 @@ export async function startDeposit(env: Env, agency: Agency, player: CurrentPlay
   }
   const now = Date.now();
   const code = newDepositCode(new Date(now));
+  const expiresAt = now + DEPOSIT_QR_TTL_SECONDS * 1000;
+  const kind = await channelKind(env.DB, agency.id, channel.code);
+  let payAmountMinor: bigint | null = null;
+  if (kind?.gateway === "own_account") {
+    // the order exists in the wallet only with its pay amount held in D1 first (decision 016)
+    const existing = await wallet.openDepositOrder(now);
+    if (existing) return { ok: true, kind: "open-exists", order: await ensureQr(env, agency, player, existing, channel, origin) };
+    payAmountMinor = await reserveUniquePayAmount(env.DB, agency.id, { channelCode: channel.code, askedMinor: priced.quote.amountMinor, orderCode: code, playerId: player.id, createdAt: now, expiresAt });
+    if (payAmountMinor === null) return { ok: false, error: "CHANNEL_BUSY" };
+  }
   const opened = await wallet.openDeposit({
     idempotencyKey: `${input.idempotencyKey}`,
     code,
@@ -94,10 +108,12 @@ export async function startDeposit(env: Env, agency: Agency, player: CurrentPlay
     amountMinor: priced.quote.amountMinor.toString(),
     creditMinor: priced.quote.creditMinor.toString(),
     rateSell: priced.quote.rate.sell.toString(),
-    expiresAt: now + DEPOSIT_QR_TTL_SECONDS * 1000,
+    expiresAt,
     now,
     creditAtProviderMinor,
+    payAmountMinor: payAmountMinor?.toString() ?? null,
   });
+  if (payAmountMinor !== null && opened.kind !== "created") await dropPayAmountReservation(env.DB, agency.id, code);
   if (opened.kind === "refused") return { ok: false, error: opened.error, provider: opened.provider };
   const order = await ensureQr(env, agency, player, opened.order, channel, origin);
   return { ok: true, kind: opened.kind, order };
@@ -109,6 +125,12 @@ async function ensureQr(env: Env, agency: Agency, player: CurrentPlayer, order: 
   await insertDepositRef(env.DB, order.code, agency.id, player.id);
   const ch = channel ?? (await listActivePaymentChannels(env.DB, agency.id)).find((c) => c.code === order.channelCode);
   if (!ch) return order;
+  const kind = await channelKind(env.DB, agency.id, ch.code);
+  if (kind?.gateway === "own_account") {
+    // the agency's own account: no gateway; the QR is the bank's static one, as is or derived for this order
+    const payload = ownAccountQr(kind, order);
+    return payload ? ((await walletOf(env, agency.id, player.id).attachQr(order.code, payload)) ?? order) : order;
+  }
   const qr = await gatewayPort(env).createQr({
     reference: order.code,
     amount: order.amount,
@@ -120,6 +142,51 @@ async function ensureQr(env: Env, agency: Agency, player: CurrentPlayer, order: 
   return (await walletOf(env, agency.id, player.id).attachQr(order.code, qr.payload)) ?? order;
 }
 
+async function channelKind(db: D1Database, agencyId: string, code: string): Promise<ChannelKind | null> {
+  return (await listChannelKinds(db, agencyId)).find((c) => c.code === code) ?? null;
+}
+
+/**
+ * The QR of an own-account order: the static QR with this order's pay amount and code
+ * (dynamic, 01 = 12) when the channel's mode is 'derived', else the static QR as is (the
+ * player types the exact amount shown beside it).
+ */
+function ownAccountQr(kind: ChannelKind, order: DepositOrder): string | null {
+  if (!kind.staticQr) return null;
+  if (kind.qrMode === "static") return kind.staticQr;
+  return deriveDynamicLaoQr(kind.staticQr, { amount: order.payAmount ?? order.amount, reference: order.code });
+}
+
+/**
+ * Holds a pay amount unique among the channel's orders (all players): the first free one of
+ * asked + 1..999 kip; when another order took it in the meantime (the unique index refused
+ * it), the next try picks among the free ones further on. null: every amount is held.
+ */
+async function reserveUniquePayAmount(
+  db: D1Database,
+  agencyId: string,
+  input: { channelCode: string; askedMinor: bigint; orderCode: string; playerId: string; createdAt: number; expiresAt: number },
+): Promise<bigint | null> {
+  const { lowMinor } = payAmountRange(input.askedMinor);
+  const candidates = Array.from({ length: MAX_EXTRA_KIP }, (_, i) => formatAmount(lowMinor + BigInt(i) * 100n, "LAK"));
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const held = (await heldPayAmounts(db, agencyId, input.channelCode, candidates, Date.now())).map((a) => parseAmount(a, "LAK")!);
+    const pay = choosePayAmount(input.askedMinor, held, retryPick(attempt, Math.random()));
+    if (pay === null) return null;
+    const reserved = await reservePayAmount(db, agencyId, {
+      channelCode: input.channelCode,
+      payAmount: formatAmount(pay, "LAK"),
+      orderCode: input.orderCode,
+      playerId: input.playerId,
+      askedAmount: formatAmount(input.askedMinor, "LAK"),
+      createdAt: input.createdAt,
+      expiresAt: input.expiresAt,
+    });
+    if (reserved) return pay;
+  }
+  return null;
+}
+
 export type CheckResult = "PAID" | "NOT_PAID" | "EXPIRED" | "UNAVAILABLE" | "NOT_OPEN";
 
 /** The "check" button: ask the gateway now instead of waiting for its webhook. */
@@ -128,6 +195,7 @@ export async function checkDeposit(env: Env, agencyId: string, playerId: string,
   const order = await wallet.getDeposit(code);
   if (!order) return { result: "NOT_OPEN", order: null };
   if (order.status !== "OPEN") return { result: order.status === "CANCELED" ? "EXPIRED" : "PAID", order };
+  if (order.payAmount) return { result: "NOT_PAID", order }; // own account: confirmed by staff, statement or forwarder (the matcher)
   const status = await gatewayPort(env).paymentStatus(code);
   if (status.kind === "paid") {
     const marked = await wallet.markPaid(code, { transactionId: status.transactionId, amount: status.amount }, Date.now());
@@ -142,7 +210,10 @@ export async function checkDeposit(env: Env, agencyId: string, playerId: string,
 }
 
 export async function cancelDeposit(env: Env, agencyId: string, playerId: string, code: string) {
-  return walletOf(env, agencyId, playerId).cancelDeposit(code, "PLAYER", Date.now());
+  const now = Date.now();
+  const result = await walletOf(env, agencyId, playerId).cancelDeposit(code, "PLAYER", now);
+  if (result.ok && result.order?.payAmount) await endPayAmountReservation(env.DB, agencyId, code, now); // its amount's cool-down starts now
+  return result;
 }
 
 function depositSummary(order: DepositOrder) {
@@ -184,6 +255,9 @@ export async function depositPage(env: Env, agency: Agency, player: CurrentPlaye
       code: order.code,
       provider: order.provider,
       amount: order.amount,
+      /** own-account channels: the exact amount to pay (the asked amount plus a few kip), and whether the QR carries it */
+      payAmount: order.payAmount ?? null,
+      qrMode: order.payAmount ? ((await channelKind(env.DB, agency.id, order.channelCode))?.qrMode ?? "derived") : null,
       credit: order.credit,
       bonus: order.bonus,
       status: order.status,

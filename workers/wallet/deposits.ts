@@ -1,4 +1,5 @@
-import { formatAmount } from "../core/money";
+import { formatAmount, parseAmount } from "../core/money";
+import { paidInTime } from "../core/pay-amount";
 import { checkDeposit, type PromotionRules } from "../core/promotion";
 import type { Provider } from "../core/providers";
 import { gatewayPort } from "../ports/gateway";
@@ -9,7 +10,8 @@ import { postLedgerEntry } from "./ledger";
 import { markDepositForProjection } from "./projection";
 import { endUsage } from "./promotion-usages";
 import { toDepositOrder } from "./queries";
-import type { DepositOrder, MarkPaidResult, OpenDepositInput, OpenDepositResult } from "./types";
+import type { DepositOrderRow } from "./queries";
+import type { BankPaymentResult, DepositOrder, MarkPaidResult, OpenDepositInput, OpenDepositResult } from "./types";
 
 /**
  * Deposit orders up to their payment: opened (one OPEN at a time, judged against the
@@ -66,25 +68,68 @@ export function markPaid(w: WalletContext, code: string, payment: { transactionI
     // the player and flagged for staff; the order itself does not move.
     if (order.gateway_txn === null) {
       w.store.flagLatePayment(code, payment.transactionId);
-      postLedgerEntry(w.store, code, "late-paid", [
-        ["bank:receiving", "LAK", BigInt(order.amount_minor)],
-        ["player:deposit-pending", "LAK", -BigInt(order.amount_minor)],
-      ], now);
+      postLedgerEntry(w.store, code, "late-paid", receivedLines(order), now);
       markDepositForProjection(w, code);
     }
     return { kind: "late", order: getDeposit(w, code)! };
   }
-  if (formatAmount(BigInt(order.amount_minor), "LAK") !== normalizeLak(payment.amount)) {
+  // the amount the player was asked to pay: the unique pay amount when the order has one
+  if (formatAmount(BigInt(order.pay_amount_minor ?? order.amount_minor), "LAK") !== normalizeLak(payment.amount)) {
     w.store.flagAmountMismatch(code);
     markDepositForProjection(w, code);
     return { kind: "amount-mismatch", order: getDeposit(w, code)! };
   }
   w.store.transitionDeposit(code, "OPEN", "PAID", { paid_at: now, gateway_txn: payment.transactionId, next_attempt_at: now, flag: null });
   // bank received the kip; it is owed to the player until credited
-  postLedgerEntry(w.store, code, "paid", [
-    ["bank:receiving", "LAK", BigInt(order.amount_minor)],
-    ["player:deposit-pending", "LAK", -BigInt(order.amount_minor)],
-  ], now);
+  postLedgerEntry(w.store, code, "paid", receivedLines(order), now);
+  w.alarm.schedule(now);
+  return { kind: "paid", order: getDeposit(w, code)! };
+}
+
+/**
+ * What the bank received for an order: the amount asked is owed to the player until credited;
+ * the few kip a unique pay amount adds (own-account channels) are the agency's.
+ */
+function receivedLines(order: DepositOrderRow): [string, string, bigint][] {
+  const asked = BigInt(order.amount_minor);
+  const paid = BigInt(order.pay_amount_minor ?? order.amount_minor);
+  return [
+    ["bank:receiving", "LAK", paid],
+    ["player:deposit-pending", "LAK", -asked],
+    ...(paid !== asked ? ([["agency:pay-amount-extra", "LAK", asked - paid]] as [string, string, bigint][]) : []),
+  ];
+}
+
+/**
+ * A bank transaction of an own-account channel, meant by the matcher for this order
+ * (workers/services/bank-transactions.ts). Checked against the pay amount; in time when the
+ * BANK's time falls within the order's life, even if the wallet has expired (or the player
+ * cancelled) the order since: then CANCELED -> PAID (schema v4). Paid after its life: flagged
+ * LATE_PAYMENT and booked "late-paid" like a gateway's late payment, for staff to resolve.
+ * Applied once: the same transaction again is a duplicate; another one for an order already
+ * paid changes nothing (already-paid).
+ */
+export function applyBankPayment(w: WalletContext, code: string, payment: { transactionId: string; amount: string; bankTime: number }, now: number): BankPaymentResult {
+  expireStaleDeposits(w, now);
+  const order = w.store.depositByCode(code);
+  if (!order) return { kind: "unknown-order" };
+  if (order.gateway_txn === payment.transactionId) return { kind: "duplicate", order: toDepositOrder(order) };
+  const due = BigInt(order.pay_amount_minor ?? order.amount_minor);
+  if (parseAmount(payment.amount, "LAK") !== due) return { kind: "amount-mismatch", order: toDepositOrder(order) };
+  if (order.gateway_txn !== null || (order.status !== "OPEN" && order.status !== "CANCELED")) return { kind: "already-paid", order: toDepositOrder(order) };
+  if (!paidInTime(payment.bankTime, { createdAt: order.created_at, expiresAt: order.expires_at })) {
+    if (order.status === "CANCELED") {
+      w.store.flagLatePayment(code, payment.transactionId);
+      postLedgerEntry(w.store, code, "late-paid", receivedLines(order), now);
+      markDepositForProjection(w, code);
+    }
+    return { kind: "late", order: getDeposit(w, code)! };
+  }
+  const set = { paid_at: now, gateway_txn: payment.transactionId, next_attempt_at: now };
+  const moved = order.status === "OPEN" ? w.store.transitionDeposit(code, "OPEN", "PAID", { ...set, flag: null }) : w.store.payCanceledOwnAccountDeposit(code, set);
+  if (!moved) return { kind: "already-paid", order: getDeposit(w, code)! };
+  postLedgerEntry(w.store, code, "paid", receivedLines(order), now);
+  markDepositForProjection(w, code);
   w.alarm.schedule(now);
   return { kind: "paid", order: getDeposit(w, code)! };
 }
@@ -92,6 +137,7 @@ export function markPaid(w: WalletContext, code: string, payment: { transactionI
 /** The reconciler: OPEN orders whose payment never arrived by webhook are looked up. */
 export async function reconcileOpenDeposits(w: WalletContext, now: number): Promise<void> {
   for (const order of w.store.openDepositsToReconcile(now - RECONCILE_EVERY_MS)) {
+    if (order.pay_amount_minor) continue; // own-account: no gateway to ask; the bank's transactions come through the matcher
     w.store.recordPaymentLookup(order.code, now);
     const status = await gatewayPort(w.env).paymentStatus(order.code);
     if (status.kind === "paid") markPaid(w, order.code, { transactionId: status.transactionId, amount: status.amount }, Date.now());

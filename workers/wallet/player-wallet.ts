@@ -11,6 +11,7 @@ import { WalletStore } from "./queries";
 import { migrateWalletSchema } from "./schema";
 import * as staff from "./staff-operations";
 import type {
+  BankPaymentResult,
   ClaimInput,
   DepositOrder,
   LedgerLine,
@@ -78,6 +79,10 @@ export class PlayerWallet extends DurableObject<Env> {
 
   markPaid(code: string, payment: { transactionId: string; amount: string }, now: number): MarkPaidResult {
     return deposits.markPaid(this.wallet, code, payment, now);
+  }
+
+  applyBankPayment(code: string, payment: { transactionId: string; amount: string; bankTime: number }, now: number): BankPaymentResult {
+    return deposits.applyBankPayment(this.wallet, code, payment, now);
   }
 
   getDeposit(code: string): DepositOrder | null {

@@ -36,6 +36,7 @@ export type DepositOrderRow = {
   bonus_attempts: number;
   bonus_next_at: number | null;
   turnover_start_minor: string | null;
+  pay_amount_minor: string | null;
 };
 
 export type WithdrawOrderRow = {
@@ -174,8 +175,8 @@ export class WalletStore {
 
   insertOpenDeposit(input: OpenDepositInput, bonus: { usageId: string; bonusMinor: bigint } | null): void {
     this.sql.exec(
-      `INSERT INTO deposit_orders (code, idempotency_key, provider, channel_code, amount_minor, credit_minor, rate_sell, status, expires_at, created_at, usage_id, bonus_minor)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 'OPEN', ?, ?, ?, ?)`,
+      `INSERT INTO deposit_orders (code, idempotency_key, provider, channel_code, amount_minor, credit_minor, rate_sell, status, expires_at, created_at, usage_id, bonus_minor, pay_amount_minor)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'OPEN', ?, ?, ?, ?, ?)`,
       input.code,
       input.idempotencyKey,
       input.provider,
@@ -187,6 +188,7 @@ export class WalletStore {
       input.now,
       bonus?.usageId ?? null,
       bonus ? bonus.bonusMinor.toString() : null,
+      input.payAmountMinor ?? null,
     );
   }
 
@@ -218,6 +220,24 @@ export class WalletStore {
     const columns = Object.keys(set);
     const assignments = ["status = ?", ...columns.map((c) => `${c} = ?`)].join(", ");
     const cursor = this.sql.exec(`UPDATE deposit_orders SET ${assignments} WHERE code = ? AND status = ?`, to, ...columns.map((c) => set[c]), code, from);
+    return cursor.rowsWritten > 0;
+  }
+
+  /**
+   * Own-account only (decision 016): an order the wallet expired or the player cancelled, paid
+   * by the bank's time within its life, becomes PAID after all. Not an arrow of the ordinary
+   * machine (core/orders.ts): the storage guard (schema v4) allows it only for an order with a
+   * pay amount and no payment recorded yet.
+   */
+  payCanceledOwnAccountDeposit(code: string, set: { paid_at: number; gateway_txn: string; next_attempt_at: number }): boolean {
+    const cursor = this.sql.exec(
+      `UPDATE deposit_orders SET status = 'PAID', paid_at = ?, gateway_txn = ?, next_attempt_at = ?, flag = NULL
+        WHERE code = ? AND status = 'CANCELED' AND gateway_txn IS NULL AND pay_amount_minor IS NOT NULL`,
+      set.paid_at,
+      set.gateway_txn,
+      set.next_attempt_at,
+      code,
+    );
     return cursor.rowsWritten > 0;
   }
 
@@ -577,6 +597,8 @@ export function toDepositOrder(row: DepositOrderRow): DepositOrder {
     usageId: row.usage_id,
     bonus: row.bonus_minor === null ? null : formatAmount(BigInt(row.bonus_minor), "THB"),
     bonusState: row.bonus_state,
+    // only own-account orders have one (absent, not null, elsewhere: older readers see the same order)
+    ...(row.pay_amount_minor ? { payAmount: formatAmount(BigInt(row.pay_amount_minor), "LAK") } : {}),
   };
 }
 

@@ -118,6 +118,21 @@ SCHEMA_STEPS.push([
   `ALTER TABLE withdraw_orders ADD COLUMN deductions_json TEXT NOT NULL DEFAULT '[]'`,
 ]);
 
+// v4 (issue 14, own-account channels, decision 016): an order keeps the amount the player
+// must pay (unique per channel) beside the amount asked; a payment the bank made within the
+// order's life counts even when the wallet had already expired the order: CANCELED -> PAID.
+SCHEMA_STEPS.push([
+  `ALTER TABLE deposit_orders ADD COLUMN pay_amount_minor TEXT`,
+  `DROP TRIGGER deposit_arrows`,
+  `CREATE TRIGGER deposit_arrows BEFORE UPDATE OF status ON deposit_orders
+     WHEN OLD.status <> NEW.status AND NOT (
+       (OLD.status = 'OPEN' AND NEW.status IN ('PAID','CANCELED')) OR
+       (OLD.status = 'PAID' AND NEW.status IN ('SUCCESS','FAILED')) OR
+       (OLD.status = 'FAILED' AND NEW.status = 'PAID') OR
+       (OLD.status = 'CANCELED' AND NEW.status = 'PAID' AND OLD.gateway_txn IS NULL AND NEW.pay_amount_minor IS NOT NULL))
+     BEGIN SELECT RAISE(ABORT, 'refused deposit transition'); END`,
+]);
+
 /**
  * Runs the steps this object has not run yet, each in its own transaction with the version
  * it reaches (`meta.schemaVersion`), so a crash leaves a whole step or none.

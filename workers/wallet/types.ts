@@ -27,6 +27,8 @@ export type DepositOrder = {
   usageId: string | null;
   bonus: string | null;
   bonusState: "PENDING" | "DONE" | "FAILED" | null;
+  /** Own-account channels: the unique amount the player must pay (LAK), beside the amount asked. */
+  payAmount?: string;
 };
 
 export type WithdrawOrder = {
@@ -86,6 +88,8 @@ export type OpenDepositInput = {
   now: number;
   /** The player's credit at that provider, when a promotion in use needs it (else null). */
   creditAtProviderMinor: string | null;
+  /** Own-account channels: the reserved unique amount to pay (LAK minor); absent for a gateway channel. */
+  payAmountMinor?: string | null;
 };
 
 export type OpenDepositResult =
@@ -128,6 +132,15 @@ export type MarkPaidResult =
   | { kind: "duplicate"; order: DepositOrder }
   | { kind: "amount-mismatch"; order: DepositOrder }
   | { kind: "late"; order: DepositOrder }
+  | { kind: "unknown-order" };
+
+/** What the wallet made of a bank transaction the matcher meant for one of its orders. */
+export type BankPaymentResult =
+  | { kind: "paid"; order: DepositOrder }
+  | { kind: "duplicate"; order: DepositOrder }
+  | { kind: "amount-mismatch"; order: DepositOrder }
+  | { kind: "late"; order: DepositOrder }
+  | { kind: "already-paid"; order: DepositOrder }
   | { kind: "unknown-order" };
 
 export type StaffRetryResult =

@@ -1,0 +1,140 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { seedDemo } from "../setup/seed";
+import { playerWithBank, postDeposit, providerBalance } from "../setup/money";
+import { ageOrder, seedOwnAccountChannel } from "../setup/own-account";
+import { applyBankTransaction, matchBankTransaction, recordUnreadableBankMessage, type BankTransactionInput } from "../../workers/services/bank-transactions";
+import { parseLaoQr } from "../../workers/core/emvco";
+
+/**
+ * Own-account deposits (issue 14, decision 016) against real D1 and real wallets in workerd:
+ * unique pay amounts under concurrency, and the one matcher every confirmation goes through.
+ */
+
+const CHANNEL = "OWN-BCEL";
+beforeAll(async () => {
+  await seedDemo();
+  await seedOwnAccountChannel("demo", CHANNEL, "derived");
+});
+
+async function openOwnOrder(amount = "100000") {
+  const p = await playerWithBank();
+  const res = await postDeposit(p.cookie, { channelCode: CHANNEL, amount, provider: "betflix" });
+  expect(res.status).toBe(302);
+  const order = (await p.wallet.openDepositOrder(Date.now()))!;
+  expect(order).toBeTruthy();
+  return { ...p, order };
+}
+
+let txCounter = 0;
+function tx(fields: Partial<BankTransactionInput> & { amount: string }): BankTransactionInput {
+  txCounter += 1;
+  return { channelCode: CHANNEL, bankTransactionId: `FT${Date.now()}${txCounter}`, bankTime: Date.now(), reference: null, source: "statement", raw: `line ${txCounter}`, ...fields };
+}
+
+async function unmatchedRow(transactionKeyEnd: string) {
+  return env.DB.prepare(`SELECT * FROM unmatched_payments WHERE agency_id = 'demo' AND transaction_id LIKE ?1`).bind(`%:${transactionKeyEnd}`).first<Record<string, unknown>>();
+}
+
+describe("own-account deposits: unique pay amount", () => {
+  it("an order keeps its pay amount beside the asked amount, and its QR is the static QR derived with both", async () => {
+    const p = await openOwnOrder("100000");
+    expect(p.order.amount).toBe("100000.00");
+    const pay = Number(p.order.payAmount);
+    expect(pay).toBeGreaterThan(100000);
+    expect(pay).toBeLessThanOrEqual(100999);
+    const qr = parseLaoQr(p.order.qrPayload!);
+    expect(qr.ok && qr.qr).toMatchObject({ amount: p.order.payAmount, reference: p.order.code, iin: "27710418" });
+  });
+
+  it("many players opening orders of the same amount at once all get distinct pay amounts", async () => {
+    const players = [];
+    for (let i = 0; i < 12; i++) players.push(await playerWithBank());
+    const results = await Promise.all(players.map((p) => postDeposit(p.cookie, { channelCode: CHANNEL, amount: "250000", provider: "betflix" })));
+    expect(results.every((r) => r.status === 302)).toBe(true);
+    const orders = await Promise.all(players.map((p) => p.wallet.openDepositOrder(Date.now())));
+    const amounts = orders.map((o) => o!.payAmount!);
+    expect(new Set(amounts).size).toBe(12);
+    for (const a of amounts) expect(Number(a)).toBeGreaterThan(250000);
+    const held = await env.DB.prepare(`SELECT COUNT(*) AS n FROM pay_amount_reservations WHERE agency_id = 'demo' AND asked_amount = '250000.00' AND held = 1`).first<{ n: number }>();
+    expect(held!.n).toBe(12);
+  });
+});
+
+describe("own-account deposits: the matcher", () => {
+  it("an exact match is shown by the preview, applied once, credited at the provider; the same transaction again is a duplicate", async () => {
+    const p = await openOwnOrder("60000");
+    const input = tx({ amount: p.order.payAmount! });
+    expect(await matchBankTransaction(env, "demo", input)).toEqual({ kind: "match", orderCode: p.order.code, username: p.username });
+    expect(await applyBankTransaction(env, "demo", input, null)).toEqual({ kind: "applied", orderCode: p.order.code });
+    await p.wallet.runDueWork();
+    expect((await p.wallet.getDeposit(p.order.code))!.status).toBe("SUCCESS");
+    expect(await providerBalance("betflix", p.username)).toBe("100.00"); // the credit follows the asked amount
+    expect(await p.wallet.ledgerTotals()).toEqual({ LAK: "0", THB: "0" });
+    expect(await applyBankTransaction(env, "demo", input, null)).toEqual({ kind: "duplicate", orderCode: p.order.code });
+    expect(await matchBankTransaction(env, "demo", input)).toEqual({ kind: "duplicate" });
+    expect(await providerBalance("betflix", p.username)).toBe("100.00");
+    const audit = await env.DB.prepare(`SELECT COUNT(*) AS n FROM audit_log WHERE agency_id = 'demo' AND action = 'bank-transaction.recorded' AND target = ?1`).bind(`${CHANNEL}:${input.bankTransactionId}`).first<{ n: number }>();
+    expect(audit!.n).toBe(1);
+  });
+
+  it("two concurrent applies of one transaction credit once", async () => {
+    const p = await openOwnOrder("60000");
+    const input = tx({ amount: p.order.payAmount! });
+    const outcomes = await Promise.all(Array.from({ length: 6 }, () => applyBankTransaction(env, "demo", input, null)));
+    expect(outcomes.filter((o) => o.kind === "applied")).toHaveLength(1);
+    expect(outcomes.filter((o) => o.kind === "duplicate")).toHaveLength(5);
+    await p.wallet.runDueWork();
+    expect(await providerBalance("betflix", p.username)).toBe("100.00");
+    expect(await p.wallet.ledgerTotals()).toEqual({ LAK: "0", THB: "0" });
+  });
+
+  it("a reference naming one order and an amount pointing at another is ambiguous, kept with the raw text", async () => {
+    const a = await openOwnOrder("70000");
+    const b = await openOwnOrder("70000");
+    const input = tx({ amount: b.order.payAmount!, reference: a.order.code, raw: "BCEL 70,00x LAK ref " + a.order.code });
+    expect(await matchBankTransaction(env, "demo", input)).toEqual({ kind: "none", reason: "AMBIGUOUS" });
+    expect(await applyBankTransaction(env, "demo", input, null)).toEqual({ kind: "unmatched", reason: "AMBIGUOUS" });
+    const row = await unmatchedRow(input.bankTransactionId);
+    expect(row).toMatchObject({ kind: "AMBIGUOUS", amount: b.order.payAmount, raw: input.raw, channel_code: CHANNEL, source: "statement" });
+    expect((await a.wallet.getDeposit(a.order.code))!.status).toBe("OPEN");
+    expect((await b.wallet.getDeposit(b.order.code))!.status).toBe("OPEN");
+  });
+
+  it("an amount no order holds is NO_ORDER", async () => {
+    const input = tx({ amount: "123457" });
+    expect(await applyBankTransaction(env, "demo", input, null)).toEqual({ kind: "unmatched", reason: "NO_ORDER" });
+    expect(await unmatchedRow(input.bankTransactionId)).toMatchObject({ kind: "NO_ORDER", amount: "123457.00" });
+  });
+
+  it("paid after the order's life by the bank's time is LATE: kept for staff against the order, nothing credited", async () => {
+    const p = await openOwnOrder("80000");
+    await ageOrder(p.wallet, "demo", p.order.code, 30 * 60_000); // expired 15 minutes ago
+    const input = tx({ amount: p.order.payAmount!, bankTime: Date.now() - 5 * 60_000 });
+    expect(await applyBankTransaction(env, "demo", input, null)).toEqual({ kind: "unmatched", reason: "LATE" });
+    const order = (await p.wallet.getDeposit(p.order.code))!;
+    expect(order).toMatchObject({ status: "CANCELED", flag: "LATE_PAYMENT" });
+    expect(await unmatchedRow(input.bankTransactionId)).toMatchObject({ kind: "LATE_PAYMENT", reference: p.order.code, order_player_id: p.playerId });
+    expect(await p.wallet.ledgerTotals()).toEqual({ LAK: "0" });
+    expect(await providerBalance("betflix", p.username)).toBe("0.00");
+  });
+
+  it("paid in time but reported after the wallet expired the order: applied and credited", async () => {
+    const p = await openOwnOrder("90000");
+    await ageOrder(p.wallet, "demo", p.order.code, 40 * 60_000);
+    expect(await p.wallet.openDepositOrder(Date.now())).toBeNull(); // the wallet expired it
+    expect((await p.wallet.getDeposit(p.order.code))!.status).toBe("CANCELED");
+    const input = tx({ amount: p.order.payAmount!, bankTime: Date.now() - 35 * 60_000, source: "forwarder" });
+    expect(await applyBankTransaction(env, "demo", input, null)).toEqual({ kind: "applied", orderCode: p.order.code });
+    await p.wallet.runDueWork();
+    expect((await p.wallet.getDeposit(p.order.code))!.status).toBe("SUCCESS");
+    expect(await providerBalance("betflix", p.username)).toBe("150.00");
+    expect(await p.wallet.ledgerTotals()).toEqual({ LAK: "0", THB: "0" });
+  });
+
+  it("an unreadable text is kept for staff with its raw text", async () => {
+    await recordUnreadableBankMessage(env, "demo", { channelCode: CHANNEL, source: "forwarder", raw: "ທ່ານໄດ້ຮັບເງິນ ??? garbled", receivedAt: Date.now() });
+    const row = await env.DB.prepare(`SELECT * FROM unmatched_payments WHERE agency_id = 'demo' AND kind = 'UNREADABLE'`).first<Record<string, unknown>>();
+    expect(row).toMatchObject({ kind: "UNREADABLE", raw: "ທ່ານໄດ້ຮັບເງິນ ??? garbled", amount: null, source: "forwarder" });
+  });
+});

@@ -1,0 +1,133 @@
+import { PAY_AMOUNT_COOL_DOWN_MS } from "../core/pay-amount";
+
+/**
+ * Pay amount reservations of own-account channels (migration 0017, decision 016): which
+ * amounts are held, holding one (guarded by a partial unique index), ending one, and the
+ * reservations a bank transaction may pay (the matcher's index of every player's orders).
+ */
+
+export type PayAmountReservation = {
+  channelCode: string;
+  payAmount: string;
+  orderCode: string;
+  playerId: string;
+  askedAmount: string;
+  createdAt: number;
+  expiresAt: number;
+  endedAt: number | null;
+  held: boolean;
+};
+
+type ReservationRow = {
+  channel_code: string;
+  pay_amount: string;
+  order_code: string;
+  player_id: string;
+  asked_amount: string;
+  created_at: number;
+  expires_at: number;
+  ended_at: number | null;
+  held: number | null;
+};
+
+function toReservation(r: ReservationRow): PayAmountReservation {
+  return {
+    channelCode: r.channel_code,
+    payAmount: r.pay_amount,
+    orderCode: r.order_code,
+    playerId: r.player_id,
+    askedAmount: r.asked_amount,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    endedAt: r.ended_at,
+    held: r.held === 1,
+  };
+}
+
+/** The amounts (canonical LAK strings) of the channel held at `now`, among those given. */
+export async function heldPayAmounts(db: D1Database, agencyId: string, channelCode: string, amounts: string[], now: number): Promise<string[]> {
+  if (amounts.length === 0) return [];
+  const { results } = await db
+    .prepare(
+      `SELECT pay_amount FROM pay_amount_reservations
+        WHERE agency_id = ?1 AND channel_code = ?2 AND held = 1 AND MIN(expires_at, COALESCE(ended_at, expires_at)) + ?3 > ?4
+          AND pay_amount IN (SELECT value FROM json_each(?5))`,
+    )
+    .bind(agencyId, channelCode, PAY_AMOUNT_COOL_DOWN_MS, now, JSON.stringify(amounts))
+    .all<{ pay_amount: string }>();
+  return results.map((r) => r.pay_amount);
+}
+
+/**
+ * Holds `payAmount` for an order, in one batch: a reservation of that amount past its
+ * cool-down lets go first (kept as history), then the INSERT, which the unique index refuses
+ * when another order holds the amount (false: try another amount).
+ */
+export async function reservePayAmount(
+  db: D1Database,
+  agencyId: string,
+  input: { channelCode: string; payAmount: string; orderCode: string; playerId: string; askedAmount: string; createdAt: number; expiresAt: number },
+): Promise<boolean> {
+  try {
+    await db.batch([
+      db
+        .prepare(
+          `UPDATE pay_amount_reservations SET held = NULL
+            WHERE agency_id = ?1 AND channel_code = ?2 AND pay_amount = ?3 AND held = 1 AND MIN(expires_at, COALESCE(ended_at, expires_at)) + ?4 <= ?5`,
+        )
+        .bind(agencyId, input.channelCode, input.payAmount, PAY_AMOUNT_COOL_DOWN_MS, input.createdAt),
+      db
+        .prepare(
+          `INSERT INTO pay_amount_reservations (agency_id, channel_code, pay_amount, order_code, player_id, asked_amount, created_at, expires_at)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
+        )
+        .bind(agencyId, input.channelCode, input.payAmount, input.orderCode, input.playerId, input.askedAmount, input.createdAt, input.expiresAt),
+    ]);
+    return true;
+  } catch (error) {
+    if (/UNIQUE constraint failed/i.test(String(error))) return false;
+    throw error;
+  }
+}
+
+/** An order that was never opened (the wallet had one open already): its amount is free at once. */
+export async function dropPayAmountReservation(db: D1Database, agencyId: string, orderCode: string): Promise<void> {
+  await db.prepare(`DELETE FROM pay_amount_reservations WHERE agency_id = ?1 AND order_code = ?2`).bind(agencyId, orderCode).run();
+}
+
+/** The order ended before its expiry (paid or cancelled): the cool-down counts from now. */
+export async function endPayAmountReservation(db: D1Database, agencyId: string, orderCode: string, endedAt: number): Promise<void> {
+  await db
+    .prepare(`UPDATE pay_amount_reservations SET ended_at = ?3 WHERE agency_id = ?1 AND order_code = ?2 AND ended_at IS NULL AND expires_at > ?3`)
+    .bind(agencyId, orderCode, endedAt)
+    .run();
+}
+
+export async function findPayAmountReservation(db: D1Database, agencyId: string, orderCode: string): Promise<PayAmountReservation | null> {
+  const row = await db.prepare(`SELECT * FROM pay_amount_reservations WHERE agency_id = ?1 AND order_code = ?2`).bind(agencyId, orderCode).first<ReservationRow>();
+  return row ? toReservation(row) : null;
+}
+
+/** Every reservation of the channel with this pay amount (history included), newest first. */
+export async function reservationsWithPayAmount(db: D1Database, agencyId: string, channelCode: string, payAmount: string): Promise<PayAmountReservation[]> {
+  const { results } = await db
+    .prepare(`SELECT * FROM pay_amount_reservations WHERE agency_id = ?1 AND channel_code = ?2 AND pay_amount = ?3 ORDER BY created_at DESC LIMIT 50`)
+    .bind(agencyId, channelCode, payAmount)
+    .all<ReservationRow>();
+  return results.map(toReservation);
+}
+
+/**
+ * Own-account orders staff may still mark paid, oldest first: not ended (paid or cancelled),
+ * open or expired less than a cool-down ago (a payment made in time may be confirmed late).
+ */
+export async function listOpenReservations(db: D1Database, agencyId: string, now: number, limit: number): Promise<(PayAmountReservation & { username: string | null })[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT r.*, p.username FROM pay_amount_reservations r LEFT JOIN players p ON p.id = r.player_id AND p.agency_id = r.agency_id
+        WHERE r.agency_id = ?1 AND r.ended_at IS NULL AND r.expires_at + ?4 > ?2 ORDER BY r.created_at LIMIT ?3`,
+    )
+    .bind(agencyId, now, limit, PAY_AMOUNT_COOL_DOWN_MS)
+    .all<ReservationRow & { username: string | null }>();
+  return results.map((r) => ({ ...toReservation(r), username: r.username }));
+}
