@@ -72,9 +72,11 @@ export default [
     route("promotions", "routes/admin/promotions.tsx"),
     route("promotions/new", "routes/admin/promotion-new.tsx"),
     route("promotions/:promotionId", "routes/admin/promotion-edit.tsx"),
+    route("forwarder", "routes/admin/forwarder.tsx"),
   ]),
 
   route("api/staff/withdrawals/:code/:op", "routes/api/staff-withdrawal.ts"),
+  route("api/forwarder/:token", "routes/api/forwarder.ts"),
   route("locales/:lng/:file", "routes/locales.ts"),
   route("sandbox/:target/*", "routes/sandbox-proxy.ts"),
   route("*", "routes/not-found.tsx"),

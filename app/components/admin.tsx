@@ -19,6 +19,8 @@ const ADMIN_SECTIONS = [
   { key: "staff", to: "/admin/staff", ownerOnly: true },
   { key: "audit", to: "/admin/audit", ownerOnly: true },
   { key: "apiTokens", to: "/admin/api-tokens", ownerOnly: true },
+  // Cashiers confirm held forwarder credits there; the forwarder's settings are the owner's.
+  { key: "forwarder", to: "/admin/forwarder", ownerOnly: false, label: "forwarder.nav" },
 ] as const;
 
 type AdminSection = (typeof ADMIN_SECTIONS)[number]["key"];

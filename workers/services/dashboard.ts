@@ -1,4 +1,5 @@
 import { formatAmount, parseAmount, type Currency } from "../core/money";
+import { listSilentForwarders } from "../db/forwarder";
 import { loadDashboardFigures } from "../db/orders";
 
 /**
@@ -31,11 +32,13 @@ export type Dashboard = {
   withdrawals: { count: number; credit: string; paidLak: string };
   pending: { manualWithdrawals: number; flaggedDeposits: number; failedDeposits: number; unmatchedPayments: number };
   providerErrors: { provider: string; failedDeposits: number; failedWithdrawals: number }[];
+  /** Notification forwarders silent for longer than their owner-set time while deposit orders are open (issue 14). */
+  silentForwarders: { channelCode: string; lastMessageAt: number | null; silenceMinutes: number }[];
 };
 
 export async function loadDashboard(db: D1Database, agencyId: string, now: number = Date.now()): Promise<Dashboard> {
   const day = vientianeDay(now);
-  const figures = await loadDashboardFigures(db, agencyId, day);
+  const [figures, silentForwarders] = await Promise.all([loadDashboardFigures(db, agencyId, day), listSilentForwarders(db, agencyId, now)]);
   const errors = new Map<string, { provider: string; failedDeposits: number; failedWithdrawals: number }>();
   for (const r of figures.failedDepositsByProvider) {
     errors.set(r.provider, { provider: r.provider, failedDeposits: r.count, failedWithdrawals: 0 });
@@ -53,5 +56,6 @@ export async function loadDashboard(db: D1Database, agencyId: string, now: numbe
     withdrawals: { count: wd.length, credit: sum(wd.map((w) => w.credit), "THB"), paidLak: sum(wd.map((w) => w.received), "LAK") },
     pending: { manualWithdrawals: figures.manualWithdrawals, flaggedDeposits: figures.flaggedDeposits, failedDeposits: figures.failedDeposits, unmatchedPayments: figures.unmatchedPayments },
     providerErrors: [...errors.values()].sort((a, b) => a.provider.localeCompare(b.provider)),
+    silentForwarders,
   };
 }

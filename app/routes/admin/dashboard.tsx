@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { loadDashboard } from "../../../workers/services/dashboard";
 import { getBindings } from "~/lib/context.server";
-import { formatMoney } from "~/lib/format";
+import { formatDateTime, formatMoney } from "~/lib/format";
 import { requireStaff } from "~/lib/staff.server";
 import type { Route } from "./+types/dashboard";
 
@@ -20,6 +20,16 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <title>{t("dashboard.title")}</title>
       <h1>{t("dashboard.title")}</h1>
       <p className="muted">{t("dashboard.today", { date: d.date.split("-").reverse().join("/") })}</p>
+      {d.silentForwarders.map((f) => (
+        <div key={f.channelCode} className="notice" role="status" data-testid="dash-forwarder-silent" data-channel={f.channelCode}>
+          <p>
+            {f.lastMessageAt
+              ? t("forwarder.silent", { channel: f.channelCode, since: formatDateTime(new Date(f.lastMessageAt)) })
+              : t("forwarder.silentNever", { channel: f.channelCode })}{" "}
+            <Link to="/admin/forwarder">{t("forwarder.title")}</Link>
+          </p>
+        </div>
+      ))}
       <div className="admin-cards">
         <article className="admin-card" data-testid="dash-deposits">
           <h2>{t("dashboard.deposits")}</h2>

@@ -1,0 +1,194 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { fetchApp, seedDemo } from "../setup/seed";
+import { playerWithBank, postDeposit } from "../setup/money";
+import { seedOwnAccountChannel } from "../setup/own-account";
+import { smsForwarderSign } from "../../workers/core/sms-forwarder";
+import { createForwarder, decideHold, savePatterns, setForwarderLimits } from "../../workers/services/forwarder";
+import { loadDashboard } from "../../workers/services/dashboard";
+import { defaultPatterns, PATTERN_FIELDS } from "../../workers/core/notification-patterns";
+import type { AuditActor } from "../../workers/db/audit";
+
+/**
+ * The notification forwarder against real D1 and real wallets in workerd: posts shaped like
+ * SmsForwarder's (form fields from, content, timestamp, sign; the sign URL-encoded by the app
+ * and form-encoded again by its HTTP client), through the whole Worker.
+ */
+
+const CHANNEL = "OWN-FWD";
+const owner: AuditActor = { agencyId: "demo", staffId: "staff-boss", staffUsername: "boss" };
+const cashier: AuditActor = { agencyId: "demo", staffId: "staff-cashier", staffUsername: "cashier" };
+let token = "";
+let secret = "";
+
+beforeAll(async () => {
+  await seedDemo();
+  await seedOwnAccountChannel("demo", CHANNEL, "derived");
+  const created = await createForwarder(env, owner, CHANNEL);
+  if (!created.ok) throw new Error(created.code);
+  ({ token, secret } = created);
+});
+
+async function post(fields: { from?: string; content: string; timestamp?: number; sign?: string; secret?: string }, path = `/api/forwarder/${token}`) {
+  const timestamp = String(fields.timestamp ?? Date.now());
+  const body = new URLSearchParams({
+    from: fields.from ?? "BCEL",
+    content: fields.content,
+    timestamp,
+    sign: fields.sign ?? (await smsForwarderSign(fields.secret ?? secret, timestamp)),
+  });
+  const res = await fetchApp(`http://localhost${path}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
+  return { status: res.status, body: (await res.json()) as { ok: boolean; result?: string; error?: string } };
+}
+
+const count = async (sql: string) => (await env.DB.prepare(sql).first<{ n: number }>())!.n;
+const stored = async () => ({
+  deliveries: await count(`SELECT COUNT(*) AS n FROM forwarder_deliveries`),
+  holds: await count(`SELECT COUNT(*) AS n FROM forwarder_holds`),
+  unmatched: await count(`SELECT COUNT(*) AS n FROM unmatched_payments WHERE agency_id = 'demo'`),
+  bankTransactions: await count(`SELECT COUNT(*) AS n FROM bank_transactions`),
+  lastMessage: (await env.DB.prepare(`SELECT last_message_at FROM forwarders WHERE channel_code = ?1`).bind(CHANNEL).first<{ last_message_at: number | null }>())!.last_message_at,
+});
+
+async function openOwnOrder(amount: string) {
+  const p = await playerWithBank();
+  const res = await postDeposit(p.cookie, { channelCode: CHANNEL, amount, provider: "betflix" });
+  expect(res.status).toBe(302);
+  const order = (await p.wallet.openDepositOrder(Date.now()))!;
+  expect(order.payAmount).toBeTruthy();
+  return { ...p, order };
+}
+
+/** "100037.00" -> "100,037.00 LAK" as an English bank text writes it. */
+const written = (amount: string) => `${Number(amount).toLocaleString("en-US", { minimumFractionDigits: 2 })} LAK`;
+const vientiane = (ms: number) => {
+  const d = new Date(ms + 7 * 3600_000);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${p(d.getUTCDate())}/${p(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
+};
+let ft = 0;
+const bankText = (amount: string, extra = "") => `BCEL One: Received ${written(amount)} from SOMPHONE on ${vientiane(Date.now())}. Ref: FT${Date.now()}${(ft += 1)} ${extra}`;
+
+describe("forwarder: what is refused stores nothing", () => {
+  it("a bad signature is 401 and stores nothing", async () => {
+    const before = await stored();
+    const res = await post({ content: bankText("100000"), secret: "not-the-secret" });
+    expect(res).toEqual({ status: 401, body: { ok: false, error: "BAD_SIGNATURE" } });
+    expect(await stored()).toEqual(before);
+  });
+
+  it("a stale (or far future) timestamp is 401, even correctly signed", async () => {
+    const before = await stored();
+    expect((await post({ content: bankText("100000"), timestamp: Date.now() - 16 * 60_000 })).status).toBe(401);
+    expect((await post({ content: bankText("100000"), timestamp: Date.now() + 16 * 60_000 })).body.error).toBe("STALE");
+    expect(await stored()).toEqual(before);
+  });
+
+  it("an unknown token, another agency's host or a missing sign is 401", async () => {
+    expect((await post({ content: "x" }, `/api/forwarder/fwd_${"A".repeat(43)}`)).status).toBe(401);
+    expect((await post({ content: "x", sign: "" })).status).toBe(401);
+    const res = await fetchApp(`http://disabled.localhost/api/forwarder/${token}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "content=x" });
+    expect([401, 404]).toContain(res.status);
+  });
+});
+
+describe("forwarder: a correctly signed post", () => {
+  it("credits the matching order once; the same post again answers 2xx and applies nothing twice", async () => {
+    const p = await openOwnOrder("100000");
+    const timestamp = Date.now();
+    const content = bankText(p.order.payAmount!);
+    const first = await post({ content, timestamp });
+    expect(first).toEqual({ status: 200, body: { ok: true, result: "applied" } });
+    const before = await stored();
+    const again = await post({ content, timestamp });
+    expect(again).toEqual({ status: 200, body: { ok: true, result: "applied" } });
+    // A resend under a new timestamp (the app's manual resend) is the same bank transaction.
+    const resent = await post({ content });
+    expect(resent).toEqual({ status: 200, body: { ok: true, result: "duplicate" } });
+    const after = await stored();
+    expect(after.bankTransactions).toBe(before.bankTransactions);
+    expect(after.unmatched).toBe(before.unmatched);
+    const order = await p.wallet.getDeposit(p.order.code);
+    expect(order?.status === "SUCCESS" || order?.status === "PAID").toBe(true);
+    expect(after.lastMessage).toBeGreaterThan(0);
+  });
+
+  it("the same timestamp + signature with another message is refused (409), nothing applied", async () => {
+    const timestamp = Date.now();
+    await post({ content: "BCEL: your OTP is 123456", timestamp });
+    const before = await stored();
+    const res = await post({ content: bankText("5000000"), timestamp });
+    expect(res).toEqual({ status: 409, body: { ok: false, error: "REPLAY" } });
+    expect(await stored()).toEqual({ ...before, lastMessage: before.lastMessage });
+  });
+
+  it("a text no pattern can read goes to the unmatched queue with its raw text", async () => {
+    const content = `BCEL: something new ${crypto.randomUUID()}`;
+    const res = await post({ content });
+    expect(res).toEqual({ status: 200, body: { ok: true, result: "unreadable" } });
+    const row = await env.DB.prepare(`SELECT kind, raw, source, channel_code FROM unmatched_payments WHERE agency_id = 'demo' AND raw LIKE ?1`).bind(`%${content}%`).first();
+    expect(row).toMatchObject({ kind: "UNREADABLE", source: "forwarder", channel_code: CHANNEL });
+  });
+
+  it("money going out is not a deposit: recorded, nothing queued", async () => {
+    const before = await stored();
+    const res = await post({ content: `BCEL: Transfer out 20,000 LAK on ${vientiane(Date.now())}` });
+    expect(res).toEqual({ status: 200, body: { ok: true, result: "ignored-debit" } });
+    expect((await stored()).unmatched).toBe(before.unmatched);
+  });
+
+  it("reads with the owner's saved patterns for the bank", async () => {
+    const text = Object.fromEntries(PATTERN_FIELDS.map((f) => [f, defaultPatterns("BCEL")[f].join("\n")])) as Record<(typeof PATTERN_FIELDS)[number], string>;
+    const saved = await savePatterns(env.DB, owner, { ...text, bankCode: "BCEL", amount: "Amt=([0-9]{1,9})" });
+    expect(saved.saved).toBe(true);
+    const p = await openOwnOrder("120000");
+    const whole = p.order.payAmount!.replace(/\.00$/, "");
+    const res = await post({ content: `BCEL received Amt=${whole} on ${vientiane(Date.now())} Ref: FT${Date.now()}X` });
+    expect(res.body.result).toBe("applied");
+    await savePatterns(env.DB, owner, { ...text, bankCode: "BCEL" });
+  });
+});
+
+describe("forwarder: above the owner's cap, staff confirm", () => {
+  it("waits; two staff confirming at once get one outcome; credited once", async () => {
+    expect(await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "200000", silenceMinutes: 60 })).toEqual({ ok: true });
+    const p = await openOwnOrder("300000");
+    const res = await post({ content: bankText(p.order.payAmount!) });
+    expect(res).toEqual({ status: 200, body: { ok: true, result: "held" } });
+    expect((await p.wallet.getDeposit(p.order.code))?.status).toBe("OPEN");
+    const hold = await env.DB.prepare(`SELECT id FROM forwarder_holds WHERE status = 'WAITING' AND amount = ?1`).bind(p.order.payAmount!.replace(/\.00$/, "")).first<{ id: string }>();
+    expect(hold).toBeTruthy();
+
+    const results = await Promise.all([decideHold(env, owner, { holdId: hold!.id, decision: "confirm" }), decideHold(env, cashier, { holdId: hold!.id, decision: "confirm" })]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, code: "ALREADY_DECIDED" }]);
+    const done = results.find((r) => r.ok)!;
+    expect(done).toMatchObject({ ok: true, decision: "confirm", outcome: `applied:${p.order.code}` });
+    const order = await p.wallet.getDeposit(p.order.code);
+    expect(order?.status === "SUCCESS" || order?.status === "PAID").toBe(true);
+    expect(await decideHold(env, cashier, { holdId: hold!.id, decision: "reject" })).toEqual({ ok: false, code: "ALREADY_DECIDED" });
+    const audited = await count(`SELECT COUNT(*) AS n FROM audit_log WHERE action = 'forwarder.hold.confirm' AND target = 'forwarder-hold:${hold!.id}'`);
+    expect(audited).toBe(1);
+    await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "1000000", silenceMinutes: 60 });
+  });
+
+  it("a rejected hold credits nothing", async () => {
+    await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "0", silenceMinutes: 60 });
+    const p = await openOwnOrder("50000");
+    expect((await post({ content: bankText(p.order.payAmount!) })).body.result).toBe("held");
+    const hold = await env.DB.prepare(`SELECT id FROM forwarder_holds WHERE status = 'WAITING' ORDER BY received_at DESC`).first<{ id: string }>();
+    expect(await decideHold(env, cashier, { holdId: hold!.id, decision: "reject" })).toEqual({ ok: true, decision: "reject" });
+    expect((await p.wallet.getDeposit(p.order.code))?.status).toBe("OPEN");
+    await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "1000000", silenceMinutes: 60 });
+  });
+});
+
+describe("forwarder: silence", () => {
+  it("the dashboard says so when orders wait and the forwarder has been silent longer than the owner's time", async () => {
+    await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "1000000", silenceMinutes: 30 });
+    await openOwnOrder("70000");
+    expect((await loadDashboard(env.DB, "demo", Date.now())).silentForwarders).toEqual([]);
+    const later = await loadDashboard(env.DB, "demo", Date.now() + 31 * 60_000);
+    expect(later.silentForwarders).toEqual([expect.objectContaining({ channelCode: CHANNEL, silenceMinutes: 30 })]);
+  });
+});
