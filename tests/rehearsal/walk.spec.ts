@@ -1,5 +1,6 @@
+import { createHmac } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { crc16, field } from "../../workers/core/emvco";
+import { crc16, field, parseFields, parseLaoQr } from "../../workers/core/emvco";
 import { currentStep, totpAt } from "../e2e/staff";
 import { startProviderFakes, type ProviderFakes } from "./fakes";
 
@@ -33,6 +34,18 @@ const STATIC_QR = (() => {
   return body + crc16(body);
 })();
 let channelCode = "";
+/** 300,000 LAK at the sell rate 600 = ฿500 of credit. */
+const DEPOSIT = { kip: "300000", askedMinor: 30_000_000n, credit: "฿500,00" };
+
+/** A bank time as Lao banks print it: Vientiane time (UTC+7), dd/MM/yyyy HH:mm:ss. */
+function vientianeTime(ms: number): string {
+  const d = new Date(ms + 7 * 3600_000);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${two(d.getUTCDate())}/${two(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+}
+
+/** "300037" (kip, as in tag 54) -> "300,037" as a bank's notification prints it. */
+const grouped = (kip: string) => kip.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 let fakes: ProviderFakes;
 const pageErrors: string[] = [];
@@ -195,6 +208,68 @@ test("production rehearsal: the owner sets the agency up, a player walks through
     await form.getByLabel("ຊື່ບັນຊີ").fill(PLAYER.displayName);
     await form.getByRole("button", { name: "ບັນທຶກບັນຊີ" }).click();
     await expect(page.getByTestId("bank-account")).toBeVisible();
+  });
+
+  let forwarder = { path: "", secret: "" };
+  await test.step("the owner creates the channel's notification forwarder (URL and secret shown once)", async () => {
+    await ownerLogin("/admin/forwarder");
+    await hydrated(page);
+    await page.getByTestId("forwarder-channels").locator(`li[data-channel="${channelCode}"]`).getByTestId("forwarder-create").click();
+    await expect(page.getByTestId("forwarder-shown")).toBeVisible();
+    forwarder = { path: new URL(await page.getByTestId("forwarder-url").inputValue()).pathname, secret: await page.getByTestId("forwarder-secret").inputValue() };
+    expect(forwarder.path).toMatch(/^\/api\/forwarder\/fwd_/);
+  });
+
+  let order = { code: "", payKip: "" };
+  await test.step("the player deposits: the QR is a LAO QR for the agency's account, the exact pay amount, the order code", async () => {
+    await context.clearCookies();
+    await page.goto("/login?redirectTo=%2Fplayer%2Fdeposit");
+    const login = page.getByTestId("login-form");
+    await login.locator('input[name="username"]').fill(PLAYER.username);
+    await login.locator('input[name="password"]').fill(PLAYER.password);
+    await login.locator('button[type="submit"]').click();
+    await expect(page).toHaveURL(/\/player\/deposit$/);
+    await hydrated(page);
+    const form = page.getByTestId("deposit-form");
+    await form.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
+    await form.getByLabel("ຈຳນວນເງິນ (ກີບ)").fill(DEPOSIT.kip);
+    await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
+    await expect(page.getByTestId("qr")).toBeVisible();
+    order.code = (await page.getByTestId("deposit-code").textContent())!.trim();
+    const payload = (await page.getByTestId("qr-payload").inputValue()).trim();
+    const parsed = parseLaoQr(payload);
+    expect(parsed.ok, `the QR payload reads as a LAO QR with a valid CRC: ${payload}`).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.qr.dynamic).toBe(true);
+    expect(parseFields(payload.slice(0, -8))!.get("38"), "tag 38 as in the agency's static QR").toBe(TAG38);
+    expect(parsed.qr.currency).toBe("418");
+    expect(parsed.qr.billNumber).toBe(order.code);
+    expect(parsed.qr.reference).toBe(order.code);
+    // The pay amount: the asked amount plus a few kip that make it unique among the channel's open orders.
+    expect(parsed.qr.amount).toMatch(/^\d+(\.00?)?$/);
+    order.payKip = String(Math.round(Number(parsed.qr.amount)));
+    const payMinor = BigInt(order.payKip) * 100n;
+    expect(payMinor > DEPOSIT.askedMinor && payMinor < DEPOSIT.askedMinor + 100_000n, `pay amount ${order.payKip}`).toBe(true);
+  });
+
+  await test.step("the agency's phone forwards the bank's notification (SmsForwarder's signed form post): the deposit is confirmed", async () => {
+    const timestamp = String(Date.now());
+    // SmsForwarder: sign = urlencode(base64(HMAC-SHA256(secret, timestamp + "\n" + secret))).
+    const sign = encodeURIComponent(createHmac("sha256", forwarder.secret).update(`${timestamp}\n${forwarder.secret}`).digest("base64"));
+    const content = `BCEL One: Received ${grouped(order.payKip)} LAK from SOMPHONE on ${vientianeTime(Date.now() - 20_000)} Ref: FT${timestamp.slice(-8)}`;
+    const res = await page.request.post(forwarder.path, { form: { from: "BCEL", content, timestamp, sign } });
+    expect(res.status(), await res.text()).toBe(200);
+  });
+
+  await test.step("the credit arrives at the AMB fake and on the player's page", async () => {
+    await expect(async () => {
+      await page.goto("/player/withdraw");
+      await expect(page.getByTestId("credit-askmebet")).toHaveText(DEPOSIT.credit, { timeout: 1000 });
+    }).toPass({ timeout: 60_000 });
+    const deposits = [...fakes.amb.txns.values()].filter((t) => t.type === "DEPOSIT" && t.success);
+    expect(deposits.map((t) => t.amount)).toEqual([50_000n]);
+    const deposited = fakes.amb.server.to("/deposit").map((r) => JSON.parse(r.body) as { transactionRef: string });
+    expect(deposited.map((b) => b.transactionRef)).toContain(order.code);
   });
 
   expect(pageErrors, "uncaught errors in the pages").toEqual([]);
