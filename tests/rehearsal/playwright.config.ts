@@ -15,7 +15,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   reporter: [["list"]],
-  timeout: 240_000,
+  timeout: 420_000,
   expect: { timeout: 10_000 },
   outputDir: "../../test-results/rehearsal",
   use: {

@@ -1,4 +1,7 @@
 import { createHmac } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { crc16, field, parseFields, parseLaoQr } from "../../workers/core/emvco";
 import { currentStep, totpAt } from "../e2e/staff";
@@ -35,7 +38,7 @@ const STATIC_QR = (() => {
 })();
 let channelCode = "";
 /** 300,000 LAK at the sell rate 600 = ฿500 of credit. */
-const DEPOSIT = { kip: "300000", askedMinor: 30_000_000n, credit: "฿500,00" };
+const DEPOSIT = { kip: "300000", askedMinor: 30_000_000n, credit: "฿500,00", twice: "฿1.000,00" };
 
 /** A bank time as Lao banks print it: Vientiane time (UTC+7), dd/MM/yyyy HH:mm:ss. */
 function vientianeTime(ms: number): string {
@@ -220,36 +223,47 @@ test("production rehearsal: the owner sets the agency up, a player walks through
     expect(forwarder.path).toMatch(/^\/api\/forwarder\/fwd_/);
   });
 
-  let order = { code: "", payKip: "" };
-  await test.step("the player deposits: the QR is a LAO QR for the agency's account, the exact pay amount, the order code", async () => {
-    await context.clearCookies();
-    await page.goto("/login?redirectTo=%2Fplayer%2Fdeposit");
-    const login = page.getByTestId("login-form");
-    await login.locator('input[name="username"]').fill(PLAYER.username);
-    await login.locator('input[name="password"]').fill(PLAYER.password);
-    await login.locator('button[type="submit"]').click();
-    await expect(page).toHaveURL(/\/player\/deposit$/);
+  /** The player (logged in) opens a deposit; its QR must be the agency's, with the pay amount and the order code. */
+  async function deposit(): Promise<{ code: string; payKip: string }> {
+    await page.goto("/player/deposit");
     await hydrated(page);
     const form = page.getByTestId("deposit-form");
     await form.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
     await form.getByLabel("ຈຳນວນເງິນ (ກີບ)").fill(DEPOSIT.kip);
     await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
     await expect(page.getByTestId("qr")).toBeVisible();
-    order.code = (await page.getByTestId("deposit-code").textContent())!.trim();
+    const code = (await page.getByTestId("deposit-code").textContent())!.trim();
     const payload = (await page.getByTestId("qr-payload").inputValue()).trim();
     const parsed = parseLaoQr(payload);
     expect(parsed.ok, `the QR payload reads as a LAO QR with a valid CRC: ${payload}`).toBe(true);
-    if (!parsed.ok) return;
+    if (!parsed.ok) throw new Error("not a LAO QR");
     expect(parsed.qr.dynamic).toBe(true);
     expect(parseFields(payload.slice(0, -8))!.get("38"), "tag 38 as in the agency's static QR").toBe(TAG38);
     expect(parsed.qr.currency).toBe("418");
-    expect(parsed.qr.billNumber).toBe(order.code);
-    expect(parsed.qr.reference).toBe(order.code);
+    expect(parsed.qr.billNumber).toBe(code);
+    expect(parsed.qr.reference).toBe(code);
     // The pay amount: the asked amount plus a few kip that make it unique among the channel's open orders.
     expect(parsed.qr.amount).toMatch(/^\d+(\.00?)?$/);
-    order.payKip = String(Math.round(Number(parsed.qr.amount)));
-    const payMinor = BigInt(order.payKip) * 100n;
-    expect(payMinor > DEPOSIT.askedMinor && payMinor < DEPOSIT.askedMinor + 100_000n, `pay amount ${order.payKip}`).toBe(true);
+    const payKip = String(Math.round(Number(parsed.qr.amount)));
+    const payMinor = BigInt(payKip) * 100n;
+    expect(payMinor > DEPOSIT.askedMinor && payMinor < DEPOSIT.askedMinor + 100_000n, `pay amount ${payKip}`).toBe(true);
+    return { code, payKip };
+  }
+
+  async function playerLogin(landing: string) {
+    await context.clearCookies();
+    await page.goto(`/login?redirectTo=${encodeURIComponent(landing)}`);
+    const login = page.getByTestId("login-form");
+    await login.locator('input[name="username"]').fill(PLAYER.username);
+    await login.locator('input[name="password"]').fill(PLAYER.password);
+    await login.locator('button[type="submit"]').click();
+    await expect(page).toHaveURL(new RegExp(`${landing.replace(/[/?]/g, "\\$&")}$`));
+  }
+
+  let order = { code: "", payKip: "" };
+  await test.step("the player deposits: the QR is a LAO QR for the agency's account, the exact pay amount, the order code", async () => {
+    await playerLogin("/player/deposit");
+    order = await deposit();
   });
 
   await test.step("the agency's phone forwards the bank's notification (SmsForwarder's signed form post): the deposit is confirmed", async () => {
@@ -270,6 +284,72 @@ test("production rehearsal: the owner sets the agency up, a player walks through
     expect(deposits.map((t) => t.amount)).toEqual([50_000n]);
     const deposited = fakes.amb.server.to("/deposit").map((r) => JSON.parse(r.body) as { transactionRef: string });
     expect(deposited.map((b) => b.transactionRef)).toContain(order.code);
+  });
+
+  let second = { code: "", payKip: "" };
+  await test.step("a second deposit, confirmed by the owner's import of the bank's CSV statement (first import: map the columns, preview, confirm)", async () => {
+    second = await deposit();
+    expect(second.payKip).not.toBe(order.payKip);
+    const dir = mkdtempSync(join(tmpdir(), "rehearsal-statement-"));
+    const file = join(dir, "bcel.csv");
+    // As BCEL One exports it: a preamble, ";" separators, Lao headers, grouped amounts, one debit row.
+    const at = vientianeTime(Date.now() - 10_000).slice(0, 16);
+    writeFileSync(
+      file,
+      ["\ufeffບັນຊີ;0101000123456;;;", "ວັນທີ;ລາຍລະອຽດ;ຖອນ;ຝາກ;ຍອດເຫຼືອ", `${at};"ໂອນເງິນ; ທ້າວ ສົມ";;"${grouped(second.payKip)}.00";"1,000,000.00"`, `${at};ATM;"50,000.00";;"950,000.00"`, ""].join("\r\n"),
+    );
+    try {
+      await ownerLogin("/admin/deposits/import");
+      await hydrated(page);
+      const upload = page.getByTestId("statement-upload");
+      await upload.locator('select[name="channel"]').selectOption(channelCode);
+      await upload.locator('input[name="file"]').setInputFiles(file);
+      await upload.locator('button[type="submit"]').click();
+      await expect(page.getByTestId("statements")).toHaveAttribute("data-step", "map");
+      await hydrated(page);
+      const mapping = page.getByTestId("statement-mapping");
+      await mapping.locator('select[name="amountMode"]').selectOption("split");
+      await mapping.locator('select[name="date"]').selectOption("ວັນທີ");
+      await mapping.locator('select[name="description"]').selectOption("ລາຍລະອຽດ");
+      await mapping.locator('select[name="credit"]').selectOption("ຝາກ");
+      await mapping.locator('select[name="debit"]').selectOption("ຖອນ");
+      await mapping.locator('select[name="dateFormat"]').selectOption("DD/MM/YYYY HH:mm");
+      await mapping.locator('select[name="numberFormat"]').selectOption("1,234.56");
+      await page.getByTestId("mapping-try").click();
+      await expect(page.getByTestId("mapping-preview").locator('tr[data-kind="credit"]')).toHaveCount(1);
+      await page.getByTestId("statement-mapping").getByTestId("mapping-save").click();
+      await expect(page.getByTestId("statements")).toHaveAttribute("data-step", "review");
+      await hydrated(page);
+      const row = page.getByTestId("statement-rows").locator('tr[data-kind="credit"]');
+      await expect(row).toHaveAttribute("data-outcome", "match");
+      await expect(row).toContainText(second.code);
+      await page.getByTestId("statement-apply").click();
+      await expect(page.getByTestId("statement-rows").locator('tr[data-kind="credit"]')).toHaveAttribute("data-outcome", "applied");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  await test.step("the second credit arrives at the AMB fake too; the player's deposit history shows both", async () => {
+    await playerLogin("/player/withdraw");
+    await expect(async () => {
+      await page.goto("/player/withdraw");
+      await expect(page.getByTestId("credit-askmebet")).toHaveText(DEPOSIT.twice, { timeout: 1000 });
+    }).toPass({ timeout: 60_000 });
+    const deposited = fakes.amb.server.to("/deposit").map((r) => JSON.parse(r.body) as { transactionRef: string });
+    expect(deposited.map((b) => b.transactionRef)).toContain(second.code);
+    await page.goto("/player/deposit/history");
+    for (const code of [order.code, second.code]) await expect(page.getByRole("main").getByText(code, { exact: true }).first()).toBeVisible();
+  });
+
+  await test.step("the player launches a game: the redirect goes to AMB's launch URL", async () => {
+    // The launch host of the fake (play.example.test) and its pictures do not exist: the browser gets a stub.
+    await page.route(/^https:\/\/(play|img)\.example\.test\//, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>AMB game</title><p>game</p>" }));
+    // AMB names its categories in capitals ("SLOT"); the lobby's default tab is the sandbox's "Slot".
+    await page.goto("/player/game/askmebet?tab=SLOT");
+    await page.getByTestId("games").getByRole("button", { name: "ຫຼິ້ນ" }).first().click();
+    await expect(page).toHaveURL(/^https:\/\/play\.example\.test\/launch\?/);
+    expect(fakes.amb.server.to("/logIn")).toHaveLength(1);
   });
 
   expect(pageErrors, "uncaught errors in the pages").toEqual([]);
