@@ -30,10 +30,10 @@ async function registerAndLogin(page: Page) {
   await form.locator('input[name="confirmPassword"]').fill(player.password);
   await form.locator('input[name="adult"]').check();
   await form.locator('button[type="submit"]').click();
-  await expect(page).toHaveURL(/\/login/);
+  await expect(page).toHaveURL(/\/login/, { timeout: 30_000 });
   await waitForHydration(page);
   await submitLogin(page, player);
-  await expect(page).not.toHaveURL(/\/login/);
+  await expect(page).not.toHaveURL(/\/login/, { timeout: 30_000 });
   return player;
 }
 
@@ -46,7 +46,7 @@ test("own account: the exact pay amount and a derived QR -> the cashier marks it
   await form.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
   await form.getByLabel("ຈຳນວນເງິນ (ກີບ)").fill("60000");
   await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
-  await expect(page.getByTestId("qr-step")).toBeVisible();
+  await expect(page.getByTestId("qr-step")).toBeVisible({ timeout: 30_000 });
   const pay = page.getByTestId("pay-amount");
   await expect(pay).toContainText("ກະລຸນາຈ່າຍໃຫ້ຖືກຕ້ອງ");
   const payAmount = (await pay.getAttribute("data-amount"))!;
@@ -64,7 +64,7 @@ test("own account: the exact pay amount and a derived QR -> the cashier marks it
 
   expectHttpError(401, /^\/admin\/login\/totp/);
   await staffLogin(page, DEMO_STAFF.cashier, "/admin/deposits/open");
-  await expect(page).toHaveURL(/\/admin\/deposits\/open/);
+  await expect(page).toHaveURL(/\/admin\/deposits\/open/, { timeout: 30_000 });
   const row = page.locator(`tr[data-code="${code}"]`);
   await expect(row.getByTestId("pay-amount")).toBeVisible();
   if (hasJs(info)) {
@@ -76,11 +76,11 @@ test("own account: the exact pay amount and a derived QR -> the cashier marks it
   await row.locator('input[name="bankTransactionId"]').evaluate((el) => el.removeAttribute("required"));
   expectHttpError(400, /^\/admin\/deposits\/open/);
   await row.getByRole("button", { name: "ໝາຍວ່າຈ່າຍແລ້ວ" }).click();
-  await expect(page.locator(`tr[data-code="${code}"]`).getByTestId("mark-paid-error")).toHaveText("ກະລຸນາໃສ່ເລກທຸລະກຳທະນາຄານ.");
+  await expect(page.locator(`tr[data-code="${code}"]`).getByTestId("mark-paid-error")).toHaveText("ກະລຸນາໃສ່ເລກທຸລະກຳທະນາຄານ.", { timeout: 30_000 });
   const again = page.locator(`tr[data-code="${code}"]`);
   await again.locator('input[name="bankTransactionId"]').fill(`FT${Date.now()}`);
   await again.getByRole("button", { name: "ໝາຍວ່າຈ່າຍແລ້ວ" }).click();
-  await expect(page.getByTestId("toast")).toContainText(code);
+  await expect(page.getByTestId("toast")).toContainText(code, { timeout: 30_000 });
   await expect(page.locator(`tr[data-code="${code}"]`)).toHaveCount(0);
 
   await expect(async () => {
