@@ -10,6 +10,7 @@ const ADMIN_SECTIONS = [
   { key: "dashboard", to: "/admin", end: true, ownerOnly: false },
   { key: "withdrawals", to: "/admin/withdrawals", ownerOnly: false },
   { key: "deposits", to: "/admin/deposits", ownerOnly: false },
+  { key: "openDeposits", to: "/admin/deposits/open", ownerOnly: false, label: "openDeposits.nav" },
   { key: "payments", to: "/admin/payments", ownerOnly: false },
   { key: "statements", to: "/admin/deposits/import", ownerOnly: false, label: "statements.nav" },
   { key: "players", to: "/admin/players", ownerOnly: false },

@@ -352,5 +352,44 @@ test("production rehearsal: the owner sets the agency up, a player walks through
     expect(fakes.amb.server.to("/logIn")).toHaveLength(1);
   });
 
+  let withdrawal = "";
+  await test.step("the player withdraws: with no payout gateway it waits in the staff queue", async () => {
+    await page.goto("/player/withdraw");
+    await hydrated(page);
+    const form = page.getByTestId("withdraw-form");
+    await form.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
+    await form.getByLabel("ຈຳນວນເຄຣດິດທີ່ຖອນ").fill("200");
+    await form.getByRole("button", { name: "ຕໍ່ໄປ" }).click();
+    await page.getByTestId("withdraw-confirm-button").click();
+    await expect(page).toHaveURL(/\/player\/withdraw\/history$/);
+    const row = page.getByTestId("withdraw-history").locator("tbody tr").first();
+    await expect(row.locator('[data-status="OPEN"]')).toBeVisible();
+    withdrawal = (await row.getAttribute("data-code"))!;
+    await expect.poll(() => fakes.amb.server.to("/withdraw").length, { timeout: 30_000 }).toBeGreaterThan(0);
+  });
+
+  await test.step("staff mark the withdrawal paid; the back office and the player's history show it", async () => {
+    await ownerLogin("/admin/withdrawals");
+    await expect(async () => {
+      await page.goto("/admin/withdrawals");
+      await expect(page.locator(`tr[data-code="${withdrawal}"]`)).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+    await page.locator(`tr[data-code="${withdrawal}"]`).getByRole("link", { name: withdrawal }).click();
+    await expect(page.getByTestId("withdrawal-status")).toHaveAttribute("data-status", "OPEN");
+    await expect(page.getByTestId("to-pay")).toHaveText("₭118.000"); // 200 x 590 (buy rate)
+    await hydrated(page);
+    const paid = page.getByTestId("paid-form");
+    await paid.getByLabel("ເລກອ້າງອີງທະນາຄານ").fill(`BCEL-${Date.now()}`);
+    await paid.getByRole("button", { name: "ໂອນແລ້ວ" }).click();
+    await expect(page.getByTestId("toast")).toContainText(withdrawal);
+    await page.goto(`/admin/withdrawals/${withdrawal}`);
+    await expect(page.getByTestId("withdrawal-status")).toHaveAttribute("data-status", "SUCCESS");
+    await playerLogin("/player/withdraw/history");
+    await expect(async () => {
+      await page.goto("/player/withdraw/history");
+      await expect(page.locator(`tr[data-code="${withdrawal}"] [data-status="SUCCESS"]`)).toBeVisible({ timeout: 1000 });
+    }).toPass({ timeout: 30_000 });
+  });
+
   expect(pageErrors, "uncaught errors in the pages").toEqual([]);
 });
