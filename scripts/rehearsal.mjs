@@ -25,6 +25,9 @@ const baseUrl = `http://${AGENCY.domain}:${port}`;
 const started = Date.now();
 const children = new Set();
 let runDir = null;
+// The build's own .dev.vars (written below, removed by cleanup()).
+const builtDevVars = join("build", "server", ".dev.vars");
+let wroteDevVars = false;
 let step = "start";
 
 const quiet = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1" };
@@ -42,6 +45,8 @@ function cleanup() {
     }
   }
   children.clear();
+  if (wroteDevVars) rmSync(builtDevVars, { force: true });
+  wroteDevVars = false;
   if (runDir && !process.env.REHEARSAL_KEEP) rmSync(runDir, { recursive: true, force: true });
   else if (runDir) log(`state kept in ${runDir}`);
   runDir = null;
@@ -130,13 +135,19 @@ async function main() {
   mkdirSync(stateDir);
   const tls = await makeCertificate(join(runDir, "tls"));
   // Production secrets for this run only: random, of the formats workers/config.ts checks.
-  // `wrangler dev` reads an environment's required secrets (secrets.required) from its own
-  // process environment, so they are never written to a file.
+  // `wrangler dev` reads an environment's required secrets (secrets.required) from the
+  // build's .dev.vars, else from its own process environment: both are given.
   const secrets = {
     SESSION_SECRET: randomBytes(32).toString("hex"),
     GATEWAY_WEBHOOK_SECRET: randomBytes(32).toString("hex"),
     CREDENTIALS_KEY: randomBytes(32).toString("base64"),
   };
+
+  // The Cloudflare Vite plugin copies a local .dev.vars (e.g. the one `npm start` or the e2e
+  // server wrote, without GATEWAY_WEBHOOK_SECRET) into the build, and wrangler dev prefers that
+  // file to its process environment: this run's secrets replace it, and it is removed at the end.
+  writeFileSync(builtDevVars, Object.entries(secrets).map(([k, v]) => `${k}="${v}"\n`).join(""), { mode: 0o600 });
+  wroteDevVars = true;
 
   // The agency is created in the same local state directory while the Worker starts
   // (both only open it; agency:create applies the migrations first).
