@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { postForm } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
-import { playerWithBank } from "../setup/money";
+import { openOrder, payQr, playerWithBank, postDeposit, pumpDeliveries, qrPayloadOf } from "../setup/money";
 import type { AuditActor } from "../../workers/db/audit";
 import { providerSetupScreen, saveProviderSetup, type ProviderSetupInput } from "../../workers/services/provider-setup";
 import { fetchCredit } from "../../workers/services/credits";
@@ -285,4 +285,47 @@ describe("sandbox lobby pictures", () => {
     expect(await svg.text()).toContain("<svg");
     expect((await fetchApp("http://localhost/sandbox/provider/img/nope.svg")).status).toBe(404);
   });
+});
+
+describe("the settlement saga through AMB", () => {
+  it("an unreadable answer moves nothing; the next attempt asks the status of the same reference and settles once", async () => {
+    await saveProviderSetup(env, owner, setup());
+    try {
+      const p = await playerWithBank();
+      await postDeposit(p.cookie, { amount: "60000", provider: "askmebet" });
+      const order = (await openOrder(p.cookie))!;
+      await payQr(await qrPayloadOf(p.wallet, order.code));
+      const seen: Seen[] = [];
+      let verified = false;
+      vi.stubGlobal(
+        "fetch",
+        fakeAmb(seen, {
+          // applied at AMB, but the answer is a proxy's HTML page
+          transfer: () => new Response("<html>502</html>", { status: 200 }),
+          get verify() {
+            verified = true;
+            return { code: 0, message: "OK", data: { success: true, afterBalance: "100.00" } };
+          },
+        }),
+      );
+      await pumpDeliveries();
+      await p.wallet.runDueWork();
+      const transfers = () => seen.filter((s) => s.url.pathname === "/deposit");
+      if ((await p.wallet.getDeposit(order.code))!.status === "PAID") {
+        expect(transfers()).toHaveLength(1);
+        expect(transfers()[0].body).toMatchObject({ transactionRef: order.code, amount: "100.00", productId: "AMBSLOT" });
+        await p.wallet.runDueWork(Date.now() + 60_000);
+      }
+      expect((await p.wallet.getDeposit(order.code))!.status).toBe("SUCCESS");
+      expect(verified).toBe(true);
+      expect(transfers()).toHaveLength(1); // never sent twice
+      const status = seen.find((s) => s.url.pathname === "/verifyDepositWithdraw")!;
+      expect(status.body).toMatchObject({ transactionRef: order.code, type: "DEPOSIT" });
+      expect(status.body?.username).toBe(transfers()[0].body?.username);
+      const ledger = await p.wallet.ledgerFor(order.code);
+      expect(ledger.filter((l) => l.entry === "credited" && l.account === "provider:askmebet")).toHaveLength(1);
+    } finally {
+      await env.DB.prepare(`DELETE FROM provider_settings WHERE agency_id = 'demo'`).run();
+    }
+  }, 60_000);
 });
