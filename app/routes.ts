@@ -60,6 +60,7 @@ export default [
     route("audit", "routes/admin/audit.tsx"),
     route("api-tokens", "routes/admin/api-tokens.tsx"),
     route("deposits", "routes/admin/deposits.tsx"),
+    route("deposits/open", "routes/admin/open-deposits.tsx"),
     route("deposits/:code", "routes/admin/deposit.tsx"),
     route("payments", "routes/admin/payments.tsx"),
     route("players", "routes/admin/players.tsx"),

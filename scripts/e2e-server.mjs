@@ -7,6 +7,7 @@ const port = process.env.E2E_PORT ?? "4173";
 ensureDevVars();
 execFileSync("node", ["scripts/seed.mjs"], { stdio: "inherit" });
 execFileSync("node", ["scripts/seed-e2e.mjs"], { stdio: "inherit" });
+execFileSync("node", ["scripts/seed-e2e-own-account.mjs"], { stdio: "inherit" });
 execFileSync("npx", ["react-router", "build"], { stdio: "inherit" });
 const server = spawn("npx", ["vite", "preview", "--port", port], {
   stdio: "inherit",

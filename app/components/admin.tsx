@@ -10,6 +10,7 @@ const ADMIN_SECTIONS = [
   { key: "dashboard", to: "/admin", end: true, ownerOnly: false },
   { key: "withdrawals", to: "/admin/withdrawals", ownerOnly: false },
   { key: "deposits", to: "/admin/deposits", ownerOnly: false },
+  { key: "openDeposits", to: "/admin/deposits/open", ownerOnly: false, label: "openDeposits.nav" },
   { key: "payments", to: "/admin/payments", ownerOnly: false },
   { key: "players", to: "/admin/players", ownerOnly: false },
   { key: "fingerprints", to: "/admin/fingerprints", ownerOnly: false },
@@ -61,7 +62,7 @@ export function AdminChrome({
           {ADMIN_SECTIONS.filter((s) => !s.ownerOnly || staff.role === "owner").map((s) => (
             <li key={s.key}>
               <NavLink to={s.to} end={"end" in s ? s.end : false} data-section={s.key} prefetch="none">
-                {"label" in s ? t(s.label) : t(`nav.${s.key}`)}
+                {t("label" in s ? s.label : `nav.${s.key}`)}
               </NavLink>
             </li>
           ))}

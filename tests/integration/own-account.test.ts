@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedDemo } from "../setup/seed";
-import { playerWithBank, postDeposit, providerBalance } from "../setup/money";
+import { fundProvider, playerWithBank, postDeposit, providerBalance } from "../setup/money";
+import { findAgencyByHost } from "../../workers/services/agency";
+import { confirmWithdraw, reviewWithdraw } from "../../workers/services/withdraw";
+import { markOpenDepositPaid, openDepositsQueue } from "../../workers/services/open-deposits";
 import { ageOrder, seedOwnAccountChannel } from "../setup/own-account";
 import { applyBankTransaction, matchBankTransaction, recordUnreadableBankMessage, type BankTransactionInput } from "../../workers/services/bank-transactions";
 import { parseLaoQr } from "../../workers/core/emvco";
@@ -45,7 +48,7 @@ describe("own-account deposits: unique pay amount", () => {
     expect(pay).toBeLessThanOrEqual(100999);
     const qr = parseLaoQr(p.order.qrPayload!);
     expect(qr.ok && qr.qr).toMatchObject({ amount: p.order.payAmount, reference: p.order.code, iin: "27710418" });
-  });
+  }, 120_000);
 
   it("many players opening orders of the same amount at once all get distinct pay amounts", async () => {
     const players = [];
@@ -58,7 +61,7 @@ describe("own-account deposits: unique pay amount", () => {
     for (const a of amounts) expect(Number(a)).toBeGreaterThan(250000);
     const held = await env.DB.prepare(`SELECT COUNT(*) AS n FROM pay_amount_reservations WHERE agency_id = 'demo' AND asked_amount = '250000.00' AND held = 1`).first<{ n: number }>();
     expect(held!.n).toBe(12);
-  });
+  }, 240_000);
 });
 
 describe("own-account deposits: the matcher", () => {
@@ -137,4 +140,56 @@ describe("own-account deposits: the matcher", () => {
     const row = await env.DB.prepare(`SELECT * FROM unmatched_payments WHERE agency_id = 'demo' AND kind = 'UNREADABLE'`).first<Record<string, unknown>>();
     expect(row).toMatchObject({ kind: "UNREADABLE", raw: "ທ່ານໄດ້ຮັບເງິນ ??? garbled", amount: null, source: "forwarder" });
   });
+});
+
+describe("payouts without a payout gateway", () => {
+  it("a small withdrawal goes to the staff queue instead of being refused PAYOUT_NOT_CONFIGURED", async () => {
+    const p = await playerWithBank();
+    await fundProvider("betflix", p.username, "100.00");
+    const agency = (await findAgencyByHost(env.DB, "localhost"))!;
+    const player = { id: p.playerId, username: p.username, displayName: p.username };
+    const input = { provider: "betflix", amount: "100", idempotencyKey: crypto.randomUUID() };
+    const withGateway = await reviewWithdraw(env, agency, player, input);
+    expect(withGateway.ok && withGateway.review.review).toBe("AUTO");
+    // a production deploy: no sandbox bank binding, so no payout gateway
+    const production = { ...env, SANDBOX_BANK: undefined, SANDBOX_BANK_MERCHANT: undefined, SANDBOX_BANK_SECRET: undefined } as unknown as Env;
+    const review = await reviewWithdraw(production, agency, player, input);
+    expect(review.ok && review.review.review).toBe("MANUAL");
+    const confirmed = await confirmWithdraw(production, agency, player, input, "http://localhost");
+    expect(confirmed.ok && confirmed.order).toMatchObject({ review: "MANUAL" });
+    await p.wallet.runDueWork();
+    const order = await p.wallet.getWithdraw((confirmed as { ok: true; order: { code: string } }).order.code);
+    expect(order).toMatchObject({ status: "OPEN", review: "MANUAL", payoutState: null }); // waiting for staff, nothing sent, nothing refused
+  });
+});
+
+describe("staff: the open-deposits queue", () => {
+  const actor = (name: string) => ({ agencyId: "demo", staffId: null, staffUsername: name, ip: "local", userAgent: null });
+
+  it("mark paid needs the bank's transaction id; two staff pressing at once get one outcome; an id used before is refused", async () => {
+    const p = await openOwnOrder("60000");
+    const queue = await openDepositsQueue(env, "demo");
+    expect(queue.items.find((i) => i.code === p.order.code)).toMatchObject({ payAmount: p.order.payAmount, askedAmount: "60000.00", username: p.username, expired: false });
+    expect(await markOpenDepositPaid(env, actor("cashier1"), { orderCode: p.order.code, bankTransactionId: "  ", bankTime: Date.now() })).toEqual({ ok: false, error: "TRANSACTION_ID_REQUIRED" });
+    const id = `BCEL${Date.now()}`;
+    const [a, b] = await Promise.all([
+      markOpenDepositPaid(env, actor("cashier1"), { orderCode: p.order.code, bankTransactionId: id, bankTime: Date.now() }),
+      markOpenDepositPaid(env, actor("cashier2"), { orderCode: p.order.code, bankTransactionId: `${id}X`, bankTime: Date.now() }),
+    ]);
+    expect([a, b].filter((r) => r.ok)).toHaveLength(1);
+    expect([a, b].filter((r) => !r.ok)).toEqual([{ ok: false, error: "NOT_OPEN" }]);
+    await p.wallet.runDueWork();
+    expect((await p.wallet.getDeposit(p.order.code))!.status).toBe("SUCCESS");
+    expect(await providerBalance("betflix", p.username)).toBe("100.00");
+    expect((await openDepositsQueue(env, "demo")).items.find((i) => i.code === p.order.code)).toBeUndefined();
+    const unmatched = await env.DB.prepare(`SELECT COUNT(*) AS n FROM unmatched_payments WHERE transaction_id LIKE ?1`).bind(`%${id}%`).first<{ n: number }>();
+    expect(unmatched!.n).toBe(0); // the losing press left nothing behind
+    // the same bank id for another order: refused, that order stays open
+    const q = await openOwnOrder("60000");
+    const usedId = (a.ok ? id : `${id}X`);
+    expect(await markOpenDepositPaid(env, actor("cashier1"), { orderCode: q.order.code, bankTransactionId: usedId, bankTime: Date.now() })).toEqual({ ok: false, error: "ALREADY_USED" });
+    expect((await openDepositsQueue(env, "demo")).items.find((i) => i.code === q.order.code)).toBeTruthy();
+    const audit = await env.DB.prepare(`SELECT staff_username FROM audit_log WHERE agency_id = 'demo' AND action = 'bank-transaction.recorded' AND target LIKE ?1`).bind(`%:${usedId}`).all<{ staff_username: string }>();
+    expect(audit.results).toHaveLength(1);
+  }, 120_000);
 });

@@ -95,12 +95,22 @@ export async function dropPayAmountReservation(db: D1Database, agencyId: string,
   await db.prepare(`DELETE FROM pay_amount_reservations WHERE agency_id = ?1 AND order_code = ?2`).bind(agencyId, orderCode).run();
 }
 
-/** The order ended before its expiry (paid or cancelled): the cool-down counts from now. */
-export async function endPayAmountReservation(db: D1Database, agencyId: string, orderCode: string, endedAt: number): Promise<void> {
-  await db
-    .prepare(`UPDATE pay_amount_reservations SET ended_at = ?3 WHERE agency_id = ?1 AND order_code = ?2 AND ended_at IS NULL AND expires_at > ?3`)
+/**
+ * The order ended (paid, cancelled, or staff are marking it paid): the cool-down counts from
+ * then (from its expiry if that came first). Guarded: false when it had ended already, so of
+ * two staff pressing "mark paid" at once only one goes on.
+ */
+export async function endPayAmountReservation(db: D1Database, agencyId: string, orderCode: string, endedAt: number): Promise<boolean> {
+  const result = await db
+    .prepare(`UPDATE pay_amount_reservations SET ended_at = MIN(?3, expires_at) WHERE agency_id = ?1 AND order_code = ?2 AND ended_at IS NULL`)
     .bind(agencyId, orderCode, endedAt)
     .run();
+  return (result.meta.changes ?? 0) > 0;
+}
+
+/** Staff's "mark paid" did not go through (the bank id was used before): the order is open again. */
+export async function reopenPayAmountReservation(db: D1Database, agencyId: string, orderCode: string, endedAt: number): Promise<void> {
+  await db.prepare(`UPDATE pay_amount_reservations SET ended_at = NULL WHERE agency_id = ?1 AND order_code = ?2 AND ended_at = MIN(?3, expires_at)`).bind(agencyId, orderCode, endedAt).run();
 }
 
 export async function findPayAmountReservation(db: D1Database, agencyId: string, orderCode: string): Promise<PayAmountReservation | null> {

@@ -137,6 +137,15 @@ class UnconfiguredGatewayAdapter implements PaymentGatewayPort {
   }
 }
 
+/**
+ * Whether payouts can go out through a gateway at all. With none (a production deploy of an
+ * agency taking deposits into its own bank account), every withdrawal waits for staff, who pay
+ * it from the bank app and mark it paid (decision 016).
+ */
+export function payoutGatewayConfigured(env: Env): boolean {
+  return Boolean(env.SANDBOX_BANK && env.SANDBOX_BANK_MERCHANT && env.SANDBOX_BANK_SECRET);
+}
+
 export function gatewayPort(env: Env): PaymentGatewayPort {
   if (!env.SANDBOX_BANK || !env.SANDBOX_BANK_MERCHANT || !env.SANDBOX_BANK_SECRET) return new UnconfiguredGatewayAdapter();
   return new SandboxBankAdapter(env.SANDBOX_BANK, { merchant: env.SANDBOX_BANK_MERCHANT, secret: env.SANDBOX_BANK_SECRET });

@@ -96,7 +96,8 @@ export type CreditPreview = {
 /** The amount of a payment: recorded by the webhook, else asked from the gateway by reference. */
 async function knownAmount(env: Env, payment: UnmatchedPayment): Promise<{ amount: string; transactionId: string | null } | null> {
   if (payment.amount) return { amount: payment.amount, transactionId: payment.transactionId };
-  if (payment.kind === "UNKNOWN_REFERENCE") return null;
+  // own-account payments have no gateway to ask (an unreadable text has no amount to credit)
+  if (payment.kind === "UNKNOWN_REFERENCE" || payment.channelCode) return null;
   const status = await gatewayPort(env).paymentStatus(payment.reference);
   if (status.kind !== "paid") return null;
   const amount = canonicalLak(status.amount);
@@ -112,7 +113,8 @@ async function knownAmount(env: Env, payment: UnmatchedPayment): Promise<{ amoun
  * ever share a code (a unique index backs this up).
  */
 async function manualCodeOf(db: D1Database, agencyId: string, payment: UnmatchedPayment): Promise<string> {
-  if (payment.kind === "UNKNOWN_REFERENCE" || !/^[A-Z0-9]{4,24}$/.test(payment.reference)) return `U${payment.id}M`;
+  if (payment.kind !== "AMOUNT_MISMATCH" && payment.kind !== "LATE_PAYMENT") return `U${payment.id}M`;
+  if (!/^[A-Z0-9]{4,24}$/.test(payment.reference)) return `U${payment.id}M`;
   const first = await firstUnmatchedIdForReference(db, agencyId, payment.reference);
   return first === payment.id ? `${payment.reference}M` : `U${payment.id}M`;
 }

@@ -3,6 +3,7 @@ import type { PromotionError } from "../core/promotion";
 import { isProvider, type Provider } from "../core/providers";
 import { checkWithdrawAmount, needsManualReview, quoteWithdraw, withdrawDisplayStatus, type WithdrawQuote } from "../core/withdraw";
 import { insertWithdrawRef } from "../db/orders";
+import { payoutGatewayConfigured } from "../ports/gateway";
 import { providerPort, providerUsername } from "../ports/provider";
 import type { WithdrawOrder } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
@@ -55,7 +56,8 @@ export async function reviewWithdraw(
       bank,
       quote,
       rate: rate!,
-      review: needsManualReview(checked.creditMinor, agency.limits.withdrawAutoMax) ? "MANUAL" : "AUTO",
+      // no payout gateway: every withdrawal goes to the staff queue (paid by hand from the bank app)
+      review: !payoutGatewayConfigured(env) || needsManualReview(checked.creditMinor, agency.limits.withdrawAutoMax) ? "MANUAL" : "AUTO",
       promotion: governed.promotion,
     },
   };

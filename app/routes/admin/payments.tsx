@@ -101,6 +101,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<ActionData>({ step: "error", id: null, message: translate(context, "admin:payments.errors.NOT_FOUND") }, { status: 400 });
 }
 
+/** The own-account kinds (issue 14) are labelled in the openDeposits section; the others as before. */
+function kindLabel(t: (key: string) => string, kind: string): string {
+  return kind === "NO_ORDER" || kind === "AMBIGUOUS" || kind === "UNREADABLE" ? t(`openDeposits.kinds.${kind}`) : t(`payments.kinds.${kind}`);
+}
+
 export default function AdminPayments({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const { items, total, page, pageSize, status, selected, providers } = loaderData;
@@ -130,7 +135,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
       {selected && (
         <div className="admin-card" data-testid="payment-panel" data-status={selected.status}>
           <h2>
-            {t(`payments.kinds.${selected.kind}`)} · {selected.reference}
+            {kindLabel(t, selected.kind)} · {selected.reference}
           </h2>
           <dl className="admin-facts">
             <dt>{t("payments.amount")}</dt>
@@ -141,6 +146,27 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
             <dd>{selected.orderPlayerId ? <Link to={`/admin/players/${selected.orderPlayerId}`}>{selected.orderUsername}</Link> : t("common.none")}</dd>
             <dt>{t("payments.receivedAt")}</dt>
             <dd>{formatDateTime(selected.receivedAt)}</dd>
+            {selected.channelCode && (
+              <>
+                <dt>{t("openDeposits.channel")}</dt>
+                <dd>
+                  {selected.channelCode}
+                  {selected.source ? ` · ${t(`openDeposits.sources.${selected.source}`)}` : ""}
+                </dd>
+                <dt>{t("openDeposits.bankTimeShort")}</dt>
+                <dd>{selected.bankTime ? formatDateTime(new Date(selected.bankTime)) : t("common.none")}</dd>
+              </>
+            )}
+            {selected.raw && (
+              <>
+                <dt>{t("openDeposits.raw")}</dt>
+                <dd>
+                  <pre className="raw-text" data-testid="payment-raw">
+                    {selected.raw}
+                  </pre>
+                </dd>
+              </>
+            )}
             <dt>{t("payments.status")}</dt>
             <dd data-testid="payment-status">{t(`payments.statuses.${selected.status}`)}</dd>
             {selected.resolvedBy && (
@@ -206,7 +232,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
               {items.map((p) => (
                 <tr key={p.id} data-reference={p.reference}>
                   <td>{formatDateTime(p.receivedAt)}</td>
-                  <td>{t(`payments.kinds.${p.kind}`)}</td>
+                  <td>{kindLabel(t, p.kind)}</td>
                   <td>{p.reference}</td>
                   <td>{p.amount ? formatMoney(p.amount, "LAK") : t("payments.amountUnknown")}</td>
                   <td>{p.orderUsername ?? t("common.none")}</td>

@@ -69,7 +69,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     const field = ERROR_FIELD[started.error];
     const key = started.error.startsWith("PROMOTION_") || started.error === "CANNOT_USE_PROMOTION_WHILE_ORDER_IS_OPEN"
       ? await depositPromotionMessage(context, agency, player, started.error as PromotionError, started.provider)
-      : `deposit.errors.${started.error}`;
+      : started.error === "CHANNEL_BUSY"
+        ? "ownAccount.busy"
+        : `deposit.errors.${started.error}`;
     return data(
       { result: submission.reply(field ? { fieldErrors: { [field]: [key] } } : { formErrors: [key] }), message: null, confirmCancel: false },
       { status: 400 },
@@ -176,9 +178,20 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
   return (
     <div className="qr-step card" data-testid="qr-step">
       <h2>{t("deposit.scanTitle")}</h2>
-      <p>{t("deposit.scanHelp")}</p>
+      {order.payAmount ? (
+        <div className="pay-exactly" data-testid="pay-exactly" data-qr-mode={order.qrMode}>
+          <p className="pay-exactly-amount" data-testid="pay-amount" data-amount={order.payAmount}>
+            {t("ownAccount.payExactly", { amount: formatMoney(order.payAmount, "LAK") })}
+          </p>
+          <p>{t("ownAccount.payExactlyHint", { asked: formatMoney(order.amount, "LAK") })}</p>
+          <p>{order.qrMode === "static" ? t("ownAccount.staticHint") : t("ownAccount.derivedHint", { amount: formatMoney(order.payAmount, "LAK") })}</p>
+          <p className="muted">{t("ownAccount.waiting")}</p>
+        </div>
+      ) : (
+        <p>{t("deposit.scanHelp")}</p>
+      )}
       {order.qrSvg ? (
-        <div className="qr" role="img" aria-label={t("deposit.qrLabel", { amount: formatMoney(order.amount, "LAK") })} data-testid="qr" dangerouslySetInnerHTML={{ __html: order.qrSvg }} />
+        <div className="qr" role="img" aria-label={t("deposit.qrLabel", { amount: formatMoney(order.payAmount ?? order.amount, "LAK") })} data-testid="qr" dangerouslySetInnerHTML={{ __html: order.qrSvg }} />
       ) : (
         <p className="notice" data-testid="qr-not-ready">
           {t("deposit.qrNotReady")} <a href="/player/deposit">{t("credits.retry")}</a>

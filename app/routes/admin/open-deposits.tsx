@@ -1,0 +1,137 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+import { markOpenDepositPaid, openDepositsQueue, type MarkPaidError } from "../../../workers/services/open-deposits";
+import { getBindings } from "~/lib/context.server";
+import { formatDateTime, formatMoney } from "~/lib/format";
+import { translate } from "~/lib/i18n.server";
+import { MarkPaidSchema } from "~/lib/schemas/open-deposits";
+import { auditContext, requireStaff } from "~/lib/staff.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import type { Route } from "./+types/open-deposits";
+
+/**
+ * Open deposits into the agency's own bank account (cashier and owner): each order with the
+ * exact amount the player must pay; when the money shows in the bank app, staff type the
+ * bank's transaction id and time and press "mark paid". Plain forms: works without JavaScript.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = await requireStaff(request, context);
+  return openDepositsQueue(getBindings(context), staff.agencyId);
+}
+
+type ActionData = { code: string; message: string; bankTransactionId: string; bankTime: string };
+
+const ERROR_KEY: Record<MarkPaidError, string> = {
+  TRANSACTION_ID_REQUIRED: "admin:openDeposits.errors.TRANSACTION_ID_REQUIRED",
+  BANK_TIME_INVALID: "admin:openDeposits.errors.BANK_TIME_INVALID",
+  NOT_OPEN: "admin:openDeposits.errors.NOT_OPEN",
+  ALREADY_USED: "admin:openDeposits.errors.ALREADY_USED",
+  LATE: "admin:openDeposits.errors.LATE",
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = await requireStaff(request, context);
+  const form = await request.formData();
+  const echo = { code: String(form.get("orderCode") ?? ""), bankTransactionId: String(form.get("bankTransactionId") ?? ""), bankTime: String(form.get("bankTime") ?? "") };
+  const submission = parseWithZod(form, { schema: MarkPaidSchema });
+  if (submission.status !== "success") {
+    const first = Object.values(submission.error ?? {}).flat()[0] ?? ERROR_KEY.TRANSACTION_ID_REQUIRED;
+    return data<ActionData>({ ...echo, message: translate(context, first) }, { status: 400 });
+  }
+  const done = await markOpenDepositPaid(getBindings(context), auditContext(request, staff), submission.value);
+  if (!done.ok) {
+    if (done.error === "NOT_OPEN" || done.error === "LATE") {
+      return redirectWithToast({ request, context }, "/admin/deposits/open", { type: "info", message: translate(context, ERROR_KEY[done.error], { code: echo.code }) });
+    }
+    return data<ActionData>({ ...echo, message: translate(context, ERROR_KEY[done.error]) }, { status: 409 });
+  }
+  return redirectWithToast({ request, context }, "/admin/deposits/open", { type: "success", message: translate(context, "admin:openDeposits.marked", { code: done.orderCode }) });
+}
+
+/** Now in Vientiane time, as a datetime-local value (the bank app shows local time). */
+function vientianeNow(iso: string): string {
+  return new Date(Date.parse(iso) + 7 * 3600_000).toISOString().slice(0, 16);
+}
+
+export default function OpenDeposits({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const { items, now } = loaderData;
+  const answer = actionData as ActionData | undefined;
+  return (
+    <section>
+      <title>{t("openDeposits.title")}</title>
+      <h1>{t("openDeposits.title")}</h1>
+      <p className="muted">{t("openDeposits.intro", { count: items.length })}</p>
+      {items.length === 0 ? (
+        <p className="empty" data-testid="open-deposits-empty">
+          {t("openDeposits.empty")}
+        </p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("openDeposits.title")}>
+          <table className="admin-table" data-testid="open-deposits">
+            <thead>
+              <tr>
+                <th scope="col">{t("openDeposits.code")}</th>
+                <th scope="col">{t("openDeposits.player")}</th>
+                <th scope="col">{t("openDeposits.payAmount")}</th>
+                <th scope="col">{t("openDeposits.created")}</th>
+                <th scope="col">{t("openDeposits.expires")}</th>
+                <th scope="col">{t("openDeposits.markPaid")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((o) => {
+                const mine = answer?.code === o.code ? answer : undefined;
+                const idField = `txn-${o.code}`;
+                const timeField = `time-${o.code}`;
+                return (
+                  <tr key={o.code} data-code={o.code}>
+                    <td>
+                      <Link to={`/admin/deposits/${o.code}`}>{o.code}</Link>
+                      <br />
+                      <span className="muted">{o.channelCode}</span>
+                    </td>
+                    <td>{o.username ? <Link to={`/admin/players/${o.playerId}`}>{o.username}</Link> : t("common.none")}</td>
+                    <td>
+                      <strong data-testid="pay-amount">{formatMoney(o.payAmount, "LAK")}</strong>
+                      <br />
+                      <span className="muted">{t("openDeposits.asked", { amount: formatMoney(o.askedAmount, "LAK") })}</span>
+                    </td>
+                    <td>{formatDateTime(o.createdAt)}</td>
+                    <td>
+                      {formatDateTime(o.expiresAt)}
+                      {o.expired && (
+                        <>
+                          <br />
+                          <span className="badge">{t("openDeposits.expired")}</span>
+                        </>
+                      )}
+                    </td>
+                    <td>
+                      <Form method="post" className="inline-form" aria-label={t("openDeposits.markPaidFor", { code: o.code })}>
+                        <input type="hidden" name="orderCode" value={o.code} />
+                        <label htmlFor={idField}>{t("openDeposits.bankTransactionId")}</label>
+                        <input id={idField} name="bankTransactionId" required maxLength={80} autoComplete="off" defaultValue={mine?.bankTransactionId ?? ""} aria-invalid={mine ? true : undefined} aria-describedby={mine ? `err-${o.code}` : undefined} />
+                        <label htmlFor={timeField}>{t("openDeposits.bankTime")}</label>
+                        <input id={timeField} name="bankTime" type="datetime-local" required defaultValue={mine?.bankTime || vientianeNow(now)} />
+                        <button type="submit" className="button button-primary">
+                          {t("openDeposits.markPaid")}
+                        </button>
+                        {mine && (
+                          <p className="field-error" id={`err-${o.code}`} role="alert" data-testid="mark-paid-error">
+                            {mine.message}
+                          </p>
+                        )}
+                      </Form>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
