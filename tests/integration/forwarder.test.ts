@@ -126,7 +126,7 @@ describe("forwarder: a correctly signed post", () => {
     const content = `BCEL: something new ${crypto.randomUUID()}`;
     const res = await post({ content });
     expect(res).toEqual({ status: 200, body: { ok: true, result: "unreadable" } });
-    const row = await env.DB.prepare(`SELECT kind, raw, source, channel_code FROM unmatched_payments WHERE agency_id = 'demo' AND raw LIKE ?1`).bind(`%${content}%`).first();
+    const row = await env.DB.prepare(`SELECT kind, raw, source, channel_code FROM unmatched_payments WHERE agency_id = 'demo' AND instr(raw, ?1) > 0`).bind(content).first();
     expect(row).toMatchObject({ kind: "UNREADABLE", source: "forwarder", channel_code: CHANNEL });
   });
 
@@ -184,11 +184,17 @@ describe("forwarder: above the owner's cap, staff confirm", () => {
 });
 
 describe("forwarder: silence", () => {
-  it("the dashboard says so when orders wait and the forwarder has been silent longer than the owner's time", async () => {
+  it("the dashboard says so when orders of the channel wait and the forwarder has been silent longer than the owner's time", async () => {
     await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "1000000", silenceMinutes: 30 });
-    await openOwnOrder("70000");
-    expect((await loadDashboard(env.DB, "demo", Date.now())).silentForwarders).toEqual([]);
-    const later = await loadDashboard(env.DB, "demo", Date.now() + 31 * 60_000);
-    expect(later.silentForwarders).toEqual([expect.objectContaining({ channelCode: CHANNEL, silenceMinutes: 30 })]);
+    const now = Date.now();
+    await env.DB.prepare(`UPDATE forwarders SET last_message_at = ?1 WHERE channel_code = ?2`).bind(now - 29 * 60_000, CHANNEL).run();
+    const p = await openOwnOrder("70000");
+    expect((await loadDashboard(env.DB, "demo", now)).silentForwarders).toEqual([]);
+    await env.DB.prepare(`UPDATE forwarders SET last_message_at = ?1 WHERE channel_code = ?2`).bind(now - 31 * 60_000, CHANNEL).run();
+    expect((await loadDashboard(env.DB, "demo", now)).silentForwarders).toEqual([{ channelCode: CHANNEL, lastMessageAt: now - 31 * 60_000, silenceMinutes: 30 }]);
+    // no open order of the channel: nothing to say
+    await env.DB.prepare(`UPDATE pay_amount_reservations SET ended_at = ?1 WHERE channel_code = ?2`).bind(now, CHANNEL).run();
+    expect((await loadDashboard(env.DB, "demo", now)).silentForwarders).toEqual([]);
+    expect(p.order.code).toBeTruthy();
   });
 });

@@ -231,14 +231,15 @@ export async function reopenHold(db: D1Database, agencyId: string, id: string): 
 
 // ---- silence
 
-/** Forwarders silent for longer than their owner-set time while deposit orders of the agency are open. */
+/** Forwarders silent for longer than their owner-set time while orders of their channel are open (pay_amount_reservations, migration 0017). */
 export async function listSilentForwarders(db: D1Database, agencyId: string, now: number): Promise<{ channelCode: string; lastMessageAt: number | null; silenceMinutes: number }[]> {
   const { results } = await db
     .prepare(
       `SELECT f.channel_code, f.last_message_at, f.silence_minutes FROM forwarders f
         WHERE f.agency_id = ?1
           AND COALESCE(f.last_message_at, f.created_at) < ?2 - f.silence_minutes * 60000
-          AND EXISTS (SELECT 1 FROM deposit_orders_view v WHERE v.agency_id = ?1 AND v.status = 'OPEN')
+          AND EXISTS (SELECT 1 FROM pay_amount_reservations r
+                       WHERE r.agency_id = f.agency_id AND r.channel_code = f.channel_code AND r.ended_at IS NULL AND r.created_at <= ?2 AND r.expires_at > ?2)
         ORDER BY f.channel_code`,
     )
     .bind(agencyId, now)

@@ -32,7 +32,7 @@ export type Dashboard = {
   withdrawals: { count: number; credit: string; paidLak: string };
   pending: { manualWithdrawals: number; flaggedDeposits: number; failedDeposits: number; unmatchedPayments: number };
   providerErrors: { provider: string; failedDeposits: number; failedWithdrawals: number }[];
-  /** Notification forwarders silent for longer than their owner-set time while deposit orders are open (issue 14). */
+  /** Notification forwarders silent for longer than their owner-set time while orders of their channel are open (issue 14). */
   silentForwarders: { channelCode: string; lastMessageAt: number | null; silenceMinutes: number }[];
 };
 
