@@ -74,8 +74,10 @@ async function playerWithOrder(page: Page, baseURL: string) {
   await submitLogin(page, player);
   await expect(page).not.toHaveURL(/\/login/);
   await addBankAccount(page);
-  const res = await page.request.post("/player/deposit", {
-    headers: { Origin: baseURL },
+  // Node does not resolve *.localhost (the browser does): the request goes to localhost with the agency's Host and the player's cookie
+  const cookie = (await page.context().cookies(baseURL)).map((c) => `${c.name}=${c.value}`).join("; ");
+  const res = await page.request.post(`http://localhost:${port}/player/deposit`, {
+    headers: { Host: new URL(baseURL).host, Origin: baseURL, Cookie: cookie },
     form: { intent: "create", provider: "askmebet", channelCode: CHANNEL, amount: "100000", idempotencyKey: crypto.randomUUID() },
     maxRedirects: 0,
   });
