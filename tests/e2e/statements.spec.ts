@@ -112,7 +112,7 @@ test("staff map a channel's first statement, preview it, confirm: the player's d
   const upload = page.getByTestId("statement-upload");
   await upload.locator('select[name="channel"]').selectOption(CHANNEL);
   await upload.locator('input[name="file"]').setInputFiles(file);
-  await upload.getByRole("button").click();
+  await upload.locator('button[type="submit"]').click();
 
   // first import of this channel: the mapping step, the file's first rows as they are
   await expect(page.getByTestId("statements")).toHaveAttribute("data-step", "map");
@@ -154,7 +154,7 @@ test("staff map a channel's first statement, preview it, confirm: the player's d
   await ready(page);
   await page.getByTestId("statement-upload").locator('select[name="channel"]').selectOption(CHANNEL);
   await page.getByTestId("statement-upload").locator('input[name="file"]').setInputFiles(file);
-  await page.getByTestId("statement-upload").getByRole("button").click();
+  await page.getByTestId("statement-upload").locator('button[type="submit"]').click();
   await expect(page.getByTestId("statements")).toHaveAttribute("data-step", "review");
   await expect(page.getByTestId("statement-rows").locator('tr[data-kind="credit"]')).toHaveAttribute("data-outcome", "duplicate");
 });
