@@ -21,7 +21,19 @@ test.describe.configure({ timeout: 150_000 });
 
 const CHANNEL = "OWN-E2E";
 
+/** A statement against the e2e server's local D1 (retried: two projects' wrangler calls may meet the database busy). */
 function d1(sql: string): Array<Record<string, unknown>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return d1Once(sql);
+    } catch (error) {
+      if (attempt >= 4) throw error;
+      execFileSync("sleep", [String(attempt)]);
+    }
+  }
+}
+
+function d1Once(sql: string): Array<Record<string, unknown>> {
   const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--json", "--command", sql], { encoding: "utf8", env: { ...process.env, CI: "true" }, stdio: ["ignore", "pipe", "inherit"] });
   const parsed = JSON.parse(out) as Array<{ results: Array<Record<string, unknown>> }>;
   return parsed.flatMap((p) => p.results ?? []);
