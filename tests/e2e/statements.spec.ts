@@ -21,7 +21,19 @@ test.describe.configure({ timeout: 150_000 });
 
 const CHANNEL = "OWN-E2E";
 
+/** A statement against the e2e server's local D1 (retried: two projects' wrangler calls may meet the database busy). */
 function d1(sql: string): Array<Record<string, unknown>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return d1Once(sql);
+    } catch (error) {
+      if (attempt >= 4) throw error;
+      execFileSync("sleep", [String(attempt)]);
+    }
+  }
+}
+
+function d1Once(sql: string): Array<Record<string, unknown>> {
   const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--json", "--command", sql], { encoding: "utf8", env: { ...process.env, CI: "true" }, stdio: ["ignore", "pipe", "inherit"] });
   const parsed = JSON.parse(out) as Array<{ results: Array<Record<string, unknown>> }>;
   return parsed.flatMap((p) => p.results ?? []);
@@ -74,8 +86,10 @@ async function playerWithOrder(page: Page, baseURL: string) {
   await submitLogin(page, player);
   await expect(page).not.toHaveURL(/\/login/);
   await addBankAccount(page);
-  const res = await page.request.post("/player/deposit", {
-    headers: { Origin: baseURL },
+  // Node does not resolve *.localhost (the browser does): the request goes to localhost with the agency's Host and the player's cookie
+  const cookie = (await page.context().cookies(baseURL)).map((c) => `${c.name}=${c.value}`).join("; ");
+  const res = await page.request.post(`http://localhost:${port}/player/deposit`, {
+    headers: { Host: new URL(baseURL).host, Origin: baseURL, Cookie: cookie },
     form: { intent: "create", provider: "askmebet", channelCode: CHANNEL, amount: "100000", idempotencyKey: crypto.randomUUID() },
     maxRedirects: 0,
   });
@@ -110,7 +124,7 @@ test("staff map a channel's first statement, preview it, confirm: the player's d
   const upload = page.getByTestId("statement-upload");
   await upload.locator('select[name="channel"]').selectOption(CHANNEL);
   await upload.locator('input[name="file"]').setInputFiles(file);
-  await upload.getByRole("button").click();
+  await upload.locator('button[type="submit"]').click();
 
   // first import of this channel: the mapping step, the file's first rows as they are
   await expect(page.getByTestId("statements")).toHaveAttribute("data-step", "map");
@@ -152,7 +166,7 @@ test("staff map a channel's first statement, preview it, confirm: the player's d
   await ready(page);
   await page.getByTestId("statement-upload").locator('select[name="channel"]').selectOption(CHANNEL);
   await page.getByTestId("statement-upload").locator('input[name="file"]').setInputFiles(file);
-  await page.getByTestId("statement-upload").getByRole("button").click();
+  await page.getByTestId("statement-upload").locator('button[type="submit"]').click();
   await expect(page.getByTestId("statements")).toHaveAttribute("data-step", "review");
   await expect(page.getByTestId("statement-rows").locator('tr[data-kind="credit"]')).toHaveAttribute("data-outcome", "duplicate");
 });

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedDemo, fetchApp } from "../setup/seed";
 import { playerWithBank, postDeposit, providerBalance } from "../setup/money";
@@ -14,6 +14,9 @@ import { applyStatement, saveStatementMapping, statementPage, tryStatementMappin
  * again (nothing twice), malformed and debit rows, an unmappable file, and the route's
  * multipart form (JavaScript off).
  */
+
+// the first test builds the wallets and the sandboxes: slow on a loaded machine
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const CHANNEL = "OWN-BCEL";
 const cashier: AuditActor = { agencyId: "demo", staffId: "staff-st", staffUsername: "cashier-st", ip: "10.201.0.1", userAgent: "vitest" };
@@ -148,6 +151,24 @@ describe("statement import: first import of a channel", () => {
   it("staff can change the mapping: the map step shows the saved one", async () => {
     const page = await statementPage(env, "demo", upload, { remap: true, headerRow: null });
     expect(page?.step === "map" && page.saved && page.fields).toMatchObject({ credit: "ຝາກ", debit: "ຖອນ" });
+  });
+});
+
+describe("statement import: two staff confirm the same statement at once", () => {
+  it("one outcome: the order is applied once, the other confirm sees it as a duplicate", async () => {
+    const p = await openOwnOrder("300000");
+    const csv = statementCsv(p.order.payAmount!, Date.now());
+    const a = await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "a.csv", bytes: enc(csv) });
+    const b = await uploadStatement(env.DB, { ...cashier, staffId: "staff-st2", staffUsername: "owner-st" }, { channelCode: CHANNEL, fileName: "b.csv", bytes: enc(csv) });
+    const [ra, rb] = await Promise.all([applyStatement(env, cashier, a.ok ? a.id : ""), applyStatement(env, { ...cashier, staffId: "staff-st2", staffUsername: "owner-st" }, b.ok ? b.id : "")]);
+    const summaries = [ra, rb].map((r) => (r.ok ? r.summary : null));
+    // the order's row: applied by exactly one of them; the 7,777 row: queued by one, duplicate for the other
+    expect(summaries.reduce((n, s) => n + (s?.applied ?? 0), 0)).toBe(1);
+    expect(summaries.reduce((n, s) => n + (s?.duplicate ?? 0), 0) + summaries.reduce((n, s) => n + (s?.unmatched ?? 0), 0)).toBe(3);
+    await p.wallet.runDueWork();
+    expect((await p.wallet.getDeposit(p.order.code))!.status).toBe("SUCCESS");
+    const recorded = await env.DB.prepare(`SELECT COUNT(*) AS n FROM bank_transactions WHERE agency_id = 'demo' AND amount = ?1`).bind(p.order.payAmount).first<{ n: number }>();
+    expect(recorded!.n).toBe(1);
   });
 });
 
