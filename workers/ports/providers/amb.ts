@@ -374,7 +374,8 @@ export class AmbSuperApiAdapter implements GameProviderPort {
     }
     ranked.sort((a, b) => a.rank - b.rank);
     const tabs = [...new Set(ranked.map((r) => r.game.tab))];
-    const games = ranked.map((r) => r.game).filter((g) => tab === null || g.tab === tab);
+    // AMB's categories are upper case ("SLOT"); the portal's tab names may not be.
+    const games = ranked.map((r) => r.game).filter((g) => tab === null || g.tab.toLowerCase() === tab.toLowerCase());
     return { kind: "ok", list: { tabs, games } };
   }
 
