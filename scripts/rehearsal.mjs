@@ -25,8 +25,11 @@ const baseUrl = `http://${AGENCY.domain}:${port}`;
 const started = Date.now();
 const children = new Set();
 let runDir = null;
-// The build's own .dev.vars (written below, removed by cleanup()).
-const builtDevVars = join("build", "server", ".dev.vars");
+// Where wrangler dev may read this environment's secrets from (written below, removed by
+// cleanup()): the build's .dev.vars, and `.dev.vars.rehearsal` beside both configurations,
+// which wrangler prefers to a plain .dev.vars (such as the one `npm start` or the e2e server
+// wrote in the project root, without GATEWAY_WEBHOOK_SECRET).
+const devVarsFiles = [join("build", "server", ".dev.vars"), join("build", "server", `.dev.vars.${ENV}`), `.dev.vars.${ENV}`];
 let wroteDevVars = false;
 let step = "start";
 
@@ -45,7 +48,7 @@ function cleanup() {
     }
   }
   children.clear();
-  if (wroteDevVars) rmSync(builtDevVars, { force: true });
+  if (wroteDevVars) for (const file of devVarsFiles) rmSync(file, { force: true });
   wroteDevVars = false;
   if (runDir && !process.env.REHEARSAL_KEEP) rmSync(runDir, { recursive: true, force: true });
   else if (runDir) log(`state kept in ${runDir}`);
@@ -146,7 +149,7 @@ async function main() {
   // The Cloudflare Vite plugin copies a local .dev.vars (e.g. the one `npm start` or the e2e
   // server wrote, without GATEWAY_WEBHOOK_SECRET) into the build, and wrangler dev prefers that
   // file to its process environment: this run's secrets replace it, and it is removed at the end.
-  writeFileSync(builtDevVars, Object.entries(secrets).map(([k, v]) => `${k}="${v}"\n`).join(""), { mode: 0o600 });
+  for (const file of devVarsFiles) writeFileSync(file, Object.entries(secrets).map(([k, v]) => `${k}="${v}"\n`).join(""), { mode: 0o600 });
   wroteDevVars = true;
 
   // The agency is created in the same local state directory while the Worker starts
