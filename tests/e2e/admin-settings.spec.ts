@@ -1,6 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs, newPlayer, submitLogin, switchLanguage } from "./fixtures";
+import { accountTest as test, expect, hasJs, registerAndLoginByForms, switchLanguage, waitForHydration } from "./fixtures";
 import { addBankAccount } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -15,28 +14,7 @@ test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2
 // login may wait for the next 30 s step (tests/e2e/staff.ts).
 test.describe.configure({ timeout: 120_000 });
 
-async function waitForHydration(page: Page) {
-  if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor();
-}
 
-/** A player of this agency, registered and logged in through the forms (the browser resolves *.localhost; Node does not). */
-async function registerAndLogin(page: Page) {
-  const player = newPlayer({ username: `s${Date.now().toString(36)}${Math.floor(Math.random() * 1e5).toString(36)}`.slice(0, 20) });
-  await page.goto("/register");
-  await waitForHydration(page);
-  const form = page.getByTestId("register-form");
-  await form.locator('input[name="username"]').fill(player.username);
-  await form.locator('input[name="phone"]').fill(player.phone);
-  await form.locator('input[name="password"]').fill(player.password);
-  await form.locator('input[name="confirmPassword"]').fill(player.password);
-  await form.locator('input[name="adult"]').check();
-  await form.locator('button[type="submit"]').click();
-  await expect(page).toHaveURL(/\/login/);
-  await waitForHydration(page);
-  await submitLogin(page, player);
-  await expect(page).not.toHaveURL(/\/login/);
-  return player;
-}
 
 /** "฿100,00": the Lao formatting of a credit amount given in minor units. */
 function credit(minor: bigint): string {
@@ -72,7 +50,7 @@ test.describe("settings reach the players", () => {
     await expect(latest).toContainText(sell);
     await expect(latest).toContainText(`boss-${test.info().project.name}`);
 
-    await registerAndLogin(page);
+    await registerAndLoginByForms(page, "s");
     await addBankAccount(page);
     await page.goto("/player/deposit");
     await waitForHydration(page);
@@ -110,7 +88,7 @@ test.describe("settings reach the players", () => {
     await expect(page.getByTestId("toast")).toContainText("ສ້າງໂປຣໂມຊັນແລ້ວ");
     await expect(page.getByTestId("promotions-table")).toContainText(titles.lo);
 
-    await registerAndLogin(page);
+    await registerAndLoginByForms(page, "s");
     await page.goto("/player/promotion");
     const list = page.getByTestId("promotion-list");
     await expect(list).toContainText(titles.lo);

@@ -1,6 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs, newPlayer, submitLogin } from "./fixtures";
+import { accountTest as test, expect, hasJs, registerAndLoginByForms, waitForHydration } from "./fixtures";
 import { addBankAccount } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -15,30 +14,10 @@ const port = Number(process.env.E2E_PORT ?? 4173);
 test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.own.localhost:${port}`) });
 test.describe.configure({ timeout: 150_000 });
 
-async function waitForHydration(page: Page) {
-  if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor();
-}
 
-async function registerAndLogin(page: Page) {
-  const player = newPlayer({ username: `o${Date.now().toString(36)}${Math.floor(Math.random() * 1e5).toString(36)}`.slice(0, 20) });
-  await page.goto("/register");
-  await waitForHydration(page);
-  const form = page.getByTestId("register-form");
-  await form.locator('input[name="username"]').fill(player.username);
-  await form.locator('input[name="phone"]').fill(player.phone);
-  await form.locator('input[name="password"]').fill(player.password);
-  await form.locator('input[name="confirmPassword"]').fill(player.password);
-  await form.locator('input[name="adult"]').check();
-  await form.locator('button[type="submit"]').click();
-  await expect(page).toHaveURL(/\/login/, { timeout: 30_000 });
-  await waitForHydration(page);
-  await submitLogin(page, player);
-  await expect(page).not.toHaveURL(/\/login/, { timeout: 30_000 });
-  return player;
-}
 
 test("own account: the exact pay amount and a derived QR -> the cashier marks it paid -> SUCCESS in the player's history", async ({ page, expectHttpError }, info) => {
-  await registerAndLogin(page);
+  await registerAndLoginByForms(page, "o");
   await addBankAccount(page);
   await page.goto("/player/deposit");
   await waitForHydration(page);

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, newPlayer, submitLogin } from "./fixtures";
+import { accountTest as test, expect, registerAndLoginByForms, waitForHydration } from "./fixtures";
 import { addBankAccount } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -65,26 +65,10 @@ test.beforeAll(async ({}, info) => {
   );
 });
 
-async function ready(page: Page) {
-  if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor();
-}
 
 /** A player of this agency with a bank account and an open own-account order; its code and pay amount. */
 async function playerWithOrder(page: Page, baseURL: string) {
-  const player = newPlayer({ username: `t${Date.now().toString(36)}${Math.floor(Math.random() * 1e5).toString(36)}`.slice(0, 20) });
-  await page.goto("/register");
-  await ready(page);
-  const form = page.getByTestId("register-form");
-  await form.locator('input[name="username"]').fill(player.username);
-  await form.locator('input[name="phone"]').fill(player.phone);
-  await form.locator('input[name="password"]').fill(player.password);
-  await form.locator('input[name="confirmPassword"]').fill(player.password);
-  await form.locator('input[name="adult"]').check();
-  await form.locator('button[type="submit"]').click();
-  await expect(page).toHaveURL(/\/login/);
-  await ready(page);
-  await submitLogin(page, player);
-  await expect(page).not.toHaveURL(/\/login/);
+  const player = await registerAndLoginByForms(page, "t");
   await addBankAccount(page);
   // Node does not resolve *.localhost (the browser does): the request goes to localhost with the agency's Host and the player's cookie
   const cookie = (await page.context().cookies(baseURL)).map((c) => `${c.name}=${c.value}`).join("; ");
@@ -120,7 +104,7 @@ test("staff map a channel's first statement, preview it, confirm: the player's d
   expectHttpError(401, /^\/admin\/login\/totp/);
   await staffLogin(page, DEMO_STAFF.boss, "/admin/deposits/import");
   await expect(page).toHaveURL(/\/admin\/deposits\/import/);
-  await ready(page);
+  await waitForHydration(page);
   const upload = page.getByTestId("statement-upload");
   await upload.locator('select[name="channel"]').selectOption(CHANNEL);
   await upload.locator('input[name="file"]').setInputFiles(file);
@@ -128,7 +112,7 @@ test("staff map a channel's first statement, preview it, confirm: the player's d
 
   // first import of this channel: the mapping step, the file's first rows as they are
   await expect(page.getByTestId("statements")).toHaveAttribute("data-step", "map");
-  await ready(page);
+  await waitForHydration(page);
   await expect(page.getByTestId("statement-raw")).toContainText("ໂອນເງິນ; ທ້າວ ສົມ");
   const mapping = page.getByTestId("statement-mapping");
   await mapping.locator('select[name="amountMode"]').selectOption("split");
@@ -146,7 +130,7 @@ test("staff map a channel's first statement, preview it, confirm: the player's d
 
   // the review: the credit row matches the player's order; nothing applied yet
   await expect(page.getByTestId("statements")).toHaveAttribute("data-step", "review");
-  await ready(page);
+  await waitForHydration(page);
   const row = page.getByTestId("statement-rows").locator('tr[data-kind="credit"]');
   await expect(row).toHaveAttribute("data-outcome", "match");
   await expect(row).toContainText(order.code);
@@ -163,7 +147,7 @@ test("staff map a channel's first statement, preview it, confirm: the player's d
 
   // the same file again: the saved mapping is used, the row is shown as a duplicate and nothing is applied twice
   await page.goto("/admin/deposits/import");
-  await ready(page);
+  await waitForHydration(page);
   await page.getByTestId("statement-upload").locator('select[name="channel"]').selectOption(CHANNEL);
   await page.getByTestId("statement-upload").locator('input[name="file"]').setInputFiles(file);
   await page.getByTestId("statement-upload").locator('button[type="submit"]').click();
