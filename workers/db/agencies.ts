@@ -1,5 +1,6 @@
 import { isLanguage, type Language } from "../core/languages";
 import { PROVIDERS, type Provider } from "../core/providers";
+import { NEUTRAL_BRAND, type Brand } from "../core/brand";
 
 /**
  * Statements over `agencies`, `agency_domains`, `agency_settings` (migration 0001 and
@@ -25,8 +26,8 @@ export type AgencySettings = {
   enabledProviders: Provider[];
 };
 
-/** The agency a request is for: its id, name and settings. */
-export type Agency = { id: string; name: string } & AgencySettings;
+/** The agency a request is for: its id, name, settings and brand. */
+export type Agency = { id: string; name: string; brand: Brand } & AgencySettings;
 
 type AgencySettingsRow = {
   fallback_language: string;
@@ -89,7 +90,8 @@ export async function findActiveAgencyByHost(db: D1Database, host: string): Prom
     )
     .bind(host)
     .first<AgencySettingsRow & { id: string; name: string }>();
-  return row ? { id: row.id, name: row.name, ...toAgencySettings(row) } : null;
+  // The brand is read with the agency (issue 15); until an owner sets one, the neutral default.
+  return row ? { id: row.id, name: row.name, brand: NEUTRAL_BRAND, ...toAgencySettings(row) } : null;
 }
 
 /** An agency's settings; every agency has its row (created with the agency), so a missing one is a bug. */
