@@ -162,7 +162,7 @@ beforeAll(async () => {
     promotionId: "daily-10",
     provider: "betflix",
     rules: daily.rules,
-    facts: { promotionActive: true, enabledProviders: ["askmebet", "betflix"], hasBankAccount: true, creditAtProviderMinor: "0" },
+    facts: { promotionActive: true, enabledProviders: ["askmebet", "betflix"], hasBankAccount: true, creditAtProviderMinor: 0n },
     now: vte("2026-06-12T09:00:00"),
   });
   expect(claimed.ok).toBe(true);
