@@ -1,10 +1,12 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../workers/app";
 import { addAgency } from "../setup/players";
 import { periodStartMs, vientianeDate } from "../../workers/core/report-range";
 import { collectProviderStats, providersReport } from "../../workers/services/provider-stats";
+import { saveProviderSetup } from "../../workers/services/provider-setup";
+import { PROVIDER_USERNAME_RULES, providerUsernameFor } from "../../workers/core/provider-username";
 
 /**
  * Provider figures (issue 17, decision 019): the sandbox provider records bets at a time
@@ -35,6 +37,7 @@ async function addFault(fault: Json): Promise<void> {
   expect(res.status).toBe(201);
 }
 afterEach(async () => {
+  vi.unstubAllGlobals();
   await env.SANDBOX_PROVIDER.fetch(`${BASE}/sandbox/faults`, { method: "DELETE" });
 });
 
@@ -242,5 +245,54 @@ describe("collectProviderStats and providersReport", () => {
     await waitOnExecutionContext(ctx);
     const rows = await env.DB.prepare(`SELECT day FROM provider_daily_stats WHERE agency_id = ?1 ORDER BY day`).bind(a).all<{ day: string }>();
     expect(rows.results.map((r) => r.day)).toEqual([YESTERDAY, TODAY]);
+  });
+});
+
+describe("through the agency's provider setup (the port factory)", () => {
+  it("AMB is asked under the players' AMB names; a disabled provider is recorded unavailable; the sandbox still serves the rest", async () => {
+    const a = await newAgency();
+    await env.DB.prepare(`UPDATE agency_settings SET enabled_providers = '["askmebet","gclub","alphabet"]' WHERE agency_id = ?1`).bind(a).run();
+    const actor = { agencyId: a, staffId: "s-owner", staffUsername: "boss", ip: "10.78.0.9", userAgent: "vitest" };
+    const AMB = "https://api.amb.example";
+    const saved = await saveProviderSetup(env, actor, {
+      provider: "askmebet",
+      adapter: "amb",
+      baseUrl: AMB,
+      productCode: "AMBSLOT",
+      lobbyUrl: "https://play.amb.example",
+      imageUrl: null,
+      agent: "agent-one",
+      secret: "secret-key-0001",
+    });
+    expect(saved).toEqual({ ok: true });
+    expect(await saveProviderSetup(env, actor, { provider: "gclub", adapter: "disabled", baseUrl: null, productCode: null, lobbyUrl: null, imageUrl: null, agent: null, secret: null })).toEqual({ ok: true });
+    const player = await depositor(a, "askmebet");
+    const alpha = await depositor(a, "alphabet");
+    const alphaBets = [await bet("alphabet", alpha.legacy, "8", TODAY_START + 70)];
+    const ambName = providerUsernameFor(PROVIDER_USERNAME_RULES.askmebet, { agencyId: a, username: player.username, playerId: player.id }).name;
+    const asked: URL[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = new URL(typeof input === "string" || input instanceof URL ? input.toString() : input.url);
+        asked.push(url);
+        if (url.origin !== AMB || url.pathname !== "/betTransactionsV2") return Response.json({ code: 20, message: "Invalid payload" });
+        // One bet in the first hour of each day, of our player and of someone else's member.
+        const first = url.searchParams.get("startTime")!.endsWith("T17:00:00.000Z");
+        const txns = first ? [{ username: ambName, stake: 40, payout: 10, betStatus: "SETTLED" }, { username: "someoneelse1", stake: 999, payout: 0, betStatus: "SETTLED" }] : [];
+        return Response.json({ reqId: "r", code: 0, message: "OK", data: { txns, nextId: null } });
+      }),
+    );
+    const run = await collectProviderStats(env, NOW);
+    const report = await providersReport(env.DB, a, { from: YESTERDAY, to: TODAY, grouping: "day" });
+    expect(report.periods.filter((r) => r.provider === "askmebet")).toEqual([
+      { period: YESTERDAY, provider: "askmebet", turnover: 4000, winLoss: 3000 },
+      { period: TODAY, provider: "askmebet", turnover: 4000, winLoss: 3000 },
+    ]);
+    expect(asked.filter((u) => u.pathname === "/betTransactionsV2")).toHaveLength(48);
+    expect(asked.every((u) => u.searchParams.get("productId") === "AMBSLOT")).toBe(true);
+    expect(run.unavailable.filter((u) => u.agencyId === a).map((u) => u.provider)).toEqual(["gclub", "gclub"]);
+    expect(report.unavailable.map((u) => `${u.provider} ${u.day}`)).toEqual([`gclub ${YESTERDAY}`, `gclub ${TODAY}`]);
+    expect(report.periods.find((r) => r.provider === "alphabet" && r.period === TODAY)).toMatchObject(sum(alphaBets));
   });
 });
