@@ -4,6 +4,7 @@ import { misconfiguredResponse } from "./config";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
 import { providerCspForHost } from "./services/provider-setup";
 import { collectProviderStats } from "./services/provider-stats";
+import { backfillReadModels } from "./services/report-backfill";
 import { rearmWallets } from "./services/wakeups";
 
 export { PlayerWallet } from "./wallet/player-wallet";
@@ -35,10 +36,15 @@ export default {
     return withSecurityHeaders(response, nonce, { dev, providers });
   },
   // wrangler.toml [triggers]: every 5 minutes wallets with due work are woken even if an
-  // alarm was lost; once an hour (PROVIDER_STATS_CRON) the providers' figures of yesterday
-  // and today are collected for the reports (decision 019).
+  // alarm was lost, and wallets written before migration 0022 re-project their rows for the
+  // reports (a no-op once done); once an hour (PROVIDER_STATS_CRON) the providers' figures
+  // of yesterday and today are collected for the reports instead (decision 019).
   async scheduled(controller, env, ctx) {
-    if (controller.cron === PROVIDER_STATS_CRON) ctx.waitUntil(collectProviderStats(env, controller.scheduledTime));
-    else ctx.waitUntil(rearmWallets(env));
+    if (controller.cron === PROVIDER_STATS_CRON) {
+      ctx.waitUntil(collectProviderStats(env, controller.scheduledTime));
+      return;
+    }
+    ctx.waitUntil(rearmWallets(env));
+    ctx.waitUntil(backfillReadModels(env));
   },
 } satisfies ExportedHandler<Env>;
