@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../workers/app";
 import { addAgency } from "../setup/players";
-import { periodStartMs, vientianeDate } from "../../workers/core/report-range";
+import { vientianeDate } from "../../workers/core/report-range";
 import { collectProviderStats, providersReport } from "../../workers/services/provider-stats";
 import { saveProviderSetup } from "../../workers/services/provider-setup";
 import { PROVIDER_USERNAME_RULES, providerUsernameFor } from "../../workers/core/provider-username";
@@ -84,7 +84,8 @@ function sum(bets: { stake: number; win: number }[]): { turnover: number; winLos
 const NOW = Date.now();
 const TODAY = vientianeDate(NOW);
 const YESTERDAY = vientianeDate(NOW - DAY);
-const TODAY_START = periodStartMs(TODAY);
+/** 00:00 of today in Vientiane (UTC+7). */
+const TODAY_START = Date.parse(`${TODAY}T00:00:00Z`) - 7 * HOUR;
 
 beforeAll(() => {
   // The job runs for every active agency of this file's D1: only this file's agencies exist.
