@@ -1,0 +1,202 @@
+import { useId, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode, type RefObject } from "react";
+import { scaleBand, scaleLinear, scalePoint } from "d3-scale";
+import { line } from "d3-shape";
+
+/**
+ * Report charts (issue 17), drawn as SVG during the server render by d3-scale (scales, ticks)
+ * and d3-shape (line paths): no DOM, no canvas, nothing measured in the browser. So a chart
+ * is complete without JavaScript: axes with labels, a legend, and a <title> on every bar or
+ * point (the browser shows it on hover). With JavaScript the same marks get a small tooltip
+ * (pointer or tap), a few lines of React state and no chart library in the browser beyond
+ * the scales already used to draw.
+ *
+ * The SVG is one image to assistive technology (role="img" with a title); the figures are
+ * in the <table> the page puts beside every chart.
+ */
+export type ChartSeries = { key: string; label: string; values: (number | null)[] };
+export type ChartProps = {
+  /** Accessible name of the image (and its heading's text). */
+  title: string;
+  /** Category labels along x: full (titles, tooltips) and short (axis). */
+  categories: { label: string; tick: string }[];
+  series: ChartSeries[];
+  /** Formats a value of the series (axis ticks, titles, tooltips). */
+  format: (value: number) => string;
+  testId?: string;
+};
+
+const WIDTH = 640;
+const HEIGHT = 260;
+const MARGIN = { top: 12, right: 12, bottom: 36, left: 92 };
+/** Series colours: each at least 3:1 against the white plot (WCAG non-text contrast). */
+const COLOURS = ["#1f5fbf", "#b4420b", "#2e7d32", "#7b2cbf", "#a3195b"];
+const MAX_TICKS = 10;
+
+type Tip = { x: number; y: number; text: string } | null;
+
+function domainOf(series: ChartSeries[]): [number, number] {
+  let min = 0;
+  let max = 0;
+  for (const s of series) for (const v of s.values) if (v !== null && Number.isFinite(v)) [min, max] = [Math.min(min, v), Math.max(max, v)];
+  return min === max ? [0, 1] : [min, max];
+}
+
+/** Every n-th category label, so at most MAX_TICKS fit under the axis. */
+function tickEvery(count: number): number {
+  return Math.max(1, Math.ceil(count / MAX_TICKS));
+}
+
+function useTooltip() {
+  const frame = useRef<HTMLDivElement>(null);
+  const [tip, setTip] = useState<Tip>(null);
+  const show = (text: string) => (event: ReactPointerEvent<SVGElement>) => {
+    const box = frame.current?.getBoundingClientRect();
+    const mark = event.currentTarget.getBoundingClientRect();
+    if (!box) return;
+    setTip({ x: mark.left + mark.width / 2 - box.left, y: mark.top - box.top, text });
+  };
+  const hide = () => setTip(null);
+  return { frame, tip, show, hide };
+}
+
+function Frame({ title, testId, kind, legend, tip, frame, children }: { title: string; testId?: string; kind: string; legend: ChartSeries[]; tip: Tip; frame: RefObject<HTMLDivElement | null>; children: ReactNode }) {
+  const id = useId();
+  return (
+    <figure className="chart" data-testid={testId} data-chart={kind}>
+      <div className="chart-frame" ref={frame}>
+        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title`} className="chart-svg" preserveAspectRatio="xMidYMid meet">
+          <title id={`${id}-title`}>{title}</title>
+          {children}
+        </svg>
+        {tip && (
+          <div className="chart-tip" aria-hidden="true" data-testid="chart-tip" style={{ left: tip.x, top: tip.y }}>
+            {tip.text}
+          </div>
+        )}
+      </div>
+      <figcaption className="chart-legend">
+        {legend.map((s, i) => (
+          <span key={s.key} className="chart-key">
+            <span className="chart-swatch" style={{ background: COLOURS[i % COLOURS.length] }} aria-hidden="true" />
+            {s.label}
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
+}
+
+function YAxis({ y, format }: { y: ReturnType<typeof scaleLinear<number, number>>; format: (v: number) => string }) {
+  return (
+    <g className="chart-axis" aria-hidden="true">
+      {y.ticks(5).filter(Number.isInteger).map((tick) => (
+        <g key={tick} transform={`translate(0,${y(tick)})`}>
+          <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} className={tick === 0 ? "chart-zero" : "chart-grid"} />
+          <text x={MARGIN.left - 6} dy="0.32em" textAnchor="end">
+            {format(tick)}
+          </text>
+        </g>
+      ))}
+    </g>
+  );
+}
+
+function XAxis({ categories, x }: { categories: ChartProps["categories"]; x: (i: number) => number }) {
+  const every = tickEvery(categories.length);
+  return (
+    <g className="chart-axis" aria-hidden="true">
+      {categories.map((c, i) =>
+        i % every === 0 ? (
+          <text key={i} x={x(i)} y={HEIGHT - MARGIN.bottom + 18} textAnchor="middle">
+            {c.tick}
+          </text>
+        ) : null,
+      )}
+    </g>
+  );
+}
+
+/** Grouped vertical bars (one group per category, one bar per series); negative values hang below zero. */
+export function BarChart({ title, categories, series, format, testId }: ChartProps) {
+  const { frame, tip, show, hide } = useTooltip();
+  const y = scaleLinear().domain(domainOf(series)).nice().range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const band = scaleBand<number>()
+    .domain(categories.map((_, i) => i))
+    .range([MARGIN.left, WIDTH - MARGIN.right])
+    .paddingInner(0.2)
+    .paddingOuter(0.1);
+  const inner = scaleBand<string>()
+    .domain(series.map((s) => s.key))
+    .range([0, band.bandwidth()])
+    .padding(0.05);
+  const zero = y(0);
+  return (
+    <Frame title={title} testId={testId} kind="bar" legend={series} tip={tip} frame={frame}>
+      <YAxis y={y} format={format} />
+      <XAxis categories={categories} x={(i) => (band(i) ?? 0) + band.bandwidth() / 2} />
+      {categories.map((c, i) => (
+        <g key={i} transform={`translate(${band(i) ?? 0},0)`}>
+          {series.map((s, k) => {
+            const v = s.values[i];
+            if (v === null || !Number.isFinite(v)) return null;
+            const text = `${c.label} · ${s.label}: ${format(v)}`;
+            const top = Math.min(y(v), zero);
+            return (
+              <rect
+                key={s.key}
+                className="chart-mark"
+                x={inner(s.key)}
+                y={top}
+                width={inner.bandwidth()}
+                height={Math.max(Math.abs(zero - y(v)), v === 0 ? 0 : 1)}
+                fill={COLOURS[k % COLOURS.length]}
+                data-value={v}
+                onPointerEnter={show(text)}
+                onPointerLeave={hide}
+              >
+                <title>{text}</title>
+              </rect>
+            );
+          })}
+        </g>
+      ))}
+    </Frame>
+  );
+}
+
+/** One line per series across the categories (periods), a point with its title on each value. */
+export function LineChart({ title, categories, series, format, testId }: ChartProps) {
+  const { frame, tip, show, hide } = useTooltip();
+  const y = scaleLinear().domain(domainOf(series)).nice().range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const x = scalePoint<number>()
+    .domain(categories.map((_, i) => i))
+    .range([MARGIN.left + 8, WIDTH - MARGIN.right - 8])
+    .padding(0.2);
+  const path = line<[number, number | null]>()
+    .defined(([, v]) => v !== null && Number.isFinite(v))
+    .x(([i]) => x(i) ?? 0)
+    .y(([, v]) => y(v ?? 0));
+  return (
+    <Frame title={title} testId={testId} kind="line" legend={series} tip={tip} frame={frame}>
+      <YAxis y={y} format={format} />
+      <XAxis categories={categories} x={(i) => x(i) ?? 0} />
+      {series.map((s, k) => {
+        const colour = COLOURS[k % COLOURS.length];
+        return (
+          <g key={s.key}>
+            <path d={path(s.values.map((v, i) => [i, v])) ?? undefined} fill="none" stroke={colour} strokeWidth={2} />
+            {s.values.map((v, i) => {
+              if (v === null || !Number.isFinite(v)) return null;
+              const text = `${categories[i].label} · ${s.label}: ${format(v)}`;
+              return (
+                <circle key={i} className="chart-mark" cx={x(i)} cy={y(v)} r={4} fill={colour} data-value={v} onPointerEnter={show(text)} onPointerLeave={hide}>
+                  <title>{text}</title>
+                </circle>
+              );
+            })}
+          </g>
+        );
+      })}
+    </Frame>
+  );
+}
