@@ -3,6 +3,7 @@ import { cloudflareContext } from "../app/lib/context.server";
 import { misconfiguredResponse } from "./config";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
 import { providerCspForHost } from "./services/provider-setup";
+import { backfillReadModels } from "./services/report-backfill";
 import { rearmWallets } from "./services/wakeups";
 
 export { PlayerWallet } from "./wallet/player-wallet";
@@ -30,8 +31,10 @@ export default {
     const providers = html ? await providerCspForHost(env, request.headers.get("Host") ?? new URL(request.url).host) : undefined;
     return withSecurityHeaders(response, nonce, { dev, providers });
   },
-  // wrangler.toml [triggers]: wallets with due work are woken even if an alarm was lost.
+  // wrangler.toml [triggers]: wallets with due work are woken even if an alarm was lost;
+  // wallets written before migration 0022 re-project their rows for the reports (a no-op once done).
   async scheduled(_controller, env, ctx) {
     ctx.waitUntil(rearmWallets(env));
+    ctx.waitUntil(backfillReadModels(env));
   },
 } satisfies ExportedHandler<Env>;

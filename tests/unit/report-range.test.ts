@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRange, periodOf, periodsOf, presetRange, utcBounds, vientianeDate, type ReportRange } from "../../workers/core/report-range";
+import { MAX_RANGE_DAYS, parseRange, REPORT_PRESETS, periodOf, periodsOf, presetRange, utcBounds, vientianeDate, type ReportRange } from "../../workers/core/report-range";
 
 // 2026-11-24 16:59:59.999Z is 23:59:59.999 on the 24th in Vientiane; 17:00Z is already the 25th.
 const lateOn24 = new Date("2026-11-24T16:59:59.999Z");
@@ -65,6 +65,10 @@ describe("parseRange", () => {
     [{ from: "2026-11-01T00", to: "2026-11-02" }],
   ])("refuses %j", (input) => {
     expect(parseRange(input, lateOn24)).toEqual({ error: "RANGE_INVALID" });
+  });
+  it("every preset parses, and a preset is at most MAX_RANGE_DAYS long", () => {
+    for (const preset of REPORT_PRESETS) expect(parseRange({ preset }, lateOn24)).toEqual(presetRange(preset, lateOn24));
+    expect(MAX_RANGE_DAYS).toBe(92);
   });
   it("at most 92 days", () => {
     expect(parseRange({ from: "2026-01-01", to: "2026-04-02" }, lateOn24)).toEqual({ from: "2026-01-01", to: "2026-04-02", grouping: "day" });

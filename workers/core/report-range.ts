@@ -23,9 +23,8 @@ export type ReportRange = { from: string; to: string; grouping: ReportGrouping }
 export const REPORT_PRESETS: readonly ReportPreset[] = ["today", "yesterday", "7d", "month", "last-month"];
 export const MAX_RANGE_DAYS = 92;
 /** Vientiane is UTC+7 all year. */
-export const VIENTIANE_OFFSET_MS = 7 * 60 * 60 * 1000;
+const VIENTIANE_OFFSET_MS = 7 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
-const HOUR_MS = 60 * 60 * 1000;
 
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -138,12 +137,4 @@ export function periodOf(at: Date | number | string, grouping: ReportGrouping): 
   const ms = typeof at === "string" ? Date.parse(at) : typeof at === "number" ? at : at.getTime();
   const local = new Date(ms + VIENTIANE_OFFSET_MS).toISOString();
   return grouping === "hour" ? `${local.slice(0, 10)}T${local.slice(11, 13)}` : local.slice(0, 10);
-}
-
-/** ms since the epoch of the start of a Vientiane hour 'YYYY-MM-DDTHH' or day 'YYYY-MM-DD'. */
-export function periodStartMs(period: string): number {
-  const day = dayNumber(period.slice(0, 10));
-  if (day === null) throw new Error(`invalid period ${period}`);
-  const hour = period.length > 10 ? Number(period.slice(11, 13)) : 0;
-  return day * DAY_MS - VIENTIANE_OFFSET_MS + hour * HOUR_MS;
 }

@@ -289,10 +289,6 @@ export async function listUnrecordedFlaggedDeposits(
 // ---- the dashboard's figures
 
 export type DashboardFigures = {
-  /** successful deposits created in the day */
-  deposits: { amount: string; credit: string }[];
-  /** successful withdrawals created in the day */
-  withdrawals: { credit: string; received: string }[];
   manualWithdrawals: number;
   flaggedDeposits: number;
   failedDeposits: number;
@@ -303,9 +299,8 @@ export type DashboardFigures = {
 
 /** One agency's figures for [start, end), from the read models (and the waiting unmatched payments), in one batch. */
 export async function loadDashboardFigures(db: D1Database, agencyId: string, day: { start: string; end: string }): Promise<DashboardFigures> {
-  const [deposits, withdrawals, manual, flagged, failed, unmatched, depositErrors, withdrawErrors] = await db.batch<Record<string, unknown>>([
-    db.prepare(`SELECT amount, credit FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'SUCCESS' AND created_at >= ?2 AND created_at < ?3`).bind(agencyId, day.start, day.end),
-    db.prepare(`SELECT credit, received FROM withdraw_orders_view WHERE agency_id = ?1 AND status = 'SUCCESS' AND created_at >= ?2 AND created_at < ?3`).bind(agencyId, day.start, day.end),
+  // today's money comes from the reports (workers/db/reports.ts), by paid time
+  const [manual, flagged, failed, unmatched, depositErrors, withdrawErrors] = await db.batch<Record<string, unknown>>([
     countManualQueueStatement(db, agencyId),
     db.prepare(`SELECT COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND flag IS NOT NULL`).bind(agencyId),
     db.prepare(`SELECT COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'FAILED'`).bind(agencyId),
@@ -320,8 +315,6 @@ export async function loadDashboardFigures(db: D1Database, agencyId: string, day
   ]);
   const byProvider = (r: D1Result<Record<string, unknown>>) => (r.results as { provider: string; n: number }[]).map((e) => ({ provider: e.provider, count: Number(e.n) }));
   return {
-    deposits: deposits.results as { amount: string; credit: string }[],
-    withdrawals: withdrawals.results as { credit: string; received: string }[],
     manualWithdrawals: countOf(manual),
     flaggedDeposits: countOf(flagged),
     failedDeposits: countOf(failed),

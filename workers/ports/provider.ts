@@ -20,6 +20,28 @@ export type GameList = { tabs: string[]; games: { code: string; name: string; ta
 /** The game to open: its code and the tab it was listed under (Betflix launches by brand + code). */
 export type LaunchGame = { code: string; tab: string | null };
 
+/**
+ * A player as the period report names him: `username` is the legacy provider name
+ * `agencyId_username` every other method takes, `playerId` lets a real adapter derive the
+ * name it uses at the provider without a lookup (core/provider-username.ts).
+ */
+export type ReportPlayer = { username: string; playerId: string };
+
+/**
+ * A period's totals at one provider for a set of players (decision 019, "Provider figures"),
+ * in credit minor units (THB satang):
+ * - turnoverMinor: the sum of the VALID bets placed in the period (cancelled, void and
+ *   refunded bets left out; where the provider answers a valid amount, that one);
+ * - winLossMinor: the AGENCY's result, stakes minus what the bets paid back: positive when
+ *   the players lost (the house won), negative when the players won.
+ * `unavailable` is never a zero: the figures were not read (provider down, too slow, answer
+ * unreadable, or the provider's API has no such report).
+ */
+export type PeriodSummary = { kind: "ok"; turnoverMinor: bigint; winLossMinor: bigint } | { kind: "unavailable"; reason: string };
+
+/** The period: Asia/Vientiane days, inclusive ('YYYY-MM-DD'; Vientiane = Bangkok = UTC+7). */
+export type SummaryInput = { from: string; to: string; players: readonly ReportPlayer[]; signal?: AbortSignal };
+
 export interface GameProviderPort {
   games(tab: string | null): Promise<{ kind: "ok"; list: GameList } | { kind: "unavailable"; reason: string }>;
   /** The provider's lobby, or one game when `game` is given. */
@@ -34,6 +56,8 @@ export interface GameProviderPort {
   turnover(username: string, since?: number): Promise<{ kind: "ok"; amountMinor: bigint } | { kind: "unavailable"; reason: string }>;
   transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome>;
   transferStatus(reference: string): Promise<TransferStatus>;
+  /** Turnover and the agency's win/loss of these players over whole days (see PeriodSummary). */
+  periodSummary(input: SummaryInput): Promise<PeriodSummary>;
 }
 
 /** How long we wait for a provider before calling the outcome unknown. */
@@ -50,7 +74,7 @@ class SandboxProviderAdapter implements GameProviderPort {
     private readonly timeoutMs = PROVIDER_TIMEOUT_MS,
   ) {}
 
-  private async call(path: string, init?: { method?: string; body?: unknown }): Promise<Response> {
+  private async call(path: string, init?: { method?: string; body?: unknown; signal?: AbortSignal }): Promise<Response> {
     return this.fetcher.fetch(`http://sandbox-provider/api/${this.provider}${path}`, {
       method: init?.method ?? "GET",
       headers: {
@@ -58,7 +82,7 @@ class SandboxProviderAdapter implements GameProviderPort {
         ...(init?.body ? { "Content-Type": "application/json" } : {}),
       },
       body: init?.body ? JSON.stringify(init.body) : undefined,
-      signal: AbortSignal.timeout(this.timeoutMs),
+      signal: init?.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs),
     });
   }
 
@@ -135,6 +159,32 @@ class SandboxProviderAdapter implements GameProviderPort {
     }
   }
 
+  /**
+   * POST /api/:provider/report `{ startTime, endTime, usernames }` (the sandbox's own report,
+   * docs/sandbox-provider.md) -> `data: { turnover, payout, winLoss, bets }`, winLoss already
+   * from the agency's side (stakes minus payouts).
+   */
+  async periodSummary(input: SummaryInput): Promise<PeriodSummary> {
+    const window = vientianeWindow(input.from, input.to);
+    if (!window) return { kind: "unavailable", reason: "bad period" };
+    if (input.players.length === 0) return { kind: "ok", turnoverMinor: 0n, winLossMinor: 0n };
+    try {
+      const res = await this.call("/report", {
+        method: "POST",
+        body: { startTime: new Date(window.start).toISOString(), endTime: new Date(window.end).toISOString(), usernames: input.players.map((p) => p.username) },
+        signal: input.signal,
+      });
+      if (!res.ok) return { kind: "unavailable", reason: `HTTP ${res.status}` };
+      const body = (await res.json()) as { data?: { turnover?: unknown; winLoss?: unknown } };
+      const turnover = typeof body.data?.turnover === "string" ? parseAmount(body.data.turnover, "THB") : null;
+      const winLoss = typeof body.data?.winLoss === "string" ? parseSigned(body.data.winLoss) : null;
+      if (turnover === null || winLoss === null) return { kind: "unavailable", reason: "bad answer" };
+      return { kind: "ok", turnoverMinor: turnover, winLossMinor: winLoss };
+    } catch (error) {
+      return { kind: "unavailable", reason: String(error) };
+    }
+  }
+
   async transferStatus(reference: string): Promise<TransferStatus> {
     try {
       const res = await this.call(`/transactions/${encodeURIComponent(reference)}`);
@@ -186,6 +236,32 @@ export class UnconfiguredProviderAdapter implements GameProviderPort {
   async transferStatus(): Promise<TransferStatus> {
     return { kind: "unknown", reason: this.reason };
   }
+  async periodSummary(): Promise<PeriodSummary> {
+    return { kind: "unavailable", reason: this.reason };
+  }
+}
+
+const VIENTIANE_OFFSET_MS = 7 * 3600_000;
+const DAY_MS = 24 * 3600_000;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The UTC instants of Vientiane days from..to inclusive: [from 00:00 +07, to+1 00:00 +07).
+ * Null when a day is not a calendar date or the period runs backwards.
+ */
+export function vientianeWindow(from: string, to: string): { start: number; end: number } | null {
+  if (!DAY.test(from) || !DAY.test(to)) return null;
+  const a = Date.parse(`${from}T00:00:00Z`);
+  const b = Date.parse(`${to}T00:00:00Z`);
+  if (!Number.isFinite(a) || !Number.isFinite(b) || new Date(a).toISOString().slice(0, 10) !== from || new Date(b).toISOString().slice(0, 10) !== to || b < a) return null;
+  return { start: a - VIENTIANE_OFFSET_MS, end: b + DAY_MS - VIENTIANE_OFFSET_MS };
+}
+
+/** "-12.50" / "12.50" -> minor units (a signed amount of the sandbox's answers), or null. */
+function parseSigned(text: string): bigint | null {
+  const negative = text.startsWith("-");
+  const minor = parseAmount(negative ? text.slice(1) : text, "THB");
+  return minor === null ? null : negative ? -minor : minor;
 }
 
 /** The sandbox provider Worker where its binding exists (local, tests), else not configured. */

@@ -1,29 +1,27 @@
-import { formatAmount, parseAmount, type Currency } from "../core/money";
+import { formatAmount } from "../core/money";
+import { presetRange, utcBounds, type ReportRange } from "../core/report-range";
 import { listSilentForwarders } from "../db/forwarder";
 import { loadDashboardFigures } from "../db/orders";
+import { moneyReport } from "./reports";
 
 /**
  * The back office's dashboard, from the D1 read models (deposit_orders_view,
- * withdraw_orders_view) of one agency. "Today" is the Vientiane day (UTC+7, no daylight
- * saving), the day staff work in; an order counts on the day it was created.
+ * withdraw_orders_view) of one agency. "Today" is the reports' today (workers/core/report-range.ts:
+ * the Vientiane day, UTC+7, no daylight saving), and today's money is the reports' money
+ * figures for that day (decision 019: a deposit counts at its paid time, a withdrawal at its
+ * payout time), so the dashboard and /admin/reports always agree.
  */
-const DAY_MS = 24 * 60 * 60 * 1000;
-const VIENTIANE_OFFSET_MS = 7 * 60 * 60 * 1000;
+
+/** The reports' "today" for `now`, one row for the whole day. */
+function todayRange(now: number): ReportRange {
+  return { ...presetRange("today", new Date(now)), grouping: "day" };
+}
 
 /** [start, end) of the Vientiane day containing `now`, as ISO strings (UTC). */
 export function vientianeDay(now: number): { start: string; end: string; date: string } {
-  const startMs = Math.floor((now + VIENTIANE_OFFSET_MS) / DAY_MS) * DAY_MS - VIENTIANE_OFFSET_MS;
-  return {
-    start: new Date(startMs).toISOString(),
-    end: new Date(startMs + DAY_MS).toISOString(),
-    date: new Date(startMs + VIENTIANE_OFFSET_MS).toISOString().slice(0, 10),
-  };
-}
-
-function sum(values: string[], currency: Currency): string {
-  let total = 0n;
-  for (const v of values) total += parseAmount(v, currency) ?? 0n;
-  return formatAmount(total, currency);
+  const range = todayRange(now);
+  const { fromIso, toIsoExclusive } = utcBounds(range);
+  return { start: fromIso, end: toIsoExclusive, date: range.from };
 }
 
 export type Dashboard = {
@@ -38,7 +36,11 @@ export type Dashboard = {
 
 export async function loadDashboard(db: D1Database, agencyId: string, now: number = Date.now()): Promise<Dashboard> {
   const day = vientianeDay(now);
-  const [figures, silentForwarders] = await Promise.all([loadDashboardFigures(db, agencyId, day), listSilentForwarders(db, agencyId, now)]);
+  const [figures, money, silentForwarders] = await Promise.all([
+    loadDashboardFigures(db, agencyId, day),
+    moneyReport(db, agencyId, todayRange(now)),
+    listSilentForwarders(db, agencyId, now),
+  ]);
   const errors = new Map<string, { provider: string; failedDeposits: number; failedWithdrawals: number }>();
   for (const r of figures.failedDepositsByProvider) {
     errors.set(r.provider, { provider: r.provider, failedDeposits: r.count, failedWithdrawals: 0 });
@@ -48,12 +50,11 @@ export async function loadDashboard(db: D1Database, agencyId: string, now: numbe
     entry.failedWithdrawals = r.count;
     errors.set(r.provider, entry);
   }
-  const dep = figures.deposits;
-  const wd = figures.withdrawals;
+  const today = money.total;
   return {
     date: day.date,
-    deposits: { count: dep.length, amountLak: sum(dep.map((d) => d.amount), "LAK"), credit: sum(dep.map((d) => d.credit), "THB") },
-    withdrawals: { count: wd.length, credit: sum(wd.map((w) => w.credit), "THB"), paidLak: sum(wd.map((w) => w.received), "LAK") },
+    deposits: { count: today.depositCount, amountLak: formatAmount(BigInt(today.depositKip), "LAK"), credit: formatAmount(BigInt(today.depositCredit), "THB") },
+    withdrawals: { count: today.withdrawCount, credit: formatAmount(BigInt(today.withdrawCredit), "THB"), paidLak: formatAmount(BigInt(today.withdrawKipPaid), "LAK") },
     pending: { manualWithdrawals: figures.manualWithdrawals, flaggedDeposits: figures.flaggedDeposits, failedDeposits: figures.failedDeposits, unmatchedPayments: figures.unmatchedPayments },
     providerErrors: [...errors.values()].sort((a, b) => a.provider.localeCompare(b.provider)),
     silentForwarders,

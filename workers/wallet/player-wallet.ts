@@ -6,6 +6,7 @@ import type { WalletContext } from "./context";
 import * as deposits from "./deposits";
 import { runDueWork } from "./due-work";
 import * as ledger from "./ledger";
+import { reprojectAll } from "./projection";
 import * as usages from "./promotion-usages";
 import { WalletStore } from "./queries";
 import { migrateWalletSchema } from "./schema";
@@ -183,6 +184,17 @@ export class PlayerWallet extends DurableObject<Env> {
 
   releaseLatePayment(code: string, entry: "late-credited" | "late-refunded", now: number): boolean {
     return staff.releaseLatePayment(this.wallet, code, entry, now);
+  }
+
+  // ---- read models ----
+
+  /**
+   * Copies every order and usage of this wallet to the D1 read models again, now: the
+   * reports' backfill of wallets written before migration 0022 (workers/services/report-backfill.ts).
+   * `remaining` > 0: some rows could not be copied; the alarm retries them.
+   */
+  reproject(): Promise<{ rows: number; remaining: number }> {
+    return reprojectAll(this.wallet);
   }
 
   // ---- the alarm: settlement saga, reconciler, expiry, projection ----

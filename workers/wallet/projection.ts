@@ -1,12 +1,39 @@
 import { formatAmount } from "../core/money";
-import { upsertDepositOrderViewStatement, upsertPromotionUsageViewStatement, upsertWithdrawOrderViewStatement } from "../db/order-projection";
+import { setFirstDepositStatement, upsertDepositOrderViewStatement, upsertPromotionUsageViewStatement, upsertWithdrawOrderViewStatement } from "../db/order-projection";
 import type { WalletContext } from "./context";
+import type { DepositOrderRow, WithdrawOrderRow } from "./queries";
 
 /**
  * Staff lists read D1: every change to an order or a promotion usage marks it unprojected
  * (and wakes the alarm), and the alarm copies what is marked to the read models, retried
  * until it succeeds. A row changed again while its copy was in flight stays marked.
+ *
+ * Reports (issue 17, decision 019) read the integer minor-unit columns, the paid times, the
+ * bonus credited and taken back, the promotion an order carried, and the player's first
+ * deposit, all written here. `reprojectAll` copies a whole wallet again (the backfill of rows
+ * written before those columns existed).
  */
+
+/** Statements per D1 batch (a wallet re-projected whole may have many rows). */
+const BATCH_SIZE = 100;
+
+/** minor units stored as decimal text in the wallet -> a JS number (safe: far below 2^53). */
+function minor(text: string | null): number {
+  return text === null ? 0 : Number(BigInt(text));
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** The promotion a deposit or withdrawal carried, from the wallet's own usage row. */
+function promotionOf(w: WalletContext, usageId: string | null): string | null {
+  return usageId ? (w.store.usageById(usageId)?.promotion_id ?? null) : null;
+}
+
+async function batched(db: D1Database, statements: D1PreparedStatement[]): Promise<void> {
+  for (let i = 0; i < statements.length; i += BATCH_SIZE) await db.batch(statements.slice(i, i + BATCH_SIZE));
+}
 
 export function markDepositForProjection(w: WalletContext, code: string): void {
   w.store.markDepositUnprojected(code);
@@ -36,22 +63,11 @@ export async function projectDeposits(w: WalletContext): Promise<void> {
   const dirty = w.store.unprojectedDeposits();
   if (dirty.length === 0) return;
   try {
-    await w.env.DB.batch(
-      dirty.map((row) =>
-        upsertDepositOrderViewStatement(w.env.DB, {
-          code: row.code,
-          agencyId: who.agencyId,
-          playerId: who.playerId,
-          provider: row.provider,
-          amount: formatAmount(BigInt(row.amount_minor), "LAK"),
-          credit: formatAmount(BigInt(row.credit_minor), "THB"),
-          status: row.status,
-          flag: row.flag,
-          createdAt: new Date(row.created_at).toISOString(),
-          updatedAt: new Date().toISOString(),
-        }),
-      ),
-    );
+    const firstDeposit = iso(w.store.firstDepositPaidAt());
+    await batched(w.env.DB, [
+      ...dirty.map((row) => upsertDepositOrderViewStatement(w.env.DB, depositView(w, who, row))),
+      setFirstDepositStatement(w.env.DB, who.agencyId, who.playerId, firstDeposit),
+    ]);
     for (const row of dirty) w.store.markDepositProjected(row);
   } catch (error) {
     console.error("deposit projection failed; retried at the next alarm", error);
@@ -64,23 +80,9 @@ export async function projectWithdrawals(w: WalletContext): Promise<void> {
   const dirty = w.store.unprojectedWithdraws();
   if (dirty.length === 0) return;
   try {
-    await w.env.DB.batch(
-      dirty.map((row) =>
-        upsertWithdrawOrderViewStatement(w.env.DB, {
-          code: row.code,
-          agencyId: who.agencyId,
-          playerId: who.playerId,
-          provider: row.provider,
-          credit: formatAmount(BigInt(row.credit_minor), "THB"),
-          received: formatAmount(BigInt(row.received_lak_minor), "LAK"),
-          status: row.status,
-          review: row.review,
-          returnState: row.return_state,
-          reason: row.reason,
-          createdAt: new Date(row.created_at).toISOString(),
-          updatedAt: new Date().toISOString(),
-        }),
-      ),
+    await batched(
+      w.env.DB,
+      dirty.map((row) => upsertWithdrawOrderViewStatement(w.env.DB, withdrawView(w, who, row))),
     );
     for (const row of dirty) w.store.markWithdrawProjected(row);
   } catch (error) {
@@ -94,7 +96,8 @@ export async function projectUsages(w: WalletContext): Promise<void> {
   const dirty = w.store.unprojectedUsages();
   if (dirty.length === 0) return;
   try {
-    await w.env.DB.batch(
+    await batched(
+      w.env.DB,
       dirty.map((row) =>
         upsertPromotionUsageViewStatement(w.env.DB, {
           id: row.id,
@@ -108,6 +111,8 @@ export async function projectUsages(w: WalletContext): Promise<void> {
           reason: row.reason,
           claimedAt: new Date(row.claimed_at).toISOString(),
           updatedAt: new Date().toISOString(),
+          usedAt: iso(row.used_at),
+          endedAt: iso(row.ended_at),
         }),
       ),
     );
@@ -115,4 +120,70 @@ export async function projectUsages(w: WalletContext): Promise<void> {
   } catch (error) {
     console.error("promotion usage projection failed; retried at the next alarm", error);
   }
+}
+
+type Owner = { agencyId: string; playerId: string };
+
+function depositView(w: WalletContext, who: Owner, row: DepositOrderRow) {
+  const paid = row.paid_at !== null;
+  return {
+    code: row.code,
+    agencyId: who.agencyId,
+    playerId: who.playerId,
+    provider: row.provider,
+    amount: formatAmount(BigInt(row.amount_minor), "LAK"),
+    credit: formatAmount(BigInt(row.credit_minor), "THB"),
+    status: row.status,
+    flag: row.flag,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date().toISOString(),
+    channelCode: row.channel_code,
+    amountMinor: minor(row.amount_minor),
+    // what the bank received: the unique pay amount when the order has one (decision 016)
+    paidMinor: paid ? minor(row.pay_amount_minor ?? row.amount_minor) : null,
+    creditMinor: minor(row.credit_minor),
+    bonusMinor: row.bonus_state === "DONE" ? minor(row.bonus_minor) : 0,
+    promotionId: promotionOf(w, row.usage_id),
+    paidAt: iso(row.paid_at),
+  };
+}
+
+function withdrawView(w: WalletContext, who: Owner, row: WithdrawOrderRow) {
+  const credit = BigInt(row.credit_minor);
+  const net = BigInt(row.net_credit_minor);
+  return {
+    code: row.code,
+    agencyId: who.agencyId,
+    playerId: who.playerId,
+    provider: row.provider,
+    credit: formatAmount(credit, "THB"),
+    received: formatAmount(BigInt(row.received_lak_minor), "LAK"),
+    status: row.status,
+    review: row.review,
+    returnState: row.return_state,
+    reason: row.reason,
+    createdAt: new Date(row.created_at).toISOString(),
+    updatedAt: new Date().toISOString(),
+    creditMinor: Number(credit),
+    deductedMinor: Number(credit > net ? credit - net : 0n),
+    paidLakMinor: minor(row.received_lak_minor),
+    promotionId: promotionOf(w, row.usage_id),
+    paidAt: row.status === "SUCCESS" ? iso(row.completed_at) : null,
+  };
+}
+
+/**
+ * Copies every order and usage of this wallet to the read models again, now (the reports'
+ * backfill, workers/services/report-backfill.ts). Returns how many rows are still not copied
+ * (0 = done; otherwise the alarm retries them like any projection).
+ */
+export async function reprojectAll(w: WalletContext): Promise<{ rows: number; remaining: number }> {
+  w.store.markAllUnprojected();
+  const rows = w.store.unprojectedCount();
+  await projectDeposits(w);
+  await projectWithdrawals(w);
+  await projectUsages(w);
+  const remaining = w.store.unprojectedCount();
+  if (remaining > 0) w.alarm.schedule(Date.now() + 5000);
+  return { rows, remaining };
 }

@@ -287,7 +287,23 @@ export class WalletStore {
 
   /** Projected as read (a change since then leaves it to project again). */
   markDepositProjected(row: DepositOrderRow): void {
-    this.sql.exec(`UPDATE deposit_orders SET projected = 1 WHERE code = ? AND status = ? AND flag IS ?`, row.code, row.status, row.flag);
+    // the bonus changes without the status (reports read it): a change in flight stays marked
+    this.sql.exec(`UPDATE deposit_orders SET projected = 1 WHERE code = ? AND status = ? AND flag IS ? AND bonus_state IS ?`, row.code, row.status, row.flag, row.bonus_state);
+  }
+
+  /** The paid time of the first successful deposit (manual credits excluded), or null. */
+  firstDepositPaidAt(): number | null {
+    return this.sql.exec<{ t: number | null }>(`SELECT MIN(paid_at) AS t FROM deposit_orders WHERE status = 'SUCCESS' AND channel_code <> 'MANUAL'`).one().t;
+  }
+
+  /**
+   * Every order and usage marked for projection again (the reports' backfill re-projects
+   * wallets written before the read models had the columns reports read).
+   */
+  markAllUnprojected(): void {
+    this.sql.exec(`UPDATE deposit_orders SET projected = 0`);
+    this.sql.exec(`UPDATE withdraw_orders SET projected = 0`);
+    this.sql.exec(`UPDATE promotion_usages SET projected = 0`);
   }
 
   // ---- withdraw orders ----

@@ -49,6 +49,9 @@ const fail = (status: number, code: string, message?: string, extra: Record<stri
   json({ error: { code, ...(message ? { message } : {}), ...extra } }, status);
 
 const money = (minor: string | null) => (minor === null ? null : formatAmount(BigInt(minor), CURRENCY));
+const signedMoney = (minor: string) => (minor.startsWith("-") ? `-${formatAmount(-BigInt(minor), CURRENCY)}` : formatAmount(BigInt(minor), CURRENCY));
+const MAX_REPORT_MS = 92 * 24 * 3600_000;
+const MAX_REPORT_USERS = 50_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function providerStub(env: ProviderEnv, provider: Provider) {
@@ -163,6 +166,12 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
       const body = await readBody(request);
       const command = parseCommand(body);
       const op = resource as "deposit" | "withdraw" | "bet";
+      // A bet may say when it was placed (a test's yesterday); never in the future.
+      if (op === "bet" && body.placedAt !== undefined) {
+        const at = parseInstant(body.placedAt, "placedAt");
+        if (at > Date.now()) throw new HttpError(400, "INVALID_REQUEST", "placedAt in the future");
+        command.at = at;
+      }
       const result = await runCommand(env, provider, op, command);
       return result.response;
     }
@@ -178,6 +187,34 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
       if (fault?.mode === "refuse") return refused(fault);
       if (fault?.mode === "slow") await sleep(fault.delayMs);
       return json({ data: statusData(ref, tx) });
+    }
+    case "report": {
+      // The period report (decision 019): bets of these players placed in [startTime, endTime).
+      if (method !== "POST") return methodNotAllowed("POST");
+      const body = await readBody(request);
+      const start = parseInstant(body.startTime, "startTime");
+      const end = parseInstant(body.endTime, "endTime");
+      if (end <= start || end - start > MAX_REPORT_MS) throw new HttpError(400, "INVALID_REQUEST", "endTime after startTime, at most 92 days");
+      const usernames = body.usernames;
+      if (!Array.isArray(usernames) || usernames.length > MAX_REPORT_USERS || !usernames.every((u) => typeof u === "string" && USERNAME.test(u))) {
+        throw new HttpError(400, "INVALID_REQUEST", `usernames: at most ${MAX_REPORT_USERS} usernames`);
+      }
+      const fault = await controlStub(env).takeFault(provider, "report", null);
+      if (fault && fault.mode !== "slow") return faultError(fault);
+      if (fault?.mode === "slow") await sleep(fault.delayMs);
+      const r = await providerStub(env, provider).report(start, end, usernames as string[]);
+      return json({
+        data: {
+          startTime: new Date(start).toISOString(),
+          endTime: new Date(end).toISOString(),
+          turnover: money(r.turnover),
+          payout: money(r.payout),
+          winLoss: signedMoney(r.winLoss),
+          bets: r.bets,
+          players: r.players,
+          currency: CURRENCY,
+        },
+      });
     }
     case "games": {
       if (method !== "GET") return methodNotAllowed("GET");
@@ -199,7 +236,7 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
   }
 }
 
-type Command = { username: string; amount: string; amountMinor: bigint; transactionRef: string };
+type Command = { username: string; amount: string; amountMinor: bigint; transactionRef: string; at?: number };
 
 const DIRECTION: Record<"deposit" | "withdraw" | "bet", Direction> = { deposit: "DEPOSIT", withdraw: "WITHDRAW", bet: "BET" };
 
@@ -223,6 +260,7 @@ async function runCommand(
     command.amountMinor.toString(),
     command.transactionRef,
     fault?.mode === "refuse",
+    command.at,
   );
   if (fault?.mode === "error-after") return { response: faultError(fault), result };
   if (fault?.mode === "slow") await sleep(fault.delayMs);
@@ -282,6 +320,13 @@ async function readBody(request: Request): Promise<Record<string, unknown>> {
   }
   if (!body || typeof body !== "object" || Array.isArray(body)) throw new HttpError(400, "INVALID_REQUEST", "body must be a JSON object");
   return body as Record<string, unknown>;
+}
+
+/** An ISO 8601 instant with its offset (e.g. 2026-11-23T17:00:00.000Z) -> epoch ms. */
+function parseInstant(value: unknown, field: string): number {
+  const ms = typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) ? Date.parse(value) : NaN;
+  if (!Number.isFinite(ms)) throw new HttpError(400, "INVALID_REQUEST", `${field}: an ISO 8601 instant`);
+  return ms;
 }
 
 function requireUsername(value: unknown): string {

@@ -45,7 +45,7 @@ export type CommandResult = { outcome: "recorded"; tx: TxRecord; repeated: boole
 
 type Wallet = { username: string; balance: string; turnover: string; createdAt: number };
 
-export const FAULT_OPS = ["deposit", "withdraw", "balance", "status", "bet", "games", "*"] as const;
+export const FAULT_OPS = ["deposit", "withdraw", "balance", "status", "bet", "games", "report", "*"] as const;
 export type FaultOp = (typeof FAULT_OPS)[number];
 export const FAULT_MODES = ["slow", "error-before", "error-after", "refuse"] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
@@ -120,6 +120,7 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
         win TEXT,
         created_at INTEGER NOT NULL
       );
+      CREATE INDEX IF NOT EXISTS transactions_bets ON transactions (direction, created_at);
       CREATE TABLE IF NOT EXISTS faults (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         provider TEXT NOT NULL,
@@ -165,7 +166,7 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
    * Deposit, withdraw or bet, at most once per ref. `refuse` records the ref as FAILED
    * (code REFUSED) without touching the wallet, unless the ref is already recorded.
    */
-  command(provider: Provider, direction: Direction, username: string, amount: string, ref: string, refuse: boolean): CommandResult {
+  command(provider: Provider, direction: Direction, username: string, amount: string, ref: string, refuse: boolean, at: number = Date.now()): CommandResult {
     return this.ctx.storage.transactionSync((): CommandResult => {
       const existing = this.findTx(ref);
       if (existing) {
@@ -180,7 +181,7 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
         const before = BigInt(wallet.balance);
         const after = before + value;
         this.sql.exec("UPDATE wallets SET balance = ? WHERE username = ?", after.toString(), username);
-        return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, null), repeated: false };
+        return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, null, at), repeated: false };
       }
 
       const wallet = this.findWallet(username);
@@ -191,7 +192,7 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
       if (direction === "WITHDRAW") {
         const after = before - value;
         this.sql.exec("UPDATE wallets SET balance = ? WHERE username = ?", after.toString(), username);
-        return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, null), repeated: false };
+        return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, null, at), repeated: false };
       }
       // BET: take the bet, pay the round's win, count the turnover.
       const { numerator, denominator } = roundMultiplier(provider, ref);
@@ -199,8 +200,36 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
       const after = before - value + win;
       const turnover = BigInt(wallet.turnover) + value;
       this.sql.exec("UPDATE wallets SET balance = ?, turnover = ? WHERE username = ?", after.toString(), turnover.toString(), username);
-      return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, win), repeated: false };
+      return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, win, at), repeated: false };
     });
+  }
+
+  /**
+   * The period report: the successful bets placed in [start, end) (epoch ms) by these
+   * players, summed in minor units (BigInt): stakes (turnover), what they paid back
+   * (payout), and the agency's side stakes - payouts (winLoss). Failed bets never count.
+   */
+  report(start: number, end: number, usernames: readonly string[]): { turnover: string; payout: string; winLoss: string; bets: number; players: number } {
+    const wanted = new Set(usernames);
+    const rows = this.sql
+      .exec<{ username: string; amount: string; win: string | null }>(
+        "SELECT username, amount, win FROM transactions WHERE direction = 'BET' AND status = 'SUCCESS' AND created_at >= ? AND created_at < ?",
+        start,
+        end,
+      )
+      .toArray();
+    let turnover = 0n;
+    let payout = 0n;
+    let bets = 0;
+    const players = new Set<string>();
+    for (const row of rows) {
+      if (!wanted.has(row.username)) continue;
+      turnover += BigInt(row.amount);
+      payout += BigInt(row.win ?? "0");
+      bets++;
+      players.add(row.username);
+    }
+    return { turnover: turnover.toString(), payout: payout.toString(), winLoss: (turnover - payout).toString(), bets, players: players.size };
   }
 
   /** The status query: the recorded transaction, or null (NOT_FOUND). */
@@ -299,7 +328,7 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
     return row ? toTx(row) : null;
   }
 
-  private insertSuccess(provider: Provider, username: string, direction: Direction, amount: string, ref: string, before: bigint, after: bigint, win: bigint | null): TxRecord {
+  private insertSuccess(provider: Provider, username: string, direction: Direction, amount: string, ref: string, before: bigint, after: bigint, win: bigint | null, at: number): TxRecord {
     const { seq } = this.sql
       .exec<{ seq: number }>(
         `INSERT INTO transactions (ref, username, direction, amount, status, before_balance, balance, win, created_at)
@@ -311,7 +340,7 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
         before.toString(),
         after.toString(),
         win === null ? null : win.toString(),
-        Date.now(),
+        at,
       )
       .one();
     const txId = `${TX_PREFIX[provider]}${String(seq).padStart(8, "0")}`;
