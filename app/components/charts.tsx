@@ -55,7 +55,10 @@ function useTooltip() {
     if (!box) return;
     setTip({ x: mark.left + mark.width / 2 - box.left, y: mark.top - box.top, text });
   };
-  const hide = () => setTip(null);
+  // A touch has no hover: the tip stays after the finger lifts, until another mark or the frame is tapped.
+  const hide = (event: ReactPointerEvent<SVGElement>) => {
+    if (event.pointerType !== "touch") setTip(null);
+  };
   return { frame, tip, show, hide };
 }
 

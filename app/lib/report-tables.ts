@@ -33,7 +33,10 @@ const MONEY_COLUMNS: ReportColumn[] = [
   { key: "netKip", kind: "kip" },
   { key: "bonusGiven", kind: "credit" },
   { key: "bonusDeducted", kind: "credit" },
+  { key: "manualCount", kind: "count" },
   { key: "manualCredit", kind: "credit" },
+  { key: "manualCreditKip", kind: "kip" },
+  { key: "refundCount", kind: "count" },
   { key: "refundKip", kind: "kip" },
 ];
 
@@ -93,7 +96,7 @@ export function playersTable(report: PlayersReport): ReportTableData {
 }
 
 export function promotionsTable(report: PromotionsReport, language: string): ReportTableData {
-  const rows = report.promotions.map((p) => [localize(p.title, language), p.claims, p.completed, p.cancelled, p.bonusCost]);
+  const rows = report.promotions.map((p) => [localize(p.title, language), p.claims, p.completed, p.cancelled, p.bonusGiven, p.bonusDeducted, p.bonusCost]);
   const sum = (i: number) => rows.reduce((acc, row) => acc + (row[i] as number), 0);
   return {
     table: "promotions",
@@ -102,10 +105,12 @@ export function promotionsTable(report: PromotionsReport, language: string): Rep
       { key: "claims", kind: "count" },
       { key: "completed", kind: "count" },
       { key: "cancelled", kind: "count" },
+      { key: "bonusGiven", kind: "credit" },
+      { key: "bonusDeducted", kind: "credit" },
       { key: "bonusCost", kind: "credit" },
     ],
     rows,
-    totals: rows.length ? [[TOTAL, sum(1), sum(2), sum(3), sum(4)]] : [],
+    totals: rows.length ? [[TOTAL, sum(1), sum(2), sum(3), sum(4), sum(5), sum(6)]] : [],
   };
 }
 

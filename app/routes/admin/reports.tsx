@@ -170,7 +170,7 @@ function PromotionsSection({ t, table, query }: { t: T; table: ReportTableData; 
         <BarChart
           title={t("reports.promotionsChart")}
           categories={table.rows.map((r) => ({ label: String(r[0]), tick: shorten(String(r[0])) }))}
-          series={[{ key: "bonusCost", label: t("reports.columns.bonusCost"), values: table.rows.map((r) => r[4] as number) }]}
+          series={[{ key: "bonusCost", label: t("reports.columns.bonusCost"), values: table.rows.map((r) => r[6] as number) }]}
           format={(v) => moneyText(v, "credit")}
           testId="chart-promotions"
         />
