@@ -3,6 +3,7 @@ import { cloudflareContext } from "../app/lib/context.server";
 import { misconfiguredResponse } from "./config";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
 import { providerCspForHost } from "./services/provider-setup";
+import { collectProviderStats } from "./services/provider-stats";
 import { backfillReadModels } from "./services/report-backfill";
 import { rearmWallets } from "./services/wakeups";
 
@@ -12,6 +13,9 @@ const requestHandler = createRequestHandler(
   () => import("virtual:react-router/server-build"),
   import.meta.env.MODE,
 );
+
+/** The hourly trigger of wrangler.toml (top level and every [env.*]) that collects provider figures. */
+const PROVIDER_STATS_CRON = "17 * * * *";
 
 export default {
   async fetch(request, env, ctx) {
@@ -31,9 +35,15 @@ export default {
     const providers = html ? await providerCspForHost(env, request.headers.get("Host") ?? new URL(request.url).host) : undefined;
     return withSecurityHeaders(response, nonce, { dev, providers });
   },
-  // wrangler.toml [triggers]: wallets with due work are woken even if an alarm was lost;
-  // wallets written before migration 0022 re-project their rows for the reports (a no-op once done).
-  async scheduled(_controller, env, ctx) {
+  // wrangler.toml [triggers]: every 5 minutes wallets with due work are woken even if an
+  // alarm was lost, and wallets written before migration 0022 re-project their rows for the
+  // reports (a no-op once done); once an hour (PROVIDER_STATS_CRON) the providers' figures of
+  // yesterday and today are collected for the reports (decision 019).
+  async scheduled(controller, env, ctx) {
+    if (controller.cron === PROVIDER_STATS_CRON) {
+      ctx.waitUntil(collectProviderStats(env, controller.scheduledTime));
+      return;
+    }
     ctx.waitUntil(rearmWallets(env));
     ctx.waitUntil(backfillReadModels(env));
   },

@@ -1,7 +1,7 @@
 import type { Provider } from "../core/providers";
 import { PROVIDER_USERNAME_RULES, providerUsernameFor, type UsernameRule } from "../core/provider-username";
 import type { ProviderSetup } from "../core/provider-setup";
-import { sandboxPort, UnconfiguredProviderAdapter, type GameProviderPort, type LaunchGame, type TransferOutcome } from "./provider";
+import { sandboxPort, UnconfiguredProviderAdapter, type GameProviderPort, type LaunchGame, type PeriodSummary, type SummaryInput, type TransferOutcome } from "./provider";
 import { AmbSuperApiAdapter } from "./providers/amb";
 import { BetflixAdapter } from "./providers/betflix";
 import type { FetchLike, OwnerLookup } from "./providers/http";
@@ -80,13 +80,15 @@ class ProviderNames {
   }
 
   private async resolve(legacyName: string): Promise<string | null> {
+    const playerId = await this.playerIdOf(legacyName);
+    return playerId ? this.withId(legacyName, playerId) : null;
+  }
+
+  /** The provider's name when the caller knows the player id (no lookup). */
+  withId(legacyName: string, playerId: string): string | null {
     const cut = legacyName.indexOf("_");
     if (cut <= 0) return null;
-    const agencyId = legacyName.slice(0, cut);
-    const username = legacyName.slice(cut + 1);
-    const playerId = await this.playerIdOf(legacyName);
-    if (!playerId) return null;
-    return providerUsernameFor(this.rule, { agencyId, username, playerId }).name;
+    return providerUsernameFor(this.rule, { agencyId: legacyName.slice(0, cut), username: legacyName.slice(cut + 1), playerId }).name;
   }
 }
 
@@ -118,5 +120,15 @@ class RenamingPort implements GameProviderPort {
   }
   transferStatus(reference: string) {
     return this.inner.transferStatus(reference);
+  }
+  /** The players under the provider's names (derived from the ids, nothing looked up). */
+  periodSummary(input: SummaryInput): Promise<PeriodSummary> {
+    const players: SummaryInput["players"][number][] = [];
+    for (const p of input.players) {
+      const name = this.names.withId(p.username, p.playerId);
+      if (name === null) return Promise.resolve({ kind: "unavailable", reason: `player name unreadable: ${p.username}` });
+      players.push({ username: name, playerId: p.playerId });
+    }
+    return this.inner.periodSummary({ ...input, players });
   }
 }

@@ -4,7 +4,7 @@ import { openSecret } from "../core/secret-box";
 import { readCredentialsCiphertext } from "../db/agencies";
 import { findPlayerByUsername } from "../db/players";
 import { findOrderPlayer, findProviderSetup } from "../db/provider-settings";
-import type { GameProviderPort, LaunchGame, TransferOutcome, TransferStatus } from "../ports/provider";
+import type { GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../ports/provider";
 import { buildProviderPort } from "../ports/provider-factory";
 import type { TransferOwner } from "../ports/providers/http";
 
@@ -96,5 +96,9 @@ class LazyPort implements GameProviderPort {
   async transferStatus(reference: string): Promise<TransferStatus> {
     const port = await this.get();
     return port ? port.transferStatus(reference) : { kind: "unknown", reason: this.noSetup };
+  }
+  async periodSummary(input: SummaryInput): Promise<PeriodSummary> {
+    const port = await this.get();
+    return port ? port.periodSummary(input) : { kind: "unavailable", reason: this.noSetup };
   }
 }

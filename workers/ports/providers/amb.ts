@@ -1,5 +1,5 @@
-import type { GameProviderPort, LaunchGame, TransferOutcome, TransferStatus } from "../provider";
-import { PROVIDER_TIMEOUT_MS } from "../provider";
+import type { GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../provider";
+import { PROVIDER_TIMEOUT_MS, vientianeWindow } from "../provider";
 import {
   decimalOf,
   exchange,
@@ -36,6 +36,19 @@ import {
  * - [GO] public client code (search index id 9231660951, a Go/fiber service): `logIn`
  *   arguments `{ username (lower-cased), productId, gameCode, isMobileLogin, sessionToken,
  *   callbackUrl }`.
+ * - Bet records (the period report, decision 019), public clients of betTransactionsV2:
+ *   [LRV] a Laravel "ManageMemberController::affiliate" (search index id 65808779497):
+ *   GET `{api}/betTransactionsV2` with Basic auth and query `productId, date, startTime,
+ *   endTime, nextId`, reading `data.txns[]` `{ username, stake, payout, payoutStatus
+ *   ("win" | "lose") }` and the player's result as payout - stake; [GT2] the same Gametech
+ *   package, "MyanmarRepository::gameLog" (index id 46957300682): GET
+ *   `seamless/betTransactionsV2 { productId, startTime, endTime, nextId }` reading
+ *   `data.txns`; [NST] a NestJS "GamesService.getBetTransactions" (index id 21285741508):
+ *   GET `{api}/seamless/betTransactionsV2` with the query passed through; [HEN] an Express
+ *   controller (index id 55856345068): `productId` + `date` (default: today at UTC+7) or
+ *   `startTime`/`endTime`, + `nextId`. Some hosts serve it under /seamless: the base URL
+ *   carries that prefix when needed. No public AMB call answers per-period totals
+ *   ("winlose" / report summary): the totals are summed from the bet records here.
  *
  * Mapping of answers (decided here, tested in tests/contract/amb.contract.test.ts):
  * - `code` 0 with `data.status` "SUCCESS" -> ok.
@@ -379,6 +392,80 @@ export class AmbSuperApiAdapter implements GameProviderPort {
     return { kind: "ok", list: { tabs, games } };
   }
 
+  // ---------------------------------------------------------------- period report
+
+  /**
+   * A period's totals for the agency's players (decision 019): the bet records of the
+   * period's hours ([DOC] at most 1 h per call; [LRV]/[GT2]/[NST] read `data.txns`), kept
+   * for the players named (an AMB agent may serve more than one agency), summed in minor
+   * units: turnover = the stakes of valid bets (cancelled / void / refunded bets, by
+   * `betStatus` or `payoutStatus`, left out), win/loss = stakes - payouts (the agency's
+   * side; [LRV] computes the player's side, payout - stake). A bet without a payout yet
+   * counts 0 paid. Any page that cannot be read makes the whole period unavailable: a
+   * partial sum is never answered as the total.
+   */
+  async periodSummary(input: SummaryInput): Promise<PeriodSummary> {
+    const window = vientianeWindow(input.from, input.to);
+    if (!window) return { kind: "unavailable", reason: "bad period" };
+    const wanted = new Set(input.players.map((p) => p.username.toLowerCase()));
+    if (wanted.size === 0) return { kind: "ok", turnoverMinor: 0n, winLossMinor: 0n };
+    let turnover = 0n;
+    let paid = 0n;
+    const scanned = await this.scanBets(new Date(window.start), new Date(window.end), input.signal, (txn) => {
+      if (typeof txn.username !== "string" || !wanted.has(txn.username.toLowerCase())) return null;
+      if (isVoid(txn)) return null;
+      const stake = minorOf(txn.stake);
+      if (stake === null) return "stake unreadable";
+      const payout = txn.payout === undefined || txn.payout === null ? 0n : minorOf(txn.payout);
+      if (payout === null) return "payout unreadable";
+      turnover += stake;
+      paid += payout;
+      return null;
+    });
+    if (scanned.kind === "unavailable") return scanned;
+    return { kind: "ok", turnoverMinor: turnover, winLossMinor: turnover - paid };
+  }
+
+  /**
+   * Every bet record between two instants, hour by hour and page by page ([DOC]
+   * betTransactionsV2 `nextId`); `each` answers a reason to stop (unavailable) or null.
+   */
+  private async scanBets(
+    from: Date,
+    to: Date,
+    signal: AbortSignal | undefined,
+    each: (txn: Record<string, unknown>) => string | null,
+  ): Promise<{ kind: "ok" } | { kind: "unavailable"; reason: string }> {
+    if ((to.getTime() - from.getTime()) / BET_WINDOW_MS > MAX_BET_WINDOWS) return { kind: "unavailable", reason: "window too long" };
+    for (let start = from.getTime(); start < to.getTime(); start += BET_WINDOW_MS) {
+      const end = Math.min(start + BET_WINDOW_MS, to.getTime());
+      let nextId: string | null = null;
+      for (let page = 0; page < MAX_PAGES_PER_WINDOW; page++) {
+        if (signal?.aborted) return { kind: "unavailable", reason: "deadline passed" };
+        const query: Record<string, string> = { productId: this.config.productId, startTime: new Date(start).toISOString(), endTime: new Date(end).toISOString() };
+        if (nextId) query.nextId = nextId;
+        const c = this.classify(await this.get("/betTransactionsV2", query));
+        if (c.kind === "unknown") return { kind: "unavailable", reason: c.reason };
+        if (c.kind === "unauthorized") return { kind: "unavailable", reason: "HTTP 401" };
+        if (c.env.code !== 0) return { kind: "unavailable", reason: `code ${c.env.code} ${c.env.message}`.trim() };
+        const holder = isRecord(c.env.data) ? c.env.data : c.env.raw;
+        const txns = Array.isArray(holder.txns) ? holder.txns : Array.isArray(c.env.raw.txns) ? c.env.raw.txns : null;
+        if (!txns) return { kind: "unavailable", reason: "no txns in the answer" };
+        for (const txn of txns) {
+          if (!isRecord(txn)) continue;
+          const stop = each(txn);
+          if (stop) return { kind: "unavailable", reason: stop };
+        }
+        const next = holder.nextId ?? c.env.raw.nextId;
+        const nextText = typeof next === "string" && next ? next : typeof next === "number" ? String(next) : null;
+        if (!nextText || nextText === nextId || txns.length === 0) break;
+        if (page === MAX_PAGES_PER_WINDOW - 1) return { kind: "unavailable", reason: "too many pages in one hour" };
+        nextId = nextText;
+      }
+    }
+    return { kind: "ok" };
+  }
+
   // ---------------------------------------------------------------- turnover
 
   /**
@@ -403,40 +490,26 @@ export class AmbSuperApiAdapter implements GameProviderPort {
    */
   async turnoverBetween(username: string, from: Date, to: Date): Promise<{ kind: "ok"; amountMinor: bigint; bets: number } | { kind: "unavailable"; reason: string }> {
     if (!(from.getTime() < to.getTime())) return { kind: "ok", amountMinor: 0n, bets: 0 };
-    if ((to.getTime() - from.getTime()) / BET_WINDOW_MS > MAX_BET_WINDOWS) return { kind: "unavailable", reason: "window too long" };
     let total = 0n;
     let bets = 0;
     const wanted = username.toLowerCase();
-    for (let start = from.getTime(); start < to.getTime(); start += BET_WINDOW_MS) {
-      const end = Math.min(start + BET_WINDOW_MS, to.getTime());
-      let nextId: string | null = null;
-      for (let page = 0; page < MAX_PAGES_PER_WINDOW; page++) {
-        const query: Record<string, string> = { productId: this.config.productId, startTime: new Date(start).toISOString(), endTime: new Date(end).toISOString() };
-        if (nextId) query.nextId = nextId;
-        const c = this.classify(await this.get("/betTransactionsV2", query));
-        if (c.kind === "unknown") return { kind: "unavailable", reason: c.reason };
-        if (c.kind === "unauthorized") return { kind: "unavailable", reason: "HTTP 401" };
-        if (c.env.code !== 0) return { kind: "unavailable", reason: `code ${c.env.code} ${c.env.message}`.trim() };
-        const holder = isRecord(c.env.data) ? c.env.data : c.env.raw;
-        const txns = Array.isArray(holder.txns) ? holder.txns : Array.isArray(c.env.raw.txns) ? c.env.raw.txns : null;
-        if (!txns) return { kind: "unavailable", reason: "no txns in the answer" };
-        for (const txn of txns) {
-          if (!isRecord(txn)) continue;
-          if (typeof txn.username !== "string" || txn.username.toLowerCase() !== wanted) continue;
-          if (typeof txn.betStatus === "string" && /cancel|void|refund/i.test(txn.betStatus)) continue;
-          const stake = minorOf(txn.stake);
-          if (stake === null) return { kind: "unavailable", reason: "stake unreadable" };
-          total += stake;
-          bets++;
-        }
-        const next = holder.nextId ?? c.env.raw.nextId;
-        const nextText = typeof next === "string" && next ? next : typeof next === "number" ? String(next) : null;
-        if (!nextText || nextText === nextId || txns.length === 0) break;
-        nextId = nextText;
-      }
-    }
+    const scanned = await this.scanBets(from, to, undefined, (txn) => {
+      if (typeof txn.username !== "string" || txn.username.toLowerCase() !== wanted) return null;
+      if (isVoid(txn)) return null;
+      const stake = minorOf(txn.stake);
+      if (stake === null) return "stake unreadable";
+      total += stake;
+      bets++;
+      return null;
+    });
+    if (scanned.kind === "unavailable") return scanned;
     return { kind: "ok", amountMinor: total, bets };
   }
+}
+
+/** A bet that does not count: cancelled, void or refunded ([DOC] `betStatus`; [LRV] `payoutStatus`). */
+function isVoid(txn: Record<string, unknown>): boolean {
+  return [txn.betStatus, txn.payoutStatus].some((v) => typeof v === "string" && /cancel|void|refund/i.test(v));
 }
 
 type SendResult =

@@ -1,4 +1,4 @@
-import type { GameProviderPort, LaunchGame, TransferOutcome, TransferStatus } from "../provider";
+import type { GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../provider";
 import { PROVIDER_TIMEOUT_MS } from "../provider";
 import {
   decimalOf,
@@ -42,6 +42,17 @@ import {
  *   `username` (+ `start`, `end`).
  * - [PHP] a PHP lobby page (search index id 36910203413): games_share/{brand}.txt is a JSON
  *   array of `{ code, name, type, img }`, `img` relative to an image host.
+ * - Report summary (the period report, decision 019): [OAK] `Turnover()` / `Winlose()` GET
+ *   /v4/report/summary?username={upline+name}&start=&end= (Y-m-d, Asia/Bangkok, one day:
+ *   start = end) reading `data.turnover` / `data.winloss`; the same call with
+ *   `start, end, username` and `x-api-cat` (or `x-api-betflix`) + `x-api-key` in three more
+ *   PHP clients (index ids 37728143767 "Master_TurnOver" reading `data.winloss` for
+ *   yesterday, 21856356907, 39379800046); [RWD] a TypeScript "RewardService" (index id
+ *   6810888535) reads `turnover`, `valid_amount` and `winloss` of a member's day and notes
+ *   "Negative = Loss": `winloss` is the MEMBER's side. [EXP] reads `data.valid_amount` of the
+ *   same report (summaryNEW). Every public client asks per member: no agent-wide summary
+ *   was found (a probe script, index id 7754441231, tries summaryNEW without a username and
+ *   does not show an answer), so the agency's total is the sum over its members.
  *
  * Envelope ([BFP], [OAK]): success `{ status: "success", error_code: 0, msg, data }`,
  * failure `{ status: "error", msg }` with no numeric code table.
@@ -412,10 +423,65 @@ export class BetflixAdapter implements GameProviderPort {
     return { kind: "ok", amountMinor };
   }
 
+  // ---------------------------------------------------------------- period report
+
+  /**
+   * A period's totals for the agency's players (decision 019): [OAK] GET
+   * /v4/report/summary per member, start/end = our Vientiane days (Bangkok is the same
+   * UTC+7), at most SUMMARY_CONCURRENCY at once. turnover = `valid_amount` where answered
+   * ([RWD], [EXP]: valid bets), else `turnover`; win/loss = -`winloss` (Betflix answers the
+   * member's side, [RWD]; ours is the agency's). A member Betflix does not know has no bets
+   * (0). Any other failure makes the whole period unavailable: never a partial total.
+   */
+  async periodSummary(input: SummaryInput): Promise<PeriodSummary> {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(input.from) || !/^\d{4}-\d{2}-\d{2}$/.test(input.to) || input.to < input.from) return { kind: "unavailable", reason: "bad period" };
+    const names = [...new Set(input.players.map((p) => this.member(p.username)))];
+    let turnover = 0n;
+    let winLoss = 0n;
+    let failure: string | null = null;
+    let next = 0;
+    const worker = async () => {
+      while (failure === null && next < names.length) {
+        if (input.signal?.aborted) {
+          failure = "deadline passed";
+          return;
+        }
+        const name = names[next++]!;
+        const one = await this.memberSummary(name, input.from, input.to);
+        if (one.kind === "unavailable") {
+          failure ??= `${name}: ${one.reason}`;
+          return;
+        }
+        turnover += one.turnoverMinor;
+        winLoss += one.winLossMinor;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SUMMARY_CONCURRENCY, names.length) }, worker));
+    if (failure !== null) return { kind: "unavailable", reason: failure };
+    return { kind: "ok", turnoverMinor: turnover, winLossMinor: winLoss };
+  }
+
+  private async memberSummary(member: string, start: string, end: string): Promise<PeriodSummary> {
+    const r = this.read(await this.get("/v4/report/summary", { username: member, start, end }));
+    if (r.kind === "unknown") return { kind: "unavailable", reason: r.reason };
+    if (r.kind === "unauthorized") return { kind: "unavailable", reason: "unauthorized" };
+    if (!r.env.ok) return MEMBER_MISSING.test(r.env.msg) ? { kind: "ok", turnoverMinor: 0n, winLossMinor: 0n } : { kind: "unavailable", reason: r.env.msg || "error" };
+    if (!isRecord(r.env.data)) return { kind: "unavailable", reason: "summary unreadable" };
+    const data = r.env.data;
+    const valid = data.valid_amount ?? data.turnover;
+    const turnover = valid === undefined || valid === null ? 0n : minorOf(valid);
+    const memberSide = data.winloss === undefined || data.winloss === null ? 0n : minorOf(data.winloss, true);
+    if (turnover === null || memberSide === null) return { kind: "unavailable", reason: "summary amounts unreadable" };
+    return { kind: "ok", turnoverMinor: turnover, winLossMinor: -memberSide };
+  }
+
   private now(): number {
     return this.config.now ? this.config.now() : Date.now();
   }
 }
+
+/** Members asked at once for a period report (Betflix's rate limits are not public). */
+const SUMMARY_CONCURRENCY = 4;
 
 /** YYYY-MM-DD in Asia/Bangkok (UTC+7, no daylight saving), as the public clients send. */
 export function bangkokDate(ms: number): string {
