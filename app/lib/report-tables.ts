@@ -122,9 +122,10 @@ export function providersTable(report: ProvidersReport): ReportTableData {
       { key: "provider", kind: "provider" },
       { key: "turnover", kind: "credit" },
       { key: "winLoss", kind: "credit" },
+      { key: "missingDays", kind: "count" },
     ],
-    rows: report.periods.map((row) => [row.period, row.provider, row.turnover, row.winLoss]),
-    totals: report.total.map((row) => [TOTAL, row.provider, row.turnover, row.winLoss]),
+    rows: report.periods.map((row) => [row.period, row.provider, row.turnover, row.winLoss, null]),
+    totals: report.total.map((row) => [TOTAL, row.provider, row.turnover, row.winLoss, row.missingDays]),
   };
 }
 

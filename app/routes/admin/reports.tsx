@@ -97,7 +97,7 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
           <MoneySection t={t} money={report.money} query={query} />
           {role === "owner" && report.players && <PlayersSection t={t} players={report.players} query={query} />}
           {role === "owner" && report.promotions && <PromotionsSection t={t} table={promotionsTable(report.promotions, i18n.language)} query={query} />}
-          {role === "owner" && report.providers && <ProvidersSection t={t} providers={report.providers} query={query} />}
+          {role === "owner" && report.providers && <ProvidersSection t={t} providers={report.providers} hourly={range.grouping === "hour"} query={query} />}
         </>
       )}
     </section>
@@ -180,12 +180,25 @@ function PromotionsSection({ t, table, query }: { t: T; table: ReportTableData; 
   );
 }
 
-function ProvidersSection({ t, providers, query }: { t: T; providers: NonNullable<Page["providers"]>; query: string }) {
+function ProvidersSection({ t, providers, hourly, query }: { t: T; providers: NonNullable<Page["providers"]>; hourly: boolean; query: string }) {
   const name = (p: string) => t(`common:providers.${p}`, { defaultValue: p });
   return (
     <section aria-labelledby="report-providers" className="report-section" data-testid="report-providers">
       <h2 id="report-providers">{t("reports.providers")}</h2>
       <p className="muted">{t("reports.providersIntro")}</p>
+      {hourly && <p className="muted">{t("reports.providersDaily")}</p>}
+      {providers.unavailable.length > 0 && (
+        <div className="notice" data-testid="report-providers-unavailable">
+          <p>{t("reports.providersUnavailable")}</p>
+          <ul>
+            {providers.unavailable.map((u) => (
+              <li key={`${u.provider}-${u.day}`}>
+                {name(u.provider)}: {periodLabel(u.day)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
       {providers.total.length === 0 ? (
         <p className="muted" data-testid="report-providers-empty">
           {t("reports.noProviderFigures")}
