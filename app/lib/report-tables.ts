@@ -163,7 +163,7 @@ export function periodTick(period: string): string {
 /* ---------------------------------------------------------------- cells */
 
 /** Minor units -> the decimal string shown: kip in whole kip, credit to 0.01 (the same rounding as formatMoney). */
-export function amountText(minor: number, kind: "kip" | "credit"): string {
+function amountText(minor: number, kind: "kip" | "credit"): string {
   const currency = kind === "kip" ? "LAK" : "THB";
   return roundDecimalString(formatAmount(BigInt(Math.trunc(minor)), currency), kind === "kip" ? 0 : 2);
 }
@@ -201,7 +201,7 @@ export function screenCell(kind: CellKind, value: ReportCell, t: Translate): str
 }
 
 /** The same cell for the CSV: plain numbers (no grouping, '.' decimal point, no currency sign). */
-export function csvCell(kind: CellKind, value: ReportCell, t: Translate): CsvCell {
+function csvCell(kind: CellKind, value: ReportCell, t: Translate): CsvCell {
   if (kind === "period" || kind === "provider" || kind === "text") return labelCell(kind, value, t, false);
   if (value === null || typeof value !== "number") return null;
   if (kind === "kip" || kind === "credit") return amountText(value, kind);

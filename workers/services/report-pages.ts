@@ -17,7 +17,7 @@ import { moneyReport, playersReport, promotionsReport } from "./reports";
  */
 export type StaffRole = "owner" | "cashier";
 
-export const REPORT_TABLES = ["money", "money-by-provider", "players", "promotions", "providers"] as const;
+const REPORT_TABLES = ["money", "money-by-provider", "players", "promotions", "providers"] as const;
 export type ReportTable = (typeof REPORT_TABLES)[number];
 
 /** The tables a cashier may see and export; every other one is the owner's. */
@@ -64,7 +64,7 @@ export type ReportExport =
   | { table: "promotions"; promotions: PromotionsReport }
   | { table: "providers"; providers: ProvidersReport };
 
-export class ReportForbiddenError extends Error {
+class ReportForbiddenError extends Error {
   constructor(table: ReportTable) {
     super(`report table ${table} is the owner's`);
   }
