@@ -22,23 +22,25 @@ export type ChartProps = {
   series: ChartSeries[];
   /** Formats a value of the series (axis ticks, titles, tooltips). */
   format: (value: number) => string;
+  /** The top of the value axis when every value is 0 (money in minor units: 100, one kip or one credit). */
+  emptyMax?: number;
   testId?: string;
 };
 
-const WIDTH = 640;
-const HEIGHT = 260;
-const MARGIN = { top: 12, right: 12, bottom: 36, left: 92 };
+const WIDTH = 480;
+const HEIGHT = 240;
+const MARGIN = { top: 12, right: 8, bottom: 30, left: 40 };
 /** Series colours: each at least 3:1 against the white plot (WCAG non-text contrast). */
 const COLOURS = ["#1f5fbf", "#b4420b", "#2e7d32", "#7b2cbf", "#a3195b"];
-const MAX_TICKS = 10;
+const MAX_TICKS = 8;
 
 type Tip = { x: number; y: number; text: string } | null;
 
-function domainOf(series: ChartSeries[]): [number, number] {
+function domainOf(series: ChartSeries[], emptyMax = 1): [number, number] {
   let min = 0;
   let max = 0;
   for (const s of series) for (const v of s.values) if (v !== null && Number.isFinite(v)) [min, max] = [Math.min(min, v), Math.max(max, v)];
-  return min === max ? [0, 1] : [min, max];
+  return min === max ? [0, emptyMax] : [min, max];
 }
 
 /** Every n-th category label, so at most MAX_TICKS fit under the axis. */
@@ -89,14 +91,34 @@ function Frame({ title, testId, kind, legend, tip, frame, children }: { title: s
   );
 }
 
-function YAxis({ y, format }: { y: ReturnType<typeof scaleLinear<number, number>>; format: (v: number) => string }) {
+type Axis = { y: ReturnType<typeof scaleLinear<number, number>>; ticks: { value: number; label: string }[]; left: number };
+
+/**
+ * The value axis: a "nice" linear scale over the values (0 always in it), whole-value ticks
+ * with distinct labels, and the left margin those labels need (at the phone's larger font).
+ */
+function valueAxis(series: ChartSeries[], format: (v: number) => string, emptyMax?: number): Axis {
+  const y = scaleLinear().domain(domainOf(series, emptyMax)).nice().range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const seen = new Set<string>();
+  const ticks: Axis["ticks"] = [];
+  for (const value of y.ticks(5)) {
+    const label = format(value);
+    if (!Number.isInteger(value) || seen.has(label)) continue;
+    seen.add(label);
+    ticks.push({ value, label });
+  }
+  const longest = Math.max(...ticks.map((t) => t.label.length), 1);
+  return { y, ticks, left: Math.min(160, Math.max(MARGIN.left, Math.ceil(longest * 8.5) + 8)) };
+}
+
+function YAxis({ axis }: { axis: Axis }) {
   return (
     <g className="chart-axis" aria-hidden="true">
-      {y.ticks(5).filter(Number.isInteger).map((tick) => (
-        <g key={tick} transform={`translate(0,${y(tick)})`}>
-          <line x1={MARGIN.left} x2={WIDTH - MARGIN.right} className={tick === 0 ? "chart-zero" : "chart-grid"} />
-          <text x={MARGIN.left - 6} dy="0.32em" textAnchor="end">
-            {format(tick)}
+      {axis.ticks.map((tick) => (
+        <g key={tick.value} transform={`translate(0,${axis.y(tick.value)})`}>
+          <line x1={axis.left} x2={WIDTH - MARGIN.right} className={tick.value === 0 ? "chart-zero" : "chart-grid"} />
+          <text x={axis.left - 4} dy="0.32em" textAnchor="end">
+            {tick.label}
           </text>
         </g>
       ))}
@@ -104,14 +126,20 @@ function YAxis({ y, format }: { y: ReturnType<typeof scaleLinear<number, number>
   );
 }
 
-function XAxis({ categories, x }: { categories: ChartProps["categories"]; x: (i: number) => number }) {
+/** A label cut to the room it has (about 8.5 units per character at the phone's font). */
+function fit(label: string, room: number): string {
+  const chars = Math.max(2, Math.floor(room / 8.5));
+  return label.length <= chars ? label : `${label.slice(0, chars - 1)}…`;
+}
+
+function XAxis({ categories, x, step }: { categories: ChartProps["categories"]; x: (i: number) => number; step: number }) {
   const every = tickEvery(categories.length);
   return (
     <g className="chart-axis" aria-hidden="true">
       {categories.map((c, i) =>
         i % every === 0 ? (
-          <text key={i} x={x(i)} y={HEIGHT - MARGIN.bottom + 18} textAnchor="middle">
-            {c.tick}
+          <text key={i} x={x(i)} y={HEIGHT - MARGIN.bottom + 16} textAnchor="middle">
+            {fit(c.tick, step * every)}
           </text>
         ) : null,
       )}
@@ -120,12 +148,13 @@ function XAxis({ categories, x }: { categories: ChartProps["categories"]; x: (i:
 }
 
 /** Grouped vertical bars (one group per category, one bar per series); negative values hang below zero. */
-export function BarChart({ title, categories, series, format, testId }: ChartProps) {
+export function BarChart({ title, categories, series, format, emptyMax, testId }: ChartProps) {
   const { frame, tip, show, hide } = useTooltip();
-  const y = scaleLinear().domain(domainOf(series)).nice().range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const axis = valueAxis(series, format, emptyMax);
+  const y = axis.y;
   const band = scaleBand<number>()
     .domain(categories.map((_, i) => i))
-    .range([MARGIN.left, WIDTH - MARGIN.right])
+    .range([axis.left, WIDTH - MARGIN.right])
     .paddingInner(0.2)
     .paddingOuter(0.1);
   const inner = scaleBand<string>()
@@ -135,8 +164,8 @@ export function BarChart({ title, categories, series, format, testId }: ChartPro
   const zero = y(0);
   return (
     <Frame title={title} testId={testId} kind="bar" legend={series} tip={tip} frame={frame}>
-      <YAxis y={y} format={format} />
-      <XAxis categories={categories} x={(i) => (band(i) ?? 0) + band.bandwidth() / 2} />
+      <YAxis axis={axis} />
+      <XAxis categories={categories} x={(i) => (band(i) ?? 0) + band.bandwidth() / 2} step={band.step()} />
       {categories.map((c, i) => (
         <g key={i} transform={`translate(${band(i) ?? 0},0)`}>
           {series.map((s, k) => {
@@ -168,12 +197,13 @@ export function BarChart({ title, categories, series, format, testId }: ChartPro
 }
 
 /** One line per series across the categories (periods), a point with its title on each value. */
-export function LineChart({ title, categories, series, format, testId }: ChartProps) {
+export function LineChart({ title, categories, series, format, emptyMax, testId }: ChartProps) {
   const { frame, tip, show, hide } = useTooltip();
-  const y = scaleLinear().domain(domainOf(series)).nice().range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const axis = valueAxis(series, format, emptyMax);
+  const y = axis.y;
   const x = scalePoint<number>()
     .domain(categories.map((_, i) => i))
-    .range([MARGIN.left + 8, WIDTH - MARGIN.right - 8])
+    .range([axis.left + 8, WIDTH - MARGIN.right - 8])
     .padding(0.2);
   const path = line<[number, number | null]>()
     .defined(([, v]) => v !== null && Number.isFinite(v))
@@ -181,8 +211,8 @@ export function LineChart({ title, categories, series, format, testId }: ChartPr
     .y(([, v]) => y(v ?? 0));
   return (
     <Frame title={title} testId={testId} kind="line" legend={series} tip={tip} frame={frame}>
-      <YAxis y={y} format={format} />
-      <XAxis categories={categories} x={(i) => x(i) ?? 0} />
+      <YAxis axis={axis} />
+      <XAxis categories={categories} x={(i) => x(i) ?? 0} step={x.step()} />
       {series.map((s, k) => {
         const colour = COLOURS[k % COLOURS.length];
         return (

@@ -121,7 +121,7 @@ function MoneySection({ t, money, query }: { t: T; money: Page["money"]; query: 
     <section aria-labelledby="report-money" className="report-section" data-testid="report-money">
       <h2 id="report-money">{t("reports.money")}</h2>
       <p className="muted">{t("reports.moneyIntro")}</p>
-      <BarChart title={t("reports.moneyChart")} categories={periodsOf(money.periods)} series={cashSeries(money.periods)} format={kip} testId="chart-money" />
+      <BarChart title={t("reports.moneyChart")} categories={periodsOf(money.periods)} series={cashSeries(money.periods)} format={kip} emptyMax={100} testId="chart-money" />
       <ReportTable t={t} data={moneyTable(money)} caption={t("reports.moneyTable")} query={query} />
       <h3>{t("reports.byProvider")}</h3>
       {providers.length === 0 ? (
@@ -134,6 +134,7 @@ function MoneySection({ t, money, query }: { t: T; money: Page["money"]; query: 
           categories={providers.map((p) => ({ label: t(`common:providers.${p.provider}`, { defaultValue: p.provider }), tick: t(`common:providers.${p.provider}`, { defaultValue: p.provider }) }))}
           series={cashSeries(providers)}
           format={kip}
+          emptyMax={100}
           testId="chart-money-by-provider"
         />
       )}
@@ -169,9 +170,10 @@ function PromotionsSection({ t, table, query }: { t: T; table: ReportTableData; 
       ) : (
         <BarChart
           title={t("reports.promotionsChart")}
-          categories={table.rows.map((r) => ({ label: String(r[0]), tick: shorten(String(r[0])) }))}
+          categories={table.rows.map((r) => ({ label: String(r[0]), tick: String(r[0]) }))}
           series={[{ key: "bonusCost", label: t("reports.columns.bonusCost"), values: table.rows.map((r) => r[6] as number) }]}
           format={(v) => moneyText(v, "credit")}
+          emptyMax={100}
           testId="chart-promotions"
         />
       )}
@@ -212,16 +214,13 @@ function ProvidersSection({ t, providers, hourly, query }: { t: T; providers: No
             { key: "winLoss", label: t("reports.columns.winLoss"), values: providers.total.map((p) => p.winLoss) },
           ]}
           format={(v) => moneyText(v, "credit")}
+          emptyMax={100}
           testId="chart-providers"
         />
       )}
       <ReportTable t={t} data={providersTable(providers)} caption={t("reports.providersTable")} query={query} />
     </section>
   );
-}
-
-function shorten(text: string): string {
-  return text.length > 14 ? `${text.slice(0, 13)}…` : text;
 }
 
 /** A report table: the chart's figures for screen readers and everyone, with its CSV link. */
@@ -250,7 +249,7 @@ function ReportTable({ t, data, caption, query }: { t: T; data: ReportTableData;
           <thead>
             <tr>
               {data.columns.map((c) => (
-                <th key={c.key} scope="col">
+                <th key={c.key} scope="col" className={c.kind === "text" || c.kind === "provider" || c.kind === "period" ? undefined : "num"}>
                   {columnLabel(c, t)}
                 </th>
               ))}
