@@ -37,8 +37,8 @@ export default {
   },
   // wrangler.toml [triggers]: every 5 minutes wallets with due work are woken even if an
   // alarm was lost, and wallets written before migration 0022 re-project their rows for the
-  // reports (a no-op once done); once an hour (PROVIDER_STATS_CRON) the providers' figures of
-  // yesterday and today are collected for the reports (decision 019).
+  // reports (a no-op once done); once an hour (PROVIDER_STATS_CRON) the providers' figures
+  // of yesterday and today are collected for the reports instead (decision 019).
   async scheduled(controller, env, ctx) {
     if (controller.cron === PROVIDER_STATS_CRON) {
       ctx.waitUntil(collectProviderStats(env, controller.scheduledTime));

@@ -9,6 +9,8 @@ import { asNumber, asString, cents, FakeServer, json, type RecordedRequest, type
  * - amounts are answered as numbers (or strings, `amountsAsStrings`);
  * - `balance` sits under `data` or at the top level (`balanceAtTop`), as clients disagree;
  * - a reference is processed at most once; a repeated reference answers 4001/5001;
+ * - bet records (betTransactionsV2) of every member of the agent's product, by hour window
+ *   and page (`nextId`), from what a test records with addBet;
  * - refused requests (5003, 9002, ...) are not recorded under their reference (an
  *   assumption: AMB's docs do not say whether a refusal burns the reference);
  * - the fault switch of fake-server.ts (timeout, 5xx, garbage, applied-then-lost).
@@ -207,13 +209,23 @@ export class AmbFake {
     const inRange = this.bets.filter((b) => b.time >= start && b.time < end && b.id > after).sort((a, b) => a.id - b.id);
     const page = inRange.slice(0, this.pageSize);
     const more = inRange.length > page.length;
+    // [LRV] (index id 65808779497) reads `payoutStatus` "win" / "lose" beside stake and payout.
     return this.envelope(0, "Success", {
-      txns: page.map((b) => ({ id: b.id, username: b.username, stake: this.amount(b.stake), payout: this.amount(b.payout), betStatus: b.betStatus, createdAt: new Date(b.time).toISOString() })),
+      txns: page.map((b) => ({
+        id: b.id,
+        username: b.username,
+        stake: this.amount(b.stake),
+        payout: this.amount(b.payout),
+        betStatus: b.betStatus,
+        payoutStatus: b.payout > b.stake ? "WIN" : "LOSE",
+        createdAt: new Date(b.time).toISOString(),
+      })),
       nextId: more ? String(page[page.length - 1]!.id) : null,
     });
   }
 
-  addBet(username: string, stake: string, time: Date, betStatus = "SETTLED"): void {
-    this.bets.push({ username, stake: cents(stake)!, payout: 0n, betStatus, time: time.getTime(), id: this.bets.length + 1 });
+  /** A bet record of the agent's product: what was staked and paid back, when. */
+  addBet(username: string, stake: string, time: Date, betStatus = "SETTLED", payout = "0"): void {
+    this.bets.push({ username, stake: cents(stake)!, payout: cents(payout)!, betStatus, time: time.getTime(), id: this.bets.length + 1 });
   }
 }

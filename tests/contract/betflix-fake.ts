@@ -17,12 +17,16 @@ import { asNumber, cents, FakeServer, json, type RecordedRequest, type Reply } f
  */
 
 export type BetflixEntry = { ref: string; amount: bigint; before: bigint; after: bigint; at: number };
+/** A member's bet: staked, paid back, when; a void bet is in `turnover` but not in `valid_amount`. */
+export type BetflixBet = { stake: bigint; payout: bigint; at: number; valid: boolean };
 
 export class BetflixFake {
   readonly api: FakeServer;
   /** The game entrance host (lobby login page and games_share files) runs as its own server. */
   readonly entrance: FakeServer;
-  readonly members = new Map<string, { balance: bigint; password: string; history: BetflixEntry[]; turnover: bigint }>();
+  readonly members = new Map<string, { balance: bigint; password: string; history: BetflixEntry[]; turnover: bigint; bets?: BetflixBet[] }>();
+  /** Quirk switch: the summary without `valid_amount` (clients that read only turnover/winloss, [OAK]). */
+  summaryValidAmount = true;
   readonly refs = new Set<string>();
   brands = ["pg", "pp", "jl"];
   brandFiles: Record<string, unknown[]> = {
@@ -167,12 +171,37 @@ export class BetflixFake {
     return this.ok({ [this.launchField]: `https://launch.example.test/${provider}/${game}?user=${username}&lang=${lang}` });
   }
 
-  /** [OAK] GET /v4/report/summary?username&start&end -> data.turnover, data.winloss (numbers). */
+  /**
+   * [OAK] GET /v4/report/summary?username&start&end (Y-m-d, Asia/Bangkok, inclusive) ->
+   * data.turnover, data.winloss (numbers); [RWD] (index id 6810888535) and [EXP] also read
+   * `valid_amount`; `winloss` is the member's side ([RWD]: "Negative = Loss"). `turnover`
+   * also carries the member's older counter (tests of the growing turnover set it).
+   */
   private summary(query: URLSearchParams): Reply {
     const member = this.members.get(query.get("username") ?? "");
     if (!member) return this.error("User not found");
-    if (!query.get("start") || !query.get("end")) return this.error("Invalid date");
-    return this.ok({ turnover: asNumber(member.turnover), winloss: 0 });
+    const start = query.get("start") ?? "";
+    const end = query.get("end") ?? "";
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || !/^\d{4}-\d{2}-\d{2}$/.test(end)) return this.error("Invalid date");
+    let turnover = member.turnover;
+    let valid = member.turnover;
+    let winloss = 0n;
+    for (const bet of member.bets ?? []) {
+      const day = new Date(bet.at + 7 * 3600_000).toISOString().slice(0, 10);
+      if (day < start || day > end) continue;
+      turnover += bet.stake;
+      if (!bet.valid) continue;
+      valid += bet.stake;
+      winloss += bet.payout - bet.stake;
+    }
+    return this.ok({ turnover: asNumber(turnover), ...(this.summaryValidAmount ? { valid_amount: asNumber(valid) } : {}), winloss: asNumber(winloss) });
+  }
+
+  /** A bet of a member (full name, upline included). */
+  addBet(member: string, stake: string, payout: string, at: Date, valid = true): void {
+    const m = this.members.get(member);
+    if (!m) throw new Error(`no member ${member}`);
+    (m.bets ??= []).push({ stake: cents(stake)!, payout: cents(payout)!, at: at.getTime(), valid });
   }
 
   /** [EXP] (index id 30801547460) {entrance}/games_share/list.txt and /games_share/{brand}.txt; [PHP] (index id 36910203413) items `{ code, name, type, img }`. */

@@ -25,7 +25,7 @@ export type LaunchGame = { code: string; tab: string | null };
  * `agencyId_username` every other method takes, `playerId` lets a real adapter derive the
  * name it uses at the provider without a lookup (core/provider-username.ts).
  */
-export type ReportPlayer = { username: string; playerId: string };
+type ReportPlayer = { username: string; playerId: string };
 
 /**
  * A period's totals at one provider for a set of players (decision 019, "Provider figures"),

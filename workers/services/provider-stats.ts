@@ -16,7 +16,7 @@ import { providerPortFor } from "../wallet/provider-port";
  */
 
 /** Time one provider of one agency may take for its days, per run (a slow provider is left for the next run). */
-export const PROVIDER_BUDGET_MS = 25_000;
+const PROVIDER_BUDGET_MS = 25_000;
 const DAY_MS = 86_400_000;
 
 export type CollectResult = {
@@ -95,7 +95,7 @@ function withinBudget(summary: Promise<PeriodSummary>, signal: AbortSignal, budg
   return Promise.race([summary.catch((error: unknown): PeriodSummary => ({ kind: "unavailable", reason: String(error) })), spent]);
 }
 
-export type ProviderFigure = { provider: Provider; turnover: number; winLoss: number };
+type ProviderFigure = { provider: Provider; turnover: number; winLoss: number };
 export type ProvidersReport = {
   /**
    * One row per day and provider with figures. Providers report per DAY: with the "hour"
