@@ -523,12 +523,13 @@ describe("dashboard", () => {
     const now = new Date().toISOString();
     await env.DB.batch([
       env.DB.prepare(
-        `INSERT INTO deposit_orders_view (code, agency_id, player_id, provider, amount, credit, status, flag, created_at, updated_at) VALUES
-         ('DDASH1', 'demo', 'p', 'askmebet', '60000.00', '100.00', 'SUCCESS', NULL, ?1, ?1),
-         ('DDASH2', 'demo', 'p', 'askmebet', '120000.00', '200.00', 'SUCCESS', NULL, ?1, ?1),
-         ('DDASH3', 'demo', 'p', 'betflix', '60000.00', '100.00', 'FAILED', NULL, ?1, ?1),
-         ('DDASH4', 'demo', 'p', 'betflix', '60000.00', '100.00', 'OPEN', 'AMOUNT_MISMATCH', ?1, ?1),
-         ('DDASH5', 'demo', 'p', 'askmebet', '999999.00', '9.00', 'SUCCESS', NULL, '2001-01-01T00:00:00.000Z', ?1)`,
+        // as the projection writes them (migration 0022: today's money counts by paid time, in integer minor units)
+        `INSERT INTO deposit_orders_view (code, agency_id, player_id, provider, amount, credit, status, flag, created_at, updated_at, channel_code, amount_minor, paid_minor, credit_minor, bonus_minor, paid_at, projection_version) VALUES
+         ('DDASH1', 'demo', 'p', 'askmebet', '60000.00', '100.00', 'SUCCESS', NULL, ?1, ?1, 'BCEL-QR', 6000000, 6000000, 10000, 0, ?1, 1),
+         ('DDASH2', 'demo', 'p', 'askmebet', '120000.00', '200.00', 'SUCCESS', NULL, ?1, ?1, 'BCEL-QR', 12000000, 12000000, 20000, 0, ?1, 1),
+         ('DDASH3', 'demo', 'p', 'betflix', '60000.00', '100.00', 'FAILED', NULL, ?1, ?1, 'BCEL-QR', 6000000, 6000000, 10000, 0, ?1, 1),
+         ('DDASH4', 'demo', 'p', 'betflix', '60000.00', '100.00', 'OPEN', 'AMOUNT_MISMATCH', ?1, ?1, 'BCEL-QR', 6000000, NULL, 10000, 0, NULL, 1),
+         ('DDASH5', 'demo', 'p', 'askmebet', '999999.00', '9.00', 'SUCCESS', NULL, '2001-01-01T00:00:00.000Z', ?1, 'BCEL-QR', 99999900, 99999900, 900, 0, '2001-01-01T00:00:00.000Z', 1)`,
       ).bind(now),
       env.DB.prepare(
         `INSERT INTO withdraw_orders_view (code, agency_id, player_id, provider, credit, received, status, review, created_at, updated_at) VALUES
