@@ -56,6 +56,13 @@ beforeAll(async () => {
     sortOrder: "0",
   } as PromotionInput);
   expect(created.ok).toBe(true);
+
+  // Provider figures of today as the daily job stores them: the agency lost 150.25 at gclub
+  // (a negative win/loss), and betflix could not be read.
+  await env.DB.batch([
+    env.DB.prepare(`INSERT INTO provider_daily_stats (agency_id, provider, day, status, turnover_minor, win_loss_minor, reason, collected_at) VALUES ('demo', 'gclub', ?1, 'ok', 1234500, -15025, NULL, ?2)`).bind(today, new Date().toISOString()),
+    env.DB.prepare(`INSERT INTO provider_daily_stats (agency_id, provider, day, status, turnover_minor, win_loss_minor, reason, collected_at) VALUES ('demo', 'betflix', ?1, 'unavailable', NULL, NULL, 'timeout', ?2)`).bind(today, new Date().toISOString()),
+  ]);
 }, 90_000);
 
 describe("the reports page", () => {
@@ -125,6 +132,19 @@ describe("CSV exports", () => {
     const text = await (await get(`/admin/reports/promotions.csv?${query}`, owner)).text();
     expect(text).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")",0,0,0,`);
     expect(text).not.toMatch(/(^|\r\n)=HYPERLINK/);
+  });
+
+  it("providers: turnover and a negative win/loss as plain numbers, the day a provider could not be read on the page", async () => {
+    const text = await (await get(`/admin/reports/providers.csv?${query}`, owner)).text();
+    const lines = text.replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    expect(lines[0]).toBe("ຊ່ວງເວລາ,ຄ່າຍເກມ,ເທີນໂອເວີ (ເຄຣດິດ),ໄດ້/ເສຍ (ເຄຣດິດ),ມື້ທີ່ບໍ່ມີຕົວເລກ");
+    expect(lines).toContain(`${today},GClub,12345.00,-150.25,`);
+    expect(lines).toContain("ລວມ,GClub,12345.00,-150.25,0");
+    expect(lines).toContain("ລວມ,Betflix,0.00,0.00,1");
+    const html = await (await get(`/admin/reports?${query}`, owner)).text();
+    expect(html).toContain('data-testid="chart-providers"');
+    expect(html).toContain("-฿150,25");
+    expect(html).toContain('data-testid="report-providers-unavailable"');
   });
 
   it("hourly CSV of one day: 24 periods and '_hourly' in the file name", async () => {
