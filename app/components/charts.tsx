@@ -61,14 +61,20 @@ function useTooltip() {
   const hide = (event: ReactPointerEvent<SVGElement>) => {
     if (event.pointerType !== "touch") setTip(null);
   };
-  return { frame, tip, show, hide };
+  /** A tap or click beside the marks closes the tip (the way out on a touch screen). */
+  const clear = (event: { target: EventTarget }) => {
+    if (!(event.target instanceof Element && event.target.classList.contains("chart-mark"))) setTip(null);
+  };
+  return { frame, tip, show, hide, clear };
 }
 
-function Frame({ title, testId, kind, legend, tip, frame, children }: { title: string; testId?: string; kind: string; legend: ChartSeries[]; tip: Tip; frame: RefObject<HTMLDivElement | null>; children: ReactNode }) {
+function Frame({
+  title, testId, kind, legend, tip, frame, clear, children,
+}: { title: string; testId?: string; kind: string; legend: ChartSeries[]; tip: Tip; frame: RefObject<HTMLDivElement | null>; clear: (event: { target: EventTarget }) => void; children: ReactNode }) {
   const id = useId();
   return (
     <figure className="chart" data-testid={testId} data-chart={kind}>
-      <div className="chart-frame" ref={frame}>
+      <div className="chart-frame" ref={frame} onClick={clear}>
         <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title`} className="chart-svg" preserveAspectRatio="xMidYMid meet">
           <title id={`${id}-title`}>{title}</title>
           {children}
@@ -149,7 +155,7 @@ function XAxis({ categories, x, step }: { categories: ChartProps["categories"]; 
 
 /** Grouped vertical bars (one group per category, one bar per series); negative values hang below zero. */
 export function BarChart({ title, categories, series, format, emptyMax, testId }: ChartProps) {
-  const { frame, tip, show, hide } = useTooltip();
+  const { frame, tip, show, hide, clear } = useTooltip();
   const axis = valueAxis(series, format, emptyMax);
   const y = axis.y;
   const band = scaleBand<number>()
@@ -163,7 +169,7 @@ export function BarChart({ title, categories, series, format, emptyMax, testId }
     .padding(0.05);
   const zero = y(0);
   return (
-    <Frame title={title} testId={testId} kind="bar" legend={series} tip={tip} frame={frame}>
+    <Frame title={title} testId={testId} kind="bar" legend={series} tip={tip} frame={frame} clear={clear}>
       <YAxis axis={axis} />
       <XAxis categories={categories} x={(i) => (band(i) ?? 0) + band.bandwidth() / 2} step={band.step()} />
       {categories.map((c, i) => (
@@ -198,7 +204,7 @@ export function BarChart({ title, categories, series, format, emptyMax, testId }
 
 /** One line per series across the categories (periods), a point with its title on each value. */
 export function LineChart({ title, categories, series, format, emptyMax, testId }: ChartProps) {
-  const { frame, tip, show, hide } = useTooltip();
+  const { frame, tip, show, hide, clear } = useTooltip();
   const axis = valueAxis(series, format, emptyMax);
   const y = axis.y;
   const x = scalePoint<number>()
@@ -210,7 +216,7 @@ export function LineChart({ title, categories, series, format, emptyMax, testId 
     .x(([i]) => x(i) ?? 0)
     .y(([, v]) => y(v ?? 0));
   return (
-    <Frame title={title} testId={testId} kind="line" legend={series} tip={tip} frame={frame}>
+    <Frame title={title} testId={testId} kind="line" legend={series} tip={tip} frame={frame} clear={clear}>
       <YAxis axis={axis} />
       <XAxis categories={categories} x={(i) => x(i) ?? 0} step={x.step()} />
       {series.map((s, k) => {
