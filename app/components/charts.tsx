@@ -55,7 +55,9 @@ function useTooltip() {
     const box = frame.current?.getBoundingClientRect();
     const mark = event.currentTarget.getBoundingClientRect();
     if (!box) return;
-    setTip({ x: mark.left + mark.width / 2 - box.left, y: mark.top - box.top, text });
+    // The tip is at most 40% of the frame wide (CSS) and centred on x, kept within 20%..80%: it never overflows the frame.
+    const x = Math.min(Math.max(mark.left + mark.width / 2 - box.left, box.width * 0.2), box.width * 0.8);
+    setTip({ x, y: mark.top - box.top, text });
   };
   // A touch has no hover: the tip stays after the finger lifts, until another mark or the frame is tapped.
   const hide = (event: ReactPointerEvent<SVGElement>) => {
