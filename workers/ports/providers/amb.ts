@@ -73,7 +73,8 @@ import {
  * - Launch by game code: `launchGame(username, gameCode, lang, options)`.
  * - Turnover: AMB reports bets by time window (at most 1 h per call), not as a growing
  *   per-player counter: `turnover()` answers unavailable; `turnoverBetween(username,
- *   from, to)` sums `stake` over a window.
+ *   from, to)` sums `stake` over a window; the port's `periodSummary` (decision 019) sums
+ *   the agency's players' day from the same bet records.
  * - Pictures: games carry `img` beyond the port's GameList shape.
  *
  * Amounts: our decimal strings with 2 decimals are sent as strings ("100.25", [DOC]);
