@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { postForm } from "../setup/players";
-import { fundProvider, openOrder, sandboxBank, payQr, playerWithBank, postDeposit, postWithdraw, providerBalance, pumpDeliveries, qrPayloadOf, sandboxProvider } from "../setup/money";
+import { fundProvider, openOrder, payOutNow, payQr, playerWithBank, postDeposit, postWithdraw, providerBalance, pumpDeliveries, qrPayloadOf, sandboxProvider } from "../setup/money";
 import { runInDurableObject } from "cloudflare:test";
 import { walletOf } from "../../workers/services/wallet";
 
@@ -45,14 +45,7 @@ async function depositWithPromotion(p: Player, provider = "askmebet", amount = "
 
 /** Lets the automatic payout run to its end (the sandbox bank pays this one at once). */
 async function payOut(p: Player, code: string) {
-  await sandboxBank("/sandbox/payouts/config", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ processingMs: 0, referencePrefix: code }) });
-  let t = Date.now();
-  for (let i = 0; i < 6 && (await p.wallet.getWithdraw(code))!.status !== "SUCCESS"; i++) {
-    await p.wallet.runDueWork(t);
-    await sandboxBank("/sandbox/payouts");
-    await pumpDeliveries();
-    t += 60_000;
-  }
+  await payOutNow(p.wallet, code);
 }
 
 async function current(p: Player) {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedDemo } from "../setup/seed";
 import { postForm } from "../setup/players";
-import { openOrder, payQr, playerWithBank, postDeposit, postWithdraw, pumpDeliveries, qrPayloadOf, sandboxBank, sandboxProvider, signedWebhook } from "../setup/money";
+import { openOrder, payOutNow, payQr, playerWithBank, postDeposit, postWithdraw, pumpDeliveries, qrPayloadOf, sandboxProvider, signedWebhook } from "../setup/money";
 import { depositCredit, formatAmount, parseAmount, parseRate, withdrawPayout, type Rate } from "../../workers/core/money";
 import { periodOf, presetRange, type ReportRange } from "../../workers/core/report-range";
 import type { AuditActor } from "../../workers/db/audit";
@@ -299,14 +299,7 @@ describe("today: manual credits, refunds, a promotion given and taken back, and 
     created.push({ p: f, code: promoDeposit, kind: "deposit", at: Date.now() });
     expect((await postWithdraw(f.cookie, { all: true })).status).toBe(302);
     promoWithdraw = (await f.wallet.listWithdraws(1, 1)).items[0]!.code;
-    await sandboxBank("/sandbox/payouts/config", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ processingMs: 0, referencePrefix: promoWithdraw }) });
-    let t = Date.now();
-    for (let i = 0; i < 6 && (await f.wallet.getWithdraw(promoWithdraw))!.status !== "SUCCESS"; i++) {
-      await f.wallet.runDueWork(t);
-      await sandboxBank("/sandbox/payouts");
-      await pumpDeliveries();
-      t += 60_000;
-    }
+    await payOutNow(f.wallet, promoWithdraw);
     expect((await f.wallet.getWithdraw(promoWithdraw))!.status).toBe("SUCCESS");
     await f.wallet.runDueWork();
     created.push({ p: f, code: promoWithdraw, kind: "withdraw", at: Date.now() });

@@ -123,3 +123,15 @@ export async function postWithdraw(cookie: string, fields: { provider?: string; 
   if (fields.all) body.all = "on";
   return postForm("/player/withdraw", body, { cookie });
 }
+
+/** Lets an automatic payout run to its end (the sandbox bank pays this one at once). */
+export async function payOutNow(wallet: ReturnType<typeof walletOf>, code: string) {
+  await sandboxBank("/sandbox/payouts/config", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ processingMs: 0, referencePrefix: code }) });
+  let t = Date.now();
+  for (let i = 0; i < 6 && (await wallet.getWithdraw(code))!.status !== "SUCCESS"; i++) {
+    await wallet.runDueWork(t);
+    await sandboxBank("/sandbox/payouts");
+    await pumpDeliveries();
+    t += 60_000;
+  }
+}
