@@ -74,6 +74,8 @@ export default [
     route("promotions/new", "routes/admin/promotion-new.tsx"),
     route("promotions/:promotionId", "routes/admin/promotion-edit.tsx"),
     route("forwarder", "routes/admin/forwarder.tsx"),
+    route("reports", "routes/admin/reports.tsx"),
+    route("reports/:file", "routes/admin/reports-csv.ts"),
   ]),
 
   route("api/staff/withdrawals/:code/:op", "routes/api/staff-withdrawal.ts"),

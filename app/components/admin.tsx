@@ -14,6 +14,8 @@ const ADMIN_SECTIONS = [
   { key: "payments", to: "/admin/payments", ownerOnly: false },
   { key: "statements", to: "/admin/deposits/import", ownerOnly: false, label: "statements.nav" },
   { key: "players", to: "/admin/players", ownerOnly: false },
+  // Cashiers see the money part of the reports; the loader and the CSV route enforce it.
+  { key: "reports", to: "/admin/reports", ownerOnly: false, label: "reports.nav" },
   { key: "fingerprints", to: "/admin/fingerprints", ownerOnly: false },
   { key: "promotions", to: "/admin/promotions", ownerOnly: true },
   { key: "settings", to: "/admin/settings", ownerOnly: true },

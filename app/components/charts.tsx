@@ -1,0 +1,243 @@
+import { useId, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode, type RefObject } from "react";
+import { scaleBand, scaleLinear, scalePoint } from "d3-scale";
+import { line } from "d3-shape";
+
+/**
+ * Report charts (issue 17), drawn as SVG during the server render by d3-scale (scales, ticks)
+ * and d3-shape (line paths): no DOM, no canvas, nothing measured in the browser. So a chart
+ * is complete without JavaScript: axes with labels, a legend, and a <title> on every bar or
+ * point (the browser shows it on hover). With JavaScript the same marks get a small tooltip
+ * (pointer or tap), a few lines of React state and no chart library in the browser beyond
+ * the scales already used to draw.
+ *
+ * The SVG is one image to assistive technology (role="img" with a title); the figures are
+ * in the <table> the page puts beside every chart.
+ */
+export type ChartSeries = { key: string; label: string; values: (number | null)[] };
+export type ChartProps = {
+  /** Accessible name of the image (and its heading's text). */
+  title: string;
+  /** Category labels along x: full (titles, tooltips) and short (axis). */
+  categories: { label: string; tick: string }[];
+  series: ChartSeries[];
+  /** Formats a value of the series (axis ticks, titles, tooltips). */
+  format: (value: number) => string;
+  /** The top of the value axis when every value is 0 (money in minor units: 100, one kip or one credit). */
+  emptyMax?: number;
+  testId?: string;
+};
+
+const WIDTH = 480;
+const HEIGHT = 240;
+const MARGIN = { top: 12, right: 8, bottom: 30, left: 40 };
+/** Series colours: each at least 3:1 against the white plot (WCAG non-text contrast). */
+const COLOURS = ["#1f5fbf", "#b4420b", "#2e7d32", "#7b2cbf", "#a3195b"];
+const MAX_TICKS = 8;
+
+type Tip = { x: number; y: number; text: string } | null;
+
+function domainOf(series: ChartSeries[], emptyMax = 1): [number, number] {
+  let min = 0;
+  let max = 0;
+  for (const s of series) for (const v of s.values) if (v !== null && Number.isFinite(v)) [min, max] = [Math.min(min, v), Math.max(max, v)];
+  return min === max ? [0, emptyMax] : [min, max];
+}
+
+/** Every n-th category label, so at most MAX_TICKS fit under the axis. */
+function tickEvery(count: number): number {
+  return Math.max(1, Math.ceil(count / MAX_TICKS));
+}
+
+function useTooltip() {
+  const frame = useRef<HTMLDivElement>(null);
+  const [tip, setTip] = useState<Tip>(null);
+  const show = (text: string) => (event: ReactPointerEvent<SVGElement>) => {
+    const box = frame.current?.getBoundingClientRect();
+    const mark = event.currentTarget.getBoundingClientRect();
+    if (!box) return;
+    // The tip is at most 40% of the frame wide (CSS) and centred on x, kept within 20%..80%: it never overflows the frame.
+    const x = Math.min(Math.max(mark.left + mark.width / 2 - box.left, box.width * 0.2), box.width * 0.8);
+    setTip({ x, y: mark.top - box.top, text });
+  };
+  // A touch has no hover: the tip stays after the finger lifts, until another mark or the frame is tapped.
+  const hide = (event: ReactPointerEvent<SVGElement>) => {
+    if (event.pointerType !== "touch") setTip(null);
+  };
+  /** A tap or click beside the marks closes the tip (the way out on a touch screen). */
+  const clear = (event: { target: EventTarget }) => {
+    if (!(event.target instanceof Element && event.target.classList.contains("chart-mark"))) setTip(null);
+  };
+  return { frame, tip, show, hide, clear };
+}
+
+function Frame({
+  title, testId, kind, legend, tip, frame, clear, children,
+}: { title: string; testId?: string; kind: string; legend: ChartSeries[]; tip: Tip; frame: RefObject<HTMLDivElement | null>; clear: (event: { target: EventTarget }) => void; children: ReactNode }) {
+  const id = useId();
+  return (
+    <figure className="chart" data-testid={testId} data-chart={kind}>
+      <div className="chart-frame" ref={frame} onClick={clear}>
+        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title`} className="chart-svg" preserveAspectRatio="xMidYMid meet">
+          <title id={`${id}-title`}>{title}</title>
+          {children}
+        </svg>
+        {tip && (
+          <div className="chart-tip" aria-hidden="true" data-testid="chart-tip" style={{ left: tip.x, top: tip.y }}>
+            {tip.text}
+          </div>
+        )}
+      </div>
+      <figcaption className="chart-legend">
+        {legend.map((s, i) => (
+          <span key={s.key} className="chart-key">
+            <span className="chart-swatch" style={{ background: COLOURS[i % COLOURS.length] }} aria-hidden="true" />
+            {s.label}
+          </span>
+        ))}
+      </figcaption>
+    </figure>
+  );
+}
+
+type Axis = { y: ReturnType<typeof scaleLinear<number, number>>; ticks: { value: number; label: string }[]; left: number };
+
+/**
+ * The value axis: a "nice" linear scale over the values (0 always in it), whole-value ticks
+ * with distinct labels, and the left margin those labels need (at the phone's larger font).
+ */
+function valueAxis(series: ChartSeries[], format: (v: number) => string, emptyMax?: number): Axis {
+  const y = scaleLinear().domain(domainOf(series, emptyMax)).nice().range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const seen = new Set<string>();
+  const ticks: Axis["ticks"] = [];
+  for (const value of y.ticks(5)) {
+    const label = format(value);
+    if (!Number.isInteger(value) || seen.has(label)) continue;
+    seen.add(label);
+    ticks.push({ value, label });
+  }
+  const longest = Math.max(...ticks.map((t) => t.label.length), 1);
+  return { y, ticks, left: Math.min(160, Math.max(MARGIN.left, Math.ceil(longest * 8.5) + 8)) };
+}
+
+function YAxis({ axis }: { axis: Axis }) {
+  return (
+    <g className="chart-axis" aria-hidden="true">
+      {axis.ticks.map((tick) => (
+        <g key={tick.value} transform={`translate(0,${axis.y(tick.value)})`}>
+          <line x1={axis.left} x2={WIDTH - MARGIN.right} className={tick.value === 0 ? "chart-zero" : "chart-grid"} />
+          <text x={axis.left - 4} dy="0.32em" textAnchor="end">
+            {tick.label}
+          </text>
+        </g>
+      ))}
+    </g>
+  );
+}
+
+/** A label cut to the room it has (about 8.5 units per character at the phone's font). */
+function fit(label: string, room: number): string {
+  const chars = Math.max(2, Math.floor(room / 8.5));
+  return label.length <= chars ? label : `${label.slice(0, chars - 1)}…`;
+}
+
+function XAxis({ categories, x, step }: { categories: ChartProps["categories"]; x: (i: number) => number; step: number }) {
+  const every = tickEvery(categories.length);
+  return (
+    <g className="chart-axis" aria-hidden="true">
+      {categories.map((c, i) =>
+        i % every === 0 ? (
+          <text key={i} x={x(i)} y={HEIGHT - MARGIN.bottom + 16} textAnchor="middle">
+            {fit(c.tick, step * every)}
+          </text>
+        ) : null,
+      )}
+    </g>
+  );
+}
+
+/** Grouped vertical bars (one group per category, one bar per series); negative values hang below zero. */
+export function BarChart({ title, categories, series, format, emptyMax, testId }: ChartProps) {
+  const { frame, tip, show, hide, clear } = useTooltip();
+  const axis = valueAxis(series, format, emptyMax);
+  const y = axis.y;
+  const band = scaleBand<number>()
+    .domain(categories.map((_, i) => i))
+    .range([axis.left, WIDTH - MARGIN.right])
+    .paddingInner(0.2)
+    .paddingOuter(0.1);
+  const inner = scaleBand<string>()
+    .domain(series.map((s) => s.key))
+    .range([0, band.bandwidth()])
+    .padding(0.05);
+  const zero = y(0);
+  return (
+    <Frame title={title} testId={testId} kind="bar" legend={series} tip={tip} frame={frame} clear={clear}>
+      <YAxis axis={axis} />
+      <XAxis categories={categories} x={(i) => (band(i) ?? 0) + band.bandwidth() / 2} step={band.step()} />
+      {categories.map((c, i) => (
+        <g key={i} transform={`translate(${band(i) ?? 0},0)`}>
+          {series.map((s, k) => {
+            const v = s.values[i];
+            if (v === null || !Number.isFinite(v)) return null;
+            const text = `${c.label} · ${s.label}: ${format(v)}`;
+            const top = Math.min(y(v), zero);
+            return (
+              <rect
+                key={s.key}
+                className="chart-mark"
+                x={inner(s.key)}
+                y={top}
+                width={inner.bandwidth()}
+                height={Math.max(Math.abs(zero - y(v)), v === 0 ? 0 : 1)}
+                fill={COLOURS[k % COLOURS.length]}
+                data-value={v}
+                onPointerEnter={show(text)}
+                onPointerLeave={hide}
+              >
+                <title>{text}</title>
+              </rect>
+            );
+          })}
+        </g>
+      ))}
+    </Frame>
+  );
+}
+
+/** One line per series across the categories (periods), a point with its title on each value. */
+export function LineChart({ title, categories, series, format, emptyMax, testId }: ChartProps) {
+  const { frame, tip, show, hide, clear } = useTooltip();
+  const axis = valueAxis(series, format, emptyMax);
+  const y = axis.y;
+  const x = scalePoint<number>()
+    .domain(categories.map((_, i) => i))
+    .range([axis.left + 8, WIDTH - MARGIN.right - 8])
+    .padding(0.2);
+  const path = line<[number, number | null]>()
+    .defined(([, v]) => v !== null && Number.isFinite(v))
+    .x(([i]) => x(i) ?? 0)
+    .y(([, v]) => y(v ?? 0));
+  return (
+    <Frame title={title} testId={testId} kind="line" legend={series} tip={tip} frame={frame} clear={clear}>
+      <YAxis axis={axis} />
+      <XAxis categories={categories} x={(i) => x(i) ?? 0} step={x.step()} />
+      {series.map((s, k) => {
+        const colour = COLOURS[k % COLOURS.length];
+        return (
+          <g key={s.key}>
+            <path d={path(s.values.map((v, i) => [i, v])) ?? undefined} fill="none" stroke={colour} strokeWidth={2} />
+            {s.values.map((v, i) => {
+              if (v === null || !Number.isFinite(v)) return null;
+              const text = `${categories[i].label} · ${s.label}: ${format(v)}`;
+              return (
+                <circle key={i} className="chart-mark" cx={x(i)} cy={y(v)} r={4} fill={colour} data-value={v} onPointerEnter={show(text)} onPointerLeave={hide}>
+                  <title>{text}</title>
+                </circle>
+              );
+            })}
+          </g>
+        );
+      })}
+    </Frame>
+  );
+}
