@@ -107,8 +107,28 @@ VALUES (${q(agencyId)}, ${q(a.name)}, ${q(a.slot)}, ${q(a.type)}, ${a.bytes}, ${
 }
 
 /**
- * Puts the objects into the BRAND_ASSETS bucket of an environment (`wrangler r2 object put`),
- * local unless `remote`. Overwriting is harmless: a name is the hash of its bytes.
+ * Puts the objects into the local BRAND_ASSETS bucket (.wrangler/state, what `npm start`, the
+ * e2e server and `wrangler r2 object put --local` use) through wrangler's getPlatformProxy:
+ * one workerd for all of them (`wrangler r2 object put` takes seconds per object), and an
+ * object already there is left alone (its name is the hash of its bytes).
+ */
+export async function putLocalBrandObjects(assets) {
+  process.env.WRANGLER_LOG ??= "error"; // its notes on the sandbox bindings and Durable Objects are not ours
+  const { getPlatformProxy } = await import("wrangler");
+  const proxy = await getPlatformProxy({ configPath: new URL("../wrangler.toml", import.meta.url).pathname, persist: true });
+  try {
+    for (const a of assets) {
+      if (await proxy.env.BRAND_ASSETS.head(a.key)) continue;
+      await proxy.env.BRAND_ASSETS.put(a.key, readFileSync(a.path), { httpMetadata: { contentType: a.type, cacheControl: "public, max-age=31536000, immutable" } });
+    }
+  } finally {
+    await proxy.dispose();
+  }
+}
+
+/**
+ * Puts the objects into the BRAND_ASSETS bucket of an environment with `wrangler r2 object
+ * put` (agency:create: remote, or that environment's local state). Overwriting is harmless.
  */
 export function putBrandObjects(assets, { env = "local", remote = false, persistTo } = {}) {
   const bucket = brandBucketName(env);
