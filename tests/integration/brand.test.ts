@@ -59,7 +59,7 @@ describe("an agency without a brand", () => {
     expect(brand.colors).toEqual(NEUTRAL_BRAND.colors);
     // A name with no asset record of this agency is no logo.
     expect(brand.logo).toBeNull();
-    expect((await (await fetchApp("http://other.localhost/app.webmanifest")).json()).name).toBe("Khác");
+    expect(((await (await fetchApp("http://other.localhost/app.webmanifest")).json()) as { name: string }).name).toBe("Khác");
     await env.DB.prepare(`DELETE FROM agency_brand WHERE agency_id = 'other'`).run();
   });
 });
@@ -150,7 +150,7 @@ describe("images", () => {
     const manifest = await (await fetchApp("http://localhost/app.webmanifest")).json();
     expect(manifest).toMatchObject({ name: "ຈຳປາ", lang: "lo", theme_color: "#7a1f2b", icons: [{ src: icon.ok ? icon.url : "", sizes: "256x256", type: "image/avif" }] });
     // The other agency's manifest is still its own.
-    expect((await (await fetchApp("http://other.localhost/app.webmanifest")).json()).icons[0].src).toBe("/favicon.svg");
+    expect(((await (await fetchApp("http://other.localhost/app.webmanifest")).json()) as { icons: { src: string }[] }).icons[0]!.src).toBe("/favicon.svg");
   });
 
   it("removes a slot back to the default; the same bytes again are the same name (no second object)", async () => {
