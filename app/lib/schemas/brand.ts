@@ -37,7 +37,7 @@ const hex = z.string().trim().optional();
 const colorFields = Object.fromEntries(COLOR_FIELDS.flatMap((f) => [[f, hex], [`${f}Picker`, hex], [`${f}Was`, hex]])) as Record<`${ColorField}${"" | "Picker" | "Was"}`, typeof hex>;
 const textFields = Object.fromEntries(TEXT_FIELDS.flatMap((f) => LANGUAGES.map((l) => [textFieldName(f, l), text(BRAND_TEXT_LIMITS[f])]))) as Record<string, ReturnType<typeof text>>;
 
-export function chosenColor(textValue: string | undefined, picker: string | undefined, was: string | undefined): string {
+function chosenColor(textValue: string | undefined, picker: string | undefined, was: string | undefined): string {
   const t = textValue ?? "";
   if (t !== (was ?? "") || !picker) return t;
   return picker;
@@ -56,7 +56,7 @@ export const BrandSettingsSchema = z
     return { siteName: texts("siteName"), heroTitle: texts("heroTitle"), heroSubtitle: texts("heroSubtitle"), colors };
   });
 
-export const BrandSlotSchema = z.enum(BRAND_SLOTS as [(typeof BRAND_SLOTS)[number], ...(typeof BRAND_SLOTS)[number][]], { error: "admin:brand.errors.slot" });
+const BrandSlotSchema = z.enum(BRAND_SLOTS as [(typeof BRAND_SLOTS)[number], ...(typeof BRAND_SLOTS)[number][]], { error: "admin:brand.errors.slot" });
 
 /** An upload: the file itself is judged by the service (bytes, type, size); here only that one came. */
 export const BrandUploadSchema = z.object({
