@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { encode as encodePng } from "fast-png";
@@ -45,6 +46,11 @@ test("the owner uploads a logo and picks a colour; this agency's players see the
   await expect(page).toHaveURL(/\/admin\/settings\/brand/);
   if (js) await page.locator("html[data-hydrated]").waitFor();
 
+  // No serious or critical axe violations on the page (labels on every input, contrast);
+  // axe runs as a script in the page, so with JavaScript on (the same markup either way).
+  const serious = async () => (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  if (js) expect(await serious()).toEqual([]);
+
   // The limits are stated next to each input.
   await expect(page.getByTestId("brand-limit-logo")).toContainText("8 KB");
   await expect(page.getByTestId("brand-limit-logo")).toContainText("480 × 160");
@@ -68,6 +74,7 @@ test("the owner uploads a logo and picks a colour; this agency's players see the
   await page.getByTestId("brand-slot-logo").getByLabel("ໄຟລ໌ໂລໂກ້ໃໝ່").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: readFileSync("scripts/brand/demo-hero.jpg").subarray(0, 4000) });
   await page.getByTestId("brand-slot-logo").getByRole("button", { name: "ອັບໂຫຼດ" }).click();
   await expect(page.getByTestId("brand-error-logo")).toContainText("ເນື້ອໃນຂອງໄຟລ໌ບໍ່ກົງກັບປະເພດຂອງມັນ", { timeout: 15_000 });
+  if (js) expect(await serious()).toEqual([]);
   await expect(page.getByTestId("brand-current-logo").locator("img")).toHaveAttribute("src", logoUrl);
 
   // A colour pair below 4.5:1 is refused, naming the pair; then a good colour is saved.
