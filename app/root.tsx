@@ -16,12 +16,14 @@ import { getToast } from "remix-toast/middleware";
 import type { Route } from "./+types/root";
 import { agencyMiddleware, requireAgencyMiddleware } from "./middleware/agency.server";
 import { bodyTypeMiddleware, forcedPasswordChangeMiddleware, privateCacheMiddleware } from "./middleware/request-guards.server";
-import { getLocale, i18nextMiddleware } from "./middleware/i18next.server";
+import { getInstance, getLocale, i18nextMiddleware } from "./middleware/i18next.server";
 import { toastMiddleware } from "./lib/toast.server";
 import { sessionMiddleware } from "./lib/session.server";
 import { getAgency, getNonce, getPlayer } from "./lib/context.server";
 import { FingerprintSync } from "./components/fingerprint-sync";
 import { HTML_LANG, isLanguage, type Language } from "../workers/core/languages";
+import { brandCss, pageBrand } from "../workers/core/brand-style";
+import { NEUTRAL_BRAND } from "../workers/core/brand";
 import { errorMessageKey, isErrorCode } from "./lib/errors";
 import { I18N_DATA_ID, namespacesFor } from "./lib/i18n";
 import { loadNamespacesFor } from "./lib/i18n.client";
@@ -46,17 +48,25 @@ export const links: Route.LinksFunction = () => [
   { rel: "preload", href: "/fonts/noto-sans-lao-400.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   // (empty when the tests render pages without a client build)
   ...(stylesheet ? [{ rel: "stylesheet", href: stylesheet }] : []),
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-  { rel: "manifest", href: "/manifest.webmanifest" },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const agency = getAgency(context);
   const locale = getLocale(context) as Language;
+  // Public brand data only: it goes to the browser with the page (decision 020).
+  const brand = pageBrand(agency.brand, {
+    agencyName: agency.name,
+    lang: locale,
+    origin: new URL(request.url).origin,
+    defaultDescription: getInstance(context).t("home.subtitle"),
+  });
   return data({
     locale,
     nonce: getNonce(context),
-    agency: { id: agency.id, name: agency.name, social: agency.social },
+    // `name` is the site name in this language (the brand's, else the agency's)
+    agency: { id: agency.id, name: brand.siteName, social: agency.social },
+    brand: { colors: brand.colors, logo: brand.logo, icon: brand.icon },
+    preview: brand.preview,
     player: playerSummary(getPlayer(context)),
     toast: getToast(context),
   });
@@ -88,6 +98,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const locale: Language = root?.locale ?? (isLanguage(i18n.language) ? i18n.language : "lo");
   // The nonce is only known on the server; in the browser React keeps the rendered one.
   const nonce = root?.nonce;
+  const brand = root?.brand;
   // Only the namespaces this page needs are inlined (the landing page carries `common` only).
   const bundles = Object.fromEntries(namespacesFor(useLocation().pathname).map((ns) => [ns, i18n.getResourceBundle(locale, ns)]));
   return (
@@ -95,9 +106,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#0b1f3a" />
+        <meta name="theme-color" content={brand?.colors.primary ?? NEUTRAL_BRAND.colors.primary} />
         <Meta />
+        <link rel="icon" href={brand?.icon?.url ?? "/favicon.svg"} type={brand?.icon?.type ?? "image/svg+xml"} />
+        <link rel="manifest" href="/app.webmanifest" />
         <Links />
+        {/* The agency's colours, in the HTML itself: no flash of the default, no request, no
+            JavaScript. brandCss writes validated #rrggbb values only. AFTER <Links />
+            (H-brand fix, caught by tests/e2e/brand-admin.spec.ts): app.css declares the
+            neutral colours on the same :root selector, so whichever comes later wins. */}
+        {brand && <style nonce={nonce} suppressHydrationWarning data-testid="brand-colors" dangerouslySetInnerHTML={{ __html: brandCss(brand.colors) }} />}
       </head>
       <body>
         {children}
@@ -117,7 +135,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { locale, agency, player, toast } = loaderData;
+  const { locale, agency, brand, player, toast } = loaderData;
   // The language switcher is a plain form post that reloads the document, so the strings
   // inlined in the page (see Layout) always match the locale.
   const { i18n } = useTranslation();
@@ -130,29 +148,41 @@ export default function App({ loaderData }: Route.ComponentProps) {
     return (
       <>
         <Outlet />
-        <PendingIndicator logoAlt={agency.name} />
+        <PendingIndicator logoAlt={agency.name} logo={brand.logo} />
       </>
     );
   }
   return (
     <>
       <a href="#main" className="skip-link">{i18n.t("nav.skip")}</a>
-      <Navbar agencyName={agency.name} player={player} locale={locale} social={agency.social} />
+      <Navbar agencyName={agency.name} logo={brand.logo} player={player} locale={locale} social={agency.social} />
       <main id="main" className="main" tabIndex={-1}>
         <Outlet />
       </main>
-      <Footer agencyName={agency.name} />
+      <Footer agencyName={agency.name} logo={brand.logo} />
       <BottomBar social={agency.social} />
       <Toaster toast={toast} />
       <ScrollToTop />
-      <PendingIndicator logoAlt={agency.name} />
+      <PendingIndicator logoAlt={agency.name} logo={brand.logo} />
       {player && <FingerprintSync agencyId={agency.id} />}
     </>
   );
 }
 
+/** Per-agency title and link previews (Telegram, Facebook); pages without a meta of their own inherit these. */
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.agency.name ?? "" }];
+  if (!loaderData) return [];
+  const { agency, preview } = loaderData;
+  return [
+    { title: agency.name },
+    { name: "description", content: preview.description },
+    { property: "og:type", content: "website" },
+    { property: "og:site_name", content: agency.name },
+    { property: "og:title", content: preview.title },
+    { property: "og:description", content: preview.description },
+    ...(preview.image ? [{ property: "og:image", content: preview.image }] : []),
+    { name: "twitter:card", content: preview.card },
+  ];
 }
 
 export function ErrorBoundary() {

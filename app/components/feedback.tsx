@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
+import type { BrandImage } from "../../workers/core/brand";
 import { Icon } from "./icons";
+import { Logo } from "./logo";
 
 export type ToastData = { message: string; type: "success" | "error" | "info" | "warning"; description?: string; duration?: number };
 
@@ -69,7 +71,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
 const PENDING_DELAY_MS = 1000;
 const PENDING_MIN_MS = 500;
 
-export function PendingIndicator({ logoAlt }: { logoAlt: string }) {
+export function PendingIndicator({ logoAlt, logo }: { logoAlt: string; logo: BrandImage | null }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle";
@@ -94,7 +96,7 @@ export function PendingIndicator({ logoAlt }: { logoAlt: string }) {
   if (!visible) return null;
   return (
     <div className="pending" role="status" aria-live="polite" data-testid="pending">
-      <img src="/logo.svg" alt={logoAlt} width={100} height={40} />
+      <Logo name={logoAlt} logo={logo} />
       <span className="spinner" aria-hidden="true" />
       <span className="sr-only">{t("pending")}</span>
     </div>

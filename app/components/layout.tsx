@@ -7,23 +7,23 @@ const ChangePasswordDialog = lazy(() => import("./change-password").then((m) => 
 import { useTranslation } from "react-i18next";
 import { GAME_LINKS, isActiveEntry, PLAYER_MENU, type MenuEntry } from "~/lib/menu";
 import type { Language } from "../../workers/core/languages";
+import type { BrandImage } from "../../workers/core/brand";
+import { Logo } from "./logo";
 import { Icon } from "./icons";
 import { ContactMenu, Disclosure, LanguageSwitcher, SocialLinks, useCurrentPath, type Social } from "./menus";
 
 export type LayoutPlayer = { id: string; displayName: string } | null;
 
-function Logo({ name, width = 100, height = 40 }: { name: string; width?: number; height?: number }) {
-  return <img src="/logo.svg" alt={name} width={width} height={height} className="logo" />;
-}
+type LayoutProps = { agencyName: string; logo: BrandImage | null };
 
-export function Navbar({ agencyName, player, locale, social }: { agencyName: string; player: LayoutPlayer; locale: Language; social: Social }) {
+export function Navbar({ agencyName, logo, player, locale, social }: LayoutProps & { player: LayoutPlayer; locale: Language; social: Social }) {
   const { t } = useTranslation();
   return (
     <header className="navbar">
       <div className="navbar-inner">
-        <SideDrawer agencyName={agencyName} player={player} />
+        <SideDrawer agencyName={agencyName} logo={logo} player={player} />
         <Link to="/" className="navbar-logo" prefetch="intent" aria-label={t("nav.home")}>
-          <Logo name={agencyName} />
+          <Logo name={agencyName} logo={logo} />
         </Link>
         <nav className="navbar-actions" aria-label={t("nav.account")}>
           {player ? (
@@ -100,7 +100,7 @@ function PlayerMenu({ player }: { player: NonNullable<LayoutPlayer> }) {
 }
 
 /** Side drawer from the left (393 px); a <details>, so it works without JavaScript. */
-function SideDrawer({ agencyName, player }: { agencyName: string; player: LayoutPlayer }) {
+function SideDrawer({ agencyName, logo, player }: LayoutProps & { player: LayoutPlayer }) {
   const { t } = useTranslation();
   const here = useCurrentPath();
   return (
@@ -115,7 +115,7 @@ function SideDrawer({ agencyName, player }: { agencyName: string; player: Layout
       <a href={here} className="drawer-backdrop" aria-hidden="true" tabIndex={-1} onClick={closeDrawer} />
       <div className="drawer-panel" role="dialog" aria-label={t("nav.menu")}>
         <div className="drawer-head">
-          <Logo name={agencyName} />
+          <Logo name={agencyName} logo={logo} lazy />
           <a href={here} className="icon-button" onClick={closeDrawer} data-testid="drawer-close">
             <Icon name="close" />
             <span className="sr-only">{t("nav.close")}</span>
@@ -224,19 +224,19 @@ export function BottomBar({ social }: { social: Social }) {
 /** The six Lao banks shown in the footer (OUTSIDE.md). */
 const FOOTER_BANKS = ["BCEL", "LDB", "APB", "JDB", "LVB", "STB"] as const;
 
-export function Footer({ agencyName }: { agencyName: string }) {
+export function Footer({ agencyName, logo }: LayoutProps) {
   const { t } = useTranslation();
   const year = new Date().getUTCFullYear();
   return (
     <footer className="footer" data-testid="footer">
       <div className="footer-inner">
         <div className="footer-brand">
-          <Logo name={agencyName} />
+          <Logo name={agencyName} logo={logo} lazy />
           <p className="footer-banks-title">{t("footer.banks")}</p>
           <ul className="footer-banks" role="list">
             {FOOTER_BANKS.map((code) => (
               <li key={code}>
-                <img src={`/banks/${code.toLowerCase()}.svg`} alt={t(`banks.${code}`)} width={48} height={48} loading="lazy" />
+                <img src={`/banks/${code.toLowerCase()}.svg`} alt={t(`banks.${code}`)} width={48} height={48} loading="lazy" decoding="async" />
               </li>
             ))}
           </ul>

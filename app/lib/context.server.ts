@@ -19,6 +19,12 @@ export function getBindings(context: Ctx): Env {
   return context.get(cloudflareContext).env;
 }
 
+/** Keeps work alive after the answer is sent (a late provider answer filling a cache). */
+export function getWaitUntil(context: Ctx): (promise: Promise<unknown>) => void {
+  const { ctx } = context.get(cloudflareContext);
+  return (promise) => ctx?.waitUntil(promise);
+}
+
 export function getNonce(context: Ctx): string {
   return context.get(cloudflareContext).nonce;
 }

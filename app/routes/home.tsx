@@ -2,57 +2,150 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { GAME_LINKS } from "~/lib/menu";
 import { LanguageSwitcher } from "~/components/menus";
+import { getAgency, getBindings, getWaitUntil } from "~/lib/context.server";
+import { getLocale } from "~/middleware/i18next.server";
+import { landingPage } from "../../workers/services/landing";
+import type { Language } from "../../workers/core/languages";
+import type { Provider } from "../../workers/core/providers";
 import type { Route } from "./+types/home";
 
-/** The six game categories of the landing page, each with a plain-text mark (no emoji font needed) and a target. */
-const CATEGORIES = [
-  { key: "slot", to: GAME_LINKS.askmebet, mark: "7" },
-  { key: "sport", to: GAME_LINKS.betflix, mark: "◎" },
-  { key: "casino", to: GAME_LINKS.gclub, mark: "♠" },
-  { key: "fish", to: GAME_LINKS.askmebet, mark: "≋" },
-  { key: "card", to: GAME_LINKS.alphabet, mark: "♥" },
-  { key: "chicken", to: GAME_LINKS.gclub, mark: "♦" },
-] as const;
-
-export function meta({ matches }: Route.MetaArgs) {
-  const root = matches[0]?.loaderData as { agency?: { name: string } } | undefined;
-  return [{ title: root?.agency?.name ?? "" }];
+/**
+ * The landing page (issue 15, decision 020): the agency's hero and call to action, its
+ * active promotions, game categories, featured games, the accepted banks. No client code of
+ * its own; every image has its size; only the hero image loads eagerly.
+ */
+export async function loader({ context }: Route.LoaderArgs) {
+  return landingPage(getBindings(context), getAgency(context), getLocale(context) as Language, { waitUntil: getWaitUntil(context) });
 }
 
-export default function Home({ matches }: Route.ComponentProps) {
+/** The six game categories, each with a plain-text mark (no emoji font needed), its provider and lobby. */
+const CATEGORIES: readonly { key: string; provider: Provider; to: string; mark: string }[] = [
+  { key: "slot", provider: "askmebet", to: GAME_LINKS.askmebet, mark: "7" },
+  { key: "sport", provider: "betflix", to: GAME_LINKS.betflix, mark: "◎" },
+  { key: "casino", provider: "gclub", to: GAME_LINKS.gclub, mark: "♠" },
+  { key: "fish", provider: "askmebet", to: GAME_LINKS.askmebet, mark: "≋" },
+  { key: "card", provider: "alphabet", to: GAME_LINKS.alphabet, mark: "♥" },
+  { key: "chicken", provider: "gclub", to: GAME_LINKS.gclub, mark: "♦" },
+];
+
+/** A player page: a visitor goes through login (and comes back to it), without a redirect hop. */
+function playerHref(to: string, loggedIn: boolean): string {
+  return loggedIn ? to : `/login?redirectTo=${encodeURIComponent(to)}`;
+}
+
+/** A featured game opens its provider's lobby on its tab, searched for it (the lobby's Play button launches it). */
+function gameHref(game: { provider: Provider; tab: string; name: string }): string {
+  return `/player/game/${game.provider}?${new URLSearchParams({ tab: game.tab, q: game.name })}`;
+}
+
+type RootData = { locale: Language; player: unknown } | undefined;
+
+export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
-  const root = matches[0]?.loaderData as { locale: "lo" | "cn" | "vn"; player: unknown } | undefined;
+  const root = matches[0]?.loaderData as RootData;
+  const loggedIn = Boolean(root?.player);
+  const { hero, promotions, providers, featured, banks } = loaderData;
+  const categories = CATEGORIES.filter((c) => providers.includes(c.provider));
   return (
     <>
-      <section className="hero" data-testid="hero">
-        <h1>{t("home.title")}</h1>
-        <p>{t("home.subtitle")}</p>
-        {root?.player ? (
-          <Link to="/player/deposit" className="button button-primary button-large" prefetch="intent">
-            {t("nav.deposit")}
-          </Link>
-        ) : (
-          <Link to="/register" className="button button-primary button-large" prefetch="intent" data-testid="hero-register">
-            {t("home.cta")}
-          </Link>
+      <section className={hero.image ? "hero hero-with-image" : "hero"} data-testid="hero">
+        {hero.image && (
+          // The largest thing on a phone's first screen: fetched first, never lazily.
+          <img
+            className="hero-img"
+            src={hero.image.url}
+            alt=""
+            width={hero.image.width}
+            height={hero.image.height}
+            fetchPriority="high"
+            data-testid="hero-image"
+          />
         )}
+        <div className="hero-text">
+          <h1>{hero.title ?? t("home.title")}</h1>
+          <p>{hero.subtitle ?? t("home.subtitle")}</p>
+          {loggedIn ? (
+            <Link to="/player/deposit" className="button button-primary button-large" prefetch="intent" data-testid="hero-deposit">
+              {t("nav.deposit")}
+            </Link>
+          ) : (
+            <Link to="/register" className="button button-primary button-large" prefetch="intent" data-testid="hero-register">
+              {t("home.cta")}
+            </Link>
+          )}
+        </div>
       </section>
-      <section className="page" aria-labelledby="categories-title">
-        <h2 id="categories-title">{t("home.categories")}</h2>
-        <ul className="categories" role="list" data-testid="categories">
-          {CATEGORIES.map((category) => (
-            <li key={category.key}>
-              <Link to={category.to} prefetch="intent" className={`category category-${category.key}`}>
-                <span className="category-mark" aria-hidden="true">{category.mark}</span>
-                <span>{t(`home.category.${category.key}`)}</span>
-              </Link>
+
+      {promotions.length > 0 && (
+        <section className="page landing-section" aria-labelledby="promotions-title" data-testid="landing-promotions">
+          <h2 id="promotions-title">{t("home.promotions")}</h2>
+          <ul className="promo-cards" role="list">
+            {promotions.map((p) => (
+              <li key={p.id} className="promo-card" data-promotion-id={p.id}>
+                <Link to={playerHref(`/player/promotion/${p.id}`, loggedIn)} className="promo-link">
+                  {p.imageUrl ? (
+                    <img className="promo-img" src={p.imageUrl} alt="" width={640} height={240} loading="lazy" decoding="async" />
+                  ) : (
+                    <span className="promo-img promo-img-none" aria-hidden="true" />
+                  )}
+                  <span className="promo-title">{p.title}</span>
+                  <span className="promo-text">{p.description}</span>
+                  <span className="promo-more" aria-hidden="true">{t("home.promotionDetails")} ›</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {categories.length > 0 && (
+        <section className="page landing-section" aria-labelledby="categories-title">
+          <h2 id="categories-title">{t("home.categories")}</h2>
+          <ul className="categories" role="list" data-testid="categories">
+            {categories.map((category) => (
+              <li key={category.key}>
+                <Link to={playerHref(category.to, loggedIn)} prefetch="intent" className={`category category-${category.key}`}>
+                  <span className="category-mark" aria-hidden="true">{category.mark}</span>
+                  <span>{t(`home.category.${category.key}`)}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      {featured.length > 0 && (
+        <section className="page landing-section" aria-labelledby="featured-title" data-testid="featured-games">
+          <h2 id="featured-title">{t("home.featured")}</h2>
+          <ul className="featured" role="list">
+            {featured.map((game) => (
+              <li key={`${game.provider}:${game.code}`}>
+                <Link to={playerHref(gameHref(game), loggedIn)} className="featured-game" data-provider={game.provider}>
+                  <img className="featured-img" src={game.img} alt="" width={160} height={120} loading="lazy" decoding="async" />
+                  <span className="featured-name">{game.name}</span>
+                  <span className="featured-provider">{t(`providers.${game.provider}`)}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <section className="page landing-section" aria-labelledby="banks-title" data-testid="landing-banks">
+        <h2 id="banks-title">{t("home.banks")}</h2>
+        <p className="landing-note">{t("home.banksNote")}</p>
+        <ul className="landing-banks" role="list">
+          {banks.map((code) => (
+            <li key={code}>
+              <img src={`/banks/${code.toLowerCase()}.svg`} alt={t(`bankNames.${code}`)} width={48} height={48} loading="lazy" decoding="async" />
             </li>
           ))}
         </ul>
       </section>
+
       <section className="page language-drawer" aria-labelledby="language-title">
         <h2 id="language-title">{t("home.language")}</h2>
-        <LanguageSwitcher current={(root?.locale ?? i18n.language) as "lo" | "cn" | "vn"} testId="landing-language" />
+        <LanguageSwitcher current={(root?.locale ?? i18n.language) as Language} testId="landing-language" />
       </section>
     </>
   );

@@ -33,16 +33,53 @@ function lobbyCacheKey(agencyId: string, provider: Provider, tab: string | null)
  * still answers when the provider is down (a lobby is better old than empty).
  */
 export async function lobby(env: Env, agencyId: string, provider: Provider, tab: string | null, now: number = Date.now()): Promise<GameList | null> {
-  const cache = await caches.open("lobby");
-  const key = lobbyCacheKey(agencyId, provider, tab);
-  const hit = await cache.match(key);
-  const cached = hit ? ((await hit.json()) as CachedLobby) : null;
+  const cached = await cachedLobby(agencyId, provider, tab);
   if (cached && (NEVER_STALE.includes(provider) || now - cached.fetchedAt < LOBBY_FRESH_MS)) return cached.list;
   const result = await providerPortFor(env, agencyId, provider).games(tab);
   if (result.kind !== "ok") return cached?.list ?? null;
   const body: CachedLobby = { fetchedAt: now, list: result.list };
-  await cache.put(key, new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json", "Cache-Control": `max-age=${LOBBY_CACHE_SECONDS}` } }));
+  await (await caches.open("lobby")).put(lobbyCacheKey(agencyId, provider, tab), new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json", "Cache-Control": `max-age=${LOBBY_CACHE_SECONDS}` } }));
   return result.list;
+}
+
+async function cachedLobby(agencyId: string, provider: Provider, tab: string | null): Promise<CachedLobby | null> {
+  const hit = await (await caches.open("lobby")).match(lobbyCacheKey(agencyId, provider, tab));
+  return hit ? ((await hit.json()) as CachedLobby) : null;
+}
+
+/** The tab a provider's lobby opens on; null: all its games. */
+export function defaultTab(provider: Provider): string | null {
+  return DEFAULT_TAB[provider] ?? null;
+}
+
+/**
+ * A provider's games for a page that must not wait on the provider (the landing page,
+ * decision 020): any cached copy however old; else the provider is asked, but the caller
+ * waits at most until `deadline` (ms since the epoch) and gets null after it. The answer
+ * that comes later still fills the cache (`waitUntil` keeps the request alive), so the next
+ * view has it. A provider that fails is null, like one that is slow.
+ */
+export async function lobbyWithin(
+  env: Env,
+  agencyId: string,
+  provider: Provider,
+  tab: string | null,
+  deadline: number,
+  waitUntil?: (promise: Promise<unknown>) => void,
+): Promise<GameList | null> {
+  const cached = await cachedLobby(agencyId, provider, tab).catch(() => null);
+  if (cached) return cached.list;
+  const asked = lobby(env, agencyId, provider, tab).catch(() => null);
+  waitUntil?.(asked);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([asked, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export type LaunchResult = { ok: true; url: string } | { ok: false; error: "NO_CREDIT" | "PROVIDER_UNAVAILABLE" };
@@ -63,7 +100,7 @@ async function launchGame(env: Env, agency: Agency, player: CurrentPlayer, provi
 export async function lobbyPage(env: Env, agency: Agency, providerName: string | undefined, search: { tab: string | null; q: string }) {
   const provider = lobbyProvider(agency, providerName);
   if (!provider) return null;
-  const tab = search.tab ?? DEFAULT_TAB[provider] ?? null;
+  const tab = search.tab ?? defaultTab(provider);
   const q = search.q.trim().slice(0, 50);
   const list = await lobby(env, agency.id, provider, tab);
   const games = (list?.games ?? []).filter((g) => !q || g.name.toLowerCase().includes(q.toLowerCase()));

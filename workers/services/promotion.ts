@@ -238,6 +238,11 @@ export async function promotionHistoryPage(env: Env, agency: Agency, player: Cur
   };
 }
 
+/** The catalogue as the landing page shows it: ACTIVE promotions in the staff's order, in the visitor's language, with their banners. */
+export async function promotionCards(db: D1Database, agencyId: string, lang: string) {
+  return (await listPromotions(db, agencyId)).map((p) => ({ id: p.id, title: localize(p.title, lang), description: localize(p.description, lang), imageUrl: p.imageUrl && localize(p.imageUrl, lang) }));
+}
+
 // SPEC §3 promotion data groups (app/routes/api/promotions.ts), in the player's language.
 
 export async function promotionSummaries(db: D1Database, agencyId: string, lang: string) {
