@@ -4,6 +4,7 @@ import { addBankAccount, loggedInPlayer } from "./player";
 
 /** Every player screen, axe-checked (serious and critical violations fail). */
 const PLAYER_PAGES = [
+  "/", // the landing page as a logged-in player sees it (deposit call to action, player links)
   "/player/deposit",
   "/player/deposit/history",
   "/player/withdraw",
