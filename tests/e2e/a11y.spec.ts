@@ -19,7 +19,7 @@ const PLAYER_PAGES = [
 ];
 
 test.describe("accessibility", () => {
-  test.describe.configure({ timeout: 120_000 });
+  test.describe.configure({ timeout: 180_000 }); // a dozen pages, each axe-checked, on a shared 2-core machine
 
   test("player screens have no serious or critical axe violations", async ({ page, baseURL }, info) => {
     test.skip(!hasJs(info), "axe runs as a script in the page; the markup is the same with JavaScript off");
