@@ -18,6 +18,8 @@ export default defineConfig(async () => {
           // The test pool's workerd supports compatibility dates up to 2026-08-22.
           compatibilityDate: "2026-08-01",
           compatibilityFlags: ["nodejs_compat"],
+          // The brand images bucket (wrangler.toml BRAND_ASSETS): in memory, fresh per test file.
+          r2Buckets: ["BRAND_ASSETS"],
           bindings: {
             TEST_MIGRATIONS: migrations,
             SESSION_SECRET: "test-secret-0123456789abcdef0123456789abcdef",

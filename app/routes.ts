@@ -70,6 +70,7 @@ export default [
     route("settings", "routes/admin/settings.tsx"),
     route("settings/channels", "routes/admin/channels.tsx"),
     route("settings/providers", "routes/admin/providers.tsx"),
+    route("settings/brand", "routes/admin/brand.tsx"),
     route("promotions", "routes/admin/promotions.tsx"),
     route("promotions/new", "routes/admin/promotion-new.tsx"),
     route("promotions/:promotionId", "routes/admin/promotion-edit.tsx"),
@@ -79,6 +80,9 @@ export default [
   route("api/staff/withdrawals/:code/:op", "routes/api/staff-withdrawal.ts"),
   route("api/forwarder/:token", "routes/api/forwarder.ts"),
   route("locales/:lng/:file", "routes/locales.ts"),
+  // The agency's own brand images and web manifest (issue 15; not public/, which is the same for all).
+  route("brand/:file", "routes/brand-asset.ts"),
+  route("app.webmanifest", "routes/web-manifest.ts"),
   route("sandbox/:target/*", "routes/sandbox-proxy.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

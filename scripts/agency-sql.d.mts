@@ -6,6 +6,12 @@ export type AgencyOptions = {
   domains: string[];
   owner: string;
   rate: { buy: string; sell: string } | null;
+  /** --brand-color: the primary colour (checked with the brand rules by create-agency.mjs). */
+  brandColor?: string | null;
+  /** --logo: a file path. */
+  logo?: string | null;
+  /** What the brand starts with (set by create-agency.mjs after checking), for the audit row. */
+  brand?: { colors: Record<string, string> | null; logo: string | null };
   remote: boolean;
   persistTo: string | undefined;
 };

@@ -3,6 +3,7 @@
 // test (tests/integration/create-agency.test.ts) runs this SQL inside workerd and then uses
 // the printed link on the real /admin/enrol page.
 import { createHash, randomBytes, scryptSync } from "node:crypto";
+import { existsSync } from "node:fs";
 import * as util from "node:util";
 
 /** How long the enrolment link stays valid. */
@@ -37,12 +38,14 @@ export function parse(argv) {
       "thb-sell": { type: "string" },
       remote: { type: "boolean", default: false },
       "persist-to": { type: "string" },
+      "brand-color": { type: "string" },
+      logo: { type: "string" },
       help: { type: "boolean", default: false },
     },
     strict: true,
   });
   if (values.help) {
-    console.log("usage: npm run agency:create -- --env <local|name> --id <id> --name <name> --domain <host> [--domain <host>] [--owner <username>] [--thb-buy N --thb-sell N] [--remote] [--persist-to dir]");
+    console.log("usage: npm run agency:create -- --env <local|name> --id <id> --name <name> --domain <host> [--domain <host>] [--owner <username>] [--thb-buy N --thb-sell N] [--brand-color #rrggbb] [--logo file] [--remote] [--persist-to dir]");
     process.exit(0);
   }
   const env = values.env ?? fail("--env is required (local, or the name of an [env.<name>] block in wrangler.toml)");
@@ -65,7 +68,14 @@ export function parse(argv) {
     }
     rate = { buy, sell };
   }
-  return { env, id, name, domains, owner, rate, remote: values.remote, persistTo: values["persist-to"] };
+  let brandColor = null;
+  if (values["brand-color"] !== undefined) {
+    brandColor = values["brand-color"].trim().toLowerCase();
+    if (!/^#[0-9a-f]{6}$/.test(brandColor)) fail(`--brand-color ${values["brand-color"]}: a colour as #rrggbb`);
+  }
+  const logo = values.logo ?? null;
+  if (logo !== null && !existsSync(logo)) fail(`--logo ${logo}: no such file`);
+  return { env, id, name, domains, owner, rate, brandColor, logo, remote: values.remote, persistTo: values["persist-to"] };
 }
 
 /** The same rule as workers/core/host.ts: lower case, no port, no trailing dot. */
@@ -83,7 +93,7 @@ export function enrolToken() {
 }
 
 export function buildSql(opts, staffId, tokenHash, expiresAt) {
-  const after = { agency: { id: opts.id, name: opts.name }, domains: opts.domains, owner: opts.owner, rate: opts.rate };
+  const after = { agency: { id: opts.id, name: opts.name }, domains: opts.domains, owner: opts.owner, rate: opts.rate, ...(opts.brand ? { brand: opts.brand } : {}) };
   const lines = [
     // The agency row first: its primary key refuses an existing id before anything else.
     `INSERT INTO agencies (id, name, status) VALUES (${q(opts.id)}, ${q(opts.name)}, 'ACTIVE');`,

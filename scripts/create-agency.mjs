@@ -5,13 +5,20 @@
 //
 //   npm run agency:create -- --env <local|agency-env> --id <agency-id> --name "<name>" \
 //     --domain play.example.com [--domain www.play.example.com] [--owner <username>] \
-//     [--thb-buy 580 --thb-sell 600] [--remote] [--persist-to <dir>]
+//     [--thb-buy 580 --thb-sell 600] [--brand-color '#0f4c81'] [--logo logo.png] \
+//     [--remote] [--persist-to <dir>]
 //
 // --env local       the top-level (local) wrangler.toml config, local state .wrangler/state
 //                   (the same D1 `npm start` and scripts/seed.mjs use).
 // --env <name>      the [env.<name>] block of wrangler.toml; with --remote its real D1,
 //                   without it that environment's local D1 (to rehearse).
 // --persist-to dir  local state directory (tests use a temporary one).
+// --brand-color     the brand's primary colour; the text on it is white or near-black,
+//                   whichever contrasts more, and every colour pair must reach 4.5:1
+//                   (the same rules as the owner's brand page, workers/core/brand.ts).
+// --logo file       the logo (PNG, JPEG, WebP or AVIF; at most 8 KB and 480x160 px),
+//                   checked with the same rules, put into that environment's BRAND_ASSETS
+//                   bucket (R2; remote with --remote) under agencies/<id>/logo-<hash>.<ext>.
 //
 // Refuses (exit 1, nothing written) when the agency id exists or a domain already belongs
 // to an agency. See docs/decisions/009-settings-and-deployment.md.
@@ -21,6 +28,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSql, ENROL_TTL_MS, enrolToken, fail, parse, q, Refusal } from "./agency-sql.mjs";
+import { brandAsset, brandSql, putBrandObjects } from "./brand-seed.mjs";
+import { loadBrandRules } from "./brand-rules.mjs";
 
 function target(opts) {
   const args = ["DB"];
@@ -48,8 +57,36 @@ function query(opts, sql) {
   return result.results ?? [];
 }
 
-export function main(argv) {
+/**
+ * The starting brand from --brand-color and --logo, checked with the Worker's own rules
+ * before anything is written; null without either flag.
+ */
+async function startingBrand(opts) {
+  if (!opts.brandColor && !opts.logo) return null;
+  const rules = await loadBrandRules();
+  let colors = null;
+  if (opts.brandColor) {
+    const neutral = rules.NEUTRAL_BRAND.colors;
+    const text = ["#ffffff", "#111827"].sort((a, b) => rules.contrastRatio(b, opts.brandColor) - rules.contrastRatio(a, opts.brandColor))[0];
+    const checked = rules.checkBrandColors({ primary: opts.brandColor, primaryText: text, accent: neutral.accent, accentText: neutral.accentText });
+    if (!checked.ok) fail(`--brand-color ${opts.brandColor}: ${checked.pair ?? checked.field} has contrast ${checked.ratio ?? "?"}:1, below 4.5:1 (choose a darker colour)`);
+    colors = checked.colors;
+  }
+  const assets = [];
+  if (opts.logo) {
+    try {
+      assets.push(await brandAsset(opts.id, "logo", opts.logo, rules));
+    } catch (error) {
+      fail(`--logo ${error.message} (at most 8 KB and 480x160 px; PNG, JPEG, WebP or AVIF, bytes matching the file's type)`);
+    }
+  }
+  return { colors, assets };
+}
+
+export async function main(argv) {
   const opts = parse(argv);
+  const brand = await startingBrand(opts);
+  if (brand) opts.brand = { colors: brand.colors, logo: brand.assets[0]?.name ?? null };
   const where = opts.remote ? `remote D1 of env ${opts.env}` : `local D1${opts.env === "local" ? "" : ` of env ${opts.env}`}${opts.persistTo ? ` (${opts.persistTo})` : ""}`;
   console.log(`applying migrations to the ${where}`);
   wrangler(["d1", "migrations", "apply", ...target(opts)]);
@@ -65,7 +102,10 @@ export function main(argv) {
   const expiresAt = Date.now() + ENROL_TTL_MS;
   const dir = mkdtempSync(join(tmpdir(), "agency-"));
   const file = join(dir, "agency.sql");
-  writeFileSync(file, buildSql(opts, staffId, hash, expiresAt), { mode: 0o600 });
+  // The logo's object first (harmless if the write below fails: its name is its hash).
+  if (brand?.assets.length) putBrandObjects(brand.assets, { env: opts.env, remote: opts.remote, persistTo: opts.persistTo });
+  const sql = buildSql(opts, staffId, hash, expiresAt) + (brand ? `\n${brandSql(opts.id, { colors: brand.colors }, brand.assets, { replace: true })}` : "");
+  writeFileSync(file, sql, { mode: 0o600 });
   try {
     wrangler(["d1", "execute", ...target(opts), "--file", file]);
   } catch (error) {
@@ -77,6 +117,7 @@ export function main(argv) {
 
   const scheme = opts.env === "local" && !opts.remote ? "http" : "https";
   const port = scheme === "http" && /^(localhost|127\.0\.0\.1|.*\.localhost)$/.test(opts.domains[0]) ? ":5173" : "";
+  if (brand) console.log(`brand: ${brand.colors ? `primary ${brand.colors.primary} (text ${brand.colors.primaryText})` : "neutral colours"}${brand.assets[0] ? `, logo /brand/${brand.assets[0].name} (${brand.assets[0].width}x${brand.assets[0].height})` : ""}`);
   console.log(`created agency ${opts.id} (${opts.name}) with domain(s) ${opts.domains.join(", ")} in the ${where}`);
   console.log(`owner ${opts.owner}: no password until enrolment. One-time enrolment link (valid until ${new Date(expiresAt).toISOString()}):`);
   console.log(`  ${scheme}://${opts.domains[0]}${port}/admin/enrol?token=${token}`);
@@ -88,7 +129,7 @@ export function main(argv) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   try {
-    main(process.argv.slice(2));
+    await main(process.argv.slice(2));
   } catch (error) {
     if (error instanceof Refusal || error?.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || error?.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
       console.error(`agency:create refused: ${error.message}`);

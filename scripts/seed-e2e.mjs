@@ -9,6 +9,7 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { putLocalBrandObjects, seedBrand } from "./brand-seed.mjs";
 
 export const E2E_PROJECTS = ["phone-js", "phone-nojs", "desktop-js", "desktop-nojs"];
 const OWNER = { username: "boss", password: "boss-pass-123", totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" };
@@ -35,8 +36,11 @@ VALUES ('e2e-staff-${p}', '${id}', '${OWNER.username}-${p}', '${hashPassword(OWN
 }).join("\n");
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  // Each e2e agency its own brand (issue 15): name, colours, logo, icon, hero.
+  const brands = await Promise.all(E2E_PROJECTS.map((p) => seedBrand(`e2e-${p}`)));
+  await putLocalBrandObjects(brands.flatMap((b) => b.assets));
   const file = join(mkdtempSync(join(tmpdir(), "seed-e2e-")), "e2e.sql");
-  writeFileSync(file, sql);
+  writeFileSync(file, `${sql}\n${brands.map((b) => b.sql).join("\n")}`);
   execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
   console.log(`seeded e2e agencies: ${E2E_PROJECTS.map((p) => `${p}.e2e.localhost`).join(", ")}`);
 }

@@ -5,6 +5,7 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { putLocalBrandObjects, seedBrand } from "./brand-seed.mjs";
 
 /**
  * Demo back-office staff (DEMO DATA ONLY: the TOTP secrets are public, in this file and in
@@ -48,5 +49,12 @@ VALUES ('demo-staff-${s.username}', 'demo', '${s.username}', '${hashPassword(s.p
 const staffFile = join(mkdtempSync(join(tmpdir(), "seed-")), "staff.sql");
 writeFileSync(staffFile, staffSql);
 wrangler("d1", "execute", "DB", "--local", "--file", staffFile);
+// The demo agency's own brand (issue 15): images into the local BRAND_ASSETS bucket, then
+// the records. Kept as they are when the brand row exists (the owner may have changed it).
+const brand = await seedBrand("demo");
+await putLocalBrandObjects(brand.assets);
+const brandFile = join(mkdtempSync(join(tmpdir(), "seed-")), "brand.sql");
+writeFileSync(brandFile, brand.sql);
+wrangler("d1", "execute", "DB", "--local", "--file", brandFile);
 console.log(`seeded the demo agency (localhost, 127.0.0.1) and demo player ${DEMO_PLAYER.username} / ${DEMO_PLAYER.password}`);
 console.log(`demo staff (DEMO ONLY, public TOTP secrets): ${DEMO_STAFF.map((s) => `${s.username} / ${s.password} (${s.role}, TOTP ${s.totpSecret})`).join("; ")}; back office at /admin`);

@@ -3,6 +3,7 @@ import { useId } from "react";
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { PROVIDERS } from "../../workers/core/providers";
+import { IMAGE_TYPES, SLOT_LIMITS } from "../../workers/core/brand";
 import { ErrorList, Field, SelectField, useSchemaForm } from "./forms";
 import { HTML_LANG, LANGUAGES } from "../../workers/core/languages";
 import { PromotionSchema } from "~/lib/schemas/admin-promotion";
@@ -14,7 +15,22 @@ type Values = Partial<Record<string, string | string[] | undefined>>;
  * (lo required), the bonus, and every rule field of the promotions issue. A plain POST
  * form; the same zod schema validates here and on the server.
  */
-export function PromotionForm({ id, lastResult, defaultValue, enabledProviders, submitLabel }: { id: string; lastResult: SubmissionResult<string[]> | undefined; defaultValue: Values; enabledProviders: readonly string[]; submitLabel: string }) {
+export function PromotionForm({
+  id,
+  lastResult,
+  defaultValue,
+  enabledProviders,
+  submitLabel,
+  bannerError,
+}: {
+  id: string;
+  lastResult: SubmissionResult<string[]> | undefined;
+  defaultValue: Values;
+  enabledProviders: readonly string[];
+  submitLabel: string;
+  /** A refused banner upload (admin:brand.errors.*). */
+  bannerError?: string;
+}) {
   const { t } = useTranslation("admin");
   const [form, fields] = useSchemaForm(id, PromotionSchema, lastResult, defaultValue as never);
   const providersErrorId = useId();
@@ -27,7 +43,7 @@ export function PromotionForm({ id, lastResult, defaultValue, enabledProviders, 
   const descriptions = { lo: fields.descriptionLo, cn: fields.descriptionCn, vn: fields.descriptionVn } as const;
   const images = { lo: fields.imageUrlLo, cn: fields.imageUrlCn, vn: fields.imageUrlVn } as const;
   return (
-    <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="promotion-form">
+    <Form method="post" encType="multipart/form-data" {...getFormProps(form)} noValidate className="stack" data-testid="promotion-form">
       <input type="hidden" name="intent" value="save" />
       {typeof defaultValue.version === "string" && <input type="hidden" name="version" value={defaultValue.version} />}
       {LANGUAGES.map((lng) => (
@@ -47,6 +63,22 @@ export function PromotionForm({ id, lastResult, defaultValue, enabledProviders, 
           />
         </fieldset>
       ))}
+      <div className="field">
+        <label htmlFor={`${id}-banner`}>{t("brand.bannerLabel")}</label>
+        <input
+          id={`${id}-banner`}
+          name="banner"
+          type="file"
+          accept={IMAGE_TYPES.join(",")}
+          aria-invalid={bannerError ? true : undefined}
+          aria-describedby={`${id}-banner-hint${bannerError ? ` ${id}-banner-error` : ""}`}
+          data-testid="promotion-banner"
+        />
+        <p id={`${id}-banner-hint`} className="field-hint">
+          {t("brand.limits.text", { kb: SLOT_LIMITS.banner.maxBytes / 1024, size: t("brand.limits.pixels", { width: SLOT_LIMITS.banner.maxWidth, height: SLOT_LIMITS.banner.maxHeight }) })}
+        </p>
+        <ErrorList id={`${id}-banner-error`} errors={bannerError ? [bannerError] : undefined} />
+      </div>
       <fieldset className="stack">
         <legend>{t("promotions.form.bonus")}</legend>
         <SelectField

@@ -1,3 +1,4 @@
+import { uploadPromotionBanner } from "../../workers/services/brand";
 import type { PromotionResult } from "../../workers/services/admin-promotions";
 
 /** A service refusal as the form's errors (field errors where there is a field). */
@@ -9,4 +10,17 @@ export function promotionErrors(outcome: Extract<PromotionResult, { ok: false }>
     SET_AMOUNT_OUT_OF_LIMITS: "admin:promotions.errors.setAmountOutOfLimits",
   }[outcome.code];
   return outcome.field ? { fieldErrors: { [outcome.field]: [key] } } : { formErrors: [key] };
+}
+
+/**
+ * The promotion form's banner upload (slot "banner", issue 15): when a file was chosen it is
+ * checked and stored, and its /brand/ URL becomes the promotion's lo image (cn and vn fall
+ * back to it unless they have their own). No file: the image URL fields as typed.
+ */
+export async function withUploadedBanner<T extends { imageUrlLo?: string }>(env: Env, actor: Parameters<typeof uploadPromotionBanner>[1], formData: FormData, value: T): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
+  const file = formData.get("banner");
+  if (!(file instanceof File) || (file.size === 0 && file.name === "")) return { ok: true, value };
+  const outcome = await uploadPromotionBanner(env, actor, file);
+  if (!outcome.ok) return { ok: false, message: `admin:brand.errors.${outcome.code}` };
+  return { ok: true, value: { ...value, imageUrlLo: outcome.url } };
 }

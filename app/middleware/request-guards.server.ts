@@ -23,7 +23,7 @@ const isApiPattern = (pattern: string) => pattern.startsWith("/api/") || pattern
 const isRawBodyPattern = (pattern: string) => pattern.endsWith("/payments/webhook");
 
 /** Answers that are the same for everyone, whoever asks (public caching stays theirs). */
-const SESSION_INDEPENDENT_PATTERNS = new Set(["/locales/:lng/:file"]);
+const SESSION_INDEPENDENT_PATTERNS = new Set(["/locales/:lng/:file", "/brand/:file", "/app.webmanifest"]);
 
 function hasCookie(request: Request, name: string): boolean {
   const header = request.headers.get("Cookie");

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -23,9 +23,10 @@ function sql<T>(command: string): T[] {
 }
 
 let first: ReturnType<typeof createAgency>;
+const LOGO = "scripts/brand/e2e-phone-js-logo.png";
 
 beforeAll(() => {
-  first = createAgency("--id", "acme", "--name", "Acme's Agency", "--domain", "acme.localhost", "--domain", "Play.Acme.example", "--owner", "boss", "--thb-buy", "580", "--thb-sell", "600");
+  first = createAgency("--id", "acme", "--name", "Acme's Agency", "--domain", "acme.localhost", "--domain", "Play.Acme.example", "--owner", "boss", "--thb-buy", "580", "--thb-sell", "600", "--brand-color", "#0F4C81", "--logo", LOGO);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -61,6 +62,37 @@ describe("npm run agency:create", () => {
     expect(audit).toHaveLength(1);
     expect(audit[0].action).toBe("agency.create");
     expect(audit[0].after_json).not.toContain(token!);
+  });
+
+  it("starts the brand from --brand-color and --logo: colours checked, the logo in R2 under the agency and recorded", () => {
+    const [brand] = sql<{ color_primary: string; color_primary_text: string; logo_name: string }>(`SELECT color_primary, color_primary_text, logo_name FROM agency_brand WHERE agency_id = 'acme'`);
+    expect(brand).toMatchObject({ color_primary: "#0f4c81", color_primary_text: "#ffffff" });
+    const bytes = readFileSync(LOGO);
+    const hash = createHash("sha256").update(bytes).digest("hex");
+    expect(brand!.logo_name).toBe(`logo-${hash.slice(0, 12)}.png`);
+    expect(sql(`SELECT content_type, byte_size, width, height FROM brand_assets WHERE agency_id = 'acme' AND name = '${brand!.logo_name}'`)).toEqual([
+      { content_type: "image/png", byte_size: bytes.length, width: 240, height: 64 },
+    ]);
+    const stored = execFileSync("npx", ["wrangler", "r2", "object", "get", `portal-brand/agencies/acme/${brand!.logo_name}`, "--local", "--persist-to", dir, "--pipe"], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CI: "true" },
+    });
+    expect(Buffer.compare(stored, bytes)).toBe(0);
+  });
+
+  it("refuses a brand colour or a logo the brand rules refuse, before writing anything", () => {
+    const light = createAgency("--id", "pale", "--name", "Pale", "--domain", "pale.example", "--brand-color", "#ffff00");
+    expect(light.status).toBe(1);
+    expect(light.err).toContain("primary-on-surface");
+    const big = createAgency("--id", "pale", "--name", "Pale", "--domain", "pale.example", "--logo", "scripts/brand/demo-hero.jpg");
+    expect(big.status).toBe(1);
+    expect(big.err).toContain("BRAND_IMAGE_TOO_BIG");
+    const svg = join(dir, "logo.png");
+    writeFileSync(svg, '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    const mislabelled = createAgency("--id", "pale", "--name", "Pale", "--domain", "pale.example", "--logo", svg);
+    expect(mislabelled.status).toBe(1);
+    expect(mislabelled.err).toContain("BRAND_IMAGE_MISMATCH");
+    expect(sql(`SELECT id FROM agencies WHERE id = 'pale'`)).toEqual([]);
   });
 
   it("refuses a second run with the same domain, writing nothing", () => {

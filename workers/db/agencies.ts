@@ -1,6 +1,7 @@
 import { isLanguage, type Language } from "../core/languages";
 import { PROVIDERS, type Provider } from "../core/providers";
-import { NEUTRAL_BRAND, type Brand } from "../core/brand";
+import type { Brand } from "../core/brand";
+import { BRAND_COLUMNS, BRAND_JOINS, toBrand, type BrandRow } from "./brand";
 
 /**
  * Statements over `agencies`, `agency_domains`, `agency_settings` (migration 0001 and
@@ -78,20 +79,24 @@ function toAgencySettings(row: AgencySettingsRow): AgencySettings {
   };
 }
 
-/** The ACTIVE agency a (normalized) host belongs to; null for an unknown host or a disabled agency. */
+/**
+ * The ACTIVE agency a (normalized) host belongs to, with its brand in the same query (LEFT
+ * JOINs of workers/db/brand.ts: every missing part is the neutral default's, never another
+ * agency's); null for an unknown host or a disabled agency.
+ */
 export async function findActiveAgencyByHost(db: D1Database, host: string): Promise<Agency | null> {
   const row = await db
     .prepare(
-      `SELECT a.id, a.name, ${SETTINGS_COLUMNS}
+      `SELECT a.id, a.name, ${SETTINGS_COLUMNS}, ${BRAND_COLUMNS}
          FROM agency_domains d
          JOIN agencies a ON a.id = d.agency_id
          JOIN agency_settings s ON s.agency_id = a.id
+         ${BRAND_JOINS}
         WHERE d.host = ?1 AND a.status = 'ACTIVE'`,
     )
     .bind(host)
-    .first<AgencySettingsRow & { id: string; name: string }>();
-  // The brand is read with the agency (issue 15); until an owner sets one, the neutral default.
-  return row ? { id: row.id, name: row.name, brand: NEUTRAL_BRAND, ...toAgencySettings(row) } : null;
+    .first<AgencySettingsRow & BrandRow & { id: string; name: string }>();
+  return row ? { id: row.id, name: row.name, brand: toBrand(row), ...toAgencySettings(row) } : null;
 }
 
 /** An agency's settings; every agency has its row (created with the agency), so a missing one is a bug. */

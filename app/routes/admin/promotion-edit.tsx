@@ -3,7 +3,7 @@ import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { promotionEditPage, setPromotionStatus, updatePromotion } from "../../../workers/services/admin-promotions";
 import { PromotionForm } from "~/components/admin-promotion-form";
-import { promotionErrors } from "~/lib/admin-promotions.server";
+import { promotionErrors, withUploadedBanner } from "~/lib/admin-promotions.server";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
@@ -11,6 +11,9 @@ import { PromotionSchema, PromotionStatusSchema } from "~/lib/schemas/admin-prom
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/promotion-edit";
+
+/** A chosen banner file never goes back into the form state. */
+const HIDDEN = { hideFields: ["banner"] };
 
 /** One promotion of this agency: edit every field, activate or deactivate. Another agency's id is 404. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -35,10 +38,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return redirectWithSuccess({ request, context }, self, translate(context, parsed.data.status === "ACTIVE" ? "admin:promotions.activated" : "admin:promotions.deactivated"));
   }
   const submission = parseWithZod(formData, { schema: PromotionSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const outcome = await updatePromotion(db, actor, params.promotionId, submission.value);
+  if (submission.status !== "success") return data({ result: submission.reply(HIDDEN) }, { status: 400 });
+  const banner = await withUploadedBanner(getBindings(context), actor, formData, submission.value);
+  if (!banner.ok) return data({ result: submission.reply(HIDDEN), bannerError: banner.message }, { status: 422 });
+  const outcome = await updatePromotion(db, actor, params.promotionId, banner.value);
   if (!outcome.ok && outcome.code === "NOT_FOUND") throw new Response("Not found", { status: 404 });
-  if (!outcome.ok) return data({ result: submission.reply(promotionErrors(outcome)) }, { status: 409 });
+  if (!outcome.ok) return data({ result: submission.reply({ ...promotionErrors(outcome), ...HIDDEN }) }, { status: 409 });
   return redirectWithSuccess({ request, context }, "/admin/promotions", translate(context, "admin:promotions.saved"));
 }
 
@@ -70,6 +75,7 @@ export default function EditPromotion({ loaderData, actionData }: Route.Componen
         key={promotion.updatedAt}
         id={`promotion-${promotion.id}`}
         lastResult={actionData?.result}
+        bannerError={(actionData as { bannerError?: string } | undefined)?.bannerError}
         enabledProviders={loaderData.enabledProviders}
         defaultValue={values}
         submitLabel={t("common.save")}

@@ -3,13 +3,16 @@ import { data } from "react-router";
 import { useTranslation } from "react-i18next";
 import { createPromotion } from "../../../workers/services/admin-promotions";
 import { PromotionForm } from "~/components/admin-promotion-form";
-import { promotionErrors } from "~/lib/admin-promotions.server";
+import { promotionErrors, withUploadedBanner } from "~/lib/admin-promotions.server";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { PromotionSchema } from "~/lib/schemas/admin-promotion";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/promotion-new";
+
+/** A chosen banner file never goes back into the form state. */
+const HIDDEN = { hideFields: ["banner"] };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaff(request, context, { role: "owner" });
@@ -18,10 +21,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireStaff(request, context, { role: "owner" });
-  const submission = parseWithZod(await request.formData(), { schema: PromotionSchema });
-  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
-  const outcome = await createPromotion(getBindings(context).DB, auditContext(request, staff), submission.value);
-  if (!outcome.ok) return data({ result: submission.reply(promotionErrors(outcome)) }, { status: 409 });
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema: PromotionSchema });
+  if (submission.status !== "success") return data({ result: submission.reply(HIDDEN) }, { status: 400 });
+  const env = getBindings(context);
+  const actor = auditContext(request, staff);
+  const banner = await withUploadedBanner(env, actor, formData, submission.value);
+  if (!banner.ok) return data({ result: submission.reply(HIDDEN), bannerError: banner.message }, { status: 422 });
+  const outcome = await createPromotion(env.DB, actor, banner.value);
+  if (!outcome.ok) return data({ result: submission.reply({ ...promotionErrors(outcome), ...HIDDEN }) }, { status: 409 });
   return redirectWithSuccess({ request, context }, "/admin/promotions", translate(context, "admin:promotions.created"));
 }
 
@@ -37,6 +45,7 @@ export default function NewPromotion({ loaderData, actionData }: Route.Component
       <PromotionForm
         id="promotion-new"
         lastResult={actionData?.result}
+        bannerError={(actionData as { bannerError?: string } | undefined)?.bannerError}
         enabledProviders={loaderData.enabledProviders}
         defaultValue={{ bonusKind: "PERCENT", creditThreshold: "10", turnoverMultiple: "0", status: "ACTIVE", sortOrder: "0", providers: [...loaderData.enabledProviders] }}
         submitLabel={t("promotions.create")}

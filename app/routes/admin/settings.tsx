@@ -78,6 +78,12 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
     <section data-testid="admin-settings">
       <title>{t("settings.title")}</title>
       <h1>{t("settings.title")}</h1>
+      <p>
+        {t("brand.linkIntro")}{" "}
+        <Link to="/admin/settings/brand" data-testid="brand-link">
+          {t("brand.link")}
+        </Link>
+      </p>
       <nav aria-label={t("settings.sections")} className="admin-filter">
         {(["rates", "limits", "channels", "providers", "profile"] as const).map((s) => (
           <a key={s} href={`#${s}`}>

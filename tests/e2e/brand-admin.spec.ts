@@ -1,0 +1,102 @@
+import { readFileSync } from "node:fs";
+import { encode as encodePng } from "fast-png";
+import { accountTest as test, expect, hasJs } from "./fixtures";
+import { DEMO_STAFF, staffLogin } from "./staff";
+
+/**
+ * The owner's brand page (issue 15, decision 018), phone and desktop, JavaScript on and off.
+ * Each Playwright project works on its own agency (`<project>.e2e.localhost`, seeded with
+ * its own brand by scripts/seed-e2e.mjs): the owner uploads a logo made for this project
+ * (its own bytes, so its own content-hashed name) and picks a primary colour; the player
+ * side of THAT agency shows both at once, the demo agency (localhost) shows neither and
+ * answers 404 for the logo's URL. An oversized and a mislabelled upload, and a colour pair
+ * below 4.5:1, are refused with their messages and change nothing.
+ */
+const port = Number(process.env.E2E_PORT ?? 4173);
+test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
+test.describe.configure({ timeout: 150_000 });
+
+const PRIMARY: Record<string, string> = { "phone-js": "#1e3a8a", "phone-nojs": "#065f46", "desktop-js": "#7c2d12", "desktop-nojs": "#581c87" };
+
+/** A 300x80 PNG logo whose pixels depend on the project and the run: bytes (and name) of its own. */
+function projectLogo(project: string): Buffer {
+  const seed = [...`${project}-${Date.now()}`].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
+  const width = 300;
+  const height = 80;
+  const data = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      const band = Math.floor(x / 20) % 2 === 0;
+      data.set(band ? [255, 255, 255, 255] : [(seed >> 16) & 0xff, (seed >> 8) & 0xff, seed & 0xff, 255], i);
+    }
+  return Buffer.from(encodePng({ width, height, data, channels: 4, depth: 8 }));
+}
+
+test("the owner uploads a logo and picks a colour; this agency's players see them at once, another agency does not", async ({ page, browser, expectHttpError }) => {
+  const project = test.info().project.name;
+  const js = hasJs(test.info());
+  expectHttpError(422, /\/admin\/settings\/brand/);
+  expectHttpError(409, /\/admin\/settings\/brand/);
+  await staffLogin(page, DEMO_STAFF.boss, "/admin/settings/brand");
+  await expect(page).toHaveURL(/\/admin\/settings\/brand/);
+  if (js) await page.locator("html[data-hydrated]").waitFor();
+
+  // The limits are stated next to each input.
+  await expect(page.getByTestId("brand-limit-logo")).toContainText("8 KB");
+  await expect(page.getByTestId("brand-limit-logo")).toContainText("480 × 160");
+  await expect(page.getByTestId("brand-limit-icon")).toContainText("192");
+  await expect(page.getByTestId("brand-limit-hero")).toContainText("30 KB");
+
+  // Upload the logo.
+  const logo = page.getByTestId("brand-slot-logo");
+  await logo.getByLabel("ໄຟລ໌ໂລໂກ້ໃໝ່").setInputFiles({ name: `${project}.png`, mimeType: "image/png", buffer: projectLogo(project) });
+  await logo.getByRole("button", { name: "ອັບໂຫຼດ" }).click();
+  const current = page.getByTestId("brand-current-logo").locator("img");
+  await expect(page.getByTestId("brand-current-logo")).toContainText("300 × 80 px", { timeout: 15_000 });
+  const logoUrl = (await current.getAttribute("src"))!;
+  expect(logoUrl).toMatch(/^\/brand\/logo-[0-9a-f]{12}\.png$/);
+
+  // Refused: too big (a 20 KB hero as a logo), and a file whose bytes are not its type.
+  await page.getByTestId("brand-slot-logo").getByLabel("ໄຟລ໌ໂລໂກ້ໃໝ່").setInputFiles("scripts/brand/demo-hero.jpg");
+  await page.getByTestId("brand-slot-logo").getByRole("button", { name: "ອັບໂຫຼດ" }).click();
+  await expect(page.getByTestId("brand-error-logo")).toContainText("ໄຟລ໌ໃຫຍ່ເກີນຂີດຈຳກັດຂອງຊ່ອງນີ້", { timeout: 15_000 });
+  await page.getByTestId("brand-slot-logo").getByLabel("ໄຟລ໌ໂລໂກ້ໃໝ່").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: readFileSync("scripts/brand/demo-hero.jpg").subarray(0, 4000) });
+  await page.getByTestId("brand-slot-logo").getByRole("button", { name: "ອັບໂຫຼດ" }).click();
+  await expect(page.getByTestId("brand-error-logo")).toContainText("ເນື້ອໃນຂອງໄຟລ໌ບໍ່ກົງກັບປະເພດຂອງມັນ", { timeout: 15_000 });
+  await expect(page.getByTestId("brand-current-logo").locator("img")).toHaveAttribute("src", logoUrl);
+
+  // A colour pair below 4.5:1 is refused, naming the pair; then a good colour is saved.
+  const form = page.getByTestId("brand-settings-form");
+  await form.getByLabel("ສີຫຼັກ (ລະຫັດ hex)").fill("#ffff00");
+  await form.getByRole("button", { name: "ບັນທຶກ" }).click();
+  await expect(page.getByTestId("brand-settings-error")).toContainText("ຕົວໜັງສືເທິງສີຫຼັກ", { timeout: 15_000 });
+  await expect(page.getByTestId("brand-settings-error")).toContainText("4.5:1");
+  await form.getByLabel("ສີຫຼັກ (ລະຫັດ hex)").fill(PRIMARY[project]!);
+  if (js) await expect(form.getByLabel("ສີຫຼັກ (ເລືອກສີ)")).toHaveValue(PRIMARY[project]!);
+  await form.getByRole("button", { name: "ບັນທຶກ" }).click();
+  await expect(page.getByTestId("brand-settings-error")).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByTestId("brand-settings-form").getByLabel("ສີຫຼັກ (ລະຫັດ hex)")).toHaveValue(PRIMARY[project]!);
+
+  // The player side of this agency, in a fresh context (no staff session): the logo and the colour at once.
+  const { viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled, userAgent } = test.info().project.use;
+  const player = await browser.newContext({ viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled, userAgent, baseURL: `http://${project}.e2e.localhost:${port}` });
+  const home = await player.newPage();
+  await home.goto("/");
+  await expect(home.locator(".navbar img.logo")).toHaveAttribute("src", logoUrl);
+  await expect(home.getByTestId("brand-colors")).toHaveText(new RegExp(`--brand:${PRIMARY[project]}`), { useInnerText: false });
+  const served = await home.request.get(logoUrl);
+  expect(served.status()).toBe(200);
+  expect(served.headers()["content-type"]).toBe("image/png");
+  expect(served.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  const manifest = await (await home.request.get("/app.webmanifest")).json();
+  expect(manifest.theme_color).toBe(PRIMARY[project]);
+
+  // Another agency (the demo agency on localhost): neither the logo nor the colour, and the URL is 404 there.
+  const other = await player.newPage();
+  await other.goto(`http://localhost:${port}/`);
+  await expect(other.locator(".navbar img.logo")).not.toHaveAttribute("src", logoUrl);
+  await expect(other.getByTestId("brand-colors")).not.toHaveText(new RegExp(`--brand:${PRIMARY[project]}`), { useInnerText: false });
+  expect((await other.request.get(`http://localhost:${port}${logoUrl}`)).status()).toBe(404);
+  await player.close();
+});

@@ -1,0 +1,127 @@
+import {
+  assetKey, assetName, assetNameType, assetUrl, BRAND_SLOTS, brandText, checkBrandColors, checkImage, declaredImageType, PAGE_BACKGROUND, SLOT_LIMITS,
+  type AssetSlot, type Brand, type BrandColors, type BrandSlot, type BrandText, type ColorPair, type ImageRefusal, type SlotLimit,
+} from "../core/brand";
+import type { Language } from "../core/languages";
+import { auditStatement, type AuditActor } from "../db/audit";
+import { insertBrandAssetStatement, listCurrentBrandAssets, readBrand, readStoredBrand, setBrandSlotStatement, upsertBrandSettingsStatement } from "../db/brand";
+import type { Agency } from "../db/agencies";
+
+/**
+ * An agency's brand (issue 15, decision 018): the owner's texts and colours (each on-screen
+ * colour pair checked for 4.5:1 before saving), images per slot stored in the BRAND_ASSETS
+ * R2 bucket under `agencies/<agencyId>/<content-hashed name>` and recorded in D1, promotion
+ * banners the same way, and the reading side: an asset of the request's agency for
+ * /brand/<name>, the web manifest of an agency. Every change writes its audit row in the
+ * same D1 batch. Role checks are the route's (owner only).
+ */
+
+export type BrandSettingsInput = { siteName: BrandText; heroTitle: BrandText; heroSubtitle: BrandText; colors: Record<keyof BrandColors, string> };
+
+export type BrandSaveResult = { ok: true } | { ok: false; code: "BRAND_COLOR_INVALID"; field: keyof BrandColors } | { ok: false; code: "BRAND_CONTRAST"; pair: ColorPair; ratio: number };
+
+/** Texts and colours: refused, nothing written, when a colour is not #rrggbb or a pair is below 4.5:1. */
+export async function saveBrandSettings(env: Env, actor: AuditActor, input: BrandSettingsInput): Promise<BrandSaveResult> {
+  const checked = checkBrandColors(input.colors);
+  if (!checked.ok) return checked;
+  const texts = { siteName: input.siteName, heroTitle: input.heroTitle, heroSubtitle: input.heroSubtitle };
+  const before = await readStoredBrand(env.DB, actor.agencyId);
+  await env.DB.batch([
+    upsertBrandSettingsStatement(env.DB, actor.agencyId, texts, checked.colors),
+    auditStatement(env.DB, actor, {
+      action: "brand.settings",
+      target: actor.agencyId,
+      before: before ? { siteName: before.siteName, heroTitle: before.heroTitle, heroSubtitle: before.heroSubtitle, colors: before.colors } : null,
+      after: { ...texts, colors: checked.colors },
+    }),
+  ]);
+  return { ok: true };
+}
+
+/** An uploaded file as the route has it (a File of the multipart form). */
+export type ImageUpload = { type: string; name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> };
+
+export type UploadResult = { ok: true; url: string; name: string; width: number; height: number } | { ok: false; code: ImageRefusal };
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Checks a file for a slot and stores it (R2 first, then its D1 record with the extra statements and audit). */
+async function storeAsset(env: Env, actor: AuditActor, slot: AssetSlot, file: ImageUpload, extra: (name: string) => D1PreparedStatement[], action: string): Promise<UploadResult> {
+  // Too big is refused before the bytes are read.
+  if (file.size > SLOT_LIMITS[slot].maxBytes) return { ok: false, code: "BRAND_IMAGE_TOO_BIG" };
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const checked = checkImage(slot, declaredImageType(file.type, file.name), bytes);
+  if (!checked.ok) return checked;
+  const sha256 = await sha256Hex(bytes);
+  const name = assetName(slot, sha256, checked.image.type);
+  const { type: contentType, width, height } = checked.image;
+  await env.BRAND_ASSETS.put(assetKey(actor.agencyId, name), bytes, { httpMetadata: { contentType, cacheControl: IMMUTABLE }, sha256 });
+  await env.DB.batch([
+    insertBrandAssetStatement(env.DB, actor.agencyId, { name, slot, contentType, byteSize: bytes.length, width, height, sha256 }),
+    ...extra(name),
+    auditStatement(env.DB, actor, { action, target: slot, after: { name, contentType, bytes: bytes.length, width, height } }),
+  ]);
+  return { ok: true, url: assetUrl(name), name, width, height };
+}
+
+/** A new logo, icon or hero: checked against the slot's rules, stored, and made the current one. */
+export async function uploadBrandImage(env: Env, actor: AuditActor, slot: BrandSlot, file: ImageUpload): Promise<UploadResult> {
+  return storeAsset(env, actor, slot, file, (name) => [setBrandSlotStatement(env.DB, actor.agencyId, slot, name)], "brand.upload");
+}
+
+/** A promotion banner (slot "banner"): stored; its /brand/ URL becomes the promotion's image. */
+export async function uploadPromotionBanner(env: Env, actor: AuditActor, file: ImageUpload): Promise<UploadResult> {
+  return storeAsset(env, actor, "banner", file, () => [], "promotion.banner-upload");
+}
+
+/** The slot goes back to the neutral default. The object stays (names are immutable; shared links keep working). */
+export async function removeBrandImage(env: Env, actor: AuditActor, slot: BrandSlot): Promise<void> {
+  const before = await readStoredBrand(env.DB, actor.agencyId);
+  await env.DB.batch([setBrandSlotStatement(env.DB, actor.agencyId, slot, null), auditStatement(env.DB, actor, { action: "brand.remove", target: slot, before: { name: before?.[slot] ?? null }, after: { name: null } })]);
+}
+
+type SlotView = { slot: BrandSlot; limit: SlotLimit; current: { url: string; width: number; height: number; type: string; bytes: number } | null };
+
+/** What the owner's brand page shows: the brand as players see it, and per slot its limit and current image. */
+export async function brandSettingsPage(db: D1Database, agencyId: string): Promise<{ brand: Brand; slots: SlotView[] }> {
+  const [brand, assets] = await Promise.all([readBrand(db, agencyId), listCurrentBrandAssets(db, agencyId)]);
+  return {
+    brand,
+    slots: BRAND_SLOTS.map((slot) => {
+      const a = assets.find((x) => x.current === slot);
+      return { slot, limit: SLOT_LIMITS[slot], current: a ? { url: assetUrl(a.name), width: a.width, height: a.height, type: a.contentType, bytes: a.byteSize } : null };
+    }),
+  };
+}
+
+export type BrandAsset = { body: ReadableStream; contentType: string; size: number; etag: string };
+
+/** An asset of THIS agency by its name (under its own key prefix only); null for anything else. */
+export async function readBrandAsset(env: Env, agencyId: string, name: string): Promise<BrandAsset | null> {
+  const type = assetNameType(name);
+  if (!type) return null;
+  const object = await env.BRAND_ASSETS.get(assetKey(agencyId, name));
+  if (!object) return null;
+  return { body: object.body, contentType: type, size: object.size, etag: object.httpEtag };
+}
+
+/** The web manifest of an agency (GET /app.webmanifest): its name, its icon with its real size, its primary colour. */
+export function webManifest(agency: Agency, lang: Language) {
+  const name = brandText(agency.brand.siteName, lang) ?? agency.name;
+  const icon = agency.brand.icon;
+  return {
+    name,
+    short_name: name,
+    lang,
+    start_url: "/",
+    display: "standalone",
+    background_color: PAGE_BACKGROUND,
+    theme_color: agency.brand.colors.primary,
+    icons: icon ? [{ src: icon.url, sizes: `${icon.width}x${icon.height}`, type: icon.type, purpose: "any" }] : [{ src: "/favicon.svg", sizes: "any", type: "image/svg+xml" }],
+  };
+}
