@@ -24,8 +24,14 @@ test.describe("landing page", () => {
   test("the demo agency's landing page sells: hero, promotions with banners, categories, featured games with pictures, banks", async ({ page }) => {
     await page.goto("/");
     const hero = page.getByTestId("hero");
-    await expect(hero.getByRole("heading", { level: 1 })).toHaveText("ຍິນດີຕ້ອນຮັບ");
+    await expect(hero.getByRole("heading", { level: 1 })).not.toBeEmpty();
     await expect(page.getByTestId("hero-register")).toHaveAttribute("href", "/register");
+    // the seeded brand's hero picture: first in line, never lazy, really there
+    const heroImage = page.getByTestId("hero-image");
+    await expect(heroImage).toHaveAttribute("fetchpriority", "high");
+    await expect(heroImage).not.toHaveAttribute("loading", /./);
+    await expect(heroImage).toHaveAttribute("src", /^\/brand\/hero-[0-9a-f]+\.(jpg|png|webp|avif)$/);
+    await expect.poll(() => heroImage.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
 
     const promotions = page.getByTestId("landing-promotions");
     await expect(promotions.getByRole("heading", { level: 2 })).toHaveText("ໂປຣໂມຊັນ");
@@ -77,6 +83,33 @@ test.describe("landing page", () => {
     await expect(page.locator("header.navbar")).toHaveCSS("background-color", rgb(brand));
     const accent = /--accent:(#[0-9a-f]{6})/.exec(html)![1];
     await expect(page.getByTestId("hero-register")).toHaveCSS("background-color", rgb(accent));
+  });
+
+  test("each agency its own brand: title, colours, logo and hero differ between two agencies; both axe clean", async ({ page, baseURL }, info) => {
+    const other = `http://${info.project.name}.e2e.localhost:${new URL(baseURL!).port}/`;
+    const look = async (url: string) => {
+      await page.goto(url);
+      return {
+        title: await page.title(),
+        brand: await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--brand").trim()),
+        logo: await page.locator("header.navbar img.logo").getAttribute("src"),
+        hero: await page.getByTestId("hero-image").getAttribute("src"),
+        ogImage: await page.locator('meta[property="og:image"]').getAttribute("content"),
+      };
+    };
+    const demo = await look("/");
+    const mine = await look(other);
+    for (const [key, value] of Object.entries(demo)) expect(mine[key as keyof typeof mine], key).not.toBe(value);
+    expect(mine.logo).toMatch(/^\/brand\/logo-/);
+    expect(mine.ogImage).toBe(new URL(mine.hero!, other).href); // absolute, on the agency's own origin
+    if (!hasJs(info)) return; // axe runs as a script in the page
+    for (const url of ["/", other]) {
+      await page.goto(url);
+      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(bad.map((v) => `${url} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    }
   });
 
   test("nothing shifts: every image has its size; only the first screen loads eagerly", async ({ page }) => {
