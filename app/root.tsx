@@ -107,13 +107,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content={brand?.colors.primary ?? NEUTRAL_BRAND.colors.primary} />
-        {/* The agency's colours, in the HTML itself: no flash of the default, no request, no
-            JavaScript. brandCss writes validated #rrggbb values only. */}
-        {brand && <style nonce={nonce} suppressHydrationWarning data-testid="brand-colors" dangerouslySetInnerHTML={{ __html: brandCss(brand.colors) }} />}
         <Meta />
         <link rel="icon" href={brand?.icon?.url ?? "/favicon.svg"} type={brand?.icon?.type ?? "image/svg+xml"} />
         <link rel="manifest" href="/app.webmanifest" />
         <Links />
+        {/* The agency's colours, in the HTML itself: no flash of the default, no request, no
+            JavaScript. After the stylesheet, so they win over its defaults. brandCss writes
+            validated #rrggbb values only. */}
+        {brand && <style nonce={nonce} suppressHydrationWarning data-testid="brand-colors" dangerouslySetInnerHTML={{ __html: brandCss(brand.colors) }} />}
       </head>
       <body>
         {children}

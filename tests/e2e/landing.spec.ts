@@ -86,13 +86,14 @@ test.describe("landing page", () => {
   });
 
   test("each agency its own brand: title, colours, logo and hero differ between two agencies; both axe clean", async ({ page, baseURL }, info) => {
+    test.setTimeout(90_000);
     const other = `http://${info.project.name}.e2e.localhost:${new URL(baseURL!).port}/`;
     const look = async (url: string) => {
       await page.goto(url);
       return {
         title: await page.title(),
         brand: await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--brand").trim()),
-        logo: await page.locator("header.navbar img.logo").getAttribute("src"),
+        logo: await page.locator("header.navbar .navbar-logo img.logo").getAttribute("src"),
         hero: await page.getByTestId("hero-image").getAttribute("src"),
         ogImage: await page.locator('meta[property="og:image"]').getAttribute("content"),
       };
@@ -157,6 +158,7 @@ test.describe("landing page", () => {
 
   test("landing page has no serious or critical axe violations (images loaded)", async ({ page }, info) => {
     test.skip(!hasJs(info), "axe runs as a script in the page; the markup is the same with JavaScript off");
+    test.setTimeout(90_000); // axe over a long page on a shared 2-core machine
     await page.goto("/");
     await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
     await loadAllImages(page);
