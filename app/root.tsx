@@ -112,9 +112,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="manifest" href="/app.webmanifest" />
         <Links />
         {/* The agency's colours, in the HTML itself: no flash of the default, no request, no
-            JavaScript. brandCss writes validated #rrggbb values only. AFTER <Links />
-            (H-brand fix, caught by tests/e2e/brand-admin.spec.ts): app.css declares the
-            neutral colours on the same :root selector, so whichever comes later wins. */}
+            JavaScript. After the stylesheet, so they win over its defaults. brandCss writes
+            validated #rrggbb values only. */}
         {brand && <style nonce={nonce} suppressHydrationWarning data-testid="brand-colors" dangerouslySetInnerHTML={{ __html: brandCss(brand.colors) }} />}
       </head>
       <body>

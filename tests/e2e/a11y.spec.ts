@@ -4,6 +4,7 @@ import { addBankAccount, loggedInPlayer } from "./player";
 
 /** Every player screen, axe-checked (serious and critical violations fail). */
 const PLAYER_PAGES = [
+  "/", // the landing page as a logged-in player sees it (deposit call to action, player links)
   "/player/deposit",
   "/player/deposit/history",
   "/player/withdraw",
@@ -18,7 +19,7 @@ const PLAYER_PAGES = [
 ];
 
 test.describe("accessibility", () => {
-  test.describe.configure({ timeout: 120_000 });
+  test.describe.configure({ timeout: 180_000 }); // a dozen pages, each axe-checked, on a shared 2-core machine
 
   test("player screens have no serious or critical axe violations", async ({ page, baseURL }, info) => {
     test.skip(!hasJs(info), "axe runs as a script in the page; the markup is the same with JavaScript off");

@@ -20,7 +20,11 @@ test.describe("root layout and landing page", () => {
     const footer = page.getByTestId("footer");
     await expect(footer.locator(".footer-banks img")).toHaveCount(6);
     await expect(footer.locator(".footer-column")).toHaveCount(3);
-    await expect(footer.getByText(/© \d{4} Demo Agency/)).toBeVisible();
+    // the site name (the brand's, else the agency's) is the logo's alt text and the copyright's holder
+    const siteName = (await navbar.locator(".navbar-logo img.logo").getAttribute("alt"))!;
+    expect(siteName).not.toBe("");
+    await expect(footer.locator(".copyright")).toHaveText(new RegExp(`^© \\d{4} ${siteName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+    await expect(footer.locator("img.logo")).toHaveAttribute("alt", siteName);
   });
 
   test("the Lao font ships as a woff2 subset with font-display swap", async ({ page }) => {
@@ -45,7 +49,10 @@ test.describe("root layout and landing page", () => {
     const box = (await panel.boundingBox())!;
     expect(box.x).toBe(0);
     expect(box.width).toBe(isPhone(info) ? 360 : 393);
-    await expect(panel.locator("img.logo")).toHaveAttribute("width", "100");
+    // the same logo, at the same size, as the navbar's
+    const navbarLogo = page.locator("header.navbar .navbar-logo img.logo");
+    await expect(panel.locator("img.logo")).toHaveAttribute("width", (await navbarLogo.getAttribute("width"))!);
+    await expect(panel.locator("img.logo")).toHaveAttribute("src", (await navbarLogo.getAttribute("src"))!);
     await expect(panel.getByRole("link", { name: "ເຂົ້າສູ່ລະບົບ" })).toHaveAttribute("href", "/login");
     await expect(panel.getByRole("link", { name: "ສະໝັກສະມາຊິກ" })).toHaveAttribute("href", "/register");
     await page.getByTestId("drawer-close").click();

@@ -146,6 +146,11 @@ describe("the landing page as served (demo agency, neutral brand)", () => {
   it("brand colours are CSS custom properties in the HTML, and theme-color is the primary", () => {
     expect(html).toMatch(/<style nonce="[^"]+" data-testid="brand-colors">:root\{--brand:#0b1f3a;--brand-text:#ffffff;--accent:#f5b301;--accent-text:#111827\}<\/style>/);
     expect(html).toContain('<meta name="theme-color" content="#0b1f3a"/>');
+    // after every stylesheet, so the agency's colours win over app.css's defaults
+    const style = html.indexOf('data-testid="brand-colors"');
+    expect(html.lastIndexOf('rel="stylesheet"')).toBeGreaterThan(0);
+    expect(style).toBeGreaterThan(html.lastIndexOf('rel="stylesheet"'));
+    expect(style).toBeLessThan(html.indexOf("</head>"));
   });
 
   it("title, link previews, icon and manifest", () => {
@@ -185,5 +190,56 @@ describe("the landing page as served (demo agency, neutral brand)", () => {
     expect(cn).toContain('<meta property="og:description" content="LAO QR 快速存取款，各大游戏平台一站畅玩"/>');
     expect(cn).toContain("优惠活动");
     expect(cn).toContain("精选游戏");
+  });
+});
+
+describe("a branded agency's pages as served (brand rows as the owner's page stores them)", () => {
+  let html = "";
+  beforeAll(async () => {
+    await addAgency("land-red", "red.localhost");
+    const asset = (name: string, slot: string, type: string, width: number, height: number) =>
+      env.DB.prepare(`INSERT INTO brand_assets (agency_id, name, slot, content_type, byte_size, width, height, sha256) VALUES ('land-red', ?1, ?2, ?3, 1000, ?4, ?5, 'x')`).bind(name, slot, type, width, height);
+    await env.DB.batch([
+      asset("logo-aaaaaaaaaaaa.png", "logo", "image/png", 240, 64),
+      asset("icon-bbbbbbbbbbbb.png", "icon", "image/png", 192, 192),
+      asset("hero-cccccccccccc.webp", "hero", "image/webp", 1200, 400),
+      env.DB.prepare(
+        `INSERT INTO agency_brand (agency_id, site_name_lo, site_name_cn, hero_title_lo, hero_subtitle_lo, color_primary, color_primary_text, color_accent, color_accent_text, logo_name, icon_name, hero_name)
+         VALUES ('land-red', 'ເຮືອນແດງ', '红屋', 'ຫົວຂໍ້ແດງ', 'ຄຳອະທິບາຍແດງ', '#7f1d1d', '#ffffff', '#fde047', '#111827', 'logo-aaaaaaaaaaaa.png', 'icon-bbbbbbbbbbbb.png', 'hero-cccccccccccc.webp')`,
+      ),
+    ]);
+    html = await (await fetchApp("http://red.localhost/")).text();
+  });
+
+  it("its colours, title, previews (absolute, on its own origin), icon and theme colour", () => {
+    expect(html).toContain(">:root{--brand:#7f1d1d;--brand-text:#ffffff;--accent:#fde047;--accent-text:#111827}</style>");
+    expect(html).toContain('<meta name="theme-color" content="#7f1d1d"/>');
+    expect(html).toContain("<title>ເຮືອນແດງ</title>");
+    expect(html).toContain('<meta property="og:title" content="ເຮືອນແດງ"/>');
+    expect(html).toContain('<meta property="og:description" content="ຄຳອະທິບາຍແດງ"/>');
+    expect(html).toContain('<meta property="og:image" content="http://red.localhost/brand/hero-cccccccccccc.webp"/>');
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image"/>');
+    expect(html).toContain('<link rel="icon" href="/brand/icon-bbbbbbbbbbbb.png" type="image/png"/>');
+  });
+
+  it("the logo at the navbar's height with its aspect ratio, alt = the site name; the hero first in line", () => {
+    expect(html).toContain('<img src="/brand/logo-aaaaaaaaaaaa.png" alt="ເຮືອນແດງ" width="150" height="40" class="logo"/>');
+    expect(html).toContain("© 2026 ເຮືອນແດງ".replace("2026", String(new Date().getUTCFullYear())));
+    expect(html).toMatch(/<img class="hero-img" src="\/brand\/hero-cccccccccccc\.webp" alt="" width="1200" height="400" fetchPriority="high"/);
+    expect(html).toContain("<h1>ຫົວຂໍ້ແດງ</h1>");
+    expect(html).not.toContain("Demo Agency");
+  });
+
+  it("another agency keeps its own (neutral) brand", async () => {
+    const demo = await (await fetchApp("http://localhost/")).text();
+    expect(demo).toContain(">:root{--brand:#0b1f3a;");
+    expect(demo).not.toContain("ເຮືອນແດງ");
+    expect(demo).not.toContain("/brand/");
+  });
+
+  it("in Chinese the site name is the brand's Chinese one; the hero title falls back to Lao", async () => {
+    const cn = await (await fetchApp("http://red.localhost/", { headers: { Cookie: `lng=${encodeURIComponent(btoa('"cn"'))}` } })).text();
+    expect(cn).toContain("<title>红屋</title>");
+    expect(cn).toContain("<h1>ຫົວຂໍ້ແດງ</h1>");
   });
 });
