@@ -136,8 +136,9 @@ describe("finding 6: answers that depend on a session are never cached", () => {
     const staff = await staffLogin(env, { username: "guards-owner", password: "guards-owner-pass-1", totpSecret: (await env.DB.prepare(`SELECT totp_secret AS s FROM staff WHERE username = 'guards-owner'`).first<{ s: string }>())!.s });
     const failures: string[] = [];
     for (const route of ROUTES) {
-      // translation files are the same for everyone (cached publicly on purpose)
-      if (route.pattern === "/locales/:lng/:file") continue;
+      // the same for everyone, cached publicly on purpose: translation files, and an agency's
+      // brand images and web manifest (decision 018; their headers: tests/integration/brand.test.ts)
+      if (["/locales/:lng/:file", "/brand/:file", "/app.webmanifest"].includes(route.pattern)) continue;
       const path = pathOf(route.pattern, { playerId: p.playerId });
       for (const [who, cookie] of [["player", p.cookie], ["staff", staff]] as const) {
         for (const url of isPage(route) ? [path, dataUrlOf(path)] : [path]) {
