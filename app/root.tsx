@@ -19,7 +19,7 @@ import { bodyTypeMiddleware, forcedPasswordChangeMiddleware, privateCacheMiddlew
 import { getInstance, getLocale, i18nextMiddleware } from "./middleware/i18next.server";
 import { toastMiddleware } from "./lib/toast.server";
 import { sessionMiddleware } from "./lib/session.server";
-import { getAgency, getNonce, getPlayer } from "./lib/context.server";
+import { getAgency, getBindings, getNonce, getPlayer } from "./lib/context.server";
 import { FingerprintSync } from "./components/fingerprint-sync";
 import { HTML_LANG, isLanguage, type Language } from "../workers/core/languages";
 import { brandCss, pageBrand } from "../workers/core/brand-style";
@@ -30,6 +30,8 @@ import { loadNamespacesFor } from "./lib/i18n.client";
 import { BottomBar, Footer, Navbar } from "./components/layout";
 import { PendingIndicator, ScrollToTop, Toaster } from "./components/feedback";
 import { Icon } from "./components/icons";
+import { PlayTime } from "./components/play-time";
+import { playTimeLine } from "../workers/services/limits-guard";
 import stylesheet from "./styles/app.css?url";
 
 export const middleware: Route.MiddlewareFunction[] = [
@@ -68,6 +70,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     brand: { colors: brand.colors, logo: brand.logo, icon: brand.icon },
     preview: brand.preview,
     player: playerSummary(getPlayer(context)),
+    // time played today, shown on every page (decision 025)
+    playTime: getPlayer(context) ? await playTimeLine(getBindings(context).DB, agency.id, getPlayer(context)!.id) : null,
     toast: getToast(context),
   });
 }
@@ -134,7 +138,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { locale, agency, brand, player, toast } = loaderData;
+  const { locale, agency, brand, player, toast, playTime } = loaderData;
   // The language switcher is a plain form post that reloads the document, so the strings
   // inlined in the page (see Layout) always match the locale.
   const { i18n } = useTranslation();
@@ -156,6 +160,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <a href="#main" className="skip-link">{i18n.t("nav.skip")}</a>
       <Navbar agencyName={agency.name} logo={brand.logo} player={player} locale={locale} social={agency.social} />
       <main id="main" className="main" tabIndex={-1}>
+        {playTime && <PlayTime {...playTime} />}
         <Outlet />
       </main>
       <Footer agencyName={agency.name} logo={brand.logo} />

@@ -20,6 +20,7 @@ export default [
     route("game/:provider", "routes/player/game.tsx"),
     route("password", "routes/player/password.tsx"),
     route("sessions", "routes/player/sessions.tsx"),
+    route("limits", "routes/player/limits.tsx"),
   ]),
 
   ...["api/v2", "v2"].flatMap((base) =>

@@ -256,6 +256,7 @@ export function Footer({ agencyName, logo }: LayoutProps) {
             [t("footer.home"), "/"],
             [t("nav.register"), "/register"],
             [t("nav.login"), "/login"],
+            [t("limits.footer"), "/player/limits"],
           ]} />
         </div>
       </div>

@@ -43,6 +43,11 @@ export const ERROR_CODES = [
   "NAME_CHARACTERS",
   "BANK_WITHDRAW_OPEN",
   "BANK_ACCOUNT_PAID",
+  // responsible gaming (decision 025): the player's own break or limit
+  "COOLING_OFF",
+  "SELF_EXCLUDED",
+  "DEPOSIT_LIMIT_REACHED",
+  "PLAY_TIME_LIMIT_REACHED",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -56,6 +61,10 @@ const SAME_AS: Partial<Record<ErrorCode, ErrorCode>> = {
 const OWN_KEY: Partial<Record<ErrorCode, string>> = {
   ACCOUNT_LOCKED: "forcedPassword.accountLocked",
   NAME_CHARACTERS: "validation.nameCharacters",
+  COOLING_OFF: "limits.errors.COOLING_OFF",
+  SELF_EXCLUDED: "limits.errors.SELF_EXCLUDED",
+  DEPOSIT_LIMIT_REACHED: "limits.errors.DEPOSIT_LIMIT_REACHED",
+  PLAY_TIME_LIMIT_REACHED: "limits.errors.PLAY_TIME_LIMIT_REACHED",
 };
 
 export function errorMessageKey(code: ErrorCode): string {

@@ -16,6 +16,7 @@ import {
 } from "../db/players";
 import { listBankAccounts, type BankAccount } from "./bank";
 import { hashPassword } from "./password";
+import { staffLimitsView } from "./responsible-gaming";
 import { clearThrottle } from "./throttle";
 
 /**
@@ -66,13 +67,15 @@ export type PlayerDetail = {
   promotions: { id: string; promotionId: string; provider: string; status: string; depositCode: string | null; bonus: string | null; reason: string | null; claimedAt: string }[];
   sessions: { idHash: string; createdAt: number; lastSeenAt: number; userAgent: string | null; ip: string | null }[];
   fingerprints: { fingerprint: string; firstSeenAt: string; lastSeenAt: string; seenCount: number; sharedWith: number }[];
+  /** The player's own limits and break (decision 025): shown to staff, never changed by them. */
+  limits: Awaited<ReturnType<typeof staffLimitsView>>;
 };
 
 /** Orders, promotions, sessions and devices of one player (the newest 20 of each list). */
 export async function getPlayerDetail(db: D1Database, agencyId: string, playerId: string, now = Date.now()): Promise<PlayerDetail | null> {
   const account = await findPlayerWithAccount(db, agencyId, playerId);
   if (!account) return null;
-  const [bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, sharedWith] = await Promise.all([
+  const [bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, sharedWith, limits] = await Promise.all([
     listBankAccounts(db, agencyId, playerId),
     latestPlayerDeposits(db, agencyId, playerId, 20),
     latestPlayerWithdrawals(db, agencyId, playerId, 20),
@@ -80,6 +83,7 @@ export async function getPlayerDetail(db: D1Database, agencyId: string, playerId
     listPlayerSessions(db, agencyId, playerId),
     listPlayerFingerprints(db, agencyId, playerId),
     fingerprintSharing(db, agencyId, playerId),
+    staffLimitsView(db, agencyId, playerId, now),
   ]);
   return {
     player: { ...toSummary(account), lockedReason: account.lockedReason, passwordChangedAt: account.passwordChangedAt },
@@ -91,6 +95,7 @@ export async function getPlayerDetail(db: D1Database, agencyId: string, playerId
       .filter((s) => sessionState(s, PLAYER_SESSION, now) === "valid")
       .map((s) => ({ idHash: s.idHash.slice(0, 12), createdAt: s.createdAt, lastSeenAt: s.lastSeenAt, userAgent: s.userAgent, ip: s.ip })),
     fingerprints: fingerprints.map((f) => ({ ...f, sharedWith: sharedWith.get(f.fingerprint) ?? 0 })),
+    limits,
   };
 }
 

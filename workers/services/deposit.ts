@@ -15,6 +15,7 @@ import type { DepositOrder } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
 import { enabledProviders, fetchCredit } from "./credits";
+import { depositLimitGuard } from "./limits-guard";
 import { creditRate, walletOf } from "./wallet";
 
 /** The player's deposit steps: open an order, show its QR, check it, cancel it; and the pages that show them. */
@@ -70,6 +71,8 @@ export type StartDepositResult = { ok: true; kind: "created" | "existing" | "ope
  * and a second deposit finds the open one.
  */
 export async function startDeposit(env: Env, agency: Agency, player: CurrentPlayer, input: StartDepositInput, origin: string): Promise<StartDepositResult> {
+  const limited = await depositLimitGuard(env, agency.id, player.id, input.amount); // responsible gaming, decision 025
+  if (limited) return limited;
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED" };
   const channels = await listActivePaymentChannels(env.DB, agency.id);
   const channel = channels.find((c) => c.code === input.channelCode);

@@ -4,6 +4,7 @@ import { providerUsername, type GameList, type LaunchGame } from "../ports/provi
 import { providerPortFor } from "../wallet/provider-port";
 import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
+import { gameLaunchGuard } from "./limits-guard";
 
 /** The tab a provider's lobby opens on (SPEC §2 menu links: askmebet Slot, betflix pp.txt). */
 const DEFAULT_TAB: Partial<Record<Provider, string>> = { askmebet: "Slot", betflix: "pp.txt" };
@@ -82,10 +83,12 @@ export async function lobbyWithin(
   }
 }
 
-export type LaunchResult = { ok: true; url: string } | { ok: false; error: "NO_CREDIT" | "PROVIDER_UNAVAILABLE" };
+export type LaunchResult = { ok: true; url: string } | { ok: false; error: "NO_CREDIT" | "PROVIDER_UNAVAILABLE" } | NonNullable<Awaited<ReturnType<typeof gameLaunchGuard>>>;
 
 /** SPEC §8: without credit at that provider the game does not open ("please deposit"). */
 async function launchGame(env: Env, agency: Agency, player: CurrentPlayer, provider: Provider, lang: string, game: LaunchGame | null): Promise<LaunchResult> {
+  const limited = await gameLaunchGuard(env.DB, agency.id, player.id); // a break or the day's play time (decision 025)
+  if (limited) return limited;
   const port = providerPortFor(env, agency.id, provider);
   const username = providerUsername(agency.id, player.username);
   const balance = await port.balance(username);

@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { Fragment } from "react";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { endPlayerSessions, getPlayerDetail, lockPlayer, resetPlayerPassword, unlockPlayer } from "../../../workers/services/admin-players";
@@ -78,7 +79,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 export default function AdminPlayer({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { player, bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, confirmReset, canReplaceBank } = loaderData;
+  const { player, bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, confirmReset, canReplaceBank, limits } = loaderData;
   const [lockForm, lockFields] = useSchemaForm("lock", LockSchema, actionData?.lock);
   const [bankForm, bankFields] = useSchemaForm("bank-replace", StaffBankReplaceSchema, actionData?.bankReplace, { intent: "bank-replace-review" });
   const review = actionData?.bankReview ?? null;
@@ -127,6 +128,8 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
               ))}
         </dd>
       </dl>
+
+      <StaffLimits limits={limits} />
 
       <h2>{t("players.actions")}</h2>
       <div className="admin-actions">
@@ -275,6 +278,40 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
         rows={fingerprints.map((f) => [<code key="f">{f.fingerprint.slice(0, 16)}</code>, formatDateTime(f.firstSeenAt), formatDateTime(f.lastSeenAt), String(f.seenCount), f.sharedWith > 0 ? <Link key="s" to="/admin/fingerprints">{t("players.sharedCount", { count: f.sharedWith })}</Link> : "—"])}
       />
     </section>
+  );
+}
+
+/** The player's own limits and break (decision 025): read only; staff cannot shorten an exclusion. */
+function StaffLimits({ limits }: { limits: Route.ComponentProps["loaderData"]["limits"] }) {
+  const { t } = useTranslation("admin");
+  const kip = (v: string | null) => (v === null ? t("limits.none") : formatMoney(v, "LAK"));
+  const min = (v: string | null) => (v === null ? t("limits.none") : t("limits.minutes", { count: Number(v) }));
+  const rows: [string, { value: string | null; pending: { value: string | null; from: number } | null }, (v: string | null) => string][] = [
+    [t("limits.period.day"), limits.deposit.day, kip],
+    [t("limits.period.week"), limits.deposit.week, kip],
+    [t("limits.period.month"), limits.deposit.month, kip],
+    [t("limits.playDay"), limits.playDay, min],
+  ];
+  return (
+    <>
+      <h2>{t("limits.title")}</h2>
+      <p className="muted">{t("limits.staffNote")}</p>
+      <dl className="admin-facts" data-testid="player-limits">
+        <dt>{t("limits.break")}</dt>
+        <dd data-testid="player-break" data-kind={limits.break?.kind ?? "none"}>
+          {limits.break ? t("limits.until", { kind: t(`limits.kinds.${limits.break.kind}`), until: formatDateTime(new Date(limits.break.endsAt)) }) : t("limits.none")}
+        </dd>
+        {rows.map(([label, limit, show]) => (
+          <Fragment key={label}>
+            <dt>{label}</dt>
+            <dd>
+              {show(limit.value)}
+              {limit.pending && ` · ${t("limits.pending", { value: show(limit.pending.value), from: formatDateTime(new Date(limit.pending.from)) })}`}
+            </dd>
+          </Fragment>
+        ))}
+      </dl>
+    </>
   );
 }
 

@@ -11,6 +11,7 @@ import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { DepositSchema } from "~/lib/schemas/deposit";
+import { limitMessage, limitOf } from "~/lib/limits.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { currentPromotionView, promotionErrorMessage } from "~/lib/promotion.server";
 import type { PromotionError } from "../../../workers/core/promotion";
@@ -67,7 +68,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const started = await startDeposit(env, agency, player, submission.value, new URL(request.url).origin);
   if (!started.ok) {
     const field = ERROR_FIELD[started.error];
-    const key = started.error.startsWith("PROMOTION_") || started.error === "CANNOT_USE_PROMOTION_WHILE_ORDER_IS_OPEN"
+    const limit = limitOf(started);
+    const key = limit
+      ? limitMessage(context, limit)
+      : started.error.startsWith("PROMOTION_") || started.error === "CANNOT_USE_PROMOTION_WHILE_ORDER_IS_OPEN"
       ? await depositPromotionMessage(context, agency, player, started.error as PromotionError, started.provider)
       : started.error === "CHANNEL_BUSY"
         ? "ownAccount.busy"

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { launchFromLobby, lobbyPage } from "../../../workers/services/game";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { getLocale } from "~/middleware/i18next.server";
+import { limitMessage, limitOf } from "~/lib/limits.server";
 import type { Route } from "./+types/game";
 
 /** A provider's lobby: games by tab, a search that works without JavaScript, and launch. */
@@ -24,7 +25,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const result = await launchFromLobby(getBindings(context), getAgency(context), player, params.provider, getLocale(context), { game: text("game"), tab: text("tab") });
   if (!result) throw data(null, { status: 404 });
   if (result.ok) return redirect(result.url);
-  return data({ error: result.error }, { status: 409 });
+  const limit = limitOf(result);
+  return data({ error: result.error, message: limit && limitMessage(context, limit) }, { status: 409 });
 }
 
 export default function GameLobby({ loaderData, actionData }: Route.ComponentProps) {
@@ -37,7 +39,9 @@ export default function GameLobby({ loaderData, actionData }: Route.ComponentPro
       <h1>{name}</h1>
       {actionData?.error && (
         <p className="notice" role="alert" data-testid="game-error">
-          {actionData.error === "NO_CREDIT" ? (
+          {actionData.message ? (
+            actionData.message
+          ) : actionData.error === "NO_CREDIT" ? (
             <>
               {t("games.noCredit")} <Link to="/player/deposit">{t("menu.deposit")}</Link>
             </>

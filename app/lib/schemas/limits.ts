@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { stripDigitGrouping } from "../../../workers/core/money";
+import { BREAK_KINDS, COOLING_OFF_DAYS, EXCLUSION_MONTHS, PLAY_MINUTES_MAX } from "../../../workers/core/responsible-gaming";
+import type { BreakInput, LimitsInput } from "../../../workers/services/responsible-gaming";
+
+/** Whole kip, 1 to 12 digits (groups as the deposit form reads them); blank: no limit. */
+const kip = z
+  .string()
+  .transform(stripDigitGrouping)
+  .pipe(z.string().regex(/^[1-9]\d{0,11}$/, { error: "limits.validation.amount" }))
+  .optional()
+  .transform((v) => v ?? "");
+
+/** The player's limits (decision 025): deposits per day, week, month (kip) and play time per day (minutes). */
+export const LimitsSchema = z.object({
+  day: kip,
+  week: kip,
+  month: kip,
+  playMinutes: z
+    .string()
+    .regex(/^\d{1,4}$/, { error: "limits.validation.minutes" })
+    .refine((v) => Number(v) >= 1 && Number(v) <= PLAY_MINUTES_MAX, { error: "limits.validation.minutes" })
+    .optional()
+    .transform((v) => v ?? ""),
+}) satisfies z.ZodType<LimitsInput, unknown>;
+
+/** Cooling-off (days) or self-exclusion (months), confirmed by a checkbox: an exclusion cannot be undone. */
+export const BreakSchema = z
+  .object({
+    kind: z.enum(BREAK_KINDS),
+    length: z.coerce.number({ error: "limits.validation.length" }).int(),
+    // "on" from the form checkbox
+    confirm: z.literal("on", { error: "limits.validation.confirm" }),
+  })
+  .refine((v) => ((v.kind === "cooling_off" ? COOLING_OFF_DAYS : EXCLUSION_MONTHS) as readonly number[]).includes(v.length), {
+    error: "limits.validation.length",
+    path: ["length"],
+  }) satisfies z.ZodType<BreakInput & { confirm: "on" }, unknown>;

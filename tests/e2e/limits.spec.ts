@@ -1,0 +1,100 @@
+import type { Page } from "@playwright/test";
+import { accountTest as test, expect, hasJs } from "./fixtures";
+import { addBankAccount, loggedInPlayer } from "./player";
+import { DEMO_STAFF, staffLogin } from "./staff";
+
+/**
+ * Responsible gaming (issue 18 part 4, decision 025) on the 4 projects (phone/desktop x
+ * JavaScript on/off): a deposit limit refuses an amount over it and says what is left; a
+ * raise waits 24 h and shows when; a cooling-off refuses deposits and game launches and
+ * says until when, while the withdraw page still works; staff see it on the player's page.
+ */
+test.describe.configure({ timeout: 120_000 });
+
+async function ready(page: Page) {
+  if (hasJs(test.info())) await page.locator("html[data-hydrated]").waitFor();
+}
+
+async function openLimits(page: Page) {
+  await page.goto("/player/limits");
+  await ready(page);
+}
+
+async function tryDeposit(page: Page, amount: string) {
+  await page.goto("/player/deposit");
+  await ready(page);
+  const form = page.getByTestId("deposit-form");
+  await form.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
+  await form.getByLabel("ຈຳນວນເງິນ (ກີບ)").fill(amount);
+  await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
+}
+
+test("a day limit refuses a deposit over it and says what is left; a raise waits 24 h", async ({ page, baseURL, expectHttpError }) => {
+  expectHttpError(400, /^\/player\/deposit/);
+  await loggedInPlayer(page, baseURL!);
+  await addBankAccount(page);
+  // the footer leads to the settings from any page
+  await page.getByTestId("footer").getByRole("link", { name: "ການຫຼິ້ນຢ່າງມີຄວາມຮັບຜິດຊອບ" }).click();
+  await expect(page).toHaveURL(/\/player\/limits$/);
+  await ready(page);
+  await expect(page.getByTestId("time-played")).toContainText("ເວລາຫຼິ້ນມື້ນີ້");
+
+  const form = page.getByTestId("limits-form");
+  await form.getByLabel("ຝາກສູງສຸດ ຕໍ່ມື້ (ກີບ)").fill("100.000");
+  await form.getByRole("button", { name: "ບັນທຶກຂີດຈຳກັດ" }).click();
+  await expect(page.getByTestId("toast")).toContainText("ບັນທຶກຂີດຈຳກັດແລ້ວ");
+  await expect(page.getByTestId("deposit-limits").locator('[data-period="day"]')).toContainText("₭100.000");
+
+  await tryDeposit(page, "150000");
+  const error = page.getByTestId("deposit-form");
+  await expect(error).toContainText("ເກີນຂີດຈຳກັດການຝາກຕໍ່ມື້ຂອງທ່ານ");
+  await expect(error).toContainText("ຝາກໄດ້ອີກ ₭100.000");
+
+  await openLimits(page);
+  await page.getByTestId("limits-form").getByLabel("ຝາກສູງສຸດ ຕໍ່ມື້ (ກີບ)").fill("500000");
+  await page.getByTestId("limits-form").getByRole("button", { name: "ບັນທຶກຂີດຈຳກັດ" }).click();
+  await expect(page.getByTestId("toast")).toContainText("ຈະມີຜົນຫຼັງຈາກ 24 ຊົ່ວໂມງ");
+  const day = page.getByTestId("deposit-limits").locator('[data-period="day"]');
+  await expect(day).toContainText("₭100.000"); // still the lower one
+  await expect(page.getByTestId("pending-day")).toContainText("ລໍຖ້າເພີ່ມເປັນ ₭500.000 ຕັ້ງແຕ່");
+});
+
+test("a cooling-off refuses deposits and game launches and says until when; withdrawing still works; staff see it", async ({ page, baseURL, expectHttpError }) => {
+  expectHttpError(400, /^\/player\/(deposit|limits)/);
+  expectHttpError(409, /^\/player\/game\//);
+  const username = await loggedInPlayer(page, baseURL!);
+  await addBankAccount(page);
+  await openLimits(page);
+  const cooling = page.getByTestId("cooling_off-form");
+  // the confirmation is required
+  await cooling.getByRole("button", { name: "ເລີ່ມພັກການຫຼິ້ນ" }).click();
+  await expect(cooling).toContainText("ກະລຸນາຢືນຢັນ");
+  await page.getByTestId("cooling_off-form").getByLabel("ໄລຍະເວລາ").selectOption("3");
+  await page.getByTestId("cooling_off-form").getByLabel("ຂ້ອຍເຂົ້າໃຈວ່າບໍ່ສາມາດຍົກເລີກໄດ້ກ່ອນໝົດເວລາ").check();
+  await page.getByTestId("cooling_off-form").getByRole("button", { name: "ເລີ່ມພັກການຫຼິ້ນ" }).click();
+  await expect(page.getByTestId("toast")).toContainText("ເລີ່ມພັກການຫຼິ້ນແລ້ວ ຮອດ");
+  await expect(page.getByTestId("limits-break")).toContainText("ທ່ານຍັງເຂົ້າລະບົບ ແລະ ຖອນເງິນໄດ້ຕາມປົກກະຕິ");
+
+  await tryDeposit(page, "60000");
+  await expect(page.getByTestId("deposit-form")).toContainText(/ທ່ານກຳລັງພັກການຫຼິ້ນຮອດ \d{2}\/\d{2}\/\d{4}/);
+
+  await page.goto("/player/game/askmebet?tab=Slot");
+  await ready(page);
+  await page.getByTestId("games").getByRole("button", { name: "ຫຼິ້ນ" }).first().click();
+  await expect(page.getByTestId("game-error")).toContainText("ທ່ານກຳລັງພັກການຫຼິ້ນຮອດ");
+
+  await page.goto("/player/withdraw");
+  await expect(page.getByTestId("withdraw-form")).toBeVisible();
+
+  await staffLogin(page, DEMO_STAFF.cashier);
+  await page.goto("/admin/players");
+  await ready(page);
+  const search = page.getByTestId("player-search");
+  await search.locator('input[name="q"]').fill(username);
+  await search.locator('button[type="submit"]').click();
+  await page.getByTestId("players-table").locator(`tr[data-username="${username}"]`).getByRole("link", { name: username }).click();
+  await expect(page.getByTestId("player-break")).toHaveAttribute("data-kind", "cooling_off");
+  await expect(page.getByTestId("player-limits")).toBeVisible();
+  // nothing on the page lets staff end or shorten it
+  await expect(page.getByTestId("player-limits").locator("form, button")).toHaveCount(0);
+});
