@@ -63,6 +63,8 @@ try {
     results.push({ concurrency, settle, floor: floorRun });
     print(results.at(-1));
   }
+  const withdraw = await withdrawConfirms(players[0], soloRuns);
+  console.log(`\nwithdraw confirm -> OPEN (POST /player/withdraw intent=confirm, credit taken at the provider), one player, ${withdraw.count} one after another: p50 ${ms(withdraw.p50)}, p95 ${ms(withdraw.p95)}, max ${ms(withdraw.max)}`);
   console.log("\nSettlement over HTTP (vite preview, production build, sandboxes inside; shared machine unless stated):");
   console.log("players  deposits  paid->credit p50    p95     max   settled/s   floor writes/s (p50)   ratio");
   for (const r of results) {
@@ -144,6 +146,24 @@ async function waitSettled(player, code) {
     await sleep(POLL_MS);
   }
   throw new Error(`${code} not settled within ${GIVE_UP_MS} ms`);
+}
+
+/**
+ * Withdraw confirm -> OPEN for one player (funded by the deposits above): the confirm POST
+ * answers once the order is OPEN, the credit taken at the provider (its redirect goes to the
+ * history; a refusal redirects back to the form).
+ */
+async function withdrawConfirms(player, runs) {
+  const latencies = [];
+  for (let i = 0; i < runs; i++) {
+    const form = new URLSearchParams({ intent: "confirm", provider: "askmebet", amount: "100", idempotencyKey: randomUUID() });
+    const t = performance.now();
+    const res = await fetch(`${base}/player/withdraw`, { method: "POST", redirect: "manual", headers: { Cookie: player.cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" }, body: form });
+    await res.arrayBuffer();
+    latencies.push(performance.now() - t);
+    if (!res.headers.get("Location")?.includes("/player/withdraw/history")) throw new Error(`withdraw confirm: HTTP ${res.status} -> ${res.headers.get("Location")}`);
+  }
+  return summary(latencies, latencies.reduce((a, b) => a + b, 0) / 1000);
 }
 
 /** The floor: `concurrency` clients, each sending one request after another, each to its own object. */
