@@ -751,27 +751,29 @@ export class SandboxBank extends DurableObject<BankEnv> {
 
   /**
    * Completes the payouts that are due (every mode), then, in the push modes, sends the due
-   * deliveries, up to SEND_CONCURRENCY at a time (a real gateway does not wait for one
-   * merchant answer before sending the next: one at a time capped the whole portal's
+   * deliveries with up to SEND_CONCURRENCY in flight (a real gateway does not wait for one
+   * merchant's answer before sending the next: one at a time capped the whole portal's
    * settlement rate at 1 / webhook latency, decision 024); then sets itself for the next one.
-   * A window holding an out-of-order batch (order_key set) is sent one by one, in the order
-   * the fault chose.
+   * While an out-of-order batch is waiting to go (order_key set), one at a time, so the
+   * order the fault chose is the order they arrive in.
    */
   async alarm(): Promise<void> {
     this.settleDuePayouts(Date.now());
     const mode = deliveryMode(this.env);
-    for (let sent = 0; sent < 200 && mode !== "pull"; ) {
-      const now = Date.now();
-      this.sweep(now);
-      const window: OutboxRow[] = [];
-      for (let row = this.takeDue(now, {}); row; row = window.length < SEND_CONCURRENCY ? this.takeDue(now, {}) : null) window.push(row);
-      if (window.length === 0) break;
-      sent += window.length;
-      if (window.some((row) => row.order_key !== null)) {
-        for (const row of window) await this.send(row, mode);
-      } else {
-        await Promise.all(window.map((row) => this.send(row, mode)));
-      }
+    if (mode !== "pull") {
+      const ordered = this.sql.exec("SELECT 1 FROM outbox WHERE state = 'pending' AND order_key IS NOT NULL LIMIT 1").toArray().length > 0;
+      let budget = 200;
+      const sender = async () => {
+        while (budget > 0) {
+          const now = Date.now();
+          this.sweep(now);
+          const row = this.takeDue(now, {});
+          if (!row) return;
+          budget--;
+          await this.send(row, mode);
+        }
+      };
+      await Promise.all(Array.from({ length: ordered ? 1 : SEND_CONCURRENCY }, sender));
     }
     await this.scheduleAlarm();
   }
