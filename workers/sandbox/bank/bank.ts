@@ -435,6 +435,7 @@ export class SandboxBank extends DurableObject<BankEnv> {
     });
     if (!paid) return fail(409, "ALREADY_PAID", "This QR code was already paid.");
     await this.scheduleAlarm();
+    this.ctx.waitUntil(this.sendDue(true));
     return { ok: true, status: 200, data: { reference, transactionId, status: "PAID", amount, paidAt: iso(now), merchantName: row.merchant_name } };
   }
 
@@ -759,23 +760,40 @@ export class SandboxBank extends DurableObject<BankEnv> {
    */
   async alarm(): Promise<void> {
     this.settleDuePayouts(Date.now());
-    const mode = deliveryMode(this.env);
-    if (mode !== "pull") {
-      const ordered = this.sql.exec("SELECT 1 FROM outbox WHERE state = 'pending' AND order_key IS NOT NULL LIMIT 1").toArray().length > 0;
-      let budget = 200;
-      const sender = async () => {
-        while (budget > 0) {
-          const now = Date.now();
-          this.sweep(now);
-          const row = this.takeDue(now, {});
-          if (!row) return;
-          budget--;
-          await this.send(row, mode);
-        }
-      };
-      await Promise.all(Array.from({ length: ordered ? 1 : SEND_CONCURRENCY }, sender));
-    }
+    await this.sendDue(false);
     await this.scheduleAlarm();
+  }
+
+  /** Whether a payment's own send (below) is under way. */
+  private kicked = false;
+
+  /**
+   * Sends the due deliveries (push modes only). `kick`: called right after a payment, as a
+   * gateway notifies the merchant at once instead of at its next timer (the alarm stays
+   * armed behind it); it leaves an out-of-order batch to the alarm, and only one runs.
+   */
+  private async sendDue(kick: boolean): Promise<void> {
+    const mode = deliveryMode(this.env);
+    if (mode === "pull") return;
+    const ordered = this.sql.exec("SELECT 1 FROM outbox WHERE state = 'pending' AND order_key IS NOT NULL LIMIT 1").toArray().length > 0;
+    if (kick && (ordered || this.kicked)) return;
+    if (kick) this.kicked = true;
+    let budget = 200;
+    const sender = async () => {
+      while (budget > 0) {
+        const now = Date.now();
+        this.sweep(now);
+        const row = this.takeDue(now, {});
+        if (!row) return;
+        budget--;
+        await this.send(row, mode);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: ordered ? 1 : SEND_CONCURRENCY }, sender));
+    } finally {
+      if (kick) this.kicked = false;
+    }
   }
 
   /** One attempt of one delivery, its result recorded (unless a test pump took it over meanwhile). */
