@@ -58,6 +58,7 @@ const floor = spawn(
 
 const results = [];
 const pollErrors = new Map();
+let qrRetries = 0;
 let pollErrorSample = null;
 try {
   await waitFor(`${base}/api/v2/agency/info`);
@@ -70,6 +71,8 @@ try {
     const floorRun = await driveFloor(concurrency);
     results.push({ concurrency, settle, floor: floorRun });
     if (pollErrors.size) console.log(`  player API errors while polling: ${[...pollErrors].map(([status, n]) => `${n} x HTTP ${status}`).join(", ")} (first: ${pollErrorSample})`);
+    if (qrRetries) console.log(`  deposit page without its QR (gateway slow), loaded again: ${qrRetries} times`);
+    qrRetries = 0;
     pollErrors.clear();
     pollErrorSample = null;
     print(results.at(-1));
@@ -124,10 +127,16 @@ async function openOrder(player) {
   const res = await fetch(`${base}/player/deposit`, { method: "POST", redirect: "manual", headers: { Cookie: player.cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" }, body: form });
   await res.arrayBuffer();
   if (res.status !== 302 && res.status !== 303 && res.status !== 200) throw new Error(`deposit order: HTTP ${res.status}`);
-  const page = await (await fetch(`${base}/player/deposit`, { headers: { Cookie: player.cookie } })).text();
-  const match = /data-testid="qr-payload"[^>]*>([^<]+)</.exec(page) ?? /(000201[^<"]+6304[0-9A-F]{4})/.exec(page);
-  if (!match) throw new Error("no QR payload on /player/deposit");
-  return { player, payload: match[1].replaceAll("&amp;", "&").trim() };
+  // The page asks the gateway for the QR when the order has none yet (a busy gateway may not
+  // have answered in time): asked again, like a player reloading.
+  for (let attempt = 1; ; attempt++) {
+    const page = await (await fetch(`${base}/player/deposit`, { headers: { Cookie: player.cookie } })).text();
+    const match = /data-testid="qr-payload"[^>]*>([^<]+)</.exec(page) ?? /(000201[^<"]+6304[0-9A-F]{4})/.exec(page);
+    if (match) return { player, payload: match[1].replaceAll("&amp;", "&").trim() };
+    qrRetries++;
+    if (attempt === 10) throw new Error("no QR payload on /player/deposit after 10 tries");
+    await sleep(1000);
+  }
 }
 
 /** The tester's "banking app": the sandbox bank's pay page, through the portal's proxy. */
