@@ -59,6 +59,7 @@ const floor = spawn(
 const results = [];
 const pollErrors = new Map();
 let qrRetries = 0;
+let serverErrors = 0;
 let pollErrorSample = null;
 try {
   await waitFor(`${base}/api/v2/agency/info`);
@@ -73,6 +74,8 @@ try {
     if (pollErrors.size) console.log(`  player API errors while polling: ${[...pollErrors].map(([status, n]) => `${n} x HTTP ${status}`).join(", ")} (first: ${pollErrorSample})`);
     if (qrRetries) console.log(`  deposit page without its QR (gateway slow), loaded again: ${qrRetries} times`);
     qrRetries = 0;
+    if (serverErrors) console.log(`  order or payment answered 5xx and sent again: ${serverErrors} times`);
+    serverErrors = 0;
     pollErrors.clear();
     pollErrorSample = null;
     print(results.at(-1));
@@ -123,10 +126,16 @@ async function oneDeposit(player) {
 
 /** POST /player/deposit (the form the page posts), then the page, for the QR payload. */
 async function openOrder(player) {
+  // The same idempotency key on a retry: a repeated post is the same order (SPEC), never a second.
   const form = new URLSearchParams({ intent: "create", provider: "askmebet", channelCode: "BCEL-QR", amount: "60000", idempotencyKey: randomUUID() });
-  const res = await fetch(`${base}/player/deposit`, { method: "POST", redirect: "manual", headers: { Cookie: player.cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" }, body: form });
-  await res.arrayBuffer();
-  if (res.status !== 302 && res.status !== 303 && res.status !== 200) throw new Error(`deposit order: HTTP ${res.status}`);
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${base}/player/deposit`, { method: "POST", redirect: "manual", headers: { Cookie: player.cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" }, body: form });
+    await res.arrayBuffer();
+    if (res.status === 302 || res.status === 303 || res.status === 200) break;
+    serverErrors++;
+    if (attempt === 5) throw new Error(`deposit order: HTTP ${res.status}`);
+    await sleep(1000);
+  }
   // The page asks the gateway for the QR when the order has none yet (a busy gateway may not
   // have answered in time): asked again, like a player reloading.
   for (let attempt = 1; ; attempt++) {
@@ -144,13 +153,38 @@ async function pay(player, payload) {
   const form = new FormData();
   form.set("payload", payload);
   const sentAt = Date.now();
-  const res = await fetch(`${base}/sandbox/bank/pay`, { method: "POST", headers: { Origin: base }, body: form });
-  const html = await res.text();
-  const paidAt = Date.now();
-  if (res.status !== 200) throw new Error(`pay: HTTP ${res.status}`);
-  const code = /<dt>Reference<\/dt><dd><code>([^<]+)<\/code>/.exec(html)?.[1];
-  if (!code) throw new Error("pay: no reference on the paid page");
-  return { player, code, sentAt, paidAt };
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${base}/sandbox/bank/pay`, { method: "POST", headers: { Origin: base }, body: form });
+    const html = await res.text();
+    const paidAt = Date.now();
+    // A 5xx from an overloaded preview may hide a payment that went through: paying again
+    // then says ALREADY_PAID (the reference is read from the QR), counted as paid now.
+    const code = /<dt>Reference<\/dt><dd><code>([^<]+)<\/code>/.exec(html)?.[1];
+    if (res.status === 200 && code) return { player, code, sentAt, paidAt };
+    if (res.status === 409 && /ALREADY_PAID/.test(html)) return { player, code: referenceOf(payload), sentAt, paidAt };
+    serverErrors++;
+    if (attempt === 5) throw new Error(`pay: HTTP ${res.status}`);
+    await sleep(1000);
+  }
+}
+
+/** The order code in a LAO QR payload: EMVCo tag 62 (additional data), sub-tag 05 (reference). */
+function referenceOf(payload) {
+  for (let i = 0; i + 4 <= payload.length; ) {
+    const tag = payload.slice(i, i + 2);
+    const len = Number(payload.slice(i + 2, i + 4));
+    const value = payload.slice(i + 4, i + 4 + len);
+    if (tag === "62") {
+      for (let j = 0; j + 4 <= value.length; ) {
+        const sub = value.slice(j, j + 2);
+        const subLen = Number(value.slice(j + 2, j + 4));
+        if (sub === "05") return value.slice(j + 4, j + 4 + subLen);
+        j += 4 + subLen;
+      }
+    }
+    i += 4 + len;
+  }
+  throw new Error("no reference in the QR payload");
 }
 
 /** Polls the player API (as the deposit page does) until the order is settled. */
