@@ -87,6 +87,10 @@ try {
 if (!process.argv.includes("--pages-only")) {
   console.log("\nInside workerd (vitest bench, Cloudflare pool): password hashing, deposit settlement, withdrawals");
   execFileSync("npx", ["vitest", "bench", "--run"], { stdio: "inherit" });
+  // Deposit settlement over HTTP through the real alarms, 1/50/200 players, with its floor
+  // (scripts/bench-settlement.mjs, decision 024): its own preview on port 4314.
+  console.log("\nSettlement over HTTP (scripts/bench-settlement.mjs)");
+  execFileSync("node", ["scripts/bench-settlement.mjs"], { stdio: "inherit" });
 }
 
 function measure(kind, url, body) {

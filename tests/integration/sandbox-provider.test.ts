@@ -192,6 +192,23 @@ describe("at most once per transactionRef", () => {
     expect(await balance("betflix", user)).toBe("20.00");
   });
 
+  it("sharded per member (decision 024): one ref raced by two members applies once; txIds stay unique; status by ref finds every member's", async () => {
+    const [a, b] = [uniqueUser(), uniqueUser()];
+    const ref = uniqueRef();
+    const raced = await Promise.all([deposit("askmebet", a, "7.00", ref), deposit("askmebet", b, "7.00", ref)]);
+    expect(raced.map((r) => r.status).sort()).toEqual([200, 409]);
+    const winner = raced[0]!.status === 200 ? a : b;
+    expect([await balance("askmebet", a), await balance("askmebet", b)].sort()).toEqual(["0.00", "7.00"]);
+    expect((await status("askmebet", ref)).username).toBe(winner);
+    const users = Array.from({ length: 12 }, () => uniqueUser());
+    const refs = users.map(() => uniqueRef());
+    const done = await Promise.all(users.map((u, i) => deposit("askmebet", u, "1.00", refs[i])));
+    const txIds = done.map((r) => r.body.data.txId as string);
+    expect(new Set(txIds).size).toBe(users.length);
+    for (const id of txIds) expect(id).toMatch(/^AMB\d{8}$/);
+    for (const [i, u] of users.entries()) expect(await status("askmebet", refs[i]!)).toMatchObject({ status: "SUCCESS", username: u, txId: txIds[i] });
+  });
+
   it("records an insufficient withdraw as FAILED, for good", async () => {
     const user = uniqueUser();
     await deposit("alphabet", user, "5.00");

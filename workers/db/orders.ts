@@ -14,8 +14,13 @@ export async function insertDepositRef(db: D1Database, code: string, agencyId: s
   await db.prepare(`INSERT OR IGNORE INTO deposit_refs (code, agency_id, player_id) VALUES (?1, ?2, ?3)`).bind(code, agencyId, playerId).run();
 }
 
-export async function findDepositOwner(db: D1Database, code: string): Promise<OrderOwner | null> {
-  const row = await db.prepare(`SELECT agency_id, player_id FROM deposit_refs WHERE code = ?1`).bind(code).first<{ agency_id: string; player_id: string }>();
+/** Whose deposit order this is, as a statement (batched with the webhook's replay row); read it with depositOwnerOf. */
+export function depositOwnerStatement(db: D1Database, code: string): D1PreparedStatement {
+  return db.prepare(`SELECT agency_id, player_id FROM deposit_refs WHERE code = ?1`).bind(code);
+}
+
+export function depositOwnerOf(result: D1Result): OrderOwner | null {
+  const row = (result.results as { agency_id: string; player_id: string }[])[0];
   return row ? { agencyId: row.agency_id, playerId: row.player_id } : null;
 }
 

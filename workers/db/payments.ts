@@ -412,16 +412,15 @@ export function markUnmatchedRefundedStatement(
 
 // ---- gateway transactions applied (migration 0004)
 
-export async function recordGatewayEvent(db: D1Database, transactionId: string, code: string): Promise<void> {
-  await db.prepare(`INSERT OR IGNORE INTO gateway_events (transaction_id, code) VALUES (?1, ?2)`).bind(transactionId, code).run();
+export function recordGatewayEventStatement(db: D1Database, transactionId: string, code: string): D1PreparedStatement {
+  return db.prepare(`INSERT OR IGNORE INTO gateway_events (transaction_id, code) VALUES (?1, ?2)`).bind(transactionId, code);
 }
 
 // ---- webhook deliveries (migrations 0005, 0015)
 
-/** Records a delivery's signature with the hash of its body (false: the signature was seen before). */
-export async function recordWebhookSignature(db: D1Database, signature: string, bodySha256: string): Promise<boolean> {
-  const fresh = await db.prepare(`INSERT OR IGNORE INTO webhook_signatures (signature, body_sha256) VALUES (?1, ?2)`).bind(signature, bodySha256).run();
-  return (fresh.meta.changes ?? 0) > 0;
+/** Records a delivery's signature with the hash of its body (no change: the signature was seen before). */
+export function recordWebhookSignatureStatement(db: D1Database, signature: string, bodySha256: string): D1PreparedStatement {
+  return db.prepare(`INSERT OR IGNORE INTO webhook_signatures (signature, body_sha256) VALUES (?1, ?2)`).bind(signature, bodySha256);
 }
 
 export type WebhookDelivery = { bodySha256: string | null; answerStatus: number | null; answerJson: string | null };
@@ -435,8 +434,8 @@ export async function findWebhookDelivery(db: D1Database, signature: string): Pr
 }
 
 /** The answer given to a delivery, to give again when the same request is seen again. */
-export async function saveWebhookAnswer(db: D1Database, signature: string, status: number, answerJson: string): Promise<void> {
-  await db.prepare(`UPDATE webhook_signatures SET answer_status = ?2, answer_json = ?3 WHERE signature = ?1`).bind(signature, status, answerJson).run();
+export function saveWebhookAnswerStatement(db: D1Database, signature: string, status: number, answerJson: string): D1PreparedStatement {
+  return db.prepare(`UPDATE webhook_signatures SET answer_status = ?2, answer_json = ?3 WHERE signature = ?1`).bind(signature, status, answerJson);
 }
 
 // ---- own-account channels (migration 0016): the agency's own bank account, set up from its static LAO QR

@@ -140,10 +140,8 @@ class SandboxProviderAdapter implements GameProviderPort {
 
   async transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome> {
     try {
-      if (input.direction === "in") {
-        const member = await this.call("/member", { method: "POST", body: { username: input.username } });
-        if (member.status >= 500) return { kind: "unknown", reason: `member HTTP ${member.status}` };
-      }
+      // No separate "create member" call first: the sandbox's deposit opens the member's
+      // wallet itself, so one round trip per transfer, not two (decision 024).
       const res = await this.call(input.direction === "in" ? "/deposit" : "/withdraw", {
         method: "POST",
         body: { username: input.username, amount: input.amount, transactionRef: input.reference },

@@ -232,6 +232,9 @@ function depositSummary(order: DepositOrder) {
     bonus: order.bonus,
     createdAt: new Date(order.createdAt).toISOString(),
     expiresAt: new Date(order.expiresAt).toISOString(),
+    // when the gateway's payment reached the wallet, and when the credit landed at the provider
+    paidAt: order.paidAt === null ? null : new Date(order.paidAt).toISOString(),
+    settledAt: order.settledAt === null ? null : new Date(order.settledAt).toISOString(),
   };
 }
 

@@ -1,7 +1,15 @@
 import { canonicalLak } from "../core/money";
 import type { WithdrawDecision } from "../core/withdraw";
-import { findDepositOwner, findWithdrawOwner } from "../db/orders";
-import { fillFlaggedPaymentTransaction, findWebhookDelivery, insertUnmatchedPayment, recordGatewayEvent, recordWebhookSignature, saveWebhookAnswer, type UnmatchedKind } from "../db/payments";
+import { depositOwnerOf, depositOwnerStatement, findWithdrawOwner, type OrderOwner } from "../db/orders";
+import {
+  fillFlaggedPaymentTransaction,
+  findWebhookDelivery,
+  insertUnmatchedPayment,
+  recordGatewayEventStatement,
+  recordWebhookSignatureStatement,
+  saveWebhookAnswerStatement,
+  type UnmatchedKind,
+} from "../db/payments";
 import { verifyWebhookSignature, webhookSecret } from "../ports/gateway";
 import type { MarkPaidResult } from "../wallet/player-wallet";
 import { findAgencyByHost } from "./agency";
@@ -38,51 +46,67 @@ export async function handlePaymentWebhook(env: Env, request: Request): Promise<
   if (!verdict.ok) return { status: 401, body: { ok: false, error: verdict.reason } };
   const key = `${verdict.timestamp}:${verdict.signature}`;
   const bodyHash = await sha256Hex(raw);
-  if (!(await recordWebhookSignature(env.DB, key, bodyHash))) {
+  const event = parseEvent(raw);
+  // One D1 round trip, not two: the replay row, and for a payment whose order it is
+  // (decision 024: under a crowd every statement queues at the database).
+  const reference = event?.event === "payment.succeeded" && typeof event.reference === "string" ? event.reference : null;
+  const [recorded, owner] = await env.DB.batch([recordWebhookSignatureStatement(env.DB, key, bodyHash), ...(reference ? [depositOwnerStatement(env.DB, reference)] : [])]);
+  if ((recorded!.meta.changes ?? 0) === 0) {
     const seen = await findWebhookDelivery(env.DB, key);
     if (seen && seen.bodySha256 !== bodyHash) return { status: 409, body: { ok: false, error: "REPLAY" } };
     if (seen?.answerStatus != null && seen.answerJson) return { status: seen.answerStatus, body: JSON.parse(seen.answerJson) as WebhookResult["body"] };
     // First delivery still being applied (or cut short): applying again is safe, every step is idempotent.
   }
-  const result = await applyWebhookEvent(env, request, raw);
-  await saveWebhookAnswer(env.DB, key, result.status, JSON.stringify(result.body));
+  const { result, alsoWrite } = await applyWebhookEvent(env, request, event, owner ? depositOwnerOf(owner) : null);
+  // The gateway event (if any) and the answer to give again, in one batch.
+  await env.DB.batch([...alsoWrite, saveWebhookAnswerStatement(env.DB, key, result.status, JSON.stringify(result.body))]);
   return result;
 }
 
-/** A verified webhook's event, applied: idempotent, so a second delivery changes nothing. */
-async function applyWebhookEvent(env: Env, request: Request, raw: string): Promise<WebhookResult> {
-  let event: { event?: string; reference?: string; transactionId?: string; amount?: string; currency?: string; reason?: string };
+type GatewayEvent = { event?: string; reference?: string; transactionId?: string; amount?: string; currency?: string; reason?: string };
+
+function parseEvent(raw: string): GatewayEvent | null {
   try {
-    event = JSON.parse(raw);
+    const value: unknown = JSON.parse(raw);
+    return value && typeof value === "object" ? (value as GatewayEvent) : null;
   } catch {
-    return { status: 400, body: { ok: false, error: "MALFORMED" } };
+    return null;
   }
+}
+
+/**
+ * A verified webhook's event, applied: idempotent, so a second delivery changes nothing.
+ * `owner`: the payment's order owner, read with the replay row. `alsoWrite`: statements the
+ * caller commits with the answer.
+ */
+async function applyWebhookEvent(env: Env, request: Request, event: GatewayEvent | null, owner: OrderOwner | null): Promise<{ result: WebhookResult; alsoWrite: D1PreparedStatement[] }> {
+  const result = (r: WebhookResult, alsoWrite: D1PreparedStatement[] = []) => ({ result: r, alsoWrite });
+  if (!event) return result({ status: 400, body: { ok: false, error: "MALFORMED" } });
   if ((event.event === "payout.paid" || event.event === "payout.rejected") && event.reference) {
     const applied = await applyPayoutEvent(env, { ...event, event: event.event, reference: event.reference });
-    return applied.kind === "unknown-order" ? { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } } : { status: 200, body: { ok: true, result: applied.kind } };
+    return result(applied.kind === "unknown-order" ? { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } } : { status: 200, body: { ok: true, result: applied.kind } });
   }
   if (event.event !== "payment.succeeded" || !event.reference || !event.transactionId || !event.amount || event.currency !== "LAK") {
-    return { status: 400, body: { ok: false, error: "MALFORMED" } };
+    return result({ status: 400, body: { ok: false, error: "MALFORMED" } });
   }
-  const owner = await findDepositOwner(env.DB, event.reference);
   if (!owner) {
     // Money with a reference that is no order of ours: kept for staff to resolve by hand
     // (back office, payments). The agency is the one whose address the gateway called;
     // with no agency there, nothing could be kept, and the gateway should keep trying.
     const agency = await findAgencyByHost(env.DB, new URL(request.url).host);
-    if (!agency) return { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } };
+    if (!agency) return result({ status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } });
     await recordUnmatchedPayment(env.DB, { agencyId: agency.id, kind: "UNKNOWN_REFERENCE", reference: event.reference, transactionId: event.transactionId, amount: event.amount });
-    return { status: 200, body: { ok: true, result: "unknown-reference", flag: "UNKNOWN_REFERENCE" } };
+    return result({ status: 200, body: { ok: true, result: "unknown-reference", flag: "UNKNOWN_REFERENCE" } });
   }
-  const result = await walletOf(env, owner.agencyId, owner.playerId).markPaid(event.reference, { transactionId: event.transactionId, amount: event.amount }, Date.now());
-  await recordGatewayEvent(env.DB, event.transactionId, event.reference);
-  if (result.kind === "unknown-order") return { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } };
-  if (result.kind === "amount-mismatch" || result.kind === "late") {
-    const flag = result.kind === "late" ? "LATE_PAYMENT" : "AMOUNT_MISMATCH";
+  const marked = await walletOf(env, owner.agencyId, owner.playerId).markPaid(event.reference, { transactionId: event.transactionId, amount: event.amount }, Date.now());
+  const gatewayEvent = [recordGatewayEventStatement(env.DB, event.transactionId, event.reference)];
+  if (marked.kind === "unknown-order") return result({ status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } }, gatewayEvent);
+  if (marked.kind === "amount-mismatch" || marked.kind === "late") {
+    const flag = marked.kind === "late" ? "LATE_PAYMENT" : "AMOUNT_MISMATCH";
     await recordUnmatchedPayment(env.DB, { agencyId: owner.agencyId, kind: flag, reference: event.reference, transactionId: event.transactionId, amount: event.amount, orderPlayerId: owner.playerId });
-    return { status: 200, body: { ok: true, result: result.kind, flag } };
+    return result({ status: 200, body: { ok: true, result: marked.kind, flag } }, gatewayEvent);
   }
-  return { status: 200, body: { ok: true, result: result.kind } };
+  return result({ status: 200, body: { ok: true, result: marked.kind } }, gatewayEvent);
 }
 
 /**

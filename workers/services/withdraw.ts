@@ -38,11 +38,15 @@ export async function reviewWithdraw(
   input: { provider: string; amount: string | "ALL" },
 ): Promise<{ ok: true; review: WithdrawReview } | { ok: false; error: WithdrawError; balance?: string }> {
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED" };
-  const [bank] = await listBankAccounts(env.DB, agency.id, player.id);
+  // Independent reads, asked at once (they were one after another: decision 024); the
+  // errors keep their order.
+  const [[bank], balance, rate] = await Promise.all([
+    listBankAccounts(env.DB, agency.id, player.id),
+    providerPortFor(env, agency.id, input.provider).balance(providerUsername(agency.id, player.username)),
+    creditRate(env.DB, agency.id),
+  ]);
   if (!bank) return { ok: false, error: "BANK_ACCOUNT_REQUIRED" };
-  const balance = await providerPortFor(env, agency.id, input.provider).balance(providerUsername(agency.id, player.username));
   if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
-  const rate = await creditRate(env.DB, agency.id);
   const checked = checkWithdrawAmount({ amount: input.amount, balance: balance.amount, limits: { min: agency.limits.withdrawMin, max: agency.limits.withdrawMax }, rate });
   if (!checked.ok) return { ok: false, error: checked.error, balance: balance.amount };
   // the promotion in use at this provider decides the deductions (bonus back, excess)
@@ -85,8 +89,7 @@ export async function confirmWithdraw(
   origin: string,
 ): Promise<{ ok: true; order: WithdrawOrder; repeated: boolean } | { ok: false; error: WithdrawError }> {
   const wallet = walletOf(env, agency.id, player.id);
-  await wallet.identify(agency.id, player.id, player.username, origin);
-  const reviewed = await reviewWithdraw(env, agency, player, input);
+  const [, reviewed] = await Promise.all([wallet.identify(agency.id, player.id, player.username, origin), reviewWithdraw(env, agency, player, input)]);
   if (!reviewed.ok) {
     // a repeat of a confirm that already took the credit must find its order, not "not enough"
     const existing = await findByKey(wallet, input.idempotencyKey);

@@ -22,6 +22,8 @@ const BASE_BACKOFF_MS = 1000;
 /** A pulled (or sending) delivery without a result after this long counts as a failed attempt. */
 const LEASE_MS = 30_000;
 const SEND_TIMEOUT_MS = 10_000;
+/** Deliveries in flight at once from the alarm (push modes). */
+const SEND_CONCURRENCY = 32;
 /** The "stale-signature" fault signs with a timestamp this old. */
 const STALE_SIGNATURE_AGE_S = 600;
 const WRONG_SECRET = "sandbox-bank-wrong-secret";
@@ -147,6 +149,8 @@ type OutboxRow = {
   signature: string;
   faults: string;
   hold_fault: number | null;
+  /** Set on the rows of a released out-of-order batch: the order they are sent in. */
+  order_key: number | null;
   last_status: number | null;
   last_error: string | null;
   created_at: number;
@@ -431,6 +435,7 @@ export class SandboxBank extends DurableObject<BankEnv> {
     });
     if (!paid) return fail(409, "ALREADY_PAID", "This QR code was already paid.");
     await this.scheduleAlarm();
+    this.ctx.waitUntil(this.sendDue(true));
     return { ok: true, status: 200, data: { reference, transactionId, status: "PAID", amount, paidAt: iso(now), merchantName: row.merchant_name } };
   }
 
@@ -746,32 +751,66 @@ export class SandboxBank extends DurableObject<BankEnv> {
   }
 
   /**
-   * Completes the payouts that are due (every mode), then, in the push modes, sends every
-   * due delivery in order; then sets itself for the next one.
+   * Completes the payouts that are due (every mode), then, in the push modes, sends the due
+   * deliveries with up to SEND_CONCURRENCY in flight (a real gateway does not wait for one
+   * merchant's answer before sending the next: one at a time capped the whole portal's
+   * settlement rate at 1 / webhook latency, decision 024); then sets itself for the next one.
+   * While an out-of-order batch is waiting to go (order_key set), one at a time, so the
+   * order the fault chose is the order they arrive in.
    */
   async alarm(): Promise<void> {
     this.settleDuePayouts(Date.now());
-    const mode = deliveryMode(this.env);
-    for (let i = 0; i < 200 && mode !== "pull"; i++) {
-      const now = Date.now();
-      this.sweep(now);
-      const row = this.takeDue(now, {});
-      if (!row) break;
-      let status = 0;
-      let error: string | null = null;
-      try {
-        const request = new Request(row.url, { method: "POST", headers: await this.headersFor(row), body: row.body });
-        const response = await withTimeout(mode === "portal" ? this.env.PORTAL!.fetch(request) : fetch(request), SEND_TIMEOUT_MS);
-        status = response.status;
-        const text = await response.text().catch(() => "");
-        if (status < 200 || status >= 300) error = text.slice(0, 300) || `HTTP ${status}`;
-      } catch (caught) {
-        error = caught instanceof Error ? `${caught.name}: ${caught.message}` : "network error";
-      }
-      const current = this.sql.exec<OutboxRow>("SELECT * FROM outbox WHERE id = ?", row.id).toArray()[0];
-      if (current?.state === "inflight") this.recordResult(current, status, error, Date.now());
-    }
+    await this.sendDue(false);
     await this.scheduleAlarm();
+  }
+
+  /** Whether a payment's own send (below) is under way. */
+  private kicked = false;
+
+  /**
+   * Sends the due deliveries (push modes only). `kick`: called right after a payment, as a
+   * gateway notifies the merchant at once instead of at its next timer (the alarm stays
+   * armed behind it); it leaves an out-of-order batch to the alarm, and only one runs.
+   */
+  private async sendDue(kick: boolean): Promise<void> {
+    const mode = deliveryMode(this.env);
+    if (mode === "pull") return;
+    const ordered = this.sql.exec("SELECT 1 FROM outbox WHERE state = 'pending' AND order_key IS NOT NULL LIMIT 1").toArray().length > 0;
+    if (kick && (ordered || this.kicked)) return;
+    if (kick) this.kicked = true;
+    let budget = 200;
+    const sender = async () => {
+      while (budget > 0) {
+        const now = Date.now();
+        this.sweep(now);
+        const row = this.takeDue(now, {});
+        if (!row) return;
+        budget--;
+        await this.send(row, mode);
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: ordered ? 1 : SEND_CONCURRENCY }, sender));
+    } finally {
+      if (kick) this.kicked = false;
+    }
+  }
+
+  /** One attempt of one delivery, its result recorded (unless a test pump took it over meanwhile). */
+  private async send(row: OutboxRow, mode: DeliveryMode): Promise<void> {
+    let status = 0;
+    let error: string | null = null;
+    try {
+      const request = new Request(row.url, { method: "POST", headers: await this.headersFor(row), body: row.body });
+      const response = await withTimeout(mode === "portal" ? this.env.PORTAL!.fetch(request) : fetch(request), SEND_TIMEOUT_MS);
+      status = response.status;
+      const text = await response.text().catch(() => "");
+      if (status < 200 || status >= 300) error = text.slice(0, 300) || `HTTP ${status}`;
+    } catch (caught) {
+      error = caught instanceof Error ? `${caught.name}: ${caught.message}` : "network error";
+    }
+    const current = this.sql.exec<OutboxRow>("SELECT * FROM outbox WHERE id = ?", row.id).toArray()[0];
+    if (current?.state === "inflight") this.recordResult(current, status, error, Date.now());
   }
 
   private async scheduleAlarm(): Promise<void> {

@@ -54,8 +54,37 @@ const MAX_REPORT_MS = 92 * 24 * 3600_000;
 const MAX_REPORT_USERS = 50_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function providerStub(env: ProviderEnv, provider: Provider) {
+/** Ref index shards per provider (object.ts): enough that no one of them is a queue. */
+const REF_SHARDS = 16;
+
+/** The member's own instance: the wallet and every transaction of that member (object.ts). */
+function memberStub(env: ProviderEnv, provider: Provider, username: string) {
+  return env.PROVIDER.get(env.PROVIDER.idFromName(`${provider}:member:${username}`));
+}
+function refShard(ref: string): number {
+  let hash = 0x811c9dc5; // FNV-1a
+  for (let i = 0; i < ref.length; i++) hash = Math.imul(hash ^ ref.charCodeAt(i), 0x01000193) >>> 0;
+  return hash % REF_SHARDS;
+}
+function refStub(env: ProviderEnv, provider: Provider, shard: number) {
+  return env.PROVIDER.get(env.PROVIDER.idFromName(`${provider}:ref:${shard}`));
+}
+/** The provider's directory of members (the sandbox's wallet list and reset only). */
+function directoryStub(env: ProviderEnv, provider: Provider) {
   return env.PROVIDER.get(env.PROVIDER.idFromName(provider));
+}
+
+/** The recorded transaction of a ref, wherever its member lives (null: NOT_FOUND). */
+async function findTransaction(env: ProviderEnv, provider: Provider, ref: string): Promise<TxRecord | null> {
+  const owner = await refStub(env, provider, refShard(ref)).refOwner(ref);
+  return owner === null ? null : memberStub(env, provider, owner).status(ref);
+}
+
+/** The member's wallet, created when missing and then listed in the directory. */
+async function ensureMember(env: ProviderEnv, provider: Provider, username: string) {
+  const wallet = await memberStub(env, provider, username).member(username);
+  if (wallet.created) await directoryStub(env, provider).addMember(username);
+  return wallet;
 }
 function controlStub(env: ProviderEnv) {
   return env.PROVIDER.get(env.PROVIDER.idFromName(CONTROL_NAME));
@@ -140,7 +169,7 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
       if (method !== "POST") return methodNotAllowed("POST");
       const body = await readBody(request);
       const username = requireUsername(body.username);
-      const wallet = await providerStub(env, provider).member(username);
+      const wallet = await ensureMember(env, provider, username);
       return json({ data: { username, balance: money(wallet.balance), currency: CURRENCY } });
     }
     case "balance": {
@@ -149,14 +178,14 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
       const fault = await controlStub(env).takeFault(provider, "balance", username);
       if (fault && (fault.mode === "error-before" || fault.mode === "error-after")) return faultError(fault);
       if (fault?.mode === "refuse") return refused(fault);
-      const wallet = await providerStub(env, provider).wallet(username);
+      const wallet = await memberStub(env, provider, username).wallet(username);
       if (fault?.mode === "slow") await sleep(fault.delayMs);
       return json({ data: { username, balance: money(wallet.balance), currency: CURRENCY } });
     }
     case "turnover": {
       if (method !== "GET") return methodNotAllowed("GET");
       const username = requireUsername(url.searchParams.get("username"));
-      const wallet = await providerStub(env, provider).wallet(username);
+      const wallet = await memberStub(env, provider, username).wallet(username);
       return json({ data: { username, turnover: money(wallet.turnover), currency: CURRENCY } });
     }
     case "deposit":
@@ -181,7 +210,7 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
       if (!REF.test(ref)) throw new HttpError(400, "INVALID_REQUEST", "transactionRef");
       // A read has no side effect, so it is read first: a username-scoped fault then
       // matches the transaction's own player.
-      const tx = await providerStub(env, provider).status(ref);
+      const tx = await findTransaction(env, provider, ref);
       const fault = await controlStub(env).takeFault(provider, "status", tx?.username ?? null);
       if (fault && (fault.mode === "error-before" || fault.mode === "error-after")) return faultError(fault);
       if (fault?.mode === "refuse") return refused(fault);
@@ -202,7 +231,7 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
       const fault = await controlStub(env).takeFault(provider, "report", null);
       if (fault && fault.mode !== "slow") return faultError(fault);
       if (fault?.mode === "slow") await sleep(fault.delayMs);
-      const r = await providerStub(env, provider).report(start, end, usernames as string[]);
+      const r = await report(env, provider, start, end, usernames as string[]);
       return json({
         data: {
           startTime: new Date(start).toISOString(),
@@ -253,25 +282,50 @@ async function runCommand(
 ): Promise<{ response: Response; result: CommandResult | null }> {
   const fault = await controlStub(env).takeFault(provider, op, command.username);
   if (fault?.mode === "error-before") return { response: faultError(fault), result: null };
-  const result = await providerStub(env, provider).command(
-    provider,
-    DIRECTION[op],
-    command.username,
-    command.amountMinor.toString(),
-    command.transactionRef,
-    fault?.mode === "refuse",
-    command.at,
-  );
+  const result = await applyCommand(env, provider, DIRECTION[op], command, fault?.mode === "refuse");
   if (fault?.mode === "error-after") return { response: faultError(fault), result };
   if (fault?.mode === "slow") await sleep(fault.delayMs);
   return { response: commandResponse(result), result };
 }
 
-function commandResponse(result: CommandResult): Response {
-  const tx = result.tx;
-  if (result.outcome === "conflict") {
-    return fail(409, "REF_CONFLICT", "transactionRef already used for another operation", { transactionRef: tx.transactionRef });
+/**
+ * The ref is claimed for this member in its shard first (a ref is used once across the
+ * provider), then the member's own instance applies the command exactly as before.
+ */
+async function applyCommand(env: ProviderEnv, provider: Provider, direction: Direction, command: Command, refuse: boolean): Promise<CommandResult> {
+  const shard = refShard(command.transactionRef);
+  const claim = await refStub(env, provider, shard).claimRef(command.transactionRef, command.username);
+  if (claim.owner !== command.username) return { outcome: "conflict", tx: { transactionRef: command.transactionRef } };
+  const txNumber = `${String(shard).padStart(2, "0")}${String(claim.seq).padStart(6, "0")}`;
+  const result = await memberStub(env, provider, command.username).command(provider, direction, command.username, command.amountMinor.toString(), command.transactionRef, refuse, command.at, txNumber);
+  if (result.outcome === "recorded" && result.walletCreated) await directoryStub(env, provider).addMember(command.username);
+  return result;
+}
+
+/** The period report, summed over the named members' own instances. */
+async function report(env: ProviderEnv, provider: Provider, start: number, end: number, usernames: string[]) {
+  let turnover = 0n;
+  let payout = 0n;
+  let bets = 0;
+  let players = 0;
+  const unique = [...new Set(usernames)];
+  for (let i = 0; i < unique.length; i += 50) {
+    const parts = await Promise.all(unique.slice(i, i + 50).map((u) => memberStub(env, provider, u).report(start, end, [u])));
+    for (const part of parts) {
+      turnover += BigInt(part.turnover);
+      payout += BigInt(part.payout);
+      bets += part.bets;
+      players += part.players;
+    }
   }
+  return { turnover: turnover.toString(), payout: payout.toString(), winLoss: (turnover - payout).toString(), bets, players };
+}
+
+function commandResponse(result: CommandResult): Response {
+  if (result.outcome === "conflict") {
+    return fail(409, "REF_CONFLICT", "transactionRef already used for another operation", { transactionRef: result.tx.transactionRef });
+  }
+  const tx = result.tx;
   if (tx.status === "FAILED") {
     return fail(400, tx.code ?? "FAILED", undefined, { transactionRef: tx.transactionRef });
   }
@@ -371,7 +425,7 @@ async function playGet(env: ProviderEnv, url: URL, provider: Provider): Promise<
   const token = url.searchParams.get("token") ?? "";
   const claims = await verifyLaunchToken(env.AGENT_SECRET, token, provider);
   if (!claims) return html(expiredPage(pageLanguage(url.searchParams.get("lang"))), 401);
-  const stub = providerStub(env, provider);
+  const stub = memberStub(env, provider, claims.u);
   const wallet = await stub.wallet(claims.u);
   let lastRound = null;
   const round = url.searchParams.get("round");
@@ -410,7 +464,7 @@ async function playPost(request: Request, env: ProviderEnv, url: URL, provider: 
   const ref = REF.test(field("ref")) ? field("ref") : newPlayRef();
 
   const again = async (error: "insufficient" | "invalidAmount" | "failed", status: number) => {
-    const wallet = await providerStub(env, provider).wallet(claims.u);
+    const wallet = await memberStub(env, provider, claims.u).wallet(claims.u);
     return html(
       playPage({ lang, provider, username: claims.u, token, balance: money(wallet.balance)!, turnover: money(wallet.turnover)!, nextRef: newPlayRef(), lastRound: null, error }),
       status,
@@ -468,14 +522,27 @@ async function control(request: Request, env: ProviderEnv, url: URL, rest: strin
     const providers = only ? [only] : PROVIDERS;
     const lists = await Promise.all(
       providers.map(async (provider) =>
-        (await providerStub(env, provider).wallets()).map((w) => ({ provider, username: w.username, balance: money(w.balance), turnover: money(w.turnover), currency: CURRENCY })),
+        (await Promise.all((await directoryStub(env, provider).members()).map((u) => memberStub(env, provider, u).wallet(u))))
+          .sort((a, b) => a.createdAt - b.createdAt || a.username.localeCompare(b.username))
+          .map((w) => ({ provider, username: w.username, balance: money(w.balance), turnover: money(w.turnover), currency: CURRENCY })),
       ),
     );
     return json({ data: lists.flat() });
   }
   if (resource === "reset") {
     if (request.method !== "POST") return methodNotAllowed("POST");
-    await Promise.all([...PROVIDERS.map((provider) => providerStub(env, provider).reset()), controlStub(env).reset()]);
+    await Promise.all([
+      ...PROVIDERS.map(async (provider) => {
+        const directory = directoryStub(env, provider);
+        const members = await directory.members();
+        await Promise.all([
+          ...members.map((u) => memberStub(env, provider, u).reset()),
+          ...Array.from({ length: REF_SHARDS }, (_, n) => refStub(env, provider, n).reset()),
+        ]);
+        await directory.reset();
+      }),
+      controlStub(env).reset(),
+    ]);
     return json({ data: { reset: true } });
   }
   return fail(404, "NOT_FOUND");

@@ -10,9 +10,15 @@ export type ProviderEnv = {
 };
 
 /**
- * One instance per provider (idFromName(provider)) holds that provider's wallets and
- * transactions; one more instance (CONTROL_NAME) holds the faults, so a fault with
- * provider "*" and a count is counted once across all providers.
+ * The provider's state is sharded like a real provider's backend is (decision 024): one
+ * instance per member (`<provider>:member:<username>`: the wallet and every transaction of
+ * that member), REF_SHARDS instances per provider keeping which member each transaction ref
+ * belongs to (`<provider>:ref:<n>`, so the status query by ref alone still works and a ref is
+ * used once across the whole provider), one directory per provider (`<provider>`: the list
+ * of members, for the sandbox's wallet list and reset), and one more instance (CONTROL_NAME)
+ * holding the faults, so a fault with provider "*" and a count is counted once across all
+ * providers. One instance per provider used to hold everything: every player's transfer of
+ * that provider queued behind every other's, a bottleneck no real provider has.
  *
  * Every command is a single synchronous transactionSync (no await between its read and
  * its write), so a Durable Object runs it atomically: 50 concurrent deposits with one ref
@@ -41,7 +47,7 @@ export type TxRecord = {
   createdAt: number;
 };
 
-export type CommandResult = { outcome: "recorded"; tx: TxRecord; repeated: boolean } | { outcome: "conflict"; tx: TxRecord };
+export type CommandResult = { outcome: "recorded"; tx: TxRecord; repeated: boolean; walletCreated?: boolean } | { outcome: "conflict"; tx: Pick<TxRecord, "transactionRef"> };
 
 type Wallet = { username: string; balance: string; turnover: string; createdAt: number };
 
@@ -121,6 +127,14 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
         created_at INTEGER NOT NULL
       );
       CREATE INDEX IF NOT EXISTS transactions_bets ON transactions (direction, created_at);
+      CREATE TABLE IF NOT EXISTS refs (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        ref TEXT NOT NULL UNIQUE,
+        username TEXT NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS members (
+        username TEXT PRIMARY KEY
+      );
       CREATE TABLE IF NOT EXISTS faults (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         provider TEXT NOT NULL,
@@ -143,21 +157,47 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
 
   // ---- wallets -------------------------------------------------------------------------
 
-  /** Creates the wallet if missing (idempotent). */
-  member(username: string): Wallet {
-    return this.ctx.storage.transactionSync(() => this.walletOrCreate(username));
+  /** Creates the wallet if missing (idempotent); `created` tells the caller to list it in the directory. */
+  member(username: string): Wallet & { created: boolean } {
+    return this.ctx.storage.transactionSync(() => {
+      const found = this.findWallet(username);
+      return found ? { ...found, created: false } : { ...this.walletOrCreate(username), created: true };
+    });
+  }
+
+  // ---- ref index shard and directory ---------------------------------------------------
+
+  /**
+   * A ref shard: the member this ref belongs to, claimed for `username` when new. A ref
+   * claimed by another member is that member's (the command answers REF_CONFLICT); a claim
+   * whose command never ran (crash in between) reads NOT_FOUND at that member, like a
+   * transfer the provider never received.
+   */
+  claimRef(ref: string, username: string): { owner: string; seq: number } {
+    return this.ctx.storage.transactionSync(() => {
+      const found = this.sql.exec<{ username: string; seq: number }>("SELECT username, seq FROM refs WHERE ref = ?", ref).toArray()[0];
+      if (found) return { owner: found.username, seq: found.seq };
+      const { seq } = this.sql.exec<{ seq: number }>("INSERT INTO refs (ref, username) VALUES (?, ?) RETURNING seq", ref, username).one();
+      return { owner: username, seq };
+    });
+  }
+
+  refOwner(ref: string): string | null {
+    return this.sql.exec<{ username: string }>("SELECT username FROM refs WHERE ref = ?", ref).toArray()[0]?.username ?? null;
+  }
+
+  /** The directory: members of this provider, for the sandbox's wallet list and reset. */
+  addMember(username: string): void {
+    this.sql.exec("INSERT OR IGNORE INTO members (username) VALUES (?)", username);
+  }
+
+  members(): string[] {
+    return this.sql.exec<{ username: string }>("SELECT username FROM members ORDER BY username").toArray().map((row) => row.username);
   }
 
   /** The wallet, or a zero wallet (not stored) for an unknown member. */
   wallet(username: string): Wallet {
     return this.findWallet(username) ?? { username, balance: "0", turnover: "0", createdAt: 0 };
-  }
-
-  wallets(): Wallet[] {
-    return this.sql
-      .exec<{ username: string; balance: string; turnover: string; created_at: number }>("SELECT * FROM wallets ORDER BY created_at, username")
-      .toArray()
-      .map((row) => ({ username: row.username, balance: row.balance, turnover: row.turnover, createdAt: row.created_at }));
   }
 
   // ---- transfers and bets --------------------------------------------------------------
@@ -166,7 +206,7 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
    * Deposit, withdraw or bet, at most once per ref. `refuse` records the ref as FAILED
    * (code REFUSED) without touching the wallet, unless the ref is already recorded.
    */
-  command(provider: Provider, direction: Direction, username: string, amount: string, ref: string, refuse: boolean, at: number = Date.now()): CommandResult {
+  command(provider: Provider, direction: Direction, username: string, amount: string, ref: string, refuse: boolean, at: number = Date.now(), txNumber?: string): CommandResult {
     return this.ctx.storage.transactionSync((): CommandResult => {
       const existing = this.findTx(ref);
       if (existing) {
@@ -177,11 +217,12 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
       if (refuse) return { outcome: "recorded", tx: this.insertFailed(username, direction, amount, ref, "REFUSED"), repeated: false };
 
       if (direction === "DEPOSIT") {
+        const walletCreated = this.findWallet(username) === null;
         const wallet = this.walletOrCreate(username);
         const before = BigInt(wallet.balance);
         const after = before + value;
         this.sql.exec("UPDATE wallets SET balance = ? WHERE username = ?", after.toString(), username);
-        return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, null, at), repeated: false };
+        return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, null, at, txNumber), repeated: false, walletCreated };
       }
 
       const wallet = this.findWallet(username);
@@ -192,7 +233,7 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
       if (direction === "WITHDRAW") {
         const after = before - value;
         this.sql.exec("UPDATE wallets SET balance = ? WHERE username = ?", after.toString(), username);
-        return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, null, at), repeated: false };
+        return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, null, at, txNumber), repeated: false };
       }
       // BET: take the bet, pay the round's win, count the turnover.
       const { numerator, denominator } = roundMultiplier(provider, ref);
@@ -200,7 +241,7 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
       const after = before - value + win;
       const turnover = BigInt(wallet.turnover) + value;
       this.sql.exec("UPDATE wallets SET balance = ?, turnover = ? WHERE username = ?", after.toString(), turnover.toString(), username);
-      return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, win, at), repeated: false };
+      return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, win, at, txNumber), repeated: false };
     });
   }
 
@@ -275,6 +316,9 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
    * 2nd, 4th, 6th...); a fault with a count fires that many times, then disappears.
    */
   takeFault(provider: Provider, op: Exclude<FaultOp, "*">, username: string | null): Fault | null {
+    // Every API call asks this one instance: with no fault set (the usual case) it only
+    // reads, so it writes nothing the others would wait behind.
+    if (this.sql.exec("SELECT 1 FROM faults LIMIT 1").toArray().length === 0) return null;
     return this.ctx.storage.transactionSync(() => {
       const rows = this.sql.exec<FaultRow>("SELECT * FROM faults ORDER BY id").toArray();
       for (const row of rows) {
@@ -302,6 +346,8 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
     this.ctx.storage.transactionSync(() => {
       this.sql.exec("DELETE FROM wallets");
       this.sql.exec("DELETE FROM transactions");
+      this.sql.exec("DELETE FROM refs");
+      this.sql.exec("DELETE FROM members");
       this.sql.exec("DELETE FROM faults");
     });
   }
@@ -328,7 +374,8 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
     return row ? toTx(row) : null;
   }
 
-  private insertSuccess(provider: Provider, username: string, direction: Direction, amount: string, ref: string, before: bigint, after: bigint, win: bigint | null, at: number): TxRecord {
+  /** `txNumber`: 8 digits unique across the provider (from the ref shard); else this instance's own sequence. */
+  private insertSuccess(provider: Provider, username: string, direction: Direction, amount: string, ref: string, before: bigint, after: bigint, win: bigint | null, at: number, txNumber?: string): TxRecord {
     const { seq } = this.sql
       .exec<{ seq: number }>(
         `INSERT INTO transactions (ref, username, direction, amount, status, before_balance, balance, win, created_at)
@@ -343,7 +390,7 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
         at,
       )
       .one();
-    const txId = `${TX_PREFIX[provider]}${String(seq).padStart(8, "0")}`;
+    const txId = `${TX_PREFIX[provider]}${txNumber ?? String(seq).padStart(8, "0")}`;
     this.sql.exec("UPDATE transactions SET tx_id = ? WHERE seq = ?", txId, seq);
     return this.findTx(ref)!;
   }

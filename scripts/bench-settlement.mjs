@@ -1,0 +1,328 @@
+// `npm run bench` (its settlement part; alone: `node scripts/bench-settlement.mjs`): deposit
+// settlement under a crowd, over HTTP, through the real alarms (decision 024).
+//
+// Starts the production build like scripts/bench.mjs (seed, build, vite preview, with the
+// sandbox provider and bank inside), seeds N bench players with a bank account and a session
+// (SQL rows shaped like the seed's and like workers/db/players.ts insertPlayerSession: no
+// scrypt per player, which would only measure password hashing), then for each concurrency:
+// every player opens a deposit order (POST /player/deposit, the QR read from the page), all
+// pay their LAO QR at once at the sandbox bank's pay page (through the portal's proxy; the
+// bank then calls the portal's webhook itself, and the wallet's alarm settles at the sandbox
+// provider), and each polls its deposit over the player API until it is SUCCESS.
+// paid -> credit = the wallet's settledAt (the moment the provider confirmed the transfer-in,
+// server clock) - the moment the bank answered "paid" (client clock, same machine).
+//
+// The floor, in the same run: tests/bench/floor (one Durable Object SQLite write per request,
+// one object per player) under `wrangler dev`, driven at the same concurrency.
+//
+// Env: SETTLE_PORT (4314), FLOOR_PORT (4324), SETTLE_ROUNDS ("1,50,200"), SETTLE_SOLO_RUNS (20),
+// SETTLE_SKIP_BUILD=1 (reuse build/ while iterating).
+import { execFileSync, spawn } from "node:child_process";
+import { createHash, randomBytes, randomUUID, scryptSync } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureDevVars } from "./dev-vars.mjs";
+
+const port = process.env.SETTLE_PORT ?? "4314";
+const floorPort = process.env.FLOOR_PORT ?? "4324";
+const base = `http://localhost:${port}`;
+const floorBase = `http://127.0.0.1:${floorPort}`;
+const rounds = (process.env.SETTLE_ROUNDS ?? "1,50,200").split(",").map(Number);
+const soloRuns = Number(process.env.SETTLE_SOLO_RUNS ?? "20");
+/**
+ * How often each player asks (the page's own pace, about): completion only, the latency
+ * comes from the wallet's settledAt, so a slower poll loses no precision and keeps 200
+ * pollers from being most of the load measured.
+ */
+const POLL_MS = 2000;
+const GIVE_UP_MS = 180_000;
+
+ensureDevVars();
+execFileSync("node", ["scripts/seed.mjs"], { stdio: "ignore" });
+if (!process.env.SETTLE_SKIP_BUILD) execFileSync("npx", ["react-router", "build"], { stdio: "ignore" });
+const players = seedPlayers(Math.max(...rounds));
+
+const server = spawn("npx", ["vite", "preview", "--port", port, "--strictPort"], {
+  // SETTLE_DEBUG=1: the portal's console (timings logged while looking for where time goes)
+  stdio: process.env.SETTLE_DEBUG ? ["ignore", "inherit", "inherit"] : "ignore",
+  detached: true,
+  env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+});
+const floorState = mkdtempSync(join(tmpdir(), "bench-floor-"));
+const floor = spawn(
+  "npx",
+  ["wrangler", "dev", "--config", "tests/bench/floor/wrangler.toml", "--port", floorPort, "--ip", "127.0.0.1", "--inspector-port", String(Number(floorPort) + 10), "--persist-to", floorState, "--log-level", "error"],
+  { stdio: "ignore", detached: true, env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" } },
+);
+
+const results = [];
+const pollErrors = new Map();
+let qrRetries = 0;
+let serverErrors = 0;
+let pollErrorSample = null;
+try {
+  await waitFor(`${base}/api/v2/agency/info`);
+  await waitFor(`${floorBase}/?player=warmup`);
+  // Warm-up (not counted): the first request of each kind compiles and opens the objects.
+  await oneDeposit(players.at(-1));
+
+  for (const concurrency of rounds) {
+    const settle = concurrency === 1 ? await solo(players[0], soloRuns) : await crowd(players.slice(0, concurrency));
+    const floorRun = await driveFloor(concurrency);
+    results.push({ concurrency, settle, floor: floorRun });
+    if (pollErrors.size) console.log(`  player API errors while polling: ${[...pollErrors].map(([status, n]) => `${n} x HTTP ${status}`).join(", ")} (first: ${pollErrorSample})`);
+    if (qrRetries) console.log(`  deposit page without its QR (gateway slow), loaded again: ${qrRetries} times`);
+    qrRetries = 0;
+    if (serverErrors) console.log(`  order or payment answered 5xx and sent again: ${serverErrors} times`);
+    serverErrors = 0;
+    pollErrors.clear();
+    pollErrorSample = null;
+    print(results.at(-1));
+  }
+  const withdraw = await withdrawConfirms(players[0], soloRuns);
+  console.log(`\nwithdraw confirm -> OPEN (POST /player/withdraw intent=confirm, credit taken at the provider), one player, ${withdraw.count} one after another: p50 ${ms(withdraw.p50)}, p95 ${ms(withdraw.p95)}, max ${ms(withdraw.max)}`);
+  console.log("\nSettlement over HTTP (vite preview, production build, sandboxes inside; shared machine unless stated):");
+  console.log("players  deposits  paid->credit p50    p95     max   settled/s   floor writes/s (p50)   ratio");
+  for (const r of results) {
+    const s = r.settle;
+    console.log(
+      `${String(r.concurrency).padStart(7)}  ${String(s.count).padStart(8)}  ${ms(s.p50).padStart(16)} ${ms(s.p95).padStart(7)} ${ms(s.max).padStart(7)}  ${s.rate.toFixed(1).padStart(10)}  ${r.floor.rate.toFixed(0).padStart(14)} (${ms(r.floor.p50)})  ${(s.rate / r.floor.rate * 100).toFixed(1).padStart(5)} %`,
+    );
+  }
+} finally {
+  for (const child of [server, floor]) {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+  }
+}
+
+/** One player, `runs` deposits one after another: each paid, then waited for. */
+async function solo(player, runs) {
+  const latencies = [];
+  for (let i = 0; i < runs; i++) latencies.push((await oneDeposit(player)).latency);
+  // One at a time, the rate is one settlement per latency.
+  return summary(latencies, latencies.reduce((a, b) => a + b, 0) / 1000);
+}
+
+/** Every player opens an order first; then all pay at once; the clock runs from the first payment to the last credit. */
+async function crowd(list) {
+  const orders = await pool(list, 8, (p) => openOrder(p));
+  const paid = await Promise.all(orders.map(({ player, payload }) => pay(player, payload)));
+  const settled = await Promise.all(paid.map((p) => waitSettled(p.player, p.code)));
+  const latencies = settled.map((s, i) => s.settledAt - paid[i].paidAt);
+  const first = Math.min(...paid.map((p) => p.sentAt));
+  const last = Math.max(...settled.map((s) => s.settledAt));
+  return summary(latencies, (last - first) / 1000);
+}
+
+async function oneDeposit(player) {
+  const { payload } = await openOrder(player);
+  const p = await pay(player, payload);
+  const s = await waitSettled(player, p.code);
+  return { latency: s.settledAt - p.paidAt };
+}
+
+/** POST /player/deposit (the form the page posts), then the page, for the QR payload. */
+async function openOrder(player) {
+  // The same idempotency key on a retry: a repeated post is the same order (SPEC), never a second.
+  const form = new URLSearchParams({ intent: "create", provider: "askmebet", channelCode: "BCEL-QR", amount: "60000", idempotencyKey: randomUUID() });
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${base}/player/deposit`, { method: "POST", redirect: "manual", headers: { Cookie: player.cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" }, body: form });
+    await res.arrayBuffer();
+    if (res.status === 302 || res.status === 303 || res.status === 200) break;
+    serverErrors++;
+    if (attempt === 5) throw new Error(`deposit order: HTTP ${res.status}`);
+    await sleep(1000);
+  }
+  // The page asks the gateway for the QR when the order has none yet (a busy gateway may not
+  // have answered in time): asked again, like a player reloading.
+  for (let attempt = 1; ; attempt++) {
+    const page = await (await fetch(`${base}/player/deposit`, { headers: { Cookie: player.cookie } })).text();
+    const match = /data-testid="qr-payload"[^>]*>([^<]+)</.exec(page) ?? /(000201[^<"]+6304[0-9A-F]{4})/.exec(page);
+    if (match) return { player, payload: match[1].replaceAll("&amp;", "&").trim() };
+    qrRetries++;
+    if (attempt === 10) throw new Error("no QR payload on /player/deposit after 10 tries");
+    await sleep(1000);
+  }
+}
+
+/** The tester's "banking app": the sandbox bank's pay page, through the portal's proxy. */
+async function pay(player, payload) {
+  const form = new FormData();
+  form.set("payload", payload);
+  const sentAt = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${base}/sandbox/bank/pay`, { method: "POST", headers: { Origin: base }, body: form });
+    const html = await res.text();
+    const paidAt = Date.now();
+    // A 5xx from an overloaded preview may hide a payment that went through: paying again
+    // then says ALREADY_PAID (the reference is read from the QR), counted as paid now.
+    const code = /<dt>Reference<\/dt><dd><code>([^<]+)<\/code>/.exec(html)?.[1];
+    if (res.status === 200 && code) return { player, code, sentAt, paidAt };
+    if (res.status === 409 && /ALREADY_PAID/.test(html)) return { player, code: referenceOf(payload), sentAt, paidAt };
+    serverErrors++;
+    if (attempt === 5) throw new Error(`pay: HTTP ${res.status}`);
+    await sleep(1000);
+  }
+}
+
+/** The order code in a LAO QR payload: EMVCo tag 62 (additional data), sub-tag 05 (reference). */
+function referenceOf(payload) {
+  for (let i = 0; i + 4 <= payload.length; ) {
+    const tag = payload.slice(i, i + 2);
+    const len = Number(payload.slice(i + 2, i + 4));
+    const value = payload.slice(i + 4, i + 4 + len);
+    if (tag === "62") {
+      for (let j = 0; j + 4 <= value.length; ) {
+        const sub = value.slice(j, j + 2);
+        const subLen = Number(value.slice(j + 2, j + 4));
+        if (sub === "05") return value.slice(j + 4, j + 4 + subLen);
+        j += 4 + subLen;
+      }
+    }
+    i += 4 + len;
+  }
+  throw new Error("no reference in the QR payload");
+}
+
+/** Polls the player API (as the deposit page does) until the order is settled. */
+async function waitSettled(player, code) {
+  const until = Date.now() + GIVE_UP_MS;
+  await sleep(POLL_MS * Math.random());
+  while (Date.now() < until) {
+    const res = await fetch(`${base}/api/v2/players/deposits?page=1&pageSize=1`, { headers: { Cookie: player.cookie } });
+    if (!res.ok) {
+      // counted and reported: an overloaded portal answering errors is a finding, not a crash
+      const text = await res.text();
+      pollErrors.set(res.status, (pollErrors.get(res.status) ?? 0) + 1);
+      if (!pollErrorSample) pollErrorSample = `HTTP ${res.status}: ${text.replace(/\s+/g, " ").slice(0, 200)}`;
+      await sleep(POLL_MS);
+      continue;
+    }
+    const body = await res.json();
+    const order = body.items?.find((o) => o.code === code);
+    if (order?.status === "SUCCESS") return { settledAt: Date.parse(order.settledAt) };
+    if (order?.status === "FAILED") throw new Error(`${code} FAILED`);
+    await sleep(POLL_MS);
+  }
+  throw new Error(`${code} not settled within ${GIVE_UP_MS} ms`);
+}
+
+/**
+ * Withdraw confirm -> OPEN for one player (funded by the deposits above): the confirm POST
+ * answers once the order is OPEN, the credit taken at the provider (its redirect goes to the
+ * history; a refusal redirects back to the form).
+ */
+async function withdrawConfirms(player, runs) {
+  const latencies = [];
+  for (let i = 0; i < runs; i++) {
+    const form = new URLSearchParams({ intent: "confirm", provider: "askmebet", amount: "100", idempotencyKey: randomUUID() });
+    const t = performance.now();
+    const res = await fetch(`${base}/player/withdraw`, { method: "POST", redirect: "manual", headers: { Cookie: player.cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" }, body: form });
+    await res.arrayBuffer();
+    latencies.push(performance.now() - t);
+    if (!res.headers.get("Location")?.includes("/player/withdraw/history")) throw new Error(`withdraw confirm: HTTP ${res.status} -> ${res.headers.get("Location")}`);
+  }
+  return summary(latencies, latencies.reduce((a, b) => a + b, 0) / 1000);
+}
+
+/** The floor: `concurrency` clients, each sending one request after another, each to its own object. */
+async function driveFloor(concurrency) {
+  const total = Math.max(200, concurrency * 10);
+  const latencies = [];
+  let next = 0;
+  const start = Date.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, client) => {
+      while (next < total) {
+        next++;
+        const t = performance.now();
+        const res = await fetch(`${floorBase}/?player=p${client}`);
+        await res.arrayBuffer();
+        if (!res.ok) throw new Error(`floor: HTTP ${res.status}`);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  return summary(latencies, (Date.now() - start) / 1000);
+}
+
+function summary(latencies, seconds) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { count: sorted.length, p50: at(0.5), p95: at(0.95), max: sorted.at(-1), rate: sorted.length / seconds };
+}
+
+function print(r) {
+  const s = r.settle;
+  console.log(
+    `${r.concurrency} player(s): paid -> credit p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(s.max)} over ${s.count}; ${s.rate.toFixed(1)} settled/s; ` +
+      `floor ${r.floor.rate.toFixed(0)} writes/s (p50 ${ms(r.floor.p50)}, p95 ${ms(r.floor.p95)}); ratio ${((s.rate / r.floor.rate) * 100).toFixed(1)} %`,
+  );
+}
+
+/**
+ * N players of the demo agency with a LAK bank account and a live session, written as rows:
+ * the seed's players row (one scrypt hash for all: nobody logs in with it), a bank_accounts
+ * row, and a sessions row whose id_hash is the SHA-256 of the cookie value (as auth.ts stores it).
+ */
+function seedPlayers(count) {
+  const run = randomBytes(3).toString("hex");
+  const salt = randomBytes(16);
+  const key = scryptSync("bench-pass-123", salt, 32, { N: 2 ** 14, r: 8, p: 5, maxmem: 64 * 1024 * 1024 });
+  const hash = ["scrypt", 2 ** 14, 8, 5, salt.toString("base64"), key.toString("base64")].join("$");
+  const now = Date.now();
+  const list = [];
+  const rows = [];
+  for (let i = 0; i < count; i++) {
+    const id = randomUUID();
+    const username = `bs${run}${String(i).padStart(3, "0")}`;
+    const session = randomBytes(32).toString("base64url");
+    const idHash = createHash("sha256").update(session).digest("hex");
+    const account = `09${run.slice(0, 4).replace(/[a-f]/g, (c) => String(c.charCodeAt(0) % 10))}${String(i).padStart(5, "0")}`;
+    rows.push(
+      `INSERT INTO players (id, agency_id, username, display_name, phone, password_hash) VALUES ('${id}', 'demo', '${username}', 'Bench Player', '02055555555', '${hash}');`,
+      `INSERT INTO bank_accounts (id, agency_id, player_id, bank_code, account_number, account_name, currency, owner) VALUES ('${randomUUID()}', 'demo', '${id}', 'BCEL', '${account}', 'Bench Player', 'LAK', 'SELF');`,
+      `INSERT INTO sessions (id_hash, agency_id, player_id, created_at, last_seen_at, expires_at, user_agent, ip) VALUES ('${idHash}', 'demo', '${id}', ${now}, ${now}, ${now + 6 * 3600_000}, 'bench', '127.0.0.1');`,
+    );
+    list.push({ username, cookie: `session=${session}` });
+  }
+  const file = join(mkdtempSync(join(tmpdir(), "bench-players-")), "players.sql");
+  writeFileSync(file, rows.join("\n"));
+  execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
+  return list;
+}
+
+async function pool(items, size, fn) {
+  const out = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(size, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i]);
+      }
+    }),
+  );
+  return out;
+}
+
+function ms(value) {
+  return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(0)} ms`;
+}
+
+function sleep(msec) {
+  return new Promise((resolve) => setTimeout(resolve, msec));
+}
+
+async function waitFor(url) {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await sleep(500);
+  }
+  throw new Error(`server did not answer at ${url}`);
+}
