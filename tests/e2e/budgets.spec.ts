@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import type { Browser, BrowserContext, Request } from "@playwright/test";
 import { edgeSize } from "../../scripts/edge-proxy.mjs";
 import { expect, hasJs, isPhone, loginByApi, newPlayer, randomIp, registerByApi, test } from "./fixtures";
+import { playerPages } from "./pages";
 
 /**
  * First-load bytes per page, as a phone downloads them from the edge (issue 16, decision
@@ -16,24 +15,6 @@ import { expect, hasJs, isPhone, loginByApi, newPlayer, randomIp, registerByApi,
  */
 const KB = 1024;
 const BUDGET = { landing: 50 * KB, page: 120 * KB };
-
-/** Sample values for the parameters of player routes (the demo agency's seed). */
-const PARAMS: Record<string, string> = { provider: "askmebet", promotionId: "deposit-60k-bonus-50" };
-
-/**
- * Every page under /player in app/routes.ts, so a new player page is measured without
- * anyone remembering to add it here.
- */
-function playerPages(): string[] {
-  const routes = readFileSync(join(dirname(test.info().config.configFile!), "app/routes.ts"), "utf8");
-  const paths = [...routes.matchAll(/route\("([^"]+)",\s*"routes\/player\/(?!layout)[^"]+"/g)].map(([, path]) => `/player/${path}`);
-  return paths.map((path) =>
-    path.replace(/:(\w+)/g, (_, name: string) => {
-      if (!PARAMS[name]) throw new Error(`budgets.spec.ts: add a sample value for :${name} (${path}) to PARAMS`);
-      return PARAMS[name];
-    }),
-  );
-}
 
 type Row = { path: string; requests: number; byKind: Record<string, number>; total: number; budget: number };
 const KINDS = ["document", "stylesheet", "script", "font", "image", "other"] as const;
@@ -49,9 +30,7 @@ test.describe("byte budgets", () => {
 
     const rows: Row[] = [];
     for (const path of ["/", "/login", "/register"]) rows.push(await firstLoad(browser, baseURL!, path, [], ip, path === "/" ? BUDGET.landing : BUDGET.page));
-    const pages = playerPages();
-    expect(pages).toContain("/player/deposit"); // the route file was read
-    for (const path of pages) rows.push(await firstLoad(browser, baseURL!, path, cookies, ip, BUDGET.page));
+    for (const path of playerPages(info)) rows.push(await firstLoad(browser, baseURL!, path, cookies, ip, BUDGET.page));
 
     const table = formatTable(rows);
     console.log(table);
