@@ -82,13 +82,19 @@ try {
   // sets its own cookie (the `js` marker) Chromium sends its jar's Cookie header instead of the
   // extra one, and the player's next request lands on /login. Lighthouse's storage reset
   // leaves cookies alone, so one login serves every run.
-  if (cookie) await setCookie(launched.ws, proxy.url, cookie);
+  // Public pages are measured logged out (a player is sent from /login to /): the jar holds
+  // the session only while a /player page is measured.
+  let inJar = false;
 
   /** @type {Record<string, Array<Record<string, number>>>} */
   const results = {};
   let version = "";
   for (const page of pages) {
     results[page] = [];
+    const wantCookie = Boolean(cookie) && page.startsWith("/player");
+    if (wantCookie && !inJar) await browserCommand(launched.ws, "Storage.setCookies", { cookies: [jarCookie(cookie, proxy.url)] });
+    if (!wantCookie && inJar) await browserCommand(launched.ws, "Storage.clearCookies", {});
+    inJar = wantCookie;
     for (let i = 0; i < runs; i++) {
       const url = proxy.url + page;
       const result = await lighthouse(url, {
@@ -158,9 +164,14 @@ async function loginDemo(target) {
   return session.split(";")[0];
 }
 
-/** Storage.setCookies on the browser target (Node's WebSocket; no puppeteer needed here). */
-async function setCookie(wsUrl, url, cookie) {
+/** The session cookie for Chromium's jar (Storage.setCookies). */
+function jarCookie(cookie, url) {
   const [name, ...rest] = cookie.split("=");
+  return { name, value: rest.join("="), url, path: "/", httpOnly: true, sameSite: "Lax" };
+}
+
+/** One DevTools command on the browser target (Node's WebSocket; no puppeteer needed here). */
+async function browserCommand(wsUrl, method, params) {
   const socket = new WebSocket(wsUrl);
   await new Promise((resolve, reject) => {
     socket.onopen = resolve;
@@ -170,12 +181,11 @@ async function setCookie(wsUrl, url, cookie) {
     socket.onmessage = (event) => {
       const message = JSON.parse(String(event.data));
       if (message.id !== 1) return;
-      if (message.error) reject(new Error(`Storage.setCookies: ${message.error.message}`));
+      if (message.error) reject(new Error(`${method}: ${message.error.message}`));
       else resolve(undefined);
     };
   });
-  const cookies = [{ name, value: rest.join("="), url, path: "/", httpOnly: true, sameSite: "Lax" }];
-  socket.send(JSON.stringify({ id: 1, method: "Storage.setCookies", params: { cookies } }));
+  socket.send(JSON.stringify({ id: 1, method, params }));
   await answer;
   socket.close();
 }
