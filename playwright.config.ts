@@ -20,6 +20,38 @@ const launchOptions = {
 const phone = { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const desktop = { viewport: { width: 1280, height: 800 } };
 
+/**
+ * Which projects run which spec (decision docs/decisions/026-e2e-matrix.md). Every SCREEN is
+ * tested in all four projects (screens.spec.ts visits every public and player page; the
+ * layout, landing, account, toast, accessibility and back-office specs run in all four); a
+ * long FLOW runs in two: one with JavaScript and one without, on opposite viewports, the pair
+ * alternating between specs so each viewport sees both. A spec missing from both lists runs
+ * in all four (the safe default for a new spec).
+ */
+const PAIR_A = ["phone-js", "desktop-nojs"];
+const PAIR_B = ["desktop-js", "phone-nojs"];
+const FLOWS: Record<string, string[]> = {
+  "deposit.spec.ts": PAIR_A,
+  "withdraw.spec.ts": PAIR_B,
+  "promotion.spec.ts": PAIR_A,
+  "game.spec.ts": PAIR_B,
+  "bank.spec.ts": PAIR_A,
+  "bank-replace.spec.ts": PAIR_B,
+  "lobby.spec.ts": PAIR_A,
+  "own-account.spec.ts": PAIR_B,
+  "own-account-channel.spec.ts": PAIR_A,
+  "forwarder.spec.ts": PAIR_B,
+  "statements.spec.ts": PAIR_A,
+  "provider-setup.spec.ts": PAIR_B,
+  "brand-admin.spec.ts": PAIR_A,
+  "admin-ops.spec.ts": PAIR_B,
+  "reports.spec.ts": PAIR_A,
+  // Byte budgets are measured once: a phone with JavaScript on (decision 023).
+  "budgets.spec.ts": ["phone-js"],
+};
+/** The specs a project leaves out. */
+const skippedBy = (project: string) => Object.keys(FLOWS).filter((spec) => !FLOWS[spec].includes(project));
+
 /** Every screen is tested on a phone and a desktop, with JavaScript on and off. */
 export default defineConfig({
   testDir: "tests/e2e",
@@ -35,10 +67,10 @@ export default defineConfig({
     trace: "retain-on-failure",
   },
   projects: [
-    { name: "phone-js", use: { ...phone, javaScriptEnabled: true } },
-    { name: "phone-nojs", use: { ...phone, javaScriptEnabled: false } },
-    { name: "desktop-js", use: { ...desktop, javaScriptEnabled: true } },
-    { name: "desktop-nojs", use: { ...desktop, javaScriptEnabled: false } },
+    { name: "phone-js", testIgnore: skippedBy("phone-js"), use: { ...phone, javaScriptEnabled: true } },
+    { name: "phone-nojs", testIgnore: skippedBy("phone-nojs"), use: { ...phone, javaScriptEnabled: false } },
+    { name: "desktop-js", testIgnore: skippedBy("desktop-js"), use: { ...desktop, javaScriptEnabled: true } },
+    { name: "desktop-nojs", testIgnore: skippedBy("desktop-nojs"), use: { ...desktop, javaScriptEnabled: false } },
   ],
   webServer: {
     command: "node scripts/e2e-server.mjs",

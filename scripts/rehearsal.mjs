@@ -17,6 +17,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { WORKER_GZIP_BUDGET_KIB, workerSize } from "./worker-size.mjs";
 
 const ENV = "rehearsal";
 const AGENCY = { id: "rehearsal", name: "Rehearsal Play", domain: "localhost", owner: "owner" };
@@ -132,6 +133,13 @@ async function main() {
   step = "build";
   if (process.env.REHEARSAL_SKIP_BUILD) log("build skipped (REHEARSAL_SKIP_BUILD): using the last build/");
   else await run("build for env rehearsal (CLOUDFLARE_ENV=rehearsal react-router build)", "npx", ["react-router", "build"], { ...quiet, CLOUDFLARE_ENV: ENV });
+
+  // The production Worker's upload size stays within its budget (issue 16, decision 023):
+  // deterministic for a build, and this build is the one that would be deployed.
+  step = "worker size";
+  const size = workerSize();
+  log(`worker upload ${size.uploadKiB} KiB, gzip ${size.gzipKiB} KiB (budget ${WORKER_GZIP_BUDGET_KIB} KiB gzip)`);
+  if (size.gzipKiB > WORKER_GZIP_BUDGET_KIB) fail(`the Worker is ${size.gzipKiB} KiB gzip, over its budget of ${WORKER_GZIP_BUDGET_KIB} KiB (decision 023)`);
 
   runDir = mkdtempSync(join(tmpdir(), "rehearsal-"));
   const stateDir = join(runDir, "state");

@@ -1,0 +1,251 @@
+// `npm run lighthouse`: Lighthouse (mobile defaults, performance only) on the public and player
+// pages, through a local proxy that compresses like the edge (scripts/edge-proxy.mjs), driving
+// Debian's Chromium. Not part of CI: its scores move with the machine (issue 16, decision 023).
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import lighthouse from "lighthouse";
+import { ensureDevVars } from "./dev-vars.mjs";
+import { startEdgeProxy } from "./edge-proxy.mjs";
+
+const PAGES = ["/", "/login", "/register", "/player/deposit", "/player/withdraw", "/player/promotion", "/player/game/askmebet"];
+const USAGE = `Usage: npm run lighthouse -- [options]
+
+Builds and starts the portal with the demo agency (seed, react-router build, vite preview),
+logs in the demo player (demo / demo-pass-123) for the /player pages (its session
+cookie goes into Chromium's cookie jar), and runs Lighthouse
+(mobile defaults: simulated 4x CPU slowdown, 150 ms RTT, 1.6 Mbps; performance category only)
+N times per page through a local proxy that compresses like the edge (brotli, gzip fallback).
+Prints the median of each figure per page.
+
+Options:
+  --base URL     measure a portal that is already running (e.g. http://localhost:4302);
+                 nothing is built or started; its demo player must exist (npm run db:seed)
+  --pages LIST   comma-separated paths (default: ${PAGES.join(",")})
+  --runs N       runs per page (default 3)
+  --port N       port of the preview this script starts (default 4181, or LIGHTHOUSE_PORT)
+  --json FILE    also write every run's figures as JSON
+  --help         this text
+
+Chromium: CHROMIUM_PATH or /usr/bin/chromium (Debian's chromium package; npm test installs it).
+Run it alone on the machine (flock /tmp/bench.lock npm run lighthouse): the scores move with load.`;
+
+const { values } = parseArgs({
+  options: {
+    base: { type: "string" },
+    pages: { type: "string" },
+    runs: { type: "string", default: "3" },
+    port: { type: "string", default: process.env.LIGHTHOUSE_PORT ?? "4181" },
+    json: { type: "string" },
+    help: { type: "boolean", default: false },
+  },
+});
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const pages = values.pages ? values.pages.split(",").map((p) => p.trim()).filter(Boolean) : PAGES;
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, not ${values.runs}`);
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** @type {import("node:child_process").ChildProcess | null} */
+let server = null;
+/** @type {import("node:child_process").ChildProcess | null} */
+let chrome = null;
+/** @type {Awaited<ReturnType<typeof startEdgeProxy>> | null} */
+let proxy = null;
+const profile = mkdtempSync(join(tmpdir(), "lighthouse-chromium-"));
+
+try {
+  let target = values.base?.replace(/\/$/, "");
+  if (!target) {
+    target = `http://localhost:${values.port}`;
+    console.error(`seeding, building and starting the portal at ${target} ...`);
+    ensureDevVars();
+    execFileSync("node", ["scripts/seed.mjs"], { stdio: "ignore" });
+    execFileSync("npx", ["react-router", "build"], { stdio: "ignore" });
+    server = spawn("npx", ["vite", "preview", "--port", values.port, "--strictPort"], {
+      stdio: "ignore",
+      detached: true,
+      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    });
+  }
+  await waitFor(`${target}/api/v2/agency/info`);
+  proxy = await startEdgeProxy({ target });
+  const cookie = pages.some((p) => p.startsWith("/player")) ? await loginDemo(target) : null;
+  const launched = await launchChromium(chromiumPath, profile);
+  chrome = launched.process;
+  // The session goes into Chromium's cookie jar, not Lighthouse's `extraHeaders`: once the page
+  // sets its own cookie (the `js` marker) Chromium sends its jar's Cookie header instead of the
+  // extra one, and the player's next request lands on /login. Lighthouse's storage reset
+  // leaves cookies alone, so one login serves every run.
+  // Public pages are measured logged out (a player is sent from /login to /): the jar holds
+  // the session only while a /player page is measured.
+  let inJar = false;
+
+  /** @type {Record<string, Array<Record<string, number>>>} */
+  const results = {};
+  let version = "";
+  for (const page of pages) {
+    results[page] = [];
+    const wantCookie = Boolean(cookie) && page.startsWith("/player");
+    if (wantCookie && !inJar) await browserCommand(launched.ws, "Storage.setCookies", { cookies: [jarCookie(cookie, proxy.url)] });
+    if (!wantCookie && inJar) await browserCommand(launched.ws, "Storage.clearCookies", {});
+    inJar = wantCookie;
+    for (let i = 0; i < runs; i++) {
+      const url = proxy.url + page;
+      const result = await lighthouse(url, {
+        port: launched.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: ["performance"],
+      });
+      const lhr = result?.lhr;
+      if (!lhr) throw new Error(`Lighthouse returned nothing for ${page}`);
+      if (lhr.runtimeError) throw new Error(`${page}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      const landed = new URL(lhr.finalDisplayedUrl).pathname;
+      if (landed !== new URL(url).pathname) throw new Error(`${page} ended at ${landed} (session cookie refused?)`);
+      version = lhr.lighthouseVersion;
+      const figures = figuresOf(lhr);
+      results[page].push(figures);
+      console.error(`${page} run ${i + 1}/${runs}: ${JSON.stringify(figures)}`);
+    }
+  }
+
+  console.log(`\nLighthouse ${version} mobile defaults, performance only, median of ${runs} run(s), through the edge proxy (brotli)\n`);
+  console.log("| page | performance | LCP | TBT | CLS | all bytes | JS bytes |");
+  console.log("|---|---|---|---|---|---|---|");
+  for (const page of pages) {
+    const m = (key) => median(results[page].map((r) => r[key]));
+    console.log(
+      `| ${page} | ${Math.round(m("score"))} | ${(m("lcp") / 1000).toFixed(1)} s | ${Math.round(m("tbt"))} ms | ${m("cls").toFixed(3)} | ${kb(m("bytes"))} | ${kb(m("jsBytes"))} |`,
+    );
+  }
+  if (values.json) {
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(values.json, JSON.stringify(results, null, 2));
+  }
+} finally {
+  if (chrome?.pid) try { chrome.kill("SIGKILL"); } catch {}
+  await proxy?.close();
+  if (server?.pid) try { process.kill(-server.pid, "SIGTERM"); } catch {}
+  rmSync(profile, { recursive: true, force: true });
+}
+
+/** @param {any} lhr */
+function figuresOf(lhr) {
+  const audits = lhr.audits;
+  /** @type {Array<{ resourceType?: string, transferSize?: number }>} */
+  const requests = audits["network-requests"]?.details?.items ?? [];
+  return {
+    score: Math.round((lhr.categories.performance.score ?? 0) * 100),
+    lcp: audits["largest-contentful-paint"].numericValue,
+    tbt: audits["total-blocking-time"].numericValue,
+    cls: audits["cumulative-layout-shift"].numericValue,
+    bytes: audits["total-byte-weight"].numericValue,
+    jsBytes: requests.filter((r) => r.resourceType === "Script").reduce((n, r) => n + (r.transferSize ?? 0), 0),
+  };
+}
+
+/** The session cookie of the demo player (form login, like a browser with JavaScript off). */
+async function loginDemo(target) {
+  const res = await fetch(`${target}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: target },
+    body: new URLSearchParams({ username: "demo", password: "demo-pass-123", redirectTo: "/player/deposit" }),
+  });
+  const session = res.headers.getSetCookie().find((c) => /^(__Host-)?session=/.test(c));
+  if (res.status !== 302 || !session) throw new Error(`demo login failed (${res.status}): is the demo player seeded?`);
+  // Only the session: the toast (flash) cookie would show "logged in" on every measured page.
+  return session.split(";")[0];
+}
+
+/** The session cookie for Chromium's jar (Storage.setCookies). */
+function jarCookie(cookie, url) {
+  const [name, ...rest] = cookie.split("=");
+  return { name, value: rest.join("="), url, path: "/", httpOnly: true, sameSite: "Lax" };
+}
+
+/** One DevTools command on the browser target (Node's WebSocket; no puppeteer needed here). */
+async function browserCommand(wsUrl, method, params) {
+  const socket = new WebSocket(wsUrl);
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = () => reject(new Error(`cannot reach Chromium at ${wsUrl}`));
+  });
+  const answer = new Promise((resolve, reject) => {
+    socket.onmessage = (event) => {
+      const message = JSON.parse(String(event.data));
+      if (message.id !== 1) return;
+      if (message.error) reject(new Error(`${method}: ${message.error.message}`));
+      else resolve(undefined);
+    };
+  });
+  socket.send(JSON.stringify({ id: 1, method, params }));
+  await answer;
+  socket.close();
+}
+
+/**
+ * Starts Chromium with a DevTools port for Lighthouse (which connects to it through
+ * puppeteer-core); the flags are those of playwright.config.ts.
+ */
+function launchChromium(path, userDataDir) {
+  const child = spawn(
+    path,
+    [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--no-default-browser-check",
+      "--remote-debugging-port=0",
+      `--user-data-dir=${userDataDir}`,
+      "about:blank",
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  return new Promise((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`Chromium did not open a DevTools port:\n${seen}`)), 30_000);
+    child.on("error", (error) => reject(new Error(`cannot start ${path}: ${error.message} (see scripts/ensure-chromium.mjs)`)));
+    child.stderr?.on("data", (chunk) => {
+      seen += chunk;
+      const match = /DevTools listening on (ws:\/\/[^:]+:(\d+)\/\S+)\s/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ process: child, port: Number(match[2]), ws: match[1] });
+      }
+    });
+  });
+}
+
+/** @param {number[]} xs */
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** @param {number} n */
+function kb(n) {
+  return `${(n / 1024).toFixed(0)} KB`;
+}
+
+async function waitFor(url) {
+  for (let i = 0; i < 180; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the portal did not answer at ${url}`);
+}

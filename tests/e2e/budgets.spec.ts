@@ -1,0 +1,133 @@
+import type { Browser, BrowserContext, Request } from "@playwright/test";
+import { edgeSize } from "../../scripts/edge-proxy.mjs";
+import { expect, hasJs, isPhone, loginByApi, newPlayer, randomIp, registerByApi, test } from "./fixtures";
+import { playerPages } from "./pages";
+
+/**
+ * First-load bytes per page, as a phone downloads them from the edge (issue 16, decision
+ * docs/decisions/023-performance-budgets.md): a fresh browser (empty cache, first visit) at
+ * 360x740 with JavaScript on, every response until the network is idle, each body counted as
+ * the edge serves it (brotli for text at the fixed qualities of scripts/edge-proxy.mjs; images
+ * and fonts as they are). Deterministic for a given build, so the budgets are checked in CI;
+ * Lighthouse (scores that move with the machine) stays out (`npm run lighthouse`).
+ *
+ * A budget is raised only by a decision record.
+ */
+const KB = 1024;
+const BUDGET = { landing: 50 * KB, page: 120 * KB };
+
+type Row = { path: string; requests: number; byKind: Record<string, number>; total: number; budget: number };
+const KINDS = ["document", "stylesheet", "script", "font", "image", "other"] as const;
+
+test.describe("byte budgets", () => {
+  test.describe.configure({ timeout: 240_000 }); // a dozen first loads, each in a fresh browser context
+
+  test("first load of every public and player page fits its budget (compressed, all requests)", async ({ browser, baseURL }, info) => {
+    test.skip(!isPhone(info) || !hasJs(info), "budgets are measured on a phone with JavaScript on (the heavier case)");
+    const ip = randomIp();
+    const player = newPlayer();
+    const cookies = await loggedInCookies(browser, baseURL!, player, ip);
+
+    const rows: Row[] = [];
+    for (const path of ["/", "/login", "/register"]) rows.push(await firstLoad(browser, baseURL!, path, [], ip, path === "/" ? BUDGET.landing : BUDGET.page));
+    for (const path of playerPages(info)) rows.push(await firstLoad(browser, baseURL!, path, cookies, ip, BUDGET.page));
+
+    const table = formatTable(rows);
+    console.log(table);
+    await info.attach("first-load-bytes.txt", { body: table, contentType: "text/plain" });
+    for (const row of rows) {
+      expect.soft(row.total, `${row.path}: ${kb(row.total)} over its budget of ${kb(row.budget)}`).toBeLessThanOrEqual(row.budget);
+    }
+  });
+});
+
+/** A fresh player with a bank account (the withdraw page shows its form), logged in: its cookies. */
+async function loggedInCookies(browser: Browser, baseURL: string, player: ReturnType<typeof newPlayer>, ip: string) {
+  const setup = await browser.newContext({ baseURL, extraHTTPHeaders: { "CF-Connecting-IP": ip } });
+  try {
+    const page = await setup.newPage();
+    await registerByApi(setup.request, player, ip);
+    await loginByApi(page, player, ip);
+    await page.goto("/player/bank");
+    const form = page.getByTestId("bank-form");
+    await form.getByText("ທະນາຄານການຄ້າຕ່າງປະເທດລາວ (BCEL)").click();
+    await form.getByLabel("ເລກບັນຊີ").fill(`0101${Date.now().toString().slice(-9)}`);
+    await form.getByLabel("ຊື່ບັນຊີ").fill("Budget Player");
+    await form.getByRole("button", { name: "ບັນທຶກບັນຊີ" }).click();
+    await expect(page.getByTestId("bank-account")).toBeVisible();
+    // The session only: the toast and marker cookies would change what the measured page shows.
+    return (await setup.cookies()).filter((c) => c.name === "session" || c.name === "device");
+  } finally {
+    await setup.close();
+  }
+}
+
+/** One first visit in a new context (empty cache): every response until the network is idle. */
+async function firstLoad(browser: Browser, baseURL: string, path: string, cookies: Awaited<ReturnType<BrowserContext["cookies"]>>, ip: string, budget: number): Promise<Row> {
+  const { viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled, userAgent } = test.info().project.use;
+  const context = await browser.newContext({ viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled, userAgent, baseURL, extraHTTPHeaders: { "CF-Connecting-IP": ip } });
+  try {
+    await context.addCookies(cookies);
+    const sizes: Promise<{ kind: string; bytes: number }>[] = [];
+    context.on("response", (response) => {
+      sizes.push(
+        (async () => {
+          const type = response.request().resourceType();
+          const kind = (KINDS as readonly string[]).includes(type) ? type : "other";
+          // Redirects and empty answers have no body to count.
+          if (response.status() >= 300 && response.status() < 400) return { kind, bytes: 0 };
+          // A body the page never reads is never "finished": then its declared length counts.
+          const declared = Number(response.headers()["content-length"] ?? 0);
+          const body = await Promise.race([response.body().catch(() => Buffer.alloc(0)), sleep(5000).then(() => null)]);
+          if (body === null) return { kind, bytes: declared };
+          return { kind, bytes: edgeSize(body, response.headers()["content-type"], new URL(response.url()).pathname) };
+        })(),
+      );
+    });
+    // Our own "network idle": nothing waiting for an answer for a second after load.
+    // Playwright's networkidle never comes when the page leaves a response body unread
+    // (the fingerprint POST only looks at the status), since that request never "finishes".
+    const waiting = new Set<Request>();
+    let lastChange = Date.now();
+    const touch = () => (lastChange = Date.now());
+    context.on("request", (request) => (waiting.add(request), touch()));
+    context.on("response", (response) => (waiting.delete(response.request()), touch()));
+    context.on("requestfailed", (request) => (waiting.delete(request), touch()));
+    context.on("requestfinished", touch);
+    const page = await context.newPage();
+    const response = await page.goto(path, { waitUntil: "load" });
+    await expect.poll(() => waiting.size === 0 && Date.now() - lastChange >= 1000, { timeout: 20_000, intervals: [250] }).toBe(true);
+    expect(response?.status(), `${path} answers`).toBe(200);
+    expect(new URL(page.url()).pathname, `${path} is not redirected (session refused?)`).toBe(path.split("?")[0]);
+    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    const measured = await Promise.all(sizes);
+    const byKind = Object.fromEntries(KINDS.map((k) => [k, 0]));
+    for (const { kind, bytes } of measured) byKind[kind] += bytes;
+    return { path, requests: measured.length, byKind, total: measured.reduce((n, m) => n + m.bytes, 0), budget };
+  } finally {
+    await context.close();
+  }
+}
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function kb(n: number) {
+  return `${(n / KB).toFixed(1)} KB`;
+}
+
+function formatTable(rows: Row[]) {
+  const head = ["page", "req", "html", "css", "js", "font", "image", "other", "total", "budget", ""];
+  const lines = rows.map((r) => [
+    r.path,
+    String(r.requests),
+    ...KINDS.map((k) => kb(r.byKind[k])),
+    kb(r.total),
+    kb(r.budget),
+    r.total <= r.budget ? "ok" : "OVER",
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  return ["First load, compressed as the edge serves it (brotli; phone 360x740, JavaScript on):", fmt(head), ...lines.map(fmt)].join("\n");
+}

@@ -1,0 +1,22 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { TestInfo } from "@playwright/test";
+
+/** Sample values for the parameters of player routes (the seeds' demo catalogue). */
+const PARAMS: Record<string, string> = { provider: "askmebet", promotionId: "deposit-60k-bonus-50" };
+
+/**
+ * Every page under /player in app/routes.ts, parameters filled in, so a new player page is
+ * measured (budgets.spec.ts) and visited (screens.spec.ts) without anyone adding it by hand.
+ */
+export function playerPages(info: TestInfo): string[] {
+  const routes = readFileSync(join(dirname(info.config.configFile!), "app/routes.ts"), "utf8");
+  const paths = [...routes.matchAll(/route\("([^"]+)",\s*"routes\/player\/(?!layout)[^"]+"/g)].map(([, path]) => `/player/${path}`);
+  if (!paths.includes("/player/deposit")) throw new Error("pages.ts: no player route found in app/routes.ts (did its shape change?)");
+  return paths.map((path) =>
+    path.replace(/:(\w+)/g, (_, name: string) => {
+      if (!PARAMS[name]) throw new Error(`tests/e2e/pages.ts: add a sample value for :${name} (${path}) to PARAMS`);
+      return PARAMS[name];
+    }),
+  );
+}
