@@ -2,6 +2,9 @@ import { accountTest as test, expect, hasJs } from "./fixtures";
 import { expectLazyClientValidation } from "./lazy-validation";
 import { loggedInPlayer } from "./player";
 
+// Registration, login and two or three form posts: more than the default 30 s on a busy machine.
+test.describe.configure({ timeout: 60_000 });
+
 test("add a LAK bank account: validation in Lao, only LAK, then the saved account is shown", async ({ page, baseURL, expectHttpError }) => {
   expectHttpError(400, /^\/player\/bank/); // the form's validation answer without JavaScript
   await loggedInPlayer(page, baseURL!);
