@@ -1,6 +1,7 @@
 import { useForm, type SubmissionResult } from "@conform-to/react";
 import type { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef, useState } from "react";
+import { useNavigation } from "react-router";
 import type { z } from "zod";
 
 type FormSchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
@@ -71,11 +72,14 @@ export function useLazySchemaForm<S extends FormSchema>(
 
   // The fields the player already left are checked once the validator is here (the options
   // above reach conform during this render's layout effects, before this effect runs).
+  // Not while a post is on its way: the validation is a submit event of its own, and the
+  // action validates that post anyway.
+  const busy = useNavigation().state !== "idle";
   useEffect(() => {
     if (!validator) return;
-    for (const name of left.current) form.validate({ name });
+    if (!busy) for (const name of left.current) form.validate({ name });
     left.current.clear();
-  }, [validator, form]);
+  }, [validator, form, busy]);
 
   return [form, fields] as const;
 }
