@@ -1,8 +1,3 @@
-import dayjs from "dayjs";
-import utc from "dayjs/plugin/utc.js";
-
-dayjs.extend(utc);
-
 /**
  * Display formats of the product (SPEC §1, OUTSIDE.md "Lao locale"). They work on decimal
  * strings, never floats, so a money amount is shown exactly as the ledger holds it, and
@@ -63,13 +58,36 @@ const ZERO_DATES = new Set(["0001-01-01", "0001-01-01T00:00:00Z"]);
 /** Laos keeps UTC+7 all year (no daylight saving), so a fixed offset is exact. */
 const VIENTIANE_OFFSET_MINUTES = 7 * 60;
 
-/** "2026-11-21T16:05:09Z" -> "21/11/2026 23:05:09" (Asia/Vientiane); zero or invalid -> N/A. */
+/**
+ * A date and time without a zone ("2026-11-21 16:05:09", SQLite's datetime(); or a bare date)
+ * is UTC. Read by hand because Date.parse takes the space-separated form as local time.
+ */
+const UTC_WITHOUT_ZONE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/;
+
+/**
+ * "2026-11-21T16:05:09Z" -> "21/11/2026 23:05:09" (Asia/Vientiane); zero or invalid -> N/A.
+ * Plain arithmetic on the fixed offset, without a date library: this runs on every player
+ * page in the browser, where dayjs cost 4 KB compressed (decision 022).
+ */
 export function formatDateTime(value: string | Date | null | undefined): string {
   if (value == null || value === "") return NOT_AVAILABLE;
   if (typeof value === "string" && ZERO_DATES.has(value.trim())) return NOT_AVAILABLE;
-  const parsed = dayjs.utc(value);
-  if (!parsed.isValid()) return NOT_AVAILABLE;
-  return parsed.utcOffset(VIENTIANE_OFFSET_MINUTES).format("DD/MM/YYYY HH:mm:ss");
+  const epoch = toEpochMilliseconds(value);
+  if (epoch === null) return NOT_AVAILABLE;
+  const local = new Date(epoch + VIENTIANE_OFFSET_MINUTES * 60_000);
+  const two = (n: number) => String(n).padStart(2, "0");
+  const date = `${two(local.getUTCDate())}/${two(local.getUTCMonth() + 1)}/${String(local.getUTCFullYear()).padStart(4, "0")}`;
+  return `${date} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())}`;
+}
+
+function toEpochMilliseconds(value: string | Date): number | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime();
+  const text = value.trim();
+  const parts = UTC_WITHOUT_ZONE.exec(text);
+  const epoch = parts
+    ? Date.UTC(Number(parts[1]), Number(parts[2]) - 1, Number(parts[3]), Number(parts[4] ?? 0), Number(parts[5] ?? 0), Number(parts[6] ?? 0), Number((parts[7] ?? "0").padEnd(3, "0").slice(0, 3)))
+    : Date.parse(text);
+  return Number.isNaN(epoch) ? null : epoch;
 }
 
 function groupThousands(digits: string): string {

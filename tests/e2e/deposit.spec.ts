@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs } from "./fixtures";
+import { expectLazyClientValidation } from "./lazy-validation";
 import { addBankAccount, loggedInPlayer, payQrPayload } from "./player";
 
 async function createDeposit(page: Page, amount: string, provider = "askmebet") {
@@ -54,6 +55,29 @@ test.describe("deposit by LAO QR", () => {
     await expect(page.getByTestId("deposit-form")).toBeVisible();
     await page.goto("/player/deposit/history");
     await expect(page.locator(`tr[data-code="${code}"]`)).toContainText("ຍົກເລີກ");
+  });
+
+  test("with JavaScript the amount is validated in the browser, with the schema fetched on the first touch", async ({ page, baseURL }, info) => {
+    test.skip(!hasJs(info), "client-side validation is the JavaScript enhancement; without it the action answers (tests above)");
+    await loggedInPlayer(page, baseURL!);
+    await addBankAccount(page);
+    const form = page.getByTestId("deposit-form");
+    const amount = form.getByLabel("ຈຳນວນເງິນ (ກີບ)");
+    const posts = await expectLazyClientValidation(
+      page,
+      "/player/deposit",
+      async () => {
+        await amount.fill("12x");
+        await amount.blur();
+      },
+      () => expect(form).toContainText("ກະລຸນາປ້ອນຈຳນວນເງິນເປັນຕົວເລກ (ກີບ)"),
+    );
+    // revalidated as the player types (conform: on input once a field was validated)
+    await amount.fill("60.000");
+    await expect(form).not.toContainText("ກະລຸນາປ້ອນຈຳນວນເງິນເປັນຕົວເລກ (ກີບ)");
+    await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
+    await expect(form).toContainText("ກະລຸນາເລືອກຄ່າຍເກມ");
+    expect(posts, "the submit was stopped in the browser").toEqual([]);
   });
 
   test("without a bank account the deposit page points to the bank page; history is empty", async ({ page, baseURL }) => {

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect } from "./fixtures";
+import { accountTest as test, expect, hasJs } from "./fixtures";
+import { expectLazyClientValidation } from "./lazy-validation";
 import { addBankAccount, depositCredit, loggedInPlayer } from "./player";
 import { createOperatorToken, DEMO_STAFF, revokeOperatorToken, staffLogin } from "./staff";
 
@@ -13,6 +14,29 @@ async function reviewWithdrawal(page: Page, amount: string) {
 
 test.describe("withdraw to the player's bank", () => {
   test.describe.configure({ timeout: 90_000 });
+
+  test("with JavaScript the amount is validated in the browser, with the schema fetched on the first touch", async ({ page, baseURL }, info) => {
+    test.skip(!hasJs(info), "client-side validation is the JavaScript enhancement; without it the action answers");
+    await loggedInPlayer(page, baseURL!);
+    await addBankAccount(page);
+    const form = page.getByTestId("withdraw-form");
+    const amount = form.getByLabel("ຈຳນວນເຄຣດິດທີ່ຖອນ");
+    const message = "ກະລຸນາປ້ອນຈຳນວນເຄຣດິດ ຫຼື ເລືອກຖອນທັງໝົດ";
+    const posts = await expectLazyClientValidation(
+      page,
+      "/player/withdraw",
+      async () => {
+        await amount.fill("ten");
+        await amount.blur();
+      },
+      () => expect(form).toContainText(message),
+    );
+    await amount.fill("100");
+    await expect(form).not.toContainText(message);
+    await form.getByRole("button", { name: "ຕໍ່ໄປ" }).click();
+    await expect(form).toContainText("ກະລຸນາເລືອກຄ່າຍເກມ");
+    expect(posts, "the submit was stopped in the browser").toEqual([]);
+  });
 
   test("deposit, then withdraw part: confirm summary, automatic payout, SUCCESS in history", async ({ page, baseURL }) => {
     await loggedInPlayer(page, baseURL!);

@@ -77,6 +77,15 @@ describe("formatDateTime (DD/MM/YYYY HH:mm:ss, Asia/Vientiane)", () => {
   it("honours an explicit offset", () => {
     expect(formatDateTime("2026-03-01T08:00:00+07:00")).toBe("01/03/2026 08:00:00");
   });
+  it("reads a date and time without a zone as UTC (SQLite datetime(), a bare date)", () => {
+    expect(formatDateTime("2026-11-21 16:05:09")).toBe("21/11/2026 23:05:09");
+    expect(formatDateTime("2026-11-21T16:05:09.987")).toBe("21/11/2026 23:05:09");
+    expect(formatDateTime("2026-12-31")).toBe("31/12/2026 07:00:00");
+    expect(formatDateTime("2026-12-31T18:30")).toBe("01/01/2027 01:30:00");
+  });
+  it("keeps the seconds of a timestamp with milliseconds (no rounding)", () => {
+    expect(formatDateTime("2026-11-21T16:05:09.999Z")).toBe("21/11/2026 23:05:09");
+  });
   it.each(["0001-01-01", "0001-01-01T00:00:00Z", "", "not a date", null, undefined])("%s -> N/A", (value) => {
     expect(formatDateTime(value)).toBe(NOT_AVAILABLE);
   });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AUTH_LIMITS } from "./auth-limits";
 import { nameField } from "./name";
 
 /**
@@ -6,13 +7,7 @@ import { nameField } from "./name";
  * server (the action re-validates everything). Error messages are translation keys,
  * rendered by <ErrorList> with AUTH_LIMITS as interpolation values.
  */
-export const AUTH_LIMITS = {
-  usernameMin: 4,
-  usernameMax: 20,
-  passwordMin: 8,
-  passwordMax: 128,
-  displayNameMax: 40,
-} as const;
+export { AUTH_LIMITS };
 
 const USERNAME_PATTERN = /^[a-z0-9_-]+$/;
 /** Lao mobile (020 + 8 digits, or 030 + 7 digits) with or without +856, or any 8-15 digits. */

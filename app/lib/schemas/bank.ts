@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BANK_CURRENCIES, BANK_OWNERS } from "./bank-options";
 import { nameField } from "./name";
 import { BANK_CODES, isValidAccountNumber, normalizeAccountNumber } from "../../../workers/core/banks";
 
@@ -12,8 +13,7 @@ const bankAccountName = nameField({
   tooLong: "bank.validation.accountName",
 });
 
-export const BANK_CURRENCIES = ["LAK", "THB", "USD"] as const;
-export const BANK_OWNERS = ["SELF", "OTHER"] as const;
+export { BANK_CURRENCIES, BANK_OWNERS };
 
 const accountFields = {
   bankCode: z.enum(BANK_CODES, { error: "bank.validation.bank" }),

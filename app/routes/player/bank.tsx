@@ -1,23 +1,30 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { BANKS } from "../../../workers/core/banks";
 import { addBankAccount } from "../../../workers/services/bank";
 import { bankPage, replaceOwnBankAccount } from "../../../workers/services/bank-replace";
-import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, SelectField } from "~/components/fields";
+import { useLazySchemaForm } from "~/components/lazy-form";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
-import { BANK_CURRENCIES, BANK_OWNERS, BankAccountSchema, BankReplaceSchema } from "~/lib/schemas/bank";
+import { BankAccountSchema, BankReplaceSchema } from "~/lib/schemas/bank";
+import { BANK_CURRENCIES, BANK_OWNERS } from "~/lib/schemas/bank-options";
 import { clientOf } from "~/lib/session.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/bank";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
-  return bankPage(getBindings(context), getAgency(context).id, player.id);
+  const page = await bankPage(getBindings(context), getAgency(context).id, player.id);
+  return { ...page, constraints: { add: getZodConstraint(BankAccountSchema), replace: getZodConstraint(BankReplaceSchema) } };
 }
+
+/** The browser validates with the same schemas, fetched when the player first touches a form. */
+const loadAddSchema = () => import("~/lib/schemas/bank").then((m) => m.BankAccountSchema);
+const loadReplaceSchema = () => import("~/lib/schemas/bank").then((m) => m.BankReplaceSchema);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const player = requirePlayer(context);
@@ -53,8 +60,8 @@ async function replaceAction(request: Request, context: Route.ActionArgs["contex
 
 export default function BankPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useSchemaForm("bank-account", BankAccountSchema, actionData?.result, { currency: "LAK", owner: "SELF" });
-  const [replaceForm, replaceFields] = useSchemaForm("bank-replace", BankReplaceSchema, actionData?.replace, { intent: "replace", currency: "LAK", owner: "SELF" });
+  const [form, fields] = useLazySchemaForm("bank-account", { load: loadAddSchema, constraint: loaderData.constraints.add }, actionData?.result, { currency: "LAK", owner: "SELF" });
+  const [replaceForm, replaceFields] = useLazySchemaForm("bank-replace", { load: loadReplaceSchema, constraint: loaderData.constraints.replace }, actionData?.replace, { intent: "replace", currency: "LAK", owner: "SELF" });
   const account = loaderData.account;
   return (
     <section className="page narrow">
@@ -114,7 +121,7 @@ export default function BankPage({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-type AccountFieldSet = ReturnType<typeof useSchemaForm<typeof BankAccountSchema>>[1];
+type AccountFieldSet = ReturnType<typeof useLazySchemaForm<typeof BankAccountSchema>>[1];
 
 /** Bank, number, name, currency, owner: the add form and the replace form show the same fields. */
 function AccountFields({ fields }: { fields: Pick<AccountFieldSet, "bankCode" | "accountNumber" | "accountName" | "currency" | "owner"> }) {

@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useMemo, useState } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import { depositCredit, formatAmount, parseWholeKip } from "../../../workers/core/money";
 import { cancelDeposit, checkDeposit, depositPage, startDeposit, type DepositError } from "../../../workers/services/deposit";
 import { CreditsPanel } from "~/components/credits";
-import { ErrorList, SelectField, useSchemaForm } from "~/components/forms";
+import { ErrorList, SelectField } from "~/components/fields";
+import { useLazySchemaForm } from "~/components/lazy-form";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -23,8 +24,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const agency = getAgency(context);
   const page = await depositPage(getBindings(context), agency, player, new URL(request.url).origin);
-  return { ...page, promotion: await currentPromotionView(context, agency, player) };
+  return { ...page, promotion: await currentPromotionView(context, agency, player), constraint: getZodConstraint(DepositSchema) };
 }
+
+/** The browser validates with the same schema, fetched when the player first touches the form. */
+const loadDepositSchema = () => import("~/lib/schemas/deposit").then((m) => m.DepositSchema);
 
 const ERROR_FIELD: Partial<Record<DepositError, "provider" | "channelCode" | "amount">> = {
   PROMOTION_SET_AMOUNT: "amount",
@@ -121,7 +125,7 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
   const { t } = useTranslation();
   // A claimed promotion fixes the provider and (when it has one) the amount: filled in for the player.
   const claimed = loaderData.promotion?.status === "CLAIMED" ? loaderData.promotion : null;
-  const [form, fields] = useSchemaForm("deposit", DepositSchema, lastResult, claimed ? { provider: claimed.provider as never, amount: claimed.setAmount?.replace(/\.0+$/, "") ?? undefined } : undefined);
+  const [form, fields] = useLazySchemaForm("deposit", { load: loadDepositSchema, constraint: loaderData.constraint }, lastResult, claimed ? { provider: claimed.provider as never, amount: claimed.setAmount?.replace(/\.0+$/, "") ?? undefined } : undefined);
   const [amount, setAmount] = useState(String(fields.amount.initialValue ?? ""));
   const credit = useMemo(() => {
     if (!loaderData.rate) return null;

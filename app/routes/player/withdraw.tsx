@@ -1,12 +1,13 @@
 import { Fragment } from "react";
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { formatAmount } from "../../../workers/core/money";
 import { confirmWithdraw, reviewWithdraw, withdrawPage, type WithdrawError } from "../../../workers/services/withdraw";
 import { CreditsPanel } from "~/components/credits";
-import { ErrorList, SelectField, useSchemaForm } from "~/components/forms";
+import { ErrorList, SelectField } from "~/components/fields";
+import { useLazySchemaForm } from "~/components/lazy-form";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatMoney } from "~/lib/format";
@@ -16,8 +17,11 @@ import type { Route } from "./+types/withdraw";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
-  return withdrawPage(getBindings(context), getAgency(context), player);
+  return { ...(await withdrawPage(getBindings(context), getAgency(context), player)), constraint: getZodConstraint(WithdrawSchema) };
 }
+
+/** The browser validates with the same schema, fetched when the player first touches the form. */
+const loadWithdrawSchema = () => import("~/lib/schemas/withdraw").then((m) => m.WithdrawSchema);
 
 const ERROR_FIELD: Partial<Record<WithdrawError, "provider" | "amount">> = {
   PROVIDER_REQUIRED: "provider",
@@ -117,7 +121,7 @@ type LoaderData = Route.ComponentProps["loaderData"];
 
 function WithdrawForm({ loaderData, lastResult }: { loaderData: LoaderData; lastResult: SubmissionResult<string[]> | null }) {
   const { t } = useTranslation();
-  const [form, fields] = useSchemaForm("withdraw", WithdrawSchema, lastResult);
+  const [form, fields] = useLazySchemaForm("withdraw", { load: loadWithdrawSchema, constraint: loaderData.constraint }, lastResult);
   const bank = loaderData.bank!;
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="withdraw-form">
