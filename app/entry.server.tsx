@@ -20,7 +20,7 @@ export default async function handleRequest(
   const body = await renderToReadableStream(
     <I18nextProvider i18n={getInstance(loadContext)}>
       {/* What the lite pages inline is built here, on the server only (decision 021). */}
-      <LitePageContext.Provider value={litePageAssets}>
+      <LitePageContext.Provider value={{ ...litePageAssets, nonce }}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </LitePageContext.Provider>
     </I18nextProvider>,

@@ -116,7 +116,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const { i18n } = useTranslation();
   const locale: Language = root?.locale ?? (isLanguage(i18n.language) ? i18n.language : "lo");
   // The nonce is only known on the server; in the browser React keeps the rendered one.
-  const nonce = root?.nonce;
+  const nonce = root?.nonce ?? lite?.nonce;
   const brand = root?.brand;
   // Only the namespaces this page needs are inlined (the landing page carries `common` only).
   const bundles = Object.fromEntries(namespacesFor(useLocation().pathname).map((ns) => [ns, i18n.getResourceBundle(locale, ns)]));
@@ -133,7 +133,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* (no stylesheet when the tests render pages without a client build) */}
         {scripts === "app"
           ? stylesheet && <link rel="stylesheet" href={stylesheet} />
-          : lite && <style nonce={nonce} dangerouslySetInnerHTML={{ __html: lite.css }} />}
+          : lite && <style nonce={lite.nonce} dangerouslySetInnerHTML={{ __html: lite.css }} />}
         {/* The agency's colours, in the HTML itself: no flash of the default, no request, no
             JavaScript. After the stylesheet, so they win over its defaults. brandCss writes
             validated #rrggbb values only. */}
@@ -158,7 +158,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           scripts === "lite" &&
           lite && (
             <script
-              nonce={nonce}
+              nonce={lite.nonce}
               dangerouslySetInnerHTML={{
                 __html: lite.script({
                   fingerprintField: wantsFingerprintField(matches),

@@ -16,8 +16,10 @@ import {
  * empties those on the server, and the server needs this source.)
  */
 export async function collectFingerprint(version: string): Promise<FingerprintPayload> {
-  // Fonts we probe for by measuring text: common on the phones and PCs of our players.
-  const fontProbes = ["Arial", "Noto Sans Lao", "Phetsarath OT", "Saysettha OT", "Roboto", "Tahoma", "PingFang SC", "Microsoft YaHei", "Segoe UI", "Helvetica"];
+  // Fonts we probe for by measuring text: common on the phones and PCs of our players. Not
+  // "Noto Sans Lao": our own @font-face of that name shadows the device's, so the probe saw
+  // whether our web font had loaded yet, and the same device sent two fingerprints a day.
+  const fontProbes = ["Arial", "Phetsarath OT", "Saysettha OT", "Roboto", "Tahoma", "PingFang SC", "Microsoft YaHei", "Segoe UI", "Helvetica"];
   const webGLInfo = (): FingerprintPayload["webGL"] => {
     const empty = { version: "", vendor: "", vendorUnmasked: "", renderer: "", rendererUnmasked: "", shadingLanguageVersion: "" };
     try {

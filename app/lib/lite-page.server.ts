@@ -155,4 +155,4 @@ function publicScript(options: PublicScriptOptions): string {
   return `(${LITE})(${JSON.stringify(config).replace(/</g, "\\u003c")},${kit});`;
 }
 
-export const litePageAssets: LitePageAssets = { script: publicScript, css: appCss };
+export const litePageAssets: Omit<LitePageAssets, "nonce"> = { script: publicScript, css: appCss };

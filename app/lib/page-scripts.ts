@@ -49,6 +49,12 @@ export type LitePageAssets = {
   script: (options: PublicScriptOptions) => string;
   /** The app stylesheet's text: inlined, it no longer blocks the first paint for a round trip. */
   css: string;
+  /**
+   * The response's CSP nonce. The root loader's data carries it too, but an error page whose
+   * root loader failed (an unknown host) has no loader data, and its inline script and style
+   * still need it.
+   */
+  nonce: string;
 };
 
 export const LitePageContext = createContext<LitePageAssets | null>(null);

@@ -72,7 +72,7 @@ test.describe("landing page", () => {
   test("the brand's colours are CSS custom properties in the server-rendered HTML", async ({ page, request }) => {
     const html = await (await request.get("/")).text();
     expect(html).toMatch(/<style nonce="[^"]+" data-testid="brand-colors">:root\{--brand:#[0-9a-f]{6};--brand-text:#[0-9a-f]{6};--accent:#[0-9a-f]{6};--accent-text:#[0-9a-f]{6}\}<\/style>/);
-    const brand = /--brand:(#[0-9a-f]{6})/.exec(html)![1];
+    const brand = /data-testid="brand-colors">:root\{--brand:(#[0-9a-f]{6})/.exec(html)![1];
     expect(html).toContain(`<meta name="theme-color" content="${brand}"/>`);
     expect(html).toContain('<link rel="manifest" href="/app.webmanifest"/>');
     expect(html).toMatch(/<meta property="og:title" content="[^"]+"\/>/);

@@ -35,7 +35,7 @@ test.describe("root layout and landing page", () => {
     const sheet = await (await page.request.get(href!)).text();
     const landing = await (await page.request.get("/")).text();
     expect(landing).not.toMatch(/<link[^>]+rel="stylesheet"/);
-    const inlined = [...landing.matchAll(/<style[^>]*>([^<]*)<\/style>/g)].map((m) => m[1]).join("");
+    const inlined = [...landing.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]).join("");
     for (const css of [sheet, inlined]) {
       // optional: a face that comes late is never swapped in (the swap shifted text, CLS)
       expect(css).toContain("font-display:optional");
