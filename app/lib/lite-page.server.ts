@@ -109,20 +109,25 @@ function lite(o: LiteConfig, fp: FingerprintKit | null) {
   }
 
   if (fp) {
-    // Registration carries the fingerprint (SPEC §3): a submit before it is ready waits for it.
+    // Registration carries the fingerprint (SPEC §3). Collected when the visitor starts on the
+    // form, not at load: a WebGL context costs a long task on a phone (Lighthouse's TBT), and
+    // there are seconds of typing before the submit. A submit before it is ready waits for it.
     const input = o.fingerprintField ? d.querySelector<HTMLInputElement>('input[name="fingerprint"]') : null;
     if (input?.form) {
       const form = input.form;
       let ready = false;
-      const collected = fp
-        .collect(o.version)
-        .then((payload) => void (input.value = payload.fingerprint))
-        .catch(() => {})
-        .then(() => void (ready = true));
+      let collected: Promise<void> | null = null;
+      const start = () =>
+        (collected ??= fp
+          .collect(o.version)
+          .then((payload) => void (input.value = payload.fingerprint))
+          .catch(() => {})
+          .then(() => void (ready = true)));
+      form.addEventListener("focusin", start, { once: true });
       form.addEventListener("submit", (e) => {
         if (ready) return;
         e.preventDefault();
-        void collected.then(() => form.submit());
+        void start().then(() => form.submit());
       });
     }
     // A logged-in player's daily fingerprint (SPEC §1), in idle time like FingerprintSync.
