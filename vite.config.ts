@@ -1,9 +1,29 @@
+import { fileURLToPath } from "node:url";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+
+/**
+ * In the browser build only, `i18next` and `react-i18next` are our ~1 KB versions of what the
+ * portal uses of them (app/lib/i18n-browser.ts, i18n-react.ts): the packages cost ~18 KB
+ * compressed on every page that hydrates (issue 16, decision 021). The server keeps the
+ * packages (remix-i18next needs them); tests/unit/i18n-browser.test.ts holds the two to the
+ * same strings for every key of every locale file.
+ */
+const BROWSER_I18N: Record<string, string> = {
+  i18next: fileURLToPath(new URL("./app/lib/i18n-browser.ts", import.meta.url)),
+  "react-i18next": fileURLToPath(new URL("./app/lib/i18n-react.ts", import.meta.url)),
+};
+const browserI18n: Plugin = {
+  name: "portal:browser-i18n",
+  enforce: "pre",
+  applyToEnvironment: (environment) => environment.name === "client",
+  resolveId: (source) => BROWSER_I18N[source],
+};
 
 export default defineConfig({
   plugins: [
+    browserI18n,
     cloudflare({
       viteEnvironment: { name: "ssr" },
       // The sandbox provider and bank run beside the portal locally (dev and preview).
@@ -13,7 +33,8 @@ export default defineConfig({
   ],
   resolve: { tsconfigPaths: true },
   optimizeDeps: {
-    include: ["i18next", "react-i18next", "@conform-to/react", "@conform-to/zod/v4", "dayjs", "zod"],
+    // (i18next and react-i18next are no longer browser dependencies: see browserI18n)
+    include: ["@conform-to/react", "@conform-to/zod/v4", "dayjs", "zod"],
   },
   server: { port: 5173, strictPort: true, host: "127.0.0.1" },
   preview: { port: 5173, strictPort: true, host: "127.0.0.1" },

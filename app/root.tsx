@@ -8,6 +8,7 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useMatches,
   useRouteError,
   useRouteLoaderData,
 } from "react-router";
@@ -27,6 +28,7 @@ import { NEUTRAL_BRAND } from "../workers/core/brand";
 import { errorMessageKey, isErrorCode } from "./lib/errors";
 import { I18N_DATA_ID, namespacesFor } from "./lib/i18n";
 import { loadNamespacesFor } from "./lib/i18n.client";
+import { pageScriptsOf, useLitePageAssets, wantsFingerprintField, type PageScripts } from "./lib/page-scripts";
 import { BottomBar, Footer, Navbar } from "./components/layout";
 import { PendingIndicator, ScrollToTop, Toaster } from "./components/feedback";
 import { Icon } from "./components/icons";
@@ -46,10 +48,15 @@ export const middleware: Route.MiddlewareFunction[] = [
   bodyTypeMiddleware,
 ];
 
+/**
+ * Both weights are preloaded: with `font-display: optional` (app.css) a face is used only if
+ * it arrives within the first ~100 ms, and never swapped in later (a swap moved the text: CLS).
+ * The stylesheet itself is not here: the Layout links it on pages that hydrate and inlines
+ * it on the others (decision 021), which a static `links` cannot tell apart.
+ */
 export const links: Route.LinksFunction = () => [
   { rel: "preload", href: "/fonts/noto-sans-lao-400.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
-  // (empty when the tests render pages without a client build)
-  ...(stylesheet ? [{ rel: "stylesheet", href: stylesheet }] : []),
+  { rel: "preload", href: "/fonts/noto-sans-lao-700.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -96,17 +103,29 @@ function playerSummary(player: { id: string; displayName: string } | null) {
   return player ? { id: player.id, displayName: player.displayName } : null;
 }
 
+/**
+ * The page's scripts (decision 021): its routes' `handle.scripts`, except that a page without
+ * any script still gets the lite one for a logged-in player (the daily fingerprint, SPEC §1).
+ */
+function usePageScripts(loggedIn: boolean): PageScripts {
+  const mode = pageScriptsOf(useMatches());
+  return mode === "none" && loggedIn ? "lite" : mode;
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
+  const matches = useMatches();
+  const scripts = usePageScripts(Boolean(root?.player));
+  const lite = useLitePageAssets();
   const { i18n } = useTranslation();
   const locale: Language = root?.locale ?? (isLanguage(i18n.language) ? i18n.language : "lo");
   // The nonce is only known on the server; in the browser React keeps the rendered one.
-  const nonce = root?.nonce;
+  const nonce = root?.nonce ?? lite?.nonce;
   const brand = root?.brand;
   // Only the namespaces this page needs are inlined (the landing page carries `common` only).
   const bundles = Object.fromEntries(namespacesFor(useLocation().pathname).map((ns) => [ns, i18n.getResourceBundle(locale, ns)]));
   return (
-    <html lang={HTML_LANG[locale]} data-locale={locale} suppressHydrationWarning>
+    <html lang={HTML_LANG[locale]} data-locale={locale} data-scripts={scripts} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -115,6 +134,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="icon" href={brand?.icon?.url ?? "/favicon.svg"} type={brand?.icon?.type ?? "image/svg+xml"} />
         <link rel="manifest" href="/app.webmanifest" />
         <Links />
+        {/* (no stylesheet when the tests render pages without a client build) */}
+        {scripts === "app"
+          ? stylesheet && <link rel="stylesheet" href={stylesheet} />
+          : lite && <style nonce={lite.nonce} dangerouslySetInnerHTML={{ __html: lite.css }} />}
         {/* The agency's colours, in the HTML itself: no flash of the default, no request, no
             JavaScript. After the stylesheet, so they win over its defaults. brandCss writes
             validated #rrggbb values only. */}
@@ -122,16 +145,33 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <script
-          type="application/json"
-          id={I18N_DATA_ID}
-          suppressHydrationWarning
-          dangerouslySetInnerHTML={{
-            __html: JSON.stringify({ lng: locale, resources: bundles }).replace(/</g, "\\u003c"),
-          }}
-        />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {scripts === "app" ? (
+          <>
+            <script
+              type="application/json"
+              id={I18N_DATA_ID}
+              suppressHydrationWarning
+              dangerouslySetInnerHTML={{
+                __html: JSON.stringify({ lng: locale, resources: bundles }).replace(/</g, "\\u003c"),
+              }}
+            />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : (
+          scripts === "lite" &&
+          lite && (
+            <script
+              nonce={lite.nonce}
+              dangerouslySetInnerHTML={{
+                __html: lite.script({
+                  fingerprintField: wantsFingerprintField(matches),
+                  syncAgencyId: root?.player ? root.agency.id : null,
+                }),
+              }}
+            />
+          )
+        )}
       </body>
     </html>
   );
@@ -142,6 +182,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   // The language switcher is a plain form post that reloads the document, so the strings
   // inlined in the page (see Layout) always match the locale.
   const { i18n } = useTranslation();
+  const scripts = usePageScripts(Boolean(player));
   // Marks the page as interactive (tests wait for it before touching the DOM themselves).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -166,9 +207,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <Footer agencyName={agency.name} logo={brand.logo} />
       <BottomBar social={agency.social} />
       <Toaster toast={toast} />
-      <ScrollToTop />
+      <ScrollToTop serverOnly={scripts === "lite"} />
       <PendingIndicator logoAlt={agency.name} logo={brand.logo} />
-      {player && <FingerprintSync agencyId={agency.id} />}
+      {/* (a lite page sends it from its inline script) */}
+      {player && scripts === "app" && <FingerprintSync agencyId={agency.id} />}
     </>
   );
 }

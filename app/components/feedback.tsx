@@ -8,9 +8,9 @@ import { Logo } from "./logo";
 export type ToastData = { message: string; type: "success" | "error" | "info" | "warning"; description?: string; duration?: number };
 
 /** SPEC §9: one toast at a time, 5000 ms, F8 moves focus to it, a 50 px swipe dismisses it. */
-const TOAST_DURATION_MS = 5000;
+export const TOAST_DURATION_MS = 5000;
 const TOAST_HOTKEY = "F8";
-const TOAST_SWIPE_PX = 50;
+export const TOAST_SWIPE_PX = 50;
 
 /**
  * Server-rendered, so a toast shows without JavaScript too (it stays until the next page).
@@ -47,6 +47,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
           role={current.type === "error" ? "alert" : "status"}
           tabIndex={-1}
           data-testid="toast"
+          data-duration={current.duration ?? TOAST_DURATION_MS}
           onPointerDown={(e) => (startX.current = e.clientX)}
           onPointerUp={(e) => {
             if (startX.current !== null && Math.abs(e.clientX - startX.current) >= TOAST_SWIPE_PX) setCurrent(null);
@@ -104,9 +105,13 @@ export function PendingIndicator({ logoAlt, logo }: { logoAlt: string; logo: Bra
 }
 
 /** SPEC §9: appears after 500 px of scrolling; scrolls smoothly back to the top. */
-const SCROLL_TOP_THRESHOLD_PX = 500;
+export const SCROLL_TOP_THRESHOLD_PX = 500;
 
-export function ScrollToTop() {
+/**
+ * `serverOnly`: a page without React (decision 021) gets the button rendered hidden; the
+ * lite script (lib/lite-page.server.ts) shows it and scrolls.
+ */
+export function ScrollToTop({ serverOnly = false }: { serverOnly?: boolean }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(false);
   useEffect(() => {
@@ -115,12 +120,13 @@ export function ScrollToTop() {
     window.addEventListener("scroll", onScroll, { passive: true });
     return () => window.removeEventListener("scroll", onScroll);
   }, []);
-  if (!visible) return null;
+  if (!visible && !serverOnly) return null;
   return (
     <button
       type="button"
       className="scroll-top"
       data-testid="scroll-top"
+      hidden={serverOnly}
       onClick={() => window.scrollTo({ top: 0, behavior: "smooth" })}
     >
       <Icon name="up" />

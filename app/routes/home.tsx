@@ -7,7 +7,12 @@ import { getLocale } from "~/middleware/i18next.server";
 import { landingPage } from "../../workers/services/landing";
 import type { Language } from "../../workers/core/languages";
 import type { Provider } from "../../workers/core/providers";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { Route } from "./+types/home";
+
+/** No React in the browser: links and forms only, plus the lite script (decision 021). */
+export const handle = { scripts: "lite" } satisfies ScriptsHandle;
+export const clientLoader = loadAsDocument;
 
 /**
  * The landing page (issue 15, decision 020): the agency's hero and call to action, its

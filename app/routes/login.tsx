@@ -12,7 +12,15 @@ import { LoginSchema } from "~/lib/schemas/auth";
 import { clientOf, readSessionId, sessionCookie } from "~/lib/session.server";
 import { deviceCookieHeader, loginDevice } from "~/lib/device.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { Route } from "./+types/login";
+
+/**
+ * No React in the browser (decision 021): the form posts as a document and the server
+ * validates with the same schema; the lite script gives the password switch and the toast.
+ */
+export const handle = { scripts: "lite" } satisfies ScriptsHandle;
+export const clientLoader = loadAsDocument;
 
 export function loader({ request, context }: Route.LoaderArgs) {
   if (getPlayer(context)) {

@@ -1,17 +1,29 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, useState } from "react";
-import { data, Form, Link, redirect, useFetcher } from "react-router";
+import type { InputHTMLAttributes } from "react";
+import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import { registerPlayer } from "../../workers/services/auth";
 import { ErrorList, Field, HONEYPOT_FIELD, Honeypot, PasswordToggle, usePasswordVisibility, useSchemaForm } from "~/components/forms";
 import { translate, waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
-import { RegisterSchema, UsernameValidateSchema } from "~/lib/schemas/auth";
+import { RegisterSchema } from "~/lib/schemas/auth";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import { clientOf } from "~/lib/session.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/register";
+
+/**
+ * No React in the browser (decision 021): the lite script fills the `fingerprint` field
+ * (SPEC §3) and checks the username on blur (the `data-availability` endpoint, the two
+ * messages on the form); the server validates everything with the same schema.
+ */
+export const handle = { scripts: "lite", fingerprintField: true } satisfies ScriptsHandle;
+export const clientLoader = loadAsDocument;
+
+/** Where the lite script asks whether a username is free (SPEC §7). */
+const AVAILABILITY_URL = "/api/v2/players/username/validate";
 
 export function loader({ context }: Route.LoaderArgs) {
   if (getPlayer(context)) throw redirect("/");
@@ -45,41 +57,28 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithSuccess({ request, context }, "/login", translate(context, "auth.registered"));
 }
 
-type Availability = { username: string; available: boolean } | { error: unknown };
-
 export default function Register({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const visibility = usePasswordVisibility();
-  const availability = useFetcher<Availability>();
-  const [fingerprint, setFingerprint] = useState("");
   const [form, fields] = useSchemaForm("register", RegisterSchema, actionData?.result);
-
-  useEffect(() => {
-    let cancelled = false;
-    import("~/lib/fingerprint.client")
-      .then(({ collectFingerprint }) => collectFingerprint())
-      .then((payload) => !cancelled && setFingerprint(payload.fingerprint))
-      .catch(() => {});
-    return () => {
-      cancelled = true;
-    };
-  }, []);
-
-  const checkUsername = (value: string) => {
-    if (UsernameValidateSchema.safeParse({ username: value }).success) {
-      void availability.submit({ username: value }, { method: "post", action: "/api/v2/players/username/validate", encType: "application/json" });
-    }
-  };
-  const live = availability.data && "available" in availability.data ? availability.data : null;
-  const usernameErrors = fields.username.errors ?? (live && !live.available ? [errorMessageKey("USERNAME_EXISTS")] : undefined);
+  // (a data-* attribute is not in InputHTMLAttributes' type, so it goes in through a cast)
+  const availability = { "data-availability": AVAILABILITY_URL } as InputHTMLAttributes<HTMLInputElement>;
 
   return (
     <section className="page narrow auth-page">
       <title>{t("auth.registerTitle")}</title>
       <h1>{t("auth.registerTitle")}</h1>
-      <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="register-form">
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        noValidate
+        className="stack"
+        data-testid="register-form"
+        data-username-taken={t(errorMessageKey("USERNAME_EXISTS"))}
+        data-username-available={t("auth.usernameAvailable")}
+      >
         <Honeypot />
-        <input type="hidden" name="fingerprint" value={fingerprint} />
+        <input type="hidden" name="fingerprint" defaultValue="" />
         <Field
           label={t("auth.username")}
           hint={t("auth.usernameHint", { min: 4, max: 20 })}
@@ -88,10 +87,9 @@ export default function Register({ actionData }: Route.ComponentProps) {
             autoComplete: "username",
             autoCapitalize: "none",
             spellCheck: false,
-            onBlur: (e) => checkUsername(e.currentTarget.value),
+            ...availability,
           }}
-          errors={usernameErrors}
-          after={live?.available && !fields.username.errors ? <p className="field-ok" data-testid="username-available">{t("auth.usernameAvailable")}</p> : null}
+          errors={fields.username.errors}
         />
         <Field
           label={t("auth.displayName")}

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { accountTest as test, expect, hasJs } from "./fixtures";
+import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
 import { addBankAccount, loggedInPlayer } from "./player";
 
 /** Every player screen, axe-checked (serious and critical violations fail). */
@@ -28,7 +28,7 @@ test.describe("accessibility", () => {
     for (const path of [...PLAYER_PAGES, "/login", "/register"]) {
       if (path === "/login") await page.context().clearCookies();
       await page.goto(path);
-      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      await page.locator(PAGE_READY).waitFor({ state: "attached" });
       const results = await new AxeBuilder({ page }).analyze();
       const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(bad.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);

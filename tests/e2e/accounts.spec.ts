@@ -167,6 +167,58 @@ test.describe("player accounts", () => {
     await expect(page.getByTestId("player-menu")).toContainText(player.displayName);
   });
 
+  test("registration carries the device fingerprint with JavaScript, and works without it (SPEC §3)", async ({ page }, info) => {
+    const player = newPlayer();
+    const posted: string[] = [];
+    page.on("request", (req) => {
+      if (req.method() === "POST" && new URL(req.url()).pathname === "/register") posted.push(new URLSearchParams(req.postData() ?? "").get("fingerprint") ?? "(none)");
+    });
+    await page.goto("/register");
+    // No React here (decision 021): the page's only script is the inline lite one.
+    await expect(page.locator("html")).toHaveAttribute("data-scripts", "lite");
+    await expect(page.locator('script[type="module"]')).toHaveCount(0);
+    await fillRegister(page, { username: player.username, phone: player.phone, password: player.password, confirmPassword: player.password, adult: true });
+    // Submitted at once: a submit before the fingerprint is ready waits for it.
+    await submitRegister(page);
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByTestId("toast")).toContainText("ສະໝັກສະມາຊິກສຳເລັດ");
+    // With JavaScript the field holds the SHA-256 of the device; without, it is empty and the account is made all the same.
+    expect(posted).toEqual([hasJs(info) ? expect.stringMatching(/^[0-9a-f]{64}$/) : ""]);
+    await submitLogin(page, player);
+    await expect(page.getByTestId("player-menu")).toBeVisible();
+  });
+
+  test("login without React: show-passwords switch and a toast that leaves by itself with JavaScript", async ({ page, clientIp }, info) => {
+    test.skip(!hasJs(info), "both are JavaScript enhancements; without it the switch is hidden and the toast stays until the next page");
+    const player = newPlayer();
+    await registerByApi(page.request, player, clientIp);
+    await page.goto("/login");
+    await expect(page.locator("html")).toHaveAttribute("data-enhanced", "true");
+    await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+    const password = page.getByTestId("login-form").locator('input[name="password"]');
+    await password.fill(player.password);
+    await page.locator(".password-toggle input").check();
+    await expect(password).toHaveAttribute("type", "text");
+    await page.locator(".password-toggle input").uncheck();
+    await expect(password).toHaveAttribute("type", "password");
+    // logging in lands on the landing page (lite too) with a toast
+    await submitLogin(page, player);
+    await expect(page.getByTestId("player-menu")).toBeVisible();
+    await expect(page.getByTestId("toast")).toHaveCount(1);
+    await expect(page.getByTestId("toast")).toHaveCount(0, { timeout: 7000 });
+  });
+
+  test("a page that hydrates links to a lite page: it is loaded as a document, not rendered by React", async ({ page }, info) => {
+    test.skip(!hasJs(info), "without JavaScript every link loads a document");
+    await page.goto("/nowhere");
+    await page.locator("html[data-hydrated]").waitFor();
+    await page.getByTestId("nav-login").first().click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.locator("html")).toHaveAttribute("data-enhanced", "true");
+    await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+    await expect(page.locator('script[type="module"]')).toHaveCount(0);
+  });
+
   test.describe("validation messages (SPEC §5) in the player's language", () => {
     test("register: username format and length, password length, confirmation (lo)", async ({ page, expectHttpError }) => {
       expectHttpError(400, REGISTER);

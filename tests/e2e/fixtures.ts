@@ -86,9 +86,16 @@ export async function submitLogin(page: Page, player: Pick<TestPlayer, "username
   await form.locator('button[type="submit"]').click();
 }
 
-/** With JavaScript on, waits until React has hydrated the page (before typing into a form). */
+/**
+ * The selector of a page ready for a test's hands with JavaScript on: React has hydrated it,
+ * or it is a page that never hydrates (decision 021: `data-scripts` "lite" or "none") and
+ * its inline script, if any, has run (it marks `data-enhanced` as its last step).
+ */
+export const PAGE_READY = 'html[data-hydrated], html[data-scripts="lite"][data-enhanced], html[data-scripts="none"]';
+
+/** With JavaScript on, waits until the page is interactive (before typing into a form). */
 export async function waitForHydration(page: Page) {
-  if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor();
+  if (test.info().project.use.javaScriptEnabled !== false) await page.locator(PAGE_READY).waitFor({ state: "attached" });
 }
 
 /**

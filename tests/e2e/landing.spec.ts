@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { accountTest, expect, hasJs, test } from "./fixtures";
+import { accountTest, expect, hasJs, PAGE_READY, test } from "./fixtures";
 import { loggedInPlayer } from "./player";
 
 /**
@@ -72,7 +72,7 @@ test.describe("landing page", () => {
   test("the brand's colours are CSS custom properties in the server-rendered HTML", async ({ page, request }) => {
     const html = await (await request.get("/")).text();
     expect(html).toMatch(/<style nonce="[^"]+" data-testid="brand-colors">:root\{--brand:#[0-9a-f]{6};--brand-text:#[0-9a-f]{6};--accent:#[0-9a-f]{6};--accent-text:#[0-9a-f]{6}\}<\/style>/);
-    const brand = /--brand:(#[0-9a-f]{6})/.exec(html)![1];
+    const brand = /data-testid="brand-colors">:root\{--brand:(#[0-9a-f]{6})/.exec(html)![1];
     expect(html).toContain(`<meta name="theme-color" content="${brand}"/>`);
     expect(html).toContain('<link rel="manifest" href="/app.webmanifest"/>');
     expect(html).toMatch(/<meta property="og:title" content="[^"]+"\/>/);
@@ -106,7 +106,7 @@ test.describe("landing page", () => {
     if (!hasJs(info)) return; // axe runs as a script in the page
     for (const url of ["/", other]) {
       await page.goto(url);
-      await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+      await page.locator(PAGE_READY).waitFor({ state: "attached" });
       const results = await new AxeBuilder({ page }).analyze();
       const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(bad.map((v) => `${url} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
@@ -138,9 +138,7 @@ test.describe("landing page", () => {
 
   test("no layout shift while the page loads and scrolls", async ({ page }, info) => {
     test.skip(!hasJs(info), "measured by a script in the page");
-    // The web font is left out: its swap moves text (a font matter, issue 16); what is measured
-    // here is what the landing page adds (banners, game pictures, bank marks, the hero).
-    await page.route("**/fonts/**", (route) => route.fulfill({ status: 404, body: "" }));
+    // The web font included: `font-display: optional` never swaps it in late (issue 16).
     await page.goto("/");
     await loadAllImages(page);
     const shift = await page.evaluate(
@@ -160,11 +158,48 @@ test.describe("landing page", () => {
     test.skip(!hasJs(info), "axe runs as a script in the page; the markup is the same with JavaScript off");
     test.setTimeout(90_000); // axe over a long page on a shared 2-core machine
     await page.goto("/");
-    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    await page.locator(PAGE_READY).waitFor({ state: "attached" });
     await loadAllImages(page);
     const results = await new AxeBuilder({ page }).analyze();
     const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  });
+});
+
+test.describe("what the public pages ship (decision 021)", () => {
+  test("the landing page, login and registration ship no module script, no modulepreload and no stylesheet request", async ({ request }) => {
+    for (const path of ["/", "/login", "/register"]) {
+      const html = await (await request.get(path)).text();
+      expect(html, path).toContain('data-scripts="lite"');
+      expect(html, path).not.toMatch(/<script[^>]+type="module"/);
+      expect(html, path).not.toContain('rel="modulepreload"');
+      expect(html, path).not.toContain("__reactRouterContext");
+      expect(html, path).not.toMatch(/<link[^>]+rel="stylesheet"/);
+      // one inline script, with the CSP nonce
+      expect([...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]), path).toEqual([expect.stringMatching(/^<script nonce="[^"]+">$/)]);
+    }
+    // the fingerprint collector only where it is used: registration (and a logged-in player's pages)
+    expect(await (await request.get("/register")).text()).toContain("collectFingerprint");
+    expect(await (await request.get("/login")).text()).not.toContain("collectFingerprint");
+    expect(await (await request.get("/")).text()).not.toContain("collectFingerprint");
+  });
+
+  test("a page that hydrates still ships the app", async ({ request }) => {
+    const html = await (await request.get("/nowhere")).text();
+    expect(html).toContain('data-scripts="app"');
+    expect(html).toMatch(/<script[^>]+type="module"/);
+    expect(html).toContain('rel="modulepreload"');
+  });
+
+  test("with JavaScript the landing page is enhanced without React", async ({ page }, info) => {
+    test.skip(!hasJs(info), "the JavaScript case");
+    const requests: string[] = [];
+    page.on("request", (req) => requests.push(new URL(req.url()).pathname));
+    await page.goto("/");
+    await expect(page.locator("html")).toHaveAttribute("data-enhanced", "true");
+    await expect(page.locator("html")).toHaveClass(/\bjs\b/);
+    await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
+    expect(requests.filter((path) => path.endsWith(".js") || path.endsWith(".css"))).toEqual([]);
   });
 });
 

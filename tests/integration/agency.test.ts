@@ -86,12 +86,11 @@ describe("the Worker end to end (inside workerd)", () => {
     expect((await fetchApp("http://localhost/locales/lo/common.txt")).status).toBe(404);
   });
 
-  it("the landing page inlines only the common strings; player pages add theirs", async () => {
-    const landing = await (await fetchApp("http://localhost/")).text();
+  it("a public page that hydrates inlines only the common strings; the pages without React none (decision 021)", async () => {
     const inline = (html: string) => JSON.parse(/<script[^>]*id="i18n-resources"[^>]*>(.*?)<\/script>/s.exec(html)![1]) as { resources: Record<string, unknown> };
-    expect(Object.keys(inline(landing).resources)).toEqual(["common"]);
-    const login = await (await fetchApp("http://localhost/login")).text();
-    expect(Object.keys(inline(login).resources)).toEqual(["common"]);
+    const notFound = await (await fetchApp("http://localhost/nowhere")).text();
+    expect(Object.keys(inline(notFound).resources)).toEqual(["common"]);
+    for (const path of ["/", "/login", "/register"]) expect(await (await fetchApp(`http://localhost${path}`)).text(), path).not.toContain('id="i18n-resources"');
   });
 
   it("sets the language cookie from the switcher and returns to the same page", async () => {

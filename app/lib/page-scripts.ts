@@ -1,0 +1,81 @@
+import { createContext, useContext } from "react";
+
+/**
+ * What JavaScript a page ships (issue 16, decision 021). A route module says it with
+ * `export const handle = { scripts: "lite" }`; the deepest route that says wins, and a page
+ * whose routes say nothing gets the whole app (the safe default: player pages and the back
+ * office need React for DESIGN §8).
+ *
+ * - "app": React hydrates the page (entry.client, route chunks, modulepreloads).
+ * - "lite": no React, no module script: one small inline script (lite-page.server.ts) for what a
+ *   public page does in the browser (toast timer, scroll-to-top, password switch, and the
+ *   device fingerprint where the page asks for it or a player is logged in).
+ * - "none": not a byte of JavaScript.
+ */
+export type PageScripts = "app" | "lite" | "none";
+
+export type ScriptsHandle = {
+  scripts?: PageScripts;
+  /** The page's form carries a `fingerprint` field the lite script fills (SPEC §3: registration). */
+  fingerprintField?: boolean;
+};
+
+type WithHandle = { handle?: unknown };
+
+function scriptsHandle(match: WithHandle): ScriptsHandle {
+  return typeof match.handle === "object" && match.handle !== null ? (match.handle as ScriptsHandle) : {};
+}
+
+/** The page's mode from its matched routes (root first): the deepest route that declares one. */
+export function pageScriptsOf(matches: readonly WithHandle[]): PageScripts {
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const scripts = scriptsHandle(matches[i]!).scripts;
+    if (scripts) return scripts;
+  }
+  return "app";
+}
+
+export function wantsFingerprintField(matches: readonly WithHandle[]): boolean {
+  return matches.some((match) => scriptsHandle(match).fingerprintField === true);
+}
+
+/**
+ * What a lite page inlines, handed to the root Layout by entry.server (the only place it is
+ * built): the Layout is also client code, and a page that hydrates never renders these, so
+ * the browser bundle need not carry the script's source nor the stylesheet's text.
+ */
+export type LitePageAssets = {
+  /** The inline script (lib/lite-page.server.ts). */
+  script: (options: PublicScriptOptions) => string;
+  /** The app stylesheet's text: inlined, it no longer blocks the first paint for a round trip. */
+  css: string;
+  /**
+   * The response's CSP nonce. The root loader's data carries it too, but an error page whose
+   * root loader failed (an unknown host) has no loader data, and its inline script and style
+   * still need it.
+   */
+  nonce: string;
+};
+
+export const LitePageContext = createContext<LitePageAssets | null>(null);
+
+export function useLitePageAssets(): LitePageAssets | null {
+  return useContext(LitePageContext);
+}
+
+export type PublicScriptOptions = {
+  /** Fill the form's `fingerprint` field (registration). */
+  fingerprintField: boolean;
+  /** A logged-in player's agency: send the fingerprint once a day (SPEC §1). */
+  syncAgencyId: string | null;
+};
+
+/**
+ * The `clientLoader` of a page that never hydrates: when a page that does (a player page, the
+ * 404 page) links to it, the browser loads it as a document instead of rendering it with
+ * React, so it always runs exactly what its own HTML carries (its inline script included).
+ */
+export function loadAsDocument({ request }: { request: Request }): Promise<never> {
+  window.location.assign(request.url);
+  return new Promise<never>(() => {});
+}

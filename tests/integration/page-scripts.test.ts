@@ -1,0 +1,54 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { fetchApp, seedDemo } from "../setup/seed";
+import { pageScriptsOf, wantsFingerprintField } from "../../app/lib/page-scripts";
+
+beforeAll(seedDemo);
+
+/** The <script> elements of a page: the opening tag and the text. */
+function scripts(html: string) {
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].map((m) => ({ attrs: m[1]!, text: m[2]! }));
+}
+
+describe("what each page ships (decision 021)", () => {
+  it("the deepest route that says wins; a page whose routes say nothing gets the app", () => {
+    expect(pageScriptsOf([{ handle: undefined }, { handle: { scripts: "lite" } }])).toBe("lite");
+    expect(pageScriptsOf([{ handle: { scripts: "none" } }, { handle: { other: 1 } }])).toBe("none");
+    expect(pageScriptsOf([{}, { handle: "x" }])).toBe("app");
+    expect(wantsFingerprintField([{}, { handle: { scripts: "lite", fingerprintField: true } }])).toBe(true);
+    expect(wantsFingerprintField([{}, { handle: { scripts: "lite" } }])).toBe(false);
+  });
+
+  it("registration: one inline script under the CSP nonce, with the fingerprint collector and nothing else", async () => {
+    const res = await fetchApp("http://localhost/register");
+    const html = await res.text();
+    const nonce = /'nonce-([^']+)'/.exec(res.headers.get("Content-Security-Policy") ?? "")?.[1];
+    expect(nonce).toBeTruthy();
+    const [only, ...rest] = scripts(html);
+    expect(rest).toEqual([]);
+    expect(only!.attrs).toBe(` nonce="${nonce}"`);
+    // the server inlines the functions' source: each must be there (a `.client` module is empty on the server)
+    for (const name of ["collectFingerprint", "syncFingerprintWith", "fingerprintStorageKey", "localDate", "parseStored", "shouldSendFingerprint"]) {
+      expect(only!.text).toContain(`function ${name}(`);
+    }
+    expect(only!.text).not.toMatch(/:undefined\b/);
+    expect(only!.text).toContain('"fingerprintField":true');
+    expect(only!.text).toContain('"syncAgencyId":null');
+    expect(html).toContain('name="fingerprint"');
+    expect(html).toContain('data-availability="/api/v2/players/username/validate"');
+    expect(html).toContain('data-scripts="lite"');
+  });
+
+  it("the landing page and login: the lite script without the collector; a page that hydrates: the app", async () => {
+    for (const path of ["/", "/login"]) {
+      const html = await (await fetchApp(`http://localhost${path}`)).text();
+      const list = scripts(html);
+      expect(list, path).toHaveLength(1);
+      expect(list[0]!.text, path).not.toContain("collectFingerprint");
+      expect(html, path).not.toContain('type="module"');
+    }
+    const notFound = await (await fetchApp("http://localhost/nowhere")).text();
+    expect(notFound).toContain('data-scripts="app"');
+    expect(notFound).toContain('type="module"');
+    expect(notFound).not.toContain("function lite(");
+  });
+});
