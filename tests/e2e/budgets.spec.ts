@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Request } from "@playwright/test";
 import { edgeSize } from "../../scripts/edge-proxy.mjs";
-import { expect, hasJs, isPhone, loginByApi, newPlayer, randomIp, registerByApi, test } from "./fixtures";
+import { expect, PAGE_READY, hasJs, isPhone, loginByApi, newPlayer, randomIp, registerByApi, test } from "./fixtures";
 import { playerPages } from "./pages";
 
 /**
@@ -14,7 +14,11 @@ import { playerPages } from "./pages";
  * A budget is raised only by a decision record.
  */
 const KB = 1024;
-const BUDGET = { landing: 50 * KB, page: 120 * KB };
+// Issue 16's goals are 50 KB (landing) and 120 KB (player pages); these are the budgets CI
+// holds today, raised by decision 027 until the player pages leave React's runtime behind.
+const BUDGET = { landing: 52 * KB, page: 162 * KB };
+/** Pages allowed more than `page` (decision 027 says why and what brings them down). */
+const PAGE_BUDGET: Record<string, number> = { "/player/password": 185 * KB };
 
 type Row = { path: string; requests: number; byKind: Record<string, number>; total: number; budget: number };
 const KINDS = ["document", "stylesheet", "script", "font", "image", "other"] as const;
@@ -30,7 +34,7 @@ test.describe("byte budgets", () => {
 
     const rows: Row[] = [];
     for (const path of ["/", "/login", "/register"]) rows.push(await firstLoad(browser, baseURL!, path, [], ip, path === "/" ? BUDGET.landing : BUDGET.page));
-    for (const path of playerPages(info)) rows.push(await firstLoad(browser, baseURL!, path, cookies, ip, BUDGET.page));
+    for (const path of playerPages(info)) rows.push(await firstLoad(browser, baseURL!, path, cookies, ip, PAGE_BUDGET[path] ?? BUDGET.page));
 
     const table = formatTable(rows);
     console.log(table);
@@ -99,7 +103,8 @@ async function firstLoad(browser: Browser, baseURL: string, path: string, cookie
     await expect.poll(() => waiting.size === 0 && Date.now() - lastChange >= 1000, { timeout: 20_000, intervals: [250] }).toBe(true);
     expect(response?.status(), `${path} answers`).toBe(200);
     expect(new URL(page.url()).pathname, `${path} is not redirected (session refused?)`).toBe(path.split("?")[0]);
-    await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+    // lite pages never hydrate: ready when their inline script has run (fixtures.ts)
+    await page.locator(PAGE_READY).waitFor({ state: "attached" });
     const measured = await Promise.all(sizes);
     const byKind = Object.fromEntries(KINDS.map((k) => [k, 0]));
     for (const { kind, bytes } of measured) byKind[kind] += bytes;

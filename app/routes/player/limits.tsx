@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { COOLING_OFF_DAYS, EXCLUSION_MONTHS, PERIODS, type BreakKind } from "../../../workers/core/responsible-gaming";
 import { limitsPage, setLimits, startBreak } from "../../../workers/services/responsible-gaming";
-import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, SelectField } from "~/components/fields";
+import { useLazySchemaForm, type FormConstraint } from "~/components/lazy-form";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";
@@ -15,8 +16,14 @@ import type { Route } from "./+types/limits";
 /** Responsible gaming (decision 025): the player's deposit and play-time limits, cooling-off and self-exclusion. */
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
-  return limitsPage(getBindings(context), getAgency(context).id, player.id);
+  const page = await limitsPage(getBindings(context), getAgency(context).id, player.id);
+  // zod loads in the browser on the first touch of a form (decision 022); the native
+  // constraints come with the page so the server HTML and hydration match.
+  return { ...page, constraints: { limits: getZodConstraint(LimitsSchema), break: getZodConstraint(BreakSchema) } };
 }
+
+const loadLimitsSchema = () => import("~/lib/schemas/limits").then((m) => m.LimitsSchema);
+const loadBreakSchema = () => import("~/lib/schemas/limits").then((m) => m.BreakSchema);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const player = requirePlayer(context);
@@ -46,7 +53,7 @@ export default function LimitsPage({ loaderData, actionData }: Route.ComponentPr
   const { t } = useTranslation();
   const { deposit, playDay, usage, playedMs } = loaderData;
   const held = loaderData.break;
-  const [form, fields] = useSchemaForm("limits", LimitsSchema, actionData?.limits, {
+  const [form, fields] = useLazySchemaForm("limits", { load: loadLimitsSchema, constraint: loaderData.constraints.limits }, actionData?.limits, {
     day: kipInput(deposit.day.value),
     week: kipInput(deposit.week.value),
     month: kipInput(deposit.month.value),
@@ -112,8 +119,8 @@ export default function LimitsPage({ loaderData, actionData }: Route.ComponentPr
       </Form>
       {held?.kind !== "self_exclusion" && (
         <>
-          <BreakForm kind="cooling_off" lengths={COOLING_OFF_DAYS} lastResult={actionData?.breakKind === "cooling_off" ? actionData.break : null} />
-          <BreakForm kind="self_exclusion" lengths={EXCLUSION_MONTHS} lastResult={actionData?.breakKind === "self_exclusion" ? actionData.break : null} />
+          <BreakForm kind="cooling_off" lengths={COOLING_OFF_DAYS} constraint={loaderData.constraints.break} lastResult={actionData?.breakKind === "cooling_off" ? actionData.break : null} />
+          <BreakForm kind="self_exclusion" lengths={EXCLUSION_MONTHS} constraint={loaderData.constraints.break} lastResult={actionData?.breakKind === "self_exclusion" ? actionData.break : null} />
         </>
       )}
     </section>
@@ -121,9 +128,9 @@ export default function LimitsPage({ loaderData, actionData }: Route.ComponentPr
 }
 
 /** Cooling-off (days) or self-exclusion (months): a length and a confirmation. */
-function BreakForm({ kind, lengths, lastResult }: { kind: BreakKind; lengths: readonly number[]; lastResult: SubmissionResult<string[]> | null | undefined }) {
+function BreakForm({ kind, lengths, constraint, lastResult }: { kind: BreakKind; lengths: readonly number[]; constraint: FormConstraint; lastResult: SubmissionResult<string[]> | null | undefined }) {
   const { t } = useTranslation();
-  const [form, fields] = useSchemaForm(kind, BreakSchema, lastResult, { kind, length: lengths[0] });
+  const [form, fields] = useLazySchemaForm(kind, { load: loadBreakSchema, constraint }, lastResult, { kind, length: lengths[0] });
   const unit = kind === "cooling_off" ? "limits.days" : "limits.months";
   return (
     <Form method="post" {...getFormProps(form)} noValidate className="stack card" data-testid={`${kind}-form`}>
