@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect } from "./fixtures";
+import { expect, waitForHydration } from "./fixtures";
 
 export const E2E_PASSWORD = "money-e2e-pass-1";
 
@@ -19,6 +19,9 @@ export async function loggedInPlayer(page: Page, baseURL: string, landing = "/pl
   await page.getByLabel("ລະຫັດຜ່ານ", { exact: true }).fill(E2E_PASSWORD);
   await page.getByRole("button", { name: "ເຂົ້າສູ່ລະບົບ" }).click();
   await expect(page).toHaveURL(new RegExp(`${landing.replace(/[/?]/g, "\\$&")}$`));
+  // The login page has no React (decision 021): its post loads the landing page as a new
+  // document, which must hydrate before a test presses keys or drags in it.
+  await waitForHydration(page);
   return username;
 }
 
