@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs, newPlayer, registerByApi, submitLogin, type TestPlayer } from "./fixtures";
+import { accountTest as test, expect, hasJs, newPlayer, registerByApi, submitLogin, type TestPlayer, PAGE_READY } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -13,7 +13,7 @@ import { DEMO_STAFF, staffLogin } from "./staff";
 test.describe.configure({ timeout: 120_000 });
 
 async function ready(page: Page) {
-  if (hasJs(test.info())) await page.locator("html[data-hydrated]").waitFor();
+  if (hasJs(test.info())) await page.locator(PAGE_READY).waitFor();
 }
 
 async function openPlayer(page: Page, username: string) {

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs } from "./fixtures";
+import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
 import { addBankAccount, depositCredit, loggedInPlayer } from "./player";
 import { currentStep, DEMO_STAFF, staffLogin, totpAt } from "./staff";
 
@@ -58,7 +58,7 @@ test.describe("back office", () => {
     await staffLogin(page, DEMO_STAFF.boss);
     for (const path of ["/admin", "/admin/withdrawals", "/admin/staff", "/admin/staff/new", "/admin/audit", "/admin/api-tokens"]) {
       await page.goto(path);
-      await page.locator("html[data-hydrated]").waitFor();
+      await page.locator(PAGE_READY).waitFor();
       await check();
     }
   });
@@ -67,7 +67,7 @@ test.describe("back office", () => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     const username = `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
     await staffLogin(page, DEMO_STAFF.boss, "/admin/staff/new");
-    if (hasJs(info)) await page.locator("html[data-hydrated]").waitFor();
+    if (hasJs(info)) await page.locator(PAGE_READY).waitFor();
     const form = page.getByTestId("staff-form");
     await form.getByLabel("ຊື່ຜູ້ໃຊ້").fill(username);
     await form.getByLabel("ບົດບາດ").selectOption("cashier");
@@ -82,7 +82,7 @@ test.describe("back office", () => {
     await page.goto(link!);
     await expect(page.locator(".qr svg")).toBeVisible();
     const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
-    if (hasJs(info)) await page.locator("html[data-hydrated]").waitFor();
+    if (hasJs(info)) await page.locator(PAGE_READY).waitFor();
     const enrol = page.getByTestId("admin-enrol-form");
     await enrol.getByLabel("ລະຫັດຜ່ານໃໝ່ (ຢ່າງໜ້ອຍ 12 ຕົວ)").fill("new-cashier-pass-1");
     await enrol.getByLabel("ຢືນຢັນລະຫັດຜ່ານ").fill("new-cashier-pass-1");
@@ -101,7 +101,7 @@ test.describe("back office", () => {
     await expect(page.getByTestId("enrol-invalid")).toBeVisible();
     // password + a recovery code instead of the app's code
     await page.goto("/admin/login");
-    if (hasJs(info)) await page.locator("html[data-hydrated]").waitFor();
+    if (hasJs(info)) await page.locator(PAGE_READY).waitFor();
     await page.getByTestId("admin-login-form").getByLabel("ຊື່ຜູ້ໃຊ້").fill(username);
     await page.getByTestId("admin-login-form").getByLabel("ລະຫັດຜ່ານ").fill("new-cashier-pass-1");
     await page.getByTestId("admin-login-form").getByRole("button").click();
@@ -144,7 +144,7 @@ test.describe("back office", () => {
     await expect(page.getByTestId("account-name")).toHaveText("E2E Player");
     await expect(page.getByTestId("account-number")).toHaveText(/^0101\d{9}$/);
     await expect(page.getByTestId("to-pay")).toHaveText("₭3.190.000"); // 5,500 x 580
-    if (hasJs(info)) await page.locator("html[data-hydrated]").waitFor();
+    if (hasJs(info)) await page.locator(PAGE_READY).waitFor();
     const paid = page.getByTestId("paid-form");
     await paid.getByLabel("ເລກອ້າງອີງທະນາຄານ").fill(`BCEL-${Date.now()}`);
     await paid.getByRole("button", { name: "ໂອນແລ້ວ" }).click();

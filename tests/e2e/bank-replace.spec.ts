@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs } from "./fixtures";
+import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
 import { addBankAccount, E2E_PASSWORD, loggedInPlayer } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -12,7 +12,7 @@ import { DEMO_STAFF, staffLogin } from "./staff";
 test.describe.configure({ timeout: 120_000 });
 
 async function ready(page: Page) {
-  if (hasJs(test.info())) await page.locator("html[data-hydrated]").waitFor();
+  if (hasJs(test.info())) await page.locator(PAGE_READY).waitFor();
 }
 
 /** Serious and critical axe violations of the page as it is now (JS projects: axe is a script). */

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { encode as encodePng } from "fast-png";
-import { accountTest as test, expect, hasJs } from "./fixtures";
+import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -44,7 +44,7 @@ test("the owner uploads a logo and picks a colour; this agency's players see the
   expectHttpError(409, /\/admin\/settings\/brand/);
   await staffLogin(page, DEMO_STAFF.boss, "/admin/settings/brand");
   await expect(page).toHaveURL(/\/admin\/settings\/brand/);
-  if (js) await page.locator("html[data-hydrated]").waitFor();
+  if (js) await page.locator(PAGE_READY).waitFor();
 
   // No serious or critical axe violations on the page (labels on every input, contrast);
   // axe runs as a script in the page, so with JavaScript on (the same markup either way).

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { accountTest as test, expect, hasJs } from "./fixtures";
+import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -32,7 +32,7 @@ VALUES ('e2e-${p}', '${CHANNEL}', 'mch19B73F61B9E', 'BCEL own account', 'LAK', '
 test("the owner creates a forwarder (shown once), edits a pattern and tries it on a sample", async ({ page, expectHttpError }) => {
   await staffLogin(page, DEMO_STAFF.boss, "/admin/forwarder");
   await expect(page).toHaveURL(/\/admin\/forwarder/);
-  if (hasJs(test.info())) await page.locator("html[data-hydrated]").waitFor();
+  if (hasJs(test.info())) await page.locator(PAGE_READY).waitFor();
 
   const card = page.getByTestId("forwarder-channels").locator(`li[data-channel="${CHANNEL}"]`);
   await card.getByTestId("forwarder-create").click();
@@ -49,7 +49,7 @@ test("the owner creates a forwarder (shown once), edits a pattern and tries it o
   expect(await page.content()).not.toContain(secret);
 
   // Edit the amount pattern and try it on a sample: nothing saved yet.
-  if (hasJs(test.info())) await page.locator("html[data-hydrated]").waitFor();
+  if (hasJs(test.info())) await page.locator(PAGE_READY).waitFor();
   const form = page.getByTestId("forwarder-patterns");
   await form.locator('textarea[name="amount"]').fill("Amount:\\s?([0-9][0-9,]{0,15})");
   await form.locator('input[name="sampleFrom"]').fill("BCEL");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs } from "./fixtures";
+import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
 import { addBankAccount, loggedInPlayer } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -12,7 +12,7 @@ import { DEMO_STAFF, staffLogin } from "./staff";
 test.describe.configure({ timeout: 120_000 });
 
 async function ready(page: Page) {
-  if (hasJs(test.info())) await page.locator("html[data-hydrated]").waitFor();
+  if (hasJs(test.info())) await page.locator(PAGE_READY).waitFor();
 }
 
 async function openLimits(page: Page) {

@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import QRCode from "qrcode";
-import { accountTest as test, expect } from "./fixtures";
+import { accountTest as test, expect, PAGE_READY } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -20,7 +20,7 @@ const lo = JSON.parse(readFileSync(new URL("../../locales/lo/admin.json", import
 const hasJs = () => test.info().project.use.javaScriptEnabled !== false;
 
 async function waitForHydration(page: Page) {
-  if (hasJs()) await page.locator("html[data-hydrated]").waitFor();
+  if (hasJs()) await page.locator(PAGE_READY).waitFor();
 }
 
 // EMV ID-length-value and CRC-16/CCITT-FALSE, written again here: the e2e project does not

@@ -1,4 +1,4 @@
-import { accountTest as test, expect, hasJs } from "./fixtures";
+import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -15,7 +15,7 @@ test("the owner sets a provider up: AMB without credentials is refused, the sand
   expectHttpError(409, /\/admin\/settings\/providers/);
   await staffLogin(page, DEMO_STAFF.boss, "/admin/settings/providers");
   await expect(page).toHaveURL(/\/admin\/settings\/providers/);
-  if (hasJs(test.info())) await page.locator("html[data-hydrated]").waitFor();
+  if (hasJs(test.info())) await page.locator(PAGE_READY).waitFor();
 
   let card = page.getByTestId("setup-alphabet");
   await card.getByLabel("ການເຊື່ອມຕໍ່", { exact: true }).selectOption("amb");

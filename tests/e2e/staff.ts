@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { test, type Page } from "@playwright/test";
-import { expect } from "./fixtures";
+import { expect, PAGE_READY } from "./fixtures";
 
 /**
  * Demo back-office staff of scripts/seed.mjs (DEMO DATA ONLY: these TOTP secrets are public).
@@ -56,7 +56,7 @@ export function projectUsername(who: DemoStaff): string {
  */
 export async function staffLogin(page: Page, who: DemoStaff, landing = "/admin") {
   await page.goto(`/admin/login${landing === "/admin" ? "" : `?redirectTo=${encodeURIComponent(landing)}`}`);
-  if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor();
+  if (test.info().project.use.javaScriptEnabled !== false) await page.locator(PAGE_READY).waitFor();
   const form = page.getByTestId("admin-login-form");
   await form.locator('input[name="username"]').fill(projectUsername(who));
   await form.locator('input[name="password"]').fill(who.password);
@@ -85,7 +85,7 @@ export async function staffLogin(page: Page, who: DemoStaff, landing = "/admin")
 /** An owner (already logged in on this page) creates an operator API token; it is shown once. */
 export async function createOperatorToken(page: Page, name: string): Promise<string> {
   await page.goto("/admin/api-tokens");
-  if (test.info().project.use.javaScriptEnabled !== false) await page.locator("html[data-hydrated]").waitFor();
+  if (test.info().project.use.javaScriptEnabled !== false) await page.locator(PAGE_READY).waitFor();
   const form = page.getByTestId("api-token-form");
   await form.getByLabel("ຊື່ໂທເຄັນ").fill(name);
   await form.getByRole("button", { name: "ສ້າງໂທເຄັນ" }).click();
