@@ -61,7 +61,9 @@ test.afterAll(async () => {
 });
 
 async function hydrated(page: Page) {
-  await page.locator("html[data-hydrated]").waitFor();
+  // a hydrated app page, or a page without React whose inline script ran (decision 021;
+  // the same selector as PAGE_READY in tests/e2e/fixtures.ts)
+  await page.locator('html[data-hydrated], html[data-scripts="lite"][data-enhanced], html[data-scripts="none"]').waitFor();
 }
 
 test("production rehearsal: the owner sets the agency up, a player walks through it", async ({ page, context }) => {
