@@ -66,7 +66,12 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
     // every copy of a verified delivery answers 2xx (a gateway retries anything else); one applies it
     expect(statuses.filter((s) => s === 200)).toHaveLength(100);
     const results = await Promise.all(answers.map(async (a) => ((await a.json()) as { result: string }).result));
-    expect(results.filter((r) => r === "paid")).toHaveLength(1);
+    // A copy that arrives after the first one's answer was recorded gets that same answer
+    // again ("paid": the same signed request, the same answer); one that races the first
+    // reaches the wallet and hears "duplicate". How many of each depends on timing; that
+    // the payment was applied once does not (the ledger below).
+    expect(results.every((r) => r === "paid" || r === "duplicate")).toBe(true);
+    expect(results).toContain("paid");
     // the same payment delivered again, signed anew (a gateway retry), is a harmless duplicate
     const again = await signedWebhook(JSON.parse(delivery.body), { timestamp: Math.floor(Date.now() / 1000) + 1 });
     expect(again.status).toBe(200);
@@ -75,6 +80,7 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
     await p.wallet.runDueWork();
     expect(await providerBalance("askmebet", p.username)).toBe("200.00");
     const ledger = await p.wallet.ledgerFor(order.code);
+    expect(ledger.filter((l) => l.entry === "paid" && l.account === "bank:receiving")).toHaveLength(1);
     expect(ledger.filter((l) => l.entry === "credited" && l.account === "provider:askmebet")).toHaveLength(1);
   });
 
