@@ -21,7 +21,7 @@ type StatRow = {
 };
 
 /** Minor units as an exact JS number for an INTEGER column (refused beyond 2^53). */
-function exactNumber(minor: bigint): number {
+export function exactNumber(minor: bigint): number {
   if (minor > BigInt(Number.MAX_SAFE_INTEGER) || minor < BigInt(Number.MIN_SAFE_INTEGER)) throw new RangeError("amount beyond 2^53 minor units");
   return Number(minor);
 }
