@@ -4,6 +4,7 @@ import { HydratedRouter } from "react-router/dom";
 import i18next from "i18next";
 import { I18nextProvider, initReactI18next } from "react-i18next";
 import { I18N_DATA_ID, i18nOptions } from "./lib/i18n";
+import { guardOfflineSubmits, registerServiceWorker, SW_REGISTER_DELAY_MS } from "./lib/offline";
 
 /**
  * The server inlines the current language's strings in the page, so hydration needs no
@@ -32,4 +33,7 @@ async function hydrate() {
   });
 }
 
+// Before hydration: a submit while offline is stopped from the first click (decision 028).
+guardOfflineSubmits();
+registerServiceWorker(SW_REGISTER_DELAY_MS);
 void hydrate();

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useContext, useEffect } from "react";
 import {
   data,
   isRouteErrorResponse,
@@ -11,6 +11,7 @@ import {
   useMatches,
   useRouteError,
   useRouteLoaderData,
+  UNSAFE_FrameworkContext,
 } from "react-router";
 import { useTranslation } from "react-i18next";
 import { getToast } from "remix-toast/middleware";
@@ -122,10 +123,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // The nonce is only known on the server; in the browser React keeps the rendered one.
   const nonce = root?.nonce ?? lite?.nonce;
   const brand = root?.brand;
+  // This build's version (a hash of the client chunks' names): the service worker is
+  // registered per build with it (decision 028). None in tests that render without a build.
+  const build = useContext(UNSAFE_FrameworkContext)?.manifest.version;
   // Only the namespaces this page needs are inlined (the landing page carries `common` only).
   const bundles = Object.fromEntries(namespacesFor(useLocation().pathname).map((ns) => [ns, i18n.getResourceBundle(locale, ns)]));
   return (
-    <html lang={HTML_LANG[locale]} data-locale={locale} data-scripts={scripts} suppressHydrationWarning>
+    <html lang={HTML_LANG[locale]} data-locale={locale} data-scripts={scripts} data-sw={build} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -145,6 +149,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
+        {/* Shown by guardOfflineSubmits (lib/offline.ts) when a form is sent without a network. */}
+        <p className="offline-alert" role="alert" tabIndex={-1} data-offline-alert data-testid="offline-alert" hidden>
+          {i18n.t("offline.notSent")}
+        </p>
         {scripts === "app" ? (
           <>
             <script

@@ -86,6 +86,8 @@ export default [
   // The agency's own brand images and web manifest (issue 15; not public/, which is the same for all).
   route("brand/:file", "routes/brand-asset.ts"),
   route("app.webmanifest", "routes/web-manifest.ts"),
+  // What the service worker shows when the network is gone (issue 18, decision 028).
+  route("offline", "routes/offline.ts"),
   route("sandbox/:target/*", "routes/sandbox-proxy.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -59,6 +59,9 @@ function contentSecurityPolicy(nonce: string, { dev, providers }: { dev: boolean
     `img-src 'self' data:${sources(providers?.img)}`,
     "font-src 'self'",
     dev ? "connect-src 'self' ws: wss:" : "connect-src 'self'",
+    // The service worker (/sw.js, decision 028). Without it the worker would fall back to
+    // script-src, whose nonce a worker script cannot carry.
+    "worker-src 'self'",
     `form-action 'self'${sources(providers?.launch)}`,
     "frame-ancestors 'none'",
     "base-uri 'none'",

@@ -1,7 +1,8 @@
-import { Suspense } from "react";
+import { Suspense, useEffect, useRef } from "react";
 import { Await, useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "~/lib/format";
+import { CREDIT_REFRESH } from "~/lib/offline";
 import type { Credit } from "../../workers/services/credits";
 
 /**
@@ -12,6 +13,7 @@ import type { Credit } from "../../workers/services/credits";
 export function CreditsPanel({ credits }: { credits: Record<string, Promise<Credit>> }) {
   const { t } = useTranslation();
   const revalidator = useRevalidator();
+  useLiveCredits(revalidator);
   return (
     <section className="credits" aria-labelledby="credits-title" data-testid="credits">
       <div className="credits-head">
@@ -43,6 +45,36 @@ export function CreditsPanel({ credits }: { credits: Record<string, Promise<Cred
       </ul>
     </section>
   );
+}
+
+/**
+ * Live credit refresh (DESIGN §8, decision 028): the page's loaders run again (every credit is
+ * asked anew) when the player comes back to the tab or the window, when the browser is back
+ * online, and every 60 s while the page is visible; never more than once in 15 s, never while
+ * hidden, offline or already loading. A settled deposit refreshes them too (the QR step's
+ * polling revalidates the page).
+ */
+function useLiveCredits(revalidator: ReturnType<typeof useRevalidator>) {
+  const current = useRef(revalidator);
+  current.current = revalidator;
+  useEffect(() => {
+    let last = Date.now();
+    const refresh = () => {
+      if (document.hidden || !navigator.onLine || current.current.state !== "idle" || Date.now() - last < CREDIT_REFRESH.minGapMs) return;
+      last = Date.now();
+      void current.current.revalidate();
+    };
+    const timer = setInterval(refresh, CREDIT_REFRESH.everyMs);
+    window.addEventListener("focus", refresh);
+    window.addEventListener("online", refresh);
+    document.addEventListener("visibilitychange", refresh);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener("focus", refresh);
+      window.removeEventListener("online", refresh);
+      document.removeEventListener("visibilitychange", refresh);
+    };
+  }, []);
 }
 
 function CreditUnavailable() {

@@ -3,6 +3,7 @@ import { SCROLL_TOP_THRESHOLD_PX, TOAST_DURATION_MS, TOAST_SWIPE_PX } from "../c
 import { FINGERPRINT_VERSION, fingerprintStorageKey, localDate, parseStored, shouldSendFingerprint } from "./fingerprint";
 import { collectFingerprint, syncFingerprintWith, type SyncDeps } from "./fingerprint-collect";
 import type { LitePageAssets, PublicScriptOptions } from "./page-scripts";
+import { guardOfflineSubmits, registerServiceWorker, SW_REGISTER_DELAY_MS } from "./offline";
 // The processed stylesheet as text (Vite `?inline`), for the lite pages' <style>.
 import appCss from "../styles/app.css?inline";
 
@@ -12,8 +13,10 @@ type LiteConfig = PublicScriptOptions & {
   swipePx: number;
   scrollPx: number;
   usernamePattern: string;
+  swDelayMs: number;
 };
 type FingerprintKit = SyncDeps & { sync: typeof syncFingerprintWith };
+type OfflineKit = { register: typeof registerServiceWorker; guard: typeof guardOfflineSubmits };
 
 /**
  * The whole client side of a "lite" page (decision 021), run once when the document is
@@ -23,7 +26,7 @@ type FingerprintKit = SyncDeps & { sync: typeof syncFingerprintWith };
  * components/feedback.tsx (toast, scroll-to-top), components/forms.tsx (password switch),
  * routes/register.tsx's markup (username check) and components/fingerprint-sync.tsx.
  */
-function lite(o: LiteConfig, fp: FingerprintKit | null) {
+function lite(o: LiteConfig, fp: FingerprintKit | null, off: OfflineKit) {
   const d = document;
   const root = d.documentElement;
   // Shows the `.js-only` controls; and tells the server this browser runs scripts, so the
@@ -138,11 +141,15 @@ function lite(o: LiteConfig, fp: FingerprintKit | null) {
       else setTimeout(start, 1500);
     }
   }
+  // A bad network (decision 028): the service worker, and no form sent silently into nothing.
+  off.guard();
+  off.register(o.swDelayMs);
   root.dataset.enhanced = "true";
 }
 
 /** The fingerprint functions as source, only for the pages that need them (most of the script's weight). */
 const FINGERPRINT_KIT = `{collect:${collectFingerprint},sync:${syncFingerprintWith},storageKey:${fingerprintStorageKey},localDate:${localDate},parseStored:${parseStored},shouldSend:${shouldSendFingerprint}}`;
+const OFFLINE_KIT = `{register:${registerServiceWorker},guard:${guardOfflineSubmits}}`;
 const LITE = String(lite);
 
 /** The inline script of a lite page (rendered with the CSP nonce by the root Layout). */
@@ -154,10 +161,11 @@ function publicScript(options: PublicScriptOptions): string {
     swipePx: TOAST_SWIPE_PX,
     scrollPx: SCROLL_TOP_THRESHOLD_PX,
     usernamePattern: `^[a-z0-9_-]{${AUTH_LIMITS.usernameMin},${AUTH_LIMITS.usernameMax}}$`,
+    swDelayMs: SW_REGISTER_DELAY_MS,
   };
   const kit = options.fingerprintField || options.syncAgencyId ? FINGERPRINT_KIT : "null";
   // JSON in a script: "<" escaped so a value can never close the element.
-  return `(${LITE})(${JSON.stringify(config).replace(/</g, "\\u003c")},${kit});`;
+  return `(${LITE})(${JSON.stringify(config).replace(/</g, "\\u003c")},${kit},${OFFLINE_KIT});`;
 }
 
 export const litePageAssets: Omit<LitePageAssets, "nonce"> = { script: publicScript, css: appCss };

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, useMemo, useState } from "react";
-import { data, Form, Link, redirect } from "react-router";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { data, Form, Link, redirect, useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import { depositCredit, formatAmount, parseWholeKip } from "../../../workers/core/money";
 import { cancelDeposit, checkDeposit, depositPage, startDeposit, type DepositError } from "../../../workers/services/deposit";
@@ -11,6 +11,7 @@ import { useLazySchemaForm } from "~/components/lazy-form";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
+import { nextPollDelay, QR_POLL } from "~/lib/offline";
 import { DepositSchema } from "~/lib/schemas/deposit";
 import { limitMessage, limitOf } from "~/lib/limits.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
@@ -183,9 +184,16 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
 
 function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderData["order"]>; message: string | null; confirmCancel: boolean }) {
   const { t } = useTranslation();
+  const status = useDepositStatus(order.code);
   return (
     <div className="qr-step card" data-testid="qr-step">
       <h2>{t("deposit.scanTitle")}</h2>
+      {/* With JavaScript the page follows the order by itself; without, "check payment" below. */}
+      {status && (
+        <p className={`notice${status === "paid" ? " notice-success" : ""}`} role="status" data-testid="qr-status" data-status={status}>
+          {t(status === "paid" ? "deposit.paidCrediting" : status === "offline" ? "offline.paused" : "offline.waiting")}
+        </p>
+      )}
       {order.payAmount ? (
         <div className="pay-exactly" data-testid="pay-exactly" data-qr-mode={order.qrMode}>
           <p className="pay-exactly-amount" data-testid="pay-amount" data-amount={order.payAmount}>
@@ -263,6 +271,72 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
       )}
     </div>
   );
+}
+
+type QrStatus = "waiting" | "paid" | "offline";
+
+/**
+ * QR status polling (DESIGN §8, decision 028): asks the JSON API for the player's latest
+ * orders, first after 3 s, then less and less often (up to every 15 s); not while the page is
+ * hidden or the browser offline, and at once when it comes back. Paid: says so and keeps
+ * looking until the credit landed; then (or when the order expired or was cancelled elsewhere)
+ * the page's loaders run again: the layout announces the deposit, the credits are fresh.
+ * Null before hydration (the server renders no status: without JavaScript there is none).
+ */
+function useDepositStatus(code: string): QrStatus | null {
+  const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
+  const [status, setStatus] = useState<QrStatus | null>(null);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let delay: number | null = null;
+    let paid = false;
+    let done = false;
+    const schedule = (now = false) => {
+      clearTimeout(timer);
+      if (done) return;
+      if (!navigator.onLine) return setStatus("offline");
+      setStatus(paid ? "paid" : "waiting");
+      if (document.hidden) return;
+      delay = now ? null : nextPollDelay(delay, QR_POLL.min, QR_POLL.max);
+      timer = setTimeout(check, now ? 0 : delay!);
+    };
+    const check = async () => {
+      try {
+        const res = await fetch("/api/v2/players/deposits?page=1&pageSize=3", { headers: { Accept: "application/json" } });
+        if (res.ok) {
+          const { items } = (await res.json()) as { items: { code: string; status: string }[] };
+          const state = items.find((o) => o.code === code)?.status;
+          if (state === "PAID" && !paid) {
+            paid = true;
+            delay = null; // money on its way: look again soon
+          } else if (state !== "OPEN" && state !== "PAID") {
+            done = true;
+            void revalidate.current();
+            return;
+          }
+        }
+      } catch {
+        // the network dropped between two checks: the next one (or "online") tries again
+      }
+      schedule();
+    };
+    const resume = () => schedule(true);
+    const onVisibility = () => (document.hidden ? clearTimeout(timer) : resume());
+    window.addEventListener("online", resume);
+    window.addEventListener("offline", resume);
+    document.addEventListener("visibilitychange", onVisibility);
+    schedule();
+    return () => {
+      done = true;
+      clearTimeout(timer);
+      window.removeEventListener("online", resume);
+      window.removeEventListener("offline", resume);
+      document.removeEventListener("visibilitychange", onVisibility);
+    };
+  }, [code]);
+  return status;
 }
 
 /** Minutes and seconds left, ticking with JavaScript; the expiry time above works without it. */
