@@ -48,6 +48,8 @@ const FLOWS: Record<string, string[]> = {
   "reports.spec.ts": PAIR_A,
   // Byte budgets are measured once: a phone with JavaScript on (decision 023).
   "budgets.spec.ts": ["phone-js"],
+  // Offline support needs JavaScript (service worker, polling): both viewports with it (decision 028).
+  "offline.spec.ts": ["phone-js", "desktop-js"],
 };
 /** The specs a project leaves out. */
 const skippedBy = (project: string) => Object.keys(FLOWS).filter((spec) => !FLOWS[spec].includes(project));

@@ -16,7 +16,9 @@ const CACHE = "portal-" + VERSION;
 const LANGUAGES = ["lo", "cn", "vn"];
 const OFFLINE = (lng) => "/offline?lng=" + lng;
 const LANGUAGE_KEY = "/__sw/language";
-const PRECACHE = LANGUAGES.map(OFFLINE).concat(["/fonts/noto-sans-lao-400.woff2", "/fonts/noto-sans-lao-700.woff2"]);
+const PRECACHE = LANGUAGES.map(OFFLINE).concat(["/fonts/noto-sans-lao-400.woff2", "/fonts/noto-sans-lao-700.woff2", "/favicon.svg"]);
+// A font is asked for with CORS (an Origin header) and stored without: the answer may vary on it.
+const MATCH = { ignoreVary: true };
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
@@ -71,7 +73,7 @@ async function offlinePage() {
 
 async function cacheFirst(request) {
   const cache = await caches.open(CACHE);
-  const hit = await cache.match(request);
+  const hit = await cache.match(request, MATCH);
   if (hit) return hit;
   const response = await fetch(request);
   if (response.ok && response.type === "basic") await cache.put(request, response.clone());
@@ -80,7 +82,7 @@ async function cacheFirst(request) {
 
 async function staleWhileRevalidate(request, event) {
   const cache = await caches.open(CACHE);
-  const hit = await cache.match(request);
+  const hit = await cache.match(request, MATCH);
   const fresh = fetch(request).then(async (response) => {
     if (response.ok && response.type === "basic") await cache.put(request, response.clone());
     return response;

@@ -10,6 +10,13 @@ export type OfflinePageInput = {
   text: { title: string; body: string; deposit: string; retry: string };
 };
 
+/**
+ * Back online, the page the player asked for comes back by itself: a second after the browser
+ * says so (the service worker's own network may follow a moment later), and every 10 s while
+ * the browser believes it is online (a flaky network fails with `navigator.onLine` true).
+ */
+const RETRY = `function r(){location.reload()}addEventListener("online",function(){setTimeout(r,1e3)});if(navigator.onLine)setTimeout(r,1e4)`;
+
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
@@ -18,7 +25,7 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
  * from the cache, so it carries everything itself (about 1 KB brotli): its own small styles
  * with the agency's colours, the Lao font from the worker's cache, a "try again" link to the
  * address the player asked for (the empty href), and one line of script that reloads when
- * the browser is back online (with this response's nonce: the cached copy keeps its CSP).
+ * the browser is back online (RETRY; with this response's nonce: the cached copy keeps its CSP).
  */
 export function offlinePageHtml({ lang, siteName, colors, nonce, text }: OfflinePageInput): string {
   const css =
@@ -27,5 +34,5 @@ export function offlinePageHtml({ lang, siteName, colors, nonce, text }: Offline
     `body{margin:0;font:16px/1.6 "Noto Sans Lao",system-ui,sans-serif;color:#1f2328;background:#f6f7f9}` +
     `main{max-width:32rem;margin:0 auto;padding:2rem 1rem}header{background:var(--brand);color:var(--brand-text);padding:.75rem 1rem;font-weight:700}` +
     `h1{font-size:1.4rem;line-height:1.3}a.button{display:inline-block;padding:.6rem 1.2rem;border-radius:.5rem;background:var(--brand);color:var(--brand-text);text-decoration:none;font-weight:700}`;
-  return `<!doctype html><html lang="${HTML_LANG[lang]}" data-locale="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(text.title)}</title><style nonce="${escape(nonce)}">${css}</style></head><body data-testid="offline-page"><header>${escape(siteName)}</header><main><h1>${escape(text.title)}</h1><p>${escape(text.body)}</p><p>${escape(text.deposit)}</p><p><a class="button" href="" data-testid="offline-retry">${escape(text.retry)}</a></p></main><script nonce="${escape(nonce)}">addEventListener("online",function(){location.reload()})</script></body></html>`;
+  return `<!doctype html><html lang="${HTML_LANG[lang]}" data-locale="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(text.title)}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><style nonce="${escape(nonce)}">${css}</style></head><body data-testid="offline-page"><header>${escape(siteName)}</header><main><h1>${escape(text.title)}</h1><p>${escape(text.body)}</p><p>${escape(text.deposit)}</p><p><a class="button" href="" data-testid="offline-retry">${escape(text.retry)}</a></p></main><script nonce="${escape(nonce)}">${RETRY}</script></body></html>`;
 }
