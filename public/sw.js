@@ -24,14 +24,18 @@ self.addEventListener("install", (event) => {
   // Where the browser supports it (Chromium's static routing), the requests this worker never
   // touches go straight to the network without starting it: a worker that must boot for every
   // `.data` or form post would slow each of them on a cheap phone.
-  if (event.addRoutes) {
-    event
-      .addRoutes([
-        { condition: { requestMethod: "POST" }, source: "network" },
-        { condition: { urlPattern: { pathname: "/*.data" } }, source: "network" },
-        { condition: { urlPattern: { pathname: "/api/*" } }, source: "network" },
-      ])
-      .catch(() => {});
+  try {
+    if (event.addRoutes) {
+      event
+        .addRoutes([
+          { condition: { requestMethod: "POST" }, source: "network" },
+          { condition: { urlPattern: { pathname: "/*.data" } }, source: "network" },
+          { condition: { urlPattern: { pathname: "/api/*" } }, source: "network" },
+        ])
+        .catch(() => {});
+    }
+  } catch {
+    // an older browser's idea of the routes: the fetch handler below applies the same rules
   }
   event.waitUntil(
     caches
