@@ -38,12 +38,41 @@ function lastWeek() {
   return { start: day(monday), end: day(monday + 6 * DAY), inside: new Date(monday - 7 * 3600_000 + 3600_000).toISOString() };
 }
 
+let lastNewcomer = "";
+
+/** A code that is not valid is told, and the form is still there (the referrer's browser, logged out). */
+async function registerNewcomerChecks(page: Page, code: string) {
+  await page.goto("/register?ref=BAD2345X");
+  await expect(page.getByTestId("referral-invalid")).toContainText("BAD2345X");
+  await expect(page.getByTestId("register-form")).toBeVisible();
+  await expect(page.locator('input[name="ref"]')).toHaveCount(0);
+  await page.goto(`/register?ref=${code.toLowerCase()}`);
+  await expect(page.getByTestId("referral-invited")).toContainText(code);
+}
+
+/** The newcomer opens the link: "invited by", the code in a hidden field, and registers. */
+async function registerNewcomer(page: Page, code: string, password: string) {
+  await page.goto(`/register?ref=${code}`);
+  if (hasJs(test.info())) await page.locator(PAGE_READY).waitFor();
+  await expect(page.getByTestId("referral-invited")).toContainText(code);
+  await expect(page.locator('input[type="hidden"][name="ref"]')).toHaveValue(code);
+  lastNewcomer = `nc${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`.slice(0, 20);
+  const form = page.getByTestId("register-form");
+  await form.locator('input[name="username"]').fill(lastNewcomer);
+  await form.locator('input[name="phone"]').fill("02055556666");
+  await form.locator('input[name="password"]').fill(password);
+  await form.locator('input[name="confirmPassword"]').fill(password);
+  await form.locator('input[name="adult"]').check();
+  await form.locator('button[type="submit"]').click();
+  await expect(page).toHaveURL(/\/login/, { timeout: 30_000 });
+}
+
 async function ready(page: Page) {
   if (hasJs(test.info())) await page.locator(PAGE_READY).waitFor();
 }
 
-test("the owner turns referral on; a newcomer joins by the link; the referrer claims last week's share to a provider and sees it in the history", async ({ page, expectHttpError }) => {
-  expectHttpError(400, /^\/register/);
+test("the owner turns referral on; a newcomer joins by the link; the referrer claims last week's share to a provider and sees it in the history", async ({ page, browser, expectHttpError }) => {
+  expectHttpError(400, /^\/admin\/referrals/);
   const agency = `e2e-${test.info().project.name}`;
   const week = lastWeek();
 
@@ -73,26 +102,24 @@ test("the owner turns referral on; a newcomer joins by the link; the referrer cl
   expect(code).toMatch(/^[2-9A-HJKMNP-TV-Z]{8}$/);
   await expect(page.getByTestId("referral-link")).toHaveText(new RegExp(`/register\\?ref=${code}$`));
   await expect(page.getByTestId("referral-copy")).toBeVisible({ visible: hasJs(test.info()) });
-  await expect(page.getByTestId("referral-counts")).toContainText("ນັບ: 0");
+  await expect(page.getByTestId("referral-counts")).toHaveText("ນັບ: 0 · ບໍ່ນັບ: 0");
   await page.context().clearCookies();
 
-  // 3. a code that is not valid is told, and the form is still there; the link's code is carried
-  await page.goto("/register?ref=BAD2345X");
-  await expect(page.getByTestId("referral-invalid")).toContainText("BAD2345X");
-  await expect(page.getByTestId("register-form")).toBeVisible();
-  await page.goto(`/register?ref=${code}`);
-  await waitForHydration(page);
-  await expect(page.getByTestId("referral-invited")).toContainText(code);
-  await expect(page.locator('input[type="hidden"][name="ref"]')).toHaveValue(code);
-  const newcomer = `nc${Date.now().toString(36)}${Math.floor(Math.random() * 1e4).toString(36)}`.slice(0, 20);
-  const form = page.getByTestId("register-form");
-  await form.locator('input[name="username"]').fill(newcomer);
-  await form.locator('input[name="phone"]').fill("02055556666");
-  await form.locator('input[name="password"]').fill(referrer.password);
-  await form.locator('input[name="confirmPassword"]').fill(referrer.password);
-  await form.locator('input[name="adult"]').check();
-  await form.locator('button[type="submit"]').click();
-  await expect(page).toHaveURL(/\/login/, { timeout: 30_000 });
+  // 3. the newcomer, on another device (this browser is the referrer's: with JavaScript its
+  // registration fingerprint would match the referrer's and the tie would not count, decision 030).
+  const info = test.info();
+  const device = await browser.newContext({
+    baseURL: `http://${info.project.name}.e2e.localhost:${port}`,
+    javaScriptEnabled: hasJs(info),
+    viewport: info.project.use.viewport,
+    userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36",
+    extraHTTPHeaders: { "CF-Connecting-IP": `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.9` },
+  });
+  const other = await device.newPage();
+  await registerNewcomer(other, code, referrer.password);
+  await device.close();
+  await registerNewcomerChecks(page, code);
+  const newcomer = lastNewcomer;
 
   // 4. the newcomer lost 1,000.00 credit last week (the provider report's table), tied inside that week
   const ids = d1(`SELECT id, username FROM players WHERE agency_id = '${agency}' AND username IN ('${referrer.username}', '${newcomer}')`);
@@ -110,13 +137,14 @@ test("the owner turns referral on; a newcomer joins by the link; the referrer cl
   await submitLogin(page, referrer);
   await expect(page).toHaveURL(/\/player\/referral$/);
   await ready(page);
-  await expect(page.getByTestId("referral-counts")).toContainText("ນັບ: 1");
+  await expect(page.getByTestId("referral-counts")).toHaveText("ນັບ: 1 · ບໍ່ນັບ: 0");
+  await expect(page.getByTestId("referral-referred")).toContainText("ນັບ");
   const card = page.locator(`[data-testid="referral-week"][data-week="${week.start}"]`);
-  await expect(card).toContainText("100.00");
+  await expect(card).toContainText("ລາຍໄດ້: ฿100,00");
   await card.locator('select[name="provider"]').selectOption("betflix");
   await card.getByTestId("referral-claim").click();
   await expect(page.getByTestId("toast")).toContainText("ໄດ້ຮັບ");
-  await expect(page.getByTestId("toast")).toContainText("200.00"); // turnover 2x
+  await expect(page.getByTestId("toast")).toContainText("฿200,00"); // turnover 2x
   const history = page.getByTestId("referral-history");
   await expect(history).toContainText(week.start);
   await expect(history).toContainText("ສຳເລັດ");
@@ -136,6 +164,6 @@ test("the owner turns referral on; a newcomer joins by the link; the referrer cl
   await staffLogin(page, DEMO_STAFF.boss, `/admin/referrals?week=${week.start}`);
   await page.goto(`/admin/referrals?week=${week.start}`);
   const row = page.getByTestId("referral-report").locator(`tr[data-referrer="${referrer.username}"]`);
-  await expect(row).toContainText("100.00");
+  await expect(row).toContainText("฿100,00");
   await expect(row).toContainText("ສຳເລັດ");
 });

@@ -16,7 +16,7 @@ const VIENTIANE_OFFSET_MS = 7 * 60 * 60 * 1000;
  * hopeless and a collision at creation is retried.
  */
 export const CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTVWXYZ";
-export const CODE_LENGTH = 8;
+const CODE_LENGTH = 8;
 
 /** A new random code from `random` bytes (crypto.getRandomValues in production). */
 export function newReferralCode(random: Uint8Array): string {
@@ -41,7 +41,7 @@ export function normalizeReferralCode(input: string | null | undefined): string 
 // ---- The tie -----------------------------------------------------------------------------
 
 /** Why a referred player does not count (stored with the referral; shown to staff and player). */
-export const NOT_COUNTING_REASONS = ["same_device", "same_bank"] as const;
+const NOT_COUNTING_REASONS = ["same_device", "same_bank"] as const;
 export type NotCountingReason = (typeof NOT_COUNTING_REASONS)[number];
 
 export type TieVerdict = { tie: false; reason: "self" } | { tie: true; counts: true } | { tie: true; counts: false; reason: NotCountingReason };

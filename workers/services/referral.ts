@@ -170,7 +170,7 @@ const credit = (minor: bigint) => formatAmount(minor, "THB");
 
 // ---- The player's page -----------------------------------------------------------------------
 
-export type SettingsView = { enabled: boolean; mode: ReferralMode; percent: string; weeklyCap: string | null; turnoverMultiplier: number };
+type SettingsView = { enabled: boolean; mode: ReferralMode; percent: string; weeklyCap: string | null; turnoverMultiplier: number };
 
 const settingsView = (s: ReferralSettings): SettingsView => ({
   enabled: s.enabled,
@@ -250,7 +250,7 @@ export async function referralPage(db: D1Database, agency: { id: string; enabled
 
 // ---- The claim -------------------------------------------------------------------------------
 
-export type ClaimError = "REFERRAL_DISABLED" | "REFERRAL_WEEK_INVALID" | "REFERRAL_WEEK_OPEN" | "REFERRAL_ALREADY_CLAIMED" | "REFERRAL_NOTHING_TO_CLAIM" | "PROVIDER_UNAVAILABLE";
+type ClaimError = "REFERRAL_DISABLED" | "REFERRAL_WEEK_INVALID" | "REFERRAL_WEEK_OPEN" | "REFERRAL_ALREADY_CLAIMED" | "REFERRAL_NOTHING_TO_CLAIM" | "PROVIDER_UNAVAILABLE";
 export type ClaimResult = { ok: true; amount: string; provider: Provider; turnover: string } | { ok: false; error: ClaimError };
 
 /**
@@ -307,7 +307,7 @@ async function creditClaim(env: Env, agencyId: string, playerId: string, claim: 
 
 // ---- The back office ---------------------------------------------------------------------------
 
-export type ReferrerRow = {
+type ReferrerRow = {
   playerId: string;
   username: string;
   referred: number;
