@@ -69,7 +69,7 @@ describe("referral codes and the register page", () => {
     const username = uniqueName("rg");
     const res = await postForm("/register", { username, password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: "on", ref: code, fingerprint: "" }, { ip: ip() });
     expect(res.status).toBe(302);
-    const mine = await referralPage(env.DB, AGENCY, referrer.playerId);
+    const mine = await referralPage(env, AGENCY, referrer.playerId);
     expect(mine.referred).toHaveLength(1);
     expect(mine.counting).toBe(1);
 
@@ -90,7 +90,7 @@ describe("tie rules", () => {
     expect(same.referral).toBe("not_counting");
     const fresh = await newPlayer({ ref: code, fingerprint: FP_B });
     expect(fresh.referral).toBe("tied");
-    const page = await referralPage(env.DB, AGENCY, referrer.playerId);
+    const page = await referralPage(env, AGENCY, referrer.playerId);
     expect(page.counting).toBe(1);
     expect(page.notCounting).toBe(1);
     expect(page.referred.find((r) => !r.counts)?.reason).toBe("same_device");
@@ -125,10 +125,10 @@ describe("tie rules", () => {
     const replaced = await replaceBankAccount(env, OWNER, referrer.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Ref Errer" }, { allowPaid: true });
     expect(replaced.ok).toBe(true);
     const referred = await newPlayer({ ref: code });
-    expect((await referralPage(env.DB, AGENCY, referrer.playerId)).counting).toBe(1);
+    expect((await referralPage(env, AGENCY, referrer.playerId)).counting).toBe(1);
     // the old number is free again: the referred player adds it
     expect((await addBankAccount(env.DB, "demo", referred.playerId, { bankCode: "BCEL", accountNumber: old, accountName: "Re Ferred" })).ok).toBe(true);
-    const page = await referralPage(env.DB, AGENCY, referrer.playerId);
+    const page = await referralPage(env, AGENCY, referrer.playerId);
     expect(page.counting).toBe(0);
     expect(page.referred[0]!.reason).toBe("same_bank");
     const stored = await env.DB.prepare(`SELECT counts, reason, reason_at FROM referrals WHERE referred_player_id = ?1`).bind(referred.playerId).first<{ counts: number; reason: string; reason_at: string }>();
@@ -152,12 +152,12 @@ describe("earnings", () => {
     await netLoss(notCounting.playerId, 0, "askmebet", 900_000n);
     // deposits alone never make a net-loss share
     await settledDeposit(b.playerId, 10_000_000);
-    const page = await referralPage(env.DB, AGENCY, referrer.playerId, afterWeek);
+    const page = await referralPage(env, AGENCY, referrer.playerId, afterWeek);
     const w = page.weeks.find((x) => x.week === week.start)!;
     expect(w).toMatchObject({ counted: 2, basis: "2000.00", amount: "200.00", capped: false });
 
     await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "net_loss", percentBp: 1000, weeklyCapMinor: 15_000n, turnoverMultiplier: 2 });
-    const capped = (await referralPage(env.DB, AGENCY, referrer.playerId, afterWeek)).weeks.find((x) => x.week === week.start)!;
+    const capped = (await referralPage(env, AGENCY, referrer.playerId, afterWeek)).weeks.find((x) => x.week === week.start)!;
     expect(capped).toMatchObject({ amount: "150.00", capped: true });
   });
 
@@ -170,18 +170,18 @@ describe("earnings", () => {
     await settledDeposit(a.playerId, 100_000);
     // paid the week before: not this week's
     await settledDeposit(a.playerId, 999_999, new Date(week.startsAt - 1000).toISOString());
-    const w = (await referralPage(env.DB, AGENCY, referrer.playerId, afterWeek)).weeks.find((x) => x.week === week.start)!;
+    const w = (await referralPage(env, AGENCY, referrer.playerId, afterWeek)).weeks.find((x) => x.week === week.start)!;
     expect(w).toMatchObject({ basis: "5000.00", amount: "125.00" });
   });
 
   it("a week that has not ended cannot be claimed; a disabled programme pays nothing", async () => {
     const referrer = await newPlayer();
-    expect(await claimReferralWeek(env, AGENCY, referrer.playerId, { week: week.start, provider: "askmebet" })).toEqual({ ok: false, error: "REFERRAL_WEEK_OPEN" });
-    expect(await claimReferralWeek(env, AGENCY, referrer.playerId, { week: "2026-11-24", provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_WEEK_INVALID" });
+    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" })).toEqual({ ok: false, error: "REFERRAL_WEEK_OPEN" });
+    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: "2026-11-24", provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_WEEK_INVALID" });
     await saveReferralSettings(env.DB, OWNER, { enabled: false, mode: "deposits", percentBp: 250, weeklyCapMinor: 0n, turnoverMultiplier: 1 });
-    expect(await claimReferralWeek(env, AGENCY, referrer.playerId, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_DISABLED" });
+    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_DISABLED" });
     await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "deposits", percentBp: 250, weeklyCapMinor: 0n, turnoverMultiplier: 1 });
-    expect(await claimReferralWeek(env, AGENCY, referrer.playerId, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_NOTHING_TO_CLAIM" });
+    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_NOTHING_TO_CLAIM" });
   });
 });
 

@@ -167,6 +167,8 @@ export function upsertReferralSettingsStatement(db: D1Database, agencyId: string
 
 // ---- Claims ----------------------------------------------------------------------------
 
+export type ClaimStatus = "PENDING" | "CREDITED" | "FAILED";
+
 export type ReferralClaim = {
   referrerPlayerId: string;
   weekStart: string;
@@ -178,7 +180,7 @@ export type ReferralClaim = {
   basisMinor: bigint;
   amountMinor: bigint;
   capped: boolean;
-  status: "PENDING" | "CREDITED";
+  status: ClaimStatus;
   createdAt: string;
   creditedAt: string | null;
 };
@@ -194,7 +196,7 @@ type ClaimRow = {
   basis_minor: number;
   amount_minor: number;
   capped: number;
-  status: "PENDING" | "CREDITED";
+  status: ClaimStatus;
   created_at: string;
   credited_at: string | null;
 };
@@ -244,10 +246,11 @@ export async function findReferralClaim(db: D1Database, agencyId: string, referr
   return row ? toClaim(row) : null;
 }
 
-export async function markClaimCredited(db: D1Database, agencyId: string, referrerId: string, weekStart: string): Promise<void> {
+/** The wallet's word on a PENDING claim: credited or failed (a final state is never changed again). */
+export async function settleClaim(db: D1Database, agencyId: string, referrerId: string, weekStart: string, status: "CREDITED" | "FAILED"): Promise<void> {
   await db
-    .prepare(`UPDATE referral_claims SET status = 'CREDITED', credited_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE agency_id = ?1 AND referrer_player_id = ?2 AND week_start = ?3 AND status = 'PENDING'`)
-    .bind(agencyId, referrerId, weekStart)
+    .prepare(`UPDATE referral_claims SET status = ?4, credited_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE agency_id = ?1 AND referrer_player_id = ?2 AND week_start = ?3 AND status = 'PENDING'`)
+    .bind(agencyId, referrerId, weekStart, status)
     .run();
 }
 

@@ -35,16 +35,17 @@ import {
   insertReferralCode,
   listReferralClaims,
   listReferrals,
-  markClaimCredited,
+  settleClaim,
   playerNames,
   readReferralSettings,
   stopCountingStatement,
   sumSettledDeposits,
   upsertReferralSettingsStatement,
+  type ClaimStatus,
   type ReferralClaim,
   type ReferralRecord,
 } from "../db/referrals";
-import { creditReferralReward } from "./referral-reward";
+import { creditReferralReward, referralRewardStatuses } from "./referral-reward";
 
 type Clock = () => number;
 const systemNow: Clock = () => Date.now();
@@ -180,7 +181,7 @@ const settingsView = (s: ReferralSettings): SettingsView => ({
   turnoverMultiplier: s.turnoverMultiplier,
 });
 
-export type ClaimView = { week: string; weekEnd: string; provider: string; basis: string; amount: string; capped: boolean; referredCount: number; turnover: string; status: "PENDING" | "CREDITED"; createdAt: string };
+export type ClaimView = { week: string; weekEnd: string; provider: string; basis: string; amount: string; capped: boolean; referredCount: number; turnover: string; status: ClaimStatus; createdAt: string };
 
 const claimView = (c: ReferralClaim): ClaimView => ({
   week: c.weekStart,
@@ -212,13 +213,15 @@ export type ReferralPage = {
 /** Usernames are shown half hidden: a referrer sees who joined, not a list of logins to try. */
 const masked = (username: string) => (username.length <= 3 ? `${username[0]}**` : `${username.slice(0, 2)}${"*".repeat(Math.min(4, username.length - 3))}${username.slice(-1)}`);
 
-export async function referralPage(db: D1Database, agency: { id: string; enabledProviders: readonly Provider[] }, playerId: string, now: Clock = systemNow): Promise<ReferralPage> {
+export async function referralPage(env: Env, agency: { id: string; enabledProviders: readonly Provider[] }, playerId: string, now: Clock = systemNow): Promise<ReferralPage> {
+  const db = env.DB;
   const [code, settings, referrals, claims] = await Promise.all([
     ensureReferralCode(db, agency.id, playerId),
     readReferralSettings(db, agency.id),
     currentReferrals(db, agency.id, playerId),
     listReferralClaims(db, agency.id, playerId),
   ]);
+  await syncPendingClaims(env, agency.id, playerId, claims);
   const claimed = new Map(claims.map((c) => [c.weekStart, c]));
   const first = referrals.reduce((min, r) => Math.min(min, Date.parse(r.createdAt)), Number.POSITIVE_INFINITY);
   const weeks: WeekView[] = [];
@@ -250,28 +253,30 @@ export async function referralPage(db: D1Database, agency: { id: string; enabled
 
 // ---- The claim -------------------------------------------------------------------------------
 
-type ClaimError = "REFERRAL_DISABLED" | "REFERRAL_WEEK_INVALID" | "REFERRAL_WEEK_OPEN" | "REFERRAL_ALREADY_CLAIMED" | "REFERRAL_NOTHING_TO_CLAIM" | "PROVIDER_UNAVAILABLE";
-export type ClaimResult = { ok: true; amount: string; provider: Provider; turnover: string } | { ok: false; error: ClaimError };
+type ClaimError = "REFERRAL_DISABLED" | "REFERRAL_WEEK_INVALID" | "REFERRAL_WEEK_OPEN" | "REFERRAL_ALREADY_CLAIMED" | "REFERRAL_NOTHING_TO_CLAIM" | "PROVIDER_UNAVAILABLE" | "REFERRAL_CREDIT_FAILED";
+export type ClaimResult = { ok: true; amount: string; provider: Provider; turnover: string; pending: boolean } | { ok: false; error: ClaimError };
 
 /**
  * Claims a complete week's share as credit at the provider the player chose. Once per week:
  * the claim row's primary key decides between concurrent posts (the losers hear "already
- * claimed"), and the wallet's reward path is idempotent per (kind, period), so a retry of a
- * row whose credit did not land yet (PENDING) credits it at most once.
+ * claimed"), and the wallet's reward path is unique per (kind, period), so a repeat of a
+ * claim whose credit has not landed yet (PENDING) asks the wallet again and is credited at
+ * most once.
  */
 export async function claimReferralWeek(
   env: Env,
   agency: { id: string; enabledProviders: readonly Provider[] },
-  playerId: string,
+  player: { id: string; username: string },
   input: { week: string; provider: string },
   now: Clock = systemNow,
 ): Promise<ClaimResult> {
   const db = env.DB;
+  const playerId = player.id;
   const week = weekStarting(input.week);
   if (!week) return { ok: false, error: "REFERRAL_WEEK_INVALID" };
   if (!isClaimable(week, now())) return { ok: false, error: "REFERRAL_WEEK_OPEN" };
   const existing = await findReferralClaim(db, agency.id, playerId, week.start);
-  if (existing) return existing.status === "CREDITED" ? { ok: false, error: "REFERRAL_ALREADY_CLAIMED" } : creditClaim(env, agency.id, playerId, existing, false);
+  if (existing) return existing.status === "PENDING" ? creditClaim(env, agency.id, player, existing, false) : { ok: false, error: "REFERRAL_ALREADY_CLAIMED" };
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_UNAVAILABLE" };
   const settings = await readReferralSettings(db, agency.id);
   if (!settings.enabled) return { ok: false, error: "REFERRAL_DISABLED" };
@@ -291,18 +296,44 @@ export async function claimReferralWeek(
     capped: share.capped,
   };
   if (!(await insertReferralClaim(db, agency.id, row))) return { ok: false, error: "REFERRAL_ALREADY_CLAIMED" };
-  return creditClaim(env, agency.id, playerId, { ...row, status: "PENDING", createdAt: "", creditedAt: null }, true);
+  return creditClaim(env, agency.id, player, { ...row, status: "PENDING", createdAt: "", creditedAt: null }, true);
 }
 
-/** The wallet credit of a claim row; `first`: this post wrote the row (a retry that finds the credit done hears "already claimed"). */
-async function creditClaim(env: Env, agencyId: string, playerId: string, claim: ReferralClaim, first: boolean): Promise<ClaimResult> {
+/** The wallet's reward for a claim row; `first`: this post wrote the row (a repeat that finds the reward made hears "already claimed" once it is final). */
+async function creditClaim(env: Env, agencyId: string, player: { id: string; username: string }, claim: ReferralClaim, first: boolean): Promise<ClaimResult> {
   const provider = claim.provider as Provider;
-  const turnover = turnoverRequired(claim.amountMinor, claim.turnoverMultiplier);
-  const outcome = await creditReferralReward(env, agencyId, playerId, { period: claim.weekStart, provider, amountMinor: claim.amountMinor, turnoverMultiplier: claim.turnoverMultiplier });
-  if (!outcome.ok) return { ok: false, error: "PROVIDER_UNAVAILABLE" };
-  await markClaimCredited(env.DB, agencyId, playerId, claim.weekStart);
-  if (outcome.duplicate && !first) return { ok: false, error: "REFERRAL_ALREADY_CLAIMED" };
-  return { ok: true, amount: credit(claim.amountMinor), provider, turnover: credit(turnover) };
+  let outcome;
+  try {
+    outcome = await creditReferralReward(env, { agencyId, playerId: player.id, username: player.username }, {
+      weekStart: claim.weekStart,
+      provider,
+      amountMinor: claim.amountMinor,
+      turnoverMultiplier: claim.turnoverMultiplier,
+      basis: { mode: claim.mode, percentBp: String(claim.percentBp), basisMinor: claim.basisMinor.toString(), referred: String(claim.referredCount) },
+    });
+  } catch (error) {
+    // The wallet did not answer: the row stays PENDING and the page offers the claim again.
+    console.error("referral claim: wallet call failed", error);
+    return { ok: false, error: "PROVIDER_UNAVAILABLE" };
+  }
+  if (outcome.status !== "PENDING") await settleClaim(env.DB, agencyId, player.id, claim.weekStart, outcome.status === "SUCCESS" ? "CREDITED" : "FAILED");
+  if (!outcome.created && !first) return { ok: false, error: "REFERRAL_ALREADY_CLAIMED" };
+  if (outcome.status === "FAILED") return { ok: false, error: "REFERRAL_CREDIT_FAILED" };
+  return { ok: true, amount: credit(claim.amountMinor), provider, turnover: credit(turnoverRequired(claim.amountMinor, claim.turnoverMultiplier)), pending: outcome.status === "PENDING" };
+}
+
+/** PENDING claims take the wallet's word (its alarm finishes credits the first attempt left unknown). */
+async function syncPendingClaims(env: Env, agencyId: string, playerId: string, claims: ReferralClaim[]): Promise<void> {
+  const pending = claims.filter((c) => c.status === "PENDING");
+  if (pending.length === 0) return;
+  const statuses = await referralRewardStatuses(env, agencyId, playerId);
+  for (const c of pending) {
+    const status = statuses.get(c.weekStart);
+    if (status === "SUCCESS" || status === "FAILED") {
+      await settleClaim(env.DB, agencyId, playerId, c.weekStart, status === "SUCCESS" ? "CREDITED" : "FAILED");
+      c.status = status === "SUCCESS" ? "CREDITED" : "FAILED";
+    }
+  }
 }
 
 // ---- The back office ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ export const handle = { scripts: "app" } satisfies ScriptsHandle;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
-  const page = await referralPage(getBindings(context).DB, getAgency(context), player.id);
+  const page = await referralPage(getBindings(context), getAgency(context), player.id);
   return { ...page, link: new URL(page.linkPath, request.url).href };
 }
 
@@ -28,12 +28,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const player = requirePlayer(context);
   const parsed = ReferralClaimSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: translate(context, "referral.validation.provider"), week: null }, { status: 400 });
-  const claimed = await claimReferralWeek(getBindings(context), getAgency(context), player.id, parsed.data);
+  const claimed = await claimReferralWeek(getBindings(context), getAgency(context), player, parsed.data);
   if (!claimed.ok) return data({ error: translate(context, `referral.errors.${claimed.error}`), week: parsed.data.week }, { status: 409 });
   return redirectWithSuccess(
     { request, context },
     "/player/referral",
-    translate(context, "referral.claimed", { amount: formatMoney(claimed.amount, "THB"), provider: translate(context, `providers.${claimed.provider}`), turnover: formatMoney(claimed.turnover, "THB") }),
+    translate(context, claimed.pending ? "referral.claimedPending" : "referral.claimed", { amount: formatMoney(claimed.amount, "THB"), provider: translate(context, `providers.${claimed.provider}`), turnover: formatMoney(claimed.turnover, "THB") }),
   );
 }
 

@@ -43,8 +43,10 @@ CREATE TABLE referral_settings (
 
 -- Claims: once per referrer and week (the primary key decides between concurrent posts).
 -- The figures are frozen at the claim (settings and basis), so the history reads as paid.
--- status PENDING: the row won, the wallet has not confirmed yet (a retry of the same week
--- asks the wallet again with the same idempotency key); CREDITED: in the wallet's ledger.
+-- status mirrors the wallet's reward: PENDING (the row won; the wallet has not credited the
+-- provider yet: it retries from its alarm, and a repeated claim asks it again under the same
+-- claim key), CREDITED (credited at the provider, in the wallet's ledger), FAILED (the
+-- provider refused the credit; staff look at it).
 CREATE TABLE referral_claims (
   agency_id TEXT NOT NULL REFERENCES agencies(id),
   referrer_player_id TEXT NOT NULL REFERENCES players(id),
@@ -57,7 +59,7 @@ CREATE TABLE referral_claims (
   basis_minor INTEGER NOT NULL,
   amount_minor INTEGER NOT NULL,
   capped INTEGER NOT NULL DEFAULT 0,
-  status TEXT NOT NULL DEFAULT 'PENDING' CHECK (status IN ('PENDING', 'CREDITED')),
+  status TEXT NOT NULL DEFAULT 'PENDING' CHECK (status IN ('PENDING', 'CREDITED', 'FAILED')),
   created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
   credited_at TEXT,
   PRIMARY KEY (agency_id, referrer_player_id, week_start)
