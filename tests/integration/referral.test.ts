@@ -9,6 +9,8 @@ import { upsertPlayerProviderDayStatement } from "../../workers/db/player-provid
 import { adminReferralsPage, claimReferralWeek, ensureReferralCode, referralPage, saveReferralSettings } from "../../workers/services/referral";
 import { SETTLE_MS, weekOf } from "../../workers/core/referral";
 import { listAudit } from "../../workers/db/audit";
+import { providerBalance, sandboxProvider } from "../setup/money";
+import { walletOf } from "../../workers/services/wallet";
 
 beforeAll(seedDemo);
 
@@ -183,6 +185,59 @@ describe("earnings", () => {
     await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "deposits", percentBp: 250, weeklyCapMinor: 0n, turnoverMultiplier: 1 });
     expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_NOTHING_TO_CLAIM" });
   });
+});
+
+/** A referrer with a settled bank account and session-free identity, and one counting referred player who lost `lossMinor` this week. */
+async function referrerWithShare(lossMinor: bigint) {
+  const referrer = await newPlayer();
+  const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+  const a = await newPlayer({ ref: code });
+  await netLoss(a.playerId, 1, "askmebet", lossMinor);
+  return { ...referrer, who: { id: referrer.playerId, username: referrer.username } };
+}
+
+describe("the claim, through the wallet's reward path", () => {
+  it("20 concurrent posts for one week: one claim, one credit at the provider, one ledger entry; the rest hear 'already claimed'", async () => {
+    await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "net_loss", percentBp: 1000, weeklyCapMinor: 0n, turnoverMultiplier: 0 });
+    const r = await referrerWithShare(123_450n); // 10 % = 123.45
+    const results = await Promise.all(Array.from({ length: 20 }, () => claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "gclub" }, afterWeek)));
+    const won = results.filter((x) => x.ok);
+    expect(won).toHaveLength(1);
+    expect(won[0]).toMatchObject({ ok: true, amount: "123.45", provider: "gclub" });
+    expect(results.filter((x) => !x.ok && x.error === "REFERRAL_ALREADY_CLAIMED")).toHaveLength(19);
+    const wallet = walletOf(env, "demo", r.playerId);
+    await wallet.runDueWork(Date.now() + 60_000);
+    expect(await providerBalance("gclub", r.username)).toBe("123.45");
+    const rewards = await wallet.listRewards("REFERRAL", 1, 10);
+    expect(rewards.total).toBe(1);
+    const reward = rewards.items[0]!;
+    expect(reward).toMatchObject({ status: "SUCCESS", amount: "123.45", provider: "gclub" });
+    const ledger = await wallet.ledgerFor(reward.code);
+    expect(ledger.filter((l) => l.account === "agency:referral")).toEqual([expect.objectContaining({ currency: "THB", amountMinor: "12345" })]);
+    expect(await wallet.ledgerTotals()).toEqual({ THB: "0" });
+    // a later claim of the same week is refused, and the page shows it claimed
+    expect(await claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_ALREADY_CLAIMED" });
+    const page = await referralPage(env, AGENCY, r.playerId, afterWeek);
+    expect(page.history).toEqual([expect.objectContaining({ week: week.start, amount: "123.45", provider: "gclub", status: "CREDITED" })]);
+    expect(page.weeks.find((w) => w.week === week.start)!.claim?.status).toBe("CREDITED");
+  }, 120_000);
+
+  it("the turnover requirement is the share times the owner's multiplier; a refused credit books nothing and can be claimed again", async () => {
+    await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "net_loss", percentBp: 1000, weeklyCapMinor: 0n, turnoverMultiplier: 3 });
+    const r = await referrerWithShare(50_000n); // 10 % = 50.00
+    await sandboxProvider("/sandbox/faults", { method: "POST", body: JSON.stringify({ provider: "alphabet", op: "deposit", mode: "refuse", count: 1 }) });
+    try {
+      expect(await claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "alphabet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_CREDIT_FAILED" });
+    } finally {
+      await sandboxProvider("/sandbox/faults", { method: "DELETE" });
+    }
+    const again = await claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "alphabet" }, afterWeek);
+    expect(again).toEqual({ ok: true, amount: "50.00", provider: "alphabet", turnover: "150.00", pending: false });
+    const wallet = walletOf(env, "demo", r.playerId);
+    const items = (await wallet.listRewards("REFERRAL", 1, 10)).items;
+    expect(items.filter((i) => i.status === "SUCCESS")).toEqual([expect.objectContaining({ turnoverTarget: "150.00" })]);
+    expect(await providerBalance("alphabet", r.username)).toBe("50.00");
+  }, 120_000);
 });
 
 describe("owner settings and report", () => {

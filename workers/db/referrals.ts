@@ -167,7 +167,7 @@ export function upsertReferralSettingsStatement(db: D1Database, agencyId: string
 
 // ---- Claims ----------------------------------------------------------------------------
 
-export type ClaimStatus = "PENDING" | "CREDITED" | "FAILED";
+export type ClaimStatus = "PENDING" | "CREDITED";
 
 export type ReferralClaim = {
   referrerPlayerId: string;
@@ -246,11 +246,11 @@ export async function findReferralClaim(db: D1Database, agencyId: string, referr
   return row ? toClaim(row) : null;
 }
 
-/** The wallet's word on a PENDING claim: credited or failed (a final state is never changed again). */
-export async function settleClaim(db: D1Database, agencyId: string, referrerId: string, weekStart: string, status: "CREDITED" | "FAILED"): Promise<void> {
+/** The wallet credited a PENDING claim at the provider. */
+export async function settleClaim(db: D1Database, agencyId: string, referrerId: string, weekStart: string): Promise<void> {
   await db
-    .prepare(`UPDATE referral_claims SET status = ?4, credited_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE agency_id = ?1 AND referrer_player_id = ?2 AND week_start = ?3 AND status = 'PENDING'`)
-    .bind(agencyId, referrerId, weekStart, status)
+    .prepare(`UPDATE referral_claims SET status = 'CREDITED', credited_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE agency_id = ?1 AND referrer_player_id = ?2 AND week_start = ?3 AND status = 'PENDING'`)
+    .bind(agencyId, referrerId, weekStart)
     .run();
 }
 

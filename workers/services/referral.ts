@@ -316,9 +316,10 @@ async function creditClaim(env: Env, agencyId: string, player: { id: string; use
     console.error("referral claim: wallet call failed", error);
     return { ok: false, error: "PROVIDER_UNAVAILABLE" };
   }
-  if (outcome.status !== "PENDING") await settleClaim(env.DB, agencyId, player.id, claim.weekStart, outcome.status === "SUCCESS" ? "CREDITED" : "FAILED");
-  if (!outcome.created && !first) return { ok: false, error: "REFERRAL_ALREADY_CLAIMED" };
+  // A refused credit books nothing and frees the wallet's claim: the row stays PENDING and the page offers the claim again.
   if (outcome.status === "FAILED") return { ok: false, error: "REFERRAL_CREDIT_FAILED" };
+  if (outcome.status === "SUCCESS") await settleClaim(env.DB, agencyId, player.id, claim.weekStart);
+  if (!outcome.created && !first && outcome.status === "SUCCESS") return { ok: false, error: "REFERRAL_ALREADY_CLAIMED" };
   return { ok: true, amount: credit(claim.amountMinor), provider, turnover: credit(turnoverRequired(claim.amountMinor, claim.turnoverMultiplier)), pending: outcome.status === "PENDING" };
 }
 
@@ -328,10 +329,9 @@ async function syncPendingClaims(env: Env, agencyId: string, playerId: string, c
   if (pending.length === 0) return;
   const statuses = await referralRewardStatuses(env, agencyId, playerId);
   for (const c of pending) {
-    const status = statuses.get(c.weekStart);
-    if (status === "SUCCESS" || status === "FAILED") {
-      await settleClaim(env.DB, agencyId, playerId, c.weekStart, status === "SUCCESS" ? "CREDITED" : "FAILED");
-      c.status = status === "SUCCESS" ? "CREDITED" : "FAILED";
+    if (statuses.get(c.weekStart) === "SUCCESS") {
+      await settleClaim(env.DB, agencyId, playerId, c.weekStart);
+      c.status = "CREDITED";
     }
   }
 }

@@ -43,10 +43,10 @@ CREATE TABLE referral_settings (
 
 -- Claims: once per referrer and week (the primary key decides between concurrent posts).
 -- The figures are frozen at the claim (settings and basis), so the history reads as paid.
--- status mirrors the wallet's reward: PENDING (the row won; the wallet has not credited the
--- provider yet: it retries from its alarm, and a repeated claim asks it again under the same
--- claim key), CREDITED (credited at the provider, in the wallet's ledger), FAILED (the
--- provider refused the credit; staff look at it).
+-- status follows the wallet's reward: PENDING (the row won; the provider is not credited yet:
+-- the wallet retries an unknown outcome from its alarm, and a refused credit frees the
+-- wallet's claim, so a repeated claim of the week asks the wallet again under the same claim
+-- key), CREDITED (credited at the provider, in the wallet's ledger).
 CREATE TABLE referral_claims (
   agency_id TEXT NOT NULL REFERENCES agencies(id),
   referrer_player_id TEXT NOT NULL REFERENCES players(id),
@@ -59,7 +59,7 @@ CREATE TABLE referral_claims (
   basis_minor INTEGER NOT NULL,
   amount_minor INTEGER NOT NULL,
   capped INTEGER NOT NULL DEFAULT 0,
-  status TEXT NOT NULL DEFAULT 'PENDING' CHECK (status IN ('PENDING', 'CREDITED', 'FAILED')),
+  status TEXT NOT NULL DEFAULT 'PENDING' CHECK (status IN ('PENDING', 'CREDITED')),
   created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
   credited_at TEXT,
   PRIMARY KEY (agency_id, referrer_player_id, week_start)
