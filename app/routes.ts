@@ -21,6 +21,7 @@ export default [
     route("password", "routes/player/password.tsx"),
     route("sessions", "routes/player/sessions.tsx"),
     route("limits", "routes/player/limits.tsx"),
+    route("referral", "routes/player/referral.tsx"),
   ]),
 
   ...["api/v2", "v2"].flatMap((base) =>
@@ -78,6 +79,7 @@ export default [
     route("forwarder", "routes/admin/forwarder.tsx"),
     route("reports", "routes/admin/reports.tsx"),
     route("reports/:file", "routes/admin/reports-csv.ts"),
+    route("referrals", "routes/admin/referrals.tsx"),
   ]),
 
   route("api/staff/withdrawals/:code/:op", "routes/api/staff-withdrawal.ts"),

@@ -48,6 +48,9 @@ export const ERROR_CODES = [
   "SELF_EXCLUDED",
   "DEPOSIT_LIMIT_REACHED",
   "PLAY_TIME_LIMIT_REACHED",
+  // rewards (cashback, referral share; decision 029): a withdrawal held by a reward's turnover
+  "REWARD_PENDING",
+  "REWARD_TURNOVER_NOT_MET",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -65,6 +68,8 @@ const OWN_KEY: Partial<Record<ErrorCode, string>> = {
   SELF_EXCLUDED: "limits.errors.SELF_EXCLUDED",
   DEPOSIT_LIMIT_REACHED: "limits.errors.DEPOSIT_LIMIT_REACHED",
   PLAY_TIME_LIMIT_REACHED: "limits.errors.PLAY_TIME_LIMIT_REACHED",
+  REWARD_PENDING: "reward.errors.REWARD_PENDING",
+  REWARD_TURNOVER_NOT_MET: "reward.errors.REWARD_TURNOVER_NOT_MET",
 };
 
 export function errorMessageKey(code: ErrorCode): string {

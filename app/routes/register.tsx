@@ -4,6 +4,7 @@ import type { InputHTMLAttributes } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import { registerPlayer } from "../../workers/services/auth";
+import { checkReferralCode } from "../../workers/services/referral";
 import { ErrorList, Field, HONEYPOT_FIELD, Honeypot, PasswordToggle, usePasswordVisibility, useSchemaForm } from "~/components/forms";
 import { translate, waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
@@ -25,9 +26,11 @@ export const clientLoader = loadAsDocument;
 /** Where the lite script asks whether a username is free (SPEC §7). */
 const AVAILABILITY_URL = "/api/v2/players/username/validate";
 
-export function loader({ context }: Route.LoaderArgs) {
+/** `?ref=CODE` (a referral link, decision 030): "invited by", or a clear word when the code is not valid. */
+export async function loader({ request, context }: Route.LoaderArgs) {
   if (getPlayer(context)) throw redirect("/");
-  return null;
+  const referral = await checkReferralCode(getBindings(context).DB, getAgency(context).id, new URL(request.url).searchParams.get("ref"));
+  return { referral };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -42,8 +45,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: submission.reply({ hideFields: hide }), wait: null }, { status: 400 });
   }
   const agency = getAgency(context);
-  const { username, password, displayName, phone } = submission.value;
-  const outcome = await registerPlayer(getBindings(context).DB, agency.id, { username, password, displayName, phone }, clientOf(request));
+  const { username, password, displayName, phone, ref, fingerprint } = submission.value;
+  const outcome = await registerPlayer(getBindings(context).DB, agency.id, { username, password, displayName, phone, ref, fingerprint }, clientOf(request));
   if (!outcome.ok) {
     if (outcome.code === "NAME_CHARACTERS") {
       return data({ result: submission.reply({ fieldErrors: { displayName: [errorMessageKey(outcome.code)] }, hideFields: hide }), wait: null }, { status: 400 });
@@ -54,20 +57,33 @@ export async function action({ request, context }: Route.ActionArgs) {
     const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds) : null;
     return data({ result: submission.reply({ formErrors: [errorMessageKey(outcome.code)], hideFields: hide }), wait }, { status: 429 });
   }
-  return redirectWithSuccess({ request, context }, "/login", translate(context, "auth.registered"));
+  // A code that stopped being valid between the page and the post: the account is made, and the toast says no referrer was recorded.
+  const registered = translate(context, "auth.registered");
+  return redirectWithSuccess({ request, context }, "/login", outcome.referral === "invalid" ? `${registered} ${translate(context, "referral.registeredWithoutCode")}` : registered);
 }
 
-export default function Register({ actionData }: Route.ComponentProps) {
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const visibility = usePasswordVisibility();
   const [form, fields] = useSchemaForm("register", RegisterSchema, actionData?.result);
   // (a data-* attribute is not in InputHTMLAttributes' type, so it goes in through a cast)
   const availability = { "data-availability": AVAILABILITY_URL } as InputHTMLAttributes<HTMLInputElement>;
+  const referral = loaderData.referral;
 
   return (
     <section className="page narrow auth-page">
       <title>{t("auth.registerTitle")}</title>
       <h1>{t("auth.registerTitle")}</h1>
+      {referral.status === "valid" && (
+        <p className="notice" role="status" data-testid="referral-invited">
+          {t("referral.invitedBy", { name: referral.referrerName, code: referral.code })}
+        </p>
+      )}
+      {referral.status === "invalid" && (
+        <p className="notice" role="alert" data-testid="referral-invalid">
+          {t("referral.invalidCode", { code: referral.given })}
+        </p>
+      )}
       <Form
         method="post"
         {...getFormProps(form)}
@@ -79,6 +95,7 @@ export default function Register({ actionData }: Route.ComponentProps) {
       >
         <Honeypot />
         <input type="hidden" name="fingerprint" defaultValue="" />
+        {referral.status === "valid" && <input type="hidden" name="ref" value={referral.code} />}
         <Field
           label={t("auth.username")}
           hint={t("auth.usernameHint", { min: 4, max: 20 })}

@@ -24,6 +24,7 @@ import { loginFailed, loginSucceeded, openLoginGate } from "./login-guard";
 import { addressKey, strangerKeys } from "../core/throttle";
 import { listBankAccounts } from "./bank";
 import { cleanName } from "../core/names";
+import { tieReferral, type TieOutcome } from "./referral";
 
 /**
  * Player accounts of one agency: registration, login with throttling, server-side sessions
@@ -40,7 +41,8 @@ export type AuthFailure =
   | { ok: false; code: "PASSWORD_INCORRECT" }
   | { ok: false; code: "TOO_MANY_ATTEMPTS"; retryAfterSeconds: number };
 
-export type NewPlayer = { username: string; password: string; displayName?: string; phone: string };
+/** `ref`: a referral code (decision 030); `fingerprint`: the device fingerprint the form carried (SPEC §3). */
+export type NewPlayer = { username: string; password: string; displayName?: string; phone: string; ref?: string | null; fingerprint?: string | null };
 
 /** `replacesSessionId`: the session cookie the browser brought; a successful login ends it (never upgrades it: no session fixation). */
 export type LoginInput = { username: string; password: string; replacesSessionId?: string | null };
@@ -79,7 +81,7 @@ export async function registerPlayer(
   input: NewPlayer,
   client: Client,
   now: Clock = systemClock,
-): Promise<{ ok: true; playerId: string } | AuthFailure | { ok: false; code: "NAME_CHARACTERS" }> {
+): Promise<{ ok: true; playerId: string; referral: TieOutcome } | AuthFailure | { ok: false; code: "NAME_CHARACTERS" }> {
   // The name rule again here: the form, the JSON API and any other caller pass through.
   const displayName = cleanName(input.displayName ?? "");
   if (!displayName.ok) return { ok: false, code: "NAME_CHARACTERS" };
@@ -98,7 +100,9 @@ export async function registerPlayer(
   }
   // Every registration counts against the client's hourly allowance.
   await recordFailure(db, keys, now());
-  return { ok: true, playerId: id };
+  // The referral tie, once, after the account exists (an invalid code never blocks a registration).
+  const referral = await tieReferral(db, agencyId, id, input.ref, input.fingerprint);
+  return { ok: true, playerId: id, referral };
 }
 
 export async function login(

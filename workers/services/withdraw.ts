@@ -12,6 +12,7 @@ import type { CurrentPlayer } from "./auth";
 import { listBankAccounts, type BankAccount } from "./bank";
 import { enabledProviders, fetchCredit } from "./credits";
 import { promotionForWithdraw, type WithdrawPromotion } from "./promotion";
+import { rewardHoldForWithdraw, type RewardHoldError } from "./rewards";
 import { creditRate, walletOf } from "./wallet";
 
 /** The player's withdraw steps (review, confirm) and the pages that show them; staff decisions are in withdraw-review.ts. */
@@ -26,6 +27,7 @@ export type WithdrawError =
   | "NO_RATE"
   | "PROVIDER_UNAVAILABLE"
   | "CANNOT_WITHDRAW"
+  | RewardHoldError
   | PromotionError;
 
 export type WithdrawReview = { provider: Provider; balance: string; bank: BankAccount; quote: WithdrawQuote; rate: Rate; review: "AUTO" | "MANUAL"; promotion: WithdrawPromotion | null };
@@ -52,6 +54,9 @@ export async function reviewWithdraw(
   // the promotion in use at this provider decides the deductions (bonus back, excess)
   const governed = await promotionForWithdraw(env, agency, player, { provider: input.provider, creditMinor: checked.creditMinor, balanceMinor: parseAmount(balance.amount, "THB") ?? 0n });
   if (!governed.ok) return { ok: false, error: governed.error, balance: balance.amount };
+  // a cashback or referral reward at this provider holds it until its turnover is met (decision 029)
+  const held = await rewardHoldForWithdraw(env, agency.id, player.username, player.id, input.provider);
+  if (held) return { ok: false, error: held, balance: balance.amount };
   const quote = quoteWithdraw(checked.creditMinor, rate!, () => governed.promotion?.deductions ?? []);
   return {
     ok: true,
@@ -117,7 +122,7 @@ export async function confirmWithdraw(
       deductions: review.promotion.deductions.map((d) => ({ kind: d.kind, creditMinor: d.creditMinor.toString() })),
     },
   });
-  if (opened.kind === "refused") return { ok: false, error: opened.error === "PROMOTION_CHANGED" ? "CANNOT_WITHDRAW" : opened.error };
+  if (opened.kind === "refused") return { ok: false, error: opened.error === "PROMOTION_CHANGED" ? "CANNOT_WITHDRAW" : opened.error === "REWARD_HELD" ? "REWARD_TURNOVER_NOT_MET" : opened.error };
   if (opened.kind === "existing") return { ok: true, order: opened.order, repeated: true };
   await insertWithdrawRef(env.DB, code, agency.id, player.id);
   const outcome = await providerPortFor(env, agency.id, review.provider).transfer({

@@ -62,6 +62,8 @@ export class WalletAlarm {
     if (nextWithdraw !== null) times.push(nextWithdraw);
     const nextBonus = store.nextBonusAt();
     if (nextBonus !== null) times.push(nextBonus);
+    const nextReward = store.rewards.nextAttemptAt();
+    if (nextReward !== null) times.push(nextReward);
     if (store.unprojectedCount() > 0) times.push(now + 5000);
     if (times.length) this.arm(Math.max(now, Math.min(...times)));
   }

@@ -3,11 +3,12 @@ import { expireStaleDeposits } from "./deposit-expiry";
 import { reconcileOpenDeposits } from "./deposits";
 import { projectDeposits, projectUsages, projectWithdrawals } from "./projection";
 import { creditDueBonuses, settleDueDeposits } from "./settlement";
+import { projectRewards, settleDueRewards } from "./rewards";
 import { advanceDueWithdrawals } from "./withdrawals";
 
 /**
  * The alarm's work, in order: lapse expired deposits, settle paid ones, look up open ones'
- * payments, credit bonuses, advance withdrawals, copy changes to D1; then the alarm is
+ * payments, credit bonuses, advance withdrawals, credit rewards, copy changes to D1; then the alarm is
  * armed again for whatever the state says is due next.
  */
 export async function runDueWork(w: WalletContext, now: number): Promise<void> {
@@ -16,8 +17,10 @@ export async function runDueWork(w: WalletContext, now: number): Promise<void> {
   await reconcileOpenDeposits(w, now);
   await creditDueBonuses(w, now);
   await advanceDueWithdrawals(w, now);
+  await settleDueRewards(w, now);
   await projectDeposits(w);
   await projectWithdrawals(w);
   await projectUsages(w);
+  await projectRewards(w);
   w.alarm.rearmFromState(Date.now());
 }

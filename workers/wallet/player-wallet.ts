@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { PromotionError } from "../core/promotion";
+import type { RewardKind } from "../core/reward";
 import type { WithdrawDecision } from "../core/withdraw";
 import { WalletAlarm } from "./alarm";
 import type { WalletContext } from "./context";
@@ -10,6 +11,8 @@ import { reprojectAll } from "./projection";
 import * as usages from "./promotion-usages";
 import { WalletStore } from "./queries";
 import { migrateWalletSchema } from "./schema";
+import * as rewards from "./rewards";
+import type { ClaimRewardResult } from "./rewards";
 import * as staff from "./staff-operations";
 import type {
   BankPaymentResult,
@@ -22,6 +25,8 @@ import type {
   OpenDepositResult,
   OpenWithdrawInput,
   PromotionUsage,
+  Reward,
+  RewardClaimInput,
   StaffRetryResult,
   WithdrawDecisionResult,
   WithdrawOrder,
@@ -29,6 +34,7 @@ import type {
 import * as withdrawals from "./withdrawals";
 
 export type * from "./types";
+export type { ClaimRewardResult } from "./rewards";
 
 /**
  * One Durable Object per player (agency + player id): the only writer of that player's
@@ -39,7 +45,7 @@ export type * from "./types";
  * on a request staying alive.
  *
  * This class is the wallet's RPC surface only; each concern lives in its own module:
- * deposits.ts, settlement.ts, withdrawals.ts, promotion-usages.ts, ledger.ts,
+ * deposits.ts, settlement.ts, withdrawals.ts, promotion-usages.ts, rewards.ts, ledger.ts,
  * projection.ts (D1 read models), staff-operations.ts, alarm.ts and due-work.ts, over the
  * storage in schema.ts and queries.ts.
  */
@@ -104,7 +110,7 @@ export class PlayerWallet extends DurableObject<Env> {
 
   // ---- withdrawals ----
 
-  openWithdraw(input: OpenWithdrawInput): { kind: "created" | "existing"; order: WithdrawOrder } | { kind: "refused"; error: PromotionError | "PROMOTION_CHANGED" } {
+  openWithdraw(input: OpenWithdrawInput): { kind: "created" | "existing"; order: WithdrawOrder } | { kind: "refused"; error: PromotionError | "PROMOTION_CHANGED" | "REWARD_HELD" } {
     return withdrawals.openWithdraw(this.wallet, input);
   }
 
@@ -156,6 +162,33 @@ export class PlayerWallet extends DurableObject<Env> {
 
   listUsages(page: number, pageSize: number): { items: PromotionUsage[]; total: number } {
     return usages.listUsages(this.wallet, page, pageSize);
+  }
+
+  // ---- rewards (cashback, referral share: issue 18, decision 029) ----
+
+  /**
+   * Claims a reward: credited at `input.provider` by the deposit settlement saga (reference =
+   * the reward code), once per (kind, period[, provider]); a repeat gets the same reward back.
+   */
+  claimReward(input: RewardClaimInput): Promise<ClaimRewardResult> {
+    return rewards.claimReward(this.wallet, input);
+  }
+
+  getReward(code: string): Reward | null {
+    return rewards.getReward(this.wallet, code);
+  }
+
+  listRewards(kind: RewardKind | null, page: number, pageSize: number): { items: Reward[]; total: number } {
+    return rewards.listRewards(this.wallet, kind, page, pageSize);
+  }
+
+  /** Rewards at this provider that hold a withdrawal from it (pending credit, turnover not met). */
+  rewardsHoldingWithdraw(provider: string): Reward[] {
+    return rewards.rewardsHoldingWithdraw(this.wallet, provider);
+  }
+
+  markRewardTurnoverMet(code: string, now: number): void {
+    rewards.markRewardTurnoverMet(this.wallet, code, now);
   }
 
   // ---- ledger ----

@@ -1,6 +1,7 @@
 import { formatAmount } from "../core/money";
 import { setFirstDepositStatement, upsertDepositOrderViewStatement, upsertPromotionUsageViewStatement, upsertWithdrawOrderViewStatement } from "../db/order-projection";
 import type { WalletContext } from "./context";
+import { projectRewards } from "./rewards";
 import type { DepositOrderRow, WithdrawOrderRow } from "./queries";
 
 /**
@@ -183,6 +184,7 @@ export async function reprojectAll(w: WalletContext): Promise<{ rows: number; re
   await projectDeposits(w);
   await projectWithdrawals(w);
   await projectUsages(w);
+  await projectRewards(w);
   const remaining = w.store.unprojectedCount();
   if (remaining > 0) w.alarm.schedule(Date.now() + 5000);
   return { rows, remaining };

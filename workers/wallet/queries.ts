@@ -3,6 +3,7 @@ import { canWithdrawTransition, type Deduction, type WithdrawStatus } from "../c
 import { canUsageTransition, type PromotionRules, type UsageStatus } from "../core/promotion";
 import { formatAmount } from "../core/money";
 import type { Provider } from "../core/providers";
+import { RewardStore } from "./reward-store";
 import type { DepositOrder, LedgerLine, OpenDepositInput, OpenWithdrawInput, ManualCreditInput, PromotionUsage, WithdrawOrder } from "./types";
 
 /**
@@ -91,6 +92,12 @@ export type ColumnValues = Record<string, string | number | null>;
 
 export class WalletStore {
   constructor(private readonly sql: SqlStorage) {}
+
+  private rewardStore: RewardStore | undefined;
+  /** Rewards (cashback, referral share): their own statements, reward-store.ts. */
+  get rewards(): RewardStore {
+    return (this.rewardStore ??= new RewardStore(this.sql));
+  }
 
   // ---- meta: who the wallet belongs to, the armed alarm, staff retry counters ----
 
@@ -304,6 +311,7 @@ export class WalletStore {
     this.sql.exec(`UPDATE deposit_orders SET projected = 0`);
     this.sql.exec(`UPDATE withdraw_orders SET projected = 0`);
     this.sql.exec(`UPDATE promotion_usages SET projected = 0`);
+    this.rewards.markAllUnprojected();
   }
 
   // ---- withdraw orders ----
@@ -561,7 +569,8 @@ export class WalletStore {
     return (
       this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM deposit_orders WHERE projected = 0`).one().n +
       this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM withdraw_orders WHERE projected = 0`).one().n +
-      this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM promotion_usages WHERE projected = 0`).one().n
+      this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM promotion_usages WHERE projected = 0`).one().n +
+      this.rewards.unprojectedCount()
     );
   }
 

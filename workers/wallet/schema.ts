@@ -133,6 +133,36 @@ SCHEMA_STEPS.push([
      BEGIN SELECT RAISE(ABORT, 'refused deposit transition'); END`,
 ]);
 
+// v5 (issue 18, decision 029): rewards (cashback, referral share) credited at a provider the
+// player chose. `claim_key` (kind:period[:provider]) makes a claim once per period, enforced
+// by the storage; a FAILED credit gives its key up (NULL) so the player may claim again.
+SCHEMA_STEPS.push([
+  `CREATE TABLE rewards (
+     code TEXT PRIMARY KEY,
+     claim_key TEXT UNIQUE,
+     kind TEXT NOT NULL CHECK (kind IN ('CASHBACK','REFERRAL')),
+     period TEXT NOT NULL,
+     provider TEXT NOT NULL,
+     amount_minor TEXT NOT NULL,
+     turnover_multiple TEXT NOT NULL,
+     turnover_target_minor TEXT NOT NULL,
+     turnover_start_minor TEXT,
+     turnover_since INTEGER,
+     turnover_met_at INTEGER,
+     basis_json TEXT NOT NULL DEFAULT '{}',
+     status TEXT NOT NULL CHECK (status IN ('PENDING','SUCCESS','FAILED')),
+     reason TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER,
+     created_at INTEGER NOT NULL,
+     settled_at INTEGER,
+     projected INTEGER NOT NULL DEFAULT 0
+   )`,
+  `CREATE TRIGGER reward_arrows BEFORE UPDATE OF status ON rewards
+     WHEN OLD.status <> NEW.status AND NOT (OLD.status = 'PENDING' AND NEW.status IN ('SUCCESS','FAILED'))
+     BEGIN SELECT RAISE(ABORT, 'refused reward transition'); END`,
+]);
+
 /**
  * Runs the steps this object has not run yet, each in its own transaction with the version
  * it reaches (`meta.schemaVersion`), so a crash leaves a whole step or none.

@@ -1,3 +1,4 @@
+import type { RewardKind } from "../core/reward";
 import type { OrderStatus } from "../core/orders";
 import type { Deduction, WithdrawStatus } from "../core/withdraw";
 import type { Provider } from "../core/providers";
@@ -163,3 +164,41 @@ export type ManualCreditInput = {
 
 /** One line of a ledger entry, as `ledgerFor` lists them. */
 export type LedgerLine = { entry: string; account: string; currency: string; amountMinor: string };
+
+/** A reward claim (issue 18: cashback, referral share; decision 029). */
+export type RewardClaimInput = {
+  /** The reward's code, also the provider reference of its credit (the service makes it). */
+  code: string;
+  kind: RewardKind;
+  /** The period claimed for, e.g. an ISO week "2026-W47" (core/reward-period.ts). */
+  period: string;
+  /** true: once per (kind, period, provider) — cashback per provider; false: once per (kind, period). */
+  perProvider: boolean;
+  provider: Provider;
+  /** Credit minor units (THB satang), > 0. */
+  amountMinor: string;
+  /** Turnover requirement: the amount played through this many times ("0": none; 2 decimals at most). */
+  turnoverMultiple: string;
+  /** What the amount rests on (net loss, percent…), kept for the history screen. */
+  basis?: Record<string, string>;
+  now: number;
+};
+
+export type Reward = {
+  code: string;
+  kind: RewardKind;
+  period: string;
+  provider: Provider;
+  amount: string; // THB decimal
+  status: "PENDING" | "SUCCESS" | "FAILED";
+  reason: string | null;
+  turnoverMultiple: string;
+  turnoverTarget: string; // THB decimal
+  /** The provider's turnover counter before the credit (minor units), and from when it counts. */
+  turnoverStart: string | null;
+  turnoverSince: number | null;
+  turnoverMet: boolean;
+  basis: Record<string, string>;
+  createdAt: number;
+  settledAt: number | null;
+};

@@ -27,7 +27,7 @@ const TRANSFER_NOT_FOUND_GRACE_MS = 60_000;
 export function openWithdraw(
   w: WalletContext,
   input: OpenWithdrawInput,
-): { kind: "created" | "existing"; order: WithdrawOrder } | { kind: "refused"; error: PromotionError | "PROMOTION_CHANGED" } {
+): { kind: "created" | "existing"; order: WithdrawOrder } | { kind: "refused"; error: PromotionError | "PROMOTION_CHANGED" | "REWARD_HELD" } {
   const same = w.store.withdrawByIdempotencyKey(input.idempotencyKey);
   if (same) return { kind: "existing", order: toWithdrawOrder(same) };
   // The quote was computed under the promotion then in use; it must still be the one.
@@ -38,6 +38,9 @@ export function openWithdraw(
   if (usage && usage.provider === input.provider && w.store.hasBonusPendingFor(usage.id)) {
     return { kind: "refused", error: "PROMOTION_BONUS_PENDING" };
   }
+  // a reward at this provider not credited yet, or with turnover still to play, holds it
+  // (the service marks met requirements first, from the provider's counter)
+  if (w.store.rewards.holdingWithdraw(input.provider).length > 0) return { kind: "refused", error: "REWARD_HELD" };
   if (governed) w.store.holdUsageForWithdraw(governed.id, input.code);
   w.store.insertPendingWithdraw(input, input.now + 5000, governed ? { usageId: governed.id, outcome: input.promotion!.outcome, deductions: input.promotion!.deductions } : null);
   w.alarm.schedule(input.now + 5000);

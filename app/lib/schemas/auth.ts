@@ -46,6 +46,8 @@ export const RegisterSchema = z
     // "on" from the form checkbox, true from a JSON client.
     adult: z.union([z.literal("on"), z.literal(true)], { error: "validation.adult" }),
     fingerprint: z.string().max(128).optional(),
+    // The referral code a /register?ref= link carried (decision 030); judged by the server.
+    ref: z.string().max(32).optional(),
   })
   .refine((value) => value.password === value.confirmPassword, {
     error: "validation.confirmMismatch",

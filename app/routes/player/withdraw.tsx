@@ -48,6 +48,7 @@ type Summary = {
 
 /** Promotion rules speak with the catalogue's messages (SPEC §8); the rest with the withdraw page's. */
 function errorKey(error: string): string {
+  if (error.startsWith("REWARD_")) return `reward.errors.${error}`; // decision 029: a reward's turnover holds the provider
   return error.startsWith("PROMOTION_") ? `errors.code.${error}` : `withdraw.errors.${error}`;
 }
 

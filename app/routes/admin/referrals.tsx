@@ -1,0 +1,135 @@
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form } from "react-router";
+import { useTranslation } from "react-i18next";
+import { REFERRAL_MODES } from "../../../workers/core/referral";
+import { adminReferralsPage, saveReferralSettings } from "../../../workers/services/referral";
+import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
+import { getBindings } from "~/lib/context.server";
+import { formatDateTime, formatMoney } from "~/lib/format";
+import { translate } from "~/lib/i18n.server";
+import { ReferralSettingsSchema } from "~/lib/schemas/referral";
+import { auditContext, requireStaff } from "~/lib/staff.server";
+import { redirectWithSuccess } from "~/lib/toast.server";
+import type { Route } from "./+types/referrals";
+
+/** Referral (owner, decision 030): the settings (audited) and the report of a complete week. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = await requireStaff(request, context, { role: "owner" });
+  return adminReferralsPage(getBindings(context).DB, staff.agencyId, new URL(request.url).searchParams.get("week"));
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = await requireStaff(request, context, { role: "owner" });
+  const submission = parseWithZod(await request.formData(), { schema: ReferralSettingsSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  await saveReferralSettings(getBindings(context).DB, auditContext(request, staff), submission.value);
+  return redirectWithSuccess({ request, context }, "/admin/referrals", translate(context, "admin:referral.saved"));
+}
+
+/** "250" hundredths -> "2.5" for the form. */
+const capInput = (cap: string | null) => (cap === null ? "" : cap.replace(/\.00$/, ""));
+
+export default function AdminReferrals({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const { settings, week, weeks, rows, notCounting, totals } = loaderData;
+  const [form, fields] = useSchemaForm("referral-settings", ReferralSettingsSchema, actionData?.result, {
+    enabled: settings.enabled ? "on" : undefined,
+    mode: settings.mode,
+    percentBp: settings.percent,
+    weeklyCapMinor: capInput(settings.weeklyCap),
+    turnoverMultiplier: String(settings.turnoverMultiplier),
+  });
+  return (
+    <section data-testid="admin-referrals">
+      <title>{t("referral.title")}</title>
+      <h1>{t("referral.title")}</h1>
+
+      <h2>{t("referral.settingsTitle")}</h2>
+      <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="referral-settings">
+        <div className="field field-check">
+          <input {...getInputProps(fields.enabled, { type: "checkbox" })} />
+          <label htmlFor={fields.enabled.id}>{t("referral.enabled")}</label>
+        </div>
+        <SelectField label={t("referral.mode")} field={fields.mode} options={REFERRAL_MODES.map((m) => ({ value: m, label: t(`referral.modes.${m}`) }))} />
+        <Field label={t("referral.percent")} hint={t("referral.percentHint")} inputProps={{ ...getInputProps(fields.percentBp, { type: "text" }), inputMode: "decimal" }} errors={fields.percentBp.errors} />
+        <Field label={t("referral.cap")} hint={t("referral.capHint")} inputProps={{ ...getInputProps(fields.weeklyCapMinor, { type: "text" }), inputMode: "decimal" }} errors={fields.weeklyCapMinor.errors} />
+        <Field
+          label={t("referral.turnover")}
+          hint={t("referral.turnoverHint")}
+          inputProps={{ ...getInputProps(fields.turnoverMultiplier, { type: "text" }), inputMode: "numeric" }}
+          errors={fields.turnoverMultiplier.errors}
+        />
+        <div role="alert" className="form-alert">
+          <ErrorList id={form.errorId} errors={form.errors} />
+        </div>
+        <button type="submit" className="button button-primary" data-testid="referral-save">
+          {t("referral.save")}
+        </button>
+      </Form>
+
+      <h2>{t("referral.reportTitle", { from: week.start, to: week.end })}</h2>
+      <Form method="get" className="form-inline" data-testid="referral-week-form">
+        <label htmlFor="referral-week">{t("referral.week")}</label>{" "}
+        <select id="referral-week" name="week" defaultValue={week.start}>
+          {weeks.map((w) => (
+            <option key={w.start} value={w.start}>
+              {w.start} – {w.end}
+            </option>
+          ))}
+        </select>{" "}
+        <button type="submit" className="button">
+          {t("referral.show")}
+        </button>
+      </Form>
+      <p data-testid="referral-totals">{t("referral.totals", { referred: totals.referred, counting: totals.counting, amount: formatMoney(totals.amount, "THB"), claimed: formatMoney(totals.claimed, "THB") })}</p>
+      {rows.length === 0 ? (
+        <p className="empty">{t("referral.none")}</p>
+      ) : (
+        <div className="table-wrap" role="region" tabIndex={0} aria-label={t("referral.title")}>
+          <table className="admin-table" data-testid="referral-report">
+            <thead>
+              <tr>
+                <th scope="col">{t("referral.referrer")}</th>
+                <th scope="col">{t("referral.referred")}</th>
+                <th scope="col">{t("referral.counting")}</th>
+                <th scope="col">{t("referral.basis")}</th>
+                <th scope="col">{t("referral.earnings")}</th>
+                <th scope="col">{t("referral.claimedWeek")}</th>
+                <th scope="col">{t("referral.claimedTotal")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.playerId} data-referrer={r.username}>
+                  <td>{r.username}</td>
+                  <td>{r.referred}</td>
+                  <td>{r.counting}</td>
+                  <td>{formatMoney(r.basis, "THB")}</td>
+                  <td>
+                    {formatMoney(r.amount, "THB")}
+                    {r.capped ? ` (${t("referral.capped")})` : ""}
+                  </td>
+                  <td>{r.claimed ? `${formatMoney(r.claimed.amount, "THB")} · ${t(`referral.status.${r.claimed.status}`)}` : "—"}</td>
+                  <td>{formatMoney(r.claimedTotal, "THB")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {notCounting.length > 0 && (
+        <>
+          <h2>{t("referral.notCountingTitle")}</h2>
+          <ul data-testid="referral-not-counting">
+            {notCounting.map((n, i) => (
+              <li key={i}>
+                {t("referral.notCountingLine", { referred: n.referred, referrer: n.referrer, reason: t(`referral.reasons.${n.reason ?? "same_device"}`), at: formatDateTime(n.reasonAt) })}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,273 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { fetchApp, seedDemo } from "../setup/seed";
+import { loginViaForm, PASSWORD, postForm, sessionFrom, uniqueName } from "../setup/players";
+import { registerPlayer } from "../../workers/services/auth";
+import { addBankAccount } from "../../workers/services/bank";
+import { upsertFingerprint } from "../../workers/db/players";
+import { upsertPlayerProviderDayStatement } from "../../workers/db/player-provider-stats";
+import { adminReferralsPage, claimReferralWeek, ensureReferralCode, referralPage, saveReferralSettings } from "../../workers/services/referral";
+import { SETTLE_MS, weekOf } from "../../workers/core/referral";
+import { listAudit } from "../../workers/db/audit";
+import { providerBalance, sandboxProvider } from "../setup/money";
+import { walletOf } from "../../workers/services/wallet";
+
+beforeAll(seedDemo);
+
+const AGENCY = { id: "demo", enabledProviders: ["askmebet", "betflix", "gclub", "gclub_live", "alphabet"] as const };
+const OWNER = { agencyId: "demo", staffId: null, staffUsername: "test-owner" };
+const FP_A = "a".repeat(32);
+const FP_B = "b".repeat(32);
+
+let ipN = 0;
+const ip = () => `10.77.${++ipN % 250}.${(ipN * 11) % 250}`;
+
+async function newPlayer(opts: { ref?: string; fingerprint?: string } = {}) {
+  const username = uniqueName("rf");
+  const reg = await registerPlayer(env.DB, "demo", { username, password: PASSWORD, phone: "02055555555", ref: opts.ref, fingerprint: opts.fingerprint }, { ip: ip(), userAgent: null });
+  if (!reg.ok) throw new Error(`register failed: ${reg.code}`);
+  return { username, playerId: reg.playerId, referral: reg.referral };
+}
+
+let acct = 0;
+const accountNumber = () => `0202${String(Date.now()).slice(-6)}${String(++acct).padStart(3, "0")}`;
+
+/** This real week, claimed as if two hours after its end (ties made now fall inside it). */
+const week = weekOf(Date.now());
+const afterWeek = () => week.endsAt + SETTLE_MS + 1;
+const day = (i: number) => new Date(week.startsAt + i * 86400_000 + 7 * 3600_000).toISOString().slice(0, 10);
+
+async function netLoss(playerId: string, dayIndex: number, provider: "askmebet" | "betflix", winLossMinor: bigint) {
+  await upsertPlayerProviderDayStatement(env.DB, { agencyId: "demo", playerId, provider, day: day(dayIndex), turnoverMinor: 1_000_000n, winLossMinor, collectedAt: new Date().toISOString() }).run();
+}
+
+async function settledDeposit(playerId: string, creditMinor: number, paidAt = new Date(week.startsAt + 3600_000).toISOString()) {
+  const code = `D${crypto.randomUUID().slice(0, 12)}`;
+  await env.DB.prepare(
+    `INSERT INTO deposit_orders_view (code, agency_id, player_id, provider, amount, credit, status, created_at, updated_at, credit_minor, paid_at, projection_version)
+     VALUES (?1, 'demo', ?2, 'askmebet', '0', '0', 'SUCCESS', ?3, ?3, ?4, ?3, 1)`,
+  )
+    .bind(code, playerId, paidAt, creditMinor)
+    .run();
+}
+
+describe("referral codes and the register page", () => {
+  it("a code is made once per player, stable, and the register page says who invited (or that a code is not valid)", async () => {
+    const referrer = await newPlayer();
+    const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+    expect(await ensureReferralCode(env.DB, "demo", referrer.playerId)).toBe(code);
+    const page = await (await fetchApp(`http://localhost/register?ref=${code.toLowerCase()}`)).text();
+    expect(page).toContain('data-testid="referral-invited"');
+    expect(page).toContain(`name="ref" value="${code}"`);
+    const bad = await (await fetchApp(`http://localhost/register?ref=NOPE2345`)).text();
+    expect(bad).toContain('data-testid="referral-invalid"');
+    expect(bad).toContain("NOPE2345");
+    expect(bad).not.toContain('name="ref"');
+  });
+
+  it("registration through the form ties the newcomer once; an invalid code still registers, without a tie, and says so", async () => {
+    const referrer = await newPlayer();
+    const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+    const username = uniqueName("rg");
+    const res = await postForm("/register", { username, password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: "on", ref: code, fingerprint: "" }, { ip: ip() });
+    expect(res.status).toBe(302);
+    const mine = await referralPage(env, AGENCY, referrer.playerId);
+    expect(mine.referred).toHaveLength(1);
+    expect(mine.counting).toBe(1);
+
+    const other = uniqueName("rg");
+    const invalid = await postForm("/register", { username: other, password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: "on", ref: "ZZZZ2345" }, { ip: ip() });
+    expect(invalid.status).toBe(302);
+    const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM referrals r JOIN players p ON p.id = r.referred_player_id WHERE p.username = ?1`).bind(other).first<{ n: number }>();
+    expect(row!.n).toBe(0);
+  });
+});
+
+describe("tie rules", () => {
+  it("a device already seen on the referrer's account: tied, not counting, reason recorded", async () => {
+    const referrer = await newPlayer();
+    await upsertFingerprint(env.DB, "demo", referrer.playerId, FP_A, "{}");
+    const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+    const same = await newPlayer({ ref: code, fingerprint: FP_A });
+    expect(same.referral).toBe("not_counting");
+    const fresh = await newPlayer({ ref: code, fingerprint: FP_B });
+    expect(fresh.referral).toBe("tied");
+    const page = await referralPage(env, AGENCY, referrer.playerId);
+    expect(page.counting).toBe(1);
+    expect(page.notCounting).toBe(1);
+    expect(page.referred.find((r) => !r.counts)?.reason).toBe("same_device");
+  });
+
+  it("self-referral is impossible: the referrer's own code never ties the referrer (and a second account from their device does not count)", async () => {
+    const referrer = await newPlayer();
+    const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+    const { tieReferral } = await import("../../workers/services/referral");
+    expect(await tieReferral(env.DB, "demo", referrer.playerId, code, null)).toBe("self");
+    expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM referrals WHERE referred_player_id = ?1`).bind(referrer.playerId).first<number>("n")).toBe(0);
+  });
+
+  it("a newcomer is tied once: a second tie changes nothing", async () => {
+    const a = await newPlayer();
+    const b = await newPlayer();
+    const codeA = await ensureReferralCode(env.DB, "demo", a.playerId);
+    const codeB = await ensureReferralCode(env.DB, "demo", b.playerId);
+    const c = await newPlayer({ ref: codeA });
+    const { tieReferral } = await import("../../workers/services/referral");
+    await tieReferral(env.DB, "demo", c.playerId, codeB, null);
+    const row = await env.DB.prepare(`SELECT referrer_player_id FROM referrals WHERE referred_player_id = ?1`).bind(c.playerId).first<string>("referrer_player_id");
+    expect(row).toBe(a.playerId);
+  });
+
+  it("a bank account the referrer had (replaced since) added later by the referred player: stops counting, with the reason", async () => {
+    const referrer = await newPlayer();
+    const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+    const old = accountNumber();
+    expect((await addBankAccount(env.DB, "demo", referrer.playerId, { bankCode: "BCEL", accountNumber: old, accountName: "Ref Errer" })).ok).toBe(true);
+    const { replaceBankAccount } = await import("../../workers/services/bank-replace");
+    const replaced = await replaceBankAccount(env, OWNER, referrer.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Ref Errer" }, { allowPaid: true });
+    expect(replaced.ok).toBe(true);
+    const referred = await newPlayer({ ref: code });
+    expect((await referralPage(env, AGENCY, referrer.playerId)).counting).toBe(1);
+    // the old number is free again: the referred player adds it
+    expect((await addBankAccount(env.DB, "demo", referred.playerId, { bankCode: "BCEL", accountNumber: old, accountName: "Re Ferred" })).ok).toBe(true);
+    const page = await referralPage(env, AGENCY, referrer.playerId);
+    expect(page.counting).toBe(0);
+    expect(page.referred[0]!.reason).toBe("same_bank");
+    const stored = await env.DB.prepare(`SELECT counts, reason, reason_at FROM referrals WHERE referred_player_id = ?1`).bind(referred.playerId).first<{ counts: number; reason: string; reason_at: string }>();
+    expect(stored).toMatchObject({ counts: 0, reason: "same_bank" });
+    expect(stored!.reason_at).toBeTruthy();
+  });
+});
+
+describe("earnings", () => {
+  it("net loss mode: from the provider figures of counting players (a winner adds 0), percent then cap", async () => {
+    await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "net_loss", percentBp: 1000, weeklyCapMinor: 0n, turnoverMultiplier: 2 });
+    const referrer = await newPlayer();
+    const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+    await upsertFingerprint(env.DB, "demo", referrer.playerId, FP_A, "{}");
+    const a = await newPlayer({ ref: code });
+    const b = await newPlayer({ ref: code });
+    const notCounting = await newPlayer({ ref: code, fingerprint: FP_A });
+    await netLoss(a.playerId, 0, "askmebet", 300_000n);
+    await netLoss(a.playerId, 1, "betflix", -100_000n);
+    await netLoss(b.playerId, 2, "askmebet", -500_000n);
+    await netLoss(notCounting.playerId, 0, "askmebet", 900_000n);
+    // deposits alone never make a net-loss share
+    await settledDeposit(b.playerId, 10_000_000);
+    const page = await referralPage(env, AGENCY, referrer.playerId, afterWeek);
+    const w = page.weeks.find((x) => x.week === week.start)!;
+    expect(w).toMatchObject({ counted: 2, basis: "2000.00", amount: "200.00", capped: false });
+
+    await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "net_loss", percentBp: 1000, weeklyCapMinor: 15_000n, turnoverMultiplier: 2 });
+    const capped = (await referralPage(env, AGENCY, referrer.playerId, afterWeek)).weeks.find((x) => x.week === week.start)!;
+    expect(capped).toMatchObject({ amount: "150.00", capped: true });
+  });
+
+  it("deposits mode: settled deposits of counting players inside the week", async () => {
+    await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "deposits", percentBp: 250, weeklyCapMinor: 0n, turnoverMultiplier: 1 });
+    const referrer = await newPlayer();
+    const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+    const a = await newPlayer({ ref: code });
+    await settledDeposit(a.playerId, 400_000);
+    await settledDeposit(a.playerId, 100_000);
+    // paid the week before: not this week's
+    await settledDeposit(a.playerId, 999_999, new Date(week.startsAt - 1000).toISOString());
+    const w = (await referralPage(env, AGENCY, referrer.playerId, afterWeek)).weeks.find((x) => x.week === week.start)!;
+    expect(w).toMatchObject({ basis: "5000.00", amount: "125.00" });
+  });
+
+  it("a week that has not ended cannot be claimed; a disabled programme pays nothing", async () => {
+    const referrer = await newPlayer();
+    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" })).toEqual({ ok: false, error: "REFERRAL_WEEK_OPEN" });
+    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: "2026-11-24", provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_WEEK_INVALID" });
+    await saveReferralSettings(env.DB, OWNER, { enabled: false, mode: "deposits", percentBp: 250, weeklyCapMinor: 0n, turnoverMultiplier: 1 });
+    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_DISABLED" });
+    await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "deposits", percentBp: 250, weeklyCapMinor: 0n, turnoverMultiplier: 1 });
+    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_NOTHING_TO_CLAIM" });
+  });
+});
+
+/** A referrer with a settled bank account and session-free identity, and one counting referred player who lost `lossMinor` this week. */
+async function referrerWithShare(lossMinor: bigint) {
+  const referrer = await newPlayer();
+  const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+  const a = await newPlayer({ ref: code });
+  await netLoss(a.playerId, 1, "askmebet", lossMinor);
+  return { ...referrer, who: { id: referrer.playerId, username: referrer.username } };
+}
+
+describe("the claim, through the wallet's reward path", () => {
+  it("20 concurrent posts for one week: one claim, one credit at the provider, one ledger entry; the rest hear 'already claimed'", async () => {
+    await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "net_loss", percentBp: 1000, weeklyCapMinor: 0n, turnoverMultiplier: 0 });
+    const r = await referrerWithShare(123_450n); // 10 % = 123.45
+    const results = await Promise.all(Array.from({ length: 20 }, () => claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "gclub" }, afterWeek)));
+    const won = results.filter((x) => x.ok);
+    expect(won).toHaveLength(1);
+    expect(won[0]).toMatchObject({ ok: true, amount: "123.45", provider: "gclub" });
+    expect(results.filter((x) => !x.ok && x.error === "REFERRAL_ALREADY_CLAIMED")).toHaveLength(19);
+    const wallet = walletOf(env, "demo", r.playerId);
+    await wallet.runDueWork(Date.now() + 60_000);
+    expect(await providerBalance("gclub", r.username)).toBe("123.45");
+    const rewards = await wallet.listRewards("REFERRAL", 1, 10);
+    expect(rewards.total).toBe(1);
+    const reward = rewards.items[0]!;
+    expect(reward).toMatchObject({ status: "SUCCESS", amount: "123.45", provider: "gclub" });
+    const ledger = await wallet.ledgerFor(reward.code);
+    expect(ledger.filter((l) => l.account === "agency:referral")).toEqual([expect.objectContaining({ currency: "THB", amountMinor: "12345" })]);
+    expect(await wallet.ledgerTotals()).toEqual({ THB: "0" });
+    // a later claim of the same week is refused, and the page shows it claimed
+    expect(await claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_ALREADY_CLAIMED" });
+    const page = await referralPage(env, AGENCY, r.playerId, afterWeek);
+    expect(page.history).toEqual([expect.objectContaining({ week: week.start, amount: "123.45", provider: "gclub", status: "CREDITED" })]);
+    expect(page.weeks.find((w) => w.week === week.start)!.claim?.status).toBe("CREDITED");
+  }, 120_000);
+
+  it("the turnover requirement is the share times the owner's multiplier; a refused credit books nothing and can be claimed again", async () => {
+    await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "net_loss", percentBp: 1000, weeklyCapMinor: 0n, turnoverMultiplier: 3 });
+    const r = await referrerWithShare(50_000n); // 10 % = 50.00
+    await sandboxProvider("/sandbox/faults", { method: "POST", body: JSON.stringify({ provider: "alphabet", op: "deposit", mode: "refuse", count: 1 }) });
+    try {
+      expect(await claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "alphabet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_CREDIT_FAILED" });
+    } finally {
+      await sandboxProvider("/sandbox/faults", { method: "DELETE" });
+    }
+    const again = await claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "alphabet" }, afterWeek);
+    expect(again).toEqual({ ok: true, amount: "50.00", provider: "alphabet", turnover: "150.00", pending: false });
+    const wallet = walletOf(env, "demo", r.playerId);
+    const items = (await wallet.listRewards("REFERRAL", 1, 10)).items;
+    expect(items.filter((i) => i.status === "SUCCESS")).toEqual([expect.objectContaining({ turnoverTarget: "150.00" })]);
+    expect(await providerBalance("alphabet", r.username)).toBe("50.00");
+  }, 120_000);
+});
+
+describe("owner settings and report", () => {
+  it("settings changes are audited (before/after), an unchanged save writes nothing; the report lists referrers", async () => {
+    const input = { enabled: true, mode: "net_loss" as const, percentBp: 777, weeklyCapMinor: 123_400n, turnoverMultiplier: 5 };
+    await saveReferralSettings(env.DB, OWNER, input);
+    await saveReferralSettings(env.DB, OWNER, input);
+    const rows = (await listAudit(env.DB, "demo", { page: 1, pageSize: 50, action: "referral.settings" })).items.filter((r) => (r.after as { percentBp: number }).percentBp === 777);
+    expect(rows).toHaveLength(1);
+    const report = await adminReferralsPage(env.DB, "demo", null);
+    expect(report.settings).toMatchObject({ enabled: true, percent: "7.77", weeklyCap: "1234.00", turnoverMultiplier: 5 });
+    expect(report.rows.length).toBeGreaterThan(0);
+  });
+
+  it("the owner's page posts the settings; a cashier is refused", async () => {
+    // the page and its form work as plain HTTP (JS off): covered by the e2e; here the route's guard
+    const res = await fetchApp("http://localhost/admin/referrals", { redirect: "manual" });
+    expect([302, 303]).toContain(res.status);
+  });
+});
+
+describe("player page over HTTP", () => {
+  it("shows the link, the code and the counts", async () => {
+    const username = uniqueName("pg");
+    const reg = await registerPlayer(env.DB, "demo", { username, password: PASSWORD, phone: "02055555555" }, { ip: ip(), userAgent: null });
+    if (!reg.ok) throw new Error("register");
+    const cookie = sessionFrom(await loginViaForm(username, PASSWORD, { ip: ip() }))!;
+    const html = await (await fetchApp("http://localhost/player/referral", { headers: { Cookie: cookie } })).text();
+    const code = await ensureReferralCode(env.DB, "demo", reg.playerId);
+    expect(html).toContain(`http://localhost/register?ref=${code}`);
+    expect(html).toContain('data-testid="referral-counts"');
+  });
+});

@@ -1,0 +1,150 @@
+import { formatAmount } from "../core/money";
+import { isProvider } from "../core/providers";
+import { rewardClaimKey, rewardTurnoverTarget } from "../core/reward";
+import { upsertRewardViewStatement } from "../db/rewards";
+import { providerUsername } from "../ports/provider";
+import { settlementDelayMs } from "./alarm";
+import type { WalletContext } from "./context";
+import { postLedgerEntry } from "./ledger";
+import { providerPortFor } from "./provider-port";
+import type { RewardRow } from "./reward-store";
+import type { Reward, RewardClaimInput } from "./types";
+
+/**
+ * Rewards (issue 18, decision 029): cashback and the referral share, credited at the
+ * provider the player chose. A claim is written PENDING synchronously, unique per claim
+ * key (kind, period[, provider]) in the storage itself, so however many copies arrive at
+ * once one reward exists; then it is settled by the same saga as a deposit: transfer-in
+ * with the reward code as reference, an unknown outcome resolved by asking the provider
+ * about that reference before sending again, retried from the alarm until known.
+ * Ledger: the agency's expense account (`agency:cashback`, `agency:referral`) gives the
+ * credit, which lands in the provider wallet. A turnover requirement (amount x multiple,
+ * counted from the provider's counter read before the credit) holds withdrawals from that
+ * provider until met, like a promotion usage.
+ */
+
+export type ClaimRewardResult = { kind: "created" | "existing"; reward: Reward };
+
+export async function claimReward(w: WalletContext, input: RewardClaimInput): Promise<ClaimRewardResult> {
+  const claimKey = rewardClaimKey(input.kind, input.period, input.perProvider ? input.provider : null);
+  const same = w.store.rewards.byClaimKey(claimKey) ?? w.store.rewards.byCode(input.code);
+  if (same) return { kind: "existing", reward: toReward(same) };
+  w.store.rewards.insertPending({
+    code: input.code,
+    claimKey,
+    kind: input.kind,
+    period: input.period,
+    provider: input.provider,
+    amountMinor: input.amountMinor,
+    turnoverMultiple: input.turnoverMultiple,
+    turnoverTargetMinor: rewardTurnoverTarget(BigInt(input.amountMinor), input.turnoverMultiple).toString(),
+    basisJson: JSON.stringify(input.basis ?? {}),
+    now: input.now,
+  });
+  w.alarm.schedule(input.now);
+  // First attempt right away, so the player sees the outcome; an unknown one continues from the alarm.
+  await settleReward(w, w.store.rewards.byCode(input.code)!, input.now);
+  return { kind: "created", reward: toReward(w.store.rewards.byCode(input.code)!) };
+}
+
+export async function settleDueRewards(w: WalletContext, now: number): Promise<void> {
+  for (const row of w.store.rewards.dueForSettlement(now)) await settleReward(w, row, now);
+}
+
+async function settleReward(w: WalletContext, row: RewardRow, now: number): Promise<void> {
+  const agencyId = w.store.readMeta("agencyId");
+  const username = w.store.readMeta("username");
+  if (!agencyId || !username || !isProvider(row.provider)) return;
+  const attempt = row.attempts + 1;
+  // claimed before any await: the alarm (or a concurrent claim) does not start this attempt again
+  w.store.rewards.recordAttempt(row.code, attempt, now + settlementDelayMs(attempt));
+  const port = providerPortFor(w.env, agencyId, row.provider);
+  const user = providerUsername(agencyId, username);
+  if (row.turnover_target_minor !== "0" && row.turnover_start_minor === null) {
+    // the requirement counts bets from here: read the counter before the credit lands, or try again later
+    const counter = await port.turnover(user, now);
+    if (counter.kind !== "ok") return;
+    w.store.rewards.recordTurnoverStart(row.code, counter.amountMinor, now);
+  }
+  if (row.attempts > 0) {
+    // a previous attempt may have been applied: ask before sending again
+    const status = await port.transferStatus(row.code);
+    if (status.kind === "success") return finishReward(w, row.code, "SUCCESS");
+    if (status.kind === "failed") return finishReward(w, row.code, "FAILED", "PROVIDER_FAILED");
+    if (status.kind === "unknown") return;
+  }
+  const outcome = await port.transfer({ username: user, amount: formatAmount(BigInt(row.amount_minor), "THB"), direction: "in", reference: row.code });
+  if (outcome.kind === "ok") return finishReward(w, row.code, "SUCCESS");
+  if (outcome.kind === "refused") return finishReward(w, row.code, "FAILED", `PROVIDER_${outcome.code}`);
+  // unknown: the next attempt starts with the status query
+}
+
+function finishReward(w: WalletContext, code: string, to: "SUCCESS" | "FAILED", reason?: string): void {
+  const now = Date.now();
+  const row = w.store.rewards.byCode(code);
+  if (!row || row.status !== "PENDING") return;
+  if (!w.store.rewards.finish(code, to, reason ?? null, now)) return;
+  if (to === "SUCCESS") {
+    const amount = BigInt(row.amount_minor);
+    postLedgerEntry(w.store, code, "reward", [
+      [`agency:${row.kind.toLowerCase()}`, "THB", amount],
+      [`provider:${row.provider}`, "THB", -amount],
+    ], now);
+  }
+  w.alarm.schedule(now); // copy to D1
+}
+
+/** Rewards at this provider holding a withdrawal from it (pending, or turnover not yet met). */
+export function rewardsHoldingWithdraw(w: WalletContext, provider: string): Reward[] {
+  return w.store.rewards.holdingWithdraw(provider).map(toReward);
+}
+
+/** The service measured the turnover at the provider: the requirement is met, the hold ends. */
+export function markRewardTurnoverMet(w: WalletContext, code: string, now: number): void {
+  w.store.rewards.markTurnoverMet(code, now);
+  w.alarm.schedule(now);
+}
+
+export function getReward(w: WalletContext, code: string): Reward | null {
+  const row = w.store.rewards.byCode(code);
+  return row ? toReward(row) : null;
+}
+
+export function listRewards(w: WalletContext, kind: Reward["kind"] | null, page: number, pageSize: number): { items: Reward[]; total: number } {
+  return { items: w.store.rewards.page(kind, page, pageSize).map(toReward), total: w.store.rewards.count(kind) };
+}
+
+/** Copies changed rewards to D1 (reward_claims): the back office's claims reports read it. */
+export async function projectRewards(w: WalletContext): Promise<void> {
+  const agencyId = w.store.readMeta("agencyId");
+  const playerId = w.store.readMeta("playerId");
+  if (!agencyId || !playerId) return;
+  const dirty = w.store.rewards.unprojected();
+  if (dirty.length === 0) return;
+  try {
+    await w.env.DB.batch(dirty.map((row) => upsertRewardViewStatement(w.env.DB, { ...toReward(row), agencyId, playerId, amountMinor: Number(BigInt(row.amount_minor)) })));
+    for (const row of dirty) w.store.rewards.markProjected(row);
+  } catch (error) {
+    console.error("reward projection failed; retried at the next alarm", error);
+  }
+}
+
+export function toReward(row: RewardRow): Reward {
+  return {
+    code: row.code,
+    kind: row.kind,
+    period: row.period,
+    provider: row.provider,
+    amount: formatAmount(BigInt(row.amount_minor), "THB"),
+    status: row.status,
+    reason: row.reason,
+    turnoverMultiple: row.turnover_multiple,
+    turnoverTarget: formatAmount(BigInt(row.turnover_target_minor), "THB"),
+    turnoverStart: row.turnover_start_minor,
+    turnoverSince: row.turnover_since,
+    turnoverMet: row.turnover_target_minor === "0" || row.turnover_met_at !== null,
+    basis: JSON.parse(row.basis_json) as Record<string, string>,
+    createdAt: row.created_at,
+    settledAt: row.settled_at,
+  };
+}
