@@ -18,6 +18,7 @@ const ADMIN_SECTIONS = [
   { key: "reports", to: "/admin/reports", ownerOnly: false, label: "reports.nav" },
   { key: "fingerprints", to: "/admin/fingerprints", ownerOnly: false },
   { key: "promotions", to: "/admin/promotions", ownerOnly: true },
+  { key: "cashback", to: "/admin/cashback", ownerOnly: true, label: "cashback.nav" },
   { key: "settings", to: "/admin/settings", ownerOnly: true },
   { key: "staff", to: "/admin/staff", ownerOnly: true },
   { key: "audit", to: "/admin/audit", ownerOnly: true },

@@ -36,6 +36,7 @@ export const PLAYER_MENU: MenuEntry[][] = [
     { key: "menu.deposit", to: "/player/deposit", icon: "deposit" },
     { key: "menu.withdraw", to: "/player/withdraw", icon: "withdraw" },
     { key: "menu.promotion", to: "/player/promotion", icon: "promotion" },
+    { key: "cashback.menu", to: "/player/cashback", icon: "promotion" },
   ],
   [
     { key: "menu.account", icon: "account", children: [{ key: "menu.bankAccount", to: "/player/bank", icon: "bank" }] },
