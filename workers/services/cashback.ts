@@ -21,7 +21,7 @@ import { walletOf } from "./wallet";
  * reward path with a turnover requirement. Owner settings are audited.
  */
 
-export type CashbackLine = {
+type CashbackLine = {
   provider: Provider;
   /** The player's net loss at the provider over the week (THB decimal; negative: the player won). */
   netLoss: string;

@@ -7,7 +7,7 @@ import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
-import { CashbackSettingsSchema } from "~/lib/schemas/cashback";
+import { CashbackSettingsSchema, cashbackSettingsInput } from "~/lib/schemas/cashback";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/cashback";
@@ -26,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireStaff(request, context, { role: "owner" });
   const submission = parseWithZod(await request.formData(), { schema: CashbackSettingsSchema });
   if (submission.status !== "success") return data({ result: submission.reply() as SubmissionResult<string[]> }, { status: 400 });
-  const outcome = await saveCashbackSettings(getBindings(context).DB, auditContext(request, staff), submission.value);
+  const outcome = await saveCashbackSettings(getBindings(context).DB, auditContext(request, staff), cashbackSettingsInput(submission.value));
   if (!outcome.ok) {
     const key = outcome.code === "PERCENT_INVALID" ? "admin:cashback.validation.percent" : outcome.code === "MULTIPLE_INVALID" ? "admin:cashback.validation.multiple" : "admin:cashback.validation.amount";
     return data({ result: submission.reply({ fieldErrors: { [outcome.field]: [key] } }) as SubmissionResult<string[]> }, { status: 409 });
