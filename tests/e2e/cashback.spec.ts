@@ -71,17 +71,17 @@ test("owner sets cashback; a player sees last week per provider, claims once, se
   await page.goto("/player/cashback");
   await waitForHydration(page);
   const askmebet = page.getByTestId("cashback-askmebet");
-  await expect(askmebet.getByTestId("net-loss")).toContainText("700.00");
-  await expect(askmebet.getByTestId("cashback-amount")).toContainText("50.00");
+  await expect(askmebet.getByTestId("net-loss")).toContainText(/700[.,]00/);
+  await expect(askmebet.getByTestId("cashback-amount")).toContainText(/50[.,]00/);
   await expect(page.getByTestId("cashback-betflix").getByTestId("refusal")).toHaveAttribute("data-refusal", "CASHBACK_PERIOD_INCOMPLETE");
   await expect(page.getByTestId("cashback-gclub").getByTestId("refusal")).toHaveAttribute("data-refusal", "CASHBACK_NOTHING_LOST");
   await expect(page.getByTestId("reward-history-empty")).toBeVisible();
 
   await askmebet.getByTestId("claim").click();
-  await expect(page.getByTestId("toast")).toContainText("50.00");
+  await expect(page.getByTestId("toast")).toContainText(/50[.,]00/);
   await expect(page.getByTestId("cashback-askmebet").getByTestId("refusal")).toHaveAttribute("data-refusal", "CASHBACK_ALREADY_CLAIMED");
   const history = page.getByTestId("reward-history");
-  await expect(history.getByTestId("reward-amount")).toContainText("50.00");
+  await expect(history.getByTestId("reward-amount")).toContainText(/50[.,]00/);
   await expect(history.locator('[data-status="SUCCESS"]')).toHaveCount(1);
 
   // the claims report (copied to D1 by the wallet's alarm)
@@ -89,6 +89,6 @@ test("owner sets cashback; a player sees last week per provider, claims once, se
   await staffLogin(page, DEMO_STAFF.boss, "/admin/cashback");
   await expect(async () => {
     await page.goto("/admin/cashback");
-    await expect(page.getByTestId("cashback-claims").locator("tr", { hasText: player.username })).toContainText("50.00", { timeout: 1000 });
+    await expect(page.getByTestId("cashback-claims").locator("tr", { hasText: player.username })).toContainText(/50[.,]00/, { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
 });
