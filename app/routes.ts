@@ -22,6 +22,7 @@ export default [
     route("sessions", "routes/player/sessions.tsx"),
     route("limits", "routes/player/limits.tsx"),
     route("referral", "routes/player/referral.tsx"),
+    route("cashback", "routes/player/cashback.tsx"),
   ]),
 
   ...["api/v2", "v2"].flatMap((base) =>
@@ -76,6 +77,7 @@ export default [
     route("promotions", "routes/admin/promotions.tsx"),
     route("promotions/new", "routes/admin/promotion-new.tsx"),
     route("promotions/:promotionId", "routes/admin/promotion-edit.tsx"),
+    route("cashback", "routes/admin/cashback.tsx"),
     route("forwarder", "routes/admin/forwarder.tsx"),
     route("reports", "routes/admin/reports.tsx"),
     route("reports/:file", "routes/admin/reports-csv.ts"),

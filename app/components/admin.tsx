@@ -19,6 +19,7 @@ const ADMIN_SECTIONS = [
   { key: "fingerprints", to: "/admin/fingerprints", ownerOnly: false },
   { key: "promotions", to: "/admin/promotions", ownerOnly: true },
   { key: "referrals", to: "/admin/referrals", ownerOnly: true, label: "referral.nav" },
+  { key: "cashback", to: "/admin/cashback", ownerOnly: true, label: "cashback.nav" },
   { key: "settings", to: "/admin/settings", ownerOnly: true },
   { key: "staff", to: "/admin/staff", ownerOnly: true },
   { key: "audit", to: "/admin/audit", ownerOnly: true },

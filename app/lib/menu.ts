@@ -37,6 +37,7 @@ export const PLAYER_MENU: MenuEntry[][] = [
     { key: "menu.withdraw", to: "/player/withdraw", icon: "withdraw" },
     { key: "menu.promotion", to: "/player/promotion", icon: "promotion" },
     { key: "referral.menu", to: "/player/referral", icon: "promotion" },
+    { key: "cashback.menu", to: "/player/cashback", icon: "promotion" },
   ],
   [
     { key: "menu.account", icon: "account", children: [{ key: "menu.bankAccount", to: "/player/bank", icon: "bank" }] },

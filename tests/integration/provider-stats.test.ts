@@ -290,7 +290,8 @@ describe("through the agency's provider setup (the port factory)", () => {
       { period: YESTERDAY, provider: "askmebet", turnover: 4000, winLoss: 3000 },
       { period: TODAY, provider: "askmebet", turnover: 4000, winLoss: 3000 },
     ]);
-    expect(asked.filter((u) => u.pathname === "/betTransactionsV2")).toHaveLength(48);
+    // 2 days x 24 hourly windows for the agency, and again for its one player's own figures (issue 18)
+    expect(asked.filter((u) => u.pathname === "/betTransactionsV2")).toHaveLength(96);
     expect(asked.every((u) => u.searchParams.get("productId") === "AMBSLOT")).toBe(true);
     expect(run.unavailable.filter((u) => u.agencyId === a).map((u) => u.provider)).toEqual(["gclub", "gclub"]);
     expect(report.unavailable.map((u) => `${u.provider} ${u.day}`)).toEqual([`gclub ${YESTERDAY}`, `gclub ${TODAY}`]);

@@ -6,7 +6,6 @@
  */
 
 export type RewardKind = "CASHBACK" | "REFERRAL";
-export const REWARD_KINDS: readonly RewardKind[] = ["CASHBACK", "REFERRAL"];
 
 /** A multiple with at most 2 decimals ("0", "3", "1.5") -> hundredths; null when it is not one. */
 export function parseMultiple(text: string): bigint | null {

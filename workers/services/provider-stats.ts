@@ -1,6 +1,7 @@
 import type { Provider } from "../core/providers";
 import { legacyProviderUsername } from "../core/provider-username";
 import { periodsOf, vientianeDate, type ReportRange } from "../core/report-range";
+import { upsertPlayerProviderDayStatement } from "../db/player-provider-stats";
 import { listActiveAgencyProviders, listProviderDayStats, listProviderPlayers, markProviderDayUnavailable, upsertProviderDayOk } from "../db/provider-stats";
 import type { PeriodSummary } from "../ports/provider";
 import { providerPortFor } from "../wallet/provider-port";
@@ -18,12 +19,19 @@ import { providerPortFor } from "../wallet/provider-port";
 /** Time one provider of one agency may take for its days, per run (a slow provider is left for the next run). */
 const PROVIDER_BUDGET_MS = 25_000;
 const DAY_MS = 86_400_000;
+/** Players of one provider asked at once for their own figures (issue 18: cashback, referral share). */
+const PLAYER_CONCURRENCY = 4;
+/** Statements per D1 batch when writing players' days. */
+const PLAYER_BATCH = 100;
 
 export type CollectResult = {
   /** Days written with figures. */
   collected: number;
   /** Days the provider could not answer (recorded unavailable, left for the next run). */
   unavailable: { agencyId: string; provider: Provider; day: string; reason: string }[];
+  /** Players' days written (player_provider_daily), and players' days the provider could not answer. */
+  playerDays: number;
+  playerDaysUnavailable: number;
 };
 
 /**
@@ -39,12 +47,26 @@ export async function collectProviderStats(env: Env, now: Date | number, options
   const days = [vientianeDate(at - DAY_MS), today];
   const collectedAt = new Date(at).toISOString();
   const budgetMs = options.budgetMs ?? PROVIDER_BUDGET_MS;
-  const result: CollectResult = { collected: 0, unavailable: [] };
+  const result: CollectResult = { collected: 0, unavailable: [], playerDays: 0, playerDaysUnavailable: 0 };
   for (const { agencyId, providers } of await listActiveAgencyProviders(env.DB)) {
     // The providers of one agency are asked side by side; each has its own budget.
     await Promise.all(
       providers.map(async (provider) => {
         for (const outcome of await collectOne(env, agencyId, provider, days, budgetMs)) {
+          try {
+            // each player's figures for the day (only answered ones: a missing day has no row)
+            const answered = outcome.players.filter((p) => p.summary.kind === "ok");
+            result.playerDaysUnavailable += outcome.players.length - answered.length;
+            const statements = answered.map((p) => {
+              const summary = p.summary as Extract<PeriodSummary, { kind: "ok" }>;
+              return upsertPlayerProviderDayStatement(env.DB, { agencyId, playerId: p.playerId, provider, day: outcome.day, turnoverMinor: summary.turnoverMinor, winLossMinor: summary.winLossMinor, collectedAt });
+            });
+            for (let i = 0; i < statements.length; i += PLAYER_BATCH) await env.DB.batch(statements.slice(i, i + PLAYER_BATCH));
+            result.playerDays += statements.length;
+          } catch (error) {
+            result.playerDaysUnavailable += outcome.players.length;
+            console.error("player provider days not stored", error);
+          }
           try {
             if (outcome.summary.kind === "ok") {
               await upsertProviderDayOk(env.DB, { agencyId, provider, day: outcome.day, turnoverMinor: outcome.summary.turnoverMinor, winLossMinor: outcome.summary.winLossMinor, collectedAt });
@@ -64,24 +86,47 @@ export async function collectProviderStats(env: Env, now: Date | number, options
   return result;
 }
 
-/** One provider of one agency, its days in order, within one time budget; never throws. */
-async function collectOne(env: Env, agencyId: string, provider: Provider, days: string[], budgetMs: number): Promise<{ day: string; summary: PeriodSummary }[]> {
+type DayOutcome = { day: string; summary: PeriodSummary; players: { playerId: string; summary: PeriodSummary }[] };
+
+/**
+ * One provider of one agency, its days in order, within one time budget; never throws.
+ * Each day: the agency's figures, then each player's (the port's periodSummary with that
+ * player alone), a few players at a time, inside the same budget.
+ */
+async function collectOne(env: Env, agencyId: string, provider: Provider, days: string[], budgetMs: number): Promise<DayOutcome[]> {
   const signal = AbortSignal.timeout(budgetMs);
-  const out: { day: string; summary: PeriodSummary }[] = [];
+  const out: DayOutcome[] = [];
   let players: { username: string; playerId: string }[];
   try {
     players = (await listProviderPlayers(env.DB, agencyId, provider)).map((p) => ({ username: legacyProviderUsername(agencyId, p.username), playerId: p.playerId }));
   } catch (error) {
-    return days.map((day) => ({ day, summary: { kind: "unavailable", reason: `players unreadable: ${String(error)}` } }));
+    return days.map((day) => ({ day, summary: { kind: "unavailable", reason: `players unreadable: ${String(error)}` }, players: [] }));
   }
   const port = providerPortFor(env, agencyId, provider);
   for (const day of days) {
     if (signal.aborted) {
-      out.push({ day, summary: { kind: "unavailable", reason: `time budget of ${budgetMs} ms spent` } });
+      out.push({ day, summary: { kind: "unavailable", reason: `time budget of ${budgetMs} ms spent` }, players: [] });
       continue;
     }
-    out.push({ day, summary: await withinBudget(port.periodSummary({ from: day, to: day, players, signal }), signal, budgetMs) });
+    const summary = await withinBudget(port.periodSummary({ from: day, to: day, players, signal }), signal, budgetMs);
+    // the agency's day unanswered: its players' would not be either
+    const perPlayer = summary.kind === "ok" ? await eachPlayer(players, (player) => withinBudget(port.periodSummary({ from: day, to: day, players: [player], signal }), signal, budgetMs)) : [];
+    out.push({ day, summary, players: perPlayer });
   }
+  return out;
+}
+
+/** Asks for each player, PLAYER_CONCURRENCY at a time, in order. */
+async function eachPlayer(players: { username: string; playerId: string }[], ask: (player: { username: string; playerId: string }) => Promise<PeriodSummary>) {
+  const out: { playerId: string; summary: PeriodSummary }[] = new Array(players.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < players.length) {
+      const index = next++;
+      out[index] = { playerId: players[index]!.playerId, summary: await ask(players[index]!) };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PLAYER_CONCURRENCY, players.length) }, worker));
   return out;
 }
 

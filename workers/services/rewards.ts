@@ -1,4 +1,4 @@
-import { formatAmount, parseAmount } from "../core/money";
+import { parseAmount } from "../core/money";
 import type { Provider } from "../core/providers";
 import type { RewardKind } from "../core/reward";
 import { providerUsername } from "../ports/provider";
@@ -15,7 +15,7 @@ import { walletOf } from "./wallet";
 export type RewardHoldError = "REWARD_PENDING" | "REWARD_TURNOVER_NOT_MET";
 
 /** A new reward code (also the provider reference of its credit): `K` + yymmdd + 5 characters. */
-export function newRewardCode(now: number): string {
+function newRewardCode(now: number): string {
   const stamp = new Date(now).toISOString().slice(2, 10).replace(/-/g, "");
   const bytes = new Uint8Array(5);
   crypto.getRandomValues(bytes);
@@ -63,11 +63,4 @@ export async function rewardHoldForWithdraw(env: Env, agencyId: string, username
 function turnoverDone(counterMinor: bigint, reward: Reward): bigint {
   const start = BigInt(reward.turnoverStart ?? "0");
   return counterMinor > start ? counterMinor - start : 0n;
-}
-
-/** The turnover played so far toward a reward's requirement, for the history screen (null: provider did not answer). */
-export async function rewardTurnoverDone(env: Env, agencyId: string, username: string, reward: Reward): Promise<string | null> {
-  if (reward.status !== "SUCCESS" || reward.turnoverMet) return null;
-  const counter = await providerPortFor(env, agencyId, reward.provider).turnover(providerUsername(agencyId, username), reward.turnoverSince ?? undefined);
-  return counter.kind === "ok" ? formatAmount(turnoverDone(counter.amountMinor, reward), "THB") : null;
 }

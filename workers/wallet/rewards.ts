@@ -129,7 +129,7 @@ export async function projectRewards(w: WalletContext): Promise<void> {
   }
 }
 
-export function toReward(row: RewardRow): Reward {
+function toReward(row: RewardRow): Reward {
   return {
     code: row.code,
     kind: row.kind,

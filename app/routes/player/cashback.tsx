@@ -1,0 +1,88 @@
+import { Form } from "react-router";
+import { useTranslation } from "react-i18next";
+import { cashbackPage, claimCashback } from "../../../workers/services/cashback";
+import { HistoryTable } from "~/components/money";
+import { translate } from "~/lib/i18n.server";
+import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
+import { formatDateTime, formatMoney } from "~/lib/format";
+import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
+import type { Route } from "./+types/cashback";
+
+/**
+ * Weekly cashback (issue 18, decision 029): last complete week's net loss per provider,
+ * what each pays, one claim button per provider (plain POST: works without JavaScript),
+ * and the rewards credited so far. Why a line cannot be claimed is said on the line.
+ */
+export const handle = { scripts: "app" };
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const player = requirePlayer(context);
+  const page = await cashbackPage(getBindings(context), getAgency(context), player);
+  return { ...page, history: page.history.map((r) => ({ ...r, createdAt: new Date(r.createdAt).toISOString() })) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const player = requirePlayer(context);
+  const form = await request.formData();
+  const claimed = await claimCashback(getBindings(context), getAgency(context), player, { provider: String(form.get("provider") ?? "") });
+  if (!claimed.ok) return redirectWithError({ request, context }, "/player/cashback", translate(context, `cashback.errors.${claimed.error}`));
+  const message = translate(context, claimed.reward.status === "SUCCESS" ? "cashback.claimed" : "cashback.claimPending", { amount: claimed.reward.amount });
+  return redirectWithSuccess({ request, context }, "/player/cashback", message);
+}
+
+export default function Cashback({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { week, settings, lines, history } = loaderData;
+  return (
+    <section className="page" data-testid="cashback">
+      <title>{t("cashback.title")}</title>
+      <h1>{t("cashback.title")}</h1>
+      <p className="muted" data-testid="cashback-rules">
+        {settings.enabled ? t("cashback.rules", { percent: settings.percent, cap: formatMoney(settings.cap, "THB"), min: formatMoney(settings.min, "THB"), multiple: settings.turnoverMultiple }) : t("cashback.errors.CASHBACK_DISABLED")}
+      </p>
+      <h2>{t("cashback.week", { from: week.from, to: week.to })}</h2>
+      <ul className="card-list" role="list" data-testid="cashback-lines">
+        {lines.map((line) => (
+          <li key={line.provider} className="card" data-provider={line.provider} data-testid={`cashback-${line.provider}`}>
+            <p className="card-title">{t(`providers.${line.provider}`)}</p>
+            <p>
+              {t("cashback.netLoss")}: <span data-testid="net-loss">{formatMoney(line.netLoss, "THB")}</span> · {t("cashback.amount")}:{" "}
+              <strong data-testid="cashback-amount">{formatMoney(line.cashback, "THB")}</strong>
+            </p>
+            {line.claimable ? (
+              <Form method="post">
+                <input type="hidden" name="provider" value={line.provider} />
+                <button type="submit" className="button button-primary" data-testid="claim">
+                  {t("cashback.claim")}
+                </button>
+              </Form>
+            ) : (
+              <p className="notice" role="note" data-testid="refusal" data-refusal={line.refusal ?? undefined}>
+                {t(`cashback.errors.${line.refusal}`)}
+              </p>
+            )}
+          </li>
+        ))}
+      </ul>
+      <h2>{t("reward.history")}</h2>
+      {history.length === 0 ? (
+        <p className="empty" data-testid="reward-history-empty">
+          {t("reward.historyEmpty")}
+        </p>
+      ) : (
+        <HistoryTable
+          testId="reward-history"
+          rows={history}
+          columns={[
+            { label: t("reward.col.date"), cell: (r) => formatDateTime(r.createdAt) },
+            { label: t("reward.col.period"), cell: (r) => r.period },
+            { label: t("reward.col.provider"), cell: (r) => t(`providers.${r.provider}`) },
+            { label: t("reward.col.amount"), testId: "reward-amount", cell: (r) => formatMoney(r.amount, "THB") },
+            { label: t("reward.col.turnover"), cell: (r) => (r.turnoverMet ? t("reward.turnoverMet") : formatMoney(r.turnoverTarget, "THB")) },
+            { label: t("reward.col.status"), cell: (r) => <span data-status={r.status}>{t(`reward.status.${r.status}`)}</span> },
+          ]}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+import { execFileSync } from "node:child_process";
+import { accountTest as test, expect, registerAndLoginByForms, waitForHydration } from "./fixtures";
+import { DEMO_STAFF, staffLogin } from "./staff";
+
+/**
+ * Weekly cashback (issue 18 part 3, decision 029), end to end on the 4 projects (phone and
+ * desktop, JavaScript on and off): the owner sets the rules on /admin/cashback; a player whose
+ * last week at the providers is in player_provider_daily (what the hourly collection writes,
+ * seeded here in the e2e server's local D1 like the other specs seed their data) sees each
+ * provider's net loss and cashback, why a line cannot be claimed, claims one, sees it credited
+ * in the reward history and refused the second time; the owner sees the claim in the report.
+ * Each project works in its own agency (`<project>.e2e.localhost`, owner `boss-<project>`).
+ */
+const port = Number(process.env.E2E_PORT ?? 4173);
+test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
+test.describe.configure({ timeout: 150_000 });
+
+/** A statement against the e2e server's local D1 (retried: two projects' wrangler calls may meet the database busy). */
+function d1(sql: string): Array<Record<string, unknown>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--json", "--command", sql], { encoding: "utf8", env: { ...process.env, CI: "true" }, stdio: ["ignore", "pipe", "inherit"] });
+      return (JSON.parse(out) as Array<{ results: Array<Record<string, unknown>> }>).flatMap((p) => p.results ?? []);
+    } catch (error) {
+      if (attempt >= 4) throw error;
+      execFileSync("sleep", [String(attempt)]);
+    }
+  }
+}
+
+/** The days of last Monday–Sunday week in Vientiane (UTC+7), as workers/core/reward-period.ts counts them. */
+function lastWeekDays(now = Date.now()): string[] {
+  const DAY = 86_400_000;
+  const today = new Date(new Date(now + 7 * 3_600_000).toISOString().slice(0, 10) + "T00:00:00Z").getTime();
+  const monday = today - ((new Date(today).getUTCDay() + 6) % 7) * DAY - 7 * DAY;
+  return Array.from({ length: 7 }, (_, i) => new Date(monday + i * DAY).toISOString().slice(0, 10));
+}
+
+test("owner sets cashback; a player sees last week per provider, claims once, sees it in the history; the owner sees the claim", async ({ page }) => {
+  const agency = `e2e-${test.info().project.name}`;
+
+  // the owner's rules: 10 %, at most 50.00 a claim, 1x turnover, not with a promotion
+  await staffLogin(page, DEMO_STAFF.boss, "/admin/cashback");
+  await expect(page).toHaveURL(/\/admin\/cashback/);
+  await waitForHydration(page);
+  const form = page.getByTestId("cashback-settings-form");
+  await form.locator('input[name="enabled"]').check();
+  await form.locator('input[name="percent"]').fill("10");
+  await form.locator('input[name="cap"]').fill("50");
+  await form.locator('input[name="min"]').fill("1");
+  await form.locator('input[name="turnoverMultiple"]').fill("1");
+  await form.locator('input[name="combinable"]').uncheck();
+  await form.locator('button[type="submit"]').click();
+  await expect(page.getByTestId("toast")).toContainText("ບັນທຶກການຕັ້ງຄ່າເງິນຄືນແລ້ວ");
+  await expect(page.getByTestId("cashback-settings-form").locator('input[name="percent"]')).toHaveValue("10");
+  await page.context().clearCookies();
+
+  // a player with last week's figures: lost 100.00 a day at askmebet (700.00 -> 70.00, capped 50.00),
+  // a day missing at betflix, won at gclub
+  const player = await registerAndLoginByForms(page, "cb");
+  const [row] = d1(`SELECT id FROM players WHERE agency_id = '${agency}' AND username = '${player.username}'`);
+  const playerId = String(row!.id);
+  const days = lastWeekDays();
+  const values = [
+    ...days.map((d) => `('${agency}', '${playerId}', 'askmebet', '${d}', 50000, 10000, '${new Date().toISOString()}')`),
+    ...days.slice(1).map((d) => `('${agency}', '${playerId}', 'betflix', '${d}', 50000, 10000, '${new Date().toISOString()}')`),
+    ...days.map((d) => `('${agency}', '${playerId}', 'gclub', '${d}', 20000, -5000, '${new Date().toISOString()}')`),
+  ];
+  d1(`INSERT INTO player_provider_daily (agency_id, player_id, provider, day, turnover_minor, win_loss_minor, collected_at) VALUES ${values.join(", ")}`);
+
+  await page.goto("/player/cashback");
+  await waitForHydration(page);
+  const askmebet = page.getByTestId("cashback-askmebet");
+  await expect(askmebet.getByTestId("net-loss")).toContainText(/700[.,]00/);
+  await expect(askmebet.getByTestId("cashback-amount")).toContainText(/50[.,]00/);
+  await expect(page.getByTestId("cashback-betflix").getByTestId("refusal")).toHaveAttribute("data-refusal", "CASHBACK_PERIOD_INCOMPLETE");
+  await expect(page.getByTestId("cashback-gclub").getByTestId("refusal")).toHaveAttribute("data-refusal", "CASHBACK_NOTHING_LOST");
+  await expect(page.getByTestId("reward-history-empty")).toBeVisible();
+
+  await askmebet.getByTestId("claim").click();
+  await expect(page.getByTestId("toast")).toContainText(/50[.,]00/);
+  await expect(page.getByTestId("cashback-askmebet").getByTestId("refusal")).toHaveAttribute("data-refusal", "CASHBACK_ALREADY_CLAIMED");
+  const history = page.getByTestId("reward-history");
+  await expect(history.getByTestId("reward-amount")).toContainText(/50[.,]00/);
+  await expect(history.locator('[data-status="SUCCESS"]')).toHaveCount(1);
+
+  // the claims report (copied to D1 by the wallet's alarm)
+  await page.context().clearCookies();
+  await staffLogin(page, DEMO_STAFF.boss, "/admin/cashback");
+  await expect(async () => {
+    await page.goto("/admin/cashback");
+    await expect(page.getByTestId("cashback-claims").locator("tr", { hasText: player.username })).toContainText(/50[.,]00/, { timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+});
