@@ -30,9 +30,12 @@ describe("a wallet stored by earlier code", () => {
       if (o.name === "deposit_arrows") return { ...o, sql: expect.stringContaining("(OLD.status = 'CANCELED' AND NEW.status = 'PAID' AND OLD.gateway_txn IS NULL AND NEW.pay_amount_minor IS NOT NULL)") };
       return o;
     });
-    expect(w.schema).toEqual(upgraded);
+    // v5 (rewards, decision 029): a new table and its transition trigger, nothing else changed
+    const schema = w.schema as { type: string; name: string; tbl_name: string }[];
+    expect(schema.filter((o) => o.tbl_name === "rewards").map((o) => `${o.type} ${o.name}`).sort()).toEqual(["table rewards", "trigger reward_arrows"]);
+    expect(schema.filter((o) => o.tbl_name !== "rewards")).toEqual(upgraded);
     const version = await runInDurableObject(w.wallet, (_object, state) => state.storage.sql.exec(`SELECT value FROM meta WHERE key = 'schemaVersion'`).one().value);
-    expect(version).toBe("4");
+    expect(version).toBe("5");
   });
 
   it("reads its orders, promotion usages and ledger as before", async () => {
