@@ -51,8 +51,6 @@ self.addEventListener("activate", (event) => {
     caches
       .keys()
       .then((keys) => Promise.all(keys.filter((key) => key.startsWith("portal-") && key !== CACHE).map((key) => caches.delete(key))))
-      // navigation preload: the page's request starts while the worker boots
-      .then(() => self.registration.navigationPreload && self.registration.navigationPreload.enable())
       .then(() => self.clients.claim()),
   );
 });
@@ -70,14 +68,12 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
     event.respondWith(
-      Promise.resolve(event.preloadResponse)
-        .then((preloaded) => preloaded || fetch(request))
-        .catch(() => offlinePage()),
+      fetch(request).catch(() => offlinePage()),
     );
     return;
   }
   if (url.pathname.startsWith("/assets/")) {
-    event.respondWith(cacheFirst(request));
+    event.respondWith(cacheFirst(request, event));
     return;
   }
   if (/^\/(fonts|banks|promotions|brand)\//.test(url.pathname) || url.pathname === "/logo.svg" || url.pathname === "/favicon.svg") {
@@ -93,20 +89,22 @@ async function offlinePage() {
   return (await cache.match(OFFLINE(lng))) || (await cache.match(OFFLINE("lo"))) || Response.error();
 }
 
-async function cacheFirst(request) {
+// Stores are handed to event.waitUntil, never awaited before answering: the page gets its
+// response at once, and a slow or stuck cache write cannot hold a page's load.
+async function cacheFirst(request, event) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(request, MATCH);
   if (hit) return hit;
   const response = await fetch(request);
-  if (response.ok && response.type === "basic") await cache.put(request, response.clone());
+  if (response.ok && response.type === "basic") event.waitUntil(cache.put(request, response.clone()).catch(() => {}));
   return response;
 }
 
 async function staleWhileRevalidate(request, event) {
   const cache = await caches.open(CACHE);
   const hit = await cache.match(request, MATCH);
-  const fresh = fetch(request).then(async (response) => {
-    if (response.ok && response.type === "basic") await cache.put(request, response.clone());
+  const fresh = fetch(request).then((response) => {
+    if (response.ok && response.type === "basic") event.waitUntil(cache.put(request, response.clone()).catch(() => {}));
     return response;
   });
   if (hit) {
