@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { d1 } from "./d1";
 import { accountTest as test, expect, registerAndLoginByForms, waitForHydration } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -14,19 +14,6 @@ import { DEMO_STAFF, staffLogin } from "./staff";
 const port = Number(process.env.E2E_PORT ?? 4173);
 test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
 test.describe.configure({ timeout: 150_000 });
-
-/** A statement against the e2e server's local D1 (retried: two projects' wrangler calls may meet the database busy). */
-function d1(sql: string): Array<Record<string, unknown>> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--json", "--command", sql], { encoding: "utf8", env: { ...process.env, CI: "true" }, stdio: ["ignore", "pipe", "inherit"] });
-      return (JSON.parse(out) as Array<{ results: Array<Record<string, unknown>> }>).flatMap((p) => p.results ?? []);
-    } catch (error) {
-      if (attempt >= 4) throw error;
-      execFileSync("sleep", [String(attempt)]);
-    }
-  }
-}
 
 /** The days of last Monday–Sunday week in Vientiane (UTC+7), as workers/core/reward-period.ts counts them. */
 function lastWeekDays(now = Date.now()): string[] {

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { d1 } from "./d1";
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs, PAGE_READY, registerAndLoginByForms, submitLogin, switchLanguage, waitForHydration } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
@@ -15,19 +15,6 @@ import { DEMO_STAFF, staffLogin } from "./staff";
 const port = Number(process.env.E2E_PORT ?? 4173);
 test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
 test.describe.configure({ timeout: 180_000 });
-
-/** A statement against the e2e server's local D1 (retried: parallel projects may find it busy). */
-function d1(sql: string): Array<Record<string, unknown>> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--json", "--command", sql], { encoding: "utf8", env: { ...process.env, CI: "true" }, stdio: ["ignore", "pipe", "inherit"] });
-      return (JSON.parse(out) as Array<{ results: Array<Record<string, unknown>> }>).flatMap((p) => p.results ?? []);
-    } catch (error) {
-      if (attempt >= 4) throw error;
-      execFileSync("sleep", [String(attempt)]);
-    }
-  }
-}
 
 /** Last week's Monday and Sunday in Vientiane (UTC+7), and an instant inside it. */
 function lastWeek() {
