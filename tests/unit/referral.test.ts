@@ -13,6 +13,7 @@ import {
   weeklyEarnings,
   weekStarting,
 } from "../../workers/core/referral";
+import { weekAt } from "../../workers/core/reward-period";
 
 const vte = (local: string) => Date.parse(`${local}+07:00`);
 
@@ -57,6 +58,15 @@ describe("weeks (Monday to Sunday, Vientiane)", () => {
     // Sunday 17:30 UTC is Monday 00:30 in Vientiane
     expect(weekOf(Date.parse("2026-11-29T17:30:00Z")).start).toBe("2026-11-30");
     expect(weekOf(vte("2026-11-25T12:00:00")).end).toBe("2026-11-29");
+  });
+  it("are the reward calendar's weeks (core/reward-period.ts, the one cashback uses)", () => {
+    // across an ISO year change and both sides of Vientiane midnight on a Monday
+    for (let at = vte("2026-12-26T00:00:00"); at < vte("2027-01-12T00:00:00"); at += 5 * 3600_000 + 1) {
+      const week = weekOf(at);
+      expect({ start: week.start, end: week.end }).toEqual({ start: weekAt(at).from, end: weekAt(at).to });
+      expect(week.startsAt).toBeLessThanOrEqual(at);
+      expect(week.endsAt).toBeGreaterThan(at);
+    }
   });
   it("a week id must be a Monday", () => {
     expect(weekStarting("2026-11-23")?.endsAt).toBe(vte("2026-11-30T00:00:00"));

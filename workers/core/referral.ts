@@ -3,10 +3,9 @@
  * referred player counts, the weekly share and when a week can be claimed. Pure: no I/O.
  * Amounts are credit minor units (THB satang, like player_provider_daily and the wallet).
  */
-import { periodStart } from "./responsible-gaming";
+import { weekAt, weekInstants, weekOfDay, type RewardWeek } from "./reward-period";
 
 const DAY = 24 * 60 * 60 * 1000;
-const VIENTIANE_OFFSET_MS = 7 * 60 * 60 * 1000;
 
 // ---- Codes -----------------------------------------------------------------------------
 
@@ -103,27 +102,26 @@ export const TURNOVER_MULTIPLIER_MAX = 50;
 // ---- Weeks -------------------------------------------------------------------------------
 
 /**
- * The Monday-to-Sunday week in Vientiane holding `at` (the same calendar as the player's
- * limits, decision 025). `start` is the Monday as 'YYYY-MM-DD', the id of the week.
- * (B's core/reward-period.ts does the same for cashback; the lead dedupes at merge.)
+ * The Monday-to-Sunday week in Vientiane holding `at`. One calendar for every reward
+ * (core/reward-period.ts, which cashback uses too): this is its week seen from the referral,
+ * `start` (the Monday, 'YYYY-MM-DD') being the id a referral claim is stored under, with the
+ * instants the deposits of the week and its end are measured by.
  */
 export type Week = { start: string; end: string; startsAt: number; endsAt: number };
 
-const dayText = (ms: number) => new Date(ms + VIENTIANE_OFFSET_MS).toISOString().slice(0, 10);
+function referralWeek(week: RewardWeek): Week {
+  return { start: week.from, end: week.to, ...weekInstants(week) };
+}
 
 export function weekOf(at: number): Week {
-  const startsAt = periodStart("week", at);
-  const endsAt = startsAt + 7 * DAY;
-  return { start: dayText(startsAt), end: dayText(endsAt - DAY), startsAt, endsAt };
+  return referralWeek(weekAt(at));
 }
 
 /** The week whose Monday is `start` ('YYYY-MM-DD'), or null when it is not a Monday. */
 export function weekStarting(start: string): Week | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(start)) return null;
-  const ms = Date.parse(`${start}T00:00:00Z`) - VIENTIANE_OFFSET_MS;
-  if (Number.isNaN(ms)) return null;
-  const week = weekOf(ms);
-  return week.start === start ? week : null;
+  const week = weekOfDay(start);
+  return week.from === start ? referralWeek(week) : null;
 }
 
 /**

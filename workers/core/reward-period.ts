@@ -1,4 +1,4 @@
-import { vientianeDate } from "./report-range";
+import { utcBounds, vientianeDate } from "./report-range";
 
 /**
  * Reward periods (issue 18: weekly cashback, the referral share): weeks run Monday to
@@ -36,6 +36,16 @@ export function weekOfDay(day: string): RewardWeek {
   const year = thursday.getUTCFullYear();
   const week = Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / DAY_MS / 7) + 1;
   return { key: `${year}-W${String(week).padStart(2, "0")}`, from: dayString(monday), to: dayString(monday + 6 * DAY_MS) };
+}
+
+/**
+ * The instants a week runs between (epoch ms): Monday 00:00 Vientiane, inclusive, to the
+ * next Monday 00:00, exclusive. For what is bounded by time rather than by collected days
+ * (the referral's deposits, whether a week has ended).
+ */
+export function weekInstants(week: RewardWeek): { startsAt: number; endsAt: number } {
+  const { fromIso, toIsoExclusive } = utcBounds({ from: week.from, to: week.to, grouping: "day" });
+  return { startsAt: Date.parse(fromIso), endsAt: Date.parse(toIsoExclusive) };
 }
 
 /** The week a moment falls in, by the Vientiane calendar. */
