@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
-import { loginViaForm, PASSWORD, postForm, sessionFrom, uniqueName } from "../setup/players";
+import { loginViaForm, PASSWORD, postForm, postJson, sessionFrom, uniqueName } from "../setup/players";
 import { registerPlayer } from "../../workers/services/auth";
 import { addBankAccount } from "../../workers/services/bank";
 import { upsertFingerprint } from "../../workers/db/players";
@@ -80,6 +80,50 @@ describe("referral codes and the register page", () => {
     expect(invalid.status).toBe(302);
     const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM referrals r JOIN players p ON p.id = r.referred_player_id WHERE p.username = ?1`).bind(other).first<{ n: number }>();
     expect(row!.n).toBe(0);
+  });
+});
+
+describe("the JSON register API (SPEC §7) takes `ref` like the form", () => {
+  const registerJson = (path: string, fields: Record<string, unknown>, headers: Record<string, string> = {}) =>
+    fetchApp(`http://localhost${path}`, {
+      method: "POST",
+      headers: { Origin: "http://localhost", "Content-Type": "application/json", "CF-Connecting-IP": ip(), ...headers },
+      body: JSON.stringify({ password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: true, ...fields }),
+    });
+  const tieOf = (username: string) =>
+    env.DB.prepare(`SELECT r.referrer_player_id AS referrer, r.counts, r.reason FROM referrals r JOIN players p ON p.id = r.referred_player_id WHERE p.agency_id = 'demo' AND p.username = ?1`)
+      .bind(username)
+      .first<{ referrer: string; counts: number; reason: string | null }>();
+
+  it("ties the newcomer with the same rules (the fingerprint from the body or the X-Fingerprint header), on both spellings", async () => {
+    const referrer = await newPlayer();
+    await upsertFingerprint(env.DB, "demo", referrer.playerId, FP_A, "{}");
+    const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+
+    const fresh = uniqueName("ja");
+    const res = await registerJson("/api/v2/players/register", { username: fresh, ref: code.toLowerCase(), fingerprint: FP_B });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { referral?: string }).referral).toBe("accepted");
+    expect(await tieOf(fresh)).toEqual({ referrer: referrer.playerId, counts: 1, reason: null });
+
+    // the referrer's own device (sent as the header): tied, not counting, and the answer does not say so
+    const same = uniqueName("jb");
+    const sameRes = await registerJson("/v2/players/register", { username: same, ref: code }, { "X-Fingerprint": FP_A });
+    expect(sameRes.status).toBe(201);
+    expect(((await sameRes.json()) as { referral?: string }).referral).toBe("accepted");
+    expect(await tieOf(same)).toEqual({ referrer: referrer.playerId, counts: 0, reason: "same_device" });
+  });
+
+  it("an invalid code still registers, without a tie, and says so; no code: no word about it", async () => {
+    const bad = uniqueName("jc");
+    const res = await registerJson("/api/v2/players/register", { username: bad, ref: "ZZZZ2345" });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { referral?: string }).referral).toBe("invalid");
+    expect(await tieOf(bad)).toBeNull();
+
+    const none = await postJson("/api/v2/players/register", { username: uniqueName("jd"), password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: true }, { ip: ip() });
+    expect(none.status).toBe(201);
+    expect(Object.keys((await none.json()) as object)).toEqual(["player"]);
   });
 });
 

@@ -8,14 +8,21 @@ import { getInstance } from "~/middleware/i18next.server";
 import { HONEYPOT_FIELD } from "~/components/forms";
 import type { Route } from "./+types/register";
 
-/** SPEC §7 `POST /v2/players/register`: the fingerprint comes in the body and/or the X-Fingerprint header. */
+/**
+ * SPEC §7 `POST /v2/players/register`: the fingerprint comes in the body and/or the
+ * X-Fingerprint header. `ref` is the referral code, the register form's own field (decision
+ * 030): the same schema, the same tie with the same fingerprint, and like the form a code
+ * never refuses a registration. The answer says whether the code was taken ("accepted") or
+ * not ("invalid"), as the form's toast does, and no more: whether the referral counts is the
+ * agency's fraud rule, not the newcomer's business.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const body = await readBody(request);
   if (body[HONEYPOT_FIELD]) return apiError(context, "VALIDATION_FAILED", 400);
   const parsed = RegisterSchema.safeParse({ ...body, fingerprint: body.fingerprint ?? request.headers.get("X-Fingerprint") ?? undefined });
   if (!parsed.success) return apiError(context, "VALIDATION_FAILED", 400, { fields: fieldErrors(context, parsed.error, AUTH_LIMITS) });
-  const { username, password, displayName, phone } = parsed.data;
-  const outcome = await registerPlayer(getBindings(context).DB, getAgency(context).id, { username, password, displayName, phone }, clientOf(request));
+  const { username, password, displayName, phone, ref, fingerprint } = parsed.data;
+  const outcome = await registerPlayer(getBindings(context).DB, getAgency(context).id, { username, password, displayName, phone, ref, fingerprint }, clientOf(request));
   if (!outcome.ok) {
     if (outcome.code === "NAME_CHARACTERS") {
       return apiError(context, "VALIDATION_FAILED", 400, { fields: { displayName: [getInstance(context).t(errorMessageKey(outcome.code))] } });
@@ -23,5 +30,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (outcome.code === "TOO_MANY_ATTEMPTS") return apiError(context, "TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds: outcome.retryAfterSeconds });
     return apiError(context, "USERNAME_EXISTS", 409);
   }
-  return apiJson({ player: { id: outcome.playerId } }, { status: 201 });
+  const referral = outcome.referral === null ? {} : { referral: outcome.referral === "tied" || outcome.referral === "not_counting" ? "accepted" : "invalid" };
+  return apiJson({ player: { id: outcome.playerId }, ...referral }, { status: 201 });
 }
