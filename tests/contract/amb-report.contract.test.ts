@@ -51,7 +51,16 @@ describe("AMB periodSummary", () => {
     dayOfBets();
     const r = await amb.periodSummary({ from: DAY, to: DAY, players });
     // turnover 100 + 50.25 + 30 + 20; paid back 250 + 0 + 15.50 + 20
-    expect(r).toEqual({ kind: "ok", turnoverMinor: 20025n, winLossMinor: 20025n - 28550n });
+    expect(r).toEqual({
+      kind: "ok",
+      turnoverMinor: 20025n,
+      winLossMinor: 20025n - 28550n,
+      // each player's part of the same records, under the playerId asked with
+      players: new Map([
+        ["p1", { turnoverMinor: 15025n, winLossMinor: 15025n - 25000n }],
+        ["p2", { turnoverMinor: 5000n, winLossMinor: 5000n - 3550n }],
+      ]),
+    });
   });
 
   it("asks the 24 hours of the Vientiane day, at most one hour per call, with Basic auth, and follows the pages", async () => {
@@ -76,14 +85,43 @@ describe("AMB periodSummary", () => {
     fake.amountsAsStrings = true;
     dayOfBets();
     const r = await amb.periodSummary({ from: "2026-11-19", to: DAY, players });
-    expect(r).toEqual({ kind: "ok", turnoverMinor: 20025n + 500000n, winLossMinor: 20025n - 28550n + 500000n });
+    expect(r).toEqual({
+      kind: "ok",
+      turnoverMinor: 20025n + 500000n,
+      winLossMinor: 20025n - 28550n + 500000n,
+      players: new Map([
+        ["p1", { turnoverMinor: 15025n + 500000n, winLossMinor: 15025n - 25000n + 500000n }],
+        ["p2", { turnoverMinor: 5000n, winLossMinor: 1450n }],
+      ]),
+    });
   });
 
   it("no players: zero, nobody asked; a bad period: unavailable", async () => {
-    expect(await amb.periodSummary({ from: DAY, to: DAY, players: [] })).toEqual({ kind: "ok", turnoverMinor: 0n, winLossMinor: 0n });
+    expect(await amb.periodSummary({ from: DAY, to: DAY, players: [] })).toEqual({ kind: "ok", turnoverMinor: 0n, winLossMinor: 0n, players: new Map() });
     expect(fake.server.requests).toHaveLength(0);
     expect((await amb.periodSummary({ from: DAY, to: "2026-11-19", players })).kind).toBe("unavailable");
     expect((await amb.periodSummary({ from: "2026-02-30", to: "2026-02-30", players })).kind).toBe("unavailable");
+  });
+
+  it("each player's figures come from the same scan: a day of 3 players is 24 hourly requests (+ pages), not 24 per player", async () => {
+    dayOfBets();
+    const three = [...players, { username: "demo00003", playerId: "p3" }];
+    const r = await amb.periodSummary({ from: DAY, to: DAY, players: three });
+    expect(r.kind === "ok" && [...r.players.keys()]).toEqual(["p1", "p2", "p3"]);
+    expect(r.kind === "ok" && r.players.get("p3")).toEqual({ turnoverMinor: 0n, winLossMinor: 0n }); // no bet: zero
+    const reqs = fake.server.to("/betTransactionsV2");
+    expect(reqs.filter((q) => !q.query.get("nextId"))).toHaveLength(24);
+    expect(reqs).toHaveLength(25); // the one second page of hour 3
+  });
+
+  it("players' figures add up to the totals; two players AMB cannot tell apart (names equal but for case) get none, and still count in the totals", async () => {
+    dayOfBets();
+    const r = await amb.periodSummary({ from: DAY, to: DAY, players: [...players, { username: "DEMO00002", playerId: "p2bis" }] });
+    expect(r).toEqual({ kind: "ok", turnoverMinor: 20025n, winLossMinor: 20025n - 28550n, players: new Map([["p1", { turnoverMinor: 15025n, winLossMinor: -9975n }]]) });
+    const all = await amb.periodSummary({ from: DAY, to: DAY, players });
+    if (all.kind !== "ok") throw new Error(all.reason);
+    expect([...all.players.values()].reduce((sum, p) => sum + p.turnoverMinor, 0n)).toBe(all.turnoverMinor);
+    expect([...all.players.values()].reduce((sum, p) => sum + p.winLossMinor, 0n)).toBe(all.winLossMinor);
   });
 
   for (const fault of ["timeout", "http500", "garbage", "apply-then-garbage"] as const) {

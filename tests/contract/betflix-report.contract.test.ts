@@ -50,13 +50,23 @@ describe("Betflix periodSummary", () => {
     dayOfBets();
     const r = await bf.periodSummary({ from: DAY, to: DAY, players });
     // valid 100 + 40.50 + 60; members' winloss +150 - 40.50 - 30 = 79.50 -> the agency -79.50
-    expect(r).toEqual({ kind: "ok", turnoverMinor: 20050n, winLossMinor: -7950n });
+    expect(r).toEqual({
+      kind: "ok",
+      turnoverMinor: 20050n,
+      winLossMinor: -7950n,
+      // each member's own answer, under the playerId asked with
+      players: new Map([
+        ["p1", { turnoverMinor: 14050n, winLossMinor: -10950n }],
+        ["p2", { turnoverMinor: 6000n, winLossMinor: 3000n }],
+      ]),
+    });
   });
 
   it("asks GET /v4/report/summary per member (upline + name) with the day as start and end, and the agent's headers", async () => {
     dayOfBets();
     await bf.periodSummary({ from: DAY, to: DAY, players });
     const reqs = fake.api.to("/v4/report/summary");
+    // once per member: the players' own figures are these answers, nobody is asked twice
     expect(reqs.map((r) => r.query.get("username")).sort()).toEqual([UPLINE + "demo0001", UPLINE + "demo0002"]);
     for (const r of reqs) {
       expect(r.method).toBe("GET");
@@ -71,15 +81,24 @@ describe("Betflix periodSummary", () => {
     fake.summaryValidAmount = false;
     dayOfBets();
     const r = await bf.periodSummary({ from: DAY, to: DAY, players });
-    expect(r).toEqual({ kind: "ok", turnoverMinor: 70050n, winLossMinor: -7950n });
+    expect(r).toEqual({
+      kind: "ok",
+      turnoverMinor: 70050n,
+      winLossMinor: -7950n,
+      players: new Map([
+        ["p1", { turnoverMinor: 64050n, winLossMinor: -10950n }],
+        ["p2", { turnoverMinor: 6000n, winLossMinor: 3000n }],
+      ]),
+    });
   });
 
   it("a member Betflix does not know has no bets; no players: zero and nobody asked", async () => {
     dayOfBets();
     const r = await bf.periodSummary({ from: DAY, to: DAY, players: [...players, { username: "ghost0001", playerId: "p3" }] });
-    expect(r).toEqual({ kind: "ok", turnoverMinor: 20050n, winLossMinor: -7950n });
+    expect(r).toMatchObject({ kind: "ok", turnoverMinor: 20050n, winLossMinor: -7950n });
+    expect(r.kind === "ok" && r.players.get("p3")).toEqual({ turnoverMinor: 0n, winLossMinor: 0n });
     fake.api.clearRequests();
-    expect(await bf.periodSummary({ from: DAY, to: DAY, players: [] })).toEqual({ kind: "ok", turnoverMinor: 0n, winLossMinor: 0n });
+    expect(await bf.periodSummary({ from: DAY, to: DAY, players: [] })).toEqual({ kind: "ok", turnoverMinor: 0n, winLossMinor: 0n, players: new Map() });
     expect(fake.api.requests).toHaveLength(0);
   });
 

@@ -37,7 +37,22 @@ type ReportPlayer = { username: string; playerId: string };
  * `unavailable` is never a zero: the figures were not read (provider down, too slow, answer
  * unreadable, or the provider's API has no such report).
  */
-export type PeriodSummary = { kind: "ok"; turnoverMinor: bigint; winLossMinor: bigint } | { kind: "unavailable"; reason: string };
+export type PeriodSummary = ({ kind: "ok"; players: PlayerFigures } & Figures) | { kind: "unavailable"; reason: string };
+
+/**
+ * The same figures per player (issue 18: cashback and the referral share are computed from
+ * each player's days), from the very answers the totals were summed from: the adapter never
+ * asks the provider a second time for them. Keyed by the `playerId` of the SummaryInput
+ * player, so no caller has to map provider names back. Every player asked has an entry, zero
+ * when they placed no bet, and the entries add up to the totals; the one exception is a
+ * provider name two of the players share (a derived-name collision, core/provider-username.ts,
+ * or two names equal but for case at AMB): those bets cannot be told apart, so they count in
+ * the totals and neither player gets an entry (missing, never a guess).
+ */
+export type PlayerFigures = ReadonlyMap<string, Figures>;
+
+/** Turnover and the agency's win/loss, as defined for PeriodSummary. */
+export type Figures = { turnoverMinor: bigint; winLossMinor: bigint };
 
 /** The period: Asia/Vientiane days, inclusive ('YYYY-MM-DD'; Vientiane = Bangkok = UTC+7). */
 export type SummaryInput = { from: string; to: string; players: readonly ReportPlayer[]; signal?: AbortSignal };
@@ -159,13 +174,15 @@ class SandboxProviderAdapter implements GameProviderPort {
 
   /**
    * POST /api/:provider/report `{ startTime, endTime, usernames }` (the sandbox's own report,
-   * docs/sandbox-provider.md) -> `data: { turnover, payout, winLoss, bets }`, winLoss already
-   * from the agency's side (stakes minus payouts).
+   * docs/sandbox-provider.md) -> `data: { turnover, payout, winLoss, bets, rows }`, winLoss
+   * already from the agency's side (stakes minus payouts); `rows`: one per member named who
+   * placed a bet in the period, `{ username, turnover, payout, winLoss, bets }`, the members'
+   * figures in the same answer (a member without a row had no bet: zero).
    */
   async periodSummary(input: SummaryInput): Promise<PeriodSummary> {
     const window = vientianeWindow(input.from, input.to);
     if (!window) return { kind: "unavailable", reason: "bad period" };
-    if (input.players.length === 0) return { kind: "ok", turnoverMinor: 0n, winLossMinor: 0n };
+    if (input.players.length === 0) return { kind: "ok", turnoverMinor: 0n, winLossMinor: 0n, players: new Map() };
     try {
       const res = await this.call("/report", {
         method: "POST",
@@ -173,11 +190,18 @@ class SandboxProviderAdapter implements GameProviderPort {
         signal: input.signal,
       });
       if (!res.ok) return { kind: "unavailable", reason: `HTTP ${res.status}` };
-      const body = (await res.json()) as { data?: { turnover?: unknown; winLoss?: unknown } };
+      const body = (await res.json()) as { data?: { turnover?: unknown; winLoss?: unknown; rows?: unknown } };
       const turnover = typeof body.data?.turnover === "string" ? parseAmount(body.data.turnover, "THB") : null;
       const winLoss = typeof body.data?.winLoss === "string" ? parseSigned(body.data.winLoss) : null;
-      if (turnover === null || winLoss === null) return { kind: "unavailable", reason: "bad answer" };
-      return { kind: "ok", turnoverMinor: turnover, winLossMinor: winLoss };
+      if (turnover === null || winLoss === null || !Array.isArray(body.data?.rows)) return { kind: "unavailable", reason: "bad answer" };
+      const byName = new Map<string, Figures>();
+      for (const row of body.data.rows as { username?: unknown; turnover?: unknown; winLoss?: unknown }[]) {
+        const rowTurnover = typeof row?.turnover === "string" ? parseAmount(row.turnover, "THB") : null;
+        const rowWinLoss = typeof row?.winLoss === "string" ? parseSigned(row.winLoss) : null;
+        if (typeof row?.username !== "string" || rowTurnover === null || rowWinLoss === null) return { kind: "unavailable", reason: "bad answer" };
+        byName.set(row.username, { turnoverMinor: rowTurnover, winLossMinor: rowWinLoss });
+      }
+      return { kind: "ok", turnoverMinor: turnover, winLossMinor: winLoss, players: figuresOf(input.players, (username) => byName.get(username)) };
     } catch (error) {
       return { kind: "unavailable", reason: String(error) };
     }
@@ -253,6 +277,26 @@ export function vientianeWindow(from: string, to: string): { start: number; end:
   const b = Date.parse(`${to}T00:00:00Z`);
   if (!Number.isFinite(a) || !Number.isFinite(b) || new Date(a).toISOString().slice(0, 10) !== from || new Date(b).toISOString().slice(0, 10) !== to || b < a) return null;
   return { start: a - VIENTIANE_OFFSET_MS, end: b + DAY_MS - VIENTIANE_OFFSET_MS };
+}
+
+/**
+ * The per-player map of a PeriodSummary (see PlayerFigures): each player's figures under
+ * their playerId, zero for a player `figuresFor` has nothing for, and no entry for players
+ * whose provider name another player shares (`key`: how the provider compares names).
+ */
+export function figuresOf(
+  players: SummaryInput["players"],
+  figuresFor: (name: string) => Figures | undefined,
+  key: (name: string) => string = (name) => name,
+): PlayerFigures {
+  const holders = new Map<string, Set<string>>();
+  for (const p of players) holders.set(key(p.username), (holders.get(key(p.username)) ?? new Set()).add(p.playerId));
+  const out = new Map<string, Figures>();
+  for (const p of players) {
+    if (holders.get(key(p.username))!.size > 1) continue;
+    out.set(p.playerId, figuresFor(key(p.username)) ?? { turnoverMinor: 0n, winLossMinor: 0n });
+  }
+  return out;
 }
 
 /** "-12.50" / "12.50" -> minor units (a signed amount of the sandbox's answers), or null. */

@@ -19,8 +19,6 @@ import { providerPortFor } from "../wallet/provider-port";
 /** Time one provider of one agency may take for its days, per run (a slow provider is left for the next run). */
 const PROVIDER_BUDGET_MS = 25_000;
 const DAY_MS = 86_400_000;
-/** Players of one provider asked at once for their own figures (issue 18: cashback, referral share). */
-const PLAYER_CONCURRENCY = 4;
 /** Statements per D1 batch when writing players' days. */
 const PLAYER_BATCH = 100;
 
@@ -53,30 +51,31 @@ export async function collectProviderStats(env: Env, now: Date | number, options
     await Promise.all(
       providers.map(async (provider) => {
         for (const outcome of await collectOne(env, agencyId, provider, days, budgetMs)) {
+          const { day, summary, asked } = outcome;
+          // each player's figures for the day, from the same answer (only players it has
+          // figures for: a missing day has no row, never a 0)
+          const answered = summary.kind === "ok" ? [...summary.players] : [];
+          result.playerDaysUnavailable += asked - answered.length;
           try {
-            // each player's figures for the day (only answered ones: a missing day has no row)
-            const answered = outcome.players.filter((p) => p.summary.kind === "ok");
-            result.playerDaysUnavailable += outcome.players.length - answered.length;
-            const statements = answered.map((p) => {
-              const summary = p.summary as Extract<PeriodSummary, { kind: "ok" }>;
-              return upsertPlayerProviderDayStatement(env.DB, { agencyId, playerId: p.playerId, provider, day: outcome.day, turnoverMinor: summary.turnoverMinor, winLossMinor: summary.winLossMinor, collectedAt });
-            });
+            const statements = answered.map(([playerId, figures]) =>
+              upsertPlayerProviderDayStatement(env.DB, { agencyId, playerId, provider, day, turnoverMinor: figures.turnoverMinor, winLossMinor: figures.winLossMinor, collectedAt }),
+            );
             for (let i = 0; i < statements.length; i += PLAYER_BATCH) await env.DB.batch(statements.slice(i, i + PLAYER_BATCH));
             result.playerDays += statements.length;
           } catch (error) {
-            result.playerDaysUnavailable += outcome.players.length;
+            result.playerDaysUnavailable += answered.length;
             console.error("player provider days not stored", error);
           }
           try {
-            if (outcome.summary.kind === "ok") {
-              await upsertProviderDayOk(env.DB, { agencyId, provider, day: outcome.day, turnoverMinor: outcome.summary.turnoverMinor, winLossMinor: outcome.summary.winLossMinor, collectedAt });
+            if (summary.kind === "ok") {
+              await upsertProviderDayOk(env.DB, { agencyId, provider, day, turnoverMinor: summary.turnoverMinor, winLossMinor: summary.winLossMinor, collectedAt });
               result.collected++;
             } else {
-              await markProviderDayUnavailable(env.DB, { agencyId, provider, day: outcome.day, reason: outcome.summary.reason, collectedAt });
-              result.unavailable.push({ agencyId, provider, day: outcome.day, reason: outcome.summary.reason });
+              await markProviderDayUnavailable(env.DB, { agencyId, provider, day, reason: summary.reason, collectedAt });
+              result.unavailable.push({ agencyId, provider, day, reason: summary.reason });
             }
           } catch (error) {
-            result.unavailable.push({ agencyId, provider, day: outcome.day, reason: `not stored: ${String(error)}` });
+            result.unavailable.push({ agencyId, provider, day, reason: `not stored: ${String(error)}` });
           }
         }
       }),
@@ -86,12 +85,14 @@ export async function collectProviderStats(env: Env, now: Date | number, options
   return result;
 }
 
-type DayOutcome = { day: string; summary: PeriodSummary; players: { playerId: string; summary: PeriodSummary }[] };
+/** One provider-day: the port's answer, and how many players it was asked for. */
+type DayOutcome = { day: string; summary: PeriodSummary; asked: number };
 
 /**
  * One provider of one agency, its days in order, within one time budget; never throws.
- * Each day: the agency's figures, then each player's (the port's periodSummary with that
- * player alone), a few players at a time, inside the same budget.
+ * One periodSummary per day answers the agency's figures and each player's (the port's
+ * PlayerFigures, from the same provider answers): the provider is never asked per player
+ * on top (issue 18 asked every AMB hour once more per player, and every Betflix member twice).
  */
 async function collectOne(env: Env, agencyId: string, provider: Provider, days: string[], budgetMs: number): Promise<DayOutcome[]> {
   const signal = AbortSignal.timeout(budgetMs);
@@ -100,33 +101,15 @@ async function collectOne(env: Env, agencyId: string, provider: Provider, days: 
   try {
     players = (await listProviderPlayers(env.DB, agencyId, provider)).map((p) => ({ username: legacyProviderUsername(agencyId, p.username), playerId: p.playerId }));
   } catch (error) {
-    return days.map((day) => ({ day, summary: { kind: "unavailable", reason: `players unreadable: ${String(error)}` }, players: [] }));
+    return days.map((day) => ({ day, summary: { kind: "unavailable", reason: `players unreadable: ${String(error)}` }, asked: 0 }));
   }
   const port = providerPortFor(env, agencyId, provider);
   for (const day of days) {
-    if (signal.aborted) {
-      out.push({ day, summary: { kind: "unavailable", reason: `time budget of ${budgetMs} ms spent` }, players: [] });
-      continue;
-    }
-    const summary = await withinBudget(port.periodSummary({ from: day, to: day, players, signal }), signal, budgetMs);
-    // the agency's day unanswered: its players' would not be either
-    const perPlayer = summary.kind === "ok" ? await eachPlayer(players, (player) => withinBudget(port.periodSummary({ from: day, to: day, players: [player], signal }), signal, budgetMs)) : [];
-    out.push({ day, summary, players: perPlayer });
+    const summary: PeriodSummary = signal.aborted
+      ? { kind: "unavailable", reason: `time budget of ${budgetMs} ms spent` }
+      : await withinBudget(port.periodSummary({ from: day, to: day, players, signal }), signal, budgetMs);
+    out.push({ day, summary, asked: players.length });
   }
-  return out;
-}
-
-/** Asks for each player, PLAYER_CONCURRENCY at a time, in order. */
-async function eachPlayer(players: { username: string; playerId: string }[], ask: (player: { username: string; playerId: string }) => Promise<PeriodSummary>) {
-  const out: { playerId: string; summary: PeriodSummary }[] = new Array(players.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < players.length) {
-      const index = next++;
-      out[index] = { playerId: players[index]!.playerId, summary: await ask(players[index]!) };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PLAYER_CONCURRENCY, players.length) }, worker));
   return out;
 }
 

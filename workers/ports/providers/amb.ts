@@ -1,5 +1,5 @@
 import type { GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../provider";
-import { PROVIDER_TIMEOUT_MS, vientianeWindow } from "../provider";
+import { figuresOf, PROVIDER_TIMEOUT_MS, vientianeWindow } from "../provider";
 import {
   decimalOf,
   exchange,
@@ -74,7 +74,7 @@ import {
  * - Turnover: AMB reports bets by time window (at most 1 h per call), not as a growing
  *   per-player counter: `turnover()` answers unavailable; `turnoverBetween(username,
  *   from, to)` sums `stake` over a window; the port's `periodSummary` (decision 019) sums
- *   the agency's players' day from the same bet records.
+ *   the agency's players' day, in total and per player, from the same bet records.
  * - Pictures: games carry `img` beyond the port's GameList shape.
  *
  * Amounts: our decimal strings with 2 decimals are sent as strings ("100.25", [DOC]);
@@ -404,16 +404,21 @@ export class AmbSuperApiAdapter implements GameProviderPort {
    * side; [LRV] computes the player's side, payout - stake). A bet without a payout yet
    * counts 0 paid. Any page that cannot be read makes the whole period unavailable: a
    * partial sum is never answered as the total.
+   * Each player's figures come from the same records: every bet record names its member
+   * (`username`, [LRV] reads it per txn), so one scan of the period's hours (24 requests a
+   * day, plus pages) answers the agency and every player; names compare case-insensitively.
    */
   async periodSummary(input: SummaryInput): Promise<PeriodSummary> {
     const window = vientianeWindow(input.from, input.to);
     if (!window) return { kind: "unavailable", reason: "bad period" };
-    const wanted = new Set(input.players.map((p) => p.username.toLowerCase()));
-    if (wanted.size === 0) return { kind: "ok", turnoverMinor: 0n, winLossMinor: 0n };
+    const lower = (name: string) => name.toLowerCase();
+    const byName = new Map(input.players.map((p) => [lower(p.username), { turnoverMinor: 0n, winLossMinor: 0n }]));
+    if (byName.size === 0) return { kind: "ok", turnoverMinor: 0n, winLossMinor: 0n, players: new Map() };
     let turnover = 0n;
     let paid = 0n;
     const scanned = await this.scanBets(new Date(window.start), new Date(window.end), input.signal, (txn) => {
-      if (typeof txn.username !== "string" || !wanted.has(txn.username.toLowerCase())) return null;
+      const member = typeof txn.username === "string" ? byName.get(lower(txn.username)) : undefined;
+      if (!member) return null;
       if (isVoid(txn)) return null;
       const stake = minorOf(txn.stake);
       if (stake === null) return "stake unreadable";
@@ -421,10 +426,12 @@ export class AmbSuperApiAdapter implements GameProviderPort {
       if (payout === null) return "payout unreadable";
       turnover += stake;
       paid += payout;
+      member.turnoverMinor += stake;
+      member.winLossMinor += stake - payout;
       return null;
     });
     if (scanned.kind === "unavailable") return scanned;
-    return { kind: "ok", turnoverMinor: turnover, winLossMinor: turnover - paid };
+    return { kind: "ok", turnoverMinor: turnover, winLossMinor: turnover - paid, players: figuresOf(input.players, (name) => byName.get(name), lower) };
   }
 
   /**

@@ -1,5 +1,5 @@
-import type { GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../provider";
-import { PROVIDER_TIMEOUT_MS } from "../provider";
+import type { Figures, GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../provider";
+import { figuresOf, PROVIDER_TIMEOUT_MS } from "../provider";
 import {
   decimalOf,
   exchange,
@@ -432,10 +432,13 @@ export class BetflixAdapter implements GameProviderPort {
    * ([RWD], [EXP]: valid bets), else `turnover`; win/loss = -`winloss` (Betflix answers the
    * member's side, [RWD]; ours is the agency's). A member Betflix does not know has no bets
    * (0). Any other failure makes the whole period unavailable: never a partial total.
+   * Each player's figures are these per-member answers themselves (Betflix is asked per
+   * member anyway): nobody is asked twice.
    */
   async periodSummary(input: SummaryInput): Promise<PeriodSummary> {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(input.from) || !/^\d{4}-\d{2}-\d{2}$/.test(input.to) || input.to < input.from) return { kind: "unavailable", reason: "bad period" };
     const names = [...new Set(input.players.map((p) => this.member(p.username)))];
+    const byName = new Map<string, Figures>();
     let turnover = 0n;
     let winLoss = 0n;
     let failure: string | null = null;
@@ -454,14 +457,15 @@ export class BetflixAdapter implements GameProviderPort {
         }
         turnover += one.turnoverMinor;
         winLoss += one.winLossMinor;
+        byName.set(name, { turnoverMinor: one.turnoverMinor, winLossMinor: one.winLossMinor });
       }
     };
     await Promise.all(Array.from({ length: Math.min(SUMMARY_CONCURRENCY, names.length) }, worker));
     if (failure !== null) return { kind: "unavailable", reason: failure };
-    return { kind: "ok", turnoverMinor: turnover, winLossMinor: winLoss };
+    return { kind: "ok", turnoverMinor: turnover, winLossMinor: winLoss, players: figuresOf(input.players, (name) => byName.get(name), (username) => this.member(username)) };
   }
 
-  private async memberSummary(member: string, start: string, end: string): Promise<PeriodSummary> {
+  private async memberSummary(member: string, start: string, end: string): Promise<({ kind: "ok" } & Figures) | { kind: "unavailable"; reason: string }> {
     const r = this.read(await this.get("/v4/report/summary", { username: member, start, end }));
     if (r.kind === "unknown") return { kind: "unavailable", reason: r.reason };
     if (r.kind === "unauthorized") return { kind: "unavailable", reason: "unauthorized" };

@@ -241,6 +241,9 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
           winLoss: signedMoney(r.winLoss),
           bets: r.bets,
           players: r.players,
+          // each member named who placed a bet in the window (one report answers the agency's
+          // day and each player's, issue 18): a member without a row had no bet
+          rows: r.rows.map((row) => ({ username: row.username, turnover: money(row.turnover), payout: money(row.payout), winLoss: signedMoney(row.winLoss), bets: row.bets })),
           currency: CURRENCY,
         },
       });
@@ -302,23 +305,26 @@ async function applyCommand(env: ProviderEnv, provider: Provider, direction: Dir
   return result;
 }
 
-/** The period report, summed over the named members' own instances. */
+/** The period report, summed over the named members' own instances, with each member's part that has bets. */
 async function report(env: ProviderEnv, provider: Provider, start: number, end: number, usernames: string[]) {
   let turnover = 0n;
   let payout = 0n;
   let bets = 0;
   let players = 0;
+  const rows: { username: string; turnover: string; payout: string; winLoss: string; bets: number }[] = [];
   const unique = [...new Set(usernames)];
   for (let i = 0; i < unique.length; i += 50) {
-    const parts = await Promise.all(unique.slice(i, i + 50).map((u) => memberStub(env, provider, u).report(start, end, [u])));
-    for (const part of parts) {
+    const names = unique.slice(i, i + 50);
+    const parts = await Promise.all(names.map((u) => memberStub(env, provider, u).report(start, end, [u])));
+    parts.forEach((part, j) => {
       turnover += BigInt(part.turnover);
       payout += BigInt(part.payout);
       bets += part.bets;
       players += part.players;
-    }
+      if (part.bets > 0) rows.push({ username: names[j]!, turnover: part.turnover, payout: part.payout, winLoss: part.winLoss, bets: part.bets });
+    });
   }
-  return { turnover: turnover.toString(), payout: payout.toString(), winLoss: (turnover - payout).toString(), bets, players };
+  return { turnover: turnover.toString(), payout: payout.toString(), winLoss: (turnover - payout).toString(), bets, players, rows };
 }
 
 function commandResponse(result: CommandResult): Response {
