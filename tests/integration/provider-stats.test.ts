@@ -7,6 +7,7 @@ import { vientianeDate } from "../../workers/core/report-range";
 import { collectProviderStats, providersReport } from "../../workers/services/provider-stats";
 import { saveProviderSetup } from "../../workers/services/provider-setup";
 import { PROVIDER_USERNAME_RULES, providerUsernameFor } from "../../workers/core/provider-username";
+import { sumPlayerProviderDays } from "../../workers/db/player-provider-stats";
 
 /**
  * Provider figures (issue 17, decision 019): the sandbox provider records bets at a time
@@ -250,7 +251,7 @@ describe("collectProviderStats and providersReport", () => {
 });
 
 describe("through the agency's provider setup (the port factory)", () => {
-  it("AMB is asked under the players' AMB names; a disabled provider is recorded unavailable; the sandbox still serves the rest", async () => {
+  it("AMB is asked under the players' AMB names, once per day for the agency and every player; a disabled provider is recorded unavailable; the sandbox still serves the rest", async () => {
     const a = await newAgency();
     await env.DB.prepare(`UPDATE agency_settings SET enabled_providers = '["askmebet","gclub","alphabet"]' WHERE agency_id = ?1`).bind(a).run();
     const actor = { agencyId: a, staffId: "s-owner", staffUsername: "boss", ip: "10.78.0.9", userAgent: "vitest" };
@@ -268,9 +269,12 @@ describe("through the agency's provider setup (the port factory)", () => {
     expect(saved).toEqual({ ok: true });
     expect(await saveProviderSetup(env, actor, { provider: "gclub", adapter: "disabled", baseUrl: null, productCode: null, lobbyUrl: null, imageUrl: null, agent: null, secret: null })).toEqual({ ok: true });
     const player = await depositor(a, "askmebet");
+    const second = await depositor(a, "askmebet");
+    const idle = await depositor(a, "askmebet"); // no bet: a zero day, not a missing one
     const alpha = await depositor(a, "alphabet");
     const alphaBets = [await bet("alphabet", alpha.legacy, "8", TODAY_START + 70)];
-    const ambName = providerUsernameFor(PROVIDER_USERNAME_RULES.askmebet, { agencyId: a, username: player.username, playerId: player.id }).name;
+    const ambNameOf = (p: { username: string; id: string }) => providerUsernameFor(PROVIDER_USERNAME_RULES.askmebet, { agencyId: a, username: p.username, playerId: p.id }).name;
+    const ambName = ambNameOf(player);
     const asked: URL[] = [];
     vi.stubGlobal(
       "fetch",
@@ -280,21 +284,73 @@ describe("through the agency's provider setup (the port factory)", () => {
         if (url.origin !== AMB || url.pathname !== "/betTransactionsV2") return Response.json({ code: 20, message: "Invalid payload" });
         // One bet in the first hour of each day, of our player and of someone else's member.
         const first = url.searchParams.get("startTime")!.endsWith("T17:00:00.000Z");
-        const txns = first ? [{ username: ambName, stake: 40, payout: 10, betStatus: "SETTLED" }, { username: "someoneelse1", stake: 999, payout: 0, betStatus: "SETTLED" }] : [];
+        const txns = first
+          ? [
+              { username: ambName, stake: 40, payout: 10, betStatus: "SETTLED" },
+              { username: ambNameOf(second), stake: 25, payout: 50, betStatus: "SETTLED" },
+              { username: "someoneelse1", stake: 999, payout: 0, betStatus: "SETTLED" },
+            ]
+          : [];
         return Response.json({ reqId: "r", code: 0, message: "OK", data: { txns, nextId: null } });
       }),
     );
     const run = await collectProviderStats(env, NOW);
     const report = await providersReport(env.DB, a, { from: YESTERDAY, to: TODAY, grouping: "day" });
     expect(report.periods.filter((r) => r.provider === "askmebet")).toEqual([
-      { period: YESTERDAY, provider: "askmebet", turnover: 4000, winLoss: 3000 },
-      { period: TODAY, provider: "askmebet", turnover: 4000, winLoss: 3000 },
+      { period: YESTERDAY, provider: "askmebet", turnover: 6500, winLoss: 500 },
+      { period: TODAY, provider: "askmebet", turnover: 6500, winLoss: 500 },
     ]);
-    // 2 days x 24 hourly windows for the agency, and again for its one player's own figures (issue 18)
-    expect(asked.filter((u) => u.pathname === "/betTransactionsV2")).toHaveLength(96);
+    // 2 days x 24 hourly windows answer the agency AND its three players (was 24 more per player and day: 192)
+    expect(asked.filter((u) => u.pathname === "/betTransactionsV2")).toHaveLength(48);
+    const days = await sumPlayerProviderDays(env.DB, a, YESTERDAY, TODAY, [player.id, second.id, idle.id]);
+    expect(days.filter((d) => d.provider === "askmebet").sort((x, y) => x.turnoverMinor - y.turnoverMinor)).toEqual([
+      { playerId: idle.id, provider: "askmebet", turnoverMinor: 0, winLossMinor: 0, days: 2 },
+      { playerId: second.id, provider: "askmebet", turnoverMinor: 5000, winLossMinor: -5000, days: 2 },
+      { playerId: player.id, provider: "askmebet", turnoverMinor: 8000, winLossMinor: 6000, days: 2 },
+    ]);
+    expect(run.playerDaysUnavailable).toBe(0);
     expect(asked.every((u) => u.searchParams.get("productId") === "AMBSLOT")).toBe(true);
     expect(run.unavailable.filter((u) => u.agencyId === a).map((u) => u.provider)).toEqual(["gclub", "gclub"]);
     expect(report.unavailable.map((u) => `${u.provider} ${u.day}`)).toEqual([`gclub ${YESTERDAY}`, `gclub ${TODAY}`]);
     expect(report.periods.find((r) => r.provider === "alphabet" && r.period === TODAY)).toMatchObject(sum(alphaBets));
+  });
+
+  it("Betflix is asked once per member and day: the players' days are those answers, nobody twice", async () => {
+    const a = await newAgency();
+    await env.DB.prepare(`UPDATE agency_settings SET enabled_providers = '["betflix"]' WHERE agency_id = ?1`).bind(a).run();
+    const actor = { agencyId: a, staffId: "s-owner", staffUsername: "boss", ip: "10.78.0.10", userAgent: "vitest" };
+    const BFX = "https://api.bfx.example";
+    const saved = await saveProviderSetup(env, actor, { provider: "betflix", adapter: "betflix", baseUrl: BFX, productCode: null, lobbyUrl: "https://play.bfx.example", imageUrl: null, agent: "bf-cat-1", secret: "bf-key-00001" });
+    expect(saved).toEqual({ ok: true });
+    const players = [await depositor(a, "betflix"), await depositor(a, "betflix"), await depositor(a, "betflix")];
+    const nameOf = (p: { username: string; id: string }) => providerUsernameFor(PROVIDER_USERNAME_RULES.betflix, { agencyId: a, username: p.username, playerId: p.id }).name;
+    // each member's day: [valid amount, the member's winloss] ([RWD]: the member's side)
+    const answers = new Map([
+      [nameOf(players[0]!), ["120.50", "-20.50"]],
+      [nameOf(players[1]!), ["10", "35"]],
+      [nameOf(players[2]!), ["0", "0"]],
+    ]);
+    const asked: URL[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = new URL(typeof input === "string" || input instanceof URL ? input.toString() : input.url);
+        asked.push(url);
+        const answer = url.origin === BFX && url.pathname === "/v4/report/summary" ? answers.get(url.searchParams.get("username") ?? "") : undefined;
+        if (!answer) return Response.json({ status: "error", msg: "unexpected" });
+        return Response.json({ status: "success", error_code: 0, data: { turnover: answer[0], valid_amount: answer[0], winloss: answer[1] } });
+      }),
+    );
+    const run = await collectProviderStats(env, NOW);
+    expect(run.unavailable.filter((u) => u.agencyId === a)).toEqual([]);
+    // 2 days x 3 members (was 2 x 3 x 2: the agency's pass, then each player alone)
+    expect(asked.filter((u) => u.pathname === "/v4/report/summary")).toHaveLength(6);
+    const report = await providersReport(env.DB, a, { from: TODAY, to: TODAY, grouping: "day" });
+    expect(report.periods).toEqual([{ period: TODAY, provider: "betflix", turnover: 13050, winLoss: 2050 - 3500 }]);
+    const days = await sumPlayerProviderDays(env.DB, a, YESTERDAY, TODAY, players.map((p) => p.id));
+    const of = (i: number) => days.find((d) => d.playerId === players[i]!.id);
+    expect(of(0)).toEqual({ playerId: players[0]!.id, provider: "betflix", turnoverMinor: 2 * 12050, winLossMinor: 2 * 2050, days: 2 });
+    expect(of(1)).toEqual({ playerId: players[1]!.id, provider: "betflix", turnoverMinor: 2 * 1000, winLossMinor: 2 * -3500, days: 2 });
+    expect(of(2)).toEqual({ playerId: players[2]!.id, provider: "betflix", turnoverMinor: 0, winLossMinor: 0, days: 2 });
   });
 });
