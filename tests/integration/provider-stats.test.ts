@@ -111,6 +111,16 @@ describe("the sandbox provider's period report", () => {
     expect(minor(res.body.data.winLoss)).toBe(expected.winLoss);
     expect(minor(res.body.data.turnover) - minor(res.body.data.payout)).toBe(expected.winLoss);
     expect(res.body.data.bets).toBe(2);
+    // each named member's part, one row per member with a bet, adding up to the totals
+    expect(res.body.data.rows.map((r: Json) => [r.username, r.bets])).toEqual([[a.legacy, 1], [b.legacy, 1]]);
+    inside.forEach((one, i) => {
+      expect(minor(res.body.data.rows[i].turnover)).toBe(one.stake);
+      expect(minor(res.body.data.rows[i].payout)).toBe(one.win);
+      expect(minor(res.body.data.rows[i].winLoss)).toBe(one.stake - one.win);
+    });
+    const quiet = await depositor(agency, "gclub");
+    const withQuiet = await sandbox("/api/gclub/report", { ...window, usernames: [a.legacy, quiet.legacy] });
+    expect(withQuiet.body.data.rows.map((r: Json) => r.username)).toEqual([a.legacy]); // no bet: no row
 
     expect((await sandbox("/api/gclub/report", { ...window, usernames: [a.legacy] }, false)).status).toBe(401);
     expect((await sandbox("/api/gclub/report", { startTime: window.endTime, endTime: window.startTime, usernames: [] })).status).toBe(400);
