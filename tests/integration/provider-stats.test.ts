@@ -260,6 +260,20 @@ describe("collectProviderStats and providersReport", () => {
   });
 });
 
+/** The real adapters' outgoing calls (global fetch) answered by `answer`; the URLs asked, in order. */
+function stubProviderFetch(answer: (url: URL) => Response): URL[] {
+  const asked: URL[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = new URL(typeof input === "string" || input instanceof URL ? input.toString() : input.url);
+      asked.push(url);
+      return answer(url);
+    }),
+  );
+  return asked;
+}
+
 describe("through the agency's provider setup (the port factory)", () => {
   it("AMB is asked under the players' AMB names, once per day for the agency and every player; a disabled provider is recorded unavailable; the sandbox still serves the rest", async () => {
     const a = await newAgency();
@@ -285,25 +299,19 @@ describe("through the agency's provider setup (the port factory)", () => {
     const alphaBets = [await bet("alphabet", alpha.legacy, "8", TODAY_START + 70)];
     const ambNameOf = (p: { username: string; id: string }) => providerUsernameFor(PROVIDER_USERNAME_RULES.askmebet, { agencyId: a, username: p.username, playerId: p.id }).name;
     const ambName = ambNameOf(player);
-    const asked: URL[] = [];
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async (input: RequestInfo | URL) => {
-        const url = new URL(typeof input === "string" || input instanceof URL ? input.toString() : input.url);
-        asked.push(url);
-        if (url.origin !== AMB || url.pathname !== "/betTransactionsV2") return Response.json({ code: 20, message: "Invalid payload" });
-        // One bet in the first hour of each day, of our player and of someone else's member.
-        const first = url.searchParams.get("startTime")!.endsWith("T17:00:00.000Z");
-        const txns = first
-          ? [
-              { username: ambName, stake: 40, payout: 10, betStatus: "SETTLED" },
-              { username: ambNameOf(second), stake: 25, payout: 50, betStatus: "SETTLED" },
-              { username: "someoneelse1", stake: 999, payout: 0, betStatus: "SETTLED" },
-            ]
-          : [];
-        return Response.json({ reqId: "r", code: 0, message: "OK", data: { txns, nextId: null } });
-      }),
-    );
+    const asked = stubProviderFetch((url) => {
+      if (url.origin !== AMB || url.pathname !== "/betTransactionsV2") return Response.json({ code: 20, message: "Invalid payload" });
+      // One bet in the first hour of each day, of our player and of someone else's member.
+      const first = url.searchParams.get("startTime")!.endsWith("T17:00:00.000Z");
+      const txns = first
+        ? [
+            { username: ambName, stake: 40, payout: 10, betStatus: "SETTLED" },
+            { username: ambNameOf(second), stake: 25, payout: 50, betStatus: "SETTLED" },
+            { username: "someoneelse1", stake: 999, payout: 0, betStatus: "SETTLED" },
+          ]
+        : [];
+      return Response.json({ reqId: "r", code: 0, message: "OK", data: { txns, nextId: null } });
+    });
     const run = await collectProviderStats(env, NOW);
     const report = await providersReport(env.DB, a, { from: YESTERDAY, to: TODAY, grouping: "day" });
     expect(report.periods.filter((r) => r.provider === "askmebet")).toEqual([
@@ -340,17 +348,11 @@ describe("through the agency's provider setup (the port factory)", () => {
       [nameOf(players[1]!), ["10", "35"]],
       [nameOf(players[2]!), ["0", "0"]],
     ]);
-    const asked: URL[] = [];
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async (input: RequestInfo | URL) => {
-        const url = new URL(typeof input === "string" || input instanceof URL ? input.toString() : input.url);
-        asked.push(url);
-        const answer = url.origin === BFX && url.pathname === "/v4/report/summary" ? answers.get(url.searchParams.get("username") ?? "") : undefined;
-        if (!answer) return Response.json({ status: "error", msg: "unexpected" });
-        return Response.json({ status: "success", error_code: 0, data: { turnover: answer[0], valid_amount: answer[0], winloss: answer[1] } });
-      }),
-    );
+    const asked = stubProviderFetch((url) => {
+      const answer = url.origin === BFX && url.pathname === "/v4/report/summary" ? answers.get(url.searchParams.get("username") ?? "") : undefined;
+      if (!answer) return Response.json({ status: "error", msg: "unexpected" });
+      return Response.json({ status: "success", error_code: 0, data: { turnover: answer[0], valid_amount: answer[0], winloss: answer[1] } });
+    });
     const run = await collectProviderStats(env, NOW);
     expect(run.unavailable.filter((u) => u.agencyId === a)).toEqual([]);
     // 2 days x 3 members (was 2 x 3 x 2: the agency's pass, then each player alone)
