@@ -71,7 +71,7 @@ export interface GameProviderPort {
   turnover(username: string, since?: number): Promise<{ kind: "ok"; amountMinor: bigint } | { kind: "unavailable"; reason: string }>;
   transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome>;
   transferStatus(reference: string): Promise<TransferStatus>;
-  /** Turnover and the agency's win/loss of these players over whole days (see PeriodSummary). */
+  /** Turnover and the agency's win/loss of these players over whole days, in total and per player, in one pass (see PeriodSummary). */
   periodSummary(input: SummaryInput): Promise<PeriodSummary>;
 }
 
