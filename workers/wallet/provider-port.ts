@@ -31,7 +31,7 @@ export function providerPortFor(env: Env, agencyId: string, provider: Provider):
  * waiting about 1.3 s each). A setup saved here is forgotten at once (forgetProviderSetup);
  * one saved through another isolate reaches this one at most this much later.
  */
-export const PROVIDER_SETUP_TTL_MS = 30_000;
+const PROVIDER_SETUP_TTL_MS = 30_000;
 
 type StoredSetup = { setup: ProviderSetup | null; credentials: { agent: string; secret: string } | null };
 /** Plain values only, never a pending promise: a promise of one request is not awaited by another. */
