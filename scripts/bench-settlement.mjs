@@ -16,7 +16,7 @@
 // one object per player) under `wrangler dev`, driven at the same concurrency.
 //
 // Env: SETTLE_PORT (4314), FLOOR_PORT (4324), SETTLE_ROUNDS ("1,50,200"), SETTLE_SOLO_RUNS (20),
-// SETTLE_SKIP_BUILD=1 (reuse build/ while iterating).
+// SETTLE_SKIP_BUILD=1 (reuse build/ while iterating), SETTLE_STAGES=1 (where a crowd's time goes).
 import { execFileSync, spawn } from "node:child_process";
 import { createHash, randomBytes, randomUUID, scryptSync } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -113,8 +113,25 @@ async function crowd(list) {
   const settled = await Promise.all(paid.map((p) => waitSettled(p.player, p.code)));
   const latencies = settled.map((s, i) => s.settledAt - paid[i].paidAt);
   const first = Math.min(...paid.map((p) => p.sentAt));
+  if (process.env.SETTLE_STAGES) printStages(paid, settled, first);
   const last = Math.max(...settled.map((s) => s.settledAt));
   return summary(latencies, (last - first) / 1000);
+}
+
+/**
+ * SETTLE_STAGES=1: where a crowd's time goes (ms from the first payment sent, and between
+ * stages): the bank's answers, the wallet's PAID (webhook applied), the credit at the provider.
+ */
+function printStages(paid, settled, first) {
+  const q = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return `p5 ${s[Math.floor(s.length * 0.05)]} p50 ${s[Math.floor(s.length / 2)]} p95 ${s[Math.floor(s.length * 0.95)]} max ${s[s.length - 1]}`;
+  };
+  console.error(`stages of ${paid.length} (ms):`);
+  console.error(`  bank answered "paid", from the first payment sent: ${q(paid.map((p) => p.paidAt - first))}`);
+  console.error(`  bank answered -> wallet PAID (webhook):            ${q(settled.map((s, i) => s.walletPaidAt - paid[i].paidAt))}`);
+  console.error(`  wallet PAID -> credited (alarm + provider):        ${q(settled.map((s) => s.settledAt - s.walletPaidAt))}`);
+  console.error(`  credited, from the first payment sent:             ${q(settled.map((s) => s.settledAt - first))}`);
 }
 
 async function oneDeposit(player) {
@@ -203,7 +220,7 @@ async function waitSettled(player, code) {
     }
     const body = await res.json();
     const order = body.items?.find((o) => o.code === code);
-    if (order?.status === "SUCCESS") return { settledAt: Date.parse(order.settledAt) };
+    if (order?.status === "SUCCESS") return { settledAt: Date.parse(order.settledAt), walletPaidAt: Date.parse(order.paidAt) };
     if (order?.status === "FAILED") throw new Error(`${code} FAILED`);
     await sleep(POLL_MS);
   }

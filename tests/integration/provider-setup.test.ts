@@ -7,7 +7,7 @@ import { openOrder, payQr, playerWithBank, postDeposit, pumpDeliveries, qrPayloa
 import type { AuditActor } from "../../workers/db/audit";
 import { providerSetupScreen, saveProviderSetup, type ProviderSetupInput } from "../../workers/services/provider-setup";
 import { fetchCredit } from "../../workers/services/credits";
-import { providerPortFor } from "../../workers/wallet/provider-port";
+import { forgetProviderSetup, providerPortFor } from "../../workers/wallet/provider-port";
 import { referenceOrder } from "../../workers/core/provider-setup";
 import { readProviderCredentials } from "../../workers/services/admin-settings";
 
@@ -203,6 +203,49 @@ describe("saving a provider setup", () => {
     expect(await port.transfer({ username: "demo_x", amount: "1.00", direction: "in", reference: "D261124AAAAA" })).toEqual({ kind: "refused", code: "NOT_CONFIGURED" });
     expect((await port.balance("demo_x")).kind).toBe("unavailable");
     expect(seen).toHaveLength(0);
+  });
+});
+
+/** `env` whose D1 counts the reads of one provider's setup (decision 033). */
+function countingSetupReads(): { env: Env; reads: () => number } {
+  let reads = 0;
+  const DB = new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop === "prepare")
+        return (sql: string) => {
+          if (/FROM provider_settings WHERE agency_id = \?1 AND provider = \?2/.test(sql)) reads++;
+          return target.prepare(sql);
+        };
+      const value = Reflect.get(target, prop) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { env: { ...env, DB }, reads: () => reads };
+}
+
+describe("the setup kept by the isolate (decision 033)", () => {
+  it("a crowd of settlements reads a provider's setup once, not once each", async () => {
+    forgetProviderSetup("demo", "gclub");
+    const counted = countingSetupReads();
+    await providerPortFor(counted.env, "demo", "gclub").balance("demo_nobody");
+    await Promise.all(Array.from({ length: 20 }, () => providerPortFor(counted.env, "demo", "gclub").balance("demo_nobody")));
+    expect(counted.reads()).toBe(1);
+  });
+
+  it("a setup saved by the owner is used at the next call, not 30 s later", async () => {
+    await env.DB.prepare(`DELETE FROM provider_settings WHERE agency_id = 'demo' AND provider = 'askmebet'`).run();
+    forgetProviderSetup("demo", "askmebet");
+    const seen: Seen[] = [];
+    vi.stubGlobal("fetch", fakeAmb(seen));
+    // the sandbox answers first, and that (empty) setup is kept...
+    expect((await providerPortFor(env, "demo", "askmebet").games(null)).kind).toBe("ok");
+    expect(seen).toHaveLength(0);
+    // ...until the owner saves AMB for it: forgotten at once
+    expect(await saveProviderSetup(env, owner, setup())).toEqual({ ok: true });
+    expect((await providerPortFor(env, "demo", "askmebet").games(null)).kind).toBe("ok");
+    expect(seen.map((s) => s.url.pathname)).toEqual(["/seamless/games"]);
+    await env.DB.prepare(`DELETE FROM provider_settings WHERE agency_id = 'demo' AND provider = 'askmebet'`).run();
+    forgetProviderSetup("demo", "askmebet");
   });
 });
 

@@ -5,6 +5,7 @@ import { openSecret, sealSecret } from "../core/secret-box";
 import { canonicalDecimal } from "../core/decimal";
 import type { Language } from "../core/languages";
 import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
+import { forgetProviderSetup } from "../wallet/provider-port";
 import {
   credentialsSetAt, deleteCredentialsStatement, listCredentialDates, readAgencySettings, readCredentialsCiphertext, updateEnabledProvidersStatement, updateLimitsStatement,
   updateProfileStatement, upsertCredentialsStatement, type AgencyLimits, type AgencySettings,
@@ -213,6 +214,7 @@ export async function setProviderCredentials(db: D1Database, credentialsKey: str
     upsertCredentialsStatement(db, actor.agencyId, input.provider, maskAgent(input.agent), sealed),
     auditStatement(db, actor, { action: "settings.credentials.set", target: input.provider, before: { provider: input.provider, set: setAt !== null, setAt }, after: { provider: input.provider, set: true } }),
   ]);
+  forgetProviderSetup(actor.agencyId, input.provider);
   return { ok: true };
 }
 
@@ -224,6 +226,7 @@ export async function clearProviderCredentials(db: D1Database, actor: AuditActor
     deleteCredentialsStatement(db, actor.agencyId, provider),
     auditStatement(db, actor, { action: "settings.credentials.clear", target: provider, before: { provider, set: true, setAt }, after: { provider, set: false } }),
   ]);
+  forgetProviderSetup(actor.agencyId, provider);
   return { ok: true };
 }
 

@@ -7,6 +7,7 @@ import { sealSecret } from "../core/secret-box";
 import { listCredentialDates, upsertCredentialsStatement } from "../db/agencies";
 import { auditStatement, type AuditActor } from "../db/audit";
 import { findProviderSetup, listProviderSetups, listProviderSetupsByHost, upsertProviderSetupStatement } from "../db/provider-settings";
+import { forgetProviderSetup } from "../wallet/provider-port";
 
 /**
  * The owner's provider setup (admin/settings/providers, decision 017): per provider, which
@@ -123,6 +124,7 @@ export async function saveProviderSetup(env: Env, actor: AuditActor, input: Prov
     }),
   );
   await env.DB.batch(statements);
+  forgetProviderSetup(actor.agencyId, provider);
   return { ok: true };
 }
 

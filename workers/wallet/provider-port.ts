@@ -1,4 +1,4 @@
-import { providerCredentialsAad, referenceOrder } from "../core/provider-setup";
+import { providerCredentialsAad, referenceOrder, type ProviderSetup } from "../core/provider-setup";
 import type { Provider } from "../core/providers";
 import { openSecret } from "../core/secret-box";
 import { readCredentialsCiphertext } from "../db/agencies";
@@ -14,16 +14,38 @@ import type { TransferOwner } from "../ports/providers/http";
  * variables. It lives beside the wallet because the wallet is the lowest layer allowed to
  * read D1 and call ports; services use it from here too.
  *
- * The port is returned at once and resolved on its first call (one D1 read of the setup,
- * one of the credentials, then kept for the life of this object: a request, or one wallet
- * step), so call sites stay `providerPortFor(env, agencyId, provider).transfer(...)`.
+ * The port is returned at once and resolved on its first call (the setup and credentials,
+ * read from D1 at most once per PROVIDER_SETUP_TTL_MS per isolate, below), so call sites
+ * stay `providerPortFor(env, agencyId, provider).transfer(...)`.
  * Without a stored setup the sandbox stays the default where its binding exists.
  */
 export function providerPortFor(env: Env, agencyId: string, provider: Provider): GameProviderPort {
   return new LazyPort(() => resolvePort(env, agencyId, provider));
 }
 
-async function resolvePort(env: Env, agencyId: string, provider: Provider): Promise<GameProviderPort> {
+/**
+ * How long an isolate keeps a provider setup it read (decision 033). Every settlement, bonus,
+ * withdrawal and credit read used to read provider_settings (and for AMB/Betflix the sealed
+ * credentials) again: under a crowd each read queued behind every other statement at the one
+ * D1 database, on the path between "paid" and "credited" (200 players at once: 200 reads
+ * waiting about 1.3 s each). A setup saved here is forgotten at once (forgetProviderSetup);
+ * one saved through another isolate reaches this one at most this much later.
+ */
+const PROVIDER_SETUP_TTL_MS = 30_000;
+
+type StoredSetup = { setup: ProviderSetup | null; credentials: { agent: string; secret: string } | null };
+/** Plain values only, never a pending promise: a promise of one request is not awaited by another. */
+const storedSetups = new Map<string, { value: StoredSetup; until: number }>();
+
+/** After the owner saves a provider's setup or credentials: the next call reads them again. */
+export function forgetProviderSetup(agencyId: string, provider: string): void {
+  storedSetups.delete(`${agencyId}:${provider}`);
+}
+
+async function readSetup(env: Env, agencyId: string, provider: Provider): Promise<StoredSetup> {
+  const key = `${agencyId}:${provider}`;
+  const kept = storedSetups.get(key);
+  if (kept && kept.until > Date.now()) return kept.value;
   const setup = await findProviderSetup(env.DB, agencyId, provider);
   let credentials: { agent: string; secret: string } | null = null;
   if (setup && (setup.adapter === "amb" || setup.adapter === "betflix")) {
@@ -31,6 +53,13 @@ async function resolvePort(env: Env, agencyId: string, provider: Provider): Prom
     const plain = sealed ? await openSecret(env.CREDENTIALS_KEY, sealed, providerCredentialsAad(agencyId, provider)).catch(() => null) : null;
     credentials = plain ? (JSON.parse(plain) as { agent: string; secret: string }) : null;
   }
+  const value = { setup, credentials };
+  storedSetups.set(key, { value, until: Date.now() + PROVIDER_SETUP_TTL_MS });
+  return value;
+}
+
+async function resolvePort(env: Env, agencyId: string, provider: Provider): Promise<GameProviderPort> {
+  const { setup, credentials } = await readSetup(env, agencyId, provider);
   return buildProviderPort(env, provider, setup, {
     credentials,
     ownerOf: (reference) => ownerOfReference(env.DB, agencyId, reference),
