@@ -35,7 +35,8 @@ export async function referralRewardStatuses(env: Env, agencyId: string, playerI
   const out = new Map<string, RewardStatus>();
   for (const r of items) {
     const week = weekOfKey(r.period);
-    if (week) out.set(week.from, r.status);
+    // a week may hold a FAILED reward and the one claimed (or retried) after it: the live one wins
+    if (week && (out.get(week.from) ?? "FAILED") === "FAILED") out.set(week.from, r.status);
   }
   return out;
 }

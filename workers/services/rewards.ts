@@ -2,7 +2,11 @@ import { parseAmount } from "../core/money";
 import type { Provider } from "../core/providers";
 import type { RewardKind } from "../core/reward";
 import { providerUsername } from "../ports/provider";
-import type { ClaimRewardResult, Reward, RewardClaimInput } from "../wallet/player-wallet";
+import { weekOfKey } from "../core/reward-period";
+import { auditStatement, type AuditActor } from "../db/audit";
+import { settleClaim } from "../db/referrals";
+import { findRewardClaim } from "../db/rewards";
+import type { ClaimRewardResult, Reward, RewardClaimInput, StaffRewardRetryResult } from "../wallet/player-wallet";
 import { providerPortFor } from "../wallet/provider-port";
 import { walletOf } from "./wallet";
 
@@ -63,4 +67,33 @@ export async function rewardHoldForWithdraw(env: Env, agencyId: string, username
 function turnoverDone(counterMinor: bigint, reward: Reward): bigint {
   const start = BigInt(reward.turnoverStart ?? "0");
   return counterMinor > start ? counterMinor - start : 0n;
+}
+
+export type RewardRetryOutcome = StaffRewardRetryResult["kind"];
+
+/**
+ * Staff retry of a FAILED reward from a claims list (/admin/cashback, /admin/referrals): the
+ * wallet credits the same reward again, once per press (PlayerWallet.retryFailedReward).
+ * `kind` is the list's: a code of the other kind (or another agency) is "not found". Audited
+ * as `reward.retry` right after the wallet answers, whatever the outcome. A referral share that
+ * lands also marks its week's claim credited (as the player's page would on its next load).
+ */
+export async function retryRewardClaim(env: Env, actor: AuditActor, kind: RewardKind, code: string, expectedRetries: number): Promise<{ kind: RewardRetryOutcome; reward: Reward | null }> {
+  const found = await findRewardClaim(env.DB, actor.agencyId, code);
+  if (!found || found.kind !== kind) return { kind: "not-found", reward: null };
+  const wallet = walletOf(env, actor.agencyId, found.playerId);
+  await wallet.identify(actor.agencyId, found.playerId, found.username);
+  const before = await wallet.getReward(code);
+  if (!before) return { kind: "not-found", reward: null };
+  const result = (await wallet.retryFailedReward(code, expectedRetries, Date.now())) as StaffRewardRetryResult;
+  const after = "reward" in result ? result.reward : null;
+  await auditStatement(env.DB, actor, {
+    action: "reward.retry",
+    target: code,
+    before: { kind, status: before.status, reason: before.reason, retries: expectedRetries },
+    after: { outcome: result.kind, status: after?.status ?? null, reason: after?.reason ?? null, reference: "reference" in result ? result.reference : null },
+  }).run();
+  const week = weekOfKey(found.period);
+  if (kind === "REFERRAL" && after?.status === "SUCCESS" && week) await settleClaim(env.DB, actor.agencyId, found.playerId, week.from);
+  return { kind: result.kind, reward: after };
 }

@@ -1,4 +1,4 @@
--- Issue 18 leftover (decision 025, "Play time"): the time of a session that ended still counts
+-- Issue 18 leftovers. (1) Decision 025, "Play time": the time of a session that ended still counts
 -- for its Vientiane day. Every way a player session ends deletes its row (logout, idle or
 -- absolute expiry, password change, "end other sessions", staff ending or locking), so the
 -- span is kept by a trigger on the DELETE itself rather than in each code path: no path can
@@ -21,3 +21,7 @@ BEGIN
   DELETE FROM play_spans WHERE agency_id = OLD.agency_id AND player_id = OLD.player_id AND ended_at < OLD.last_seen_at - 172800000;
   INSERT INTO play_spans (agency_id, player_id, started_at, ended_at) VALUES (OLD.agency_id, OLD.player_id, OLD.created_at, OLD.last_seen_at);
 END;
+
+-- Decision 029, staff retry of a FAILED reward: the claims lists carry the retry count the
+-- staff member saw, so a second press of the same retry form does nothing.
+ALTER TABLE reward_claims ADD COLUMN retries INTEGER NOT NULL DEFAULT 0;
