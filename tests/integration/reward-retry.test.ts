@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo } from "../setup/seed";
+import { postForm } from "../setup/players";
+import { createStaff, staffLogin } from "../setup/staff";
 import { playerWithBank, providerBalance, sandboxProvider } from "../setup/money";
 import { claimWalletReward, retryRewardClaim } from "../../workers/services/rewards";
 
@@ -16,16 +18,16 @@ async function faults(body: object | null) {
 }
 
 type Player = Awaited<ReturnType<typeof playerWithBank>>;
-const claim = (p: Player, provider: "gclub" | "betflix" | "gclub_live" | "askmebet", period: string) =>
+const claim = (p: Player, provider: "gclub" | "betflix" | "gclub_live" | "askmebet", period: string, kind: "CASHBACK" | "REFERRAL" = "CASHBACK") =>
   claimWalletReward(env, { agencyId: "demo", playerId: p.playerId, username: p.username }, {
-    kind: "CASHBACK", period, perProvider: true, provider, amountMinor: "1250", turnoverMultiple: "1", basis: { netLoss: "250.00" },
+    kind, period, perProvider: kind === "CASHBACK", provider, amountMinor: "1250", turnoverMultiple: "1", basis: { netLoss: "250.00" },
   });
 
 /** A claim the provider refused, copied to D1 like every reward (the staff lists read it there). */
-async function failedClaim(p: Player, provider: "gclub" | "betflix" | "gclub_live" | "askmebet", period: string): Promise<string> {
+async function failedClaim(p: Player, provider: "gclub" | "betflix" | "gclub_live" | "askmebet", period: string, kind: "CASHBACK" | "REFERRAL" = "CASHBACK"): Promise<string> {
   await faults({ provider, op: "deposit", mode: "refuse", count: 1 });
   try {
-    const first = await claim(p, provider, period);
+    const first = await claim(p, provider, period, kind);
     expect(first.reward.status).toBe("FAILED");
     await p.wallet.runDueWork();
     return first.reward.code;
@@ -95,5 +97,48 @@ describe("staff retry of a FAILED reward", () => {
     expect((await retryRewardClaim(env, actor, "REFERRAL", code, 0)).kind).toBe("not-found");
     expect((await retryRewardClaim(env, { ...actor, agencyId: "other" }, "CASHBACK", code, 0)).kind).toBe("not-found");
     expect((await p.wallet.getReward(code))!.status).toBe("FAILED");
+  }, 120_000);
+});
+
+describe("the retry buttons of /admin/cashback and /admin/referrals", () => {
+  async function staff(role: "owner" | "cashier") {
+    const username = `rr-${role}-${crypto.randomUUID().slice(0, 6)}`;
+    const created = await createStaff(env, { agencyId: "demo", username, password: "retry-pass-1234", role });
+    return staffLogin(env, { username, password: "retry-pass-1234", totpSecret: created.totpSecret });
+  }
+  const page = async (path: string, cookie: string) => (await fetchApp(`http://localhost${path}`, { headers: { Cookie: cookie } })).text();
+  const retryButton = (html: string, code: string) => new RegExp(`name="code" value="${code}"`).test(html);
+
+  it("the owner retries a FAILED cashback and referral share from the lists (plain posts); a cashier may not", async () => {
+    const p = await playerWithBank();
+    const cashback = await failedClaim(p, "betflix", "2026-W44");
+    const referral = await failedClaim(p, "gclub", "2026-W44", "REFERRAL");
+    const owner = await staff("owner");
+
+    expect(retryButton(await page("/admin/cashback", owner), cashback)).toBe(true);
+    expect(retryButton(await page("/admin/referrals", owner), referral)).toBe(true);
+    // the referral list does not retry a cashback (and the other way round)
+    const crossed = await postForm("/admin/referrals", { intent: "retry", code: cashback, retries: "0" }, { cookie: owner });
+    expect(crossed.status).toBe(302);
+    expect((await p.wallet.getReward(cashback))!.status).toBe("FAILED");
+
+    const cashier = await staff("cashier");
+    expect((await postForm("/admin/cashback", { intent: "retry", code: cashback, retries: "0" }, { cookie: cashier })).status).toBe(403);
+    expect((await p.wallet.getReward(cashback))!.status).toBe("FAILED");
+
+    const done = await postForm("/admin/cashback", { intent: "retry", code: cashback, retries: "0" }, { cookie: owner });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe("/admin/cashback");
+    expect((await p.wallet.getReward(cashback))!.status).toBe("SUCCESS");
+    expect((await postForm("/admin/referrals", { intent: "retry", code: referral, retries: "0" }, { cookie: owner })).status).toBe(302);
+    expect((await p.wallet.getReward(referral))!.status).toBe("SUCCESS");
+    expect(await providerBalance("betflix", p.username)).toBe("12.50");
+    expect(await providerBalance("gclub", p.username)).toBe("12.50");
+
+    await p.wallet.runDueWork();
+    expect(retryButton(await page("/admin/cashback", owner), cashback)).toBe(false);
+    expect(retryButton(await page("/admin/referrals", owner), referral)).toBe(false);
+    // a form without its fields is refused
+    expect((await postForm("/admin/cashback", { intent: "retry", code: "", retries: "x" }, { cookie: owner })).status).toBe(400);
   }, 120_000);
 });
