@@ -237,6 +237,9 @@ describe("the claim, through the wallet's reward path", () => {
     const items = (await wallet.listRewards("REFERRAL", 1, 10)).items;
     expect(items.filter((i) => i.status === "SUCCESS")).toEqual([expect.objectContaining({ turnoverTarget: "150.00" })]);
     expect(await providerBalance("alphabet", r.username)).toBe("50.00");
+    // the history: credited, with its turnover so far (the refused reward of that week does not hide it)
+    const page = await referralPage(env, AGENCY, { id: r.playerId, username: r.username }, afterWeek);
+    expect(page.history).toEqual([expect.objectContaining({ status: "CREDITED", turnover: "150.00", turnoverDone: "0.00", turnoverMet: false })]);
   }, 120_000);
 });
 
