@@ -183,7 +183,7 @@ const settingsView = (s: ReferralSettings): SettingsView => ({
   turnoverMultiplier: s.turnoverMultiplier,
 });
 
-export type ClaimView = { week: string; weekEnd: string; provider: string; basis: string; amount: string; capped: boolean; referredCount: number; turnover: string; status: ClaimStatus; createdAt: string };
+type ClaimView = { week: string; weekEnd: string; provider: string; basis: string; amount: string; capped: boolean; referredCount: number; turnover: string; status: ClaimStatus; createdAt: string };
 
 const claimView = (c: ReferralClaim): ClaimView => ({
   week: c.weekStart,
