@@ -1,5 +1,5 @@
 import { d1 } from "./d1";
-import { accountTest as test, expect, registerAndLoginByForms, waitForHydration } from "./fixtures";
+import { accountTest as test, expect, registerAndLoginByForms, submitLogin, waitForHydration } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -13,7 +13,8 @@ import { DEMO_STAFF, staffLogin } from "./staff";
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
 test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
-test.describe.configure({ timeout: 150_000 });
+// in order: both tests change this agency's cashback rules (and the local D1 is written from here)
+test.describe.configure({ mode: "default", timeout: 150_000 });
 
 /** The days of last Monday–Sunday week in Vientiane (UTC+7), as workers/core/reward-period.ts counts them. */
 function lastWeekDays(now = Date.now()): string[] {
@@ -70,6 +71,8 @@ test("owner sets cashback; a player sees last week per provider, claims once, se
   const history = page.getByTestId("reward-history");
   await expect(history.getByTestId("reward-amount")).toContainText(/50[.,]00/);
   await expect(history.locator('[data-status="SUCCESS"]')).toHaveCount(1);
+  // 50.00 x 1 to play before a withdrawal from askmebet: nothing played yet
+  await expect(history.getByTestId("reward-turnover")).toContainText(/ຍອດຫຼິ້ນ .*0[.,]00 \/ .*50[.,]00/);
 
   // the claims report (copied to D1 by the wallet's alarm)
   await page.context().clearCookies();
@@ -78,4 +81,56 @@ test("owner sets cashback; a player sees last week per provider, claims once, se
     await page.goto("/admin/cashback");
     await expect(page.getByTestId("cashback-claims").locator("tr", { hasText: player.username })).toContainText(/50[.,]00/, { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
+});
+
+test("a credit the provider refused: the owner retries it from the claims list, once; the player sees it credited", async ({ page }) => {
+  const agency = `e2e-${test.info().project.name}`;
+  const player = await registerAndLoginByForms(page, "cr");
+  const days = lastWeekDays();
+  // the rules of the test above without a turnover requirement (a credit is then sent at
+  // once, no turnover read first), last week's loss at gclub_live, and gclub_live switched
+  // off for this agency for now: its credit is refused (the adapter of an unconfigured provider)
+  // one statement per call: a batch of several against the running server's D1 fails in the e2e run
+  d1(`INSERT INTO cashback_settings (agency_id, enabled, percent_hundredths, cap_minor, min_minor, turnover_multiple, combinable, updated_at)
+      VALUES ('${agency}', 1, 1000, 5000, 100, '0', 0, '${new Date().toISOString()}')
+      ON CONFLICT (agency_id) DO UPDATE SET enabled = 1, percent_hundredths = 1000, cap_minor = 5000, min_minor = 100, turnover_multiple = '0', combinable = 0`);
+  const [row] = d1(`SELECT id FROM players WHERE agency_id = '${agency}' AND username = '${player.username}'`);
+  d1(`INSERT INTO player_provider_daily (agency_id, player_id, provider, day, turnover_minor, win_loss_minor, collected_at)
+      VALUES ${days.map((d) => `('${agency}', '${String(row!.id)}', 'gclub_live', '${d}', 50000, 10000, '${new Date().toISOString()}')`).join(", ")}`);
+  d1(`INSERT INTO provider_settings (agency_id, provider, adapter) VALUES ('${agency}', 'gclub_live', 'disabled') ON CONFLICT (agency_id, provider) DO UPDATE SET adapter = 'disabled'`);
+  try {
+    await page.goto("/player/cashback");
+    await waitForHydration(page);
+    await page.getByTestId("cashback-gclub_live").getByTestId("claim").click();
+    await expect(page.getByTestId("toast")).toContainText("ຄ່າຍເກມບໍ່ຮັບເຄຣດິດ");
+    await expect(page.getByTestId("reward-history").locator('[data-status="FAILED"]')).toHaveCount(1);
+  } finally {
+    d1(`DELETE FROM provider_settings WHERE agency_id = '${agency}' AND provider = 'gclub_live'`);
+  }
+
+  // the owner retries it from the claims list (copied to D1 by the wallet's alarm)
+  await page.context().clearCookies();
+  await staffLogin(page, DEMO_STAFF.boss, "/admin/cashback");
+  const line = page.getByTestId("cashback-claims").locator("tr", { hasText: player.username });
+  await expect(async () => {
+    await page.goto("/admin/cashback");
+    await expect(line.getByTestId("reward-retry")).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+  await waitForHydration(page);
+  await line.getByTestId("reward-retry").getByRole("button").click();
+  await expect(page.getByTestId("toast")).toContainText("ລອງໃໝ່ແລ້ວ: ສະຖານະ ສຳເລັດ");
+  await expect(line.locator('[data-status="SUCCESS"]')).toHaveCount(1);
+  await expect(line.getByTestId("reward-retry")).toHaveCount(0);
+
+  // the player: the same reward, credited once, nothing to play through
+  await page.context().clearCookies();
+  await page.goto("/login?redirectTo=%2Fplayer%2Fcashback");
+  await submitLogin(page, player);
+  await expect(page).toHaveURL(/\/player\/cashback$/);
+  await waitForHydration(page);
+  const history = page.getByTestId("reward-history");
+  await expect(history.locator('[data-status="SUCCESS"]')).toHaveCount(1);
+  await expect(history.locator('[data-status="FAILED"]')).toHaveCount(0);
+  await expect(history.getByTestId("reward-turnover")).toHaveText("ຄົບແລ້ວ");
+  await expect(page.getByTestId("cashback-gclub_live").getByTestId("refusal")).toHaveAttribute("data-refusal", "CASHBACK_ALREADY_CLAIMED");
 });

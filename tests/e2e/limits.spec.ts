@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
-import { addBankAccount, loggedInPlayer } from "./player";
+import { d1 } from "./d1";
+import { addBankAccount, E2E_PASSWORD, loggedInPlayer } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -97,4 +98,21 @@ test("a cooling-off refuses deposits and game launches and says until when; with
   await expect(page.getByTestId("player-limits")).toBeVisible();
   // nothing on the page lets staff end or shorten it
   await expect(page.getByTestId("player-limits").locator("form, button")).toHaveCount(0);
+});
+
+test("time played survives a logout: logged in again, the time of the ended session still counts", async ({ page, baseURL }) => {
+  const username = await loggedInPlayer(page, baseURL!, "/player/limits");
+  // 20 minutes of play: the current session opened 20 minutes ago (the e2e server's own D1)
+  d1(`UPDATE sessions SET created_at = created_at - 1200000 WHERE player_id = (SELECT id FROM players WHERE agency_id = 'demo' AND username = '${username}')`);
+  await openLimits(page);
+  await expect(page.getByTestId("time-played")).toContainText(/0 ຊົ່ວໂມງ 2[01] ນາທີ/);
+  const out = await page.request.post("/logout", { headers: { Origin: baseURL! }, form: {} });
+  expect(out.ok()).toBe(true);
+  await page.goto("/login?redirectTo=%2Fplayer%2Flimits");
+  await page.getByLabel("ຊື່ຜູ້ໃຊ້").fill(username);
+  await page.getByLabel("ລະຫັດຜ່ານ", { exact: true }).fill(E2E_PASSWORD);
+  await page.getByRole("button", { name: "ເຂົ້າສູ່ລະບົບ" }).click();
+  await expect(page).toHaveURL(/\/player\/limits$/);
+  await ready(page);
+  await expect(page.getByTestId("time-played")).toContainText(/0 ຊົ່ວໂມງ 2[01] ນາທີ/);
 });

@@ -135,6 +135,8 @@ test("the owner turns referral on; a newcomer joins by the link; the referrer cl
   const history = page.getByTestId("referral-history");
   await expect(history).toContainText(week.start);
   await expect(history).toContainText("ສຳເລັດ");
+  // the share's turnover so far, in the words of a promotion's (nothing played yet of 200.00)
+  await expect(history.getByTestId("reward-turnover")).toHaveText(/ຍອດຫຼິ້ນ ฿0,00 \/ ฿200,00/);
   // once per week: the card no longer offers a claim
   await expect(page.locator(`[data-testid="referral-week"][data-week="${week.start}"]`).getByTestId("referral-claim")).toHaveCount(0);
   await expect(page.locator(`[data-testid="referral-week"][data-week="${week.start}"]`).getByTestId("referral-week-claimed")).toBeVisible();
@@ -142,8 +144,10 @@ test("the owner turns referral on; a newcomer joins by the link; the referrer cl
   // the page in Chinese and Vietnamese
   await switchLanguage(page, "zh-CN");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("推荐好友");
+  await expect(page.getByTestId("referral-history").getByTestId("reward-turnover")).toContainText("流水");
   await switchLanguage(page, "vi");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Giới thiệu bạn bè");
+  await expect(page.getByTestId("referral-history").getByTestId("reward-turnover")).toContainText("Doanh số cược");
   await switchLanguage(page, "lo");
 
   // 6. the owner's report of that week

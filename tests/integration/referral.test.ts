@@ -71,7 +71,7 @@ describe("referral codes and the register page", () => {
     const username = uniqueName("rg");
     const res = await postForm("/register", { username, password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: "on", ref: code, fingerprint: "" }, { ip: ip() });
     expect(res.status).toBe(302);
-    const mine = await referralPage(env, AGENCY, referrer.playerId);
+    const mine = await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username });
     expect(mine.referred).toHaveLength(1);
     expect(mine.counting).toBe(1);
 
@@ -136,7 +136,7 @@ describe("tie rules", () => {
     expect(same.referral).toBe("not_counting");
     const fresh = await newPlayer({ ref: code, fingerprint: FP_B });
     expect(fresh.referral).toBe("tied");
-    const page = await referralPage(env, AGENCY, referrer.playerId);
+    const page = await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username });
     expect(page.counting).toBe(1);
     expect(page.notCounting).toBe(1);
     expect(page.referred.find((r) => !r.counts)?.reason).toBe("same_device");
@@ -171,10 +171,10 @@ describe("tie rules", () => {
     const replaced = await replaceBankAccount(env, OWNER, referrer.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Ref Errer" }, { allowPaid: true });
     expect(replaced.ok).toBe(true);
     const referred = await newPlayer({ ref: code });
-    expect((await referralPage(env, AGENCY, referrer.playerId)).counting).toBe(1);
+    expect((await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username })).counting).toBe(1);
     // the old number is free again: the referred player adds it
     expect((await addBankAccount(env.DB, "demo", referred.playerId, { bankCode: "BCEL", accountNumber: old, accountName: "Re Ferred" })).ok).toBe(true);
-    const page = await referralPage(env, AGENCY, referrer.playerId);
+    const page = await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username });
     expect(page.counting).toBe(0);
     expect(page.referred[0]!.reason).toBe("same_bank");
     const stored = await env.DB.prepare(`SELECT counts, reason, reason_at FROM referrals WHERE referred_player_id = ?1`).bind(referred.playerId).first<{ counts: number; reason: string; reason_at: string }>();
@@ -198,12 +198,12 @@ describe("earnings", () => {
     await netLoss(notCounting.playerId, 0, "askmebet", 900_000n);
     // deposits alone never make a net-loss share
     await settledDeposit(b.playerId, 10_000_000);
-    const page = await referralPage(env, AGENCY, referrer.playerId, afterWeek);
+    const page = await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username }, afterWeek);
     const w = page.weeks.find((x) => x.week === week.start)!;
     expect(w).toMatchObject({ counted: 2, basis: "2000.00", amount: "200.00", capped: false });
 
     await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "net_loss", percentBp: 1000, weeklyCapMinor: 15_000n, turnoverMultiplier: 2 });
-    const capped = (await referralPage(env, AGENCY, referrer.playerId, afterWeek)).weeks.find((x) => x.week === week.start)!;
+    const capped = (await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username }, afterWeek)).weeks.find((x) => x.week === week.start)!;
     expect(capped).toMatchObject({ amount: "150.00", capped: true });
   });
 
@@ -216,7 +216,7 @@ describe("earnings", () => {
     await settledDeposit(a.playerId, 100_000);
     // paid the week before: not this week's
     await settledDeposit(a.playerId, 999_999, new Date(week.startsAt - 1000).toISOString());
-    const w = (await referralPage(env, AGENCY, referrer.playerId, afterWeek)).weeks.find((x) => x.week === week.start)!;
+    const w = (await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username }, afterWeek)).weeks.find((x) => x.week === week.start)!;
     expect(w).toMatchObject({ basis: "5000.00", amount: "125.00" });
   });
 
@@ -261,7 +261,7 @@ describe("the claim, through the wallet's reward path", () => {
     expect(await wallet.ledgerTotals()).toEqual({ THB: "0" });
     // a later claim of the same week is refused, and the page shows it claimed
     expect(await claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_ALREADY_CLAIMED" });
-    const page = await referralPage(env, AGENCY, r.playerId, afterWeek);
+    const page = await referralPage(env, AGENCY, { id: r.playerId, username: r.username }, afterWeek);
     expect(page.history).toEqual([expect.objectContaining({ week: week.start, amount: "123.45", provider: "gclub", status: "CREDITED" })]);
     expect(page.weeks.find((w) => w.week === week.start)!.claim?.status).toBe("CREDITED");
   }, 120_000);
@@ -281,6 +281,9 @@ describe("the claim, through the wallet's reward path", () => {
     const items = (await wallet.listRewards("REFERRAL", 1, 10)).items;
     expect(items.filter((i) => i.status === "SUCCESS")).toEqual([expect.objectContaining({ turnoverTarget: "150.00" })]);
     expect(await providerBalance("alphabet", r.username)).toBe("50.00");
+    // the history: credited, with its turnover so far (the refused reward of that week does not hide it)
+    const page = await referralPage(env, AGENCY, { id: r.playerId, username: r.username }, afterWeek);
+    expect(page.history).toEqual([expect.objectContaining({ status: "CREDITED", turnover: "150.00", turnoverDone: "0.00", turnoverMet: false })]);
   }, 120_000);
 });
 

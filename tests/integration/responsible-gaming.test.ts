@@ -6,6 +6,7 @@ import { loginViaForm, PASSWORD, postForm, sessionFrom } from "../setup/players"
 import { limitsPage, setLimits, startBreak } from "../../workers/services/responsible-gaming";
 import { gameLaunchGuard, playTimeLine } from "../../workers/services/limits-guard";
 import { getPlayerDetail } from "../../workers/services/admin-players";
+import { login, logout, resolveSession } from "../../workers/services/auth";
 
 beforeAll(seedDemo);
 
@@ -155,6 +156,38 @@ describe("play time (decision 025)", () => {
     expect((await gameLaunchGuard(env.DB, "demo", p.playerId, noon))?.limit).toEqual({ code: "PLAY_TIME_LIMIT_REACHED", minutes: 120, until: Date.parse("2026-11-24T17:00:00Z") });
     // an hour after the session went idle, nothing more counted
     expect((await playTimeLine(env.DB, "demo", p.playerId, noon + H)).playedMs).toBe(2 * H - 60_000);
+  });
+
+  it("a session ended by logout still counts: log in again and the day's limit still refuses a launch", async () => {
+    const p = await playerWithBank();
+    const client = { ip: "10.0.25.1", userAgent: "vitest" };
+    const noon = Date.parse("2026-12-02T05:00:00Z");
+    await setLimits(env.DB, "demo", p.playerId, { ...NO, playMinutes: "60" }, noon - 3 * H);
+    const first = await login(env.DB, "demo", { username: p.username, password: PASSWORD }, client, () => noon - 2 * H);
+    if (!first.ok) throw new Error(first.code);
+    // played: a page view every 10 minutes for 70 minutes, then logout 30 s after the last one
+    for (let m = 10; m <= 70; m += 10) expect(await resolveSession(env.DB, "demo", first.sessionId, () => noon - 2 * H + m * 60_000)).not.toBeNull();
+    await logout(env.DB, "demo", first.sessionId, () => noon - 2 * H + 70 * 60_000 + 30_000);
+    expect(await resolveSession(env.DB, "demo", first.sessionId, () => noon - H)).toBeNull();
+    // an hour later the player comes back: the 70.5 minutes are still today's
+    const again = await login(env.DB, "demo", { username: p.username, password: PASSWORD }, client, () => noon);
+    if (!again.ok) throw new Error(again.code);
+    expect((await playTimeLine(env.DB, "demo", p.playerId, noon)).playedMs).toBe(70 * 60_000 + 30_000);
+    expect((await gameLaunchGuard(env.DB, "demo", p.playerId, noon))?.limit).toEqual({ code: "PLAY_TIME_LIMIT_REACHED", minutes: 60, until: Date.parse("2026-12-02T17:00:00Z") });
+    // a new Vientiane day starts from nothing
+    expect((await playTimeLine(env.DB, "demo", p.playerId, Date.parse("2026-12-02T17:00:00Z"))).playedMs).toBe(0);
+  });
+
+  it("a session that ended idle counts up to its last activity, not to the logout", async () => {
+    const p = await playerWithBank();
+    const client = { ip: "10.0.25.2", userAgent: "vitest" };
+    const noon = Date.parse("2026-12-03T05:00:00Z");
+    const s = await login(env.DB, "demo", { username: p.username, password: PASSWORD }, client, () => noon - 3 * H);
+    if (!s.ok) throw new Error(s.code);
+    await resolveSession(env.DB, "demo", s.sessionId, () => noon - 3 * H + 20 * 60_000);
+    // logout two hours later from a forgotten tab: the idle time is not play
+    await logout(env.DB, "demo", s.sessionId, () => noon - H);
+    expect((await playTimeLine(env.DB, "demo", p.playerId, noon)).playedMs).toBe(20 * 60_000);
   });
 
   it("every page of a logged-in player shows the time played today, and the footer links to the settings", async () => {

@@ -71,12 +71,3 @@ export async function insertBreak(db: D1Database, agencyId: string, playerId: st
     .run();
   return result.meta.changes === 1;
 }
-
-/** The player's sessions' spans (login to last activity), for the time played today. */
-export async function sessionSpans(db: D1Database, agencyId: string, playerId: string, since: number): Promise<{ from: number; to: number }[]> {
-  const { results } = await db
-    .prepare(`SELECT created_at, last_seen_at FROM sessions WHERE agency_id = ?1 AND player_id = ?2 AND last_seen_at >= ?3`)
-    .bind(agencyId, playerId, since)
-    .all<{ created_at: number; last_seen_at: number }>();
-  return results.map((r) => ({ from: r.created_at, to: r.last_seen_at }));
-}

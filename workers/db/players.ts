@@ -229,10 +229,6 @@ export async function deleteExpiredPlayerSession(db: D1Database, idHash: string)
   await db.prepare(`DELETE FROM sessions WHERE id_hash = ?1`).bind(idHash).run();
 }
 
-export async function deletePlayerSession(db: D1Database, agencyId: string, idHash: string): Promise<void> {
-  await db.prepare(`DELETE FROM sessions WHERE id_hash = ?1 AND agency_id = ?2`).bind(idHash, agencyId).run();
-}
-
 export async function touchPlayerSession(db: D1Database, idHash: string, at: number): Promise<void> {
   await db.prepare(`UPDATE sessions SET last_seen_at = ?1 WHERE id_hash = ?2`).bind(at, idHash).run();
 }

@@ -3,7 +3,6 @@ import { randomToken, sha256Hex } from "../core/tokens";
 import {
   deleteExpiredPlayerSession,
   deleteOtherPlayerSessionsStatement,
-  deletePlayerSession,
   deletePlayerSessionsStatement,
   findActivePlayerSession,
   findPlayer,
@@ -18,6 +17,7 @@ import {
   touchPlayerSession,
   updatePlayerPasswordHash,
 } from "../db/players";
+import { endPlayerSession } from "../db/play-spans";
 import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./password";
 import { checkThrottle, recordFailure, type ThrottleKey } from "./throttle";
 import { loginFailed, loginSucceeded, openLoginGate } from "./login-guard";
@@ -128,7 +128,7 @@ export async function login(
   if (needsRehash(account.passwordHash)) await updatePlayerPasswordHash(db, account.id, await hashPassword(credentials.password));
   await markPlayerLoggedIn(db, account.id, new Date(now()).toISOString());
   const sessionId = await createSession(db, agencyId, account.id, client, now());
-  if (credentials.replacesSessionId) await logout(db, agencyId, credentials.replacesSessionId);
+  if (credentials.replacesSessionId) await logout(db, agencyId, credentials.replacesSessionId, now);
   return { ok: true, sessionId, player: { id: account.id, username: account.username, displayName: account.displayName } };
 }
 
@@ -160,8 +160,9 @@ export async function resolveSession(
   return { id: found.session.playerId, username: found.username, displayName: found.displayName, mustChangePassword: found.mustChangePassword, sessionHash: idHash };
 }
 
-export async function logout(db: D1Database, agencyId: string, sessionId: string): Promise<void> {
-  await deletePlayerSession(db, agencyId, await sha256Hex(sessionId));
+/** Ends the session; its span still counts toward today's time played (decision 025, migration 0028). */
+export async function logout(db: D1Database, agencyId: string, sessionId: string, now: Clock = systemClock): Promise<void> {
+  await endPlayerSession(db, agencyId, await sha256Hex(sessionId), now(), PLAYER_SESSION.idleMs);
 }
 
 export type SessionSummary = { idHash: string; createdAt: number; lastSeenAt: number; userAgent: string | null; ip: string | null; current: boolean };

@@ -11,7 +11,7 @@ import type { Reward } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
 import { breakInForce } from "./limits-guard";
-import { claimWalletReward, listWalletRewards } from "./rewards";
+import { claimWalletReward, listWalletRewards, withRetry, withTurnoverProgress, type RewardWithProgress } from "./rewards";
 import { walletOf } from "./wallet";
 
 /**
@@ -37,7 +37,7 @@ export type CashbackPage = {
   week: RewardWeek;
   settings: { enabled: boolean; percent: string; cap: string; min: string; turnoverMultiple: string; combinable: boolean };
   lines: CashbackLine[];
-  history: Reward[];
+  history: RewardWithProgress[];
 };
 
 function settingsView(s: CashbackSettings) {
@@ -77,7 +77,8 @@ async function facts(env: Env, agency: Agency, player: CurrentPlayer, now: numbe
 /** The player's cashback page: last complete week per provider, what each pays, the history. */
 export async function cashbackPage(env: Env, agency: Agency, player: CurrentPlayer, now = Date.now()): Promise<CashbackPage> {
   const f = await facts(env, agency, player, now);
-  return { week: f.week, settings: settingsView(f.settings), lines: agency.enabledProviders.map(f.line), history: f.history };
+  const history = await withTurnoverProgress(env, { agencyId: agency.id, playerId: player.id, username: player.username }, f.history);
+  return { week: f.week, settings: settingsView(f.settings), lines: agency.enabledProviders.map(f.line), history };
 }
 
 export type CashbackClaimError = CashbackRefusal | "PROVIDER_REQUIRED" | "CASHBACK_CREDIT_FAILED";
@@ -109,7 +110,7 @@ export async function claimCashback(env: Env, agency: Agency, player: CurrentPla
 /** The owner's page: the settings and the claims (newest first) with the total credited. */
 export async function cashbackAdminPage(db: D1Database, agencyId: string, now = Date.now()) {
   const [settings, claims] = await Promise.all([readCashbackSettings(db, agencyId), listRewardClaims(db, agencyId, "CASHBACK", null)]);
-  return { settings: settingsView(settings), week: lastCompleteWeek(now), days: daysOfWeek(lastCompleteWeek(now)), claims: claims.items, totalCredited: formatAmount(BigInt(claims.totalMinor), "THB") };
+  return { settings: settingsView(settings), week: lastCompleteWeek(now), days: daysOfWeek(lastCompleteWeek(now)), claims: withRetry(claims.items, true), totalCredited: formatAmount(BigInt(claims.totalMinor), "THB") };
 }
 
 export type CashbackSettingsInput = { enabled: boolean; percent: string; cap: string; min: string; turnoverMultiple: string; combinable: boolean };

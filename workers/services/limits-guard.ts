@@ -20,7 +20,8 @@ import {
   type Refusal,
 } from "../core/responsible-gaming";
 import { PLAYER_SESSION } from "../core/session";
-import { currentBreaks, playerLimits, sessionSpans, type StoredLimit } from "../db/limits";
+import { currentBreaks, playerLimits, type StoredLimit } from "../db/limits";
+import { playSpans } from "../db/play-spans";
 import { walletOf } from "./wallet";
 
 /**
@@ -72,11 +73,11 @@ async function depositRefusalFor(env: Env, agencyId: string, playerId: string, a
   return depositRefusal(depositAllowance(values, await depositsUsed(env, agencyId, playerId, now)), amountMinor, now);
 }
 
-/** Today's time played (ms): the union of the player's sessions today; a live one counts up to now. */
+/** Today's time played (ms): the union of the player's sessions today, ended ones included; a live one counts up to now. */
 async function playedMs(db: D1Database, agencyId: string, playerId: string, now: number): Promise<number> {
-  const spans = await sessionSpans(db, agencyId, playerId, periodStart("day", now));
-  // a session still alive (seen within the idle window) is being used now
-  return playedToday(spans.map((s) => ({ from: s.from, to: now - s.to < PLAYER_SESSION.idleMs ? now : s.to })), now);
+  const spans = await playSpans(db, agencyId, playerId, periodStart("day", now));
+  // a session still alive (seen within the idle window) is being used now; an ended one stopped at its end
+  return playedToday(spans.map((s) => ({ from: s.from, to: !s.ended && now - s.to < PLAYER_SESSION.idleMs ? now : s.to })), now);
 }
 
 /** The game-launch service's first step: a break, or today's play time at its limit, refuses a new launch. */

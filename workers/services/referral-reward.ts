@@ -1,6 +1,6 @@
 import type { Provider } from "../core/providers";
 import { weekOfDay, weekOfKey } from "../core/reward-period";
-import { claimWalletReward, listWalletRewards } from "./rewards";
+import { claimWalletReward, listWalletRewards, withTurnoverProgress, type RewardWithProgress } from "./rewards";
 
 /**
  * The referral share credited through the player's wallet: the reward path shared with
@@ -35,7 +35,19 @@ export async function referralRewardStatuses(env: Env, agencyId: string, playerI
   const out = new Map<string, RewardStatus>();
   for (const r of items) {
     const week = weekOfKey(r.period);
-    if (week) out.set(week.from, r.status);
+    // a week may hold a FAILED reward and the one claimed (or retried) after it: the live one wins
+    if (week && (out.get(week.from) ?? "FAILED") === "FAILED") out.set(week.from, r.status);
+  }
+  return out;
+}
+
+/** The credited referral rewards by week (Monday 'YYYY-MM-DD') with their turnover progress, for the history. */
+export async function referralRewardProgress(env: Env, who: { agencyId: string; playerId: string; username: string }): Promise<Map<string, RewardWithProgress>> {
+  const { items } = await listWalletRewards(env, who.agencyId, who.playerId, "REFERRAL", 1, 100);
+  const out = new Map<string, RewardWithProgress>();
+  for (const r of await withTurnoverProgress(env, who, items.filter((r) => r.status === "SUCCESS"))) {
+    const week = weekOfKey(r.period);
+    if (week) out.set(week.from, r);
   }
   return out;
 }

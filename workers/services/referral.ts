@@ -45,7 +45,9 @@ import {
   type ReferralClaim,
   type ReferralRecord,
 } from "../db/referrals";
-import { creditReferralReward, referralRewardStatuses } from "./referral-reward";
+import { listRewardClaims, type RewardClaimRow } from "../db/rewards";
+import { creditReferralReward, referralRewardProgress, referralRewardStatuses } from "./referral-reward";
+import { withRetry } from "./rewards";
 
 type Clock = () => number;
 const systemNow: Clock = () => Date.now();
@@ -181,7 +183,7 @@ const settingsView = (s: ReferralSettings): SettingsView => ({
   turnoverMultiplier: s.turnoverMultiplier,
 });
 
-export type ClaimView = { week: string; weekEnd: string; provider: string; basis: string; amount: string; capped: boolean; referredCount: number; turnover: string; status: ClaimStatus; createdAt: string };
+type ClaimView = { week: string; weekEnd: string; provider: string; basis: string; amount: string; capped: boolean; referredCount: number; turnover: string; status: ClaimStatus; createdAt: string };
 
 const claimView = (c: ReferralClaim): ClaimView => ({
   week: c.weekStart,
@@ -206,15 +208,17 @@ export type ReferralPage = {
   counting: number;
   notCounting: number;
   weeks: WeekView[];
-  history: ClaimView[];
+  /** The claims made, each with its reward's turnover progress once credited (decision 029). */
+  history: (ClaimView & { turnoverDone: string | null; turnoverMet: boolean })[];
   providers: Provider[];
 };
 
 /** Usernames are shown half hidden: a referrer sees who joined, not a list of logins to try. */
 const masked = (username: string) => (username.length <= 3 ? `${username[0]}**` : `${username.slice(0, 2)}${"*".repeat(Math.min(4, username.length - 3))}${username.slice(-1)}`);
 
-export async function referralPage(env: Env, agency: { id: string; enabledProviders: readonly Provider[] }, playerId: string, now: Clock = systemNow): Promise<ReferralPage> {
+export async function referralPage(env: Env, agency: { id: string; enabledProviders: readonly Provider[] }, player: { id: string; username: string }, now: Clock = systemNow): Promise<ReferralPage> {
   const db = env.DB;
+  const playerId = player.id;
   const [code, settings, referrals, claims] = await Promise.all([
     ensureReferralCode(db, agency.id, playerId),
     readReferralSettings(db, agency.id),
@@ -222,6 +226,7 @@ export async function referralPage(env: Env, agency: { id: string; enabledProvid
     listReferralClaims(db, agency.id, playerId),
   ]);
   await syncPendingClaims(env, agency.id, playerId, claims);
+  const progress = await referralRewardProgress(env, { agencyId: agency.id, playerId, username: player.username });
   const claimed = new Map(claims.map((c) => [c.weekStart, c]));
   const first = referrals.reduce((min, r) => Math.min(min, Date.parse(r.createdAt)), Number.POSITIVE_INFINITY);
   const weeks: WeekView[] = [];
@@ -246,7 +251,10 @@ export async function referralPage(env: Env, agency: { id: string; enabledProvid
     counting: referrals.filter((r) => r.counts).length,
     notCounting: referrals.filter((r) => !r.counts).length,
     weeks,
-    history: claims.map(claimView),
+    history: claims.map((c) => {
+      const reward = c.status === "CREDITED" ? progress.get(c.weekStart) : undefined;
+      return { ...claimView(c), turnoverDone: reward?.turnoverDone ?? null, turnoverMet: reward?.turnoverMet ?? false };
+    }),
     providers: [...agency.enabledProviders],
   };
 }
@@ -357,13 +365,20 @@ export type AdminReferralsPage = {
   rows: ReferrerRow[];
   notCounting: { referrer: string; referred: string; reason: NotCountingReason | null; reasonAt: string | null }[];
   totals: { referred: number; counting: number; amount: string; claimed: string };
+  /** Shares the provider refused (wallet FAILED) that staff may retry (decision 029). */
+  failedCredits: (RewardClaimRow & { retryable: boolean })[];
 };
 
 /** The owner's report for one complete week (default: the last one) and the settings form's values. */
 export async function adminReferralsPage(db: D1Database, agencyId: string, weekStart: string | null, now: Clock = systemNow): Promise<AdminReferralsPage> {
   const weeks = completeWeeks(now(), 0, WEEKS_SHOWN);
   const week = (weekStart && weeks.find((w) => w.start === weekStart)) || weeks[0]!;
-  const [settings, referrals, claims] = await Promise.all([readReferralSettings(db, agencyId), currentReferrals(db, agencyId, null), listReferralClaims(db, agencyId, null, 5000)]);
+  const [settings, referrals, claims, rewards] = await Promise.all([
+    readReferralSettings(db, agencyId),
+    currentReferrals(db, agencyId, null),
+    listReferralClaims(db, agencyId, null, 5000),
+    listRewardClaims(db, agencyId, "REFERRAL", null),
+  ]);
   const shares = await weekShares(db, agencyId, settings, referrals, week);
   const referrerIds = [...new Set(referrals.map((r) => r.referrerPlayerId))];
   const names = await playerNames(db, agencyId, referrerIds);
@@ -400,6 +415,7 @@ export async function adminReferralsPage(db: D1Database, agencyId: string, weekS
       amount: credit(rows.reduce((sum, r) => sum + (shares.get(r.playerId)?.amountMinor ?? 0n), 0n)),
       claimed: credit(claims.filter((c) => c.weekStart === week.start && c.status === "CREDITED").reduce((sum, c) => sum + c.amountMinor, 0n)),
     },
+    failedCredits: withRetry(rewards.items, false).filter((c) => c.retryable),
   };
 }
 

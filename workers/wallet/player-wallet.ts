@@ -28,6 +28,7 @@ import type {
   Reward,
   RewardClaimInput,
   StaffRetryResult,
+  StaffRewardRetryResult,
   WithdrawDecisionResult,
   WithdrawOrder,
 } from "./types";
@@ -185,6 +186,11 @@ export class PlayerWallet extends DurableObject<Env> {
   /** Rewards at this provider that hold a withdrawal from it (pending credit, turnover not met). */
   rewardsHoldingWithdraw(provider: string): Reward[] {
     return rewards.rewardsHoldingWithdraw(this.wallet, provider);
+  }
+
+  /** Staff retry of a FAILED reward: the same reward again, once per press (rewards.retryFailedReward). */
+  retryFailedReward(code: string, expectedRetries: number, now: number): Promise<StaffRewardRetryResult> {
+    return rewards.retryFailedReward(this.wallet, code, expectedRetries, now);
   }
 
   markRewardTurnoverMet(code: string, now: number): void {

@@ -23,6 +23,9 @@ export type RewardRow = {
   created_at: number;
   settled_at: number | null;
   projected: number;
+  released_key: string | null;
+  reference: string | null;
+  retries: number;
 };
 
 export class RewardStore {
@@ -56,15 +59,35 @@ export class RewardStore {
     this.sql.exec(`UPDATE rewards SET turnover_start_minor = ?, turnover_since = ? WHERE code = ? AND turnover_start_minor IS NULL`, startMinor.toString(), since, code);
   }
 
-  /** PENDING -> SUCCESS or FAILED, once; a FAILED reward gives its claim key up. */
+  /** PENDING -> SUCCESS or FAILED, once; a FAILED reward gives its claim key up (kept aside for a staff retry). */
   finish(code: string, to: "SUCCESS" | "FAILED", reason: string | null, now: number): boolean {
-    const claimKey = to === "FAILED" ? null : undefined;
     const cursor = this.sql.exec(
-      `UPDATE rewards SET status = ?, reason = ?, settled_at = ?, next_attempt_at = NULL, projected = 0${claimKey === null ? ", claim_key = NULL" : ""}
+      `UPDATE rewards SET status = ?, reason = ?, settled_at = ?, next_attempt_at = NULL, projected = 0${to === "FAILED" ? ", released_key = claim_key, claim_key = NULL" : ""}
         WHERE code = ? AND status = 'PENDING'`,
       to, reason, now, code,
     );
     return cursor.rowsWritten > 0;
+  }
+
+  /**
+   * Staff retry: FAILED -> PENDING, only at the retry count the staff member saw, taking the
+   * claim key back. "claimed-again": the player claimed this period again since (the UNIQUE
+   * claim key refuses), so this reward stays FAILED. `freshTurnover`: the credit has not
+   * landed, so the turnover counter is read again before it (bets before the retry do not count).
+   */
+  retake(code: string, expectedRetries: number, reference: string, freshTurnover: boolean, now: number): "ok" | "stale" | "claimed-again" {
+    try {
+      const cursor = this.sql.exec(
+        `UPDATE rewards SET status = 'PENDING', claim_key = released_key, released_key = NULL, reference = ?, retries = retries + 1, attempts = 0,
+                next_attempt_at = ?, reason = NULL, settled_at = NULL, projected = 0${freshTurnover ? ", turnover_start_minor = NULL, turnover_since = NULL" : ""}
+          WHERE code = ? AND status = 'FAILED' AND retries = ?`,
+        reference, now, code, expectedRetries,
+      );
+      return cursor.rowsWritten > 0 ? "ok" : "stale";
+    } catch (error) {
+      if (String(error).includes("UNIQUE")) return "claimed-again";
+      throw error;
+    }
   }
 
   markTurnoverMet(code: string, now: number): void {
@@ -110,8 +133,8 @@ export class RewardStore {
   /** Marked copied only if unchanged since it was read (a change in flight keeps it marked). */
   markProjected(row: RewardRow): void {
     this.sql.exec(
-      `UPDATE rewards SET projected = 1 WHERE code = ? AND status = ? AND settled_at IS ? AND turnover_met_at IS ?`,
-      row.code, row.status, row.settled_at, row.turnover_met_at,
+      `UPDATE rewards SET projected = 1 WHERE code = ? AND status = ? AND settled_at IS ? AND turnover_met_at IS ? AND retries = ?`,
+      row.code, row.status, row.settled_at, row.turnover_met_at, row.retries,
     );
   }
 

@@ -8,7 +8,7 @@ import type { WalletContext } from "./context";
 import { postLedgerEntry } from "./ledger";
 import { providerPortFor } from "./provider-port";
 import type { RewardRow } from "./reward-store";
-import type { Reward, RewardClaimInput } from "./types";
+import type { Reward, RewardClaimInput, StaffRewardRetryResult } from "./types";
 
 /**
  * Rewards (issue 18, decision 029): cashback and the referral share, credited at the
@@ -66,14 +66,15 @@ async function settleReward(w: WalletContext, row: RewardRow, now: number): Prom
     if (counter.kind !== "ok") return;
     w.store.rewards.recordTurnoverStart(row.code, counter.amountMinor, now);
   }
+  const reference = row.reference ?? row.code;
   if (row.attempts > 0) {
     // a previous attempt may have been applied: ask before sending again
-    const status = await port.transferStatus(row.code);
+    const status = await port.transferStatus(reference);
     if (status.kind === "success") return finishReward(w, row.code, "SUCCESS");
     if (status.kind === "failed") return finishReward(w, row.code, "FAILED", "PROVIDER_FAILED");
     if (status.kind === "unknown") return;
   }
-  const outcome = await port.transfer({ username: user, amount: formatAmount(BigInt(row.amount_minor), "THB"), direction: "in", reference: row.code });
+  const outcome = await port.transfer({ username: user, amount: formatAmount(BigInt(row.amount_minor), "THB"), direction: "in", reference });
   if (outcome.kind === "ok") return finishReward(w, row.code, "SUCCESS");
   if (outcome.kind === "refused") return finishReward(w, row.code, "FAILED", `PROVIDER_${outcome.code}`);
   // unknown: the next attempt starts with the status query
@@ -92,6 +93,45 @@ function finishReward(w: WalletContext, code: string, to: "SUCCESS" | "FAILED", 
     ], now);
   }
   w.alarm.schedule(now); // copy to D1
+}
+
+/**
+ * Staff retry of a FAILED reward (decision 029): the SAME reward, never a second one. The
+ * provider is first asked about the reference last used (like a deposit's retry):
+ *  - SUCCESS: it landed after all -> the reward is SUCCESS (ledger once), nothing is sent;
+ *  - NOT_FOUND: it never arrived -> sent again under the same reference (the provider
+ *    refuses a duplicate, so a late arrival cannot make two credits);
+ *  - FAILED: recorded for good -> sent under the next reference `<code>-<n>`;
+ *  - no answer: nothing changes ("provider unavailable, try again").
+ * After the status answer everything up to the transfer is synchronous: the reward goes
+ * FAILED -> PENDING only at the retry count the staff member saw and takes its claim key
+ * back, so a second press or a concurrent one finds it moved on ("stale" / "not-failed"),
+ * and a player who claimed the period again since keeps that claim ("claimed-again").
+ */
+export async function retryFailedReward(w: WalletContext, code: string, expectedRetries: number, now: number): Promise<StaffRewardRetryResult> {
+  const before = w.store.rewards.byCode(code);
+  if (!before) return { kind: "not-found" };
+  if (before.status !== "FAILED") return { kind: "not-failed", reward: toReward(before) };
+  if (before.retries !== expectedRetries) return { kind: "stale", reward: toReward(before) };
+  const agencyId = w.store.readMeta("agencyId");
+  if (!agencyId || !w.store.readMeta("username") || !isProvider(before.provider)) return { kind: "unavailable", reward: toReward(before) };
+  const reference = before.reference ?? before.code;
+  const status = await providerPortFor(w.env, agencyId, before.provider).transferStatus(reference);
+  if (status.kind === "unknown") return { kind: "unavailable", reward: toReward(w.store.rewards.byCode(code)!) };
+  // synchronous from here to the transfer: only the first press at this count gets past retake
+  const row = w.store.rewards.byCode(code)!;
+  if (row.status !== "FAILED" || (row.reference ?? row.code) !== reference) return { kind: row.status === "FAILED" ? "stale" : "not-failed", reward: toReward(row) };
+  const next = status.kind === "failed" ? `${code}-${row.retries + 1}` : reference;
+  const retaken = w.store.rewards.retake(code, expectedRetries, next, status.kind !== "success", now);
+  if (retaken !== "ok") return { kind: retaken, reward: toReward(w.store.rewards.byCode(code)!) };
+  w.alarm.schedule(now);
+  if (status.kind === "success") {
+    finishReward(w, code, "SUCCESS");
+    return { kind: "already-applied", reward: toReward(w.store.rewards.byCode(code)!), reference };
+  }
+  // First attempt right away, so staff see its outcome; an unknown one continues from the alarm.
+  await settleReward(w, w.store.rewards.byCode(code)!, now);
+  return { kind: "retried", reward: toReward(w.store.rewards.byCode(code)!), reference: next };
 }
 
 /** Rewards at this provider holding a withdrawal from it (pending, or turnover not yet met). */
@@ -146,5 +186,6 @@ function toReward(row: RewardRow): Reward {
     basis: JSON.parse(row.basis_json) as Record<string, string>,
     createdAt: row.created_at,
     settledAt: row.settled_at,
+    retries: row.retries,
   };
 }

@@ -163,6 +163,25 @@ SCHEMA_STEPS.push([
      BEGIN SELECT RAISE(ABORT, 'refused reward transition'); END`,
 ]);
 
+// v6 (issue 18 leftover, decision 029): staff retry a FAILED reward. `released_key` keeps the
+// claim key a FAILED reward gave up, so a retry can take it back (refused by the UNIQUE index
+// if the player claimed again meanwhile); `reference` is the provider reference of the current
+// attempt (NULL = the code); `retries` counts staff retries (a second press of one form does
+// nothing). Rewards already FAILED get their key back from kind and period (cashback is per
+// provider, the referral share per period: workers/services/cashback.ts, referral-reward.ts).
+SCHEMA_STEPS.push([
+  `ALTER TABLE rewards ADD COLUMN released_key TEXT`,
+  `ALTER TABLE rewards ADD COLUMN reference TEXT`,
+  `ALTER TABLE rewards ADD COLUMN retries INTEGER NOT NULL DEFAULT 0`,
+  `UPDATE rewards SET released_key = kind || ':' || period || CASE WHEN kind = 'CASHBACK' THEN ':' || provider ELSE '' END WHERE status = 'FAILED'`,
+  `DROP TRIGGER reward_arrows`,
+  `CREATE TRIGGER reward_arrows BEFORE UPDATE OF status ON rewards
+     WHEN OLD.status <> NEW.status AND NOT (
+       (OLD.status = 'PENDING' AND NEW.status IN ('SUCCESS','FAILED')) OR
+       (OLD.status = 'FAILED' AND NEW.status = 'PENDING'))
+     BEGIN SELECT RAISE(ABORT, 'refused reward transition'); END`,
+]);
+
 /**
  * Runs the steps this object has not run yet, each in its own transaction with the version
  * it reaches (`meta.schemaVersion`), so a crash leaves a whole step or none.

@@ -201,4 +201,12 @@ export type Reward = {
   basis: Record<string, string>;
   createdAt: number;
   settledAt: number | null;
+  /** Staff retries of a FAILED credit (the retry form carries it). */
+  retries: number;
 };
+
+/** What a staff retry of a FAILED reward did (decision 029). */
+export type StaffRewardRetryResult =
+  | { kind: "retried" | "already-applied"; reward: Reward; reference: string }
+  | { kind: "not-failed" | "stale" | "claimed-again" | "unavailable"; reward: Reward }
+  | { kind: "not-found" };

@@ -10,12 +10,15 @@ import { formatDateTime, formatMoney } from "~/lib/format";
 import { CashbackSettingsSchema, cashbackSettingsInput } from "~/lib/schemas/cashback";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
+import { rewardRetryAction } from "~/lib/reward-retry.server";
+import { RewardRetryButton } from "~/components/reward-retry";
 import type { Route } from "./+types/cashback";
 
 /**
  * Cashback (owner only, like the other settings): the rules (percent, cap and minimum per
- * claim, turnover multiple, combinable with a promotion) and the claims report. One plain
- * POST form, working without JavaScript; every save is audited.
+ * claim, turnover multiple, combinable with a promotion) and the claims report, where a claim
+ * the provider refused has a retry button. Plain POST forms, working without JavaScript;
+ * every save and every retry is audited.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context, { role: "owner" });
@@ -24,7 +27,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireStaff(request, context, { role: "owner" });
-  const submission = parseWithZod(await request.formData(), { schema: CashbackSettingsSchema });
+  const form = await request.formData();
+  if (form.get("intent") === "retry") return rewardRetryAction({ request, context }, staff, form, "CASHBACK", "/admin/cashback");
+  const submission = parseWithZod(form, { schema: CashbackSettingsSchema });
   if (submission.status !== "success") return data({ result: submission.reply() as SubmissionResult<string[]> }, { status: 400 });
   const outcome = await saveCashbackSettings(getBindings(context).DB, auditContext(request, staff), cashbackSettingsInput(submission.value));
   if (!outcome.ok) {
@@ -106,7 +111,11 @@ export default function AdminCashback({ loaderData, actionData }: Route.Componen
                     <td>{c.period}</td>
                     <td>{c.provider}</td>
                     <td>{formatMoney(c.amount, "THB")}</td>
-                    <td data-status={c.status}>{t(`cashback.status.${c.status}`)}</td>
+                    <td data-status={c.status}>
+                      {t(`cashback.status.${c.status}`)}
+                      {c.reason ? <span className="muted"> ({c.reason})</span> : null}
+                      {c.retryable ? <RewardRetryButton code={c.code} retries={c.retries} /> : null}
+                    </td>
                   </tr>
                 ))}
               </tbody>

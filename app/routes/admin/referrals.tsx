@@ -11,9 +11,14 @@ import { translate } from "~/lib/i18n.server";
 import { ReferralSettingsSchema } from "~/lib/schemas/referral";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
+import { rewardRetryAction } from "~/lib/reward-retry.server";
+import { RewardRetryButton } from "~/components/reward-retry";
 import type { Route } from "./+types/referrals";
 
-/** Referral (owner, decision 030): the settings (audited) and the report of a complete week. */
+/**
+ * Referral (owner, decision 030): the settings (audited), the report of a complete week, and
+ * the shares a provider refused, each with a retry button (decision 029, audited).
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context, { role: "owner" });
   return adminReferralsPage(getBindings(context).DB, staff.agencyId, new URL(request.url).searchParams.get("week"));
@@ -21,7 +26,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireStaff(request, context, { role: "owner" });
-  const submission = parseWithZod(await request.formData(), { schema: ReferralSettingsSchema });
+  const form = await request.formData();
+  if (form.get("intent") === "retry") return rewardRetryAction({ request, context }, staff, form, "REFERRAL", "/admin/referrals");
+  const submission = parseWithZod(form, { schema: ReferralSettingsSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   await saveReferralSettings(getBindings(context).DB, auditContext(request, staff), submission.value);
   return redirectWithSuccess({ request, context }, "/admin/referrals", translate(context, "admin:referral.saved"));
@@ -32,7 +39,7 @@ const capInput = (cap: string | null) => (cap === null ? "" : cap.replace(/\.00$
 
 export default function AdminReferrals({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { settings, week, weeks, rows, notCounting, totals } = loaderData;
+  const { settings, week, weeks, rows, notCounting, totals, failedCredits } = loaderData;
   const [form, fields] = useSchemaForm("referral-settings", ReferralSettingsSchema, actionData?.result, {
     enabled: settings.enabled ? "on" : undefined,
     mode: settings.mode,
@@ -112,6 +119,42 @@ export default function AdminReferrals({ loaderData, actionData }: Route.Compone
                   </td>
                   <td>{r.claimed ? `${formatMoney(r.claimed.amount, "THB")} · ${t(`referral.status.${r.claimed.status}`)}` : "—"}</td>
                   <td>{formatMoney(r.claimedTotal, "THB")}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2 id="referral-failed-title">{t("reward.retry.failedTitle")}</h2>
+      <p className="muted">{t("reward.retry.failedIntro")}</p>
+      {failedCredits.length === 0 ? (
+        <p className="empty">{t("reward.retry.none")}</p>
+      ) : (
+        <div className="table-wrap" role="region" tabIndex={0} aria-labelledby="referral-failed-title">
+          <table className="admin-table" data-testid="referral-failed-credits">
+            <thead>
+              <tr>
+                <th scope="col">{t("cashback.col.date")}</th>
+                <th scope="col">{t("cashback.col.player")}</th>
+                <th scope="col">{t("cashback.col.period")}</th>
+                <th scope="col">{t("cashback.col.provider")}</th>
+                <th scope="col">{t("cashback.col.amount")}</th>
+                <th scope="col">{t("cashback.col.status")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {failedCredits.map((c) => (
+                <tr key={c.code} data-code={c.code}>
+                  <td>{formatDateTime(c.createdAt)}</td>
+                  <td>{c.username}</td>
+                  <td>{c.period}</td>
+                  <td>{c.provider}</td>
+                  <td>{formatMoney(c.amount, "THB")}</td>
+                  <td data-status={c.status}>
+                    {t(`cashback.status.${c.status}`)}
+                    {c.reason ? <span className="muted"> ({c.reason})</span> : null}
+                    <RewardRetryButton code={c.code} retries={c.retries} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -2,6 +2,7 @@ import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { cashbackPage, claimCashback } from "../../../workers/services/cashback";
 import { HistoryTable } from "~/components/money";
+import { RewardTurnover } from "~/components/reward-turnover";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -11,7 +12,8 @@ import type { Route } from "./+types/cashback";
 /**
  * Weekly cashback (issue 18, decision 029): last complete week's net loss per provider,
  * what each pays, one claim button per provider (plain POST: works without JavaScript),
- * and the rewards credited so far. Why a line cannot be claimed is said on the line.
+ * and the rewards credited so far with their turnover progress. Why a line cannot be claimed
+ * is said on the line.
  */
 export const handle = { scripts: "app" };
 
@@ -78,7 +80,7 @@ export default function Cashback({ loaderData }: Route.ComponentProps) {
             { label: t("reward.col.period"), cell: (r) => r.period },
             { label: t("reward.col.provider"), cell: (r) => t(`providers.${r.provider}`) },
             { label: t("reward.col.amount"), testId: "reward-amount", cell: (r) => formatMoney(r.amount, "THB") },
-            { label: t("reward.col.turnover"), cell: (r) => (r.turnoverMet ? t("reward.turnoverMet") : formatMoney(r.turnoverTarget, "THB")) },
+            { label: t("reward.col.turnover"), cell: (r) => <RewardTurnover target={r.turnoverTarget} done={r.turnoverDone} met={r.turnoverMet} /> },
             { label: t("reward.col.status"), cell: (r) => <span data-status={r.status}>{t(`reward.status.${r.status}`)}</span> },
           ]}
         />

@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
-import { claimReferralWeek, referralPage, type ClaimView, type WeekView } from "../../../workers/services/referral";
+import { claimReferralWeek, referralPage, type WeekView } from "../../../workers/services/referral";
 import { HistoryTable } from "~/components/money";
+import { RewardTurnover } from "~/components/reward-turnover";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";
@@ -20,7 +21,7 @@ export const handle = { scripts: "app" } satisfies ScriptsHandle;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
-  const page = await referralPage(getBindings(context), getAgency(context), player.id);
+  const page = await referralPage(getBindings(context), getAgency(context), player);
   return { ...page, link: new URL(page.linkPath, request.url).href };
 }
 
@@ -109,12 +110,12 @@ export default function ReferralPage({ loaderData, actionData }: Route.Component
           testId="referral-history"
           rows={history.map((c) => ({ ...c, code: c.week }))}
           columns={[
-            { label: t("referral.week"), cell: (c: ClaimView) => t("referral.weekRange", { from: c.week, to: c.weekEnd }) },
-            { label: t("history.provider"), cell: (c: ClaimView) => t(`providers.${c.provider}`) },
-            { label: t("referral.amount"), cell: (c: ClaimView) => formatMoney(c.amount, "THB") },
-            { label: t("referral.turnover"), cell: (c: ClaimView) => formatMoney(c.turnover, "THB") },
-            { label: t("history.status"), cell: (c: ClaimView) => t(`referral.status.${c.status}`) },
-            { label: t("history.dateTime"), cell: (c: ClaimView) => formatDateTime(c.createdAt) },
+            { label: t("referral.week"), cell: (c) => t("referral.weekRange", { from: c.week, to: c.weekEnd }) },
+            { label: t("history.provider"), cell: (c) => t(`providers.${c.provider}`) },
+            { label: t("referral.amount"), cell: (c) => formatMoney(c.amount, "THB") },
+            { label: t("referral.turnover"), cell: (c) => <RewardTurnover target={c.turnover} done={c.turnoverDone} met={c.turnoverMet} /> },
+            { label: t("history.status"), cell: (c) => t(`referral.status.${c.status}`) },
+            { label: t("history.dateTime"), cell: (c) => formatDateTime(c.createdAt) },
           ]}
         />
       )}
