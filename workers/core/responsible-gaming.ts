@@ -3,6 +3,7 @@
  * play-time limits, cooling-off and self-exclusion. Pure: times are epoch milliseconds,
  * amounts LAK minor units (bigint); the service reads and writes the stores.
  */
+import { weekAt, weekInstants } from "./reward-period";
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
@@ -18,7 +19,7 @@ export function periodStart(period: Period, now: number): number {
   const local = new Date(now + VIENTIANE_OFFSET_MS);
   const midnight = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate());
   if (period === "day") return midnight - VIENTIANE_OFFSET_MS;
-  if (period === "week") return midnight - ((local.getUTCDay() + 6) % 7) * DAY - VIENTIANE_OFFSET_MS;
+  if (period === "week") return weekInstants(weekAt(now)).startsAt; // the one week calendar (reward periods)
   return Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - VIENTIANE_OFFSET_MS;
 }
 
