@@ -13,7 +13,7 @@ import type { Route } from "./+types/cashback";
  * what each pays, one claim button per provider (plain POST: works without JavaScript),
  * and the rewards credited so far. Why a line cannot be claimed is said on the line.
  */
-export const handle = { scripts: "app" };
+export const handle = { scripts: "app", i18n: ["cashback", "reward", "history", "status"] };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
