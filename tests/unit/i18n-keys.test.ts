@@ -146,3 +146,34 @@ describe("keyGroupsOf and pickGroups", () => {
     expect(pickGroups(undefined, ["nav"])).toEqual({});
   });
 });
+
+describe("GET /locales/{lng}/keys.json", () => {
+  it("answers only the asked groups of the asked namespaces, in the asked language", async () => {
+    const { loader } = await import("../../app/routes/locales");
+    const ask = (lng: string, query: string) =>
+      loader({ params: { lng, file: "keys.json" }, request: new Request(`http://localhost/locales/${lng}/keys.json?${query}`) } as never) as Response;
+    const res = ask("cn", "ns=common,player&g=deposit.amount,providers,limits.hm");
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, Record<string, unknown>>;
+    expect(Object.keys(body).sort()).toEqual(["common", "player"]);
+    expect(Object.keys(body.player!.deposit as object)).toEqual(["amount"]);
+    expect(body.common!.providers).toBeTruthy();
+    expect(JSON.stringify(body)).not.toContain("withdraw");
+    // an unknown namespace is left out, an unknown language is a 404
+    expect(Object.keys((await ask("lo", "ns=common,nope&g=nav").json()) as object)).toEqual(["common"]);
+    expect(ask("en", "ns=common&g=nav").status).toBe(404);
+  });
+});
+
+describe("the browser's i18next with groups arriving in parts", () => {
+  it("merges a later group into the same top-level key instead of replacing it", async () => {
+    const { default: browserI18n } = await import("../../app/lib/i18n-browser");
+    const small = Object.create(Object.getPrototypeOf(browserI18n)) as typeof browserI18n;
+    Object.assign(small, { language: "lo", options: {}, store: {} });
+    small.t = (key, options) => small.translate(key, options);
+    await small.init({ lng: "lo", defaultNS: "common", ns: ["common"], resources: { lo: { common: { errors: { generic: { title: "G" } } } } } });
+    small.addResourceBundle("lo", "common", { errors: { code: { X: "x" } } }, true, false);
+    expect(small.t("errors.generic.title")).toBe("G");
+    expect(small.t("errors.code.X")).toBe("x");
+  });
+});
