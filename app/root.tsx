@@ -147,7 +147,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const build = useContext(UNSAFE_FrameworkContext)?.manifest.version;
   // Only what this page renders is inlined (decision 032): its routes' key groups, or whole
   // namespaces for a page that declares none and for an error page (any error's message).
-  const groups = useRouteError() === undefined ? keyGroupsOf(matches) : null;
+  const groups = useRouteError() == null ? keyGroupsOf(matches) : null; // (null outside an error boundary)
   const bundles = Object.fromEntries(
     namespacesFor(useLocation().pathname).map((ns) => {
       const bundle = i18n.getResourceBundle(locale, ns);
