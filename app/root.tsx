@@ -27,8 +27,8 @@ import { HTML_LANG, isLanguage, type Language } from "../workers/core/languages"
 import { brandCss, pageBrand } from "../workers/core/brand-style";
 import { NEUTRAL_BRAND } from "../workers/core/brand";
 import { errorMessageKey, isErrorCode } from "./lib/errors";
-import { I18N_DATA_ID, namespacesFor } from "./lib/i18n";
-import { loadNamespacesFor } from "./lib/i18n.client";
+import { I18N_DATA_ID, keyGroupsOf, namespacesFor, pickGroups, type I18nHandle } from "./lib/i18n";
+import { loadTranslationsFor, loadWholeNamespaces } from "./lib/i18n.client";
 import { pageScriptsOf, useLitePageAssets, wantsFingerprintField, type PageScripts } from "./lib/page-scripts";
 import { BottomBar, Footer, Navbar } from "./components/layout";
 import { PendingIndicator, ScrollToTop, Toaster } from "./components/feedback";
@@ -85,15 +85,34 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * A client navigation into /player or /admin from a page that did not inline their strings
- * (the landing page, login) fetches them from /locales first, before the page renders.
+ * A client navigation fetches the translations its page ships and this document lacks
+ * (decision 032), alongside the page's data: the page renders only when both are there.
+ * An error page shows any error's message: it gets the whole namespaces.
  */
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   async ({ request }, next) => {
-    await loadNamespacesFor(new URL(request.url).pathname);
-    return next();
+    const pathname = new URL(request.url).pathname;
+    const translations = loadTranslationsFor(pathname);
+    const results = await next();
+    await translations;
+    if (Object.values(results ?? {}).some((result) => result?.type === "error")) await loadWholeNamespaces(namespacesFor(pathname));
+    return results;
   },
 ];
+
+/**
+ * The key groups the root renders on every page that declares its own (decision 032): skip
+ * link, offline alert, navbar with the change-password dialog (its schema's messages:
+ * `validation`), drawer menu, footer, bottom bar, toasts, pending indicator, scroll-to-top,
+ * time played, the error boundary's generic texts. An error page ships everything.
+ */
+export const handle = {
+  i18n: [
+    "nav", "bottom", "menu", "banks", "referral.menu", "cashback.menu", "contact", "footer", "limits.footer", "toast", "pending", "scrollTop",
+    "offline.notSent", "password", "auth.showPasswords", "validation", "limits.hm", "limits.playedLine", "limits.playedLineOf",
+    "errors.generic", "errors.notFound", "errors.backHome",
+  ],
+} satisfies I18nHandle;
 
 export function isAdminPath(pathname: string): boolean {
   return pathname === "/admin" || pathname.startsWith("/admin/");
@@ -126,8 +145,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // This build's version (a hash of the client chunks' names): the service worker is
   // registered per build with it (decision 028). None in tests that render without a build.
   const build = useContext(UNSAFE_FrameworkContext)?.manifest.version;
-  // Only the namespaces this page needs are inlined (the landing page carries `common` only).
-  const bundles = Object.fromEntries(namespacesFor(useLocation().pathname).map((ns) => [ns, i18n.getResourceBundle(locale, ns)]));
+  // Only what this page renders is inlined (decision 032): its routes' key groups, or whole
+  // namespaces for a page that declares none and for an error page (any error's message).
+  const groups = useRouteError() == null ? keyGroupsOf(matches) : null; // (null outside an error boundary)
+  const bundles = Object.fromEntries(
+    namespacesFor(useLocation().pathname).map((ns) => {
+      const bundle = i18n.getResourceBundle(locale, ns);
+      return [ns, groups ? pickGroups(bundle, groups) : bundle];
+    }),
+  );
   return (
     <html lang={HTML_LANG[locale]} data-locale={locale} data-scripts={scripts} data-sw={build} suppressHydrationWarning>
       <head>
@@ -160,7 +186,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
               id={I18N_DATA_ID}
               suppressHydrationWarning
               dangerouslySetInnerHTML={{
-                __html: JSON.stringify({ lng: locale, resources: bundles }).replace(/</g, "\\u003c"),
+                __html: JSON.stringify({ lng: locale, groups, resources: bundles }).replace(/</g, "\\u003c"),
               }}
             />
             <ScrollRestoration nonce={nonce} />

@@ -50,6 +50,16 @@ function interpolate(text: string, values: TOptions | undefined): string {
   });
 }
 
+function merge(into: Resources, from: Resources): Resources {
+  const out: Resources = { ...into };
+  for (const [key, value] of Object.entries(from)) {
+    const have = out[key];
+    const bothTrees = typeof value === "object" && value !== null && typeof have === "object" && have !== null;
+    out[key] = bothTrees ? merge(have as Resources, value as Resources) : value;
+  }
+  return out;
+}
+
 class BrowserI18n {
   language = "lo";
   options: Options = {};
@@ -76,8 +86,12 @@ class BrowserI18n {
     return this.store[lng]?.[ns];
   }
 
+  /**
+   * Merges deeply, like i18next with `deep`: a page's key groups arrive in parts ("errors.generic"
+   * with the page, "errors.code" on a later navigation, decision 032) and must not replace each other.
+   */
   addResourceBundle(lng: string, ns: string, bundle: Resources, _deep?: boolean, _overwrite?: boolean): this {
-    (this.store[lng] ??= {})[ns] = { ...this.store[lng]?.[ns], ...bundle };
+    (this.store[lng] ??= {})[ns] = merge(this.store[lng]?.[ns] ?? {}, bundle);
     return this;
   }
 

@@ -33,3 +33,47 @@ export function namespacesFor(pathname: string): Namespace[] {
   if (pathname === "/player" || pathname.startsWith("/player/")) return ["common", "player"];
   return ["common"];
 }
+
+/**
+ * Translations per page (issue 16, decision 032). A route module says which key groups it
+ * renders: `export const handle = { i18n: ["deposit", "credits", "errors.code"] }`. A group is
+ * a key path (a top-level key or a deeper one, "errors.generic"), taken from every namespace
+ * the page has (`common` and `player` may hold the same top-level key). A page ships the union
+ * of its matched routes' groups (the root's: navbar, menu, footer; the player layout's: its
+ * notices), not whole namespaces. A page whose deepest route declares nothing (the back
+ * office, a page that forgot) ships the whole namespaces of `namespacesFor`: heavier, never
+ * broken. tests/unit/i18n-keys.test.ts fails when a route renders a key its page does not ship.
+ */
+export type I18nHandle = { i18n?: readonly string[] };
+
+function declaredGroups(match: { handle?: unknown }): readonly string[] | undefined {
+  const handle = match.handle;
+  return typeof handle === "object" && handle !== null ? (handle as I18nHandle).i18n : undefined;
+}
+
+/** The key groups a page ships (sorted, once each), or null: the whole namespaces. */
+export function keyGroupsOf(matches: readonly { handle?: unknown }[]): string[] | null {
+  const leaf = matches.at(-1);
+  if (!leaf || !declaredGroups(leaf)) return null;
+  return [...new Set(matches.flatMap((match) => declaredGroups(match) ?? []))].sort();
+}
+
+type Tree = Record<string, unknown>;
+
+/** The part of a namespace's tree under the given key paths (groups it does not hold are left out). */
+export function pickGroups(bundle: Tree | undefined, groups: readonly string[]): Tree {
+  const picked: Tree = {};
+  for (const group of groups) {
+    const path = group.split(".");
+    let node: unknown = bundle;
+    for (const part of path) node = typeof node === "object" && node !== null ? (node as Tree)[part] : undefined;
+    if (node === undefined) continue;
+    let target = picked;
+    for (const part of path.slice(0, -1)) target = (target[part] ??= {}) as Tree;
+    target[path.at(-1)!] = node;
+  }
+  return picked;
+}
+
+/** Query parameters of `GET /locales/{lng}/keys.json`: the namespaces and the groups wanted. */
+export const KEYS_FILE = "keys.json";

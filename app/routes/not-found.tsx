@@ -2,6 +2,9 @@ import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 
 /** Unknown paths: a translated 404 inside the layout. */
+/** The translation key groups this page renders (decision 032). */
+export const handle = { i18n: ["errors.notFound", "errors.backHome"] };
+
 export function loader() {
   return data(null, { status: 404 });
 }

@@ -15,10 +15,11 @@ import { playerPages } from "./pages";
  */
 const KB = 1024;
 // Issue 16's goals are 50 KB (landing) and 120 KB (player pages); these are the budgets CI
-// holds today, raised by decisions 027 and 031 until the player pages leave React's runtime behind.
-const BUDGET = { landing: 52 * KB, page: 165 * KB };
+// holds today, raised by decisions 027 and 031 until the player pages leave React's runtime behind,
+// lowered by 032 (translations per page: deposit 162.8 -> 159.8 KB, password 184.9 -> 181.6 KB).
+const BUDGET = { landing: 52 * KB, page: 161 * KB };
 /** Pages allowed more than `page` (decision 027 says why and what brings them down). */
-const PAGE_BUDGET: Record<string, number> = { "/player/password": 190 * KB };
+const PAGE_BUDGET: Record<string, number> = { "/player/password": 183 * KB };
 
 type Row = { path: string; requests: number; byKind: Record<string, number>; total: number; budget: number };
 const KINDS = ["document", "stylesheet", "script", "font", "image", "other"] as const;

@@ -16,6 +16,9 @@ import { clientOf } from "~/lib/session.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/bank";
 
+/** The translation key groups this page renders (decision 032). */
+export const handle = { i18n: ["bank", "bankNames", "errors.code", "forcedPassword.accountLocked", "limits.errors", "reward.errors"] };
+
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const page = await bankPage(getBindings(context), getAgency(context).id, player.id);

@@ -15,7 +15,7 @@ import type { Route } from "./+types/cashback";
  * and the rewards credited so far with their turnover progress. Why a line cannot be claimed
  * is said on the line.
  */
-export const handle = { scripts: "app" };
+export const handle = { scripts: "app", i18n: ["cashback", "reward", "history", "status"] };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);

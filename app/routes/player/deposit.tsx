@@ -21,6 +21,9 @@ import type { Agency } from "../../../workers/services/agency";
 import type { CurrentPlayer } from "../../../workers/services/auth";
 import type { Route } from "./+types/deposit";
 
+/** The translation key groups this page renders (decision 032). */
+export const handle = { i18n: ["deposit", "ownAccount", "credits", "offline", "promotion.rule.setAmount", "promotion.col.bonus"] };
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const agency = getAgency(context);

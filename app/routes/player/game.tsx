@@ -7,6 +7,9 @@ import { limitMessage, limitOf } from "~/lib/limits.server";
 import type { Route } from "./+types/game";
 
 /** A provider's lobby: games by tab, a search that works without JavaScript, and launch. */
+/** The translation key groups this page renders (decision 032). */
+export const handle = { i18n: ["games", "errors.code.PROVIDER_UNAVAILABLE"] };
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requirePlayer(context);
   const url = new URL(request.url);

@@ -9,6 +9,9 @@ import { formatMoney } from "~/lib/format";
  * Guard for everything under /player (SPEC §4): a visitor without a valid session goes
  * to /login?redirectTo=<the page they wanted>.
  */
+/** The translation key groups this page renders (decision 032). */
+export const handle = { i18n: ["deposit.successful", "withdraw.successful", "withdraw.rejected", "providers"] };
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = context.get(playerContext);
   if (!player) {

@@ -14,6 +14,9 @@ import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/limits";
 
 /** Responsible gaming (decision 025): the player's deposit and play-time limits, cooling-off and self-exclusion. */
+/** The translation key groups this page renders (decision 032). */
+export const handle = { i18n: ["limits"] };
+
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const page = await limitsPage(getBindings(context), getAgency(context).id, player.id);

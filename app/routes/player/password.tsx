@@ -20,6 +20,9 @@ import type { Route } from "./+types/password";
 export const PASSWORD_ERROR_TOAST_MS = 5000;
 
 /** forced: staff reset the password; the player sets a new one before anything else. */
+/** The translation key groups this page renders (decision 032). */
+export const handle = { i18n: ["forcedPassword", "errors.code", "limits.errors", "reward.errors"] };
+
 export function loader({ context }: Route.LoaderArgs) {
   return { forced: requirePlayer(context).mustChangePassword === true };
 }

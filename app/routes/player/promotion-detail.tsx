@@ -9,6 +9,9 @@ import { redirectWithSuccess } from "~/lib/toast.server";
 import { getLocale } from "~/middleware/i18next.server";
 import type { Route } from "./+types/promotion-detail";
 
+/** The translation key groups this page renders (decision 032). */
+export const handle = { i18n: ["promotion", "errors.code.PROMOTION_BANK_ACCOUNT_REQUIRED"] };
+
 export async function loader({ params, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const page = await promotionDetailPage(getBindings(context), getAgency(context), player, params.promotionId, getLocale(context));

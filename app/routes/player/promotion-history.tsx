@@ -9,6 +9,9 @@ import { readPaging } from "~/lib/paging";
 import { getLocale } from "~/middleware/i18next.server";
 import type { Route } from "./+types/promotion-history";
 
+/** The translation key groups this page renders (decision 032). */
+export const handle = { i18n: ["promotion", "history", "status"] };
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const { page, pageSize } = readPaging(new URL(request.url));

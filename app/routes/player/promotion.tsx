@@ -7,6 +7,9 @@ import { cancelClaimAction } from "~/lib/promotion.server";
 import { getLocale } from "~/middleware/i18next.server";
 import type { Route } from "./+types/promotion";
 
+/** The translation key groups this page renders (decision 032). */
+export const handle = { i18n: ["promotion"] };
+
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   return promotionListPage(getBindings(context), getAgency(context), player, getLocale(context));

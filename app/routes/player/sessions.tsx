@@ -8,6 +8,9 @@ import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/sessions";
 
 /** Active sessions of the player, with "log out my other devices" (ASVS 3.3.4). */
+/** The translation key groups this page renders (decision 032). */
+export const handle = { i18n: ["sessions"] };
+
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const sessions = await listSessions(getBindings(context).DB, getAgency(context).id, player.id, context.get(sessionHashContext) ?? "");

@@ -7,6 +7,9 @@ import { formatDateTime, formatMoney } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
 import type { Route } from "./+types/withdraw-history";
 
+/** The translation key groups this page renders (decision 032). */
+export const handle = { i18n: ["history", "status"] };
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const { page, pageSize } = readPaging(new URL(request.url));

@@ -15,6 +15,9 @@ import { WithdrawSchema } from "~/lib/schemas/withdraw";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/withdraw";
 
+/** The translation key groups this page renders (decision 032). */
+export const handle = { i18n: ["withdraw", "bankNames", "deposit.provider", "deposit.chooseProvider", "credits", "reward.errors", "errors.code"] };
+
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   return { ...(await withdrawPage(getBindings(context), getAgency(context), player)), constraint: getZodConstraint(WithdrawSchema) };
