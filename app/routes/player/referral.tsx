@@ -17,7 +17,7 @@ import type { Route } from "./+types/referral";
  * why), the share of each complete week, its claim to a provider, and the claims made. Plain
  * forms: everything works with JavaScript off; the copy button is extra (the link is text).
  */
-export const handle = { scripts: "app", i18n: ["referral", "history", "status"] } satisfies ScriptsHandle & { i18n: string[] };
+export const handle = { scripts: "app", i18n: ["referral", "reward.turnoverProgress", "reward.turnoverMet", "history", "status"] } satisfies ScriptsHandle & { i18n: string[] };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
