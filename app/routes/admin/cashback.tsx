@@ -11,7 +11,7 @@ import { CashbackSettingsSchema, cashbackSettingsInput } from "~/lib/schemas/cas
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { rewardRetryAction } from "~/lib/reward-retry.server";
-import { RewardRetryButton } from "~/components/reward-retry";
+import { RewardClaimsTable } from "~/components/reward-retry";
 import type { Route } from "./+types/cashback";
 
 /**
@@ -90,37 +90,7 @@ export default function AdminCashback({ loaderData, actionData }: Route.Componen
             {t("cashback.noClaims")}
           </p>
         ) : (
-          <div className="table-wrap" role="region" tabIndex={0} aria-label={t("cashback.claims")}>
-            <table className="admin-table" data-testid="cashback-claims">
-              <caption className="sr-only">{t("cashback.claims")}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t("cashback.col.date")}</th>
-                  <th scope="col">{t("cashback.col.player")}</th>
-                  <th scope="col">{t("cashback.col.period")}</th>
-                  <th scope="col">{t("cashback.col.provider")}</th>
-                  <th scope="col">{t("cashback.col.amount")}</th>
-                  <th scope="col">{t("cashback.col.status")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {claims.map((c) => (
-                  <tr key={c.code} data-code={c.code}>
-                    <td>{formatDateTime(c.createdAt)}</td>
-                    <td>{c.username}</td>
-                    <td>{c.period}</td>
-                    <td>{c.provider}</td>
-                    <td>{formatMoney(c.amount, "THB")}</td>
-                    <td data-status={c.status}>
-                      {t(`cashback.status.${c.status}`)}
-                      {c.reason ? <span className="muted"> ({c.reason})</span> : null}
-                      {c.retryable ? <RewardRetryButton code={c.code} retries={c.retries} /> : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <RewardClaimsTable claims={claims} label={t("cashback.claims")} testId="cashback-claims" />
         )}
       </section>
     </section>

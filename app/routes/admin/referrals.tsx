@@ -12,7 +12,7 @@ import { ReferralSettingsSchema } from "~/lib/schemas/referral";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { rewardRetryAction } from "~/lib/reward-retry.server";
-import { RewardRetryButton } from "~/components/reward-retry";
+import { RewardClaimsTable } from "~/components/reward-retry";
 import type { Route } from "./+types/referrals";
 
 /**
@@ -130,36 +130,7 @@ export default function AdminReferrals({ loaderData, actionData }: Route.Compone
       {failedCredits.length === 0 ? (
         <p className="empty">{t("reward.retry.none")}</p>
       ) : (
-        <div className="table-wrap" role="region" tabIndex={0} aria-labelledby="referral-failed-title">
-          <table className="admin-table" data-testid="referral-failed-credits">
-            <thead>
-              <tr>
-                <th scope="col">{t("cashback.col.date")}</th>
-                <th scope="col">{t("cashback.col.player")}</th>
-                <th scope="col">{t("cashback.col.period")}</th>
-                <th scope="col">{t("cashback.col.provider")}</th>
-                <th scope="col">{t("cashback.col.amount")}</th>
-                <th scope="col">{t("cashback.col.status")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {failedCredits.map((c) => (
-                <tr key={c.code} data-code={c.code}>
-                  <td>{formatDateTime(c.createdAt)}</td>
-                  <td>{c.username}</td>
-                  <td>{c.period}</td>
-                  <td>{c.provider}</td>
-                  <td>{formatMoney(c.amount, "THB")}</td>
-                  <td data-status={c.status}>
-                    {t(`cashback.status.${c.status}`)}
-                    {c.reason ? <span className="muted"> ({c.reason})</span> : null}
-                    <RewardRetryButton code={c.code} retries={c.retries} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RewardClaimsTable claims={failedCredits} label={t("reward.retry.failedTitle")} testId="referral-failed-credits" />
       )}
       {notCounting.length > 0 && (
         <>
