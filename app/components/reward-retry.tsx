@@ -7,7 +7,7 @@ import { formatDateTime, formatMoney } from "~/lib/format";
  * (app/lib/reward-retry.server.ts), with the retry count the page showed, so a double click
  * or a resent page is one retry. Works the same without JavaScript.
  */
-export function RewardRetryButton({ code, retries }: { code: string; retries: number }) {
+function RewardRetryButton({ code, retries }: { code: string; retries: number }) {
   const { t } = useTranslation("admin");
   return (
     <Form method="post" className="admin-inline-form" data-testid="reward-retry">
