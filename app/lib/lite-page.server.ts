@@ -11,6 +11,8 @@ import { publicPart } from "./lite/public";
 import { menusPart } from "./lite/menus";
 import { creditsPart } from "./lite/credits";
 import { pendingPart } from "./lite/pending";
+import { playTimePart } from "./lite/play-time";
+import { copyPart } from "./lite/copy";
 // The processed stylesheet as text (Vite `?inline`), for the lite pages' <style>.
 import appCss from "../styles/app.css?inline";
 
@@ -36,9 +38,11 @@ const PARTS: Record<string, LitePartSpec> = {
   public: { run: publicPart },
   menus: { run: menusPart },
   credits: { run: creditsPart },
+  playTime: { run: playTimePart },
+  copy: { run: copyPart },
   pending: { run: pendingPart },
 };
-const PLAYER_PARTS = ["menus", "credits"];
+const PLAYER_PARTS = ["menus", "credits", "playTime"];
 const LAST_PARTS = ["pending"];
 
 /**
