@@ -132,4 +132,3 @@ test.describe("translations per page", () => {
     if (seen.client > 0) expect(keyRequests.length).toBeGreaterThan(0);
   });
 });
-});
