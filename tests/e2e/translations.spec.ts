@@ -9,8 +9,9 @@ import { playerPages } from "./pages";
  * its routes declare, and a client navigation fetches the next page's groups before it renders.
  * Here, on a phone with JavaScript on and off, in lo, cn and vn: no player page shows a raw
  * key (a key it renders but did not ship would show as "deposit.amount"), none logs a
- * hydration mismatch (the fixtures fail a test on any console error), and client navigations
- * between the player pages (JavaScript on) show every page translated, without a document load.
+ * hydration mismatch (the fixtures fail a test on any console error), and navigations between
+ * the player pages (JavaScript on) show every page translated: a client navigation between
+ * pages that hydrate, a document load into a lite page (decision 034; its `clientLoader`).
  */
 
 type Tree = Record<string, unknown>;
@@ -74,7 +75,7 @@ test.describe("translations per page", () => {
     expect(found).toEqual([]);
   });
 
-  test("client navigation between player pages renders each page translated", async ({ page, clientIp }, info) => {
+  test("navigation between player pages renders each page translated: client navigation between pages that hydrate, a document load into a lite page", async ({ page, clientIp }, info) => {
     test.skip(!isPhone(info) || !hasJs(info), "client navigation needs JavaScript");
     const keys = allKeys(info);
     const player = newPlayer();
@@ -84,32 +85,50 @@ test.describe("translations per page", () => {
     page.on("request", (request) => {
       if (request.url().includes("/locales/")) keyRequests.push(new URL(request.url()).pathname + new URL(request.url()).search);
     });
+    type Router = { navigate: (to: string) => Promise<void>; state: { navigation: { state: string } } };
+    const mode = () => page.locator("html").getAttribute("data-scripts");
     const found: string[] = [];
+    const seen = { client: 0, document: 0 };
     for (const [lng, htmlLang] of [LANGS[0], LANGS[2]]) {
       await page.goto("/player/sessions");
       if (lng !== "lo") await switchLanguage(page, htmlLang);
       await waitForHydration(page);
-      // a document load would lose this mark
-      await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
-      // a real link first (the bottom bar's deposit), then the router as a link would use it
+      // a real link first (the bottom bar's deposit)
       await page.getByTestId("bottom-bar").getByRole("link").first().click();
       await expect(page).toHaveURL(/\/player\/deposit/);
       await expect(page.getByTestId("deposit-form").or(page.getByTestId("bank-required"))).toBeVisible();
+      await waitForHydration(page);
       for (const key of await rawKeysOn(page, keys)) found.push(`${lng} /player/deposit (link): ${key}`);
       for (const path of [...playerPages(info).filter((p) => p !== "/player/sessions"), "/player/sessions"]) {
-        await page.evaluate((to) => (window as unknown as { __reactRouterDataRouter: { navigate: (to: string) => Promise<void> } }).__reactRouterDataRouter.navigate(to), path);
+        const from = await mode();
+        // a document load would lose this mark
+        await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+        // from a page that hydrates: the router, as a link would use it; from a lite page a link is a document load
+        if (from === "app") await page.evaluate((to) => void (window as unknown as { __reactRouterDataRouter: Router }).__reactRouterDataRouter.navigate(to), path);
+        else await page.goto(path);
         await expect(page).toHaveURL(new RegExp(`${path.replace(/[/?.]/g, "\\$&")}$`));
-        await expect
-          .poll(() => page.evaluate(() => (window as unknown as { __reactRouterDataRouter: { state: { navigation: { state: string } } } }).__reactRouterDataRouter.state.navigation.state))
-          .toBe("idle");
+        await waitForHydration(page);
+        const to = await mode();
+        if (from === "app" && to === "app") {
+          await expect
+            .poll(() => page.evaluate(() => (window as unknown as { __reactRouterDataRouter: Router }).__reactRouterDataRouter.state.navigation.state))
+            .toBe("idle");
+          expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument), `${path}: no document load`).toBe(true);
+          seen.client++;
+        } else {
+          // a lite page never renders with React: reached from a page that hydrates, its clientLoader loads it as a document
+          expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument), `${path}: a document load`).toBeUndefined();
+          if (from === "app") seen.document++;
+        }
         await expect(page.locator("main#main")).toBeVisible();
         for (const key of await rawKeysOn(page, keys)) found.push(`${lng} ${path}: ${key}`);
       }
-      expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument), "no document load").toBe(true);
     }
     expect(found).toEqual([]);
-    // the groups came in small answers (keys.json), never as whole namespaces
-    expect(keyRequests.length).toBeGreaterThan(0);
+    // each kind of navigation happened while both kinds of player page exist (decision 034)
+    expect(seen.client + seen.document).toBeGreaterThan(0);
+    // a page that hydrates fetched the groups it lacked in small answers (keys.json), never whole namespaces
     expect(keyRequests.every((url) => url.includes("/keys.json?")), keyRequests.join("\n")).toBe(true);
+    if (seen.client > 0) expect(keyRequests.length).toBeGreaterThan(0);
   });
 });

@@ -1,0 +1,121 @@
+import { accountTest as test, expect, hasJs, isPhone, PAGE_READY } from "./fixtures";
+import { loggedInPlayer } from "./player";
+
+/**
+ * The player pages without a money form are "lite" pages (decision 034): server-rendered
+ * HTML, no React, one inline script whose parts give back what the React layout did with
+ * JavaScript: the disclosures close on Escape, on a click outside and when a link is chosen;
+ * the pending spinner shows after 1 s of a slow post; the time played counts on each minute.
+ * Without JavaScript the same pages work as before (screens.spec, the flows' nojs projects).
+ */
+const LITE_PAGES = [
+  "/player/deposit/history",
+  "/player/withdraw/history",
+  "/player/promotion",
+  "/player/promotion/history",
+  "/player/promotion/deposit-60k-bonus-50",
+  "/player/game/askmebet",
+  "/player/sessions",
+  "/player/cashback",
+  "/player/referral",
+];
+
+test.describe("lite player pages", () => {
+  test.describe.configure({ timeout: 120_000 });
+
+  test("ship no React: no script file, no modulepreload, one inline script; readable without JavaScript", async ({ page, baseURL }, info) => {
+    test.skip(!isPhone(info), "the markup does not depend on the viewport");
+    await loggedInPlayer(page, baseURL!, "/player/sessions");
+    for (const path of LITE_PAGES) {
+      const scripts: string[] = [];
+      const onRequest = (r: { resourceType: () => string; url: () => string }) => void (r.resourceType() === "script" && scripts.push(r.url()));
+      page.on("request", onRequest);
+      await page.goto(path);
+      if (hasJs(info)) await page.locator(PAGE_READY).waitFor({ state: "attached" });
+      page.off("request", onRequest);
+      await expect(page.locator("html"), path).toHaveAttribute("data-scripts", "lite");
+      expect(scripts, path).toEqual([]);
+      await expect(page.locator('link[rel="modulepreload"], script[src]'), path).toHaveCount(0);
+      await expect(page.locator("script[nonce]:not([type])"), path).toHaveCount(1);
+      await expect(page.locator("main#main h1").first(), path).toBeVisible();
+    }
+  });
+
+  test("menus close on Escape, on a click outside and when a link is chosen", async ({ page, baseURL }, info) => {
+    test.skip(!hasJs(info), "closing a <details> other than by its summary is a JavaScript enhancement");
+    await loggedInPlayer(page, baseURL!, "/player/sessions");
+    await page.locator(PAGE_READY).waitFor({ state: "attached" });
+    await page.evaluate(() => ((window as unknown as { __stayed: boolean }).__stayed = true));
+
+    const menu = page.getByTestId("player-menu");
+    const summary = menu.locator("summary");
+    await summary.click();
+    await expect(menu).toHaveAttribute("open", "");
+    await page.keyboard.press("Escape");
+    await expect(menu).not.toHaveAttribute("open");
+    await expect(summary).toBeFocused();
+
+    await summary.click();
+    await expect(menu).toHaveAttribute("open", "");
+    // (the open panel covers the heading on a phone: a point at the left edge of the page)
+    await page.mouse.click(3, 400);
+    await expect(menu).not.toHaveAttribute("open");
+
+    // the drawer's Close link reloads the page without JavaScript; here it just closes it
+    const drawer = page.getByTestId("drawer");
+    await drawer.locator("summary").click();
+    await expect(drawer.locator(".drawer-panel")).toBeVisible();
+    await page.getByTestId("drawer-close").click();
+    await expect(drawer.locator(".drawer-panel")).toBeHidden();
+    expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed)).toBe(true);
+
+    // the change-password entry is a link to the page on a lite page (no dialog without React)
+    await summary.click();
+    await expect(page.getByTestId("change-password-link")).toHaveAttribute("href", "/player/password");
+    await page.getByTestId("player-menu").getByRole("link", { name: /./ }).nth(1).click();
+    await expect(page).toHaveURL(/\/player\/sessions$/);
+    await page.locator(PAGE_READY).waitFor({ state: "attached" });
+    await expect(page.getByTestId("player-menu")).not.toHaveAttribute("open");
+  });
+
+  test("a slow post shows the pending spinner after a second, not before", async ({ page, baseURL }, info) => {
+    test.skip(!hasJs(info), "the spinner is a JavaScript enhancement; without it the browser shows its own loading");
+    await loggedInPlayer(page, baseURL!, "/player/promotion");
+    await page.locator(PAGE_READY).waitFor({ state: "attached" });
+    const pending = page.getByTestId("pending");
+    await expect(pending).toBeHidden();
+    // the post's answer is held 2.5 s; the page notes (in sessionStorage, which survives the
+    // next document) when the spinner appeared: a locator would wait for the navigation
+    await page.route("**/set-language", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await route.continue();
+    });
+    const switcher = page.getByTestId("language-switcher");
+    await switcher.locator("summary").click();
+    await switcher.locator('button[lang="vi"]').evaluate((button) => {
+      const box = document.querySelector<HTMLElement>('[data-testid="pending"]')!;
+      const start = performance.now();
+      new MutationObserver(() => {
+        if (!box.hidden && !sessionStorage.getItem("pendingAfter")) sessionStorage.setItem("pendingAfter", String(performance.now() - start));
+      }).observe(box, { attributes: true });
+      setTimeout(() => (button as HTMLButtonElement).click());
+    });
+    await expect(page.locator("html")).toHaveAttribute("lang", "vi", { timeout: 15_000 });
+    const shownAfter = Number(await page.evaluate(() => sessionStorage.getItem("pendingAfter")));
+    expect(shownAfter).toBeGreaterThanOrEqual(1000);
+    expect(shownAfter).toBeLessThan(2500);
+    // the next document starts without it
+    await expect(page.getByTestId("pending")).toBeHidden();
+  });
+
+  test("the time played counts on each minute", async ({ page, baseURL }, info) => {
+    test.skip(!hasJs(info) || !isPhone(info), "a JavaScript enhancement; the markup does not depend on the viewport");
+    await page.clock.install();
+    await loggedInPlayer(page, baseURL!, "/player/sessions");
+    await page.locator(PAGE_READY).waitFor({ state: "attached" });
+    const line = page.getByTestId("time-played");
+    await expect(line).toContainText("0 ຊົ່ວໂມງ 00 ນາທີ");
+    await page.clock.runFor(61_000);
+    await expect(line).toContainText("0 ຊົ່ວໂມງ 01 ນາທີ");
+  });
+});
