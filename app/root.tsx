@@ -50,14 +50,14 @@ export const middleware: Route.MiddlewareFunction[] = [
 ];
 
 /**
- * Both weights are preloaded: with `font-display: optional` (app.css) a face is used only if
+ * Both weights are preloaded (the 700 one in the Layout: not on the landing page, which draws
+ * its bold from the regular, home.tsx): with `font-display: optional` (app.css) a face is used only if
  * it arrives within the first ~100 ms, and never swapped in later (a swap moved the text: CLS).
  * The stylesheet itself is not here: the Layout links it on pages that hydrate and inlines
  * it on the others (decision 021), which a static `links` cannot tell apart.
  */
 export const links: Route.LinksFunction = () => [
   { rel: "preload", href: "/fonts/noto-sans-lao-400.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
-  { rel: "preload", href: "/fonts/noto-sans-lao-700.woff2", as: "font", type: "font/woff2", crossOrigin: "anonymous" },
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -164,6 +164,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="icon" href={brand?.icon?.url ?? "/favicon.svg"} type={brand?.icon?.type ?? "image/svg+xml"} />
         <link rel="manifest" href="/app.webmanifest" />
         <Links />
+        {/* the 700 weight too, except on a page that draws its bold from the regular (home.tsx) */}
+        {!matches.some((m) => (m.handle as { fonts?: string } | undefined)?.fonts === "regular") && (
+          <link rel="preload" href="/fonts/noto-sans-lao-700.woff2" as="font" type="font/woff2" crossOrigin="anonymous" />
+        )}
         {/* (no stylesheet when the tests render pages without a client build) */}
         {scripts === "app"
           ? stylesheet && <link rel="stylesheet" href={stylesheet} />

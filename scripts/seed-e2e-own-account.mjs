@@ -23,9 +23,9 @@ function hashPassword(password) {
 }
 
 /** EMV field: id + two-digit length + value. */
-const field = (id, value) => `${id}${String(value.length).padStart(2, "0")}${value}`;
+export const field = (id, value) => `${id}${String(value.length).padStart(2, "0")}${value}`;
 /** CRC-16/CCITT-FALSE, as the LAO QR's tag 63. */
-function crc16(text) {
+export function crc16(text) {
   let crc = 0xffff;
   for (const byte of Buffer.from(text, "utf8")) {
     crc ^= byte << 8;

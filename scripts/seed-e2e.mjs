@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { putLocalBrandObjects, seedBrand } from "./brand-seed.mjs";
+import { crc16, field } from "./seed-e2e-own-account.mjs";
 
 export const E2E_PROJECTS = ["phone-js", "phone-nojs", "desktop-js", "desktop-nojs"];
 const OWNER = { username: "boss", password: "boss-pass-123", totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" };
@@ -19,6 +20,13 @@ function hashPassword(password) {
   const key = scryptSync(password.normalize("NFKC"), salt, 32, { N: 2 ** 14, r: 8, p: 5, maxmem: 64 * 1024 * 1024 });
   return ["scrypt", 2 ** 14, 8, 5, salt.toString("base64"), key.toString("base64")].join("$");
 }
+
+/** statements.spec's channel: the agency's static LAO QR (receiver token mchE2E0000001). */
+const E2E_STATIC_QR = (() => {
+  const account = field("00", "A005266284662577") + field("01", "27710418") + field("02", "002") + field("03", "mchE2E0000001");
+  const body = field("00", "01") + field("01", "11") + field("38", account) + field("52", "5999") + field("53", "418") + field("58", "LA") + field("59", "E2E AGENCY") + field("60", "VIENTIANE") + "6304";
+  return body + crc16(body);
+})();
 
 const sql = E2E_PROJECTS.map((p) => {
   const id = `e2e-${p}`;
@@ -32,7 +40,14 @@ INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, curr
 VALUES ('${id}', 'BCEL-QR', 'DEMO0001', 'BCEL OnePay (LAO QR)', 'LAK', 'BCEL', '27710418', 'E2E AGENCY', 'VIENTIANE', 'sandbox');
 INSERT OR IGNORE INTO exchange_rates (agency_id, currency, buy, sell) VALUES ('${id}', 'THB', '580', '600');
 INSERT OR IGNORE INTO staff (id, agency_id, username, password_hash, role, totp_secret, totp_last_step)
-VALUES ('e2e-staff-${p}', '${id}', '${OWNER.username}-${p}', '${hashPassword(OWNER.password)}', 'owner', '${OWNER.totpSecret}', 1);`;
+VALUES ('e2e-staff-${p}', '${id}', '${OWNER.username}-${p}', '${hashPassword(OWNER.password)}', 'owner', '${OWNER.totpSecret}', 1);
+-- own-account channels of forwarder.spec (inactive, so this agency's players never see it) and
+-- statements.spec: written here, before the server starts, never by a spec while it runs (a
+-- second process on the SQLite file made the server's D1 fail with SQLITE_BUSY)
+INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, gateway, active)
+VALUES ('${id}', 'OWN-FWD', 'mch19B73F61B9E', 'BCEL own account', 'LAK', 'BCEL', '27710418', 'E2E AGENCY', 'VIENTIANE', 'own_account', 0);
+INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, gateway, active, static_qr, qr_mode)
+VALUES ('${id}', 'OWN-E2E', 'mchE2E0000001', 'BCEL (own account)', 'LAK', 'BCEL', '27710418', 'E2E AGENCY', 'VIENTIANE', 'own_account', 1, '${E2E_STATIC_QR}', 'derived');`;
 }).join("\n");
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -10,8 +10,12 @@ import type { Provider } from "../../workers/core/providers";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { Route } from "./+types/home";
 
-/** No React in the browser: links and forms only, plus the lite script (decision 021). */
-export const handle = { scripts: "lite" } satisfies ScriptsHandle;
+/**
+ * No React in the browser: links and forms only, plus the lite script (decision 021). One Lao
+ * weight: the 700 file is not preloaded here (root.tsx) and the bold is drawn from the regular
+ * (app.css, `data-fonts="regular"` below), to keep the first load under 50 KB (decision 027).
+ */
+export const handle = { scripts: "lite", fonts: "regular" } satisfies ScriptsHandle & { fonts: "regular" };
 export const clientLoader = loadAsDocument;
 
 /**
@@ -53,7 +57,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
   const categories = CATEGORIES.filter((c) => providers.includes(c.provider));
   return (
     <>
-      <section className={hero.image ? "hero hero-with-image" : "hero"} data-testid="hero">
+      <section className={hero.image ? "hero hero-with-image" : "hero"} data-testid="hero" data-fonts="regular">
         {hero.image && (
           // The largest thing on a phone's first screen: fetched first, never lazily.
           <img

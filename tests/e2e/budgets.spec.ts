@@ -17,7 +17,8 @@ const KB = 1024;
 // Issue 16's goals are 50 KB (landing) and 120 KB (player pages); these are the budgets CI
 // holds today, raised by decisions 027 and 031 until the player pages leave React's runtime behind,
 // lowered by 032 (translations per page: deposit 162.8 -> 159.8 KB, password 184.9 -> 181.6 KB).
-const BUDGET = { landing: 52 * KB, page: 161 * KB };
+// Landing at its goal: one Lao weight there (decision 027 "Next" 3: 50.4 -> about 41.6 KB).
+const BUDGET = { landing: 50 * KB, page: 161 * KB };
 /** Pages allowed more than `page` (decision 027 says why and what brings them down). */
 const PAGE_BUDGET: Record<string, number> = { "/player/password": 183 * KB };
 

@@ -47,7 +47,7 @@ test("owner sets cashback; a player sees last week per provider, claims once, se
   // a player with last week's figures: lost 100.00 a day at askmebet (700.00 -> 70.00, capped 50.00),
   // a day missing at betflix, won at gclub
   const player = await registerAndLoginByForms(page, "cb");
-  const [row] = d1(`SELECT id FROM players WHERE agency_id = '${agency}' AND username = '${player.username}'`);
+  const [row] = await d1(`SELECT id FROM players WHERE agency_id = '${agency}' AND username = '${player.username}'`);
   const playerId = String(row!.id);
   const days = lastWeekDays();
   const values = [
@@ -55,7 +55,7 @@ test("owner sets cashback; a player sees last week per provider, claims once, se
     ...days.slice(1).map((d) => `('${agency}', '${playerId}', 'betflix', '${d}', 50000, 10000, '${new Date().toISOString()}')`),
     ...days.map((d) => `('${agency}', '${playerId}', 'gclub', '${d}', 20000, -5000, '${new Date().toISOString()}')`),
   ];
-  d1(`INSERT INTO player_provider_daily (agency_id, player_id, provider, day, turnover_minor, win_loss_minor, collected_at) VALUES ${values.join(", ")}`);
+  await d1(`INSERT INTO player_provider_daily (agency_id, player_id, provider, day, turnover_minor, win_loss_minor, collected_at) VALUES ${values.join(", ")}`);
 
   await page.goto("/player/cashback");
   await waitForHydration(page);
@@ -114,11 +114,11 @@ test("a credit the provider refused: the owner retries it from the claims list, 
   // the rules of the test above without a turnover requirement (a credit is then sent at
   // once, no turnover read first), and last week's loss at gclub_live
   // one statement per call: a batch of several against the running server's D1 fails in the e2e run
-  d1(`INSERT INTO cashback_settings (agency_id, enabled, percent_hundredths, cap_minor, min_minor, turnover_multiple, combinable, updated_at)
+  await d1(`INSERT INTO cashback_settings (agency_id, enabled, percent_hundredths, cap_minor, min_minor, turnover_multiple, combinable, updated_at)
       VALUES ('${agency}', 1, 1000, 5000, 100, '0', 0, '${new Date().toISOString()}')
       ON CONFLICT (agency_id) DO UPDATE SET enabled = 1, percent_hundredths = 1000, cap_minor = 5000, min_minor = 100, turnover_multiple = '0', combinable = 0`);
-  const [row] = d1(`SELECT id FROM players WHERE agency_id = '${agency}' AND username = '${player.username}'`);
-  d1(`INSERT INTO player_provider_daily (agency_id, player_id, provider, day, turnover_minor, win_loss_minor, collected_at)
+  const [row] = await d1(`SELECT id FROM players WHERE agency_id = '${agency}' AND username = '${player.username}'`);
+  await d1(`INSERT INTO player_provider_daily (agency_id, player_id, provider, day, turnover_minor, win_loss_minor, collected_at)
       VALUES ${days.map((d) => `('${agency}', '${String(row!.id)}', 'gclub_live', '${d}', 50000, 10000, '${new Date().toISOString()}')`).join(", ")}`);
   try {
     await page.goto("/player/cashback");

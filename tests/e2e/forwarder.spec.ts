@@ -1,7 +1,3 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -9,25 +5,13 @@ import { DEMO_STAFF, staffLogin } from "./staff";
  * The notification forwarder page (issue 14): the owner creates a forwarder for an
  * own-account channel (URL and secret shown once), edits a reading pattern and tries it on a
  * pasted sample. Each Playwright project works in its own agency (scripts/seed-e2e.mjs); the
- * own-account channel is added here, inactive, so players of that agency never see it.
+ * own-account channel is seeded there (inactive, so players of that agency never see it).
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
 test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
 test.describe.configure({ timeout: 120_000 });
 
-const CHANNEL = "OWN-FWD";
-
-test.beforeAll(() => {
-  const sql = ["phone-js", "phone-nojs", "desktop-js", "desktop-nojs"]
-    .map(
-      (p) => `INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, gateway, active)
-VALUES ('e2e-${p}', '${CHANNEL}', 'mch19B73F61B9E', 'BCEL own account', 'LAK', 'BCEL', '27710418', 'E2E AGENCY', 'VIENTIANE', 'own_account', 0);`,
-    )
-    .join("\n");
-  const file = join(mkdtempSync(join(tmpdir(), "e2e-forwarder-")), "channel.sql");
-  writeFileSync(file, sql);
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
-});
+const CHANNEL = "OWN-FWD"; // scripts/seed-e2e.mjs
 
 test("the owner creates a forwarder (shown once), edits a pattern and tries it on a sample", async ({ page, expectHttpError }) => {
   await staffLogin(page, DEMO_STAFF.boss, "/admin/forwarder");

@@ -203,6 +203,22 @@ test.describe("what the public pages ship (decision 021)", () => {
     await expect(page.locator("html[data-hydrated]")).toHaveCount(0);
     expect(requests.filter((path) => path.endsWith(".js") || path.endsWith(".css"))).toEqual([]);
   });
+
+  test("one Lao weight on the landing page: its bold is drawn from the regular file; the next page preloads both", async ({ page, request }, info) => {
+    const fonts = (html: string) => [...html.matchAll(/<link[^>]+rel="preload"[^>]+href="(\/fonts\/[^"]+)"/g)].map((m) => m[1]);
+    expect(fonts(await (await request.get("/")).text())).toEqual(["/fonts/noto-sans-lao-400.woff2"]);
+    expect(fonts(await (await request.get("/login")).text())).toEqual(["/fonts/noto-sans-lao-400.woff2", "/fonts/noto-sans-lao-700.woff2"]);
+
+    const requested: string[] = [];
+    page.on("request", (req) => requested.push(new URL(req.url()).pathname));
+    await page.goto("/");
+    await loadAllImages(page);
+    // bold Lao on the first screen (the title, the call to action) in the regular-only family
+    await expect(page.getByTestId("hero").locator("h1")).toHaveCSS("font-family", /^"Noto Sans Lao Regular"/);
+    await expect(page.getByTestId("hero").locator("h1")).toHaveCSS("font-weight", "700");
+    if (hasJs(info)) await page.locator(PAGE_READY).waitFor({ state: "attached" });
+    expect(requested.filter((path) => path.startsWith("/fonts/"))).toEqual(["/fonts/noto-sans-lao-400.woff2"]);
+  });
 });
 
 accountTest.describe("landing page for a logged-in player", () => {

@@ -27,7 +27,7 @@ test.describe("root layout and landing page", () => {
     await expect(footer.locator("img.logo")).toHaveAttribute("alt", siteName);
   });
 
-  test("the Lao font ships as a woff2 subset with font-display optional, both weights preloaded", async ({ page }) => {
+  test("the Lao font ships as a woff2 subset with font-display optional, both weights preloaded (the landing page: one)", async ({ page }) => {
     // A page that hydrates links the stylesheet; the landing page inlines the same text (decision 021).
     const notFound = await (await page.request.get("/nowhere")).text();
     const href = /<link[^>]+rel="stylesheet"[^>]+href="([^"]+\.css)"/.exec(notFound)?.[1] ?? /href="([^"]+\.css)"[^>]*rel="stylesheet"/.exec(notFound)?.[1];
@@ -42,7 +42,8 @@ test.describe("root layout and landing page", () => {
       expect(css).not.toContain("font-display:swap");
       expect(css).toContain("noto-sans-lao-400.woff2");
     }
-    for (const weight of [400, 700]) expect(landing).toMatch(new RegExp(`<link[^>]+rel="preload"[^>]+href="/fonts/noto-sans-lao-${weight}\\.woff2"`));
+    // both weights on every page but the landing one, which draws its bold from the regular (decision 027; landing.spec)
+    for (const weight of [400, 700]) expect(notFound).toMatch(new RegExp(`<link[^>]+rel="preload"[^>]+href="/fonts/noto-sans-lao-${weight}\\.woff2"`));
     const font = await page.request.get("/fonts/noto-sans-lao-400.woff2");
     expect(font.status()).toBe(200);
     expect((await font.body()).subarray(0, 4).toString()).toBe("wOF2");

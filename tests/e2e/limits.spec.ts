@@ -103,7 +103,7 @@ test("a cooling-off refuses deposits and game launches and says until when; with
 test("time played survives a logout: logged in again, the time of the ended session still counts", async ({ page, baseURL }) => {
   const username = await loggedInPlayer(page, baseURL!, "/player/limits");
   // 20 minutes of play: the current session opened 20 minutes ago (the e2e server's own D1)
-  d1(`UPDATE sessions SET created_at = created_at - 1200000 WHERE player_id = (SELECT id FROM players WHERE agency_id = 'demo' AND username = '${username}')`);
+  await d1(`UPDATE sessions SET created_at = created_at - 1200000 WHERE player_id = (SELECT id FROM players WHERE agency_id = 'demo' AND username = '${username}')`);
   await openLimits(page);
   await expect(page.getByTestId("time-played")).toContainText(/0 ຊົ່ວໂມງ 2[01] ນາທີ/);
   const out = await page.request.post("/logout", { headers: { Origin: baseURL! }, form: {} });

@@ -109,10 +109,10 @@ test("the owner turns referral on; a newcomer joins by the link; the referrer cl
   const newcomer = lastNewcomer;
 
   // 4. the newcomer lost 1,000.00 credit last week (the provider report's table), tied inside that week
-  const ids = d1(`SELECT id, username FROM players WHERE agency_id = '${agency}' AND username IN ('${referrer.username}', '${newcomer}')`);
+  const ids = await d1(`SELECT id, username FROM players WHERE agency_id = '${agency}' AND username IN ('${referrer.username}', '${newcomer}')`);
   const newcomerId = ids.find((r) => r.username === newcomer)!.id as string;
-  d1(`UPDATE referrals SET created_at = '${week.inside}' WHERE agency_id = '${agency}' AND referred_player_id = '${newcomerId}'`);
-  d1(
+  await d1(`UPDATE referrals SET created_at = '${week.inside}' WHERE agency_id = '${agency}' AND referred_player_id = '${newcomerId}'`);
+  await d1(
     `INSERT INTO player_provider_daily (agency_id, player_id, provider, day, turnover_minor, win_loss_minor, collected_at)
      VALUES ('${agency}', '${newcomerId}', 'askmebet', '${week.start}', 500000, 100000, '${week.inside}')
      ON CONFLICT (agency_id, player_id, provider, day) DO UPDATE SET win_loss_minor = 100000`,

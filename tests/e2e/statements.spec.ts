@@ -1,8 +1,8 @@
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
+import { d1 } from "./d1";
 import { accountTest as test, expect, registerAndLoginByForms, waitForHydration } from "./fixtures";
 import { addBankAccount } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
@@ -12,59 +12,20 @@ import { DEMO_STAFF, staffLogin } from "./staff";
  * a player opens an own-account deposit; the owner uploads the bank's CSV statement, maps its
  * columns on this channel's first import, sees the first rows as read, saves, sees the row
  * matching the player's order, confirms; the deposit turns SUCCESS. Each project works in its
- * own agency (scripts/seed-e2e.mjs: `<project>.e2e.localhost`, owner `boss-<project>`); the
- * own-account channel is added here, and its saved mapping removed so every run maps again.
+ * own agency (scripts/seed-e2e.mjs: `<project>.e2e.localhost`, owner `boss-<project>`, and the
+ * own-account channel); its saved mapping is removed here so every run maps again.
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
 test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
 test.describe.configure({ timeout: 150_000 });
 
-const CHANNEL = "OWN-E2E";
-
-/** A statement against the e2e server's local D1 (retried: two projects' wrangler calls may meet the database busy). */
-function d1(sql: string): Array<Record<string, unknown>> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return d1Once(sql);
-    } catch (error) {
-      if (attempt >= 4) throw error;
-      execFileSync("sleep", [String(attempt)]);
-    }
-  }
-}
-
-function d1Once(sql: string): Array<Record<string, unknown>> {
-  const out = execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--json", "--command", sql], { encoding: "utf8", env: { ...process.env, CI: "true" }, stdio: ["ignore", "pipe", "inherit"] });
-  const parsed = JSON.parse(out) as Array<{ results: Array<Record<string, unknown>> }>;
-  return parsed.flatMap((p) => p.results ?? []);
-}
-
-/** EMV TLV and CRC-16/CCITT-FALSE (as workers/core/emvco.ts; the e2e project cannot import workers/). */
-const field = (id: string, value: string) => id + String(value.length).padStart(2, "0") + value;
-function crc16(text: string): string {
-  let crc = 0xffff;
-  for (const byte of new TextEncoder().encode(text)) {
-    crc ^= byte << 8;
-    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-  }
-  return crc.toString(16).toUpperCase().padStart(4, "0");
-}
-
-function staticQr(): string {
-  const account = field("00", "A005266284662577") + field("01", "27710418") + field("02", "002") + field("03", "mchE2E0000001");
-  const body = field("00", "01") + field("01", "11") + field("38", account) + field("52", "5999") + field("53", "418") + field("58", "LA") + field("59", "E2E AGENCY") + field("60", "VIENTIANE") + "6304";
-  return body + crc16(body);
-}
+const CHANNEL = "OWN-E2E"; // scripts/seed-e2e.mjs
 
 test.beforeAll(async ({}, info) => {
-  const agency = `e2e-${info.project.name}`;
-  d1(
-    `INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, gateway, active, static_qr, qr_mode)
-     VALUES ('${agency}', '${CHANNEL}', 'mchE2E0000001', 'BCEL (own account)', 'LAK', 'BCEL', '27710418', 'E2E AGENCY', 'VIENTIANE', 'own_account', 1, '${staticQr()}', 'derived');
-     DELETE FROM statement_mappings WHERE agency_id = '${agency}' AND channel_code = '${CHANNEL}';`,
-  );
+  // the channel is seeded before the server starts (scripts/seed-e2e.mjs); its saved mapping goes
+  // through the running server's own D1 (tests/e2e/d1.ts), so a retry maps again too
+  await d1(`DELETE FROM statement_mappings WHERE agency_id = 'e2e-${info.project.name}' AND channel_code = '${CHANNEL}'`);
 });
-
 
 /** A player of this agency with a bank account and an open own-account order; its code and pay amount. */
 async function playerWithOrder(page: Page, baseURL: string) {
@@ -79,7 +40,7 @@ async function playerWithOrder(page: Page, baseURL: string) {
   });
   expect(res.status()).toBe(302);
   const agency = `e2e-${test.info().project.name}`;
-  const [order] = d1(
+  const [order] = await d1(
     `SELECT r.order_code AS code, r.pay_amount AS pay FROM pay_amount_reservations r JOIN players p ON p.id = r.player_id
       WHERE r.agency_id = '${agency}' AND p.username = '${player.username}' ORDER BY r.created_at DESC LIMIT 1`,
   );
