@@ -18,6 +18,7 @@ import {
   type TxRecord,
 } from "./object";
 import { expiredPage, pageLanguage, playPage } from "./page";
+import { shardOf } from "../shard";
 import { LAUNCH_TTL_SECONDS, safeEqual, signLaunchToken, verifyLaunchToken } from "./token";
 import type { ProviderEnv } from "./object";
 
@@ -62,9 +63,7 @@ function memberStub(env: ProviderEnv, provider: Provider, username: string) {
   return env.PROVIDER.get(env.PROVIDER.idFromName(`${provider}:member:${username}`));
 }
 function refShard(ref: string): number {
-  let hash = 0x811c9dc5; // FNV-1a
-  for (let i = 0; i < ref.length; i++) hash = Math.imul(hash ^ ref.charCodeAt(i), 0x01000193) >>> 0;
-  return hash % REF_SHARDS;
+  return shardOf(ref, REF_SHARDS);
 }
 function refStub(env: ProviderEnv, provider: Provider, shard: number) {
   return env.PROVIDER.get(env.PROVIDER.idFromName(`${provider}:ref:${shard}`));
