@@ -41,7 +41,7 @@ const WRONG_SECRET = "sandbox-bank-wrong-secret";
 export const QR_SHARDS = 16;
 export const MAIN_BANK = "sandbox-bank";
 /** Delivery ids of shard n are (n + 1) * SHARD_ID_SPAN + its own sequence: unique across the bank, and they say where they live. */
-export const SHARD_ID_SPAN = 1_000_000_000;
+const SHARD_ID_SPAN = 1_000_000_000;
 
 export function qrShardName(shard: number): string {
   return `${MAIN_BANK}:qr:${shard}`;
