@@ -17,9 +17,14 @@
 //
 // Env: SETTLE_PORT (4314), FLOOR_PORT (4324), SETTLE_ROUNDS ("1,50,200"), SETTLE_SOLO_RUNS (20),
 // SETTLE_SKIP_BUILD=1 (reuse build/ while iterating), SETTLE_STAGES=1 (where a crowd's time goes).
+//
+// CPU (Linux): the processor time the portal's process tree (vite preview + its workerd, which
+// runs the portal and both sandboxes) and the floor's spent per settlement / per write, read
+// from /proc. On a shared machine wall-clock figures move with the other processes' load;
+// CPU per settlement does much less, so it is the figure to compare before/after.
 import { execFileSync, spawn } from "node:child_process";
 import { createHash, randomBytes, randomUUID, scryptSync } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureDevVars } from "./dev-vars.mjs";
@@ -83,11 +88,11 @@ try {
   const withdraw = await withdrawConfirms(players[0], soloRuns);
   console.log(`\nwithdraw confirm -> OPEN (POST /player/withdraw intent=confirm, credit taken at the provider), one player, ${withdraw.count} one after another: p50 ${ms(withdraw.p50)}, p95 ${ms(withdraw.p95)}, max ${ms(withdraw.max)}`);
   console.log("\nSettlement over HTTP (vite preview, production build, sandboxes inside; shared machine unless stated):");
-  console.log("players  deposits  paid->credit p50    p95     max   settled/s   floor writes/s (p50)   ratio");
+  console.log("players  deposits  paid->credit p50    p95     max   settled/s   floor writes/s (p50)   ratio   CPU ms/settlement   floor CPU ms/write");
   for (const r of results) {
     const s = r.settle;
     console.log(
-      `${String(r.concurrency).padStart(7)}  ${String(s.count).padStart(8)}  ${ms(s.p50).padStart(16)} ${ms(s.p95).padStart(7)} ${ms(s.max).padStart(7)}  ${s.rate.toFixed(1).padStart(10)}  ${r.floor.rate.toFixed(0).padStart(14)} (${ms(r.floor.p50)})  ${(s.rate / r.floor.rate * 100).toFixed(1).padStart(5)} %`,
+      `${String(r.concurrency).padStart(7)}  ${String(s.count).padStart(8)}  ${ms(s.p50).padStart(16)} ${ms(s.p95).padStart(7)} ${ms(s.max).padStart(7)}  ${s.rate.toFixed(1).padStart(10)}  ${r.floor.rate.toFixed(0).padStart(14)} (${ms(r.floor.p50)})  ${(s.rate / r.floor.rate * 100).toFixed(1).padStart(5)} %  ${s.cpuMs.toFixed(0).padStart(17)}  ${r.floor.cpuMs.toFixed(1).padStart(18)}`,
     );
   }
 } finally {
@@ -101,21 +106,25 @@ try {
 /** One player, `runs` deposits one after another: each paid, then waited for. */
 async function solo(player, runs) {
   const latencies = [];
+  const cpuBefore = cpuSeconds(server.pid);
   for (let i = 0; i < runs; i++) latencies.push((await oneDeposit(player)).latency);
-  // One at a time, the rate is one settlement per latency.
-  return summary(latencies, latencies.reduce((a, b) => a + b, 0) / 1000);
+  const cpu = cpuSeconds(server.pid) - cpuBefore;
+  // One at a time, the rate is one settlement per latency. (CPU here includes opening the orders.)
+  return { ...summary(latencies, latencies.reduce((a, b) => a + b, 0) / 1000), cpuMs: (cpu * 1000) / runs };
 }
 
 /** Every player opens an order first; then all pay at once; the clock runs from the first payment to the last credit. */
 async function crowd(list) {
   const orders = await pool(list, 8, (p) => openOrder(p));
+  const cpuBefore = cpuSeconds(server.pid);
   const paid = await Promise.all(orders.map(({ player, payload }) => pay(player, payload)));
   const settled = await Promise.all(paid.map((p) => waitSettled(p.player, p.code)));
+  const cpu = cpuSeconds(server.pid) - cpuBefore;
   const latencies = settled.map((s, i) => s.settledAt - paid[i].paidAt);
   const first = Math.min(...paid.map((p) => p.sentAt));
   if (process.env.SETTLE_STAGES) printStages(paid, settled, first);
   const last = Math.max(...settled.map((s) => s.settledAt));
-  return summary(latencies, (last - first) / 1000);
+  return { ...summary(latencies, (last - first) / 1000), cpuMs: (cpu * 1000) / list.length };
 }
 
 /**
@@ -251,6 +260,7 @@ async function driveFloor(concurrency) {
   const latencies = [];
   let next = 0;
   const start = Date.now();
+  const cpuBefore = cpuSeconds(floor.pid);
   await Promise.all(
     Array.from({ length: concurrency }, async (_, client) => {
       while (next < total) {
@@ -263,7 +273,40 @@ async function driveFloor(concurrency) {
       }
     }),
   );
-  return summary(latencies, (Date.now() - start) / 1000);
+  return { ...summary(latencies, (Date.now() - start) / 1000), cpuMs: ((cpuSeconds(floor.pid) - cpuBefore) * 1000) / total };
+}
+
+/**
+ * CPU seconds (user + system) spent so far by a process and all its descendants, from
+ * /proc/<pid>/stat (clock ticks of 1/100 s); NaN where /proc is not there (not Linux).
+ */
+function cpuSeconds(root) {
+  let procs;
+  try {
+    procs = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return NaN;
+  }
+  const stats = new Map();
+  for (const pid of procs) {
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      stats.set(Number(pid), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {}
+  }
+  const tree = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, { ppid }] of stats) {
+      if (tree.has(pid) || !tree.has(ppid)) continue;
+      tree.add(pid);
+      grew = true;
+    }
+  }
+  let ticks = 0;
+  for (const pid of tree) ticks += stats.get(pid)?.ticks ?? 0;
+  return ticks / 100;
 }
 
 function summary(latencies, seconds) {
@@ -276,7 +319,8 @@ function print(r) {
   const s = r.settle;
   console.log(
     `${r.concurrency} player(s): paid -> credit p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(s.max)} over ${s.count}; ${s.rate.toFixed(1)} settled/s; ` +
-      `floor ${r.floor.rate.toFixed(0)} writes/s (p50 ${ms(r.floor.p50)}, p95 ${ms(r.floor.p95)}); ratio ${((s.rate / r.floor.rate) * 100).toFixed(1)} %`,
+      `floor ${r.floor.rate.toFixed(0)} writes/s (p50 ${ms(r.floor.p50)}, p95 ${ms(r.floor.p95)}); ratio ${((s.rate / r.floor.rate) * 100).toFixed(1)} %; ` +
+      `CPU ${s.cpuMs.toFixed(0)} ms a settlement (portal + sandboxes), floor ${r.floor.cpuMs.toFixed(1)} ms a write`,
   );
 }
 

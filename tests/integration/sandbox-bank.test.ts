@@ -478,3 +478,48 @@ describe("sandbox bank: faults", () => {
     expect((await call("/sandbox/faults")).body.data.some((f: Json) => f.id === once.id)).toBe(false);
   });
 });
+
+describe("sandbox bank: sharded by reference (decision 024)", () => {
+  const SPAN = 1_000_000_000; // bank.ts SHARD_ID_SPAN: delivery ids say which object holds them
+
+  it("payments of different references live in different QR shards; the pump and the results reach each", async () => {
+    const p = prefix("S");
+    const references = Array.from({ length: 12 }, () => ref(p));
+    for (const reference of references) expect((await sandboxPay(await payable(reference))).status).toBe(200);
+    const shards = new Set<number>();
+    for (let i = 0; i < references.length; i++) {
+      const delivery = (await next(`prefix=${p}`))!;
+      expect(delivery, `delivery ${i}`).not.toBeNull();
+      expect(delivery.id).toBeGreaterThanOrEqual(SPAN); // a QR shard's, not the main object's
+      shards.add(Math.floor(delivery.id / SPAN));
+      expect(delivery.headers["x-sandbox-delivery"]).toBe(String(delivery.id));
+      expect((await result(delivery.id, 204)).body.data).toMatchObject({ id: delivery.id, state: "delivered" });
+    }
+    expect(await next(`prefix=${p}`)).toBeNull();
+    // 12 references over 16 shards: never all in one (one object for every QR was the queue)
+    expect(shards.size).toBeGreaterThan(1);
+    const listed = (await call(`/sandbox/deliveries?prefix=${p}`)).body.data as Json[];
+    expect(listed.map((d) => d.reference).sort()).toEqual([...references].sort());
+    // the pay page lists the newest QRs across the shards
+    const page = await (await bank("/pay")).text();
+    expect(page).toContain(references.at(-1));
+  });
+
+  it("while a webhook fault is set, a shard hands its payments' webhooks to the main object; once cleared, it keeps them", async () => {
+    const p = prefix("H");
+    await fault({ mode: "duplicate", count: 2, referencePrefix: p });
+    const faulted = ref(p);
+    await sandboxPay(await payable(faulted));
+    const copies = [(await next(`reference=${faulted}`))!, (await next(`reference=${faulted}`))!];
+    expect(copies.map((d) => d.id < SPAN)).toEqual([true, true]); // the main object's, the fault applied
+    for (const copy of copies) await result(copy.id, 204);
+
+    await clearFaults();
+    const plain = ref(p);
+    await sandboxPay(await payable(plain));
+    const delivery = (await next(`reference=${plain}`))!;
+    expect(delivery.id).toBeGreaterThanOrEqual(SPAN);
+    expect(await next(`reference=${plain}`)).toBeNull(); // one copy: no fault any more
+    await result(delivery.id, 204);
+  });
+});

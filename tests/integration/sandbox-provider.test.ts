@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
+import { shardOf } from "../../workers/sandbox/shard";
 
 // The sandbox game provider, reached like the portal reaches it: by service binding.
 const BASE = "http://sandbox-provider";
@@ -504,5 +505,39 @@ describe("launch and the playable page", () => {
     const post = await page(`/play/betflix`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: expired, ref: uniqueRef(), amount: "5.00" }) });
     expect(post.status).toBe(401);
     expect(await balance("betflix", user)).toBe("10.00");
+  });
+});
+
+describe("nothing global on a fault-free transfer (decision 024)", () => {
+  // Which ref shard a ref lands in, as workers/sandbox/shard.ts picks it (16 per provider).
+  const shardRefs = () => {
+    const refs = new Map<number, string>();
+    while (refs.size < 16) {
+      const ref = uniqueRef("mir");
+      refs.set(shardOf(ref, 16), ref);
+    }
+    return [...refs.values()];
+  };
+
+  it("a fault reaches every ref shard of its provider at once, and none of another provider; cleared, it is gone from all", async () => {
+    const user = faultUser("mir");
+    await deposit("askmebet", user, "100.00");
+    const fault = await addFault({ provider: "askmebet", op: "deposit", mode: "error-before", username: user });
+    // one deposit per shard: each shard's copy says "a fault is set", so each call finds the fault
+    for (const ref of shardRefs()) expect((await deposit("askmebet", user, "1.00", ref)).status, ref).toBe(500);
+    expect((await deposit("betflix", user, "1.00")).status).toBe(200);
+    // error-before left nothing behind: the same refs are free afterwards
+    await env.SANDBOX_PROVIDER.fetch(`${BASE}/sandbox/faults/${fault.id}`, { method: "DELETE" });
+    for (const ref of shardRefs()) expect((await deposit("askmebet", user, "1.00", ref)).status, ref).toBe(200);
+    expect(await balance("askmebet", user)).toBe("116.00");
+  });
+
+  it("the wallet list reads the members from the ref shards; a member that only failed has no wallet to list", async () => {
+    const rich = uniqueUser("dir");
+    const poor = uniqueUser("dir");
+    await deposit("alphabet", rich, "3.00");
+    expect((await withdraw("alphabet", poor, "1.00")).status).toBe(400);
+    const wallets = ((await (await env.SANDBOX_PROVIDER.fetch(`${BASE}/sandbox/wallets?provider=alphabet`)).json()) as Json).data as Json[];
+    expect(wallets.filter((w) => w.username === rich || w.username === poor)).toEqual([{ provider: "alphabet", username: rich, balance: "3.00", turnover: "0.00", currency: "THB" }]);
   });
 });

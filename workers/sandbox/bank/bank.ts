@@ -22,11 +22,36 @@ const BASE_BACKOFF_MS = 1000;
 /** A pulled (or sending) delivery without a result after this long counts as a failed attempt. */
 const LEASE_MS = 30_000;
 const SEND_TIMEOUT_MS = 10_000;
-/** Deliveries in flight at once from the alarm (push modes). */
+/** Deliveries in flight at once from the alarm (push modes), per object. */
 const SEND_CONCURRENCY = 32;
 /** The "stale-signature" fault signs with a timestamp this old. */
 const STALE_SIGNATURE_AGE_S = 600;
 const WRONG_SECRET = "sandbox-bank-wrong-secret";
+
+/**
+ * The bank's state is sharded by reference (decision 024): every QR, its payment and its
+ * webhook live in one of QR_SHARDS objects (`sandbox-bank:qr:<n>`, n = shardOf(reference)),
+ * so one player's payment never waits behind another's. The main object (`sandbox-bank`)
+ * keeps what spans references: the faults (a fault's budget and an out-of-order batch are
+ * counted across payments), the payouts and their settings, and the webhooks a fault may
+ * touch. A QR shard hands a payment's webhook to the main object only while a webhook fault
+ * is set anywhere (the main object tells every shard when that changes), so a fault-free
+ * bank asks nothing global on the pay path.
+ */
+export const QR_SHARDS = 16;
+export const MAIN_BANK = "sandbox-bank";
+/** Delivery ids of shard n are (n + 1) * SHARD_ID_SPAN + its own sequence: unique across the bank, and they say where they live. */
+const SHARD_ID_SPAN = 1_000_000_000;
+
+export function qrShardName(shard: number): string {
+  return `${MAIN_BANK}:qr:${shard}`;
+}
+
+/** The object a delivery id belongs to: null = the main object, else the QR shard. */
+export function shardOfDelivery(id: number): number | null {
+  const shard = Math.floor(id / SHARD_ID_SPAN) - 1;
+  return shard >= 0 && shard < QR_SHARDS ? shard : null;
+}
 
 export type DeliveryMode = "portal" | "pull" | "fetch";
 export function deliveryMode(env: BankEnv): DeliveryMode {
@@ -49,7 +74,7 @@ export type StatusData = {
   paidAt?: string;
 };
 export type PayData = { reference: string; transactionId: string; status: "PAID"; amount: string; paidAt: string; merchantName: string };
-export type RecentQr = { reference: string; amount: string; status: PaymentStatus; expiresAt: string; payload: string };
+export type RecentQr = { reference: string; amount: string; status: PaymentStatus; expiresAt: string; payload: string; /** ms, to merge the shards' lists */ createdAt: number };
 
 export type DeliveryState = "pending" | "inflight" | "held" | "delivered" | "dead" | "dropped";
 /** What a webhook is about: a QR payment ("payment.succeeded") or a payout ("payout.paid" / "payout.rejected"). */
@@ -394,8 +419,13 @@ export class SandboxBank extends DurableObject<BankEnv> {
     return data;
   }
 
-  /** What a banking app does when the customer confirms: read the QR, check it, pay it. */
-  async pay(payload: string): Promise<Outcome<PayData>> {
+  /**
+   * What a banking app does when the customer confirms: read the QR, check it, pay it.
+   * `shard`: the QR shard this object is (index.ts routes by the payload's reference); its
+   * delivery ids are numbered from there.
+   */
+  async pay(payload: string, shard: number | null = null): Promise<Outcome<PayData>> {
+    if (shard !== null) this.setIdOffset((shard + 1) * SHARD_ID_SPAN);
     const now = Date.now();
     const text = payload.trim();
     if (!text) return fail(400, "PAYLOAD_MISSING", "Paste a QR payload or upload a text file that contains one.");
@@ -421,6 +451,9 @@ export class SandboxBank extends DurableObject<BankEnv> {
     }
     const transactionId = `SBX${randomHex(8).toUpperCase()}`;
     const amount = formatAmount(amountMinor, "LAK");
+    const body = JSON.stringify({ event: "payment.succeeded", reference, transactionId, amount, currency: "LAK", paidAt: iso(now) });
+    // A QR shard while a webhook fault is set: the main object, which keeps the faults, decides.
+    const handOver = this.idOffset() > 0 && this.faultsArmed();
     const paid = this.ctx.storage.transactionSync(() => {
       const update = this.sql.exec(
         "UPDATE qr SET status = 'PAID', transaction_id = ?, paid_at = ? WHERE reference = ? AND status = 'PENDING'",
@@ -429,11 +462,19 @@ export class SandboxBank extends DurableObject<BankEnv> {
         reference,
       );
       if (update.rowsWritten === 0) return false;
-      const body = JSON.stringify({ event: "payment.succeeded", reference, transactionId, amount, currency: "LAK", paidAt: iso(now) });
-      this.enqueueWebhook("payment", reference, row.callback_url, body, now);
+      if (!handOver) this.enqueueWebhook("payment", reference, row.callback_url, body, now);
       return true;
     });
     if (!paid) return fail(409, "ALREADY_PAID", "This QR code was already paid.");
+    if (handOver) {
+      try {
+        await this.env.BANK.get(this.env.BANK.idFromName(MAIN_BANK)).enqueueFromShard("payment", reference, row.callback_url, body, now);
+      } catch {
+        // The main object did not take it: the webhook still goes, from here, without the fault
+        // (a payment the bank confirmed is never left without its webhook).
+        this.ctx.storage.transactionSync(() => this.enqueueWebhook("payment", reference, row.callback_url, body, now));
+      }
+    }
     await this.scheduleAlarm();
     this.ctx.waitUntil(this.sendDue(true));
     return { ok: true, status: 200, data: { reference, transactionId, status: "PAID", amount, paidAt: iso(now), merchantName: row.merchant_name } };
@@ -459,6 +500,7 @@ export class SandboxBank extends DurableObject<BankEnv> {
         status: this.statusOf(row, now),
         expiresAt: iso(row.expires_at),
         payload: row.payload,
+        createdAt: row.created_at,
       }));
   }
 
@@ -662,8 +704,10 @@ export class SandboxBank extends DurableObject<BankEnv> {
 
   /** One more payment or payout affected: count it, and remove the fault when its budget is spent. */
   private useFault(fault: FaultRow): void {
-    if (fault.times !== null && fault.times <= 1) this.sql.exec("DELETE FROM faults WHERE id = ?", fault.id);
-    else this.sql.exec("UPDATE faults SET applied = applied + 1, times = times - 1 WHERE id = ?", fault.id);
+    if (fault.times !== null && fault.times <= 1) {
+      this.sql.exec("DELETE FROM faults WHERE id = ?", fault.id);
+      if (isWebhookFault(fault.mode)) this.ctx.waitUntil(this.pushFaultsArmed());
+    } else this.sql.exec("UPDATE faults SET applied = applied + 1, times = times - 1 WHERE id = ?", fault.id);
   }
 
   /** Releases a held out-of-order batch, newest first. */
@@ -691,6 +735,13 @@ export class SandboxBank extends DurableObject<BankEnv> {
 
   /** The oldest due delivery, marked in flight (one more attempt). */
   private takeDue(now: number, filter: DeliveryFilter): OutboxRow | null {
+    const row = this.dueRow(now, filter);
+    if (!row) return null;
+    this.sql.exec("UPDATE outbox SET state = 'inflight', attempts = attempts + 1, lease_until = ? WHERE id = ?", now + LEASE_MS, row.id);
+    return { ...row, state: "inflight", attempts: row.attempts + 1, lease_until: now + LEASE_MS };
+  }
+
+  private dueRow(now: number, filter: DeliveryFilter): OutboxRow | null {
     const where = ["state = 'pending'", "next_attempt_at <= ?"];
     const params: (string | number)[] = [now];
     if (filter.reference !== undefined) {
@@ -708,9 +759,7 @@ export class SandboxBank extends DurableObject<BankEnv> {
     const row = this.sql
       .exec<OutboxRow>(`SELECT * FROM outbox WHERE ${where.join(" AND ")} ORDER BY next_attempt_at, COALESCE(order_key, id) LIMIT 1`, ...params)
       .toArray()[0];
-    if (!row) return null;
-    this.sql.exec("UPDATE outbox SET state = 'inflight', attempts = attempts + 1, lease_until = ? WHERE id = ?", now + LEASE_MS, row.id);
-    return { ...row, state: "inflight", attempts: row.attempts + 1, lease_until: now + LEASE_MS };
+    return row ?? null;
   }
 
   /** 2xx -> delivered; otherwise retry after 1 s, 2 s, 4 s, ... and give up after MAX_ATTEMPTS. */
@@ -745,7 +794,7 @@ export class SandboxBank extends DurableObject<BankEnv> {
       "content-type": "application/json",
       "user-agent": "SandboxBank/1.0",
       [SIGNATURE_HEADER.toLowerCase()]: await signatureHeader(secret, row.body, timestamp),
-      "x-sandbox-delivery": String(row.id),
+      "x-sandbox-delivery": String(this.idOffset() + row.id),
       "x-sandbox-attempt": String(row.attempts),
     };
   }
@@ -829,6 +878,76 @@ export class SandboxBank extends DurableObject<BankEnv> {
     if (current === null || current > next) await this.ctx.storage.setAlarm(next);
   }
 
+  // ---- Sharding (decision 024): delivery ids, the fault mirror, the hand-over --------------
+
+  private offset: number | null = null;
+
+  /** 0 in the main object; (n + 1) * SHARD_ID_SPAN in QR shard n (set by its first payment). */
+  private idOffset(): number {
+    if (this.offset === null) {
+      const row = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'id_offset'").toArray()[0];
+      this.offset = row ? Number(row.value) : 0;
+    }
+    return this.offset;
+  }
+
+  private setIdOffset(offset: number): void {
+    if (this.idOffset() === offset) return;
+    this.sql.exec("INSERT INTO meta (key, value) VALUES ('id_offset', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", String(offset));
+    this.offset = offset;
+  }
+
+  /** A QR shard's copy of "a webhook fault is set" (from the main object's last push). */
+  private faultsArmed(): boolean {
+    return this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'faults_armed'").toArray()[0]?.value.split(":")[1] === "1";
+  }
+
+  /**
+   * QR shard: the main object's news about the faults. `generation` grows with every change,
+   * so a late push never overwrites a newer one.
+   */
+  async setFaultsArmed(generation: number, armed: boolean): Promise<void> {
+    const current = this.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'faults_armed'").toArray()[0];
+    if (current && Number(current.value.split(":")[0]) >= generation) return;
+    this.sql.exec(
+      "INSERT INTO meta (key, value) VALUES ('faults_armed', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      `${generation}:${armed ? 1 : 0}`,
+    );
+  }
+
+  /**
+   * Main object: tells every QR shard whether a webhook fault is set. Awaited when a fault is
+   * added (the next payment must see it); a shard told "armed" when none is left only hands
+   * its webhooks over for nothing, so a fault used up is pushed without waiting.
+   */
+  private async pushFaultsArmed(): Promise<void> {
+    const armed = this.faultRows().some((row) => isWebhookFault(row.mode));
+    const generation =
+      this.sql
+        .exec<{ value: string }>(
+          "INSERT INTO meta (key, value) VALUES ('faults_generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING value",
+        )
+        .one().value;
+    await Promise.all(
+      Array.from({ length: QR_SHARDS }, (_, shard) => this.env.BANK.get(this.env.BANK.idFromName(qrShardName(shard))).setFaultsArmed(Number(generation), armed)),
+    );
+  }
+
+  /** Main object: a payment's webhook handed over by a QR shard while faults are set; the faults apply here as they always did. */
+  async enqueueFromShard(kind: DeliveryKind, reference: string, url: string, body: string, now: number): Promise<void> {
+    this.ctx.storage.transactionSync(() => this.enqueueWebhook(kind, reference, url, body, now));
+    await this.scheduleAlarm();
+    this.ctx.waitUntil(this.sendDue(true));
+  }
+
+  /** Pull mode across objects (index.ts): when this object's next due delivery is due, without taking it. */
+  async peekDue(filter: DeliveryFilter, now: number): Promise<{ at: number; createdAt: number } | null> {
+    if (deliveryMode(this.env) !== "pull") return null;
+    this.sweep(now);
+    const row = this.dueRow(now, filter);
+    return row ? { at: row.next_attempt_at, createdAt: row.created_at } : null;
+  }
+
   // ---- Pull mode (vitest pool): the test pump fetches deliveries and reports results ----
 
   async pullNext(filter: DeliveryFilter, now: number): Promise<Outcome<PulledDelivery | null>> {
@@ -839,15 +958,16 @@ export class SandboxBank extends DurableObject<BankEnv> {
     return {
       ok: true,
       status: 200,
-      data: { id: row.id, kind: row.kind as DeliveryKind, reference: row.reference, attempt: row.attempts, url: row.url, headers: await this.headersFor(row), body: row.body },
+      data: { id: this.idOffset() + row.id, kind: row.kind as DeliveryKind, reference: row.reference, attempt: row.attempts, url: row.url, headers: await this.headersFor(row), body: row.body },
     };
   }
 
-  async reportResult(id: number, status: number, now: number, error: string | null): Promise<Outcome<Delivery>> {
+  async reportResult(globalId: number, status: number, now: number, error: string | null): Promise<Outcome<Delivery>> {
     if (deliveryMode(this.env) !== "pull") return fail(409, "NOT_PULL_MODE", "this bank pushes its webhooks itself");
+    const id = globalId - this.idOffset();
     const row = this.sql.exec<OutboxRow>("SELECT * FROM outbox WHERE id = ?", id).toArray()[0];
-    if (!row) return fail(404, "DELIVERY_NOT_FOUND", `no delivery ${id}`);
-    if (row.state !== "inflight") return fail(409, "NOT_IN_FLIGHT", `delivery ${id} is ${row.state}, not in flight`);
+    if (!row) return fail(404, "DELIVERY_NOT_FOUND", `no delivery ${globalId}`);
+    if (row.state !== "inflight") return fail(409, "NOT_IN_FLIGHT", `delivery ${globalId} is ${row.state}, not in flight`);
     this.recordResult(row, status, error ?? (status >= 200 && status < 300 ? null : `HTTP ${status}`), now);
     return { ok: true, status: 200, data: this.delivery(id)! };
   }
@@ -881,6 +1001,7 @@ export class SandboxBank extends DurableObject<BankEnv> {
         Date.now(),
       )
       .one().id;
+    if (isWebhookFault(spec.mode)) await this.pushFaultsArmed();
     return this.faultOf(this.sql.exec<FaultRow>("SELECT * FROM faults WHERE id = ?", id).one());
   }
 
@@ -907,6 +1028,7 @@ export class SandboxBank extends DurableObject<BankEnv> {
       }
     });
     await this.scheduleAlarm();
+    if (doomed.some((fault) => isWebhookFault(fault.mode))) await this.pushFaultsArmed();
     return { cleared: doomed.length, released };
   }
 
@@ -932,7 +1054,7 @@ export class SandboxBank extends DurableObject<BankEnv> {
 
   private deliveryOf(row: OutboxRow): Delivery {
     return {
-      id: row.id,
+      id: this.idOffset() + row.id,
       kind: row.kind as DeliveryKind,
       reference: row.reference,
       url: row.url,

@@ -8,21 +8,31 @@
  *   /sandbox/*    test controls without auth: pay by JSON, complete payouts, faults,
  *                 payout processing time, pull-mode webhook pump
  *
- * Everything lives in one Durable Object (bank.ts); docs/sandbox-bank.md describes the API.
+ * QRs, payments and their webhooks live in QR_SHARDS Durable Objects chosen by reference;
+ * payouts, faults and faulted webhooks in the main one (bank.ts, decision 024); the tester's
+ * lists and the pull-mode pump read across them. docs/sandbox-bank.md describes the API.
  */
 import { findBank, isValidAccountNumber } from "../../core/banks";
+import { parseLaoQr } from "../../core/emvco";
 import { MINOR_DIGITS, parseAmount } from "../../core/money";
 import {
   deliveryMode,
+  MAIN_BANK,
+  QR_SHARDS,
   qrAmount,
+  qrShardName,
+  shardOfDelivery,
   type BankEnv,
   type CreatePayoutInput,
   type CreateQrInput,
+  type Delivery,
   type DeliveryFilter,
   type Outcome,
   type PayoutOutcome,
+  type RecentQr,
   type SandboxBank,
 } from "./bank";
+import { shardOf } from "../shard";
 import { parseFaultSpec } from "./faults";
 import { PAGE_CSP, paidPage, payoutsPage, payPage, refusedPage, type PayoutNotice } from "./pages";
 import { constantTimeEqual } from "./signature";
@@ -60,8 +70,76 @@ function html(body: string, status = 200): Response {
   });
 }
 
+/** The main object: payouts, faults, faulted webhooks. */
 function bank(env: BankEnv): DurableObjectStub<SandboxBank> {
-  return env.BANK.get(env.BANK.idFromName("sandbox-bank"));
+  return env.BANK.get(env.BANK.idFromName(MAIN_BANK));
+}
+
+function qrShard(env: BankEnv, shard: number): DurableObjectStub<SandboxBank> {
+  return env.BANK.get(env.BANK.idFromName(qrShardName(shard)));
+}
+
+/** The QR shard a reference lives in. */
+function qrBank(env: BankEnv, reference: string): DurableObjectStub<SandboxBank> {
+  return qrShard(env, shardOf(reference, QR_SHARDS));
+}
+
+function allQrShards(env: BankEnv): DurableObjectStub<SandboxBank>[] {
+  return Array.from({ length: QR_SHARDS }, (_, shard) => qrShard(env, shard));
+}
+
+/** Pays at the QR shard of the payload's reference (one that cannot be read is refused by any shard, shard 0). */
+function payAtShard(env: BankEnv, payload: string) {
+  const parsed = parseLaoQr(payload.trim());
+  const shard = parsed.ok && parsed.qr.reference ? shardOf(parsed.qr.reference, QR_SHARDS) : 0;
+  return qrShard(env, shard).pay(payload, shard);
+}
+
+/** The most recent QRs across the shards. */
+async function recentQrs(env: BankEnv, limit: number): Promise<RecentQr[]> {
+  const lists = await Promise.all(allQrShards(env).map((stub) => stub.recentQrs(limit)));
+  return lists
+    .flat()
+    .sort((a, b) => b.createdAt - a.createdAt)
+    .slice(0, limit);
+}
+
+/** Where deliveries may be: the main object, and the QR shard of the reference (or every shard). */
+function deliveryHolders(env: BankEnv, filter: DeliveryFilter): DurableObjectStub<SandboxBank>[] {
+  if (filter.kind === "payout") return [bank(env)];
+  return [bank(env), ...(filter.reference !== undefined ? [qrBank(env, filter.reference)] : allQrShards(env))];
+}
+
+/** Pull mode: the oldest due delivery across the objects, taken from the one that holds it. */
+async function pullNext(env: BankEnv, filter: DeliveryFilter, now: number) {
+  const holders = deliveryHolders(env, filter);
+  for (let round = 0; round < 5; round++) {
+    const due = await Promise.all(holders.map((stub) => stub.peekDue(filter, now)));
+    let best = -1;
+    due.forEach((d, i) => {
+      const b = best >= 0 ? due[best]! : null;
+      if (d && (!b || d.at < b.at || (d.at === b.at && d.createdAt < b.createdAt))) best = i;
+    });
+    if (best < 0) return { ok: true as const, status: 200, data: null };
+    const pulled = await holders[best]!.pullNext(filter, now);
+    // taken meanwhile by another pump: look again
+    if (!pulled.ok || pulled.data !== null) return pulled;
+  }
+  return { ok: true as const, status: 200, data: null };
+}
+
+/** Deliveries across the objects, newest first (at most 500, as one object listed them). */
+async function listDeliveries(env: BankEnv, filter: DeliveryFilter): Promise<Delivery[]> {
+  const lists = await Promise.all(deliveryHolders(env, filter).map((stub) => stub.listDeliveries(filter)));
+  return lists
+    .flat()
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id)
+    .slice(0, 500);
+}
+
+function deliveryHolder(env: BankEnv, id: number): DurableObjectStub<SandboxBank> {
+  const shard = shardOfDelivery(id);
+  return shard === null ? bank(env) : qrShard(env, shard);
 }
 
 async function authorized(request: Request, env: BankEnv): Promise<boolean> {
@@ -206,12 +284,13 @@ async function api(request: Request, env: BankEnv, path: string): Promise<Respon
     if (!read.ok) return read.response;
     const parsed = parseCreateQr(read.body);
     if (!parsed.ok) return error(400, "INVALID_REQUEST", parsed.message, { field: parsed.field });
-    return outcome(await bank(env).createQr(parsed.value));
+    return outcome(await qrBank(env, parsed.value.reference).createQr(parsed.value));
   }
   const payment = /^\/api\/payments\/([^/]+)$/.exec(path);
   if (payment) {
     if (request.method !== "GET") return error(405, "METHOD_NOT_ALLOWED", "GET only");
-    return json({ data: await bank(env).paymentStatus(decodeURIComponent(payment[1]!)) });
+    const reference = decodeURIComponent(payment[1]!);
+    return json({ data: await qrBank(env, reference).paymentStatus(reference) });
   }
   if (path === "/api/payouts") {
     if (request.method !== "POST") return error(405, "METHOD_NOT_ALLOWED", "POST only");
@@ -230,7 +309,6 @@ async function api(request: Request, env: BankEnv, path: string): Promise<Respon
 }
 
 async function payFromForm(request: Request, env: BankEnv): Promise<Response> {
-  const stub = bank(env);
   let payload = "";
   try {
     const form = await request.formData();
@@ -238,18 +316,18 @@ async function payFromForm(request: Request, env: BankEnv): Promise<Response> {
     const text = form.get("payload");
     if (file !== null && typeof file !== "string" && file.size > 0) {
       if (file.size > MAX_PAYLOAD_BYTES) {
-        return html(refusedPage("FILE_TOO_LARGE", "That file is too large to hold a QR payload.", "", await stub.recentQrs(RECENT_ON_PAGE)), 413);
+        return html(refusedPage("FILE_TOO_LARGE", "That file is too large to hold a QR payload.", "", await recentQrs(env, RECENT_ON_PAGE)), 413);
       }
       payload = (await file.text()).trim();
     } else if (typeof text === "string") {
       payload = text.trim();
     }
   } catch {
-    return html(refusedPage("BAD_FORM", "The form could not be read.", "", await stub.recentQrs(RECENT_ON_PAGE)), 400);
+    return html(refusedPage("BAD_FORM", "The form could not be read.", "", await recentQrs(env, RECENT_ON_PAGE)), 400);
   }
-  const result = await stub.pay(payload);
+  const result = await payAtShard(env, payload);
   if (result.ok) return html(paidPage(result.data));
-  return html(refusedPage(result.code, result.message, payload, await stub.recentQrs(RECENT_ON_PAGE)), result.status);
+  return html(refusedPage(result.code, result.message, payload, await recentQrs(env, RECENT_ON_PAGE)), result.status);
 }
 
 async function sandbox(request: Request, env: BankEnv, url: URL, path: string): Promise<Response> {
@@ -260,7 +338,7 @@ async function sandbox(request: Request, env: BankEnv, url: URL, path: string): 
     if (!read.ok) return read.response;
     const payload = (read.body as { payload?: unknown } | null)?.payload;
     if (typeof payload !== "string") return error(400, "PAYLOAD_MISSING", "payload (string) is required");
-    const result = await stub.pay(payload);
+    const result = await payAtShard(env, payload);
     if (!result.ok) return error(result.status, result.code, result.message);
     const { reference, transactionId, status, amount, paidAt } = result.data;
     return json({ data: { reference, transactionId, status, amount, paidAt } });
@@ -268,7 +346,8 @@ async function sandbox(request: Request, env: BankEnv, url: URL, path: string): 
   const expire = /^\/sandbox\/qr\/([^/]+)\/expire$/.exec(path);
   if (expire) {
     if (request.method !== "POST") return error(405, "METHOD_NOT_ALLOWED", "POST only");
-    return outcome(await stub.expireQr(decodeURIComponent(expire[1]!)));
+    const reference = decodeURIComponent(expire[1]!);
+    return outcome(await qrBank(env, reference).expireQr(reference));
   }
   if (path === "/sandbox/payouts") {
     if (request.method !== "GET") return error(405, "METHOD_NOT_ALLOWED", "GET only");
@@ -320,13 +399,13 @@ async function sandbox(request: Request, env: BankEnv, url: URL, path: string): 
   }
   if (path === "/sandbox/deliveries") {
     if (request.method !== "GET") return error(405, "METHOD_NOT_ALLOWED", "GET only");
-    return json({ data: await stub.listDeliveries(filterOf(url)), mode: deliveryMode(env) });
+    return json({ data: await listDeliveries(env, filterOf(url)), mode: deliveryMode(env) });
   }
   if (path === "/sandbox/deliveries/next") {
     if (request.method !== "GET") return error(405, "METHOD_NOT_ALLOWED", "GET only");
     const now = clock(url);
     if (now === null) return error(400, "INVALID_REQUEST", "now must be milliseconds since the epoch");
-    return outcome(await stub.pullNext(filterOf(url), now));
+    return outcome(await pullNext(env, filterOf(url), now));
   }
   const result = /^\/sandbox\/deliveries\/(\d+)\/result$/.exec(path);
   if (result) {
@@ -339,7 +418,8 @@ async function sandbox(request: Request, env: BankEnv, url: URL, path: string): 
     if (typeof body.status !== "number" || !Number.isInteger(body.status) || body.status < 0 || body.status > 599) {
       return error(400, "INVALID_REQUEST", "status must be the HTTP status the portal answered (0 = network error)");
     }
-    return outcome(await stub.reportResult(Number(result[1]), body.status, now, typeof body.error === "string" ? body.error.slice(0, 300) : null));
+    const id = Number(result[1]);
+    return outcome(await deliveryHolder(env, id).reportResult(id, body.status, now, typeof body.error === "string" ? body.error.slice(0, 300) : null));
   }
   return error(404, "NOT_FOUND", "no such endpoint");
 }
@@ -391,7 +471,7 @@ export default {
     if (path === "/pay") {
       if (request.method === "GET") {
         const prefill = (url.searchParams.get("payload") ?? "").slice(0, MAX_PAYLOAD_BYTES);
-        return html(payPage(prefill, await bank(env).recentQrs(RECENT_ON_PAGE)));
+        return html(payPage(prefill, await recentQrs(env, RECENT_ON_PAGE)));
       }
       if (request.method === "POST") return payFromForm(request, env);
       return new Response("Method not allowed", { status: 405, headers: { allow: "GET, POST" } });

@@ -10,6 +10,8 @@ import {
   CONTROL_NAME,
   FAULT_MODES,
   FAULT_OPS,
+  REF_SHARDS,
+  refShardName,
   type CommandResult,
   type Direction,
   type Fault,
@@ -18,6 +20,7 @@ import {
   type TxRecord,
 } from "./object";
 import { expiredPage, pageLanguage, playPage } from "./page";
+import { shardOf } from "../shard";
 import { LAUNCH_TTL_SECONDS, safeEqual, signLaunchToken, verifyLaunchToken } from "./token";
 import type { ProviderEnv } from "./object";
 
@@ -54,40 +57,46 @@ const MAX_REPORT_MS = 92 * 24 * 3600_000;
 const MAX_REPORT_USERS = 50_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Ref index shards per provider (object.ts): enough that no one of them is a queue. */
-const REF_SHARDS = 16;
-
 /** The member's own instance: the wallet and every transaction of that member (object.ts). */
 function memberStub(env: ProviderEnv, provider: Provider, username: string) {
   return env.PROVIDER.get(env.PROVIDER.idFromName(`${provider}:member:${username}`));
 }
 function refShard(ref: string): number {
-  let hash = 0x811c9dc5; // FNV-1a
-  for (let i = 0; i < ref.length; i++) hash = Math.imul(hash ^ ref.charCodeAt(i), 0x01000193) >>> 0;
-  return hash % REF_SHARDS;
+  return shardOf(ref, REF_SHARDS);
 }
 function refStub(env: ProviderEnv, provider: Provider, shard: number) {
-  return env.PROVIDER.get(env.PROVIDER.idFromName(`${provider}:ref:${shard}`));
-}
-/** The provider's directory of members (the sandbox's wallet list and reset only). */
-function directoryStub(env: ProviderEnv, provider: Provider) {
-  return env.PROVIDER.get(env.PROVIDER.idFromName(provider));
+  return env.PROVIDER.get(env.PROVIDER.idFromName(refShardName(provider, shard)));
 }
 
-/** The recorded transaction of a ref, wherever its member lives (null: NOT_FOUND). */
-async function findTransaction(env: ProviderEnv, provider: Provider, ref: string): Promise<TxRecord | null> {
-  const owner = await refStub(env, provider, refShard(ref)).refOwner(ref);
-  return owner === null ? null : memberStub(env, provider, owner).status(ref);
+/** The provider's members, across its ref shards (the sandbox's wallet list and reset only). */
+async function members(env: ProviderEnv, provider: Provider): Promise<string[]> {
+  const parts = await Promise.all(Array.from({ length: REF_SHARDS }, (_, n) => refStub(env, provider, n).members()));
+  return [...new Set(parts.flat())];
 }
 
-/** The member's wallet, created when missing and then listed in the directory. */
+/** The recorded transaction of a ref, wherever its member lives (null: NOT_FOUND), and whether a fault is set. */
+async function findTransaction(env: ProviderEnv, provider: Provider, ref: string): Promise<{ tx: TxRecord | null; armed: boolean }> {
+  const { owner, armed } = await refStub(env, provider, refShard(ref)).refOwner(ref);
+  return { tx: owner === null ? null : await memberStub(env, provider, owner).status(ref), armed };
+}
+
+/** The member's wallet, created when missing and then listed in its shard of the members. */
 async function ensureMember(env: ProviderEnv, provider: Provider, username: string) {
   const wallet = await memberStub(env, provider, username).member(username);
-  if (wallet.created) await directoryStub(env, provider).addMember(username);
+  if (wallet.created) await refStub(env, provider, refShard(username)).addMember(username);
   return wallet;
 }
 function controlStub(env: ProviderEnv) {
   return env.PROVIDER.get(env.PROVIDER.idFromName(CONTROL_NAME));
+}
+
+/**
+ * The fault that fires for this call, asked of the control instance only when the ref
+ * shard's copy says a fault is set for this provider (object.ts): a fault-free sandbox asks
+ * nothing global.
+ */
+async function takeFault(env: ProviderEnv, provider: Provider, op: Exclude<FaultOp, "*">, username: string | null, armed: boolean): Promise<Fault | null> {
+  return armed ? controlStub(env).takeFault(provider, op, username) : null;
 }
 
 export default {
@@ -175,7 +184,8 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
     case "balance": {
       if (method !== "GET") return methodNotAllowed("GET");
       const username = requireUsername(url.searchParams.get("username"));
-      const fault = await controlStub(env).takeFault(provider, "balance", username);
+      const armed = await refStub(env, provider, refShard(username)).faultsArmed();
+      const fault = await takeFault(env, provider, "balance", username, armed);
       if (fault && (fault.mode === "error-before" || fault.mode === "error-after")) return faultError(fault);
       if (fault?.mode === "refuse") return refused(fault);
       const wallet = await memberStub(env, provider, username).wallet(username);
@@ -210,8 +220,8 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
       if (!REF.test(ref)) throw new HttpError(400, "INVALID_REQUEST", "transactionRef");
       // A read has no side effect, so it is read first: a username-scoped fault then
       // matches the transaction's own player.
-      const tx = await findTransaction(env, provider, ref);
-      const fault = await controlStub(env).takeFault(provider, "status", tx?.username ?? null);
+      const { tx, armed } = await findTransaction(env, provider, ref);
+      const fault = await takeFault(env, provider, "status", tx?.username ?? null, armed);
       if (fault && (fault.mode === "error-before" || fault.mode === "error-after")) return faultError(fault);
       if (fault?.mode === "refuse") return refused(fault);
       if (fault?.mode === "slow") await sleep(fault.delayMs);
@@ -283,26 +293,35 @@ async function runCommand(
   op: "deposit" | "withdraw" | "bet",
   command: Command,
 ): Promise<{ response: Response; result: CommandResult | null }> {
-  const fault = await controlStub(env).takeFault(provider, op, command.username);
+  const shard = refShard(command.transactionRef);
+  // The ref shard claims the ref at once, unless a fault is set: then the fault is taken first
+  // (error-before must leave nothing behind) and the ref claimed after.
+  const first = await refStub(env, provider, shard).claimUnlessArmed(command.transactionRef, command.username);
+  const fault = first.armed ? await controlStub(env).takeFault(provider, op, command.username) : null;
   if (fault?.mode === "error-before") return { response: faultError(fault), result: null };
-  const result = await applyCommand(env, provider, DIRECTION[op], command, fault?.mode === "refuse");
+  const claim = first.armed ? await refStub(env, provider, shard).claimRef(command.transactionRef, command.username) : first;
+  const result = await applyCommand(env, provider, DIRECTION[op], command, fault?.mode === "refuse", shard, claim);
   if (fault?.mode === "error-after") return { response: faultError(fault), result };
   if (fault?.mode === "slow") await sleep(fault.delayMs);
   return { response: commandResponse(result), result };
 }
 
 /**
- * The ref is claimed for this member in its shard first (a ref is used once across the
- * provider), then the member's own instance applies the command exactly as before.
+ * The ref was claimed for this member in its shard (a ref is used once across the provider);
+ * the member's own instance applies the command exactly as before.
  */
-async function applyCommand(env: ProviderEnv, provider: Provider, direction: Direction, command: Command, refuse: boolean): Promise<CommandResult> {
-  const shard = refShard(command.transactionRef);
-  const claim = await refStub(env, provider, shard).claimRef(command.transactionRef, command.username);
+async function applyCommand(
+  env: ProviderEnv,
+  provider: Provider,
+  direction: Direction,
+  command: Command,
+  refuse: boolean,
+  shard: number,
+  claim: { owner: string; seq: number },
+): Promise<CommandResult> {
   if (claim.owner !== command.username) return { outcome: "conflict", tx: { transactionRef: command.transactionRef } };
   const txNumber = `${String(shard).padStart(2, "0")}${String(claim.seq).padStart(6, "0")}`;
-  const result = await memberStub(env, provider, command.username).command(provider, direction, command.username, command.amountMinor.toString(), command.transactionRef, refuse, command.at, txNumber);
-  if (result.outcome === "recorded" && result.walletCreated) await directoryStub(env, provider).addMember(command.username);
-  return result;
+  return memberStub(env, provider, command.username).command(provider, direction, command.username, command.amountMinor.toString(), command.transactionRef, refuse, command.at, txNumber);
 }
 
 /** The period report, summed over the named members' own instances, with each member's part that has bets. */
@@ -528,7 +547,9 @@ async function control(request: Request, env: ProviderEnv, url: URL, rest: strin
     const providers = only ? [only] : PROVIDERS;
     const lists = await Promise.all(
       providers.map(async (provider) =>
-        (await Promise.all((await directoryStub(env, provider).members()).map((u) => memberStub(env, provider, u).wallet(u))))
+        (await Promise.all((await members(env, provider)).map((u) => memberStub(env, provider, u).wallet(u))))
+          // a member who only claimed a ref (a refused or failed call) has no wallet: not listed, as before
+          .filter((w) => w.createdAt > 0)
           .sort((a, b) => a.createdAt - b.createdAt || a.username.localeCompare(b.username))
           .map((w) => ({ provider, username: w.username, balance: money(w.balance), turnover: money(w.turnover), currency: CURRENCY })),
       ),
@@ -539,13 +560,11 @@ async function control(request: Request, env: ProviderEnv, url: URL, rest: strin
     if (request.method !== "POST") return methodNotAllowed("POST");
     await Promise.all([
       ...PROVIDERS.map(async (provider) => {
-        const directory = directoryStub(env, provider);
-        const members = await directory.members();
+        const names = await members(env, provider);
         await Promise.all([
-          ...members.map((u) => memberStub(env, provider, u).reset()),
+          ...names.map((u) => memberStub(env, provider, u).reset()),
           ...Array.from({ length: REF_SHARDS }, (_, n) => refStub(env, provider, n).reset()),
         ]);
-        await directory.reset();
       }),
       controlStub(env).reset(),
     ]);

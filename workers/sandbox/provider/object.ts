@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Provider } from "../../core/providers";
+import { PROVIDERS, type Provider } from "../../core/providers";
 import { roundMultiplier } from "./game";
 
 /** The sandbox's own bindings (see wrangler.toml); not part of the portal's Env. */
@@ -14,11 +14,17 @@ export type ProviderEnv = {
  * instance per member (`<provider>:member:<username>`: the wallet and every transaction of
  * that member), REF_SHARDS instances per provider keeping which member each transaction ref
  * belongs to (`<provider>:ref:<n>`, so the status query by ref alone still works and a ref is
- * used once across the whole provider), one directory per provider (`<provider>`: the list
- * of members, for the sandbox's wallet list and reset), and one more instance (CONTROL_NAME)
- * holding the faults, so a fault with provider "*" and a count is counted once across all
- * providers. One instance per provider used to hold everything: every player's transfer of
- * that provider queued behind every other's, a bottleneck no real provider has.
+ * used once across the whole provider), and one more instance (CONTROL_NAME) holding the
+ * faults, so a fault with provider "*" and a count is counted once across all providers.
+ * One instance per provider used to hold everything: every player's transfer of that
+ * provider queued behind every other's, a bottleneck no real provider has.
+ *
+ * Nothing global is on a transfer's path while no fault is set: each ref shard keeps the
+ * members who claimed a ref there (the sandbox's wallet list and reset read them across the
+ * shards; a provider-wide directory written by every member's first deposit was one more
+ * queue), and a copy of "a fault is set for this provider", which the control instance
+ * pushes to every shard when its faults change; only then does a call ask the control
+ * instance which fault fires.
  *
  * Every command is a single synchronous transactionSync (no await between its read and
  * its write), so a Durable Object runs it atomically: 50 concurrent deposits with one ref
@@ -26,6 +32,12 @@ export type ProviderEnv = {
  * BigInt; nothing on the money path is a floating point number.
  */
 export const CONTROL_NAME = "__control__";
+/** Ref index shards per provider: enough that no one of them is a queue. */
+export const REF_SHARDS = 16;
+
+export function refShardName(provider: Provider, shard: number): string {
+  return `${provider}:ref:${shard}`;
+}
 
 export type Direction = "DEPOSIT" | "WITHDRAW" | "BET";
 type TxStatus = "SUCCESS" | "FAILED";
@@ -47,7 +59,7 @@ export type TxRecord = {
   createdAt: number;
 };
 
-export type CommandResult = { outcome: "recorded"; tx: TxRecord; repeated: boolean; walletCreated?: boolean } | { outcome: "conflict"; tx: Pick<TxRecord, "transactionRef"> };
+export type CommandResult = { outcome: "recorded"; tx: TxRecord; repeated: boolean } | { outcome: "conflict"; tx: Pick<TxRecord, "transactionRef"> };
 
 type Wallet = { username: string; balance: string; turnover: string; createdAt: number };
 
@@ -135,6 +147,15 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
       CREATE TABLE IF NOT EXISTS members (
         username TEXT PRIMARY KEY
       );
+      CREATE TABLE IF NOT EXISTS fault_mirror (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        generation INTEGER NOT NULL,
+        armed INTEGER NOT NULL
+      );
+      CREATE TABLE IF NOT EXISTS counters (
+        name TEXT PRIMARY KEY,
+        value INTEGER NOT NULL
+      );
       CREATE TABLE IF NOT EXISTS faults (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         provider TEXT NOT NULL,
@@ -178,17 +199,43 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
       const found = this.sql.exec<{ username: string; seq: number }>("SELECT username, seq FROM refs WHERE ref = ?", ref).toArray()[0];
       if (found) return { owner: found.username, seq: found.seq };
       const { seq } = this.sql.exec<{ seq: number }>("INSERT INTO refs (ref, username) VALUES (?, ?) RETURNING seq", ref, username).one();
+      this.addMember(username);
       return { owner: username, seq };
     });
   }
 
-  refOwner(ref: string): string | null {
-    return this.sql.exec<{ username: string }>("SELECT username FROM refs WHERE ref = ?", ref).toArray()[0]?.username ?? null;
+  /**
+   * A transfer's first call: `armed` = a fault is set for this provider (the caller then asks
+   * the control instance, before anything is claimed); otherwise the ref is claimed at once.
+   */
+  claimUnlessArmed(ref: string, username: string): { armed: true } | { armed: false; owner: string; seq: number } {
+    if (this.faultsArmed()) return { armed: true };
+    return { armed: false, ...this.claimRef(ref, username) };
   }
 
-  /** The directory: members of this provider, for the sandbox's wallet list and reset. */
+  refOwner(ref: string): { owner: string | null; armed: boolean } {
+    const owner = this.sql.exec<{ username: string }>("SELECT username FROM refs WHERE ref = ?", ref).toArray()[0]?.username ?? null;
+    return { owner, armed: this.faultsArmed() };
+  }
+
+  /** This shard's part of the provider's members (those who claimed a ref here, or were created here), for the wallet list and reset. */
   addMember(username: string): void {
     this.sql.exec("INSERT OR IGNORE INTO members (username) VALUES (?)", username);
+  }
+
+  /** Ref shard: the control instance's last word on whether a fault is set for this provider. */
+  faultsArmed(): boolean {
+    return this.sql.exec<{ armed: number }>("SELECT armed FROM fault_mirror WHERE id = 1").toArray()[0]?.armed === 1;
+  }
+
+  /** Ref shard: pushed by the control instance; `generation` grows with every change, so a late push never undoes a newer one. */
+  setFaultsArmed(generation: number, armed: boolean): void {
+    this.sql.exec(
+      `INSERT INTO fault_mirror (id, generation, armed) VALUES (1, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET generation = excluded.generation, armed = excluded.armed WHERE excluded.generation > fault_mirror.generation`,
+      generation,
+      armed ? 1 : 0,
+    );
   }
 
   members(): string[] {
@@ -217,12 +264,11 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
       if (refuse) return { outcome: "recorded", tx: this.insertFailed(username, direction, amount, ref, "REFUSED"), repeated: false };
 
       if (direction === "DEPOSIT") {
-        const walletCreated = this.findWallet(username) === null;
         const wallet = this.walletOrCreate(username);
         const before = BigInt(wallet.balance);
         const after = before + value;
         this.sql.exec("UPDATE wallets SET balance = ? WHERE username = ?", after.toString(), username);
-        return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, null, at, txNumber), repeated: false, walletCreated };
+        return { outcome: "recorded", tx: this.insertSuccess(provider, username, direction, amount, ref, before, after, null, at, txNumber), repeated: false };
       }
 
       const wallet = this.findWallet(username);
@@ -280,7 +326,27 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
 
   // ---- faults (control instance) -------------------------------------------------------
 
-  addFault(input: FaultInput): Fault {
+  /**
+   * Control instance: tells every ref shard of every provider whether a fault is set for it.
+   * Awaited when faults are added (the next call must see them) and cleared; after a fault is
+   * used up, sent without waiting (a shard told "armed" for nothing only asks the control
+   * instance once more than it needs).
+   */
+  private async pushFaultsArmed(): Promise<void> {
+    const generation = this.sql
+      .exec<{ value: number }>("INSERT INTO counters (name, value) VALUES ('faults', 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value")
+      .one().value;
+    const set = new Set(this.sql.exec<{ provider: string }>("SELECT DISTINCT provider FROM faults").toArray().map((row) => row.provider));
+    await Promise.all(
+      PROVIDERS.flatMap((provider) =>
+        Array.from({ length: REF_SHARDS }, (_, shard) =>
+          this.env.PROVIDER.get(this.env.PROVIDER.idFromName(refShardName(provider, shard))).setFaultsArmed(generation, set.has("*") || set.has(provider)),
+        ),
+      ),
+    );
+  }
+
+  async addFault(input: FaultInput): Promise<Fault> {
     const row = this.sql
       .exec<FaultRow>(
         `INSERT INTO faults (provider, op, mode, username, remaining, rate_ppm, delay_ms, created_at)
@@ -295,6 +361,7 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
         Date.now(),
       )
       .one();
+    await this.pushFaultsArmed();
     return toFault(row);
   }
 
@@ -303,10 +370,15 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
   }
 
   /** Clears all faults, or those of one username, or one fault by id; returns how many. */
-  clearFaults(filter: { id?: number; username?: string }): number {
-    if (filter.id !== undefined) return this.sql.exec("DELETE FROM faults WHERE id = ?", filter.id).rowsWritten;
-    if (filter.username !== undefined) return this.sql.exec("DELETE FROM faults WHERE username = ?", filter.username).rowsWritten;
-    return this.sql.exec("DELETE FROM faults").rowsWritten;
+  async clearFaults(filter: { id?: number; username?: string }): Promise<number> {
+    const cleared =
+      filter.id !== undefined
+        ? this.sql.exec("DELETE FROM faults WHERE id = ?", filter.id).rowsWritten
+        : filter.username !== undefined
+          ? this.sql.exec("DELETE FROM faults WHERE username = ?", filter.username).rowsWritten
+          : this.sql.exec("DELETE FROM faults").rowsWritten;
+    if (cleared > 0) await this.pushFaultsArmed();
+    return cleared;
   }
 
   /**
@@ -316,8 +388,7 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
    * 2nd, 4th, 6th...); a fault with a count fires that many times, then disappears.
    */
   takeFault(provider: Provider, op: Exclude<FaultOp, "*">, username: string | null): Fault | null {
-    // Every API call asks this one instance: with no fault set (the usual case) it only
-    // reads, so it writes nothing the others would wait behind.
+    // Asked only while a fault is set (the ref shards' copy says so): with none left it only reads.
     if (this.sql.exec("SELECT 1 FROM faults LIMIT 1").toArray().length === 0) return null;
     return this.ctx.storage.transactionSync(() => {
       const rows = this.sql.exec<FaultRow>("SELECT * FROM faults ORDER BY id").toArray();
@@ -332,8 +403,10 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
           continue;
         }
         const remaining = row.remaining === null ? null : row.remaining - 1;
-        if (remaining !== null && remaining <= 0) this.sql.exec("DELETE FROM faults WHERE id = ?", row.id);
-        else this.sql.exec("UPDATE faults SET seen = ?, fired = fired + 1, remaining = ? WHERE id = ?", seen, remaining, row.id);
+        if (remaining !== null && remaining <= 0) {
+          this.sql.exec("DELETE FROM faults WHERE id = ?", row.id);
+          this.ctx.waitUntil(this.pushFaultsArmed());
+        } else this.sql.exec("UPDATE faults SET seen = ?, fired = fired + 1, remaining = ? WHERE id = ?", seen, remaining, row.id);
         return toFault({ ...row, seen, fired: row.fired + 1, remaining });
       }
       return null;
@@ -342,14 +415,15 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
 
   // ---- sandbox control -----------------------------------------------------------------
 
-  reset(): void {
-    this.ctx.storage.transactionSync(() => {
+  async reset(): Promise<void> {
+    const hadFaults = this.ctx.storage.transactionSync(() => {
       this.sql.exec("DELETE FROM wallets");
       this.sql.exec("DELETE FROM transactions");
       this.sql.exec("DELETE FROM refs");
       this.sql.exec("DELETE FROM members");
-      this.sql.exec("DELETE FROM faults");
+      return this.sql.exec("DELETE FROM faults").rowsWritten > 0;
     });
+    if (hadFaults) await this.pushFaultsArmed();
   }
 
   // ---- internals -----------------------------------------------------------------------
