@@ -33,14 +33,17 @@ export default async function handleRequest(
     },
   );
   shellRendered = true;
-  // Streamed parts (provider credits) are swapped in by inline scripts, which a browser
-  // without JavaScript never runs. Bots, and browsers that have not shown us they run
-  // JavaScript (no `js` cookie, set by entry.client), get the whole document at once; so
-  // does a page that ships no React (nothing there to stream into).
+  // Streamed parts (provider credits) are swapped in by React's inline reveal scripts (`$RC`,
+  // nonce'd), which need no React in the browser but do need JavaScript. Bots, and browsers
+  // that have not shown us they run JavaScript (no `js` cookie, set by entry.client and by the
+  // lite script), get the whole document at once; so does a page that ships no script at all,
+  // and the lite script's own refetch of its page (`X-Whole-Document`: it parses the HTML and
+  // runs none of its scripts, lib/lite/credits.ts).
   const userAgent = request.headers.get("user-agent");
   const runsJs = /(?:^|;\s*)js=1(?:;|$)/.test(request.headers.get("Cookie") ?? "");
-  const hydrates = pageScriptsOf(routerContext.staticHandlerContext.matches.map((m) => routerContext.routeModules[m.route.id] ?? {})) === "app";
-  if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode || !runsJs || !hydrates) await body.allReady;
+  const scripts = pageScriptsOf(routerContext.staticHandlerContext.matches.map((m) => routerContext.routeModules[m.route.id] ?? {}));
+  const whole = request.headers.has("X-Whole-Document") || scripts === "none";
+  if ((userAgent && isbot(userAgent)) || routerContext.isSpaMode || !runsJs || whole) await body.allReady;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }

@@ -29,7 +29,7 @@ import { NEUTRAL_BRAND } from "../workers/core/brand";
 import { errorMessageKey, isErrorCode } from "./lib/errors";
 import { I18N_DATA_ID, keyGroupsOf, namespacesFor, pickGroups, type I18nHandle } from "./lib/i18n";
 import { loadTranslationsFor, loadWholeNamespaces } from "./lib/i18n.client";
-import { pageScriptsOf, useLitePageAssets, wantsFingerprintField, type PageScripts } from "./lib/page-scripts";
+import { litePartsOf, pageScriptsOf, useLitePageAssets, wantsFingerprintField, type PageScripts } from "./lib/page-scripts";
 import { BottomBar, Footer, Navbar } from "./components/layout";
 import { PendingIndicator, ScrollToTop, Toaster } from "./components/feedback";
 import { Icon } from "./components/icons";
@@ -179,16 +179,21 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <p className="offline-alert" role="alert" tabIndex={-1} data-offline-alert data-testid="offline-alert" hidden>
           {i18n.t("offline.notSent")}
         </p>
+        {/* The page's translations: for React on a page that hydrates; for the lite script's `t`
+            (lib/lite/translate.ts) on a lite page whose routes declare groups (decision 034;
+            public lite pages declare none and get none). */}
+        {(scripts === "app" || (scripts === "lite" && groups)) && (
+          <script
+            type="application/json"
+            id={I18N_DATA_ID}
+            suppressHydrationWarning
+            dangerouslySetInnerHTML={{
+              __html: JSON.stringify({ lng: locale, groups, resources: bundles }).replace(/</g, "\\u003c"),
+            }}
+          />
+        )}
         {scripts === "app" ? (
           <>
-            <script
-              type="application/json"
-              id={I18N_DATA_ID}
-              suppressHydrationWarning
-              dangerouslySetInnerHTML={{
-                __html: JSON.stringify({ lng: locale, groups, resources: bundles }).replace(/</g, "\\u003c"),
-              }}
-            />
             <ScrollRestoration nonce={nonce} />
             <Scripts nonce={nonce} />
           </>
@@ -201,6 +206,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
                 __html: lite.script({
                   fingerprintField: wantsFingerprintField(matches),
                   syncAgencyId: root?.player ? root.agency.id : null,
+                  parts: litePartsOf(matches),
                 }),
               }}
             />
@@ -242,7 +248,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <BottomBar social={agency.social} />
       <Toaster toast={toast} />
       <ScrollToTop serverOnly={scripts === "lite"} />
-      <PendingIndicator logoAlt={agency.name} logo={brand.logo} />
+      <PendingIndicator logoAlt={agency.name} logo={brand.logo} serverOnly={scripts === "lite"} />
       {/* (a lite page sends it from its inline script) */}
       {player && scripts === "app" && <FingerprintSync agencyId={agency.id} />}
     </>

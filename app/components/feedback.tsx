@@ -69,10 +69,14 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
 }
 
 /** SPEC §9: the spinner appears only after 1000 ms of pending navigation, then stays >= 500 ms. */
-const PENDING_DELAY_MS = 1000;
-const PENDING_MIN_MS = 500;
+export const PENDING_DELAY_MS = 1000;
+export const PENDING_MIN_MS = 500;
 
-export function PendingIndicator({ logoAlt, logo }: { logoAlt: string; logo: BrandImage | null }) {
+/**
+ * `serverOnly`: a page without React (decision 034) gets the indicator rendered hidden; the
+ * lite script's pending part (lib/lite/pending.ts) shows it on the same timing.
+ */
+export function PendingIndicator({ logoAlt, logo, serverOnly = false }: { logoAlt: string; logo: BrandImage | null; serverOnly?: boolean }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle";
@@ -94,9 +98,9 @@ export function PendingIndicator({ logoAlt, logo }: { logoAlt: string; logo: Bra
     }
   }, [pending, visible]);
 
-  if (!visible) return null;
+  if (!visible && !serverOnly) return null;
   return (
-    <div className="pending" role="status" aria-live="polite" data-testid="pending">
+    <div className="pending" role="status" aria-live="polite" data-testid="pending" hidden={serverOnly && !visible}>
       <Logo name={logoAlt} logo={logo} />
       <span className="spinner" aria-hidden="true" />
       <span className="sr-only">{t("pending")}</span>

@@ -56,6 +56,8 @@ export function Disclosure({
       ref={ref}
       className={className}
       data-testid={testId}
+      // lib/lite/menus.ts finds them by this on pages without React
+      data-disclosure=""
       onClick={(event) => {
         const target = event.target as HTMLElement;
         if (target.closest("a") && ref.current) ref.current.open = false;

@@ -7,9 +7,11 @@ import { createContext, useContext } from "react";
  * office need React for DESIGN §8).
  *
  * - "app": React hydrates the page (entry.client, route chunks, modulepreloads).
- * - "lite": no React, no module script: one small inline script (lite-page.server.ts) for what a
- *   public page does in the browser (toast timer, scroll-to-top, password switch, and the
- *   device fingerprint where the page asks for it or a player is logged in).
+ * - "lite": no React, no module script: one small inline script (lite-page.server.ts) made of
+ *   parts (lib/lite/*): what a public page does in the browser (toast timer, scroll-to-top,
+ *   password switch, the device fingerprint where the page asks for it or a player is logged
+ *   in), and on a player's page the layout's menus, live credits, pending UI and the page's
+ *   own parts (decision 034).
  * - "none": not a byte of JavaScript.
  */
 export type PageScripts = "app" | "lite" | "none";
@@ -18,6 +20,11 @@ export type ScriptsHandle = {
   scripts?: PageScripts;
   /** The page's form carries a `fingerprint` field the lite script fills (SPEC §3: registration). */
   fingerprintField?: boolean;
+  /**
+   * Parts of the lite script this page runs beyond the common ones (lib/lite-page.server.ts
+   * `PARTS`, decision 034): the union over the matched routes.
+   */
+  lite?: readonly string[];
 };
 
 type WithHandle = { handle?: unknown };
@@ -37,6 +44,11 @@ export function pageScriptsOf(matches: readonly WithHandle[]): PageScripts {
 
 export function wantsFingerprintField(matches: readonly WithHandle[]): boolean {
   return matches.some((match) => scriptsHandle(match).fingerprintField === true);
+}
+
+/** The lite script's extra parts the matched routes ask for (`handle.lite`), in route order. */
+export function litePartsOf(matches: readonly WithHandle[]): string[] {
+  return [...new Set(matches.flatMap((match) => scriptsHandle(match).lite ?? []))];
 }
 
 /**
@@ -68,6 +80,8 @@ export type PublicScriptOptions = {
   fingerprintField: boolean;
   /** A logged-in player's agency: send the fingerprint once a day (SPEC §1). */
   syncAgencyId: string | null;
+  /** Extra parts by name (`handle.lite`). */
+  parts: readonly string[];
 };
 
 /**

@@ -1,0 +1,130 @@
+import type { LiteContext } from "./context";
+
+/**
+ * What every lite page does (decision 021): `html.js`, the `js=1` cookie, toast, scroll-to-top,
+ * the password switch, the username check and fingerprints of registration, a logged-in
+ * player's daily fingerprint, and the bad-network guard and service worker (decision 028).
+ * The React versions of the same behaviours are in components/feedback.tsx (toast,
+ * scroll-to-top), components/fields.tsx (password switch), routes/register.tsx's markup
+ * (username check), components/fingerprint-sync.tsx and entry.client (offline).
+ */
+export function publicPart({ d, config: o, kit }: LiteContext): void {
+  const fp = kit.fingerprint;
+  const root = d.documentElement;
+  // Shows the `.js-only` controls; and tells the server this browser runs scripts, so the
+  // pages that hydrate may stream (entry.server), as entry.client does.
+  root.classList.add("js");
+  if (!/(?:^|;\s*)js=1(?:;|$)/.test(d.cookie)) d.cookie = "js=1; path=/; max-age=31536000; samesite=lax";
+
+  // Toast (SPEC §9): leaves after its duration, on its close button or a 50 px swipe; F8 focuses it.
+  const toast = d.querySelector<HTMLElement>('[data-testid="toast"]');
+  if (toast) {
+    const remove = () => toast.remove();
+    setTimeout(remove, Number(toast.dataset.duration) || o.toastMs);
+    toast.querySelector("button")?.addEventListener("click", remove);
+    let startX: number | null = null;
+    toast.addEventListener("pointerdown", (e) => (startX = e.clientX));
+    toast.addEventListener("pointerup", (e) => {
+      if (startX !== null && Math.abs(e.clientX - startX) >= o.swipePx) remove();
+      startX = null;
+    });
+    d.addEventListener("keydown", (e) => {
+      if (e.key === "F8" && toast.isConnected) {
+        e.preventDefault();
+        toast.focus();
+      }
+    });
+  }
+
+  // Scroll-to-top (SPEC §9): the server renders the button hidden.
+  const up = d.querySelector<HTMLElement>('[data-testid="scroll-top"]');
+  if (up) {
+    const onScroll = () => (up.hidden = window.scrollY <= o.scrollPx);
+    onScroll();
+    window.addEventListener("scroll", onScroll, { passive: true });
+    up.addEventListener("click", () => window.scrollTo({ top: 0, behavior: "smooth" }));
+  }
+
+  // "Show passwords": flips every password field of its form.
+  for (const box of d.querySelectorAll<HTMLInputElement>(".password-toggle input")) {
+    const fields = [...(box.form ?? d).querySelectorAll<HTMLInputElement>('input[type="password"]')];
+    box.addEventListener("change", () => fields.forEach((f) => (f.type = box.checked ? "text" : "password")));
+  }
+
+  // Username availability on blur (registration): the form carries the two messages.
+  const user = d.querySelector<HTMLInputElement>("input[data-availability]");
+  if (user) {
+    const field = user.closest(".field")!;
+    const form = user.form!;
+    user.addEventListener("blur", async () => {
+      const username = user.value.trim();
+      if (!new RegExp(o.usernamePattern).test(username)) return;
+      const res = await fetch(user.dataset.availability!, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ username }),
+      }).catch(() => null);
+      if (!res?.ok || user.value.trim() !== username) return;
+      const { available } = (await res.json()) as { available: boolean };
+      const errorId = `${user.id}-error`;
+      field.querySelectorAll(".field-errors, .field-ok").forEach((n) => n.remove());
+      const described = (user.getAttribute("aria-describedby") ?? "").split(" ").filter((id) => id && id !== errorId);
+      if (available) {
+        user.removeAttribute("aria-invalid");
+        const ok = d.createElement("p");
+        ok.className = "field-ok";
+        ok.dataset.testid = "username-available";
+        ok.textContent = form.dataset.usernameAvailable ?? "";
+        field.appendChild(ok);
+      } else {
+        user.setAttribute("aria-invalid", "true");
+        described.push(errorId);
+        const list = d.createElement("ul");
+        list.id = errorId;
+        list.className = "field-errors";
+        list.setAttribute("role", "list");
+        const item = d.createElement("li");
+        item.textContent = form.dataset.usernameTaken ?? "";
+        list.appendChild(item);
+        field.appendChild(list);
+      }
+      if (described.length) user.setAttribute("aria-describedby", described.join(" "));
+      else user.removeAttribute("aria-describedby");
+    });
+  }
+
+  if (fp) {
+    // Registration carries the fingerprint (SPEC §3). Collected when the visitor starts on the
+    // form, not at load: a WebGL context costs a long task on a phone (Lighthouse's TBT), and
+    // there are seconds of typing before the submit. A submit before it is ready waits for it.
+    const input = o.fingerprintField ? d.querySelector<HTMLInputElement>('input[name="fingerprint"]') : null;
+    if (input?.form) {
+      const form = input.form;
+      let ready = false;
+      let collected: Promise<void> | null = null;
+      const start = () =>
+        (collected ??= fp
+          .collect(o.version)
+          .then((payload) => void (input.value = payload.fingerprint))
+          .catch(() => {})
+          .then(() => void (ready = true)));
+      form.addEventListener("focusin", start, { once: true });
+      form.addEventListener("submit", (e) => {
+        if (ready) return;
+        e.preventDefault();
+        void start().then(() => form.submit());
+      });
+    }
+    // A logged-in player's daily fingerprint (SPEC §1), in idle time like FingerprintSync.
+    const agencyId = o.syncAgencyId;
+    if (agencyId) {
+      const start = () => void fp.sync(fp, o.version, agencyId).catch(() => {});
+      if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(start);
+      else setTimeout(start, 1500);
+    }
+  }
+  // A bad network (decision 028): the service worker, and no form sent silently into nothing.
+  kit.offline.guard();
+  kit.offline.register(o.swDelayMs);
+}
+
