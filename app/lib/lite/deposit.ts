@@ -91,15 +91,9 @@ export function liteCountdown(ctx: LiteContext): void {
   }
 }
 
-/** The copy button of the QR payload (`.js-only`: without JavaScript the read-only field can be selected). */
-export function liteCopyButton(ctx: LiteContext): void {
-  const { d, t } = ctx;
-  for (const button of d.querySelectorAll<HTMLButtonElement>("button[data-copy]")) {
-    const source = d.getElementById(button.dataset.copy!) as HTMLTextAreaElement | null;
-    if (!source) continue;
-    source.addEventListener("focus", () => source.select());
-    button.addEventListener("click", () => void navigator.clipboard?.writeText(source.value).then(() => (button.textContent = t("deposit.copied"))));
-  }
+/** The QR payload is selected whole when focused (the copy button is the shared `copy` part, lib/lite/copy.ts). */
+export function liteSelectOnFocus(ctx: LiteContext): void {
+  for (const field of ctx.d.querySelectorAll<HTMLTextAreaElement>("textarea[data-select-on-focus]")) field.addEventListener("focus", () => field.select());
 }
 
 /**

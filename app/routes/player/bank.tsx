@@ -26,6 +26,7 @@ import type { Route } from "./+types/bank";
  */
 export const handle = {
   scripts: "lite",
+  lite: ["validate"],
   i18n: ["bank", "bankNames", "errors.code", "forcedPassword.accountLocked", "limits.errors", "reward.errors"],
 } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;

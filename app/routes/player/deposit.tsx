@@ -31,6 +31,7 @@ import type { Route } from "./+types/deposit";
  */
 export const handle = {
   scripts: "lite",
+  lite: ["validate", "creditPreview", "depositStatus", "countdown", "selectOnFocus"],
   i18n: ["deposit", "ownAccount", "credits", "offline", "promotion.rule.setAmount", "promotion.col.bonus"],
 } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
@@ -248,8 +249,8 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
       {order.payload && (
         <div className="field">
           <label htmlFor="qr-payload">{t("deposit.payload")}</label>
-          <textarea id="qr-payload" readOnly rows={3} value={order.payload} data-testid="qr-payload" />
-          <CopyButton target="qr-payload" />
+          <textarea id="qr-payload" readOnly rows={3} value={order.payload} data-testid="qr-payload" data-select-on-focus />
+          <CopyButton text={order.payload} />
         </div>
       )}
       {message && (
@@ -290,11 +291,11 @@ function Countdown({ until }: { until: string }) {
   return <span className="countdown" data-testid="countdown" data-countdown={until} hidden />;
 }
 
-/** Copies the payload with JavaScript (lib/lite/deposit.ts); without it the read-only field can be selected. */
-function CopyButton({ target }: { target: string }) {
+/** Copies the payload with JavaScript (the lite `copy` part, lib/lite/copy.ts); without it the read-only field can be selected. */
+function CopyButton({ text }: { text: string }) {
   const { t } = useTranslation();
   return (
-    <button type="button" className="button button-ghost button-small js-only" data-copy={target}>
+    <button type="button" className="button button-ghost button-small js-only" data-copy={text} data-copied={t("deposit.copied")}>
       {t("deposit.copy")}
     </button>
   );

@@ -25,6 +25,7 @@ import type { Route } from "./+types/withdraw";
  */
 export const handle = {
   scripts: "lite",
+  lite: ["validate"],
   i18n: ["withdraw", "bankNames", "deposit.provider", "deposit.chooseProvider", "credits", "reward.errors", "errors.code"],
 } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
