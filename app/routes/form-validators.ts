@@ -1,9 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { depositCredit, formatAmount, parseWholeKip } from "../../workers/core/money";
 import { formatMoney } from "~/lib/format";
+import { ChangePasswordSchema } from "~/lib/schemas/auth";
 import { AUTH_LIMITS } from "~/lib/schemas/auth-limits";
 import { BankAccountSchema, BankReplaceSchema } from "~/lib/schemas/bank";
 import { DepositSchema } from "~/lib/schemas/deposit";
+import { ForcedPasswordSchema } from "~/lib/schemas/forced-password";
 import { WithdrawSchema } from "~/lib/schemas/withdraw";
 import type { FormValidator } from "~/lib/lite/validate";
 
@@ -20,6 +22,8 @@ const SCHEMAS = {
   withdraw: WithdrawSchema,
   "bank-account": BankAccountSchema,
   "bank-replace": BankReplaceSchema,
+  "change-password": ChangePasswordSchema,
+  "forced-password": ForcedPasswordSchema,
 } as const;
 
 export type FormSchemaName = keyof typeof SCHEMAS;

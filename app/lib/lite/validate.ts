@@ -52,10 +52,11 @@ export function liteValidate(ctx: LiteContext): void {
 
     const draw = (name: string, messages: string[]) => {
       const errorId = name ? `${prefix}${name}-error` : `${form.id}-error`;
-      d.getElementById(errorId)?.remove();
+      const old = d.getElementById(errorId);
       let box: Element | null;
       let described: Element | null = null;
-      if (!name) box = form.querySelector(".form-alert");
+      // the form's own errors: in its alert box, else where the server put them
+      if (!name) box = form.querySelector(".form-alert") ?? old?.parentElement ?? null;
       else {
         const item = form.elements.namedItem(name);
         const first = item instanceof RadioNodeList ? (item[0] as Element | undefined) : item;
@@ -69,6 +70,7 @@ export function liteValidate(ctx: LiteContext): void {
         }
       }
       if (!box) return;
+      old?.remove();
       if (described) {
         const ids = (described.getAttribute("aria-describedby") ?? "").split(" ").filter((id) => id && id !== errorId);
         if (messages.length) ids.push(errorId);
