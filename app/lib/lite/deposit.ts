@@ -2,7 +2,7 @@ import type { LiteContext } from "./context";
 import type { FormValidator } from "./validate";
 
 /** The pure helpers the deposit parts need, handed over as source (lite-page.server.ts). */
-export type DepositKit = { nextPollDelay: (previousMs: number | null, min: number, max: number) => number };
+type DepositKit = { nextPollDelay: (previousMs: number | null, min: number, max: number) => number };
 
 /*
  * The deposit page's lite parts (decision 034, "Forms"): what routes/player/deposit.tsx's React
