@@ -4,7 +4,8 @@ import { useTranslation } from "react-i18next";
 /**
  * "Time played today" on every page of a logged-in player (decision 025): games open on the
  * provider's own page, so the portal shows the clock instead of an in-game overlay. The
- * server's figure is exact at render; with JavaScript it counts on each minute.
+ * server's figure is exact at render; with JavaScript it counts on each minute (on a lite page,
+ * lib/lite/play-time.ts from the data attributes).
  */
 export function PlayTime({ playedMs, limitMinutes }: { playedMs: number; limitMinutes: number | null }) {
   const { t } = useTranslation();
@@ -18,7 +19,7 @@ export function PlayTime({ playedMs, limitMinutes }: { playedMs: number; limitMi
   const hm = (minutes: number) => t("limits.hm", { h: Math.floor(minutes / 60), m: String(minutes % 60).padStart(2, "0") });
   const time = hm(Math.floor((playedMs + extra) / 60_000));
   return (
-    <p className="page-notice muted" data-testid="time-played">
+    <p className="page-notice muted" data-testid="time-played" data-played-ms={playedMs} data-limit-minutes={limitMinutes ?? undefined}>
       {limitMinutes === null ? t("limits.playedLine", { time }) : t("limits.playedLineOf", { time, limit: hm(limitMinutes) })}
     </p>
   );

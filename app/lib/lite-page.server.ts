@@ -11,6 +11,8 @@ import { publicPart } from "./lite/public";
 import { menusPart } from "./lite/menus";
 import { creditsPart } from "./lite/credits";
 import { pendingPart } from "./lite/pending";
+import { playTimePart } from "./lite/play-time";
+import { copyPart } from "./lite/copy";
 import { liteValidate } from "./lite/validate";
 import { liteCountdown, liteCreditPreview, liteDepositStatus, liteSelectOnFocus } from "./lite/deposit";
 // The processed stylesheet as text (Vite `?inline`), for the lite pages' <style>.
@@ -40,6 +42,8 @@ const PARTS: Record<string, LitePartSpec> = {
   public: { run: publicPart },
   menus: { run: menusPart },
   credits: { run: creditsPart },
+  playTime: { run: playTimePart },
+  copy: { run: copyPart },
   pending: { run: pendingPart },
   // the money forms (decision 034, "Forms"): lib/lite/validate.ts, lib/lite/deposit.ts
   validate: { run: liteValidate },
@@ -48,7 +52,7 @@ const PARTS: Record<string, LitePartSpec> = {
   countdown: { run: liteCountdown },
   selectOnFocus: { run: liteSelectOnFocus },
 };
-const PLAYER_PARTS = ["menus", "credits"];
+const PLAYER_PARTS = ["menus", "credits", "playTime"];
 const LAST_PARTS = ["pending"];
 
 /**

@@ -37,7 +37,8 @@ export function creditsPart({ d, config }: LiteContext): void {
       const nextMain = next.getElementById("main");
       if (main && nextMain) {
         [...nextMain.children].forEach((notice, index) => {
-          if (!notice.classList.contains("page-notice")) return;
+          // (the settlement notices of routes/player/layout.tsx, not the time played)
+          if (!notice.matches('[data-testid="deposit-success"], [data-testid="withdraw-notice"]')) return;
           main.insertBefore(d.importNode(notice, true), main.children[index] ?? null);
         });
       }

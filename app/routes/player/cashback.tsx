@@ -8,6 +8,8 @@ import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/cashback";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
 
 /**
  * Weekly cashback (issue 18, decision 029): last complete week's net loss per provider,
@@ -15,7 +17,9 @@ import type { Route } from "./+types/cashback";
  * and the rewards credited so far with their turnover progress. Why a line cannot be claimed
  * is said on the line.
  */
-export const handle = { scripts: "app", i18n: ["cashback", "reward", "history", "status"] };
+export const handle = { scripts: "lite", i18n: ["cashback", "reward", "history", "status"] } satisfies ScriptsHandle & I18nHandle;
+/** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
+export const clientLoader = loadAsDocument;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);

@@ -6,9 +6,13 @@ import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
 import type { Route } from "./+types/deposit-history";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
 
 /** The translation key groups this page renders (decision 032). */
-export const handle = { i18n: ["history", "status"] };
+export const handle = { scripts: "lite", i18n: ["history", "status"] } satisfies ScriptsHandle & I18nHandle;
+/** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
+export const clientLoader = loadAsDocument;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);

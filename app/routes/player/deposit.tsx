@@ -31,7 +31,7 @@ import type { Route } from "./+types/deposit";
  */
 export const handle = {
   scripts: "lite",
-  lite: ["validate", "creditPreview", "depositStatus", "countdown", "selectOnFocus"],
+  lite: ["validate", "creditPreview", "depositStatus", "countdown", "selectOnFocus", "copy"],
   i18n: ["deposit", "ownAccount", "credits", "offline", "promotion.rule.setAmount", "promotion.col.bonus"],
 } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;

@@ -5,10 +5,14 @@ import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { getLocale } from "~/middleware/i18next.server";
 import { limitMessage, limitOf } from "~/lib/limits.server";
 import type { Route } from "./+types/game";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
 
 /** A provider's lobby: games by tab, a search that works without JavaScript, and launch. */
 /** The translation key groups this page renders (decision 032). */
-export const handle = { i18n: ["games", "errors.code.PROVIDER_UNAVAILABLE"] };
+export const handle = { scripts: "lite", i18n: ["games", "errors.code.PROVIDER_UNAVAILABLE"] } satisfies ScriptsHandle & I18nHandle;
+/** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
+export const clientLoader = loadAsDocument;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requirePlayer(context);

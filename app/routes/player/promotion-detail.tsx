@@ -8,9 +8,13 @@ import { cancelClaimAction, promotionErrorMessage } from "~/lib/promotion.server
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { getLocale } from "~/middleware/i18next.server";
 import type { Route } from "./+types/promotion-detail";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
 
 /** The translation key groups this page renders (decision 032). */
-export const handle = { i18n: ["promotion", "errors.code.PROMOTION_BANK_ACCOUNT_REQUIRED"] };
+export const handle = { scripts: "lite", i18n: ["promotion", "errors.code.PROMOTION_BANK_ACCOUNT_REQUIRED"] } satisfies ScriptsHandle & I18nHandle;
+/** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
+export const clientLoader = loadAsDocument;
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);

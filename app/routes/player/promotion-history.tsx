@@ -8,9 +8,13 @@ import { formatDateTime, formatMoney } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
 import { getLocale } from "~/middleware/i18next.server";
 import type { Route } from "./+types/promotion-history";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
 
 /** The translation key groups this page renders (decision 032). */
-export const handle = { i18n: ["promotion", "history", "status"] };
+export const handle = { scripts: "lite", i18n: ["promotion", "history", "status"] } satisfies ScriptsHandle & I18nHandle;
+/** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
+export const clientLoader = loadAsDocument;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);

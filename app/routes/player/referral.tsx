@@ -7,17 +7,20 @@ import { RewardTurnover } from "~/components/reward-turnover";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";
-import type { ScriptsHandle } from "~/lib/page-scripts";
 import { ReferralClaimSchema } from "~/lib/schemas/referral";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/referral";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
 
 /**
  * The player's referral page (decision 030): link and code, who joined (counting or not, and
  * why), the share of each complete week, its claim to a provider, and the claims made. Plain
  * forms: everything works with JavaScript off; the copy button is extra (the link is text).
  */
-export const handle = { scripts: "app", i18n: ["referral", "reward.turnoverProgress", "reward.turnoverMet", "history", "status"] } satisfies ScriptsHandle & { i18n: string[] };
+export const handle = { scripts: "lite", lite: ["copy"], i18n: ["referral", "reward.turnoverProgress", "reward.turnoverMet", "history", "status"] } satisfies ScriptsHandle & I18nHandle;
+/** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
+export const clientLoader = loadAsDocument;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
@@ -167,6 +170,9 @@ function CopyButton({ text }: { text: string }) {
       type="button"
       className="button js-only"
       data-testid="referral-copy"
+      // lib/lite/copy.ts on the lite page
+      data-copy={text}
+      data-copied={t("referral.copied")}
       onClick={() => {
         void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => setCopied(false));
       }}

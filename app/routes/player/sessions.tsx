@@ -6,10 +6,14 @@ import { getAgency, getBindings, requirePlayer, sessionHashContext } from "~/lib
 import { formatDateTime } from "~/lib/format";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/sessions";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
 
 /** Active sessions of the player, with "log out my other devices" (ASVS 3.3.4). */
 /** The translation key groups this page renders (decision 032). */
-export const handle = { i18n: ["sessions"] };
+export const handle = { scripts: "lite", i18n: ["sessions"] } satisfies ScriptsHandle & I18nHandle;
+/** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
+export const clientLoader = loadAsDocument;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
