@@ -32,6 +32,13 @@ describe("the lite money forms' validator module (decision 034, Forms)", () => {
     expect(validate("bank-replace", form({ intent: "replace", bankCode: "BCEL", accountNumber: "0101234567890", accountName: "Test Player", currency: "LAK", owner: "SELF" }))).toEqual({
       currentPassword: ["validation.pleaseEnterPassword"],
     });
+    expect(validate("change-password", form({ currentPassword: "long-enough-0", newPassword: "short", confirmNewPassword: "" }))).toEqual({
+      newPassword: ["validation.passwordMin"],
+      confirmNewPassword: ["validation.pleaseEnterPassword"],
+    });
+    expect(validate("forced-password", form({ intent: "forced", newPassword: "long-enough-1", confirmNewPassword: "long-enough-2" }))).toEqual({
+      confirmNewPassword: ["validation.passwordNotMatch"],
+    });
     expect(validate("nothing", form({}))).toBeNull();
     expect(vars.passwordMin).toBe("8");
   });
@@ -75,9 +82,9 @@ describe("the money pages are lite (decisions 021, 034)", { timeout: 90_000 }, (
     expect(html).toMatch(/data-copy="000201/);
   });
 
-  it("withdraw and bank: lite, with the validate part", async () => {
+  it("withdraw, bank and password: lite, with the validate part", async () => {
     const p = await playerWithBank();
-    for (const path of ["/player/withdraw", "/player/bank"]) {
+    for (const path of ["/player/withdraw", "/player/bank", "/player/password"]) {
       const html = await (await fetchApp(`http://localhost${path}`, { headers: { Cookie: p.cookie } })).text();
       expect(html, path).toContain('data-scripts="lite"');
       expect(html, path).toContain("liteValidate");
