@@ -4,6 +4,7 @@ import { useFetcher, useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import { ErrorList, Field, PasswordToggle, usePasswordVisibility, useSchemaForm } from "./forms";
 import { JsMarker } from "./js-marker";
+import { useLiteValidation } from "./lazy-form";
 import { ChangePasswordSchema } from "~/lib/schemas/auth";
 
 /**
@@ -21,6 +22,8 @@ export function ChangePasswordForm({ onCancel, serverResult }: { onCancel?: () =
   // With JavaScript the fetcher holds the answer; after a plain form post, the page's action data does.
   const result = fetcher.data ?? serverResult;
   const [form, fields] = useSchemaForm("change-password", ChangePasswordSchema, result?.result);
+  // on the lite /player/password page the lite script validates with the same schema (decision 034)
+  const validation = useLiteValidation("change-password");
   // The form does not revalidate the page's loaders (defaultShouldRevalidate={false}): after a
   // change every session is gone, and revalidating would swap the navbar (and this dialog)
   // for the visitor's and send /player/* to the login page before the success dialog shows.
@@ -36,6 +39,7 @@ export function ChangePasswordForm({ onCancel, serverResult }: { onCancel?: () =
       action="/player/password"
       defaultShouldRevalidate={false}
       {...getFormProps(form)}
+      {...validation}
       noValidate
       className="stack"
       data-testid="password-form"

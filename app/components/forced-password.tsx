@@ -3,6 +3,7 @@ import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { ErrorList, Field, PasswordToggle, usePasswordVisibility, useSchemaForm } from "./forms";
 import { ForcedPasswordSchema } from "~/lib/schemas/forced-password";
+import { useLiteValidation } from "./lazy-form";
 
 /**
  * After a staff reset: the player chooses their own password before any other page (plain
@@ -12,8 +13,10 @@ export function ForcedPasswordForm({ result }: { result?: SubmissionResult<strin
   const { t } = useTranslation();
   const visibility = usePasswordVisibility();
   const [form, fields] = useSchemaForm("forced-password", ForcedPasswordSchema, result);
+  // the page is lite: the lite script validates with the same schema (decision 034)
+  const validation = useLiteValidation("forced-password");
   return (
-    <Form method="post" action="/player/password" {...getFormProps(form)} noValidate className="stack" data-testid="forced-password-form">
+    <Form method="post" action="/player/password" {...getFormProps(form)} {...validation} noValidate className="stack" data-testid="forced-password-form">
       <input type="hidden" name="intent" value="forced" />
       <p className="notice" role="status" data-testid="forced-password-notice">
         {t("forcedPassword.intro")}

@@ -3,7 +3,7 @@ import { PENDING_DELAY_MS, PENDING_MIN_MS, SCROLL_TOP_THRESHOLD_PX, TOAST_DURATI
 import { FINGERPRINT_VERSION, fingerprintStorageKey, localDate, parseStored, shouldSendFingerprint } from "./fingerprint";
 import { collectFingerprint, syncFingerprintWith } from "./fingerprint-collect";
 import type { LitePageAssets, PublicScriptOptions } from "./page-scripts";
-import { CREDIT_REFRESH, guardOfflineSubmits, registerServiceWorker, SW_REGISTER_DELAY_MS } from "./offline";
+import { CREDIT_REFRESH, guardOfflineSubmits, nextPollDelay, registerServiceWorker, SW_REGISTER_DELAY_MS } from "./offline";
 import { I18N_DATA_ID } from "./i18n";
 import type { LiteConfig, LiteContext, LiteKit, LitePart } from "./lite/context";
 import { createLiteT } from "./lite/translate";
@@ -13,6 +13,8 @@ import { creditsPart } from "./lite/credits";
 import { pendingPart } from "./lite/pending";
 import { playTimePart } from "./lite/play-time";
 import { copyPart } from "./lite/copy";
+import { liteValidate } from "./lite/validate";
+import { liteCountdown, liteCreditPreview, liteDepositStatus, liteSelectOnFocus } from "./lite/deposit";
 // The processed stylesheet as text (Vite `?inline`), for the lite pages' <style>.
 import appCss from "../styles/app.css?inline";
 
@@ -23,7 +25,9 @@ const OFFLINE_KIT = `{register:${registerServiceWorker},guard:${guardOfflineSubm
  * Extra pure helpers as source, by name, for parts that need them (`LitePartSpec.kits`): a
  * page carries only the kits its parts ask for.
  */
-const KITS: Record<string, string> = {};
+const KITS: Record<string, string> = {
+  nextPollDelay: String(nextPollDelay),
+};
 
 /** A part of a lite page's script, and what it needs beyond the base config. */
 type LitePartSpec = { run: LitePart; kits?: readonly string[]; config?: Record<string, unknown> };
@@ -41,6 +45,12 @@ const PARTS: Record<string, LitePartSpec> = {
   playTime: { run: playTimePart },
   copy: { run: copyPart },
   pending: { run: pendingPart },
+  // the money forms (decision 034, "Forms"): lib/lite/validate.ts, lib/lite/deposit.ts
+  validate: { run: liteValidate },
+  creditPreview: { run: liteCreditPreview },
+  depositStatus: { run: liteDepositStatus, kits: ["nextPollDelay"] },
+  countdown: { run: liteCountdown },
+  selectOnFocus: { run: liteSelectOnFocus },
 };
 const PLAYER_PARTS = ["menus", "credits", "playTime"];
 const LAST_PARTS = ["pending"];

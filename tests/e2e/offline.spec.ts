@@ -111,7 +111,9 @@ test.describe("a bad network", () => {
     await expect(page.getByTestId("qr-payload")).toHaveValue(payload);
     await expect(page.getByTestId("qr-status")).toHaveAttribute("data-status", "waiting");
 
-    // the player pays with the banking app (the sandbox bank, in another tab); this page is not reloaded
+    // the player pays with the banking app (the sandbox bank, in another tab) and does nothing
+    // here: the page follows the order by itself and, once the credit landed, loads itself again
+    // (a lite page, decision 034: a GET of the same address; the marker below goes with the old document)
     await page.evaluate(() => ((window as unknown as { __stayed: boolean }).__stayed = true));
     const bank = await context.newPage();
     await payQrPayload(bank, payload);
@@ -120,7 +122,8 @@ test.describe("a bad network", () => {
     await expect(page.getByTestId("deposit-success")).toBeVisible({ timeout: 45_000 });
     await expect(page.getByTestId("qr-step")).toHaveCount(0);
     await expect(page.getByTestId("credit-askmebet")).toHaveText("฿100,00");
-    expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed)).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed), "the page loaded itself again").toBeUndefined();
+    await expect(page).toHaveURL(/\/player\/deposit$/);
   });
 
   test("a form sent while offline says plainly that nothing was sent and keeps what was typed", async ({ page, context, baseURL }) => {

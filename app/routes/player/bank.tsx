@@ -6,7 +6,9 @@ import { BANKS } from "../../../workers/core/banks";
 import { addBankAccount } from "../../../workers/services/bank";
 import { bankPage, replaceOwnBankAccount } from "../../../workers/services/bank-replace";
 import { ErrorList, Field, SelectField } from "~/components/fields";
-import { useLazySchemaForm } from "~/components/lazy-form";
+import { useLazySchemaForm, useLiteValidation } from "~/components/lazy-form";
+import type { I18nHandle } from "~/lib/i18n";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
@@ -16,8 +18,18 @@ import { clientOf } from "~/lib/session.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/bank";
 
-/** The translation key groups this page renders (decision 032). */
-export const handle = { i18n: ["bank", "bankNames", "errors.code", "forcedPassword.accountLocked", "limits.errors", "reward.errors"] };
+/**
+ * A lite page (decisions 021, 034): no React in the browser. Its React version did one thing
+ * with JavaScript, client validation of the add and replace forms with their schemas fetched on
+ * the first touch: the lite script does it with the same schemas (lib/lite/validate.ts). The
+ * translation key groups it renders (decision 032).
+ */
+export const handle = {
+  scripts: "lite",
+  lite: ["validate"],
+  i18n: ["bank", "bankNames", "errors.code", "forcedPassword.accountLocked", "limits.errors", "reward.errors"],
+} satisfies ScriptsHandle & I18nHandle;
+export const clientLoader = loadAsDocument;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
@@ -65,6 +77,8 @@ export default function BankPage({ loaderData, actionData }: Route.ComponentProp
   const { t } = useTranslation();
   const [form, fields] = useLazySchemaForm("bank-account", { load: loadAddSchema, constraint: loaderData.constraints.add }, actionData?.result, { currency: "LAK", owner: "SELF" });
   const [replaceForm, replaceFields] = useLazySchemaForm("bank-replace", { load: loadReplaceSchema, constraint: loaderData.constraints.replace }, actionData?.replace, { intent: "replace", currency: "LAK", owner: "SELF" });
+  const addValidation = useLiteValidation("bank-account");
+  const replaceValidation = useLiteValidation("bank-replace");
   const account = loaderData.account;
   return (
     <section className="page narrow">
@@ -87,7 +101,7 @@ export default function BankPage({ loaderData, actionData }: Route.ComponentProp
           </div>
           <h2>{t("bank.replace.title")}</h2>
           {loaderData.replace === "allowed" ? (
-            <Form method="post" {...getFormProps(replaceForm)} noValidate className="stack" data-testid="bank-replace-form">
+            <Form method="post" {...getFormProps(replaceForm)} {...replaceValidation} noValidate className="stack" data-testid="bank-replace-form">
               <p className="muted">{t("bank.replace.intro")}</p>
               <input type="hidden" name="intent" value="replace" />
               <AccountFields fields={replaceFields} />
@@ -110,7 +124,7 @@ export default function BankPage({ loaderData, actionData }: Route.ComponentProp
           )}
         </>
       ) : (
-        <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="bank-form">
+        <Form method="post" {...getFormProps(form)} {...addValidation} noValidate className="stack" data-testid="bank-form">
           <AccountFields fields={fields} />
           <div role="alert" className="form-alert" data-testid="form-error">
             <ErrorList id={form.errorId} errors={form.errors} />

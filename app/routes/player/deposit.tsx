@@ -1,17 +1,19 @@
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, useMemo, useRef, useState } from "react";
-import { data, Form, Link, redirect, useRevalidator } from "react-router";
+import { useMemo } from "react";
+import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import { depositCredit, formatAmount, parseWholeKip } from "../../../workers/core/money";
 import { cancelDeposit, checkDeposit, depositPage, startDeposit, type DepositError } from "../../../workers/services/deposit";
 import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField } from "~/components/fields";
-import { useLazySchemaForm } from "~/components/lazy-form";
+import { useLazySchemaForm, useLiteValidation } from "~/components/lazy-form";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
-import { nextPollDelay, QR_POLL } from "~/lib/offline";
+import { QR_POLL } from "~/lib/offline";
+import type { I18nHandle } from "~/lib/i18n";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import { DepositSchema } from "~/lib/schemas/deposit";
 import { limitMessage, limitOf } from "~/lib/limits.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
@@ -21,8 +23,18 @@ import type { Agency } from "../../../workers/services/agency";
 import type { CurrentPlayer } from "../../../workers/services/auth";
 import type { Route } from "./+types/deposit";
 
-/** The translation key groups this page renders (decision 032). */
-export const handle = { i18n: ["deposit", "ownAccount", "credits", "offline", "promotion.rule.setAmount", "promotion.col.bonus"] };
+/**
+ * A lite page (decisions 021, 034): no React in the browser; the lite script gives client
+ * validation (the schema on first touch), the credit preview, QR status polling, the countdown
+ * and the copy button (lib/lite/validate.ts, lib/lite/deposit.ts). The translation key groups
+ * it renders (decision 032) are also the words those parts use.
+ */
+export const handle = {
+  scripts: "lite",
+  lite: ["validate", "creditPreview", "depositStatus", "countdown", "selectOnFocus", "copy"],
+  i18n: ["deposit", "ownAccount", "credits", "offline", "promotion.rule.setAmount", "promotion.col.bonus"],
+} satisfies ScriptsHandle & I18nHandle;
+export const clientLoader = loadAsDocument;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
@@ -130,16 +142,18 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
   // A claimed promotion fixes the provider and (when it has one) the amount: filled in for the player.
   const claimed = loaderData.promotion?.status === "CLAIMED" ? loaderData.promotion : null;
   const [form, fields] = useLazySchemaForm("deposit", { load: loadDepositSchema, constraint: loaderData.constraint }, lastResult, claimed ? { provider: claimed.provider as never, amount: claimed.setAmount?.replace(/\.0+$/, "") ?? undefined } : undefined);
-  const [amount, setAmount] = useState(String(fields.amount.initialValue ?? ""));
+  const validation = useLiteValidation("deposit");
+  // The preview of the amount the server rendered (a post answered with errors keeps it); the
+  // lite script recomputes it as the player types, with the same functions (lib/lite/deposit.ts).
   const credit = useMemo(() => {
     if (!loaderData.rate) return null;
     // the schema's rule (app/lib/schemas/deposit.ts): digit groups, whole kip
-    const minor = parseWholeKip(amount);
+    const minor = parseWholeKip(String(fields.amount.initialValue ?? ""));
     if (minor === null || minor <= 0n) return null;
     return formatAmount(depositCredit(minor, { currency: "THB", buy: 1n, sell: BigInt(loaderData.rate.sellScaled) }), "THB");
-  }, [amount, loaderData.rate]);
+  }, [fields.amount.initialValue, loaderData.rate]);
   return (
-    <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="deposit-form">
+    <Form method="post" {...getFormProps(form)} {...validation} noValidate className="stack" data-testid="deposit-form">
       <input type="hidden" name="idempotencyKey" value={loaderData.idempotencyKey} />
       <input type="hidden" name="intent" value="create" />
       <SelectField
@@ -160,7 +174,7 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
           {...getInputProps(fields.amount, { type: "text" })}
           inputMode="numeric"
           autoComplete="off"
-          onInput={(e) => setAmount(e.currentTarget.value)}
+          data-credit-rate={loaderData.rate?.sellScaled}
           aria-invalid={fields.amount.errors ? true : undefined}
           aria-describedby={`${fields.amount.id}-hint${fields.amount.errors ? ` ${fields.amount.id}-error` : ""}`}
         />
@@ -168,9 +182,9 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
           {t("deposit.limits", { min: formatMoney(loaderData.limits.min, "LAK"), max: formatMoney(loaderData.limits.max, "LAK") })}
           {loaderData.rate && <> · {t("deposit.rate", { sell: formatMoney(loaderData.rate.sell, "LAK") })}</>}
         </p>
-        {credit && (
-          <p className="field-ok" data-testid="deposit-credit-preview" aria-live="polite">
-            {t("deposit.youGet", { credit: formatMoney(credit, "THB") })}
+        {loaderData.rate && (
+          <p className="field-ok" data-testid="deposit-credit-preview" aria-live="polite" hidden={!credit}>
+            {credit && t("deposit.youGet", { credit: formatMoney(credit, "THB") })}
           </p>
         )}
         <ErrorList id={`${fields.amount.id}-error`} errors={fields.amount.errors} />
@@ -187,16 +201,12 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
 
 function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderData["order"]>; message: string | null; confirmCancel: boolean }) {
   const { t } = useTranslation();
-  const status = useDepositStatus(order.code);
   return (
-    <div className="qr-step card" data-testid="qr-step">
+    <div className="qr-step card" data-testid="qr-step" data-qr-poll={order.code} data-poll-ms={`${QR_POLL.min},${QR_POLL.max}`}>
       <h2>{t("deposit.scanTitle")}</h2>
-      {/* With JavaScript the page follows the order by itself; without, "check payment" below. */}
-      {status && (
-        <p className={`notice${status === "paid" ? " notice-success" : ""}`} role="status" data-testid="qr-status" data-status={status}>
-          {t(status === "paid" ? "deposit.paidCrediting" : status === "offline" ? "offline.paused" : "offline.waiting")}
-        </p>
-      )}
+      {/* With JavaScript the page follows the order by itself (lib/lite/deposit.ts fills and shows
+          this); without, "check payment" below. */}
+      <p className="notice" role="status" data-testid="qr-status" hidden />
       {order.payAmount ? (
         <div className="pay-exactly" data-testid="pay-exactly" data-qr-mode={order.qrMode}>
           <p className="pay-exactly-amount" data-testid="pay-amount" data-amount={order.payAmount}>
@@ -239,7 +249,7 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
       {order.payload && (
         <div className="field">
           <label htmlFor="qr-payload">{t("deposit.payload")}</label>
-          <textarea id="qr-payload" readOnly rows={3} value={order.payload} data-testid="qr-payload" onFocus={(e) => e.currentTarget.select()} />
+          <textarea id="qr-payload" readOnly rows={3} value={order.payload} data-testid="qr-payload" data-select-on-focus />
           <CopyButton text={order.payload} />
         </div>
       )}
@@ -276,101 +286,17 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
   );
 }
 
-type QrStatus = "waiting" | "paid" | "offline";
-
-/**
- * QR status polling (DESIGN §8, decision 028): asks the JSON API for the player's latest
- * orders, first after 3 s, then less and less often (up to every 15 s); not while the page is
- * hidden or the browser offline, and at once when it comes back. Paid: says so and keeps
- * looking until the credit landed; then (or when the order expired or was cancelled elsewhere)
- * the page's loaders run again: the layout announces the deposit, the credits are fresh.
- * Null before hydration (the server renders no status: without JavaScript there is none).
- */
-function useDepositStatus(code: string): QrStatus | null {
-  const revalidator = useRevalidator();
-  const revalidate = useRef(revalidator.revalidate);
-  revalidate.current = revalidator.revalidate;
-  const [status, setStatus] = useState<QrStatus | null>(null);
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let delay: number | null = null;
-    let paid = false;
-    let done = false;
-    const schedule = (now = false) => {
-      clearTimeout(timer);
-      if (done) return;
-      if (!navigator.onLine) return setStatus("offline");
-      setStatus(paid ? "paid" : "waiting");
-      if (document.hidden) return;
-      delay = now ? null : nextPollDelay(delay, QR_POLL.min, QR_POLL.max);
-      timer = setTimeout(check, now ? 0 : delay!);
-    };
-    const check = async () => {
-      try {
-        const res = await fetch("/api/v2/players/deposits?page=1&pageSize=3", { headers: { Accept: "application/json" } });
-        if (res.ok) {
-          const { items } = (await res.json()) as { items: { code: string; status: string }[] };
-          const state = items.find((o) => o.code === code)?.status;
-          if (state === "PAID" && !paid) {
-            paid = true;
-            delay = null; // money on its way: look again soon
-          } else if (state !== "OPEN" && state !== "PAID") {
-            done = true;
-            void revalidate.current();
-            return;
-          }
-        }
-      } catch {
-        // the network dropped between two checks: the next one (or "online") tries again
-      }
-      schedule();
-    };
-    const resume = () => schedule(true);
-    const onVisibility = () => (document.hidden ? clearTimeout(timer) : resume());
-    window.addEventListener("online", resume);
-    window.addEventListener("offline", resume);
-    document.addEventListener("visibilitychange", onVisibility);
-    schedule();
-    return () => {
-      done = true;
-      clearTimeout(timer);
-      window.removeEventListener("online", resume);
-      window.removeEventListener("offline", resume);
-      document.removeEventListener("visibilitychange", onVisibility);
-    };
-  }, [code]);
-  return status;
-}
-
-/** Minutes and seconds left, ticking with JavaScript; the expiry time above works without it. */
+/** Minutes and seconds left, ticked by the lite script (lib/lite/deposit.ts); the expiry time beside it works without it. */
 function Countdown({ until }: { until: string }) {
-  const { t } = useTranslation();
-  const [now, setNow] = useState<number | null>(null);
-  useEffect(() => {
-    setNow(Date.now());
-    const id = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(id);
-  }, []);
-  if (now === null) return null;
-  const left = Math.max(0, Math.floor((Date.parse(until) - now) / 1000));
-  return (
-    <span className="countdown" data-testid="countdown">
-      ({t("deposit.timeLeft", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` })})
-    </span>
-  );
+  return <span className="countdown" data-testid="countdown" data-countdown={until} hidden />;
 }
 
-/** With JavaScript: copies the payload (without it the read-only field can be selected). */
+/** Copies the payload with JavaScript (the lite `copy` part, lib/lite/copy.ts); without it the read-only field can be selected. */
 function CopyButton({ text }: { text: string }) {
   const { t } = useTranslation();
-  const [copied, setCopied] = useState(false);
   return (
-    <button
-      type="button"
-      className="button button-ghost button-small js-only"
-      onClick={() => void navigator.clipboard?.writeText(text).then(() => setCopied(true))}
-    >
-      {copied ? t("deposit.copied") : t("deposit.copy")}
+    <button type="button" className="button button-ghost button-small js-only" data-copy={text} data-copied={t("deposit.copied")}>
+      {t("deposit.copy")}
     </button>
   );
 }

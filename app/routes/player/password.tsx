@@ -14,14 +14,27 @@ import { ChangePasswordSchema } from "~/lib/schemas/auth";
 import { clearSessionCookie, clientOf } from "~/lib/session.server";
 import { redirectWithSuccess, redirectWithToast, toastStorage } from "~/lib/toast.server";
 import { submittedWithJavaScript } from "~/components/js-marker";
+import type { I18nHandle } from "~/lib/i18n";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { Route } from "./+types/password";
 
 /** Wrong current password: an error toast for 5000 ms (SPEC §8). */
 export const PASSWORD_ERROR_TOAST_MS = 5000;
 
-/** forced: staff reset the password; the player sets a new one before anything else. */
-/** The translation key groups this page renders (decision 032). */
-export const handle = { i18n: ["forcedPassword", "errors.code", "limits.errors", "reward.errors"] };
+/**
+ * A lite page (decisions 021, 034): no React in the browser. The change form posts as a
+ * document (what it did without JavaScript: a refused change is answered with Post/Redirect/Get
+ * and the error toast; a done one with the success panel); the forced form was a plain post
+ * already. Both validate in the browser with their schemas (lib/lite/validate.ts), and the
+ * "show passwords" switch is the public lite part. `forced`: staff reset the password; the
+ * player sets a new one before anything else. The translation key groups it renders (decision 032).
+ */
+export const handle = {
+  scripts: "lite",
+  lite: ["validate"],
+  i18n: ["forcedPassword", "errors.code", "limits.errors", "reward.errors"],
+} satisfies ScriptsHandle & I18nHandle;
+export const clientLoader = loadAsDocument;
 
 export function loader({ context }: Route.LoaderArgs) {
   return { forced: requirePlayer(context).mustChangePassword === true };

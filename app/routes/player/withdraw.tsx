@@ -7,7 +7,9 @@ import { formatAmount } from "../../../workers/core/money";
 import { confirmWithdraw, reviewWithdraw, withdrawPage, type WithdrawError } from "../../../workers/services/withdraw";
 import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField } from "~/components/fields";
-import { useLazySchemaForm } from "~/components/lazy-form";
+import { useLazySchemaForm, useLiteValidation } from "~/components/lazy-form";
+import type { I18nHandle } from "~/lib/i18n";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatMoney } from "~/lib/format";
@@ -15,8 +17,18 @@ import { WithdrawSchema } from "~/lib/schemas/withdraw";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/withdraw";
 
-/** The translation key groups this page renders (decision 032). */
-export const handle = { i18n: ["withdraw", "bankNames", "deposit.provider", "deposit.chooseProvider", "credits", "reward.errors", "errors.code"] };
+/**
+ * A lite page (decisions 021, 034): no React in the browser. Its React version did one thing
+ * with JavaScript, client validation with the schema fetched on the first touch: the lite
+ * script does it with the same schema (lib/lite/validate.ts); the confirm step is a plain form
+ * post and a link back. The translation key groups it renders (decision 032).
+ */
+export const handle = {
+  scripts: "lite",
+  lite: ["validate"],
+  i18n: ["withdraw", "bankNames", "deposit.provider", "deposit.chooseProvider", "credits", "reward.errors", "errors.code"],
+} satisfies ScriptsHandle & I18nHandle;
+export const clientLoader = loadAsDocument;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
@@ -126,9 +138,10 @@ type LoaderData = Route.ComponentProps["loaderData"];
 function WithdrawForm({ loaderData, lastResult }: { loaderData: LoaderData; lastResult: SubmissionResult<string[]> | null }) {
   const { t } = useTranslation();
   const [form, fields] = useLazySchemaForm("withdraw", { load: loadWithdrawSchema, constraint: loaderData.constraint }, lastResult);
+  const validation = useLiteValidation("withdraw");
   const bank = loaderData.bank!;
   return (
-    <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="withdraw-form">
+    <Form method="post" {...getFormProps(form)} {...validation} noValidate className="stack" data-testid="withdraw-form">
       <input type="hidden" name="idempotencyKey" value={loaderData.idempotencyKey} />
       <SelectField
         label={t("deposit.provider")}

@@ -1,0 +1,127 @@
+import type { LiteContext } from "./context";
+import type { FormValidator } from "./validate";
+
+/** The pure helpers the deposit parts need, handed over as source (lite-page.server.ts). */
+type DepositKit = { nextPollDelay: (previousMs: number | null, min: number, max: number) => number };
+
+/*
+ * The deposit page's lite parts (decision 034, "Forms"): what routes/player/deposit.tsx's React
+ * version did in the browser. Each looks for its markup (rendered by the route on the server)
+ * and does nothing without it. Self-contained (inlined by Function#toString): only the
+ * argument and the browser's globals.
+ */
+
+/**
+ * QR status polling (DESIGN §8, decision 028), the rules of the React useDepositStatus: asks the
+ * JSON API for the player's latest orders, first after 3 s, then less and less often (up to
+ * every 15 s); not while the page is hidden or the browser offline, and at once when it comes
+ * back. Paid: says so and keeps looking until the credit landed; then (or when the order expired
+ * or was cancelled elsewhere) the page is loaded again (a GET of the same address: the layout
+ * announces the deposit, the credits are fresh). Markup: `[data-qr-poll]` on the QR step
+ * (order code, min and max delay) and its `[data-testid=qr-status]`, rendered hidden.
+ */
+export function liteDepositStatus(ctx: LiteContext): void {
+  const { d, t } = ctx;
+  const step = d.querySelector<HTMLElement>("[data-qr-poll]");
+  const box = step?.querySelector<HTMLElement>('[data-testid="qr-status"]');
+  const kit = ctx.kit as Partial<DepositKit>;
+  if (!step || !box || !kit.nextPollDelay) return;
+  const next = kit.nextPollDelay;
+  const code = step.dataset.qrPoll!;
+  const [min, max] = (step.dataset.pollMs ?? "3000,15000").split(",").map(Number) as [number, number];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let delay: number | null = null;
+  let paid = false;
+  let done = false;
+  const show = (status: "waiting" | "paid" | "offline") => {
+    box.hidden = false;
+    box.dataset.status = status;
+    box.classList.toggle("notice-success", status === "paid");
+    box.textContent = t(status === "paid" ? "deposit.paidCrediting" : status === "offline" ? "offline.paused" : "offline.waiting");
+  };
+  const schedule = (now = false) => {
+    clearTimeout(timer);
+    if (done) return;
+    if (!navigator.onLine) return show("offline");
+    show(paid ? "paid" : "waiting");
+    if (d.hidden) return;
+    delay = now ? null : next(delay, min, max);
+    timer = setTimeout(check, delay ?? 0);
+  };
+  const check = async () => {
+    try {
+      const res = await fetch("/api/v2/players/deposits?page=1&pageSize=3", { headers: { Accept: "application/json" } });
+      if (res.ok) {
+        const { items } = (await res.json()) as { items: { code: string; status: string }[] };
+        const state = items.find((o) => o.code === code)?.status;
+        if (state === "PAID" && !paid) {
+          paid = true;
+          delay = null; // money on its way: look again soon
+        } else if (state !== "OPEN" && state !== "PAID") {
+          done = true;
+          // a GET of the page (never a re-post of the form that showed this step)
+          location.replace(location.pathname);
+          return;
+        }
+      }
+    } catch {
+      // the network dropped between two checks: the next one (or "online") tries again
+    }
+    schedule();
+  };
+  const resume = () => schedule(true);
+  addEventListener("online", resume);
+  addEventListener("offline", resume);
+  d.addEventListener("visibilitychange", () => (d.hidden ? clearTimeout(timer) : resume()));
+  schedule();
+}
+
+/** Minutes and seconds left, ticking (the expiry time beside it works without JavaScript). */
+export function liteCountdown(ctx: LiteContext): void {
+  const { d, t } = ctx;
+  for (const span of d.querySelectorAll<HTMLElement>("[data-countdown]")) {
+    const until = Date.parse(span.dataset.countdown!);
+    const tick = () => {
+      const left = Math.max(0, Math.floor((until - Date.now()) / 1000));
+      span.textContent = `(${t("deposit.timeLeft", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` })})`;
+    };
+    tick();
+    span.hidden = false;
+    setInterval(tick, 1000);
+  }
+}
+
+/** The QR payload is selected whole when focused (the copy button is the shared `copy` part, lib/lite/copy.ts). */
+export function liteSelectOnFocus(ctx: LiteContext): void {
+  for (const field of ctx.d.querySelectorAll<HTMLTextAreaElement>("textarea[data-select-on-focus]")) field.addEventListener("focus", () => field.select());
+}
+
+/**
+ * "You get ... credit" under the amount, as the player types. Computed by the validator module's
+ * `preview` (routes/form-validators.ts), i.e. workers/core/money's bigint math itself, loaded with
+ * the schema on the first touch of the form (the first keystroke comes after it: a focus).
+ * Markup: the amount input's `data-credit-rate` (the sell rate, scaled) and the hidden
+ * `[data-testid=deposit-credit-preview]` in the same field.
+ */
+export function liteCreditPreview(ctx: LiteContext): void {
+  const { d, t } = ctx;
+  const input = d.querySelector<HTMLInputElement>("input[data-credit-rate]");
+  const out = input?.closest(".field")?.querySelector<HTMLElement>('[data-testid="deposit-credit-preview"]');
+  const url = input?.form?.dataset.validator;
+  if (!input || !out || !url) return;
+  let preview: FormValidator["preview"] | null = null;
+  const update = () => {
+    const credit = preview?.(input.value, input.dataset.creditRate!) ?? null;
+    out.hidden = credit === null;
+    out.textContent = credit === null ? "" : t("deposit.youGet", { credit });
+  };
+  input.addEventListener("input", update);
+  const load = () =>
+    import(/* @vite-ignore */ url)
+      .then((module: { handle: { validator: FormValidator } }) => {
+        preview = module.handle.validator.preview;
+        update();
+      })
+      .catch(() => input.form!.addEventListener("focusin", load, { once: true }));
+  input.form!.addEventListener("focusin", load, { once: true });
+}

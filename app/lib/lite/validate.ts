@@ -1,0 +1,134 @@
+import type { LiteContext } from "./context";
+
+/** What the validator module gives (routes/form-validators.ts, its `handle.validator`). */
+export type FormValidator = {
+  /** Errors by field name ("" = the form's own), `{}` when valid, null for an unknown schema. */
+  validate: (schema: string, formData: FormData) => Record<string, string[]> | null;
+  /** Interpolation values of the messages (AUTH_LIMITS, as ErrorList passes them). */
+  vars: Record<string, string>;
+  /** The deposit's credit for an amount typed in kip at a sell rate (scaled), formatted; null when none. */
+  preview: (amount: string, sellScaled: string) => string | null;
+};
+
+/**
+ * Client validation of a lite page's forms from the SAME zod schema as the action (DESIGN §8,
+ * decisions 022 and 034), what useLazySchemaForm does on pages that hydrate. A form opts in with
+ * `data-validator` (the validator module's URL, components/lazy-form.tsx) and `data-schema`.
+ *
+ * - The module (zod + the schemas + conform's parse) is imported on the first touch of the form
+ *   (focus, pointer, input), never with the page. Until it is here nothing validates and a
+ *   submit goes to the action (which validates with the same schema); fields left meanwhile are
+ *   validated when it arrives.
+ * - Leaving a field validates it; a field shown once (or answered with an error by the server)
+ *   revalidates on every input. Like conform, each check parses the whole form and redraws
+ *   every field already shown.
+ * - A submit with errors is stopped and focuses the first field in error.
+ * - Errors are drawn as ErrorList draws them: `<ul id="{form}-{name}-error" class="field-errors"
+ *   role="list">` at the end of the field's box, `aria-invalid` and `aria-describedby` on the
+ *   control (the fieldset of a radio group gets only `aria-describedby`, as in the React markup);
+ *   the form's own errors in its `.form-alert`. Messages are translation keys, through ctx.t.
+ * Self-contained (inlined by Function#toString): only its argument and the browser's globals.
+ */
+export function liteValidate(ctx: LiteContext): void {
+  const { d, t } = ctx;
+  for (const form of d.querySelectorAll<HTMLFormElement>("form[data-validator][data-schema]")) {
+    const schema = form.dataset.schema!;
+    let validator: FormValidator | null = null;
+    let loading: Promise<unknown> | null = null;
+    const left = new Set<string>();
+    const shown = new Set<string>();
+    // The server's answer (the last post) counts as validated: those fields revalidate on input.
+    const prefix = `${form.id}-`;
+    for (const list of form.querySelectorAll<HTMLElement>(".field-errors[id]")) {
+      const name = list.id.slice(prefix.length, -"-error".length);
+      if (list.id.startsWith(prefix) && list.id.endsWith("-error") && name) shown.add(name);
+    }
+
+    const isField = (el: EventTarget | null): el is HTMLInputElement =>
+      (el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) &&
+      !!el.name &&
+      el.type !== "submit" &&
+      el.type !== "hidden";
+
+    const draw = (name: string, messages: string[]) => {
+      const errorId = name ? `${prefix}${name}-error` : `${form.id}-error`;
+      const old = d.getElementById(errorId);
+      let box: Element | null;
+      let described: Element | null = null;
+      // the form's own errors: in its alert box, else where the server put them
+      if (!name) box = form.querySelector(".form-alert") ?? old?.parentElement ?? null;
+      else {
+        const item = form.elements.namedItem(name);
+        const first = item instanceof RadioNodeList ? (item[0] as Element | undefined) : item;
+        if (!first) return;
+        const radios = item instanceof RadioNodeList && (first as HTMLInputElement).type === "radio";
+        box = radios ? first.closest("fieldset") : (first.closest(".field") ?? first.parentElement);
+        described = radios ? box : first;
+        if (!radios) {
+          if (messages.length) first.setAttribute("aria-invalid", "true");
+          else first.removeAttribute("aria-invalid");
+        }
+      }
+      if (!box) return;
+      old?.remove();
+      if (described) {
+        const ids = (described.getAttribute("aria-describedby") ?? "").split(" ").filter((id) => id && id !== errorId);
+        if (messages.length) ids.push(errorId);
+        if (ids.length) described.setAttribute("aria-describedby", ids.join(" "));
+        else described.removeAttribute("aria-describedby");
+      }
+      if (!messages.length) return;
+      const list = d.createElement("ul");
+      list.id = errorId;
+      list.className = "field-errors";
+      list.setAttribute("role", "list");
+      for (const message of messages) {
+        const li = d.createElement("li");
+        li.textContent = t(message, validator?.vars);
+        list.appendChild(li);
+      }
+      box.appendChild(list);
+    };
+
+    /** Parses the whole form; redraws every shown field. Returns the errors of visible fields. */
+    const check = (submitter?: HTMLElement | null) => {
+      const errors = validator!.validate(schema, new FormData(form, submitter)) ?? {};
+      for (const name of shown) draw(name, errors[name] ?? []);
+      return errors;
+    };
+
+    const load = () =>
+      (loading ??= import(/* @vite-ignore */ form.dataset.validator!)
+        .then((module: { handle: { validator: FormValidator } }) => {
+          validator = module.handle.validator;
+          if (!left.size) return;
+          for (const name of left) shown.add(name);
+          left.clear();
+          check();
+        })
+        // the network dropped: the next touch tries again; a submit meanwhile goes to the server
+        .catch(() => (loading = null)));
+    for (const type of ["focusin", "pointerdown", "input"]) form.addEventListener(type, load, { passive: true });
+
+    form.addEventListener("focusout", (e) => {
+      if (!isField(e.target)) return;
+      if (!validator) return void left.add(e.target.name);
+      shown.add(e.target.name);
+      check();
+    });
+    form.addEventListener("input", (e) => {
+      if (validator && isField(e.target) && shown.has(e.target.name)) check();
+    });
+    form.addEventListener("submit", (e) => {
+      if (!validator) return; // the action validates with the same schema
+      const controls = [...form.elements].filter(isField);
+      for (const control of controls) shown.add(control.name);
+      shown.add("");
+      const errors = check(e.submitter);
+      const first = controls.find((control) => errors[control.name]?.length);
+      if (!first) return;
+      e.preventDefault();
+      first.focus();
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { depositCredit, formatAmount, parseWholeKip } from "../../workers/core/money";
+import { formatMoney } from "~/lib/format";
+import { ChangePasswordSchema } from "~/lib/schemas/auth";
+import { AUTH_LIMITS } from "~/lib/schemas/auth-limits";
+import { BankAccountSchema, BankReplaceSchema } from "~/lib/schemas/bank";
+import { DepositSchema } from "~/lib/schemas/deposit";
+import { ForcedPasswordSchema } from "~/lib/schemas/forced-password";
+import { WithdrawSchema } from "~/lib/schemas/withdraw";
+import type { FormValidator } from "~/lib/lite/validate";
+
+/**
+ * The lite pages' client validation (decision 034, "Forms"): the same zod schemas the actions
+ * use, with the same conform parse, as ONE browser module the lite script `import()`s on the
+ * first touch of a form. A route module because React Router's manifest is the one place the
+ * server render can find a hashed client chunk's URL (`manifest.routes[id].module`, read by
+ * `useFormValidatorUrl`); its client build keeps only the route exports, so the validator
+ * travels as `handle`. Never navigated to: a request for its path gets a 404.
+ */
+const SCHEMAS = {
+  deposit: DepositSchema,
+  withdraw: WithdrawSchema,
+  "bank-account": BankAccountSchema,
+  "bank-replace": BankReplaceSchema,
+  "change-password": ChangePasswordSchema,
+  "forced-password": ForcedPasswordSchema,
+} as const;
+
+export type FormSchemaName = keyof typeof SCHEMAS;
+
+function validate(schema: string, formData: FormData): Record<string, string[]> | null {
+  const known = SCHEMAS[schema as FormSchemaName];
+  if (!known) return null;
+  const submission = parseWithZod(formData, { schema: known });
+  if (submission.status === "success") return {};
+  const errors: Record<string, string[]> = {};
+  for (const [name, messages] of Object.entries(submission.error ?? {})) if (messages?.length) errors[name] = messages;
+  return errors;
+}
+
+/** The deposit form's credit preview: the React version's math (routes/player/deposit.tsx), the same functions. */
+function preview(amount: string, sellScaled: string): string | null {
+  // the schema's rule (app/lib/schemas/deposit.ts): digit groups, whole kip
+  const minor = parseWholeKip(amount);
+  if (minor === null || minor <= 0n || !/^\d+$/.test(sellScaled)) return null;
+  return formatMoney(formatAmount(depositCredit(minor, { currency: "THB", buy: 1n, sell: BigInt(sellScaled) }), "THB"), "THB");
+}
+
+export const handle = {
+  validator: {
+    validate,
+    // the messages' interpolation values, as ErrorList gives them (components/fields.tsx)
+    preview,
+    vars: Object.fromEntries(Object.entries(AUTH_LIMITS).map(([k, v]) => [k, String(v)])),
+  } satisfies FormValidator,
+};
+
+export function loader(): Response {
+  return new Response("Not found", { status: 404 });
+}

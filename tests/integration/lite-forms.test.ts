@@ -1,0 +1,94 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { fetchApp, seedDemo } from "../setup/seed";
+import { openOrder, playerWithBank, postDeposit } from "../setup/money";
+import { handle } from "../../app/routes/form-validators";
+
+beforeAll(seedDemo);
+
+/** The <script> elements of a page: the opening tag and the text. */
+function scripts(html: string) {
+  return [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].map((m) => ({ attrs: m[1]!, text: m[2]! }));
+}
+
+function form(fields: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(fields)) data.set(name, value);
+  return data;
+}
+
+describe("the lite money forms' validator module (decision 034, Forms)", () => {
+  const { validate, preview, vars } = handle.validator;
+  const key = crypto.randomUUID();
+
+  it("validates with the actions' schemas: errors by field as translation keys, {} when valid", () => {
+    expect(validate("deposit", form({ provider: "askmebet", channelCode: "BCEL-QR", amount: "12x", idempotencyKey: key }))).toEqual({ amount: ["deposit.validation.amount"] });
+    expect(validate("deposit", form({ provider: "askmebet", channelCode: "BCEL-QR", amount: "60.000", idempotencyKey: key }))).toEqual({});
+    expect(validate("deposit", form({ channelCode: "BCEL-QR", amount: "60000", idempotencyKey: key }))).toEqual({ provider: ["deposit.validation.provider"] });
+    // the refine of "all credit": no amount needs the box
+    expect(validate("withdraw", form({ provider: "askmebet", idempotencyKey: key }))).toEqual({ amount: ["withdraw.validation.amount"] });
+    expect(validate("withdraw", form({ provider: "askmebet", all: "on", idempotencyKey: key }))).toEqual({});
+    const bank = validate("bank-account", form({ bankCode: "BCEL", accountNumber: "12", accountName: "A", currency: "THB", owner: "SELF" }));
+    expect(Object.keys(bank ?? {}).sort()).toEqual(["accountName", "accountNumber", "currency"]);
+    expect(validate("bank-replace", form({ intent: "replace", bankCode: "BCEL", accountNumber: "0101234567890", accountName: "Test Player", currency: "LAK", owner: "SELF" }))).toEqual({
+      currentPassword: ["validation.pleaseEnterPassword"],
+    });
+    expect(validate("change-password", form({ currentPassword: "long-enough-0", newPassword: "short", confirmNewPassword: "" }))).toEqual({
+      newPassword: ["validation.passwordMin"],
+      confirmNewPassword: ["validation.pleaseEnterPassword"],
+    });
+    expect(validate("forced-password", form({ intent: "forced", newPassword: "long-enough-1", confirmNewPassword: "long-enough-2" }))).toEqual({
+      confirmNewPassword: ["validation.passwordNotMatch"],
+    });
+    expect(validate("nothing", form({}))).toBeNull();
+    expect(vars.passwordMin).toBe("8");
+  });
+
+  it("previews the deposit's credit with workers/core/money's math (rounded down), none for no amount", () => {
+    // 60,000 kip at 600 kip a credit (scaled by 10^6)
+    expect(preview("60.000", "600000000")).toBe(preview("60000", "600000000"));
+    expect(preview("60000", "600000000")).toMatch(/^฿100[.,]00$/);
+    expect(preview("1000", "600000000")).toMatch(/^฿1[.,]66$/);
+    expect(preview("12x", "600000000")).toBeNull();
+    expect(preview("0", "600000000")).toBeNull();
+  });
+});
+
+describe("the money pages are lite (decisions 021, 034)", { timeout: 90_000 }, () => {
+  it("deposit form: one nonce'd inline script with the validate and deposit parts, the page's words, no module script", async () => {
+    const p = await playerWithBank();
+    const res = await fetchApp("http://localhost/player/deposit", { headers: { Cookie: p.cookie } });
+    const html = await res.text();
+    expect(html).toContain('data-scripts="lite"');
+    expect(html).not.toContain('type="module"');
+    const inline = scripts(html).filter((s) => !s.attrs.includes("application/json"));
+    expect(inline).toHaveLength(1);
+    for (const part of ["liteValidate", "liteCreditPreview", "liteDepositStatus", "liteCountdown", "function nextPollDelay("]) expect(inline[0]!.text).toContain(part);
+    expect(inline[0]!.text).not.toContain("$ZodType");
+    // the validator's words are inlined for the lite `t`
+    expect(html).toContain("ກະລຸນາປ້ອນຈຳນວນເງິນເປັນຕົວເລກ (ກີບ)"); // deposit.validation.amount (lo)
+    expect(html).toMatch(/data-testid="deposit-form"/);
+    expect(html).toMatch(/data-credit-rate="\d+"/);
+  });
+
+  it("QR step: the markup the polling, countdown and copy parts look for", async () => {
+    const p = await playerWithBank();
+    expect((await postDeposit(p.cookie, { amount: "60000" })).status).toBe(302);
+    const order = (await openOrder(p.cookie))!;
+    const html = await (await fetchApp("http://localhost/player/deposit", { headers: { Cookie: p.cookie } })).text();
+    expect(html).toContain(`data-qr-poll="${order.code}"`);
+    expect(html).toContain('data-poll-ms="3000,15000"');
+    expect(html).toMatch(/<p class="notice" role="status" data-testid="qr-status" hidden="">/);
+    expect(html).toMatch(/data-countdown="[^"]+" hidden=""/);
+    expect(html).toMatch(/data-copy="000201/);
+  });
+
+  it("withdraw, bank and password: lite, with the validate part", async () => {
+    const p = await playerWithBank();
+    for (const path of ["/player/withdraw", "/player/bank", "/player/password"]) {
+      const html = await (await fetchApp(`http://localhost${path}`, { headers: { Cookie: p.cookie } })).text();
+      expect(html, path).toContain('data-scripts="lite"');
+      expect(html, path).toContain("liteValidate");
+      expect(html, path).not.toContain("liteDepositStatus");
+    }
+  });
+});
