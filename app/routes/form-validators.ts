@@ -6,6 +6,7 @@ import { AUTH_LIMITS } from "~/lib/schemas/auth-limits";
 import { BankAccountSchema, BankReplaceSchema } from "~/lib/schemas/bank";
 import { DepositSchema } from "~/lib/schemas/deposit";
 import { ForcedPasswordSchema } from "~/lib/schemas/forced-password";
+import { BreakSchema, LimitsSchema } from "~/lib/schemas/limits";
 import { WithdrawSchema } from "~/lib/schemas/withdraw";
 import type { FormValidator } from "~/lib/lite/validate";
 
@@ -24,6 +25,10 @@ const SCHEMAS = {
   "bank-replace": BankReplaceSchema,
   "change-password": ChangePasswordSchema,
   "forced-password": ForcedPasswordSchema,
+  limits: LimitsSchema,
+  // the cooling-off and self-exclusion forms share one schema (their `kind` field says which)
+  cooling_off: BreakSchema,
+  self_exclusion: BreakSchema,
 } as const;
 
 export type FormSchemaName = keyof typeof SCHEMAS;

@@ -18,6 +18,7 @@ const LITE_PAGES = [
   "/player/sessions",
   "/player/cashback",
   "/player/referral",
+  "/player/limits",
 ];
 
 test.describe("lite player pages", () => {

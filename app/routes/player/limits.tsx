@@ -5,17 +5,24 @@ import { useTranslation } from "react-i18next";
 import { COOLING_OFF_DAYS, EXCLUSION_MONTHS, PERIODS, type BreakKind } from "../../../workers/core/responsible-gaming";
 import { limitsPage, setLimits, startBreak } from "../../../workers/services/responsible-gaming";
 import { ErrorList, Field, SelectField } from "~/components/fields";
-import { useLazySchemaForm, type FormConstraint } from "~/components/lazy-form";
+import { useLazySchemaForm, useLiteValidation, type FormConstraint } from "~/components/lazy-form";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";
 import { BreakSchema, LimitsSchema } from "~/lib/schemas/limits";
 import { redirectWithSuccess } from "~/lib/toast.server";
+import type { I18nHandle } from "~/lib/i18n";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { Route } from "./+types/limits";
 
 /** Responsible gaming (decision 025): the player's deposit and play-time limits, cooling-off and self-exclusion. */
 /** The translation key groups this page renders (decision 032). */
-export const handle = { i18n: ["limits"] };
+/**
+ * A lite page (decisions 021, 034): no React in the browser; its three forms are validated by
+ * the lite script with the same schemas (lib/lite/validate.ts, routes/form-validators.ts).
+ */
+export const handle = { scripts: "lite", lite: ["validate"], i18n: ["limits"] } satisfies ScriptsHandle & I18nHandle;
+export const clientLoader = loadAsDocument;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
@@ -62,6 +69,7 @@ export default function LimitsPage({ loaderData, actionData }: Route.ComponentPr
     month: kipInput(deposit.month.value),
     playMinutes: playDay.value ?? "",
   });
+  const validation = useLiteValidation("limits");
   const show = (v: string | null, kind: "kip" | "min") => (v === null ? t("limits.none") : kind === "kip" ? formatMoney(v, "LAK") : t("limits.minutes", { count: Number(v) }));
   return (
     <section className="page narrow">
@@ -98,7 +106,7 @@ export default function LimitsPage({ loaderData, actionData }: Route.ComponentPr
           {t("limits.pending", { value: show(playDay.pending.value, "min"), from: formatDateTime(new Date(playDay.pending.from)) })}
         </p>
       )}
-      <Form method="post" {...getFormProps(form)} noValidate className="stack card" data-testid="limits-form">
+      <Form method="post" {...getFormProps(form)} {...validation} noValidate className="stack card" data-testid="limits-form">
         <p className="muted">{t("limits.formHelp")}</p>
         {PERIODS.map((p) => (
           <Field
@@ -134,9 +142,10 @@ export default function LimitsPage({ loaderData, actionData }: Route.ComponentPr
 function BreakForm({ kind, lengths, constraint, lastResult }: { kind: BreakKind; lengths: readonly number[]; constraint: FormConstraint; lastResult: SubmissionResult<string[]> | null | undefined }) {
   const { t } = useTranslation();
   const [form, fields] = useLazySchemaForm(kind, { load: loadBreakSchema, constraint }, lastResult, { kind, length: lengths[0] });
+  const validation = useLiteValidation(kind);
   const unit = kind === "cooling_off" ? "limits.days" : "limits.months";
   return (
-    <Form method="post" {...getFormProps(form)} noValidate className="stack card" data-testid={`${kind}-form`}>
+    <Form method="post" {...getFormProps(form)} {...validation} noValidate className="stack card" data-testid={`${kind}-form`}>
       <h2>{t(`limits.${kind}.title`)}</h2>
       <p className="muted">{t(`limits.${kind}.help`)}</p>
       <input type="hidden" name="intent" value="break" />
