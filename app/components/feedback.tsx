@@ -101,7 +101,8 @@ export function PendingIndicator({ logoAlt, logo, serverOnly = false }: { logoAl
   if (!visible && !serverOnly) return null;
   return (
     <div className="pending" role="status" aria-live="polite" data-testid="pending" hidden={serverOnly && !visible}>
-      <Logo name={logoAlt} logo={logo} />
+      {/* rendered hidden on a lite page: lazy, so it is fetched only if the overlay shows */}
+      <Logo name={logoAlt} logo={logo} lazy={serverOnly} />
       <span className="spinner" aria-hidden="true" />
       <span className="sr-only">{t("pending")}</span>
     </div>
