@@ -116,7 +116,7 @@ describe("a deposit PAID when the Worker process dies settles once after a resta
     const created = await fetch(`${portal}/player/deposit`, form({ intent: "create", provider: "askmebet", channelCode: "BCEL-QR", amount: "60000", idempotencyKey: crypto.randomUUID() }));
     expect(created.status).toBe(302);
     const page = await (await fetch(`${portal}/player/deposit`, { headers: { Cookie: cookie } })).text();
-    const payload = /data-testid="qr-payload">([^<]+)</.exec(page)?.[1]?.trim();
+    const payload = /data-testid="qr-payload"[^>]*>([^<]+)</.exec(page)?.[1]?.trim();
     expect(payload).toBeTruthy();
     const paid = await fetch(`${bank}/sandbox/pay`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ payload }) });
     expect(paid.status).toBe(200);
