@@ -120,3 +120,46 @@ test.describe("lite player pages", () => {
     await expect(line).toContainText("0 ຊົ່ວໂມງ 01 ນາທີ");
   });
 });
+
+test.describe("lite validation and a pressed button", () => {
+  test.describe.configure({ timeout: 120_000 });
+  // The service worker answers /assets/* from its cache, out of page.route's sight: blocked
+  // here, so the validator module can be held back.
+  test.use({ serviceWorkers: "block" });
+
+  test("a message that goes while a button is pressed waits for the click: the submit is not lost (validator arriving mid-press)", async ({ page, baseURL, expectHttpError }, info) => {
+    test.skip(!hasJs(info), "client validation is a JavaScript enhancement");
+    expectHttpError(400, /^\/player\/limits/);
+    await loggedInPlayer(page, baseURL!, "/player/limits");
+    await page.locator(PAGE_READY).waitFor({ state: "attached" });
+    // the server answers the missing confirmation
+    await page.getByTestId("cooling_off-form").evaluate((form) => (form as HTMLFormElement).requestSubmit());
+    const errors = page.getByTestId("cooling_off-form").locator(".field-errors");
+    await expect(errors).toContainText("ກະລຸນາຢືນຢັນ");
+    await page.locator(PAGE_READY).waitFor({ state: "attached" });
+    // the validator module is held back until the button is pressed
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let asked = () => {};
+    const requested = new Promise<void>((resolve) => (asked = resolve));
+    await page.route(/\/assets\/form-validators-[^/]+\.js$/, async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    await page.getByTestId("cooling_off-form").getByLabel("ຂ້ອຍເຂົ້າໃຈວ່າບໍ່ສາມາດຍົກເລີກໄດ້ກ່ອນໝົດເວລາ").check();
+    await requested;
+    await expect(errors).toHaveCount(1); // nothing has validated yet
+    // pressed near its bottom edge: a message removed above it would move the button away
+    const box = (await page.getByTestId("cooling_off-submit").boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height - 2);
+    await page.mouse.down();
+    const arrived = page.waitForResponse(/\/assets\/form-validators-/);
+    release();
+    await arrived;
+    await page.waitForTimeout(300); // the module runs and would redraw now
+    await expect(errors, "nothing moves under a pressed button").toHaveCount(1);
+    await page.mouse.up();
+    await expect(page.getByTestId("toast")).toContainText("ເລີ່ມພັກການຫຼິ້ນແລ້ວ ຮອດ");
+  });
+});

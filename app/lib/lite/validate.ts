@@ -96,6 +96,29 @@ export function liteValidate(ctx: LiteContext): void {
       for (const name of shown) draw(name, errors[name] ?? []);
       return errors;
     };
+    // A redraw between the press and the release of a button (the field just left, or the
+    // validator arriving) removes or adds messages above it: the button moves away under the
+    // pointer and the click is lost (a player taps "submit" and nothing happens; seen in e2e).
+    // While a press is under way the redraw waits until after its click; a submit checks anyway.
+    let pressed = false;
+    let due = false;
+    const checkSoon = () => {
+      if (pressed) due = true;
+      else check();
+    };
+    form.addEventListener("pointerdown", () => (pressed = true), true);
+    const released = () => {
+      if (!pressed) return;
+      // after the click this release makes (dispatched in the same task)
+      setTimeout(() => {
+        pressed = false;
+        if (!due) return;
+        due = false;
+        check();
+      }, 0);
+    };
+    // a touch that turns into a scroll ends with pointercancel, not pointerup
+    for (const type of ["pointerup", "pointercancel"]) d.addEventListener(type, released, true);
 
     const load = () =>
       (loading ??= import(/* @vite-ignore */ form.dataset.validator!)
@@ -104,7 +127,7 @@ export function liteValidate(ctx: LiteContext): void {
           if (!left.size) return;
           for (const name of left) shown.add(name);
           left.clear();
-          check();
+          checkSoon();
         })
         // the network dropped: the next touch tries again; a submit meanwhile goes to the server
         .catch(() => (loading = null)));
@@ -114,7 +137,7 @@ export function liteValidate(ctx: LiteContext): void {
       if (!isField(e.target)) return;
       if (!validator) return void left.add(e.target.name);
       shown.add(e.target.name);
-      check();
+      checkSoon();
     });
     form.addEventListener("input", (e) => {
       if (validator && isField(e.target) && shown.has(e.target.name)) check();
