@@ -129,10 +129,17 @@ try {
     writeFileSync(values.json, JSON.stringify(results, null, 2));
   }
 } finally {
-  if (chrome?.pid) try { chrome.kill("SIGKILL"); } catch {}
+  if (chrome?.pid && chrome.exitCode === null) {
+    // Chromium's helper processes still write into the profile for a moment after the main
+    // one dies: wait for its exit before removing the profile
+    const exited = new Promise((resolve) => chrome.once("exit", resolve));
+    try { chrome.kill("SIGKILL"); } catch {}
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  }
   await proxy?.close();
   if (server?.pid) try { process.kill(-server.pid, "SIGTERM"); } catch {}
-  rmSync(profile, { recursive: true, force: true });
+  // a leftover temporary profile is not worth failing a finished run for
+  try { rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); } catch (error) { console.warn(`left ${profile}: ${error.message}`); }
 }
 
 /** @param {any} lhr */
