@@ -1,6 +1,7 @@
-import { createRequestHandler, RouterContextProvider } from "react-router";
+import { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/lib/context.server";
 import { misconfiguredResponse } from "./config";
+import { lazyRequestHandler } from "./request-handler";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
 import { providerCspForHost } from "./services/provider-setup";
 import { collectProviderStats } from "./services/provider-stats";
@@ -9,10 +10,7 @@ import { rearmWallets } from "./services/wakeups";
 
 export { PlayerWallet } from "./wallet/player-wallet";
 
-const requestHandler = createRequestHandler(
-  () => import("virtual:react-router/server-build"),
-  import.meta.env.MODE,
-);
+const requestHandler = lazyRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE, import.meta.env.DEV);
 
 /** The hourly trigger of wrangler.toml (top level and every [env.*]) that collects provider figures. */
 const PROVIDER_STATS_CRON = "17 * * * *";
