@@ -52,19 +52,9 @@ export class WalletAlarm {
 
   /** Arms the alarm for the earliest work the wallet's state says is due (none: left as is). */
   rearmFromState(now: number): void {
-    const store = this.store;
-    const times: number[] = [];
-    const nextSettle = store.nextSettlementAt();
-    if (nextSettle !== null) times.push(nextSettle);
-    const open = store.openDeposit();
-    if (open) times.push(Math.min(open.expires_at, (open.last_poll_at ?? now) + RECONCILE_EVERY_MS));
-    const nextWithdraw = store.nextWithdrawAttemptAt();
-    if (nextWithdraw !== null) times.push(nextWithdraw);
-    const nextBonus = store.nextBonusAt();
-    if (nextBonus !== null) times.push(nextBonus);
-    const nextReward = store.rewards.nextAttemptAt();
-    if (nextReward !== null) times.push(nextReward);
-    if (store.unprojectedCount() > 0) times.push(now + 5000);
+    const due = this.store.dueWorkTimes(now, RECONCILE_EVERY_MS);
+    const times = [due.settle, due.open, due.withdraw, due.bonus, due.reward].filter((at): at is number => at !== null);
+    if (due.unprojected) times.push(now + 5000);
     if (times.length) this.arm(Math.max(now, Math.min(...times)));
   }
 

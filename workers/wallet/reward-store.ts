@@ -98,10 +98,6 @@ export class RewardStore {
     return this.rows(`SELECT * FROM rewards WHERE status = 'PENDING' AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY created_at`, now);
   }
 
-  nextAttemptAt(): number | null {
-    return this.sql.exec<{ t: number | null }>(`SELECT MIN(next_attempt_at) AS t FROM rewards WHERE status = 'PENDING'`).one().t;
-  }
-
   /** Rewards at this provider that hold a withdrawal from it: not credited yet, or credited with turnover still to play. */
   holdingWithdraw(provider: string): RewardRow[] {
     return this.rows(
