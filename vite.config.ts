@@ -39,7 +39,8 @@ export default defineConfig({
   // The Worker is minified like the browser code: it is uploaded and parsed on every cold
   // start (issue 16: 777 -> 510 KiB gzip). Code the lite pages inline by Function#toString
   // (lib/lite-page.server.ts) is minified with it and stays self-contained.
-  environments: { ssr: { build: { minify: true } } },
+  // (PROFILE_UNMINIFIED=1: kept readable for a CPU profile's function names, scripts/worker-profile.mjs)
+  environments: { ssr: { build: { minify: !process.env.PROFILE_UNMINIFIED } } },
   server: { port: 5173, strictPort: true, host: "127.0.0.1" },
   preview: { port: 5173, strictPort: true, host: "127.0.0.1" },
 });

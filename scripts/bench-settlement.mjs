@@ -16,7 +16,9 @@
 // one object per player) under `wrangler dev`, driven at the same concurrency.
 //
 // Env: SETTLE_PORT (4314), FLOOR_PORT (4324), SETTLE_ROUNDS ("1,50,200"), SETTLE_SOLO_RUNS (20),
-// SETTLE_SKIP_BUILD=1 (reuse build/ while iterating), SETTLE_STAGES=1 (where a crowd's time goes).
+// SETTLE_SKIP_BUILD=1 (reuse build/ while iterating), SETTLE_STAGES=1 (where a crowd's time goes),
+// SETTLE_PROFILE=1 (CPU profile of each Worker during each crowd: scripts/worker-profile.mjs),
+// SETTLE_POLL_MS (a fixed poll interval instead of the deposit page's pace: see QR_POLL).
 //
 // CPU (Linux): the processor time the portal's process tree (vite preview + its workerd, which
 // runs the portal and both sandboxes) and the floor's spent per settlement / per write, read
@@ -28,6 +30,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureDevVars } from "./dev-vars.mjs";
+import { printProfile, startWorkerProfiles } from "./worker-profile.mjs";
 
 const port = process.env.SETTLE_PORT ?? "4314";
 const floorPort = process.env.FLOOR_PORT ?? "4324";
@@ -36,11 +39,16 @@ const floorBase = `http://127.0.0.1:${floorPort}`;
 const rounds = (process.env.SETTLE_ROUNDS ?? "1,50,200").split(",").map(Number);
 const soloRuns = Number(process.env.SETTLE_SOLO_RUNS ?? "20");
 /**
- * How often each player asks (the page's own pace, about): completion only, the latency
- * comes from the wallet's settledAt, so a slower poll loses no precision and keeps 200
- * pollers from being most of the load measured.
+ * How each player asks for its deposit: by default at the deposit page's own pace (the
+ * `depositStatus` part of the lite page, app/lib/offline.ts QR_POLL and nextPollDelay): first
+ * 3 s after the page loaded, then each wait 1.5 times the last up to 15 s, and 3 s again once
+ * the order is seen PAID. That is the load 200 players waiting on their QR put on the portal;
+ * completion only, the latency comes from the wallet's settledAt, so the pace loses no
+ * precision. SETTLE_POLL_MS=<ms>: a fixed interval instead (sessions 24-25 used 2000, about
+ * 1.5 to 7 times the page's pace).
  */
-const POLL_MS = 2000;
+const FIXED_POLL_MS = process.env.SETTLE_POLL_MS ? Number(process.env.SETTLE_POLL_MS) : null;
+const QR_POLL = { min: 3_000, max: 15_000 };
 const GIVE_UP_MS = 180_000;
 
 ensureDevVars();
@@ -107,24 +115,35 @@ try {
 async function solo(player, runs) {
   const latencies = [];
   const cpuBefore = cpuSeconds(server.pid);
+  const workerdBefore = cpuSeconds(server.pid, "workerd");
   for (let i = 0; i < runs; i++) latencies.push((await oneDeposit(player)).latency);
   const cpu = cpuSeconds(server.pid) - cpuBefore;
+  const workerd = cpuSeconds(server.pid, "workerd") - workerdBefore;
   // One at a time, the rate is one settlement per latency. (CPU here includes opening the orders.)
-  return { ...summary(latencies, latencies.reduce((a, b) => a + b, 0) / 1000), cpuMs: (cpu * 1000) / runs };
+  return { ...summary(latencies, latencies.reduce((a, b) => a + b, 0) / 1000), cpuMs: (cpu * 1000) / runs, workerdMs: (workerd * 1000) / runs };
 }
 
 /** Every player opens an order first; then all pay at once; the clock runs from the first payment to the last credit. */
 async function crowd(list) {
   const orders = await pool(list, 8, (p) => openOrder(p));
+  const stopProfiles = process.env.SETTLE_PROFILE ? await startWorkerProfiles() : null;
   const cpuBefore = cpuSeconds(server.pid);
+  const workerdBefore = cpuSeconds(server.pid, "workerd");
+  const threadsBefore = threadTicks(server.pid);
   const paid = await Promise.all(orders.map(({ player, payload }) => pay(player, payload)));
-  const settled = await Promise.all(paid.map((p) => waitSettled(p.player, p.code)));
+  const settled = await Promise.all(paid.map((p, i) => waitSettled(p.player, p.code, orders[i].loadedAt)));
   const cpu = cpuSeconds(server.pid) - cpuBefore;
+  const workerd = cpuSeconds(server.pid, "workerd") - workerdBefore;
+  const busiest = busiestThreads(threadsBefore, threadTicks(server.pid), 3);
+  if (stopProfiles) for (const [title, profile] of Object.entries(await stopProfiles())) printProfile(`${title}, ${list.length} players`, profile, join(tmpdir(), `settle-${list.length}-${title}.cpuprofile`));
   const latencies = settled.map((s, i) => s.settledAt - paid[i].paidAt);
   const first = Math.min(...paid.map((p) => p.sentAt));
   if (process.env.SETTLE_STAGES) printStages(paid, settled, first);
   const last = Math.max(...settled.map((s) => s.settledAt));
-  return { ...summary(latencies, (last - first) / 1000), cpuMs: (cpu * 1000) / list.length };
+  // One thread near 100 % of the crowd's time is a serial bound on this machine, whatever the code.
+  const crowdSeconds = (last - first) / 1000;
+  console.error(`  busiest threads (share of one core from the first payment to the last credit): ${busiest.map((t) => `${t.name} ${((t.seconds / crowdSeconds) * 100).toFixed(0)} %`).join(", ")}`);
+  return { ...summary(latencies, (last - first) / 1000), cpuMs: (cpu * 1000) / list.length, workerdMs: (workerd * 1000) / list.length };
 }
 
 /**
@@ -144,9 +163,9 @@ function printStages(paid, settled, first) {
 }
 
 async function oneDeposit(player) {
-  const { payload } = await openOrder(player);
+  const { payload, loadedAt } = await openOrder(player);
   const p = await pay(player, payload);
-  const s = await waitSettled(player, p.code);
+  const s = await waitSettled(player, p.code, loadedAt);
   return { latency: s.settledAt - p.paidAt };
 }
 
@@ -167,7 +186,7 @@ async function openOrder(player) {
   for (let attempt = 1; ; attempt++) {
     const page = await (await fetch(`${base}/player/deposit`, { headers: { Cookie: player.cookie } })).text();
     const match = /data-testid="qr-payload"[^>]*>([^<]+)</.exec(page) ?? /(000201[^<"]+6304[0-9A-F]{4})/.exec(page);
-    if (match) return { player, payload: match[1].replaceAll("&amp;", "&").trim() };
+    if (match) return { player, payload: match[1].replaceAll("&amp;", "&").trim(), loadedAt: Date.now() };
     qrRetries++;
     if (attempt === 10) throw new Error("no QR payload on /player/deposit after 10 tries");
     await sleep(1000);
@@ -213,10 +232,23 @@ function referenceOf(payload) {
   throw new Error("no reference in the QR payload");
 }
 
-/** Polls the player API (as the deposit page does) until the order is settled. */
-async function waitSettled(player, code) {
+/**
+ * Polls the player API as the deposit page does (same request, same pace: see QR_POLL) until
+ * the order is settled. `loadedAt`: when the player's deposit page showed the QR.
+ */
+async function waitSettled(player, code, loadedAt) {
   const until = Date.now() + GIVE_UP_MS;
-  await sleep(POLL_MS * Math.random());
+  let delay = null;
+  let next = loadedAt;
+  let seenPaid = false;
+  const nextDelay = () => (FIXED_POLL_MS ?? (delay = delay === null ? QR_POLL.min : Math.min(QR_POLL.max, Math.round(delay * 1.5))));
+  // the page's timer has been running since it loaded: where it is now
+  if (FIXED_POLL_MS) next = Date.now() + FIXED_POLL_MS * Math.random();
+  else while ((next += nextDelay()) < Date.now());
+  const wait = async () => {
+    await sleep(Math.max(0, next - Date.now()));
+  };
+  await wait();
   while (Date.now() < until) {
     const res = await fetch(`${base}/api/v2/players/deposits?page=1&pageSize=1`, { headers: { Cookie: player.cookie } });
     if (!res.ok) {
@@ -224,14 +256,20 @@ async function waitSettled(player, code) {
       const text = await res.text();
       pollErrors.set(res.status, (pollErrors.get(res.status) ?? 0) + 1);
       if (!pollErrorSample) pollErrorSample = `HTTP ${res.status}: ${text.replace(/\s+/g, " ").slice(0, 200)}`;
-      await sleep(POLL_MS);
+      next = Date.now() + nextDelay();
+      await wait();
       continue;
     }
     const body = await res.json();
     const order = body.items?.find((o) => o.code === code);
     if (order?.status === "SUCCESS") return { settledAt: Date.parse(order.settledAt), walletPaidAt: Date.parse(order.paidAt) };
     if (order?.status === "FAILED") throw new Error(`${code} FAILED`);
-    await sleep(POLL_MS);
+    if (order?.status === "PAID" && !seenPaid) {
+      seenPaid = true;
+      delay = null; // the page: "money on its way: look again soon"
+    }
+    next = Date.now() + nextDelay();
+    await wait();
   }
   throw new Error(`${code} not settled within ${GIVE_UP_MS} ms`);
 }
@@ -276,11 +314,58 @@ async function driveFloor(concurrency) {
   return { ...summary(latencies, (Date.now() - start) / 1000), cpuMs: ((cpuSeconds(floor.pid) - cpuBefore) * 1000) / total };
 }
 
+/** CPU ticks of every thread of the process tree under `root` ("name pid/tid" -> ticks of 1/100 s). */
+function threadTicks(root) {
+  const ticks = new Map();
+  const pids = new Set([root]);
+  let procs;
+  try {
+    procs = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
+  } catch {
+    return ticks;
+  }
+  const parents = new Map();
+  for (const pid of procs) {
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+      parents.set(Number(pid), Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {}
+  }
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parents) if (!pids.has(pid) && pids.has(ppid)) pids.add(pid), (grew = true);
+  }
+  for (const pid of pids) {
+    let tids = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {}
+    for (const tid of tids) {
+      try {
+        const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+        const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+        ticks.set(`${text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"))} ${pid}/${tid}`, Number(fields[11]) + Number(fields[12]));
+      } catch {}
+    }
+  }
+  return ticks;
+}
+
+/** The `n` threads that spent the most CPU between two threadTicks snapshots. */
+function busiestThreads(before, after, n) {
+  return [...after]
+    .map(([name, ticks]) => ({ name, seconds: (ticks - (before.get(name) ?? 0)) / 100 }))
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, n);
+}
+
 /**
  * CPU seconds (user + system) spent so far by a process and all its descendants, from
  * /proc/<pid>/stat (clock ticks of 1/100 s); NaN where /proc is not there (not Linux).
+ * `only`: just the processes of that name in the tree ("workerd": the Workers themselves,
+ * without vite preview's Node proxy in front of them).
  */
-function cpuSeconds(root) {
+function cpuSeconds(root, only) {
   let procs;
   try {
     procs = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
@@ -292,7 +377,8 @@ function cpuSeconds(root) {
     try {
       const text = readFileSync(`/proc/${pid}/stat`, "utf8");
       const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-      stats.set(Number(pid), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+      const name = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"));
+      stats.set(Number(pid), { name, ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
     } catch {}
   }
   const tree = new Set([root]);
@@ -305,7 +391,7 @@ function cpuSeconds(root) {
     }
   }
   let ticks = 0;
-  for (const pid of tree) ticks += stats.get(pid)?.ticks ?? 0;
+  for (const pid of tree) if (!only || stats.get(pid)?.name === only) ticks += stats.get(pid)?.ticks ?? 0;
   return ticks / 100;
 }
 
@@ -320,7 +406,7 @@ function print(r) {
   console.log(
     `${r.concurrency} player(s): paid -> credit p50 ${ms(s.p50)}, p95 ${ms(s.p95)}, max ${ms(s.max)} over ${s.count}; ${s.rate.toFixed(1)} settled/s; ` +
       `floor ${r.floor.rate.toFixed(0)} writes/s (p50 ${ms(r.floor.p50)}, p95 ${ms(r.floor.p95)}); ratio ${((s.rate / r.floor.rate) * 100).toFixed(1)} %; ` +
-      `CPU ${s.cpuMs.toFixed(0)} ms a settlement (portal + sandboxes), floor ${r.floor.cpuMs.toFixed(1)} ms a write`,
+      `CPU ${s.cpuMs.toFixed(0)} ms a settlement (portal + sandboxes; ${s.workerdMs.toFixed(0)} ms of it in workerd, the rest vite preview's Node proxy), floor ${r.floor.cpuMs.toFixed(1)} ms a write`,
   );
 }
 

@@ -154,6 +154,11 @@ function figuresOf(lhr) {
     cls: audits["cumulative-layout-shift"].numericValue,
     bytes: audits["total-byte-weight"].numericValue,
     jsBytes: requests.filter((r) => r.resourceType === "Script").reduce((n, r) => n + (r.transferSize ?? 0), 0),
+    // what the host's CPU is worth to Lighthouse (docs/throttling.md: it expects >= 1000 for its 4x)
+    benchmarkIndex: lhr.environment?.benchmarkIndex,
+    /** main-thread time by kind (ms, as observed before the 4x slowdown is applied) */
+    mainThread: Object.fromEntries((audits["mainthread-work-breakdown"]?.details?.items ?? []).map((i) => [i.group, Math.round(i.duration)])),
+    longTasks: (audits["long-tasks"]?.details?.items ?? []).map((t) => `${Math.round(t.startTime)}+${Math.round(t.duration)} ${String(t.url).slice(0, 60)}`),
   };
 }
 
