@@ -1,14 +1,13 @@
 import { useEffect } from "react";
+import { afterLoadWhenIdle, FINGERPRINT_SYNC_DELAY_MS } from "~/lib/fingerprint";
 
 /** Sends the device fingerprint once a day or when it changes (SPEC §1), for logged-in players. */
 export function FingerprintSync({ agencyId }: { agencyId: string }) {
   useEffect(() => {
-    // Idle time: never compete with the page the player asked for.
+    // After the page's first seconds, in idle time: never compete with the page the player asked for.
     const start = () =>
-      import("~/lib/fingerprint-collect").then(({ syncFingerprint }) => syncFingerprint(agencyId)).catch(() => {});
-    const idle = typeof window.requestIdleCallback === "function";
-    const id = idle ? window.requestIdleCallback(start) : window.setTimeout(start, 1500);
-    return () => (idle ? window.cancelIdleCallback(id) : window.clearTimeout(id));
+      void import("~/lib/fingerprint-collect").then(({ syncFingerprint }) => syncFingerprint(agencyId)).catch(() => {});
+    return afterLoadWhenIdle(start, FINGERPRINT_SYNC_DELAY_MS);
   }, [agencyId]);
   return null;
 }

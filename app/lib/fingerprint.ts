@@ -31,6 +31,38 @@ export type StoredFingerprint = { date: string; fingerprint: string };
 
 export const FINGERPRINT_VERSION = "1";
 
+/**
+ * A logged-in player's daily fingerprint (SPEC §1) is collected this long after the page's
+ * `load`, then in idle time: collecting opens a WebGL context and an AudioContext, one long
+ * task (about 340 ms in headless Chromium, tens of ms on a phone's GPU) that would otherwise
+ * land in the page's first second, when the player reaches for it (Lighthouse's TBT: the
+ * largest task of every player page, issue 16). Nothing waits for it; a page left sooner
+ * simply leaves it to the next one (it is sent at most once a day anyway).
+ */
+export const FINGERPRINT_SYNC_DELAY_MS = 5_000;
+
+/**
+ * Runs `start` `delayMs` after the page's load, in idle time. Self-contained (the lite
+ * script inlines its source): only its arguments and the browser's globals. Returns a cancel.
+ */
+export function afterLoadWhenIdle(start: () => void, delayMs: number): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let idle: number | undefined;
+  const wait = () => {
+    timer = setTimeout(() => {
+      if (typeof window.requestIdleCallback === "function") idle = window.requestIdleCallback(start, { timeout: 2000 });
+      else start();
+    }, delayMs);
+  };
+  if (document.readyState === "complete") wait();
+  else window.addEventListener("load", wait, { once: true });
+  return () => {
+    window.removeEventListener("load", wait);
+    clearTimeout(timer);
+    if (idle !== undefined) window.cancelIdleCallback(idle);
+  };
+}
+
 export function fingerprintStorageKey(agencyId: string): string {
   return `fingerprint:${agencyId}`;
 }

@@ -1,6 +1,6 @@
 import { AUTH_LIMITS } from "./schemas/auth";
 import { PENDING_DELAY_MS, PENDING_MIN_MS, SCROLL_TOP_THRESHOLD_PX, TOAST_DURATION_MS, TOAST_SWIPE_PX } from "../components/feedback";
-import { FINGERPRINT_VERSION, fingerprintStorageKey, localDate, parseStored, shouldSendFingerprint } from "./fingerprint";
+import { afterLoadWhenIdle, FINGERPRINT_SYNC_DELAY_MS, FINGERPRINT_VERSION, fingerprintStorageKey, localDate, parseStored, shouldSendFingerprint } from "./fingerprint";
 import { collectFingerprint, syncFingerprintWith } from "./fingerprint-collect";
 import type { LitePageAssets, PublicScriptOptions } from "./page-scripts";
 import { CREDIT_REFRESH, guardOfflineSubmits, nextPollDelay, registerServiceWorker, SW_REGISTER_DELAY_MS } from "./offline";
@@ -19,7 +19,7 @@ import { liteCountdown, liteCreditPreview, liteDepositStatus, liteSelectOnFocus 
 import appCss from "../styles/app.css?inline";
 
 /** The fingerprint functions as source, only for the pages that need them (most of the script's weight). */
-const FINGERPRINT_KIT = `{collect:${collectFingerprint},sync:${syncFingerprintWith},storageKey:${fingerprintStorageKey},localDate:${localDate},parseStored:${parseStored},shouldSend:${shouldSendFingerprint}}`;
+const FINGERPRINT_KIT = `{collect:${collectFingerprint},sync:${syncFingerprintWith},storageKey:${fingerprintStorageKey},localDate:${localDate},parseStored:${parseStored},shouldSend:${shouldSendFingerprint},later:${afterLoadWhenIdle}}`;
 const OFFLINE_KIT = `{register:${registerServiceWorker},guard:${guardOfflineSubmits}}`;
 /**
  * Extra pure helpers as source, by name, for parts that need them (`LitePartSpec.kits`): a
@@ -91,6 +91,7 @@ function publicScript(options: PublicScriptOptions): string {
       scrollPx: SCROLL_TOP_THRESHOLD_PX,
       usernamePattern: `^[a-z0-9_-]{${AUTH_LIMITS.usernameMin},${AUTH_LIMITS.usernameMax}}$`,
       swDelayMs: SW_REGISTER_DELAY_MS,
+      fingerprintDelayMs: FINGERPRINT_SYNC_DELAY_MS,
       pendingDelayMs: PENDING_DELAY_MS,
       pendingMinMs: PENDING_MIN_MS,
       creditEveryMs: CREDIT_REFRESH.everyMs,

@@ -443,6 +443,9 @@ test.describe("player accounts", () => {
 
   test("fingerprint: sent once a day, again when the stored date is old or missing", async ({ page, clientIp }, info) => {
     test.skip(!hasJs(info), "the fingerprint is collected by a script (SPEC §1)");
+    // every page's sync waits FINGERPRINT_SYNC_DELAY_MS (5 s) after its load
+    test.setTimeout(120_000);
+    const SYNC = { timeout: 20_000 };
     const KEY = "fingerprint:demo";
     const sent: string[] = [];
     page.on("request", (req) => {
@@ -459,7 +462,7 @@ test.describe("player accounts", () => {
     const stored = () => page.evaluate((key) => localStorage.getItem(key), KEY);
     /** This document's sync has decided; a request it would send has left by then. */
     const synced = async () => {
-      await page.waitForFunction(() => ((window as unknown as { fpChecks?: number }).fpChecks ?? 0) >= 1);
+      await page.waitForFunction(() => ((window as unknown as { fpChecks?: number }).fpChecks ?? 0) >= 1, undefined, SYNC);
       await page.waitForTimeout(300);
     };
 
@@ -468,8 +471,8 @@ test.describe("player accounts", () => {
     await page.goto("/login");
     await submitLogin(page, player);
     await expect(page.getByTestId("player-menu")).toBeVisible();
-    await expect.poll(() => sent.length).toBe(1);
-    await expect.poll(stored).not.toBeNull();
+    await expect.poll(() => sent.length, SYNC).toBe(1);
+    await expect.poll(stored, SYNC).not.toBeNull();
     const today = JSON.parse((await stored())!).date as string;
     expect(today).toMatch(/^\d{4}-\d{2}-\d{2}$/);
 
@@ -492,8 +495,8 @@ test.describe("player accounts", () => {
       localStorage.setItem(key, JSON.stringify(value));
     }, KEY);
     await page.reload();
-    await expect.poll(() => sent.length).toBe(2);
-    await expect.poll(async () => JSON.parse((await stored())!).date).toBe(today);
+    await expect.poll(() => sent.length, SYNC).toBe(2);
+    await expect.poll(async () => JSON.parse((await stored())!).date, SYNC).toBe(today);
     await page.reload();
     await synced();
     expect(sent).toHaveLength(2);
@@ -501,8 +504,8 @@ test.describe("player accounts", () => {
     // stored copy removed: sent again, once
     await page.evaluate((key) => localStorage.removeItem(key), KEY);
     await page.reload();
-    await expect.poll(() => sent.length).toBe(3);
-    await expect.poll(stored).not.toBeNull();
+    await expect.poll(() => sent.length, SYNC).toBe(3);
+    await expect.poll(stored, SYNC).not.toBeNull();
     await page.reload();
     await synced();
     expect(sent).toHaveLength(3);

@@ -19,6 +19,8 @@ export type LiteConfig = {
   scrollPx: number;
   usernamePattern: string;
   swDelayMs: number;
+  /** The daily fingerprint waits this long after `load` (lib/fingerprint.ts FINGERPRINT_SYNC_DELAY_MS). */
+  fingerprintDelayMs: number;
   /** Pending UI (SPEC §9): shown after this long, then at least `pendingMinMs`. */
   pendingDelayMs: number;
   pendingMinMs: number;

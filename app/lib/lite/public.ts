@@ -40,7 +40,9 @@ export function publicPart({ d, config: o, kit }: LiteContext): void {
   const up = d.querySelector<HTMLElement>('[data-testid="scroll-top"]');
   if (up) {
     const onScroll = () => (up.hidden = window.scrollY <= o.scrollPx);
-    onScroll();
+    // Not read now: scrollY forces the page's first layout inside this script (tens of ms on a
+    // phone, one long task with the parse; issue 16's TBT). The first frame lays out anyway.
+    requestAnimationFrame(onScroll);
     window.addEventListener("scroll", onScroll, { passive: true });
     up.addEventListener("click", () => window.scrollTo({ top: 0, behavior: "smooth" }));
   }
@@ -115,13 +117,10 @@ export function publicPart({ d, config: o, kit }: LiteContext): void {
         void start().then(() => form.submit());
       });
     }
-    // A logged-in player's daily fingerprint (SPEC §1), in idle time like FingerprintSync.
+    // A logged-in player's daily fingerprint (SPEC §1), after the page's first seconds, in idle
+    // time, like FingerprintSync.
     const agencyId = o.syncAgencyId;
-    if (agencyId) {
-      const start = () => void fp.sync(fp, o.version, agencyId).catch(() => {});
-      if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(start);
-      else setTimeout(start, 1500);
-    }
+    if (agencyId) fp.later(() => void fp.sync(fp, o.version, agencyId).catch(() => {}), o.fingerprintDelayMs);
   }
   // A bad network (decision 028): the service worker, and no form sent silently into nothing.
   kit.offline.guard();
