@@ -27,6 +27,7 @@ Options:
   --runs N       runs per page (default 3)
   --port N       port of the preview this script starts (default 4181, or LIGHTHOUSE_PORT)
   --json FILE    also write every run's figures as JSON
+  --trace DIR    also write every run's Chromium trace (open in DevTools' Performance panel)
   --help         this text
 
 Chromium: CHROMIUM_PATH or /usr/bin/chromium (Debian's chromium package; npm test installs it).
@@ -37,6 +38,7 @@ const { values } = parseArgs({
     base: { type: "string" },
     pages: { type: "string" },
     runs: { type: "string", default: "3" },
+    trace: { type: "string" },
     port: { type: "string", default: process.env.LIGHTHOUSE_PORT ?? "4181" },
     json: { type: "string" },
     help: { type: "boolean", default: false },
@@ -109,6 +111,10 @@ try {
       const landed = new URL(lhr.finalDisplayedUrl).pathname;
       if (landed !== new URL(url).pathname) throw new Error(`${page} ended at ${landed} (session cookie refused?)`);
       version = lhr.lighthouseVersion;
+      if (values.trace) {
+        const { writeFileSync } = await import("node:fs");
+        writeFileSync(join(values.trace, `${page.replaceAll("/", "_")}-${i + 1}.trace.json`), JSON.stringify(result.artifacts.Trace));
+      }
       const figures = figuresOf(lhr);
       results[page].push(figures);
       console.error(`${page} run ${i + 1}/${runs}: ${JSON.stringify(figures)}`);
