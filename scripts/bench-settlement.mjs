@@ -314,37 +314,55 @@ async function driveFloor(concurrency) {
   return { ...summary(latencies, (Date.now() - start) / 1000), cpuMs: ((cpuSeconds(floor.pid) - cpuBefore) * 1000) / total };
 }
 
-/** CPU ticks of every thread of the process tree under `root` ("name pid/tid" -> ticks of 1/100 s). */
-function threadTicks(root) {
-  const ticks = new Map();
-  const pids = new Set([root]);
+/** One /proc/<pid>[/task/<tid>]/stat file: the name, the parent pid, CPU ticks (user + system, 1/100 s). */
+function statOf(path) {
+  const text = readFileSync(path, "utf8");
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { name: text.slice(text.indexOf("(") + 1, text.lastIndexOf(")")), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+}
+
+/**
+ * The processes of the tree under `root` (root and all its descendants) with their stat;
+ * null where /proc is not there (not Linux).
+ */
+function processTree(root) {
   let procs;
   try {
     procs = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
   } catch {
-    return ticks;
+    return null;
   }
-  const parents = new Map();
+  const stats = new Map();
   for (const pid of procs) {
     try {
-      const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-      parents.set(Number(pid), Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[1]));
+      stats.set(Number(pid), statOf(`/proc/${pid}/stat`));
     } catch {}
   }
+  const tree = new Map();
+  if (stats.has(root)) tree.set(root, stats.get(root));
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, ppid] of parents) if (!pids.has(pid) && pids.has(ppid)) pids.add(pid), (grew = true);
+    for (const [pid, stat] of stats) {
+      if (tree.has(pid) || !tree.has(stat.ppid)) continue;
+      tree.set(pid, stat);
+      grew = true;
+    }
   }
-  for (const pid of pids) {
+  return tree;
+}
+
+/** CPU ticks of every thread of the process tree under `root` ("name pid/tid" -> ticks of 1/100 s). */
+function threadTicks(root) {
+  const ticks = new Map();
+  for (const pid of processTree(root)?.keys() ?? []) {
     let tids = [];
     try {
       tids = readdirSync(`/proc/${pid}/task`);
     } catch {}
     for (const tid of tids) {
       try {
-        const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-        const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-        ticks.set(`${text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"))} ${pid}/${tid}`, Number(fields[11]) + Number(fields[12]));
+        const stat = statOf(`/proc/${pid}/task/${tid}/stat`);
+        ticks.set(`${stat.name} ${pid}/${tid}`, stat.ticks);
       } catch {}
     }
   }
@@ -366,32 +384,10 @@ function busiestThreads(before, after, n) {
  * without vite preview's Node proxy in front of them).
  */
 function cpuSeconds(root, only) {
-  let procs;
-  try {
-    procs = readdirSync("/proc").filter((d) => /^\d+$/.test(d));
-  } catch {
-    return NaN;
-  }
-  const stats = new Map();
-  for (const pid of procs) {
-    try {
-      const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-      const name = text.slice(text.indexOf("(") + 1, text.lastIndexOf(")"));
-      stats.set(Number(pid), { name, ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
-    } catch {}
-  }
-  const tree = new Set([root]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, { ppid }] of stats) {
-      if (tree.has(pid) || !tree.has(ppid)) continue;
-      tree.add(pid);
-      grew = true;
-    }
-  }
+  const tree = processTree(root);
+  if (!tree) return NaN;
   let ticks = 0;
-  for (const pid of tree) if (!only || stats.get(pid)?.name === only) ticks += stats.get(pid)?.ticks ?? 0;
+  for (const stat of tree.values()) if (!only || stat.name === only) ticks += stat.ticks;
   return ticks / 100;
 }
 
