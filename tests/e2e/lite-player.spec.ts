@@ -119,6 +119,27 @@ test.describe("lite player pages", () => {
     await page.clock.runFor(61_000);
     await expect(line).toContainText("0 ຊົ່ວໂມງ 01 ນາທີ");
   });
+  test("the daily fingerprint waits for the page's first seconds, then is collected (decision 036)", async ({ page, baseURL }, info) => {
+    test.skip(!hasJs(info) || !isPhone(info), "a JavaScript enhancement; the script does not depend on the viewport");
+    // the sync's look at the stored copy comes right after collecting: counted per document
+    await page.addInitScript(() => {
+      const getItem = Storage.prototype.getItem;
+      Storage.prototype.getItem = function (this: Storage, name: string) {
+        if (name.startsWith("fingerprint:")) (window as unknown as { fpChecks: number }).fpChecks = ((window as unknown as { fpChecks?: number }).fpChecks ?? 0) + 1;
+        return getItem.call(this, name);
+      };
+    });
+    await page.clock.install();
+    await loggedInPlayer(page, baseURL!, "/player/sessions");
+    await page.locator(PAGE_READY).waitFor({ state: "attached" });
+    await page.waitForFunction(() => document.readyState === "complete");
+    const checks = () => page.evaluate(() => (window as unknown as { fpChecks?: number }).fpChecks ?? 0);
+    // idle the whole time, yet nothing collected in the first seconds (a WebGL context is a long task)
+    await page.clock.runFor(4_000);
+    expect(await checks(), "collected within 4 s of load").toBe(0);
+    await page.clock.runFor(4_000);
+    await expect.poll(checks).toBeGreaterThanOrEqual(1);
+  });
 });
 
 test.describe("lite validation and a pressed button", () => {
