@@ -76,7 +76,7 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(cacheFirst(request, event));
     return;
   }
-  if (/^\/(fonts|banks|promotions|brand)\//.test(url.pathname) || url.pathname === "/logo.svg" || url.pathname === "/favicon.svg") {
+  if (/^\/(fonts|promotions|brand)\//.test(url.pathname) || url.pathname === "/logo.svg" || url.pathname === "/favicon.svg") {
     event.respondWith(staleWhileRevalidate(request, event));
   }
   // everything else (.data, /api, /locales, the manifest, ...) is the browser's business

@@ -28,6 +28,8 @@ Options:
   --port N       port of the preview this script starts (default 4181, or LIGHTHOUSE_PORT)
   --json FILE    also write every run's figures as JSON
   --trace DIR    also write every run's Chromium trace (open in DevTools' Performance panel)
+  --lang LANG    measure the pages in lo (default: the agency's language), cn or vn
+                 (the switcher's cookie goes into Chromium's jar)
   --help         this text
 
 Chromium: CHROMIUM_PATH or /usr/bin/chromium (Debian's chromium package; npm test installs it).
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     pages: { type: "string" },
     runs: { type: "string", default: "3" },
     trace: { type: "string" },
+    lang: { type: "string" },
     port: { type: "string", default: process.env.LIGHTHOUSE_PORT ?? "4181" },
     json: { type: "string" },
     help: { type: "boolean", default: false },
@@ -51,6 +54,7 @@ if (values.help) {
 const pages = values.pages ? values.pages.split(",").map((p) => p.trim()).filter(Boolean) : PAGES;
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, not ${values.runs}`);
+if (values.lang && !["lo", "cn", "vn"].includes(values.lang)) throw new Error(`--lang must be lo, cn or vn, not ${values.lang}`);
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** @type {import("node:child_process").ChildProcess | null} */
@@ -94,8 +98,14 @@ try {
   for (const page of pages) {
     results[page] = [];
     const wantCookie = Boolean(cookie) && page.startsWith("/player");
-    if (wantCookie && !inJar) await browserCommand(launched.ws, "Storage.setCookies", { cookies: [jarCookie(cookie, proxy.url)] });
-    if (!wantCookie && inJar) await browserCommand(launched.ws, "Storage.clearCookies", {});
+    if (page === pages[0] || wantCookie !== inJar) {
+      await browserCommand(launched.ws, "Storage.clearCookies", {});
+      /** @type {string[]} */
+      const jar = [];
+      if (values.lang) jar.push(languageCookie(values.lang));
+      if (wantCookie) jar.push(cookie);
+      if (jar.length) await browserCommand(launched.ws, "Storage.setCookies", { cookies: jar.map((c) => jarCookie(c, proxy.url)) });
+    }
     inJar = wantCookie;
     for (let i = 0; i < runs; i++) {
       const url = proxy.url + page;
@@ -182,7 +192,12 @@ async function loginDemo(target) {
   return session.split(";")[0];
 }
 
-/** The session cookie for Chromium's jar (Storage.setCookies). */
+/** The language switcher's cookie (workers/core/languages.ts LANGUAGE_COOKIE; React Router's cookie encoding: base64 of JSON). */
+function languageCookie(lang) {
+  return `lng=${Buffer.from(JSON.stringify(lang)).toString("base64")}`;
+}
+
+/** A cookie (name=value) for Chromium's jar (Storage.setCookies). */
 function jarCookie(cookie, url) {
   const [name, ...rest] = cookie.split("=");
   return { name, value: rest.join("="), url, path: "/", httpOnly: true, sameSite: "Lax" };

@@ -17,17 +17,17 @@ INSERT OR IGNORE INTO promotions (id, agency_id, status, title, description, ima
 VALUES ('welcome-100', 'demo', 'ACTIVE',
   '{"lo":"ໂບນັດຕ້ອນຮັບ 100%","cn":"新会员首存 100% 奖金","vn":"Thưởng chào mừng 100%"}',
   '{"lo":"ສະມາຊິກໃໝ່ຝາກຄັ້ງທຳອິດ ຮັບໂບນັດ 100% ສູງສຸດ 500 ເຄຣດິດ.","cn":"新会员首次存款可获得 100% 奖金，最高 500 积分。","vn":"Thành viên mới nạp lần đầu nhận thưởng 100%, tối đa 500 điểm."}',
-  '/promotions/welcome-100.svg', 'PERCENT', '100', '500', NULL, 1, '10', '5', '3000', 1, '["askmebet","betflix","gclub","gclub_live","alphabet"]', 1);
+  '/promotions/welcome-100.webp', 'PERCENT', '100', '500', NULL, 1, '10', '5', '3000', 1, '["askmebet","betflix","gclub","gclub_live","alphabet"]', 1);
 INSERT OR IGNORE INTO promotions (id, agency_id, status, title, description, image_url, bonus_kind, bonus_value, bonus_cap, set_amount, first_order_only, credit_threshold, turnover_multiple, max_withdraw_credit, withdraw_all, providers, sort_order)
 VALUES ('deposit-60k-bonus-50', 'demo', 'ACTIVE',
   '{"lo":"ຝາກ 60.000 ກີບ ຮັບ 50 ເຄຣດິດ","cn":"存 60,000 基普送 50 积分","vn":"Nạp 60.000 kip nhận 50 điểm"}',
   '{"lo":"ຝາກ 60.000 ກີບພໍດີ ຮັບໂບນັດ 50 ເຄຣດິດທັນທີ. ຍອດຫຼິ້ນ 3 ເທົ່າ, ຖອນໄດ້ສູງສຸດ 1.000 ເຄຣດິດ.","cn":"存款正好 60,000 基普即送 50 积分奖金。3 倍流水，最多提取 1,000 积分。","vn":"Nạp đúng 60.000 kip nhận ngay 50 điểm thưởng. Doanh số 3 lần, rút tối đa 1.000 điểm."}',
-  '/promotions/deposit-60k-bonus-50.svg', 'FIXED', '50', NULL, '60000', 0, '10', '3', '1000', 1, '["askmebet","betflix","gclub","gclub_live","alphabet"]', 2);
+  '/promotions/deposit-60k-bonus-50.webp', 'FIXED', '50', NULL, '60000', 0, '10', '3', '1000', 1, '["askmebet","betflix","gclub","gclub_live","alphabet"]', 2);
 INSERT OR IGNORE INTO promotions (id, agency_id, status, title, description, image_url, bonus_kind, bonus_value, bonus_cap, set_amount, first_order_only, credit_threshold, turnover_multiple, max_withdraw_credit, withdraw_all, providers, sort_order)
 VALUES ('daily-10', 'demo', 'ACTIVE',
   '{"lo":"ໂບນັດລາຍວັນ 10%","cn":"每日 10% 奖金","vn":"Thưởng hằng ngày 10%"}',
   '{"lo":"ຮັບໂບນັດ 10% ຂອງຍອດຝາກ ສູງສຸດ 300 ເຄຣດິດ ສຳລັບ askmebet ແລະ betflix.","cn":"存款可获 10% 奖金，最高 300 积分，适用于 askmebet 和 betflix。","vn":"Nhận thưởng 10% số nạp, tối đa 300 điểm, cho askmebet và betflix."}',
-  '/promotions/daily-10.svg', 'PERCENT', '10', '300', NULL, 0, '20', '2', NULL, 0, '["askmebet","betflix"]', 3);
+  '/promotions/daily-10.webp', 'PERCENT', '10', '300', NULL, 0, '20', '2', NULL, 0, '["askmebet","betflix"]', 3);
 INSERT OR IGNORE INTO promotions (id, agency_id, status, title, description, image_url, bonus_kind, bonus_value, bonus_cap, set_amount, first_order_only, credit_threshold, turnover_multiple, max_withdraw_credit, withdraw_all, providers, sort_order)
 VALUES ('songkran', 'demo', 'INACTIVE',
   '{"lo":"ໂປຣປີໃໝ່ລາວ","cn":"老挝新年优惠","vn":"Khuyến mãi Tết Lào"}',

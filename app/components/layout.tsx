@@ -11,6 +11,7 @@ import type { BrandImage } from "../../workers/core/brand";
 import { Logo } from "./logo";
 import { Icon } from "./icons";
 import { ContactMenu, Disclosure, LanguageSwitcher, SocialLinks, useCurrentPath, type Social } from "./menus";
+import { BankMark } from "./bank-mark";
 
 export type LayoutPlayer = { id: string; displayName: string } | null;
 
@@ -236,7 +237,7 @@ export function Footer({ agencyName, logo }: LayoutProps) {
           <ul className="footer-banks" role="list">
             {FOOTER_BANKS.map((code) => (
               <li key={code}>
-                <img src={`/banks/${code.toLowerCase()}.svg`} alt={t(`banks.${code}`)} width={48} height={48} loading="lazy" decoding="async" />
+                <BankMark code={code} size={48} label={t(`banks.${code}`)} />
               </li>
             ))}
           </ul>

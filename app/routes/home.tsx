@@ -9,6 +9,7 @@ import type { Language } from "../../workers/core/languages";
 import type { Provider } from "../../workers/core/providers";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { Route } from "./+types/home";
+import { BankMark } from "../components/bank-mark";
 
 /**
  * No React in the browser: links and forms only, plus the lite script (decision 021). One Lao
@@ -146,7 +147,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
         <ul className="landing-banks" role="list">
           {banks.map((code) => (
             <li key={code}>
-              <img src={`/banks/${code.toLowerCase()}.svg`} alt={t(`bankNames.${code}`)} width={48} height={48} loading="lazy" decoding="async" />
+              <BankMark code={code} size={48} label={t(`bankNames.${code}`)} />
             </li>
           ))}
         </ul>

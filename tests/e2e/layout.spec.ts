@@ -18,7 +18,7 @@ test.describe("root layout and landing page", () => {
       await expect(page.getByTestId("categories").getByText(name)).toBeVisible();
     }
     const footer = page.getByTestId("footer");
-    await expect(footer.locator(".footer-banks img")).toHaveCount(6);
+    await expect(footer.locator(".footer-banks").getByRole("img")).toHaveCount(6);
     await expect(footer.locator(".footer-column")).toHaveCount(3);
     // the site name (the brand's, else the agency's) is the logo's alt text and the copyright's holder
     const siteName = (await navbar.locator(".navbar-logo img.logo").getAttribute("alt"))!;

@@ -311,7 +311,7 @@ describe("the owner's page", () => {
 });
 
 describe("sandbox lobby pictures", () => {
-  it("each game shows its picture with fixed dimensions, lazy; the picture is a small SVG under our origin", async () => {
+  it("each game shows its picture with fixed dimensions, lazy; the picture is a small WebP under our origin", async () => {
     const p = await playerWithBank();
     const html = await (await fetchApp("http://localhost/player/game/askmebet?tab=Slot", { headers: { Cookie: p.cookie } })).text();
     const imgs = [...html.matchAll(/<img [^>]*data-testid="game-img"[^>]*>/g)].map((m) => m[0]);
@@ -320,13 +320,17 @@ describe("sandbox lobby pictures", () => {
       expect(img).toContain('width="160"');
       expect(img).toContain('height="120"');
       expect(img).toContain('loading="lazy"');
-      expect(img).toMatch(/src="\/sandbox\/provider\/img\/amb-[a-z-]+\.svg"/);
+      expect(img).toMatch(/src="\/sandbox\/provider\/img\/amb-[a-z-]+\.webp"/);
     }
-    const svg = await fetchApp("http://localhost/sandbox/provider/img/amb-lucky-reels.svg");
-    expect(svg.status).toBe(200);
-    expect(svg.headers.get("Content-Type")).toBe("image/svg+xml");
-    expect(await svg.text()).toContain("<svg");
-    expect((await fetchApp("http://localhost/sandbox/provider/img/nope.svg")).status).toBe(404);
+    // raster, like a real provider's thumbnails (decision 037): a WebP file (RIFF....WEBP)
+    const picture = await fetchApp("http://localhost/sandbox/provider/img/amb-lucky-reels.webp");
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get("Content-Type")).toBe("image/webp");
+    const bytes = new Uint8Array(await picture.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(0, 4)) + new TextDecoder().decode(bytes.slice(8, 12))).toBe("RIFFWEBP");
+    for (const missing of ["nope.webp", "amb-lucky-reels.svg", "constructor.webp", "toString.webp"]) {
+      expect((await fetchApp(`http://localhost/sandbox/provider/img/${missing}`)).status, missing).toBe(404);
+    }
   });
 });
 

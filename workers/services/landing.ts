@@ -45,7 +45,7 @@ export async function landingPage(env: Env, agency: Agency, lang: Language, opti
     /** the agency's providers: the page offers categories and lobbies of these only */
     providers: agency.enabledProviders,
     featured,
-    /** the Lao banks a player may deposit from and withdraw to (public/banks/<code>.svg) */
+    /** the Lao banks a player may deposit from and withdraw to (drawn by app/components/bank-mark.tsx) */
     banks: BANKS.map((bank) => bank.code),
   };
 }

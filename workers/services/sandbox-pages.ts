@@ -39,7 +39,7 @@ const SANDBOX_PAGES: Record<string, { path: RegExp; methods: string[] }[]> = {
   ],
   provider: [
     { path: /^\/play\/[a-z_]{1,32}$/, methods: ["GET", "HEAD", "POST"] },
-    { path: /^\/img\/[a-z0-9-]{1,64}\.svg$/, methods: ["GET", "HEAD"] },
+    { path: /^\/img\/[a-z0-9-]{1,64}\.webp$/, methods: ["GET", "HEAD"] },
   ],
 };
 

@@ -17,6 +17,7 @@ import { BANK_CURRENCIES, BANK_OWNERS } from "~/lib/schemas/bank-options";
 import { clientOf } from "~/lib/session.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/bank";
+import { BankMark } from "../../components/bank-mark";
 
 /**
  * A lite page (decisions 021, 034): no React in the browser. Its React version did one thing
@@ -90,7 +91,7 @@ export default function BankPage({ loaderData, actionData }: Route.ComponentProp
       {account ? (
         <>
           <div className="card bank-card" data-testid="bank-account">
-            <img src={`/banks/${account.bankCode.toLowerCase()}.svg`} alt="" width={48} height={48} />
+            <BankMark code={account.bankCode} size={48} />
             <div>
               <p className="card-title">{t(`bankNames.${account.bankCode}`)}</p>
               <p>{account.accountName}</p>
@@ -151,7 +152,7 @@ function AccountFields({ fields }: { fields: Pick<AccountFieldSet, "bankCode" | 
           {BANKS.map((bank) => (
             <label key={bank.code} className="bank-choice">
               <input type="radio" name={fields.bankCode.name} value={bank.code} defaultChecked={fields.bankCode.initialValue === bank.code} />
-              <img src={`/banks/${bank.code.toLowerCase()}.svg`} alt="" width={32} height={32} />
+              <BankMark code={bank.code} size={32} />
               <span>{t(`bankNames.${bank.code}`)}</span>
             </label>
           ))}

@@ -16,6 +16,7 @@ import { formatMoney } from "~/lib/format";
 import { WithdrawSchema } from "~/lib/schemas/withdraw";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/withdraw";
+import { BankMark } from "../../components/bank-mark";
 
 /**
  * A lite page (decisions 021, 034): no React in the browser. Its React version did one thing
@@ -150,7 +151,7 @@ function WithdrawForm({ loaderData, lastResult }: { loaderData: LoaderData; last
         options={loaderData.providers.map((p) => ({ value: p, label: t(`providers.${p}`) }))}
       />
       <div className="card bank-card" data-testid="withdraw-bank">
-        <img src={`/banks/${bank.bankCode.toLowerCase()}.svg`} alt="" width={40} height={40} />
+        <BankMark code={bank.bankCode} size={40} />
         <div>
           <p className="card-title">{t(`bankNames.${bank.bankCode}`)}</p>
           <p className="muted">

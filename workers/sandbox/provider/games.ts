@@ -29,17 +29,27 @@ const CATALOGUE: Record<Provider, SandboxGame[]> = {
   ],
 };
 
-/** Games as listed: each with its picture, a path of this Worker (GET /img/<code>.svg, no credentials). */
+/** Games as listed: each with its picture, a path of this Worker (GET /img/<code>.webp, no credentials). */
 export function gamesOf(provider: Provider, tab: string | null): { tabs: string[]; games: ListedGame[] } {
-  const all = CATALOGUE[provider].map((g) => ({ ...g, img: `/img/${g.code}.svg` }));
+  const all = CATALOGUE[provider].map((g) => ({ ...g, img: `/img/${g.code}.webp` }));
   const tabs = [...new Set(all.map((g) => g.tab))];
   return { tabs, games: tab ? all.filter((g) => g.tab === tab) : all };
 }
 
 const PALETTE = ["#b91c1c", "#c2410c", "#a16207", "#15803d", "#0f766e", "#1d4ed8", "#6d28d9", "#be185d"];
 
-/** A small picture for a game of the catalogue (320x240, its initials on a colour of its own), or null. */
-export function gameImage(code: string): string | null {
+/** Every game code of the catalogue (scripts/render-demo-images.mjs draws one picture per code). */
+export function catalogueCodes(): string[] {
+  return Object.values(CATALOGUE).flat().map((g) => g.code);
+}
+
+/**
+ * The drawing of a game's picture (320x240, its initials on a colour of its own), or null.
+ * Not served as SVG: real providers serve raster thumbnails, and Chromium builds a page per
+ * SVG <img> (decision 037). scripts/render-demo-images.mjs renders it to WebP once, into
+ * game-pictures.ts, which the sandbox serves.
+ */
+export function gameDrawing(code: string): string | null {
   const game = Object.values(CATALOGUE).flat().find((g) => g.code === code);
   if (!game) return null;
   let hash = 0;

@@ -4,7 +4,8 @@
  * docs/sandbox-provider.md for the API, the fault modes and how a tester uses them.
  */
 import { formatAmount, parseAmount } from "../../core/money";
-import { gameImage, gamesOf } from "./games";
+import { gamesOf } from "./games";
+import { GAME_PICTURES } from "./game-pictures";
 import { isProvider, PROVIDERS, type Provider } from "../../core/providers";
 import {
   CONTROL_NAME,
@@ -141,10 +142,12 @@ async function route(request: Request, env: ProviderEnv): Promise<Response> {
   }
   if (segments[0] === "sandbox") return control(request, env, url, segments.slice(1));
   if (segments[0] === "img" && segments.length === 2 && (request.method === "GET" || request.method === "HEAD")) {
-    // Game pictures are public, like a real provider's image host.
-    const svg = /^[a-z0-9-]{1,64}\.svg$/.test(segments[1]!) ? gameImage(segments[1]!.slice(0, -4)) : null;
-    if (!svg) return fail(404, "NOT_FOUND");
-    return new Response(svg, { headers: { "Content-Type": "image/svg+xml", "Cache-Control": "public, max-age=86400" } });
+    // Game pictures are public, like a real provider's image host, and raster like theirs.
+    const match = /^([a-z0-9-]{1,64})\.webp$/.exec(segments[1]!);
+    const picture = match && Object.hasOwn(GAME_PICTURES, match[1]!) ? GAME_PICTURES[match[1]!] : undefined;
+    if (!picture) return fail(404, "NOT_FOUND");
+    const bytes = Uint8Array.from(atob(picture), (c) => c.charCodeAt(0));
+    return new Response(bytes, { headers: { "Content-Type": "image/webp", "Cache-Control": "public, max-age=86400" } });
   }
   return fail(404, "NOT_FOUND");
 }
