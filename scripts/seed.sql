@@ -33,3 +33,6 @@ VALUES ('songkran', 'demo', 'INACTIVE',
   '{"lo":"ໂປຣປີໃໝ່ລາວ","cn":"老挝新年优惠","vn":"Khuyến mãi Tết Lào"}',
   '{"lo":"ໂປຣໂມຊັນນີ້ໝົດເວລາແລ້ວ.","cn":"此优惠已结束。","vn":"Khuyến mãi này đã kết thúc."}',
   NULL, 'FIXED', '100', NULL, NULL, 0, '10', '1', NULL, 0, '["askmebet","betflix","gclub","gclub_live","alphabet"]', 4);
+-- The demo's banners were SVG until decision 037 (raster, like an operator's uploads): a local database seeded before keeps its promotions, so point them at the WebP files.
+UPDATE promotions SET image_url = replace(image_url, '.svg', '.webp')
+WHERE agency_id = 'demo' AND image_url IN ('/promotions/welcome-100.svg', '/promotions/deposit-60k-bonus-50.svg', '/promotions/daily-10.svg');
