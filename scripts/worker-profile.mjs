@@ -15,14 +15,17 @@ import { writeFileSync } from "node:fs";
  */
 export async function startWorkerProfiles(port = 9229) {
   if (typeof WebSocket === "undefined") throw new Error("profiling needs Node 22+ (its WebSocket): run with `npx node` or from an npm script");
-  const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json`, { signal: AbortSignal.timeout(15_000) })).json();
   const sessions = await Promise.all(
     targets.map(async (/** @type {any} */ target) => {
       const ws = new WebSocket(target.webSocketDebuggerUrl);
-      await new Promise((resolve, reject) => {
-        ws.addEventListener("open", resolve, { once: true });
-        ws.addEventListener("error", reject, { once: true });
-      });
+      await withTimeout(
+        new Promise((resolve, reject) => {
+          ws.addEventListener("open", resolve, { once: true });
+          ws.addEventListener("error", reject, { once: true });
+        }),
+        `opening the inspector of ${target.title ?? target.id}`,
+      );
       let id = 0;
       const pending = new Map();
       ws.addEventListener("message", (event) => {
@@ -32,10 +35,13 @@ export async function startWorkerProfiles(port = 9229) {
       });
       /** @param {string} method @param {object} [params] */
       const send = (method, params = {}) =>
-        new Promise((resolve) => {
-          pending.set(++id, resolve);
-          ws.send(JSON.stringify({ id, method, params }));
-        });
+        withTimeout(
+          new Promise((resolve) => {
+            pending.set(++id, resolve);
+            ws.send(JSON.stringify({ id, method, params }));
+          }),
+          `${method} in ${target.title ?? target.id}`,
+        );
       await send("Profiler.enable");
       await send("Profiler.setSamplingInterval", { interval: 500 });
       await send("Profiler.start");
@@ -52,6 +58,20 @@ export async function startWorkerProfiles(port = 9229) {
     }
     return profiles;
   };
+}
+
+/**
+ * A step of the inspector that does not answer fails the bench instead of hanging it (seen in
+ * session 27: a 50-player round waited forever, the machine idle).
+ * @template T @param {Promise<T>} promise @param {string} what @returns {Promise<T>}
+ */
+function withTimeout(promise, what, ms = 30_000) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${ms / 1000} s: ${what} (is port 9229 this portal's inspector?)`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /**
