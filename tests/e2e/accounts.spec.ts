@@ -288,6 +288,8 @@ test.describe("player accounts", () => {
     });
 
     test("Chinese: register, login and change-password messages", async ({ page, clientIp, expectHttpError }, info) => {
+      // three flows in one test, each hashing passwords (scrypt, ~0.2 s a hash here): 32.5 s once on a busy CI machine
+      test.setTimeout(60_000);
       expectHttpError(400, REGISTER);
       expectHttpError(400, PASSWORD);
       const player = newPlayer();
@@ -317,6 +319,8 @@ test.describe("player accounts", () => {
     });
 
     test("Vietnamese: register, login and change-password messages", async ({ page, clientIp, expectHttpError }, info) => {
+      // three flows in one test, each hashing passwords (scrypt, ~0.2 s a hash here): 32.5 s once on a busy CI machine
+      test.setTimeout(60_000);
       expectHttpError(400, REGISTER);
       expectHttpError(400, PASSWORD);
       const player = newPlayer();

@@ -20,7 +20,7 @@ test.describe("game lobby pictures", () => {
       await expect(img).toHaveAttribute("width", "160");
       await expect(img).toHaveAttribute("height", "120");
       await expect(img).toHaveAttribute("loading", "lazy");
-      await expect(img).toHaveAttribute("src", /^\/sandbox\/provider\/img\/amb-[a-z-]+\.svg$/);
+      await expect(img).toHaveAttribute("src", /^\/sandbox\/provider\/img\/amb-[a-z-]+\.webp$/);
     }
     // The first picture really arrives (the policy admits it) and fills its reserved box.
     const first = imgs.first();
