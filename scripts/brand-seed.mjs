@@ -1,6 +1,6 @@
 // The seeded brands (issue 15): the demo agency and the four e2e agencies each look like
-// themselves (name, colours, logo, icon, hero). Used by scripts/seed.mjs and seed-e2e.mjs;
-// the images are drawn by scripts/brand-images.mjs into scripts/brand/. Also the R2 and
+// themselves (name, colours, logo, icon, hero, phone hero). Used by scripts/seed.mjs and seed-e2e.mjs;
+// the images are drawn by scripts/brand-images.mjs (phone heroes: render-demo-images.mjs) into scripts/brand/. Also the R2 and
 // SQL steps agency:create uses for --logo (scripts/create-agency.mjs).
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -88,7 +88,7 @@ VALUES (${q(agencyId)}, ${q(a.name)}, ${q(a.slot)}, ${q(a.type)}, ${a.bytes}, ${
   const t = (x, lng) => q(x?.[lng] ?? null);
   const c = brand.colors ?? {};
   const columns = `agency_id, site_name_lo, site_name_cn, site_name_vn, hero_title_lo, hero_title_cn, hero_title_vn, hero_subtitle_lo, hero_subtitle_cn, hero_subtitle_vn,
-  color_primary, color_primary_text, color_accent, color_accent_text, logo_name, icon_name, hero_name`;
+  color_primary, color_primary_text, color_accent, color_accent_text, logo_name, icon_name, hero_name, hero_phone_name`;
   const values = [
     q(agencyId),
     ...["lo", "cn", "vn"].map((l) => t(brand.siteName, l)),
@@ -101,8 +101,14 @@ VALUES (${q(agencyId)}, ${q(a.name)}, ${q(a.slot)}, ${q(a.type)}, ${a.bytes}, ${
     slot("logo"),
     slot("icon"),
     slot("hero"),
+    slot("heroPhone"),
   ].join(", ");
   rows.push(`INSERT ${replace ? "OR REPLACE" : "OR IGNORE"} INTO agency_brand (${columns}) VALUES (${values});`);
+  // A database seeded before the phone hero existed (decision 038) gets it while the agency
+  // still shows the seeded hero: an owner's own choice is left alone.
+  if (!replace && slot("heroPhone") !== "NULL") {
+    rows.push(`UPDATE agency_brand SET hero_phone_name = ${slot("heroPhone")} WHERE agency_id = ${q(agencyId)} AND hero_phone_name IS NULL AND hero_name = ${slot("hero")};`);
+  }
   return rows.join("\n");
 }
 
@@ -144,7 +150,7 @@ export function putBrandObjects(assets, { env = "local", remote = false, persist
   }
 }
 
-/** The seeded brand of one agency: its three images checked and keyed, and its SQL. */
+/** The seeded brand of one agency: its four images checked and keyed, and its SQL. */
 export async function seedBrand(agencyId) {
   const brand = SEED_BRANDS.find((b) => b.agencyId === agencyId);
   if (!brand) throw new Error(`no seed brand for ${agencyId}`);
@@ -154,6 +160,7 @@ export async function seedBrand(agencyId) {
     await brandAsset(agencyId, "logo", `${dir}${agencyId}-logo.png`, rules),
     await brandAsset(agencyId, "icon", `${dir}${agencyId}-icon.png`, rules),
     await brandAsset(agencyId, "hero", `${dir}${agencyId}-hero.jpg`, rules),
+    await brandAsset(agencyId, "heroPhone", `${dir}${agencyId}-hero-phone.webp`, rules),
   ];
   return { assets, sql: brandSql(agencyId, brand, assets) };
 }

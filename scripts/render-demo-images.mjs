@@ -5,6 +5,8 @@
 // the busiest of the portal (decision 037). The drawings stay as SVG sources:
 //   scripts/demo-images/<promotion>.svg  -> public/promotions/<promotion>.webp (640x240, seed.sql)
 //   gameDrawing(code) of the sandbox     -> workers/sandbox/provider/game-pictures.ts (320x240)
+//   scripts/brand/<agency>-hero.jpg       -> scripts/brand/<agency>-hero-phone.webp (720 px wide:
+//     the seeded brands' phone heroes, decision 038; what an operator's mobile banner is)
 // Rendered by Debian's Chromium (canvas -> WebP); run again after changing a drawing or the
 // sandbox's catalogue, and commit what it writes. Needs Node 24 (the npm script's `node`).
 import { chromium } from "playwright-core";
@@ -17,28 +19,42 @@ const QUALITY = 0.7;
 const SOURCES = "scripts/demo-images";
 const PROMOTIONS = "public/promotions";
 const GAME_MODULE = "workers/sandbox/provider/game-pictures.ts";
+const BRANDS = "scripts/brand";
+/** A 360-px phone at twice its pixels. */
+const PHONE_HERO_WIDTH = 720;
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
 try {
   const page = await browser.newPage();
-  /** @param {string} svg */
-  const toWebp = async (svg) => {
-    const base64 = await page.evaluate(async ({ svg, quality }) => {
+  /** A picture (as a data: URL) drawn into a canvas `width` wide (its own width by default), as WebP. */
+  const dataUrlToWebp = async (src, width) => {
+    const base64 = await page.evaluate(async ({ src, width, quality }) => {
       const img = new Image();
-      img.src = `data:image/svg+xml;base64,${btoa(unescape(encodeURIComponent(svg)))}`;
+      img.src = src;
       await img.decode();
       const canvas = document.createElement("canvas");
-      canvas.width = img.naturalWidth;
-      canvas.height = img.naturalHeight;
-      canvas.getContext("2d").drawImage(img, 0, 0);
+      canvas.width = width ?? img.naturalWidth;
+      canvas.height = Math.round((canvas.width * img.naturalHeight) / img.naturalWidth);
+      const context = canvas.getContext("2d");
+      context.imageSmoothingQuality = "high";
+      context.drawImage(img, 0, 0, canvas.width, canvas.height);
       return canvas.toDataURL("image/webp", quality).split(",")[1];
-    }, { svg, quality: QUALITY });
+    }, { src, width, quality: QUALITY });
     return Buffer.from(base64, "base64");
   };
+  /** @param {string} svg */
+  const toWebp = (svg) => dataUrlToWebp(`data:image/svg+xml;base64,${Buffer.from(svg, "utf8").toString("base64")}`);
 
   for (const file of readdirSync(SOURCES).filter((f) => f.endsWith(".svg")).sort()) {
     const out = join(PROMOTIONS, `${basename(file, ".svg")}.webp`);
     const webp = await toWebp(readFileSync(join(SOURCES, file), "utf8"));
+    writeFileSync(out, webp);
+    console.log(`${out}: ${webp.length} bytes`);
+  }
+
+  for (const file of readdirSync(BRANDS).filter((f) => f.endsWith("-hero.jpg")).sort()) {
+    const out = join(BRANDS, file.replace(/-hero\.jpg$/, "-hero-phone.webp"));
+    const webp = await dataUrlToWebp(`data:image/jpeg;base64,${readFileSync(join(BRANDS, file)).toString("base64")}`, PHONE_HERO_WIDTH);
     writeFileSync(out, webp);
     console.log(`${out}: ${webp.length} bytes`);
   }

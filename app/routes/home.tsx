@@ -38,6 +38,9 @@ const CATEGORIES: readonly { key: string; provider: Provider; to: string; mark: 
   { key: "chicken", provider: "gclub", to: GAME_LINKS.gclub, mark: "♦" },
 ];
 
+/** Screens that take the phone hero: app.css's narrowest layout (one promotion card a row). */
+const PHONE_HERO_MEDIA = "(max-width: 576px)";
+
 /** A player page: a visitor goes through login (and comes back to it), without a redirect hop. */
 function playerHref(to: string, loggedIn: boolean): string {
   return loggedIn ? to : `/login?redirectTo=${encodeURIComponent(to)}`;
@@ -60,16 +63,21 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
     <>
       <section className={hero.image ? "hero hero-with-image" : "hero"} data-testid="hero" data-fonts="regular">
         {hero.image && (
-          // The largest thing on a phone's first screen: fetched first, never lazily.
-          <img
-            className="hero-img"
-            src={hero.image.url}
-            alt=""
-            width={hero.image.width}
-            height={hero.image.height}
-            fetchPriority="high"
-            data-testid="hero-image"
-          />
+          // The largest thing on a phone's first screen: fetched first, never lazily. A phone
+          // takes the agency's phone hero when it has one (a third of the bytes, decision 038);
+          // the <source> carries its own size so nothing shifts.
+          <picture>
+            {hero.phoneImage && <source media={PHONE_HERO_MEDIA} srcSet={hero.phoneImage.url} type={hero.phoneImage.type} width={hero.phoneImage.width} height={hero.phoneImage.height} />}
+            <img
+              className="hero-img"
+              src={hero.image.url}
+              alt=""
+              width={hero.image.width}
+              height={hero.image.height}
+              fetchPriority="high"
+              data-testid="hero-image"
+            />
+          </picture>
         )}
         <div className="hero-text">
           <h1>{hero.title ?? t("home.title")}</h1>

@@ -56,6 +56,7 @@ test("the owner uploads a logo and picks a colour; this agency's players see the
   await expect(page.getByTestId("brand-limit-logo")).toContainText("480 × 160");
   await expect(page.getByTestId("brand-limit-icon")).toContainText("192");
   await expect(page.getByTestId("brand-limit-hero")).toContainText("30 KB");
+  await expect(page.getByTestId("brand-limit-heroPhone")).toContainText("12 KB");
 
   // Upload the logo.
   // Its content-hashed name is known in advance: logo-<first 12 hex of its SHA-256>.png.

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { accountTest, expect, hasJs, PAGE_READY, test } from "./fixtures";
+import { accountTest, expect, hasJs, isPhone, PAGE_READY, test } from "./fixtures";
 import { loggedInPlayer } from "./player";
 
 /**
@@ -21,7 +21,7 @@ async function loadAllImages(page: Page) {
 }
 
 test.describe("landing page", () => {
-  test("the demo agency's landing page sells: hero, promotions with banners, categories, featured games with pictures, banks", async ({ page }) => {
+  test("the demo agency's landing page sells: hero, promotions with banners, categories, featured games with pictures, banks", async ({ page }, info) => {
     await page.goto("/");
     const hero = page.getByTestId("hero");
     await expect(hero.getByRole("heading", { level: 1 })).not.toBeEmpty();
@@ -32,6 +32,9 @@ test.describe("landing page", () => {
     await expect(heroImage).not.toHaveAttribute("loading", /./);
     await expect(heroImage).toHaveAttribute("src", /^\/brand\/hero-[0-9a-f]+\.(jpg|png|webp|avif)$/);
     await expect.poll(() => heroImage.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    // a phone downloads the brand's phone hero (a sixth of the bytes, decision 038), a desktop the hero
+    const shown = await heroImage.evaluate((img) => new URL((img as HTMLImageElement).currentSrc).pathname);
+    expect(shown).toMatch(isPhone(info) ? /^\/brand\/heroPhone-[0-9a-f]+\.webp$/ : /^\/brand\/hero-[0-9a-f]+\.jpg$/);
 
     const promotions = page.getByTestId("landing-promotions");
     await expect(promotions.getByRole("heading", { level: 2 })).toHaveText("ໂປຣໂມຊັນ");

@@ -7,7 +7,7 @@ import { IMAGES, SVG } from "../fixtures/brand/images";
 import { NEUTRAL_BRAND } from "../../workers/core/brand";
 import type { AuditActor } from "../../workers/db/audit";
 import { findAgencyByHost } from "../../workers/services/agency";
-import { removeBrandImage, saveBrandSettings, uploadBrandImage, uploadPromotionBanner, type BrandSettingsInput } from "../../workers/services/brand";
+import { brandSettingsPage, removeBrandImage, saveBrandSettings, uploadBrandImage, uploadPromotionBanner, type BrandSettingsInput } from "../../workers/services/brand";
 
 /**
  * The brand of an agency (issue 15, decision 018) against real D1 and R2 inside workerd:
@@ -162,6 +162,33 @@ describe("images", () => {
     expect(again.ok && again.url).toBe(logoUrl);
     expect((await objectsOf("demo")).length).toBe(count);
     expect((await findAgencyByHost(env.DB, "localhost"))!.brand.logo?.url).toBe(logoUrl);
+  });
+
+  it("the phone hero (decision 038): its own slot and limit; the landing offers it to phones beside the hero, removed on its own", async () => {
+    expect(await uploadBrandImage(env, owner, "heroPhone", file(IMAGES.demoHero, "image/jpeg", "hero.jpg"))).toEqual({ ok: false, code: "BRAND_IMAGE_TOO_BIG" });
+    expect(await uploadBrandImage(env, owner, "heroPhone", file(IMAGES.widePng, "image/png", "wide.png"))).toEqual({ ok: false, code: "BRAND_IMAGE_DIMENSIONS" });
+    const hero = await uploadBrandImage(env, owner, "hero", file(IMAGES.demoHero, "image/jpeg", "hero.jpg"));
+    const phone = await uploadBrandImage(env, owner, "heroPhone", file(IMAGES.demoHeroPhone, "image/webp", "phone.webp"));
+    expect(phone).toMatchObject({ ok: true, width: 720, height: 240 });
+    if (!hero.ok || !phone.ok) return;
+    expect(phone.url).toMatch(/^\/brand\/heroPhone-[0-9a-f]{12}\.webp$/);
+    expect(await env.DB.prepare(`SELECT slot FROM brand_assets WHERE agency_id = 'demo' AND name = ?1`).bind(phone.name).first()).toEqual({ slot: "heroPhone" });
+    const brand = (await findAgencyByHost(env.DB, "localhost"))!.brand;
+    expect(brand.hero?.url).toBe(hero.url);
+    expect(brand.heroPhone).toEqual({ url: phone.url, width: 720, height: 240, type: "image/webp" });
+    const landing = await (await fetchApp("http://localhost/")).text();
+    expect(landing).toContain(`<source media="(max-width: 576px)" srcSet="${phone.url}" type="image/webp" width="720" height="240"/>`);
+    expect(landing).toContain(`src="${hero.url}"`);
+    expect((await fetchApp(`http://localhost${phone.url}`)).headers.get("Content-Type")).toBe("image/webp");
+    const page = await brandSettingsPage(env.DB, "demo");
+    expect(page.slots.find((s) => s.slot === "heroPhone")).toMatchObject({ limit: { maxBytes: 12 * 1024, maxWidth: 800 }, current: { url: phone.url, bytes: IMAGES.demoHeroPhone.length } });
+
+    await removeBrandImage(env, owner, "heroPhone");
+    const after = (await findAgencyByHost(env.DB, "localhost"))!.brand;
+    expect(after.heroPhone).toBeNull();
+    expect(after.hero?.url).toBe(hero.url);
+    expect(await (await fetchApp("http://localhost/")).text()).not.toContain("<source");
+    await removeBrandImage(env, owner, "hero");
   });
 
   it("stores a promotion banner under the banner slot, held to its own limit", async () => {

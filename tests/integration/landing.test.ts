@@ -122,10 +122,22 @@ describe("landing page service", () => {
       hero: { url: "/brand/hero-abc.webp", width: 1200, height: 600, type: "image/webp" },
     };
     const branded = await landingPage(env, { ...agency, brand }, "cn");
-    expect(branded.hero).toEqual({ title: "ຍິນດີຕ້ອນຮັບສູ່ Red", subtitle: "快速存款", image: brand.hero });
+    expect(branded.hero).toEqual({ title: "ຍິນດີຕ້ອນຮັບສູ່ Red", subtitle: "快速存款", image: brand.hero, phoneImage: null });
     const odd = await landingPage(env, { ...agency, brand: { ...brand, hero: { ...brand.hero!, url: "https://elsewhere.example/h.webp" } } }, "vn");
-    expect(odd.hero).toEqual({ title: "Chào Red", subtitle: "ຝາກໄວ", image: null });
-    expect((await landingPage(env, agency, "lo")).hero).toEqual({ title: null, subtitle: null, image: null });
+    expect(odd.hero).toEqual({ title: "Chào Red", subtitle: "ຝາກໄວ", image: null, phoneImage: null });
+    expect((await landingPage(env, agency, "lo")).hero).toEqual({ title: null, subtitle: null, image: null, phoneImage: null });
+  });
+
+  it("the phone hero (decision 038): offered to phones beside the hero; alone, it is the only picture", async () => {
+    const agency = await freshAgency("land-phone", ["askmebet"]);
+    const hero = { url: "/brand/hero-abc.webp", width: 1200, height: 400, type: "image/webp" };
+    const heroPhone = { url: "/brand/heroPhone-def.webp", width: 720, height: 240, type: "image/webp" };
+    const both = await landingPage(env, { ...agency, brand: { ...NEUTRAL_BRAND, hero, heroPhone } }, "lo");
+    expect(both.hero).toMatchObject({ image: hero, phoneImage: heroPhone });
+    const phoneOnly = await landingPage(env, { ...agency, brand: { ...NEUTRAL_BRAND, heroPhone } }, "lo");
+    expect(phoneOnly.hero).toMatchObject({ image: heroPhone, phoneImage: null });
+    const elsewhere = await landingPage(env, { ...agency, brand: { ...NEUTRAL_BRAND, hero, heroPhone: { ...heroPhone, url: "//elsewhere.example/p.webp" } } }, "lo");
+    expect(elsewhere.hero).toMatchObject({ image: hero, phoneImage: null });
   });
 
   it("the accepted banks are the banks players may use, each with its mark in public/banks", async () => {
@@ -211,9 +223,10 @@ describe("a branded agency's pages as served (brand rows as the owner's page sto
       asset("logo-aaaaaaaaaaaa.png", "logo", "image/png", 240, 64),
       asset("icon-bbbbbbbbbbbb.png", "icon", "image/png", 192, 192),
       asset("hero-cccccccccccc.webp", "hero", "image/webp", 1200, 400),
+      asset("heroPhone-dddddddddddd.webp", "heroPhone", "image/webp", 720, 300),
       env.DB.prepare(
-        `INSERT INTO agency_brand (agency_id, site_name_lo, site_name_cn, hero_title_lo, hero_subtitle_lo, color_primary, color_primary_text, color_accent, color_accent_text, logo_name, icon_name, hero_name)
-         VALUES ('land-red', 'ເຮືອນແດງ', '红屋', 'ຫົວຂໍ້ແດງ', 'ຄຳອະທິບາຍແດງ', '#7f1d1d', '#ffffff', '#fde047', '#111827', 'logo-aaaaaaaaaaaa.png', 'icon-bbbbbbbbbbbb.png', 'hero-cccccccccccc.webp')`,
+        `INSERT INTO agency_brand (agency_id, site_name_lo, site_name_cn, hero_title_lo, hero_subtitle_lo, color_primary, color_primary_text, color_accent, color_accent_text, logo_name, icon_name, hero_name, hero_phone_name)
+         VALUES ('land-red', 'ເຮືອນແດງ', '红屋', 'ຫົວຂໍ້ແດງ', 'ຄຳອະທິບາຍແດງ', '#7f1d1d', '#ffffff', '#fde047', '#111827', 'logo-aaaaaaaaaaaa.png', 'icon-bbbbbbbbbbbb.png', 'hero-cccccccccccc.webp', 'heroPhone-dddddddddddd.webp')`,
       ),
     ]);
     html = await (await fetchApp("http://red.localhost/")).text();
@@ -233,7 +246,8 @@ describe("a branded agency's pages as served (brand rows as the owner's page sto
   it("the logo at the navbar's height with its aspect ratio, alt = the site name; the hero first in line", () => {
     expect(html).toContain('<img src="/brand/logo-aaaaaaaaaaaa.png" alt="ເຮືອນແດງ" width="150" height="40" class="logo"/>');
     expect(html).toContain("© 2026 ເຮືອນແດງ".replace("2026", String(new Date().getUTCFullYear())));
-    expect(html).toMatch(/<img class="hero-img" src="\/brand\/hero-cccccccccccc\.webp" alt="" width="1200" height="400" fetchPriority="high"/);
+    // a phone takes the phone hero, with its own size (decision 038); the link preview stays the hero
+    expect(html).toMatch(/<picture><source media="\(max-width: 576px\)" srcSet="\/brand\/heroPhone-dddddddddddd\.webp" type="image\/webp" width="720" height="300"\/><img class="hero-img" src="\/brand\/hero-cccccccccccc\.webp" alt="" width="1200" height="400" fetchPriority="high"/);
     expect(html).toContain("<h1>ຫົວຂໍ້ແດງ</h1>");
     expect(html).not.toContain("Demo Agency");
   });

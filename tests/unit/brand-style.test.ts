@@ -10,6 +10,7 @@ const RED: Brand = {
   logo: { url: "/brand/logo-abc123.webp", width: 240, height: 80, type: "image/webp" },
   icon: { url: "/brand/icon-def456.png", width: 192, height: 192, type: "image/png" },
   hero: { url: "/brand/hero-0a1b2c.avif", width: 1200, height: 600, type: "image/avif" },
+  heroPhone: null,
 };
 
 describe("brand colours as CSS custom properties", () => {

@@ -100,6 +100,7 @@ describe("image bytes", () => {
     expect(SLOT_LIMITS.icon).toMatchObject({ maxBytes: 16384, minWidth: 192, maxWidth: 512, square: true });
     expect(SLOT_LIMITS.hero).toMatchObject({ maxBytes: 30720, maxWidth: 1200 });
     expect(SLOT_LIMITS.banner).toMatchObject({ maxBytes: 20480, maxWidth: 960 });
+    expect(SLOT_LIMITS.heroPhone).toMatchObject({ maxBytes: 12288, maxWidth: 800 });
 
     expect(checkImage("logo", "image/png", IMAGES.demoLogo)).toEqual({ ok: true, image: { type: "image/png", width: 240, height: 64 }, bytes: IMAGES.demoLogo.length });
     expect(checkImage("logo", "image/avif", IMAGES.avifLogo)).toMatchObject({ ok: true });
@@ -117,6 +118,17 @@ describe("image bytes", () => {
     expect(checkImage("icon", "image/png", IMAGES.demoIcon)).toMatchObject({ ok: true, image: { width: 192, height: 192 } });
     expect(checkImage("icon", "image/avif", IMAGES.avifIcon)).toMatchObject({ ok: true });
     expect(checkImage("logo", "image/png", IMAGES.demoIcon)).toEqual({ ok: false, code: "BRAND_IMAGE_DIMENSIONS" });
+  });
+
+  it("the phone hero (decision 038): a phone-sized picture is taken; the 20 KB, 1200-px hero is not", () => {
+    expect(checkImage("heroPhone", "image/webp", IMAGES.demoHeroPhone)).toEqual({ ok: true, image: { type: "image/webp", width: 720, height: 240 }, bytes: IMAGES.demoHeroPhone.length });
+    expect(checkImage("heroPhone", "image/jpeg", IMAGES.demoHero)).toEqual({ ok: false, code: "BRAND_IMAGE_TOO_BIG" });
+    // a few hundred bytes but 1000 px wide: refused for its pixels
+    expect(IMAGES.widePng.length).toBeLessThan(12 * 1024);
+    expect(checkImage("heroPhone", "image/png", IMAGES.widePng)).toEqual({ ok: false, code: "BRAND_IMAGE_DIMENSIONS" });
+    expect(checkImage("hero", "image/png", IMAGES.widePng)).toMatchObject({ ok: true });
+    expect(checkImage("heroPhone", "image/webp", IMAGES.wideWebp)).toMatchObject({ ok: true });
+    expect(assetNameType("heroPhone-0123456789ab.webp")).toBe("image/webp");
   });
 
   it("takes the declared type from the browser, else from the file name", () => {

@@ -10,8 +10,12 @@ import type { Language } from "./languages";
 /** Text per language; null where the owner left it empty (the page then uses lo, then the default). */
 export type BrandText = Record<Language, string | null>;
 
-/** The upload slots; each has its own byte and pixel limit (BRAND_SLOT_LIMITS). */
-export type BrandSlot = "logo" | "icon" | "hero";
+/**
+ * The upload slots; each has its own byte and pixel limit (SLOT_LIMITS). `heroPhone` is the
+ * hero drawn for a phone (decision 038): optional; a phone shows it instead of `hero` when
+ * the agency has one, so a phone downloads a third of the bytes for the same picture.
+ */
+export type BrandSlot = "logo" | "icon" | "hero" | "heroPhone";
 
 /**
  * An uploaded image as pages use it: a same-origin path with a content-hashed name
@@ -40,6 +44,7 @@ export type Brand = {
   logo: BrandImage | null;
   icon: BrandImage | null;
   hero: BrandImage | null;
+  heroPhone: BrandImage | null;
 };
 
 const EMPTY_TEXT: BrandText = { lo: null, cn: null, vn: null };
@@ -53,6 +58,7 @@ export const NEUTRAL_BRAND: Brand = {
   logo: null,
   icon: null,
   hero: null,
+  heroPhone: null,
 };
 
 /** The text in this language, else lo, else null (the caller falls back to its default). */
@@ -124,8 +130,8 @@ export function checkBrandColors(input: Record<keyof BrandColors, string>): Colo
 
 /** The brand's slots plus promotion banners (one per promotion, uploaded from its form). */
 export type AssetSlot = BrandSlot | "banner";
-export const ASSET_SLOTS: readonly AssetSlot[] = ["logo", "icon", "hero", "banner"];
-export const BRAND_SLOTS: readonly BrandSlot[] = ["logo", "icon", "hero"];
+export const ASSET_SLOTS: readonly AssetSlot[] = ["logo", "icon", "hero", "heroPhone", "banner"];
+export const BRAND_SLOTS: readonly BrandSlot[] = ["logo", "icon", "hero", "heroPhone"];
 
 export type SlotLimit = { maxBytes: number; maxWidth: number; maxHeight: number; minWidth: number; minHeight: number; square: boolean };
 
@@ -137,6 +143,8 @@ export const SLOT_LIMITS: Record<AssetSlot, SlotLimit> = {
   logo: { maxBytes: 8 * 1024, maxWidth: 480, maxHeight: 160, minWidth: 1, minHeight: 1, square: false },
   icon: { maxBytes: 16 * 1024, maxWidth: 512, maxHeight: 512, minWidth: 192, minHeight: 192, square: true },
   hero: { maxBytes: 30 * 1024, maxWidth: 1200, maxHeight: 1200, minWidth: 1, minHeight: 1, square: false },
+  // Up to 800 px: a 360-430 px phone at twice its pixels; 12 KB keeps the landing inside 50 KB.
+  heroPhone: { maxBytes: 12 * 1024, maxWidth: 800, maxHeight: 800, minWidth: 1, minHeight: 1, square: false },
   banner: { maxBytes: 20 * 1024, maxWidth: 960, maxHeight: 960, minWidth: 1, minHeight: 1, square: false },
 };
 
@@ -380,7 +388,7 @@ export function assetName(slot: AssetSlot, sha256Hex: string, type: ImageType): 
   return `${slot}-${sha256Hex.slice(0, 12)}.${IMAGE_EXTENSIONS[type]}`;
 }
 
-const ASSET_NAME = /^(logo|icon|hero|banner)-[0-9a-f]{12}\.(png|jpg|webp|avif)$/;
+const ASSET_NAME = /^(logo|icon|hero|heroPhone|banner)-[0-9a-f]{12}\.(png|jpg|webp|avif)$/;
 
 /** The type an asset name serves as, or null for a name that is not one of ours. */
 export function assetNameType(name: string): ImageType | null {

@@ -7,18 +7,20 @@ import { assetUrl, NEUTRAL_BRAND, parseHexColor, type AssetSlot, type Brand, typ
  * column, an image row that is not the agency's) falls back to NEUTRAL_BRAND for that part.
  */
 
-/** The brand columns of a row joined as `b` (agency_brand) and `bl`, `bi`, `bh` (brand_assets of logo, icon, hero). */
+/** The brand columns of a row joined as `b` (agency_brand) and `bl`, `bi`, `bh`, `bp` (brand_assets of logo, icon, hero, phone hero). */
 export const BRAND_COLUMNS = `b.site_name_lo, b.site_name_cn, b.site_name_vn, b.hero_title_lo, b.hero_title_cn, b.hero_title_vn,
   b.hero_subtitle_lo, b.hero_subtitle_cn, b.hero_subtitle_vn, b.color_primary, b.color_primary_text, b.color_accent, b.color_accent_text,
   bl.name AS logo_name, bl.content_type AS logo_type, bl.width AS logo_width, bl.height AS logo_height,
   bi.name AS icon_name, bi.content_type AS icon_type, bi.width AS icon_width, bi.height AS icon_height,
-  bh.name AS hero_name, bh.content_type AS hero_type, bh.width AS hero_width, bh.height AS hero_height`;
+  bh.name AS hero_name, bh.content_type AS hero_type, bh.width AS hero_width, bh.height AS hero_height,
+  bp.name AS heroPhone_name, bp.content_type AS heroPhone_type, bp.width AS heroPhone_width, bp.height AS heroPhone_height`;
 
 /** LEFT JOINs from an agency aliased `a`: an agency without a brand row still has its row. */
 export const BRAND_JOINS = `LEFT JOIN agency_brand b ON b.agency_id = a.id
   LEFT JOIN brand_assets bl ON bl.agency_id = a.id AND bl.name = b.logo_name
   LEFT JOIN brand_assets bi ON bi.agency_id = a.id AND bi.name = b.icon_name
-  LEFT JOIN brand_assets bh ON bh.agency_id = a.id AND bh.name = b.hero_name`;
+  LEFT JOIN brand_assets bh ON bh.agency_id = a.id AND bh.name = b.hero_name
+  LEFT JOIN brand_assets bp ON bp.agency_id = a.id AND bp.name = b.hero_phone_name`;
 
 type ImageColumns<S extends string> = { [K in `${S}_name` | `${S}_type`]: string | null } & { [K in `${S}_width` | `${S}_height`]: number | null };
 
@@ -38,7 +40,8 @@ export type BrandRow = {
   color_accent_text: string | null;
 } & ImageColumns<"logo"> &
   ImageColumns<"icon"> &
-  ImageColumns<"hero">;
+  ImageColumns<"hero"> &
+  ImageColumns<"heroPhone">;
 
 const textOf = (lo: string | null, cn: string | null, vn: string | null): BrandText => ({ lo: lo || null, cn: cn || null, vn: vn || null });
 
@@ -69,6 +72,7 @@ export function toBrand(row: BrandRow): Brand {
     logo: imageOf(row, "logo"),
     icon: imageOf(row, "icon"),
     hero: imageOf(row, "hero"),
+    heroPhone: imageOf(row, "heroPhone"),
   };
 }
 
@@ -79,7 +83,7 @@ export async function readBrand(db: D1Database, agencyId: string): Promise<Brand
 }
 
 /** The stored brand row's own values (no fallback), for the audit's before state. */
-export type StoredBrandSettings = { siteName: BrandText; heroTitle: BrandText; heroSubtitle: BrandText; colors: Record<keyof BrandColors, string | null>; logo: string | null; icon: string | null; hero: string | null };
+export type StoredBrandSettings = { siteName: BrandText; heroTitle: BrandText; heroSubtitle: BrandText; colors: Record<keyof BrandColors, string | null>; logo: string | null; icon: string | null; hero: string | null; heroPhone: string | null };
 
 export async function readStoredBrand(db: D1Database, agencyId: string): Promise<StoredBrandSettings | null> {
   const row = await db.prepare(`SELECT * FROM agency_brand WHERE agency_id = ?1`).bind(agencyId).first<Record<string, string | null>>();
@@ -93,6 +97,7 @@ export async function readStoredBrand(db: D1Database, agencyId: string): Promise
     logo: row.logo_name ?? null,
     icon: row.icon_name ?? null,
     hero: row.hero_name ?? null,
+    heroPhone: row.hero_phone_name ?? null,
   };
 }
 
@@ -115,7 +120,7 @@ export function upsertBrandSettingsStatement(db: D1Database, agencyId: string, t
     .bind(agencyId, s.lo, s.cn, s.vn, h.lo, h.cn, h.vn, u.lo, u.cn, u.vn, colors.primary, colors.primaryText, colors.accent, colors.accentText);
 }
 
-const SLOT_COLUMN: Record<BrandSlot, string> = { logo: "logo_name", icon: "icon_name", hero: "hero_name" };
+const SLOT_COLUMN: Record<BrandSlot, string> = { logo: "logo_name", icon: "icon_name", hero: "hero_name", heroPhone: "hero_phone_name" };
 
 /** Points a slot at an asset (or at none with null), creating the row when the agency has none. */
 export function setBrandSlotStatement(db: D1Database, agencyId: string, slot: BrandSlot, name: string | null): D1PreparedStatement {
@@ -140,14 +145,15 @@ export function insertBrandAssetStatement(db: D1Database, agencyId: string, asse
     .bind(agencyId, asset.name, asset.slot, asset.contentType, asset.byteSize, asset.width, asset.height, asset.sha256);
 }
 
-/** The agency's current logo, icon and hero records (the admin page shows their bytes and size). */
+/** The agency's current logo, icon, hero and phone hero records (the admin page shows their bytes and size). */
 export async function listCurrentBrandAssets(db: D1Database, agencyId: string): Promise<(BrandAssetRecord & { current: BrandSlot })[]> {
   const { results } = await db
     .prepare(
       `SELECT s.current, x.name, x.slot, x.content_type, x.byte_size, x.width, x.height, x.sha256
          FROM (SELECT 'logo' AS current, logo_name AS name FROM agency_brand WHERE agency_id = ?1
                UNION ALL SELECT 'icon', icon_name FROM agency_brand WHERE agency_id = ?1
-               UNION ALL SELECT 'hero', hero_name FROM agency_brand WHERE agency_id = ?1) s
+               UNION ALL SELECT 'hero', hero_name FROM agency_brand WHERE agency_id = ?1
+               UNION ALL SELECT 'heroPhone', hero_phone_name FROM agency_brand WHERE agency_id = ?1) s
          JOIN brand_assets x ON x.agency_id = ?1 AND x.name = s.name`,
     )
     .bind(agencyId)

@@ -1,5 +1,5 @@
 import { BANKS } from "../core/banks";
-import { brandText } from "../core/brand";
+import { brandText, type BrandImage } from "../core/brand";
 import { sameOriginImage } from "../core/brand-style";
 import type { Language } from "../core/languages";
 import type { Provider } from "../core/providers";
@@ -40,7 +40,7 @@ export async function landingPage(env: Env, agency: Agency, lang: Language, opti
   const { brand } = agency;
   return {
     // null title/subtitle: the page shows its own translated text
-    hero: { title: brandText(brand.heroTitle, lang), subtitle: brandText(brand.heroSubtitle, lang), image: sameOriginImage(brand.hero) },
+    hero: { title: brandText(brand.heroTitle, lang), subtitle: brandText(brand.heroSubtitle, lang), ...heroImages(brand.hero, brand.heroPhone) },
     promotions,
     /** the agency's providers: the page offers categories and lobbies of these only */
     providers: agency.enabledProviders,
@@ -48,6 +48,17 @@ export async function landingPage(env: Env, agency: Agency, lang: Language, opti
     /** the Lao banks a player may deposit from and withdraw to (drawn by app/components/bank-mark.tsx) */
     banks: BANKS.map((bank) => bank.code),
   };
+}
+
+/**
+ * The hero picture and, when the agency uploaded both, the phone's own (decision 038): the
+ * page offers `phoneImage` to narrow screens and `image` to the rest. An agency with only a
+ * phone hero shows it everywhere (the only picture it has).
+ */
+function heroImages(hero: BrandImage | null, heroPhone: BrandImage | null): { image: BrandImage | null; phoneImage: BrandImage | null } {
+  const wide = sameOriginImage(hero);
+  const phone = sameOriginImage(heroPhone);
+  return wide ? { image: wide, phoneImage: phone } : { image: phone, phoneImage: null };
 }
 
 /**
