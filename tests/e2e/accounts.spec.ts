@@ -132,7 +132,7 @@ async function secondContext(browser: Browser, info: TestInfo): Promise<BrowserC
 /* ------------------------------------------------------------------------------- tests */
 
 test.describe("player accounts", () => {
-  test("register, log in, change password, log in again with the new one only", async ({ page }, info) => {
+  test("register, log in, change password, log in again with the new one only", { tag: "@pair-a" }, async ({ page }, info) => {
     const player = newPlayer();
     const newPassword = "N3w-" + player.password;
 
@@ -170,7 +170,7 @@ test.describe("player accounts", () => {
     await expect(page.getByTestId("player-menu")).toContainText(player.displayName);
   });
 
-  test("registration carries the device fingerprint with JavaScript, and works without it (SPEC §3)", async ({ page }, info) => {
+  test("registration carries the device fingerprint with JavaScript, and works without it (SPEC §3)", { tag: "@pair-b" }, async ({ page }, info) => {
     const player = newPlayer();
     const posted: string[] = [];
     page.on("request", (req) => {
@@ -223,7 +223,7 @@ test.describe("player accounts", () => {
   });
 
   test.describe("validation messages (SPEC §5) in the player's language", () => {
-    test("register: username format and length, password length, confirmation (lo)", async ({ page, expectHttpError }) => {
+    test("register: username format and length, password length, confirmation (lo)", { tag: "@pair-a" }, async ({ page, expectHttpError }) => {
       expectHttpError(400, REGISTER);
       await page.goto("/register");
       await fillRegister(page, { username: "Bad.Name", phone: "02055551234", password: "short", confirmPassword: "different", adult: true });
@@ -239,7 +239,7 @@ test.describe("player accounts", () => {
       await expect(page).toHaveURL(/\/register$/);
     });
 
-    test("register: username already exists (lo)", async ({ page, clientIp, expectHttpError }) => {
+    test("register: username already exists (lo)", { tag: "@pair-b" }, async ({ page, clientIp, expectHttpError }) => {
       expectHttpError(409, REGISTER);
       const taken = newPlayer();
       await registerByApi(page.request, taken, clientIp);
@@ -250,7 +250,7 @@ test.describe("player accounts", () => {
       await expect(page).toHaveURL(/\/register$/);
     });
 
-    test("login: username or password incorrect (lo)", async ({ page, clientIp }) => {
+    test("login: username or password incorrect (lo)", { tag: "@pair-a" }, async ({ page, clientIp }) => {
       const player = newPlayer();
       await registerByApi(page.request, player, clientIp);
       await page.goto("/login");
@@ -261,7 +261,7 @@ test.describe("player accounts", () => {
       await expect(page.getByTestId("nav-login")).toBeVisible();
     });
 
-    test("change password: length, empty confirmation, mismatch, wrong current password (lo)", async ({ page, clientIp, expectHttpError }, info) => {
+    test("change password: length, empty confirmation, mismatch, wrong current password (lo)", { tag: "@pair-b" }, async ({ page, clientIp, expectHttpError }, info) => {
       expectHttpError(400, PASSWORD);
       const player = await loggedIn(page, clientIp, "/player/bank");
 
@@ -287,7 +287,7 @@ test.describe("player accounts", () => {
       await expect(page).toHaveURL(/\/player\/bank$/);
     });
 
-    test("Chinese: register, login and change-password messages", async ({ page, clientIp, expectHttpError }, info) => {
+    test("Chinese: register, login and change-password messages", { tag: "@pair-a" }, async ({ page, clientIp, expectHttpError }, info) => {
       // three flows in one test, each hashing passwords (scrypt, ~0.2 s a hash here): 32.5 s once on a busy CI machine
       test.setTimeout(60_000);
       expectHttpError(400, REGISTER);
@@ -318,7 +318,7 @@ test.describe("player accounts", () => {
       await expect(page.getByTestId("toast")).toContainText(CN.passwordIncorrect);
     });
 
-    test("Vietnamese: register, login and change-password messages", async ({ page, clientIp, expectHttpError }, info) => {
+    test("Vietnamese: register, login and change-password messages", { tag: "@pair-b" }, async ({ page, clientIp, expectHttpError }, info) => {
       // three flows in one test, each hashing passwords (scrypt, ~0.2 s a hash here): 32.5 s once on a busy CI machine
       test.setTimeout(60_000);
       expectHttpError(400, REGISTER);
@@ -350,7 +350,7 @@ test.describe("player accounts", () => {
     });
   });
 
-  test("redirectTo: a local path is honoured, another site is refused", async ({ page, clientIp, baseURL }) => {
+  test("redirectTo: a local path is honoured, another site is refused", { tag: "@pair-a" }, async ({ page, clientIp, baseURL }) => {
     const player = newPlayer();
     await registerByApi(page.request, player, clientIp);
 
@@ -515,7 +515,7 @@ test.describe("player accounts", () => {
     expect(sent).toHaveLength(3);
   });
 
-  test("sessions: this device, a second device, end the others", async ({ page, browser, clientIp }, info) => {
+  test("sessions: this device, a second device, end the others", { tag: "@pair-b" }, async ({ page, browser, clientIp }, info) => {
     const player = await loggedIn(page, clientIp, "/player/sessions");
     const list = page.getByTestId("sessions").getByRole("listitem");
     await expect(list).toHaveCount(1);

@@ -25,7 +25,7 @@ function credit(minor: bigint): string {
 test.describe("settings reach the players", () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test("the owner changes the exchange rate -> the player's deposit is priced with it", async ({ page, expectHttpError }) => {
+  test("the owner changes the exchange rate -> the player's deposit is priced with it", { tag: "@pair-a" }, async ({ page, expectHttpError }) => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     await staffLogin(page, DEMO_STAFF.boss, "/admin/settings");
     await expect(page).toHaveURL(/\/admin\/settings/);
@@ -68,7 +68,7 @@ test.describe("settings reach the players", () => {
     await expect(page.getByTestId("qr-step")).toContainText(expected);
   });
 
-  test("the owner creates a promotion in three languages -> the player sees it in each language", async ({ page, expectHttpError }) => {
+  test("the owner creates a promotion in three languages -> the player sees it in each language", { tag: "@pair-b" }, async ({ page, expectHttpError }) => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     await staffLogin(page, DEMO_STAFF.boss, "/admin/promotions/new");
     await expect(page).toHaveURL(/\/admin\/promotions\/new/);
@@ -103,7 +103,7 @@ test.describe("settings reach the players", () => {
 });
 
 test.describe("the other settings forms", () => {
-  test("owner adds a channel, sets write-only credentials and the social links", async ({ page, expectHttpError }) => {
+  test("owner adds a channel, sets write-only credentials and the social links", { tag: "@pair-b" }, async ({ page, expectHttpError }) => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     await staffLogin(page, DEMO_STAFF.boss, "/admin/settings");
     await waitForHydration(page);

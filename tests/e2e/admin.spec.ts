@@ -63,7 +63,7 @@ test.describe("back office", () => {
     }
   });
 
-  test("the owner adds a cashier, who enrols with the one-time link (QR, password, first code) and logs in with a recovery code", async ({ page, expectHttpError }, info) => {
+  test("the owner adds a cashier, who enrols with the one-time link (QR, password, first code) and logs in with a recovery code", { tag: "@pair-a" }, async ({ page, expectHttpError }, info) => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     const username = `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
     await staffLogin(page, DEMO_STAFF.boss, "/admin/staff/new");
@@ -125,7 +125,7 @@ test.describe("back office", () => {
     await expect(page.getByTestId("admin-error")).toHaveAttribute("data-status", "403");
   });
 
-  test("staff mark one withdrawal paid and reject another: the player sees SUCCESS, and REJECTED with the credit back", async ({ page, baseURL, expectHttpError }, info) => {
+  test("staff mark one withdrawal paid and reject another: the player sees SUCCESS, and REJECTED with the credit back", { tag: "@pair-b" }, async ({ page, baseURL, expectHttpError }, info) => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     // the player: 12,000 credit, two withdrawals above the automatic threshold (5,000)
     await loggedInPlayer(page, baseURL!);

@@ -30,7 +30,7 @@ async function tryDeposit(page: Page, amount: string) {
   await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
 }
 
-test("a day limit refuses a deposit over it and says what is left; a raise waits 24 h", async ({ page, baseURL, expectHttpError }) => {
+test("a day limit refuses a deposit over it and says what is left; a raise waits 24 h", { tag: "@pair-a" }, async ({ page, baseURL, expectHttpError }) => {
   expectHttpError(400, /^\/player\/deposit/);
   await loggedInPlayer(page, baseURL!);
   await addBankAccount(page);
@@ -60,7 +60,7 @@ test("a day limit refuses a deposit over it and says what is left; a raise waits
   await expect(page.getByTestId("pending-day")).toContainText("ລໍຖ້າເພີ່ມເປັນ ₭500.000 ຕັ້ງແຕ່");
 });
 
-test("a cooling-off refuses deposits and game launches and says until when; withdrawing still works; staff see it", async ({ page, baseURL, expectHttpError }) => {
+test("a cooling-off refuses deposits and game launches and says until when; withdrawing still works; staff see it", { tag: "@pair-b" }, async ({ page, baseURL, expectHttpError }) => {
   expectHttpError(400, /^\/player\/(deposit|limits)/);
   expectHttpError(409, /^\/player\/game\//);
   const username = await loggedInPlayer(page, baseURL!);
@@ -100,7 +100,7 @@ test("a cooling-off refuses deposits and game launches and says until when; with
   await expect(page.getByTestId("player-limits").locator("form, button")).toHaveCount(0);
 });
 
-test("time played survives a logout: logged in again, the time of the ended session still counts", async ({ page, baseURL }) => {
+test("time played survives a logout: logged in again, the time of the ended session still counts", { tag: "@pair-a" }, async ({ page, baseURL }) => {
   const username = await loggedInPlayer(page, baseURL!, "/player/limits");
   // 20 minutes of play: the current session opened 20 minutes ago (the e2e server's own D1)
   await d1(`UPDATE sessions SET created_at = created_at - 1200000 WHERE player_id = (SELECT id FROM players WHERE agency_id = 'demo' AND username = '${username}')`);

@@ -20,3 +20,17 @@ export function playerPages(info: TestInfo): string[] {
     }),
   );
 }
+
+/**
+ * Every back-office page under the /admin layout in app/routes.ts (screens, not resource
+ * routes such as the CSV files), for screens.spec.ts. Pages of one record (`:code`,
+ * `:playerId`) need a record and are reached by their own flows; a promotion is seeded.
+ */
+export function adminPages(info: TestInfo): string[] {
+  const routes = readFileSync(join(dirname(info.config.configFile!), "app/routes.ts"), "utf8");
+  const layout = routes.slice(routes.indexOf('route("admin", "routes/admin/layout.tsx"'));
+  const block = layout.slice(0, layout.indexOf("]),") + 1);
+  if (!block.includes("routes/admin/dashboard.tsx")) throw new Error("pages.ts: no back-office layout found in app/routes.ts (did its shape change?)");
+  const children = [...block.matchAll(/route\("([^"]+)",\s*"routes\/admin\/[^"]+\.tsx"/g)].map(([, path]) => `/admin/${path}`);
+  return ["/admin", ...children.filter((path) => !/:(code|playerId)\b/.test(path)).map((path) => path.replace(":promotionId", PARAMS.promotionId))];
+}

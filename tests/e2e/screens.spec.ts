@@ -1,11 +1,12 @@
 import { accountTest as test, expect, loginByApi, newPlayer, registerByApi, waitForHydration } from "./fixtures";
-import { playerPages } from "./pages";
+import { adminPages, playerPages } from "./pages";
+import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
- * Every public and player screen, in all four projects (phone and desktop, JavaScript on and
- * off): it answers 200, renders its main region and fits the viewport's width. The long
- * flows run in two projects only (playwright.config.ts, decision 026-e2e-matrix.md); this
- * spec is what keeps "every screen in all four" true.
+ * Every public, player and back-office screen, in all four projects (phone and desktop,
+ * JavaScript on and off): it answers 200 and renders its main region; player screens fit the
+ * viewport's width. The long flows run in two projects only (playwright.config.ts, decisions
+ * 026 and 039); this spec is what keeps "every screen in all four" true.
  */
 test.describe("screens", () => {
   test.describe.configure({ timeout: 180_000 });
@@ -26,6 +27,20 @@ test.describe("screens", () => {
     await registerByApi(page.request, player, clientIp);
     await loginByApi(page, player, clientIp);
     for (const path of ["/", ...playerPages(info)]) await visit(path);
+    expect(failures).toEqual([]);
+  });
+
+  test("every back-office screen renders for the owner", async ({ page }, info) => {
+    const failures: string[] = [];
+    await staffLogin(page, DEMO_STAFF.boss);
+    for (const path of adminPages(info)) {
+      const response = await page.goto(path);
+      await waitForHydration(page);
+      if (response?.status() !== 200) failures.push(`${path}: status ${response?.status()}`);
+      if (new URL(page.url()).pathname !== path) failures.push(`${path}: ended at ${page.url()}`);
+      if (!(await page.locator("main#admin-main").isVisible())) failures.push(`${path}: no main region`);
+      if (!(await page.locator("main#admin-main h1").first().isVisible())) failures.push(`${path}: no heading`);
+    }
     expect(failures).toEqual([]);
   });
 });
