@@ -29,7 +29,7 @@ export function playerPages(info: TestInfo): string[] {
 export function adminPages(info: TestInfo): string[] {
   const routes = readFileSync(join(dirname(info.config.configFile!), "app/routes.ts"), "utf8");
   const layout = routes.slice(routes.indexOf('route("admin", "routes/admin/layout.tsx"'));
-  const block = layout.slice(0, layout.indexOf("]),") + 1);
+  const block = layout.slice(layout.indexOf("["), layout.indexOf("]),") + 1); // the layout's children
   if (!block.includes("routes/admin/dashboard.tsx")) throw new Error("pages.ts: no back-office layout found in app/routes.ts (did its shape change?)");
   const children = [...block.matchAll(/route\("([^"]+)",\s*"routes\/admin\/[^"]+\.tsx"/g)].map(([, path]) => `/admin/${path}`);
   return ["/admin", ...children.filter((path) => !/:(code|playerId)\b/.test(path)).map((path) => path.replace(":promotionId", PARAMS.promotionId))];
