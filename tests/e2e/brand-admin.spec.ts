@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { encode as encodePng } from "fast-png";
-import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
+import { accountTest as test, expect, hasJs, isPhone, PAGE_READY } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -37,7 +37,7 @@ function projectLogo(project: string): Buffer {
   return Buffer.from(encodePng({ width, height, data, channels: 4, depth: 8 }));
 }
 
-test("the owner uploads a logo and picks a colour; this agency's players see them at once, another agency does not", async ({ page, browser, expectHttpError }) => {
+test("the owner uploads a logo and a phone hero and picks a colour; this agency's players see them at once, another agency does not", async ({ page, browser, expectHttpError }) => {
   const project = test.info().project.name;
   const js = hasJs(test.info());
   expectHttpError(422, /\/admin\/settings\/brand/);
@@ -78,6 +78,19 @@ test("the owner uploads a logo and picks a colour; this agency's players see the
   if (js) expect(await serious()).toEqual([]);
   await expect(page.getByTestId("brand-current-logo").locator("img")).toHaveAttribute("src", logoUrl);
 
+  // The phone hero (decision 038): held to its own limit (the 20 KB hero is refused), then replaced.
+  const phoneHero = page.getByTestId("brand-slot-heroPhone");
+  const phoneFile = phoneHero.getByLabel("ໄຟລ໌ຮູບໜ້າຫຼັກສຳລັບໂທລະສັບໃໝ່");
+  await phoneFile.setInputFiles("scripts/brand/demo-hero.jpg");
+  await phoneHero.getByRole("button", { name: "ອັບໂຫຼດ" }).click();
+  await expect(page.getByTestId("brand-error-heroPhone")).toContainText("ໄຟລ໌ໃຫຍ່ເກີນຂີດຈຳກັດຂອງຊ່ອງນີ້", { timeout: 15_000 });
+  const phoneBytes = readFileSync("scripts/brand/demo-hero-phone.webp");
+  const phoneUrl = `/brand/heroPhone-${createHash("sha256").update(phoneBytes).digest("hex").slice(0, 12)}.webp`;
+  await phoneFile.setInputFiles("scripts/brand/demo-hero-phone.webp");
+  await phoneHero.getByRole("button", { name: "ອັບໂຫຼດ" }).click();
+  await expect(page.getByTestId("brand-current-heroPhone").locator("img")).toHaveAttribute("src", phoneUrl, { timeout: 15_000 });
+  await expect(page.getByTestId("brand-current-heroPhone")).toContainText("720 × 240 px");
+
   // A colour pair below 4.5:1 is refused, naming the pair; then a good colour is saved.
   const form = page.getByTestId("brand-settings-form");
   await form.getByLabel("ສີຫຼັກ (ລະຫັດ hex)", { exact: true }).fill("#ffff00");
@@ -99,6 +112,10 @@ test("the owner uploads a logo and picks a colour; this agency's players see the
   expect(await answer!.text()).toContain(`--brand:${PRIMARY[project]}`);
   await expect(home.locator(".navbar-logo img")).toHaveAttribute("src", logoUrl);
   await expect(home.locator(".navbar")).toHaveCSS("background-color", rgb(PRIMARY[project]!));
+  // A phone is shown the new phone hero, a desktop the hero.
+  await expect(home.getByTestId("hero").locator("source")).toHaveAttribute("srcset", phoneUrl);
+  const heroSrc = await home.getByTestId("hero-image").getAttribute("src");
+  await expect.poll(() => home.getByTestId("hero-image").evaluate((img) => new URL((img as HTMLImageElement).currentSrc).pathname)).toBe(isPhone(test.info()) ? phoneUrl : heroSrc);
   // (*.e2e.localhost resolves in Chromium only: Node's requests name the agency by Host header.)
   const asThisAgency = { headers: { Host: `${project}.e2e.localhost:${port}` } };
   const served = await home.request.get(`http://127.0.0.1:${port}${logoUrl}`, asThisAgency);
