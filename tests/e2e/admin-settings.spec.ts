@@ -169,8 +169,8 @@ test.describe("accessibility", () => {
 test.describe("owner only", () => {
   test.use({ baseURL: `http://localhost:${port}` });
 
-  test("a cashier sees no settings or promotions link and gets 403 at the settings and promotions", async ({ page, expectHttpError }, info) => {
-    test.skip(info.project.name !== "desktop-js" && info.project.name !== "phone-nojs", "one project with and one without JavaScript are enough");
+  // one project with and one without JavaScript are enough (pair B, decision 039)
+  test("a cashier sees no settings or promotions link and gets 403 at the settings and promotions", { tag: "@pair-b" }, async ({ page, expectHttpError }) => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     expectHttpError(403, /^\/admin\/(settings|promotions)/);
     await staffLogin(page, DEMO_STAFF.cashier);

@@ -2,6 +2,9 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { TestInfo } from "@playwright/test";
 
+/** app/routes.ts as text: the pages are read from it, so a new one is covered without anyone listing it. */
+const routesFile = (info: TestInfo) => readFileSync(join(dirname(info.config.configFile!), "app/routes.ts"), "utf8");
+
 /** Sample values for the parameters of player routes (the seeds' demo catalogue). */
 const PARAMS: Record<string, string> = { provider: "askmebet", promotionId: "deposit-60k-bonus-50" };
 
@@ -10,7 +13,7 @@ const PARAMS: Record<string, string> = { provider: "askmebet", promotionId: "dep
  * measured (budgets.spec.ts) and visited (screens.spec.ts) without anyone adding it by hand.
  */
 export function playerPages(info: TestInfo): string[] {
-  const routes = readFileSync(join(dirname(info.config.configFile!), "app/routes.ts"), "utf8");
+  const routes = routesFile(info);
   const paths = [...routes.matchAll(/route\("([^"]+)",\s*"routes\/player\/(?!layout)[^"]+"/g)].map(([, path]) => `/player/${path}`);
   if (!paths.includes("/player/deposit")) throw new Error("pages.ts: no player route found in app/routes.ts (did its shape change?)");
   return paths.map((path) =>
@@ -27,7 +30,7 @@ export function playerPages(info: TestInfo): string[] {
  * `:playerId`) need a record and are reached by their own flows; a promotion is seeded.
  */
 export function adminPages(info: TestInfo): string[] {
-  const routes = readFileSync(join(dirname(info.config.configFile!), "app/routes.ts"), "utf8");
+  const routes = routesFile(info);
   const layout = routes.slice(routes.indexOf('route("admin", "routes/admin/layout.tsx"'));
   const block = layout.slice(layout.indexOf("["), layout.indexOf("]),") + 1); // the layout's children
   if (!block.includes("routes/admin/dashboard.tsx")) throw new Error("pages.ts: no back-office layout found in app/routes.ts (did its shape change?)");
