@@ -2,7 +2,8 @@
 // pages, through a local proxy that compresses like the edge (scripts/edge-proxy.mjs), driving
 // Debian's Chromium. Not part of CI: its scores move with the machine (issue 16, decision 023).
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -11,6 +12,17 @@ import { ensureDevVars } from "./dev-vars.mjs";
 import { startEdgeProxy } from "./edge-proxy.mjs";
 
 const PAGES = ["/", "/login", "/register", "/player/deposit", "/player/withdraw", "/player/promotion", "/player/game/askmebet"];
+/**
+ * The floor: what this machine's Chromium gives a page with nothing on it, in the same run
+ * (as the settlement bench states its floor, issue 16). Its TBT is the browser's own work
+ * (committing the document, creating the page's JavaScript context, the first layout and
+ * paint) at Lighthouse's 4x slowdown, plus whatever else the machine is doing meanwhile.
+ */
+const FLOOR = "(floor)";
+const FLOOR_HTML =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">' +
+  "<title>Floor</title></head><body><h1>Floor</h1><p>A page with nothing on it.</p></body></html>";
+
 const USAGE = `Usage: npm run lighthouse -- [options]
 
 Builds and starts the portal with the demo agency (seed, react-router build, vite preview),
@@ -18,7 +30,11 @@ logs in the demo player (demo / demo-pass-123) for the /player pages (its sessio
 cookie goes into Chromium's cookie jar), and runs Lighthouse
 (mobile defaults: simulated 4x CPU slowdown, 150 ms RTT, 1.6 Mbps; performance category only)
 N times per page through a local proxy that compresses like the edge (brotli, gzip fallback).
-Prints the median of each figure per page.
+The runs go round by round (run 1 of every page, then run 2, ...), so a slow minute of the
+machine lands on every page instead of on all runs of one. Each round also measures the
+floor: a page with nothing on it, served by the same proxy, so the figures can be read
+against what this machine gives an empty page in the same run. Prints the median of each
+figure per page.
 
 Options:
   --base URL     measure a portal that is already running (e.g. http://localhost:4302);
@@ -63,6 +79,8 @@ let server = null;
 let chrome = null;
 /** @type {Awaited<ReturnType<typeof startEdgeProxy>> | null} */
 let proxy = null;
+/** @type {Awaited<ReturnType<typeof startFloor>> | null} */
+let floor = null;
 const profile = mkdtempSync(join(tmpdir(), "lighthouse-chromium-"));
 
 try {
@@ -81,34 +99,39 @@ try {
   }
   await waitFor(`${target}/api/v2/agency/info`);
   proxy = await startEdgeProxy({ target });
+  floor = await startFloor();
   const cookie = pages.some((p) => p.startsWith("/player")) ? await loginDemo(target) : null;
   const launched = await launchChromium(chromiumPath, profile);
   chrome = launched.process;
+  if (values.trace) mkdirSync(values.trace, { recursive: true });
   // The session goes into Chromium's cookie jar, not Lighthouse's `extraHeaders`: once the page
   // sets its own cookie (the `js` marker) Chromium sends its jar's Cookie header instead of the
   // extra one, and the player's next request lands on /login. Lighthouse's storage reset
   // leaves cookies alone, so one login serves every run.
   // Public pages are measured logged out (a player is sent from /login to /): the jar holds
   // the session only while a /player page is measured.
-  let inJar = false;
+  /** @type {boolean | null} */
+  let inJar = null;
+  /** @param {string} page */
+  const fillJar = async (page) => {
+    const wantCookie = Boolean(cookie) && page.startsWith("/player");
+    if (wantCookie === inJar) return;
+    await browserCommand(launched.ws, "Storage.clearCookies", {});
+    /** @type {string[]} */
+    const jar = [];
+    if (values.lang) jar.push(languageCookie(values.lang));
+    if (wantCookie) jar.push(cookie);
+    if (jar.length) await browserCommand(launched.ws, "Storage.setCookies", { cookies: jar.map((c) => jarCookie(c, proxy.url)) });
+    inJar = wantCookie;
+  };
 
   /** @type {Record<string, Array<Record<string, number>>>} */
-  const results = {};
+  const results = Object.fromEntries([FLOOR, ...pages].map((page) => [page, []]));
   let version = "";
-  for (const page of pages) {
-    results[page] = [];
-    const wantCookie = Boolean(cookie) && page.startsWith("/player");
-    if (page === pages[0] || wantCookie !== inJar) {
-      await browserCommand(launched.ws, "Storage.clearCookies", {});
-      /** @type {string[]} */
-      const jar = [];
-      if (values.lang) jar.push(languageCookie(values.lang));
-      if (wantCookie) jar.push(cookie);
-      if (jar.length) await browserCommand(launched.ws, "Storage.setCookies", { cookies: jar.map((c) => jarCookie(c, proxy.url)) });
-    }
-    inJar = wantCookie;
-    for (let i = 0; i < runs; i++) {
-      const url = proxy.url + page;
+  for (let i = 0; i < runs; i++) {
+    for (const page of [FLOOR, ...pages]) {
+      const url = page === FLOOR ? `${floor.url}/` : proxy.url + page;
+      if (page !== FLOOR) await fillJar(page);
       const result = await lighthouse(url, {
         port: launched.port,
         output: "json",
@@ -122,8 +145,8 @@ try {
       if (landed !== new URL(url).pathname) throw new Error(`${page} ended at ${landed} (session cookie refused?)`);
       version = lhr.lighthouseVersion;
       if (values.trace) {
-        const { writeFileSync } = await import("node:fs");
-        writeFileSync(join(values.trace, `${page.replaceAll("/", "_")}-${i + 1}.trace.json`), JSON.stringify(result.artifacts.Trace));
+        const name = page === FLOOR ? "floor" : page.replaceAll("/", "_");
+        writeFileSync(join(values.trace, `${name}-${i + 1}.trace.json`), JSON.stringify(result.artifacts.Trace));
       }
       const figures = figuresOf(lhr);
       results[page].push(figures);
@@ -134,14 +157,15 @@ try {
   console.log(`\nLighthouse ${version} mobile defaults, performance only, median of ${runs} run(s), through the edge proxy (brotli)\n`);
   console.log("| page | performance | LCP | TBT | CLS | all bytes | JS bytes |");
   console.log("|---|---|---|---|---|---|---|");
-  for (const page of pages) {
+  for (const page of [FLOOR, ...pages]) {
     const m = (key) => median(results[page].map((r) => r[key]));
     console.log(
       `| ${page} | ${Math.round(m("score"))} | ${(m("lcp") / 1000).toFixed(1)} s | ${Math.round(m("tbt"))} ms | ${m("cls").toFixed(3)} | ${kb(m("bytes"))} | ${kb(m("jsBytes"))} |`,
     );
   }
+  console.log(`\n${FLOOR}: an empty page (${FLOOR_HTML.length} bytes, no CSS, no script, no image) measured in the same rounds;`);
+  console.log(`benchmarkIndex (what Lighthouse makes of this CPU) median ${Math.round(median(Object.values(results).flat().map((r) => r.benchmarkIndex)))}, from ${Math.round(Math.min(...Object.values(results).flat().map((r) => r.benchmarkIndex)))} to ${Math.round(Math.max(...Object.values(results).flat().map((r) => r.benchmarkIndex)))}`);
   if (values.json) {
-    const { writeFileSync } = await import("node:fs");
     writeFileSync(values.json, JSON.stringify(results, null, 2));
   }
 } finally {
@@ -153,9 +177,29 @@ try {
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
   }
   await proxy?.close();
+  await floor?.close();
   if (server?.pid) try { process.kill(-server.pid, "SIGTERM"); } catch {}
   // a leftover temporary profile is not worth failing a finished run for
   try { rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); } catch (error) { console.warn(`left ${profile}: ${error.message}`); }
+}
+
+/** Serves FLOOR_HTML on a free port. */
+async function startFloor() {
+  const server = createServer((req, res) => {
+    res.writeHead(req.url === "/" ? 200 : 404, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+    res.end(req.url === "/" ? FLOOR_HTML : "");
+  });
+  await new Promise((resolve) => server.listen(0, () => resolve(undefined)));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `http://localhost:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve(undefined));
+      }),
+  };
 }
 
 /** @param {any} lhr */
