@@ -139,6 +139,20 @@ test.describe("landing page", () => {
     }
   });
 
+  test("a phone's first layout is its first screen: the sections below are drawn as they come near (decision 041)", async ({ page }, info) => {
+    test.skip(!isPhone(info), "a desktop's first screen reaches further down; the phone is the case");
+    await page.goto("/");
+    // a section's content is "skipped" (not laid out, not painted) while it is far from the
+    // viewport (the last one: the browser draws ahead of the viewport by some margin)
+    const drawn = (testId: string) =>
+      page.locator(`[data-testid="${testId}"] h2`).evaluate((h2) => h2.checkVisibility({ contentVisibilityAuto: true }));
+    expect(await drawn("landing-banks")).toBe(false);
+    await page.getByTestId("landing-banks").scrollIntoViewIfNeeded();
+    await expect.poll(() => drawn("landing-banks")).toBe(true);
+    // the text was there all along for assistive technology and find-in-page
+    await expect(page.getByTestId("landing-banks").getByRole("heading", { level: 2 })).toBeVisible();
+  });
+
   test("no layout shift while the page loads and scrolls", async ({ page }, info) => {
     test.skip(!hasJs(info), "measured by a script in the page");
     // The web font included: `font-display: optional` never swaps it in late (issue 16).
