@@ -32,8 +32,8 @@ cookie goes into Chromium's cookie jar), and runs Lighthouse
 N times per page through a local proxy that compresses like the edge (brotli, gzip fallback).
 The runs go round by round (run 1 of every page, then run 2, ...), so a slow minute of the
 machine lands on every page instead of on all runs of one. Each round also measures the
-floor: a page with nothing on it, served by the same proxy, so the figures can be read
-against what this machine gives an empty page in the same run. Prints the median of each
+floor: a page with nothing on it, served by a small server of this script, so the figures can
+be read against what this machine gives an empty page in the same run. Prints the median of each
 figure per page.
 
 Options:
@@ -68,6 +68,8 @@ if (values.help) {
   process.exit(0);
 }
 const pages = values.pages ? values.pages.split(",").map((p) => p.trim()).filter(Boolean) : PAGES;
+/** What each round measures: the floor first, then the pages. */
+const measured = [FLOOR, ...pages];
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, not ${values.runs}`);
 if (values.lang && !["lo", "cn", "vn"].includes(values.lang)) throw new Error(`--lang must be lo, cn or vn, not ${values.lang}`);
@@ -126,10 +128,10 @@ try {
   };
 
   /** @type {Record<string, Array<Record<string, number>>>} */
-  const results = Object.fromEntries([FLOOR, ...pages].map((page) => [page, []]));
+  const results = Object.fromEntries(measured.map((page) => [page, []]));
   let version = "";
   for (let i = 0; i < runs; i++) {
-    for (const page of [FLOOR, ...pages]) {
+    for (const page of measured) {
       const url = page === FLOOR ? `${floor.url}/` : proxy.url + page;
       if (page !== FLOOR) await fillJar(page);
       const result = await lighthouse(url, {
@@ -157,14 +159,15 @@ try {
   console.log(`\nLighthouse ${version} mobile defaults, performance only, median of ${runs} run(s), through the edge proxy (brotli)\n`);
   console.log("| page | performance | LCP | TBT | CLS | all bytes | JS bytes |");
   console.log("|---|---|---|---|---|---|---|");
-  for (const page of [FLOOR, ...pages]) {
+  for (const page of measured) {
     const m = (key) => median(results[page].map((r) => r[key]));
     console.log(
       `| ${page} | ${Math.round(m("score"))} | ${(m("lcp") / 1000).toFixed(1)} s | ${Math.round(m("tbt"))} ms | ${m("cls").toFixed(3)} | ${kb(m("bytes"))} | ${kb(m("jsBytes"))} |`,
     );
   }
   console.log(`\n${FLOOR}: an empty page (${FLOOR_HTML.length} bytes, no CSS, no script, no image) measured in the same rounds;`);
-  console.log(`benchmarkIndex (what Lighthouse makes of this CPU) median ${Math.round(median(Object.values(results).flat().map((r) => r.benchmarkIndex)))}, from ${Math.round(Math.min(...Object.values(results).flat().map((r) => r.benchmarkIndex)))} to ${Math.round(Math.max(...Object.values(results).flat().map((r) => r.benchmarkIndex)))}`);
+  const speeds = Object.values(results).flat().map((r) => r.benchmarkIndex);
+  console.log(`benchmarkIndex (what Lighthouse makes of this CPU) median ${Math.round(median(speeds))}, from ${Math.round(Math.min(...speeds))} to ${Math.round(Math.max(...speeds))}`);
   if (values.json) {
     writeFileSync(values.json, JSON.stringify(results, null, 2));
   }
