@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_WORKER_SLOTS } from "./scripts/demo-staff.mjs";
 
 const port = Number(process.env.E2E_PORT ?? 4173);
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -65,7 +66,8 @@ const tagsLeftOutBy = (project: string) => new RegExp(Object.keys(PAIR_TAGS).fil
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
-  workers: 2,
+  // each worker slot logs staff in with copies of its own (scripts/demo-staff.mjs)
+  workers: E2E_WORKER_SLOTS,
   retries: process.env.CI ? 1 : 0,
   reporter: [["list"], ["./tests/e2e/summary-reporter.ts"]],
   timeout: 30_000,

@@ -1,26 +1,14 @@
 // Agencies for the own-account e2e test (tests/e2e/own-account.spec.ts, issue 14): one per
 // Playwright project, host `<project>.own.localhost`, agency `own-<project>`, ONE payment
 // channel of kind own account (the agency's static LAO QR, derived per order), the demo rate,
-// an owner `boss-<project>` and a cashier `cashier-<project>` with the demo staff's passwords
-// and TOTP secrets (DEMO DATA ONLY). Nothing here touches the agencies other spec files use.
+// and the e2e copies of the demo owner and cashier (`boss-<project>-<n>`, scripts/demo-staff.mjs;
+// DEMO DATA ONLY). Nothing here touches the agencies other spec files use.
 // Idempotent; run by scripts/e2e-server.mjs after scripts/seed-e2e.mjs.
 import { execFileSync } from "node:child_process";
-import { randomBytes, scryptSync } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-
-const PROJECTS = ["phone-js", "phone-nojs", "desktop-js", "desktop-nojs"];
-const STAFF = [
-  { username: "boss", password: "boss-pass-123", role: "owner", totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" },
-  { username: "cashier", password: "cashier-pass-123", role: "cashier", totpSecret: "KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU" },
-];
-
-function hashPassword(password) {
-  const salt = randomBytes(16);
-  const key = scryptSync(password.normalize("NFKC"), salt, 32, { N: 2 ** 14, r: 8, p: 5, maxmem: 64 * 1024 * 1024 });
-  return ["scrypt", 2 ** 14, 8, 5, salt.toString("base64"), key.toString("base64")].join("$");
-}
+import { DEMO_STAFF, E2E_PROJECTS, e2eCopies, staffSql } from "./demo-staff.mjs";
 
 /** EMV field: id + two-digit length + value. */
 export const field = (id, value) => `${id}${String(value.length).padStart(2, "0")}${value}`;
@@ -40,7 +28,7 @@ function staticQr() {
   return body + crc16(body);
 }
 
-const sql = PROJECTS.map((p) => {
+const ownAgenciesSql = () => E2E_PROJECTS.map((p) => {
   const id = `own-${p}`;
   return `INSERT OR IGNORE INTO agencies (id, name, status) VALUES ('${id}', 'Own ${p}', 'ACTIVE');
 INSERT OR IGNORE INTO agency_domains (host, agency_id) VALUES ('${p}.own.localhost', '${id}');
@@ -49,15 +37,12 @@ UPDATE agency_settings SET login_failure_budget = 100000 WHERE agency_id = '${id
 INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, gateway, static_qr, qr_mode)
 VALUES ('${id}', 'OWN-BCEL', 'mch19B73F61B9E', 'BCEL One (own account)', 'LAK', 'BCEL', '27710418', 'E2E OWN ACCOUNT', 'VIENTIANE', 'own_account', '${staticQr()}', 'derived');
 INSERT OR IGNORE INTO exchange_rates (agency_id, currency, buy, sell) VALUES ('${id}', 'THB', '580', '600');
-${STAFF.map(
-  (s) => `INSERT OR IGNORE INTO staff (id, agency_id, username, password_hash, role, totp_secret, totp_last_step)
-VALUES ('own-${s.username}-${p}', '${id}', '${s.username}-${p}', '${hashPassword(s.password)}', '${s.role}', '${s.totpSecret}', 1);`,
-).join("\n")}`;
+${staffSql(id, Object.values(DEMO_STAFF), e2eCopies([p]))}`;
 }).join("\n");
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const file = join(mkdtempSync(join(tmpdir(), "seed-e2e-own-")), "own.sql");
-  writeFileSync(file, sql);
+  writeFileSync(file, ownAgenciesSql());
   execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
-  console.log(`seeded own-account e2e agencies: ${PROJECTS.map((p) => `${p}.own.localhost`).join(", ")}`);
+  console.log(`seeded own-account e2e agencies: ${E2E_PROJECTS.map((p) => `${p}.own.localhost`).join(", ")}`);
 }

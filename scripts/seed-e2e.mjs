@@ -1,25 +1,17 @@
 // Agencies of their own for e2e tests that change agency-wide settings (exchange rate,
 // promotions): one per Playwright project, so parallel projects and other spec files never
 // see each other's changes. Host `<project>.e2e.localhost` (Chromium resolves *.localhost
-// to this machine), agency `e2e-<project>`, the demo channel and rate, and an owner
-// `boss-<project>` with the demo owner's password and TOTP secret (DEMO DATA ONLY).
-// Idempotent; run by scripts/e2e-server.mjs after scripts/seed.mjs.
+// to this machine), agency `e2e-<project>`, the demo channel and rate, and the e2e copies of
+// the demo owner (`boss-<project>-<n>`, scripts/demo-staff.mjs; DEMO DATA ONLY). Also the
+// demo agency's copies of the demo staff, per project. Idempotent; run by
+// scripts/e2e-server.mjs after scripts/seed.mjs.
 import { execFileSync } from "node:child_process";
-import { randomBytes, scryptSync } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { putLocalBrandObjects, seedBrand } from "./brand-seed.mjs";
+import { DEMO_STAFF, E2E_PROJECTS, e2eCopies, staffSql } from "./demo-staff.mjs";
 import { crc16, field } from "./seed-e2e-own-account.mjs";
-
-export const E2E_PROJECTS = ["phone-js", "phone-nojs", "desktop-js", "desktop-nojs"];
-const OWNER = { username: "boss", password: "boss-pass-123", totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" };
-
-function hashPassword(password) {
-  const salt = randomBytes(16);
-  const key = scryptSync(password.normalize("NFKC"), salt, 32, { N: 2 ** 14, r: 8, p: 5, maxmem: 64 * 1024 * 1024 });
-  return ["scrypt", 2 ** 14, 8, 5, salt.toString("base64"), key.toString("base64")].join("$");
-}
 
 /** statements.spec's channel: the agency's static LAO QR (receiver token mchE2E0000001). */
 const E2E_STATIC_QR = (() => {
@@ -39,8 +31,7 @@ UPDATE agency_settings SET login_failure_budget = 100000 WHERE agency_id = '${id
 INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, gateway)
 VALUES ('${id}', 'BCEL-QR', 'DEMO0001', 'BCEL OnePay (LAO QR)', 'LAK', 'BCEL', '27710418', 'E2E AGENCY', 'VIENTIANE', 'sandbox');
 INSERT OR IGNORE INTO exchange_rates (agency_id, currency, buy, sell) VALUES ('${id}', 'THB', '580', '600');
-INSERT OR IGNORE INTO staff (id, agency_id, username, password_hash, role, totp_secret, totp_last_step)
-VALUES ('e2e-staff-${p}', '${id}', '${OWNER.username}-${p}', '${hashPassword(OWNER.password)}', 'owner', '${OWNER.totpSecret}', 1);
+${staffSql(id, [DEMO_STAFF.boss], e2eCopies([p]))}
 -- own-account channels of forwarder.spec (inactive, so this agency's players never see it) and
 -- statements.spec: written here, before the server starts, never by a spec while it runs (a
 -- second process on the SQLite file made the server's D1 fail with SQLITE_BUSY)
@@ -49,13 +40,14 @@ VALUES ('${id}', 'OWN-FWD', 'mch19B73F61B9E', 'BCEL own account', 'LAK', 'BCEL',
 INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, gateway, active, static_qr, qr_mode)
 VALUES ('${id}', 'OWN-E2E', 'mchE2E0000001', 'BCEL (own account)', 'LAK', 'BCEL', '27710418', 'E2E AGENCY', 'VIENTIANE', 'own_account', 1, '${E2E_STATIC_QR}', 'derived');`;
 }).join("\n");
+const demoAgencyCopies = staffSql("demo", Object.values(DEMO_STAFF), e2eCopies(E2E_PROJECTS));
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   // Each e2e agency its own brand (issue 15): name, colours, logo, icon, hero.
   const brands = await Promise.all(E2E_PROJECTS.map((p) => seedBrand(`e2e-${p}`)));
   await putLocalBrandObjects(brands.flatMap((b) => b.assets));
   const file = join(mkdtempSync(join(tmpdir(), "seed-e2e-")), "e2e.sql");
-  writeFileSync(file, `${sql}\n${brands.map((b) => b.sql).join("\n")}`);
+  writeFileSync(file, `${sql}\n${demoAgencyCopies}\n${brands.map((b) => b.sql).join("\n")}`);
   execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
   console.log(`seeded e2e agencies: ${E2E_PROJECTS.map((p) => `${p}.e2e.localhost`).join(", ")}`);
 }

@@ -445,7 +445,7 @@ test.describe("player accounts", () => {
     await expect(page.getByTestId("login-form")).toBeVisible();
   });
 
-  test("fingerprint: sent once a day, again when the stored date is old or missing", async ({ page, clientIp }, info) => {
+  test("fingerprint: sent once a day, again when the stored date is old or missing", { tag: "@pair-a" }, async ({ page, clientIp }, info) => {
     test.skip(!hasJs(info), "the fingerprint is collected by a script (SPEC §1)");
     // every page's sync waits FINGERPRINT_SYNC_DELAY_MS (5 s) after its load
     test.setTimeout(120_000);

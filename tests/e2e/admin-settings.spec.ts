@@ -6,7 +6,7 @@ import { DEMO_STAFF, staffLogin } from "./staff";
 /**
  * The owner's settings reach the players. These tests change agency-wide state, so each
  * Playwright project works in its own agency (scripts/seed-e2e.mjs): `<project>.e2e.localhost`,
- * owner `boss-<project>`. Nothing here touches the demo agency other spec files use.
+ * owners `boss-<project>-<n>`. Nothing here touches the demo agency other spec files use.
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
 test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });

@@ -10,7 +10,7 @@ import { DEMO_STAFF, staffLogin } from "./staff";
  * seeded here in the e2e server's local D1 like the other specs seed their data) sees each
  * provider's net loss and cashback, why a line cannot be claimed, claims one, sees it credited
  * in the reward history and refused the second time; the owner sees the claim in the report.
- * Each project works in its own agency (`<project>.e2e.localhost`, owner `boss-<project>`).
+ * Each project works in its own agency (`<project>.e2e.localhost`, owners `boss-<project>-<n>`).
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
 test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });

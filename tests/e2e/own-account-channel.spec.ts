@@ -9,7 +9,7 @@ import { DEMO_STAFF, staffLogin } from "./staff";
  * The owner sets up the agency's own bank account as a payment channel from its static
  * LAO QR: pasted as text or uploaded as an image, read on the server, confirmed, saved;
  * then switched to "static QR as is". Each project works in its own agency
- * (`<project>.e2e.localhost`, owner `boss-<project>`); receivers are random so a rerun
+ * (`<project>.e2e.localhost`, owners `boss-<project>-<n>`); receivers are random so a rerun
  * against the same local state sets up new channels.
  */
 const port = Number(process.env.E2E_PORT ?? 4173);

@@ -6,7 +6,7 @@ import { DEMO_STAFF, staffLogin } from "./staff";
 /**
  * Deposits into the agency's own bank account (issue 14, decision 016). Each Playwright
  * project works in its own agency with one own-account channel (scripts/seed-e2e-own-account.mjs):
- * `<project>.own.localhost`, cashier `cashier-<project>`. The player sees the exact amount to
+ * `<project>.own.localhost`, cashiers `cashier-<project>-<n>`. The player sees the exact amount to
  * pay and a QR derived from the agency's static QR; the cashier marks it paid in the
  * open-deposits queue; the player's history shows SUCCESS.
  */

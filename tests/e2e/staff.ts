@@ -1,17 +1,15 @@
 import { createHmac } from "node:crypto";
 import { test, type Page } from "@playwright/test";
+import { DEMO_STAFF, E2E_COPIES_PER_SLOT, E2E_WORKER_SLOTS, e2eStaffUsername } from "../../scripts/demo-staff.mjs";
 import { expect, PAGE_READY } from "./fixtures";
 
 /**
- * Demo back-office staff of scripts/seed.mjs (DEMO DATA ONLY: these TOTP secrets are public).
- * A TOTP code is accepted once per account (replay protection), and the four Playwright
- * projects run in parallel, so each project logs in as its own copy of the account:
- * `boss-phone-js`, `cashier-desktop-nojs`, ... (same password and secret as `boss`/`cashier`).
+ * Demo back-office staff of scripts/demo-staff.mjs (DEMO DATA ONLY: these TOTP secrets are
+ * public). A TOTP code is accepted once per account (replay protection) and Playwright runs
+ * tests in parallel, so a test logs in as one of the e2e copies of the account (same password
+ * and secret): its project's, its worker slot's, the next one in turn (`boss-phone-js-4`).
  */
-export const DEMO_STAFF = {
-  boss: { username: "boss", password: "boss-pass-123", role: "owner", totpSecret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP" },
-  cashier: { username: "cashier", password: "cashier-pass-123", role: "cashier", totpSecret: "KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU" },
-} as const;
+export { DEMO_STAFF };
 export type DemoStaff = (typeof DEMO_STAFF)[keyof typeof DEMO_STAFF];
 
 const PERIOD = 30;
@@ -44,9 +42,15 @@ export function totpAt(secret: string, step: number): string {
 
 export const currentStep = () => Math.floor(Date.now() / 1000 / PERIOD);
 
-/** The account this Playwright project logs in as. */
-export function projectUsername(who: DemoStaff): string {
-  return `${who.username}-${test.info().project.name}`;
+/** Logins of this worker process per demo staff member. */
+const logins = new Map<string, number>();
+/** The copy this login uses: this worker slot's copies in turn, so no copy logs in twice in a row. */
+function loginUsername(who: DemoStaff): string {
+  const { project, parallelIndex } = test.info();
+  const turn = logins.get(who.username) ?? 0;
+  logins.set(who.username, turn + 1);
+  const copy = (parallelIndex % E2E_WORKER_SLOTS) * E2E_COPIES_PER_SLOT + (turn % E2E_COPIES_PER_SLOT);
+  return e2eStaffUsername(who.username, project.name, copy);
 }
 
 /**
@@ -58,7 +62,7 @@ export async function staffLogin(page: Page, who: DemoStaff, landing = "/admin")
   await page.goto(`/admin/login${landing === "/admin" ? "" : `?redirectTo=${encodeURIComponent(landing)}`}`);
   if (test.info().project.use.javaScriptEnabled !== false) await page.locator(PAGE_READY).waitFor();
   const form = page.getByTestId("admin-login-form");
-  await form.locator('input[name="username"]').fill(projectUsername(who));
+  await form.locator('input[name="username"]').fill(loginUsername(who));
   await form.locator('input[name="password"]').fill(who.password);
   await form.locator('button[type="submit"]').click();
   await expect(page).toHaveURL(/\/admin\/login\/totp/);

@@ -12,7 +12,7 @@ import { DEMO_STAFF, staffLogin } from "./staff";
  * a player opens an own-account deposit; the owner uploads the bank's CSV statement, maps its
  * columns on this channel's first import, sees the first rows as read, saves, sees the row
  * matching the player's order, confirms; the deposit turns SUCCESS. Each project works in its
- * own agency (scripts/seed-e2e.mjs: `<project>.e2e.localhost`, owner `boss-<project>`, and the
+ * own agency (scripts/seed-e2e.mjs: `<project>.e2e.localhost`, owners `boss-<project>-<n>`, and the
  * own-account channel); its saved mapping is removed here so every run maps again.
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
