@@ -18,7 +18,9 @@ export async function startWorkerProfiles(port = 9229) {
   const targets = await (await fetch(`http://127.0.0.1:${port}/json`, { signal: AbortSignal.timeout(15_000) })).json();
   const sessions = await Promise.all(
     targets.map(async (/** @type {any} */ target) => {
-      const ws = new WebSocket(target.webSocketDebuggerUrl);
+      // The inspector proxy (miniflare's) closes at once, with no message, a connection that
+      // has a User-Agent and no Origin, as Node's WebSocket sends it: give it a local Origin.
+      const ws = new WebSocket(target.webSocketDebuggerUrl, { headers: { Origin: "http://localhost" } });
       await withTimeout(
         new Promise((resolve, reject) => {
           ws.addEventListener("open", resolve, { once: true });
