@@ -52,6 +52,40 @@ test.describe("byte budgets", () => {
   });
 });
 
+test.describe("repeat visits", () => {
+  test("a second page takes its fonts and build files from the browser's cache, asking the server nothing (decision 043)", async ({ browser, baseURL }, info) => {
+    test.skip(!isPhone(info) || !hasJs(info), "caching is the browser's, measured once with the budgets (a phone with JavaScript on)");
+    const { viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled, userAgent } = info.project.use;
+    // The HTTP cache alone: the service worker (decision 028) would answer build files itself.
+    const context = await browser.newContext({ viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled, userAgent, baseURL, serviceWorkers: "block" });
+    try {
+      const page = await context.newPage();
+      // The 404 page hydrates, so it loads build files (stylesheet, scripts) and, like every
+      // page, the preloaded Lao fonts; the second one is the same page at another address.
+      await page.goto("/budget-first-visit", { waitUntil: "load" });
+      await page.locator(PAGE_READY).waitFor({ state: "attached" });
+      const cdp = await context.newCDPSession(page);
+      await cdp.send("Network.enable");
+      const servedFromCache = new Set<string>();
+      const received: { requestId: string; path: string; status: number; fromCache: boolean }[] = [];
+      cdp.on("Network.requestServedFromCache", ({ requestId }) => servedFromCache.add(requestId));
+      cdp.on("Network.responseReceived", ({ requestId, response }) =>
+        received.push({ requestId, path: new URL(response.url).pathname, status: response.status, fromCache: Boolean(response.fromDiskCache || response.fromPrefetchCache) }),
+      );
+      await page.goto("/budget-second-visit", { waitUntil: "load" });
+      await page.locator(PAGE_READY).waitFor({ state: "attached" });
+      const files = received.filter((r) => /^\/(assets|fonts)\//.test(r.path));
+      expect(files.filter((r) => r.path.startsWith("/fonts/")).length, "the second page uses the fonts").toBeGreaterThan(0);
+      expect(files.filter((r) => r.path.startsWith("/assets/")).length, "the second page uses build files").toBeGreaterThan(1);
+      // Before decision 043 each of them was asked again (304: one round trip each).
+      const asked = files.filter((r) => !r.fromCache && !servedFromCache.has(r.requestId)).map((r) => `${r.status} ${r.path}`);
+      expect(asked, "files the second page asked the server for again").toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 /** A fresh player with a bank account (the withdraw page shows its form), logged in: its cookies. */
 async function loggedInCookies(browser: Browser, baseURL: string, player: ReturnType<typeof newPlayer>, ip: string) {
   const setup = await browser.newContext({ baseURL, extraHTTPHeaders: { "CF-Connecting-IP": ip } });
