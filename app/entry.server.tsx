@@ -6,7 +6,7 @@ import { I18nextProvider } from "react-i18next";
 import { getInstance } from "./middleware/i18next.server";
 import { getNonce } from "./lib/context.server";
 import { LitePageContext, pageScriptsOf } from "./lib/page-scripts";
-import { litePageAssets } from "./lib/lite-page.server";
+import { litePageAssets, liteStylesheet } from "./lib/lite-page.server";
 
 export default async function handleRequest(
   request: Request,
@@ -20,7 +20,7 @@ export default async function handleRequest(
   const body = await renderToReadableStream(
     <I18nextProvider i18n={getInstance(loadContext)}>
       {/* What the lite pages inline is built here, on the server only (decision 021). */}
-      <LitePageContext.Provider value={{ ...litePageAssets, nonce }}>
+      <LitePageContext.Provider value={{ ...litePageAssets, nonce, stylesheet: liteStylesheet(request.headers.get("Cookie")) }}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </LitePageContext.Provider>
     </I18nextProvider>,

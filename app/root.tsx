@@ -171,7 +171,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* (no stylesheet when the tests render pages without a client build) */}
         {scripts === "app"
           ? stylesheet && <link rel="stylesheet" href={stylesheet} />
-          : lite && <style nonce={lite.nonce} dangerouslySetInnerHTML={{ __html: lite.css }} />}
+          : lite &&
+            (lite.stylesheet?.held ? (
+              // this browser holds the file (decision 044): from its cache, no text in the page
+              <link rel="stylesheet" href={lite.stylesheet.href} />
+            ) : (
+              <style nonce={lite.nonce} dangerouslySetInnerHTML={{ __html: lite.css }} />
+            ))}
         {/* The agency's colours, in the HTML itself: no flash of the default, no request, no
             JavaScript. After the stylesheet, so they win over its defaults. brandCss writes
             validated #rrggbb values only. */}
@@ -211,6 +217,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
                   fingerprintField: wantsFingerprintField(matches),
                   syncAgencyId: root?.player ? root.agency.id : null,
                   parts: litePartsOf(matches),
+                  cacheStylesheet: lite.stylesheet && !lite.stylesheet.held ? lite.stylesheet.href : null,
                 }),
               }}
             />

@@ -2,7 +2,7 @@ import { AUTH_LIMITS } from "./schemas/auth";
 import { PENDING_DELAY_MS, PENDING_MIN_MS, SCROLL_TOP_THRESHOLD_PX, TOAST_DURATION_MS, TOAST_SWIPE_PX } from "../components/feedback";
 import { afterLoadWhenIdle, FINGERPRINT_SYNC_DELAY_MS, FINGERPRINT_VERSION, fingerprintStorageKey, localDate, parseStored, shouldSendFingerprint } from "./fingerprint";
 import { collectFingerprint, syncFingerprintWith } from "./fingerprint-collect";
-import type { LitePageAssets, PublicScriptOptions } from "./page-scripts";
+import { holdsStylesheet, stylesheetCookie, type LitePageAssets, type PublicScriptOptions } from "./page-scripts";
 import { CREDIT_REFRESH, guardOfflineSubmits, nextPollDelay, registerServiceWorker, SW_REGISTER_DELAY_MS } from "./offline";
 import { I18N_DATA_ID } from "./i18n";
 import type { LiteConfig, LiteContext, LiteKit, LitePart } from "./lite/context";
@@ -15,8 +15,10 @@ import { playTimePart } from "./lite/play-time";
 import { copyPart } from "./lite/copy";
 import { liteValidate } from "./lite/validate";
 import { liteCountdown, liteCreditPreview, liteDepositStatus, liteSelectOnFocus } from "./lite/deposit";
-// The processed stylesheet as text (Vite `?inline`), for the lite pages' <style>.
+// The processed stylesheet as text (Vite `?inline`), for the lite pages' <style>; and its
+// address as a file (`?url`, the one the pages that hydrate link), for a browser that holds it.
 import appCss from "../styles/app.css?inline";
+import appCssHref from "../styles/app.css?url";
 
 /** The fingerprint functions as source, only for the pages that need them (most of the script's weight). */
 const FINGERPRINT_KIT = `{collect:${collectFingerprint},sync:${syncFingerprintWith},storageKey:${fingerprintStorageKey},localDate:${localDate},parseStored:${parseStored},shouldSend:${shouldSendFingerprint},later:${afterLoadWhenIdle}}`;
@@ -91,6 +93,8 @@ function publicScript(options: PublicScriptOptions): string {
       scrollPx: SCROLL_TOP_THRESHOLD_PX,
       usernamePattern: `^[a-z0-9_-]{${AUTH_LIMITS.usernameMin},${AUTH_LIMITS.usernameMax}}$`,
       swDelayMs: SW_REGISTER_DELAY_MS,
+      stylesheetHref: options.cacheStylesheet,
+      stylesheetCookie: options.cacheStylesheet ? stylesheetCookie(options.cacheStylesheet) : null,
       fingerprintDelayMs: FINGERPRINT_SYNC_DELAY_MS,
       pendingDelayMs: PENDING_DELAY_MS,
       pendingMinMs: PENDING_MIN_MS,
@@ -109,4 +113,9 @@ function publicScript(options: PublicScriptOptions): string {
   return `(${RUN})(${JSON.stringify(config).replace(/</g, "\\u003c")},{${kits.join(",")}},[${parts.join(",")}],${CREATE_T},${JSON.stringify(I18N_DATA_ID)});`;
 }
 
-export const litePageAssets: Omit<LitePageAssets, "nonce"> = { script: publicScript, css: appCss };
+export const litePageAssets: Omit<LitePageAssets, "nonce" | "stylesheet"> = { script: publicScript, css: appCss };
+
+/** The stylesheet file, and whether this request's browser holds it (decision 044). */
+export function liteStylesheet(cookieHeader: string | null): LitePageAssets["stylesheet"] {
+  return appCssHref ? { href: appCssHref, held: holdsStylesheet(cookieHeader, appCssHref) } : null;
+}

@@ -42,6 +42,26 @@ export function pageScriptsOf(matches: readonly WithHandle[]): PageScripts {
   return "app";
 }
 
+/**
+ * The cookie by which a browser says it holds this build's stylesheet in its cache (decision
+ * 044): its value is the file's name, which changes with every build that changes the CSS.
+ */
+const STYLESHEET_COOKIE = "css";
+const STYLESHEET_COOKIE_MAX_AGE_S = 30 * 24 * 3600;
+
+/** The stylesheet's file name (`app-QDnLl0VN.css`): the cookie's value. */
+const stylesheetName = (href: string) => href.slice(href.lastIndexOf("/") + 1);
+
+/** Whether the request's cookies say the browser holds the stylesheet at `href`. */
+export function holdsStylesheet(cookieHeader: string | null, href: string): boolean {
+  return (cookieHeader ?? "").split(/;\s*/).includes(`${STYLESHEET_COOKIE}=${stylesheetName(href)}`);
+}
+
+/** What the lite script writes to `document.cookie` once it has the stylesheet in the cache. */
+export function stylesheetCookie(href: string): string {
+  return `${STYLESHEET_COOKIE}=${stylesheetName(href)}; path=/; max-age=${STYLESHEET_COOKIE_MAX_AGE_S}; samesite=lax`;
+}
+
 export function wantsFingerprintField(matches: readonly WithHandle[]): boolean {
   return matches.some((match) => scriptsHandle(match).fingerprintField === true);
 }
@@ -61,6 +81,12 @@ export type LitePageAssets = {
   script: (options: PublicScriptOptions) => string;
   /** The app stylesheet's text: inlined, it no longer blocks the first paint for a round trip. */
   css: string;
+  /**
+   * The same stylesheet as a file (its hashed address), and whether this browser said it holds
+   * it (`holdsStylesheet`): then the page links it from the cache instead of inlining the text
+   * (decision 044). Null when there is no client build (tests that render pages without one).
+   */
+  stylesheet: { href: string; held: boolean } | null;
   /**
    * The response's CSP nonce. The root loader's data carries it too, but an error page whose
    * root loader failed (an unknown host) has no loader data, and its inline script and style
@@ -82,6 +108,8 @@ export type PublicScriptOptions = {
   syncAgencyId: string | null;
   /** Extra parts by name (`handle.lite`). */
   parts: readonly string[];
+  /** The stylesheet this page inlined, for the script to put into the cache (decision 044). */
+  cacheStylesheet: string | null;
 };
 
 /**

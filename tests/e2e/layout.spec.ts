@@ -49,6 +49,45 @@ test.describe("root layout and landing page", () => {
     expect((await font.body()).subarray(0, 4).toString()).toBe("wOF2");
   });
 
+  test("the stylesheet: inline on a first page; with JavaScript the next pages link it from the cache, without they keep it inline (decision 044)", async ({ page, context }, info) => {
+    const APP_CSS_INLINE = "head > style:not([data-testid])"; // (the brand's colours are a style of their own)
+    const LINKED = 'head > link[rel="stylesheet"]';
+    const fontOfBody = () => page.evaluate(() => getComputedStyle(document.body).fontFamily);
+    const holdsCookie = async () => (await context.cookies()).some((c) => c.name === "css");
+    await page.goto("/login");
+    await expect(page.locator(APP_CSS_INLINE)).toHaveCount(1);
+    await expect(page.locator(LINKED)).toHaveCount(0);
+    expect(await fontOfBody()).toContain("Noto Sans Lao");
+    if (!hasJs(info)) {
+      // nothing can put the file into the cache and say so: every page carries the text
+      await page.goto("/register");
+      await expect(page.locator(APP_CSS_INLINE)).toHaveCount(1);
+      await expect(page.locator(LINKED)).toHaveCount(0);
+      expect(await holdsCookie()).toBe(false);
+      return;
+    }
+    // a few seconds after load the lite script fetches the file, then sets the cookie
+    await expect.poll(holdsCookie, { timeout: 15_000 }).toBe(true);
+    await page.goto("/register");
+    await expect(page.locator(APP_CSS_INLINE)).toHaveCount(0);
+    await expect(page.locator(LINKED)).toHaveCount(1);
+    expect(await fontOfBody()).toContain("Noto Sans Lao");
+    const href = (await page.locator(LINKED).getAttribute("href"))!;
+    expect(href).toMatch(/^\/assets\/app-[\w-]+\.css$/);
+    // from the browser's cache (no bytes over the network), or from the service worker's
+    const entry = await page.evaluate((name) => {
+      const e = performance.getEntriesByName(new URL(name, location.href).href)[0] as PerformanceResourceTiming | undefined;
+      return e && { transferSize: e.transferSize, workerStart: e.workerStart };
+    }, href);
+    expect(entry, "the page loaded the stylesheet").toBeTruthy();
+    expect(entry!.transferSize === 0 || entry!.workerStart > 0, `transferSize ${entry!.transferSize}`).toBe(true);
+    // a later build renames the file: a cookie for another name gets the text again
+    await context.addCookies([{ name: "css", value: "app-older.css", url: page.url() }]);
+    await page.goto("/login");
+    await expect(page.locator(APP_CSS_INLINE)).toHaveCount(1);
+    await expect(page.locator(LINKED)).toHaveCount(0);
+  });
+
   test("side drawer opens from the left at 393 px and closes with Close", async ({ page }, info) => {
     await page.goto("/");
     const drawer = page.getByTestId("drawer");

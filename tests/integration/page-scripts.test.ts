@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { fetchApp, seedDemo } from "../setup/seed";
-import { pageScriptsOf, wantsFingerprintField } from "../../app/lib/page-scripts";
+import { holdsStylesheet, pageScriptsOf, stylesheetCookie, wantsFingerprintField } from "../../app/lib/page-scripts";
 
 beforeAll(seedDemo);
 
@@ -16,6 +16,17 @@ describe("what each page ships (decision 021)", () => {
     expect(pageScriptsOf([{}, { handle: "x" }])).toBe("app");
     expect(wantsFingerprintField([{}, { handle: { scripts: "lite", fingerprintField: true } }])).toBe(true);
     expect(wantsFingerprintField([{}, { handle: { scripts: "lite" } }])).toBe(false);
+  });
+
+  it("a browser holds the stylesheet when its cookie names this build's file (decision 044)", () => {
+    const href = "/assets/app-QDnLl0VN.css";
+    expect(stylesheetCookie(href)).toBe("css=app-QDnLl0VN.css; path=/; max-age=2592000; samesite=lax");
+    expect(holdsStylesheet("js=1; css=app-QDnLl0VN.css; session=x", href)).toBe(true);
+    expect(holdsStylesheet("css=app-QDnLl0VN.css", href)).toBe(true);
+    // another build's file, no cookie, a cookie whose name only ends in css
+    expect(holdsStylesheet("css=app-older.css", href)).toBe(false);
+    expect(holdsStylesheet(null, href)).toBe(false);
+    expect(holdsStylesheet("xcss=app-QDnLl0VN.css", href)).toBe(false);
   });
 
   it("registration: one inline script under the CSP nonce, with the fingerprint collector and nothing else", async () => {

@@ -19,6 +19,9 @@ export type LiteConfig = {
   scrollPx: number;
   usernamePattern: string;
   swDelayMs: number;
+  /** The stylesheet this page inlined, to fetch into the cache, and the cookie that says so (decision 044). */
+  stylesheetHref: string | null;
+  stylesheetCookie: string | null;
   /** The daily fingerprint waits this long after `load` (lib/fingerprint.ts FINGERPRINT_SYNC_DELAY_MS). */
   fingerprintDelayMs: number;
   /** Pending UI (SPEC §9): shown after this long, then at least `pendingMinMs`. */

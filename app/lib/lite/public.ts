@@ -125,5 +125,19 @@ export function publicPart({ d, config: o, kit }: LiteContext): void {
   // A bad network (decision 028): the service worker, and no form sent silently into nothing.
   kit.offline.guard();
   kit.offline.register(o.swDelayMs);
+
+  // The stylesheet this page carried as text, into the browser's cache for the next pages
+  // (decision 044): fetched once the page has loaded and waited as long as the service worker
+  // does, so it never competes with the page's own first bytes; the cookie then tells the
+  // server this browser holds it, and the next pages link it instead of carrying it.
+  const href = o.stylesheetHref;
+  const cookie = o.stylesheetCookie;
+  if (href && cookie) {
+    // (the body read to its end: only a complete response is stored)
+    const fetchIntoCache = () => fetch(href).then((res) => (res.ok ? res.arrayBuffer().then(() => void (d.cookie = cookie)) : undefined));
+    const cache = () => setTimeout(() => void fetchIntoCache().catch(() => {}), o.swDelayMs);
+    if (d.readyState === "complete") cache();
+    else window.addEventListener("load", cache, { once: true });
+  }
 }
 
