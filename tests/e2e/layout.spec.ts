@@ -49,7 +49,7 @@ test.describe("root layout and landing page", () => {
     expect((await font.body()).subarray(0, 4).toString()).toBe("wOF2");
   });
 
-  test("the stylesheet: inline on a first page; with JavaScript the next pages link it from the cache, without they keep it inline (decision 044)", async ({ page, context }, info) => {
+  test("the stylesheet: inline on a first page; with JavaScript the next pages link it from the cache, without they keep it inline (decision 044)", { tag: "@pair-a" }, async ({ page, context }, info) => {
     const APP_CSS_INLINE = "head > style:not([data-testid])"; // (the brand's colours are a style of their own)
     const LINKED = 'head > link[rel="stylesheet"]';
     const fontOfBody = () => page.evaluate(() => getComputedStyle(document.body).fontFamily);
