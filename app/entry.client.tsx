@@ -18,8 +18,7 @@ async function hydrate() {
     lng: payload.lng,
     resources: { [payload.lng]: payload.resources },
   });
-  document.documentElement.classList.add("js");
-  // Tells the server this browser runs JavaScript, so it may stream (see entry.server).
+  // (`html.js` is set by the root's head script.) Tells the server this browser runs JavaScript, so it may stream (see entry.server).
   if (!/(?:^|;\s*)js=1(?:;|$)/.test(document.cookie)) document.cookie = "js=1; path=/; max-age=31536000; samesite=lax";
   startTransition(() => {
     hydrateRoot(

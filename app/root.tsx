@@ -114,6 +114,9 @@ export const handle = {
   ],
 } satisfies I18nHandle;
 
+/** Marks the document as running JavaScript (`html.js`, app.css's `.js-only`); the one place that does. */
+const MARK_JS_SCRIPT = 'document.documentElement.classList.add("js")';
+
 export function isAdminPath(pathname: string): boolean {
   return pathname === "/admin" || pathname.startsWith("/admin/");
 }
@@ -164,6 +167,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="icon" href={brand?.icon?.url ?? "/favicon.svg"} type={brand?.icon?.type ?? "image/svg+xml"} />
         <link rel="manifest" href="/app.webmanifest" />
         <Links />
+        {/* `html.js` before the body is parsed: the `.js-only` controls are in the first layout
+            instead of appearing when the page's script runs at the end of the body, after a
+            paint (the "show passwords" switch moved the login form down: CLS, issue 16). */}
+        {scripts !== "none" && nonce && <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: MARK_JS_SCRIPT }} />}
         {/* the 700 weight too, except on a page that draws its bold from the regular (home.tsx) */}
         {!matches.some((m) => (m.handle as { fonts?: string } | undefined)?.fonts === "regular") && (
           <link rel="preload" href="/fonts/noto-sans-lao-700.woff2" as="font" type="font/woff2" crossOrigin="anonymous" />

@@ -88,6 +88,34 @@ test.describe("root layout and landing page", () => {
     await expect(page.locator(LINKED)).toHaveCount(0);
   });
 
+  test("with JavaScript, html.js is set before the body is parsed: the JavaScript-only controls are in the first layout, nothing shifts (issue 16, CLS)", async ({ page }, info) => {
+    test.skip(!hasJs(info), "without JavaScript the .js-only controls stay hidden and no class is set");
+    // Lighthouse saw /login's form move down 60 px (CLS 0.04) when the page's script, at the end
+    // of the body, showed the "show passwords" switch after a first paint.
+    await page.addInitScript(() => {
+      const seen: { jsWhenBodyParsed?: boolean; shift: number } = { shift: 0 };
+      Object.assign(window, { __seen: seen });
+      new MutationObserver((records, observer) => {
+        if (!records.some((r) => [...r.addedNodes].some((n) => n.nodeName === "BODY"))) return;
+        seen.jsWhenBodyParsed = document.documentElement.classList.contains("js");
+        observer.disconnect();
+      }).observe(document, { childList: true, subtree: true });
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & { value: number })[]) seen.shift += e.value;
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    const seen = () => page.evaluate(() => (window as unknown as { __seen: { jsWhenBodyParsed?: boolean; shift: number } }).__seen);
+    // lite pages (the switch), and a page that hydrates
+    for (const path of ["/login", "/register", "/nowhere"]) {
+      await page.goto(path);
+      await page.waitForLoadState("load");
+      expect((await seen()).jsWhenBodyParsed, path).toBe(true);
+      if (path !== "/nowhere") await expect(page.locator(".password-toggle").first()).toBeVisible();
+      await page.evaluate(() => new Promise(requestAnimationFrame));
+      expect((await seen()).shift, path).toBe(0);
+    }
+  });
+
   test("side drawer opens from the left at 393 px and closes with Close", async ({ page }, info) => {
     await page.goto("/");
     const drawer = page.getByTestId("drawer");

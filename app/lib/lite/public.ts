@@ -10,10 +10,9 @@ import type { LiteContext } from "./context";
  */
 export function publicPart({ d, config: o, kit }: LiteContext): void {
   const fp = kit.fingerprint;
-  const root = d.documentElement;
-  // Shows the `.js-only` controls; and tells the server this browser runs scripts, so the
-  // pages that hydrate may stream (entry.server), as entry.client does.
-  root.classList.add("js");
+  // (`html.js` is set by the root's head script, before the first layout.) Tells the server
+  // this browser runs scripts, so the pages that hydrate may stream (entry.server), as
+  // entry.client does.
   if (!/(?:^|;\s*)js=1(?:;|$)/.test(d.cookie)) d.cookie = "js=1; path=/; max-age=31536000; samesite=lax";
 
   // Toast (SPEC §9): leaves after its duration, on its close button or a 50 px swipe; F8 focuses it.
