@@ -29,7 +29,7 @@ import { NEUTRAL_BRAND } from "../workers/core/brand";
 import { errorMessageKey, isErrorCode } from "./lib/errors";
 import { I18N_DATA_ID, keyGroupsOf, namespacesFor, pickGroups, type I18nHandle } from "./lib/i18n";
 import { loadTranslationsFor, loadWholeNamespaces } from "./lib/i18n.client";
-import { litePartsOf, pageScriptsOf, useLitePageAssets, wantsFingerprintField, type PageScripts } from "./lib/page-scripts";
+import { litePartsOf, MARK_JS_SCRIPT, pageScriptsOf, useLitePageAssets, wantsFingerprintField, type PageScripts } from "./lib/page-scripts";
 import { BottomBar, Footer, Navbar } from "./components/layout";
 import { PendingIndicator, ScrollToTop, Toaster } from "./components/feedback";
 import { Icon } from "./components/icons";
@@ -113,9 +113,6 @@ export const handle = {
     "errors.generic", "errors.notFound", "errors.backHome",
   ],
 } satisfies I18nHandle;
-
-/** Marks the document as running JavaScript (`html.js`, app.css's `.js-only`); the one place that does. */
-const MARK_JS_SCRIPT = 'document.documentElement.classList.add("js")';
 
 export function isAdminPath(pathname: string): boolean {
   return pathname === "/admin" || pathname.startsWith("/admin/");

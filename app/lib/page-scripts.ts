@@ -16,6 +16,13 @@ import { createContext, useContext } from "react";
  */
 export type PageScripts = "app" | "lite" | "none";
 
+/**
+ * The head script of every page with a script (root Layout, decision 045): marks the document
+ * as running JavaScript (`html.js`, app.css's `.js-only`) before the body is parsed. The one
+ * place that sets the class.
+ */
+export const MARK_JS_SCRIPT = 'document.documentElement.classList.add("js")';
+
 export type ScriptsHandle = {
   scripts?: PageScripts;
   /** The page's form carries a `fingerprint` field the lite script fills (SPEC §3: registration). */

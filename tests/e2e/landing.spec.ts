@@ -192,8 +192,11 @@ test.describe("what the public pages ship (decision 021)", () => {
       expect(html, path).not.toContain('rel="modulepreload"');
       expect(html, path).not.toContain("__reactRouterContext");
       expect(html, path).not.toMatch(/<link[^>]+rel="stylesheet"/);
-      // one inline script, with the CSP nonce
-      expect([...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]), path).toEqual([expect.stringMatching(/^<script nonce="[^"]+">$/)]);
+      // two inline scripts, with the CSP nonce: the head's html.js marker (decision 045) and the lite script
+      expect([...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]), path).toEqual([
+        expect.stringMatching(/^<script nonce="[^"]+">$/),
+        expect.stringMatching(/^<script nonce="[^"]+">$/),
+      ]);
     }
     // the fingerprint collector only where it is used: registration (and a logged-in player's pages);
     // found by what it asks the browser for, as the Worker is minified (function names change)

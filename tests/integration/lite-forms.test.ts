@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { openOrder, playerWithBank, postDeposit } from "../setup/money";
 import { handle } from "../../app/routes/form-validators";
+import { MARK_JS_SCRIPT } from "../../app/lib/page-scripts";
 
 beforeAll(seedDemo);
 
@@ -60,8 +61,10 @@ describe("the money pages are lite (decisions 021, 034)", { timeout: 90_000 }, (
     const html = await res.text();
     expect(html).toContain('data-scripts="lite"');
     expect(html).not.toContain('type="module"');
-    const inline = scripts(html).filter((s) => !s.attrs.includes("application/json"));
+    // the head's html.js marker (decision 045), then the lite script
+    const inline = scripts(html).filter((s) => !s.attrs.includes("application/json") && s.text !== MARK_JS_SCRIPT);
     expect(inline).toHaveLength(1);
+    expect(html).toContain(MARK_JS_SCRIPT);
     for (const part of ["liteValidate", "liteCreditPreview", "liteDepositStatus", "liteCountdown", "function nextPollDelay("]) expect(inline[0]!.text).toContain(part);
     expect(inline[0]!.text).not.toContain("$ZodType");
     // the validator's words are inlined for the lite `t`

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { fetchApp, seedDemo } from "../setup/seed";
-import { holdsStylesheet, pageScriptsOf, stylesheetCookie, wantsFingerprintField } from "../../app/lib/page-scripts";
+import { holdsStylesheet, MARK_JS_SCRIPT, pageScriptsOf, stylesheetCookie, wantsFingerprintField } from "../../app/lib/page-scripts";
 
 beforeAll(seedDemo);
 
@@ -29,13 +29,16 @@ describe("what each page ships (decision 021)", () => {
     expect(holdsStylesheet("xcss=app-QDnLl0VN.css", href)).toBe(false);
   });
 
-  it("registration: one inline script under the CSP nonce, with the fingerprint collector and nothing else", async () => {
+  it("registration: the head's html.js marker and one inline script, under the CSP nonce, with the fingerprint collector and nothing else", async () => {
     const res = await fetchApp("http://localhost/register");
     const html = await res.text();
     const nonce = /'nonce-([^']+)'/.exec(res.headers.get("Content-Security-Policy") ?? "")?.[1];
     expect(nonce).toBeTruthy();
-    const [only, ...rest] = scripts(html);
+    const [marker, only, ...rest] = scripts(html);
     expect(rest).toEqual([]);
+    // decision 045: set in the head, before the body is parsed
+    expect(marker).toEqual({ attrs: ` nonce="${nonce}"`, text: MARK_JS_SCRIPT });
+    expect(html.indexOf(MARK_JS_SCRIPT)).toBeLessThan(html.indexOf("</head>"));
     expect(only!.attrs).toBe(` nonce="${nonce}"`);
     // the server inlines the functions' source: each must be there (a `.client` module is empty on the server)
     for (const name of ["collectFingerprint", "syncFingerprintWith", "fingerprintStorageKey", "localDate", "parseStored", "shouldSendFingerprint"]) {
@@ -53,8 +56,8 @@ describe("what each page ships (decision 021)", () => {
     for (const path of ["/", "/login"]) {
       const html = await (await fetchApp(`http://localhost${path}`)).text();
       const list = scripts(html);
-      expect(list, path).toHaveLength(1);
-      expect(list[0]!.text, path).not.toContain("collectFingerprint");
+      expect(list.map((s) => s.text === MARK_JS_SCRIPT), path).toEqual([true, false]);
+      expect(list[1]!.text, path).not.toContain("collectFingerprint");
       expect(html, path).not.toContain('type="module"');
     }
     const notFound = await (await fetchApp("http://localhost/nowhere")).text();
