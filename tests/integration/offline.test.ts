@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { nextPollDelay, QR_POLL } from "../../app/lib/offline";
+import { MARK_JS_SCRIPT } from "../../app/lib/page-scripts";
 
 beforeAll(seedDemo);
 
@@ -52,8 +53,10 @@ describe("a bad network (decision 028)", () => {
     expect(res.headers.get("Content-Security-Policy")).toContain("worker-src 'self'");
     const html = await res.text();
     expect(html).toMatch(/<p class="offline-alert" role="alert"[^>]* data-offline-alert="true" data-testid="offline-alert" hidden="">/);
-    // the lite page's inline script carries both pieces as source (they must be self-contained)
-    const [script] = elements(html, "script");
+    // the lite page's inline script carries both pieces as source (they must be self-contained);
+    // (the head's html.js marker is the other inline script, decision 045)
+    const [script, ...rest] = elements(html, "script").filter((s) => s.text !== MARK_JS_SCRIPT);
+    expect(rest).toEqual([]);
     expect(script!.text).toContain("function registerServiceWorker(");
     expect(script!.text).toContain("function guardOfflineSubmits(");
   });
