@@ -88,10 +88,15 @@ describe("a deposit PAID when the Worker process dies settles once after a resta
     wrangler("d1", "migrations", "apply", "DB", "--local");
     wrangler("d1", "execute", "DB", "--local", "--file", "scripts/seed.sql");
     const prepared = Date.now();
+    // One after another: the three share .wrangler/state, and workerd processes opening it at
+    // the same moment can lose the race for its SQLite files (CI, 2026-11-27: the provider's
+    // workerd died at start with "database is locked: SQLITE_BUSY" and /health never answered).
     start("provider", "dist/sandbox_provider/wrangler.json", port + 10);
+    await ready(`${provider}/health`);
     start("bank", "dist/sandbox_bank/wrangler.json", port + 11);
+    await ready(`${bank}/health`);
     let worker = startPortal();
-    await Promise.all([ready(`${provider}/health`), ready(`${bank}/health`), ready(`${portal}/login`)]);
+    await ready(`${portal}/login`);
     const started = Date.now();
 
     // a player with a bank account, logged in
