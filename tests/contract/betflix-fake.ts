@@ -7,7 +7,12 @@ import { asNumber, cents, FakeServer, json, type RecordedRequest, type Reply } f
  * Betfilx-xten api_betflix.php, other clients by search index id), with their quirks:
  * - every failure is HTTP 200 with `{ status: "error", msg }` and no numeric code;
  * - amounts are answered as JSON numbers;
- * - the upline is put before member names by `register` and expected on every other call;
+ * - the upline (the agent prefix) is put before member names by `register`, which answers
+ *   the prefixed name in `data.username` ([EXP] hands it on as the member; OUTSIDE.md "use
+ *   what it returns"), and expected on every other call; the adapter is not told the prefix
+ *   unless the owner typed it (decision 048);
+ * - registering a name that exists answers "Username already exists" ([BFP] matches
+ *   exist/duplicate/already);
  * - a repeated `ref` is answered as an error whose text says duplicate, and processed at
  *   most once. NOT documented publicly: nothing public shows Betflix's answer to a repeated
  *   ref; modelled so the adapter's handling of such an answer is tested;
@@ -36,6 +41,8 @@ export class BetflixFake {
     ],
     pp: [{ code: "vs20olympgate", name: "Gates of Olympus", type: "slot", img: "https://cdn.example.test/pp/gates.png" }],
   };
+  /** Quirk switch: register answers no `data.username` ([BFP] then falls back to the name it sent). */
+  registerAnswersUsername = true;
   /** Which field /v4/play/login answers a game launch with ([OAK]-style clients read launch_url, others url). */
   launchField: "launch_url" | "url" = "launch_url";
   /** Accept the older header name instead of x-api-cat. */
@@ -106,7 +113,7 @@ export class BetflixFake {
     if (member.length > 20) return this.error("Username too long");
     if (this.members.has(member)) return this.error("Username already exists");
     this.members.set(member, { balance: 0n, password, history: [], turnover: 0n });
-    return this.ok({ username: member });
+    return this.ok(this.registerAnswersUsername ? { username: member } : {});
   }
 
   /** [OAK] POST /v4/user/balance `username` -> data.balance (a number). */
