@@ -10,6 +10,8 @@ const TIMEOUT_MS = 400;
 
 let fake: BetflixFake;
 let owners: Map<string, TransferOwner>;
+/** The member names kept per player (the wallet's D1 table in production, decision 048). */
+let kept: Map<string, string>;
 let bf: BetflixAdapter;
 let n = 0;
 const nextRef = () => `D${Date.now()}${++n}`;
@@ -30,6 +32,7 @@ beforeEach(() => {
   fake.historyRefField = "ref";
   fake.historyDropsEntries = false;
   owners = new Map();
+  kept = new Map();
   bf = adapter();
 });
 
@@ -42,6 +45,11 @@ function adapter(overrides: Partial<ConstructorParameters<typeof BetflixAdapter>
     entrance: fake.entrance.baseUrl,
     timeoutMs: TIMEOUT_MS,
     ownerOf: async (reference) => owners.get(reference) ?? null,
+    members: {
+      find: async (username) => kept.get(username) ?? null,
+      findMany: async (usernames) => new Map(usernames.filter((u) => kept.has(u)).map((u) => [u, kept.get(u)!])),
+      keep: async (username, member) => (kept.set(username, kept.get(username) ?? member), kept.get(username) === member),
+    },
     ...overrides,
   });
 }
@@ -58,30 +66,34 @@ async function transfer(username: string, amount: string, direction: "in" | "out
 const form = (i: number) => Object.fromEntries(new URLSearchParams(fake.api.requests[i]!.body));
 
 describe("Betflix requests", () => {
-  it("the first transfer-in registers the member (balance says unknown), then transfers with ref; form bodies, x-api-key and x-api-cat on every call", async () => {
+  it("the first transfer-in registers the member (no name kept yet), keeps the name Betflix answered, then transfers with ref; form bodies, x-api-key and x-api-cat on every call", async () => {
     const { reference, outcome } = await transfer("demo0001", "100.5", "in");
     expect(outcome).toEqual({ kind: "ok", balance: "100.50", txId: reference });
-    expect(fake.api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /v4/user/balance", "POST /v4/user/register", "POST /v4/user/transfer"]);
+    expect(fake.api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /v4/user/register", "POST /v4/user/transfer"]);
     for (const r of fake.api.requests) {
       expect(r.headers["x-api-key"]).toBe(KEY);
       expect(r.headers["x-api-cat"]).toBe(CAT);
       expect(r.headers["content-type"]).toMatch(/^application\/x-www-form-urlencoded/);
     }
-    expect(form(0)).toEqual({ username: "ab12demo0001" });
-    const reg = form(1);
+    const reg = form(0);
     expect(Object.keys(reg).sort()).toEqual(["name", "note", "password", "tel", "username"]);
     expect(reg.username).toBe("demo0001"); // Betflix adds the upline itself
     expect(reg.password!.length).toBeGreaterThanOrEqual(12);
-    expect(form(2)).toEqual({ username: "ab12demo0001", amount: "100.50", ref: reference });
+    expect(kept.get("demo0001")).toBe("ab12demo0001");
+    expect(form(1)).toEqual({ username: "ab12demo0001", amount: "100.50", ref: reference });
   });
 
-  it("a known member is not registered again; a transfer-out sends a negative amount", async () => {
+  it("a member that exists is adopted once (register says exists, balance finds upline + name), then never registered again; a transfer-out sends a negative amount", async () => {
     seed("demo0001", 50000n);
     const a = await transfer("demo0001", "10", "in");
     expect(a.outcome).toMatchObject({ kind: "ok", balance: "510.00" });
+    expect(fake.api.requests.map((r) => r.path)).toEqual(["/v4/user/register", "/v4/user/balance", "/v4/user/transfer"]);
+    fake.api.clearRequests();
+    expect((await transfer("demo0001", "10", "in")).outcome).toMatchObject({ kind: "ok", balance: "520.00" });
+    expect(fake.api.requests.map((r) => r.path)).toEqual(["/v4/user/transfer"]);
     fake.api.clearRequests();
     const b = await transfer("demo0001", "20.25", "out");
-    expect(b.outcome).toEqual({ kind: "ok", balance: "489.75", txId: b.reference });
+    expect(b.outcome).toEqual({ kind: "ok", balance: "499.75", txId: b.reference });
     expect(fake.api.requests.map((r) => r.path)).toEqual(["/v4/user/transfer"]);
     expect(form(0)).toEqual({ username: "ab12demo0001", amount: "-20.25", ref: b.reference });
   });
@@ -190,10 +202,11 @@ describe("Betflix answers", () => {
     expect(fake.members.get(UPLINE + "demo0001")!.balance).toBe(10000n);
   });
 
-  it("when the member check before a transfer-in times out, nothing is transferred: refused", async () => {
-    fake.api.fault("/v4/user/balance", "timeout");
-    expect((await transfer("demo0001", "5", "in")).outcome).toEqual({ kind: "refused", code: "MEMBER_CHECK_UNAVAILABLE" });
+  it("when the registration before a transfer-in times out, nothing is transferred and nothing kept: refused (the next attempt adopts the member)", async () => {
+    fake.api.fault("/v4/user/register", "timeout");
+    expect((await transfer("demo0001", "5", "in")).outcome).toEqual({ kind: "refused", code: "REGISTER_FAILED" });
     expect(fake.api.to("/v4/user/transfer")).toHaveLength(0);
+    expect(kept.size).toBe(0);
   });
 
   it("transferStatus without an owner lookup, or for a reference it does not know, is unknown and asks nothing", async () => {
@@ -214,12 +227,13 @@ describe("Betflix balance, launch, games, turnover", () => {
   it("lobby: /v4/play/login with the username -> login_token, opened at {entrance}/login/apilogin/{token}; a new player is registered first", async () => {
     const lobby = await bf.launchUrl("demo0002", "lo");
     expect(lobby).toEqual({ kind: "ok", url: `${fake.entrance.baseUrl}/login/apilogin/tok_ab12demo0002` });
-    expect(fake.api.requests.map((r) => r.path)).toEqual(["/v4/play/login", "/v4/user/balance", "/v4/user/register", "/v4/play/login"]);
-    expect(form(0)).toEqual({ username: "ab12demo0002" });
+    expect(fake.api.requests.map((r) => r.path)).toEqual(["/v4/user/register", "/v4/play/login"]);
+    expect(form(1)).toEqual({ username: "ab12demo0002" });
   });
 
   it("a game: provider + game code in both spellings public clients use; launch_url or url in the answer", async () => {
     seed("demo0001", 0n);
+    kept.set("demo0001", UPLINE + "demo0001");
     const game = await bf.launchGame("demo0001", "pg", "fortune-tiger", "th", { returnUrl: "https://portal.example.test/games" });
     expect(game).toEqual({ kind: "ok", url: "https://launch.example.test/pg/fortune-tiger?user=ab12demo0001&lang=thai" });
     expect(form(0)).toEqual({

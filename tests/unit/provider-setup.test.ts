@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkProviderUrl, providerCspSources, referenceOrder, setupProblem, type ProviderSetup } from "../../workers/core/provider-setup";
 
-const base = { createdAt: "2026-11-24T00:00:00.000Z", productCode: "X", baseUrl: "https://api.example" } as const;
+const base = { createdAt: "2026-11-24T00:00:00.000Z", productCode: "X", baseUrl: "https://api.example", memberPrefix: null } as const;
 
 describe("whose transfer a reference is", () => {
   it("reads our order codes and their legs: deposit, staff retry, bonus, withdrawal, credit return", () => {
@@ -32,6 +32,13 @@ describe("provider URLs", () => {
     expect(setupProblem({ ...input, adapter: "sandbox" }, false)).toMatchObject({ code: "PROVIDER_ADAPTER_INVALID" });
     expect(setupProblem({ ...input, adapter: "sandbox" }, true)).toBeNull();
     expect(setupProblem({ ...input, adapter: "disabled" }, false)).toBeNull();
+    // Betflix's member prefix (decision 048): optional, letters and digits, Betflix only.
+    const betflix = { ...input, adapter: "betflix", lobbyUrl: "https://www.betflik.example" };
+    expect(setupProblem({ ...betflix, memberPrefix: "be31kk" }, false)).toBeNull();
+    expect(setupProblem({ ...betflix, memberPrefix: null }, false)).toBeNull();
+    expect(setupProblem({ ...betflix, memberPrefix: "be 31" }, false)).toEqual({ code: "PROVIDER_PREFIX_INVALID", field: "memberPrefix" });
+    expect(setupProblem({ ...betflix, memberPrefix: "a".repeat(13) }, false)).toMatchObject({ code: "PROVIDER_PREFIX_INVALID" });
+    expect(setupProblem({ ...input, memberPrefix: "be31kk" }, false)).toMatchObject({ code: "PROVIDER_PREFIX_INVALID" });
   });
 });
 

@@ -26,6 +26,11 @@ export type ProviderSetup = {
   lobbyUrl: string | null;
   /** Where game pictures live (AMB's `img` host, Betflix's image host). */
   imageUrl: string | null;
+  /**
+   * Betflix: the agent prefix Betflix puts before member names (optional, decision 048).
+   * Only finds members that have no kept name; the name Betflix answers wins.
+   */
+  memberPrefix: string | null;
   createdAt: string;
 };
 
@@ -49,7 +54,8 @@ export type SetupProblem =
   | { code: "PROVIDER_URL_INVALID"; field: "baseUrl" | "lobbyUrl" | "imageUrl" }
   | { code: "PROVIDER_URL_HTTPS"; field: "baseUrl" | "lobbyUrl" | "imageUrl" }
   | { code: "PROVIDER_PRODUCT_REQUIRED"; field: "productCode" }
-  | { code: "PROVIDER_PRODUCT_INVALID"; field: "productCode" };
+  | { code: "PROVIDER_PRODUCT_INVALID"; field: "productCode" }
+  | { code: "PROVIDER_PREFIX_INVALID"; field: "memberPrefix" };
 
 /**
  * A URL as stored: an origin plus an optional path, no query, fragment or credentials;
@@ -69,9 +75,17 @@ export function checkProviderUrl(text: string, local: boolean): { ok: true; url:
 }
 
 const PRODUCT_CODE = /^[A-Za-z0-9_.-]{1,40}(,[A-Za-z0-9_.-]{1,40}){0,39}$/;
+/**
+ * Betflix prefixes seen in public clients are short letters and digits ("be31kk", "bjm1";
+ * workers/ports/providers/betflix.ts [BFP], [OAK]); 12 leaves room for longer ones.
+ */
+const MEMBER_PREFIX = /^[A-Za-z0-9]{1,12}$/;
 
 /** Validates what an adapter needs; null when the setup is acceptable. */
-export function setupProblem(input: { adapter: string; baseUrl: string | null; productCode: string | null; lobbyUrl: string | null; imageUrl: string | null }, local: boolean): SetupProblem | null {
+export function setupProblem(
+  input: { adapter: string; baseUrl: string | null; productCode: string | null; lobbyUrl: string | null; imageUrl: string | null; memberPrefix?: string | null },
+  local: boolean,
+): SetupProblem | null {
   if (!isProviderAdapterKind(input.adapter) || !adaptersOffered(local).includes(input.adapter)) return { code: "PROVIDER_ADAPTER_INVALID", field: "adapter" };
   if (input.adapter === "sandbox" || input.adapter === "disabled") return null;
   for (const field of ["baseUrl", "lobbyUrl", "imageUrl"] as const) {
@@ -85,6 +99,7 @@ export function setupProblem(input: { adapter: string; baseUrl: string | null; p
   }
   if (input.adapter === "amb" && !input.productCode) return { code: "PROVIDER_PRODUCT_REQUIRED", field: "productCode" };
   if (input.productCode !== null && !PRODUCT_CODE.test(input.productCode)) return { code: "PROVIDER_PRODUCT_INVALID", field: "productCode" };
+  if (input.memberPrefix && (input.adapter !== "betflix" || !MEMBER_PREFIX.test(input.memberPrefix))) return { code: "PROVIDER_PREFIX_INVALID", field: "memberPrefix" };
   return null;
 }
 

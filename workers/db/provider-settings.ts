@@ -14,12 +14,13 @@ type ProviderSettingsRow = {
   product_code: string | null;
   lobby_url: string | null;
   image_url: string | null;
+  member_prefix: string | null;
   created_at: string;
 };
 
 function toSetup(row: ProviderSettingsRow): ProviderSetup | null {
   if (!isProvider(row.provider)) return null;
-  return { provider: row.provider, adapter: row.adapter, baseUrl: row.base_url, productCode: row.product_code, lobbyUrl: row.lobby_url, imageUrl: row.image_url, createdAt: row.created_at };
+  return { provider: row.provider, adapter: row.adapter, baseUrl: row.base_url, productCode: row.product_code, lobbyUrl: row.lobby_url, imageUrl: row.image_url, memberPrefix: row.member_prefix ?? null, createdAt: row.created_at };
 }
 
 export async function findProviderSetup(db: D1Database, agencyId: string, provider: Provider): Promise<ProviderSetup | null> {
@@ -44,11 +45,11 @@ export async function listProviderSetupsByHost(db: D1Database, host: string): Pr
 export function upsertProviderSetupStatement(db: D1Database, agencyId: string, setup: Omit<ProviderSetup, "createdAt">): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO provider_settings (agency_id, provider, adapter, base_url, product_code, lobby_url, image_url) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+      `INSERT INTO provider_settings (agency_id, provider, adapter, base_url, product_code, lobby_url, image_url, member_prefix) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
        ON CONFLICT (agency_id, provider) DO UPDATE SET adapter = excluded.adapter, base_url = excluded.base_url, product_code = excluded.product_code,
-         lobby_url = excluded.lobby_url, image_url = excluded.image_url, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+         lobby_url = excluded.lobby_url, image_url = excluded.image_url, member_prefix = excluded.member_prefix, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
     )
-    .bind(agencyId, setup.provider, setup.adapter, setup.baseUrl, setup.productCode, setup.lobbyUrl, setup.imageUrl);
+    .bind(agencyId, setup.provider, setup.adapter, setup.baseUrl, setup.productCode, setup.lobbyUrl, setup.imageUrl, setup.memberPrefix);
 }
 
 /** The player (agency + username) holding an order code, or null when no order has it. */

@@ -3,7 +3,7 @@ import { PROVIDER_USERNAME_RULES, providerUsernameFor, type UsernameRule } from 
 import type { ProviderSetup } from "../core/provider-setup";
 import { sandboxPort, UnconfiguredProviderAdapter, type GameProviderPort, type LaunchGame, type PeriodSummary, type SummaryInput, type TransferOutcome } from "./provider";
 import { AmbSuperApiAdapter } from "./providers/amb";
-import { BetflixAdapter } from "./providers/betflix";
+import { BetflixAdapter, type MemberBook } from "./providers/betflix";
 import type { FetchLike, OwnerLookup } from "./providers/http";
 
 /** What the port factory needs beyond the stored setup (decision 017). */
@@ -14,6 +14,16 @@ export type PortWiring = {
   ownerOf: OwnerLookup;
   /** The player id behind a legacy provider name `agencyId_username` (derived names digest it). */
   playerIdOf: (legacyName: string) => Promise<string | null>;
+  /**
+   * The member names a provider answered, per player (decision 048: Betflix prefixes the
+   * name we register). `find`/`findAll` throw when they cannot be read; `keep` answers false
+   * when the name was not kept (another player holds it, or the store is down).
+   */
+  members: {
+    find(playerId: string): Promise<string | null>;
+    findAll(): Promise<Map<string, string>>;
+    keep(playerId: string, username: string, member: string): Promise<boolean>;
+  };
   /** Tests inject a fake here; production uses the global fetch. */
   fetch?: FetchLike;
 };
@@ -25,7 +35,8 @@ export type PortWiring = {
  * - "sandbox": the same (the settings screen offers it only in a local environment);
  * - "disabled": not configured (nothing is sent anywhere);
  * - "amb" / "betflix": the real adapter, with the agency's credentials (none: not
- *   configured), reached under the provider username that fits its rule.
+ *   configured), reached under the provider username that fits its rule; Betflix's
+ *   member names are the ones it answered, kept per player (decision 048).
  */
 export function buildProviderPort(env: Env, provider: Provider, setup: ProviderSetup | null, wiring: PortWiring): GameProviderPort {
   if (setup === null || setup.adapter === "sandbox") return sandboxPort(env, provider);
@@ -50,6 +61,8 @@ export function buildProviderPort(env: Env, provider: Provider, setup: ProviderS
           entrance: setup.lobbyUrl ?? setup.baseUrl,
           imageBase: setup.imageUrl ?? undefined,
           brands: setup.productCode ? setup.productCode.split(",") : undefined,
+          upline: setup.memberPrefix ?? undefined,
+          members: memberBook(names, wiring.members),
           // The growing counter starts the day the setup was stored (Bangkok dates).
           turnoverSince: new Date(Date.parse(setup.createdAt) + 7 * 3600_000).toISOString().slice(0, 10),
           fetch: wiring.fetch,
@@ -65,6 +78,8 @@ export function buildProviderPort(env: Env, provider: Provider, setup: ProviderS
  */
 class ProviderNames {
   private readonly cache = new Map<string, Promise<string | null>>();
+  /** provider name -> player id, for every name handed to the adapter (they all pass here). */
+  private readonly players = new Map<string, string>();
   constructor(
     private readonly rule: UsernameRule,
     private readonly playerIdOf: (legacyName: string) => Promise<string | null>,
@@ -88,8 +103,42 @@ class ProviderNames {
   withId(legacyName: string, playerId: string): string | null {
     const cut = legacyName.indexOf("_");
     if (cut <= 0) return null;
-    return providerUsernameFor(this.rule, { agencyId: legacyName.slice(0, cut), username: legacyName.slice(cut + 1), playerId }).name;
+    const name = providerUsernameFor(this.rule, { agencyId: legacyName.slice(0, cut), username: legacyName.slice(cut + 1), playerId }).name;
+    this.players.set(name, playerId);
+    return name;
   }
+
+  /** The player behind a provider name this port resolved (null for a name it never saw). */
+  playerOf(name: string): string | null {
+    return this.players.get(name) ?? null;
+  }
+}
+
+/**
+ * The adapter's book of member names, keyed by the provider name it is given, stored by
+ * player id: every name reaching the adapter went through ProviderNames, which knows whose
+ * it is. A name it never saw has no kept member and cannot be kept.
+ */
+function memberBook(names: ProviderNames, members: PortWiring["members"]): MemberBook {
+  return {
+    async find(username) {
+      const playerId = names.playerOf(username);
+      return playerId ? members.find(playerId) : null;
+    },
+    async findMany(usernames) {
+      const byPlayer = await members.findAll();
+      const out = new Map<string, string>();
+      for (const username of usernames) {
+        const member = byPlayer.get(names.playerOf(username) ?? "");
+        if (member) out.set(username, member);
+      }
+      return out;
+    },
+    async keep(username, member) {
+      const playerId = names.playerOf(username);
+      return playerId ? members.keep(playerId, username, member) : false;
+    },
+  };
 }
 
 class RenamingPort implements GameProviderPort {

@@ -3,6 +3,7 @@ import type { Provider } from "../core/providers";
 import { openSecret } from "../core/secret-box";
 import { readCredentialsCiphertext } from "../db/agencies";
 import { findPlayerByUsername } from "../db/players";
+import { findProviderMember, keepProviderMember, listProviderMembers } from "../db/provider-members";
 import { findOrderPlayer, findProviderSetup } from "../db/provider-settings";
 import type { GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../ports/provider";
 import { buildProviderPort } from "../ports/provider-factory";
@@ -67,6 +68,15 @@ async function resolvePort(env: Env, agencyId: string, provider: Provider): Prom
       const prefix = `${agencyId}_`;
       if (!legacyName.startsWith(prefix)) return null;
       return (await findPlayerByUsername(env.DB, agencyId, legacyName.slice(prefix.length)))?.id ?? null;
+    },
+    members: {
+      find: (playerId) => findProviderMember(env.DB, agencyId, provider, playerId),
+      findAll: () => listProviderMembers(env.DB, agencyId, provider),
+      keep: (playerId, username, member) =>
+        keepProviderMember(env.DB, { agencyId, provider, playerId, username, member }).catch((error: unknown) => {
+          console.error("provider member not kept", error);
+          return false;
+        }),
     },
   });
 }

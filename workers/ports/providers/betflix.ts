@@ -58,9 +58,9 @@ import {
  * failure `{ status: "error", msg }` with no numeric code table.
  *
  * Mapping of answers (decided here, tested in tests/contract/betflix.contract.test.ts):
- * - `status: "success"` -> ok. A member Betflix does not know yet is registered before
- *   the first transfer-in (a balance call tells whether it exists; nothing is moved if
- *   that check or the registration fails, so that is "refused", never "unknown").
+ * - `status: "success"` -> ok. A player with no kept member name is registered (or the
+ *   existing member adopted) before the first transfer-in or game; nothing is moved if that
+ *   fails or the name cannot be kept, so that is "refused", never "unknown".
  * - Failure texts are NOT public. Only narrow patterns become refusals: not enough credit
  *   -> INSUFFICIENT_CREDIT, user not found -> MEMBER_NOT_FOUND. A "duplicate / already"
  *   text about the reference is resolved from the credit history like an unknown outcome.
@@ -82,6 +82,17 @@ import {
  * The history needs the player, so `ownerOf` (constructor) supplies player + direction +
  * time from our own orders; without it transferStatus answers unknown (port gap).
  *
+ * Member names (decision 048): Betflix puts its agent prefix before the name we register
+ * and answers the full name in `data.username` ([EXP] `createUser` hands
+ * `response.data.data.username` on as the player's name for balance and transfer; [OAK]
+ * registers the bare name and sends `$this->agent.$username` afterwards; OUTSIDE.md "use
+ * what it returns"). The portal was never told that prefix, so the name Betflix answers is
+ * the member: it is kept per player (`members`, the wallet's D1 table provider_members)
+ * and every later call uses it. Registering a name that exists ([BFP]: "exist / duplicate
+ * / already" in `msg`) adopts the member: its name is looked for as prefix + name (the
+ * optional prefix of the settings, `upline`), then the bare name, by a balance call. A
+ * player with no kept name (from before names were kept) is addressed as prefix + name.
+ *
  * Port gaps: status needs the player (ownerOf / transferStatusOf); launch by brand + game
  * code (`launchGame`); turnover is a report over dates (`turnoverBetween`; `turnover()`
  * sums from `turnoverSince` when configured, else unavailable); games carry `img`.
@@ -94,8 +105,14 @@ export type BetflixConfig = {
   apiCat: string;
   /** Older clients send the category key as `x-api-betflix` ([EXP]). */
   catHeader?: "x-api-cat" | "x-api-betflix";
-  /** The agent prefix Betflix puts before member names ([OAK]: `$this->agent.$username`). */
+  /**
+   * The agent prefix Betflix puts before member names ([OAK]: `$this->agent.$username`;
+   * [BFP] `config.upline`, e.g. "be31kk"): the owner's optional "prefix" setting. Only for
+   * members with no kept name: the name Betflix answers at registration wins.
+   */
   upline?: string;
+  /** Where the member names Betflix answered are kept, per player (decision 048). */
+  members?: MemberBook;
   /** The game entrance host, e.g. www.betflik.com: lobby login and games_share ([EXP]). */
   entrance: string;
   /** Where relative `img` paths of games_share live ([PHP]: an image host); default the entrance. */
@@ -114,6 +131,20 @@ export type BetflixConfig = {
   now?: () => number;
 };
 
+/**
+ * The member names kept per player, keyed by the name we register (our provider username).
+ * `find` and `findMany` throw when the store cannot be read; `keep` answers false when the
+ * name could not be kept (store down, or another player already holds that member).
+ */
+export type MemberBook = {
+  find(username: string): Promise<string | null>;
+  findMany(usernames: readonly string[]): Promise<Map<string, string>>;
+  keep(username: string, member: string): Promise<boolean>;
+};
+
+/** The member to address, and whether it is a kept name (else prefix + name, a guess). */
+type MemberName = { member: string; kept: boolean };
+
 type Envelope = { ok: boolean; msg: string; data: unknown; raw: Record<string, unknown> };
 type Read = { kind: "envelope"; env: Envelope } | { kind: "unknown"; reason: string } | { kind: "unauthorized" };
 
@@ -128,6 +159,8 @@ const INSUFFICIENT = /insufficient|not enough|เครดิตไม่พอ|
 const MEMBER_MISSING = /user not found|member not found|username not found|ไม่พบ(ผู้ใช้|สมาชิก|ยูส)/i;
 const DUPLICATE = /duplicate|already|ซ้ำ/i;
 const EXISTS = /exist|duplicate|already|ซ้ำ/i;
+/** A member name as Betflix could answer it: no spaces or markup; longer than any seen (20). */
+const MEMBER_NAME = /^[A-Za-z0-9_.@-]{1,64}$/;
 
 export class BetflixAdapter implements GameProviderPort {
   private readonly baseUrl: string;
@@ -142,7 +175,7 @@ export class BetflixAdapter implements GameProviderPort {
     this.timeoutMs = config.timeoutMs ?? PROVIDER_TIMEOUT_MS;
   }
 
-  /** Betflix's name for our player: upline + our provider username ([OAK]). */
+  /** Betflix's name for a player with no kept name: prefix + our provider username ([OAK]). */
   member(username: string): string {
     return `${this.config.upline ?? ""}${username}`;
   }
@@ -183,10 +216,37 @@ export class BetflixAdapter implements GameProviderPort {
 
   // ---------------------------------------------------------------- members
 
+  /** The kept name, else prefix + name; null when the book cannot be read. */
+  private async nameOf(username: string): Promise<MemberName | null> {
+    if (!this.config.members) return { member: this.member(username), kept: false };
+    try {
+      const kept = await this.config.members.find(username);
+      return kept ? { member: kept, kept: true } : { member: this.member(username), kept: false };
+    } catch {
+      return null;
+    }
+  }
+
   /**
-   * [OAK] POST /v4/user/register `username, password, name, tel, note` -> [BFP]
-   * `data.username` (Betflix adds the upline: it must come back as member(username), else
-   * later calls would address another member). "exist/already/duplicate" = exists ([BFP]).
+   * The member of a player about to receive credit or open a game: the kept name, else
+   * register (or adopt) and keep it. Nothing has moved yet, so any failure here is a
+   * refusal. A name that could not be kept is not used: every transfer goes to a kept name.
+   */
+  private async ensureMember(username: string): Promise<{ kind: "ok"; member: string } | { kind: "failed"; reason: string }> {
+    const known = await this.nameOf(username);
+    if (known === null) return { kind: "failed", reason: "member names unreadable" };
+    if (known.kept) return { kind: "ok", member: known.member };
+    const reg = await this.register(username);
+    if (reg.kind === "failed" || !this.config.members) return reg;
+    const kept = await this.config.members.keep(username, reg.member).catch(() => false);
+    return kept ? reg : { kind: "failed", reason: `member ${reg.member} could not be kept` };
+  }
+
+  /**
+   * [OAK] POST /v4/user/register `username, password, name, tel, note` with our bare name ->
+   * [BFP]/[EXP] `data.username`, the name Betflix gave the member (its prefix + ours): that
+   * name is the member. Without `data.username`, prefix + name ([BFP] falls back to the
+   * name it sent). "exist/already/duplicate" ([BFP]) = the member exists: adopted.
    * Players enter games through login tokens, so the password is random and not kept.
    */
   async register(username: string): Promise<{ kind: "ok"; member: string } | { kind: "failed"; reason: string }> {
@@ -195,15 +255,30 @@ export class BetflixAdapter implements GameProviderPort {
     );
     if (r.kind === "unknown") return { kind: "failed", reason: r.reason };
     if (r.kind === "unauthorized") return { kind: "failed", reason: "unauthorized" };
-    if (!r.env.ok) return EXISTS.test(r.env.msg) ? { kind: "ok", member: this.member(username) } : { kind: "failed", reason: r.env.msg || "register refused" };
-    const returned = isRecord(r.env.data) && typeof r.env.data.username === "string" ? r.env.data.username : null;
-    if (returned !== null && returned.toLowerCase() !== this.member(username).toLowerCase()) return { kind: "failed", reason: `registered as ${returned}, expected ${this.member(username)}` };
-    return { kind: "ok", member: this.member(username) };
+    if (!r.env.ok) return EXISTS.test(r.env.msg) ? this.adopt(username) : { kind: "failed", reason: r.env.msg || "register refused" };
+    const returned = isRecord(r.env.data) && typeof r.env.data.username === "string" ? r.env.data.username.trim() : "";
+    if (returned === "") return { kind: "ok", member: this.member(username) };
+    if (!MEMBER_NAME.test(returned)) return { kind: "failed", reason: "register answered an unreadable username" };
+    return { kind: "ok", member: returned };
+  }
+
+  /**
+   * Betflix says the name exists but not under which member name: prefix + name, then the
+   * bare name (a member registered where Betflix added nothing), each asked by a balance
+   * call. Without the prefix a prefixed member cannot be found: failed (staff set the prefix).
+   */
+  private async adopt(username: string): Promise<{ kind: "ok"; member: string } | { kind: "failed"; reason: string }> {
+    for (const candidate of new Set([this.member(username), username])) {
+      const state = await this.memberState(candidate);
+      if (state === "exists") return { kind: "ok", member: candidate };
+      if (state === "unknown") return { kind: "failed", reason: "existing member: balance check unavailable" };
+    }
+    return { kind: "failed", reason: "the member exists under a name we do not know (set the prefix in the provider settings)" };
   }
 
   /** Exists (balance answers), missing (balance says error), or cannot tell. */
-  private async memberState(username: string): Promise<"exists" | "missing" | "unknown"> {
-    const r = this.read(await this.post("/v4/user/balance", { username: this.member(username) }));
+  private async memberState(member: string): Promise<"exists" | "missing" | "unknown"> {
+    const r = this.read(await this.post("/v4/user/balance", { username: member }));
     if (r.kind !== "envelope") return "unknown";
     return r.env.ok ? "exists" : "missing";
   }
@@ -213,21 +288,21 @@ export class BetflixAdapter implements GameProviderPort {
   async transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome> {
     const amount = transferAmount(input.amount);
     if (amount === null) return { kind: "refused", code: "INVALID_AMOUNT" }; // nothing sent
-    if (input.direction === "in") {
-      // Create the member on its first transfer-in. Nothing has moved yet, so a failure
-      // here is a refusal (staff retry it), not an unknown outcome.
-      const state = await this.memberState(input.username);
-      if (state === "unknown") return { kind: "refused", code: "MEMBER_CHECK_UNAVAILABLE" };
-      if (state === "missing") {
-        const reg = await this.register(input.username);
-        if (reg.kind === "failed") return { kind: "refused", code: "REGISTER_FAILED" };
-      }
+    // A transfer-in creates (or adopts) the member first; nothing has moved yet, so a
+    // failure is a refusal (staff retry it), not an unknown outcome.
+    const known = await this.nameOf(input.username);
+    if (known === null) return { kind: "refused", code: "MEMBER_NAME_UNAVAILABLE" };
+    let member = known.member;
+    if (input.direction === "in" && !known.kept) {
+      const ensured = await this.ensureMember(input.username);
+      if (ensured.kind === "failed") return { kind: "refused", code: "REGISTER_FAILED" };
+      member = ensured.member;
     }
     // [OAK]/[TSA] POST /v4/user/transfer `username, amount, ref`, amount negative = out ->
     // `data.balance`, `data.before_balance` (OUTSIDE.md).
     const r = this.read(
       await this.post("/v4/user/transfer", {
-        username: this.member(input.username),
+        username: member,
         amount: input.direction === "in" ? amount : `-${amount}`,
         ref: input.reference,
       }),
@@ -236,7 +311,7 @@ export class BetflixAdapter implements GameProviderPort {
     if (r.kind === "unauthorized") return { kind: "refused", code: "UNAUTHORIZED" };
     const owner: TransferOwner = { username: input.username, direction: input.direction, at: this.now() };
     if (r.env.ok) {
-      const balance = (isRecord(r.env.data) ? decimalOf(r.env.data.balance) : null) ?? (await this.balanceText(input.username));
+      const balance = (isRecord(r.env.data) ? decimalOf(r.env.data.balance) : null) ?? (await this.balanceText(member));
       if (balance === null) return { kind: "unknown", reason: "applied, balance unreadable" };
       return { kind: "ok", balance, txId: input.reference };
     }
@@ -246,7 +321,7 @@ export class BetflixAdapter implements GameProviderPort {
       // The reference was seen before: only the history can say it was applied.
       const status = await this.transferStatusOf(input.reference, owner);
       if (status.kind === "success") {
-        const balance = await this.balanceText(input.username);
+        const balance = await this.balanceText(member);
         return balance === null ? { kind: "unknown", reason: "duplicate reference applied, balance unreadable" } : { kind: "ok", balance, txId: input.reference };
       }
       return { kind: "unknown", reason: `duplicate reference: ${status.kind === "unknown" ? status.reason : status.kind}` };
@@ -267,9 +342,11 @@ export class BetflixAdapter implements GameProviderPort {
    */
   async transferStatusOf(reference: string, owner: TransferOwner): Promise<TransferStatus> {
     const at = owner.at ?? this.now();
+    const known = await this.nameOf(owner.username);
+    if (known === null) return { kind: "unknown", reason: "history: member names unreadable" };
     const r = this.read(
       await this.get("/v4/user/creditHistory", {
-        username: this.member(owner.username),
+        username: known.member,
         start: bangkokDate(at - DAY_MS),
         end: bangkokDate(Math.max(at, this.now()) + DAY_MS),
       }),
@@ -290,9 +367,14 @@ export class BetflixAdapter implements GameProviderPort {
 
   // ---------------------------------------------------------------- balance
 
-  /** [OAK]/[TSA] POST /v4/user/balance `username` -> `data.balance` (number or string). */
   async balance(username: string) {
-    const r = this.read(await this.post("/v4/user/balance", { username: this.member(username) }));
+    const known = await this.nameOf(username);
+    return known ? this.balanceOf(known.member) : { kind: "unavailable" as const, reason: "member names unreadable" };
+  }
+
+  /** [OAK]/[TSA] POST /v4/user/balance `username` (the member) -> `data.balance` (number or string). */
+  private async balanceOf(member: string) {
+    const r = this.read(await this.post("/v4/user/balance", { username: member }));
     if (r.kind === "unknown") return { kind: "unavailable" as const, reason: r.reason };
     if (r.kind === "unauthorized") return { kind: "unavailable" as const, reason: "unauthorized" };
     if (!r.env.ok) return { kind: "unavailable" as const, reason: r.env.msg || "error" };
@@ -301,8 +383,8 @@ export class BetflixAdapter implements GameProviderPort {
     return { kind: "ok" as const, amount, currency: "THB" };
   }
 
-  private async balanceText(username: string): Promise<string | null> {
-    const b = await this.balance(username);
+  private async balanceText(member: string): Promise<string | null> {
+    const b = await this.balanceOf(member);
     return b.kind === "ok" ? b.amount : null;
   }
 
@@ -311,13 +393,13 @@ export class BetflixAdapter implements GameProviderPort {
   /**
    * The lobby. [EXP]/[OAK] POST /v4/play/login `username` -> `data.login_token`, opened as
    * `{entrance}/login/apilogin/{token}`; [BFP] some answers carry `data.url` directly.
-   * A player who never deposited is registered first.
+   * A player with no kept name is registered (or adopted) first.
    */
   async launchUrl(username: string, lang: string, game?: LaunchGame | null) {
     // One game needs its brand: the lobby's tab (a brand file such as "pg.txt" names it).
     const brand = game?.tab?.replace(/\.txt$/, "") ?? null;
     if (game && brand) return this.launchGame(username, brand, game.code, lang);
-    return this.playLogin(username, { username: this.member(username) });
+    return this.playLogin(username, {});
   }
 
   /**
@@ -329,7 +411,6 @@ export class BetflixAdapter implements GameProviderPort {
     const language = (this.config.languages ?? DEFAULT_LANGUAGES)[lang] ?? "en";
     const returnUrl = options.returnUrl ?? this.config.returnUrl ?? "";
     return this.playLogin(username, {
-      username: this.member(username),
       provider: brand,
       gamecode: gameCode,
       game: gameCode,
@@ -342,12 +423,9 @@ export class BetflixAdapter implements GameProviderPort {
   }
 
   private async playLogin(username: string, fields: Record<string, string>) {
-    let r = this.read(await this.post("/v4/play/login", fields));
-    if (r.kind === "envelope" && !r.env.ok && (await this.memberState(username)) === "missing") {
-      const reg = await this.register(username);
-      if (reg.kind === "failed") return { kind: "unavailable" as const, reason: `register: ${reg.reason}` };
-      r = this.read(await this.post("/v4/play/login", fields));
-    }
+    const ensured = await this.ensureMember(username);
+    if (ensured.kind === "failed") return { kind: "unavailable" as const, reason: `register: ${ensured.reason}` };
+    const r = this.read(await this.post("/v4/play/login", { username: ensured.member, ...fields }));
     if (r.kind === "unknown") return { kind: "unavailable" as const, reason: r.reason };
     if (r.kind === "unauthorized") return { kind: "unavailable" as const, reason: "unauthorized" };
     if (!r.env.ok) return { kind: "unavailable" as const, reason: r.env.msg || "error" };
@@ -413,7 +491,9 @@ export class BetflixAdapter implements GameProviderPort {
 
   /** [OAK] GET /v4/report/summary?username&start&end -> `data.turnover` (and `data.winloss`). */
   async turnoverBetween(username: string, start: string, end: string): Promise<{ kind: "ok"; amountMinor: bigint } | { kind: "unavailable"; reason: string }> {
-    const r = this.read(await this.get("/v4/report/summary", { username: this.member(username), start, end }));
+    const known = await this.nameOf(username);
+    if (known === null) return { kind: "unavailable", reason: "member names unreadable" };
+    const r = this.read(await this.get("/v4/report/summary", { username: known.member, start, end }));
     if (r.kind === "unknown") return { kind: "unavailable", reason: r.reason };
     if (r.kind === "unauthorized") return { kind: "unavailable", reason: "unauthorized" };
     if (!r.env.ok) return { kind: "unavailable", reason: r.env.msg || "error" };
@@ -437,7 +517,14 @@ export class BetflixAdapter implements GameProviderPort {
    */
   async periodSummary(input: SummaryInput): Promise<PeriodSummary> {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(input.from) || !/^\d{4}-\d{2}-\d{2}$/.test(input.to) || input.to < input.from) return { kind: "unavailable", reason: "bad period" };
-    const names = [...new Set(input.players.map((p) => this.member(p.username)))];
+    let kept: Map<string, string>;
+    try {
+      kept = this.config.members ? await this.config.members.findMany(input.players.map((p) => p.username)) : new Map();
+    } catch {
+      return { kind: "unavailable", reason: "member names unreadable" };
+    }
+    const memberOf = (username: string) => kept.get(username) ?? this.member(username);
+    const names = [...new Set(input.players.map((p) => memberOf(p.username)))];
     const byName = new Map<string, Figures>();
     let turnover = 0n;
     let winLoss = 0n;
@@ -462,7 +549,7 @@ export class BetflixAdapter implements GameProviderPort {
     };
     await Promise.all(Array.from({ length: Math.min(SUMMARY_CONCURRENCY, names.length) }, worker));
     if (failure !== null) return { kind: "unavailable", reason: failure };
-    return { kind: "ok", turnoverMinor: turnover, winLossMinor: winLoss, players: figuresOf(input.players, (name) => byName.get(name), (username) => this.member(username)) };
+    return { kind: "ok", turnoverMinor: turnover, winLossMinor: winLoss, players: figuresOf(input.players, (name) => byName.get(name), memberOf) };
   }
 
   private async memberSummary(member: string, start: string, end: string): Promise<({ kind: "ok" } & Figures) | { kind: "unavailable"; reason: string }> {
