@@ -23,6 +23,7 @@ export const ProviderSetupSchema = z.object({
   productCode: optionalText(400),
   lobbyUrl: optionalText(300),
   imageUrl: optionalText(300),
+  memberPrefix: optionalText(40),
   agent: optionalText(100),
   // Not trimmed: a secret is taken as typed.
   secret: z

@@ -13,7 +13,8 @@ import type { Route } from "./+types/providers";
 /**
  * Provider setup (owner only, decision 017): per game provider, the adapter that reaches
  * it (the sandbox only in a local environment, AMB Super API, Betflix v4, or disabled),
- * its base URL, product or brand code, lobby and image hosts, and write-only credentials.
+ * its base URL, product or brand code, lobby and image hosts, Betflix's optional member
+ * prefix (decision 048), and write-only credentials.
  * A changed base URL asks for the credentials again. One plain POST form per provider.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -21,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return providerSetupScreen(getBindings(context), staff.agencyId);
 }
 
-type FieldName = "adapter" | "baseUrl" | "productCode" | "lobbyUrl" | "imageUrl" | "agent" | "secret";
+type FieldName = "adapter" | "baseUrl" | "productCode" | "lobbyUrl" | "imageUrl" | "memberPrefix" | "agent" | "secret";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireStaff(request, context, { role: "owner" });
@@ -53,7 +54,7 @@ export default function ProviderSetupPage({ loaderData, actionData }: Route.Comp
       {loaderData.providers.map((p) => {
         const error = actionData?.provider === p.provider ? actionData : null;
         const errorsFor = (field: FieldName) => (error && error.field === field ? [error.message] : undefined);
-        const input = (field: "baseUrl" | "productCode" | "lobbyUrl" | "imageUrl", type: "url" | "text", value: string | null) => {
+        const input = (field: "baseUrl" | "productCode" | "lobbyUrl" | "imageUrl" | "memberPrefix", type: "url" | "text", value: string | null) => {
           const id = `${p.provider}-${field}`;
           const errors = errorsFor(field);
           return (
@@ -93,18 +94,25 @@ export default function ProviderSetupPage({ loaderData, actionData }: Route.Comp
               {input("productCode", "text", p.productCode)}
               {input("lobbyUrl", "url", p.lobbyUrl)}
               {input("imageUrl", "url", p.imageUrl)}
+              {input("memberPrefix", "text", p.memberPrefix)}
               <fieldset>
                 <legend>{t("providerSetup.credentials")}</legend>
                 <p className="field-hint">{t("providerSetup.credentialsHint")}</p>
                 <div className="field">
                   <label htmlFor={`${p.provider}-agent`}>{t("settings.providers.agent")}</label>
-                  <input id={`${p.provider}-agent`} name="agent" type="text" autoComplete="off" defaultValue="" aria-invalid={errorsFor("agent") ? true : undefined} />
+                  <input id={`${p.provider}-agent`} name="agent" type="text" autoComplete="off" defaultValue="" aria-invalid={errorsFor("agent") ? true : undefined} aria-describedby={`${p.provider}-agent-hint`} />
+                  <p id={`${p.provider}-agent-hint`} className="field-hint">
+                    {t("providerSetup.hints.agent")}
+                  </p>
                   <ErrorList errors={errorsFor("agent")} />
                 </div>
                 <div className="field">
                   <label htmlFor={`${p.provider}-secret`}>{t("settings.providers.secret")}</label>
                   {/* Write-only: never filled back, not even after an error. */}
-                  <input id={`${p.provider}-secret`} name="secret" type="password" autoComplete="new-password" defaultValue="" aria-invalid={errorsFor("secret") ? true : undefined} />
+                  <input id={`${p.provider}-secret`} name="secret" type="password" autoComplete="new-password" defaultValue="" aria-invalid={errorsFor("secret") ? true : undefined} aria-describedby={`${p.provider}-secret-hint`} />
+                  <p id={`${p.provider}-secret-hint`} className="field-hint">
+                    {t("providerSetup.hints.secret")}
+                  </p>
                   <ErrorList errors={errorsFor("secret")} />
                 </div>
               </fieldset>
