@@ -1,9 +1,11 @@
 import { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/lib/context.server";
 import { misconfiguredResponse } from "./config";
+import { finishRequestBody } from "./request-body";
 import { lazyRequestHandler } from "./request-handler";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
 import { providerCspForHost } from "./services/provider-setup";
+import { pruneProviderAttempts } from "./services/provider-attempts";
 import { collectProviderStats } from "./services/provider-stats";
 import { backfillReadModels } from "./services/report-backfill";
 import { rearmWallets } from "./services/wakeups";
@@ -15,27 +17,41 @@ const requestHandler = lazyRequestHandler(() => import("virtual:react-router/ser
 /** The hourly trigger of wrangler.toml (top level and every [env.*]) that collects provider figures. */
 const PROVIDER_STATS_CRON = "17 * * * *";
 
+/**
+ * Every answer of the portal. Whatever it is, a request body it left unread (the early
+ * refusals: cross-site 403 below, 401, 413, 415) is read to its end first: locally an unread
+ * body made the answer a 500 of vite preview (workers/request-body.ts, decision 051).
+ */
+async function answer(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const response = await respond(request, env, ctx);
+  await finishRequestBody(request);
+  return response;
+}
+
+async function respond(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  const nonce = createNonce();
+  const dev = import.meta.env.DEV;
+  // A deployed agency with a missing or demo secret serves nothing (workers/config.ts).
+  const misconfigured = misconfiguredResponse(env);
+  if (misconfigured) return withSecurityHeaders(misconfigured, nonce, { dev });
+  if (isCrossSiteRequest(request)) {
+    return withSecurityHeaders(new Response("Cross-site request refused", { status: 403 }), nonce, { dev });
+  }
+  const context = new RouterContextProvider();
+  context.set(cloudflareContext, { env, ctx, nonce });
+  const response = await requestHandler(request, context);
+  // Pages admit the agency's configured provider image and launch hosts, nothing else.
+  const html = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
+  const providers = html ? await providerCspForHost(env, request.headers.get("Host") ?? new URL(request.url).host) : undefined;
+  return withSecurityHeaders(response, nonce, { dev, providers });
+}
+
 export default {
-  async fetch(request, env, ctx) {
-    const nonce = createNonce();
-    const dev = import.meta.env.DEV;
-    // A deployed agency with a missing or demo secret serves nothing (workers/config.ts).
-    const misconfigured = misconfiguredResponse(env);
-    if (misconfigured) return withSecurityHeaders(misconfigured, nonce, { dev });
-    if (isCrossSiteRequest(request)) {
-      return withSecurityHeaders(new Response("Cross-site request refused", { status: 403 }), nonce, { dev });
-    }
-    const context = new RouterContextProvider();
-    context.set(cloudflareContext, { env, ctx, nonce });
-    const response = await requestHandler(request, context);
-    // Pages admit the agency's configured provider image and launch hosts, nothing else.
-    const html = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
-    const providers = html ? await providerCspForHost(env, request.headers.get("Host") ?? new URL(request.url).host) : undefined;
-    return withSecurityHeaders(response, nonce, { dev, providers });
-  },
+  fetch: answer,
   // wrangler.toml [triggers]: every 5 minutes wallets with due work are woken even if an
   // alarm was lost, and wallets written before migration 0022 re-project their rows for the
-  // reports (a no-op once done); once an hour (PROVIDER_STATS_CRON) the providers' figures
+  // reports (a no-op once done), and provider attempts older than a week are deleted
+  // (decision 049); once an hour (PROVIDER_STATS_CRON) the providers' figures
   // of yesterday and today are collected for the reports instead (decision 019).
   async scheduled(controller, env, ctx) {
     if (controller.cron === PROVIDER_STATS_CRON) {
@@ -44,5 +60,6 @@ export default {
     }
     ctx.waitUntil(rearmWallets(env));
     ctx.waitUntil(backfillReadModels(env));
+    ctx.waitUntil(pruneProviderAttempts(env.DB, controller.scheduledTime));
   },
 } satisfies ExportedHandler<Env>;
