@@ -4,6 +4,7 @@ import { errorMessageKey, type ErrorCode } from "./errors";
 import type { RouterContextProvider } from "react-router";
 import type { CurrentPlayer } from "../../workers/services/auth";
 import { getPlayer } from "./context.server";
+import { askedPaging, MAX_PAGE, type Paging } from "./paging";
 
 /** JSON answers of the compatibility API (SPEC §7): never cached, errors carry a code. */
 export function apiJson(body: unknown, init?: ResponseInit): Response {
@@ -61,4 +62,15 @@ export function apiPlayer(context: Readonly<RouterContextProvider>): { player: C
   if (!player) return { error: apiError(context, "UNAUTHORIZED", 401) };
   if (player.mustChangePassword) return { error: apiError(context, "PASSWORD_CHANGE_REQUIRED", 403) };
   return { player };
+}
+
+/**
+ * The page and page size of a paged data call, or the error answer: a page beyond MAX_PAGE
+ * (?page=1e99) is 400 VALIDATION_FAILED naming the field, so a client paging by itself learns
+ * it asked for what no list holds (pages show the bound instead; decision 050).
+ */
+export function apiPaging(context: Readonly<RouterContextProvider>, url: URL): { paging: Paging; error?: undefined } | { paging?: undefined; error: Response } {
+  const { pageBeyondBound, ...paging } = askedPaging(url);
+  if (pageBeyondBound) return { error: apiError(context, "VALIDATION_FAILED", 400, { field: "page", max: MAX_PAGE }) };
+  return { paging };
 }

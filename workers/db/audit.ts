@@ -4,6 +4,7 @@
  * operator API token), what (action + target), before/after as JSON, when, and from where
  * (CF-Connecting-IP, user agent). The one place audit rows are written and read.
  */
+import { startsWithText } from "./text-search";
 
 /** Who did something, and from where: what auditContext(request, staff) returns (app/lib/staff.server.ts). */
 export type AuditActor = {
@@ -97,7 +98,7 @@ export async function listAudit(
   agencyId: string,
   { page, pageSize, action }: { page: number; pageSize: number; action?: string | null },
 ): Promise<{ items: AuditRow[]; total: number }> {
-  const filter = action ? (action.endsWith(".") ? `AND action LIKE ?2 || '%'` : `AND action = ?2`) : `AND ?2 IS NULL`;
+  const filter = action ? (action.endsWith(".") ? `AND ${startsWithText("action", "?2")}` : `AND action = ?2`) : `AND ?2 IS NULL`;
   const [count, rows] = await db.batch<{ n: number } | Row>([
     db.prepare(`SELECT COUNT(*) AS n FROM audit_log WHERE agency_id = ?1 ${filter}`).bind(agencyId, action ?? null),
     db

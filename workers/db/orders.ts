@@ -4,6 +4,7 @@
  * (deposit_orders_view, withdraw_orders_view).
  */
 import { countWaitingUnmatchedStatement } from "./payments";
+import { containsText, startsWithText } from "./text-search";
 
 export type OrderOwner = { agencyId: string; playerId: string };
 
@@ -223,10 +224,6 @@ function toDepositListItem(r: DepositListRow): DepositListItem {
   };
 }
 
-function likeEscape(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** A page of the agency's deposit orders, newest first. */
 export async function listDepositOrders(db: D1Database, agencyId: string, filter: DepositListFilter): Promise<{ items: DepositListItem[]; total: number }> {
   const where = ["v.agency_id = ?1"];
@@ -236,12 +233,12 @@ export async function listDepositOrders(db: D1Database, agencyId: string, filter
     where.push(clause.replace("?", `?${params.length}`));
   };
   if (filter.status) add("v.status = ?", filter.status);
-  if (filter.flag === "PROVIDER_*") where.push("v.flag LIKE 'PROVIDER\\_%' ESCAPE '\\'");
+  if (filter.flag === "PROVIDER_*") where.push(startsWithText("v.flag", "'PROVIDER_'"));
   else if (filter.flag === "NONE") where.push("v.flag IS NULL");
   else if (filter.flag) add("v.flag = ?", filter.flag);
   if (filter.provider) add("v.provider = ?", filter.provider);
-  if (filter.username) add("p.username LIKE ? ESCAPE '\\'", `%${likeEscape(filter.username)}%`);
-  if (filter.codePrefix) add("v.code LIKE ? ESCAPE '\\'", `${likeEscape(filter.codePrefix)}%`);
+  if (filter.username) add(containsText("p.username", "?"), filter.username);
+  if (filter.codePrefix) add(startsWithText("v.code", "?"), filter.codePrefix);
   if (filter.from) add("v.created_at >= ?", filter.from);
   if (filter.until) add("v.created_at < ?", filter.until);
   const joined = `FROM deposit_orders_view v JOIN players p ON p.id = v.player_id AND p.agency_id = v.agency_id WHERE ${where.join(" AND ")}`;

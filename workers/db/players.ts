@@ -1,4 +1,5 @@
 import type { SessionTimes } from "../core/session";
+import { containsText } from "./text-search";
 
 /**
  * Statements over `players`, their server-side `sessions` and device `fingerprints`
@@ -94,8 +95,6 @@ export async function findPlayerWithAccount(db: D1Database, agencyId: string, pl
   return row ? toPlayer(row) : null;
 }
 
-const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /**
  * One box finds a player by username, display name, phone or bank account number (spaces
  * and dashes ignored for the numbers). Empty: the newest players.
@@ -110,10 +109,11 @@ export async function searchPlayersWithAccount(
   const params: unknown[] = [agencyId];
   let where = "p.agency_id = ?1";
   if (q) {
-    const text = `%${likeEscape(q.toLowerCase())}%`;
-    const digits = q.replace(/[\s-]/g, "");
-    params.push(text, `%${likeEscape(digits)}%`);
-    where += ` AND (lower(p.username) LIKE ?2 ESCAPE '\\' OR lower(p.display_name) LIKE ?2 ESCAPE '\\' OR p.phone LIKE ?3 ESCAPE '\\' OR b.account_number LIKE ?3 ESCAPE '\\')`;
+    // a query of only spaces and dashes has no digits: it matches no number (not every one)
+    const digits = q.replace(/[\s-]/g, "") || null;
+    // toLowerCase folds more than SQLite's ASCII lower(): "NGUYỄN" still finds "Nguyễn" (as before)
+    params.push(q.toLowerCase(), digits);
+    where += ` AND (${containsText("p.username", "?2")} OR ${containsText("p.display_name", "?2")} OR ${containsText("p.phone", "?3")} OR ${containsText("b.account_number", "?3")})`;
   }
   const from = `${WITH_ACCOUNT} WHERE ${where}`;
   const total = (await db.prepare(`SELECT COUNT(*) AS n ${from}`).bind(...params).first<{ n: number }>())?.n ?? 0;

@@ -1,7 +1,6 @@
 import { listDepositSummaries, openDepositSummaries } from "../../../workers/services/deposit";
-import { apiJson, apiPlayer } from "~/lib/api.server";
+import { apiJson, apiPaging, apiPlayer } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
-import { readPaging } from "~/lib/paging";
 import type { Route } from "./+types/deposits";
 
 /** SPEC §3 data groups: the deposit list (page, pageSize) and the open deposit order. */
@@ -12,5 +11,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const agencyId = getAgency(context).id;
   const url = new URL(request.url);
   if (url.pathname.endsWith("/open")) return apiJson(await openDepositSummaries(env, agencyId, player.id));
-  return apiJson(await listDepositSummaries(env, agencyId, player.id, readPaging(url)));
+  const { paging, error: pagingError } = apiPaging(context, url);
+  if (pagingError) return pagingError;
+  return apiJson(await listDepositSummaries(env, agencyId, player.id, paging));
 }

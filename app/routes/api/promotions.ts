@@ -1,10 +1,9 @@
 import {
   cancelCurrentPromotion, claimPromotionSummary, currentUsageSummary, promotionSummaries, promotionSummaryById, usageSummaries,
 } from "../../../workers/services/promotion";
-import { apiError, apiJson, apiPlayer, readBody } from "~/lib/api.server";
+import { apiError, apiJson, apiPaging, apiPlayer, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { isErrorCode } from "~/lib/errors";
-import { readPaging } from "~/lib/paging";
 import { getLocale } from "~/middleware/i18next.server";
 import type { Route } from "./+types/promotions";
 
@@ -23,8 +22,9 @@ export async function loader(args: Route.LoaderArgs) {
   if (error) return error;
   if (url.pathname.endsWith("/current")) return apiJson({ current: await currentUsageSummary(env, agency, player, lang) });
   if (url.pathname.endsWith("/usages")) {
-    const { page, pageSize } = readPaging(url);
-    return apiJson(await usageSummaries(env, agency, player, page, pageSize, lang));
+    const { paging, error: pagingError } = apiPaging(context, url);
+    if (pagingError) return pagingError;
+    return apiJson(await usageSummaries(env, agency, player, paging.page, paging.pageSize, lang));
   }
   if (params.promotionId) {
     const promotion = await promotionSummaryById(env.DB, agency.id, params.promotionId, lang);
