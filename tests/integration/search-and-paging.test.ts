@@ -14,7 +14,7 @@ import { registerPlayer } from "../../workers/services/auth";
 
 const OWNER = { username: "owner-sp", password: "owner-pass-1234", role: "owner" as const };
 const LAO_NAME = "ສົມສັກ ພົມມະວົງສາ"; // 17 characters, 49 bytes of UTF-8 (the space is 1)
-const LAO_FULL_NAME = "ທ້າວ ສົມສັກ ພົມມະວົງສາ"; // the display name as registered: 66 bytes
+const LAO_FULL_NAME = "ທ້າວ ສົມສັກ ພົມມະວົງສາ"; // the display name as registered: 22 characters, 62 bytes
 
 let staffCookie: string;
 let player: Awaited<ReturnType<typeof playerWithBank>>;
