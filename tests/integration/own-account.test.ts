@@ -75,7 +75,7 @@ describe("own-account deposits: the matcher", () => {
     expect(await providerBalance("betflix", p.username)).toBe("100.00"); // the credit follows the asked amount
     expect(await p.wallet.ledgerTotals()).toEqual({ LAK: "0", THB: "0" });
     expect(await applyBankTransaction(env, "demo", input, null)).toEqual({ kind: "duplicate", orderCode: p.order.code });
-    expect(await matchBankTransaction(env, "demo", input)).toEqual({ kind: "duplicate" });
+    expect(await matchBankTransaction(env, "demo", input)).toEqual({ kind: "duplicate", orderCode: p.order.code });
     expect(await providerBalance("betflix", p.username)).toBe("100.00");
     const audit = await env.DB.prepare(`SELECT COUNT(*) AS n FROM audit_log WHERE agency_id = 'demo' AND action = 'bank-transaction.recorded' AND target = ?1`).bind(`${CHANNEL}:${input.bankTransactionId}`).first<{ n: number }>();
     expect(audit!.n).toBe(1);

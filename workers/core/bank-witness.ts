@@ -22,6 +22,8 @@ export type SeenTransfer = {
   bankTime: number;
   sources: readonly WitnessSource[];
   orderCode: string | null;
+  /** The life of the order it paid (created..expires), when it paid one. */
+  orderLife?: { createdAt: number; expiresAt: number } | null;
 };
 
 /** A new report of a transfer: its source, amount, bank time and the order codes its text names. */
@@ -29,17 +31,24 @@ export type Report = { channelCode: string; source: WitnessSource; amount: strin
 
 export type LinkRule = "window" | "order";
 
+/** Whether a bank time falls within an order's life, widened by the window on both ends. */
+export function duringOrderLife(bankTime: number, life: { createdAt: number; expiresAt: number } | null | undefined, window: number): boolean {
+  return Boolean(life) && bankTime >= life!.createdAt - window && bankTime <= life!.expiresAt + window;
+}
+
 /**
  * Whether a report is a further witness of a transfer already seen: same account and amount,
  * no witness of the report's source yet (at most one per source: a second statement row is a
- * second transfer), and either a bank time within the window or a text naming the order the
- * transfer paid. null: not this transfer.
+ * second transfer), and either a bank time within the window, or a text naming the order the
+ * transfer paid with a bank time during that order's life (a cashier's typed time may be off
+ * by more than the window; a payment naming the order after its life is a later payment of
+ * the same QR, not this one). null: not this transfer.
  */
 export function linkRule(report: Report, transfer: SeenTransfer, window: number): LinkRule | null {
   if (report.channelCode !== transfer.channelCode || report.amount !== transfer.amount) return null;
   if (transfer.sources.includes(report.source)) return null;
   if (Math.abs(report.bankTime - transfer.bankTime) <= window) return "window";
-  if (transfer.orderCode && report.namedOrders.includes(transfer.orderCode)) return "order";
+  if (transfer.orderCode && report.namedOrders.includes(transfer.orderCode) && duringOrderLife(report.bankTime, transfer.orderLife, window)) return "order";
   return null;
 }
 

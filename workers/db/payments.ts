@@ -385,15 +385,36 @@ export async function renewUnmatchedClaim(db: D1Database, id: string, now: numbe
 /** The guarded claim OPEN -> RESOLVING with who gets what (changes nothing if not OPEN). */
 export function claimUnmatchedForCreditStatement(
   db: D1Database,
-  claim: { id: string; agencyId: string; playerId: string; provider: string; amount: string; credit: string; rateSell: string; manualCode: string; staffUsername: string | null; claimedAt: number },
+  claim: { id: string; agencyId: string; playerId: string; provider: string; amount: string; credit: string; rateSell: string; manualCode: string; staffUsername: string | null; claimedAt: number; overrideReason: string | null },
 ): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE unmatched_payments SET status = 'RESOLVING', resolved_player_id = ?1, resolved_provider = ?2, amount = ?3, credit = ?4, rate_sell = ?5,
-              manual_code = ?6, resolved_by = ?7, claimed_at = ?8
+              manual_code = ?6, resolved_by = ?7, claimed_at = ?8, note = ?11
         WHERE id = ?9 AND agency_id = ?10 AND status = 'OPEN'`,
     )
-    .bind(claim.playerId, claim.provider, claim.amount, claim.credit, claim.rateSell, claim.manualCode, claim.staffUsername, claim.claimedAt, claim.id, claim.agencyId);
+    .bind(claim.playerId, claim.provider, claim.amount, claim.credit, claim.rateSell, claim.manualCode, claim.staffUsername, claim.claimedAt, claim.id, claim.agencyId, claim.overrideReason);
+}
+
+/**
+ * Own-account payments of the queue already credited by hand (or being credited) with the same
+ * amount on the channel within the window of a bank time: a second hand credit of one transfer.
+ */
+export async function handCreditedNear(
+  db: D1Database,
+  agencyId: string,
+  q: { channelCode: string; amount: string; bankTime: number; window: number; exceptId: string },
+): Promise<UnmatchedPayment[]> {
+  const { results } = await db
+    .prepare(
+      `${SELECT_UNMATCHED}
+        WHERE u.agency_id = ?1 AND u.channel_code = ?2 AND u.amount = ?3 AND u.status IN ('RESOLVING', 'CREDITED')
+          AND u.bank_time BETWEEN ?4 - ?5 AND ?4 + ?5 AND u.id <> ?6
+        ORDER BY u.bank_time LIMIT 20`,
+    )
+    .bind(agencyId, q.channelCode, q.amount, q.bankTime, q.window, q.exceptId)
+    .all<UnmatchedPaymentRow>();
+  return results.map(toUnmatchedPayment);
 }
 
 export function markUnmatchedCreditedStatement(db: D1Database, id: string, resolvedAt: string): D1PreparedStatement {

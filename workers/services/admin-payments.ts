@@ -24,6 +24,7 @@ import {
 } from "../db/payments";
 import { findPlayerCard, findPlayerCardByUsername } from "../db/players";
 import { creditRate, walletOf } from "./wallet";
+import { twinsOfPayment, witnessesOfQueuedPayment, type PaymentTwin } from "./bank-transactions";
 
 /**
  * Back office, payments with no matching order (issue 7 item 3); the webhook records them
@@ -38,7 +39,7 @@ import { creditRate, walletOf } from "./wallet";
  */
 
 export {  UNMATCHED_STATUSES };
-export type {  UnmatchedPayment,  };
+export type { UnmatchedPayment, PaymentTwin };
 
 /**
  * Flagged orders the webhook did not report (found by the player's Check button or the
@@ -76,10 +77,27 @@ export async function unmatchedPaymentsPage(db: D1Database, agencyId: string, op
   const list = await listUnmatched(db, agencyId, { status: opts.status, page: opts.page, pageSize: opts.pageSize });
   const selected = opts.id ? await getUnmatched(db, agencyId, opts.id) : null;
   if (opts.id && !selected) return null;
-  return { ...list, page: opts.page, pageSize: opts.pageSize, status: opts.status, selected };
+  // what else this money may have been credited as, and every witness of it (decision 046)
+  const twins = selected && selected.status === "OPEN" ? await twinsOfPayment(db, agencyId, selected) : [];
+  const witnesses = selected ? await witnessesOfQueuedPayment(db, agencyId, selected) : [];
+  return { ...list, page: opts.page, pageSize: opts.pageSize, status: opts.status, selected, twins, witnesses };
 }
 
-export type ResolveError = "NOT_FOUND" | "ALREADY_RESOLVED" | "PLAYER_NOT_FOUND" | "PROVIDER_REQUIRED" | "NO_RATE" | "AMOUNT_UNKNOWN" | "NOTE_REQUIRED";
+export type ResolveError =
+  | "NOT_FOUND"
+  | "ALREADY_RESOLVED"
+  | "PLAYER_NOT_FOUND"
+  | "PROVIDER_REQUIRED"
+  | "NO_RATE"
+  | "AMOUNT_UNKNOWN"
+  | "NOTE_REQUIRED"
+  /** the payment may be money already credited: the owner's alone to credit (decision 046) */
+  | "PROBABLE_DUPLICATE"
+  /** the owner credits a probable duplicate only with a written reason */
+  | "OVERRIDE_REASON_REQUIRED";
+
+/** Who asks for a hand credit, and why when the payment may be money already credited. */
+export type HandCreditInput = { username: string; provider: string; role?: "owner" | "cashier"; reason?: string | null };
 
 export type CreditPreview = {
   payment: UnmatchedPayment;
@@ -91,6 +109,9 @@ export type CreditPreview = {
   creditMinor: bigint;
   rateSell: string;
   manualCode: string;
+  /** Credits this money may already have been (shown side by side; non-empty: owner and reason only). */
+  twins: PaymentTwin[];
+  overrideReason: string | null;
 };
 
 /** The amount of a payment: recorded by the webhook, else asked from the gateway by reference. */
@@ -124,11 +145,18 @@ export async function previewManualCredit(
   env: Env,
   agency: Agency,
   id: string,
-  input: { username: string; provider: string },
-): Promise<{ ok: true; preview: CreditPreview } | { ok: false; error: ResolveError; payment?: UnmatchedPayment }> {
+  input: HandCreditInput,
+): Promise<{ ok: true; preview: CreditPreview } | { ok: false; error: ResolveError; payment?: UnmatchedPayment; twins?: PaymentTwin[] }> {
   const payment = await getUnmatched(env.DB, agency.id, id);
   if (!payment) return { ok: false, error: "NOT_FOUND" };
   if (payment.status !== "OPEN") return { ok: false, error: "ALREADY_RESOLVED", payment };
+  // The one check every hand credit passes (review and confirm), so payments queued before
+  // witnesses were linked are covered too: money that may already be credited is the owner's
+  // call, with a written reason (decision 046).
+  const twins = await twinsOfPayment(env.DB, agency.id, payment);
+  const reason = input.reason?.trim() || null;
+  if (twins.length > 0 && input.role !== "owner") return { ok: false, error: "PROBABLE_DUPLICATE", payment, twins };
+  if (twins.length > 0 && (!reason || reason.length < 3)) return { ok: false, error: "OVERRIDE_REASON_REQUIRED", payment, twins };
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED", payment };
   const player = await findPlayerCardByUsername(env.DB, agency.id, input.username.trim().toLowerCase());
   if (!player) return { ok: false, error: "PLAYER_NOT_FOUND", payment };
@@ -150,6 +178,8 @@ export async function previewManualCredit(
       creditMinor,
       rateSell: formatRate(rate.sell),
       manualCode: await manualCodeOf(env.DB, agency.id, payment),
+      twins,
+      overrideReason: twins.length > 0 ? reason!.slice(0, 500) : null,
     },
   };
 }
@@ -168,8 +198,8 @@ export async function resolveWithCredit(
   agency: Agency,
   actor: AuditActor,
   id: string,
-  input: { username: string; provider: string },
-): Promise<{ ok: true; order: DepositOrder; payment: UnmatchedPayment } | { ok: false; error: ResolveError; payment?: UnmatchedPayment }> {
+  input: HandCreditInput,
+): Promise<{ ok: true; order: DepositOrder; payment: UnmatchedPayment } | { ok: false; error: ResolveError; payment?: UnmatchedPayment; twins?: PaymentTwin[] }> {
   const now = Date.now();
   let payment = await getUnmatched(env.DB, agency.id, id);
   if (!payment) return { ok: false, error: "NOT_FOUND" };
@@ -183,7 +213,16 @@ export async function resolveWithCredit(
   const priced = await previewManualCredit(env, agency, id, input);
   if (!priced.ok) return priced;
   const p = priced.preview;
-  const after = { status: "RESOLVING", player: p.player.username, provider: p.provider, amount: p.amount, credit: p.credit, rateSell: p.rateSell, manualCode: p.manualCode };
+  const after = {
+    status: "RESOLVING",
+    player: p.player.username,
+    provider: p.provider,
+    amount: p.amount,
+    credit: p.credit,
+    rateSell: p.rateSell,
+    manualCode: p.manualCode,
+    ...(p.overrideReason ? { override: { reason: p.overrideReason, twins: p.twins.map((t) => ({ orderCode: t.orderCode, source: t.source, id: t.witnessId })) } } : {}),
+  };
   const [claim] = await env.DB.batch([
     claimUnmatchedForCreditStatement(env.DB, {
       id,
@@ -196,6 +235,7 @@ export async function resolveWithCredit(
       manualCode: p.manualCode,
       staffUsername: actor.staffUsername,
       claimedAt: now,
+      overrideReason: p.overrideReason,
     }),
     auditIfChanged(env.DB, actor, { action: "payment.credit", target: id, before: { status: "OPEN", kind: payment.kind, reference: payment.reference, amount: p.amount }, after }),
   ]);

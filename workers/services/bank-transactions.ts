@@ -1,10 +1,28 @@
 import { canonicalLak } from "../core/money";
-import { paidInTime, paidLate } from "../core/pay-amount";
+import { PAY_AMOUNT_COOL_DOWN_MS, paidInTime, paidLate } from "../core/pay-amount";
 import { sha256Hex } from "../core/tokens";
-import { recordAudit, type AuditActor } from "../db/audit";
-import { claimBankTransaction, findBankTransaction, settleBankTransaction, type BankTransactionOutcomeKind } from "../db/bank-transactions";
+import { auditIfChanged, recordAudit, type AuditActor } from "../db/audit";
+import { DEFAULT_WITNESS_WINDOW_MINUTES, orderCodeCandidates, pickTransfer, windowMs, type Report } from "../core/bank-witness";
+import {
+  appliedTransfersNear,
+  claimTransfer,
+  findBankTransaction,
+  findTransferByWitnessId,
+  findWitness,
+  splitWitnessStatements,
+  transfersOfOrder,
+  witnessesOfTransfer,
+  insertWitness,
+  linkCandidates,
+  settleBankTransaction,
+  witnessWindowMinutes,
+  type BankDirection,
+  type BankTransactionOutcomeKind,
+  type BankTransactionRecord,
+  type WitnessLink,
+} from "../db/bank-transactions";
 import { endPayAmountReservation, findPayAmountReservation, reservationsWithPayAmount, type PayAmountReservation } from "../db/pay-amounts";
-import { insertBankUnmatchedPayment, listChannelKinds } from "../db/payments";
+import { handCreditedNear, insertBankUnmatchedPayment, listChannelKinds } from "../db/payments";
 import { findPlayer } from "../db/players";
 import { walletOf } from "./wallet";
 
@@ -72,81 +90,199 @@ export async function matchBankTransaction(
   env: Env,
   agencyId: string,
   input: BankTransactionInput,
-): Promise<{ kind: "match"; orderCode: string; username: string } | { kind: "duplicate" } | { kind: "none"; reason: "NO_ORDER" | "AMBIGUOUS" | "LATE" }> {
+): Promise<{ kind: "match"; orderCode: string; username: string } | { kind: "duplicate"; orderCode?: string | null } | { kind: "none"; reason: "NO_ORDER" | "AMBIGUOUS" | "LATE" }> {
   if (!(await isOwnAccountChannel(env.DB, agencyId, input.channelCode))) return { kind: "none", reason: "NO_ORDER" };
-  if (await findBankTransaction(env.DB, agencyId, input.channelCode, input.bankTransactionId)) return { kind: "duplicate" };
-  const decision = await decide(env.DB, agencyId, input, canonicalLak(input.amount));
+  const amount = canonicalLak(input.amount);
+  const seen = await findTransferByWitnessId(env.DB, agencyId, input.channelCode, input.bankTransactionId.trim(), input.source);
+  if (seen) return { kind: "duplicate", orderCode: seen.transfer.orderCode };
+  if (amount) {
+    const linked = await transferToLink(env.DB, agencyId, input, amount, "credit");
+    if (linked) return { kind: "duplicate", orderCode: linked.transfer.orderCode };
+  }
+  const decision = await decide(env.DB, agencyId, input, amount);
   if (decision.kind === "none") return decision;
   if (decision.late) return { kind: "none", reason: "LATE" };
   const player = await findPlayer(env.DB, agencyId, decision.order.playerId);
   return { kind: "match", orderCode: decision.order.orderCode, username: player?.username ?? "" };
 }
 
-/** The wallet's order key of a bank transaction: unique per channel within the agency. */
-function walletTransactionId(input: { channelCode: string; bankTransactionId: string }): string {
-  return `${input.channelCode}:${input.bankTransactionId}`;
+/** The wallet's order key of a transfer: unique per channel within the agency (the transfer's key, never an alias). */
+function walletTransactionId(transfer: { channelCode: string; bankTransactionId: string }): string {
+  return `${transfer.channelCode}:${transfer.bankTransactionId}`;
 }
 
-/** Records and applies (idempotent, audited with `actor` when staff act). */
+/** The report as the witness rules see it. */
+function reportOf(input: BankTransactionInput, amount: string): Report {
+  return { channelCode: input.channelCode, source: input.source, amount, bankTime: input.bankTime, namedOrders: orderCodeCandidates(input.reference, input.raw) };
+}
+
+async function windowOf(db: D1Database, agencyId: string, channelCode: string): Promise<number> {
+  return windowMs((await witnessWindowMinutes(db, agencyId, channelCode)) ?? DEFAULT_WITNESS_WINDOW_MINUTES);
+}
+
+/** The transfer this report is a further witness of, by the window and order rules (decision 046). */
+async function transferToLink(db: D1Database, agencyId: string, input: BankTransactionInput, amount: string, direction: BankDirection) {
+  if (!Number.isFinite(input.bankTime)) return null;
+  const window = await windowOf(db, agencyId, input.channelCode);
+  const report = reportOf(input, amount);
+  const candidates = await linkCandidates(db, agencyId, { channelCode: input.channelCode, direction, amount, from: input.bankTime - window, to: input.bankTime + window, namedOrders: report.namedOrders });
+  const picked = pickTransfer(report, candidates, window);
+  return picked ? { ...picked, window, report } : null;
+}
+
+/** Tries to record a transfer a report names, links or creates; racing reports go round again (a handful of times at most). */
+const LINK_ATTEMPTS = 5;
+
+/**
+ * Records a report of a bank transfer and applies it (idempotent, audited with `actor` when
+ * staff act). The one place every witness passes through (decision 046):
+ *  1. the id rule: an id some witness reported before (the key or an alias) is that transfer;
+ *  2. the window and order rules: the same amount on the account within the channel's window,
+ *     or a text naming the order a transfer paid, with no witness of this source yet, is a
+ *     further witness of that transfer: linked, nothing applied;
+ *  3. else a new transfer, matched to an order and applied through the player's wallet, or
+ *     queued for staff. Its INSERT re-checks rules 1-2, so two witnesses arriving at once
+ *     cannot both become transfers.
+ */
 export async function applyBankTransaction(env: Env, agencyId: string, input: BankTransactionInput, actor: AuditActor | null): Promise<BankTransactionOutcome> {
-  const now = Date.now();
   const bankTransactionId = input.bankTransactionId.trim();
   const tx = { ...input, bankTransactionId };
   if (!bankTransactionId || !(await isOwnAccountChannel(env.DB, agencyId, input.channelCode))) return { kind: "unmatched", reason: "NO_ORDER" };
-  const seen = await findBankTransaction(env.DB, agencyId, input.channelCode, bankTransactionId);
-  if (seen) return resumeOrDuplicate(env, agencyId, tx, seen, actor, now);
   const amount = canonicalLak(input.amount);
-  const decision = await decide(env.DB, agencyId, tx, amount);
-  const claimed = await claimBankTransaction(env.DB, agencyId, {
-    channelCode: input.channelCode,
-    bankTransactionId,
-    amount: amount ?? input.amount.slice(0, 40),
-    bankTime: Number.isFinite(input.bankTime) ? input.bankTime : now,
-    reference: input.reference,
-    source: input.source,
-    raw: input.raw,
-    outcome: decision.kind === "order" ? "PENDING" : decision.reason,
-    orderCode: decision.kind === "order" ? decision.order.orderCode : null,
-    playerId: decision.kind === "order" ? decision.order.playerId : null,
+  for (let attempt = 0; attempt < LINK_ATTEMPTS; attempt++) {
+    const now = Date.now();
+    const known = await recordIfKnown(env, agencyId, tx, amount, "credit", actor, now);
+    if (known) return known.kind === "resume" ? resumeOrDuplicate(env, agencyId, known.transfer, actor, now) : known.outcome;
+    const decision = await decide(env.DB, agencyId, tx, amount);
+    const claimed = await claimNewTransfer(env.DB, agencyId, tx, amount, "credit", actor, now, {
+      outcome: decision.kind === "order" ? "PENDING" : decision.reason,
+      orderCode: decision.kind === "order" ? decision.order.orderCode : null,
+      playerId: decision.kind === "order" ? decision.order.playerId : null,
+    });
+    if (!claimed) continue; // a twin or a witness of the same transfer was recorded first: look again
+    if (decision.kind === "none") {
+      await keepUnmatched(env, agencyId, tx, amount, decision.reason, null);
+      await audit(env, agencyId, actor, tx, { outcome: decision.reason });
+      return { kind: "unmatched", reason: decision.reason };
+    }
+    return applyToWallet(env, agencyId, { channelCode: tx.channelCode, bankTransactionId, bankTime: tx.bankTime }, tx, decision.order, actor, now, "claimed");
+  }
+  throw new Error(`bank transaction ${input.channelCode}:${bankTransactionId} could not be recorded after ${LINK_ATTEMPTS} attempts`);
+}
+
+type Known =
+  | { kind: "done"; outcome: BankTransactionOutcome }
+  | { kind: "resume"; transfer: BankTransactionRecord };
+
+/**
+ * Rules 1 and 2: a report of a transfer already recorded. The same source and id again is a
+ * duplicate (resumed when its wallet step never finished); another source's report is linked
+ * as a witness of it. null: no transfer to link to (or the link was lost to a racing witness
+ * of the same source: the caller looks again).
+ */
+async function recordIfKnown(env: Env, agencyId: string, tx: BankTransactionInput, amount: string | null, direction: BankDirection, actor: AuditActor | null, now: number): Promise<Known | null> {
+  const byId = await findTransferByWitnessId(env.DB, agencyId, tx.channelCode, tx.bankTransactionId, tx.source);
+  if (byId) {
+    if (!byId.sameSource) await insertWitness(env.DB, agencyId, witnessOf(tx, amount ?? byId.transfer.amount, byId.transfer.bankTransactionId, "id", actor, now));
+    if (byId.sameSource && byId.transfer.bankTransactionId === tx.bankTransactionId) return { kind: "resume", transfer: byId.transfer };
+    return { kind: "done", outcome: { kind: "duplicate", orderCode: byId.transfer.orderCode } };
+  }
+  if (!amount) return null;
+  const linked = await transferToLink(env.DB, agencyId, tx, amount, direction);
+  if (!linked) return null;
+  if (!(await insertWitness(env.DB, agencyId, witnessOf(tx, amount, linked.transfer.bankTransactionId, linked.rule, actor, now)))) {
+    // a witness of this source linked to it first (or this very report's twin did): look again
+    return recordIfKnown(env, agencyId, tx, amount, direction, actor, now);
+  }
+  await recordAudit(env.DB, actor ?? { agencyId, staffId: null, staffUsername: null }, {
+    action: "bank-transaction.witness",
+    target: `${tx.channelCode}:${linked.transfer.bankTransactionId}`,
+    after: { source: tx.source, id: tx.bankTransactionId, rule: linked.rule, amount, bankTime: new Date(tx.bankTime).toISOString(), orderCode: linked.transfer.orderCode },
+  });
+  return { kind: "done", outcome: { kind: "duplicate", orderCode: linked.transfer.orderCode } };
+}
+
+function witnessOf(tx: BankTransactionInput, amount: string, transferId: string, link: WitnessLink, actor: AuditActor | null, now: number) {
+  return {
+    channelCode: tx.channelCode,
+    source: tx.source,
+    witnessId: tx.bankTransactionId,
+    transferId,
+    amount,
+    bankTime: Number.isFinite(tx.bankTime) ? tx.bankTime : now,
+    reference: tx.reference,
+    raw: tx.raw,
+    link,
     staffUsername: actor?.staffUsername ?? null,
     recordedAt: now,
+  };
+}
+
+/** Rule 3: a new transfer with its key witness, unless rules 1-2 find a transfer by the time it is written. */
+async function claimNewTransfer(
+  db: D1Database,
+  agencyId: string,
+  tx: BankTransactionInput,
+  amount: string | null,
+  direction: BankDirection,
+  actor: AuditActor | null,
+  now: number,
+  what: { outcome: BankTransactionOutcomeKind; orderCode: string | null; playerId: string | null },
+): Promise<boolean> {
+  const bankTime = Number.isFinite(tx.bankTime) ? tx.bankTime : now;
+  const window = await windowOf(db, agencyId, tx.channelCode);
+  return claimTransfer(db, agencyId, {
+    channelCode: tx.channelCode,
+    bankTransactionId: tx.bankTransactionId,
+    direction,
+    amount: amount ?? tx.amount.slice(0, 40),
+    bankTime,
+    reference: tx.reference,
+    source: tx.source,
+    raw: tx.raw,
+    ...what,
+    staffUsername: actor?.staffUsername ?? null,
+    recordedAt: now,
+    // an unreadable amount links to nothing: the guard looks at an impossible window
+    guard: amount ? { from: bankTime - window, to: bankTime + window, namedOrders: orderCodeCandidates(tx.reference, tx.raw) } : { from: 1, to: 0, namedOrders: [] },
   });
-  if (!claimed) {
-    // a twin of this call recorded it first: whatever it did is the one outcome
-    const twin = await findBankTransaction(env.DB, agencyId, input.channelCode, bankTransactionId);
-    return { kind: "duplicate", orderCode: twin?.orderCode ?? null };
-  }
-  if (decision.kind === "none") {
-    await keepUnmatched(env, agencyId, tx, amount, decision.reason, null);
-    await audit(env, agencyId, actor, tx, { outcome: decision.reason });
-    return { kind: "unmatched", reason: decision.reason };
-  }
-  return applyToWallet(env, agencyId, tx, decision.order, actor, now, "claimed");
 }
 
 /**
- * A transaction recorded before: a duplicate, unless its wallet step never finished (the
- * request died between the record and the wallet): then the wallet is asked again, which is
- * safe (it applies a transaction id once), and the one outcome is completed.
+ * A bank debit (a statement debit row, a forwarded debit message): kept as a transfer with its
+ * witnesses by the same rules, for reconciliation against withdrawals paid. Nothing is applied.
  */
-async function resumeOrDuplicate(
-  env: Env,
-  agencyId: string,
-  input: BankTransactionInput,
-  seen: { outcome: BankTransactionOutcomeKind; orderCode: string | null; playerId: string | null },
-  actor: AuditActor | null,
-  now: number,
-): Promise<BankTransactionOutcome> {
+export async function recordBankDebit(env: Env, agencyId: string, input: BankTransactionInput, actor: AuditActor | null): Promise<"recorded" | "duplicate"> {
+  const bankTransactionId = input.bankTransactionId.trim();
+  const amount = canonicalLak(input.amount);
+  if (!bankTransactionId || !amount) return "duplicate";
+  const tx = { ...input, bankTransactionId };
+  for (let attempt = 0; attempt < LINK_ATTEMPTS; attempt++) {
+    const now = Date.now();
+    if (await recordIfKnown(env, agencyId, tx, amount, "debit", actor, now)) return "duplicate";
+    if (await claimNewTransfer(env.DB, agencyId, tx, amount, "debit", actor, now, { outcome: "DEBIT", orderCode: null, playerId: null })) return "recorded";
+  }
+  throw new Error(`bank debit ${input.channelCode}:${bankTransactionId} could not be recorded after ${LINK_ATTEMPTS} attempts`);
+}
+
+/**
+ * A transfer recorded before: a duplicate, unless its wallet step never finished (the request
+ * died between the record and the wallet): then the wallet is asked again, which is safe (it
+ * applies a transaction id once), and the one outcome is completed.
+ */
+async function resumeOrDuplicate(env: Env, agencyId: string, seen: BankTransactionRecord, actor: AuditActor | null, now: number): Promise<BankTransactionOutcome> {
   if (seen.outcome !== "PENDING" || !seen.orderCode || !seen.playerId) return { kind: "duplicate", orderCode: seen.orderCode };
   const order = await findPayAmountReservation(env.DB, agencyId, seen.orderCode);
   if (!order) return { kind: "duplicate", orderCode: seen.orderCode };
-  await applyToWallet(env, agencyId, input, order, actor, now, "resumed");
+  const input: BankTransactionInput = { channelCode: seen.channelCode, bankTransactionId: seen.bankTransactionId, amount: seen.amount, bankTime: seen.bankTime, reference: seen.reference, source: seen.source, raw: seen.raw };
+  await applyToWallet(env, agencyId, seen, input, order, actor, now, "resumed");
   return { kind: "duplicate", orderCode: seen.orderCode };
 }
 
 async function applyToWallet(
   env: Env,
   agencyId: string,
+  transfer: { channelCode: string; bankTransactionId: string; bankTime: number },
   input: BankTransactionInput,
   order: PayAmountReservation,
   actor: AuditActor | null,
@@ -155,17 +291,17 @@ async function applyToWallet(
 ): Promise<BankTransactionOutcome> {
   const result = await walletOf(env, agencyId, order.playerId).applyBankPayment(
     order.orderCode,
-    { transactionId: walletTransactionId(input), amount: order.payAmount, bankTime: input.bankTime },
+    { transactionId: walletTransactionId(transfer), amount: order.payAmount, bankTime: transfer.bankTime },
     now,
   );
   if (result.kind === "paid" || result.kind === "duplicate") {
-    await settleBankTransaction(env.DB, agencyId, input.channelCode, input.bankTransactionId, "APPLIED");
+    await settleBankTransaction(env.DB, agencyId, transfer.channelCode, transfer.bankTransactionId, "APPLIED");
     await endPayAmountReservation(env.DB, agencyId, order.orderCode, now);
     if (how === "claimed") await audit(env, agencyId, actor, input, { outcome: "APPLIED", orderCode: order.orderCode });
     return { kind: "applied", orderCode: order.orderCode };
   }
   const reason: UnmatchedReason = result.kind === "late" ? "LATE" : "NO_ORDER";
-  await settleBankTransaction(env.DB, agencyId, input.channelCode, input.bankTransactionId, reason);
+  await settleBankTransaction(env.DB, agencyId, transfer.channelCode, transfer.bankTransactionId, reason);
   await keepUnmatched(env, agencyId, input, order.payAmount, reason, reason === "LATE" ? order : null);
   if (how === "claimed") await audit(env, agencyId, actor, input, { outcome: reason, orderCode: order.orderCode, wallet: result.kind });
   return { kind: "unmatched", reason };
@@ -193,6 +329,127 @@ async function audit(env: Env, agencyId: string, actor: AuditActor | null, input
     target: `${input.channelCode}:${input.bankTransactionId}`,
     after: { source: input.source, amount: input.amount, bankTime: new Date(input.bankTime).toISOString(), reference: input.reference, ...after },
   });
+}
+
+// ---- what staff see of witnesses, and what they may do with them
+
+/** Another credit of the same money a queued payment may be: what staff are shown, side by side. */
+export type PaymentTwin = {
+  kind: "applied" | "hand-credited";
+  orderCode: string | null;
+  source: BankTransactionSource;
+  witnessId: string;
+  bankTime: number;
+  raw: string | null;
+  /**
+   * true: the same source reported both under two ids, so these are two transfers (a player
+   * paid the same QR twice); false: probably one transfer seen by two witnesses.
+   */
+  sameSource: boolean;
+};
+
+type QueuedPayment = { id: string; channelCode: string | null; amount: string | null; bankTime: number | null; transactionId: string | null; reference: string; source: string | null; raw: string | null };
+
+/** The transfer key of an own-account queue item (its transaction id is `agency:channel:key`). */
+function transferKeyOf(agencyId: string, payment: QueuedPayment): string | null {
+  const prefix = `${agencyId}:${payment.channelCode}:`;
+  return payment.transactionId?.startsWith(prefix) ? payment.transactionId.slice(prefix.length) : null;
+}
+
+/**
+ * The credits a queued own-account payment may duplicate (decision 046): transfers applied to
+ * an order with the same amount on the account within the window, naming the order, or during
+ * the order's life and its pay amount's cool-down; and payments of the queue already credited
+ * by hand within the window. Empty: nothing suggests this money was credited before.
+ */
+export async function twinsOfPayment(db: D1Database, agencyId: string, payment: QueuedPayment): Promise<PaymentTwin[]> {
+  if (!payment.channelCode || !payment.amount || payment.bankTime === null) return [];
+  const window = await windowOf(db, agencyId, payment.channelCode);
+  const key = transferKeyOf(agencyId, payment);
+  const own = key ? await witnessesOfTransfer(db, agencyId, payment.channelCode, key) : [];
+  const ownSources = new Set<string>(own.length > 0 ? own.map((w) => w.source) : payment.source ? [payment.source] : []);
+  const named = orderCodeCandidates(payment.reference, payment.raw, ...own.map((w) => w.raw));
+  const twins: PaymentTwin[] = [];
+  const applied = await appliedTransfersNear(db, agencyId, {
+    channelCode: payment.channelCode,
+    amount: payment.amount,
+    bankTime: payment.bankTime,
+    window,
+    coolDown: PAY_AMOUNT_COOL_DOWN_MS,
+    namedOrders: named,
+    exceptTransferId: key,
+  });
+  for (const t of applied) {
+    const witnesses = await witnessesOfTransfer(db, agencyId, t.channelCode, t.bankTransactionId);
+    const first = witnesses[0];
+    twins.push({
+      kind: "applied",
+      orderCode: t.orderCode,
+      source: first?.source ?? t.source,
+      witnessId: first?.witnessId ?? t.bankTransactionId,
+      bankTime: t.bankTime,
+      raw: witnesses.find((w) => w.raw)?.raw ?? t.raw,
+      sameSource: t.sources.some((s) => ownSources.has(s)),
+    });
+  }
+  for (const u of await handCreditedNear(db, agencyId, { channelCode: payment.channelCode, amount: payment.amount, bankTime: payment.bankTime, window, exceptId: payment.id })) {
+    twins.push({
+      kind: "hand-credited",
+      orderCode: u.manualCode,
+      source: (u.source ?? "staff") as BankTransactionSource,
+      witnessId: transferKeyOf(agencyId, u) ?? u.reference,
+      bankTime: u.bankTime ?? 0,
+      raw: u.raw,
+      sameSource: u.source !== null && ownSources.has(u.source),
+    });
+  }
+  return twins;
+}
+
+/** The witnesses of a queued own-account payment's transfer (none for a gateway payment). */
+export async function witnessesOfQueuedPayment(db: D1Database, agencyId: string, payment: QueuedPayment) {
+  const key = payment.channelCode ? transferKeyOf(agencyId, payment) : null;
+  return key && payment.channelCode ? witnessesOfTransfer(db, agencyId, payment.channelCode, key) : [];
+}
+
+/** Every transfer that paid an order, with each witness (source, id, bank time, raw text): the order's page. */
+export async function witnessesOfOrder(db: D1Database, agencyId: string, orderCode: string) {
+  return transfersOfOrder(db, agencyId, orderCode);
+}
+
+export type SplitError = "NOT_FOUND" | "NOT_LINKED" | "REASON_REQUIRED";
+
+/**
+ * The owner splits a witness off the transfer it was linked to (two transfers really
+ * happened): it becomes a transfer of its own with no order, queued for staff with its raw
+ * text (where a hand credit is checked against the transfer it left). Once, audited.
+ */
+export async function splitWitness(
+  env: Env,
+  actor: AuditActor,
+  input: { channelCode: string; source: BankTransactionSource; witnessId: string; reason: string },
+  now: number = Date.now(),
+): Promise<{ ok: true } | { ok: false; error: SplitError }> {
+  const reason = input.reason.trim();
+  if (reason.length < 3) return { ok: false, error: "REASON_REQUIRED" };
+  const witness = await findWitness(env.DB, actor.agencyId, input.channelCode, input.source, input.witnessId);
+  if (!witness) return { ok: false, error: "NOT_FOUND" };
+  if (witness.link !== "window" && witness.link !== "order") return { ok: false, error: "NOT_LINKED" };
+  const [, moved] = await env.DB.batch([
+    ...splitWitnessStatements(env.DB, actor.agencyId, { channelCode: input.channelCode, source: input.source, witnessId: input.witnessId, fromTransferId: witness.transferId, by: actor.staffUsername ?? "?", reason, at: now }),
+    auditIfChanged(env.DB, actor, {
+      action: "bank-transaction.split",
+      target: `${input.channelCode}:${witness.transferId}`,
+      before: { transfer: witness.transferId, link: witness.link },
+      after: { source: input.source, id: input.witnessId, reason: reason.slice(0, 500) },
+    }),
+  ]);
+  if ((moved.meta.changes ?? 0) === 0) return { ok: false, error: "NOT_LINKED" };
+  const transfer = await findBankTransaction(env.DB, actor.agencyId, input.channelCode, input.witnessId);
+  if (transfer && transfer.direction === "credit") {
+    await keepUnmatched(env, actor.agencyId, { channelCode: input.channelCode, bankTransactionId: input.witnessId, amount: witness.amount, bankTime: witness.bankTime, reference: witness.reference, source: input.source, raw: witness.raw }, witness.amount, "NO_ORDER", null);
+  }
+  return { ok: true };
 }
 
 /** A notification/statement text no pattern could read: kept for staff with the raw text. */

@@ -25,13 +25,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const status = url.searchParams.get("status") ?? "";
   const list = await unmatchedPaymentsPage(getBindings(context).DB, staff.agencyId, { status, page, pageSize, id: url.searchParams.get("id") });
   if (!list) throw new Response("Not found", { status: 404 });
-  return { ...list, providers: getAgency(context).enabledProviders };
+  return { ...list, providers: getAgency(context).enabledProviders, role: staff.role };
 }
 
 type ActionData =
-  | { step: "credit-review"; id: string; username: string; provider: string; amount: string; credit: string; rateSell: string; displayName: string; manualCode: string }
+  | { step: "credit-review"; id: string; username: string; provider: string; amount: string; credit: string; rateSell: string; displayName: string; manualCode: string; reason: string | null }
   | { step: "refund-review"; id: string; note: string }
-  | { step: "error"; id: string | null; message: string; username?: string; provider?: string; note?: string };
+  | { step: "error"; id: string | null; message: string; username?: string; provider?: string; note?: string; reason?: string };
 
 const ERROR_KEY: Record<ResolveError, string> = {
   NOT_FOUND: "admin:payments.errors.NOT_FOUND",
@@ -41,6 +41,8 @@ const ERROR_KEY: Record<ResolveError, string> = {
   NO_RATE: "admin:payments.errors.NO_RATE",
   AMOUNT_UNKNOWN: "admin:payments.errors.AMOUNT_UNKNOWN",
   NOTE_REQUIRED: "admin:payments.validation.note",
+  PROBABLE_DUPLICATE: "admin:payments.errors.PROBABLE_DUPLICATE",
+  OVERRIDE_REASON_REQUIRED: "admin:payments.errors.OVERRIDE_REASON_REQUIRED",
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -58,19 +60,23 @@ export async function action({ request, context }: Route.ActionArgs) {
       const first = Object.values(submission.error ?? {}).flat()[0] ?? "admin:payments.validation.username";
       return data<ActionData>({ step: "error", id, message: translate(context, first), username: String(form.get("username") ?? ""), provider: String(form.get("provider") ?? "") }, { status: 400 });
     }
-    const input = { username: submission.value.username, provider: submission.value.provider };
+    // the staff member's role decides who may credit money that may already be credited (decision 046)
+    const input = { username: submission.value.username, provider: submission.value.provider, role: staff.role, reason: submission.value.reason ?? null };
     if (submission.value.intent === "credit-review") {
       const preview = await previewManualCredit(env, agency, id, input);
       if (!preview.ok) {
         if (preview.error === "NOT_FOUND") throw new Response("Not found", { status: 404 });
-        return data<ActionData>({ step: "error", id, message: translate(context, ERROR_KEY[preview.error]), ...input }, { status: 409 });
+        return data<ActionData>({ step: "error", id, message: translate(context, ERROR_KEY[preview.error]), username: input.username, provider: input.provider, reason: input.reason ?? "" }, { status: 409 });
       }
       const p = preview.preview;
-      return data<ActionData>({ step: "credit-review", id, username: p.player.username, displayName: p.player.displayName, provider: p.provider, amount: p.amount, credit: p.credit, rateSell: p.rateSell, manualCode: p.manualCode });
+      return data<ActionData>({ step: "credit-review", id, username: p.player.username, displayName: p.player.displayName, provider: p.provider, amount: p.amount, credit: p.credit, rateSell: p.rateSell, manualCode: p.manualCode, reason: p.overrideReason });
     }
     const done = await resolveWithCredit(env, agency, auditContext(request, staff), id, input);
     if (!done.ok) {
       if (done.error === "NOT_FOUND") throw new Response("Not found", { status: 404 });
+      if (done.error === "PROBABLE_DUPLICATE" || done.error === "OVERRIDE_REASON_REQUIRED") {
+        return data<ActionData>({ step: "error", id, message: translate(context, ERROR_KEY[done.error]), username: input.username, provider: input.provider, reason: input.reason ?? "" }, { status: 409 });
+      }
       return redirectWithToast({ request, context }, back(id), { type: done.error === "ALREADY_RESOLVED" ? "info" : "error", message: translate(context, ERROR_KEY[done.error]) });
     }
     return redirectWithToast({ request, context }, back(id), {
@@ -108,7 +114,7 @@ function kindLabel(t: (key: string) => string, kind: string): string {
 
 export default function AdminPayments({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { items, total, page, pageSize, status, selected, providers } = loaderData;
+  const { items, total, page, pageSize, status, selected, providers, twins, witnesses, role } = loaderData;
   const answer = actionData as ActionData | undefined;
   return (
     <section>
@@ -193,8 +199,16 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
               </>
             )}
           </dl>
+          {witnesses.length > 1 && <WitnessList witnesses={witnesses} />}
+          {selected.status === "OPEN" && twins.length > 0 && <TwinWarning twins={twins} raw={selected.raw} role={role} />}
           {selected.status === "OPEN" && (
-            <ResolveForms id={selected.id} providers={providers} suggested={selected.orderUsername ?? ""} answer={answer?.id === selected.id ? answer : undefined} />
+            <ResolveForms
+              id={selected.id}
+              providers={providers}
+              suggested={selected.orderUsername ?? ""}
+              answer={answer?.id === selected.id ? answer : undefined}
+              askReason={twins.length > 0 && role === "owner"}
+            />
           )}
           {selected.status === "RESOLVING" && selected.resolvedUsername && selected.resolvedProvider && (
             // A credit whose request died half way: finishing it is idempotent (same MANUAL order), allowed after a minute.
@@ -219,7 +233,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
           <table className="admin-table" data-testid="payments-table">
             <thead>
               <tr>
-                <th scope="col">{t("payments.receivedAt")}</th>
+                <th scope="col">{t("payments.bankTime")}</th>
                 <th scope="col">{t("payments.kind")}</th>
                 <th scope="col">{t("payments.reference")}</th>
                 <th scope="col">{t("payments.amount")}</th>
@@ -231,7 +245,16 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
             <tbody>
               {items.map((p) => (
                 <tr key={p.id} data-reference={p.reference}>
-                  <td>{formatDateTime(p.receivedAt)}</td>
+                  <td>
+                    {/* the bank's time first (a statement row of 16:31 imported at 19:31 shows 16:31); when it was recorded beneath */}
+                    {p.bankTime ? formatDateTime(new Date(p.bankTime)) : formatDateTime(p.receivedAt)}
+                    {p.bankTime ? (
+                      <small className="muted" data-testid="payment-recorded">
+                        <br />
+                        {t("payments.recordedAt")} {formatDateTime(p.receivedAt)}
+                      </small>
+                    ) : null}
+                  </td>
                   <td>{kindLabel(t, p.kind)}</td>
                   <td>{p.reference}</td>
                   <td>{p.amount ? formatMoney(p.amount, "LAK") : t("payments.amountUnknown")}</td>
@@ -251,7 +274,79 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
   );
 }
 
-function ResolveForms({ id, providers, suggested, answer }: { id: string; providers: string[]; suggested: string; answer?: ActionData }) {
+type Twin = { kind: "applied" | "hand-credited"; orderCode: string | null; source: string; witnessId: string; bankTime: number; raw: string | null; sameSource: boolean };
+type Witness = { source: string; witnessId: string; bankTime: number; raw: string | null; link: string };
+
+/** Every report of this payment's transfer (statement row, forwarded message, staff), linked as one. */
+function WitnessList({ witnesses }: { witnesses: Witness[] }) {
+  const { t } = useTranslation("admin");
+  return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={t("payments.witnesses.title")}>
+      <table className="admin-table" data-testid="payment-witnesses">
+        <caption>{t("payments.witnesses.title")}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t("payments.witnesses.source")}</th>
+            <th scope="col">{t("payments.witnesses.id")}</th>
+            <th scope="col">{t("payments.witnesses.bankTime")}</th>
+            <th scope="col">{t("payments.witnesses.link")}</th>
+            <th scope="col">{t("payments.witnesses.raw")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {witnesses.map((w) => (
+            <tr key={`${w.source}:${w.witnessId}`}>
+              <td>{t(`openDeposits.sources.${w.source}`)}</td>
+              <td className="break-all">{w.witnessId}</td>
+              <td>{formatDateTime(new Date(w.bankTime))}</td>
+              <td>{t(`payments.witnesses.links.${w.link}`)}</td>
+              <td>{w.raw ? <pre className="raw-text">{w.raw}</pre> : t("common.none")}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * This money may already be credited (decision 046): what it may duplicate, with both raw
+ * texts side by side; only the owner may credit it, with a written reason.
+ */
+function TwinWarning({ twins, raw, role }: { twins: Twin[]; raw: string | null; role: string }) {
+  const { t } = useTranslation("admin");
+  return (
+    <div className="notice notice-warning stack" role="alert" data-testid="payment-twins">
+      <h3>{t("payments.twins.title")}</h3>
+      {twins.map((twin) => (
+        <div key={`${twin.source}:${twin.witnessId}`} className="stack">
+          <p data-testid="payment-twin">
+            {t(twin.kind === "hand-credited" ? "payments.twins.handCredited" : twin.sameSource ? "payments.twins.paidTwice" : "payments.twins.same", {
+              order: twin.orderCode ?? "?",
+              source: t(`openDeposits.sources.${twin.source}`),
+              id: twin.witnessId,
+              time: formatDateTime(new Date(twin.bankTime)),
+            })}
+          </p>
+          <div className="side-by-side">
+            <figure>
+              <figcaption>{t("payments.twins.thisPayment")}</figcaption>
+              <pre className="raw-text">{raw ?? t("common.none")}</pre>
+            </figure>
+            <figure>
+              <figcaption>{t("payments.twins.other")}</figcaption>
+              <pre className="raw-text">{twin.raw ?? t("common.none")}</pre>
+            </figure>
+          </div>
+        </div>
+      ))}
+      <p>{t("payments.twins.ownerOnly")}</p>
+      {role !== "owner" && <p data-testid="payment-owner-only">{t("payments.errors.PROBABLE_DUPLICATE")}</p>}
+    </div>
+  );
+}
+
+function ResolveForms({ id, providers, suggested, answer, askReason }: { id: string; providers: string[]; suggested: string; answer?: ActionData; askReason: boolean }) {
   const { t } = useTranslation("admin");
   if (answer?.step === "credit-review") {
     return (
@@ -259,6 +354,7 @@ function ResolveForms({ id, providers, suggested, answer }: { id: string; provid
         <input type="hidden" name="id" value={id} />
         <input type="hidden" name="username" value={answer.username} />
         <input type="hidden" name="provider" value={answer.provider} />
+        {answer.reason && <input type="hidden" name="reason" value={answer.reason} />}
         <p className="notice" role="status">
           {t("payments.creditConfirm", {
             amount: formatMoney(answer.amount, "LAK"),
@@ -321,6 +417,12 @@ function ResolveForms({ id, providers, suggested, answer }: { id: string; provid
             ))}
           </select>
         </div>
+        {askReason && (
+          <div className="field">
+            <label htmlFor="credit-reason">{t("payments.twins.reason")}</label>
+            <textarea id="credit-reason" name="reason" required minLength={3} maxLength={500} rows={3} defaultValue={error?.reason ?? ""} />
+          </div>
+        )}
         <button type="submit" name="intent" value="credit-review" className="button button-primary">
           {t("payments.creditReview")}
         </button>
