@@ -154,6 +154,15 @@ describe("the kept names themselves", () => {
     expect(kept.get("demo0004")).toBe("bf7xdemo0004");
   });
 
+  it("two calls for one new player at once: the one Betflix answers 'exists' uses the name the other kept", async () => {
+    fake.members.set("bf7xdemo0005", { balance: 0n, password: "x", history: [], turnover: 0n }); // registered by the other call
+    let finds = 0;
+    // The other call keeps its name between this call's first look and its failed adoption.
+    const racing = adapter({ members: memoryBook(kept, { find: async (u) => (++finds === 1 ? null : (kept.set(u, "bf7xdemo0005"), kept.get(u)!)) }) });
+    expect(await racing.transfer({ username: "demo0005", amount: "10", direction: "in", reference: nextRef() })).toMatchObject({ kind: "ok", balance: "10.00" });
+    expect(usernames().at(-1)).toBe("bf7xdemo0005");
+  });
+
   it("a book that cannot be read: transfers refused before anything is sent, balance unavailable", async () => {
     const down = adapter({ members: memoryBook(kept, { find: () => Promise.reject(new Error("D1 down")), findMany: () => Promise.reject(new Error("D1 down")) }) });
     expect(await down.transfer({ username: "demo0001", amount: "10", direction: "in", reference: nextRef() })).toEqual({ kind: "refused", code: "MEMBER_NAME_UNAVAILABLE" });

@@ -237,7 +237,13 @@ export class BetflixAdapter implements GameProviderPort {
     if (known === null) return { kind: "failed", reason: "member names unreadable" };
     if (known.kept) return { kind: "ok", member: known.member };
     const reg = await this.register(username);
-    if (reg.kind === "failed" || !this.config.members) return reg;
+    if (reg.kind === "failed") {
+      // Another call for the same player (a launch beside a deposit) may have registered
+      // and kept the member meanwhile: Betflix then says "exists" to this one.
+      const again = this.config.members ? await this.nameOf(username) : null;
+      return again?.kept ? { kind: "ok", member: again.member } : reg;
+    }
+    if (!this.config.members) return reg;
     const kept = await this.config.members.keep(username, reg.member).catch(() => false);
     return kept ? reg : { kind: "failed", reason: `member ${reg.member} could not be kept` };
   }
