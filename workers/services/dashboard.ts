@@ -1,7 +1,9 @@
 import { formatAmount } from "../core/money";
+import { PROVIDER_FAILURE_WINDOW_MS } from "../core/provider-attempts";
 import { presetRange, utcBounds, type ReportRange } from "../core/report-range";
 import { listSilentForwarders } from "../db/forwarder";
 import { loadDashboardFigures } from "../db/orders";
+import { recentProviderFailures, waitingDeposits, type ProviderFailures } from "../db/provider-attempts";
 import { moneyReport } from "./reports";
 
 /**
@@ -30,16 +32,26 @@ export type Dashboard = {
   withdrawals: { count: number; credit: string; paidLak: string };
   pending: { manualWithdrawals: number; flaggedDeposits: number; failedDeposits: number; unmatchedPayments: number };
   providerErrors: { provider: string; failedDeposits: number; failedWithdrawals: number }[];
+  /**
+   * Deposits paid and still waiting for their provider's credit (PAID: the wallet retries),
+   * with the oldest one's wait in whole minutes (issue 35, decision 049): a provider that does
+   * not answer shows here while the orders are neither failed nor flagged.
+   */
+  waitingDeposits: { count: number; oldestMinutes: number | null };
+  /** Each provider's timeouts and errors in the last 15 minutes (provider_attempts; providers without any left out). */
+  providerFailures: ProviderFailures[];
   /** Notification forwarders silent for longer than their owner-set time while orders of their channel are open (issue 14). */
   silentForwarders: { channelCode: string; lastMessageAt: number | null; silenceMinutes: number }[];
 };
 
 export async function loadDashboard(db: D1Database, agencyId: string, now: number = Date.now()): Promise<Dashboard> {
   const day = vientianeDay(now);
-  const [figures, money, silentForwarders] = await Promise.all([
+  const [figures, money, silentForwarders, waiting, providerFailures] = await Promise.all([
     loadDashboardFigures(db, agencyId, day),
     moneyReport(db, agencyId, todayRange(now)),
     listSilentForwarders(db, agencyId, now),
+    waitingDeposits(db, agencyId),
+    recentProviderFailures(db, agencyId, new Date(now - PROVIDER_FAILURE_WINDOW_MS).toISOString(), new Date(now).toISOString()),
   ]);
   const errors = new Map<string, { provider: string; failedDeposits: number; failedWithdrawals: number }>();
   for (const r of figures.failedDepositsByProvider) {
@@ -57,6 +69,11 @@ export async function loadDashboard(db: D1Database, agencyId: string, now: numbe
     withdrawals: { count: today.withdrawCount, credit: formatAmount(BigInt(today.withdrawCredit), "THB"), paidLak: formatAmount(BigInt(today.withdrawKipPaid), "LAK") },
     pending: { manualWithdrawals: figures.manualWithdrawals, flaggedDeposits: figures.flaggedDeposits, failedDeposits: figures.failedDeposits, unmatchedPayments: figures.unmatchedPayments },
     providerErrors: [...errors.values()].sort((a, b) => a.provider.localeCompare(b.provider)),
+    waitingDeposits: {
+      count: waiting.count,
+      oldestMinutes: waiting.oldestPaidAt === null ? null : Math.max(0, Math.floor((now - Date.parse(waiting.oldestPaidAt)) / 60_000)),
+    },
+    providerFailures,
     silentForwarders,
   };
 }

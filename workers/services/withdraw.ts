@@ -131,7 +131,7 @@ export async function confirmWithdraw(
     direction: "out",
     reference: code,
   });
-  const order = await wallet.transferOutResult(code, outcome.kind === "ok" ? "ok" : outcome.kind === "refused" ? "refused" : "unknown", Date.now(), outcome.kind === "refused" ? outcome.code : undefined);
+  const order = await wallet.transferOutResult(code, outcome.kind === "ok" ? "ok" : outcome.kind === "refused" ? "refused" : "unknown", Date.now(), outcome.kind === "refused" ? outcome.code : outcome.kind === "unknown" ? outcome.reason : undefined);
   return { ok: true, order: order ?? opened.order, repeated: false };
 }
 

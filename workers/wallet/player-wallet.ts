@@ -8,6 +8,7 @@ import * as deposits from "./deposits";
 import { runDueWork } from "./due-work";
 import * as ledger from "./ledger";
 import { reprojectAll } from "./projection";
+import { recordTransferOut } from "./provider-attempts";
 import * as usages from "./promotion-usages";
 import { WalletStore } from "./queries";
 import { migrateWalletSchema } from "./schema";
@@ -115,8 +116,15 @@ export class PlayerWallet extends DurableObject<Env> {
     return withdrawals.openWithdraw(this.wallet, input);
   }
 
+  /**
+   * The withdraw service's transfer-out answer. `reason`: the provider's code when refused,
+   * the port's reason when unknown (stored with the attempt, decision 049; the order keeps a
+   * reason only when refused).
+   */
   transferOutResult(code: string, outcome: "ok" | "refused" | "unknown", now: number, reason?: string): WithdrawOrder | null {
-    return withdrawals.transferOutResult(this.wallet, code, outcome, now, reason);
+    const order = this.wallet.store.withdrawByCode(code);
+    if (order?.status === "PENDING") recordTransferOut(this.wallet, order.provider, code, outcome, reason);
+    return withdrawals.transferOutResult(this.wallet, code, outcome, now, outcome === "refused" ? reason : undefined);
   }
 
   decideWithdraw(code: string, decision: WithdrawDecision, now: number): WithdrawDecisionResult {

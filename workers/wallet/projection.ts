@@ -1,5 +1,7 @@
 import { formatAmount } from "../core/money";
 import { setFirstDepositStatement, upsertDepositOrderViewStatement, upsertPromotionUsageViewStatement, upsertWithdrawOrderViewStatement } from "../db/order-projection";
+import { insertProviderAttemptStatement, type ProviderAttemptCopy } from "../db/provider-attempts";
+import type { AttemptRow } from "./attempt-store";
 import type { WalletContext } from "./context";
 import { projectRewards } from "./rewards";
 import type { DepositOrderRow, WithdrawOrderRow } from "./queries";
@@ -58,21 +60,48 @@ function owner(w: WalletContext): { agencyId: string; playerId: string } | null 
   return agencyId && playerId ? { agencyId, playerId } : null;
 }
 
+/**
+ * Changed deposits, and the provider attempts written since the last copy (decision 049): the
+ * attempts ride in the same D1 batch, so a settlement still costs one D1 round trip (decision
+ * 024), and an attempt lands in D1 no later than the order it concerns.
+ */
 export async function projectDeposits(w: WalletContext): Promise<void> {
   const who = owner(w);
   if (!who) return;
   const dirty = w.store.unprojectedDeposits();
-  if (dirty.length === 0) return;
+  const attempts = w.store.attempts.pending();
+  if (dirty.length === 0 && attempts.length === 0) return;
   try {
-    const firstDeposit = iso(w.store.firstDepositPaidAt());
-    await batched(w.env.DB, [
-      ...dirty.map((row) => upsertDepositOrderViewStatement(w.env.DB, depositView(w, who, row))),
-      setFirstDepositStatement(w.env.DB, who.agencyId, who.playerId, firstDeposit),
-    ]);
+    const statements = attempts.map((a) => insertProviderAttemptStatement(w.env.DB, attemptCopy(who, a)));
+    if (dirty.length > 0) {
+      const firstDeposit = iso(w.store.firstDepositPaidAt());
+      statements.push(
+        ...dirty.map((row) => upsertDepositOrderViewStatement(w.env.DB, depositView(w, who, row))),
+        setFirstDepositStatement(w.env.DB, who.agencyId, who.playerId, firstDeposit),
+      );
+    }
+    await batched(w.env.DB, statements);
     for (const row of dirty) w.store.markDepositProjected(row);
+    if (attempts.length > 0) w.store.attempts.forgetUpTo(attempts[attempts.length - 1]!.id);
   } catch (error) {
     console.error("deposit projection failed; retried at the next alarm", error);
   }
+}
+
+function attemptCopy(who: Owner, a: AttemptRow): ProviderAttemptCopy {
+  return {
+    agencyId: who.agencyId,
+    playerId: who.playerId,
+    seq: a.id,
+    provider: a.provider,
+    orderCode: a.order_code,
+    reference: a.reference,
+    op: a.op,
+    outcome: a.outcome,
+    errorCode: a.error_code,
+    detail: a.detail,
+    at: new Date(a.at).toISOString(),
+  };
 }
 
 export async function projectWithdrawals(w: WalletContext): Promise<void> {

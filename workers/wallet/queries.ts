@@ -3,6 +3,7 @@ import { canWithdrawTransition, type Deduction, type WithdrawStatus } from "../c
 import { canUsageTransition, type PromotionRules, type UsageStatus } from "../core/promotion";
 import { formatAmount } from "../core/money";
 import type { Provider } from "../core/providers";
+import { AttemptStore } from "./attempt-store";
 import { RewardStore } from "./reward-store";
 import type { DepositOrder, LedgerLine, OpenDepositInput, OpenWithdrawInput, ManualCreditInput, PromotionUsage, WithdrawOrder } from "./types";
 
@@ -97,6 +98,13 @@ export class WalletStore {
   /** Rewards (cashback, referral share): their own statements, reward-store.ts. */
   get rewards(): RewardStore {
     return (this.rewardStore ??= new RewardStore(this.sql));
+  }
+
+  private attemptStore: AttemptStore | undefined;
+
+  /** The provider attempts not yet copied to D1 (decision 049). */
+  get attempts(): AttemptStore {
+    return (this.attemptStore ??= new AttemptStore(this.sql));
   }
 
   // ---- meta: who the wallet belongs to, the armed alarm, staff retry counters ----
@@ -572,7 +580,8 @@ export class WalletStore {
            (EXISTS (SELECT 1 FROM deposit_orders WHERE projected = 0)
              OR EXISTS (SELECT 1 FROM withdraw_orders WHERE projected = 0)
              OR EXISTS (SELECT 1 FROM promotion_usages WHERE projected = 0)
-             OR EXISTS (SELECT 1 FROM rewards WHERE projected = 0)) AS unprojected`,
+             OR EXISTS (SELECT 1 FROM rewards WHERE projected = 0)
+             OR EXISTS (SELECT 1 FROM provider_attempts)) AS unprojected`,
         now,
         reconcileEveryMs,
       )

@@ -6,7 +6,7 @@ import { providerUsername } from "../ports/provider";
 import { settlementDelayMs } from "./alarm";
 import type { WalletContext } from "./context";
 import { postLedgerEntry } from "./ledger";
-import { providerPortFor } from "./provider-port";
+import { attemptedPort } from "./provider-attempts";
 import type { RewardRow } from "./reward-store";
 import type { Reward, RewardClaimInput, StaffRewardRetryResult } from "./types";
 
@@ -58,7 +58,7 @@ async function settleReward(w: WalletContext, row: RewardRow, now: number): Prom
   const attempt = row.attempts + 1;
   // claimed before any await: the alarm (or a concurrent claim) does not start this attempt again
   w.store.rewards.recordAttempt(row.code, attempt, now + settlementDelayMs(attempt));
-  const port = providerPortFor(w.env, agencyId, row.provider);
+  const port = attemptedPort(w, agencyId, row.provider, row.code); // each call stored with its outcome (decision 049)
   const user = providerUsername(agencyId, username);
   if (row.turnover_target_minor !== "0" && row.turnover_start_minor === null) {
     // the requirement counts bets from here: read the counter before the credit lands, or try again later
@@ -116,7 +116,7 @@ export async function retryFailedReward(w: WalletContext, code: string, expected
   const agencyId = w.store.readMeta("agencyId");
   if (!agencyId || !w.store.readMeta("username") || !isProvider(before.provider)) return { kind: "unavailable", reward: toReward(before) };
   const reference = before.reference ?? before.code;
-  const status = await providerPortFor(w.env, agencyId, before.provider).transferStatus(reference);
+  const status = await attemptedPort(w, agencyId, before.provider, code).transferStatus(reference);
   if (status.kind === "unknown") return { kind: "unavailable", reward: toReward(w.store.rewards.byCode(code)!) };
   // synchronous from here to the transfer: only the first press at this count gets past retake
   const row = w.store.rewards.byCode(code)!;

@@ -182,6 +182,23 @@ SCHEMA_STEPS.push([
      BEGIN SELECT RAISE(ABORT, 'refused reward transition'); END`,
 ]);
 
+// v7 (issue 35 item 2, decision 049): the outbox of provider attempts, copied to D1's
+// provider_attempts by the projection and deleted once copied (attempt-store.ts). AUTOINCREMENT:
+// an id is never reused after a delete, so (player, id) stays unique in D1.
+SCHEMA_STEPS.push([
+  `CREATE TABLE provider_attempts (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     provider TEXT NOT NULL,
+     order_code TEXT NOT NULL,
+     reference TEXT NOT NULL,
+     op TEXT NOT NULL,
+     outcome TEXT NOT NULL,
+     error_code TEXT,
+     detail TEXT,
+     at INTEGER NOT NULL
+   )`,
+]);
+
 /**
  * Runs the steps this object has not run yet, each in its own transaction with the version
  * it reaches (`meta.schemaVersion`), so a crash leaves a whole step or none.

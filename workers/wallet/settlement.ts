@@ -1,7 +1,7 @@
 import { formatAmount } from "../core/money";
 import { isProvider, type Provider } from "../core/providers";
 import { providerUsername } from "../ports/provider";
-import { providerPortFor } from "./provider-port";
+import { attemptedPort } from "./provider-attempts";
 import { settlementDelayMs } from "./alarm";
 import type { WalletContext } from "./context";
 import { postLedgerEntry } from "./ledger";
@@ -38,7 +38,7 @@ export async function settleDeposit(w: WalletContext, order: DepositOrderRow, no
   if (!agencyId || !username || !isProvider(provider)) return;
   const attempt = order.attempts + 1;
   w.store.recordSettlementAttempt(order.code, attempt, now + settlementDelayMs(attempt));
-  const port = providerPortFor(w.env, agencyId, provider);
+  const port = attemptedPort(w, agencyId, provider, order.code); // each call stored with its outcome (decision 049)
   const reference = settlementReference(w, order.code); // the order code unless staff retried under a new one
   if (order.usage_id && order.turnover_start_minor === null) {
     // A promotion's turnover counts bets from here: read the provider's counter before
@@ -101,7 +101,7 @@ async function creditBonus(w: WalletContext, order: DepositOrderRow, now: number
   if (!agencyId || !username || !isProvider(order.provider)) return;
   const attempt = order.bonus_attempts + 1;
   w.store.recordBonusAttempt(order.code, attempt, now + settlementDelayMs(attempt));
-  const port = providerPortFor(w.env, agencyId, order.provider);
+  const port = attemptedPort(w, agencyId, order.provider, order.code);
   const reference = `${order.code}B`;
   if (order.bonus_attempts > 0) {
     const status = await port.transferStatus(reference);

@@ -1,5 +1,5 @@
 import { isProvider } from "../core/providers";
-import { providerPortFor } from "./provider-port";
+import { attemptedPort } from "./provider-attempts";
 import type { WalletContext } from "./context";
 import { getDeposit } from "./deposits";
 import { postLedgerEntry } from "./ledger";
@@ -37,7 +37,7 @@ export async function retryFailedSettlement(w: WalletContext, code: string, expe
   const provider = before.provider;
   if (!isProvider(provider)) return { kind: "unavailable", order: toDepositOrder(before) };
   const reference = settlementReference(w, code);
-  const status = await providerPortFor(w.env, w.store.readMeta("agencyId") ?? "", provider).transferStatus(reference);
+  const status = await attemptedPort(w, w.store.readMeta("agencyId") ?? "", provider, code).transferStatus(reference);
   if (status.kind === "unknown") return { kind: "unavailable", order: toDepositOrder(before) };
   // The claim: synchronous from here on; only the first press at this count gets past it.
   const order = w.store.depositByCode(code);

@@ -4,7 +4,7 @@ import { isProvider } from "../core/providers";
 import { judgeWithdrawDecision, manualPayoutTxn, type WithdrawDecision } from "../core/withdraw";
 import { gatewayPort } from "../ports/gateway";
 import { providerUsername } from "../ports/provider";
-import { providerPortFor } from "./provider-port";
+import { attemptedPort } from "./provider-attempts";
 import { settlementDelayMs } from "./alarm";
 import type { WalletContext } from "./context";
 import { postLedgerEntry } from "./ledger";
@@ -145,7 +145,7 @@ export async function advanceDueWithdrawals(w: WalletContext, now: number): Prom
 /** A transfer-out without an answer: the provider's status by reference decides, never a resend. */
 async function resolveTransferOut(w: WalletContext, order: WithdrawOrderRow, now: number): Promise<void> {
   if (!isProvider(order.provider)) return;
-  const status = await providerPortFor(w.env, w.store.readMeta("agencyId") ?? "", order.provider).transferStatus(order.code);
+  const status = await attemptedPort(w, w.store.readMeta("agencyId") ?? "", order.provider, order.code).transferStatus(order.code);
   if (status.kind === "success") transferOutResult(w, order.code, "ok", now);
   else if (status.kind === "failed") transferOutResult(w, order.code, "refused", now, "PROVIDER_REFUSED");
   else if (status.kind === "not-found" && now - order.created_at >= TRANSFER_NOT_FOUND_GRACE_MS) transferOutResult(w, order.code, "refused", now, "NOT_APPLIED");
@@ -197,7 +197,7 @@ async function returnCredit(w: WalletContext, order: WithdrawOrderRow, now: numb
   const username = w.store.readMeta("username");
   if (!agencyId || !username) return;
   const reference = `${order.code}R`;
-  const port = providerPortFor(w.env, agencyId, order.provider);
+  const port = attemptedPort(w, agencyId, order.provider, order.code);
   if (order.attempts > 0) {
     const status = await port.transferStatus(reference);
     if (status.kind === "success") return finishReturn(w, order, now);

@@ -6,7 +6,7 @@ import { formatDateTime, formatMoney } from "~/lib/format";
 import { requireStaff } from "~/lib/staff.server";
 import type { Route } from "./+types/dashboard";
 
-/** Today (Vientiane day) at a glance: money in and out, what waits for staff, provider errors. */
+/** Today (Vientiane day) at a glance: money in and out, what waits for staff or for a provider, provider failures and errors. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
   return { dashboard: await loadDashboard(getBindings(context).DB, staff.agencyId) };
@@ -30,6 +30,16 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </p>
         </div>
       ))}
+      {d.providerFailures.length > 0 || d.waitingDeposits.count > 0 ? (
+        <div className="notice" role="status" data-testid="dash-provider-outage">
+          <p>
+            {d.waitingDeposits.count > 0 ? t("dashboard.waitingNotice", { n: d.waitingDeposits.count, minutes: d.waitingDeposits.oldestMinutes ?? 0 }) : null}{" "}
+            {d.providerFailures.length > 0
+              ? t("dashboard.failingNotice", { providers: d.providerFailures.map((f) => t(`common:providers.${f.provider}`, { defaultValue: f.provider })).join(", ") })
+              : null}
+          </p>
+        </div>
+      ) : null}
       <div className="admin-cards">
         <article className="admin-card" data-testid="dash-deposits">
           <h2>{t("dashboard.deposits")}</h2>
@@ -43,6 +53,13 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <p className="admin-figure" data-testid="dash-withdraw-count">{d.withdrawals.count}</p>
           <p>
             <span data-testid="dash-withdraw-thb">{formatMoney(d.withdrawals.credit, "THB")}</span> · {formatMoney(d.withdrawals.paidLak, "LAK")}
+          </p>
+        </article>
+        <article className="admin-card" data-testid="dash-waiting">
+          <h2>{t("dashboard.waitingDeposits")}</h2>
+          <p className="admin-figure" data-testid="dash-waiting-count">{d.waitingDeposits.count}</p>
+          <p data-testid="dash-waiting-oldest">
+            {d.waitingDeposits.oldestMinutes === null ? t("dashboard.noneWaiting") : t("dashboard.oldestWaiting", { minutes: d.waitingDeposits.oldestMinutes })}
           </p>
         </article>
         <article className="admin-card" data-testid="dash-pending">
@@ -63,6 +80,35 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </ul>
         </article>
       </div>
+      <h2>{t("dashboard.providerFailures")}</h2>
+      {d.providerFailures.length === 0 ? (
+        <p className="muted" data-testid="dash-no-provider-failures">
+          {t("dashboard.noProviderFailures")}
+        </p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("dashboard.providerFailures")}>
+          <table className="admin-table" data-testid="dash-provider-failures">
+            <thead>
+              <tr>
+                <th scope="col">{t("dashboard.provider")}</th>
+                <th scope="col">{t("dashboard.timeouts")}</th>
+                <th scope="col">{t("dashboard.errors")}</th>
+                <th scope="col">{t("dashboard.lastFailure")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.providerFailures.map((f) => (
+                <tr key={f.provider} data-provider={f.provider}>
+                  <td>{t(`common:providers.${f.provider}`, { defaultValue: f.provider })}</td>
+                  <td data-testid="dash-timeouts">{f.timeouts}</td>
+                  <td data-testid="dash-errors">{f.errors}</td>
+                  <td>{formatDateTime(new Date(f.lastFailureAt))}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
       <h2>{t("dashboard.providerErrors")}</h2>
       {d.providerErrors.length === 0 ? (
         <p className="muted" data-testid="dash-no-errors">
