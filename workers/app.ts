@@ -1,12 +1,14 @@
 import { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/lib/context.server";
 import { misconfiguredResponse } from "./config";
+import { browserUrl } from "./core/host";
 import { finishRequestBody } from "./request-body";
 import { lazyRequestHandler } from "./request-handler";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
+import { sweepBrandAssets } from "./services/brand";
 import { providerCspForHost } from "./services/provider-setup";
 import { pruneProviderAttempts } from "./services/provider-attempts";
-import { collectProviderStats } from "./services/provider-stats";
+import { collectProviderStats, continueProviderStats } from "./services/provider-stats";
 import { backfillReadModels } from "./services/report-backfill";
 import { rearmWallets } from "./services/wakeups";
 
@@ -22,7 +24,11 @@ const PROVIDER_STATS_CRON = "17 * * * *";
  * refusals: cross-site 403 below, 401, 413, 415) is read to its end first: locally an unread
  * body made the answer a 500 of vite preview (workers/request-body.ts, decision 051).
  */
-async function answer(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+async function answer(received: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  // Under `wrangler dev --env <agency>` the URL is the route's, without the port the browser
+  // used: put back before anything builds a link or compares an Origin with it (core/host.ts).
+  const url = browserUrl(received.url, received.headers.get("MF-Original-Hostname"));
+  const request = url === received.url ? received : new Request(url, received);
   const response = await respond(request, env, ctx);
   await finishRequestBody(request);
   return response;
@@ -52,14 +58,18 @@ export default {
   // alarm was lost, and wallets written before migration 0022 re-project their rows for the
   // reports (a no-op once done), and provider attempts older than a week are deleted
   // (decision 049); once an hour (PROVIDER_STATS_CRON) the providers' figures
-  // of yesterday and today are collected for the reports instead (decision 019).
+  // of yesterday and today are collected for the reports instead (decision 019), in bounded
+  // batches: what one run could not finish goes on at the next 5-minute tick (decision 051).
   async scheduled(controller, env, ctx) {
     if (controller.cron === PROVIDER_STATS_CRON) {
       ctx.waitUntil(collectProviderStats(env, controller.scheduledTime));
+      // brand images no page has used for 30 days (decision 053)
+      ctx.waitUntil(sweepBrandAssets(env, controller.scheduledTime));
       return;
     }
     ctx.waitUntil(rearmWallets(env));
     ctx.waitUntil(backfillReadModels(env));
     ctx.waitUntil(pruneProviderAttempts(env.DB, controller.scheduledTime));
+    ctx.waitUntil(continueProviderStats(env));
   },
 } satisfies ExportedHandler<Env>;

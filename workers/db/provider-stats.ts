@@ -104,14 +104,107 @@ export async function listActiveAgencyProviders(db: D1Database): Promise<{ agenc
 /**
  * The players of an agency who ever received credit at a provider (a successful deposit,
  * bonus and manual credits included: they are deposits too): only they can have bet there.
+ * One page: the next `limit` after `afterId` in id order (decision 051: the job's batches),
+ * so no run reads every player of a large agency at once.
  */
-export async function listProviderPlayers(db: D1Database, agencyId: string, provider: Provider): Promise<{ playerId: string; username: string }[]> {
+export async function listProviderPlayersPage(db: D1Database, agencyId: string, provider: Provider, afterId: string, limit: number): Promise<{ playerId: string; username: string }[]> {
   const { results } = await db
     .prepare(
-      `SELECT DISTINCT p.id, p.username FROM deposit_orders_view v JOIN players p ON p.id = v.player_id AND p.agency_id = v.agency_id
-        WHERE v.agency_id = ?1 AND v.provider = ?2 AND v.status = 'SUCCESS' ORDER BY p.id`,
+      `SELECT p.id, p.username FROM players p
+        WHERE p.agency_id = ?1 AND p.id > ?3
+          AND EXISTS (SELECT 1 FROM deposit_orders_view v WHERE v.player_id = p.id AND v.agency_id = ?1 AND v.provider = ?2 AND v.status = 'SUCCESS')
+        ORDER BY p.id LIMIT ?4`,
     )
-    .bind(agencyId, provider)
+    .bind(agencyId, provider, afterId, limit)
     .all<{ id: string; username: string }>();
   return results.map((r) => ({ playerId: r.id, username: r.username }));
+}
+
+/** One provider-day's pass of the collection (provider_stats_progress, 0034). */
+export type StatsPass = {
+  agencyId: string;
+  provider: Provider;
+  day: string;
+  startedAt: string;
+  cursor: string;
+  players: number;
+  turnoverMinor: number;
+  winLossMinor: number;
+};
+
+type PassRow = { agency_id: string; provider: string; day: string; started_at: string; cursor: string; players: number; turnover_minor: number; win_loss_minor: number };
+
+/**
+ * A new pass for each provider-day, unless one is still in progress (it goes on where it
+ * stopped: restarting it every hour would never finish a large agency). Answers how many started.
+ */
+export async function startStatsPasses(db: D1Database, days: { agencyId: string; provider: Provider; day: string }[], startedAt: string): Promise<number> {
+  if (days.length === 0) return 0;
+  const statements = days.map(({ agencyId, provider, day }) =>
+    db
+      .prepare(
+        `INSERT INTO provider_stats_progress (agency_id, provider, day, started_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (agency_id, provider, day) DO UPDATE SET started_at = excluded.started_at, cursor = '', players = 0,
+           turnover_minor = 0, win_loss_minor = 0, done_at = NULL, failure = NULL
+         WHERE provider_stats_progress.done_at IS NOT NULL`,
+      )
+      .bind(agencyId, provider, day, startedAt),
+  );
+  let started = 0;
+  for (let i = 0; i < statements.length; i += 100) for (const r of await db.batch(statements.slice(i, i + 100))) started += r.meta.changes ?? 0;
+  return started;
+}
+
+/** The passes in progress, oldest first (only ACTIVE agencies: a disabled one's pass waits). */
+export async function listOpenStatsPasses(db: D1Database, limit: number): Promise<StatsPass[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT g.agency_id, g.provider, g.day, g.started_at, g.cursor, g.players, g.turnover_minor, g.win_loss_minor
+         FROM provider_stats_progress g JOIN agencies a ON a.id = g.agency_id AND a.status = 'ACTIVE'
+        WHERE g.done_at IS NULL ORDER BY g.started_at, g.agency_id, g.day, g.provider LIMIT ?1`,
+    )
+    .bind(limit)
+    .all<PassRow>();
+  const out: StatsPass[] = [];
+  for (const r of results) {
+    const provider = PROVIDERS.find((p) => p === r.provider);
+    if (!provider) continue;
+    out.push({ agencyId: r.agency_id, provider, day: r.day, startedAt: r.started_at, cursor: r.cursor, players: r.players, turnoverMinor: r.turnover_minor, winLossMinor: r.win_loss_minor });
+  }
+  return out;
+}
+
+/**
+ * A batch done: the cursor moves to `cursor` and its sums are added, only if the pass is
+ * still where this run read it (same start, same cursor, open): a second run on the same
+ * pass never adds a batch twice. Answers whether it moved. `done`: the last batch (the
+ * pass is finished; `failure` when the provider could not answer).
+ */
+export async function advanceStatsPass(
+  db: D1Database,
+  pass: StatsPass,
+  step: { cursor: string; players: number; turnoverMinor: bigint; winLossMinor: bigint; done: boolean; failure?: string },
+  at: string,
+): Promise<boolean> {
+  const r = await db
+    .prepare(
+      `UPDATE provider_stats_progress SET cursor = ?5, players = players + ?6, turnover_minor = turnover_minor + ?7,
+         win_loss_minor = win_loss_minor + ?8, done_at = ?9, failure = ?10
+        WHERE agency_id = ?1 AND provider = ?2 AND day = ?3 AND started_at = ?4 AND cursor = ?11 AND done_at IS NULL`,
+    )
+    .bind(
+      pass.agencyId,
+      pass.provider,
+      pass.day,
+      pass.startedAt,
+      step.cursor,
+      step.players,
+      exactNumber(step.turnoverMinor),
+      exactNumber(step.winLossMinor),
+      step.done ? at : null,
+      step.failure?.slice(0, 500) ?? null,
+      pass.cursor,
+    )
+    .run();
+  return (r.meta.changes ?? 0) > 0;
 }
