@@ -83,6 +83,8 @@ export default [
     route("forwarder", "routes/admin/forwarder.tsx"),
     route("reports", "routes/admin/reports.tsx"),
     route("reports/:file", "routes/admin/reports-csv.ts"),
+    route("reconciliation", "routes/admin/reconciliation.tsx"),
+    route("reconciliation/:file", "routes/admin/reconciliation-csv.ts"),
     route("referrals", "routes/admin/referrals.tsx"),
   ]),
 

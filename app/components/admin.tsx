@@ -16,6 +16,8 @@ const ADMIN_SECTIONS = [
   { key: "players", to: "/admin/players", ownerOnly: false },
   // Cashiers see the money part of the reports; the loader and the CSV route enforce it.
   { key: "reports", to: "/admin/reports", ownerOnly: false, label: "reports.nav" },
+  // Cashiers read a bank day's reconciliation; the notes on its differences are the owner's.
+  { key: "reconciliation", to: "/admin/reconciliation", ownerOnly: false, label: "reconciliation.nav" },
   { key: "fingerprints", to: "/admin/fingerprints", ownerOnly: false },
   { key: "promotions", to: "/admin/promotions", ownerOnly: true },
   { key: "referrals", to: "/admin/referrals", ownerOnly: true, label: "referral.nav" },

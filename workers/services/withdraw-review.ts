@@ -12,6 +12,7 @@ import {
   type WithdrawReviewDecision,
 } from "../db/orders";
 import { findPlayerCard, type PlayerCard } from "../db/players";
+import { debitsOfWithdrawal } from "./reconciliation";
 import { walletOf } from "./wallet";
 import { awaitsStaffDecision, withdrawDisplayStatus } from "../core/withdraw";
 import type { WithdrawOrder } from "../wallet/player-wallet";
@@ -64,11 +65,17 @@ async function getWithdrawalDetail(env: Env, agencyId: string, code: string): Pr
   return { order: order as WithdrawOrder, player, decision, recentDeposits, recentWithdrawals };
 }
 
-/** The back office's withdrawal page: the order, whether it awaits a decision, the player and their history (null: not ours). */
+/**
+ * The back office's withdrawal page: the order, whether it awaits a decision, the player and
+ * their history, and the bank debits matched to it once marked paid (issue 31 item 3: the
+ * reconciliation's pairs) (null: not ours).
+ */
 export async function withdrawalPage(env: Env, agencyId: string, code: string) {
   const detail = await getWithdrawalDetail(env, agencyId, code);
   if (!detail) return null;
   const { order } = detail;
+  const paid = detail.decision?.decision === "PAID" ? detail.decision.decidedAt : null;
+  const bankDebits = await debitsOfWithdrawal(env.DB, agencyId, code, paid);
   return {
     order: {
       code: order.code,
@@ -92,6 +99,7 @@ export async function withdrawalPage(env: Env, agencyId: string, code: string) {
     decision: detail.decision ? { ...detail.decision, decidedAt: new Date(detail.decision.decidedAt).toISOString() } : null,
     recentDeposits: detail.recentDeposits,
     recentWithdrawals: detail.recentWithdrawals,
+    bankDebits: bankDebits.map((d) => ({ ...d, bankTime: new Date(d.bankTime).toISOString() })),
   };
 }
 

@@ -159,6 +159,42 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
         </div>
       )}
 
+      {decision?.decision === "PAID" && (
+        <>
+          <h2>{t("reconciliation.debits.title")}</h2>
+          {loaderData.bankDebits.length === 0 ? (
+            <p className="muted" data-testid="bank-debits-none">
+              {t("reconciliation.debits.none")}
+            </p>
+          ) : (
+            <div className="table-wrap" tabIndex={0} role="region" aria-label={t("reconciliation.debits.title")}>
+              <table className="admin-table" data-testid="bank-debits">
+                <thead>
+                  <tr>
+                    <th scope="col">{t("reconciliation.debits.source")}</th>
+                    <th scope="col">{t("reconciliation.debits.id")}</th>
+                    <th scope="col">{t("reconciliation.bankTime")}</th>
+                    <th scope="col">{t("reconciliation.debits.raw")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {loaderData.bankDebits.map((d) => (
+                    <tr key={`${d.channelCode}:${d.transferId}`}>
+                      <td>{d.sources.map((s) => t(`reconciliation.sources.${s}`)).join(" + ")}</td>
+                      <td>
+                        {d.channelCode} · {d.transferId}
+                      </td>
+                      <td>{formatDateTime(d.bankTime)}</td>
+                      <td className="raw">{d.raw}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      )}
+
       <h2>{t("withdrawals.recentDeposits")}</h2>
       {loaderData.recentDeposits.length === 0 ? (
         <p className="muted">{t("common.none")}</p>

@@ -1,0 +1,285 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, useNavigation } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { TFunction } from "i18next";
+import { parseBankDay, reconciliationPage, saveReconciliationNote } from "../../../workers/services/reconciliation";
+import { getBindings } from "~/lib/context.server";
+import { formatDateTime, formatMoney } from "~/lib/format";
+import { NoteSchema } from "~/lib/schemas/reconciliation";
+import { auditContext, requireStaff } from "~/lib/staff.server";
+import { redirectWithSuccess } from "~/lib/toast.server";
+import { translate } from "~/lib/i18n.server";
+import type { Route } from "./+types/reconciliation";
+
+/**
+ * Reconciliation of one bank day (issue 31 item 4, decision 047): the bank's credits and debits
+ * of the agency's own accounts against deposits applied, withdrawals marked paid and the credit
+ * per provider. Every staff member reads it; owners write a note on each difference (the note
+ * action answers a cashier 403). The day is a plain GET form, each note a plain POST form.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = await requireStaff(request, context);
+  const asked = new URL(request.url).searchParams.get("day");
+  const day = parseBankDay(asked);
+  if (!day) return { role: staff.role, error: "DAY_INVALID" as const, asked: asked?.slice(0, 10) ?? "", page: null };
+  return { role: staff.role, error: null, asked: day, page: await reconciliationPage(getBindings(context).DB, staff.agencyId, day) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = await requireStaff(request, context, { role: "owner" });
+  const submission = parseWithZod(await request.formData(), { schema: NoteSchema });
+  if (submission.status !== "success") return data({ lineKey: String(submission.payload.lineKey ?? ""), error: "NOTE_INVALID" as const }, { status: 400 });
+  const { day, lineKey, note } = submission.value;
+  if (!parseBankDay(day)) return data({ lineKey, error: "DAY_INVALID" as const }, { status: 400 });
+  const outcome = await saveReconciliationNote(getBindings(context).DB, auditContext(request, staff), { day, lineKey, note });
+  if (!outcome.ok) return data({ lineKey, error: outcome.error }, { status: outcome.error === "NOT_A_DIFFERENCE" ? 409 : 400 });
+  return redirectWithSuccess({ request, context }, `/admin/reconciliation?day=${day}`, translate(context, "admin:reconciliation.noteSaved"));
+}
+
+type Page = NonNullable<Route.ComponentProps["loaderData"]["page"]>;
+type Line = Page["lines"][number];
+type T = TFunction<"admin">;
+
+export default function Reconciliation({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const { page, role, error, asked } = loaderData;
+  return (
+    <section className="reconciliation">
+      <title>{t("reconciliation.title")}</title>
+      <h1>{t("reconciliation.title")}</h1>
+      <p className="muted">{t("reconciliation.intro")}</p>
+      <Form method="get" className="admin-filter" data-testid="reconciliation-day-form">
+        <div className="field">
+          <label htmlFor="rc-day">{t("reconciliation.day")}</label>
+          <input id="rc-day" name="day" type="date" defaultValue={asked} max={page?.today} required />
+        </div>
+        <button type="submit" className="button button-primary">
+          {t("reconciliation.show")}
+        </button>
+      </Form>
+      {error && (
+        <p className="notice" role="alert" data-testid="reconciliation-error">
+          {t(`reconciliation.errors.${error}`)}
+        </p>
+      )}
+      {page && <Day t={t} page={page} owner={role === "owner"} actionData={actionData} />}
+    </section>
+  );
+}
+
+function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean; actionData: Route.ComponentProps["actionData"] }) {
+  const differences = page.lines.filter((l) => l.kind === "difference");
+  const twice = differences.filter((l) => l.reason === "CREDITED_TWICE");
+  const waiting = page.lines.filter((l) => l.kind === "waiting");
+  const timing = page.lines.filter((l) => l.kind === "timing");
+  const matched = page.lines.filter((l) => l.kind === "matched");
+  const kip = (v: string) => formatMoney(v, "LAK");
+  const credit = (minor: number) => formatMoney((minor / 100).toFixed(2), "THB");
+  return (
+    <div data-testid="reconciliation" data-day={page.day} data-closed={page.closed ? "yes" : "no"}>
+      <nav className="admin-pager" aria-label={t("reconciliation.days")}>
+        <Link to={`/admin/reconciliation?day=${page.previousDay}`} prefetch="none" data-testid="previous-day">
+          ← {page.previousDay}
+        </Link>{" "}
+        <strong>{page.day}</strong>{" "}
+        {page.nextDay && (
+          <Link to={`/admin/reconciliation?day=${page.nextDay}`} prefetch="none" data-testid="next-day">
+            {page.nextDay} →
+          </Link>
+        )}{" "}
+        <a href={`/admin/reconciliation/${page.day}.csv`} className="button button-ghost button-small" data-testid="reconciliation-csv" download>
+          {t("reconciliation.csvLink")}
+        </a>
+      </nav>
+      <p className={page.closed ? "notice notice-success" : "notice"} data-testid="reconciliation-status">
+        {page.closed ? t("reconciliation.closed") : t("reconciliation.open")}
+        {!page.covered && <> · {page.uncoveredChannels.length > 0 ? t("reconciliation.notCoveredChannels", { channels: page.uncoveredChannels.join(", ") }) : t("reconciliation.notCovered")}</>}
+        {page.summary.differences > page.summary.noted && <> · {t("reconciliation.withoutNote", { count: page.summary.differences - page.summary.noted })}</>}
+        {page.summary.waiting > 0 && <> · {t("reconciliation.waitingCount", { count: page.summary.waiting })}</>}
+      </p>
+
+      <div className="table-wrap" tabIndex={0} role="region" aria-label={t("reconciliation.summary")}>
+        <table className="admin-table" data-testid="reconciliation-summary">
+          <caption>{t("reconciliation.summary")}</caption>
+          <thead>
+            <tr>
+              <th scope="col"></th>
+              <th scope="col">{t("reconciliation.count")}</th>
+              <th scope="col">{t("reconciliation.kip")}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(
+              [
+                ["bankCredits", page.summary.bankCredits],
+                ["depositsReported", page.summary.depositsReported],
+                ["bankDebits", page.summary.bankDebits],
+                ["withdrawalsReported", page.summary.withdrawalsReported],
+              ] as const
+            ).map(([key, totals]) => (
+              <tr key={key} data-testid={`summary-${key}`}>
+                <th scope="row">{t(`reconciliation.totals.${key}`)}</th>
+                <td>{totals.n}</td>
+                <td>{kip(totals.kip)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <h2>{t("reconciliation.providers")}</h2>
+      <p className="muted">{t("reconciliation.providersHint")}</p>
+      {page.providers.length === 0 ? (
+        <p className="muted">{t("common.none")}</p>
+      ) : (
+        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("reconciliation.providers")}>
+          <table className="admin-table" data-testid="reconciliation-providers">
+            <thead>
+              <tr>
+                <th scope="col">{t("reconciliation.provider")}</th>
+                <th scope="col">{t("reconciliation.inByBank")}</th>
+                <th scope="col">{t("reconciliation.inByReports")}</th>
+                <th scope="col">{t("reconciliation.outByBank")}</th>
+                <th scope="col">{t("reconciliation.outByReports")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.providers.map((p) => (
+                <tr key={p.provider} data-provider={p.provider}>
+                  <th scope="row">{t(`common:providers.${p.provider}`, { defaultValue: p.provider })}</th>
+                  <td>{credit(p.inByBank)}</td>
+                  <td>{credit(p.inByReports)}</td>
+                  <td>{credit(p.outByBank)}</td>
+                  <td>{credit(p.outByReports)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h2>{t("reconciliation.differences")}</h2>
+      <p className="muted" data-testid="credited-twice" data-count={twice.length}>
+        {twice.length === 0 ? t("reconciliation.twiceEmpty") : t("reconciliation.twiceNotEmpty", { count: twice.length })}
+      </p>
+      {differences.length === 0 ? (
+        <p className="muted" data-testid="no-differences">
+          {t("reconciliation.noDifferences")}
+        </p>
+      ) : (
+        <ul className="stack reconciliation-lines" data-testid="differences">
+          {differences.map((l) => (
+            <li key={l.key} className="card stack" data-testid="difference" data-key={l.key} data-reason={l.reason} data-noted={l.note ? "yes" : "no"}>
+              <p>
+                <strong>{t(`reconciliation.reasons.${l.reason}`)}</strong> · {kip(l.amount)}
+              </p>
+              <LineFacts t={t} line={l} />
+              {l.note && (
+                <p data-testid="note">
+                  {t("reconciliation.noteBy", { username: l.note.staffUsername ?? "", when: formatDateTime(new Date(l.note.notedAt)) })}: {l.note.note}
+                </p>
+              )}
+              {owner && <NoteForm t={t} day={page.day} line={l} error={actionData?.lineKey === l.key ? actionData.error : null} />}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {waiting.length > 0 && (
+        <>
+          <h2>{t("reconciliation.waiting")}</h2>
+          <p className="muted">{t("reconciliation.waitingHint")}</p>
+          <LineTable t={t} lines={waiting} testId="waiting" />
+        </>
+      )}
+
+      <h2>{t("reconciliation.timing")}</h2>
+      <p className="muted">{t("reconciliation.timingHint")}</p>
+      {timing.length === 0 ? <p className="muted">{t("common.none")}</p> : <LineTable t={t} lines={timing} testId="timing" />}
+
+      <h2>{t("reconciliation.matched")}</h2>
+      {matched.length === 0 ? <p className="muted">{t("common.none")}</p> : <LineTable t={t} lines={matched} testId="matched" />}
+    </div>
+  );
+}
+
+function LineFacts({ t, line }: { t: T; line: Line }) {
+  return (
+    <p className="muted">
+      {t(`reconciliation.directions.${line.direction}`)}
+      {line.channelCode && <> · {line.channelCode}</>}
+      {line.transferId && <> · {t("reconciliation.transfer")} {line.transferId}</>}
+      {line.twinId && <> · {t("reconciliation.twin")} {line.twinId}</>}
+      {line.bankTime !== null && <> · {t("reconciliation.bankTime")} {formatDateTime(new Date(line.bankTime))}</>}
+      {line.markedPaidAt !== null && <> · {t("reconciliation.markedPaidAt")} {formatDateTime(new Date(line.markedPaidAt))}</>}
+      {line.sources.length > 0 && <> · {line.sources.map((s) => t(`reconciliation.sources.${s}`)).join(" + ")}</>}
+      {line.orderCode && (
+        <>
+          {" · "}
+          {line.direction === "debit" ? <Link to={`/admin/withdrawals/${line.orderCode}`}>{line.orderCode}</Link> : <Link to={`/admin/deposits/${line.orderCode}`}>{line.orderCode}</Link>}
+        </>
+      )}
+      {line.raw && <> · <span className="raw">{line.raw}</span></>}
+    </p>
+  );
+}
+
+function LineTable({ t, lines, testId }: { t: T; lines: Line[]; testId: string }) {
+  return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={t(`reconciliation.${testId}`)}>
+      <table className="admin-table" data-testid={testId}>
+        <thead>
+          <tr>
+            <th scope="col">{t("reconciliation.csv.direction")}</th>
+            <th scope="col">{t("reconciliation.csv.amount")}</th>
+            <th scope="col">{t("reconciliation.csv.bankTime")}</th>
+            <th scope="col">{t("reconciliation.csv.order")}</th>
+            <th scope="col">{t("reconciliation.csv.resolution")}</th>
+            <th scope="col">{t("reconciliation.csv.sources")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((l) => (
+            <tr key={l.key} data-key={l.key}>
+              <td>{t(`reconciliation.directions.${l.direction}`)}</td>
+              <td>{formatMoney(l.amount, "LAK")}</td>
+              <td>{l.bankTime !== null ? formatDateTime(new Date(l.bankTime)) : l.markedPaidAt !== null ? formatDateTime(new Date(l.markedPaidAt)) : ""}</td>
+              <td>{l.orderCode ?? l.transferId}</td>
+              <td>
+                {l.kind === "timing"
+                  ? t("reconciliation.timingLine", { bankDay: l.bankDay, reportsDay: l.reportsDay })
+                  : l.resolution
+                    ? t(`reconciliation.resolutions.${l.resolution}`)
+                    : ""}
+              </td>
+              <td>{l.sources.map((s) => t(`reconciliation.sources.${s}`)).join(" + ")}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function NoteForm({ t, day, line, error }: { t: T; day: string; line: Line; error: string | null }) {
+  const navigation = useNavigation();
+  const id = `note-${line.key.replace(/[^A-Za-z0-9]/g, "-")}`;
+  return (
+    <Form method="post" className="stack" data-testid="note-form">
+      <input type="hidden" name="day" value={day} />
+      <input type="hidden" name="lineKey" value={line.key} />
+      <div className="field">
+        <label htmlFor={id}>{line.note ? t("reconciliation.noteChange") : t("reconciliation.note")}</label>
+        <textarea id={id} name="note" required minLength={3} maxLength={500} rows={2} defaultValue={line.note?.note ?? ""} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
+        {error && (
+          <p id={`${id}-error`} className="field-error" role="alert">
+            {t(`reconciliation.errors.${error}`)}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="button button-small" disabled={navigation.state === "submitting" && navigation.formData?.get("lineKey") === line.key}>
+        {t("reconciliation.saveNote")}
+      </button>
+    </Form>
+  );
+}

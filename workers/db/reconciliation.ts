@@ -1,0 +1,186 @@
+/**
+ * The SQL of the reconciliation page (issue 31 items 3 and 4, decision 047): the bank's
+ * transfers and their witnesses (migration 0030) with what became of them (payments queue,
+ * deposit read model), the withdrawals staff marked paid, the statement imports' ranges, the
+ * channels' windows and the staff notes of a day. Times are ms, except the read models' ISO
+ * strings, turned into ms here.
+ */
+import type { CreditRow, DebitRow, DepositRow, ImportRange, Note, PayoutRow } from "../core/reconciliation";
+import type { WitnessSource } from "../core/bank-witness";
+
+export type Span = { from: number; to: number };
+
+const ms = (iso: string | null): number | null => (iso ? Date.parse(iso) : null);
+const sourcesOf = (text: string | null): WitnessSource[] => [...new Set((text ?? "").split(",").filter(Boolean))].sort() as WitnessSource[];
+
+/** The witnesses' sources of a transfer and whether a split made it (?1 is the agency). */
+const WITNESSES = `
+  (SELECT group_concat(w.source) FROM bank_witnesses w WHERE w.agency_id = bt.agency_id AND w.channel_code = bt.channel_code AND w.transfer_id = bt.bank_transaction_id) AS sources,
+  EXISTS (SELECT 1 FROM bank_witnesses w WHERE w.agency_id = bt.agency_id AND w.channel_code = bt.channel_code AND w.transfer_id = bt.bank_transaction_id AND w.link = 'split') AS split`;
+
+type CreditSqlRow = {
+  channel_code: string;
+  bank_transaction_id: string;
+  amount: string;
+  bank_time: number;
+  reference: string | null;
+  raw: string | null;
+  outcome: CreditRow["outcome"];
+  order_code: string | null;
+  sources: string | null;
+  split: number;
+  queue_status: "OPEN" | "RESOLVING" | "CREDITED" | "REFUNDED" | null;
+  manual_code: string | null;
+  queue_note: string | null;
+  deposit_code: string | null;
+  provider: string | null;
+  paid_at: string | null;
+  paid_minor: number | null;
+  credit_minor: number | null;
+};
+
+/**
+ * Bank credits of the span, and the transfers of the deposits the reports count in `reported`
+ * (applied to their order, or credited by hand from the queue), each with its queue item and
+ * the deposit it credited (SUCCESS only). `reference` and `raw` come back for the caller to
+ * find the order codes they name.
+ */
+export async function loadCredits(db: D1Database, agencyId: string, span: Span, reported: { fromIso: string; toIso: string }): Promise<(Omit<CreditRow, "namedOrders"> & { reference: string | null; raw: string | null })[]> {
+  const { results } = await db
+    .prepare(
+      `WITH picked AS (
+         SELECT channel_code, bank_transaction_id FROM bank_transactions
+          WHERE agency_id = ?1 AND bank_time >= ?2 AND bank_time < ?3 AND direction = 'credit'
+         UNION
+         SELECT bt.channel_code, bt.bank_transaction_id FROM deposit_orders_view d
+           JOIN bank_transactions bt ON bt.agency_id = d.agency_id AND bt.order_code = d.code AND bt.outcome = 'APPLIED'
+          WHERE d.agency_id = ?1 AND d.status = 'SUCCESS' AND d.paid_at >= ?4 AND d.paid_at < ?5
+         UNION
+         SELECT u.channel_code, substr(u.transaction_id, length(?1) + length(u.channel_code) + 3) FROM deposit_orders_view d
+           JOIN unmatched_payments u ON u.manual_code = d.code AND u.agency_id = d.agency_id
+          WHERE d.agency_id = ?1 AND d.status = 'SUCCESS' AND d.paid_at >= ?4 AND d.paid_at < ?5 AND u.channel_code IS NOT NULL
+       )
+       SELECT bt.channel_code, bt.bank_transaction_id, bt.amount, bt.bank_time, bt.reference, bt.raw, bt.outcome, bt.order_code, ${WITNESSES},
+              u.status AS queue_status, u.manual_code, u.note AS queue_note,
+              d.code AS deposit_code, d.provider, d.paid_at, d.paid_minor, d.credit_minor
+         FROM picked p
+         JOIN bank_transactions bt ON bt.agency_id = ?1 AND bt.channel_code = p.channel_code AND bt.bank_transaction_id = p.bank_transaction_id AND bt.direction = 'credit'
+         LEFT JOIN unmatched_payments u ON u.agency_id = ?1 AND u.transaction_id = ?1 || ':' || bt.channel_code || ':' || bt.bank_transaction_id
+         LEFT JOIN deposit_orders_view d ON d.agency_id = ?1 AND d.status = 'SUCCESS'
+               AND d.code = CASE WHEN bt.outcome = 'APPLIED' THEN bt.order_code ELSE u.manual_code END
+        ORDER BY bt.bank_time, bt.bank_transaction_id`,
+    )
+    .bind(agencyId, span.from, span.to, reported.fromIso, reported.toIso)
+    .all<CreditSqlRow>();
+  return results.map((r) => ({
+    channelCode: r.channel_code,
+    transferId: r.bank_transaction_id,
+    amount: r.amount,
+    bankTime: Number(r.bank_time),
+    reference: r.reference,
+    raw: r.raw,
+    outcome: r.outcome,
+    orderCode: r.order_code,
+    sources: sourcesOf(r.sources),
+    split: Boolean(r.split),
+    queue: r.queue_status ? { status: r.queue_status, manualCode: r.manual_code, note: r.queue_note } : null,
+    deposit:
+      r.deposit_code && r.paid_at
+        ? { code: r.deposit_code, provider: r.provider ?? "", paidAt: ms(r.paid_at)!, kipMinor: Number(r.paid_minor ?? 0), creditMinor: Number(r.credit_minor ?? 0) }
+        : null,
+  }));
+}
+
+/** Bank debits of the span (statement debit rows, forwarded debit messages). */
+export async function loadDebits(db: D1Database, agencyId: string, span: Span): Promise<DebitRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT bt.channel_code, bt.bank_transaction_id, bt.amount, bt.bank_time, bt.raw, ${WITNESSES}
+         FROM bank_transactions bt
+        WHERE bt.agency_id = ?1 AND bt.bank_time >= ?2 AND bt.bank_time < ?3 AND bt.direction = 'debit'
+        ORDER BY bt.bank_time, bt.bank_transaction_id`,
+    )
+    .bind(agencyId, span.from, span.to)
+    .all<{ channel_code: string; bank_transaction_id: string; amount: string; bank_time: number; raw: string | null; sources: string | null }>();
+  return results.map((r) => ({ channelCode: r.channel_code, transferId: r.bank_transaction_id, amount: r.amount, bankTime: Number(r.bank_time), raw: r.raw, sources: sourcesOf(r.sources) }));
+}
+
+/**
+ * Withdrawals staff (or the operator API) marked paid within the span, with the kip paid out,
+ * the credit taken from the provider, and the player's account number (bank_accounts: the one
+ * account a player has; an owner replaces it only while no withdrawal is open).
+ */
+export async function loadPayouts(db: D1Database, agencyId: string, span: Span): Promise<PayoutRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT r.code, r.decided_at, w.provider, w.received, w.credit_minor, w.credit, w.created_at, w.paid_at, b.account_number
+         FROM withdraw_reviews r
+         JOIN withdraw_orders_view w ON w.code = r.code AND w.agency_id = r.agency_id
+         LEFT JOIN bank_accounts b ON b.agency_id = w.agency_id AND b.player_id = w.player_id
+        WHERE r.agency_id = ?1 AND r.decision = 'PAID' AND r.state = 'DONE' AND r.decided_at >= ?2 AND r.decided_at < ?3
+        ORDER BY r.decided_at, r.code`,
+    )
+    .bind(agencyId, span.from, span.to)
+    .all<{ code: string; decided_at: number; provider: string; received: string; credit_minor: number | null; credit: string; created_at: string; paid_at: string | null; account_number: string | null }>();
+  return results.map((r) => ({
+    code: r.code,
+    provider: r.provider,
+    amount: r.received,
+    creditMinor: Number(r.credit_minor ?? Math.round(Number(r.credit) * 100)),
+    accountNumber: r.account_number,
+    requestedAt: ms(r.created_at) ?? Number(r.decided_at),
+    markedPaidAt: Number(r.decided_at),
+    reportsAt: ms(r.paid_at),
+  }));
+}
+
+/** Deposits the reports count in the window (SUCCESS by paid time) that came through an own-account channel or its queue. */
+export async function loadReportedDeposits(db: D1Database, agencyId: string, reported: { fromIso: string; toIso: string }): Promise<DepositRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT d.code, d.provider, d.paid_at, d.paid_minor, d.credit_minor FROM deposit_orders_view d
+        WHERE d.agency_id = ?1 AND d.status = 'SUCCESS' AND d.paid_at >= ?2 AND d.paid_at < ?3
+          AND (d.channel_code IN (SELECT code FROM payment_channels WHERE agency_id = ?1 AND gateway = 'own_account')
+               OR (d.channel_code = 'MANUAL' AND EXISTS (SELECT 1 FROM unmatched_payments u WHERE u.agency_id = ?1 AND u.manual_code = d.code AND u.channel_code IS NOT NULL)))
+        ORDER BY d.paid_at, d.code`,
+    )
+    .bind(agencyId, reported.fromIso, reported.toIso)
+    .all<{ code: string; provider: string; paid_at: string; paid_minor: number | null; credit_minor: number | null }>();
+  return results.map((r) => ({ code: r.code, provider: r.provider, paidAt: ms(r.paid_at)!, kipMinor: Number(r.paid_minor ?? 0), creditMinor: Number(r.credit_minor ?? 0) }));
+}
+
+/** Statement imports whose bank-time range overlaps the span. */
+export async function loadStatementImports(db: D1Database, agencyId: string, span: Span): Promise<ImportRange[]> {
+  const { results } = await db
+    .prepare(`SELECT channel_code, bank_time_from, bank_time_to FROM statement_imports WHERE agency_id = ?1 AND bank_time_from < ?3 AND bank_time_to >= ?2`)
+    .bind(agencyId, span.from, span.to)
+    .all<{ channel_code: string; bank_time_from: number; bank_time_to: number }>();
+  return results.map((r) => ({ channelCode: r.channel_code, from: Number(r.bank_time_from), to: Number(r.bank_time_to) }));
+}
+
+/** The witness window (minutes) of each own-account channel. */
+export async function loadWitnessWindows(db: D1Database, agencyId: string): Promise<Record<string, number>> {
+  const { results } = await db
+    .prepare(`SELECT code, witness_window_minutes FROM payment_channels WHERE agency_id = ?1 AND gateway = 'own_account'`)
+    .bind(agencyId)
+    .all<{ code: string; witness_window_minutes: number }>();
+  return Object.fromEntries(results.map((r) => [r.code, Number(r.witness_window_minutes)]));
+}
+
+export async function loadReconciliationNotes(db: D1Database, agencyId: string, bankDay: string): Promise<Record<string, Note>> {
+  const { results } = await db
+    .prepare(`SELECT line_key, note, staff_username, noted_at FROM reconciliation_notes WHERE agency_id = ?1 AND bank_day = ?2`)
+    .bind(agencyId, bankDay)
+    .all<{ line_key: string; note: string; staff_username: string | null; noted_at: number }>();
+  return Object.fromEntries(results.map((r) => [r.line_key, { note: r.note, staffUsername: r.staff_username, notedAt: Number(r.noted_at) }]));
+}
+
+/** A staff note on a difference of a day: written, or replaced (the audit log keeps the one before). */
+export function saveReconciliationNoteStatement(db: D1Database, agencyId: string, bankDay: string, lineKey: string, note: Note): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO reconciliation_notes (agency_id, bank_day, line_key, note, staff_username, noted_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+       ON CONFLICT (agency_id, bank_day, line_key) DO UPDATE SET note = excluded.note, staff_username = excluded.staff_username, noted_at = excluded.noted_at`,
+    )
+    .bind(agencyId, bankDay, lineKey, note.note, note.staffUsername, note.notedAt);
+}
