@@ -47,6 +47,7 @@ const FLOWS: Record<string, string[]> = {
   "brand-admin.spec.ts": PAIR_A,
   "admin-ops.spec.ts": PAIR_B,
   "reports.spec.ts": PAIR_A,
+  "reconciliation.spec.ts": PAIR_B,
   // Byte budgets are measured once: a phone with JavaScript on (decision 023).
   "budgets.spec.ts": ["phone-js"],
   // Offline support needs JavaScript (service worker, polling): both viewports with it (decision 028).
