@@ -37,10 +37,9 @@ import { vientianeDate } from "./report-range";
  * range overlaps the day, nothing is waiting, and every difference has a note.
  */
 
-export type DifferenceReason = "STAFF_ONLY" | "NO_CREDIT" | "CREDITED_TWICE" | "DEBIT_NO_WITHDRAWAL" | "WITHDRAWAL_NO_DEBIT";
-export const DIFFERENCE_REASONS: readonly DifferenceReason[] = ["STAFF_ONLY", "NO_CREDIT", "CREDITED_TWICE", "DEBIT_NO_WITHDRAWAL", "WITHDRAWAL_NO_DEBIT"];
-export type LineKind = "matched" | "difference" | "waiting" | "timing";
-export type Resolution = "applied" | "hand-credited" | "refunded" | "paid";
+type DifferenceReason = "STAFF_ONLY" | "NO_CREDIT" | "CREDITED_TWICE" | "DEBIT_NO_WITHDRAWAL" | "WITHDRAWAL_NO_DEBIT";
+type LineKind = "matched" | "difference" | "waiting" | "timing";
+type Resolution = "applied" | "hand-credited" | "refunded" | "paid";
 
 const DAY_MS = 24 * 3600_000;
 const VIENTIANE_OFFSET_MS = 7 * 3600_000;
@@ -139,8 +138,8 @@ export type Line = {
   note: Note | null;
 };
 
-export type ProviderFigures = { provider: string; inByBank: number; inByReports: number; outByBank: number; outByReports: number };
-export type Totals = { n: number; kip: string };
+type ProviderFigures = { provider: string; inByBank: number; inByReports: number; outByBank: number; outByReports: number };
+type Totals = { n: number; kip: string };
 
 export type ReconciledDay = {
   day: string;
@@ -229,7 +228,7 @@ const debitKey = (d: { channelCode: string; transferId: string }) => `${d.channe
 const credited = (c: CreditRow) => c.outcome === "APPLIED" || c.queue?.status === "CREDITED";
 
 /** The pairs of credits probablySameTransfer calls one transfer, that nobody said are two. */
-export function creditedTwice(credits: readonly CreditRow[], windows: Record<string, number>): [CreditRow, CreditRow][] {
+function creditedTwice(credits: readonly CreditRow[], windows: Record<string, number>): [CreditRow, CreditRow][] {
   const list = credits.filter(credited).sort((a, b) => a.bankTime - b.bankTime || a.transferId.localeCompare(b.transferId));
   const out: [CreditRow, CreditRow][] = [];
   const seen = (c: CreditRow) => ({ channelCode: c.channelCode, amount: canonicalLak(c.amount) ?? c.amount, bankTime: c.bankTime, sources: c.sources, orderCode: c.outcome === "APPLIED" ? c.orderCode : null, namedOrders: c.namedOrders });

@@ -22,7 +22,6 @@ import {
  * debits matched to a withdrawal by the same rule (item 3).
  */
 
-export type StaffRole = "owner" | "cashier";
 export type ReconciliationPage = ReconciledDay & { previousDay: string; nextDay: string | null; today: string };
 
 const DAY_MS = 24 * 3600_000;
