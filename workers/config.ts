@@ -25,7 +25,7 @@ export const DEMO_SECRET_VALUES: ReadonlySet<string> = new Set([
   "s3Cr3t",
 ]);
 
-/** The secrets a deployed agency needs. (Operator API tokens are per agency, in D1: /admin/api-tokens.) */
+/** The secrets a deployed agency needs, and GATEWAY_WEBHOOK_SECRET, checked when set. (Operator API tokens are per agency, in D1: /admin/api-tokens.) */
 export type ConfigEnv = {
   ENVIRONMENT?: string;
   SESSION_SECRET?: string;
@@ -68,7 +68,9 @@ export function configProblems(env: ConfigEnv): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const push = (p: ConfigProblem | null) => p && problems.push(p);
   push(checkSecret("SESSION_SECRET", env.SESSION_SECRET, { required: true }));
-  push(checkSecret("GATEWAY_WEBHOOK_SECRET", env.GATEWAY_WEBHOOK_SECRET, { required: true }));
+  // Only an agency paid through a payment gateway has a value for it (issue 35): without it the
+  // webhook refuses every delivery and no gateway channel can be saved (services/admin-settings.ts).
+  push(checkSecret("GATEWAY_WEBHOOK_SECRET", env.GATEWAY_WEBHOOK_SECRET, { required: false }));
   const key = env.CREDENTIALS_KEY;
   if (typeof key !== "string" || key.trim() === "") push({ name: "CREDENTIALS_KEY", problem: "missing" });
   else if (DEMO_SECRET_VALUES.has(key.trim())) push({ name: "CREDENTIALS_KEY", problem: "demo value" });

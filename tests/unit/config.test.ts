@@ -23,15 +23,21 @@ describe("production configuration guard", () => {
     expect(configProblems({ ...GOOD, SESSION_SECRET: `${"n".repeat(32)},${"o".repeat(32)}` })).toEqual([]);
   });
 
+  it("needs no GATEWAY_WEBHOOK_SECRET for an agency without a payment gateway (issue 35); one that is set is still checked", () => {
+    const { GATEWAY_WEBHOOK_SECRET: _unset, ...noGateway } = GOOD;
+    expect(configProblems(noGateway)).toEqual([]);
+    expect(configProblems({ ...GOOD, GATEWAY_WEBHOOK_SECRET: "short" })).toEqual([{ name: "GATEWAY_WEBHOOK_SECRET", problem: "too short" }]);
+  });
+
   it("treats a missing or unknown ENVIRONMENT as production (fails closed)", () => {
-    expect(configProblems({}).map((p) => p.name)).toEqual(["SESSION_SECRET", "GATEWAY_WEBHOOK_SECRET", "CREDENTIALS_KEY"]);
-    expect(configProblems({ ENVIRONMENT: "staging" }).length).toBe(3);
+    expect(configProblems({}).map((p) => p.name)).toEqual(["SESSION_SECRET", "CREDENTIALS_KEY"]);
+    expect(configProblems({ ENVIRONMENT: "staging" }).length).toBe(2);
   });
 
   it("names each missing secret", () => {
     expect(configProblems({ ...GOOD, SESSION_SECRET: undefined })).toEqual([{ name: "SESSION_SECRET", problem: "missing" }]);
     expect(configProblems({ ...GOOD, CREDENTIALS_KEY: "" })).toEqual([{ name: "CREDENTIALS_KEY", problem: "missing" }]);
-    expect(configProblems({ ...GOOD, GATEWAY_WEBHOOK_SECRET: " " })).toEqual([{ name: "GATEWAY_WEBHOOK_SECRET", problem: "missing" }]);
+    expect(configProblems({ ...GOOD, GATEWAY_WEBHOOK_SECRET: " " })).toEqual([]); // only with a gateway (issue 35)
   });
 
   it("refuses every public demo/test/default value, wherever it is", () => {
@@ -81,7 +87,7 @@ describe("the Worker with a misconfigured production environment", () => {
       expect(await res.text()).toBe("misconfigured");
     }
     const logged = errors.mock.calls.flat().join(" ");
-    expect(logged).toContain("GATEWAY_WEBHOOK_SECRET missing");
+    expect(logged).not.toContain("GATEWAY_WEBHOOK_SECRET");
     expect(logged).toContain("SESSION_SECRET demo value");
     expect(logged).toContain("CREDENTIALS_KEY demo value");
     expect(logged).not.toContain(String(e.SESSION_SECRET));

@@ -6,6 +6,7 @@ import { canonicalDecimal } from "../core/decimal";
 import type { Language } from "../core/languages";
 import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
 import { forgetProviderSetup } from "../wallet/provider-port";
+import { webhookSecret } from "../ports/gateway";
 import {
   credentialsSetAt, deleteCredentialsStatement, listCredentialDates, readAgencySettings, readCredentialsCiphertext, updateEnabledProvidersStatement, updateLimitsStatement,
   updateProfileStatement, upsertCredentialsStatement, type AgencyLimits, type AgencySettings,
@@ -93,6 +94,15 @@ export async function loadSettings(db: D1Database, agencyId: string, { historyLi
 
 type SettingsResult = { ok: true } | { ok: false; code: string; field?: string };
 
+/**
+ * A gateway channel (an order's QR is the gateway's, and the gateway confirms the payment by
+ * its signed webhook) is useless while GATEWAY_WEBHOOK_SECRET is unset: the webhook refuses
+ * every delivery, so every deposit through it would wait forever. The secret is only required
+ * of agencies with a gateway (workers/config.ts), so the channel is refused instead, created,
+ * edited or switched on; switching one off stays possible. Own-account channels need no secret.
+ */
+const GATEWAY_SECRET_UNSET = { ok: false, code: "GATEWAY_SECRET_UNSET" } as const;
+
 /** One section of the settings screen, as posted. */
 export async function changeSettings(env: Env, actor: AuditActor, change: SettingsChange): Promise<SettingsResult> {
   const db = env.DB;
@@ -102,8 +112,10 @@ export async function changeSettings(env: Env, actor: AuditActor, change: Settin
     case "limits":
       return setLimits(db, actor, change);
     case "channel":
+      if (!webhookSecret(env)) return GATEWAY_SECRET_UNSET;
       return saveChannel(db, actor, change);
     case "channel-active":
+      if (change.active === "1" && !webhookSecret(env) && !(await findOwnAccountChannel(db, actor.agencyId, change.code))) return GATEWAY_SECRET_UNSET;
       return setChannelActive(db, actor, change.code, change.active === "1");
     case "providers":
       return setEnabledProviders(db, actor, change.providers);

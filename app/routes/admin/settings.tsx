@@ -33,6 +33,7 @@ const ERROR_KEYS: Record<string, string> = {
   CHANNEL_EXISTS: "admin:settings.errors.channelExists",
   CHANNEL_NOT_FOUND: "admin:settings.errors.channelNotFound",
   CHANNEL_OWN_ACCOUNT: "admin:ownAccount.errors.ownAccountEdit",
+  GATEWAY_SECRET_UNSET: "admin:settings.errors.gatewaySecretUnset",
   BANK_UNKNOWN: "admin:settings.validation.bank",
   PROVIDERS_INVALID: "admin:settings.validation.providers",
   PROVIDER_UNKNOWN: "admin:settings.validation.provider",
