@@ -1,4 +1,5 @@
 import type { Language } from "./languages";
+import { cleanName } from "./names";
 
 /**
  * An agency's brand (issue 15): what its players see of it. Pure types and the neutral
@@ -64,6 +65,35 @@ export const NEUTRAL_BRAND: Brand = {
 /** The text in this language, else lo, else null (the caller falls back to its default). */
 export function brandText(text: BrandText, lang: Language): string | null {
   return text[lang] ?? text.lo ?? null;
+}
+
+/** The owner's texts of a brand: site name, hero title and subtitle, each per language. */
+export type BrandTexts = { siteName: BrandText; heroTitle: BrandText; heroSubtitle: BrandText };
+
+/**
+ * Brand texts follow the rule of every name a person types (workers/core/names.ts, decision
+ * 013): a site name shows in the tab title, the back office and link previews, and a
+ * direction override (U+202E) would make it read differently there from what is stored.
+ * Refused: the first text and language with a refused character. Else the cleaned texts
+ * (zero-width characters removed, NFC, trimmed; empty = null).
+ */
+export function cleanBrandTexts(texts: BrandTexts): { ok: true; texts: BrandTexts } | { ok: false; text: keyof BrandTexts; lang: Language } {
+  const out = {} as BrandTexts;
+  for (const text of Object.keys(texts) as (keyof BrandTexts)[]) {
+    const cleaned = {} as BrandText;
+    for (const lang of Object.keys(texts[text]) as Language[]) {
+      const raw = texts[text][lang];
+      if (raw === null) {
+        cleaned[lang] = null;
+        continue;
+      }
+      const name = cleanName(raw);
+      if (!name.ok) return { ok: false, text, lang };
+      cleaned[lang] = name.value || null;
+    }
+    out[text] = cleaned;
+  }
+  return { ok: true, texts: out };
 }
 
 // ---------------------------------------------------------------------------------------

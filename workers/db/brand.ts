@@ -135,12 +135,15 @@ export function setBrandSlotStatement(db: D1Database, agencyId: string, slot: Br
 
 export type BrandAssetRecord = { name: string; slot: AssetSlot; contentType: string; byteSize: number; width: number; height: number; sha256: string };
 
-/** Records an uploaded asset; the same bytes again (same name) leave the first record. */
+/**
+ * Records an uploaded asset; the same bytes again (same name) keep the first record, which
+ * counts as just uploaded: its 30 unreferenced days (decision 053) start over.
+ */
 export function insertBrandAssetStatement(db: D1Database, agencyId: string, asset: BrandAssetRecord): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO brand_assets (agency_id, name, slot, content_type, byte_size, width, height, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-       ON CONFLICT (agency_id, name) DO NOTHING`,
+       ON CONFLICT (agency_id, name) DO UPDATE SET unreferenced_since = NULL`,
     )
     .bind(agencyId, asset.name, asset.slot, asset.contentType, asset.byteSize, asset.width, asset.height, asset.sha256);
 }
@@ -159,4 +162,35 @@ export async function listCurrentBrandAssets(db: D1Database, agencyId: string): 
     .bind(agencyId)
     .all<{ current: BrandSlot; name: string; slot: AssetSlot; content_type: string; byte_size: number; width: number; height: number; sha256: string }>();
   return results.map((r) => ({ current: r.current, name: r.name, slot: r.slot, contentType: r.content_type, byteSize: r.byte_size, width: r.width, height: r.height, sha256: r.sha256 }));
+}
+
+/**
+ * Whether a page refers to the asset row `brand_assets` (decision 053): one of its agency's
+ * brand slots, or the image URL of any of its promotions (`/brand/<name>`, any language,
+ * active or not). instr, not LIKE: a name's "_" is no wildcard.
+ */
+const REFERENCED = `(EXISTS (SELECT 1 FROM agency_brand b WHERE b.agency_id = brand_assets.agency_id
+      AND brand_assets.name IN (b.logo_name, b.icon_name, b.hero_name, b.hero_phone_name))
+  OR EXISTS (SELECT 1 FROM promotions p WHERE p.agency_id = brand_assets.agency_id AND instr(p.image_url, '/brand/' || brand_assets.name) > 0))`;
+
+/** Clears the mark of every asset a page uses again, and marks every unused unmarked one with `now`. */
+export async function markUnreferencedBrandAssets(db: D1Database, now: number): Promise<void> {
+  await db.batch([
+    db.prepare(`UPDATE brand_assets SET unreferenced_since = NULL WHERE unreferenced_since IS NOT NULL AND ${REFERENCED}`),
+    db.prepare(`UPDATE brand_assets SET unreferenced_since = ?1 WHERE unreferenced_since IS NULL AND NOT ${REFERENCED}`).bind(now),
+  ]);
+}
+
+/** Assets unused since `cutoff` or earlier, oldest first, still unused now. */
+export async function listStaleBrandAssets(db: D1Database, cutoff: number, limit: number): Promise<{ agencyId: string; name: string }[]> {
+  const { results } = await db
+    .prepare(`SELECT agency_id, name FROM brand_assets WHERE unreferenced_since <= ?1 AND NOT ${REFERENCED} ORDER BY unreferenced_since LIMIT ?2`)
+    .bind(cutoff, limit)
+    .all<{ agency_id: string; name: string }>();
+  return results.map((r) => ({ agencyId: r.agency_id, name: r.name }));
+}
+
+/** Deletes a stale asset's record, only if it is still unused since `cutoff` (a page may have used it meanwhile). */
+export function deleteStaleBrandAssetStatement(db: D1Database, asset: { agencyId: string; name: string }, cutoff: number): D1PreparedStatement {
+  return db.prepare(`DELETE FROM brand_assets WHERE agency_id = ?1 AND name = ?2 AND unreferenced_since <= ?3 AND NOT ${REFERENCED}`).bind(asset.agencyId, asset.name, cutoff);
 }

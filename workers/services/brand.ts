@@ -1,11 +1,15 @@
 import {
-  assetKey, assetName, assetNameType, assetUrl, BRAND_SLOTS, brandText, checkBrandColors, checkImage, declaredImageType, PAGE_BACKGROUND, SLOT_LIMITS,
+  assetKey, assetName, assetNameType, assetUrl, BRAND_SLOTS, brandText, checkBrandColors, checkImage, cleanBrandTexts, declaredImageType, PAGE_BACKGROUND, SLOT_LIMITS,
   type AssetSlot, type Brand, type BrandColors, type BrandSlot, type BrandText, type ColorPair, type ImageRefusal, type SlotLimit,
 } from "../core/brand";
 import type { Language } from "../core/languages";
 import { auditStatement, type AuditActor } from "../db/audit";
-import { insertBrandAssetStatement, listCurrentBrandAssets, readBrand, readStoredBrand, setBrandSlotStatement, upsertBrandSettingsStatement } from "../db/brand";
+import {
+  deleteStaleBrandAssetStatement, insertBrandAssetStatement, listCurrentBrandAssets, listStaleBrandAssets, markUnreferencedBrandAssets, readBrand, readStoredBrand, setBrandSlotStatement,
+  upsertBrandSettingsStatement,
+} from "../db/brand";
 import type { Agency } from "../db/agencies";
+import { checkThrottle, recordFailure, type ThrottleKey } from "./throttle";
 
 /**
  * An agency's brand (issue 15, decision 018): the owner's texts and colours (each on-screen
@@ -13,18 +17,30 @@ import type { Agency } from "../db/agencies";
  * R2 bucket under `agencies/<agencyId>/<content-hashed name>` and recorded in D1, promotion
  * banners the same way, and the reading side: an asset of the request's agency for
  * /brand/<name>, the web manifest of an agency. Every change writes its audit row in the
- * same D1 batch. Role checks are the route's (owner only).
+ * same D1 batch. Role checks are the route's (owner only). Decision 053: stored uploads are
+ * limited per agency and hour, texts follow the name rule, and the hourly job deletes images
+ * no page has referred to for 30 days.
  */
 
 export type BrandSettingsInput = { siteName: BrandText; heroTitle: BrandText; heroSubtitle: BrandText; colors: Record<keyof BrandColors, string> };
 
-export type BrandSaveResult = { ok: true } | { ok: false; code: "BRAND_COLOR_INVALID"; field: keyof BrandColors } | { ok: false; code: "BRAND_CONTRAST"; pair: ColorPair; ratio: number };
+export type BrandSaveResult =
+  | { ok: true }
+  | { ok: false; code: "BRAND_COLOR_INVALID"; field: keyof BrandColors }
+  | { ok: false; code: "BRAND_CONTRAST"; pair: ColorPair; ratio: number }
+  /** `field`: the form field of that text and language (siteNameLo, heroTitleCn, ...). */
+  | { ok: false; code: "BRAND_TEXT_CHARACTERS"; field: string };
 
-/** Texts and colours: refused, nothing written, when a colour is not #rrggbb or a pair is below 4.5:1. */
+/**
+ * Texts and colours: refused, nothing written, when a text has a character names refuse
+ * (workers/core/names.ts), a colour is not #rrggbb or a pair is below 4.5:1.
+ */
 export async function saveBrandSettings(env: Env, actor: AuditActor, input: BrandSettingsInput): Promise<BrandSaveResult> {
+  const cleaned = cleanBrandTexts({ siteName: input.siteName, heroTitle: input.heroTitle, heroSubtitle: input.heroSubtitle });
+  if (!cleaned.ok) return { ok: false, code: "BRAND_TEXT_CHARACTERS", field: `${cleaned.text}${cleaned.lang[0].toUpperCase()}${cleaned.lang.slice(1)}` };
   const checked = checkBrandColors(input.colors);
   if (!checked.ok) return checked;
-  const texts = { siteName: input.siteName, heroTitle: input.heroTitle, heroSubtitle: input.heroSubtitle };
+  const texts = cleaned.texts;
   const before = await readStoredBrand(env.DB, actor.agencyId);
   await env.DB.batch([
     upsertBrandSettingsStatement(env.DB, actor.agencyId, texts, checked.colors),
@@ -41,7 +57,11 @@ export async function saveBrandSettings(env: Env, actor: AuditActor, input: Bran
 /** An uploaded file as the route has it (a File of the multipart form). */
 export type ImageUpload = { type: string; name: string; size: number; arrayBuffer(): Promise<ArrayBuffer> };
 
-export type UploadResult = { ok: true; url: string; name: string; width: number; height: number } | { ok: false; code: ImageRefusal };
+/** BRAND_UPLOAD_LIMIT: the agency stored its budget of images this hour (decision 053). */
+export type UploadResult = { ok: true; url: string; name: string; width: number; height: number } | { ok: false; code: ImageRefusal | "BRAND_UPLOAD_LIMIT" };
+
+/** Every stored image of an agency counts against one budget per hour, whoever uploads it (core/throttle.ts `brand-upload`). */
+const uploadKeys = (agencyId: string): ThrottleKey[] => [{ kind: "brand-upload", id: agencyId }];
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
@@ -52,7 +72,8 @@ async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
 
 /** Checks a file for a slot and stores it (R2 first, then its D1 record with the extra statements and audit). */
 async function storeAsset(env: Env, actor: AuditActor, slot: AssetSlot, file: ImageUpload, extra: (name: string) => D1PreparedStatement[], action: string): Promise<UploadResult> {
-  // Too big is refused before the bytes are read.
+  // Past the hour's budget, and too big, are refused before the bytes are read.
+  if ((await checkThrottle(env.DB, uploadKeys(actor.agencyId), Date.now())).locked) return { ok: false, code: "BRAND_UPLOAD_LIMIT" };
   if (file.size > SLOT_LIMITS[slot].maxBytes) return { ok: false, code: "BRAND_IMAGE_TOO_BIG" };
   const bytes = new Uint8Array(await file.arrayBuffer());
   const checked = checkImage(slot, declaredImageType(file.type, file.name), bytes);
@@ -66,6 +87,8 @@ async function storeAsset(env: Env, actor: AuditActor, slot: AssetSlot, file: Im
     ...extra(name),
     auditStatement(env.DB, actor, { action, target: slot, after: { name, contentType, bytes: bytes.length, width, height } }),
   ]);
+  // Only a stored image counts: a refused file put nothing in the bucket.
+  await recordFailure(env.DB, uploadKeys(actor.agencyId), Date.now());
   return { ok: true, url: assetUrl(name), name, width, height };
 }
 
@@ -79,7 +102,10 @@ export async function uploadPromotionBanner(env: Env, actor: AuditActor, file: I
   return storeAsset(env, actor, "banner", file, () => [], "promotion.banner-upload");
 }
 
-/** The slot goes back to the neutral default. The object stays (names are immutable; shared links keep working). */
+/**
+ * The slot goes back to the neutral default. The object stays for now (a link someone copied
+ * keeps working); the hourly job deletes it once no page has used it for 30 days (sweepBrandAssets).
+ */
 export async function removeBrandImage(env: Env, actor: AuditActor, slot: BrandSlot): Promise<void> {
   const before = await readStoredBrand(env.DB, actor.agencyId);
   await env.DB.batch([setBrandSlotStatement(env.DB, actor.agencyId, slot, null), auditStatement(env.DB, actor, { action: "brand.remove", target: slot, before: { name: before?.[slot] ?? null }, after: { name: null } })]);
@@ -124,4 +150,24 @@ export function webManifest(agency: Agency, lang: Language) {
     theme_color: agency.brand.colors.primary,
     icons: icon ? [{ src: icon.url, sizes: `${icon.width}x${icon.height}`, type: icon.type, purpose: "any" }] : [{ src: "/favicon.svg", sizes: "any", type: "image/svg+xml" }],
   };
+}
+
+/** How long an image may go unused before it is deleted (decision 053). */
+export const UNREFERENCED_DAYS = 30;
+/** Deletions per run: a backlog (e.g. right after the migration) drains over several hours. */
+const SWEEP_BATCH = 200;
+
+/**
+ * The hourly job's part (workers/app.ts): marks images no page uses (and unmarks used ones),
+ * then deletes those unused for UNREFERENCED_DAYS: the R2 object first, then the record, each
+ * record only if still unused, so a failed run is simply repeated by the next one.
+ */
+export async function sweepBrandAssets(env: Env, now: number): Promise<{ deleted: number }> {
+  await markUnreferencedBrandAssets(env.DB, now);
+  const cutoff = now - UNREFERENCED_DAYS * 24 * 3600_000;
+  const stale = await listStaleBrandAssets(env.DB, cutoff, SWEEP_BATCH);
+  if (stale.length === 0) return { deleted: 0 };
+  await env.BRAND_ASSETS.delete(stale.map((a) => assetKey(a.agencyId, a.name)));
+  const results = await env.DB.batch(stale.map((a) => deleteStaleBrandAssetStatement(env.DB, a, cutoff)));
+  return { deleted: results.reduce((n, r) => n + (r.meta.changes ?? 0), 0) };
 }

@@ -47,7 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!outcome.ok) {
       return outcome.code === "BRAND_CONTRAST"
         ? fail({ form: "settings", message: "admin:brand.errors.BRAND_CONTRAST", pair: outcome.pair, ratio: outcome.ratio, values }, 409)
-        : fail({ form: "settings", message: "admin:brand.errors.BRAND_COLOR_INVALID", field: outcome.field, values }, 409);
+        : fail({ form: "settings", message: `admin:brand.errors.${outcome.code}`, field: outcome.field, values }, outcome.code === "BRAND_TEXT_CHARACTERS" ? 400 : 409);
     }
     return done("admin:brand.saved");
   }

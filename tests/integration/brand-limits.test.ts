@@ -1,0 +1,129 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../workers/app";
+import { seedDemo } from "../setup/seed";
+import { IMAGES } from "../fixtures/brand/images";
+import type { AuditActor } from "../../workers/db/audit";
+import { saveBrandSettings, uploadBrandImage, uploadPromotionBanner, type BrandSettingsInput } from "../../workers/services/brand";
+
+/**
+ * Issue 35 item 10 (decision 053): brand uploads are limited per agency and hour, an image no
+ * page has referred to for 30 days is deleted (object and record) by the hourly scheduled
+ * job, and the brand texts follow the name rule of workers/core/names.ts.
+ */
+
+const actor = (agencyId: string): AuditActor => ({ agencyId, staffId: `s-${agencyId}`, staffUsername: "boss", ip: "10.81.0.1", userAgent: "vitest" });
+const file = (bytes: Uint8Array<ArrayBuffer>, type: string, name = "upload") => new File([bytes], name, { type });
+const logo = () => file(IMAGES.demoLogo, "image/png", "logo.png");
+const objectsOf = async (agencyId: string) => (await env.BRAND_ASSETS.list({ prefix: `agencies/${agencyId}/` })).objects.map((o) => o.key.split("/").pop());
+const recordsOf = async (agencyId: string) =>
+  (await env.DB.prepare(`SELECT name FROM brand_assets WHERE agency_id = ?1 ORDER BY name`).bind(agencyId).all<{ name: string }>()).results.map((r) => r.name);
+
+async function addAgency(id: string) {
+  await env.DB.batch([
+    env.DB.prepare(`INSERT INTO agencies (id, name) VALUES (?1, ?1)`).bind(id),
+    env.DB.prepare(`INSERT INTO agency_domains (host, agency_id) VALUES (?1, ?2)`).bind(`${id}.localhost`, id),
+    env.DB.prepare(`INSERT INTO agency_settings (agency_id) VALUES (?1)`).bind(id),
+  ]);
+}
+
+/** The Worker's own hourly trigger, as Cloudflare calls it. */
+async function hourlyJob(at: number) {
+  const ctx = createExecutionContext();
+  await worker.scheduled!(createScheduledController({ scheduledTime: at, cron: "17 * * * *" }), env, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+const DAY = 24 * 3600_000;
+
+beforeAll(async () => {
+  await seedDemo();
+  for (const id of ["burst", "calm", "sweep", "texts"]) await addAgency(id);
+});
+
+describe("uploads per agency and hour", () => {
+  it("25 logos in a row: the first 20 are kept, the rest refused; another agency is not held back", async () => {
+    const results = [];
+    for (let i = 0; i < 25; i++) results.push(await uploadBrandImage(env, actor("burst"), "logo", logo()));
+    expect(results.filter((r) => r.ok)).toHaveLength(20);
+    expect(results.slice(20)).toEqual(Array(5).fill({ ok: false, code: "BRAND_UPLOAD_LIMIT" }));
+    // promotion banners count against the same budget
+    expect(await uploadPromotionBanner(env, actor("burst"), file(IMAGES.wideWebp, "image/webp", "b.webp"))).toEqual({ ok: false, code: "BRAND_UPLOAD_LIMIT" });
+    expect((await uploadBrandImage(env, actor("calm"), "logo", logo())).ok).toBe(true);
+  });
+
+  it("a refused file does not use the budget", async () => {
+    await addAgency("refusals");
+    for (let i = 0; i < 25; i++) expect((await uploadBrandImage(env, actor("refusals"), "logo", file(IMAGES.demoHero, "image/jpeg", "big.jpg"))).ok).toBe(false);
+    expect((await uploadBrandImage(env, actor("refusals"), "logo", logo())).ok).toBe(true);
+  });
+});
+
+describe("images no page refers to", () => {
+  it("are deleted by the hourly job 30 days after the last page stopped referring to them; current ones stay", async () => {
+    const a = actor("sweep");
+    const first = await uploadBrandImage(env, a, "logo", logo());
+    const second = await uploadBrandImage(env, a, "logo", file(IMAGES.otherLogo, "image/png", "other.png")); // replaces the first
+    const used = await uploadPromotionBanner(env, a, file(IMAGES.wideWebp, "image/webp", "used.webp"));
+    const unused = await uploadPromotionBanner(env, a, file(IMAGES.lossy, "image/webp", "unused.webp")); // the promotion form was never saved
+    if (!first.ok || !second.ok || !used.ok || !unused.ok) throw new Error("uploads refused");
+    await env.DB.prepare(
+      `INSERT INTO promotions (id, agency_id, status, title, description, image_url, bonus_kind, bonus_value, turnover_multiple, providers, sort_order)
+       VALUES ('promo-sweep', 'sweep', 'INACTIVE', '{"lo":"x"}', '{"lo":"x"}', ?1, 'FIXED', '5', '0', '["gclub"]', 0)`,
+    )
+      .bind(JSON.stringify({ lo: "https://example.com/x.webp", cn: used.url }))
+      .run();
+    const all = [first.name, second.name, used.name, unused.name].sort();
+    expect(await recordsOf("sweep")).toEqual(all);
+
+    const t0 = Date.now();
+    await hourlyJob(t0);
+    await hourlyJob(t0 + 29 * DAY);
+    expect((await objectsOf("sweep")).sort()).toEqual(all);
+    await hourlyJob(t0 + 30 * DAY + 3600_000);
+    const kept = [second.name, used.name].sort();
+    expect((await objectsOf("sweep")).sort()).toEqual(kept);
+    expect(await recordsOf("sweep")).toEqual(kept);
+    // the current logo is still served
+    expect((await env.BRAND_ASSETS.get(`agencies/sweep/${second.name}`)) !== null).toBe(true);
+  });
+
+  it("an image referred to again before its 30 days is kept (the clock starts over when it is dropped again)", async () => {
+    await addAgency("again");
+    const a = actor("again");
+    const first = await uploadBrandImage(env, a, "logo", logo());
+    const second = await uploadBrandImage(env, a, "logo", file(IMAGES.otherLogo, "image/png", "other.png"));
+    if (!first.ok || !second.ok) throw new Error("uploads refused");
+    const t0 = Date.now();
+    await hourlyJob(t0); // the first logo is unreferenced from here
+    await uploadBrandImage(env, a, "logo", logo()); // the same bytes again: the first is the current logo once more
+    await hourlyJob(t0 + 20 * DAY);
+    await uploadBrandImage(env, a, "logo", file(IMAGES.otherLogo, "image/png", "other.png"));
+    await hourlyJob(t0 + 31 * DAY); // the first logo is unreferenced again from here
+    expect((await objectsOf("again")).sort()).toEqual([first.name, second.name].sort());
+    await hourlyJob(t0 + 51 * DAY);
+    expect((await objectsOf("again")).sort()).toEqual([first.name, second.name].sort());
+    await hourlyJob(t0 + 62 * DAY);
+    expect(await objectsOf("again")).toEqual([second.name]);
+  });
+});
+
+describe("brand texts follow the name rule", () => {
+  const texts = (siteName: string): BrandSettingsInput => ({
+    siteName: { lo: siteName, cn: null, vn: null },
+    heroTitle: { lo: null, cn: null, vn: null },
+    heroSubtitle: { lo: null, cn: null, vn: null },
+    colors: { primary: "#7a1f2b", primaryText: "#ffffff", accent: "#f5b301", accentText: "#111827" },
+  });
+
+  it("refuses U+202E (right-to-left override) like a player name, and saves nothing", async () => {
+    expect(await saveBrandSettings(env, actor("texts"), texts("Play\u202Egnp.exe"))).toEqual({ ok: false, code: "BRAND_TEXT_CHARACTERS", field: "siteNameLo" });
+    expect(await env.DB.prepare(`SELECT site_name_lo FROM agency_brand WHERE agency_id = 'texts'`).first()).toBeNull();
+  });
+
+  it("removes zero-width characters and stores NFC, as for names", async () => {
+    expect(await saveBrandSettings(env, actor("texts"), texts(" ຈຳ\u200Bປາ Vie\u0323\u0302t "))).toEqual({ ok: true });
+    expect(await env.DB.prepare(`SELECT site_name_lo AS s FROM agency_brand WHERE agency_id = 'texts'`).first<{ s: string }>()).toEqual({ s: "ຈຳປາ Vi\u1EC7t" });
+  });
+});
