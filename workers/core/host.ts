@@ -17,3 +17,24 @@ export function normalizeHost(hostHeader: string | null | undefined): string | n
   if (!/^[a-z0-9.-]+$/.test(host)) return null;
   return host;
 }
+
+/**
+ * The URL the browser asked for, when `wrangler dev` rewrote it (issue 35): with routes in the
+ * environment (`wrangler dev --env <agency>`), wrangler dev sends every request to the first
+ * route's host as its "upstream", so the Worker sees `http://<route host>/...` without the
+ * port the browser used, and keeps the browser's host in `MF-Original-Hostname`. Every link
+ * a page prints is built from the request's URL (forwarder URL, enrolment links, referral
+ * link, link previews), and the cross-site check compares the browser's Origin with it, so
+ * the URL is put back once, at the Worker entry.
+ *
+ * Taken only for plain http and only for the same host name (a port of its own, nothing
+ * else): a deployed agency is reached over https, where the header is ignored, and a client
+ * sending it can at most move a link of its own page to another port of the same host.
+ */
+export function browserUrl(url: string, originalHost: string | null): string {
+  if (!originalHost || !/^[a-z0-9.-]+(:\d{1,5})?$/i.test(originalHost)) return url;
+  const parsed = new URL(url);
+  if (parsed.protocol !== "http:" || normalizeHost(originalHost) !== normalizeHost(parsed.host) || parsed.host === originalHost.toLowerCase()) return url;
+  parsed.host = originalHost;
+  return parsed.href;
+}
