@@ -22,9 +22,13 @@ const FP_B = "b".repeat(32);
 let ipN = 0;
 const ip = () => `10.77.${++ipN % 250}.${(ipN * 11) % 250}`;
 
-async function newPlayer(opts: { ref?: string; fingerprint?: string } = {}) {
+/** A phone of its own per player (the referrer's phone is compared at registration, decision 049). */
+let phoneN = 0;
+const phone = () => `020${String(70_000_000 + ((Date.now() % 1_000_000) * 10 + ++phoneN) % 29_999_999).padStart(8, "0")}`;
+
+async function newPlayer(opts: { ref?: string; fingerprint?: string; phone?: string; ip?: string } = {}) {
   const username = uniqueName("rf");
-  const reg = await registerPlayer(env.DB, "demo", { username, password: PASSWORD, phone: "02055555555", ref: opts.ref, fingerprint: opts.fingerprint }, { ip: ip(), userAgent: null });
+  const reg = await registerPlayer(env.DB, "demo", { username, password: PASSWORD, phone: opts.phone ?? phone(), ref: opts.ref, fingerprint: opts.fingerprint }, { ip: opts.ip ?? ip(), userAgent: null });
   if (!reg.ok) throw new Error(`register failed: ${reg.code}`);
   return { username, playerId: reg.playerId, referral: reg.referral };
 }
@@ -180,6 +184,95 @@ describe("tie rules", () => {
     const stored = await env.DB.prepare(`SELECT counts, reason, reason_at FROM referrals WHERE referred_player_id = ?1`).bind(referred.playerId).first<{ counts: number; reason: string; reason_at: string }>();
     expect(stored).toMatchObject({ counts: 0, reason: "same_bank" });
     expect(stored!.reason_at).toBeTruthy();
+  });
+});
+
+/** A withdrawal (credit taken from the provider) of the player, requested at `at`. */
+async function withdrawal(playerId: string, creditMinor: number, status = "SUCCESS", at = new Date(week.startsAt + 2 * 3600_000).toISOString()) {
+  const code = `W${crypto.randomUUID().slice(0, 12)}`;
+  await env.DB.prepare(
+    `INSERT INTO withdraw_orders_view (code, agency_id, player_id, provider, credit, received, status, review, created_at, updated_at, credit_minor, paid_at, projection_version)
+     VALUES (?1, 'demo', ?2, 'askmebet', '0', '0', ?3, 'AUTO', ?4, ?4, ?5, ?4, 1)`,
+  )
+    .bind(code, playerId, status, at, creditMinor)
+    .run();
+}
+
+describe("issue 35 item 3: self-referral without a fingerprint, and deposits net of withdrawals (decision 049)", () => {
+  it("deposits mode: a referred player who deposits 1,000,000 kip and withdraws it all in the week earns the referrer nothing", async () => {
+    await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "deposits", percentBp: 1000, weeklyCapMinor: 0n, turnoverMultiplier: 1 });
+    const referrer = await newPlayer();
+    const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+    const roundTrip = await newPlayer({ ref: code });
+    // 1,000,000 kip at 600 kip per credit = 1,666.67 credit, all taken out again the same week
+    await settledDeposit(roundTrip.playerId, 166_667);
+    await withdrawal(roundTrip.playerId, 166_667);
+    const w = (await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username }, afterWeek)).weeks.find((x) => x.week === week.start)!;
+    expect(w).toMatchObject({ basis: "0.00", amount: "0.00" });
+    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_NOTHING_TO_CLAIM" });
+  });
+
+  it("deposits mode: what stays counts; a refused or failed withdrawal gave nothing back; a player who took out more adds 0, never less", async () => {
+    await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "deposits", percentBp: 1000, weeklyCapMinor: 0n, turnoverMultiplier: 1 });
+    const referrer = await newPlayer();
+    const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+    const keeps = await newPlayer({ ref: code });
+    await settledDeposit(keeps.playerId, 400_000);
+    await withdrawal(keeps.playerId, 100_000, "SUCCESS");
+    await withdrawal(keeps.playerId, 50_000, "OPEN"); // taken from the provider, payout pending: out of the game
+    await withdrawal(keeps.playerId, 70_000, "REJECTED"); // staff refused: the credit went back
+    await withdrawal(keeps.playerId, 90_000, "FAILED"); // the provider never gave it
+    await withdrawal(keeps.playerId, 80_000, "SUCCESS", new Date(week.startsAt - 1000).toISOString()); // last week's
+    const winner = await newPlayer({ ref: code });
+    await settledDeposit(winner.playerId, 100_000);
+    await withdrawal(winner.playerId, 900_000);
+    const w = (await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username }, afterWeek)).weeks.find((x) => x.week === week.start)!;
+    expect(w).toMatchObject({ counted: 2, basis: "2500.00", amount: "250.00" });
+  });
+
+  it("the referrer's phone number at registration (any spelling): tied, not counting, even with JavaScript off (no fingerprint)", async () => {
+    const referrer = await newPlayer({ phone: "020 7123 4567" });
+    const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+    const same = await newPlayer({ ref: code, phone: "+856 20 71234567" });
+    expect(same.referral).toBe("not_counting");
+    const other = await newPlayer({ ref: code });
+    expect(other.referral).toBe("tied");
+    // the register form without JavaScript: no fingerprint field at all, the phone as typed
+    const viaForm = uniqueName("rp");
+    const res = await postForm("/register", { username: viaForm, password: PASSWORD, confirmPassword: PASSWORD, phone: "020-7123-4567", adult: "on", ref: code }, { ip: ip() });
+    expect(res.status).toBe(302);
+    const page = await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username });
+    expect(page.counting).toBe(1);
+    expect(page.notCounting).toBe(2);
+    expect(page.referred.filter((r) => !r.counts).map((r) => r.reason)).toEqual(["same_phone", "same_phone"]);
+  });
+
+  it("a bank account in the referrer's name added by the referred player (another number): stops counting", async () => {
+    const referrer = await newPlayer();
+    const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+    expect((await addBankAccount(env.DB, "demo", referrer.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Somchai Phommavong" })).ok).toBe(true);
+    const referred = await newPlayer({ ref: code });
+    const stranger = await newPlayer({ ref: code });
+    expect((await addBankAccount(env.DB, "demo", stranger.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Noy Sisavath" })).ok).toBe(true);
+    expect((await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username })).counting).toBe(2);
+    // the same holder at another bank, written another way
+    expect((await addBankAccount(env.DB, "demo", referred.playerId, { bankCode: "LDB", accountNumber: accountNumber(), accountName: "SOMCHAI  PHOMMAVONG" })).ok).toBe(true);
+    const page = await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username });
+    expect(page.counting).toBe(1);
+    expect(page.referred.find((r) => !r.counts)?.reason).toBe("same_holder");
+  });
+
+  it("the referrer's IP address at registration only flags the referral for staff: it still counts", async () => {
+    const referrer = await newPlayer();
+    const shared = ip();
+    expect(sessionFrom(await loginViaForm(referrer.username, PASSWORD, { ip: shared }))).toBeTruthy();
+    const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
+    const flagged = await newPlayer({ ref: code, ip: shared });
+    expect(flagged.referral).toBe("tied");
+    const page = await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username });
+    expect(page.counting).toBe(1);
+    const report = await adminReferralsPage(env.DB, "demo", null);
+    expect(report.flagged).toContainEqual(expect.objectContaining({ referrer: referrer.username, referred: flagged.username, flag: "same_ip" }));
   });
 });
 

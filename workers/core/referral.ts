@@ -39,9 +39,52 @@ export function normalizeReferralCode(input: string | null | undefined): string 
 
 // ---- The tie -----------------------------------------------------------------------------
 
-/** Why a referred player does not count (stored with the referral; shown to staff and player). */
-const NOT_COUNTING_REASONS = ["same_device", "same_bank"] as const;
+/**
+ * Why a referred player does not count (stored with the referral; shown to staff and player).
+ * same_phone and same_holder (decision 049): a second account of the referrer is caught
+ * without the fingerprint a browser may not send (none with JavaScript off).
+ */
+const NOT_COUNTING_REASONS = ["same_device", "same_bank", "same_phone", "same_holder"] as const;
 export type NotCountingReason = (typeof NOT_COUNTING_REASONS)[number];
+
+/**
+ * What only flags a referral for staff, the referral still counting (decision 049): the
+ * referrer's IP address at registration. Shared addresses are common (a family's Wi-Fi, a
+ * mobile operator's NAT, an internet cafe), so it is a hint, not a proof.
+ */
+export type ReferralFlag = "same_ip";
+
+/**
+ * A phone number in one form, so spellings of one number compare equal: digits only, the
+ * international prefix (00 or +) and Laos' 856 dropped, then the trunk 0 ("020 5555 1234",
+ * "+856 20 5555 1234" -> "2055551234"). null: too short to tell anything (fewer than 6 digits).
+ */
+export function normalizePhone(raw: string | null | undefined): string | null {
+  let digits = (raw ?? "").replace(/\D/g, "");
+  if (digits.startsWith("00")) digits = digits.slice(2);
+  if (digits.startsWith("856") && digits.length > 9) digits = digits.slice(3);
+  digits = digits.replace(/^0+/, "");
+  return digits.length >= 6 ? digits : null;
+}
+
+/**
+ * Bank account holder names in one form: case, spaces, punctuation and Latin accents left out
+ * ("Nguyễn Văn An" = "NGUYEN VAN AN", "Somchai P." = "SOMCHAI P"); Lao vowel and tone marks are
+ * letters' parts and stay. Banks print names in capitals, people type them as they like.
+ */
+function holderKey(name: string | null | undefined): string {
+  return (name ?? "")
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[đĐ]/g, "d")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}]/gu, "");
+}
+
+export function sameHolderName(a: string | null | undefined, b: string | null | undefined): boolean {
+  const ka = holderKey(a);
+  return ka.length > 0 && ka === holderKey(b);
+}
 
 export type TieVerdict = { tie: false; reason: "self" } | { tie: true; counts: true } | { tie: true; counts: false; reason: NotCountingReason };
 
@@ -49,22 +92,38 @@ export type TieVerdict = { tie: false; reason: "self" } | { tie: true; counts: t
  * At registration. Self-referral is never tied. A registration fingerprint already seen on
  * the referrer's account is tied (so it cannot be tied again through another code) but does
  * not count: the same phone or computer opening a second account is the commonest way to
- * refer oneself.
+ * refer oneself. The phone number the newcomer registers with being the referrer's does the
+ * same (decision 049): the form always sends it, JavaScript or not.
  */
-export function tieVerdict(input: { referrerId: string; newPlayerId: string; fingerprint: string | null; referrerFingerprints: readonly string[] }): TieVerdict {
+export function tieVerdict(input: {
+  referrerId: string;
+  newPlayerId: string;
+  fingerprint: string | null;
+  referrerFingerprints: readonly string[];
+  phone?: string | null;
+  referrerPhone?: string | null;
+}): TieVerdict {
   if (input.referrerId === input.newPlayerId) return { tie: false, reason: "self" };
   if (input.fingerprint && input.referrerFingerprints.includes(input.fingerprint)) return { tie: true, counts: false, reason: "same_device" };
+  const phone = normalizePhone(input.phone);
+  if (phone !== null && phone === normalizePhone(input.referrerPhone)) return { tie: true, counts: false, reason: "same_phone" };
   return { tie: true, counts: true };
 }
 
-/** A bank account (bank + number): the referred player's and the referrer's, now or before. */
-export type BankKey = { bankCode: string; accountNumber: string };
+/** The registration's IP address among the addresses the referrer's sessions came from: a flag for staff only. */
+export function registrationFlag(input: { ip: string | null | undefined; referrerIps: readonly string[] }): ReferralFlag | null {
+  return input.ip && input.referrerIps.includes(input.ip) ? "same_ip" : null;
+}
+
+/** A bank account (bank + number, and the holder's name when known): the referred player's and the referrer's, now or before. */
+export type BankKey = { bankCode: string; accountNumber: string; accountName?: string | null };
 const bankKey = (b: BankKey) => `${b.bankCode}:${b.accountNumber.replace(/\D/g, "")}`;
 
 /**
  * Checked again whenever referrals are read: a referred player who later adds (or switches to)
- * a bank account the referrer holds or held, or whose device is later seen on the referrer's
- * account, stops counting. null: still counts.
+ * a bank account the referrer holds or held, or one in the name of a holder of the referrer's
+ * accounts (any bank, any number: decision 049), or whose device is later seen on the
+ * referrer's account, stops counting. null: still counts.
  */
 export function laterVerdict(input: {
   referredBanks: readonly BankKey[];
@@ -74,6 +133,7 @@ export function laterVerdict(input: {
 }): NotCountingReason | null {
   const theirs = new Set(input.referrerBanks.map(bankKey));
   if (input.referredBanks.some((b) => theirs.has(bankKey(b)))) return "same_bank";
+  if (input.referredBanks.some((b) => input.referrerBanks.some((o) => sameHolderName(b.accountName, o.accountName)))) return "same_holder";
   const devices = new Set(input.referrerFingerprints);
   if (input.referredFingerprints.some((f) => devices.has(f))) return "same_device";
   return null;
@@ -148,20 +208,25 @@ export function completeWeeks(now: number, since: number, count: number): Week[]
 
 // ---- The share ---------------------------------------------------------------------------
 
-/** One referred player's week: net loss (agency side, over every provider) and deposits (credit). */
-export type ReferredWeek = { playerId: string; netLossMinor: bigint; depositsMinor: bigint };
+/**
+ * One referred player's week: net loss (agency side, over every provider), deposits (credit,
+ * bonus excluded) and the credit withdrawn (taken from the providers and not given back).
+ */
+export type ReferredWeek = { playerId: string; netLossMinor: bigint; depositsMinor: bigint; withdrawalsMinor: bigint };
 
 export type Earnings = { basisMinor: bigint; shareMinor: bigint; amountMinor: bigint; capped: boolean };
 
 /**
  * The referrer's share of a week: the basis is, per counting referred player, their net loss
  * (a player who won adds 0, never less: one winner does not erase another's loss) or their
- * deposits; then percent, rounded down to the satang, then the cap.
+ * deposits net of the week's withdrawals (decision 049: money deposited and taken out again
+ * brings the agency nothing, so it earns the referrer nothing; a player who took out more
+ * adds 0, never less); then percent, rounded down to the satang, then the cap.
  */
 export function weeklyEarnings(settings: Pick<ReferralSettings, "mode" | "percentBp" | "weeklyCapMinor">, players: readonly ReferredWeek[]): Earnings {
   let basis = 0n;
   for (const p of players) {
-    const value = settings.mode === "net_loss" ? p.netLossMinor : p.depositsMinor;
+    const value = settings.mode === "net_loss" ? p.netLossMinor : p.depositsMinor - p.withdrawalsMinor;
     if (value > 0n) basis += value;
   }
   const share = (basis * BigInt(settings.percentBp)) / 10000n;

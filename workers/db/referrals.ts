@@ -3,7 +3,7 @@
  * weekly claims; plus the reads the rules need from other tables (fingerprints, bank accounts
  * now and before, settled deposits). Every statement is scoped by agency.
  */
-import type { BankKey, NotCountingReason, ReferralMode, ReferralSettings } from "../core/referral";
+import type { BankKey, NotCountingReason, ReferralFlag, ReferralMode, ReferralSettings } from "../core/referral";
 import { DEFAULT_REFERRAL_SETTINGS } from "../core/referral";
 import { exactNumber } from "./provider-stats";
 
@@ -19,13 +19,13 @@ export async function insertReferralCode(db: D1Database, agencyId: string, playe
   await db.prepare(`INSERT INTO referral_codes (agency_id, player_id, code) VALUES (?1, ?2, ?3) ON CONFLICT (agency_id, player_id) DO NOTHING`).bind(agencyId, playerId, code).run();
 }
 
-/** The player holding a code, with their name (for "invited by"), or null. */
-export async function findCodeHolder(db: D1Database, agencyId: string, code: string): Promise<{ playerId: string; displayName: string } | null> {
+/** The player holding a code, with their name (for "invited by") and phone (the tie's check, decision 049), or null. */
+export async function findCodeHolder(db: D1Database, agencyId: string, code: string): Promise<{ playerId: string; displayName: string; phone: string } | null> {
   const row = await db
-    .prepare(`SELECT c.player_id, p.display_name FROM referral_codes c JOIN players p ON p.id = c.player_id AND p.agency_id = c.agency_id WHERE c.agency_id = ?1 AND c.code = ?2`)
+    .prepare(`SELECT c.player_id, p.display_name, p.phone FROM referral_codes c JOIN players p ON p.id = c.player_id AND p.agency_id = c.agency_id WHERE c.agency_id = ?1 AND c.code = ?2`)
     .bind(agencyId, code)
-    .first<{ player_id: string; display_name: string }>();
-  return row ? { playerId: row.player_id, displayName: row.display_name } : null;
+    .first<{ player_id: string; display_name: string; phone: string }>();
+  return row ? { playerId: row.player_id, displayName: row.display_name, phone: row.phone } : null;
 }
 
 // ---- Ties ----------------------------------------------------------------------------
@@ -39,25 +39,46 @@ export type ReferralRecord = {
   reason: NotCountingReason | null;
   reasonAt: string | null;
   createdAt: string;
+  /** A hint for staff only (decision 049); the referral counts or not by `counts` alone. */
+  flag: ReferralFlag | null;
 };
 
 /** Ties once: a second tie of the same player changes nothing (returns false). */
 export async function insertReferral(
   db: D1Database,
-  input: { agencyId: string; referredPlayerId: string; referrerPlayerId: string; code: string; fingerprint: string | null; counts: boolean; reason: NotCountingReason | null },
+  input: {
+    agencyId: string;
+    referredPlayerId: string;
+    referrerPlayerId: string;
+    code: string;
+    fingerprint: string | null;
+    counts: boolean;
+    reason: NotCountingReason | null;
+    flag: ReferralFlag | null;
+  },
 ): Promise<boolean> {
   const result = await db
     .prepare(
-      `INSERT INTO referrals (agency_id, referred_player_id, referrer_player_id, code, registration_fingerprint, counts, reason, reason_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, CASE WHEN ?7 IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END)
+      `INSERT INTO referrals (agency_id, referred_player_id, referrer_player_id, code, registration_fingerprint, counts, reason, reason_at, flag)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, CASE WHEN ?7 IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', 'now') END, ?8)
        ON CONFLICT (agency_id, referred_player_id) DO NOTHING`,
     )
-    .bind(input.agencyId, input.referredPlayerId, input.referrerPlayerId, input.code, input.fingerprint, input.counts ? 1 : 0, input.reason)
+    .bind(input.agencyId, input.referredPlayerId, input.referrerPlayerId, input.code, input.fingerprint, input.counts ? 1 : 0, input.reason, input.flag)
     .run();
   return (result.meta.changes ?? 0) > 0;
 }
 
-type ReferralRow = { referred_player_id: string; referrer_player_id: string; username: string; display_name: string; counts: number; reason: NotCountingReason | null; reason_at: string | null; created_at: string };
+type ReferralRow = {
+  referred_player_id: string;
+  referrer_player_id: string;
+  username: string;
+  display_name: string;
+  counts: number;
+  reason: NotCountingReason | null;
+  reason_at: string | null;
+  created_at: string;
+  flag: ReferralFlag | null;
+};
 const toReferral = (r: ReferralRow): ReferralRecord => ({
   referredPlayerId: r.referred_player_id,
   referrerPlayerId: r.referrer_player_id,
@@ -67,13 +88,14 @@ const toReferral = (r: ReferralRow): ReferralRecord => ({
   reason: r.reason,
   reasonAt: r.reason_at,
   createdAt: r.created_at,
+  flag: r.flag,
 });
 
 /** A referrer's referred players, newest first (`referrerId` null: every referral of the agency). */
 export async function listReferrals(db: D1Database, agencyId: string, referrerId: string | null): Promise<ReferralRecord[]> {
   const { results } = await db
     .prepare(
-      `SELECT r.referred_player_id, r.referrer_player_id, p.username, p.display_name, r.counts, r.reason, r.reason_at, r.created_at
+      `SELECT r.referred_player_id, r.referrer_player_id, p.username, p.display_name, r.counts, r.reason, r.reason_at, r.created_at, r.flag
          FROM referrals r JOIN players p ON p.id = r.referred_player_id AND p.agency_id = r.agency_id
         WHERE r.agency_id = ?1 AND (?2 IS NULL OR r.referrer_player_id = ?2)
         ORDER BY r.created_at DESC, r.referred_player_id`,
@@ -104,10 +126,16 @@ export async function fingerprintsOf(db: D1Database, agencyId: string, playerIds
   return out;
 }
 
+/** The IP addresses the player's current sessions came from (the registration flag, decision 049). */
+export async function sessionIpsOf(db: D1Database, agencyId: string, playerId: string): Promise<string[]> {
+  const { results } = await db.prepare(`SELECT DISTINCT ip FROM sessions WHERE agency_id = ?1 AND player_id = ?2 AND ip IS NOT NULL`).bind(agencyId, playerId).all<{ ip: string }>();
+  return results.map((r) => r.ip);
+}
+
 /**
- * Every bank account each of these players holds or held: the current one, and the ones a
- * replacement took away (the audit row of each replacement keeps the account before it,
- * decision 013; the audit log is append-only, so nothing is forgotten).
+ * Every bank account each of these players holds or held, with its holder's name: the current
+ * one, and the ones a replacement took away (the audit row of each replacement keeps the
+ * account before it, decision 013; the audit log is append-only, so nothing is forgotten).
  */
 export async function banksOf(db: D1Database, agencyId: string, playerIds: string[]): Promise<Map<string, BankKey[]>> {
   const out = new Map<string, BankKey[]>();
@@ -115,16 +143,16 @@ export async function banksOf(db: D1Database, agencyId: string, playerIds: strin
   const ids = JSON.stringify(playerIds);
   const { results } = await db
     .prepare(
-      `SELECT player_id, bank_code, account_number FROM bank_accounts WHERE agency_id = ?1 AND player_id IN (SELECT value FROM json_each(?2))
+      `SELECT player_id, bank_code, account_number, account_name FROM bank_accounts WHERE agency_id = ?1 AND player_id IN (SELECT value FROM json_each(?2))
        UNION
-       SELECT target, json_extract(before_json, '$.bankCode'), json_extract(before_json, '$.accountNumber') FROM audit_log
+       SELECT target, json_extract(before_json, '$.bankCode'), json_extract(before_json, '$.accountNumber'), json_extract(before_json, '$.accountName') FROM audit_log
         WHERE agency_id = ?1 AND action = 'player.bank-replace' AND target IN (SELECT value FROM json_each(?2)) AND before_json IS NOT NULL`,
     )
     .bind(agencyId, ids)
-    .all<{ player_id: string; bank_code: string | null; account_number: string | null }>();
+    .all<{ player_id: string; bank_code: string | null; account_number: string | null; account_name: string | null }>();
   for (const r of results) {
     if (!r.bank_code || !r.account_number) continue;
-    (out.get(r.player_id) ?? out.set(r.player_id, []).get(r.player_id)!).push({ bankCode: r.bank_code, accountNumber: r.account_number });
+    (out.get(r.player_id) ?? out.set(r.player_id, []).get(r.player_id)!).push({ bankCode: r.bank_code, accountNumber: r.account_number, accountName: r.account_name });
   }
   return out;
 }
@@ -137,6 +165,27 @@ export async function sumSettledDeposits(db: D1Database, agencyId: string, fromI
     .prepare(
       `SELECT player_id, SUM(credit_minor) AS credit FROM deposit_orders_view
         WHERE agency_id = ?1 AND status = 'SUCCESS' AND paid_at >= ?2 AND paid_at < ?3 AND player_id IN (SELECT value FROM json_each(?4))
+        GROUP BY player_id`,
+    )
+    .bind(agencyId, fromIso, toIso, JSON.stringify(playerIds))
+    .all<{ player_id: string; credit: number | null }>();
+  for (const r of results) out.set(r.player_id, BigInt(r.credit ?? 0));
+  return out;
+}
+
+/**
+ * Credit withdrawn per player, requested inside [fromIso, toIso) (decision 049): a withdrawal
+ * took the credit from the provider unless it FAILED (the provider never gave it) or was
+ * REJECTED (staff refused it and the credit went back); PENDING (the provider's answer not
+ * known yet) counts as taken, so a share is never paid on credit that may have left.
+ */
+export async function sumWithdrawnCredit(db: D1Database, agencyId: string, fromIso: string, toIso: string, playerIds: string[]): Promise<Map<string, bigint>> {
+  const out = new Map<string, bigint>();
+  if (playerIds.length === 0) return out;
+  const { results } = await db
+    .prepare(
+      `SELECT player_id, SUM(credit_minor) AS credit FROM withdraw_orders_view
+        WHERE agency_id = ?1 AND status IN ('PENDING', 'OPEN', 'SUCCESS') AND created_at >= ?2 AND created_at < ?3 AND player_id IN (SELECT value FROM json_each(?4))
         GROUP BY player_id`,
     )
     .bind(agencyId, fromIso, toIso, JSON.stringify(playerIds))

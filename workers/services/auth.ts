@@ -101,7 +101,7 @@ export async function registerPlayer(
   // Every registration counts against the client's hourly allowance.
   await recordFailure(db, keys, now());
   // The referral tie, once, after the account exists (an invalid code never blocks a registration).
-  const referral = await tieReferral(db, agencyId, id, input.ref, input.fingerprint);
+  const referral = await tieReferral(db, agencyId, id, input.ref, { fingerprint: input.fingerprint, phone: input.phone, ip: client.ip });
   return { ok: true, playerId: id, referral };
 }
 

@@ -12,12 +12,14 @@ import {
   laterVerdict,
   newReferralCode,
   normalizeReferralCode,
+  registrationFlag,
   tieVerdict,
   turnoverRequired,
   weeklyEarnings,
   weekStarting,
   type Earnings,
   type NotCountingReason,
+  type ReferralFlag,
   type ReferralMode,
   type ReferralSettings,
   type Week,
@@ -38,8 +40,10 @@ import {
   settleClaim,
   playerNames,
   readReferralSettings,
+  sessionIpsOf,
   stopCountingStatement,
   sumSettledDeposits,
+  sumWithdrawnCredit,
   upsertReferralSettingsStatement,
   type ClaimStatus,
   type ReferralClaim,
@@ -85,18 +89,28 @@ export async function checkReferralCode(db: D1Database, agencyId: string, raw: s
 
 export type TieOutcome = "tied" | "not_counting" | "invalid" | "self" | null;
 
-/**
- * Called by registration right after the new player's row is written. `fingerprint`: the
- * device fingerprint the register form carried (SPEC §3; empty without JavaScript).
- */
-export async function tieReferral(db: D1Database, agencyId: string, newPlayerId: string, raw: string | null | undefined, fingerprint: string | null | undefined): Promise<TieOutcome> {
+/** What the registration knows of the newcomer besides the code (decision 049). */
+export type Registrant = {
+  /** The device fingerprint the register form carried (SPEC §3; empty without JavaScript). */
+  fingerprint?: string | null;
+  /** The phone number registered with: the referrer's makes the tie not count. */
+  phone?: string | null;
+  /** The client's IP address: the referrer's (a current session's) only flags the tie for staff. */
+  ip?: string | null;
+};
+
+/** Called by registration right after the new player's row is written. */
+export async function tieReferral(db: D1Database, agencyId: string, newPlayerId: string, raw: string | null | undefined, given: Registrant | null = null): Promise<TieOutcome> {
   if (!raw || raw.trim() === "") return null;
+  const registrant = given ?? {};
   const code = normalizeReferralCode(raw);
   const holder = code ? await findCodeHolder(db, agencyId, code) : null;
   if (!code || !holder) return "invalid";
+  const fingerprint = registrant.fingerprint;
   const print = fingerprint && /^[a-f0-9]{16,128}$/.test(fingerprint) ? fingerprint : null;
-  const referrerFingerprints = (await fingerprintsOf(db, agencyId, [holder.playerId])).get(holder.playerId) ?? [];
-  const verdict = tieVerdict({ referrerId: holder.playerId, newPlayerId, fingerprint: print, referrerFingerprints });
+  const [prints, referrerIps] = await Promise.all([fingerprintsOf(db, agencyId, [holder.playerId]), registrant.ip ? sessionIpsOf(db, agencyId, holder.playerId) : []]);
+  const referrerFingerprints = prints.get(holder.playerId) ?? [];
+  const verdict = tieVerdict({ referrerId: holder.playerId, newPlayerId, fingerprint: print, referrerFingerprints, phone: registrant.phone, referrerPhone: holder.phone });
   if (!verdict.tie) return "self";
   await insertReferral(db, {
     agencyId,
@@ -106,6 +120,7 @@ export async function tieReferral(db: D1Database, agencyId: string, newPlayerId:
     fingerprint: print,
     counts: verdict.counts,
     reason: verdict.counts ? null : verdict.reason,
+    flag: registrationFlag({ ip: registrant.ip, referrerIps }),
   });
   return verdict.counts ? "tied" : "not_counting";
 }
@@ -151,18 +166,26 @@ async function weekShares(db: D1Database, agencyId: string, settings: ReferralSe
   const ids = inWeek.map((r) => r.referredPlayerId);
   const netLoss = new Map<string, bigint>();
   let deposits = new Map<string, bigint>();
+  let withdrawals = new Map<string, bigint>();
   if (ids.length > 0 && settings.mode === "net_loss") {
     for (const row of await sumPlayerProviderDays(db, agencyId, week.start, week.end, ids)) {
       netLoss.set(row.playerId, (netLoss.get(row.playerId) ?? 0n) + BigInt(row.winLossMinor));
     }
   } else if (ids.length > 0) {
-    deposits = await sumSettledDeposits(db, agencyId, new Date(week.startsAt).toISOString(), new Date(week.endsAt).toISOString(), ids);
+    // deposits net of the week's withdrawals (decision 049)
+    const [from, to] = [new Date(week.startsAt).toISOString(), new Date(week.endsAt).toISOString()];
+    [deposits, withdrawals] = await Promise.all([sumSettledDeposits(db, agencyId, from, to, ids), sumWithdrawnCredit(db, agencyId, from, to, ids)]);
   }
   const byReferrer = new Map<string, ReferralRecord[]>();
   for (const r of inWeek) (byReferrer.get(r.referrerPlayerId) ?? byReferrer.set(r.referrerPlayerId, []).get(r.referrerPlayerId)!).push(r);
   const out = new Map<string, WeekShare>();
   for (const [referrerId, list] of byReferrer) {
-    const players = list.map((r) => ({ playerId: r.referredPlayerId, netLossMinor: netLoss.get(r.referredPlayerId) ?? 0n, depositsMinor: deposits.get(r.referredPlayerId) ?? 0n }));
+    const players = list.map((r) => ({
+      playerId: r.referredPlayerId,
+      netLossMinor: netLoss.get(r.referredPlayerId) ?? 0n,
+      depositsMinor: deposits.get(r.referredPlayerId) ?? 0n,
+      withdrawalsMinor: withdrawals.get(r.referredPlayerId) ?? 0n,
+    }));
     out.set(referrerId, { ...weeklyEarnings(settings, players), counted: list.length });
   }
   return out;
@@ -364,6 +387,8 @@ export type AdminReferralsPage = {
   weeks: { start: string; end: string }[];
   rows: ReferrerRow[];
   notCounting: { referrer: string; referred: string; reason: NotCountingReason | null; reasonAt: string | null }[];
+  /** Referrals flagged at registration for staff to look at (decision 049: the referrer's IP address); they count unless listed above. */
+  flagged: { referrer: string; referred: string; flag: ReferralFlag; counts: boolean; createdAt: string }[];
   totals: { referred: number; counting: number; amount: string; claimed: string };
   /** Shares the provider refused (wallet FAILED) that staff may retry (decision 029). */
   failedCredits: (RewardClaimRow & { retryable: boolean })[];
@@ -400,7 +425,7 @@ export async function adminReferralsPage(db: D1Database, agencyId: string, weekS
     };
   });
   rows.sort((a, b) => b.referred - a.referred || a.username.localeCompare(b.username));
-  const names2 = await playerNames(db, agencyId, referrals.filter((r) => !r.counts).map((r) => r.referredPlayerId));
+  const names2 = await playerNames(db, agencyId, referrals.filter((r) => !r.counts || r.flag).map((r) => r.referredPlayerId));
   return {
     settings: settingsView(settings),
     week: { start: week.start, end: week.end },
@@ -409,6 +434,11 @@ export async function adminReferralsPage(db: D1Database, agencyId: string, weekS
     notCounting: referrals
       .filter((r) => !r.counts)
       .map((r) => ({ referrer: names.get(r.referrerPlayerId)?.username ?? r.referrerPlayerId, referred: names2.get(r.referredPlayerId)?.username ?? r.username, reason: r.reason, reasonAt: r.reasonAt })),
+    flagged: referrals.flatMap((r) =>
+      r.flag
+        ? [{ referrer: names.get(r.referrerPlayerId)?.username ?? r.referrerPlayerId, referred: names2.get(r.referredPlayerId)?.username ?? r.username, flag: r.flag, counts: r.counts, createdAt: r.createdAt }]
+        : [],
+    ),
     totals: {
       referred: referrals.length,
       counting: referrals.filter((r) => r.counts).length,

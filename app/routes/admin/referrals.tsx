@@ -39,7 +39,7 @@ const capInput = (cap: string | null) => (cap === null ? "" : cap.replace(/\.00$
 
 export default function AdminReferrals({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { settings, week, weeks, rows, notCounting, totals, failedCredits } = loaderData;
+  const { settings, week, weeks, rows, notCounting, flagged, totals, failedCredits } = loaderData;
   const [form, fields] = useSchemaForm("referral-settings", ReferralSettingsSchema, actionData?.result, {
     enabled: settings.enabled ? "on" : undefined,
     mode: settings.mode,
@@ -139,6 +139,20 @@ export default function AdminReferrals({ loaderData, actionData }: Route.Compone
             {notCounting.map((n, i) => (
               <li key={i}>
                 {t("referral.notCountingLine", { referred: n.referred, referrer: n.referrer, reason: t(`referral.reasons.${n.reason ?? "same_device"}`), at: formatDateTime(n.reasonAt) })}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {flagged.length > 0 && (
+        <>
+          <h2>{t("referral.flaggedTitle")}</h2>
+          <p className="muted">{t("referral.flaggedIntro")}</p>
+          <ul data-testid="referral-flagged">
+            {flagged.map((f, i) => (
+              <li key={i}>
+                {t("referral.flaggedLine", { referred: f.referred, referrer: f.referrer, flag: t(`referral.flags.${f.flag}`), at: formatDateTime(f.createdAt) })}
+                {f.counts ? "" : ` (${t("referral.notCountingTitle")})`}
               </li>
             ))}
           </ul>
