@@ -40,12 +40,13 @@ export function parse(argv) {
       "persist-to": { type: "string" },
       "brand-color": { type: "string" },
       logo: { type: "string" },
+      port: { type: "string" },
       help: { type: "boolean", default: false },
     },
     strict: true,
   });
   if (values.help) {
-    console.log("usage: npm run agency:create -- --env <local|name> --id <id> --name <name> --domain <host> [--domain <host>] [--owner <username>] [--thb-buy N --thb-sell N] [--brand-color #rrggbb] [--logo file] [--remote] [--persist-to dir]");
+    console.log("usage: npm run agency:create -- --env <local|name> --id <id> --name <name> --domain <host> [--domain <host>] [--owner <username>] [--thb-buy N --thb-sell N] [--brand-color #rrggbb] [--logo file] [--remote] [--persist-to dir] [--port N]");
     process.exit(0);
   }
   const env = values.env ?? fail("--env is required (local, or the name of an [env.<name>] block in wrangler.toml)");
@@ -75,7 +76,24 @@ export function parse(argv) {
   }
   const logo = values.logo ?? null;
   if (logo !== null && !existsSync(logo)) fail(`--logo ${logo}: no such file`);
-  return { env, id, name, domains, owner, rate, brandColor, logo, remote: values.remote, persistTo: values["persist-to"] };
+  if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) fail(`--port ${values.port}: the port number a local server answers on`);
+  return { env, id, name, domains, owner, rate, brandColor, logo, remote: values.remote, persistTo: values["persist-to"], port: values.port ?? null };
+}
+
+/** Names only this machine answers to: a browser reaches them over plain http, at a local server's port. */
+const LOOPBACK = /^(localhost|127\.0\.0\.1|.*\.localhost)$/;
+
+/**
+ * The origin the printed enrolment link starts with (issue 35), decided by the DOMAIN, not by
+ * --env: a real domain is served by Cloudflare over https on the default port, whichever
+ * environment is being created; a loopback name only by a server on this machine, over http,
+ * at its port: --port, else 5173 for --env local (`npm start`) and 8787 for another
+ * environment (`wrangler dev --env <name>`, wrangler's default port).
+ */
+export function linkOrigin(opts) {
+  const host = opts.domains[0];
+  if (!LOOPBACK.test(host)) return `https://${host}`;
+  return `http://${host}:${opts.port ?? (opts.env === "local" ? "5173" : "8787")}`;
 }
 
 /** The same rule as workers/core/host.ts: lower case, no port, no trailing dot. */

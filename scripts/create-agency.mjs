@@ -27,7 +27,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildSql, ENROL_TTL_MS, enrolToken, fail, parse, q, Refusal } from "./agency-sql.mjs";
+import { buildSql, ENROL_TTL_MS, enrolToken, fail, linkOrigin, parse, q, Refusal } from "./agency-sql.mjs";
 import { brandAsset, brandSql, putBrandObjects } from "./brand-seed.mjs";
 import { loadBrandRules } from "./brand-rules.mjs";
 
@@ -115,12 +115,10 @@ export async function main(argv) {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const scheme = opts.env === "local" && !opts.remote ? "http" : "https";
-  const port = scheme === "http" && /^(localhost|127\.0\.0\.1|.*\.localhost)$/.test(opts.domains[0]) ? ":5173" : "";
   if (brand) console.log(`brand: ${brand.colors ? `primary ${brand.colors.primary} (text ${brand.colors.primaryText})` : "neutral colours"}${brand.assets[0] ? `, logo /brand/${brand.assets[0].name} (${brand.assets[0].width}x${brand.assets[0].height})` : ""}`);
   console.log(`created agency ${opts.id} (${opts.name}) with domain(s) ${opts.domains.join(", ")} in the ${where}`);
   console.log(`owner ${opts.owner}: no password until enrolment. One-time enrolment link (valid until ${new Date(expiresAt).toISOString()}):`);
-  console.log(`  ${scheme}://${opts.domains[0]}${port}/admin/enrol?token=${token}`);
+  console.log(`  ${linkOrigin(opts)}/admin/enrol?token=${token}`);
   console.log(`enrolment code (the same token): ${token}`);
   if (!opts.rate) console.log("no exchange rate set: deposits are refused (NO_RATE) until the owner sets THB buy/sell at /admin/settings.");
   console.log("next: add a payment channel at /admin/settings; set the provider credentials there too.");

@@ -153,7 +153,7 @@ export function webManifest(agency: Agency, lang: Language) {
 }
 
 /** How long an image may go unused before it is deleted (decision 053). */
-export const UNREFERENCED_DAYS = 30;
+const UNREFERENCED_DAYS = 30;
 /** Deletions per run: a backlog (e.g. right after the migration) drains over several hours. */
 const SWEEP_BATCH = 200;
 
