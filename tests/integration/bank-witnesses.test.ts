@@ -117,3 +117,34 @@ describe("issue 31: the rehearsals' doublings", () => {
     expect(JSON.parse(audit!.after_json).override).toMatchObject({ reason: "two transfers on the BCEL statement of the day" });
   });
 });
+
+describe("issue 31: witnesses of one transfer at the same moment", () => {
+  it("staff, statement and forwarder reporting one transfer at once, under three ids: one transfer, one credit, nothing queued", async () => {
+    const cases = [];
+    for (let i = 0; i < 8; i++) cases.push(await openOwnOrder(String(60_000 + i * 10_000)));
+    const before = await queueItems();
+    await Promise.all(
+      cases.map(async (p, i) => {
+        const bankTime = Date.now() - 60_000;
+        const statement = { channelCode: CHANNEL, bankTransactionId: `FTRACE${i}S`, amount: p.order.payAmount!, bankTime, reference: null, source: "statement" as const, raw: `row ${i}` };
+        const forwarded = { ...statement, bankTransactionId: `sha256:race${i}`, source: "forwarder" as const, bankTime: bankTime + 20_000, raw: `sms ${i}` };
+        const answers = await Promise.all([
+          applyBankTransaction(env, "demo", statement, owner),
+          applyBankTransaction(env, "demo", forwarded, null),
+          markOpenDepositPaid(env, cashier, { orderCode: p.order.code, bankTransactionId: `ST-RACE-${i}`, bankTime }),
+          applyBankTransaction(env, "demo", statement, owner), // the same row twice (a second import)
+        ]);
+        expect(answers.filter((a) => "kind" in a && a.kind === "applied").length + answers.filter((a) => "ok" in a && a.ok).length).toBeGreaterThanOrEqual(1);
+      }),
+    );
+    expect(await queueItems()).toEqual(before);
+    for (const p of cases) {
+      const transfers = await env.DB.prepare(`SELECT COUNT(*) AS n FROM bank_transactions WHERE agency_id = 'demo' AND channel_code = ?1 AND amount = ?2`).bind(CHANNEL, p.order.payAmount).first<{ n: number }>();
+      expect(transfers!.n).toBe(1);
+      await p.wallet.runDueWork();
+      const order = (await p.wallet.getDeposit(p.order.code))!;
+      expect(order.status).toBe("SUCCESS");
+      expect(await p.wallet.ledgerTotals()).toEqual({ LAK: "0", THB: "0" });
+    }
+  }, 120_000);
+});

@@ -21,6 +21,7 @@ export type SeenTransfer = {
   amount: string; // canonical LAK
   bankTime: number;
   sources: readonly WitnessSource[];
+  /** The order it paid (or is being applied to); null when it paid none (queued, late, a debit). */
   orderCode: string | null;
   /** The life of the order it paid (created..expires), when it paid one. */
   orderLife?: { createdAt: number; expiresAt: number } | null;
@@ -40,7 +41,7 @@ export function duringOrderLife(bankTime: number, life: { createdAt: number; exp
  * Whether a report is a further witness of a transfer already seen: same account and amount,
  * no witness of the report's source yet (at most one per source: a second statement row is a
  * second transfer), and either a bank time within the window, or a text naming the order the
- * transfer paid with a bank time during that order's life (a cashier's typed time may be off
+ * transfer paid, both bank times during that order's life (a cashier's typed time may be off
  * by more than the window; a payment naming the order after its life is a later payment of
  * the same QR, not this one). null: not this transfer.
  */
@@ -48,7 +49,13 @@ export function linkRule(report: Report, transfer: SeenTransfer, window: number)
   if (report.channelCode !== transfer.channelCode || report.amount !== transfer.amount) return null;
   if (transfer.sources.includes(report.source)) return null;
   if (Math.abs(report.bankTime - transfer.bankTime) <= window) return "window";
-  if (transfer.orderCode && report.namedOrders.includes(transfer.orderCode) && duringOrderLife(report.bankTime, transfer.orderLife, window)) return "order";
+  if (
+    transfer.orderCode &&
+    report.namedOrders.includes(transfer.orderCode) &&
+    duringOrderLife(report.bankTime, transfer.orderLife, window) &&
+    duringOrderLife(transfer.bankTime, transfer.orderLife, window)
+  )
+    return "order";
   return null;
 }
 

@@ -179,7 +179,13 @@ export async function linkCandidates(db: D1Database, agencyId: string, q: Candid
     )
     .bind(agencyId, q.channelCode, q.direction, q.amount, q.from, q.to, JSON.stringify(q.namedOrders))
     .all<Row & LifeRow & { sources: string | null }>();
-  return results.map((r) => ({ ...toRecord(r), sources: sourcesOf(r.sources), orderLife: lifeOf(r) }));
+  return results.map(asCandidate);
+}
+
+/** The order rule counts only an order the transfer paid (APPLIED, or PENDING in the wallet), not one it was late for. */
+function asCandidate(r: Row & LifeRow & { sources: string | null }): WitnessedTransfer {
+  const paid = r.outcome === "APPLIED" || r.outcome === "PENDING";
+  return { ...toRecord(r), orderCode: paid ? r.order_code : null, sources: sourcesOf(r.sources), orderLife: paid ? lifeOf(r) : null };
 }
 
 export type WitnessInput = {
@@ -232,9 +238,10 @@ export async function claimTransfer(db: D1Database, agencyId: string, input: Cla
               SELECT 1 FROM bank_transactions t
                WHERE t.agency_id = ?1 AND t.channel_code = ?2 AND t.direction = ?4 AND t.amount = ?5
                  AND (t.bank_time BETWEEN ?15 AND ?16
-                      OR (t.order_code IN (SELECT value FROM json_each(?17))
+                      OR (t.order_code IN (SELECT value FROM json_each(?17)) AND t.outcome IN ('APPLIED', 'PENDING')
                           AND EXISTS (SELECT 1 FROM pay_amount_reservations r WHERE r.agency_id = ?1 AND r.order_code = t.order_code
-                                         AND ?6 BETWEEN r.created_at - (?16 - ?6) AND r.expires_at + (?16 - ?6))))
+                                         AND ?6 BETWEEN r.created_at - (?16 - ?6) AND r.expires_at + (?16 - ?6)
+                                         AND t.bank_time BETWEEN r.created_at - (?16 - ?6) AND r.expires_at + (?16 - ?6))))
                  AND NOT EXISTS (SELECT 1 FROM bank_witnesses w WHERE w.agency_id = ?1 AND w.channel_code = ?2 AND w.transfer_id = t.bank_transaction_id AND w.source = ?8))`,
       )
       .bind(
