@@ -130,11 +130,14 @@ describe("forwarder: a correctly signed post", () => {
     expect(row).toMatchObject({ kind: "UNREADABLE", source: "forwarder", channel_code: CHANNEL });
   });
 
-  it("money going out is not a deposit: recorded, nothing queued", async () => {
+  it("money going out is not a deposit: kept as a bank debit for reconciliation (issue 31), nothing queued", async () => {
     const before = await stored();
-    const res = await post({ content: `BCEL: Transfer out 20,000 LAK on ${vientiane(Date.now())}` });
-    expect(res).toEqual({ status: 200, body: { ok: true, result: "ignored-debit" } });
+    const content = `BCEL: Transfer out 20,000 LAK on ${vientiane(Date.now())}`;
+    const res = await post({ content });
+    expect(res).toEqual({ status: 200, body: { ok: true, result: "debit" } });
     expect((await stored()).unmatched).toBe(before.unmatched);
+    const debit = await env.DB.prepare(`SELECT direction, amount, outcome, source, raw FROM bank_transactions WHERE agency_id = 'demo' AND channel_code = ?1 AND direction = 'debit'`).bind(CHANNEL).first();
+    expect(debit).toEqual({ direction: "debit", amount: "20000.00", outcome: "DEBIT", source: "forwarder", raw: `BCEL\n${content}` });
   });
 
   it("reads with the owner's saved patterns for the bank", async () => {

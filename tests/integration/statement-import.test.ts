@@ -126,6 +126,11 @@ describe("statement import: first import of a channel", () => {
     expect(await providerBalance("betflix", player.username)).not.toBe("0.00");
     const queued = await env.DB.prepare(`SELECT amount FROM unmatched_payments WHERE agency_id = 'demo' AND amount = '7777.00'`).first<{ amount: string }>();
     expect(queued).toBeTruthy();
+    // the debit row is kept as a bank debit, and the import's bank-time range is recorded (issue 31: reconciliation)
+    const debits = await env.DB.prepare(`SELECT source, outcome FROM bank_transactions WHERE agency_id = 'demo' AND channel_code = ?1 AND direction = 'debit'`).bind(CHANNEL).all();
+    expect(debits.results).toEqual([{ source: "statement", outcome: "DEBIT" }]);
+    const range = await env.DB.prepare(`SELECT channel_code, credit_rows, debit_rows, bank_time_from <= bank_time_to AS ordered FROM statement_imports WHERE id = ?1`).bind(upload).first();
+    expect(range).toEqual({ channel_code: CHANNEL, credit_rows: 2, debit_rows: 1, ordered: 1 });
     const audit = await env.DB.prepare(`SELECT staff_username, after_json FROM audit_log WHERE action = 'statement.import' AND target = ?1`).bind(CHANNEL).first<{ staff_username: string; after_json: string }>();
     expect(audit!.staff_username).toBe("cashier-st");
     expect(JSON.parse(audit!.after_json)).toMatchObject({ file: "bcel.csv", applied: 1, unmatched: 1, debit: 1, errors: 2 });

@@ -24,8 +24,9 @@ describe("notification patterns: reading", () => {
   });
 
   it("money out is a debit, not a deposit", () => {
-    expect(readNotification(BCEL, "BCEL", "Transfer out 20,000 LAK to 0101xxxx on 24/11/2026 10:00")).toEqual({ kind: "debit" });
-    expect(readNotification(BCEL, "BCEL", "ໂອນອອກ 20.000 ກີບ")).toEqual({ kind: "debit" });
+    // a debit keeps what reconciliation needs: the amount, the bank's time (Vientiane), the id when printed
+    expect(readNotification(BCEL, "BCEL", "Transfer out 20,000 LAK to 0101xxxx on 24/11/2026 10:00")).toEqual({ kind: "debit", amount: "20000", bankTime: Date.UTC(2026, 10, 24, 3, 0), transactionId: null });
+    expect(readNotification(BCEL, "BCEL", "ໂອນອອກ 20.000 ກີບ")).toMatchObject({ kind: "debit", bankTime: null });
   });
 
   it("unreadable: another sender, no credit word, no amount", () => {

@@ -256,7 +256,8 @@ function vientianeTime(groups: Record<string, string | undefined>): number | nul
 
 export type NotificationReading =
   | { kind: "credit"; amount: string; bankTime: number | null; reference: string | null; transactionId: string | null }
-  | { kind: "debit" }
+  /** A debit the bank reports (money out): kept for reconciliation against withdrawals paid. */
+  | { kind: "debit"; amount: string | null; bankTime: number | null; transactionId: string | null }
   | { kind: "unreadable"; problem: "SENDER" | "NO_CREDIT" | "NO_AMOUNT" };
 
 function firstGroup(patterns: string[], text: string): string | null {
@@ -279,14 +280,14 @@ export function readNotification(patterns: BankPatterns, from: string, fullText:
     return { kind: "unreadable", problem: "SENDER" };
   }
   const matches = (list: string[]) => list.some((source) => compile(source)?.test(text) ?? false);
-  if (!matches(patterns.credit)) return matches(patterns.debit) ? { kind: "debit" } : { kind: "unreadable", problem: "NO_CREDIT" };
+  const credit = matches(patterns.credit);
+  if (!credit && !matches(patterns.debit)) return { kind: "unreadable", problem: "NO_CREDIT" };
   let amount: string | null = null;
   for (const source of patterns.amount) {
     const written = firstGroup([source], text);
     amount = written ? parseAmountText(written) : null;
     if (amount) break;
   }
-  if (!amount) return { kind: "unreadable", problem: "NO_AMOUNT" };
   let bankTime: number | null = null;
   for (const source of patterns.time) {
     const groups = compile(source)?.exec(text)?.groups;
@@ -295,6 +296,8 @@ export function readNotification(patterns: BankPatterns, from: string, fullText:
   }
   const reference = firstGroup(patterns.reference, text)?.toUpperCase() ?? null;
   const transactionId = firstGroup(patterns.transactionId, text)?.toUpperCase() ?? null;
+  if (!credit) return { kind: "debit", amount, bankTime, transactionId };
+  if (!amount) return { kind: "unreadable", problem: "NO_AMOUNT" };
   // "Ref: <our order code>" is the payer's note, not the bank's id.
   return { kind: "credit", amount, bankTime, reference, transactionId: transactionId === reference ? null : transactionId };
 }

@@ -77,7 +77,8 @@ export type RowProblem = "DATE_UNREADABLE" | "AMOUNT_UNREADABLE" | "ROW_TOO_SHOR
 
 export type StatementRow =
   | { row: number; kind: "credit"; bankTime: number; amount: string; description: string; transactionId: string | null; reference: string | null; key: string; raw: string }
-  | { row: number; kind: "debit"; raw: string }
+  /** A debit row keeps what reconciliation matches withdrawals by (amount null: the bank printed none readable). */
+  | { row: number; kind: "debit"; bankTime: number; amount: string | null; description: string; transactionId: string | null; key: string; raw: string }
   | { row: number; kind: "error"; problem: RowProblem; value: string; raw: string };
 
 /** The largest statement accepted (bytes) and rows read from it. */
@@ -353,7 +354,16 @@ export function readStatement(
       }
     }
     if (!isCredit) {
-      out.push({ row, kind: "debit", raw });
+      const debitText = m.amountMode === "split" ? cell(col.debit) : amountText;
+      const debitMinor = m.amountMode === "split" ? parseStatementAmount(debitText, m.numberFormat) : amount;
+      const positive = debitMinor === null ? null : debitMinor < 0n ? -debitMinor : debitMinor;
+      const debitAmount = positive !== null && positive > 0n ? formatAmount(positive, "LAK") : null;
+      const description = cell(col.description);
+      const triple = `${bankTime}|-${debitAmount ?? "?"}|${description}`;
+      const occurrence = (occurrences.get(triple) ?? 0) + 1;
+      occurrences.set(triple, occurrence);
+      const transactionId = col.transactionId >= 0 ? cell(col.transactionId) || null : null;
+      out.push({ row, kind: "debit", bankTime, amount: debitAmount, description, transactionId, key: `statement|${triple}|${occurrence}`, raw });
       continue;
     }
     if (amount === null || amount <= 0n) {

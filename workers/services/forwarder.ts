@@ -9,7 +9,7 @@ import {
   readPatternsJson, recordDelivery, reopenHold, saveDeliveryOutcome, saveHoldOutcome, touchForwarder, updateForwarderLimitsStatement, upsertForwarderStatement,
   upsertPatternsStatement,
 } from "../db/forwarder";
-import { applyBankTransaction, recordUnreadableBankMessage, type BankTransactionInput } from "./bank-transactions";
+import { applyBankTransaction, recordBankDebit, recordUnreadableBankMessage, type BankTransactionInput } from "./bank-transactions";
 
 /**
  * The notification forwarder (issue 14, part 1c): an Android app on the agency's phone
@@ -180,7 +180,7 @@ type Message = { agencyId: string; channelCode: string; bankCode: string; autoCa
 async function applyMessage(env: Env, m: Message): Promise<string> {
   const { patterns } = await patternsOf(env.DB, m.agencyId, m.bankCode);
   const reading = readNotification(patterns, m.from, m.content);
-  if (reading.kind === "debit") return "ignored-debit";
+  if (reading.kind === "debit") return recordDebitMessage(env, m, reading);
   if (reading.kind === "unreadable") {
     await recordUnreadableBankMessage(env, m.agencyId, { channelCode: m.channelCode, source: "forwarder", raw: rawOf(m), receivedAt: m.now });
     return "unreadable";
@@ -213,6 +213,30 @@ async function applyMessage(env: Env, m: Message): Promise<string> {
   }
   const outcome = await applyBankTransaction(env, m.agencyId, input, null);
   return outcome.kind === "unmatched" ? `unmatched:${outcome.reason}` : outcome.kind;
+}
+
+/**
+ * Money out, as the phone saw it: kept as a bank debit (with its witnesses, by the same
+ * rules as credits) for reconciliation against withdrawals paid; nothing is applied.
+ */
+async function recordDebitMessage(env: Env, m: Message, reading: Extract<NotificationReading, { kind: "debit" }>): Promise<string> {
+  if (!reading.amount) return "ignored-debit"; // no amount to reconcile by: the raw text stays in the delivery log
+  const bankTime = reading.bankTime ?? m.sentAt;
+  const recorded = await recordBankDebit(
+    env,
+    m.agencyId,
+    {
+      channelCode: m.channelCode,
+      bankTransactionId: reading.transactionId ?? `sha256:${await sha256Hex(`${m.from}\n${bankTime}\n${m.content}`)}`,
+      amount: reading.amount,
+      bankTime,
+      reference: null,
+      source: "forwarder",
+      raw: rawOf(m),
+    },
+    null,
+  );
+  return recorded === "recorded" ? "debit" : "duplicate-debit";
 }
 
 const rawOf = (m: { from: string; content: string }) => (m.from ? `${m.from}\n${m.content}` : m.content);

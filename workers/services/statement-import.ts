@@ -24,7 +24,8 @@ import {
   type StatementMapping,
   type StatementRow,
 } from "../core/statement";
-import { applyBankTransaction, matchBankTransaction, type BankTransactionInput } from "./bank-transactions";
+import { applyBankTransaction, matchBankTransaction, recordBankDebit, type BankTransactionInput } from "./bank-transactions";
+import { insertStatementImportStatement } from "../db/bank-transactions";
 
 /**
  * Statement import (issue 14, 1.b), back office (cashier and owner). Staff upload the CSV
@@ -110,7 +111,7 @@ export type MapStep = {
 
 export type ReviewRow =
   | { row: number; kind: "credit"; bankTime: number; amount: string; description: string; reference: string | null; bankTransactionId: string; outcome: RowOutcome }
-  | { row: number; kind: "debit"; raw: string }
+  | { row: number; kind: "debit"; raw: string; bankTime: number; amount: string | null }
   | { row: number; kind: "error"; problem: RowProblem; value: string; raw: string };
 
 export type RowOutcome =
@@ -143,7 +144,7 @@ export async function statementPage(env: Env, agencyId: string, uploadId: string
     const review: ReviewRow[] = [];
     for (const [i, row] of read.rows.entries()) {
       if (row.kind !== "credit") {
-        review.push(row.kind === "debit" ? { row: row.row, kind: "debit", raw: row.raw } : row);
+        review.push(row.kind === "debit" ? { row: row.row, kind: "debit", raw: row.raw, bankTime: row.bankTime, amount: row.amount } : row);
         continue;
       }
       const input = await inputOf(stored.channelCode, row);
@@ -216,8 +217,15 @@ export async function applyStatement(env: Env, actor: AuditActor, uploadId: stri
   const summary: ApplySummary = { applied: 0, duplicate: 0, unmatched: 0, debit: 0, errors: 0 };
   const outcomes: (RowOutcome | null)[] = [];
   for (const row of read.rows) {
+    if (row.kind === "debit") {
+      // kept for reconciliation against withdrawals paid (decision 046); nothing is applied
+      if (row.amount) await recordBankDebit(env, actor.agencyId, { channelCode: stored.channelCode, bankTransactionId: row.transactionId ?? (await sha256Hex(row.key)), amount: row.amount, bankTime: row.bankTime, reference: null, source: "statement", raw: row.raw }, actor);
+      summary.debit++;
+      outcomes.push(null);
+      continue;
+    }
     if (row.kind !== "credit") {
-      summary[row.kind === "debit" ? "debit" : "errors"]++;
+      summary.errors++;
       outcomes.push(null);
       continue;
     }
@@ -226,6 +234,21 @@ export async function applyStatement(env: Env, actor: AuditActor, uploadId: stri
     outcomes.push(outcome);
   }
   await saveStatementUploadResult(env.DB, actor.agencyId, uploadId, outcomes);
+  // the bank-time range this import covers: a day is reconciled against a statement that covers it
+  const times = read.rows.flatMap((row) => (row.kind === "error" ? [] : [row.bankTime]));
+  if (times.length > 0) {
+    await insertStatementImportStatement(env.DB, actor.agencyId, {
+      id: uploadId,
+      channelCode: stored.channelCode,
+      fileName: stored.fileName,
+      from: Math.min(...times),
+      to: Math.max(...times),
+      creditRows: read.rows.filter((row) => row.kind === "credit").length,
+      debitRows: summary.debit,
+      importedBy: actor.staffUsername,
+      importedAt: Date.now(),
+    }).run();
+  }
   await recordAudit(env.DB, actor, { action: "statement.import", target: stored.channelCode, after: { file: stored.fileName, upload: uploadId, ...summary } });
   return { ok: true, summary };
 }
