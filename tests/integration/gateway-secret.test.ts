@@ -4,6 +4,9 @@ import { seedDemo } from "../setup/seed";
 import type { AuditActor } from "../../workers/db/audit";
 import { changeSettings, type ChannelInput } from "../../workers/services/admin-settings";
 import { handlePaymentWebhook } from "../../workers/services/gateway-callbacks";
+import { createStaff, staffLogin } from "../setup/staff";
+import worker from "../../workers/app";
+import { serializeLanguageCookie } from "../../app/middleware/i18next.server";
 
 /**
  * Issue 35 item 14: GATEWAY_WEBHOOK_SECRET is no longer required of every agency (an agency
@@ -53,3 +56,31 @@ describe("the payment webhook while the secret is unset", () => {
     expect(result.status).toBe(503);
   });
 });
+
+describe("the settings page while the secret is unset", () => {
+  it("says why a new gateway channel is not saved, in the staff's language", async () => {
+    await createStaff(env, { agencyId: "demo", username: "gw-owner", password: "gw-owner-pass-1", role: "owner" }).then((o) =>
+      staffLogin(env, { username: "gw-owner", password: "gw-owner-pass-1", totpSecret: o.totpSecret }).then((cookie) => (ownerCookie = cookie)),
+    );
+    const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+    const body = new URLSearchParams({ intent: "channel", code: "GW-PAGE", mid: "GW0002", displayName: "Gateway", currency: "LAK", bankCode: "LDB", merchantName: "DEMO AGENCY", merchantCity: "VIENTIANE", active: "on" });
+    const post = async (lng: "lo" | "cn" | "vn") =>
+      worker.fetch!(
+        new Request("http://localhost/admin/settings", {
+          method: "POST",
+          headers: { Origin: "http://localhost", "Content-Type": "application/x-www-form-urlencoded", Cookie: `${ownerCookie}; ${(await serializeLanguageCookie(lng, false)).split(";")[0]}` },
+          body,
+        }) as never,
+        unset,
+        ctx,
+      );
+    const lo = await post("lo");
+    expect(lo.status).toBe(409);
+    expect(await lo.text()).toContain("GATEWAY_WEBHOOK_SECRET");
+    expect(await (await post("cn")).text()).toContain("无法保存或启用支付网关渠道");
+    expect(await (await post("vn")).text()).toContain("Không thể lưu hoặc bật kênh của cổng thanh toán");
+    expect(await channelRow("GW-PAGE")).toBeNull();
+  }, 60_000);
+});
+
+let ownerCookie = "";

@@ -306,6 +306,8 @@ function ChannelsSection({ settings, actionData }: SectionProps) {
           </li>
         ))}
       </ul>
+      {/* a refused switch (e.g. a gateway channel while GATEWAY_WEBHOOK_SECRET is unset) */}
+      <FormError id="channel-active-error" errors={resultFor(actionData, "channel-active")?.error?.[""] ?? undefined} />
       <h3>{t("settings.channels.new")}</h3>
       <ChannelForm channel={null} actionData={actionData} />
     </section>
