@@ -77,7 +77,7 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
   const credit = (minor: number) => formatMoney((minor / 100).toFixed(2), "THB");
   return (
     <div data-testid="reconciliation" data-day={page.day} data-closed={page.closed ? "yes" : "no"}>
-      <nav className="admin-pager" aria-label={t("reconciliation.days")}>
+      <nav aria-label={t("reconciliation.days")}>
         <Link to={`/admin/reconciliation?day=${page.previousDay}`} prefetch="none" data-testid="previous-day">
           ← {page.previousDay}
         </Link>{" "}
@@ -219,7 +219,7 @@ function LineFacts({ t, line }: { t: T; line: Line }) {
           {line.direction === "debit" ? <Link to={`/admin/withdrawals/${line.orderCode}`}>{line.orderCode}</Link> : <Link to={`/admin/deposits/${line.orderCode}`}>{line.orderCode}</Link>}
         </>
       )}
-      {line.raw && <> · <span className="raw">{line.raw}</span></>}
+      {line.raw && <> · <span className="raw-text">{line.raw}</span></>}
     </p>
   );
 }
@@ -272,7 +272,7 @@ function NoteForm({ t, day, line, error }: { t: T; day: string; line: Line; erro
         <label htmlFor={id}>{line.note ? t("reconciliation.noteChange") : t("reconciliation.note")}</label>
         <textarea id={id} name="note" required minLength={3} maxLength={500} rows={2} defaultValue={line.note?.note ?? ""} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
         {error && (
-          <p id={`${id}-error`} className="field-error" role="alert">
+          <p id={`${id}-error`} className="field-errors" role="alert">
             {t(`reconciliation.errors.${error}`)}
           </p>
         )}

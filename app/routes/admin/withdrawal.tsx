@@ -185,7 +185,7 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
                         {d.channelCode} · {d.transferId}
                       </td>
                       <td>{formatDateTime(d.bankTime)}</td>
-                      <td className="raw">{d.raw}</td>
+                      <td className="raw-text">{d.raw}</td>
                     </tr>
                   ))}
                 </tbody>
