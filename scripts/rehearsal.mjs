@@ -166,7 +166,7 @@ async function main() {
   const creating = run(
     "create the agency (npm run agency:create -- --env rehearsal, local)",
     "node",
-    ["scripts/create-agency.mjs", "--env", ENV, "--id", AGENCY.id, "--name", AGENCY.name, "--domain", AGENCY.domain, "--owner", AGENCY.owner, "--persist-to", stateDir],
+    ["scripts/create-agency.mjs", "--env", ENV, "--id", AGENCY.id, "--name", AGENCY.name, "--domain", AGENCY.domain, "--owner", AGENCY.owner, "--persist-to", stateDir, "--port", String(port)],
   );
   log(`start wrangler dev --env rehearsal on ${baseUrl}`);
   let serverLog = "";
