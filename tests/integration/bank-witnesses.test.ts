@@ -5,9 +5,12 @@ import { playerWithBank, postDeposit, providerBalance } from "../setup/money";
 import { ageOrder, seedOwnAccountChannel } from "../setup/own-account";
 import { smsForwarderSign } from "../../workers/core/sms-forwarder";
 import { createForwarder } from "../../workers/services/forwarder";
-import { applyBankTransaction } from "../../workers/services/bank-transactions";
+import { applyBankTransaction, splitWitness, twinsOfPayment } from "../../workers/services/bank-transactions";
+import { getDepositDetail } from "../../workers/services/admin-deposits";
+import { createStaff, staffLogin } from "../setup/staff";
+import { postForm } from "../setup/players";
 import { markOpenDepositPaid } from "../../workers/services/open-deposits";
-import { resolveWithCredit } from "../../workers/services/admin-payments";
+import { getUnmatched, resolveWithCredit } from "../../workers/services/admin-payments";
 import { findAgencyByHost } from "../../workers/services/agency";
 import type { AuditActor } from "../../workers/db/audit";
 
@@ -147,4 +150,34 @@ describe("issue 31: witnesses of one transfer at the same moment", () => {
       expect(await p.wallet.ledgerTotals()).toEqual({ LAK: "0", THB: "0" });
     }
   }, 120_000);
+});
+
+describe("issue 31: the order's page lists every witness; the owner splits a link", () => {
+  it("a statement row linked by amount and time is listed on the order; split by the owner (reason, audited) it is queued with its raw text, flagged against the order; the cashier's split is 403", async () => {
+    const p = await openOwnOrder("140000");
+    const bankTime = Date.now() - 120_000;
+    await applyBankTransaction(env, "demo", { channelCode: CHANNEL, bankTransactionId: "FTSPLITA", amount: p.order.payAmount!, bankTime, reference: null, source: "forwarder", raw: "sms A" }, null);
+    expect(await applyBankTransaction(env, "demo", { channelCode: CHANNEL, bankTransactionId: "FTSPLITB", amount: p.order.payAmount!, bankTime: bankTime + 60_000, reference: null, source: "statement", raw: "row B" }, owner)).toMatchObject({ kind: "duplicate", orderCode: p.order.code });
+    await p.wallet.runDueWork(); // the read model the page starts from
+    const detail = (await getDepositDetail(env, "demo", p.order.code))!;
+    expect(detail.witnesses.map((w) => [w.source, w.witnessId, w.link, w.raw])).toEqual([
+      ["forwarder", "FTSPLITA", "key", "sms A"],
+      ["statement", "FTSPLITB", "window", "row B"],
+    ]);
+    // the cashier cannot split (the route is the owner's)
+    const username = `csplit${Date.now() % 100000}`;
+    const cashierStaff = await createStaff(env, { agencyId: "demo", username, password: "cashier-pass-1234", role: "cashier" });
+    const cookie = await staffLogin(env, { username, password: "cashier-pass-1234", totpSecret: cashierStaff.totpSecret });
+    const res = await postForm(`/admin/deposits/${p.order.code}`, { intent: "split", channelCode: CHANNEL, source: "statement", witnessId: "FTSPLITB", reason: "two payments" }, { cookie });
+    expect(res.status).toBe(403);
+    expect(await splitWitness(env, owner, { channelCode: CHANNEL, source: "statement", witnessId: "FTSPLITB", reason: "" })).toEqual({ ok: false, error: "REASON_REQUIRED" });
+    expect(await splitWitness(env, owner, { channelCode: CHANNEL, source: "statement", witnessId: "FTSPLITB", reason: "two transfers on the statement" })).toEqual({ ok: true });
+    expect(await splitWitness(env, owner, { channelCode: CHANNEL, source: "statement", witnessId: "FTSPLITB", reason: "again" })).toEqual({ ok: false, error: "NOT_LINKED" });
+    const queued = await env.DB.prepare(`SELECT id, kind, raw FROM unmatched_payments WHERE agency_id = 'demo' AND transaction_id = ?1`).bind(`demo:${CHANNEL}:FTSPLITB`).first<{ id: string; kind: string; raw: string }>();
+    expect(queued).toMatchObject({ kind: "NO_ORDER", raw: "row B" });
+    const twins = await twinsOfPayment(env.DB, "demo", (await getUnmatched(env.DB, "demo", queued!.id))!);
+    expect(twins).toMatchObject([{ kind: "applied", orderCode: p.order.code, source: "forwarder", witnessId: "FTSPLITA", sameSource: false }]);
+    const audit = await env.DB.prepare(`SELECT after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'bank-transaction.split' AND target = ?1`).bind(`${CHANNEL}:FTSPLITA`).first<{ after_json: string }>();
+    expect(JSON.parse(audit!.after_json)).toMatchObject({ source: "statement", id: "FTSPLITB", reason: "two transfers on the statement" });
+  });
 });

@@ -4,6 +4,7 @@ import type { DepositOrder, StaffRetryResult } from "../wallet/player-wallet";
 import { auditStatement, type AuditActor } from "../db/audit";
 import { findAgencyDepositOrder, listDepositOrders, type DepositListItem } from "../db/orders";
 import { walletOf } from "./wallet";
+import { witnessesOfOrder, type BankWitness } from "./bank-transactions";
 
 /**
  * Back office, deposits (issue 7 item 3): the agency's deposit orders from the read model
@@ -61,13 +62,14 @@ export type DepositDetail = {
   ledger: { entry: string; account: string; currency: string; amountMinor: string }[];
   retries: number;
   player: { id: string; username: string; displayName: string; status: string };
+  witnesses: BankWitness[];
 };
 
 export async function getDepositDetail(env: Env, agencyId: string, code: string): Promise<DepositDetail | null> {
   const found = await findAgencyDepositOrder(env.DB, agencyId, code);
   if (!found) return null;
   const wallet = walletOf(env, agencyId, found.playerId);
-  const [order, ledger, retries] = await Promise.all([wallet.getDeposit(code), wallet.ledgerFor(code), wallet.settlementRetries(code)]);
+  const [order, ledger, retries, transfers] = await Promise.all([wallet.getDeposit(code), wallet.ledgerFor(code), wallet.settlementRetries(code), witnessesOfOrder(env.DB, agencyId, code)]);
   return {
     row: {
       code: found.code,
@@ -85,6 +87,8 @@ export async function getDepositDetail(env: Env, agencyId: string, code: string)
     ledger,
     retries,
     player: { id: found.playerId, username: found.username, displayName: found.displayName, status: found.playerStatus },
+    // every bank transfer that paid it, each with every witness (decision 046)
+    witnesses: transfers.flatMap((t) => t.witnesses),
   };
 }
 

@@ -19,8 +19,11 @@ import {
   type BankDirection,
   type BankTransactionOutcomeKind,
   type BankTransactionRecord,
+  type BankWitness,
   type WitnessLink,
 } from "../db/bank-transactions";
+
+export type { BankWitness };
 import { endPayAmountReservation, findPayAmountReservation, reservationsWithPayAmount, type PayAmountReservation } from "../db/pay-amounts";
 import { handCreditedNear, insertBankUnmatchedPayment, listChannelKinds } from "../db/payments";
 import { findPlayer } from "../db/players";

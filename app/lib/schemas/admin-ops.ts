@@ -27,6 +27,19 @@ const creditFields = {
 /** review: the confirm step (nothing changes); credit: the money moves. */
 export const ManualCreditSchema = z.object({ intent: z.enum(["credit-review", "credit"]), ...creditFields });
 
+/** The owner splits a witness off the transfer it was linked to (decision 046). */
+export const SplitWitnessSchema = z.object({
+  intent: z.literal("split"),
+  channelCode: z.string(required).min(1).max(40),
+  source: z.enum(["staff", "statement", "forwarder"]),
+  witnessId: z.string(required).min(1).max(200),
+  reason: z
+    .string({ error: "admin:payments.witnesses.splitErrors.REASON_REQUIRED" })
+    .trim()
+    .min(3, { error: "admin:payments.witnesses.splitErrors.REASON_REQUIRED" })
+    .max(500, { error: "admin:payments.validation.noteMax" }),
+});
+
 export const RefundSchema = z.object({
   intent: z.enum(["refund-review", "refund"]),
   id: z.string(required).min(1),

@@ -2,10 +2,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { getDepositDetail, retryDeposit } from "../../../workers/services/admin-deposits";
+import { splitWitness } from "../../../workers/services/bank-transactions";
+import { BankWitnesses } from "~/components/bank-witnesses";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
-import { DepositRetrySchema } from "~/lib/schemas/admin-ops";
+import { DepositRetrySchema, SplitWitnessSchema } from "~/lib/schemas/admin-ops";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/deposit";
@@ -16,7 +18,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const detail = await getDepositDetail(getBindings(context), staff.agencyId, params.code);
   if (!detail) throw new Response("Not found", { status: 404 });
   const confirm = new URL(request.url).searchParams.get("confirm") === "retry" && detail.row.status === "FAILED";
-  return { ...detail, confirm };
+  return { ...detail, confirm, canSplit: staff.role === "owner" };
 }
 
 const OUTCOME_TOAST = {
@@ -29,8 +31,10 @@ const OUTCOME_TOAST = {
 } as const;
 
 export async function action({ request, context, params }: Route.ActionArgs) {
+  const form = await request.formData();
+  if (form.get("intent") === "split") return splitAction(request, context, params.code, form);
   const staff = await requireStaff(request, context);
-  const submission = parseWithZod(await request.formData(), { schema: DepositRetrySchema });
+  const submission = parseWithZod(form, { schema: DepositRetrySchema });
   if (submission.status !== "success") return data({ error: true }, { status: 400 });
   const result = await retryDeposit(getBindings(context), auditContext(request, staff), params.code, submission.value.retries);
   if (result.kind === "not-found") throw new Response("Not found", { status: 404 });
@@ -41,9 +45,25 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   });
 }
 
+/** The owner splits a witness off this order's transfer (two transfers really happened): it goes to the payments queue. */
+async function splitAction(request: Request, context: Route.ActionArgs["context"], code: string, form: FormData) {
+  const staff = await requireStaff(request, context, { role: "owner" });
+  const back = `/admin/deposits/${code}`;
+  const submission = parseWithZod(form, { schema: SplitWitnessSchema });
+  if (submission.status !== "success") {
+    const key = Object.values(submission.error ?? {}).flat()[0] ?? "admin:payments.witnesses.splitErrors.REASON_REQUIRED";
+    return redirectWithToast({ request, context }, back, { type: "error", message: translate(context, key) });
+  }
+  const done = await splitWitness(getBindings(context), auditContext(request, staff), submission.value);
+  return redirectWithToast({ request, context }, back, {
+    type: done.ok ? "success" : "error",
+    message: translate(context, done.ok ? "admin:payments.witnesses.splitDone" : `admin:payments.witnesses.splitErrors.${done.error}`),
+  });
+}
+
 export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { row, order, ledger, retries, player, confirm } = loaderData;
+  const { row, order, ledger, retries, player, confirm, witnesses, canSplit } = loaderData;
   return (
     <section>
       <title>{`${t("deposits.detailTitle")} ${row.code}`}</title>
@@ -111,6 +131,8 @@ export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
           )}
         </div>
       )}
+
+      {witnesses.length > 0 && <BankWitnesses witnesses={witnesses} splitAction={canSplit ? `/admin/deposits/${row.code}` : undefined} />}
 
       <h2>{t("deposits.ledger")}</h2>
       {ledger.length === 0 ? (

@@ -3,6 +3,7 @@ import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { getUnmatched, previewManualCredit, resolveAsRefunded, resolveWithCredit, unmatchedPaymentsPage, UNMATCHED_STATUSES, type ResolveError } from "../../../workers/services/admin-payments";
 import { AdminPager } from "~/components/admin";
+import { BankWitnesses } from "~/components/bank-witnesses";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -199,7 +200,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
               </>
             )}
           </dl>
-          {witnesses.length > 1 && <WitnessList witnesses={witnesses} />}
+          {witnesses.length > 1 && <BankWitnesses witnesses={witnesses} />}
           {selected.status === "OPEN" && twins.length > 0 && <TwinWarning twins={twins} raw={selected.raw} role={role} />}
           {selected.status === "OPEN" && (
             <ResolveForms
@@ -275,39 +276,6 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
 }
 
 type Twin = { kind: "applied" | "hand-credited"; orderCode: string | null; source: string; witnessId: string; bankTime: number; raw: string | null; sameSource: boolean };
-type Witness = { source: string; witnessId: string; bankTime: number; raw: string | null; link: string };
-
-/** Every report of this payment's transfer (statement row, forwarded message, staff), linked as one. */
-function WitnessList({ witnesses }: { witnesses: Witness[] }) {
-  const { t } = useTranslation("admin");
-  return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-label={t("payments.witnesses.title")}>
-      <table className="admin-table" data-testid="payment-witnesses">
-        <caption>{t("payments.witnesses.title")}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t("payments.witnesses.source")}</th>
-            <th scope="col">{t("payments.witnesses.id")}</th>
-            <th scope="col">{t("payments.witnesses.bankTime")}</th>
-            <th scope="col">{t("payments.witnesses.link")}</th>
-            <th scope="col">{t("payments.witnesses.raw")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {witnesses.map((w) => (
-            <tr key={`${w.source}:${w.witnessId}`}>
-              <td>{t(`openDeposits.sources.${w.source}`)}</td>
-              <td className="break-all">{w.witnessId}</td>
-              <td>{formatDateTime(new Date(w.bankTime))}</td>
-              <td>{t(`payments.witnesses.links.${w.link}`)}</td>
-              <td>{w.raw ? <pre className="raw-text">{w.raw}</pre> : t("common.none")}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
 
 /**
  * This money may already be credited (decision 046): what it may duplicate, with both raw
