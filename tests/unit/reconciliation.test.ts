@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import lo from "../../locales/lo/admin.json";
+import cn from "../../locales/cn/admin.json";
+import vn from "../../locales/vn/admin.json";
 import { bankDayBounds, matchDebits, namesAccount, reconcileDay, type CreditRow, type DayInput, type DebitRow, type PayoutRow } from "../../workers/core/reconciliation";
 
 // 2026-11-26 in Vientiane is [2026-11-25T17:00Z, 2026-11-26T17:00Z)
@@ -143,5 +146,19 @@ describe("closing a day", () => {
   it("a quiet day closes with a statement covering it", () => {
     expect(reconcileDay(input({})).closed).toBe(true);
     expect(reconcileDay(input({ imports: [] })).closed).toBe(false);
+  });
+});
+
+describe("reconciliation translations", () => {
+  const flat = (value: unknown, prefix: string): Record<string, string> =>
+    typeof value === "string" ? { [prefix]: value } : Object.assign({}, ...Object.entries(value as Record<string, unknown>).map(([k, v]) => flat(v, `${prefix}.${k}`)));
+  const [flo, fcn, fvn] = [lo, cn, vn].map((file) => flat((file as Record<string, unknown>).reconciliation, "reconciliation"));
+  it("have the same keys in lo, cn and vn, each in its own script, and name every reason, kind, source and resolution", () => {
+    expect(Object.keys(fcn).sort()).toEqual(Object.keys(flo).sort());
+    expect(Object.keys(fvn).sort()).toEqual(Object.keys(flo).sort());
+    for (const [key, value] of Object.entries(flo)) expect(value, key).toMatch(/[\u0E80-\u0EFF]/);
+    for (const [key, value] of Object.entries(fcn)) expect(value, key).toMatch(/[\u4E00-\u9FFF]/);
+    const names = ["reasons.STAFF_ONLY", "reasons.NO_CREDIT", "reasons.CREDITED_TWICE", "reasons.DEBIT_NO_WITHDRAWAL", "reasons.WITHDRAWAL_NO_DEBIT", "kinds.matched", "kinds.difference", "kinds.waiting", "kinds.timing", "sources.staff", "sources.statement", "sources.forwarder", "resolutions.applied", "resolutions.hand-credited", "resolutions.refunded", "resolutions.paid", "errors.DAY_INVALID", "errors.NOTE_INVALID", "errors.NOT_A_DIFFERENCE"];
+    for (const name of names) expect(flo[`reconciliation.${name}`], name).toBeTruthy();
   });
 });

@@ -113,7 +113,7 @@ export async function loadDebits(db: D1Database, agencyId: string, span: Span): 
 export async function loadPayouts(db: D1Database, agencyId: string, span: Span): Promise<PayoutRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT r.code, r.decided_at, w.provider, w.received, w.credit_minor, w.credit, w.created_at, w.paid_at, b.account_number
+      `SELECT r.code, r.decided_at, w.provider, w.received, w.credit_minor, w.created_at, w.paid_at, b.account_number
          FROM withdraw_reviews r
          JOIN withdraw_orders_view w ON w.code = r.code AND w.agency_id = r.agency_id
          LEFT JOIN bank_accounts b ON b.agency_id = w.agency_id AND b.player_id = w.player_id
@@ -121,12 +121,12 @@ export async function loadPayouts(db: D1Database, agencyId: string, span: Span):
         ORDER BY r.decided_at, r.code`,
     )
     .bind(agencyId, span.from, span.to)
-    .all<{ code: string; decided_at: number; provider: string; received: string; credit_minor: number | null; credit: string; created_at: string; paid_at: string | null; account_number: string | null }>();
+    .all<{ code: string; decided_at: number; provider: string; received: string; credit_minor: number | null; created_at: string; paid_at: string | null; account_number: string | null }>();
   return results.map((r) => ({
     code: r.code,
     provider: r.provider,
     amount: r.received,
-    creditMinor: Number(r.credit_minor ?? Math.round(Number(r.credit) * 100)),
+    creditMinor: Number(r.credit_minor ?? 0),
     accountNumber: r.account_number,
     requestedAt: ms(r.created_at) ?? Number(r.decided_at),
     markedPaidAt: Number(r.decided_at),
