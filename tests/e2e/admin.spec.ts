@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
 import { addBankAccount, depositCredit, loggedInPlayer } from "./player";
+import { d1 } from "./d1";
 import { currentStep, DEMO_STAFF, staffLogin, totpAt } from "./staff";
 
 async function withdraw(page: Page, amount: string): Promise<string> {
@@ -178,5 +179,58 @@ test.describe("back office", () => {
     await staffLogin(page, DEMO_STAFF.boss, "/admin/audit");
     await expect(page.locator('tr[data-action="withdrawal.paid"]').filter({ hasText: toPay })).toHaveCount(1);
     await expect(page.locator('tr[data-action="withdrawal.rejected"]').filter({ hasText: toReject })).toHaveCount(1);
+  });
+});
+
+/**
+ * Issue 35 item 2 (decision 049): a provider that stops answering shows on the dashboard while
+ * its deposits are neither failed nor flagged. What the wallets' projection writes during an
+ * outage (provider_attempts: timeouts and an error; a deposit PAID for 7 minutes) is seeded in
+ * this project's own agency (`<project>.e2e.localhost`) through the server's own D1, and
+ * removed after; the workerd integration test (tests/integration/provider-attempts.test.ts)
+ * makes the same rows with the sandbox provider's faults.
+ */
+test.describe("dashboard during a provider outage", () => {
+  const port = Number(process.env.E2E_PORT ?? 4173);
+  test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
+  test.describe.configure({ timeout: 90_000 });
+
+  test("the waiting deposits and the provider's timeouts and errors of the last 15 minutes show", { tag: "@pair-a" }, async ({ page }) => {
+    const project = test.info().project.name;
+    const agency = `e2e-${project}`;
+    const player = `e2e-outage-${project}`;
+    const code = `DOUTAGE${project.replace(/[^a-z]/g, "").toUpperCase().slice(0, 8)}`;
+    await staffLogin(page, DEMO_STAFF.boss);
+    const at = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
+    try {
+      await d1(
+        `INSERT INTO provider_attempts (agency_id, player_id, seq, provider, order_code, reference, op, outcome, error_code, at) VALUES
+           ('${agency}', '${player}', 1, 'askmebet', '${code}', '${code}', 'transfer_in', 'timeout', 'TIMEOUT', '${at(6 * 60_000)}'),
+           ('${agency}', '${player}', 2, 'askmebet', '${code}', '${code}', 'status', 'timeout', 'TIMEOUT', '${at(4 * 60_000)}'),
+           ('${agency}', '${player}', 3, 'askmebet', '${code}', '${code}', 'status', 'error', 'HTTP_502', '${at(2 * 60_000)}'),
+           ('${agency}', '${player}', 4, 'askmebet', '${code}', '${code}', 'status', 'timeout', 'TIMEOUT', '${at(60_000)}'),
+           ('${agency}', '${player}', 5, 'askmebet', '${code}', '${code}', 'transfer_in', 'timeout', 'TIMEOUT', '${at(20 * 60_000)}')`,
+      );
+      await d1(
+        `INSERT INTO deposit_orders_view (code, agency_id, player_id, provider, amount, credit, status, created_at, updated_at, paid_at, projection_version)
+         VALUES ('${code}', '${agency}', '${player}', 'askmebet', '60000.00', '100.00', 'PAID', '${at(8 * 60_000)}', '${at(6 * 60_000)}', '${at(7 * 60_000 + 10_000)}', 1)`,
+      );
+      await page.goto("/admin");
+      await expect(page.getByTestId("dash-provider-outage")).toBeVisible();
+      await expect(page.getByTestId("dash-waiting-count")).toHaveText(/^[1-9]\d*$/);
+      await expect(page.getByTestId("dash-waiting-oldest")).toContainText("7");
+      // the attempt of 20 minutes ago is outside the window: 3 timeouts, 1 error
+      const row = page.getByTestId("dash-provider-failures").locator('tr[data-provider="askmebet"]');
+      await expect(row.getByTestId("dash-timeouts")).toHaveText("3");
+      await expect(row.getByTestId("dash-errors")).toHaveText("1");
+      await expect(page.getByTestId("dash-no-provider-failures")).toHaveCount(0);
+    } finally {
+      await d1(`DELETE FROM provider_attempts WHERE agency_id = '${agency}' AND player_id = '${player}'`);
+      await d1(`DELETE FROM deposit_orders_view WHERE agency_id = '${agency}' AND code = '${code}'`);
+    }
+    // the outage over: nothing waits, no provider failed in the last 15 minutes
+    await page.goto("/admin");
+    await expect(page.getByTestId("dash-no-provider-failures")).toBeVisible();
+    await expect(page.getByTestId("dash-provider-outage")).toHaveCount(0);
   });
 });
