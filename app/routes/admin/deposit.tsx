@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { getDepositDetail, retryDeposit } from "../../../workers/services/admin-deposits";
+import { formatRate } from "../../../workers/core/money";
 import { splitWitness } from "../../../workers/services/bank-transactions";
 import { BankWitnesses } from "~/components/bank-witnesses";
 import { translate } from "~/lib/i18n.server";
@@ -89,7 +90,8 @@ export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
         <dt>{t("deposits.credit")}</dt>
         <dd>{formatMoney(row.credit, "THB")}</dd>
         <dt>{t("deposits.rate")}</dt>
-        <dd>{order?.rateSell ?? t("common.none")}</dd>
+        {/* the wallet keeps the rate as an integer of millionths (workers/core/money.ts); anything else is shown as stored */}
+        <dd data-testid="deposit-rate">{order ? (/^\d+$/.test(order.rateSell) ? formatRate(BigInt(order.rateSell)) : order.rateSell) : t("common.none")}</dd>
         <dt>{t("deposits.channel")}</dt>
         <dd>{order?.channelCode ?? t("common.none")}</dd>
         <dt>{t("deposits.createdAt")}</dt>
