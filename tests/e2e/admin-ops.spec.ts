@@ -158,7 +158,7 @@ test("a payment with no order is credited by hand to a player, after a confirm s
   await expect(page.getByTestId("deposit-status")).toHaveText("SUCCESS", { timeout: 15_000 });
 });
 
-test("a deposit's page shows the sell rate it was priced at as a rate, not in micro-units (issue 35)", async ({ page, request, clientIp }) => {
+test("a deposit's page shows the sell rate it was priced at as a rate, not in micro-units (issue 35)", async ({ page, request, clientIp, expectHttpError }) => {
   const player = newPlayer();
   await registerByApi(request, player, clientIp);
   await loginByApi(page, player, clientIp);
@@ -170,7 +170,13 @@ test("a deposit's page shows the sell rate it was priced at as a rate, not in mi
   await form.getByLabel("ຈຳນວນເງິນ (ກີບ)").fill("60000");
   await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
   const code = (await page.getByTestId("deposit-code").textContent())!.trim();
-  await staffLogin(page, DEMO_STAFF.cashier, `/admin/deposits/${code}`);
+  // the back office lists the order once the player's wallet has written it to its read model
+  expectHttpError(404, new RegExp(`/admin/deposits/${code}`));
+  await staffLogin(page, DEMO_STAFF.cashier);
+  await expect(async () => {
+    await page.goto(`/admin/deposits/${code}`);
+    await expect(page.getByTestId("deposit-facts")).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
   // the demo agency sells THB at 600 kip (scripts/seed.sql): the wallet keeps 600000000 (6 decimals)
   await expect(page.getByTestId("deposit-facts")).not.toContainText("600000000");
   await expect(page.getByTestId("deposit-rate")).toHaveText("600.000000");
