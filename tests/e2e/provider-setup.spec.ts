@@ -32,3 +32,22 @@ test("the owner sets a provider up: AMB without credentials is refused, the sand
   await card.getByRole("button").click();
   await expect(page.getByTestId("setup-alphabet-current")).toContainText("Sandbox", { timeout: 15_000 });
 });
+
+test("Betflix's member prefix (decision 048): the field and which Betflix value goes where; a malformed prefix is refused, translated, and nothing changes", async ({ page, expectHttpError }) => {
+  expectHttpError(409, /\/admin\/settings\/providers/);
+  await staffLogin(page, DEMO_STAFF.boss, "/admin/settings/providers");
+  await expect(page).toHaveURL(/\/admin\/settings\/providers/);
+  if (hasJs(test.info())) await page.locator(PAGE_READY).waitFor();
+
+  let card = page.getByTestId("setup-alphabet");
+  await expect(card.getByText("Betflix: ຄ່າ x-api-cat")).toBeVisible();
+  await expect(card.getByText("Betflix: ຄ່າ x-api-key")).toBeVisible();
+  await card.getByLabel("ການເຊື່ອມຕໍ່", { exact: true }).selectOption("betflix");
+  await card.locator('input[name="baseUrl"]').fill("https://bfx.example.test");
+  await card.locator('input[name="lobbyUrl"]').fill("https://www.betflik.example.test");
+  await card.getByLabel("ຄຳນຳໜ້າຊື່ສະມາຊິກ (Betflix, ບໍ່ບັງຄັບ)").fill("be-31");
+  await card.getByRole("button").click();
+  card = page.getByTestId("setup-alphabet");
+  await expect(card.locator(".field-errors").first()).toContainText("ຄຳນຳໜ້າບໍ່ຖືກຕ້ອງ", { timeout: 15_000 });
+  await expect(card.getByTestId("setup-alphabet-current")).not.toContainText("Betflix v4");
+});

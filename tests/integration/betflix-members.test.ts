@@ -119,12 +119,38 @@ describe("a deposit at Betflix, which prefixes the name it registers", () => {
     // Registered at Betflix before names were kept (e.g. by a lobby visit whose name was lost).
     const registered = (await port().launchUrl(`demo_${p.username}`, "lo")).kind === "ok" ? seen[0]!.form.username! : "";
     await env.DB.prepare(`DELETE FROM provider_members WHERE agency_id = 'demo' AND provider = 'betflix'`).run();
+    forgetProviderSetup("demo", "betflix"); // written behind the portal's back: the isolate forgets what it kept
     // Without the prefix the existing member cannot be found: refused, nothing moved.
     expect(await port().transfer({ username: `demo_${p.username}`, amount: "10.00", direction: "in", reference: "D261127ADOPT" })).toEqual({ kind: "refused", code: "REGISTER_FAILED" });
     expect(await keptMember(p.playerId)).toBeNull();
     expect(await saveProviderSetup(env, owner, setup({ memberPrefix: PREFIX, agent: null, secret: null }))).toEqual({ ok: true });
     expect(await port().transfer({ username: `demo_${p.username}`, amount: "10.00", direction: "in", reference: "D261127ADOP2" })).toMatchObject({ kind: "ok", balance: "10.00" });
     expect(await keptMember(p.playerId)).toBe(PREFIX + registered);
+  });
+});
+
+describe("the names kept by the isolate (as setups, decision 033)", () => {
+  it("a crowd of credit reads for one player reads provider_members once", async () => {
+    expect(await saveProviderSetup(env, owner, setup())).toEqual({ ok: true });
+    const p = await playerWithBank();
+    await env.DB.prepare(`INSERT INTO provider_members (agency_id, provider, player_id, username, member) VALUES ('demo', 'betflix', ?1, 'demoxyz', 'bf7xdemoxyz')`).bind(p.playerId).run();
+    vi.stubGlobal("fetch", fakeBetflix([], new Map([["bf7xdemoxyz", 5]])));
+    let reads = 0;
+    const DB = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "prepare")
+          return (sql: string) => {
+            if (/FROM provider_members WHERE agency_id = \?1 AND provider = \?2 AND player_id = \?3/.test(sql)) reads++;
+            return target.prepare(sql);
+          };
+        const value = Reflect.get(target, prop) as unknown;
+        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const counted = { ...env, DB } as Env;
+    expect((await fetchCredit(counted, "demo", p.username, "betflix")).credit?.amount).toBe("5.00");
+    await Promise.all(Array.from({ length: 10 }, () => fetchCredit(counted, "demo", p.username, "betflix")));
+    expect(reads).toBe(1);
   });
 });
 

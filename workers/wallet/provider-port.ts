@@ -41,6 +41,23 @@ const storedSetups = new Map<string, { value: StoredSetup; until: number }>();
 /** After the owner saves a provider's setup or credentials: the next call reads them again. */
 export function forgetProviderSetup(agencyId: string, provider: string): void {
   storedSetups.delete(`${agencyId}:${provider}`);
+  const prefix = `${agencyId}:${provider}:`;
+  for (const key of keptMembers.keys()) if (key.startsWith(prefix)) keptMembers.delete(key);
+}
+
+/**
+ * Member names a provider answered (decision 048), kept by the isolate for the same time as
+ * setups and for the same reason: a crowd of Betflix settlements would otherwise read
+ * provider_members once each. A kept name never changes; it is only forgotten when the agency
+ * moves to another account (saved here: at once; through another isolate: at most this late).
+ * Names found missing are not kept: the next call may register the player.
+ */
+const keptMembers = new Map<string, { member: string; until: number }>();
+const KEPT_MEMBERS_MAX = 10_000;
+
+function rememberMember(key: string, member: string): void {
+  if (keptMembers.size >= KEPT_MEMBERS_MAX) keptMembers.delete(keptMembers.keys().next().value!);
+  keptMembers.set(key, { member, until: Date.now() + PROVIDER_SETUP_TTL_MS });
 }
 
 async function readSetup(env: Env, agencyId: string, provider: Provider): Promise<StoredSetup> {
@@ -70,13 +87,23 @@ async function resolvePort(env: Env, agencyId: string, provider: Provider): Prom
       return (await findPlayerByUsername(env.DB, agencyId, legacyName.slice(prefix.length)))?.id ?? null;
     },
     members: {
-      find: (playerId) => findProviderMember(env.DB, agencyId, provider, playerId),
+      find: async (playerId) => {
+        const key = `${agencyId}:${provider}:${playerId}`;
+        const known = keptMembers.get(key);
+        if (known && known.until > Date.now()) return known.member;
+        const member = await findProviderMember(env.DB, agencyId, provider, playerId);
+        if (member) rememberMember(key, member);
+        return member;
+      },
       findAll: () => listProviderMembers(env.DB, agencyId, provider),
-      keep: (playerId, username, member) =>
-        keepProviderMember(env.DB, { agencyId, provider, playerId, username, member }).catch((error: unknown) => {
+      keep: async (playerId, username, member) => {
+        const kept = await keepProviderMember(env.DB, { agencyId, provider, playerId, username, member }).catch((error: unknown) => {
           console.error("provider member not kept", error);
           return false;
-        }),
+        });
+        if (kept) rememberMember(`${agencyId}:${provider}:${playerId}`, member);
+        return kept;
+      },
     },
   });
 }
