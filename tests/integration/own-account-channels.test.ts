@@ -169,9 +169,16 @@ describe("the channel screen (owner only)", () => {
   it("switches a channel to the static QR as is and back, audited; deactivates it without deleting", async () => {
     expect((await postForm(PAGE, { intent: "mode", code: "OWN-APB", mode: "static" }, { cookie: ownerCookie })).status).toBe(302);
     expect(await channelRow("OWN-APB")).toMatchObject({ qr_mode: "static" });
-    expect(JSON.parse((await auditRows("settings.ownAccount.qrMode")).at(-1)!.after_json!)).toEqual({ qrMode: "static" });
+    expect(JSON.parse((await auditRows("settings.ownAccount.qrMode")).at(-1)!.after_json!)).toEqual({ qrMode: "static", witnessWindowMinutes: 10 });
     expect((await postForm(PAGE, { intent: "mode", code: "OWN-APB", mode: "bogus" }, { cookie: ownerCookie })).status).toBe(400);
     expect(await channelRow("OWN-APB")).toMatchObject({ qr_mode: "static" });
+    // the witness window of the channel (decision 046): saved with the mode, refused out of range with a message
+    expect((await postForm(PAGE, { intent: "mode", code: "OWN-APB", mode: "static", witnessWindowMinutes: "15" }, { cookie: ownerCookie })).status).toBe(302);
+    expect(await channelRow("OWN-APB")).toMatchObject({ witness_window_minutes: 15 });
+    const refused = await postForm(PAGE, { intent: "mode", code: "OWN-APB", mode: "static", witnessWindowMinutes: "0" }, { cookie: ownerCookie });
+    expect(refused.status).toBe(302);
+    expect(refused.headers.getSetCookie().join(";")).toContain("toast");
+    expect(await channelRow("OWN-APB")).toMatchObject({ witness_window_minutes: 15 });
     expect((await postForm(PAGE, { intent: "active", code: "OWN-APB", active: "0" }, { cookie: ownerCookie })).status).toBe(302);
     expect(await channelRow("OWN-APB")).toMatchObject({ active: 0, gateway: "own_account" });
     expect((await auditRows("settings.channel.deactivate")).at(-1)).toMatchObject({ target: "OWN-APB" });

@@ -464,24 +464,24 @@ export function saveWebhookAnswerStatement(db: D1Database, signature: string, st
 export type QrMode = "derived" | "static";
 
 /** An own-account channel as the owner's channel screen shows it. */
-export type OwnAccountChannel = PaymentChannel & { staticQr: string; qrMode: QrMode };
+export type OwnAccountChannel = PaymentChannel & { staticQr: string; qrMode: QrMode; witnessWindowMinutes: number };
 
-type OwnAccountChannelRow = PaymentChannelRow & { static_qr: string; qr_mode: QrMode };
+type OwnAccountChannelRow = PaymentChannelRow & { static_qr: string; qr_mode: QrMode; witness_window_minutes: number };
 
 export async function listOwnAccountChannels(db: D1Database, agencyId: string): Promise<OwnAccountChannel[]> {
   const { results } = await db
-    .prepare(`SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode FROM payment_channels WHERE agency_id = ?1 AND gateway = 'own_account' ORDER BY active DESC, code`)
+    .prepare(`SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes FROM payment_channels WHERE agency_id = ?1 AND gateway = 'own_account' ORDER BY active DESC, code`)
     .bind(agencyId)
     .all<OwnAccountChannelRow>();
-  return results.map((row) => ({ ...toPaymentChannel(row), staticQr: row.static_qr, qrMode: row.qr_mode }));
+  return results.map((row) => ({ ...toPaymentChannel(row), staticQr: row.static_qr, qrMode: row.qr_mode, witnessWindowMinutes: row.witness_window_minutes }));
 }
 
 export async function findOwnAccountChannel(db: D1Database, agencyId: string, code: string): Promise<OwnAccountChannel | null> {
   const row = await db
-    .prepare(`SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode FROM payment_channels WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`)
+    .prepare(`SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes FROM payment_channels WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`)
     .bind(agencyId, code)
     .first<OwnAccountChannelRow>();
-  return row ? { ...toPaymentChannel(row), staticQr: row.static_qr, qrMode: row.qr_mode } : null;
+  return row ? { ...toPaymentChannel(row), staticQr: row.static_qr, qrMode: row.qr_mode, witnessWindowMinutes: row.witness_window_minutes } : null;
 }
 
 /** Inserts an own-account channel unless its code exists (a concurrent create of the same code changes nothing). */
@@ -500,4 +500,9 @@ export function insertOwnAccountChannelStatement(
 
 export function setOwnAccountQrModeStatement(db: D1Database, agencyId: string, code: string, mode: QrMode): D1PreparedStatement {
   return db.prepare(`UPDATE payment_channels SET qr_mode = ?3 WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`).bind(agencyId, code, mode);
+}
+
+/** The window of the witness rule (minutes): reports of one amount this close in bank time are one transfer (decision 046). */
+export function setWitnessWindowStatement(db: D1Database, agencyId: string, code: string, minutes: number): D1PreparedStatement {
+  return db.prepare(`UPDATE payment_channels SET witness_window_minutes = ?3 WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`).bind(agencyId, code, minutes);
 }

@@ -2,7 +2,7 @@ import { BANKS, findBank } from "../core/banks";
 import { readStaticLaoQr, type StaticLaoQr, type StaticQrProblem } from "../core/emvco";
 import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
 import {
-  findOwnAccountChannel, findPaymentChannel, insertOwnAccountChannelStatement, listOwnAccountChannels, listPaymentChannels, setOwnAccountQrModeStatement, type OwnAccountChannel,
+  findOwnAccountChannel, findPaymentChannel, insertOwnAccountChannelStatement, listOwnAccountChannels, listPaymentChannels, setOwnAccountQrModeStatement, setWitnessWindowStatement, type OwnAccountChannel,
   type QrMode,
 } from "../db/payments";
 import { setChannelActive } from "./admin-settings";
@@ -58,7 +58,7 @@ export async function loadOwnAccountChannels(db: D1Database, agencyId: string): 
  * app/lib/schemas/own-account-channel.ts produce exactly these values).
  */
 export type OwnAccountCreateInput = { intent: "create"; qrText: string; code: string; displayName: string };
-export type OwnAccountModeInput = { intent: "mode"; code: string; mode: QrMode };
+export type OwnAccountModeInput = { intent: "mode"; code: string; mode: QrMode; witnessWindowMinutes?: number };
 export type OwnAccountActiveInput = { intent: "active"; code: string; active: "1" | "0" };
 type OwnAccountChange = OwnAccountCreateInput | OwnAccountModeInput | OwnAccountActiveInput;
 
@@ -74,7 +74,7 @@ export async function changeOwnAccountChannels(db: D1Database, actor: AuditActor
     case "create":
       return createOwnAccountChannel(db, actor, change);
     case "mode":
-      return setOwnAccountQrMode(db, actor, change.code, change.mode);
+      return setOwnAccountQrMode(db, actor, change.code, change.mode, change.witnessWindowMinutes);
     case "active": {
       if (!(await findOwnAccountChannel(db, actor.agencyId, change.code))) return { ok: false, code: "CHANNEL_NOT_FOUND" };
       const done = await setChannelActive(db, actor, change.code, change.active === "1");
@@ -110,13 +110,20 @@ async function createOwnAccountChannel(db: D1Database, actor: AuditActor, input:
   return { ok: true };
 }
 
-async function setOwnAccountQrMode(db: D1Database, actor: AuditActor, code: string, mode: QrMode): Promise<ChangeResult> {
+async function setOwnAccountQrMode(db: D1Database, actor: AuditActor, code: string, mode: QrMode, windowMinutes?: number): Promise<ChangeResult> {
   const current = await findOwnAccountChannel(db, actor.agencyId, code);
   if (!current) return { ok: false, code: "CHANNEL_NOT_FOUND" };
-  if (current.qrMode === mode) return { ok: true };
+  const window = windowMinutes ?? current.witnessWindowMinutes;
+  if (current.qrMode === mode && current.witnessWindowMinutes === window) return { ok: true };
   await db.batch([
     setOwnAccountQrModeStatement(db, actor.agencyId, code, mode),
-    auditStatement(db, actor, { action: "settings.ownAccount.qrMode", target: code, before: { qrMode: current.qrMode }, after: { qrMode: mode } }),
+    setWitnessWindowStatement(db, actor.agencyId, code, window),
+    auditStatement(db, actor, {
+      action: "settings.ownAccount.qrMode",
+      target: code,
+      before: { qrMode: current.qrMode, witnessWindowMinutes: current.witnessWindowMinutes },
+      after: { qrMode: mode, witnessWindowMinutes: window },
+    }),
   ]);
   return { ok: true };
 }

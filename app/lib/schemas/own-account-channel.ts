@@ -26,6 +26,8 @@ export const OwnAccountModeSchema = z.object({
   intent: z.literal("mode"),
   code: z.string().trim().min(1),
   mode: z.enum(["derived", "static"], { error: "admin:ownAccount.validation.mode" }),
+  // the witness window (decision 046): reports of one amount this close in bank time are one transfer
+  witnessWindowMinutes: z.coerce.number({ error: "admin:ownAccount.validation.window" }).int({ error: "admin:ownAccount.validation.window" }).min(1, { error: "admin:ownAccount.validation.window" }).max(1440, { error: "admin:ownAccount.validation.window" }).optional(),
 }) satisfies z.ZodType<OwnAccountModeInput>;
 
 export const OwnAccountActiveSchema = z.object({

@@ -73,7 +73,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const schema = intent === "mode" ? OwnAccountModeSchema : intent === "active" ? OwnAccountActiveSchema : null;
   if (!schema) throw new Response("Unknown form", { status: 400 });
   const submission = parseWithZod(formData, { schema });
-  if (submission.status !== "success") throw new Response("Bad form", { status: 400 });
+  if (submission.status !== "success") {
+    // a window out of range is said in the staff member's language; anything else no form of ours sends
+    const windowError = submission.error?.witnessWindowMinutes?.[0];
+    if (!windowError) throw new Response("Bad form", { status: 400 });
+    return redirectWithError({ request, context }, PAGE, translate(context, windowError));
+  }
   const outcome = await changeOwnAccountChannels(db, auditContext(request, staff), submission.value);
   if (!outcome.ok) return redirectWithError({ request, context }, PAGE, translate(context, "admin:settings.errors.channelNotFound"));
   return redirectWithSuccess({ request, context }, `${PAGE}#channel-${submission.value.code}`, translate(context, "admin:ownAccount.saved"));
@@ -220,6 +225,13 @@ function ChannelList({ channels }: { channels: Channels }) {
                     </div>
                   ))}
                 </fieldset>
+                <div className="field">
+                  <label htmlFor={`window-${c.code}`}>{t("ownAccount.window.label")}</label>
+                  <input id={`window-${c.code}`} name="witnessWindowMinutes" type="number" inputMode="numeric" min={1} max={1440} required defaultValue={c.witnessWindowMinutes} aria-describedby={`window-${c.code}-hint`} />
+                  <p id={`window-${c.code}-hint`} className="field-hint">
+                    {t("ownAccount.window.hint")}
+                  </p>
+                </div>
                 <button type="submit" className="button button-small">
                   {t("ownAccount.mode.save")}
                 </button>
