@@ -1,5 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import { DEMO_SOCIAL, expect, hasJs, isPhone, PAGE_READY, test } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { DEMO_SOCIAL, expect, hasJs, isPhone, loginByApi, newPlayer, PAGE_READY, randomIp, registerByApi, test } from "./fixtures";
+import { playerPages } from "./pages";
 
 test.describe("root layout and landing page", () => {
   test("navbar, hero, categories and footer for a visitor", async ({ page }, info) => {
@@ -253,3 +255,137 @@ test.describe("root layout and landing page", () => {
     expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   });
 });
+
+test.describe("player pages at phone widths", () => {
+  test("at 320 and 360 px no text starts outside the screen or ends past it; the time played line has the page's padding (issue 35)", async ({ page }, info) => {
+    test.skip(!isPhone(info), "phone widths: the phone projects run it, with JavaScript on and off");
+    test.setTimeout(120_000); // every player page, twice
+    const ip = randomIp();
+    await page.context().setExtraHTTPHeaders({ "CF-Connecting-IP": ip });
+    const player = newPlayer();
+    await registerByApi(page.request, player, ip);
+    await loginByApi(page, player, ip);
+    for (const width of [320, 360]) {
+      await page.setViewportSize({ width, height: 740 });
+      for (const path of playerPages(info)) {
+        await page.goto(path);
+        const played = page.getByTestId("time-played");
+        await expect(played).toBeVisible();
+        expect.soft(await textCutByTheScreen(page), `${path} at ${width} px`).toEqual([]);
+        // its text starts where the page's own text does (the heading, inside the page's padding)
+        const starts = await page.evaluate(() => {
+          const textLeft = (el: Element | null) => {
+            if (!el?.firstChild) return null;
+            const range = document.createRange();
+            range.selectNodeContents(el);
+            return Math.round(range.getBoundingClientRect().left);
+          };
+          return { played: textLeft(document.querySelector('[data-testid="time-played"]')), heading: textLeft(document.querySelector("main h1")) };
+        });
+        expect.soft(starts.played, `${path} at ${width} px: the time played line starts with the heading`).toBe(starts.heading);
+      }
+    }
+  });
+});
+
+/** Inside this many px of a screen edge, a line end's glyph ink is measured. */
+const EDGE_PX = 6;
+type LineEnd = { mark: string; cluster: string; left: number; side: "start" | "end"; fonts?: string[] };
+
+/**
+ * Text the player sees cut by the screen's edges. Every text node's line boxes must lie within
+ * the viewport, and the glyph clusters that end a line near an edge must have their ink inside
+ * the screen, not on its first or last pixel column: a glyph's ink may begin left of its box,
+ * and one drawn from x = 0 is cut (the reported first letters of the time played line, drawn in
+ * the fallback font while the Lao web font is not there yet: font-display optional). The ink is
+ * measured in the fonts Chromium actually drew the element with (DevTools' platform fonts).
+ */
+async function textCutByTheScreen(page: Page): Promise<string[]> {
+  const { cut, near, width } = await page.evaluate(lineBoxes, EDGE_PX);
+  if (near.length === 0) return cut;
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send("DOM.enable");
+    await cdp.send("CSS.enable");
+    const { root } = await cdp.send("DOM.getDocument", { depth: 0 });
+    for (const end of near) {
+      const { nodeId } = await cdp.send("DOM.querySelector", { nodeId: root.nodeId, selector: `[data-edge-check="${end.mark}"]` });
+      end.fonts = (await cdp.send("CSS.getPlatformFontsForNode", { nodeId })).fonts.map((f) => f.familyName);
+    }
+  } finally {
+    await cdp.detach();
+  }
+  return [...cut, ...(await page.evaluate(inkOutside, { near, width }))];
+}
+
+/**
+ * In the page (also without JavaScript: Playwright evaluates in its own world). Line boxes
+ * outside the viewport, after the boxes that clip them (a scroller, an ellipsis: overflow other
+ * than visible below <body>); text hidden on purpose (screen-reader only, the skip link until
+ * focused, the phone table's off-screen header) is left out. The glyph clusters that end a line
+ * near an edge are returned, their element marked (`data-edge-check`), for the ink check.
+ */
+function lineBoxes(edge: number): { cut: string[]; near: LineEnd[]; width: number } {
+  const width = document.documentElement.clientWidth;
+  const offscreenOnPurpose = ".sr-only, .skip-link:not(:focus), .honeypot, .history thead, script, style, template";
+  const cut: string[] = [];
+  const near: LineEnd[] = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent ?? "";
+    const parent = node.parentElement;
+    if (!text.trim() || !parent || parent.closest(offscreenOnPurpose)) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    let clipped = false;
+    for (const rect of range.getClientRects()) {
+      if (rect.width === 0 || rect.height === 0) continue;
+      let left = rect.left;
+      let right = rect.right;
+      for (let el: Element | null = parent; el && el !== document.body; el = el.parentElement) {
+        if (getComputedStyle(el).overflowX === "visible") continue;
+        const box = el.getBoundingClientRect();
+        left = Math.max(left, box.left);
+        right = Math.min(right, box.right);
+        clipped = true;
+      }
+      if (right - left <= 0) continue; // scrolled out of its box
+      if (left < -0.5 || right > width + 0.5) cut.push(`"${text.trim().slice(0, 40)}" box ${Math.round(left)}..${Math.round(right)} (<${parent.localName} class="${parent.className}">)`);
+    }
+    if (clipped) continue; // its ink cannot leave the box that clips it
+    if (![...range.getClientRects()].some((r) => r.width > 0 && (r.left < edge || r.right > width - edge))) continue;
+    if (!parent.hasAttribute("data-edge-check")) parent.setAttribute("data-edge-check", String(near.length));
+    const mark = parent.getAttribute("data-edge-check")!;
+    let offset = 0;
+    for (const { segment } of new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)) {
+      const piece = document.createRange();
+      piece.setStart(node, offset);
+      piece.setEnd(node, (offset += segment.length));
+      const box = piece.getBoundingClientRect();
+      if (!segment.trim() || box.width === 0) continue;
+      if (box.left < edge) near.push({ mark, cluster: segment, left: box.left, side: "start" });
+      if (box.right > width - edge) near.push({ mark, cluster: segment, left: box.left, side: "end" });
+    }
+  }
+  return { cut, near, width };
+}
+
+/** In the page: the ink of each line end in each font its element was drawn with; at least 1 px inside. */
+function inkOutside({ near, width }: { near: LineEnd[]; width: number }): string[] {
+  const out: string[] = [];
+  const canvas = document.createElement("canvas").getContext("2d")!;
+  for (const end of near) {
+    const el = document.querySelector(`[data-edge-check="${end.mark}"]`)!;
+    const style = getComputedStyle(el);
+    const where = `<${el.localName} class="${el.className}">: "${el.textContent?.trim().slice(0, 40)}"`;
+    for (const family of end.fonts ?? []) {
+      canvas.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} "${family}"`;
+      const ink = canvas.measureText(end.cluster);
+      const inkLeft = end.left - ink.actualBoundingBoxLeft;
+      const inkRight = end.left + ink.actualBoundingBoxRight;
+      if (end.side === "start" && inkLeft < 1) out.push(`"${end.cluster}" starts a line with its ink at ${inkLeft.toFixed(1)} px in ${family} (${where})`);
+      if (end.side === "end" && inkRight > width - 1) out.push(`"${end.cluster}" ends a line with its ink at ${inkRight.toFixed(1)} of ${width} px in ${family} (${where})`);
+    }
+  }
+  return out;
+}
