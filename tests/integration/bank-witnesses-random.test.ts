@@ -9,6 +9,8 @@ import { markOpenDepositPaid } from "../../workers/services/open-deposits";
 import { getUnmatched, resolveAsRefunded, resolveWithCredit } from "../../workers/services/admin-payments";
 import { findAgencyByHost, type Agency } from "../../workers/services/agency";
 import type { AuditActor } from "../../workers/db/audit";
+import { reconciliationPage } from "../../workers/services/reconciliation";
+import { vientianeDate } from "../../workers/core/report-range";
 
 /**
  * One payment, one credit under randomness and concurrency (issue 31, decision 046). A seeded
@@ -199,6 +201,12 @@ describe("issue 31: 200 transfers, three witnesses, random order, random staff",
     expect(wrong).toEqual([]);
     // witnesses are linked, not queued: the queue held only transfers of their own
     expect(witnessesQueued).toEqual([]);
+    // the reconciliation of each bank day touched shows no transfer credited twice
+    const days = new Set(transfers.map((t) => vientianeDate(t.bankTime)));
+    for (const day of days) {
+      const page = await reconciliationPage(env.DB, "demo", day);
+      expect(page.lines.filter((l) => l.reason === "CREDITED_TWICE")).toEqual([]);
+    }
     // the linker never put two real transfers under one
     const { results: keys } = await env.DB.prepare(`SELECT bank_transaction_id AS k FROM bank_transactions WHERE agency_id = 'demo' AND channel_code = ?1`).bind(CHANNEL).all<{ k: string }>();
     for (const { k } of keys) expect((await truthOf(byWitness, k)).length).toBe(1);
