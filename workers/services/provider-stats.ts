@@ -35,13 +35,14 @@ const PLAYER_BATCH = 100;
  * Players asked in one batch (decision 051): one page of players, one periodSummary, their
  * days written, the cursor moved. Locally the sandbox provider answers a report with one
  * Durable Object call per player on the same workerd thread as every page: 2,400 players at
- * once held that thread 12-13 s.
+ * once held that thread 12-13 s. The size does not change how much one run does (that is
+ * RUN_SUBREQUESTS, counted per player); smaller batches only hold that thread less at a time.
  */
-const PLAYERS_PER_BATCH = 500;
+const PLAYERS_PER_BATCH = 100;
 /**
  * What one scheduled run may spend before it leaves the rest to the next tick (every 5
  * minutes): subrequests counted the way the worst adapter makes them (Betflix asks per
- * member: a batch of 500 players is 500 calls, plus its D1 statements), under the 10,000 of
+ * member: a batch of 100 players is 100 calls, plus its D1 statements), under the 10,000 of
  * a paid Worker's invocation; and wall time.
  */
 const RUN_SUBREQUESTS = 9_000;
