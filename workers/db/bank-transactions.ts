@@ -188,19 +188,8 @@ function asCandidate(r: Row & LifeRow & { sources: string | null }): WitnessedTr
   return { ...toRecord(r), orderCode: paid ? r.order_code : null, sources: sourcesOf(r.sources), orderLife: paid ? lifeOf(r) : null };
 }
 
-export type WitnessInput = {
-  channelCode: string;
-  source: WitnessSource;
-  witnessId: string;
-  transferId: string;
-  amount: string;
-  bankTime: number;
-  reference: string | null;
-  raw: string | null;
-  link: WitnessLink;
-  staffUsername: string | null;
-  recordedAt: number;
-};
+/** A witness as recorded (the split fields are written only by a split). */
+export type WitnessInput = Omit<BankWitness, "splitBy" | "splitReason" | "splitAt">;
 
 /**
  * Records a further witness of a transfer. false: this transfer already has a witness of this
