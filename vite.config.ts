@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
@@ -21,9 +22,35 @@ const browserI18n: Plugin = {
   resolveId: (source) => BROWSER_I18N[source],
 };
 
+/**
+ * `vite preview` (`npm start`, the e2e server, the benches) forwards every request to workerd
+ * through Miniflare's undici Pool, which keeps a connection for 1 s after an answer and sends
+ * the next request on it. workerd (kj's HTTP server) closes a connection 5 s after its last
+ * answer, timed on its one thread: when that thread was held longer (a crowd, the hourly job),
+ * a request undici had just sent on such a connection met the expired timer, the connection
+ * was closed with the request unread (ECONNRESET) and vite preview answered 500 "fetch
+ * failed" (decision 051: 4 to 50 of 2,000 requests while the job ran). Here each forwarded
+ * request gets a connection of its own (`reset`: closed after its answer; a loopback connect,
+ * well under a millisecond): a new connection's clock starts when workerd accepts it, so a
+ * held thread makes requests wait, never fail. Miniflare's own copy of undici is patched, in
+ * the preview process only (`vite dev` and the deployed Worker are untouched).
+ */
+const previewConnectionPerRequest: Plugin = {
+  name: "portal:preview-connection-per-request",
+  configurePreviewServer() {
+    const miniflare = createRequire(import.meta.resolve("@cloudflare/vite-plugin")).resolve("miniflare");
+    const { Pool } = createRequire(miniflare)("undici") as { Pool: { prototype: { dispatch(options: object, handler: unknown): boolean } } };
+    const dispatch = Pool.prototype.dispatch;
+    Pool.prototype.dispatch = function (options, handler) {
+      return dispatch.call(this, { ...options, reset: true }, handler);
+    };
+  },
+};
+
 export default defineConfig({
   plugins: [
     browserI18n,
+    previewConnectionPerRequest,
     cloudflare({
       viteEnvironment: { name: "ssr" },
       // The sandbox provider and bank run beside the portal locally (dev and preview).
