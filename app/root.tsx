@@ -254,7 +254,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <a href="#main" className="skip-link">{i18n.t("nav.skip")}</a>
-      <Navbar agencyName={agency.name} logo={brand.logo} player={player} locale={locale} social={agency.social} />
+      <Navbar agencyName={agency.name} logo={brand.logo} player={player} locale={locale} social={agency.social} lite={scripts === "lite"} />
       <main id="main" className="main" tabIndex={-1}>
         {playTime && <PlayTime {...playTime} />}
         <Outlet />

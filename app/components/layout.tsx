@@ -17,7 +17,8 @@ export type LayoutPlayer = { id: string; displayName: string } | null;
 
 type LayoutProps = { agencyName: string; logo: BrandImage | null };
 
-export function Navbar({ agencyName, logo, player, locale, social }: LayoutProps & { player: LayoutPlayer; locale: Language; social: Social }) {
+/** `lite`: the page ships no React (decision 034); its menu's change-password dialog is the lite script's (decision 052). */
+export function Navbar({ agencyName, logo, player, locale, social, lite = false }: LayoutProps & { player: LayoutPlayer; locale: Language; social: Social; lite?: boolean }) {
   const { t } = useTranslation();
   return (
     <header className="navbar">
@@ -32,7 +33,7 @@ export function Navbar({ agencyName, logo, player, locale, social }: LayoutProps
               <Link to="/player/deposit" className="button button-primary hide-sm" prefetch="intent">
                 {t("nav.deposit")}
               </Link>
-              <PlayerMenu player={player} />
+              <PlayerMenu player={player} lite={lite} />
             </>
           ) : (
             <>
@@ -52,7 +53,7 @@ export function Navbar({ agencyName, logo, player, locale, social }: LayoutProps
   );
 }
 
-function PlayerMenu({ player }: { player: NonNullable<LayoutPlayer> }) {
+function PlayerMenu({ player, lite }: { player: NonNullable<LayoutPlayer>; lite: boolean }) {
   const { t } = useTranslation();
   const [dialogOpen, setDialogOpen] = useState(false);
   return (
@@ -69,7 +70,8 @@ function PlayerMenu({ player }: { player: NonNullable<LayoutPlayer> }) {
       }
     >
       <div className="menu-panel">
-        {/* Without JavaScript this is a link to the page; with it, the dialog opens. */}
+        {/* Without JavaScript this is a link to the page; with it, the dialog opens (on a lite
+            page the lite script's, lib/lite/password-dialog.ts, in the shell below). */}
         <Link
           to="/player/password"
           className="menu-item"
@@ -96,7 +98,31 @@ function PlayerMenu({ player }: { player: NonNullable<LayoutPlayer> }) {
         <ChangePasswordDialog open={dialogOpen} onClose={() => setDialogOpen(false)} />
       </Suspense>
     )}
+    {lite && <PasswordDialogShell />}
     </>
+  );
+}
+
+/**
+ * The change-password dialog of a lite page, closed and empty: the lite script opens it and
+ * brings the form from /player/password (lib/lite/password-dialog.ts, decision 052). A few
+ * hundred bytes instead of the form in every page; a closed <dialog> shows nothing without
+ * JavaScript. Same title id and test ids as the React dialog (never both in one page).
+ */
+function PasswordDialogShell() {
+  const { t } = useTranslation();
+  return (
+    <dialog className="dialog" aria-labelledby="change-password-title" data-testid="password-dialog" data-password-dialog>
+      <div className="dialog-head">
+        <h2 id="change-password-title">{t("password.title")}</h2>
+        <button type="button" className="icon-button" data-dialog-close data-testid="password-dialog-close">
+          <Icon name="close" />
+          <span className="sr-only">{t("nav.close")}</span>
+        </button>
+      </div>
+      <p className="form-alert" role="alert" data-dialog-alert data-testid="password-dialog-error" />
+      <div data-dialog-body />
+    </dialog>
   );
 }
 

@@ -15,6 +15,7 @@ import { playTimePart } from "./lite/play-time";
 import { copyPart } from "./lite/copy";
 import { liteValidate } from "./lite/validate";
 import { liteCountdown, liteCreditPreview, liteDepositStatus, liteSelectOnFocus } from "./lite/deposit";
+import { litePasswordDialog } from "./lite/password-dialog";
 // The processed stylesheet as text (Vite `?inline`), for the lite pages' <style>; and its
 // address as a file (`?url`, the one the pages that hydrate link), for a browser that holds it.
 import appCss from "../styles/app.css?inline";
@@ -53,8 +54,10 @@ const PARTS: Record<string, LitePartSpec> = {
   depositStatus: { run: liteDepositStatus, kits: ["nextPollDelay"] },
   countdown: { run: liteCountdown },
   selectOnFocus: { run: liteSelectOnFocus },
+  // the player menu's change-password dialog (decision 052): lib/lite/password-dialog.ts
+  passwordDialog: { run: litePasswordDialog },
 };
-const PLAYER_PARTS = ["menus", "credits", "playTime"];
+const PLAYER_PARTS = ["menus", "credits", "playTime", "passwordDialog"];
 const LAST_PARTS = ["pending"];
 
 /**

@@ -34,4 +34,29 @@ test.describe("accessibility", () => {
       expect(bad.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
     }
   });
+
+  test("the change-password dialog of a lite page, open with its form and with an error, has no serious or critical axe violations (decision 052)", async ({ page, baseURL, expectHttpError }, info) => {
+    test.skip(!hasJs(info), "the dialog is the lite script's; without JavaScript the page is checked above");
+    expectHttpError(400, /^\/player\/password$/);
+    await loggedInPlayer(page, baseURL!, "/player/deposit");
+    await page.locator(PAGE_READY).waitFor({ state: "attached" });
+    await page.getByTestId("player-menu").locator("summary").click();
+    await page.getByTestId("change-password-link").click();
+    const dialog = page.getByTestId("password-dialog");
+    await expect(dialog.getByTestId("password-form")).toBeVisible();
+    const check = async (when: string) => {
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      expect(bad.map((v) => `${when} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    };
+    await check("open");
+    // the server's field errors, drawn in the dialog
+    await dialog.getByTestId("password-form").locator('button[type="submit"]').click();
+    await expect(dialog.locator('[aria-invalid="true"]').first()).toBeVisible();
+    await check("with errors");
+    // the focus ring shows on the dialog's controls (keyboard)
+    await page.keyboard.press("Shift+Tab");
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(outline).not.toBe("none");
+  });
 });

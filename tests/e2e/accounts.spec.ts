@@ -81,22 +81,29 @@ async function openPlayerMenu(page: Page) {
 }
 
 /**
- * The change-password form as a player reaches it from the player menu: in the dialog on a
- * page that hydrates, on /player/password without JavaScript and from a lite page (no React
- * to open a dialog with, decision 034; the menu entry is a link there).
+ * The change-password form as a player reaches it from the player menu: with JavaScript in a
+ * dialog over the current page (React's on a page that hydrates, the lite script's on a lite
+ * page: decision 052), without it on /player/password.
  */
 async function openChangePassword(page: Page, info: TestInfo): Promise<Locator> {
-  const lite = (await page.locator("html").getAttribute("data-scripts")) === "lite";
+  const before = page.url();
   await openPlayerMenu(page);
   await page.getByTestId("change-password-link").click();
-  if (hasJs(info) && !lite) {
+  if (hasJs(info)) {
     const dialog = page.getByTestId("password-dialog");
     await expect(dialog).toBeVisible();
-    await expect(page).not.toHaveURL(/\/player\/password/);
+    await expect(dialog.getByTestId("password-form")).toBeVisible();
+    expect(page.url()).toBe(before);
     return dialog.getByTestId("password-form");
   }
   await expect(page).toHaveURL(/\/player\/password$/);
   return page.getByTestId("password-form");
+}
+
+/** A refused change's message: in the dialog with JavaScript, in the error toast of the page without. */
+async function expectChangeRefused(page: Page, info: TestInfo, message: string) {
+  if (hasJs(info)) await expect(page.getByTestId("password-dialog").getByTestId("password-dialog-error")).toHaveText(message);
+  else await expect(page.getByTestId("toast")).toContainText(message);
 }
 
 async function fillChangePassword(form: Locator, values: { currentPassword?: string; newPassword?: string; confirmNewPassword?: string }) {
@@ -148,13 +155,15 @@ test.describe("player accounts", () => {
 
     await page.goto("/player/bank");
     await expect(page).toHaveURL(/\/player\/bank$/);
-    const fromLite = (await page.locator("html").getAttribute("data-scripts")) === "lite";
     const form = await openChangePassword(page, info);
     await fillChangePassword(form, { currentPassword: player.password, newPassword, confirmNewPassword: newPassword });
     const done = page.getByTestId("password-changed");
     await expect(done).toBeVisible();
     await expect(done).toContainText("ປ່ຽນລະຫັດຜ່ານສຳເລັດ");
-    if (hasJs(info) && !fromLite) await expect(page.getByTestId("password-dialog")).toBeVisible();
+    if (hasJs(info)) {
+      await expect(page.getByTestId("password-dialog").getByTestId("password-changed")).toBeVisible();
+      await expect(page).toHaveURL(/\/player\/bank$/);
+    }
 
     await page.getByTestId("password-changed-close").click();
     await expect(page).toHaveURL(/\/login$/);
@@ -168,6 +177,71 @@ test.describe("player accounts", () => {
     await submitLogin(page, { username: player.username, password: newPassword });
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByTestId("player-menu")).toContainText(player.displayName);
+  });
+
+  test("change password from the player menu: a dialog over the current page with JavaScript, the page without (issue 35)", async ({ page, clientIp, expectHttpError }, info) => {
+    expectHttpError(400, PASSWORD); // (a wrong current password answers 400 to a post with JavaScript)
+    const player = await loggedIn(page, clientIp, "/player/withdraw/history");
+    const newPassword = "N3w-" + player.password;
+    const link = page.getByTestId("change-password-link");
+    const heading = (await page.locator("main h1").textContent())!;
+    await openPlayerMenu(page);
+    await link.click();
+    if (!hasJs(info)) {
+      // the page, as before: a refused change answers with the error toast, a done one with the success panel
+      await expect(page).toHaveURL(/\/player\/password$/);
+      await expect(page.getByTestId("password-dialog")).toBeHidden();
+      await fillChangePassword(page.getByTestId("password-form"), { currentPassword: "not-my-password", newPassword, confirmNewPassword: newPassword });
+      await expect(page).toHaveURL(/\/player\/password$/);
+      await expect(page.getByTestId("toast")).toContainText(LO.passwordIncorrect);
+      await fillChangePassword(page.getByTestId("password-form"), { currentPassword: player.password, newPassword, confirmNewPassword: newPassword });
+      await expect(page.locator("main").getByTestId("password-changed")).toContainText("ປ່ຽນລະຫັດຜ່ານສຳເລັດ");
+      await page.getByTestId("password-changed-close").click();
+      await expect(page).toHaveURL(/\/login$/);
+      return;
+    }
+    const here = page.url();
+    const dialog = page.getByTestId("password-dialog");
+    // over the current page: a modal <dialog>, the page still under it
+    await expect(dialog).toBeVisible();
+    expect(await dialog.evaluate((el: HTMLDialogElement) => el.open && el.matches(":modal"))).toBe(true);
+    await expect(dialog.getByRole("heading", { name: "ປ່ຽນລະຫັດຜ່ານ" })).toBeVisible();
+    await expect(page.locator("main h1")).toHaveText(heading);
+    // focus in the dialog, on its first field (labelled)
+    await expect(dialog.getByLabel("ລະຫັດຜ່ານປັດຈຸບັນ")).toBeFocused();
+    expect(page.url()).toBe(here);
+    // Escape closes it; focus back on the menu item
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(link).toBeFocused();
+    // the keyboard opens it again; its Close button closes it
+    await page.keyboard.press("Enter");
+    await expect(dialog.getByLabel("ລະຫັດຜ່ານປັດຈຸບັນ")).toBeFocused();
+    await dialog.getByRole("button", { name: "ປິດ" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(link).toBeFocused();
+
+    // a wrong current password: the server's translated message, in the dialog
+    await link.click();
+    await fillChangePassword(dialog.getByTestId("password-form"), { currentPassword: "not-my-password", newPassword, confirmNewPassword: newPassword });
+    await expect(dialog.getByTestId("password-dialog-error")).toHaveText(LO.passwordIncorrect);
+    await expect(dialog.getByLabel("ລະຫັດຜ່ານປັດຈຸບັນ")).toBeFocused();
+    await expect(dialog).toBeVisible();
+    expect(page.url()).toBe(here);
+    await expect(page.getByTestId("toast")).toHaveCount(0);
+
+    // success: shown in the dialog, the page unchanged under it
+    await fillChangePassword(dialog.getByTestId("password-form"), { currentPassword: player.password, newPassword, confirmNewPassword: newPassword });
+    await expect(dialog.getByTestId("password-changed")).toContainText("ປ່ຽນລະຫັດຜ່ານສຳເລັດ");
+    await expect(dialog.getByTestId("password-dialog-error")).toHaveText("");
+    await expect(dialog.getByTestId("password-changed-close")).toBeFocused();
+    expect(page.url()).toBe(here);
+    // every session ended: Close leads to the login page, where the new password works
+    await dialog.getByTestId("password-changed-close").click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByTestId("toast")).toHaveCount(0); // the refused post's toast was the dialog's
+    await submitLogin(page, { username: player.username, password: newPassword });
+    await expect(page.getByTestId("player-menu")).toBeVisible();
   });
 
   test("registration carries the device fingerprint with JavaScript, and works without it (SPEC §3)", { tag: "@pair-b" }, async ({ page }, info) => {
@@ -277,10 +351,16 @@ test.describe("player accounts", () => {
 
       form = page.getByTestId("password-form");
       await fillChangePassword(form, { currentPassword: "not-my-password", newPassword: "new-password-1", confirmNewPassword: "new-password-1" });
-      const toast = page.getByTestId("toast");
-      await expect(toast).toContainText(LO.toastError);
-      await expect(toast).toContainText(LO.passwordIncorrect);
-      await expect(toast).toHaveClass(/toast-error/);
+      if (hasJs(info)) {
+        // in the dialog, not as a toast (decision 052)
+        await expectChangeRefused(page, info, LO.passwordIncorrect);
+        await expect(page.getByTestId("toast")).toHaveCount(0);
+      } else {
+        const toast = page.getByTestId("toast");
+        await expect(toast).toContainText(LO.toastError);
+        await expect(toast).toContainText(LO.passwordIncorrect);
+        await expect(toast).toHaveClass(/toast-error/);
+      }
       await expect(page.getByTestId("password-changed")).toHaveCount(0);
       // still logged in with the old password
       await page.goto("/player/bank");
@@ -315,7 +395,7 @@ test.describe("player accounts", () => {
       await expect(fieldErrors(form, "confirmNewPassword")).toHaveText(CN.passwordNotMatch);
       form = page.getByTestId("password-form");
       await fillChangePassword(form, { currentPassword: "not-my-password", newPassword: "new-password-1", confirmNewPassword: "new-password-1" });
-      await expect(page.getByTestId("toast")).toContainText(CN.passwordIncorrect);
+      await expectChangeRefused(page, info, CN.passwordIncorrect);
     });
 
     test("Vietnamese: register, login and change-password messages", { tag: "@pair-b" }, async ({ page, clientIp, expectHttpError }, info) => {
@@ -346,7 +426,7 @@ test.describe("player accounts", () => {
       await expect(fieldErrors(form, "newPassword")).toHaveText(VN.passwordMin);
       form = page.getByTestId("password-form");
       await fillChangePassword(form, { currentPassword: "not-my-password", newPassword: "new-password-1", confirmNewPassword: "new-password-1" });
-      await expect(page.getByTestId("toast")).toContainText(VN.passwordIncorrect);
+      await expectChangeRefused(page, info, VN.passwordIncorrect);
     });
   });
 

@@ -72,7 +72,8 @@ test.describe("lite player pages", () => {
     await expect(drawer.locator(".drawer-panel")).toBeHidden();
     expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed)).toBe(true);
 
-    // the change-password entry is a link to the page on a lite page (no dialog without React)
+    // the change-password entry is still the link to the page (with JavaScript the lite
+    // script opens it as a dialog instead: accounts.spec.ts, decision 052)
     await summary.click();
     await expect(page.getByTestId("change-password-link")).toHaveAttribute("href", "/player/password");
     await page.getByTestId("player-menu").getByRole("link", { name: /./ }).nth(1).click();

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { fetchApp, seedDemo } from "../setup/seed";
+import { playerWithBank } from "../setup/money";
 import { holdsStylesheet, MARK_JS_SCRIPT, pageScriptsOf, stylesheetCookie, wantsFingerprintField } from "../../app/lib/page-scripts";
 
 beforeAll(seedDemo);
@@ -64,5 +65,25 @@ describe("what each page ships (decision 021)", () => {
     expect(notFound).toContain('data-scripts="app"');
     expect(notFound).toContain('type="module"');
     expect(notFound).not.toContain("function lite(");
+  });
+
+  it("a player's lite page: the change-password dialog's closed shell and its part; a page that hydrates and a visitor's page: neither (decision 052)", async () => {
+    const p = await playerWithBank();
+    const get = async (path: string) => (await fetchApp(`http://localhost${path}`, { headers: { Cookie: p.cookie } })).text();
+    for (const path of ["/player/withdraw/history", "/"]) {
+      const html = await get(path);
+      expect(html, path).toMatch(/<dialog class="dialog" aria-labelledby="change-password-title" data-testid="password-dialog" data-password-dialog="true">/);
+      expect(html, path).not.toMatch(/<dialog[^>]* open/);
+      expect(html, path).toContain("litePasswordDialog");
+      // the form is not in the page: the part fetches it from /player/password
+      expect(html, path).not.toContain('data-testid="password-form"');
+    }
+    // (a page that hydrates has React's dialog: no shell)
+    const notFound = await get("/nowhere");
+    expect(notFound).toContain('data-scripts="app"');
+    expect(notFound).not.toContain("data-password-dialog");
+    const visitor = await (await fetchApp("http://localhost/login")).text();
+    expect(visitor).not.toContain("data-password-dialog");
+    expect(visitor).not.toContain("litePasswordDialog");
   });
 });

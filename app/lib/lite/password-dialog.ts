@@ -1,0 +1,123 @@
+import type { LiteContext } from "./context";
+
+/**
+ * "Change password" in the player menu opens a dialog over the current page (SPEC §2,
+ * decision 052); without JavaScript the entry stays the link to /player/password.
+ *
+ * The root renders the dialog's shell on a lite page (components/layout.tsx
+ * `PasswordDialogShell`: a closed native `<dialog>` with its title, Close button and alert);
+ * the form is not in the page (no first-load byte): on a click the shell opens at once and
+ * the /player/password page is fetched whole (`X-Whole-Document`), its form moved in. The form
+ * posts with fetch, as the browser would post it without JavaScript, and the page the server
+ * answers with decides what the dialog shows, in the player's language:
+ * - the form again, with the server's field errors (400): it replaces the dialog's form;
+ * - the same page after Post/Redirect/Get with the error toast (wrong current password, too
+ *   many attempts): the toast's words go into the dialog's alert (the fetch took the toast,
+ *   so it never shows on a later page), with a fresh form;
+ * - the success panel (every session ended): it replaces the form; closing the dialog then
+ *   leads where the panel's Close link does (the login page).
+ * Anything else (the login page for a session that ended, the forced-password form, no
+ * network to open it with) is the page itself: the browser goes there.
+ *
+ * Escape and the Close button close it; focus goes into it (the first field once the form is
+ * there) and back to the menu item, whose menu is opened again. The "show passwords" switch
+ * works as the public part's does on a page. No client validation here: the server's answer
+ * shows every error (the validate part binds the forms a page is rendered with).
+ * Self-contained (inlined by Function#toString): only its argument and the browser's globals.
+ */
+export function litePasswordDialog({ d }: LiteContext): void {
+  const link = d.querySelector<HTMLAnchorElement>('a[data-testid="change-password-link"]');
+  const dialog = d.querySelector<HTMLDialogElement>("dialog[data-password-dialog]");
+  // on the password page itself the form is the page
+  if (!link || !dialog || typeof dialog.showModal !== "function" || location.pathname === link.pathname) return;
+  const body = dialog.querySelector<HTMLElement>("[data-dialog-body]")!;
+  const alert = dialog.querySelector<HTMLElement>("[data-dialog-alert]")!;
+  const closeButton = dialog.querySelector<HTMLButtonElement>("[data-dialog-close]")!;
+  const menu = link.closest("details");
+  /** Where closing leads once the password changed (the success panel's Close link). */
+  let leaveTo: string | null = null;
+  let busy = false;
+
+  const notSent = () => d.querySelector("[data-offline-alert]")?.textContent ?? "";
+  const load = async (init?: RequestInit): Promise<Document | null> => {
+    const res = await fetch(link.href, { ...init, credentials: "same-origin", headers: { "X-Whole-Document": "1" } });
+    if (new URL(res.url).pathname !== link.pathname) {
+      location.assign(res.url);
+      return null;
+    }
+    return new DOMParser().parseFromString(await res.text(), "text/html");
+  };
+
+  const show = (page: Document) => {
+    const done = page.querySelector('[data-testid="password-changed"]');
+    const answer = done ?? page.querySelector('form[data-testid="password-form"]');
+    if (!answer) return location.assign(link.href);
+    const toast = page.querySelector('[data-testid="toast"].toast-error');
+    alert.textContent = toast ? ((toast.querySelector(".toast-description") ?? toast).textContent ?? "") : "";
+    const node = d.importNode(answer, true) as HTMLElement;
+    body.replaceChildren(node);
+    body.removeAttribute("aria-busy");
+    if (done) {
+      leaveTo = node.querySelector("a")?.getAttribute("href") ?? "/login";
+      if (!dialog.open) return location.assign(leaveTo);
+      node.querySelector<HTMLElement>("a")?.focus();
+      return;
+    }
+    const toggle = node.querySelector<HTMLInputElement>(".password-toggle input");
+    const fields = [...node.querySelectorAll<HTMLInputElement>('input[type="password"]')];
+    toggle?.addEventListener("change", () => fields.forEach((f) => (f.type = toggle.checked ? "text" : "password")));
+    const first = node.querySelector<HTMLElement>('[aria-invalid="true"]') ?? fields[0];
+    if (d.activeElement === closeButton || !dialog.contains(d.activeElement) || alert.textContent) first?.focus();
+  };
+
+  link.addEventListener("click", (event) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    alert.textContent = "";
+    body.replaceChildren();
+    body.setAttribute("aria-busy", "true");
+    dialog.showModal();
+    load().then(
+      (page) => page && dialog.open && show(page),
+      () => location.assign(link.href),
+    );
+  });
+
+  closeButton.addEventListener("click", () => dialog.close());
+  dialog.addEventListener("close", () => {
+    if (leaveTo) return location.assign(leaveTo);
+    // (a choice in the menu or a click outside it closed the menu meanwhile)
+    if (menu) menu.open = true;
+    link.focus();
+  });
+
+  // Capture on window, after the offline guard (public part): a submit it stopped says so here.
+  window.addEventListener(
+    "submit",
+    (event) => {
+      const form = event.target as HTMLFormElement;
+      if (!dialog.contains(form)) return;
+      if (event.defaultPrevented) {
+        if (!navigator.onLine) alert.textContent = notSent();
+        return;
+      }
+      event.preventDefault();
+      if (busy) return;
+      busy = true;
+      const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+      if (submit) submit.disabled = true;
+      form.setAttribute("aria-busy", "true");
+      const fields = new URLSearchParams();
+      for (const [name, value] of new FormData(form)) if (typeof value === "string") fields.append(name, value);
+      load({ method: "POST", body: fields })
+        .then((page) => page && show(page))
+        .catch(() => (alert.textContent = notSent()))
+        .finally(() => {
+          busy = false;
+          if (submit) submit.disabled = false;
+          form.removeAttribute("aria-busy");
+        });
+    },
+    true,
+  );
+}
