@@ -7,11 +7,10 @@
  */
 
 export type WitnessSource = "staff" | "statement" | "forwarder";
-export const WITNESS_SOURCES: readonly WitnessSource[] = ["staff", "statement", "forwarder"];
 
 /** Default window of the amount + bank time rule (per channel: payment_channels.witness_window_minutes). */
 export const DEFAULT_WITNESS_WINDOW_MINUTES = 10;
-export const MAX_WITNESS_WINDOW_MINUTES = 1440;
+const MAX_WITNESS_WINDOW_MINUTES = 1440;
 
 export const windowMs = (minutes: number): number => Math.max(1, Math.min(MAX_WITNESS_WINDOW_MINUTES, Math.trunc(minutes) || DEFAULT_WITNESS_WINDOW_MINUTES)) * 60_000;
 
