@@ -103,7 +103,7 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
           <caption>{t("reconciliation.summary")}</caption>
           <thead>
             <tr>
-              <th scope="col"></th>
+              <th scope="col">{t("reconciliation.csv.kind")}</th>
               <th scope="col">{t("reconciliation.count")}</th>
               <th scope="col">{t("reconciliation.kip")}</th>
             </tr>
