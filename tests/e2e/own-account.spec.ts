@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { accountTest as test, expect, hasJs, registerAndLoginByForms, waitForHydration } from "./fixtures";
 import { addBankAccount } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
+import { d1 } from "./d1";
 
 /**
  * Deposits into the agency's own bank account (issue 14, decision 016). Each Playwright
@@ -66,4 +67,51 @@ test("own account: the exact pay amount and a derived QR -> the cashier marks it
     await page.goto("/player/deposit/history");
     await expect(page.locator(`tr[data-code="${code}"] [data-status="SUCCESS"]`)).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 45_000 });
+});
+
+/**
+ * Issue 31 (decision 046): a payment queued as a transfer of its own although the same money
+ * was already credited (what the matcher left behind before witnesses were linked). The cashier
+ * sees what it may duplicate, with both texts, and cannot credit it; the owner can, only with a
+ * written reason.
+ */
+test("a probable duplicate in the payments queue: the cashier is refused, the owner credits it with a reason", async ({ page, expectHttpError }, info) => {
+  const player = await registerAndLoginByForms(page, "w");
+  const agency = `own-${info.project.name}`;
+  const tag = `${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e4)}`;
+  const amount = `${800000 + Math.floor(Math.random() * 99999)}.00`;
+  const at = Date.now() - 120_000;
+  await d1(`INSERT INTO bank_transactions (agency_id, channel_code, bank_transaction_id, amount, bank_time, source, raw, outcome, order_code, recorded_at)
+            VALUES ('${agency}', 'OWN-BCEL', 'FTA${tag}', '${amount}', ${at}, 'forwarder', 'BCEL One: +${amount} LAK received', 'APPLIED', 'D${tag}', ${at})`);
+  await d1(`INSERT INTO bank_witnesses (agency_id, channel_code, source, witness_id, transfer_id, amount, bank_time, raw, link, recorded_at)
+            VALUES ('${agency}', 'OWN-BCEL', 'forwarder', 'FTA${tag}', 'FTA${tag}', '${amount}', ${at}, 'BCEL One: +${amount} LAK received', 'key', ${at})`);
+  await d1(`INSERT INTO bank_transactions (agency_id, channel_code, bank_transaction_id, amount, bank_time, source, raw, outcome, recorded_at)
+            VALUES ('${agency}', 'OWN-BCEL', 'FTB${tag}', '${amount}', ${at + 60_000}, 'statement', 'Credit: ${amount} | Ref: FTB${tag}', 'NO_ORDER', ${at})`);
+  await d1(`INSERT INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount, channel_code, source, bank_time, raw)
+            VALUES ('W${tag}', '${agency}', 'NO_ORDER', 'FTB${tag}', '${agency}:OWN-BCEL:FTB${tag}', '${amount}', 'OWN-BCEL', 'statement', ${at + 60_000}, 'Credit: ${amount} | Ref: FTB${tag}')`);
+
+  expectHttpError(401, /^\/admin\/login\/totp/);
+  expectHttpError(409, /^\/admin\/payments/);
+  await staffLogin(page, DEMO_STAFF.cashier, `/admin/payments?id=W${tag}`);
+  await expect(page.getByTestId("payment-twins")).toContainText(`D${tag}`, { timeout: 30_000 });
+  await expect(page.getByTestId("payment-twins")).toContainText("BCEL One: +");
+  await expect(page.getByTestId("payment-owner-only")).toBeVisible();
+  const form = page.getByTestId("credit-form");
+  await form.getByLabel("ຊື່ຜູ້ໃຊ້ຂອງຜູ້ຫຼິ້ນ").fill(player.username);
+  await form.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
+  await form.getByRole("button", { name: "ກວດສອບກ່ອນເຕີມ" }).click();
+  await expect(page.getByTestId("payment-error")).toContainText("ມີແຕ່ເຈົ້າຂອງເທົ່ານັ້ນ", { timeout: 30_000 });
+
+  await page.context().clearCookies(); // the cashier's session ends; the owner logs in
+  await staffLogin(page, DEMO_STAFF.boss, `/admin/payments?id=W${tag}`);
+  await expect(page.getByTestId("payment-twins")).toContainText(`D${tag}`, { timeout: 30_000 });
+  await expect(page.getByTestId("payment-owner-only")).toHaveCount(0);
+  const ownerForm = page.getByTestId("credit-form");
+  await ownerForm.getByLabel("ຊື່ຜູ້ໃຊ້ຂອງຜູ້ຫຼິ້ນ").fill(player.username);
+  await ownerForm.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
+  await ownerForm.getByLabel("ເຫດຜົນ (ເປັນຫຍັງນີ້ຈຶ່ງເປັນການໂອນອີກຄັ້ງໜຶ່ງ)").fill("two transfers on the BCEL statement");
+  await ownerForm.getByRole("button", { name: "ກວດສອບກ່ອນເຕີມ" }).click();
+  await page.getByTestId("credit-submit").click();
+  await expect(page.getByTestId("payment-status")).toHaveText("ເຕີມເຄຣດິດແລ້ວ", { timeout: 30_000 });
+  await expect(page.getByTestId("payment-panel")).toContainText("two transfers on the BCEL statement");
 });
