@@ -21,11 +21,13 @@ import { vientianeDate } from "../../workers/core/report-range";
  * the same moment, while staff act on the queue at random. The checks use the generator's own
  * list of transfers, never the linker's output: every real transfer is credited exactly once,
  * no payment is lost from the queue, and the queue never offers a silent second credit.
- * SEED=<n> replays a run.
+ * Seeded (SEED below): the transfers, their witnesses, ids and arrival order replay exactly.
  */
 
 const CHANNEL = "OWN-RND";
-const SEED = Number(process.env.SEED ?? 20261127);
+// The test runs inside workerd, which does not see the shell's environment: to replay a run,
+// put the seed its title printed here.
+const SEED = 20261127;
 const owner: AuditActor = { agencyId: "demo", staffId: "staff-boss", staffUsername: "boss" };
 const cashier: AuditActor = { agencyId: "demo", staffId: "staff-cashier", staffUsername: "cashier" };
 let agency: Agency;
@@ -112,6 +114,8 @@ const keyOf = (transactionId: string) => transactionId.slice(`demo:${CHANNEL}:`.
 describe("issue 31: 200 transfers, three witnesses, random order, random staff", () => {
   it(`every real transfer is credited exactly once (seed ${SEED})`, async () => {
     const r = rng(SEED);
+    // staff draw from their own stream: how many items the queue holds must not shift the transfers
+    const staffR = rng(SEED + 1);
     const players = [];
     for (let i = 0; i < 24; i++) players.push(await playerWithBank());
     const transfers: Transfer[] = [];
@@ -119,7 +123,7 @@ describe("issue 31: 200 transfers, three witnesses, random order, random staff",
     /** credits by hand: generated transfer -> count */
     const handCredits = new Map<Transfer, number>();
     let n = 0;
-    for (let round = 0; round < 7; round++) {
+    for (let round = 0; round < 8; round++) {
       // every player opens an order; its life is moved 40 minutes back, so payments during it and after it are in the past
       const orders = [];
       for (const p of players) {
@@ -160,7 +164,7 @@ describe("issue 31: 200 transfers, three witnesses, random order, random staff",
       }
       // staff at the queue: a cashier tries to credit some items; a probable duplicate is refused
       for (const item of await openQueue()) {
-        if (!r.chance(0.5)) continue;
+        if (!staffR.chance(0.5)) continue;
         const truth = await truthOf(byWitness, keyOf(item.transaction_id));
         expect(truth).toHaveLength(1); // one queue item never mixes two real transfers
         const t = truth[0];
@@ -192,7 +196,8 @@ describe("issue 31: 200 transfers, three witnesses, random order, random staff",
       expect(done.ok, JSON.stringify(done)).toBe(true);
       handCredits.set(t, (handCredits.get(t) ?? 0) + 1);
     }
-    expect(transfers.length).toBeGreaterThanOrEqual(150);
+    expect(transfers.length).toBeGreaterThanOrEqual(200);
+    console.log(`${transfers.length} transfers: ${transfers.filter((t) => t.kind === "again").length} paid again, ${transfers.filter((t) => t.kind === "no-order").length} without an order; ${byWitness.size} reports`);
     const wrong: string[] = [];
     for (const t of transfers) {
       const credits = await creditsOf(t, byWitness, handCredits);
