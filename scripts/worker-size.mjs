@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** Budget for the gzip upload size, KiB (decision 023: today's size plus a little headroom). */
-export const WORKER_GZIP_BUDGET_KIB = 540; // decision 031 "Minified" (was 790 unminified; 750 in decision 023)
+export const WORKER_GZIP_BUDGET_KIB = 560; // decision 054 (540 in decision 031 "Minified"; 790 unminified; 750 in decision 023)
 
 /**
  * @param {{ env?: string }} [options] the wrangler environment the build was made for
