@@ -106,6 +106,24 @@ test("staff map a channel's first statement, preview it, confirm: the player's d
     await expect(page.getByTestId("deposit-status")).toHaveText("SUCCESS", { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
 
+  // the order's page lists every witness of its transfer (issue 31, decision 046): the statement row;
+  // a forwarded SMS linked to it by amount and time (written as the linker would) can be split off by the owner
+  const witnesses = page.getByTestId("bank-witnesses");
+  await expect(witnesses.locator('tr[data-source="statement"]')).toHaveAttribute("data-link", "key");
+  const [transfer] = await d1(`SELECT agency_id, channel_code, bank_transaction_id, amount, bank_time FROM bank_transactions WHERE order_code = '${order.code}'`);
+  await d1(`INSERT INTO bank_witnesses (agency_id, channel_code, source, witness_id, transfer_id, amount, bank_time, raw, link, recorded_at)
+            VALUES ('${transfer.agency_id}', '${transfer.channel_code}', 'forwarder', 'FTSMS${order.code}', '${transfer.bank_transaction_id}', '${transfer.amount}', ${Number(transfer.bank_time) + 60_000}, 'BCEL One: +${transfer.amount} LAK received', 'window', ${Date.now()})`);
+  await page.goto(`/admin/deposits/${order.code}`);
+  const sms = page.getByTestId("bank-witnesses").locator('tr[data-source="forwarder"]');
+  await expect(sms).toHaveAttribute("data-link", "window");
+  await expect(sms).toContainText("BCEL One: +");
+  await sms.getByLabel("ເຫດຜົນຂອງການແຍກ").fill("two transfers on the statement of the day");
+  await sms.getByRole("button", { name: "ແຍກອອກ (ສອງການໂອນແທ້)" }).click();
+  await expect(page.getByTestId("toast")).toContainText("ແຍກແລ້ວ", { timeout: 30_000 });
+  await expect(page.getByTestId("bank-witnesses").locator('tr[data-source="forwarder"]')).toHaveCount(0);
+  const [queued] = await d1(`SELECT kind, raw FROM unmatched_payments WHERE transaction_id = '${transfer.agency_id}:${transfer.channel_code}:FTSMS${order.code}'`);
+  expect(queued).toMatchObject({ kind: "NO_ORDER", raw: `BCEL One: +${transfer.amount} LAK received` });
+
   // the same file again: the saved mapping is used, the row is shown as a duplicate and nothing is applied twice
   await page.goto("/admin/deposits/import");
   await waitForHydration(page);
