@@ -90,10 +90,14 @@ test("the owner pastes the bank's QR, sees what it read, saves it, then switches
   await expect(channel.locator('input[name="mode"][value="derived"]')).toBeChecked();
 
   await channel.locator('input[name="mode"][value="static"]').check();
+  // the witness window (decision 046): reports of one amount this close in bank time are one transfer
+  await expect(channel.getByLabel("ໄລຍະເວລາຂອງພະຍານ (ນາທີ)")).toHaveValue("10");
+  await channel.getByLabel("ໄລຍະເວລາຂອງພະຍານ (ນາທີ)").fill("15");
   await channel.getByTestId(`own-account-mode-${code}`).locator('button[type="submit"]').click();
   await expect(page.getByTestId("toast")).toBeVisible();
   await page.reload();
   await expect(page.getByTestId(`own-account-${code}`).locator('input[name="mode"][value="static"]')).toBeChecked();
+  await expect(page.getByTestId(`own-account-${code}`).getByLabel("ໄລຍະເວລາຂອງພະຍານ (ນາທີ)")).toHaveValue("15");
 });
 
 test("the owner uploads a screenshot of the QR; a wrong QR gets its message", async ({ page, expectHttpError }) => {
