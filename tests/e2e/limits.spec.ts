@@ -26,7 +26,8 @@ function playedTodayText(ms: number): RegExp {
   const DAY = 86_400_000;
   const sinceMidnight = (Date.now() + 7 * 3_600_000) % DAY;
   const minutes = Math.floor(Math.min(ms, sinceMidnight) / 60_000);
-  return new RegExp(`0 ຊົ່ວໂມງ (${minutes}|${minutes + 1}) ນາທີ`);
+  // the page writes minutes with two digits ("01"): just after Vientiane's midnight fewer than 10 have passed
+  return new RegExp(`0 ຊົ່ວໂມງ 0?(${minutes}|${minutes + 1}) ນາທີ`);
 }
 
 async function openLimits(page: Page) {
