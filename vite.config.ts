@@ -53,6 +53,9 @@ export default defineConfig({
     previewConnectionPerRequest,
     cloudflare({
       viteEnvironment: { name: "ssr" },
+      // Local state (D1, R2, Durable Objects): .wrangler/state for `npm start`, a folder of its
+      // own for a test, bench or rehearsal (scripts/local-dirs.mjs, decision 055).
+      persistState: process.env.PORTAL_STATE_DIR ? { path: process.env.PORTAL_STATE_DIR } : true,
       // The sandbox provider and bank run beside the portal locally (dev and preview).
       auxiliaryWorkers: [{ configPath: "./workers/sandbox/provider/wrangler.toml" }, { configPath: "./workers/sandbox/bank/wrangler.toml" }],
     }),
@@ -67,7 +70,15 @@ export default defineConfig({
   // start (issue 16: 777 -> 510 KiB gzip). Code the lite pages inline by Function#toString
   // (lib/lite-page.server.ts) is minified with it and stays self-contained.
   // (PROFILE_UNMINIFIED=1: kept readable for a CPU profile's function names, scripts/worker-profile.mjs)
-  environments: { ssr: { build: { minify: !process.env.PROFILE_UNMINIFIED } } },
+  environments: {
+    ssr: { build: { minify: !process.env.PROFILE_UNMINIFIED } },
+    // The sandboxes' builds go to dist/ for `npm start`, beside the portal's own build for a test,
+    // bench or rehearsal (scripts/local-dirs.mjs, decision 055).
+    ...(process.env.PORTAL_BUILD_DIR && {
+      sandbox_provider: { build: { outDir: `${process.env.PORTAL_BUILD_DIR}/sandbox_provider` } },
+      sandbox_bank: { build: { outDir: `${process.env.PORTAL_BUILD_DIR}/sandbox_bank` } },
+    }),
+  },
   server: { port: 5173, strictPort: true, host: "127.0.0.1" },
   preview: { port: 5173, strictPort: true, host: "127.0.0.1" },
 });

@@ -7,9 +7,10 @@ export default defineConfig({
   test: {
     include: ["tests/scripts/**/*.test.ts"],
     environment: "node",
-    // One file at a time: restart-settlement.test.ts and early-refusals.test.ts both build the
-    // portal into build/ and start workerd on .wrangler/state (decision 051).
-    fileParallelism: false,
+    // Two files at once: each test that serves the portal has its own local state and ports,
+    // and they share the tests' build, made once under a lock (scripts/local-dirs.mjs, decision
+    // 055). Most of a file's time is waiting for wrangler and workerd to start.
+    maxWorkers: 2,
     testTimeout: 180_000,
     hookTimeout: 180_000,
     reporters: ["default"],

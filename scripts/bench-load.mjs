@@ -14,13 +14,13 @@
 // count of 500s, latency p50/p95/max, and how long the job took.
 //
 // Env: LOAD_PORT (4344), LOAD_REQUESTS (2000), LOAD_CLIENTS (50), LOAD_JOB_PLAYERS (2400),
-// LOAD_SKIP_BUILD=1 (reuse build/), LOAD_RUNS ("plain,job").
-import { execFileSync, spawn } from "node:child_process";
+// LOAD_RUNS ("plain,job").
+import { execFileSync } from "node:child_process";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureDevVars } from "./dev-vars.mjs";
+import { startLocalPortal, stateArgs } from "./local-dirs.mjs";
 
 const port = process.env.LOAD_PORT ?? "4344";
 const base = `http://localhost:${port}`;
@@ -33,18 +33,16 @@ const HOURLY = "17 * * * *";
 const KINDS = ["GET /player/deposit", "GET /api/v2/players/deposits/open", "POST /player/deposit (bad amount)", "GET /", "POST /player/cashback (64 KB, cross-site)"];
 
 
-ensureDevVars();
-execFileSync("node", ["scripts/seed.mjs"], { stdio: "ignore" });
-if (!process.env.LOAD_SKIP_BUILD) execFileSync("npx", ["react-router", "build"], { stdio: "ignore" });
-const sessions = seed();
-
-const server = spawn("npx", ["vite", "preview", "--port", port, "--strictPort"], {
+// its own build and state (.local/bench-load, decision 055): a running `npm start` is left alone
+let sessions = [];
+const server = await startLocalPortal({
+  name: "bench-load",
+  port,
   stdio: process.env.LOAD_DEBUG ? ["ignore", "inherit", "inherit"] : "ignore",
   detached: true,
-  env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  prepare: () => (sessions = seed()),
 });
 try {
-  await waitFor(`${base}/api/v2/agency/info`);
   // warm-up (not counted): the first request of each kind compiles the routes
   await Promise.all(sessions.slice(0, 5).map((cookie, i) => send(requestsOf(cookie)[i % 5])));
   console.log(`\nLocal server under load (vite preview + workerd, production build): ${total} requests from ${clients} clients, ${jobPlayers} players for the hourly job`);
@@ -156,20 +154,10 @@ function seed() {
   }
   const file = join(mkdtempSync(join(tmpdir(), "bench-load-")), "players.sql");
   writeFileSync(file, rows.join("\n"));
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
+  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
   return list;
 }
 
 function ms(value) {
   return value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(0)} ms`;
-}
-
-async function waitFor(url) {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`server did not answer at ${url}`);
 }

@@ -16,7 +16,7 @@
 // one object per player) under `wrangler dev`, driven at the same concurrency.
 //
 // Env: SETTLE_PORT (4314), FLOOR_PORT (4324), SETTLE_ROUNDS ("1,50,200"), SETTLE_SOLO_RUNS (20),
-// SETTLE_SKIP_BUILD=1 (reuse build/ while iterating), SETTLE_STAGES=1 (where a crowd's time goes),
+// SETTLE_STAGES=1 (where a crowd's time goes),
 // SETTLE_PROFILE=1 (CPU profile of each Worker during each crowd: scripts/worker-profile.mjs),
 // SETTLE_POLL_MS (a fixed poll interval instead of the deposit page's pace: see QR_POLL).
 //
@@ -29,8 +29,8 @@ import { createHash, randomBytes, randomUUID, scryptSync } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ensureDevVars } from "./dev-vars.mjs";
 import { printProfile, startWorkerProfiles } from "./worker-profile.mjs";
+import { startLocalPortal, stateArgs, waitForAnswer } from "./local-dirs.mjs";
 
 const port = process.env.SETTLE_PORT ?? "4314";
 const floorPort = process.env.FLOOR_PORT ?? "4324";
@@ -51,16 +51,15 @@ const FIXED_POLL_MS = process.env.SETTLE_POLL_MS ? Number(process.env.SETTLE_POL
 const QR_POLL = { min: 3_000, max: 15_000 };
 const GIVE_UP_MS = 180_000;
 
-ensureDevVars();
-execFileSync("node", ["scripts/seed.mjs"], { stdio: "ignore" });
-if (!process.env.SETTLE_SKIP_BUILD) execFileSync("npx", ["react-router", "build"], { stdio: "ignore" });
-const players = seedPlayers(Math.max(...rounds));
-
-const server = spawn("npx", ["vite", "preview", "--port", port, "--strictPort"], {
+// its own build and state (.local/bench-settlement, decision 055): a running `npm start` is left alone
+let players = [];
+const server = await startLocalPortal({
+  name: "bench-settlement",
+  port,
   // SETTLE_DEBUG=1: the portal's console (timings logged while looking for where time goes)
   stdio: process.env.SETTLE_DEBUG ? ["ignore", "inherit", "inherit"] : "ignore",
   detached: true,
-  env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  prepare: () => (players = seedPlayers(Math.max(...rounds))),
 });
 const floorState = mkdtempSync(join(tmpdir(), "bench-floor-"));
 const floor = spawn(
@@ -75,8 +74,7 @@ let qrRetries = 0;
 let serverErrors = 0;
 let pollErrorSample = null;
 try {
-  await waitFor(`${base}/api/v2/agency/info`);
-  await waitFor(`${floorBase}/?player=warmup`);
+  await waitForAnswer(`${floorBase}/?player=warmup`, floor);
   // Warm-up (not counted): the first request of each kind compiles and opens the objects.
   await oneDeposit(players.at(-1));
 
@@ -434,7 +432,7 @@ function seedPlayers(count) {
   }
   const file = join(mkdtempSync(join(tmpdir(), "bench-players-")), "players.sql");
   writeFileSync(file, rows.join("\n"));
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
+  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
   return list;
 }
 
@@ -458,14 +456,4 @@ function ms(value) {
 
 function sleep(msec) {
   return new Promise((resolve) => setTimeout(resolve, msec));
-}
-
-async function waitFor(url) {
-  for (let i = 0; i < 240; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await sleep(500);
-  }
-  throw new Error(`server did not answer at ${url}`);
 }

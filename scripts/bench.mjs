@@ -4,27 +4,20 @@
 // per kind, uncompressed and compressed (gzip and brotli, as a CDN would serve them).
 // Then the first load of each public and player page in Chromium (as the byte budgets of
 // tests/e2e/budgets.spec.ts count it), and the Worker's upload size and startup (decision 023).
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { brotliCompressSync, gzipSync, constants } from "node:zlib";
 import { chromium } from "playwright-core";
-import { ensureDevVars } from "./dev-vars.mjs";
 import { edgeSize } from "./edge-proxy.mjs";
+import { startLocalPortal } from "./local-dirs.mjs";
 import { WORKER_GZIP_BUDGET_KIB, workerSize, workerStartup } from "./worker-size.mjs";
 
 const port = process.env.BENCH_PORT ?? "4180";
 const base = `http://localhost:${port}`;
 
-ensureDevVars();
-execFileSync("node", ["scripts/seed.mjs"], { stdio: "ignore" });
-execFileSync("npx", ["react-router", "build"], { stdio: "ignore" });
-const server = spawn("npx", ["vite", "preview", "--port", port], {
-  stdio: "ignore",
-  detached: true,
-  env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-});
+// its own build and state (.local/bench, decision 055): a running `npm start` is left alone
+const server = await startLocalPortal({ name: "bench", port, stdio: "ignore", detached: true });
 
 try {
-  await waitFor(`${base}/api/v2/agency/info`);
   const rows = [];
   const html = await (await fetch(`${base}/`)).text();
   rows.push(measure("html", "/", Buffer.from(html)));
@@ -174,14 +167,4 @@ function measure(kind, url, body) {
     gzip: gzipSync(body, { level: 9 }).length,
     brotli: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
   };
-}
-
-async function waitFor(url) {
-  for (let i = 0; i < 120; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`server did not answer at ${url}`);
 }

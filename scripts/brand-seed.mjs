@@ -5,6 +5,8 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { stateDir } from "./local-dirs.mjs";
 import { loadBrandRules } from "./brand-rules.mjs";
 import { q } from "./agency-sql.mjs";
 
@@ -113,15 +115,16 @@ VALUES (${q(agencyId)}, ${q(a.name)}, ${q(a.slot)}, ${q(a.type)}, ${a.bytes}, ${
 }
 
 /**
- * Puts the objects into the local BRAND_ASSETS bucket (.wrangler/state, what `npm start`, the
- * e2e server and `wrangler r2 object put --local` use) through wrangler's getPlatformProxy:
+ * Puts the objects into the local BRAND_ASSETS bucket (of stateDir(): .wrangler/state for `npm
+ * start`, the e2e server's own folder for it) through wrangler's getPlatformProxy:
  * one workerd for all of them (`wrangler r2 object put` takes seconds per object), and an
  * object already there is left alone (its name is the hash of its bytes).
  */
 export async function putLocalBrandObjects(assets) {
   process.env.WRANGLER_LOG ??= "error"; // its notes on the sandbox bindings and Durable Objects are not ours
   const { getPlatformProxy } = await import("wrangler");
-  const proxy = await getPlatformProxy({ configPath: new URL("../wrangler.toml", import.meta.url).pathname, persist: true });
+  // getPlatformProxy takes the "v3" folder itself, where `--persist-to` takes its parent.
+  const proxy = await getPlatformProxy({ configPath: new URL("../wrangler.toml", import.meta.url).pathname, persist: { path: join(stateDir(), "v3") } });
   try {
     for (const a of assets) {
       if (await proxy.env.BRAND_ASSETS.head(a.key)) continue;

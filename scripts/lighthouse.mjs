@@ -1,15 +1,15 @@
 // `npm run lighthouse`: Lighthouse (mobile defaults, performance only) on the public and player
 // pages, through a local proxy that compresses like the edge (scripts/edge-proxy.mjs), driving
 // Debian's Chromium. Not part of CI: its scores move with the machine (issue 16, decision 023).
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import lighthouse from "lighthouse";
-import { ensureDevVars } from "./dev-vars.mjs";
 import { startEdgeProxy } from "./edge-proxy.mjs";
+import { startLocalPortal, waitForAnswer } from "./local-dirs.mjs";
 
 const PAGES = ["/", "/login", "/register", "/player/deposit", "/player/withdraw", "/player/promotion", "/player/game/askmebet"];
 /**
@@ -90,16 +90,10 @@ try {
   if (!target) {
     target = `http://localhost:${values.port}`;
     console.error(`seeding, building and starting the portal at ${target} ...`);
-    ensureDevVars();
-    execFileSync("node", ["scripts/seed.mjs"], { stdio: "ignore" });
-    execFileSync("npx", ["react-router", "build"], { stdio: "ignore" });
-    server = spawn("npx", ["vite", "preview", "--port", values.port, "--strictPort"], {
-      stdio: "ignore",
-      detached: true,
-      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    });
+    // its own build and state (.local/lighthouse, decision 055): a running `npm start` is left alone
+    server = await startLocalPortal({ name: "lighthouse", port: values.port, stdio: "ignore", detached: true });
   }
-  await waitFor(`${target}/api/v2/agency/info`);
+  await waitForAnswer(`${target}/api/v2/agency/info`);
   proxy = await startEdgeProxy({ target });
   floor = await startFloor();
   const cookie = pages.some((p) => p.startsWith("/player")) ? await loginDemo(target) : null;
@@ -318,14 +312,4 @@ function median(xs) {
 /** @param {number} n */
 function kb(n) {
   return `${(n / 1024).toFixed(0)} KB`;
-}
-
-async function waitFor(url) {
-  for (let i = 0; i < 180; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`the portal did not answer at ${url}`);
 }

@@ -11,15 +11,18 @@
 //
 //   npm run test:production            (REHEARSAL_PORT, default 4186)
 //   REHEARSAL_KEEP=1 npm run test:production   keeps the state directory and prints it
-//   REHEARSAL_SKIP_BUILD=1 ...                  reuses the last `CLOUDFLARE_ENV=rehearsal` build
+// Its build is in .local/rehearsal/build (decision 055), made again only when the sources changed,
+// so a running `npm start` is left alone.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { buildDir, ensureBuild, localDirs, useLocalDirs, withOwnDeployConfig } from "./local-dirs.mjs";
 import { WORKER_GZIP_BUDGET_KIB, workerSize } from "./worker-size.mjs";
 
 const ENV = "rehearsal";
+useLocalDirs(localDirs(ENV));
 const AGENCY = { id: "rehearsal", name: "Rehearsal Play", domain: "localhost", owner: "owner" };
 const port = Number(process.env.REHEARSAL_PORT ?? 4186);
 const baseUrl = `http://${AGENCY.domain}:${port}`;
@@ -30,7 +33,7 @@ let runDir = null;
 // cleanup()): the build's .dev.vars, and `.dev.vars.rehearsal` beside both configurations,
 // which wrangler prefers to a plain .dev.vars (such as the one `npm start` or the e2e server
 // wrote in the project root, without GATEWAY_WEBHOOK_SECRET).
-const devVarsFiles = [join("build", "server", ".dev.vars"), join("build", "server", `.dev.vars.${ENV}`), `.dev.vars.${ENV}`];
+const devVarsFiles = [join(buildDir(), "server", ".dev.vars"), join(buildDir(), "server", `.dev.vars.${ENV}`), `.dev.vars.${ENV}`];
 let wroteDevVars = false;
 let step = "start";
 
@@ -131,9 +134,20 @@ async function makeCertificate(dir) {
 
 async function main() {
   step = "build";
-  if (process.env.REHEARSAL_SKIP_BUILD) log("build skipped (REHEARSAL_SKIP_BUILD): using the last build/");
-  else await run("build for env rehearsal (CLOUDFLARE_ENV=rehearsal react-router build)", "npx", ["react-router", "build"], { ...quiet, CLOUDFLARE_ENV: ENV });
+  log(`build for env rehearsal (CLOUDFLARE_ENV=rehearsal react-router build) into ${buildDir()}`);
+  try {
+    if (!ensureBuild({ env: { CLOUDFLARE_ENV: ENV }, stdio: ["ignore", "pipe", "pipe"] }).built) log("  the sources did not change since the last rehearsal build: kept");
+  } catch (error) {
+    fail("react-router build failed", `${error.stdout ?? ""}${error.stderr ?? ""}`);
+  }
+  // wrangler (deploy --dry-run, dev, d1) finds the build through .wrangler/deploy/config.json:
+  // it points at this build until the Worker answers, then at npm start's again.
+  const started = await withOwnDeployConfig(() => sizeAndStart());
+  await walk(started);
+}
 
+/** The Worker's size, then the agency created while the Worker starts. */
+async function sizeAndStart() {
   // The production Worker's upload size stays within its budget (issue 16, decision 023):
   // deterministic for a build, and this build is the one that would be deployed.
   step = "worker size";
@@ -184,23 +198,28 @@ async function main() {
     if (step !== "done") fail(`wrangler dev exited with ${code} before the rehearsal ended`, serverLog);
   });
   const [created] = await Promise.all([creating, waitForServer(server, () => serverLog)]);
+  return { created, tls, serverLog: () => serverLog };
+}
+
+/** The walk of tests/rehearsal against the started Worker. */
+async function walk({ created, tls, serverLog }) {
   const enrolToken = /enrolment code \(the same token\): (\S+)/.exec(created)?.[1];
   if (!enrolToken) fail("agency:create printed no enrolment code", created);
   step = "check the agency answers";
   const info = await fetch(`${baseUrl}/api/v2/agency/info`).then(async (res) => ({ status: res.status, text: await res.text() }));
-  if (info.status !== 200 || !info.text.includes(`"id":"${AGENCY.id}"`)) fail(`GET /api/v2/agency/info answered ${info.status}, not the agency`, `${info.text}\n${serverLog}`);
+  if (info.status !== 200 || !info.text.includes(`"id":"${AGENCY.id}"`)) fail(`GET /api/v2/agency/info answered ${info.status}, not the agency`, `${info.text}\n${serverLog()}`);
 
   step = "walk (playwright test --config tests/rehearsal/playwright.config.ts)";
   log(step);
-  const walk = spawn("npx", ["playwright", "test", "--config", "tests/rehearsal/playwright.config.ts"], {
+  const playwright = spawn("npx", ["playwright", "test", "--config", "tests/rehearsal/playwright.config.ts"], {
     stdio: "inherit",
     detached: true,
     env: { ...process.env, REHEARSAL_URL: baseUrl, REHEARSAL_ENROL_TOKEN: enrolToken, REHEARSAL_OWNER: AGENCY.owner, REHEARSAL_TLS_CERT: tls.cert, REHEARSAL_TLS_KEY: tls.key },
   });
-  children.add(walk);
-  const code = await new Promise((resolve) => walk.on("exit", (c, signal) => resolve(c ?? (signal ? 1 : 0))));
-  children.delete(walk);
-  if (code !== 0) fail(`the walk failed (exit ${code}); the Worker's last output follows`, serverLog);
+  children.add(playwright);
+  const code = await new Promise((resolve) => playwright.on("exit", (c, signal) => resolve(c ?? (signal ? 1 : 0))));
+  children.delete(playwright);
+  if (code !== 0) fail(`the walk failed (exit ${code}); the Worker's last output follows`, serverLog());
   step = "done";
   log("passed");
   cleanup();

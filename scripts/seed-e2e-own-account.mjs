@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO_STAFF, E2E_PROJECTS, e2eCopies, staffSql } from "./demo-staff.mjs";
+import { stateArgs } from "./local-dirs.mjs";
 
 /** EMV field: id + two-digit length + value. */
 export const field = (id, value) => `${id}${String(value.length).padStart(2, "0")}${value}`;
@@ -43,6 +44,6 @@ ${staffSql(id, Object.values(DEMO_STAFF), e2eCopies([p]))}`;
 if (import.meta.url === `file://${process.argv[1]}`) {
   const file = join(mkdtempSync(join(tmpdir(), "seed-e2e-own-")), "own.sql");
   writeFileSync(file, ownAgenciesSql());
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
+  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
   console.log(`seeded own-account e2e agencies: ${E2E_PROJECTS.map((p) => `${p}.own.localhost`).join(", ")}`);
 }

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { putLocalBrandObjects, seedBrand } from "./brand-seed.mjs";
 import { DEMO_STAFF, E2E_PROJECTS, e2eCopies, staffSql } from "./demo-staff.mjs";
 import { crc16, field } from "./seed-e2e-own-account.mjs";
+import { stateArgs } from "./local-dirs.mjs";
 
 /** statements.spec's channel: the agency's static LAO QR (receiver token mchE2E0000001). */
 const E2E_STATIC_QR = (() => {
@@ -48,6 +49,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await putLocalBrandObjects(brands.flatMap((b) => b.assets));
   const file = join(mkdtempSync(join(tmpdir(), "seed-e2e-")), "e2e.sql");
   writeFileSync(file, `${sql}\n${demoAgencyCopies}\n${brands.map((b) => b.sql).join("\n")}`);
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
+  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
   console.log(`seeded e2e agencies: ${E2E_PROJECTS.map((p) => `${p}.e2e.localhost`).join(", ")}`);
 }

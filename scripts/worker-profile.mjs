@@ -2,8 +2,8 @@
 // protocol the vite plugin opens, port 9229 unless taken), for benchmarks that want to know
 // where the time goes: `SETTLE_PROFILE=1 npx node scripts/bench-settlement.mjs` profiles each
 // Worker (the portal with its wallets, both sandboxes) during the crowd and prints the
-// functions that cost the most. Build unminified first (`PROFILE_UNMINIFIED=1 npx react-router
-// build`, then SETTLE_SKIP_BUILD=1) or the names are the minifier's. The profiler itself
+// functions that cost the most. Run it with PROFILE_UNMINIFIED=1 (an unminified build of
+// its own) or the names are the minifier's. The profiler itself
 // costs CPU: compare figures of profiled runs only with each other. Needs Node's global
 // WebSocket (Node 22+: the project's own Node, as `npm run` scripts and `npx node` use).
 import { writeFileSync } from "node:fs";

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { withOwnDeployConfig } from "./local-dirs.mjs";
 
 /** Budget for the gzip upload size, KiB (decision 023: today's size plus a little headroom). */
 export const WORKER_GZIP_BUDGET_KIB = 560; // decision 054 (540 in decision 031 "Minified"; 790 unminified; 750 in decision 023)
@@ -15,6 +16,10 @@ export const WORKER_GZIP_BUDGET_KIB = 560; // decision 054 (540 in decision 031 
  * @returns {{ uploadKiB: number, gzipKiB: number }}
  */
 export function workerSize({ env } = {}) {
+  return withOwnDeployConfig(() => dryRunSize(env));
+}
+
+function dryRunSize(env) {
   const outdir = mkdtempSync(join(tmpdir(), "worker-size-"));
   try {
     const args = ["wrangler", "deploy", "--dry-run", "--outdir", outdir, ...(env ? ["--env", env] : [])];
@@ -37,6 +42,10 @@ export function workerSize({ env } = {}) {
  * @returns {{ activeMs: number | null, output: string }}
  */
 export function workerStartup() {
+  return withOwnDeployConfig(checkStartup);
+}
+
+function checkStartup() {
   const dir = mkdtempSync(join(tmpdir(), "worker-startup-"));
   try {
     const output = execFileSync("npx", ["wrangler", "check", "startup", "--outfile", join(dir, "startup.cpuprofile")], {

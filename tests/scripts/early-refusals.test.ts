@@ -1,11 +1,12 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF, staffSql } from "../../scripts/demo-staff.mjs";
 import { ensureDevVars } from "../../scripts/dev-vars.mjs";
+import { ensureBuild, localDirs, useLocalDirs, withOwnDeployConfig } from "../../scripts/local-dirs.mjs";
 
 // Issue 35, item 6 (decision 051): requests refused before their body is read, against the
 // REAL local server of `npm start` (the production build under `vite preview`, workerd
@@ -17,8 +18,9 @@ import { ensureDevVars } from "../../scripts/dev-vars.mjs";
 // (415), 64 KB of JSON to the player API without a session (401), and forms above the
 // channel page's limit (413, an owner's session): not one 500.
 //
-// Local state: the worktree's .wrangler/state (like `npm start`): the demo agency and owner of
-// scripts/seed.sql and scripts/demo-staff.mjs.
+// The tests' build and a local state of its own, emptied first (.local/early-refusals, decision
+// 055; a running `npm start` is left alone): the demo agency and owner of scripts/seed.sql and
+// scripts/demo-staff.mjs.
 // Port: REFUSALS_PORT (4231).
 
 const root = join(import.meta.dirname, "../..");
@@ -26,6 +28,7 @@ const port = Number(process.env.REFUSALS_PORT ?? 4231);
 const portal = `http://localhost:${port}`;
 const logs = mkdtempSync(join(tmpdir(), "refusals-logs-"));
 const node = join(root, "node_modules/.bin/node");
+const dirs = localDirs("early-refusals", "test");
 const childEnv = { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true", WRANGLER_SEND_METRICS: "false" };
 let server: ChildProcess | null = null;
 
@@ -107,20 +110,24 @@ describe("early refusals over the local server (vite preview + workerd)", () => 
     ensureDevVars(join(root, ".dev.vars"));
     // the demo agency and its owner (what scripts/seed.mjs seeds, without the player and the brand)
     const wrangler = (...args: string[]) => execFileSync(node, [join(root, "node_modules/.bin/wrangler"), ...args], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: childEnv });
-    wrangler("d1", "migrations", "apply", "DB", "--local");
+    useLocalDirs(dirs);
+    rmSync(join(root, dirs.state), { recursive: true, force: true });
+    wrangler("d1", "migrations", "apply", "DB", "--local", "--persist-to", dirs.state);
     const staffFile = join(logs, "staff.sql");
     writeFileSync(staffFile, `${readFileSync(join(root, "scripts/seed.sql"), "utf8")}\n${staffSql("demo", [DEMO_STAFF.boss])}`);
-    wrangler("d1", "execute", "DB", "--local", "--file", staffFile);
-    execFileSync(node, [join(root, "node_modules/.bin/react-router"), "build"], { cwd: root, stdio: "ignore", env: childEnv });
+    wrangler("d1", "execute", "DB", "--local", "--persist-to", dirs.state, "--file", staffFile);
+    ensureBuild({ stdio: "ignore" });
     const prepared = Date.now();
     const out = openSync(join(logs, "preview.log"), "a");
-    server = spawn(node, [join(root, "node_modules/.bin/vite"), "preview", "--port", String(port), "--strictPort"], {
-      cwd: root,
-      env: childEnv,
-      detached: true,
-      stdio: ["ignore", out, out],
+    await withOwnDeployConfig(async () => {
+      server = spawn(node, [join(root, "node_modules/.bin/vite"), "preview", "--port", String(port), "--strictPort"], {
+        cwd: root,
+        env: { ...childEnv, PORTAL_BUILD_DIR: dirs.build, PORTAL_STATE_DIR: dirs.state },
+        detached: true,
+        stdio: ["ignore", out, out],
+      });
+      await until(portal, async () => (await fetch(`${portal}/login`)).status === 200);
     });
-    await until(portal, async () => (await fetch(`${portal}/login`)).status === 200);
     const started = Date.now();
 
     const owner = await ownerCookie();

@@ -1,9 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, mkdtempSync, openSync } from "node:fs";
+import { copyFileSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ensureDevVars } from "../../scripts/dev-vars.mjs";
+import { ensureBuild, localDirs, useLocalDirs } from "../../scripts/local-dirs.mjs";
 
 // Issue 12, finding 3, with a REAL restart: the portal's Worker process (workerd under
 // `wrangler dev`, on the production build) is killed with SIGKILL while a deposit is PAID
@@ -13,8 +14,9 @@ import { ensureDevVars } from "../../scripts/dev-vars.mjs";
 //
 // The sandbox provider and bank run as their own `wrangler dev` processes (their own ports,
 // so the test can set faults; the portal reaches them by service binding through a dev
-// registry of this test's own). Only the portal process is killed. Local state: the
-// worktree's .wrangler/state (like `npm start`). Ports: RESTART_PORT (4201), +10, +11.
+// registry of this test's own). Only the portal process is killed. The tests' build and a
+// local state of its own, emptied first (.local/restart, decision 055): a running `npm start`
+// is left alone. Ports: RESTART_PORT (4201), +10, +11.
 
 const root = join(import.meta.dirname, "../..");
 const port = Number(process.env.RESTART_PORT ?? 4201);
@@ -28,6 +30,7 @@ const running: ChildProcess[] = [];
 // wrangler needs the Node of the project (devDependency "node"), not whatever is on PATH
 const node = join(root, "node_modules/.bin/node");
 const wranglerBin = join(root, "node_modules/.bin/wrangler");
+const dirs = localDirs("restart", "test");
 const childEnv = { ...process.env, WRANGLER_REGISTRY_PATH: registry, CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true", WRANGLER_SEND_METRICS: "false" };
 
 function wrangler(...args: string[]) {
@@ -37,7 +40,7 @@ function wrangler(...args: string[]) {
 /** `wrangler dev` in its own process group, so SIGKILL takes workerd down with it. */
 function start(name: string, config: string, workerPort: number, ...extra: string[]): ChildProcess {
   const out = openSync(join(logs, `${name}.log`), "a");
-  const child = spawn(node, [wranglerBin, "dev", "-c", config, "--port", String(workerPort), "--inspector-port", "0", "--persist-to", ".wrangler/state", ...extra], {
+  const child = spawn(node, [wranglerBin, "dev", "-c", join(dirs.build, config), "--port", String(workerPort), "--inspector-port", "0", "--persist-to", dirs.state, ...extra], {
     cwd: root,
     env: childEnv,
     detached: true,
@@ -72,7 +75,7 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 const ready = (url: string) => until(url, async () => (await fetch(url)).status < 500);
 
 function startPortal() {
-  return start("portal", "build/server/wrangler.json", port);
+  return start("portal", "server/wrangler.json", port);
 }
 
 afterAll(() => {
@@ -83,17 +86,19 @@ describe("a deposit PAID when the Worker process dies settles once after a resta
   it("SIGKILL between PAID and the transfer-in; restart; the credit lands exactly once", async () => {
     const t0 = Date.now();
     ensureDevVars(join(root, ".dev.vars"));
-    execFileSync(node, [join(root, "node_modules/.bin/react-router"), "build"], { cwd: root, stdio: "ignore", env: childEnv });
-    copyFileSync(join(root, ".dev.vars"), join(root, "build/server/.dev.vars")); // wrangler reads secrets beside the config
-    wrangler("d1", "migrations", "apply", "DB", "--local");
-    wrangler("d1", "execute", "DB", "--local", "--file", "scripts/seed.sql");
+    useLocalDirs(dirs);
+    ensureBuild({ stdio: "ignore" });
+    copyFileSync(join(root, ".dev.vars"), join(root, dirs.build, "server/.dev.vars")); // wrangler reads secrets beside the config
+    rmSync(join(root, dirs.state), { recursive: true, force: true });
+    wrangler("d1", "migrations", "apply", "DB", "--local", "--persist-to", dirs.state);
+    wrangler("d1", "execute", "DB", "--local", "--persist-to", dirs.state, "--file", "scripts/seed.sql");
     const prepared = Date.now();
-    // One after another: the three share .wrangler/state, and workerd processes opening it at
+    // One after another: the three share the state folder, and workerd processes opening it at
     // the same moment can lose the race for its SQLite files (CI, 2026-11-27: the provider's
     // workerd died at start with "database is locked: SQLITE_BUSY" and /health never answered).
-    start("provider", "dist/sandbox_provider/wrangler.json", port + 10);
+    start("provider", "sandbox_provider/wrangler.json", port + 10);
     await ready(`${provider}/health`);
-    start("bank", "dist/sandbox_bank/wrangler.json", port + 11);
+    start("bank", "sandbox_bank/wrangler.json", port + 11);
     await ready(`${bank}/health`);
     let worker = startPortal();
     await ready(`${portal}/login`);
