@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { accountTest, expect, hasJs, isPhone, PAGE_READY, test } from "./fixtures";
-import { loggedInPlayer } from "./player";
+import { loggedInPlayerByApi } from "./player";
 
 /**
  * The landing page of the demo agency (issue 15, decision 020): hero with its call to action,
@@ -65,7 +65,7 @@ test.describe("landing page", () => {
     await expect(page.getByTestId("landing-language").locator("summary")).toBeVisible();
   });
 
-  test("a featured game leads through login to its lobby, searched for it", async ({ page }) => {
+  test("a featured game leads through login to its lobby, searched for it", { tag: "@pair-a" }, async ({ page }) => {
     await page.goto("/");
     const game = page.getByTestId("featured-games").locator(".featured-game").first();
     await game.click();
@@ -243,7 +243,7 @@ test.describe("what the public pages ship (decision 021)", () => {
 
 accountTest.describe("landing page for a logged-in player", () => {
   accountTest("the call to action is the deposit; promotions and games link straight to the player pages", async ({ page, baseURL }) => {
-    await loggedInPlayer(page, baseURL!);
+    await loggedInPlayerByApi(page, baseURL!);
     await page.goto("/");
     await expect(page.getByTestId("hero-deposit")).toHaveAttribute("href", "/player/deposit");
     await expect(page.getByTestId("hero-register")).toHaveCount(0);

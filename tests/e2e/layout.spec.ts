@@ -203,7 +203,7 @@ test.describe("root layout and landing page", () => {
     }
   });
 
-  test("unknown and disabled hosts get the 'cannot log in' page with 404", async ({ page, baseURL }) => {
+  test("unknown and disabled hosts get the 'cannot log in' page with 404", { tag: "@pair-a" }, async ({ page, baseURL }) => {
     const port = new URL(baseURL!).port;
     for (const host of ["unknown.localhost", "disabled.localhost"]) {
       const res = await page.goto(`http://${host}:${port}/`);
@@ -214,7 +214,7 @@ test.describe("root layout and landing page", () => {
     }
   });
 
-  test("translation files answer JSON", async ({ request }) => {
+  test("translation files answer JSON", { tag: "@pair-b" }, async ({ request }) => {
     const res = await request.get("/locales/lo/common.json");
     expect(res.status()).toBe(200);
     expect(res.headers()["content-type"]).toContain("application/json");
@@ -222,7 +222,7 @@ test.describe("root layout and landing page", () => {
     expect((await request.get("/locales/xx/common.json")).status()).toBe(404);
   });
 
-  test("player routes send a visitor to login with redirectTo; unknown paths get a 404 in the layout", async ({ page }) => {
+  test("player routes send a visitor to login with redirectTo; unknown paths get a 404 in the layout", { tag: "@pair-b" }, async ({ page }) => {
     await page.goto("/player/withdraw/history");
     await expect(page).toHaveURL(/\/login\?redirectTo=%2Fplayer%2Fwithdraw%2Fhistory$/);
     const res = await page.goto("/nowhere");
