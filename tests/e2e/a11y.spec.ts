@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
-import { addBankAccount, loggedInPlayer } from "./player";
+import { addBankAccount, loggedInPlayerByApi } from "./player";
 
 /** Every player screen, axe-checked (serious and critical violations fail). */
 const PLAYER_PAGES = [
@@ -23,7 +23,7 @@ test.describe("accessibility", () => {
 
   test("player screens have no serious or critical axe violations", async ({ page, baseURL }, info) => {
     test.skip(!hasJs(info), "axe runs as a script in the page; the markup is the same with JavaScript off");
-    await loggedInPlayer(page, baseURL!);
+    await loggedInPlayerByApi(page, baseURL!);
     await addBankAccount(page);
     for (const path of [...PLAYER_PAGES, "/login", "/register"]) {
       if (path === "/login") await page.context().clearCookies();
@@ -38,7 +38,7 @@ test.describe("accessibility", () => {
   test("the change-password dialog of a lite page, open with its form and with an error, has no serious or critical axe violations (decision 052)", async ({ page, baseURL, expectHttpError }, info) => {
     test.skip(!hasJs(info), "the dialog is the lite script's; without JavaScript the page is checked above");
     expectHttpError(400, /^\/player\/password$/);
-    await loggedInPlayer(page, baseURL!, "/player/deposit");
+    await loggedInPlayerByApi(page, baseURL!, "/player/deposit");
     await page.locator(PAGE_READY).waitFor({ state: "attached" });
     await page.getByTestId("player-menu").locator("summary").click();
     await page.getByTestId("change-password-link").click();

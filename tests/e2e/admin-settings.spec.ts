@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { accountTest as test, expect, hasJs, registerAndLoginByForms, switchLanguage, waitForHydration } from "./fixtures";
+import { accountTest as test, expect, hasJs, playerSessionByApi, switchLanguage, waitForHydration } from "./fixtures";
 import { addBankAccount } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -50,7 +50,7 @@ test.describe("settings reach the players", () => {
     await expect(latest).toContainText(sell);
     await expect(latest).toContainText(`boss-${test.info().project.name}`);
 
-    await registerAndLoginByForms(page, "s");
+    await playerSessionByApi(page, { prefix: "s" });
     await addBankAccount(page);
     await page.goto("/player/deposit");
     await waitForHydration(page);
@@ -88,7 +88,7 @@ test.describe("settings reach the players", () => {
     await expect(page.getByTestId("toast")).toContainText("ສ້າງໂປຣໂມຊັນແລ້ວ");
     await expect(page.getByTestId("promotions-table")).toContainText(titles.lo);
 
-    await registerAndLoginByForms(page, "s");
+    await playerSessionByApi(page, { prefix: "s" });
     await page.goto("/player/promotion");
     const list = page.getByTestId("promotion-list");
     await expect(list).toContainText(titles.lo);

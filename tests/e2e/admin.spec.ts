@@ -1,9 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
-import { addBankAccount, depositCredit, loggedInPlayer } from "./player";
+import { addBankAccount, depositCredit, loggedInPlayerByApi } from "./player";
 import { d1 } from "./d1";
-import { currentStep, DEMO_STAFF, staffLogin, totpAt } from "./staff";
+import { currentStep, DEMO_STAFF, staffLogin, staffLoginThroughForms, totpAt } from "./staff";
 
 async function withdraw(page: Page, amount: string): Promise<string> {
   await page.goto("/player/withdraw");
@@ -35,7 +35,7 @@ test.describe("back office", () => {
 
   test("staff log in with password and TOTP, see the navigation, log out", async ({ page, expectHttpError }) => {
     expectHttpError(401, /^\/admin\/login\/totp/);
-    await staffLogin(page, DEMO_STAFF.boss);
+    await staffLoginThroughForms(page, DEMO_STAFF.boss);
     await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByTestId("admin-nav")).toBeVisible();
     await expect(page.getByTestId("admin-nav").locator('a[data-section="staff"]')).toBeVisible();
@@ -67,7 +67,7 @@ test.describe("back office", () => {
   test("the owner adds a cashier, who enrols with the one-time link (QR, password, first code) and logs in with a recovery code", { tag: "@pair-a" }, async ({ page, expectHttpError }, info) => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     const username = `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
-    await staffLogin(page, DEMO_STAFF.boss, "/admin/staff/new");
+    await staffLoginThroughForms(page, DEMO_STAFF.boss, "/admin/staff/new");
     if (hasJs(info)) await page.locator(PAGE_READY).waitFor();
     const form = page.getByTestId("staff-form");
     await form.getByLabel("ຊື່ຜູ້ໃຊ້").fill(username);
@@ -115,7 +115,7 @@ test.describe("back office", () => {
     await expect(page.getByTestId("toast")).toContainText("9");
   });
 
-  test("a cashier is refused staff management (403) and does not see it in the menu", async ({ page, expectHttpError }) => {
+  test("a cashier is refused staff management (403) and does not see it in the menu", { tag: "@pair-a" }, async ({ page, expectHttpError }) => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     expectHttpError(403, /^\/admin\/staff/);
     await staffLogin(page, DEMO_STAFF.cashier);
@@ -129,7 +129,7 @@ test.describe("back office", () => {
   test("staff mark one withdrawal paid and reject another: the player sees SUCCESS, and REJECTED with the credit back", { tag: "@pair-b" }, async ({ page, baseURL, expectHttpError }, info) => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     // the player: 12,000 credit, two withdrawals above the automatic threshold (5,000)
-    await loggedInPlayer(page, baseURL!);
+    await loggedInPlayerByApi(page, baseURL!);
     await addBankAccount(page);
     await depositCredit(page, "7200000", "฿12.000,00");
     const toPay = await withdraw(page, "5500");

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
-import { addBankAccount, E2E_PASSWORD, loggedInPlayer } from "./player";
+import { addBankAccount, E2E_PASSWORD, loggedInPlayerByApi } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -26,7 +26,7 @@ const newNumber = () => `0101${Date.now().toString().slice(-9)}`;
 
 test("a player replaces a bank account never paid to: bidi override refused, wrong password refused, then replaced", async ({ page, baseURL, expectHttpError }) => {
   expectHttpError(400, /^\/player\/bank/);
-  await loggedInPlayer(page, baseURL!);
+  await loggedInPlayerByApi(page, baseURL!);
   await addBankAccount(page);
   await ready(page);
   const form = page.getByTestId("bank-replace-form");
@@ -56,7 +56,7 @@ test("a player replaces a bank account never paid to: bidi override refused, wro
 });
 
 test("an owner replaces a player's bank account in the back office: review, then confirm", async ({ page, baseURL }) => {
-  const username = await loggedInPlayer(page, baseURL!);
+  const username = await loggedInPlayerByApi(page, baseURL!);
   await addBankAccount(page);
   await staffLogin(page, DEMO_STAFF.boss);
   await page.goto(`/admin/players?q=${username}`);

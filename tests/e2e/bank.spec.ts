@@ -1,13 +1,13 @@
 import { accountTest as test, expect, hasJs } from "./fixtures";
 import { expectLazyClientValidation } from "./lazy-validation";
-import { loggedInPlayer } from "./player";
+import { loggedInPlayerByApi } from "./player";
 
 // Registration, login and two or three form posts: more than the default 30 s on a busy machine.
 test.describe.configure({ timeout: 60_000 });
 
 test("add a LAK bank account: validation in Lao, only LAK, then the saved account is shown", async ({ page, baseURL, expectHttpError }) => {
   expectHttpError(400, /^\/player\/bank/); // the form's validation answer without JavaScript
-  await loggedInPlayer(page, baseURL!);
+  await loggedInPlayerByApi(page, baseURL!);
   await expect(page.getByTestId("wallet-warning")).toBeVisible();
   const form = page.getByTestId("bank-form");
   await form.getByRole("button", { name: "ບັນທຶກບັນຊີ" }).click();
@@ -37,7 +37,7 @@ test("add a LAK bank account: validation in Lao, only LAK, then the saved accoun
 
 test("with JavaScript the bank form is validated in the browser, with the schema fetched on the first touch", async ({ page, baseURL }, info) => {
   test.skip(!hasJs(info), "client-side validation is the JavaScript enhancement; without it the action answers (test above)");
-  await loggedInPlayer(page, baseURL!, "/player/deposit");
+  await loggedInPlayerByApi(page, baseURL!, "/player/deposit");
   const form = page.getByTestId("bank-form");
   const name = form.getByLabel("ຊື່ບັນຊີ");
   const message = "ກະລຸນາປ້ອນຊື່ບັນຊີ (2-60 ຕົວອັກສອນ)";

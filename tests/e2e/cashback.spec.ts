@@ -1,6 +1,6 @@
 import { d1 } from "./d1";
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs, registerAndLoginByForms, submitLogin, waitForHydration } from "./fixtures";
+import { accountTest as test, expect, hasJs, playerSessionByApi, submitLogin, waitForHydration } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -46,7 +46,7 @@ test("owner sets cashback; a player sees last week per provider, claims once, se
 
   // a player with last week's figures: lost 100.00 a day at askmebet (700.00 -> 70.00, capped 50.00),
   // a day missing at betflix, won at gclub
-  const player = await registerAndLoginByForms(page, "cb");
+  const player = await playerSessionByApi(page, { prefix: "cb" });
   const [row] = await d1(`SELECT id FROM players WHERE agency_id = '${agency}' AND username = '${player.username}'`);
   const playerId = String(row!.id);
   const days = lastWeekDays();
@@ -103,13 +103,13 @@ async function ownerSetsAdapter(page: Page, provider: string, adapter: "disabled
   await expect(page.getByTestId(`setup-${provider}-current`)).toContainText(adapter === "sandbox" ? "Sandbox" : "ປິດ", { timeout: 15_000 });
 }
 
-test("a credit the provider refused: the owner retries it from the claims list, once; the player sees it credited", async ({ page }) => {
+test("a credit the provider refused: the owner retries it from the claims list, once; the player sees it credited", { tag: "@pair-b" }, async ({ page }) => {
   const agency = `e2e-${test.info().project.name}`;
   // gclub_live switched off for this agency by the owner: its credit is refused (the adapter
   // of an unconfigured provider); switched back below before the retry
   await ownerSetsAdapter(page, "gclub_live", "disabled");
   await page.context().clearCookies();
-  const player = await registerAndLoginByForms(page, "cr");
+  const player = await playerSessionByApi(page, { prefix: "cr" });
   const days = lastWeekDays();
   // the rules of the test above without a turnover requirement (a credit is then sent at
   // once, no turnover read first), and last week's loss at gclub_live

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs } from "./fixtures";
 import { expectLazyClientValidation } from "./lazy-validation";
-import { addBankAccount, loggedInPlayer, payQrPayload } from "./player";
+import { addBankAccount, loggedInPlayerByApi, payQrPayload } from "./player";
 
 async function createDeposit(page: Page, amount: string, provider = "askmebet") {
   await page.goto("/player/deposit");
@@ -18,7 +18,7 @@ test.describe("deposit by LAO QR", () => {
   test.describe.configure({ timeout: 60_000 });
 
   test("bank account -> deposit -> QR -> pay at the sandbox bank -> credit at the provider -> SUCCESS in history", async ({ page, baseURL }, info) => {
-    await loggedInPlayer(page, baseURL!);
+    await loggedInPlayerByApi(page, baseURL!);
     await addBankAccount(page);
     const payload = await createDeposit(page, "60000");
     expect(payload).toMatch(/^000201010212.*5303418.*5802LA.*6304[0-9A-F]{4}$/);
@@ -40,7 +40,7 @@ test.describe("deposit by LAO QR", () => {
   });
 
   test("check before paying says the order is not paid; cancel needs a confirmation", async ({ page, baseURL }) => {
-    await loggedInPlayer(page, baseURL!);
+    await loggedInPlayerByApi(page, baseURL!);
     await addBankAccount(page);
     await createDeposit(page, "30000", "betflix");
     const code = (await page.getByTestId("deposit-code").textContent())!.trim();
@@ -59,7 +59,7 @@ test.describe("deposit by LAO QR", () => {
 
   test("with JavaScript the amount is validated in the browser, with the schema fetched on the first touch", async ({ page, baseURL }, info) => {
     test.skip(!hasJs(info), "client-side validation is the JavaScript enhancement; without it the action answers (tests above)");
-    await loggedInPlayer(page, baseURL!);
+    await loggedInPlayerByApi(page, baseURL!);
     await addBankAccount(page);
     const form = page.getByTestId("deposit-form");
     const amount = form.getByLabel("ຈຳນວນເງິນ (ກີບ)");
@@ -81,7 +81,7 @@ test.describe("deposit by LAO QR", () => {
   });
 
   test("without a bank account the deposit page points to the bank page; history is empty", async ({ page, baseURL }) => {
-    await loggedInPlayer(page, baseURL!, "/player/deposit");
+    await loggedInPlayerByApi(page, baseURL!, "/player/deposit");
     await expect(page.getByTestId("bank-required").getByRole("link")).toHaveAttribute("href", "/player/bank");
     await page.goto("/player/deposit/history");
     await expect(page.getByTestId("history-empty")).toBeVisible();

@@ -1,7 +1,22 @@
-import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, request as newRequest, type APIRequestContext, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+
+/** The running test's baseURL (its spec's `test.use`, else the project's): one test at a time per worker. */
+let baseURLInUse: string | undefined;
+export function currentBaseURL(): string {
+  if (!baseURLInUse) throw new Error("no baseURL: use `test` or `accountTest` of tests/e2e/fixtures.ts");
+  return baseURLInUse;
+}
 
 /** A console error or an uncaught exception in the page fails the test. */
-export const test = base.extend<{ consoleErrors: string[] }>({
+export const test = base.extend<{ consoleErrors: string[]; rememberBaseURL: void }>({
+  rememberBaseURL: [
+    async ({ baseURL }, use) => {
+      baseURLInUse = baseURL;
+      await use();
+      baseURLInUse = undefined;
+    },
+    { auto: true },
+  ],
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
@@ -78,6 +93,83 @@ export async function loginByApi(page: Page, player: Pick<TestPlayer, "username"
   expect(res.status(), await res.text()).toBe(200);
 }
 
+/** One Set-Cookie header as a cookie of `origin` for `context.addCookies` (null: a deletion). */
+function parseSetCookie(header: string, origin: string): Parameters<BrowserContext["addCookies"]>[0][number] | null {
+  const [pair, ...attributes] = header.split(";").map((part) => part.trim());
+  const eq = pair.indexOf("=");
+  const attr = new Map(attributes.map((a) => [a.split("=")[0].toLowerCase(), a.slice(a.indexOf("=") + 1)] as const));
+  const maxAge = attr.has("max-age") ? Number(attr.get("max-age")) : undefined;
+  if (maxAge !== undefined && maxAge <= 0) return null;
+  const sameSite = (attr.get("samesite") ?? "Lax").toLowerCase();
+  return {
+    name: pair.slice(0, eq),
+    value: pair.slice(eq + 1),
+    url: new URL(attr.get("path") || "/", origin).href,
+    expires: maxAge === undefined ? -1 : Math.floor(Date.now() / 1000) + maxAge,
+    httpOnly: attr.has("httponly"),
+    secure: attr.has("secure"),
+    sameSite: sameSite === "strict" ? "Strict" : sameSite === "none" ? "None" : "Lax",
+  };
+}
+
+/**
+ * Posts JSON as a browser of the test's agency would, and the cookies of the answer land in the
+ * page's context. On localhost, page.request shares the context's cookie jar (and its
+ * CF-Connecting-IP). Node does not resolve *.localhost (the e2e agencies' hosts, which Chromium
+ * does): there the post goes to localhost with the agency's Host header through a request
+ * client of its own, and its Set-Cookie headers are added to the context for the agency's host
+ * (page.request would have kept them for localhost, the demo agency).
+ */
+async function postAsThisAgency(page: Page, path: string, data: object, ip?: string): Promise<{ status: number; text: string }> {
+  const base = new URL(currentBaseURL());
+  const headers: Record<string, string> = { Origin: base.origin, ...(ip ? { "CF-Connecting-IP": ip } : {}) };
+  if (base.hostname === "localhost") {
+    const res = await page.request.post(path, { headers, data });
+    return { status: res.status(), text: await res.text() };
+  }
+  const api = await newRequest.newContext({ baseURL: `${base.protocol}//localhost:${base.port}` });
+  try {
+    const res = await api.post(path, { headers: { ...headers, Host: base.host, "CF-Connecting-IP": ip ?? randomIp() }, data, maxRedirects: 0 });
+    const cookies = res
+      .headersArray()
+      .filter((h) => h.name.toLowerCase() === "set-cookie")
+      .map((h) => parseSetCookie(h.value, base.origin))
+      .filter((c) => c !== null);
+    if (cookies.length) await page.context().addCookies(cookies);
+    return { status: res.status(), text: await res.text() };
+  } finally {
+    await api.dispose();
+  }
+}
+
+/**
+ * A player of the test's agency (its baseURL: localhost or an e2e agency's *.localhost),
+ * registered and logged in through the JSON API, the session cookie in the page's context:
+ * for flows that are not about the forms (those are accounts.spec.ts's). With a `landing`, the
+ * page opens it (still logged in) and, with JavaScript on, waits for it to hydrate (a test
+ * types right after); without one the page is left where it was (the caller goes on with a goto).
+ */
+export async function playerSessionByApi(page: Page, options: { prefix?: string; landing?: string; player?: TestPlayer } = {}): Promise<TestPlayer> {
+  const { prefix = "e2e", landing } = options;
+  const player = options.player ?? newPlayer({ username: `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e5).toString(36)}`.slice(0, 20) });
+  const ip = new URL(currentBaseURL()).hostname === "localhost" ? undefined : randomIp();
+  const registered = await postAsThisAgency(
+    page,
+    "/api/v2/players/register",
+    { username: player.username, password: player.password, confirmPassword: player.password, displayName: player.displayName, phone: player.phone, adult: true },
+    ip,
+  );
+  expect(registered.status, registered.text).toBe(201);
+  const login = await postAsThisAgency(page, "/api/v2/players/login", { username: player.username, password: player.password }, ip);
+  expect(login.status, login.text).toBe(200);
+  if (landing !== undefined) {
+    await page.goto(landing);
+    await expect(page).not.toHaveURL(/\/login/);
+    await waitForHydration(page);
+  }
+  return player;
+}
+
 /** Fills and submits the login form of the current /login page. */
 export async function submitLogin(page: Page, player: Pick<TestPlayer, "username" | "password">) {
   const form = page.getByTestId("login-form");
@@ -99,8 +191,8 @@ export async function waitForHydration(page: Page) {
 }
 
 /**
- * A new player of the page's agency, registered and logged in through the forms: the browser
- * resolves *.localhost (the e2e agencies' hosts), Node's request client does not.
+ * A new player of the page's agency, registered and logged in through the forms (a flow that
+ * is not about them takes `playerSessionByApi`, which also works on *.localhost).
  */
 export async function registerAndLoginByForms(page: Page, prefix: string): Promise<TestPlayer> {
   const player = newPlayer({ username: `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e5).toString(36)}`.slice(0, 20) });

@@ -1,12 +1,12 @@
 import { accountTest as test, expect } from "./fixtures";
-import { addBankAccount, depositCredit, loggedInPlayer } from "./player";
+import { addBankAccount, depositCredit, loggedInPlayerByApi } from "./player";
 
 test.describe("game lobby and launch", () => {
   test.describe.configure({ timeout: 90_000 });
 
   test("without credit: 'cannot open the game, please deposit'; with credit the game opens", async ({ page, baseURL, expectHttpError }) => {
     expectHttpError(409, /^\/player\/game\//); // the refused launch without JavaScript
-    await loggedInPlayer(page, baseURL!, "/player/bank");
+    await loggedInPlayerByApi(page, baseURL!, "/player/bank");
     await page.goto("/player/game/askmebet?tab=Slot");
     await expect(page.getByTestId("games")).toContainText("Lucky Reels");
     await page.getByRole("searchbox").fill("dragon");

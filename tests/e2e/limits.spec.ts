@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
 import { d1 } from "./d1";
-import { addBankAccount, E2E_PASSWORD, loggedInPlayer } from "./player";
+import { addBankAccount, E2E_PASSWORD, loggedInPlayerByApi } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -46,7 +46,7 @@ async function tryDeposit(page: Page, amount: string) {
 
 test("a day limit refuses a deposit over it and says what is left; a raise waits 24 h", { tag: "@pair-a" }, async ({ page, baseURL, expectHttpError }) => {
   expectHttpError(400, /^\/player\/deposit/);
-  await loggedInPlayer(page, baseURL!);
+  await loggedInPlayerByApi(page, baseURL!);
   await addBankAccount(page);
   // the footer leads to the settings from any page
   await page.getByTestId("footer").getByRole("link", { name: "ການຫຼິ້ນຢ່າງມີຄວາມຮັບຜິດຊອບ" }).click();
@@ -77,7 +77,7 @@ test("a day limit refuses a deposit over it and says what is left; a raise waits
 test("a cooling-off refuses deposits and game launches and says until when; withdrawing still works; staff see it", { tag: "@pair-b" }, async ({ page, baseURL, expectHttpError }) => {
   expectHttpError(400, /^\/player\/(deposit|limits)/);
   expectHttpError(409, /^\/player\/game\//);
-  const username = await loggedInPlayer(page, baseURL!);
+  const username = await loggedInPlayerByApi(page, baseURL!);
   await addBankAccount(page);
   await openLimits(page);
   const cooling = page.getByTestId("cooling_off-form");
@@ -115,7 +115,7 @@ test("a cooling-off refuses deposits and game launches and says until when; with
 });
 
 test("time played survives a logout: logged in again, the time of the ended session still counts", { tag: "@pair-a" }, async ({ page, baseURL }) => {
-  const username = await loggedInPlayer(page, baseURL!, "/player/limits");
+  const username = await loggedInPlayerByApi(page, baseURL!, "/player/limits");
   // 20 minutes of play: the current session opened 20 minutes ago (the e2e server's own D1)
   await d1(`UPDATE sessions SET created_at = created_at - 1200000 WHERE player_id = (SELECT id FROM players WHERE agency_id = 'demo' AND username = '${username}')`);
   await openLimits(page);

@@ -1,5 +1,5 @@
 import { accountTest as test, expect } from "./fixtures";
-import { loggedInPlayer } from "./player";
+import { loggedInPlayerByApi } from "./player";
 
 /**
  * Lobbies that look like lobbies (issue 14): every game shows its picture (the sandbox
@@ -10,7 +10,7 @@ test.describe("game lobby pictures", () => {
   test.describe.configure({ timeout: 60_000 });
 
   test("each game has its picture with width, height and loading=lazy; tabs and search keep them", async ({ page, baseURL }) => {
-    await loggedInPlayer(page, baseURL!, "/player/bank");
+    await loggedInPlayerByApi(page, baseURL!, "/player/bank");
     await page.goto("/player/game/askmebet?tab=Slot");
     const games = page.getByTestId("games");
     await expect(games.getByRole("listitem")).toHaveCount(3);

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { accountTest as test, expect, hasJs, registerAndLoginByForms, waitForHydration } from "./fixtures";
+import { accountTest as test, expect, hasJs, playerSessionByApi, waitForHydration } from "./fixtures";
 import { addBankAccount } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 import { d1 } from "./d1";
@@ -18,7 +18,7 @@ test.describe.configure({ timeout: 150_000 });
 
 
 test("own account: the exact pay amount and a derived QR -> the cashier marks it paid -> SUCCESS in the player's history", async ({ page, expectHttpError }, info) => {
-  await registerAndLoginByForms(page, "o");
+  await playerSessionByApi(page, { prefix: "o" });
   await addBankAccount(page);
   await page.goto("/player/deposit");
   await waitForHydration(page);
@@ -76,7 +76,7 @@ test("own account: the exact pay amount and a derived QR -> the cashier marks it
  * written reason.
  */
 test("a probable duplicate in the payments queue: the cashier is refused, the owner credits it with a reason", async ({ page, expectHttpError }, info) => {
-  const player = await registerAndLoginByForms(page, "w");
+  const player = await playerSessionByApi(page, { prefix: "w" });
   const agency = `own-${info.project.name}`;
   const tag = `${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e4)}`;
   const amount = `${800000 + Math.floor(Math.random() * 99999)}.00`;

@@ -3,24 +3,50 @@ import { expect, waitForHydration } from "./fixtures";
 
 export const E2E_PASSWORD = "money-e2e-pass-1";
 
-/**
- * A fresh player (registered through the JSON API), logged in through the login page.
- * Use with `accountTest`, which gives every test its own client address.
- */
-export async function loggedInPlayer(page: Page, baseURL: string, landing = "/player/bank") {
+/** A fresh player's username, registered through the JSON API (password E2E_PASSWORD). */
+async function registerFreshPlayer(page: Page, baseURL: string): Promise<string> {
   const username = `e${Date.now().toString(36)}${Math.floor(Math.random() * 100000).toString(36)}`.slice(0, 20);
   const res = await page.request.post("/api/v2/players/register", {
     headers: { Origin: baseURL },
     data: { username, password: E2E_PASSWORD, confirmPassword: E2E_PASSWORD, phone: "02055551234", adult: true },
   });
   expect(res.status()).toBe(201);
+  return username;
+}
+
+const endsWith = (landing: string) => new RegExp(`${landing.replace(/[/?]/g, "\\$&")}$`);
+
+/**
+ * A fresh player (registered through the JSON API), logged in through the login page, which
+ * then shows `landing` with the login toast. For tests of that page or its toast; a flow
+ * that only needs a player takes `loggedInPlayerByApi`.
+ * Use with `accountTest`, which gives every test its own client address.
+ */
+export async function loggedInPlayer(page: Page, baseURL: string, landing = "/player/bank") {
+  const username = await registerFreshPlayer(page, baseURL);
   await page.goto(`/login?redirectTo=${encodeURIComponent(landing)}`);
   await page.getByLabel("ຊື່ຜູ້ໃຊ້").fill(username);
   await page.getByLabel("ລະຫັດຜ່ານ", { exact: true }).fill(E2E_PASSWORD);
   await page.getByRole("button", { name: "ເຂົ້າສູ່ລະບົບ" }).click();
-  await expect(page).toHaveURL(new RegExp(`${landing.replace(/[/?]/g, "\\$&")}$`));
+  await expect(page).toHaveURL(endsWith(landing));
   // The login page has no React (decision 021): its post loads the landing page as a new
   // document, which must hydrate before a test presses keys or drags in it.
+  await waitForHydration(page);
+  return username;
+}
+
+/**
+ * A fresh player logged in through the JSON API (localhost, the demo agency): page.request
+ * shares the context's cookie jar, so the session cookie is the page's. Then the page opens
+ * `landing` and, with JavaScript on, waits for it to hydrate. No login toast (that is the
+ * login page's).
+ */
+export async function loggedInPlayerByApi(page: Page, baseURL: string, landing = "/player/bank") {
+  const username = await registerFreshPlayer(page, baseURL);
+  const res = await page.request.post("/api/v2/players/login", { headers: { Origin: baseURL }, data: { username, password: E2E_PASSWORD } });
+  expect(res.status(), await res.text()).toBe(200);
+  await page.goto(landing);
+  await expect(page).toHaveURL(endsWith(landing));
   await waitForHydration(page);
   return username;
 }

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect } from "./fixtures";
-import { addBankAccount, loggedInPlayer, payShownQr } from "./player";
+import { addBankAccount, loggedInPlayerByApi, payShownQr } from "./player";
 
 /** Opens a promotion from the list and claims it for a provider (two steps: choose, confirm). */
 async function claimPromotion(page: Page, title: string, provider: string) {
@@ -25,7 +25,7 @@ test.describe("promotions", () => {
   test.describe.configure({ timeout: 120_000 });
 
   test("claim -> deposit the set amount -> bonus at the provider -> play -> withdraw with the bonus deducted -> history", async ({ page, baseURL }) => {
-    await loggedInPlayer(page, baseURL!);
+    await loggedInPlayerByApi(page, baseURL!);
     await addBankAccount(page);
     await claimPromotion(page, "ຝາກ 60.000 ກີບ ຮັບ 50 ເຄຣດິດ", "askmebet");
 
@@ -83,7 +83,7 @@ test.describe("promotions", () => {
   });
 
   test("cancel a claim (asks first); the list and detail read in each language", async ({ page, baseURL }) => {
-    await loggedInPlayer(page, baseURL!);
+    await loggedInPlayerByApi(page, baseURL!);
     await page.goto("/player/promotion/daily-10");
     await expect(page.getByTestId("promotion-bank-required")).toContainText("ກະລຸນາເພີ່ມບັນຊີທະນາຄານກ່ອນຮັບໂປຣໂມຊັນ");
     await addBankAccount(page);

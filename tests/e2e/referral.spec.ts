@@ -1,6 +1,6 @@
 import { d1 } from "./d1";
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs, PAGE_READY, registerAndLoginByForms, submitLogin, switchLanguage, waitForHydration } from "./fixtures";
+import { accountTest as test, expect, hasJs, PAGE_READY, playerSessionByApi, submitLogin, switchLanguage, waitForHydration } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -82,7 +82,7 @@ test("the owner turns referral on; a newcomer joins by the link; the referrer cl
   await page.context().clearCookies();
 
   // 2. the referrer's link and code; the link is plain selectable text, the copy button needs JavaScript
-  const referrer = await registerAndLoginByForms(page, "rr");
+  const referrer = await playerSessionByApi(page, { prefix: "rr" });
   await page.goto("/player/referral");
   await ready(page);
   const code = (await page.getByTestId("referral-code").textContent())!.trim();

@@ -1,7 +1,8 @@
-import { createHmac } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { test, type Page } from "@playwright/test";
 import { DEMO_STAFF, E2E_COPIES_PER_SLOT, E2E_WORKER_SLOTS, e2eStaffUsername } from "../../scripts/demo-staff.mjs";
-import { expect, PAGE_READY } from "./fixtures";
+import { d1 } from "./d1";
+import { currentBaseURL, expect, PAGE_READY } from "./fixtures";
 
 /**
  * Demo back-office staff of scripts/demo-staff.mjs (DEMO DATA ONLY: these TOTP secrets are
@@ -53,12 +54,53 @@ function loginUsername(who: DemoStaff): string {
   return e2eStaffUsername(who.username, project.name, copy);
 }
 
+/** workers/core/session.ts STAFF_ABSOLUTE_MS: a FULL staff session lasts 8 hours. */
+const STAFF_ABSOLUTE_MS = 8 * 60 * 60 * 1000;
+const sql = (value: string | null) => (value === null ? "NULL" : `'${value.replace(/'/g, "''")}'`);
+
 /**
- * Logs in through /admin/login and /admin/login/totp with a fresh code. A code of a step
+ * A FULL staff session opened directly, for the flows that are not about logging in: what
+ * /admin/login/totp leaves behind after the right password and code
+ * (workers/services/staff-sessions.ts newStaffSession): a random id (32 bytes, base64url) in
+ * the `staff` cookie of the test's host (plain HTTP: not `__Host-staff`), its SHA-256 in
+ * staff_sessions with the staff member's agency, stage FULL and the service's times, and the
+ * account's last_login_at. The row goes in through the e2e server's own D1 (./d1.ts). The
+ * agency is the one of the test's baseURL (localhost: the demo agency; `<project>.e2e.localhost`,
+ * `<project>.own.localhost`: the project's own); the account is the same e2e copy a form login
+ * would use (per project and worker slot). Then the page opens `landing`.
+ * The login forms themselves are tested with `staffLoginThroughForms` (admin.spec.ts).
+ */
+export async function staffLogin(page: Page, who: DemoStaff, landing = "/admin") {
+  const base = new URL(currentBaseURL());
+  const username = loginUsername(who);
+  const [staff] = await d1(
+    `SELECT s.id, s.agency_id FROM staff s JOIN agency_domains d ON d.agency_id = s.agency_id
+      WHERE d.host = ${sql(base.hostname)} AND s.username = ${sql(username)} AND s.status = 'ACTIVE'`,
+  );
+  if (!staff) throw new Error(`staff session: no active ${username} at ${base.hostname}`);
+  const sessionId = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  const userAgent = test.info().project.use.userAgent?.slice(0, 300) ?? null;
+  await d1(
+    `INSERT INTO staff_sessions (id_hash, agency_id, staff_id, stage, created_at, last_seen_at, expires_at, user_agent, ip)
+     VALUES (${sql(createHash("sha256").update(sessionId).digest("hex"))}, ${sql(String(staff.agency_id))}, ${sql(String(staff.id))}, 'FULL',
+             ${now}, ${now}, ${now + STAFF_ABSOLUTE_MS}, ${sql(userAgent)}, '127.0.0.1')`,
+  );
+  await d1(`UPDATE staff SET last_login_at = ${sql(new Date(now).toISOString())} WHERE id = ${sql(String(staff.id))}`);
+  await page.context().addCookies([
+    { name: "staff", value: sessionId, url: `${base.origin}/`, httpOnly: true, secure: false, sameSite: "Strict", expires: Math.floor((now + STAFF_ABSOLUTE_MS) / 1000) },
+  ]);
+  await page.goto(landing);
+  await expect(page).not.toHaveURL(/\/admin\/login/);
+}
+
+/**
+ * Logs in through /admin/login and /admin/login/totp with a fresh code (the tests of the
+ * login itself; every other flow takes `staffLogin`). A code of a step
  * this account already used is refused (another test of the same project may just have
  * logged in): then the next step of the window is tried, and at worst the next 30 s step.
  */
-export async function staffLogin(page: Page, who: DemoStaff, landing = "/admin") {
+export async function staffLoginThroughForms(page: Page, who: DemoStaff, landing = "/admin") {
   await page.goto(`/admin/login${landing === "/admin" ? "" : `?redirectTo=${encodeURIComponent(landing)}`}`);
   if (test.info().project.use.javaScriptEnabled !== false) await page.locator(PAGE_READY).waitFor();
   const form = page.getByTestId("admin-login-form");

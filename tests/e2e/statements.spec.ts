@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { d1 } from "./d1";
-import { accountTest as test, expect, registerAndLoginByForms, waitForHydration } from "./fixtures";
+import { accountTest as test, expect, playerSessionByApi, waitForHydration } from "./fixtures";
 import { addBankAccount } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -29,7 +29,7 @@ test.beforeAll(async ({}, info) => {
 
 /** A player of this agency with a bank account and an open own-account order; its code and pay amount. */
 async function playerWithOrder(page: Page, baseURL: string) {
-  const player = await registerAndLoginByForms(page, "t");
+  const player = await playerSessionByApi(page, { prefix: "t" });
   await addBankAccount(page);
   // Node does not resolve *.localhost (the browser does): the request goes to localhost with the agency's Host and the player's cookie
   const cookie = (await page.context().cookies(baseURL)).map((c) => `${c.name}=${c.value}`).join("; ");

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs } from "./fixtures";
 import { expectLazyClientValidation } from "./lazy-validation";
-import { addBankAccount, depositCredit, loggedInPlayer } from "./player";
+import { addBankAccount, depositCredit, loggedInPlayerByApi } from "./player";
 import { createOperatorToken, DEMO_STAFF, revokeOperatorToken, staffLogin } from "./staff";
 
 async function reviewWithdrawal(page: Page, amount: string) {
@@ -17,7 +17,7 @@ test.describe("withdraw to the player's bank", () => {
 
   test("with JavaScript the amount is validated in the browser, with the schema fetched on the first touch", async ({ page, baseURL }, info) => {
     test.skip(!hasJs(info), "client-side validation is the JavaScript enhancement; without it the action answers");
-    await loggedInPlayer(page, baseURL!);
+    await loggedInPlayerByApi(page, baseURL!);
     await addBankAccount(page);
     const form = page.getByTestId("withdraw-form");
     const amount = form.getByLabel("ຈຳນວນເຄຣດິດທີ່ຖອນ");
@@ -39,7 +39,7 @@ test.describe("withdraw to the player's bank", () => {
   });
 
   test("deposit, then withdraw part: confirm summary, automatic payout, SUCCESS in history", async ({ page, baseURL }) => {
-    await loggedInPlayer(page, baseURL!);
+    await loggedInPlayerByApi(page, baseURL!);
     await addBankAccount(page);
     await depositCredit(page, "120000", "฿200,00");
 
@@ -64,7 +64,7 @@ test.describe("withdraw to the player's bank", () => {
   });
 
   test("above the automatic threshold it waits for staff (OPEN); rejected through the operator API with the agency's token, the credit is back; a revoked token is refused", async ({ page, baseURL }) => {
-    await loggedInPlayer(page, baseURL!);
+    await loggedInPlayerByApi(page, baseURL!);
     await addBankAccount(page);
     await depositCredit(page, "3600000", "฿6.000,00");
     await reviewWithdrawal(page, "5500");
@@ -101,7 +101,7 @@ test.describe("withdraw to the player's bank", () => {
 
   test("credit is not enough: a clear message, nothing taken", async ({ page, baseURL, expectHttpError }) => {
     expectHttpError(400, /^\/player\/withdraw/);
-    await loggedInPlayer(page, baseURL!);
+    await loggedInPlayerByApi(page, baseURL!);
     await addBankAccount(page);
     await page.goto("/player/withdraw");
     await reviewWithdrawalExpectingError(page);
