@@ -5,6 +5,7 @@ import {
   isPhone,
   loginByApi,
   newPlayer,
+  PAGE_READY,
   accountTest as test,
   randomIp,
   registerByApi,
@@ -511,7 +512,7 @@ test.describe("player accounts", () => {
     }
   });
 
-  test("logout from the player menu, then player pages send to login", async ({ page, clientIp }) => {
+  test("logout from the player menu, then player pages send to login", { tag: "@pair-b" }, async ({ page, clientIp }) => {
     await loggedIn(page, clientIp, "/player/deposit");
     await openPlayerMenu(page);
     await page.getByTestId("logout").click();
@@ -527,27 +528,57 @@ test.describe("player accounts", () => {
 
   test("fingerprint: sent once a day, again when the stored date is old or missing", { tag: "@pair-a" }, async ({ page, clientIp }, info) => {
     test.skip(!hasJs(info), "the fingerprint is collected by a script (SPEC §1)");
-    // every page's sync waits FINGERPRINT_SYNC_DELAY_MS (5 s) after its load
-    test.setTimeout(120_000);
     const SYNC = { timeout: 20_000 };
     const KEY = "fingerprint:demo";
     const sent: string[] = [];
     page.on("request", (req) => {
       if (req.method() === "POST" && new URL(req.url()).pathname === "/api/v2/fingerprint") sent.push(req.url());
     });
-    // Count the sync's look at the stored copy: after it, the decision (send or skip) is made.
+    // Every page's sync waits FINGERPRINT_SYNC_DELAY_MS (5 s) after its load (decision 036):
+    // Playwright's clock runs those seconds at once instead of the test waiting them out.
+    await page.clock.install();
+    // Per document: when it loaded and when the sync looked at the stored copy (on the page's
+    // clock), how often it looked (after the look, the decision to send or skip is made), and
+    // its posts to /api/v2/fingerprint (the post leaves in the same task as the look).
     await page.addInitScript((key) => {
+      type Marks = { fpChecks?: number; fpLoadAt?: number; fpCheckedAt?: number; fpPosts?: number };
+      const w = window as unknown as Marks;
+      w.fpPosts = 0;
+      window.addEventListener("load", () => (w.fpLoadAt = performance.now()), { once: true });
       const getItem = Storage.prototype.getItem;
       Storage.prototype.getItem = function (this: Storage, name: string) {
-        if (name === key) (window as unknown as { fpChecks: number }).fpChecks = ((window as unknown as { fpChecks?: number }).fpChecks ?? 0) + 1;
+        if (name === key) {
+          w.fpChecks = (w.fpChecks ?? 0) + 1;
+          if (w.fpCheckedAt === undefined) w.fpCheckedAt = performance.now();
+        }
         return getItem.call(this, name);
+      };
+      const fetch = window.fetch;
+      window.fetch = function (input: RequestInfo | URL, init?: RequestInit) {
+        const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+        const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+        if (method.toUpperCase() === "POST" && url.pathname === "/api/v2/fingerprint") w.fpPosts = (w.fpPosts ?? 0) + 1;
+        return fetch.call(window, input, init);
       };
     }, KEY);
     const stored = () => page.evaluate((key) => localStorage.getItem(key), KEY);
-    /** This document's sync has decided; a request it would send has left by then. */
+    /**
+     * Runs this document's sync on the page's clock and waits until it has decided (send or
+     * skip); it must not have started within 5 s of the page's load. Returns this document's
+     * posts of the fingerprint.
+     */
     const synced = async () => {
+      await page.locator(PAGE_READY).waitFor({ state: "attached" });
+      await page.waitForFunction(() => document.readyState === "complete");
+      await page.clock.runFor(6_000);
       await page.waitForFunction(() => ((window as unknown as { fpChecks?: number }).fpChecks ?? 0) >= 1, undefined, SYNC);
-      await page.waitForTimeout(300);
+      const { fpChecks, fpLoadAt, fpCheckedAt, fpPosts } = await page.evaluate(() => {
+        const w = window as unknown as { fpChecks: number; fpLoadAt: number; fpCheckedAt: number; fpPosts: number };
+        return { fpChecks: w.fpChecks, fpLoadAt: w.fpLoadAt, fpCheckedAt: w.fpCheckedAt, fpPosts: w.fpPosts };
+      });
+      expect(fpChecks, "one sync per document").toBe(1);
+      expect(fpCheckedAt - fpLoadAt, "the sync starts 5 s after the page's load").toBeGreaterThanOrEqual(5_000);
+      return fpPosts;
     };
 
     const player = newPlayer();
@@ -555,6 +586,7 @@ test.describe("player accounts", () => {
     await page.goto("/login");
     await submitLogin(page, player);
     await expect(page.getByTestId("player-menu")).toBeVisible();
+    expect(await synced()).toBe(1);
     await expect.poll(() => sent.length, SYNC).toBe(1);
     await expect.poll(stored, SYNC).not.toBeNull();
     const today = JSON.parse((await stored())!).date as string;
@@ -565,9 +597,9 @@ test.describe("player accounts", () => {
     await page.getByTestId("drawer").getByRole("link", { name: "ປະຫວັດການຝາກ" }).click();
     await expect(page).toHaveURL(/\/player\/deposit\/history$/);
     await page.goto("/player/bank");
-    await synced();
+    expect(await synced(), "sent again the same day").toBe(0);
     await page.reload();
-    await synced();
+    expect(await synced(), "sent again the same day").toBe(0);
     expect(sent).toHaveLength(1);
 
     // stored date is yesterday: sent again, once
@@ -579,19 +611,21 @@ test.describe("player accounts", () => {
       localStorage.setItem(key, JSON.stringify(value));
     }, KEY);
     await page.reload();
+    expect(await synced()).toBe(1);
     await expect.poll(() => sent.length, SYNC).toBe(2);
     await expect.poll(async () => JSON.parse((await stored())!).date, SYNC).toBe(today);
     await page.reload();
-    await synced();
+    expect(await synced(), "sent again the same day").toBe(0);
     expect(sent).toHaveLength(2);
 
     // stored copy removed: sent again, once
     await page.evaluate((key) => localStorage.removeItem(key), KEY);
     await page.reload();
+    expect(await synced()).toBe(1);
     await expect.poll(() => sent.length, SYNC).toBe(3);
     await expect.poll(stored, SYNC).not.toBeNull();
     await page.reload();
-    await synced();
+    expect(await synced(), "sent again the same day").toBe(0);
     expect(sent).toHaveLength(3);
   });
 

@@ -88,10 +88,11 @@ test.describe("lite player pages", () => {
     await page.locator(PAGE_READY).waitFor({ state: "attached" });
     const pending = page.getByTestId("pending");
     await expect(pending).toBeHidden();
-    // the post's answer is held 2.5 s; the page notes (in sessionStorage, which survives the
-    // next document) when the spinner appeared: a locator would wait for the navigation
+    // the post's answer is held until the spinner shows, 2.5 s at most; the page notes (in
+    // sessionStorage, which survives the next document) when the spinner appeared: a locator
+    // would wait for the navigation
     await page.route("**/set-language", async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await pending.waitFor({ state: "visible", timeout: 2500 }).catch(() => {});
       await route.continue();
     });
     const switcher = page.getByTestId("language-switcher");
@@ -181,7 +182,9 @@ test.describe("lite validation and a pressed button", () => {
     const arrived = page.waitForResponse(/\/assets\/form-validators-/);
     release();
     await arrived;
-    await page.waitForTimeout(300); // the module runs and would redraw now
+    // the module has run (a second import of it resolves after the page's own, whose
+    // continuation would redraw)
+    await page.getByTestId("cooling_off-form").evaluate((form) => import(new URL((form as HTMLElement).dataset.validator!, location.href).href).then(() => {}));
     await expect(errors, "nothing moves under a pressed button").toHaveCount(1);
     await page.mouse.up();
     await expect(page.getByTestId("toast")).toContainText("ເລີ່ມພັກການຫຼິ້ນແລ້ວ ຮອດ");

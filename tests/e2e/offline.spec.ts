@@ -31,6 +31,16 @@ async function serviceWorkerReady(page: Page, lng: string) {
     .toBe(lng);
 }
 
+/**
+ * The page registers the service worker SW_REGISTER_DELAY_MS (3 s) after its load (decision
+ * 028): Playwright's clock (installed before the page loaded) passes those seconds at once.
+ * The worker's registration and install themselves are the browser's, in real time.
+ */
+async function registerNow(page: Page) {
+  await page.waitForFunction(() => document.readyState === "complete");
+  await page.clock.fastForward(3_000);
+}
+
 /** The player's LAK account (player.ts's addBankAccount, with this file's patience). */
 async function addBankAccount(page: Page) {
   await page.goto("/player/bank");
@@ -59,8 +69,10 @@ test.describe("a bad network", () => {
   test.describe.configure({ timeout: 180_000 });
 
   test("the service worker installs; cut off, a page shows the offline page in the player's language", async ({ page, context, baseURL }) => {
+    await page.clock.install();
     await loggedInPlayer(page, baseURL!, "/player/deposit/history");
     await expect(page.locator("html")).toHaveAttribute("data-sw", /.+/);
+    await registerNow(page);
     await serviceWorkerReady(page, "lo");
 
     const cases = [
@@ -72,6 +84,7 @@ test.describe("a bad network", () => {
       if (lang !== "lo") {
         await page.goto("/player/deposit/history");
         await switchLanguage(page, html);
+        await registerNow(page);
         await serviceWorkerReady(page, lang);
       }
       await context.setOffline(true);
@@ -93,11 +106,13 @@ test.describe("a bad network", () => {
   });
 
   test("deposit QR: cut off and back, the same order and QR are there, and the page turns paid by itself", async ({ page, context, baseURL }) => {
+    await page.clock.install();
     await loggedInPlayer(page, baseURL!);
     await addBankAccount(page);
     const { code, payload } = await createDeposit(page, "60000");
     const status = page.getByTestId("qr-status");
     await expect(status).toHaveAttribute("data-status", "waiting");
+    await registerNow(page);
     await serviceWorkerReady(page, "lo");
 
     await context.setOffline(true);
@@ -119,7 +134,20 @@ test.describe("a bad network", () => {
     await payQrPayload(bank, payload);
     await bank.close();
 
-    await expect(page.getByTestId("deposit-success")).toBeVisible({ timeout: 45_000 });
+    // the order is settled on the server (paid and credited); the page's next look at it is
+    // at most 15 s away (QR_POLL.max), passed at once on Playwright's clock
+    await expect
+      .poll(
+        async () => {
+          const res = await page.request.get("/api/v2/players/deposits?page=1&pageSize=3", { headers: { Accept: "application/json" } });
+          const { items } = (await res.json()) as { items: { code: string; status: string }[] };
+          return items.find((o) => o.code === code)?.status ?? "not listed";
+        },
+        { timeout: 45_000 },
+      )
+      .not.toMatch(/^(OPEN|PAID|not listed)$/);
+    await page.clock.fastForward(15_000);
+    await expect(page.getByTestId("deposit-success")).toBeVisible();
     await expect(page.getByTestId("qr-step")).toHaveCount(0);
     await expect(page.getByTestId("credit-askmebet")).toHaveText("฿100,00");
     expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed), "the page loaded itself again").toBeUndefined();
@@ -156,6 +184,9 @@ test.describe("a bad network", () => {
   });
 
   test("credits refresh by themselves when the player comes back to the page", async ({ page, context, baseURL }) => {
+    // Focus refreshes the credits at most every 15 s (CREDIT_REFRESH.minGapMs): Playwright's
+    // clock passes them at once instead of the test waiting them out.
+    await page.clock.install();
     await loggedInPlayer(page, baseURL!);
     await addBankAccount(page);
     await page.goto("/player/withdraw");
@@ -170,11 +201,16 @@ test.describe("a bad network", () => {
     await payQrPayload(other, payload);
     await other.close();
 
-    // the player comes back to the first tab: focus refreshes its credits (at most every 15 s)
-    await expect(async () => {
-      await page.evaluate(() => window.dispatchEvent(new Event("focus")));
-      await expect(credit).toHaveText("฿100,00", { timeout: 2000 });
-    }).toPass({ timeout: 45_000 });
+    // the credit has landed: the server's copy of this page (what its refresh fetches) shows it
+    await expect
+      .poll(async () => (await page.request.get("/player/withdraw", { headers: { "X-Whole-Document": "1" } })).text())
+      .toMatch(/data-testid="credit-askmebet"[^>]*>฿100,00</);
+    await expect(credit).not.toHaveText("฿100,00");
+    // the player comes back to the first tab 15 s later (the least gap between two refreshes;
+    // the page's own 60 s refresh is not due): one focus refreshes its credits
+    await page.clock.fastForward(15_000);
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await expect(credit).toHaveText("฿100,00");
     expect(await page.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed)).toBe(true);
   });
 });

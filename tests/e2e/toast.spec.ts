@@ -3,6 +3,8 @@ import { loggedInPlayer } from "./player";
 
 test("toast: one at a time, F8 focuses it, a 50 px swipe dismisses it, it leaves after 5 s", async ({ page, baseURL }, info) => {
   test.skip(!hasJs(info), "F8, swipe and the timer are JavaScript enhancements; without JavaScript the toast is rendered in the page");
+  // the 5 s run on Playwright's clock, not waited out
+  await page.clock.install();
   await loggedInPlayer(page, baseURL!, "/player/bank");
   const toast = page.getByTestId("toast");
   await expect(toast).toHaveCount(1);
@@ -25,7 +27,10 @@ test("toast: one at a time, F8 focuses it, a 50 px swipe dismisses it, it leaves
   await page.getByTestId("end-others").evaluate((b) => b.removeAttribute("disabled"));
   await page.getByTestId("end-others").click();
   await expect(page.getByTestId("toast")).toHaveCount(1);
-  await expect(page.getByTestId("toast")).toHaveCount(0, { timeout: 7000 });
+  await page.clock.runFor(3_000);
+  await expect(page.getByTestId("toast"), "still there 3 s later").toHaveCount(1);
+  await page.clock.runFor(2_500);
+  await expect(page.getByTestId("toast")).toHaveCount(0);
 });
 
 test("toast without JavaScript: rendered in the page after a redirect", async ({ page, baseURL }, info) => {
