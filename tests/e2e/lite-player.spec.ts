@@ -88,11 +88,10 @@ test.describe("lite player pages", () => {
     await page.locator(PAGE_READY).waitFor({ state: "attached" });
     const pending = page.getByTestId("pending");
     await expect(pending).toBeHidden();
-    // the post's answer is held until the spinner shows, 2.5 s at most; the page notes (in
-    // sessionStorage, which survives the next document) when the spinner appeared: a locator
-    // would wait for the navigation
+    // the post's answer is held 2.5 s; the page notes (in sessionStorage, which survives the
+    // next document) when the spinner appeared: a locator would wait for the navigation
     await page.route("**/set-language", async (route) => {
-      await pending.waitFor({ state: "visible", timeout: 2500 }).catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 2500));
       await route.continue();
     });
     const switcher = page.getByTestId("language-switcher");
