@@ -190,28 +190,6 @@ export async function waitForHydration(page: Page) {
   if (test.info().project.use.javaScriptEnabled !== false) await page.locator(PAGE_READY).waitFor({ state: "attached" });
 }
 
-/**
- * A new player of the page's agency, registered and logged in through the forms (a flow that
- * is not about them takes `playerSessionByApi`, which also works on *.localhost).
- */
-export async function registerAndLoginByForms(page: Page, prefix: string): Promise<TestPlayer> {
-  const player = newPlayer({ username: `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e5).toString(36)}`.slice(0, 20) });
-  await page.goto("/register");
-  await waitForHydration(page);
-  const form = page.getByTestId("register-form");
-  await form.locator('input[name="username"]').fill(player.username);
-  await form.locator('input[name="phone"]').fill(player.phone);
-  await form.locator('input[name="password"]').fill(player.password);
-  await form.locator('input[name="confirmPassword"]').fill(player.password);
-  await form.locator('input[name="adult"]').check();
-  await form.locator('button[type="submit"]').click();
-  await expect(page).toHaveURL(/\/login/, { timeout: 30_000 });
-  await waitForHydration(page);
-  await submitLogin(page, player);
-  await expect(page).not.toHaveURL(/\/login/, { timeout: 30_000 });
-  return player;
-}
-
 /** Chooses a language with the navbar switcher (a plain form post that reloads the page). */
 export async function switchLanguage(page: Page, lang: "lo" | "zh-CN" | "vi") {
   const switcher = page.getByTestId("language-switcher");
