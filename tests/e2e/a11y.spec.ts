@@ -1,5 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
-import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
+import { accountTest as test, expect, hasJs, PAGE_READY, seriousAxeViolations } from "./fixtures";
 import { addBankAccount, loggedInPlayerByApi } from "./player";
 
 /** Every player screen, axe-checked (serious and critical violations fail). */
@@ -29,9 +28,7 @@ test.describe("accessibility", () => {
       if (path === "/login") await page.context().clearCookies();
       await page.goto(path);
       await page.locator(PAGE_READY).waitFor({ state: "attached" });
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(bad.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      expect(await seriousAxeViolations(page, path)).toEqual([]);
     }
   });
 
@@ -45,9 +42,7 @@ test.describe("accessibility", () => {
     const dialog = page.getByTestId("password-dialog");
     await expect(dialog.getByTestId("password-form")).toBeVisible();
     const check = async (when: string) => {
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(bad.map((v) => `${when} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      expect(await seriousAxeViolations(page, when)).toEqual([]);
     };
     await check("open");
     // the server's field errors, drawn in the dialog

@@ -1,7 +1,6 @@
 import { createHmac } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs, loginByApi, newPlayer, registerByApi, submitLogin, type TestPlayer, PAGE_READY } from "./fixtures";
+import { accountTest as test, expect, hasJs, loginByApi, newPlayer, registerByApi, submitLogin, type TestPlayer, PAGE_READY, seriousAxeViolations } from "./fixtures";
 import { addBankAccount } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -115,9 +114,7 @@ test("the operations pages have no serious or critical axe violations", async ({
   for (const path of ["/admin/deposits", "/admin/payments", "/admin/players", `/admin/players?q=${player.username}`, playerPage, `${playerPage}?confirm=reset`, "/admin/fingerprints"]) {
     await page.goto(path);
     await ready(page);
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(bad.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    expect(await seriousAxeViolations(page, path)).toEqual([]);
   }
 });
 

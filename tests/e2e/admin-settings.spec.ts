@@ -1,5 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
-import { accountTest as test, expect, hasJs, playerSessionByApi, switchLanguage, waitForHydration } from "./fixtures";
+import { accountTest as test, expect, hasJs, playerSessionByApi, switchLanguage, waitForHydration, seriousAxeViolations } from "./fixtures";
 import { addBankAccount } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -159,9 +158,7 @@ test.describe("accessibility", () => {
     for (const path of ["/admin/settings", "/admin/promotions", "/admin/promotions/new"]) {
       await page.goto(path);
       await waitForHydration(page);
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(bad.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      expect(await seriousAxeViolations(page, path)).toEqual([]);
     }
   });
 });

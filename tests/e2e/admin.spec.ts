@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
+import { accountTest as test, expect, hasJs, PAGE_READY, seriousAxeViolations } from "./fixtures";
 import { addBankAccount, depositCredit, loggedInPlayerByApi } from "./player";
 import { d1 } from "./d1";
 import { currentStep, DEMO_STAFF, staffLogin, staffLoginThroughForms, totpAt } from "./staff";
@@ -50,9 +49,7 @@ test.describe("back office", () => {
     test.skip(!hasJs(info), "axe runs as a script in the page; the markup is the same with JavaScript off");
     expectHttpError(401, /^\/admin\/login\/totp/);
     const check = async () => {
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(bad.map((v) => `${page.url()} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      expect(await seriousAxeViolations(page, page.url())).toEqual([]);
     };
     await page.goto("/admin/login");
     await check();

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
+import { accountTest as test, expect, hasJs, PAGE_READY, seriousAxeViolations } from "./fixtures";
 import { addBankAccount, E2E_PASSWORD, loggedInPlayerByApi } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -18,8 +17,7 @@ async function ready(page: Page) {
 /** Serious and critical axe violations of the page as it is now (JS projects: axe is a script). */
 async function axe(page: Page) {
   if (!hasJs(test.info())) return;
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  expect(await seriousAxeViolations(page)).toEqual([]);
 }
 
 const newNumber = () => `0101${Date.now().toString().slice(-9)}`;

@@ -1,8 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { encode as encodePng } from "fast-png";
-import { accountTest as test, expect, hasJs, isPhone, PAGE_READY } from "./fixtures";
+import { accountTest as test, expect, hasJs, isPhone, PAGE_READY, seriousAxeViolations } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -48,7 +47,7 @@ test("the owner uploads a logo and a phone hero and picks a colour; this agency'
 
   // No serious or critical axe violations on the page (labels on every input, contrast);
   // axe runs as a script in the page, so with JavaScript on (the same markup either way).
-  const serious = async () => (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  const serious = () => seriousAxeViolations(page);
   if (js) expect(await serious()).toEqual([]);
 
   // The limits are stated next to each input.

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, request as newRequest, type APIRequestContext, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 
 /** The running test's baseURL (its spec's `test.use`, else the project's): one test at a time per worker. */
@@ -238,3 +239,30 @@ export const accountTest = test.extend<{ clientIp: string; expectHttpError: (sta
     }
   },
 });
+
+/**
+ * The page's serious and critical axe violations as it is now, as "rule: element (why)" lines
+ * (`where` leads each line). axe reads a colour where the element is on the screen, scrolling
+ * it into view first; with the page's `scroll-behavior: smooth` that scroll was still moving
+ * when axe looked, and it read the page's #fdfefe behind the admin menu's white active entry
+ * (contrast 1.01; bank-replace.spec desktop-js, one run in ten). So axe runs with reduced
+ * motion (app.css then scrolls at once) after the page's scrolling and transitions have ended.
+ * axe runs as a script in the page: with JavaScript on only (the markup is the same).
+ */
+export async function seriousAxeViolations(page: Page, where = ""): Promise<string[]> {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  let results;
+  try {
+    await page.evaluate(async () => {
+      await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      for (let last = -1; last !== window.scrollY; await frame(), await frame()) last = window.scrollY;
+    });
+    results = await new AxeBuilder({ page }).analyze();
+  } finally {
+    await page.emulateMedia({ reducedMotion: null });
+  }
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${where ? `${where} ` : ""}${v.id}: ${v.nodes.map((n) => `${n.target.join(" ")} (${n.failureSummary?.split("\n").slice(1).join(" ").trim()})`).join(", ")}`);
+}

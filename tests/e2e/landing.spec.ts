@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { accountTest, expect, hasJs, isPhone, PAGE_READY, test } from "./fixtures";
+import { accountTest, expect, hasJs, isPhone, PAGE_READY, test, seriousAxeViolations } from "./fixtures";
 import { loggedInPlayerByApi } from "./player";
 
 /**
@@ -110,9 +109,7 @@ test.describe("landing page", () => {
     for (const url of ["/", other]) {
       await page.goto(url);
       await page.locator(PAGE_READY).waitFor({ state: "attached" });
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(bad.map((v) => `${url} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      expect(await seriousAxeViolations(page, url)).toEqual([]);
     }
   });
 
@@ -177,9 +174,7 @@ test.describe("landing page", () => {
     await page.goto("/");
     await page.locator(PAGE_READY).waitFor({ state: "attached" });
     await loadAllImages(page);
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   });
 });
 

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { DEMO_SOCIAL, expect, hasJs, isPhone, loginByApi, newPlayer, PAGE_READY, randomIp, registerByApi, test } from "./fixtures";
+import { DEMO_SOCIAL, expect, hasJs, isPhone, loginByApi, newPlayer, PAGE_READY, randomIp, registerByApi, test, seriousAxeViolations } from "./fixtures";
 import { playerPages } from "./pages";
 
 test.describe("root layout and landing page", () => {
@@ -250,9 +249,7 @@ test.describe("root layout and landing page", () => {
   test("landing page has no serious or critical axe violations", async ({ page }, info) => {
     test.skip(!hasJs(info), "axe runs as a script in the page; the markup is the same with JavaScript off");
     await page.goto("/");
-    const results = await new AxeBuilder({ page }).analyze();
-    const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   });
 });
 

@@ -1,8 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import QRCode from "qrcode";
-import { accountTest as test, expect, PAGE_READY } from "./fixtures";
+import { accountTest as test, expect, PAGE_READY, seriousAxeViolations } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -55,9 +54,7 @@ async function openChannels(page: Page) {
 
 async function axe(page: Page, where: string) {
   if (!hasJs()) return;
-  const results = await new AxeBuilder({ page }).analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${where} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  expect(await seriousAxeViolations(page, where)).toEqual([]);
 }
 
 test("the owner pastes the bank's QR, sees what it read, saves it, then switches it to the static QR as is", async ({ page }) => {

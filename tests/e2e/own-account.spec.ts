@@ -1,5 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
-import { accountTest as test, expect, hasJs, playerSessionByApi, waitForHydration } from "./fixtures";
+import { accountTest as test, expect, hasJs, playerSessionByApi, waitForHydration, seriousAxeViolations } from "./fixtures";
 import { addBankAccount } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 import { d1 } from "./d1";
@@ -49,8 +48,7 @@ test("own account: the exact pay amount and a derived QR -> the cashier marks it
   await expect(row.getByTestId("pay-amount")).toBeVisible();
   if (hasJs(info)) {
     await waitForHydration(page);
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+    expect(await seriousAxeViolations(page)).toEqual([]);
   }
   // the bank id is required: an empty one is refused with a message (the browser's own check aside)
   await row.locator('input[name="bankTransactionId"]').evaluate((el) => el.removeAttribute("required"));

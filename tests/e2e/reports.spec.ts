@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs, isPhone, waitForHydration } from "./fixtures";
+import { accountTest as test, expect, hasJs, isPhone, waitForHydration, seriousAxeViolations } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -148,9 +147,7 @@ test.describe("reports", () => {
     await staffLogin(page, DEMO_STAFF.boss, "/admin/reports?preset=7d");
     for (const path of ["/admin/reports?preset=7d", "/admin/reports?preset=today", "/admin/reports?from=2026-02-30"]) {
       await openReports(page, path);
-      const results = await new AxeBuilder({ page }).analyze();
-      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(bad.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+      expect(await seriousAxeViolations(page, path)).toEqual([]);
     }
   });
 });
