@@ -36,29 +36,6 @@ describe("wallet alarm: armed with the command, re-armed by the cron", () => {
     });
   });
 
-  it("a new deposit order arms the alarm for now: staff see it in the back office at once, not at the first payment lookup 30 s later", async () => {
-    const p = await playerWithBank();
-    const before = Date.now();
-    await postDeposit(p.cookie, { amount: "60000" });
-    const order = (await openOrder(p.cookie))!;
-    await runInDurableObject(p.wallet, async (_object, state) => {
-      const armed = await state.storage.getAlarm();
-      // due now (or already run and re-armed for the payment lookup)
-      if (armed !== null && armed > before + 5000) {
-        const row = await env.DB.prepare(`SELECT status FROM deposit_orders_view WHERE code = ?1`).bind(order.code).first();
-        expect(row, "armed for later, and the order is not in the read model yet").not.toBeNull();
-      }
-    });
-    await vi.waitFor(
-      async () => {
-        await runDurableObjectAlarm(p.wallet);
-        const row = await env.DB.prepare(`SELECT status FROM deposit_orders_view WHERE code = ?1`).bind(order.code).first<{ status: string }>();
-        expect(row?.status).toBe("OPEN");
-      },
-      { timeout: 10_000, interval: 100 },
-    );
-  });
-
   it("a PAID order whose alarm is gone settles, once, after the scheduled handler runs", async () => {
     const p = await playerWithBank();
     await postDeposit(p.cookie, { amount: "60000" });

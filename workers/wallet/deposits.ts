@@ -38,10 +38,7 @@ export function openDeposit(w: WalletContext, input: OpenDepositInput): OpenDepo
   if (!verdict.ok) return { kind: "refused", error: verdict.error, provider: verdict.provider };
   if (verdict.endUsedUp && usage) endUsage(w, usage.id, "USED", "SUCCESS", "CREDIT_USED_UP", input.now);
   w.store.insertOpenDeposit(input, verdict.attach);
-  // A new order is unprojected like any change (projection.ts): the alarm copies it to the back
-  // office's list now, where staff look when a player calls about it, not at the first payment
-  // lookup 30 s later; it then re-arms for that lookup.
-  markDepositForProjection(w, input.code);
+  w.alarm.schedule(Math.min(input.expiresAt, input.now + RECONCILE_EVERY_MS));
   return { kind: "created", order: toDepositOrder(w.store.depositByCode(input.code)!) };
 }
 
