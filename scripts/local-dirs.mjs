@@ -89,7 +89,7 @@ export function ensureBuild({ env = {}, stdio = "inherit" } = {}) {
     const before = readIfThere(DEPLOY_CONFIG);
     try {
       rmSync(stampFile, { force: true });
-      execFileSync("npx", ["react-router", "build"], { cwd: ROOT, stdio, env: { ...process.env, ...env, PORTAL_BUILD_DIR: dir } });
+      execFileSync("npx", ["react-router", "build"], { cwd: ROOT, stdio, env: { ...buildEnv(), ...env, PORTAL_BUILD_DIR: dir } });
       copyFileSync(DEPLOY_CONFIG, deployCopy(dir));
     } finally {
       putBack(DEPLOY_CONFIG, before);
@@ -97,6 +97,19 @@ export function ensureBuild({ env = {}, stdio = "inherit" } = {}) {
     writeFileSync(stampFile, stamp);
     return { built: true, dir };
   });
+}
+
+/**
+ * The environment of a build as `npm start` makes it: a test runner's own variables left out.
+ * A build made from inside vitest inherited NODE_ENV=test, and the e2e server then served it:
+ * React hydrated the admin pages against a different stylesheet link (`nonce=""`) and every
+ * admin test failed with console errors (a clean clone, 2026-11-27).
+ */
+const TEST_RUNNER_ENV = ["NODE_ENV", "TEST", "MODE", "DEV", "PROD", "SSR", "BASE_URL"]; // what vitest sets, besides VITEST*
+export function buildEnv() {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) if (key.startsWith("VITEST") || TEST_RUNNER_ENV.includes(key)) delete env[key];
+  return env;
 }
 
 /** `fn` while holding a lock folder (two test processes asking for the same build at once). */
