@@ -90,8 +90,13 @@ test("the owner pastes the bank's QR, sees what it read, saves it, then switches
   // the witness window (decision 046): reports of one amount this close in bank time are one transfer
   await expect(channel.getByLabel("ໄລຍະເວລາຂອງພະຍານ (ນາທີ)")).toHaveValue("10");
   await channel.getByLabel("ໄລຍະເວລາຂອງພະຍານ (ນາທີ)").fill("15");
+  // The first save's toast ("saved", the same words) may still be up: wait for this post's answer,
+  // or the reload can overtake it (phone-js, CI 2026-11-27: the mode read back unchanged).
+  const saved = page.waitForResponse((res) => res.request().method() === "POST" && new URL(res.url()).pathname.startsWith("/admin/settings/channels"));
   await channel.getByTestId(`own-account-mode-${code}`).locator('button[type="submit"]').click();
+  await saved;
   await expect(page.getByTestId("toast")).toBeVisible();
+  await page.waitForLoadState("load");
   await page.reload();
   await expect(page.getByTestId(`own-account-${code}`).locator('input[name="mode"][value="static"]')).toBeChecked();
   await expect(page.getByTestId(`own-account-${code}`).getByLabel("ໄລຍະເວລາຂອງພະຍານ (ນາທີ)")).toHaveValue("15");
