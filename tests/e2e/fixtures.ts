@@ -247,9 +247,14 @@ export const accountTest = test.extend<{ clientIp: string; expectHttpError: (sta
  * when axe looked, and it read the page's #fdfefe behind the admin menu's white active entry
  * (contrast 1.01; bank-replace.spec desktop-js, one run in ten). So axe runs with reduced
  * motion (app.css then scrolls at once) after the page's scrolling and transitions have ended.
+ * That was not all: #fdfefe is the pending overlay's white at .85 over the page's #f4f6fa. The
+ * overlay shows when a navigation takes over a second and stays at least half a second after
+ * it ends (feedback.tsx), so a page that answered slowly could still be under it when the test
+ * saw its result. axe reads the page at rest: once the overlay is gone.
  * axe runs as a script in the page: with JavaScript on only (the markup is the same).
  */
 export async function seriousAxeViolations(page: Page, where = ""): Promise<string[]> {
+  await expect(page.getByTestId("pending")).toBeHidden({ timeout: 10_000 });
   await page.emulateMedia({ reducedMotion: "reduce" });
   let results;
   try {

@@ -136,6 +136,20 @@ test.describe("landing page", () => {
     }
   });
 
+  test("a phone fetches the phone hero only; a wider screen the wide one (decision 038)", async ({ page }, info) => {
+    const heroes: string[] = [];
+    page.on("request", (request) => {
+      if (/\/brand\/hero(Phone)?-/.test(request.url())) heroes.push(new URL(request.url()).pathname.replace(/-[0-9a-f]{12}\./, "."));
+    });
+    await page.goto("/");
+    const hero = page.getByTestId("hero-image");
+    await expect.poll(() => hero.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    const shown = await hero.evaluate((img: HTMLImageElement) => new URL(img.currentSrc).pathname.replace(/-[0-9a-f]{12}\./, "."));
+    const expected = isPhone(info) ? "/brand/heroPhone.webp" : "/brand/hero.jpg";
+    expect(shown).toBe(expected);
+    expect(heroes).toEqual([expected]);
+  });
+
   test("a phone's first layout is its first screen: the sections below are drawn as they come near (decision 041)", async ({ page }, info) => {
     test.skip(!isPhone(info), "a desktop's first screen reaches further down; the phone is the case");
     await page.goto("/");
