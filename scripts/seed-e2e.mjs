@@ -42,13 +42,42 @@ INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, curr
 VALUES ('${id}', 'OWN-E2E', 'mchE2E0000001', 'BCEL (own account)', 'LAK', 'BCEL', '27710418', 'E2E AGENCY', 'VIENTIANE', 'own_account', 1, '${E2E_STATIC_QR}', 'derived');`;
 }).join("\n");
 const demoAgencyCopies = staffSql("demo", Object.values(DEMO_STAFF), e2eCopies(E2E_PROJECTS));
+/**
+ * The back office on a phone (admin.spec "on a phone", decision 056): an agency whose four
+ * queues hold one item each (a withdrawal waiting for staff, an own-account deposit order, a
+ * payment that matched no order, a forwarded credit held above the cap), so the menu's counts
+ * and the queue cards are known. The specs only read it; its cashier has every project's copies.
+ */
+const QUEUES = "e2e-queues";
+const queuesSql = `INSERT OR IGNORE INTO agencies (id, name, status) VALUES ('${QUEUES}', 'Queues Agency of Vientiane', 'ACTIVE');
+INSERT OR IGNORE INTO agency_domains (host, agency_id) VALUES ('queues.e2e.localhost', '${QUEUES}');
+INSERT OR IGNORE INTO agency_settings (agency_id) VALUES ('${QUEUES}');
+${staffSql(QUEUES, [DEMO_STAFF.cashier], e2eCopies(E2E_PROJECTS))}
+INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, gateway, active)
+VALUES ('${QUEUES}', 'OWN-Q', 'mchQUEUES00001', 'BCEL own account', 'LAK', 'BCEL', '27710418', 'E2E QUEUES', 'VIENTIANE', 'own_account', 1);
+INSERT OR IGNORE INTO players (id, agency_id, username, display_name, phone, password_hash)
+VALUES ('${QUEUES}-p1', '${QUEUES}', 'souksavanh_vongphachanh', 'Souksavanh Vongphachanh', '02055555555', 'x');
+INSERT OR IGNORE INTO bank_accounts (id, agency_id, player_id, bank_code, account_number, account_name, currency, owner)
+VALUES ('${QUEUES}-b1', '${QUEUES}', '${QUEUES}-p1', 'BCEL', '0101234567890123', 'SOUKSAVANH VONGPHACHANH', 'LAK', 'SELF');
+INSERT OR IGNORE INTO withdraw_orders_view (code, agency_id, player_id, provider, credit, received, status, review, created_at, updated_at)
+VALUES ('WQUEUES00001', '${QUEUES}', '${QUEUES}-p1', 'askmebet', '6000.00', '3480000.00', 'OPEN', 'MANUAL', '2026-11-01T03:00:00.000Z', '2026-11-01T03:00:00.000Z');
+INSERT OR IGNORE INTO deposit_orders_view (code, agency_id, player_id, provider, amount, credit, status, created_at, updated_at, channel_code)
+VALUES ('DQUEUES00001', '${QUEUES}', '${QUEUES}-p1', 'askmebet', '100037.00', '166.72', 'OPEN', '2026-11-01T03:00:00.000Z', '2026-11-01T03:00:00.000Z', 'OWN-Q');
+-- open until 2100: staff may mark it paid whenever the spec runs
+INSERT OR IGNORE INTO pay_amount_reservations (agency_id, channel_code, pay_amount, order_code, player_id, asked_amount, created_at, expires_at)
+VALUES ('${QUEUES}', 'OWN-Q', '100037.00', 'DQUEUES00001', '${QUEUES}-p1', '100000.00', 1793502000000, 4102444800000);
+INSERT OR IGNORE INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount, received_at, status, channel_code, source, bank_time, raw)
+VALUES ('${QUEUES}-u1', '${QUEUES}', 'NO_ORDER', 'BCEL-FT2611010001', '${QUEUES}:OWN-Q:FT2611010001', '250000.00', '2026-11-01T03:05:00.000Z', 'OPEN', 'OWN-Q', 'statement', 1793502300000, 'FT2611010001,01/11/2026 10:05,250000,TRANSFER FROM SOUKSAVANH VONGPHACHANH');
+INSERT OR IGNORE INTO forwarder_holds (id, agency_id, channel_code, bank_transaction_id, amount, bank_time, reference, sender, raw, received_at)
+VALUES ('${QUEUES}-h1', '${QUEUES}', 'OWN-Q', 'FT2611010002', '9000000.00', 1793502600000, NULL, 'BCEL One', 'BCEL One: +9,000,000 LAK to 0101xxxx5678 from SOUKSAVANH V. on 01/11/2026 10:10 Ref FT2611010002', 1793502600000);`;
+
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   // Each e2e agency its own brand (issue 15): name, colours, logo, icon, hero.
   const brands = await Promise.all(E2E_PROJECTS.map((p) => seedBrand(`e2e-${p}`)));
   await putLocalBrandObjects(brands.flatMap((b) => b.assets));
   const file = join(mkdtempSync(join(tmpdir(), "seed-e2e-")), "e2e.sql");
-  writeFileSync(file, `${sql}\n${demoAgencyCopies}\n${brands.map((b) => b.sql).join("\n")}`);
+  writeFileSync(file, `${sql}\n${demoAgencyCopies}\n${queuesSql}\n${brands.map((b) => b.sql).join("\n")}`);
   execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
   console.log(`seeded e2e agencies: ${E2E_PROJECTS.map((p) => `${p}.e2e.localhost`).join(", ")}`);
 }

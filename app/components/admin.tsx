@@ -1,45 +1,97 @@
-import type { ReactNode } from "react";
-import { Form, NavLink, useLocation, useRouteLoaderData } from "react-router";
+import { useEffect, useRef, type ReactNode } from "react";
+import { Form, Link, useLocation, useRouteLoaderData } from "react-router";
 import { HTML_LANG, LANGUAGES, type Language } from "../../workers/core/languages";
 import { Toaster } from "./feedback";
 import { LANGUAGE_NAMES } from "./menus";
 import { useTranslation } from "react-i18next";
 
-/** Sections of the back office, in menu order; owner-only ones are hidden from cashiers. */
-const ADMIN_SECTIONS = [
-  { key: "dashboard", to: "/admin", end: true, ownerOnly: false },
-  { key: "withdrawals", to: "/admin/withdrawals", ownerOnly: false },
-  { key: "deposits", to: "/admin/deposits", ownerOnly: false },
-  { key: "openDeposits", to: "/admin/deposits/open", ownerOnly: false, label: "openDeposits.nav" },
-  { key: "payments", to: "/admin/payments", ownerOnly: false },
-  { key: "statements", to: "/admin/deposits/import", ownerOnly: false, label: "statements.nav" },
-  { key: "players", to: "/admin/players", ownerOnly: false },
-  // Cashiers see the money part of the reports; the loader and the CSV route enforce it.
-  { key: "reports", to: "/admin/reports", ownerOnly: false, label: "reports.nav" },
-  // Cashiers read a bank day's reconciliation; the notes on its differences are the owner's.
-  { key: "reconciliation", to: "/admin/reconciliation", ownerOnly: false, label: "reconciliation.nav" },
-  { key: "fingerprints", to: "/admin/fingerprints", ownerOnly: false },
-  { key: "promotions", to: "/admin/promotions", ownerOnly: true },
-  { key: "referrals", to: "/admin/referrals", ownerOnly: true, label: "referral.nav" },
-  { key: "cashback", to: "/admin/cashback", ownerOnly: true, label: "cashback.nav" },
-  { key: "settings", to: "/admin/settings", ownerOnly: true },
-  { key: "staff", to: "/admin/staff", ownerOnly: true },
-  { key: "audit", to: "/admin/audit", ownerOnly: true },
-  { key: "apiTokens", to: "/admin/api-tokens", ownerOnly: true },
-  // Cashiers confirm held forwarder credits there; the forwarder's settings are the owner's.
-  { key: "forwarder", to: "/admin/forwarder", ownerOnly: false, label: "forwarder.nav" },
-] as const;
+type QueueKey = "withdrawals" | "openDeposits" | "payments" | "heldCredits";
+/** How many items wait on each queue (workers/services/admin-queues.ts, read by the layout's loader). */
+type WaitingCounts = Record<QueueKey, number>;
+type Section = { key: string; to: string; ownerOnly: boolean; label?: string; queue?: QueueKey };
 
-type AdminSection = (typeof ADMIN_SECTIONS)[number]["key"];
+/**
+ * The back office's sections in groups, in menu order (decision 056): what a cashier does first
+ * (the queues, each with the count of what waits on it), then the money, the players, and the
+ * owner's promotions and settings. Owner-only sections are hidden from cashiers, and a group
+ * left empty is not shown.
+ */
+const ADMIN_GROUPS: { key: string | null; sections: Section[] }[] = [
+  { key: null, sections: [{ key: "dashboard", to: "/admin", ownerOnly: false }] },
+  {
+    key: "queues",
+    sections: [
+      { key: "withdrawals", to: "/admin/withdrawals", ownerOnly: false, queue: "withdrawals" },
+      { key: "openDeposits", to: "/admin/deposits/open", ownerOnly: false, label: "openDeposits.nav", queue: "openDeposits" },
+      { key: "payments", to: "/admin/payments", ownerOnly: false, queue: "payments" },
+      // Cashiers confirm held forwarder credits there (the page's first part); the forwarder's settings below them are the owner's.
+      { key: "forwarder", to: "/admin/forwarder", ownerOnly: false, label: "forwarder.holdsTitle", queue: "heldCredits" },
+    ],
+  },
+  {
+    key: "money",
+    sections: [
+      { key: "deposits", to: "/admin/deposits", ownerOnly: false },
+      { key: "statements", to: "/admin/deposits/import", ownerOnly: false, label: "statements.nav" },
+      // Cashiers see the money part of the reports; the loader and the CSV route enforce it.
+      { key: "reports", to: "/admin/reports", ownerOnly: false, label: "reports.nav" },
+      // Cashiers read a bank day's reconciliation; the notes on its differences are the owner's.
+      { key: "reconciliation", to: "/admin/reconciliation", ownerOnly: false, label: "reconciliation.nav" },
+    ],
+  },
+  {
+    key: "players",
+    sections: [
+      { key: "players", to: "/admin/players", ownerOnly: false },
+      { key: "fingerprints", to: "/admin/fingerprints", ownerOnly: false },
+    ],
+  },
+  {
+    key: "promotions",
+    sections: [
+      { key: "promotions", to: "/admin/promotions", ownerOnly: true },
+      { key: "referrals", to: "/admin/referrals", ownerOnly: true, label: "referral.nav" },
+      { key: "cashback", to: "/admin/cashback", ownerOnly: true, label: "cashback.nav" },
+    ],
+  },
+  {
+    key: "settings",
+    sections: [
+      { key: "settings", to: "/admin/settings", ownerOnly: true },
+      { key: "staff", to: "/admin/staff", ownerOnly: true },
+      { key: "audit", to: "/admin/audit", ownerOnly: true },
+      { key: "apiTokens", to: "/admin/api-tokens", ownerOnly: true },
+    ],
+  },
+];
+
+const ALL_SECTIONS = ADMIN_GROUPS.flatMap((g) => g.sections);
+
+/**
+ * The section a page belongs to: the one whose path is the longest prefix of the page's, so
+ * /admin/deposits/open marks "open deposits" and not "deposits" too, a withdrawal's page
+ * marks "withdrawals", and the dashboard only itself.
+ */
+function currentSection(pathname: string): string | null {
+  const path = pathname.replace(/\/+$/, "") || "/";
+  let best: Section | null = null;
+  for (const s of ALL_SECTIONS) {
+    const inside = s.to === "/admin" ? path === "/admin" : path === s.to || path.startsWith(`${s.to}/`);
+    if (inside && (!best || s.to.length > best.to.length)) best = s;
+  }
+  return best?.key ?? null;
+}
 
 /** Header + navigation of the guarded back office. Plain links and a plain logout form. */
 export function AdminChrome({
   agencyName,
   staff,
+  waiting,
   children,
 }: {
   agencyName: string;
   staff: { username: string; role: "owner" | "cashier" };
+  waiting: WaitingCounts;
   children: ReactNode;
 }) {
   const { t } = useTranslation("admin");
@@ -51,35 +103,98 @@ export function AdminChrome({
       <header className="admin-header">
         <div className="admin-header-inner">
           <a href="/admin" className="admin-brand">
-            {agencyName} · {t("nav.title")}
+            {agencyName}
+            <span className="admin-brand-title"> · {t("nav.title")}</span>
           </a>
-          <div className="admin-who">
-            <AdminLanguages />
-            <span data-testid="admin-who">{t("nav.signedInAs", { username: staff.username, role: t(`common.roles.${staff.role}`) })}</span>
-            <Form method="post" action="/admin/logout" reloadDocument>
-              <button type="submit" className="button button-ghost button-small" data-testid="admin-logout">
-                {t("nav.logout")}
-              </button>
-            </Form>
-          </div>
+          <AdminMenu staff={staff} waiting={waiting} />
+          <Form method="post" action="/admin/logout" reloadDocument className="admin-logout">
+            <button type="submit" className="button button-ghost button-small" data-testid="admin-logout">
+              {t("nav.logout")}
+            </button>
+          </Form>
         </div>
       </header>
-      <nav className="admin-nav" aria-label={t("nav.menu")} data-testid="admin-nav">
-        <ul>
-          {ADMIN_SECTIONS.filter((s) => !s.ownerOnly || staff.role === "owner").map((s) => (
-            <li key={s.key}>
-              <NavLink to={s.to} end={"end" in s ? s.end : false} data-section={s.key} prefetch="none">
-                {t("label" in s ? s.label : `nav.${s.key}`)}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
       <main id="admin-main" className="admin-main" tabIndex={-1}>
         <AdminToaster />
         {children}
       </main>
     </>
+  );
+}
+
+/**
+ * The navigation, one markup for every width (decision 056): a <details> that a phone shows
+ * folded (its summary says how many items wait), so the page a message links to starts on the
+ * first screen, and that opens without JavaScript. From 577 px the summary is hidden and the
+ * content shown as a bar (admin.css, `::details-content`); a browser without that selector
+ * keeps the folded menu, one click more.
+ */
+function AdminMenu({ staff, waiting }: { staff: { username: string; role: "owner" | "cashier" }; waiting: WaitingCounts }) {
+  const { t } = useTranslation("admin");
+  const { pathname } = useLocation();
+  const current = currentSection(pathname);
+  const menu = useRef<HTMLDetailsElement>(null);
+  const shownFor = useRef(pathname);
+  // With JavaScript a link inside the open menu changes the page without a new document, and
+  // the <details> would stay open over it: fold it on each new page, as a page load does. Not
+  // on hydration: a menu opened before the scripts ran stays open.
+  useEffect(() => {
+    if (shownFor.current !== pathname && menu.current) menu.current.open = false;
+    shownFor.current = pathname;
+  }, [pathname]);
+  const groups = ADMIN_GROUPS.map((g) => ({ ...g, sections: g.sections.filter((s) => !s.ownerOnly || staff.role === "owner") })).filter((g) => g.sections.length > 0);
+  const total = groups.flatMap((g) => g.sections).reduce((sum, s) => sum + (s.queue ? waiting[s.queue] : 0), 0);
+  return (
+    <nav className="admin-nav" aria-label={t("nav.menu")} data-testid="admin-nav">
+      <details className="admin-menu" data-testid="admin-menu" ref={menu}>
+        <summary className="admin-menu-summary" data-testid="admin-menu-summary">
+          <span>{t("nav.menu")}</span>
+          {total > 0 && (
+            <span className="admin-count" data-testid="admin-menu-waiting">
+              {t("navMenu.waiting", { count: total })}
+            </span>
+          )}
+        </summary>
+        <div className="admin-menu-panel">
+          {groups.map((g) => (
+            <div key={g.key ?? "home"} className="admin-nav-group" role={g.key ? "group" : undefined} aria-labelledby={g.key ? `admin-nav-${g.key}` : undefined} data-group={g.key ?? "home"}>
+              {g.key && (
+                <span className="admin-nav-group-name" id={`admin-nav-${g.key}`}>
+                  {t(`navMenu.groups.${g.key}`)}
+                </span>
+              )}
+              <ul>
+                {g.sections.map((s) => (
+                  <li key={s.key}>
+                    <SectionLink section={s} current={s.key === current} waiting={s.queue ? waiting[s.queue] : 0} />
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+          <div className="admin-who">
+            <span data-testid="admin-who">{t("nav.signedInAs", { username: staff.username, role: t(`common.roles.${staff.role}`) })}</span>
+            <AdminLanguages />
+          </div>
+        </div>
+      </details>
+    </nav>
+  );
+}
+
+/** One section's link; a queue's carries how many items wait on it (none shown at zero). */
+function SectionLink({ section, current, waiting }: { section: Section; current: boolean; waiting: number }) {
+  const { t } = useTranslation("admin");
+  return (
+    <Link to={section.to} data-section={section.key} prefetch="none" aria-current={current ? "page" : undefined}>
+      <span>{t(section.label ?? `nav.${section.key}`)}</span>
+      {waiting > 0 && (
+        <span className="admin-count" data-testid={`nav-waiting-${section.key}`}>
+          <span aria-hidden="true">{waiting}</span>
+          <span className="sr-only">{t("navMenu.waiting", { count: waiting })}</span>
+        </span>
+      )}
+    </Link>
   );
 }
 

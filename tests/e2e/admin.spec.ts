@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs, PAGE_READY, seriousAxeViolations } from "./fixtures";
+import { accountTest as test, expect, hasJs, isPhone, PAGE_READY, seriousAxeViolations } from "./fixtures";
 import { addBankAccount, depositCredit, loggedInPlayerByApi } from "./player";
 import { d1 } from "./d1";
-import { currentStep, DEMO_STAFF, staffLogin, staffLoginThroughForms, totpAt } from "./staff";
+import { currentStep, DEMO_STAFF, openAdminMenu, staffLogin, staffLoginThroughForms, totpAt } from "./staff";
 
 async function withdraw(page: Page, amount: string): Promise<string> {
   await page.goto("/player/withdraw");
@@ -16,6 +16,21 @@ async function withdraw(page: Page, amount: string): Promise<string> {
   const row = page.getByTestId("withdraw-history").locator("tbody tr").first();
   await expect(row.locator('[data-status="OPEN"]')).toBeVisible();
   return (await row.getAttribute("data-code"))!;
+}
+
+/**
+ * The page a message links to starts on a phone's first screen (decision 056): the folded
+ * menu leaves the header one row, so the item's heading and its decisions' buttons are in the
+ * first 740 px without scrolling.
+ */
+async function expectItemFirst(page: Page, forms: string[] = []) {
+  const heading = await page.locator("main h1").boundingBox();
+  expect(heading!.y, "the item's heading is on the first screen").toBeLessThan(740);
+  expect(heading!.y, "the header above it is one row").toBeLessThan(160);
+  for (const form of forms) {
+    const button = await page.getByTestId(form).locator('button[type="submit"]').boundingBox();
+    expect(button!.y + button!.height, `${form}'s button is on the first screen`).toBeLessThanOrEqual(740);
+  }
 }
 
 /** The order appears in the queue once the wallet has projected it (the alarm, right away). */
@@ -37,6 +52,7 @@ test.describe("back office", () => {
     await staffLoginThroughForms(page, DEMO_STAFF.boss);
     await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByTestId("admin-nav")).toBeVisible();
+    await openAdminMenu(page);
     await expect(page.getByTestId("admin-nav").locator('a[data-section="staff"]')).toBeVisible();
     await expect(page.getByTestId("dash-pending")).toBeVisible();
     await page.getByTestId("admin-logout").click();
@@ -116,6 +132,7 @@ test.describe("back office", () => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     expectHttpError(403, /^\/admin\/staff/);
     await staffLogin(page, DEMO_STAFF.cashier);
+    await openAdminMenu(page);
     await expect(page.getByTestId("admin-nav").locator('a[data-section="withdrawals"]')).toBeVisible();
     await expect(page.getByTestId("admin-nav").locator('a[data-section="staff"]')).toHaveCount(0);
     const res = await page.goto("/admin/staff");
@@ -139,6 +156,7 @@ test.describe("back office", () => {
     await expect(page).toHaveURL(/\/admin\/withdrawals$/);
 
     await openFromQueue(page, toPay);
+    if (isPhone(info)) await expectItemFirst(page, ["paid-form", "reject-form"]);
     await expect(page.getByTestId("account-name")).toHaveText("E2E Player");
     await expect(page.getByTestId("account-number")).toHaveText(/^0101\d{9}$/);
     await expect(page.getByTestId("to-pay")).toHaveText("₭3.190.000"); // 5,500 x 580
@@ -229,5 +247,103 @@ test.describe("dashboard during a provider outage", () => {
     await page.goto("/admin");
     await expect(page.getByTestId("dash-no-provider-failures")).toBeVisible();
     await expect(page.getByTestId("dash-provider-outage")).toHaveCount(0);
+  });
+});
+
+/**
+ * Issue 34 item 7 (decision 056): the back office on a cashier's phone. The agency at
+ * `queues.e2e.localhost` (scripts/seed-e2e.mjs) has one item waiting on each of its four
+ * queues; these tests only read it.
+ */
+test.describe("the back office on a phone", () => {
+  const port = Number(process.env.E2E_PORT ?? 4173);
+  test.use({ baseURL: `http://queues.e2e.localhost:${port}` });
+  const QUEUES = ["withdrawals", "openDeposits", "payments", "forwarder"] as const;
+
+  test("the menu: folded on a phone with the waiting count, opens without JavaScript, grouped, each queue with its count; a bar on a desktop", async ({ page }, info) => {
+    await staffLogin(page, DEMO_STAFF.cashier, "/admin/withdrawals");
+    const nav = page.getByTestId("admin-nav");
+    const link = (section: string) => nav.locator(`a[data-section="${section}"]`);
+    if (isPhone(info)) {
+      await expect(page.getByTestId("admin-menu-summary")).toBeVisible();
+      await expect(page.getByTestId("admin-menu-waiting")).toHaveText("ລໍຖ້າ 4");
+      await expect(link("withdrawals")).toBeHidden();
+      expect((await page.locator(".admin-header").boundingBox())!.height, "the header is one row: name, menu, logout").toBeLessThanOrEqual(64);
+      await expectItemFirst(page);
+      await openAdminMenu(page);
+    } else {
+      await expect(page.getByTestId("admin-menu-summary")).toBeHidden();
+    }
+    await expect(link("withdrawals")).toBeVisible();
+    await expect(link("withdrawals")).toHaveAttribute("aria-current", "page");
+    await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+    // a cashier's groups, in order: no promotions, no settings
+    expect(await nav.locator("[data-group]").evaluateAll((groups) => groups.map((g) => g.getAttribute("data-group")))).toEqual(["home", "queues", "money", "players"]);
+    await expect(nav.getByRole("group", { name: "ລາຍການລໍຖ້າ" }).locator("a")).toHaveCount(4);
+    for (const queue of QUEUES) await expect(nav.getByTestId(`nav-waiting-${queue}`).locator('[aria-hidden="true"]')).toHaveText("1");
+    await expect(link("staff")).toHaveCount(0);
+    // one click per section; on a phone the next page starts with the menu folded again
+    await link("payments").click();
+    await expect(page).toHaveURL(/\/admin\/payments$/);
+    await expect(link("payments")).toHaveAttribute("aria-current", "page");
+    if (isPhone(info)) await expect(link("payments")).toBeHidden();
+    if (hasJs(info)) {
+      await page.locator(PAGE_READY).waitFor();
+      await openAdminMenu(page);
+      expect(await seriousAxeViolations(page, "menu")).toEqual([]);
+    }
+  });
+
+  test("the queues are cards a thumb can use, and the deposit or payment a message links to starts the first screen", async ({ page }, info) => {
+    test.skip(!isPhone(info), "cards and the first screen are a phone's; a desktop keeps the tables");
+    await staffLogin(page, DEMO_STAFF.cashier, "/admin/withdrawals");
+    const queues = [
+      { path: "/admin/withdrawals", table: "withdraw-queue", action: 'a[href="/admin/withdrawals/WQUEUES00001"]' },
+      { path: "/admin/deposits/open", table: "open-deposits", action: 'button[type="submit"]' },
+      { path: "/admin/payments", table: "payments-table", action: 'a[href^="/admin/payments?id="]' },
+      { path: "/admin/forwarder", table: "forwarder-holds", action: '[data-testid="hold-confirm"]' },
+    ];
+    for (const { path, table, action } of queues) {
+      await page.goto(path);
+      const row = page.getByTestId(table).locator("tbody tr");
+      await expect(row).toHaveCount(1);
+      // nothing scrolls sideways: not the page, not the table inside its scroll box
+      const widths = await page.getByTestId(table).evaluate((t) => ({ page: document.scrollingElement!.scrollWidth, table: t.parentElement!.scrollWidth, box: t.parentElement!.clientWidth }));
+      expect(widths.page, path).toBeLessThanOrEqual(360);
+      expect(widths.table, path).toBeLessThanOrEqual(widths.box);
+      const target = (await row.locator(action).boundingBox())!;
+      expect(target.height, `${path}: the action is 44 px tall`).toBeGreaterThanOrEqual(44);
+      expect(target.x + target.width, path).toBeLessThanOrEqual(360);
+      if (hasJs(info) && path === "/admin/deposits/open") {
+        await page.locator(PAGE_READY).waitFor();
+        expect(await seriousAxeViolations(page, path)).toEqual([]);
+      }
+    }
+    await page.goto("/admin/deposits/DQUEUES00001");
+    await expectItemFirst(page);
+    await page.goto("/admin/payments?id=e2e-queues-u1");
+    const panel = (await page.getByTestId("payment-panel").locator("h2").boundingBox())!;
+    expect(panel.y, "the payment's panel is on the first screen").toBeLessThan(740);
+  });
+});
+
+test.describe("a withdrawal's link on a phone", () => {
+  test.describe.configure({ timeout: 90_000 });
+  test("opens with the withdrawal first and its decisions usable", async ({ page, baseURL }, info) => {
+    test.skip(info.project.name !== "phone-js", "phone-nojs sees a withdrawal's page in the pair-b flow above; one real withdrawal more is enough");
+    await loggedInPlayerByApi(page, baseURL!);
+    await addBankAccount(page);
+    await depositCredit(page, "3600000", "฿6.000,00");
+    const code = await withdraw(page, "5500");
+    await staffLogin(page, DEMO_STAFF.cashier, `/admin/withdrawals/${code}`);
+    await expect(page.getByTestId("withdrawal-status")).toHaveAttribute("data-status", "OPEN");
+    await expectItemFirst(page, ["paid-form", "reject-form"]);
+    await page.locator(PAGE_READY).waitFor();
+    expect(await seriousAxeViolations(page, "withdrawal")).toEqual([]);
+    // the demo agency's queue is left as it was
+    const reject = page.getByTestId("reject-form");
+    await reject.getByLabel("ເຫດຜົນ").fill("test of the phone layout");
+    await reject.getByRole("button", { name: "ປະຕິເສດ" }).click();
+    await expect(page).toHaveURL(/\/admin\/withdrawals$/);
   });
 });

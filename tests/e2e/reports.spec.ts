@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs, isPhone, waitForHydration, seriousAxeViolations } from "./fixtures";
-import { DEMO_STAFF, staffLogin } from "./staff";
+import { DEMO_STAFF, openAdminMenu, staffLogin } from "./staff";
 
 /**
  * Reports (issue 17) on the demo agency, read-only: an owner sees money, players, promotions
@@ -33,7 +33,7 @@ test.describe("reports", () => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     await staffLogin(page, DEMO_STAFF.boss);
     const link = page.getByTestId("admin-nav").locator('a[data-section="reports"]');
-    if (isPhone(info)) await link.scrollIntoViewIfNeeded();
+    await openAdminMenu(page);
     await expect(link).toHaveText("ລາຍງານ");
     await link.click();
     await expect(page).toHaveURL(/\/admin\/reports$/);
@@ -127,6 +127,7 @@ test.describe("reports", () => {
   test("a cashier sees the money part only and gets 403 for the owner's CSV", async ({ page, expectHttpError }) => {
     expectHttpError(401, /^\/admin\/login\/totp/);
     await staffLogin(page, DEMO_STAFF.cashier, "/admin/reports?preset=7d");
+    await openAdminMenu(page);
     await expect(page.getByTestId("admin-nav").locator('a[data-section="reports"]')).toBeVisible();
     await expect(page.getByTestId("report-money")).toBeVisible();
     await expect(page.getByTestId("chart-money").locator("svg")).toBeVisible();

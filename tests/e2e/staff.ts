@@ -151,3 +151,14 @@ export async function revokeOperatorToken(page: Page, name: string): Promise<voi
   await confirm.getByRole("button", { name: "ຍົກເລີກໂທເຄັນ" }).click();
   await expect(row.getByTestId("api-token-status")).toContainText("ຖືກຍົກເລີກ");
 }
+
+/**
+ * Opens the back office's menu where it is folded (a phone, decision 056: the summary shows);
+ * a desktop shows it as a bar and nothing is clicked. Works with JavaScript off (<details>).
+ */
+export async function openAdminMenu(page: Page) {
+  const summary = page.getByTestId("admin-menu-summary");
+  if (!(await summary.isVisible())) return;
+  await summary.click();
+  await expect(page.getByTestId("admin-menu")).toHaveAttribute("open", "");
+}

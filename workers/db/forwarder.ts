@@ -208,6 +208,11 @@ export async function listWaitingHolds(db: D1Database, agencyId: string): Promis
   return results.map(toHold);
 }
 
+/** How many held credits wait for staff (the back office menu's badge). */
+export function countWaitingHoldsStatement(db: D1Database, agencyId: string): D1PreparedStatement {
+  return db.prepare(`SELECT COUNT(*) AS n FROM forwarder_holds WHERE agency_id = ?1 AND status = 'WAITING'`).bind(agencyId);
+}
+
 export async function findHold(db: D1Database, agencyId: string, id: string): Promise<ForwarderHold | null> {
   const row = await db.prepare(`SELECT * FROM forwarder_holds WHERE agency_id = ?1 AND id = ?2`).bind(agencyId, id).first<HoldRow>();
   return row ? toHold(row) : null;

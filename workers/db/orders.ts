@@ -103,8 +103,8 @@ export function recordWithdrawReviewStatement(
 const MANUAL_QUEUE = `v.agency_id = ?1 AND v.status = 'OPEN' AND v.review = 'MANUAL'
   AND NOT EXISTS (SELECT 1 FROM withdraw_reviews r WHERE r.code = v.code AND r.state = 'DONE')`;
 
-/** How many withdrawals wait in the manual queue (the queue's total and the dashboard's count). */
-function countManualQueueStatement(db: D1Database, agencyId: string): D1PreparedStatement {
+/** How many withdrawals wait in the manual queue (the queue's total, the dashboard's count, the back office menu's badge). */
+export function countManualQueueStatement(db: D1Database, agencyId: string): D1PreparedStatement {
   return db.prepare(`SELECT COUNT(*) AS n FROM withdraw_orders_view v WHERE ${MANUAL_QUEUE}`).bind(agencyId);
 }
 

@@ -118,6 +118,20 @@ export async function findPayAmountReservation(db: D1Database, agencyId: string,
   return row ? toReservation(row) : null;
 }
 
+/**
+ * How many orders listOpenReservations shows (the back office menu's badge). The channel list
+ * lets SQLite walk pay_amount_reservations_open (agency, channel, expires_at) from the cool-down
+ * onwards, so the count reads recent rows only, never the agency's whole history.
+ */
+export function countOpenReservationsStatement(db: D1Database, agencyId: string, now: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `SELECT COUNT(*) AS n FROM pay_amount_reservations
+        WHERE agency_id = ?1 AND channel_code IN (SELECT code FROM payment_channels WHERE agency_id = ?1) AND expires_at > ?2 AND ended_at IS NULL`,
+    )
+    .bind(agencyId, now - PAY_AMOUNT_COOL_DOWN_MS);
+}
+
 /** Every reservation of the channel with this pay amount (history included), newest first. */
 export async function reservationsWithPayAmount(db: D1Database, agencyId: string, channelCode: string, payAmount: string): Promise<PayAmountReservation[]> {
   const { results } = await db

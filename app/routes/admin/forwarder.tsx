@@ -113,7 +113,7 @@ export default function ForwarderPage({ loaderData, actionData }: Route.Componen
         </p>
       ) : (
         <div className="table-wrap" tabIndex={0} role="region" aria-label={t("forwarder.holdsTitle")}>
-          <table className="admin-table" data-testid="forwarder-holds">
+          <table className="admin-table admin-table-cards" data-testid="forwarder-holds">
             <thead>
               <tr>
                 <th scope="col">{t("forwarder.channel")}</th>
@@ -126,14 +126,14 @@ export default function ForwarderPage({ loaderData, actionData }: Route.Componen
             <tbody>
               {holds.map((h) => (
                 <tr key={h.id} data-hold={h.id}>
-                  <td>{h.channelCode}</td>
-                  <td>{formatMoney(h.amount, "LAK")}</td>
-                  <td>{formatDateTime(new Date(h.bankTime))}</td>
-                  <td>
+                  <td data-label={t("forwarder.channel")}>{h.channelCode}</td>
+                  <td data-label={t("forwarder.amount")}>{formatMoney(h.amount, "LAK")}</td>
+                  <td data-label={t("forwarder.bankTime")}>{formatDateTime(new Date(h.bankTime))}</td>
+                  <td data-label={t("forwarder.text")}>
                     <small>{h.sender}</small>
                     <pre className="admin-raw">{h.raw}</pre>
                   </td>
-                  <td>
+                  <td data-label={t("common.actions")}>
                     <div className="form-actions">
                       {(["confirm", "reject"] as const).map((decision) => (
                         <Form method="post" key={decision} className="admin-inline-form">

@@ -1,7 +1,8 @@
 import { isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { AdminChrome } from "~/components/admin";
-import { getAgency } from "~/lib/context.server";
+import { waitingCounts } from "../../../workers/services/admin-queues";
+import { getAgency, getBindings } from "~/lib/context.server";
 import { adminHeadersMiddleware, requireStaff } from "~/lib/staff.server";
 import adminStyles from "~/styles/admin.css?url";
 import type { Route } from "./+types/layout";
@@ -15,7 +16,17 @@ export const links: Route.LinksFunction = () => (adminStyles ? [{ rel: "styleshe
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
-  return { agencyName: getAgency(context).name, staff: { username: staff.username, role: staff.role } };
+  const waiting = await waitingCounts(getBindings(context).DB, staff.agencyId);
+  return { agencyName: getAgency(context).name, staff: { username: staff.username, role: staff.role }, waiting };
+}
+
+/**
+ * The menu's waiting counts follow the cashier from page to page (decision 056): with
+ * JavaScript a navigation between two back-office pages would otherwise keep the counts of the
+ * first page's load. One more batch of four COUNTs per navigation.
+ */
+export function shouldRevalidate() {
+  return true;
 }
 
 export function meta() {
@@ -24,7 +35,7 @@ export function meta() {
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <AdminChrome agencyName={loaderData.agencyName} staff={loaderData.staff}>
+    <AdminChrome agencyName={loaderData.agencyName} staff={loaderData.staff} waiting={loaderData.waiting}>
       <Outlet />
     </AdminChrome>
   );
@@ -50,7 +61,7 @@ export function ErrorBoundary() {
     </section>
   );
   return layout ? (
-    <AdminChrome agencyName={layout.agencyName} staff={layout.staff}>
+    <AdminChrome agencyName={layout.agencyName} staff={layout.staff} waiting={layout.waiting}>
       {content}
     </AdminChrome>
   ) : (

@@ -69,7 +69,7 @@ export default function OpenDeposits({ loaderData, actionData }: Route.Component
         </p>
       ) : (
         <div className="table-wrap" tabIndex={0} role="region" aria-label={t("openDeposits.title")}>
-          <table className="admin-table" data-testid="open-deposits">
+          <table className="admin-table admin-table-cards" data-testid="open-deposits">
             <thead>
               <tr>
                 <th scope="col">{t("openDeposits.code")}</th>
@@ -87,19 +87,19 @@ export default function OpenDeposits({ loaderData, actionData }: Route.Component
                 const timeField = `time-${o.code}`;
                 return (
                   <tr key={o.code} data-code={o.code}>
-                    <td>
+                    <td data-label={t("openDeposits.code")}>
                       <Link to={`/admin/deposits/${o.code}`}>{o.code}</Link>
                       <br />
                       <span className="muted">{o.channelCode}</span>
                     </td>
-                    <td>{o.username ? <Link to={`/admin/players/${o.playerId}`}>{o.username}</Link> : t("common.none")}</td>
-                    <td>
+                    <td data-label={t("openDeposits.player")}>{o.username ? <Link to={`/admin/players/${o.playerId}`}>{o.username}</Link> : t("common.none")}</td>
+                    <td data-label={t("openDeposits.payAmount")}>
                       <strong data-testid="pay-amount">{formatMoney(o.payAmount, "LAK")}</strong>
                       <br />
                       <span className="muted">{t("openDeposits.asked", { amount: formatMoney(o.askedAmount, "LAK") })}</span>
                     </td>
-                    <td>{formatDateTime(o.createdAt)}</td>
-                    <td>
+                    <td data-label={t("openDeposits.created")}>{formatDateTime(o.createdAt)}</td>
+                    <td data-label={t("openDeposits.expires")}>
                       {formatDateTime(o.expiresAt)}
                       {o.expired && (
                         <>
@@ -108,7 +108,7 @@ export default function OpenDeposits({ loaderData, actionData }: Route.Component
                         </>
                       )}
                     </td>
-                    <td>
+                    <td data-label={t("openDeposits.markPaid")}>
                       <Form method="post" className="inline-form" aria-label={t("openDeposits.markPaidFor", { code: o.code })}>
                         <input type="hidden" name="orderCode" value={o.code} />
                         <label htmlFor={idField}>{t("openDeposits.bankTransactionId")}</label>

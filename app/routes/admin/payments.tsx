@@ -122,23 +122,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
       <title>{t("payments.title")}</title>
       <h1>{t("payments.title")}</h1>
       <p>{t("payments.intro")}</p>
-      <Form method="get" className="admin-filter">
-        <div className="field">
-          <label htmlFor="p-status">{t("payments.status")}</label>
-          <select id="p-status" name="status" defaultValue={status}>
-            <option value="">{t("payments.statusOpen")}</option>
-            {UNMATCHED_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`payments.statuses.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className="button button-primary">
-          {t("deposits.search")}
-        </button>
-      </Form>
-
+      {/* the payment a link opens (a staff alert's, decision 056) comes first, before the filter */}
       {selected && (
         <div className="admin-card" data-testid="payment-panel" data-status={selected.status}>
           <h2>
@@ -226,12 +210,29 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
         </div>
       )}
 
+      <Form method="get" className="admin-filter">
+        <div className="field">
+          <label htmlFor="p-status">{t("payments.status")}</label>
+          <select id="p-status" name="status" defaultValue={status}>
+            <option value="">{t("payments.statusOpen")}</option>
+            {UNMATCHED_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(`payments.statuses.${s}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button button-primary">
+          {t("deposits.search")}
+        </button>
+      </Form>
+
       <p>{t("payments.count", { count: total })}</p>
       {items.length === 0 ? (
         <p data-testid="payments-empty">{t("payments.empty")}</p>
       ) : (
         <div className="table-wrap" tabIndex={0} role="region" aria-label={t("payments.title")}>
-          <table className="admin-table" data-testid="payments-table">
+          <table className="admin-table admin-table-cards" data-testid="payments-table">
             <thead>
               <tr>
                 <th scope="col">{t("payments.bankTime")}</th>
@@ -246,7 +247,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
             <tbody>
               {items.map((p) => (
                 <tr key={p.id} data-reference={p.reference}>
-                  <td>
+                  <td data-label={t("payments.bankTime")}>
                     {/* the bank's time first (a statement row of 16:31 imported at 19:31 shows 16:31); when it was recorded beneath */}
                     {p.bankTime ? formatDateTime(new Date(p.bankTime)) : formatDateTime(p.receivedAt)}
                     {p.bankTime ? (
@@ -256,12 +257,12 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
                       </small>
                     ) : null}
                   </td>
-                  <td>{kindLabel(t, p.kind)}</td>
-                  <td>{p.reference}</td>
-                  <td>{p.amount ? formatMoney(p.amount, "LAK") : t("payments.amountUnknown")}</td>
-                  <td>{p.orderUsername ?? t("common.none")}</td>
-                  <td>{t(`payments.statuses.${p.status}`)}</td>
-                  <td>
+                  <td data-label={t("payments.kind")}>{kindLabel(t, p.kind)}</td>
+                  <td data-label={t("payments.reference")}>{p.reference}</td>
+                  <td data-label={t("payments.amount")}>{p.amount ? formatMoney(p.amount, "LAK") : t("payments.amountUnknown")}</td>
+                  <td data-label={t("payments.orderPlayer")}>{p.orderUsername ?? t("common.none")}</td>
+                  <td data-label={t("payments.status")}>{t(`payments.statuses.${p.status}`)}</td>
+                  <td data-label={t("common.actions")}>
                     <a href={`/admin/payments?id=${encodeURIComponent(p.id)}${status ? `&status=${status}` : ""}`}>{t("payments.open")}</a>
                   </td>
                 </tr>

@@ -123,7 +123,8 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
       </dl>
 
       {loaderData.awaitsDecision && (
-        <div className="admin-actions">
+        // side by side on a phone (admin.css), so both decisions are on the first screen (decision 056)
+        <div className="admin-actions admin-decisions">
           <Form method="post" {...getFormProps(paidForm)} noValidate className="card stack" data-testid="paid-form">
             <h2>{t("withdrawals.markPaid")}</h2>
             <p className="muted">{t("withdrawals.markPaidHint", { amount: formatMoney(order.receivedLak, "LAK") })}</p>

@@ -30,7 +30,7 @@ export default function WithdrawQueue({ loaderData }: Route.ComponentProps) {
         </p>
       ) : (
         <div className="table-wrap" tabIndex={0} role="region" aria-label={t("withdrawals.title")}>
-          <table className="admin-table" data-testid="withdraw-queue">
+          <table className="admin-table admin-table-cards" data-testid="withdraw-queue">
             <thead>
               <tr>
                 <th scope="col">{t("withdrawals.code")}</th>
@@ -44,18 +44,18 @@ export default function WithdrawQueue({ loaderData }: Route.ComponentProps) {
             <tbody>
               {items.map((w) => (
                 <tr key={w.code} data-code={w.code}>
-                  <td>
+                  <td data-label={t("withdrawals.code")}>
                     <Link to={`/admin/withdrawals/${w.code}`}>{w.code}</Link>
                   </td>
-                  <td>{formatDateTime(w.createdAt)}</td>
-                  <td>
+                  <td data-label={t("withdrawals.createdAt")}>{formatDateTime(w.createdAt)}</td>
+                  <td data-label={t("withdrawals.player")}>
                     {w.displayName} <span className="muted">({w.username})</span>
                   </td>
-                  <td>
+                  <td data-label={t("withdrawals.credit")}>
                     {formatMoney(w.credit, "THB")} <span className="muted">{t(`common:providers.${w.provider}`)}</span>
                   </td>
-                  <td>{formatMoney(w.received, "LAK")}</td>
-                  <td>{w.bankCode ? `${w.bankCode} · ${w.accountName} · ${w.accountNumber}` : t("common.none")}</td>
+                  <td data-label={t("withdrawals.toPay")}>{formatMoney(w.received, "LAK")}</td>
+                  <td data-label={t("withdrawals.bank")}>{w.bankCode ? `${w.bankCode} · ${w.accountName} · ${w.accountNumber}` : t("common.none")}</td>
                 </tr>
               ))}
             </tbody>
