@@ -4,11 +4,11 @@
 //
 //   workers/core       pure product rules: no I/O, no packages; runs on server, browser, tests
 //   workers/db         every D1 statement, one module per table group; core only
-//   workers/ports      adapters to the outside (game provider, payment gateway); core only
+//   workers/ports      adapters to the outside (game provider, payment gateway, staff alerts); core only
 //   workers/wallet     the PlayerWallet Durable Object; core, db, ports
 //   workers/services   use cases; core, db, ports, wallet (never app/)
 //   workers/app.ts     the Worker entry: wires the React Router server build and the context
-//   workers/sandbox    stand-ins for the outside bank and provider; never used by production
+//   workers/sandbox    stand-ins for the outside bank, provider and Telegram; never used by production
 //   app/               React Router: routes, components, lib; reaches workers through services
 //
 // Type-only imports (`import type`) are erased before anything runs, so some rules allow them
@@ -89,7 +89,7 @@ module.exports = {
     {
       name: "sandbox-stands-alone",
       comment:
-        "The sandbox bank and provider play outside parties: they may share core's pure rules (QR, money) and cloudflare:workers, never our D1 modules, wallet or services, or they would stop testing the real boundary.",
+        "The sandbox bank, provider and Telegram play outside parties: they may share core's pure rules (QR, money) and cloudflare:workers, never our D1 modules, wallet or services, or they would stop testing the real boundary.",
       severity: "error",
       from: { path: "^workers/sandbox/" },
       to: { pathNot: "^(workers/(sandbox|core)/|cloudflare:workers$)" },

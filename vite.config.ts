@@ -56,8 +56,8 @@ export default defineConfig({
       // Local state (D1, R2, Durable Objects): .wrangler/state for `npm start`, a folder of its
       // own for a test, bench or rehearsal (scripts/local-dirs.mjs, decision 055).
       persistState: process.env.PORTAL_STATE_DIR ? { path: process.env.PORTAL_STATE_DIR } : true,
-      // The sandbox provider and bank run beside the portal locally (dev and preview).
-      auxiliaryWorkers: [{ configPath: "./workers/sandbox/provider/wrangler.toml" }, { configPath: "./workers/sandbox/bank/wrangler.toml" }],
+      // The sandbox provider, bank and Telegram run beside the portal locally (dev and preview).
+      auxiliaryWorkers: [{ configPath: "./workers/sandbox/provider/wrangler.toml" }, { configPath: "./workers/sandbox/bank/wrangler.toml" }, { configPath: "./workers/sandbox/telegram/wrangler.toml" }],
     }),
     reactRouter(),
   ],
@@ -82,3 +82,4 @@ export default defineConfig({
   server: { port: 5173, strictPort: true, host: "127.0.0.1" },
   preview: { port: 5173, strictPort: true, host: "127.0.0.1" },
 });
+      sandbox_telegram: { build: { outDir: `${process.env.PORTAL_BUILD_DIR}/sandbox_telegram` } },

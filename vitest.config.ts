@@ -7,7 +7,7 @@ import { bundleSandbox } from "./tests/setup/sandbox-workers";
 // wrangler.toml bindings and a fresh D1 per test file.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./workers/db/migrations");
-  const [providerScript, bankScript] = await Promise.all([bundleSandbox("provider"), bundleSandbox("bank")]);
+  const [providerScript, bankScript, telegramScript] = await Promise.all([bundleSandbox("provider"), bundleSandbox("bank"), bundleSandbox("telegram")]);
   const sandbox = { compatibilityDate: "2026-08-01", compatibilityFlags: ["nodejs_compat"], modules: true };
   return {
     plugins: [
@@ -47,6 +47,12 @@ export default defineConfig(async () => {
                 WEBHOOK_SECRET: "sandbox-webhook-secret-demo-0001",
                 DELIVERY_MODE: "pull",
               },
+            },
+            {
+              ...sandbox,
+              name: "sandbox-telegram",
+              scriptPath: telegramScript,
+              durableObjects: { TELEGRAM: { className: "SandboxTelegram", useSQLite: true } },
             },
           ],
         },

@@ -8,6 +8,7 @@ declare global {
       // bound in tests (vitest.config.ts).
       SANDBOX_PROVIDER: Fetcher;
       SANDBOX_BANK: Fetcher;
+      SANDBOX_TELEGRAM: Fetcher;
     }
   }
 }

@@ -82,7 +82,7 @@ export function configProblems(env: ConfigEnv): ConfigProblem[] {
     if (typeof value === "string" && DEMO_SECRET_VALUES.has(value)) push({ name, problem: "demo value" });
   }
   // The sandboxes are local/test Workers with public credentials, never a real agency's.
-  for (const name of ["SANDBOX_PROVIDER", "SANDBOX_BANK"]) {
+  for (const name of ["SANDBOX_PROVIDER", "SANDBOX_BANK", "SANDBOX_TELEGRAM"]) {
     if (all[name] !== undefined) push({ name, problem: "sandbox in production" });
   }
   return problems;

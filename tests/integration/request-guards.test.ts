@@ -8,6 +8,8 @@ import { fundProvider, playerWithBank, postWithdraw, providerBalance } from "../
 import { createStaff, operatorToken, staffLogin } from "../setup/staff";
 import { resetPlayerPassword } from "../../workers/services/admin-players";
 import type { AuditActor } from "../../workers/db/audit";
+import { alertChannelFor, SANDBOX_TELEGRAM_CHATS, SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factory";
+import { forwardToSandbox } from "../../workers/services/sandbox-pages";
 
 /**
  * Issue 12, findings 5, 6, 7 and 9: the guards every request passes (forced password change,
@@ -223,16 +225,28 @@ describe("finding 9: the sandbox proxy serves the tester's pages only", () => {
     "/sandbox/provider/x/..%2fsandbox/faults",
     "/sandbox/provider/play/..%2fsandbox/reset",
     "/sandbox/provider/x/..%2fapi/askmebet/balance?username=demo_x",
+    // the sandbox Telegram: its page only, never the Bot API (the token) nor its controls
+    `/sandbox/telegram/bot${SANDBOX_TELEGRAM_TOKEN}/sendMessage`,
+    `/sandbox/telegram/bot${SANDBOX_TELEGRAM_TOKEN}/getMe`,
+    "/sandbox/telegram/control/messages",
+    "/sandbox/telegram/control/reset",
+    "/sandbox/telegram/control/faults",
+    "/sandbox/telegram/x/..%2fcontrol/reset",
+    `/sandbox/telegram/x/..%2fbot${SANDBOX_TELEGRAM_TOKEN}%2fsendMessage`,
+    "/sandbox/telegram/health",
   ];
+  const [cashiers, owners] = SANDBOX_TELEGRAM_CHATS;
 
   it("a dot segment hidden by percent-encoding reaches no sandbox control (read or write)", async () => {
+    const marker = `received before the attacks ${crypto.randomUUID()}`;
+    expect(await alertChannelFor(env, SANDBOX_TELEGRAM_TOKEN).send({ chatId: owners, text: marker })).toMatchObject({ kind: "sent" });
     for (const path of attacks) {
       for (const method of ["GET", "POST"] as const) {
         const res = await fetchApp(`${ORIGIN}${path}`, {
           method,
           redirect: "manual",
           headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
-          body: method === "POST" ? "provider=askmebet&op=deposit&mode=refuse&count=1" : undefined,
+          body: method === "POST" ? `provider=askmebet&op=deposit&mode=refuse&count=1&chat_id=${owners}&text=planted` : undefined,
         });
         const text = await res.text();
         expect(res.status, `${method} ${path}: ${text.slice(0, 120)}`).toBe(404);
@@ -241,6 +255,10 @@ describe("finding 9: the sandbox proxy serves the tester's pages only", () => {
     // no fault was planted by any of the posts
     const faults = await env.SANDBOX_PROVIDER.fetch("http://sandbox-provider/sandbox/faults");
     expect(JSON.stringify(await faults.json())).not.toContain("refuse");
+    // nothing sent through the Telegram sandbox, nothing reset
+    const telegram = await (await env.SANDBOX_TELEGRAM.fetch(`http://sandbox-telegram/control/messages?chat=${owners}`)).json();
+    expect(JSON.stringify(telegram)).toContain(marker);
+    expect(JSON.stringify(telegram)).not.toContain("planted");
   });
 
   it("the pages the player and the tester use still pass: bank pay and payouts, provider play", async () => {
@@ -257,5 +275,24 @@ describe("finding 9: the sandbox proxy serves the tester's pages only", () => {
     const play = await fetchApp(`${ORIGIN}/sandbox/provider/play/askmebet?token=bad`);
     expect(play.status).not.toBe(404);
     expect(play.status).toBeLessThan(500);
+  });
+
+  it("the sandbox Telegram's page shows the demo agency the messages its staff would have received, with or without a trailing slash", async () => {
+    const text = `Withdrawal waits ${crypto.randomUUID()}`;
+    expect(await alertChannelFor(env, SANDBOX_TELEGRAM_TOKEN).send({ chatId: cashiers, text })).toMatchObject({ kind: "sent" });
+    for (const path of ["/sandbox/telegram", "/sandbox/telegram/", `/sandbox/telegram?chat=${cashiers}`]) {
+      const page = await fetchApp(`${ORIGIN}${path}`);
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get("Content-Type")).toMatch(/^text\/html/);
+      expect(await page.text()).toContain(text);
+    }
+    const post = await postForm("/sandbox/telegram", { chat_id: cashiers, text: "planted" });
+    expect(post.status).toBe(404);
+    // an agency not on the sandbox gateway, and a deployment without the binding: no page
+    const request = () => new Request(`${ORIGIN}/sandbox/telegram`);
+    expect((await forwardToSandbox(env, "agency-without-sandbox", "telegram", request())).status).toBe(404);
+    const deployed = { ...env, SANDBOX_TELEGRAM: undefined } as unknown as Env;
+    expect((await forwardToSandbox(deployed, "demo", "telegram", request())).status).toBe(404);
+    expect((await forwardToSandbox(env, "demo", "telegram", request())).status).toBe(200);
   });
 });

@@ -6,7 +6,7 @@ import { join } from "node:path";
  * The vitest pool runs auxiliary Workers from plain JavaScript, so the sandboxes are
  * bundled with esbuild when the test config loads (milliseconds), into .wrangler/tmp.
  */
-export async function bundleSandbox(name: "provider" | "bank"): Promise<string> {
+export async function bundleSandbox(name: "provider" | "bank" | "telegram"): Promise<string> {
   const outdir = join(".wrangler", "tmp", "sandbox-bundles");
   mkdirSync(outdir, { recursive: true });
   const outfile = join(outdir, `${name}.mjs`);

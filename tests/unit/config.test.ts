@@ -64,6 +64,7 @@ describe("production configuration guard", () => {
 
   it("refuses the sandbox bindings in production", () => {
     expect(configProblems({ ...GOOD, SANDBOX_BANK: {} } as never)).toEqual([{ name: "SANDBOX_BANK", problem: "sandbox in production" }]);
+    expect(configProblems({ ...GOOD, SANDBOX_TELEGRAM: {} } as never)).toEqual([{ name: "SANDBOX_TELEGRAM", problem: "sandbox in production" }]);
   });
 
   it("uses the gateway's webhook secret in production and the sandbox's locally", () => {
@@ -95,7 +96,7 @@ describe("the Worker with a misconfigured production environment", () => {
   });
 
   it("serves normally once every secret is real, and locally as before", async () => {
-    const prod = { ...env, ...GOOD, SANDBOX_PROVIDER: undefined, SANDBOX_BANK: undefined, SANDBOX_PROVIDER_SECRET: undefined, SANDBOX_BANK_SECRET: undefined, SANDBOX_WEBHOOK_SECRET: undefined } as unknown as Env;
+    const prod = { ...env, ...GOOD, SANDBOX_PROVIDER: undefined, SANDBOX_BANK: undefined, SANDBOX_TELEGRAM: undefined, SANDBOX_PROVIDER_SECRET: undefined, SANDBOX_BANK_SECRET: undefined, SANDBOX_WEBHOOK_SECRET: undefined } as unknown as Env;
     expect(misconfiguredResponse(prod)).toBeNull();
     const res = await call("http://unknown.example/api/v2/agency/info", prod);
     expect(res.status).not.toBe(500);

@@ -1,14 +1,14 @@
 import { hasActiveSandboxChannel } from "../db/payments";
 
 /**
- * The sandbox bank's pay page and the sandbox provider's game page, under the portal's own
- * host (the sandboxes are reachable only by service binding). Answers only for an agency
- * whose payment channel is the sandbox gateway, i.e. the demo agency locally and in tests;
- * a real agency gets 404.
+ * The sandbox bank's pay page, the sandbox provider's game page and the sandbox Telegram's
+ * messages page, under the portal's own host (the sandboxes are reachable only by service
+ * binding). Answers only for an agency whose payment channel is the sandbox gateway, i.e.
+ * the demo agency locally and in tests; a real agency gets 404.
  */
 export async function forwardToSandbox(env: Env, agencyId: string, targetName: string, request: Request): Promise<Response> {
   if (!(await hasActiveSandboxChannel(env.DB, agencyId))) return new Response("Not found", { status: 404 });
-  const target = targetName === "bank" ? env.SANDBOX_BANK : targetName === "provider" ? env.SANDBOX_PROVIDER : null;
+  const target = sandboxOf(env, targetName);
   if (!target) return new Response("Not found", { status: 404 });
   const url = new URL(request.url);
   const page = sandboxPage(targetName, url.pathname, request.method);
@@ -26,11 +26,20 @@ export async function forwardToSandbox(env: Env, agencyId: string, targetName: s
   return new Response(upstream.body, { status: upstream.status, headers });
 }
 
+/** The sandbox Worker behind `/sandbox/<target>`, when its binding exists (local and tests only). */
+function sandboxOf(env: Env, targetName: string): Fetcher | null | undefined {
+  if (targetName === "bank") return env.SANDBOX_BANK;
+  if (targetName === "provider") return env.SANDBOX_PROVIDER;
+  if (targetName === "telegram") return env.SANDBOX_TELEGRAM;
+  return null;
+}
+
 /**
  * The pages a player or tester opens through the portal (docs/sandbox-bank.md "How a tester
- * completes a payout", docs/sandbox-provider.md's game page), and nothing else: never the
- * sandboxes' APIs (agent and merchant credentials) nor their controls (payout lists, wallets,
- * faults, reset), which tests reach on the sandboxes themselves.
+ * completes a payout", docs/sandbox-provider.md's game page, docs/sandbox-telegram.md's
+ * messages page), and nothing else: never the sandboxes' APIs (agent and merchant
+ * credentials, the Bot API with its token) nor their controls (payout lists, wallets, faults,
+ * messages as JSON, reset), which tests reach on the sandboxes themselves.
  */
 const SANDBOX_PAGES: Record<string, { path: RegExp; methods: string[] }[]> = {
   bank: [
@@ -41,6 +50,7 @@ const SANDBOX_PAGES: Record<string, { path: RegExp; methods: string[] }[]> = {
     { path: /^\/play\/[a-z_]{1,32}$/, methods: ["GET", "HEAD", "POST"] },
     { path: /^\/img\/[a-z0-9-]{1,64}\.webp$/, methods: ["GET", "HEAD"] },
   ],
+  telegram: [{ path: /^\/$/, methods: ["GET", "HEAD"] }],
 };
 
 /**
