@@ -52,6 +52,7 @@ const FLOWS: Record<string, string[]> = {
   "admin-ops.spec.ts": PAIR_B,
   "reports.spec.ts": PAIR_A,
   "reconciliation.spec.ts": PAIR_B,
+  "alerts.spec.ts": PAIR_A,
   // Byte budgets are measured once: a phone with JavaScript on (decision 023).
   "budgets.spec.ts": ["phone-js"],
   // Offline support needs JavaScript (service worker, polling): both viewports with it (decision 028).

@@ -76,6 +76,7 @@ export default [
     route("settings/channels", "routes/admin/channels.tsx"),
     route("settings/providers", "routes/admin/providers.tsx"),
     route("settings/brand", "routes/admin/brand.tsx"),
+    route("settings/alerts", "routes/admin/alerts.tsx"),
     route("promotions", "routes/admin/promotions.tsx"),
     route("promotions/new", "routes/admin/promotion-new.tsx"),
     route("promotions/:promotionId", "routes/admin/promotion-edit.tsx"),

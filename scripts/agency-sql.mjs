@@ -116,7 +116,8 @@ export function buildSql(opts, staffId, tokenHash, expiresAt) {
     // The agency row first: its primary key refuses an existing id before anything else.
     `INSERT INTO agencies (id, name, status) VALUES (${q(opts.id)}, ${q(opts.name)}, 'ACTIVE');`,
     // A host belongs to exactly one agency (primary key): a taken domain aborts the whole file.
-    ...opts.domains.map((host) => `INSERT INTO agency_domains (host, agency_id) VALUES (${q(host)}, ${q(opts.id)});`),
+    // the first domain is the primary one: staff alerts link there (migration 0036)
+    ...opts.domains.map((host, i) => `INSERT INTO agency_domains (host, agency_id, is_primary) VALUES (${q(host)}, ${q(opts.id)}, ${i === 0 ? 1 : 0});`),
     // Defaults of migrations 0001/0006: lo, limits, auto-payout threshold, all providers.
     `INSERT INTO agency_settings (agency_id) VALUES (${q(opts.id)});`,
     `INSERT INTO staff (id, agency_id, username, password_hash, role, status, enrol_token_hash, enrol_expires_at)

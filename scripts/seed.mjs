@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { alertsSeedSql } from "./alerts-seed.mjs";
 import { putLocalBrandObjects, seedBrand } from "./brand-seed.mjs";
 import { DEMO_STAFF, hashPassword, staffSql } from "./demo-staff.mjs";
 import { stateArgs } from "./local-dirs.mjs";
@@ -32,5 +33,9 @@ await putLocalBrandObjects(brand.assets);
 const brandFile = join(mkdtempSync(join(tmpdir(), "seed-")), "brand.sql");
 writeFileSync(brandFile, brand.sql);
 wrangler("d1", "execute", "DB", ...stateArgs(), "--file", brandFile);
+// Staff alerts to the sandbox Telegram (issue 34): /sandbox/telegram shows them.
+const alertsFile = join(mkdtempSync(join(tmpdir(), "seed-")), "alerts.sql");
+writeFileSync(alertsFile, await alertsSeedSql("demo"));
+wrangler("d1", "execute", "DB", ...stateArgs(), "--file", alertsFile);
 console.log(`seeded the demo agency (localhost, 127.0.0.1) and demo player ${DEMO_PLAYER.username} / ${DEMO_PLAYER.password}`);
 console.log(`demo staff (DEMO ONLY, public TOTP secrets): ${Object.values(DEMO_STAFF).map((s) => `${s.username} / ${s.password} (${s.role}, TOTP ${s.totpSecret})`).join("; ")}; back office at /admin`);

@@ -5,6 +5,7 @@ import { browserUrl } from "./core/host";
 import { finishRequestBody } from "./request-body";
 import { lazyRequestHandler } from "./request-handler";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
+import { buryAlerts, deliverAlerts, sweepAlerts, type AlertMessageBody } from "./services/alerts";
 import { sweepBrandAssets } from "./services/brand";
 import { providerCspForHost } from "./services/provider-setup";
 import { pruneProviderAttempts } from "./services/provider-attempts";
@@ -18,6 +19,8 @@ const requestHandler = lazyRequestHandler(() => import("virtual:react-router/ser
 
 /** The hourly trigger of wrangler.toml (top level and every [env.*]) that collects provider figures. */
 const PROVIDER_STATS_CRON = "17 * * * *";
+/** The every-minute trigger: staff alerts' sweep (decision 057). */
+const ALERTS_CRON = "* * * * *";
 
 /**
  * Every answer of the portal. Whatever it is, a request body it left unread (the early
@@ -61,6 +64,11 @@ export default {
   // of yesterday and today are collected for the reports instead (decision 019), in bounded
   // batches: what one run could not finish goes on at the next 5-minute tick (decision 051).
   async scheduled(controller, env, ctx) {
+    if (controller.cron === ALERTS_CRON) {
+      // staff alerts' timed events, quiet hours' end and lost messages (services/alerts.ts)
+      ctx.waitUntil(sweepAlerts(env, controller.scheduledTime));
+      return;
+    }
     if (controller.cron === PROVIDER_STATS_CRON) {
       ctx.waitUntil(collectProviderStats(env, controller.scheduledTime));
       // brand images no page has used for 30 days (decision 053)
@@ -71,5 +79,12 @@ export default {
     ctx.waitUntil(backfillReadModels(env));
     ctx.waitUntil(pruneProviderAttempts(env.DB, controller.scheduledTime));
     ctx.waitUntil(continueProviderStats(env));
+  },
+  // wrangler.toml [[queues.consumers]]: the staff alerts (issue 34) and their dead letters
+  // (every environment names its own queues; the dead-letter one ends in "-dead").
+  async queue(batch, env) {
+    const alerts = batch as MessageBatch<AlertMessageBody>;
+    if (batch.queue.endsWith("-dead")) await buryAlerts(alerts, env);
+    else await deliverAlerts(alerts, env);
   },
 } satisfies ExportedHandler<Env>;

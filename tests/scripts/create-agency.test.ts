@@ -35,7 +35,8 @@ describe("npm run agency:create", () => {
     expect(first.err).not.toContain("refused");
     expect(first.status).toBe(0);
     expect(sql(`SELECT id, name, status FROM agencies WHERE id = 'acme'`)).toEqual([{ id: "acme", name: "Acme's Agency", status: "ACTIVE" }]);
-    expect(sql(`SELECT host FROM agency_domains WHERE agency_id = 'acme' ORDER BY host`)).toEqual([{ host: "acme.localhost" }, { host: "play.acme.example" }]);
+    // the first domain given is the primary one (staff alerts link there)
+    expect(sql(`SELECT host, is_primary FROM agency_domains WHERE agency_id = 'acme' ORDER BY host`)).toEqual([{ host: "acme.localhost", is_primary: 1 }, { host: "play.acme.example", is_primary: 0 }]);
     expect(sql(`SELECT fallback_language, deposit_min, withdraw_auto_max FROM agency_settings WHERE agency_id = 'acme'`)).toEqual([
       { fallback_language: "lo", deposit_min: "10000", withdraw_auto_max: "5000" },
     ]);

@@ -164,3 +164,20 @@ export function upsertCredentialsStatement(db: D1Database, agencyId: string, pro
 export function deleteCredentialsStatement(db: D1Database, agencyId: string, provider: string): D1PreparedStatement {
   return db.prepare(`DELETE FROM provider_credentials WHERE agency_id = ?1 AND provider = ?2`).bind(agencyId, provider);
 }
+
+/** The agency's domains, the primary one first (migration 0036), then by name. */
+export async function listAgencyHosts(db: D1Database, agencyId: string): Promise<{ host: string; primary: boolean }[]> {
+  const { results } = await db
+    .prepare(`SELECT host, is_primary FROM agency_domains WHERE agency_id = ?1 ORDER BY is_primary DESC, host`)
+    .bind(agencyId)
+    .all<{ host: string; is_primary: number }>();
+  return results.map((r) => ({ host: r.host, primary: r.is_primary === 1 }));
+}
+
+/** `host` (one of the agency's) becomes its primary domain, and no other. */
+export function setPrimaryHostStatements(db: D1Database, agencyId: string, host: string): D1PreparedStatement[] {
+  return [
+    db.prepare(`UPDATE agency_domains SET is_primary = 0 WHERE agency_id = ?1 AND host <> ?2 AND is_primary = 1`).bind(agencyId, host),
+    db.prepare(`UPDATE agency_domains SET is_primary = 1 WHERE agency_id = ?1 AND host = ?2`).bind(agencyId, host),
+  ];
+}

@@ -106,19 +106,34 @@ export async function listAudit(
       .bind(agencyId, action ?? null, pageSize, (page - 1) * pageSize),
   ]);
   const total = (count.results[0] as { n: number } | undefined)?.n ?? 0;
-  const items = (rows.results as Row[]).map((r) => ({
-    id: r.id,
-    staffId: r.staff_id,
-    staffUsername: r.staff_username,
-    action: r.action,
-    target: r.target,
-    before: parse(r.before_json),
-    after: parse(r.after_json),
-    ip: r.ip,
-    userAgent: r.user_agent,
-    createdAt: r.created_at,
-  }));
+  const items = (rows.results as Row[]).map(toAuditRow);
   return { items, total };
+}
+
+const toAuditRow = (r: Row): AuditRow => ({
+  id: r.id,
+  staffId: r.staff_id,
+  staffUsername: r.staff_username,
+  action: r.action,
+  target: r.target,
+  before: parse(r.before_json),
+  after: parse(r.after_json),
+  ip: r.ip,
+  userAgent: r.user_agent,
+  createdAt: r.created_at,
+});
+
+/** Logins and API token changes since `sinceIso`, oldest first: what the owner's security alerts read (decision 057). */
+export async function recentSecurityAudit(db: D1Database, agencyId: string, sinceIso: string): Promise<AuditRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT * FROM audit_log WHERE agency_id = ?1 AND created_at >= ?2
+          AND action IN ('auth.login', 'auth.login.recovery_code', 'api-token.created', 'api-token.rotated', 'api-token.revoked')
+        ORDER BY id LIMIT 100`,
+    )
+    .bind(agencyId, sinceIso)
+    .all<Row>();
+  return results.map(toAuditRow);
 }
 
 /** The distinct actions of an agency's log (for the filter of the audit page). */

@@ -1,6 +1,7 @@
 import { formatAmount } from "../core/money";
 import { PROVIDER_FAILURE_WINDOW_MS } from "../core/provider-attempts";
 import { presetRange, utcBounds, type ReportRange } from "../core/report-range";
+import { undeliveredAlerts } from "../db/alerts";
 import { listSilentForwarders } from "../db/forwarder";
 import { loadDashboardFigures } from "../db/orders";
 import { recentProviderFailures, waitingDeposits, type ProviderFailures } from "../db/provider-attempts";
@@ -42,16 +43,19 @@ export type Dashboard = {
   providerFailures: ProviderFailures[];
   /** Notification forwarders silent for longer than their owner-set time while orders of their channel are open (issue 14). */
   silentForwarders: { channelCode: string; lastMessageAt: number | null; silenceMinutes: number }[];
+  /** Staff alerts whose retries ran out or whose setup refused them (issue 34). */
+  alertsNotDelivered: number;
 };
 
 export async function loadDashboard(db: D1Database, agencyId: string, now: number = Date.now()): Promise<Dashboard> {
   const day = vientianeDay(now);
-  const [figures, money, silentForwarders, waiting, providerFailures] = await Promise.all([
+  const [figures, money, silentForwarders, waiting, providerFailures, alerts] = await Promise.all([
     loadDashboardFigures(db, agencyId, day),
     moneyReport(db, agencyId, todayRange(now)),
     listSilentForwarders(db, agencyId, now),
     waitingDeposits(db, agencyId),
     recentProviderFailures(db, agencyId, new Date(now - PROVIDER_FAILURE_WINDOW_MS).toISOString(), new Date(now).toISOString()),
+    undeliveredAlerts(db, agencyId, 0),
   ]);
   const errors = new Map<string, { provider: string; failedDeposits: number; failedWithdrawals: number }>();
   for (const r of figures.failedDepositsByProvider) {
@@ -75,5 +79,6 @@ export async function loadDashboard(db: D1Database, agencyId: string, now: numbe
     },
     providerFailures,
     silentForwarders,
+    alertsNotDelivered: alerts.count,
   };
 }

@@ -1,13 +1,14 @@
 import { formatAmount, parseAmount, type Rate } from "../core/money";
 import type { PromotionError } from "../core/promotion";
 import { isProvider, type Provider } from "../core/providers";
-import { checkWithdrawAmount, needsManualReview, quoteWithdraw, withdrawDisplayStatus, type WithdrawQuote } from "../core/withdraw";
+import { awaitsStaffDecision, checkWithdrawAmount, needsManualReview, quoteWithdraw, withdrawDisplayStatus, type WithdrawQuote } from "../core/withdraw";
 import { insertWithdrawRef } from "../db/orders";
 import { payoutGatewayConfigured } from "../ports/gateway";
 import { providerUsername } from "../ports/provider";
 import { providerPortFor } from "../wallet/provider-port";
 import type { WithdrawOrder } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
+import { announceWaitingWithdrawal } from "./alerts";
 import type { CurrentPlayer } from "./auth";
 import { listBankAccounts, type BankAccount } from "./bank";
 import { enabledProviders, fetchCredit } from "./credits";
@@ -131,8 +132,10 @@ export async function confirmWithdraw(
     direction: "out",
     reference: code,
   });
-  const order = await wallet.transferOutResult(code, outcome.kind === "ok" ? "ok" : outcome.kind === "refused" ? "refused" : "unknown", Date.now(), outcome.kind === "refused" ? outcome.code : outcome.kind === "unknown" ? outcome.reason : undefined);
-  return { ok: true, order: order ?? opened.order, repeated: false };
+  const order = (await wallet.transferOutResult(code, outcome.kind === "ok" ? "ok" : outcome.kind === "refused" ? "refused" : "unknown", Date.now(), outcome.kind === "refused" ? outcome.code : outcome.kind === "unknown" ? outcome.reason : undefined)) ?? opened.order;
+  // staff hear of it at once (one that starts waiting later, e.g. after an unknown transfer, is the cron's)
+  if (awaitsStaffDecision(order)) await announceWaitingWithdrawal(env, agency.id, player.username, order);
+  return { ok: true, order, repeated: false };
 }
 
 async function findByKey(wallet: ReturnType<typeof walletOf>, key: string): Promise<WithdrawOrder | null> {

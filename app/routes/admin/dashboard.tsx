@@ -9,12 +9,13 @@ import type { Route } from "./+types/dashboard";
 /** Today (Vientiane day) at a glance: money in and out, what waits for staff or for a provider, provider failures and errors. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
-  return { dashboard: await loadDashboard(getBindings(context).DB, staff.agencyId) };
+  return { dashboard: await loadDashboard(getBindings(context).DB, staff.agencyId), owner: staff.role === "owner" };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const d = loaderData.dashboard;
+  const staffIsOwner = loaderData.owner;
   return (
     <section>
       <title>{t("dashboard.title")}</title>
@@ -30,6 +31,14 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           </p>
         </div>
       ))}
+      {d.alertsNotDelivered > 0 && (
+        <div className="notice" role="status" data-testid="dash-alerts-undelivered">
+          <p>
+            {t("alerts.dashboard.title")}: <strong>{d.alertsNotDelivered}</strong>{" "}
+            {staffIsOwner && <Link to="/admin/settings/alerts">{t("alerts.dashboard.link")}</Link>}
+          </p>
+        </div>
+      )}
       {d.providerFailures.length > 0 || d.waitingDeposits.count > 0 ? (
         <div className="notice" role="status" data-testid="dash-provider-outage">
           <p>

@@ -85,6 +85,12 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
           {t("brand.link")}
         </Link>
       </p>
+      <p>
+        {t("alerts.linkIntro")}{" "}
+        <Link to="/admin/settings/alerts" data-testid="alerts-link">
+          {t("alerts.link")}
+        </Link>
+      </p>
       <nav aria-label={t("settings.sections")} className="admin-filter">
         {(["rates", "limits", "channels", "providers", "profile"] as const).map((s) => (
           <a key={s} href={`#${s}`}>

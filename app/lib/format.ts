@@ -1,0 +1,2 @@
+/** The product's display formats live in workers/core/format.ts: staff alerts write them too. */
+export * from "../../workers/core/format";

@@ -1,0 +1,307 @@
+import { createMessageBatch } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { AlertEvent } from "../../workers/core/alerts";
+import { SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factory";
+import { alertSettingsScreen, saveAlertSettings, sendTestAlert, type AlertSettingsInput } from "../../workers/services/alert-settings";
+import { buryAlerts, deliverAlerts, raiseAlert, sweepAlerts, type AlertMessageBody } from "../../workers/services/alerts";
+import { loadDashboard } from "../../workers/services/dashboard";
+import { insertAlertEvent } from "../../workers/db/alerts";
+import { recordAudit } from "../../workers/db/audit";
+import { insertUnmatchedPayment } from "../../workers/db/payments";
+import { createApiToken } from "../../workers/services/api-tokens";
+import { fundProvider, playerWithBank, postWithdraw } from "../setup/money";
+import { seedDemo } from "../setup/seed";
+
+/**
+ * Staff alerts (issue 34) against real D1 and the sandbox Telegram (a real HTTP fake behind
+ * its service binding): raised once, queued, delivered per chat, retried after Telegram's
+ * retry_after or a backoff, failed for good when Telegram refuses the setup, dead-lettered when
+ * the retries run out, held in quiet hours; and the withdrawal that waits for staff raising it.
+ */
+
+const owner = { agencyId: "demo", staffId: null, staffUsername: "alerts-owner", ip: "local", userAgent: null };
+let chatCounter = 0;
+
+async function telegram(path: string, init?: RequestInit): Promise<Response> {
+  return env.SANDBOX_TELEGRAM.fetch(`http://sandbox-telegram${path}`, init);
+}
+
+async function control(path: string, body: object): Promise<void> {
+  const res = await telegram(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`sandbox telegram ${path}: ${res.status} ${await res.text()}`);
+}
+
+/** A chat of the demo bot of this test's own (the sandbox is shared by every test file). */
+async function newChat(): Promise<string> {
+  chatCounter += 1;
+  const chatId = `-100${Date.now() % 1_000_000_000}${String(chatCounter).padStart(3, "0")}`;
+  await control("/control/chats", { token: SANDBOX_TELEGRAM_TOKEN, chatId, title: `alerts test ${chatCounter}`, kicked: false });
+  return chatId;
+}
+
+async function received(chatId: string): Promise<string[]> {
+  const res = await telegram(`/control/messages?chat=${encodeURIComponent(chatId)}`);
+  const body = (await res.json()) as { messages: { text: string }[] };
+  return body.messages.map((m) => m.text);
+}
+
+function setup(chatIds: string[], change: Partial<AlertSettingsInput> = {}): AlertSettingsInput {
+  return {
+    token: SANDBOX_TELEGRAM_TOKEN,
+    chatIds,
+    language: "lo",
+    quietStart: null,
+    quietEnd: null,
+    topics: ["withdrawals", "payments", "providers", "forwarder", "security", "summary"],
+    withdrawalReminderMinutes: 15,
+    depositWaitMinutes: 10,
+    summaryHour: null,
+    primaryHost: "localhost",
+    ...change,
+  };
+}
+
+function withdrawalEvent(code: string): AlertEvent<"withdrawal.waiting"> {
+  return {
+    id: `withdrawal.waiting:${code}`,
+    kind: "withdrawal.waiting",
+    facts: { code, username: "somchai", credit: "6000.00", receivedLak: "3480000.00", bankCode: "BCEL", accountMasked: "••••••••5678", createdAt: new Date(Date.now() - 3 * 60_000).toISOString() },
+  };
+}
+
+/** An event recorded as raiseAlert does, but with no queue message: the test hands its batch to the consumer itself. */
+async function recorded(event: AlertEvent): Promise<void> {
+  expect(await insertAlertEvent(env.DB, "demo", event, "queued", new Date().toISOString())).toBe(true);
+}
+
+/** Waits for the queue (miniflare's, batches within 5 s) to have run the consumer on the event. */
+async function settled(id: string, state = "delivered") {
+  await expect.poll(async () => (await eventRow(id))?.state, { timeout: 20_000, interval: 250 }).toBe(state);
+}
+
+/**
+ * A batch of the queue's messages handed to the consumer, recording what it decided for each
+ * (the runtime's MessageBatch interface: ack, retry with a delay). createMessageBatch's result
+ * does not say the retry's delay, which is what Telegram's retry_after is about.
+ */
+async function deliver(ids: string[], attempts = 1) {
+  const explicitAcks: string[] = [];
+  const retryMessages: { msgId: string; delaySeconds: number | undefined }[] = [];
+  const messages = ids.map((eventId, i) => {
+    const id = `m-${eventId}-${i}`;
+    return {
+      id,
+      timestamp: new Date(),
+      attempts,
+      body: { agencyId: "demo", eventId },
+      ack: () => void explicitAcks.push(id),
+      retry: (options?: { delaySeconds?: number }) => void retryMessages.push({ msgId: id, delaySeconds: options?.delaySeconds }),
+    };
+  });
+  const batch = { queue: "staff-alerts", messages, ackAll: () => messages.forEach((m) => m.ack()), retryAll: () => messages.forEach((m) => m.retry()) };
+  await deliverAlerts(batch as unknown as MessageBatch<AlertMessageBody>, env);
+  return { explicitAcks, retryMessages };
+}
+
+async function eventRow(id: string) {
+  return env.DB.prepare(`SELECT state, attempts, delivered_to, last_error FROM alert_events WHERE agency_id = 'demo' AND id = ?1`).bind(id).first<{ state: string; attempts: number; delivered_to: string; last_error: string | null }>();
+}
+
+beforeAll(seedDemo);
+
+describe("staff alerts", () => {
+  it("an event is recorded once and queued; the queue's consumer delivers it to each chat with its facts and a link; a second delivery sends nothing", async () => {
+    const [a, b] = [await newChat(), await newChat()];
+    expect(await saveAlertSettings(env, owner, setup([a, b]))).toEqual({ ok: true });
+    const event = withdrawalEvent(`WALERT${Date.now()}`);
+    expect(await raiseAlert(env, "demo", event)).toBe("queued");
+    expect(await raiseAlert(env, "demo", event)).toBe("repeated");
+    await settled(event.id); // through the real queue and consumer (workers/app.ts queue())
+    for (const chat of [a, b]) {
+      const texts = await received(chat);
+      expect(texts).toHaveLength(1);
+      expect(texts[0]).toContain("ການຖອນລໍຖ້າພະນັກງານ");
+      expect(texts[0]).toContain("₭3.480.000");
+      expect(texts[0]).toContain("somchai");
+      expect(texts[0]).toContain("BCEL ••••••••5678");
+      expect(texts[0]).toContain(`http://localhost:5173/admin/withdrawals/${event.facts.code}`);
+    }
+    expect(await eventRow(event.id)).toMatchObject({ state: "delivered", last_error: null });
+
+    // the queue delivers the same message again (at least once): nothing is sent twice
+    const again = await deliver([event.id], 2);
+    expect(again.explicitAcks).toHaveLength(1);
+    expect(again.retryMessages).toEqual([]);
+    expect(await received(a)).toHaveLength(1);
+  });
+
+  it("Telegram's 429: the message is retried after its retry_after, only to the chat that did not take it", async () => {
+    const [a, b] = [await newChat(), await newChat()];
+    await saveAlertSettings(env, owner, setup([a, b]));
+    const event = withdrawalEvent(`WRATE${Date.now()}`);
+    await recorded(event);
+    await control("/control/faults", { mode: "rate-limit", retryAfter: 37, count: 1, chatId: b });
+    const result = await deliver([event.id]);
+    expect(result.retryMessages).toEqual([{ msgId: `m-${event.id}-0`, delaySeconds: 37 }]);
+    const row = await eventRow(event.id);
+    expect(row).toMatchObject({ state: "queued", attempts: 1 });
+    expect(JSON.parse(row!.delivered_to)).toEqual([a]);
+    expect(row!.last_error).toContain("Too Many Requests");
+
+    const retried = await deliver([event.id], 2);
+    expect(retried.explicitAcks).toHaveLength(1);
+    expect(await received(a)).toHaveLength(1);
+    expect(await received(b)).toHaveLength(1);
+    expect(await eventRow(event.id)).toMatchObject({ state: "delivered" });
+  });
+
+  it("no answer or a 5xx: retried with a growing backoff; retries run out: the dead-letter queue marks it on the dashboard", async () => {
+    const chat = await newChat();
+    await saveAlertSettings(env, owner, setup([chat]));
+    const before = (await loadDashboard(env.DB, "demo")).alertsNotDelivered;
+    const event = withdrawalEvent(`WDOWN${Date.now()}`);
+    await recorded(event);
+    await control("/control/faults", { mode: "error", count: 2, chatId: chat });
+    expect((await deliver([event.id], 1)).retryMessages).toEqual([{ msgId: `m-${event.id}-0`, delaySeconds: 30 }]);
+    expect((await deliver([event.id], 3)).retryMessages).toEqual([{ msgId: `m-${event.id}-0`, delaySeconds: 120 }]);
+    expect(await eventRow(event.id)).toMatchObject({ state: "queued", attempts: 2 });
+
+    const dead = createMessageBatch<AlertMessageBody>("staff-alerts-dead", [{ id: "dead-1", timestamp: new Date(), attempts: 7, body: { agencyId: "demo", eventId: event.id } }]);
+    await buryAlerts(dead, env);
+    expect(await eventRow(event.id)).toMatchObject({ state: "failed" });
+    expect((await loadDashboard(env.DB, "demo")).alertsNotDelivered).toBe(before + 1);
+    expect((await alertSettingsScreen(env, "demo")).undelivered.latest.map((e) => e.id)).toContain(event.id);
+    expect(await received(chat)).toEqual([]);
+  });
+
+  it("a chat the bot is not in: failed at once (retrying cannot help), with Telegram's words for the owner", async () => {
+    const chat = await newChat();
+    await saveAlertSettings(env, owner, setup([chat, "-1009999999999"]));
+    const event = withdrawalEvent(`WNOCHAT${Date.now()}`);
+    await recorded(event);
+    const result = await deliver([event.id]);
+    expect(result.retryMessages).toEqual([]);
+    expect(result.explicitAcks).toHaveLength(1);
+    const row = await eventRow(event.id);
+    expect(row).toMatchObject({ state: "failed" });
+    expect(row!.last_error).toContain("chat not found");
+    expect(JSON.parse(row!.delivered_to)).toEqual([chat]);
+  });
+
+  it("quiet hours hold events; when they end the cron sends them together", async () => {
+    const chat = await newChat();
+    // quiet from in an hour to in two hours (Vientiane clock, UTC+7): events raised at +90 min
+    // are held; the sweep at +2 h releases them (the consumer runs now, outside the window)
+    const clock = (ms: number) => new Date(ms + 7 * 3600_000).toISOString().slice(11, 16);
+    const now = Date.now();
+    await saveAlertSettings(env, owner, setup([chat], { quietStart: clock(now + 3600_000), quietEnd: clock(now + 2 * 3600_000), topics: ["withdrawals"] }));
+    const quiet = now + 90 * 60_000;
+    const events = [withdrawalEvent(`WQUIET${now}A`), withdrawalEvent(`WQUIET${now}B`)];
+    for (const e of events) expect(await raiseAlert(env, "demo", e, quiet)).toBe("held");
+    await sweepAlerts(env, quiet + 60_000);
+    expect(await eventRow(events[0].id)).toMatchObject({ state: "held" }); // still quiet
+
+    const after = now + 2 * 3600_000 + 60_000;
+    await sweepAlerts(env, after); // queued again, together: the queue's consumer sends them
+    for (const e of events) await settled(e.id);
+    const texts = await received(chat);
+    expect(texts).toHaveLength(1); // one message for the batch
+    expect(texts[0]).toContain(events[0].facts.code);
+    expect(texts[0]).toContain(events[1].facts.code);
+  });
+
+  it("a player's withdrawal above the automatic threshold raises its alert in the request; the cron adds the reminder once it waited N minutes", async () => {
+    const chat = await newChat();
+    await saveAlertSettings(env, owner, setup([chat], { withdrawalReminderMinutes: 5 }));
+    const p = await playerWithBank();
+    await fundProvider("betflix", p.username, "9000.00");
+    await postWithdraw(p.cookie, { provider: "betflix", amount: "6000" });
+    // the back office's queue is the read model the wallet projects to
+    await expect.poll(async () => (await env.DB.prepare(`SELECT COUNT(*) AS n FROM withdraw_orders_view WHERE player_id = ?1 AND review = 'MANUAL'`).bind(p.playerId).first<{ n: number }>())?.n, { timeout: 15_000 }).toBe(1);
+    const { results } = await env.DB.prepare(`SELECT id, state FROM alert_events WHERE agency_id = 'demo' AND facts LIKE ?1`).bind(`%${p.username}%`).all<{ id: string; state: string }>();
+    expect(results).toHaveLength(1);
+    expect(results[0].id).toMatch(/^withdrawal\.waiting:W/);
+
+    await sweepAlerts(env, Date.now() + 6 * 60_000);
+    const after = await env.DB.prepare(`SELECT id FROM alert_events WHERE agency_id = 'demo' AND facts LIKE ?1 ORDER BY id`).bind(`%${p.username}%`).all<{ id: string }>();
+    expect(after.results.map((r) => r.id.split(":")[0])).toEqual(["withdrawal.reminder", "withdrawal.waiting"]);
+  });
+
+  it("the owner's setup: a token Telegram refuses is not kept; the token is never shown back nor audited; the test message shows Telegram's answer per chat", async () => {
+    const chat = await newChat();
+    // (a token of a bot the sandbox does not know would go to api.telegram.org: not from a test)
+    const refused = await saveAlertSettings(env, owner, setup([chat], { token: "not-a-bot-token" }));
+    expect(refused).toMatchObject({ ok: false, code: "ALERT_TOKEN_REFUSED", field: "token" });
+    expect(await saveAlertSettings(env, owner, setup([chat, "-1009999999998"]))).toEqual({ ok: true });
+    const screen = await alertSettingsScreen(env, "demo");
+    expect(screen).toMatchObject({ tokenSet: true, chatIds: [chat, "-1009999999998"] });
+    expect(JSON.stringify(screen)).not.toContain(SANDBOX_TELEGRAM_TOKEN);
+    const audit = await env.DB.prepare(`SELECT before_json, after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'settings.alerts'`).all<Record<string, string>>();
+    expect(audit.results.length).toBeGreaterThan(0);
+    expect(JSON.stringify(audit.results)).not.toContain("sandbox-demo-bot-token");
+    const stored = await env.DB.prepare(`SELECT bot_token_sealed FROM alert_settings WHERE agency_id = 'demo'`).first<{ bot_token_sealed: string }>();
+    expect(stored!.bot_token_sealed).toMatch(/^v1\./);
+
+    const test = await sendTestAlert(env, "demo", "Demo Agency");
+    expect(test).toMatchObject({ ok: true, answers: [{ chatId: chat, ok: true }, { chatId: "-1009999999998", ok: false }] });
+    if (test.ok) expect(test.answers[1].answer).toContain("chat not found");
+    expect((await received(chat))[0]).toContain("Demo Agency");
+  });
+
+  it("the every-minute sweep announces, once each: a payment that matched no order, a provider failing then recovered, an API token created, a staff login from a new device", async () => {
+    const chat = await newChat();
+    await saveAlertSettings(env, owner, setup([chat], { topics: ["payments", "providers", "security"] }));
+    const reference = `ALERTREF${Date.now()}`;
+    await insertUnmatchedPayment(env.DB, { agencyId: "demo", kind: "UNKNOWN_REFERENCE", reference, transactionId: `TX${Date.now()}`, amount: "250000.00", orderPlayerId: null });
+    const now = Date.now();
+    const failedAt = new Date(now - 60_000).toISOString();
+    await env.DB.prepare(
+      `INSERT INTO provider_attempts (agency_id, player_id, seq, provider, order_code, reference, op, outcome, at) VALUES ('demo', ?1, 1, 'gclub', 'DALERT', 'DALERT', 'transfer_in', 'timeout', ?2)`,
+    )
+      .bind(`alerts-player-${now}`, failedAt)
+      .run();
+    await createApiToken(env.DB, "demo", "ledger sync", owner);
+    await recordAudit(env.DB, { ...owner, staffUsername: "cashier-new-phone", ip: "203.0.113.9", userAgent: "Mozilla/5.0 (Linux; Android 14)" }, { action: "auth.login", target: "staff:x", after: { newDevice: true } });
+    await recordAudit(env.DB, { ...owner, staffUsername: "cashier-same-phone" }, { action: "auth.login", target: "staff:y", after: { newDevice: false } });
+
+    await sweepAlerts(env, now);
+    await sweepAlerts(env, now + 30_000); // nothing new: each is raised once
+    const ids = async () =>
+      (await env.DB.prepare(`SELECT id FROM alert_events WHERE agency_id = 'demo' AND created_at >= ?1 ORDER BY id`).bind(new Date(now - 1).toISOString()).all<{ id: string }>()).results.map((r) => r.id.split(":")[0]);
+    const first = await ids();
+    expect(first.filter((k) => k === "payment.unmatched").length).toBeGreaterThanOrEqual(1);
+    expect(first.filter((k) => k === "provider.failing")).toEqual(["provider.failing"]);
+    expect(first.filter((k) => k === "api-token")).toEqual(["api-token"]);
+    expect(first.filter((k) => k === "staff.new-device")).toEqual(["staff.new-device"]);
+
+    // 16 minutes later the provider has had no failure in its window: recovered, once
+    await sweepAlerts(env, now + 16 * 60_000);
+    await sweepAlerts(env, now + 17 * 60_000);
+    expect((await ids()).filter((k) => k === "provider.recovered")).toEqual(["provider.recovered"]);
+  });
+
+  it("the daily summary goes once, in its hour: yesterday's report figures and what waits now", async () => {
+    const chat = await newChat();
+    const now = Date.now();
+    const hour = new Date(now + 7 * 3600_000).getUTCHours(); // Vientiane's hour now
+    await saveAlertSettings(env, owner, setup([chat], { topics: ["summary"], summaryHour: (hour + 1) % 24 }));
+    await sweepAlerts(env, now);
+    const summaries = async () => (await env.DB.prepare(`SELECT id, facts FROM alert_events WHERE agency_id = 'demo' AND kind = 'summary.daily'`).all<{ id: string; facts: string }>()).results;
+    expect(await summaries()).toEqual([]); // not its hour
+
+    await saveAlertSettings(env, owner, setup([chat], { topics: ["summary"], summaryHour: hour }));
+    await sweepAlerts(env, now);
+    await sweepAlerts(env, now + 60_000);
+    const [summary, ...more] = await summaries();
+    expect(more).toEqual([]);
+    const yesterday = new Date(now + 7 * 3600_000 - 86_400_000).toISOString().slice(0, 10);
+    expect(summary.id).toBe(`summary.daily:${yesterday}`);
+    const facts = JSON.parse(summary.facts) as Record<string, unknown>;
+    expect(facts).toMatchObject({ date: yesterday, waitingWithdrawals: expect.any(Number), newPlayers: expect.any(Number), depositLak: expect.stringMatching(/^\d+\.\d{2}$/) });
+    expect(facts.waitingWithdrawals).toBeGreaterThanOrEqual(1); // the withdrawal of the test above still waits
+    await settled(summary.id);
+    // (messages queued by the tests above may share its batch: the consumer reads the chats when it sends)
+    expect((await received(chat)).some((text) => text.includes("ສະຫຼຸບປະຈຳວັນ"))).toBe(true);
+  });
+});
