@@ -1,6 +1,4 @@
-import type { AlertTopic } from "../core/alerts";
 import { alertText } from "../core/alerts";
-import type { Language } from "../core/languages";
 import { sealSecret } from "../core/secret-box";
 import { listAgencyHosts, setPrimaryHostStatements } from "../db/agencies";
 import { clearAlertTokenStatement, readAlertSettings, saveAlertSettingsStatement, undeliveredAlerts, type AlertSettings } from "../db/alerts";
@@ -15,17 +13,12 @@ import { alertOrigin, alertTokenAad, openAlertToken } from "./alerts";
  * agency's primary domain that alert links point at. Every change is audited without the token.
  */
 
-export type AlertSettingsScreen = {
+/** What the owner chooses besides the token and the primary domain (one shape for the screen, the form and the row). */
+type AlertChoices = Pick<AlertSettings, "chatIds" | "language" | "quietStart" | "quietEnd" | "topics" | "withdrawalReminderMinutes" | "depositWaitMinutes" | "summaryHour">;
+
+export type AlertSettingsScreen = AlertChoices & {
   tokenSet: boolean;
   botName: string | null;
-  chatIds: string[];
-  language: Language;
-  quietStart: string | null;
-  quietEnd: string | null;
-  topics: AlertTopic[];
-  withdrawalReminderMinutes: number;
-  depositWaitMinutes: number;
-  summaryHour: number | null;
   hosts: { host: string; primary: boolean }[];
   updatedAt: string | null;
   updatedBy: string | null;
@@ -66,17 +59,9 @@ export async function alertSettingsScreen(env: Env, agencyId: string): Promise<A
   };
 }
 
-export type AlertSettingsInput = {
+export type AlertSettingsInput = AlertChoices & {
   /** a new token, or null to keep the one set */
   token: string | null;
-  chatIds: string[];
-  language: Language;
-  quietStart: string | null;
-  quietEnd: string | null;
-  topics: AlertTopic[];
-  withdrawalReminderMinutes: number;
-  depositWaitMinutes: number;
-  summaryHour: number | null;
   primaryHost: string | null;
 };
 
