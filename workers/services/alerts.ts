@@ -72,8 +72,15 @@ function canSend(settings: AlertSettings | null): settings is AlertSettings & { 
  * that kind, "repeated" when the same event was raised before (nothing new is sent), "held"
  * in quiet hours (sent in the digest when they end).
  */
-export async function raiseAlert(env: Env, agencyId: string, event: AlertEvent, now = Date.now()): Promise<"queued" | "held" | "off" | "repeated"> {
-  const settings = await readAlertSettings(env.DB, agencyId);
+export async function raiseAlert(
+  env: Env,
+  agencyId: string,
+  event: AlertEvent,
+  now = Date.now(),
+  // the sweep has them already: not read again for each event
+  known?: AlertSettings,
+): Promise<"queued" | "held" | "off" | "repeated"> {
+  const settings = known ?? (await readAlertSettings(env.DB, agencyId));
   if (!canSend(settings) || !topicOn(settings, event.kind)) return "off";
   const held = inQuietHours(now, settings.quietStart, settings.quietEnd);
   if (!(await insertAlertEvent(env.DB, agencyId, event, held ? "held" : "queued", iso(now)))) return "repeated";
@@ -267,18 +274,18 @@ async function sweepAgency(env: Env, settings: AlertSettings, now: number): Prom
     const { items } = await listManualQueue(env.DB, agencyId, { page: 1, pageSize: 100 });
     for (const item of items) {
       const facts = withdrawalFacts(item);
-      await raiseAlert(env, agencyId, { id: `withdrawal.waiting:${item.code}`, kind: "withdrawal.waiting", facts }, now);
+      await raiseAlert(env, agencyId, { id: `withdrawal.waiting:${item.code}`, kind: "withdrawal.waiting", facts }, now, settings);
       if (now - Date.parse(item.createdAt) >= settings.withdrawalReminderMinutes * 60_000) {
-        await raiseAlert(env, agencyId, { id: `withdrawal.reminder:${item.code}`, kind: "withdrawal.reminder", facts }, now);
+        await raiseAlert(env, agencyId, { id: `withdrawal.reminder:${item.code}`, kind: "withdrawal.reminder", facts }, now, settings);
       }
     }
   }
-  if (settings.topics.includes("payments")) await sweepPayments(env, agencyId, now);
-  if (settings.topics.includes("security")) await sweepSecurity(env, agencyId, now);
+  if (settings.topics.includes("payments")) await sweepPayments(env, settings, now);
+  if (settings.topics.includes("security")) await sweepSecurity(env, settings, now);
   if (settings.topics.includes("providers") || settings.topics.includes("forwarder")) await sweepOutages(env, settings, now);
   if (settings.topics.includes("summary") && settings.summaryHour !== null && Math.floor(vientianeMinutes(now) / 60) === settings.summaryHour) {
     const facts = await dailySummaryFacts(env, agencyId, now);
-    await raiseAlert(env, agencyId, { id: `summary.daily:${facts.date}`, kind: "summary.daily", facts }, now);
+    await raiseAlert(env, agencyId, { id: `summary.daily:${facts.date}`, kind: "summary.daily", facts }, now, settings);
   }
 }
 
@@ -320,7 +327,7 @@ async function sweepOutages(env: Env, settings: AlertSettings, now: number): Pro
     if (waiting.count > 0 && oldestMinutes !== null && oldestMinutes >= settings.depositWaitMinutes) {
       // one alert per oldest order: a new one is raised when that one is done and another waits
       const facts = { count: waiting.count, oldestMinutes };
-      await raiseAlert(env, agencyId, { id: `deposits.waiting:${waiting.oldestPaidAt}`, kind: "deposits.waiting", facts }, now);
+      await raiseAlert(env, agencyId, { id: `deposits.waiting:${waiting.oldestPaidAt}`, kind: "deposits.waiting", facts }, now, settings);
     }
     const failing = new Map(failures.map((f) => [f.provider, f]));
     for (const provider of new Set([...failing.keys(), ...(await providersEverFailing(env.DB, agencyId))])) {
@@ -328,16 +335,16 @@ async function sweepOutages(env: Env, settings: AlertSettings, now: number): Pro
       const failure = failing.get(provider);
       if (failure && (!episode || episode.recovered)) {
         const start = iso(now);
-        await raiseAlert(env, agencyId, { id: `provider.failing:${provider}:${start}`, kind: "provider.failing", facts: { provider, timeouts: failure.timeouts, errors: failure.errors } }, now);
+        await raiseAlert(env, agencyId, { id: `provider.failing:${provider}:${start}`, kind: "provider.failing", facts: { provider, timeouts: failure.timeouts, errors: failure.errors } }, now, settings);
       } else if (!failure && episode && !episode.recovered) {
-        await raiseAlert(env, agencyId, { id: `provider.recovered:${provider}:${episode.start}`, kind: "provider.recovered", facts: { provider, since: episode.start } }, now);
+        await raiseAlert(env, agencyId, { id: `provider.recovered:${provider}:${episode.start}`, kind: "provider.recovered", facts: { provider, since: episode.start } }, now, settings);
       }
     }
   }
   if (settings.topics.includes("forwarder")) {
     for (const f of await listSilentForwarders(env.DB, agencyId, now)) {
       const last = f.lastMessageAt === null ? null : iso(f.lastMessageAt);
-      await raiseAlert(env, agencyId, { id: `forwarder.silent:${f.channelCode}:${last ?? "never"}`, kind: "forwarder.silent", facts: { channelCode: f.channelCode, silenceMinutes: f.silenceMinutes, lastMessageAt: last } }, now);
+      await raiseAlert(env, agencyId, { id: `forwarder.silent:${f.channelCode}:${last ?? "never"}`, kind: "forwarder.silent", facts: { channelCode: f.channelCode, silenceMinutes: f.silenceMinutes, lastMessageAt: last } }, now, settings);
     }
   }
 }
@@ -347,30 +354,32 @@ async function sweepOutages(env: Env, settings: AlertSettings, now: number): Pro
  * forwarder, every path records it in unmatched_payments) and a forwarder credit held above
  * its channel's cap, each announced once (its row's id).
  */
-async function sweepPayments(env: Env, agencyId: string, now: number): Promise<void> {
+async function sweepPayments(env: Env, settings: AlertSettings, now: number): Promise<void> {
+  const agencyId = settings.agencyId;
   const [{ items }, holds] = await Promise.all([listUnmatchedPayments(env.DB, agencyId, { status: "OPEN", page: 1, pageSize: 50 }), listWaitingHolds(env.DB, agencyId)]);
   for (const p of items) {
     const facts = { id: p.id, reason: p.kind, amountLak: p.amount, reference: p.reference, channelCode: p.channelCode, receivedAt: p.receivedAt };
-    await raiseAlert(env, agencyId, { id: `payment.unmatched:${p.id}`, kind: "payment.unmatched", facts }, now);
+    await raiseAlert(env, agencyId, { id: `payment.unmatched:${p.id}`, kind: "payment.unmatched", facts }, now, settings);
   }
   for (const h of holds) {
     const facts = { id: h.id, amountLak: h.amount, channelCode: h.channelCode, receivedAt: iso(h.receivedAt) };
-    await raiseAlert(env, agencyId, { id: `payment.held:${h.id}`, kind: "payment.held", facts }, now);
+    await raiseAlert(env, agencyId, { id: `payment.held:${h.id}`, kind: "payment.held", facts }, now, settings);
   }
 }
 
 /** The audit log's logins from a new device and API token changes of the last 10 minutes, once each (the row's id). */
-async function sweepSecurity(env: Env, agencyId: string, now: number): Promise<void> {
+async function sweepSecurity(env: Env, settings: AlertSettings, now: number): Promise<void> {
+  const agencyId = settings.agencyId;
   for (const row of await recentSecurityAudit(env.DB, agencyId, iso(now - 10 * 60_000))) {
     const after = (row.after ?? {}) as { newDevice?: boolean; name?: string };
     if (row.action.startsWith("auth.login")) {
       if (after.newDevice !== true) continue;
       const facts = { username: row.staffUsername ?? "?", ip: row.ip, userAgent: row.userAgent, at: row.createdAt };
-      await raiseAlert(env, agencyId, { id: `staff.new-device:${row.id}`, kind: "staff.new-device", facts }, now);
+      await raiseAlert(env, agencyId, { id: `staff.new-device:${row.id}`, kind: "staff.new-device", facts }, now, settings);
     } else {
       const change = row.action.slice("api-token.".length) as "created" | "rotated" | "revoked";
       const name = after.name ?? ((row.before ?? {}) as { name?: string }).name ?? "?";
-      await raiseAlert(env, agencyId, { id: `api-token:${row.id}`, kind: "api-token.changed", facts: { change, name, by: row.staffUsername, at: row.createdAt } }, now);
+      await raiseAlert(env, agencyId, { id: `api-token:${row.id}`, kind: "api-token.changed", facts: { change, name, by: row.staffUsername, at: row.createdAt } }, now, settings);
     }
   }
 }
