@@ -61,7 +61,7 @@ export default {
   // alarm was lost, and wallets written before migration 0022 re-project their rows for the
   // reports (a no-op once done), and provider attempts older than a week are deleted
   // (decision 049); once an hour (PROVIDER_STATS_CRON) the providers' figures
-  // of yesterday and today are collected for the reports instead (decision 019), in bounded
+  // of yesterday and today are collected for the reports instead (decision 058), in bounded
   // batches: what one run could not finish goes on at the next 5-minute tick (decision 051).
   async scheduled(controller, env, ctx) {
     if (controller.cron === ALERTS_CRON) {

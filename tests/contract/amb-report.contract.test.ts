@@ -3,7 +3,7 @@ import { AmbSuperApiAdapter } from "../../workers/ports/providers/amb";
 import { AmbFake } from "./amb-fake";
 
 /**
- * The AMB period report (decision 019, "Provider figures"): a Vientiane day's totals for the
+ * The AMB period report (decision 058): a Vientiane day's totals for the
  * agency's players, summed from betTransactionsV2 bet records hour by hour and page by page.
  */
 

@@ -3,7 +3,7 @@ import { BetflixAdapter } from "../../workers/ports/providers/betflix";
 import { BetflixFake } from "./betflix-fake";
 
 /**
- * The Betflix period report (decision 019, "Provider figures"): GET /v4/report/summary per
+ * The Betflix period report (decision 058): GET /v4/report/summary per
  * member for the Vientiane (= Bangkok) days, summed: turnover = valid_amount (else turnover),
  * the agency's win/loss = -winloss (Betflix answers the member's side).
  */

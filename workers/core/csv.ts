@@ -12,7 +12,7 @@
  * - numbers are plain: digits, an optional leading minus and a `.` decimal point, no digit
  *   grouping, no currency sign, no exponent.
  *
- * Negative numbers stay numbers (decision 019, "CSV"): the neutralising applies only to cells
+ * Negative numbers stay numbers (decision 059): the neutralising applies only to cells
  * that are not a plain number. A cell is a plain number when it is a JS number or bigint, or
  * a string matching `-?digits[.digits]` exactly: "-5" and "-1234.50" are left alone (a
  * spreadsheet reads them as negative numbers, which is what they are, and no formula can be

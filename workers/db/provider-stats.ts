@@ -1,6 +1,6 @@
 /**
  * provider_daily_stats (0023): the game providers' daily turnover and win/loss per agency
- * (decision 019, "Provider figures"), and what the collecting job reads to know whom to ask:
+ * (decision 058), and what the collecting job reads to know whom to ask:
  * the active agencies with their enabled providers, and the players of an agency who ever
  * received credit at a provider.
  */

@@ -28,7 +28,7 @@ export type LaunchGame = { code: string; tab: string | null };
 type ReportPlayer = { username: string; playerId: string };
 
 /**
- * A period's totals at one provider for a set of players (decision 019, "Provider figures"),
+ * A period's totals at one provider for a set of players (decision 058),
  * in credit minor units (THB satang):
  * - turnoverMinor: the sum of the VALID bets placed in the period (cancelled, void and
  *   refunded bets left out; where the provider answers a valid amount, that one);

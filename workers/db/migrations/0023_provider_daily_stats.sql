@@ -1,4 +1,4 @@
--- Issue 17: game providers' daily figures for the reports (decision 019, "Provider figures").
+-- Issue 17: game providers' daily figures for the reports (decision 058).
 -- One row per agency, provider and Asia/Vientiane day, written by the scheduled job
 -- (services/provider-stats.ts collectProviderStats) for yesterday and today, upserted
 -- (a re-run replaces the figures, never adds to them).

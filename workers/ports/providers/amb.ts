@@ -36,7 +36,7 @@ import {
  * - [GO] public client code (search index id 9231660951, a Go/fiber service): `logIn`
  *   arguments `{ username (lower-cased), productId, gameCode, isMobileLogin, sessionToken,
  *   callbackUrl }`.
- * - Bet records (the period report, decision 019), public clients of betTransactionsV2:
+ * - Bet records (the period report, decision 058), public clients of betTransactionsV2:
  *   [LRV] a Laravel "ManageMemberController::affiliate" (search index id 65808779497):
  *   GET `{api}/betTransactionsV2` with Basic auth and query `productId, date, startTime,
  *   endTime, nextId`, reading `data.txns[]` `{ username, stake, payout, payoutStatus
@@ -73,7 +73,7 @@ import {
  * - Launch by game code: `launchGame(username, gameCode, lang, options)`.
  * - Turnover: AMB reports bets by time window (at most 1 h per call), not as a growing
  *   per-player counter: `turnover()` answers unavailable; `turnoverBetween(username,
- *   from, to)` sums `stake` over a window; the port's `periodSummary` (decision 019) sums
+ *   from, to)` sums `stake` over a window; the port's `periodSummary` (decision 058) sums
  *   the agency's players' day, in total and per player, from the same bet records.
  * - Pictures: games carry `img` beyond the port's GameList shape.
  *
@@ -396,7 +396,7 @@ export class AmbSuperApiAdapter implements GameProviderPort {
   // ---------------------------------------------------------------- period report
 
   /**
-   * A period's totals for the agency's players (decision 019): the bet records of the
+   * A period's totals for the agency's players (decision 058): the bet records of the
    * period's hours ([DOC] at most 1 h per call; [LRV]/[GT2]/[NST] read `data.txns`), kept
    * for the players named (an AMB agent may serve more than one agency), summed in minor
    * units: turnover = the stakes of valid bets (cancelled / void / refunded bets, by

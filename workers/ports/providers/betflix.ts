@@ -42,7 +42,7 @@ import {
  *   `username` (+ `start`, `end`).
  * - [PHP] a PHP lobby page (search index id 36910203413): games_share/{brand}.txt is a JSON
  *   array of `{ code, name, type, img }`, `img` relative to an image host.
- * - Report summary (the period report, decision 019): [OAK] `Turnover()` / `Winlose()` GET
+ * - Report summary (the period report, decision 058): [OAK] `Turnover()` / `Winlose()` GET
  *   /v4/report/summary?username={upline+name}&start=&end= (Y-m-d, Asia/Bangkok, one day:
  *   start = end) reading `data.turnover` / `data.winloss`; the same call with
  *   `start, end, username` and `x-api-cat` (or `x-api-betflix`) + `x-api-key` in three more
@@ -512,7 +512,7 @@ export class BetflixAdapter implements GameProviderPort {
   // ---------------------------------------------------------------- period report
 
   /**
-   * A period's totals for the agency's players (decision 019): [OAK] GET
+   * A period's totals for the agency's players (decision 058): [OAK] GET
    * /v4/report/summary per member, start/end = our Vientiane days (Bangkok is the same
    * UTC+7), at most SUMMARY_CONCURRENCY at once. turnover = `valid_amount` where answered
    * ([RWD], [EXP]: valid bets), else `turnover`; win/loss = -`winloss` (Betflix answers the

@@ -231,7 +231,7 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
       return json({ data: statusData(ref, tx) });
     }
     case "report": {
-      // The period report (decision 019): bets of these players placed in [startTime, endTime).
+      // The period report (decision 058): bets of these players placed in [startTime, endTime).
       if (method !== "POST") return methodNotAllowed("POST");
       const body = await readBody(request);
       const start = parseInstant(body.startTime, "startTime");
