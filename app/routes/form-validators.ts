@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { depositCredit, formatAmount, parseWholeKip } from "../../workers/core/money";
+import { formatAmount, previewCredit } from "../../workers/core/money";
 import { formatMoney } from "~/lib/format";
 import { ChangePasswordSchema } from "~/lib/schemas/auth";
 import { AUTH_LIMITS } from "~/lib/schemas/auth-limits";
@@ -45,10 +45,9 @@ function validate(schema: string, formData: FormData): Record<string, string[]> 
 
 /** The deposit form's credit preview: the React version's math (routes/player/deposit.tsx), the same functions. */
 function preview(amount: string, sellScaled: string): string | null {
-  // the schema's rule (app/lib/schemas/deposit.ts): digit groups, whole kip
-  const minor = parseWholeKip(amount);
-  if (minor === null || minor <= 0n || !/^\d+$/.test(sellScaled)) return null;
-  return formatMoney(formatAmount(depositCredit(minor, { currency: "THB", buy: 1n, sell: BigInt(sellScaled) }), "THB"), "THB");
+  if (!/^\d+$/.test(sellScaled)) return null;
+  const credit = previewCredit(amount, BigInt(sellScaled));
+  return credit === null ? null : formatMoney(formatAmount(credit, "THB"), "THB");
 }
 
 export const handle = {

@@ -15,6 +15,8 @@ export type Currency = (typeof CURRENCIES)[number];
 
 /** ISO 4217 minor digits. LAK is shown without decimals but stored in att, as ISO says. */
 export const MINOR_DIGITS: Record<Currency, number> = { LAK: 2, THB: 2, USD: 2 };
+/** LAK minor units (att) per kip. LAK is paid in whole kip. */
+export const KIP = 10n ** BigInt(MINOR_DIGITS.LAK);
 /** Exchange rates carry 6 decimals. */
 const RATE_DIGITS = 6;
 const RATE_SCALE = 10n ** BigInt(RATE_DIGITS);
@@ -28,27 +30,26 @@ export function parseAmount(text: string, currency: Currency): bigint | null {
   return parseScaled(text, MINOR_DIGITS[currency]);
 }
 
+/** "-12.50" -> -1250n (a signed amount: a provider's win/loss, a transfer-out in a history), or null. */
+export function parseSignedAmount(text: string, currency: Currency): bigint | null {
+  const negative = text.startsWith("-");
+  const minor = parseAmount(negative ? text.slice(1) : text, currency);
+  return minor === null ? null : negative ? -minor : minor;
+}
+
 /**
- * A whole kip amount as a player types it: digit groups may be separated by a space, a dot
- * or a comma ("100.000", "100 000"); what remains must be 1 to 15 digits. The deposit
- * form's schema and its live credit preview both read the amount by this one rule.
+ * The canonical form of a positive amount: "60000", "60000.0" and "60000.00" are the same
+ * kip, "60000.00"; "100" credit is "100.00". null when the text is no positive amount.
  */
-export function stripDigitGrouping(text: string): string {
-  return text.replace(/[\s.,](?=\d{3}(\D|$))/g, "").trim();
-}
-export const WHOLE_AMOUNT_DIGITS = /^\d{1,15}$/;
-
-/** "100.000" -> 10000000n (LAK minor units), or null when it is not a whole kip amount. */
-export function parseWholeKip(text: string): bigint | null {
-  const digits = stripDigitGrouping(text);
-  return WHOLE_AMOUNT_DIGITS.test(digits) ? parseAmount(digits, "LAK") : null;
-}
-
-/** "60000" and "60000.00" are the same kip: the canonical string, or null when it is no positive amount. */
-export function canonicalLak(text: string | null | undefined): string | null {
+export function canonicalAmount(text: string | null | undefined, currency: Currency): string | null {
   if (!text) return null;
-  const minor = parseAmount(text, "LAK");
-  return minor === null || minor <= 0n ? null : formatAmount(minor, "LAK");
+  const minor = parseAmount(text, currency);
+  return minor === null || minor <= 0n ? null : formatAmount(minor, currency);
+}
+
+/** canonicalAmount in kip: how a bank's, a gateway's or staff's kip amount is stored and compared. */
+export function canonicalLak(text: string | null | undefined): string | null {
+  return canonicalAmount(text, "LAK");
 }
 
 /** 123450n -> "1234.50" (THB). */
@@ -79,14 +80,92 @@ export function depositCredit(amountMinor: bigint, rate: Rate | null): bigint {
 export function withdrawPayout(creditMinor: bigint, rate: Rate | null): bigint {
   if (!rate || rate.buy <= 0n) return 0n;
   const lakMinor = (creditMinor * rate.buy) / RATE_SCALE;
-  return roundDownTo(lakMinor, 10n ** BigInt(MINOR_DIGITS.LAK));
+  return roundDownTo(lakMinor, KIP);
 }
 
 /** DEPOSIT_FROM: the LAK needed for a credit, whole kip, rounded up. */
 export function depositFrom(creditMinor: bigint, rate: Rate | null): bigint {
   if (!rate || rate.sell <= 0n) return 0n;
   const lakMinor = ceilDiv(creditMinor * rate.sell, RATE_SCALE);
-  return roundUpTo(lakMinor, 10n ** BigInt(MINOR_DIGITS.LAK));
+  return roundUpTo(lakMinor, KIP);
+}
+
+// ---------------------------------------------------------------- amount rules (SPEC §5)
+// Every layer reads and bounds an amount with these: the form schemas (app/lib/schemas, the
+// same ones in the browser), the services, the wallet and the provider adapters.
+
+export function isWholeKip(minor: bigint): boolean {
+  return minor % KIP === 0n;
+}
+
+/**
+ * A kip amount as a player types it: digit groups may be separated by a space, a dot or a
+ * comma ("100.000", "100,000", "100 000"); what remains must be 1 to 15 digits
+ * (WHOLE_AMOUNT_DIGITS), a deposit limit 1 to 12 digits and not 0 (KIP_LIMIT_DIGITS). The
+ * deposit form's schema, its credit preview and the limits form read kip by this one rule.
+ */
+export function stripDigitGrouping(text: string): string {
+  return text.replace(/[\s.,](?=\d{3}(\D|$))/g, "").trim();
+}
+export const WHOLE_AMOUNT_DIGITS = /^\d{1,15}$/;
+export const KIP_LIMIT_DIGITS = /^[1-9]\d{0,11}$/;
+
+/** "100.000" -> 10000000n (LAK minor units), or null when it is not a whole kip amount. */
+export function parseWholeKip(text: string): bigint | null {
+  const digits = stripDigitGrouping(text);
+  return WHOLE_AMOUNT_DIGITS.test(digits) ? parseAmount(digits, "LAK") : null;
+}
+
+/**
+ * Credit as a player types it (the withdraw form): spaces dropped and a decimal comma read as
+ * a point ("1 234,5" -> "1234.5"); then 1 to 12 digits and at most 2 decimals (CREDIT_DIGITS).
+ */
+export function normalizeTypedCredit(text: string): string {
+  return text.replace(/\s/g, "").replace(/,/g, ".");
+}
+export const CREDIT_DIGITS = /^\d{1,12}(\.\d{1,2})?$/;
+
+/**
+ * The deposit form's credit preview: what a typed kip amount buys at a sell rate (scaled),
+ * or null while the text is no positive whole kip amount. The server render and the lite
+ * script (app/routes/form-validators.ts) show the same figure.
+ */
+export function previewCredit(typed: string, sell: bigint): bigint | null {
+  const minor = parseWholeKip(typed);
+  if (minor === null || minor <= 0n) return null;
+  return depositCredit(minor, { currency: "THB", buy: 1n, sell });
+}
+
+/** An agency's bounds of an amount, as its settings store them (decimal strings). */
+export type AmountLimits = { min: string; max: string };
+export type AmountError = "AMOUNT_INVALID" | "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH";
+
+/**
+ * Within the agency's minimum and maximum, both included (SPEC §5); a minimum that cannot be
+ * read is 0 and a maximum that cannot be read is no maximum.
+ */
+export function limitError(minor: bigint, limits: AmountLimits, currency: Currency): "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | null {
+  const min = parseAmount(limits.min, currency) ?? 0n;
+  const max = parseAmount(limits.max, currency);
+  if (minor < min) return "AMOUNT_TOO_LOW";
+  if (max !== null && minor > max) return "AMOUNT_TOO_HIGH";
+  return null;
+}
+
+/**
+ * SPEC §5 deposit amount: a positive whole kip amount in our decimal form ("60000" as the
+ * form's schema hands it on, or "60000.00") within the agency's deposit limits.
+ */
+export function checkDepositAmount(text: string, limits: AmountLimits): { ok: true; minor: bigint } | { ok: false; error: AmountError } {
+  const minor = parseAmount(text, "LAK");
+  if (minor === null || minor <= 0n || !isWholeKip(minor)) return { ok: false, error: "AMOUNT_INVALID" };
+  const error = limitError(minor, limits, "LAK");
+  return error ? { ok: false, error } : { ok: true, minor };
+}
+
+/** Is this text (a gateway's or a bank's report) exactly this many LAK minor units? "50000", "50000.0", "50000.00" all are 5000000n. */
+export function isLakAmount(text: string, minor: bigint): boolean {
+  return parseAmount(text, "LAK") === minor;
 }
 
 function parseScaled(text: string, digits: number): bigint | null {

@@ -1,3 +1,5 @@
+import { KIP } from "./money";
+
 /**
  * The unique pay amount of an own-account channel (decision 016). A bank line or notification
  * may not carry our order code, so the amount itself must say which order it pays: the
@@ -9,8 +11,6 @@
  * The reservation itself is an INSERT guarded by a unique index in D1 (workers/db/pay-amounts.ts).
  */
 
-/** LAK minor units per kip (amounts are whole kip). */
-const KIP = 100n;
 /** The most kip added to an asked amount: 999 orders of one amount may be open at once per channel. */
 export const MAX_EXTRA_KIP = 999;
 /** An amount stays held this long after its order ended, so a late report cannot land on a new order. */

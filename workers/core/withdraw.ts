@@ -1,4 +1,4 @@
-import { parseAmount, withdrawPayout, type Rate } from "./money";
+import { limitError, parseAmount, withdrawPayout, type AmountLimits, type Rate } from "./money";
 
 /**
  * Withdraw order (DESIGN.md §5): the credit is taken from the provider first
@@ -27,8 +27,6 @@ export function withdrawDisplayStatus(status: WithdrawStatus): "OPEN" | "SUCCESS
   return status === "PENDING" ? "OPEN" : status;
 }
 
-export type WithdrawLimits = { min: string; max: string };
-
 export type WithdrawCheck =
   | { ok: true; creditMinor: bigint }
   | { ok: false; error: "AMOUNT_INVALID" | "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "CREDIT_NOT_ENOUGH" | "NO_RATE" };
@@ -37,16 +35,14 @@ export type WithdrawCheck =
  * SPEC §5 withdraw rules that need no I/O: a valid amount (or all credit), within the
  * agency's minimum and maximum (in credit), not above the provider credit, and a rate.
  */
-export function checkWithdrawAmount(input: { amount: string | "ALL"; balance: string; limits: WithdrawLimits; rate: Rate | null }): WithdrawCheck {
+export function checkWithdrawAmount(input: { amount: string | "ALL"; balance: string; limits: AmountLimits; rate: Rate | null }): WithdrawCheck {
   const balance = parseAmount(input.balance, "THB");
   if (balance === null) return { ok: false, error: "CREDIT_NOT_ENOUGH" };
   const creditMinor = input.amount === "ALL" ? balance : parseAmount(input.amount, "THB");
   if (creditMinor === null || creditMinor <= 0n) return { ok: false, error: input.amount === "ALL" ? "CREDIT_NOT_ENOUGH" : "AMOUNT_INVALID" };
-  const min = parseAmount(input.limits.min, "THB") ?? 0n;
-  const max = parseAmount(input.limits.max, "THB");
   if (creditMinor > balance) return { ok: false, error: "CREDIT_NOT_ENOUGH" };
-  if (creditMinor < min) return { ok: false, error: "AMOUNT_TOO_LOW" };
-  if (max !== null && creditMinor > max) return { ok: false, error: "AMOUNT_TOO_HIGH" };
+  const outside = limitError(creditMinor, input.limits, "THB");
+  if (outside) return { ok: false, error: outside };
   if (!input.rate || withdrawPayout(creditMinor, input.rate) <= 0n) return { ok: false, error: "NO_RATE" };
   return { ok: true, creditMinor };
 }

@@ -1,5 +1,5 @@
 import type { Provider } from "../core/providers";
-import { parseAmount } from "../core/money";
+import { parseAmount, parseSignedAmount } from "../core/money";
 
 /**
  * Game provider port (DESIGN.md §6): a transfer wallet per player at each provider.
@@ -192,12 +192,12 @@ class SandboxProviderAdapter implements GameProviderPort {
       if (!res.ok) return { kind: "unavailable", reason: `HTTP ${res.status}` };
       const body = (await res.json()) as { data?: { turnover?: unknown; winLoss?: unknown; rows?: unknown } };
       const turnover = typeof body.data?.turnover === "string" ? parseAmount(body.data.turnover, "THB") : null;
-      const winLoss = typeof body.data?.winLoss === "string" ? parseSigned(body.data.winLoss) : null;
+      const winLoss = typeof body.data?.winLoss === "string" ? parseSignedAmount(body.data.winLoss, "THB") : null;
       if (turnover === null || winLoss === null || !Array.isArray(body.data?.rows)) return { kind: "unavailable", reason: "bad answer" };
       const byName = new Map<string, Figures>();
       for (const row of body.data.rows as { username?: unknown; turnover?: unknown; winLoss?: unknown }[]) {
         const rowTurnover = typeof row?.turnover === "string" ? parseAmount(row.turnover, "THB") : null;
-        const rowWinLoss = typeof row?.winLoss === "string" ? parseSigned(row.winLoss) : null;
+        const rowWinLoss = typeof row?.winLoss === "string" ? parseSignedAmount(row.winLoss, "THB") : null;
         if (typeof row?.username !== "string" || rowTurnover === null || rowWinLoss === null) return { kind: "unavailable", reason: "bad answer" };
         byName.set(row.username, { turnoverMinor: rowTurnover, winLossMinor: rowWinLoss });
       }
@@ -297,13 +297,6 @@ export function figuresOf(
     out.set(p.playerId, figuresFor(key(p.username)) ?? { turnoverMinor: 0n, winLossMinor: 0n });
   }
   return out;
-}
-
-/** "-12.50" / "12.50" -> minor units (a signed amount of the sandbox's answers), or null. */
-function parseSigned(text: string): bigint | null {
-  const negative = text.startsWith("-");
-  const minor = parseAmount(negative ? text.slice(1) : text, "THB");
-  return minor === null ? null : negative ? -minor : minor;
 }
 
 /** The sandbox provider Worker where its binding exists (local, tests), else not configured. */

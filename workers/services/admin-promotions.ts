@@ -1,5 +1,6 @@
-import { canonicalDecimal, scaled } from "../core/decimal";
+import { canonicalDecimal } from "../core/decimal";
 import { LANGUAGES, type Language } from "../core/languages";
+import { limitError, parseAmount } from "../core/money";
 import type { Localized, PromotionRules } from "../core/promotion";
 import { PROVIDERS, type Provider } from "../core/providers";
 import { readAgencySettings, type AgencySettings } from "../db/agencies";
@@ -96,10 +97,9 @@ export type PromotionResult = { ok: true; id: string } | { ok: false; code: "NOT
 function checkAgainstAgency(input: PromotionInput, agency: AgencySettings): PromotionResult | null {
   if (input.providers.some((p) => !agency.enabledProviders.includes(p))) return { ok: false, code: "PROVIDER_NOT_ENABLED", field: "providers" };
   if (input.setAmount !== undefined) {
-    const amount = scaled(input.setAmount, 0) ?? 0n;
-    const min = scaled(agency.limits.depositMin, 0);
-    const max = scaled(agency.limits.depositMax, 0);
-    if ((min !== null && amount < min) || (max !== null && amount > max)) return { ok: false, code: "SET_AMOUNT_OUT_OF_LIMITS", field: "setAmount" };
+    // a set amount is a deposit: within the agency's deposit limits, by the deposit's own rule
+    const amount = parseAmount(input.setAmount, "LAK") ?? 0n;
+    if (limitError(amount, { min: agency.limits.depositMin, max: agency.limits.depositMax }, "LAK")) return { ok: false, code: "SET_AMOUNT_OUT_OF_LIMITS", field: "setAmount" };
   }
   return null;
 }

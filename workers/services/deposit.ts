@@ -1,6 +1,6 @@
 import QRCode from "qrcode";
 import { deriveDynamicLaoQr } from "../core/emvco";
-import { depositCredit, formatAmount, parseAmount, type Rate } from "../core/money";
+import { checkDepositAmount, depositCredit, formatAmount, parseAmount, type Rate } from "../core/money";
 import { choosePayAmount, MAX_EXTRA_KIP, payAmountRange, retryPick } from "../core/pay-amount";
 import type { PromotionError } from "../core/promotion";
 import { isProvider, type Provider } from "../core/providers";
@@ -49,13 +49,9 @@ export type DepositError =
 
 /** Validates a deposit against the agency's settings and prices it (DEPOSIT = amount / sell). */
 function quoteDeposit(agency: Agency, rate: Rate | null, amountText: string): { ok: true; quote: DepositQuote } | { ok: false; error: DepositError } {
-  const amountMinor = parseAmount(amountText, "LAK");
-  if (amountMinor === null || amountMinor <= 0n) return { ok: false, error: "AMOUNT_INVALID" };
-  if (amountMinor % 100n !== 0n) return { ok: false, error: "AMOUNT_INVALID" }; // whole kip only
-  const min = parseAmount(agency.limits.depositMin, "LAK") ?? 0n;
-  const max = parseAmount(agency.limits.depositMax, "LAK");
-  if (amountMinor < min) return { ok: false, error: "AMOUNT_TOO_LOW" };
-  if (max !== null && amountMinor > max) return { ok: false, error: "AMOUNT_TOO_HIGH" };
+  const amount = checkDepositAmount(amountText, { min: agency.limits.depositMin, max: agency.limits.depositMax });
+  if (!amount.ok) return amount;
+  const amountMinor = amount.minor;
   if (!rate) return { ok: false, error: "NO_RATE" };
   const creditMinor = depositCredit(amountMinor, rate);
   if (creditMinor <= 0n) return { ok: false, error: "NO_RATE" };

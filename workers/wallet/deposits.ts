@@ -1,4 +1,4 @@
-import { formatAmount, parseAmount } from "../core/money";
+import { isLakAmount } from "../core/money";
 import { paidInTime } from "../core/pay-amount";
 import { checkDeposit, type PromotionRules } from "../core/promotion";
 import type { Provider } from "../core/providers";
@@ -74,7 +74,7 @@ export function markPaid(w: WalletContext, code: string, payment: { transactionI
     return { kind: "late", order: getDeposit(w, code)! };
   }
   // the amount the player was asked to pay: the unique pay amount when the order has one
-  if (formatAmount(BigInt(order.pay_amount_minor ?? order.amount_minor), "LAK") !== normalizeLak(payment.amount)) {
+  if (!isLakAmount(payment.amount, BigInt(order.pay_amount_minor ?? order.amount_minor))) {
     w.store.flagAmountMismatch(code);
     markDepositForProjection(w, code);
     return { kind: "amount-mismatch", order: getDeposit(w, code)! };
@@ -115,7 +115,7 @@ export function applyBankPayment(w: WalletContext, code: string, payment: { tran
   if (!order) return { kind: "unknown-order" };
   if (order.gateway_txn === payment.transactionId) return { kind: "duplicate", order: toDepositOrder(order) };
   const due = BigInt(order.pay_amount_minor ?? order.amount_minor);
-  if (parseAmount(payment.amount, "LAK") !== due) return { kind: "amount-mismatch", order: toDepositOrder(order) };
+  if (!isLakAmount(payment.amount, due)) return { kind: "amount-mismatch", order: toDepositOrder(order) };
   if (order.gateway_txn !== null || (order.status !== "OPEN" && order.status !== "CANCELED")) return { kind: "already-paid", order: toDepositOrder(order) };
   if (!paidInTime(payment.bankTime, { createdAt: order.created_at, expiresAt: order.expires_at })) {
     if (order.status === "CANCELED") {
@@ -165,11 +165,4 @@ export function listDeposits(w: WalletContext, page: number, pageSize: number): 
 /** Deposits that succeeded since the player last looked: each is announced once. */
 export function takeSettledNotices(w: WalletContext): DepositOrder[] {
   return w.store.takeUnannouncedSettledDeposits().map(toDepositOrder);
-}
-
-/** "50000" and "50000.00" are the same kip amount. */
-function normalizeLak(amount: string): string {
-  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(amount.trim());
-  if (!match) return amount;
-  return `${BigInt(match[1])}.${(match[2] ?? "").padEnd(2, "0")}`;
 }

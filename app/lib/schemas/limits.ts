@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { stripDigitGrouping } from "../../../workers/core/money";
+import { KIP_LIMIT_DIGITS, stripDigitGrouping } from "../../../workers/core/money";
 import { BREAK_KINDS, COOLING_OFF_DAYS, EXCLUSION_MONTHS, PLAY_MINUTES_MAX } from "../../../workers/core/responsible-gaming";
 import type { BreakInput, LimitsInput } from "../../../workers/services/responsible-gaming";
 
@@ -7,7 +7,7 @@ import type { BreakInput, LimitsInput } from "../../../workers/services/responsi
 const kip = z
   .string()
   .transform(stripDigitGrouping)
-  .pipe(z.string().regex(/^[1-9]\d{0,11}$/, { error: "limits.validation.amount" }))
+  .pipe(z.string().regex(KIP_LIMIT_DIGITS, { error: "limits.validation.amount" }))
   .optional()
   .transform((v) => v ?? "");
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CREDIT_DIGITS, normalizeTypedCredit } from "../../../workers/core/money";
 import { PROVIDERS } from "../../../workers/core/providers";
 
 /** SPEC §5 withdraw: provider, bank and amount required (or "all credit"). */
@@ -7,8 +8,8 @@ export const WithdrawSchema = z
     provider: z.enum(PROVIDERS, { error: "withdraw.validation.provider" }),
     amount: z
       .string()
-      .transform((v) => v.replace(/\s/g, "").replace(/,/g, "."))
-      .pipe(z.string().regex(/^\d{1,12}(\.\d{1,2})?$/, { error: "withdraw.validation.amount" }))
+      .transform(normalizeTypedCredit)
+      .pipe(z.string().regex(CREDIT_DIGITS, { error: "withdraw.validation.amount" }))
       .optional(),
     all: z.literal("on").optional(),
     idempotencyKey: z.string().uuid(),

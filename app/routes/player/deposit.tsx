@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
-import { depositCredit, formatAmount, parseWholeKip } from "../../../workers/core/money";
+import { formatAmount, previewCredit } from "../../../workers/core/money";
 import { cancelDeposit, checkDeposit, depositPage, startDeposit, type DepositError } from "../../../workers/services/deposit";
 import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField } from "~/components/fields";
@@ -147,10 +147,8 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
   // lite script recomputes it as the player types, with the same functions (lib/lite/deposit.ts).
   const credit = useMemo(() => {
     if (!loaderData.rate) return null;
-    // the schema's rule (app/lib/schemas/deposit.ts): digit groups, whole kip
-    const minor = parseWholeKip(String(fields.amount.initialValue ?? ""));
-    if (minor === null || minor <= 0n) return null;
-    return formatAmount(depositCredit(minor, { currency: "THB", buy: 1n, sell: BigInt(loaderData.rate.sellScaled) }), "THB");
+    const credit = previewCredit(String(fields.amount.initialValue ?? ""), BigInt(loaderData.rate.sellScaled));
+    return credit === null ? null : formatAmount(credit, "THB");
   }, [fields.amount.initialValue, loaderData.rate]);
   return (
     <Form method="post" {...getFormProps(form)} {...validation} noValidate className="stack" data-testid="deposit-form">

@@ -1,4 +1,4 @@
-import { formatAmount, parseAmount } from "../../core/money";
+import { canonicalAmount, formatAmount, parseSignedAmount } from "../../core/money";
 
 /**
  * What the real provider adapters (amb.ts, betflix.ts) share: one HTTP exchange with a
@@ -52,37 +52,26 @@ export function decimalOf(value: unknown, signed = false): string | null {
     if (!Number.isFinite(value)) return null;
     const cents = Math.round(value * 100);
     if (Math.abs(value * 100 - cents) > 1e-6) return null; // more than 2 decimals: not an amount we understand
-    text = formatCents(BigInt(cents));
+    text = formatAmount(BigInt(cents), "THB");
   } else if (typeof value === "string") {
     text = value.trim().replace(/,/g, "");
   } else {
     return null;
   }
-  const negative = text.startsWith("-");
-  if (negative && !signed) return null;
-  const minor = parseAmount(negative ? text.slice(1) : text, "THB");
-  if (minor === null) return null;
-  return formatAmount(negative ? -minor : minor, "THB");
+  if (text.startsWith("-") && !signed) return null;
+  const minor = parseSignedAmount(text, "THB");
+  return minor === null ? null : formatAmount(minor, "THB");
 }
 
 /** Our decimal string -> minor units, or null. */
 export function minorOf(value: unknown, signed = false): bigint | null {
   const text = decimalOf(value, signed);
-  if (text === null) return null;
-  const negative = text.startsWith("-");
-  const minor = parseAmount(negative ? text.slice(1) : text, "THB");
-  return minor === null ? null : negative ? -minor : minor;
+  return text === null ? null : parseSignedAmount(text, "THB");
 }
 
-function formatCents(cents: bigint): string {
-  return cents < 0n ? "-" + formatAmount(-cents, "THB") : formatAmount(cents, "THB");
-}
-
-/** A positive transfer amount in our format, normalised to 2 decimals ("100" -> "100.00"). */
+/** A positive transfer amount in our format, normalised to 2 decimals ("100" -> "100.00"): core/money's canonical form. */
 export function transferAmount(amount: string): string | null {
-  const minor = parseAmount(amount, "THB");
-  if (minor === null || minor <= 0n) return null;
-  return formatAmount(minor, "THB");
+  return canonicalAmount(amount, "THB");
 }
 
 export function trimSlash(url: string): string {

@@ -1,0 +1,214 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { describe, expect, it } from "vitest";
+import {
+  canonicalAmount,
+  canonicalLak,
+  checkDepositAmount,
+  CREDIT_DIGITS,
+  isLakAmount,
+  isWholeKip,
+  KIP,
+  KIP_LIMIT_DIGITS,
+  limitError,
+  normalizeTypedCredit,
+  parseRate,
+  parseSignedAmount,
+  parseWholeKip,
+  previewCredit,
+} from "../../workers/core/money";
+import { decimalOf, minorOf, transferAmount } from "../../workers/ports/providers/http";
+import { DepositSchema } from "../../app/lib/schemas/deposit";
+import { LimitsSchema } from "../../app/lib/schemas/limits";
+import { WithdrawSchema } from "../../app/lib/schemas/withdraw";
+
+/**
+ * The amount rules of workers/core/money.ts (issue 33, "one rule per fact"): each layer that
+ * reads or bounds a deposit or withdraw amount calls these, so the inputs every former copy
+ * handled are pinned here: services/deposit.ts's `% 100n` and min/max, admin-promotions.ts's
+ * min/max over scaled(), wallet/deposits.ts's normalizeLak regex, ports/providers/http.ts's
+ * signed parse and transfer form, ports/provider.ts's parseSigned.
+ */
+
+const limits = { min: "10000", max: "50000000" };
+
+describe("the deposit amount (SPEC §5): positive whole kip within the agency's limits", () => {
+  it.each([
+    ["60000", 6_000_000n],
+    ["60000.00", 6_000_000n],
+    ["60000.0", 6_000_000n],
+    [" 60000 ", 6_000_000n],
+    ["10000", 1_000_000n], // the minimum itself
+    ["50000000", 5_000_000_000n], // the maximum itself
+  ])("%j -> %s att", (text, minor) => {
+    expect(checkDepositAmount(text, limits)).toEqual({ ok: true, minor });
+  });
+  it.each([
+    ["0", "AMOUNT_INVALID"],
+    ["0.00", "AMOUNT_INVALID"],
+    ["60000.50", "AMOUNT_INVALID"], // att: not whole kip (the service's former `% 100n`)
+    ["60000.01", "AMOUNT_INVALID"],
+    ["-60000", "AMOUNT_INVALID"],
+    ["60.000", "AMOUNT_TOO_LOW"], // our decimal form: 60 kip (digit groups are the schema's, which hands on "60000")
+    ["abc", "AMOUNT_INVALID"],
+    ["", "AMOUNT_INVALID"],
+    ["9999", "AMOUNT_TOO_LOW"],
+    ["50000001", "AMOUNT_TOO_HIGH"],
+  ] as const)("%j -> %s", (text, error) => {
+    expect(checkDepositAmount(text, limits)).toEqual({ ok: false, error });
+  });
+  it("a limit that cannot be read bounds nothing (minimum 0, no maximum)", () => {
+    expect(checkDepositAmount("1", { min: "", max: "" })).toEqual({ ok: true, minor: 100n });
+    expect(checkDepositAmount("999999999999", { min: "x", max: "y" })).toEqual({ ok: true, minor: 99_999_999_999_900n });
+  });
+  it("whole kip is 100 att", () => {
+    expect(KIP).toBe(100n);
+    expect(isWholeKip(6_000_000n)).toBe(true);
+    expect(isWholeKip(6_000_050n)).toBe(false);
+  });
+});
+
+describe("the agency's bounds, shared by deposit, withdraw and a promotion's set amount", () => {
+  it("include both ends, in the amount's own currency", () => {
+    expect(limitError(1_000_000n, limits, "LAK")).toBeNull();
+    expect(limitError(999_999n, limits, "LAK")).toBe("AMOUNT_TOO_LOW");
+    expect(limitError(5_000_000_001n, limits, "LAK")).toBe("AMOUNT_TOO_HIGH");
+    expect(limitError(10_000n, { min: "100", max: "50000" }, "THB")).toBeNull();
+    expect(limitError(9_999n, { min: "100", max: "50000" }, "THB")).toBe("AMOUNT_TOO_LOW");
+    expect(limitError(5_000_001n, { min: "100", max: "50000" }, "THB")).toBe("AMOUNT_TOO_HIGH");
+  });
+  it("a set amount of 0 (what the promotion check reads for an unreadable one) is below any minimum", () => {
+    expect(limitError(0n, limits, "LAK")).toBe("AMOUNT_TOO_LOW");
+  });
+});
+
+describe("kip as a player types it (deposit form, its credit preview, the limits form)", () => {
+  it.each([
+    ["100000", 10_000_000n],
+    ["100.000", 10_000_000n],
+    ["100,000", 10_000_000n],
+    [" 100 000 ", 10_000_000n],
+    ["1.000.000", 100_000_000n],
+    ["0", 0n],
+    ["123456789012345", 12_345_678_901_234_500n],
+  ])("%j -> %s att", (text, minor) => {
+    expect(parseWholeKip(text)).toBe(minor);
+  });
+  it.each(["1.5", "1,50", "60000.00", "1e3", "-1", "+1", "", "1234567890123456"])("refuses %j", (text) => {
+    expect(parseWholeKip(text)).toBeNull();
+  });
+  it("a deposit limit is 1 to 12 digits and never 0", () => {
+    for (const ok of ["1", "100000", "999999999999"]) expect(KIP_LIMIT_DIGITS.test(ok), ok).toBe(true);
+    for (const bad of ["0", "00", "0100", "1000000000000", "1.5"]) expect(KIP_LIMIT_DIGITS.test(bad), bad).toBe(false);
+  });
+  it("the credit preview: what the typed kip buys at the sell rate, none while it is no positive amount", () => {
+    const sell = parseRate("600")!;
+    expect(previewCredit("60.000", sell)).toBe(10_000n); // 100.00 credit
+    expect(previewCredit("1000", sell)).toBe(166n); // rounded down
+    expect(previewCredit("0", sell)).toBeNull();
+    expect(previewCredit("1.5", sell)).toBeNull();
+    expect(previewCredit("", sell)).toBeNull();
+  });
+});
+
+describe("credit as a player types it (withdraw form)", () => {
+  it.each([
+    ["200", "200"],
+    [" 1 234,5 ", "1234.5"],
+    ["1,50", "1.50"],
+    ["999999999999.99", "999999999999.99"],
+  ])("%j -> %j", (typed, digits) => {
+    expect(normalizeTypedCredit(typed)).toBe(digits);
+    expect(CREDIT_DIGITS.test(digits)).toBe(true);
+  });
+  it.each(["1,234.50", "1.234", "1000000000000", "-1", "1e3", ""])("refuses %j", (typed) => {
+    expect(CREDIT_DIGITS.test(normalizeTypedCredit(typed))).toBe(false);
+  });
+});
+
+describe("the form schemas read amounts by these rules (server and browser share them)", () => {
+  const key = crypto.randomUUID();
+  const form = (fields: Record<string, string>) => {
+    const data = new FormData();
+    for (const [name, value] of Object.entries(fields)) data.set(name, value);
+    return data;
+  };
+  const deposit = (amount: string) => parseWithZod(form({ provider: "betflix", channelCode: "BCEL-QR", amount, idempotencyKey: key }), { schema: DepositSchema });
+  const withdraw = (amount: string) => parseWithZod(form({ provider: "betflix", amount, idempotencyKey: key }), { schema: WithdrawSchema });
+  const limit = (day: string) => parseWithZod(form({ day, week: "", month: "", playMinutes: "" }), { schema: LimitsSchema });
+  it("deposit: the schema accepts exactly what parseWholeKip reads, and hands on the digits", () => {
+    for (const typed of ["60000", "60.000", "60,000", "60 000", "1.000.000", "0", "1.5", "1,50", "60000.00", "12a", "-1", "1234567890123456"]) {
+      const parsed = deposit(typed);
+      expect(parsed.status === "success", typed).toBe(parseWholeKip(typed) !== null);
+      if (parsed.status === "success") expect(BigInt(parsed.value.amount) * KIP).toBe(parseWholeKip(typed));
+      else expect(parsed.error?.amount).toEqual(["deposit.validation.amount"]);
+    }
+  });
+  it("withdraw: the typed credit's digits, or withdraw.validation.amount", () => {
+    expect(withdraw(" 1 234,5 ")).toMatchObject({ status: "success", value: { amount: "1234.5" } });
+    expect(withdraw("1,234.50")).toMatchObject({ error: { amount: ["withdraw.validation.amount"] } });
+    expect(withdraw("1000000000000")).toMatchObject({ error: { amount: ["withdraw.validation.amount"] } });
+  });
+  it("limits: digit groups, 1 to 12 digits, never 0, or limits.validation.amount", () => {
+    expect(limit("100.000")).toMatchObject({ status: "success", value: { day: "100000" } });
+    expect(limit("0")).toMatchObject({ error: { day: ["limits.validation.amount"] } });
+    expect(limit("0100")).toMatchObject({ error: { day: ["limits.validation.amount"] } });
+  });
+});
+
+describe("the canonical form and the amount a payment reports", () => {
+  it("canonical: positive, 2 decimals (kip as a bank, a gateway or staff writes it; credit as a provider is sent it)", () => {
+    expect(canonicalLak("60000")).toBe("60000.00");
+    expect(canonicalLak("60000.0")).toBe("60000.00");
+    expect(canonicalLak(" 60000.000 ")).toBe("60000.00");
+    expect(canonicalLak("0")).toBeNull();
+    expect(canonicalLak(null)).toBeNull();
+    expect(canonicalLak("")).toBeNull();
+    expect(canonicalAmount("100", "THB")).toBe("100.00");
+    expect(canonicalAmount("100.5", "THB")).toBe("100.50");
+    expect(canonicalAmount("1.234", "THB")).toBeNull();
+    expect(canonicalAmount("-5", "THB")).toBeNull();
+  });
+  // What wallet/deposits.ts's normalizeLak compared (a gateway's amount against the order's), now isLakAmount.
+  it.each([
+    ["50000", true],
+    ["50000.00", true],
+    ["50000.0", true],
+    [" 50000 ", true],
+    ["050000", true],
+    ["50000.000", true], // normalizeLak said "mismatch" (its regex took at most 2 decimals); canonicalLak, which records the same payment, always read it as 50000.00
+    ["50000.5", false],
+    ["50000.", false],
+    ["5000", false],
+    ["-50000", false],
+    ["50,000", false],
+    ["", false],
+    ["abc", false],
+  ])("a payment of %j for an order of 50000 kip: %s", (text, same) => {
+    expect(isLakAmount(text, 5_000_000n)).toBe(same);
+  });
+});
+
+describe("provider amounts (ports/providers/http.ts and the sandbox port read them by the core rules)", () => {
+  it("signed amounts", () => {
+    expect(parseSignedAmount("-12.50", "THB")).toBe(-1250n);
+    expect(parseSignedAmount("12.5", "THB")).toBe(1250n);
+    expect(parseSignedAmount("-0", "THB")).toBe(0n);
+    for (const bad of ["-", "--1", "+1", "1.234", "", "1,5"]) expect(parseSignedAmount(bad, "THB"), bad).toBeNull();
+  });
+  it("a transfer is sent in the canonical credit form, or refused before sending", () => {
+    expect(transferAmount("100")).toBe("100.00");
+    expect(transferAmount("100.25")).toBe("100.25");
+    for (const bad of ["0", "-5", "1.234", "", "abc"]) expect(transferAmount(bad), bad).toBeNull();
+  });
+  it("answers: strings with thousand separators, numbers with at most 2 decimals, a sign only when asked for", () => {
+    expect(decimalOf("1,234.5")).toBe("1234.50");
+    expect(decimalOf(1234.5)).toBe("1234.50");
+    expect(decimalOf(0.1 + 0.2)).toBe("0.30");
+    expect(decimalOf(1.234)).toBeNull();
+    expect(decimalOf("-5")).toBeNull();
+    expect(decimalOf("-5", true)).toBe("-5.00");
+    expect(decimalOf(-0.05, true)).toBe("-0.05");
+    expect(minorOf("-1,000.25", true)).toBe(-100025n);
+    expect(minorOf(null)).toBeNull();
+  });
+});
