@@ -48,7 +48,7 @@ const PARTS: Record<string, LitePartSpec> = {
   playTime: { run: playTimePart },
   copy: { run: copyPart },
   pending: { run: pendingPart },
-  // the money forms (decision 034, "Forms"): lib/lite/validate.ts, lib/lite/deposit.ts
+  // the money forms (decision 034): lib/lite/validate.ts, lib/lite/deposit.ts
   validate: { run: liteValidate },
   creditPreview: { run: liteCreditPreview },
   depositStatus: { run: liteDepositStatus, kits: ["nextPollDelay"] },

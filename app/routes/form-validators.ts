@@ -11,7 +11,7 @@ import { WithdrawSchema } from "~/lib/schemas/withdraw";
 import type { FormValidator } from "~/lib/lite/validate";
 
 /**
- * The lite pages' client validation (decision 034, "Forms"): the same zod schemas the actions
+ * The lite pages' client validation (decision 034): the same zod schemas the actions
  * use, with the same conform parse, as ONE browser module the lite script `import()`s on the
  * first touch of a form. A route module because React Router's manifest is the one place the
  * server render can find a hashed client chunk's URL (`manifest.routes[id].module`, read by

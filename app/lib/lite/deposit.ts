@@ -5,7 +5,7 @@ import type { FormValidator } from "./validate";
 type DepositKit = { nextPollDelay: (previousMs: number | null, min: number, max: number) => number };
 
 /*
- * The deposit page's lite parts (decision 034, "Forms"): what routes/player/deposit.tsx's React
+ * The deposit page's lite parts (decision 034): what routes/player/deposit.tsx's React
  * version did in the browser. Each looks for its markup (rendered by the route on the server)
  * and does nothing without it. Self-contained (inlined by Function#toString): only the
  * argument and the browser's globals.
