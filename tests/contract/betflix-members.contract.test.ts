@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BetflixAdapter, type MemberBook } from "../../workers/ports/providers/betflix";
+import { BetflixAdapter } from "../../workers/ports/providers/betflix";
+import type { MemberBook } from "../../workers/ports/providers/betflix-members";
 import { buildProviderPort, type PortWiring } from "../../workers/ports/provider-factory";
 import type { ProviderSetup } from "../../workers/core/provider-setup";
 import { BetflixFake } from "./betflix-fake";

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BetflixAdapter, bangkokDate } from "../../workers/ports/providers/betflix";
+import { BetflixAdapter } from "../../workers/ports/providers/betflix";
+import { bangkokDate } from "../../workers/ports/providers/betflix-api";
 import type { TransferOwner } from "../../workers/ports/providers/http";
 import { BetflixFake } from "./betflix-fake";
 

@@ -3,7 +3,8 @@ import { PROVIDER_USERNAME_RULES, providerUsernameFor, type UsernameRule } from 
 import type { ProviderSetup } from "../core/provider-setup";
 import { sandboxPort, UnconfiguredProviderAdapter, type GameProviderPort, type LaunchGame, type PeriodSummary, type SummaryInput, type TransferOutcome } from "./provider";
 import { AmbSuperApiAdapter } from "./providers/amb";
-import { BetflixAdapter, type MemberBook } from "./providers/betflix";
+import { BetflixAdapter } from "./providers/betflix";
+import type { MemberBook } from "./providers/betflix-members";
 import type { FetchLike, OwnerLookup } from "./providers/http";
 
 /** What the port factory needs beyond the stored setup (decision 017). */

@@ -1,20 +1,7 @@
 import type { GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../provider";
-import { figuresOf, PROVIDER_TIMEOUT_MS, vientianeWindow } from "../provider";
-import {
-  decimalOf,
-  exchange,
-  isRecord,
-  minorOf,
-  transferAmount,
-  trimSlash,
-  type Exchange,
-  type FetchLike,
-  type OwnerLookup,
-  type ProviderGame,
-  type ProviderGameList,
-  lookUpOwner,
-  type TransferOwner,
-} from "./http";
+import { figuresOf, vientianeWindow } from "../provider";
+import { betPage, classify, DUPLICATE_USERNAME, DUPLICATES, gamesOf, isVoid, MEMBER_NOT_FOUND, readable, REFUSALS, TRANSACTION_NOT_FOUND } from "./amb-api";
+import { decimalOf, httpUrl, isRecord, minorOf, ProviderHttp, statusWithOwner, transferAmount, type FetchLike, type OwnerLookup, type ProviderGameList, type TransferOwner } from "./http";
 
 /**
  * AMB "Super API" adapter (transfer wallet), one productId per adapter (askmebet's own
@@ -79,6 +66,9 @@ import {
  *
  * Amounts: our decimal strings with 2 decimals are sent as strings ("100.25", [DOC]);
  * answers may carry numbers or strings, both are read (http.ts decimalOf).
+ *
+ * The answer codes, the envelope and the shapes read from answers are in amb-api.ts; the
+ * HTTP exchange, the first reading of an answer and amounts in http.ts (shared with Betflix).
  */
 
 export type AmbConfig = {
@@ -99,25 +89,6 @@ export type AmbConfig = {
   now?: () => number;
 };
 
-/** [DOC] errorMessageTransfer: codes after which the credit did not move. */
-const REFUSALS: Record<number, string> = {
-  10: "UNAUTHORIZED",
-  20: "INVALID_PAYLOAD",
-  1001: "INVALID_ACCOUNT_SETTING",
-  1002: "CURRENCY_NOT_SUPPORTED",
-  4002: "INVALID_AMOUNT",
-  5002: "INVALID_AMOUNT",
-  5003: "INSUFFICIENT_CREDIT",
-  9001: "INVALID_PRODUCT",
-  9002: "MEMBER_NOT_FOUND",
-  9004: "UNAUTHORIZED_PRODUCT",
-};
-/** [DOC] 4001 duplicate transaction (deposit), 5001 duplicate transaction (withdraw). */
-const DUPLICATES = new Set([4001, 5001]);
-const MEMBER_NOT_FOUND = 9002;
-const DUPLICATE_USERNAME = 2001;
-const TRANSACTION_NOT_FOUND = 5004;
-
 /** [DOC] betTransactionsV2: a range of at most one hour per call. */
 const BET_WINDOW_MS = 60 * 60 * 1000;
 const MAX_BET_WINDOWS = 24 * 31;
@@ -128,54 +99,20 @@ const FRESH_WINDOW_MS = 60 * 1000;
 /** Our languages -> AMB `language`; not confirmed by AMB (no public list). */
 const DEFAULT_LANGUAGES: Record<string, string> = { lo: "en", cn: "cn", vn: "vn", th: "th", en: "en" };
 
-type Envelope = { code: number; message: string; data: unknown; raw: Record<string, unknown> };
-
-type Classified =
-  | { kind: "envelope"; env: Envelope; http: number }
-  | { kind: "unknown"; reason: string }
-  | { kind: "unauthorized" };
-
 export class AmbSuperApiAdapter implements GameProviderPort {
-  private readonly baseUrl: string;
-  private readonly fetchFn: FetchLike;
-  private readonly timeoutMs: number;
-  private readonly auth: string;
+  private readonly http: ProviderHttp;
 
   constructor(private readonly config: AmbConfig) {
-    this.baseUrl = trimSlash(config.baseUrl);
-    this.fetchFn = config.fetch ?? ((input, init) => fetch(input, init));
-    this.timeoutMs = config.timeoutMs ?? PROVIDER_TIMEOUT_MS;
-    // [DOC] authentication: HTTP Basic agent_username:api_key on every call ([GT] the same).
-    this.auth = `Basic ${btoa(`${config.agent}:${config.key}`)}`;
+    // [DOC] authentication: HTTP Basic agent_username:api_key on every call ([GT] the same); JSON bodies.
+    this.http = new ProviderHttp(config, { Authorization: `Basic ${btoa(`${config.agent}:${config.key}`)}` });
   }
 
-  // ---------------------------------------------------------------- transport
-
-  private get(path: string, query: Record<string, string>): Promise<Exchange> {
-    const qs = new URLSearchParams(query).toString();
-    return exchange(this.fetchFn, `${this.baseUrl}${path}?${qs}`, { method: "GET", headers: { Authorization: this.auth, Accept: "application/json" } }, this.timeoutMs);
+  private async get(path: string, query: Record<string, string>) {
+    return classify(await this.http.get(path, query));
   }
 
-  private post(path: string, body: Record<string, unknown>): Promise<Exchange> {
-    return exchange(
-      this.fetchFn,
-      `${this.baseUrl}${path}`,
-      { method: "POST", headers: { Authorization: this.auth, "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) },
-      this.timeoutMs,
-    );
-  }
-
-  /** [DOC] envelope `{ reqId, code, message, data }`, code 0 = success; HTTP 401 without credentials. */
-  private classify(reply: Exchange): Classified {
-    if (reply.kind === "no-answer") return { kind: "unknown", reason: reply.reason };
-    if (reply.status >= 500) return { kind: "unknown", reason: `HTTP ${reply.status}` };
-    if (reply.status === 401) return { kind: "unauthorized" };
-    const body = reply.json;
-    if (!isRecord(body)) return { kind: "unknown", reason: `unparsable answer (HTTP ${reply.status})` };
-    const code = typeof body.code === "number" ? body.code : typeof body.code === "string" && /^-?\d+$/.test(body.code) ? Number(body.code) : null;
-    if (code === null) return { kind: "unknown", reason: `answer without a code (HTTP ${reply.status})` };
-    if (code === 0 && (reply.status < 200 || reply.status >= 300)) return { kind: "unknown", reason: `code 0 with HTTP ${reply.status}` };
-    return { kind: "envelope", env: { code, message: typeof body.message === "string" ? body.message : "", data: body.data, raw: body }, http: reply.status };
+  private async post(path: string, body: Record<string, unknown>) {
+    return classify(await this.http.postJson(path, body));
   }
 
   // ---------------------------------------------------------------- members
@@ -185,7 +122,7 @@ export class AmbSuperApiAdapter implements GameProviderPort {
    * duplicate username (the member exists: fine). Confirm with AMB (OUTSIDE.md).
    */
   private async createMember(username: string): Promise<{ kind: "ok" } | { kind: "refused"; code: string } | { kind: "unknown"; reason: string }> {
-    const c = this.classify(await this.post("/seamless/member", { username, productId: this.config.productId }));
+    const c = await this.post("/seamless/member", { username, productId: this.config.productId });
     if (c.kind === "unknown") return c;
     if (c.kind === "unauthorized") return { kind: "refused", code: "UNAUTHORIZED" };
     if (c.env.code === 0 || c.env.code === DUPLICATE_USERNAME) return { kind: "ok" };
@@ -238,13 +175,12 @@ export class AmbSuperApiAdapter implements GameProviderPort {
    * beforeBalance, txId (= transactionRef), username }`. [GT] sends the same four fields.
    */
   private async sendTransfer(username: string, amount: string, direction: "in" | "out", reference: string): Promise<SendResult> {
-    const reply = await this.post(direction === "in" ? "/deposit" : "/withdraw", {
+    const c = await this.post(direction === "in" ? "/deposit" : "/withdraw", {
       username,
       amount,
       transactionRef: reference,
       productId: this.config.productId,
     });
-    const c = this.classify(reply);
     if (c.kind === "unknown") return c;
     if (c.kind === "unauthorized") return { kind: "refused", code: "UNAUTHORIZED" };
     const { code, data, message } = c.env;
@@ -262,8 +198,7 @@ export class AmbSuperApiAdapter implements GameProviderPort {
   }
 
   async transferStatus(reference: string): Promise<TransferStatus> {
-    const found = await lookUpOwner(this.config.ownerOf, reference, "AMB's status call needs the player and direction: no owner lookup configured");
-    return "owner" in found ? this.transferStatusOf(reference, found.owner) : found;
+    return statusWithOwner(this.config.ownerOf, reference, "AMB's status call needs the player and direction: no owner lookup configured", (ref, owner) => this.transferStatusOf(ref, owner));
   }
 
   /** The status of a reference when the caller knows whose it is (the port gap, see header). */
@@ -279,14 +214,12 @@ export class AmbSuperApiAdapter implements GameProviderPort {
    * afterBalance, ... }`; 5004 transaction not found.
    */
   private async verify(reference: string, owner: TransferOwner): Promise<Exclude<TransferStatus, { kind: "success" }> | { kind: "success"; balance: string | null }> {
-    const c = this.classify(
-      await this.post("/verifyDepositWithdraw", {
-        username: owner.username,
-        transactionRef: reference,
-        productId: this.config.productId,
-        type: owner.direction === "in" ? "DEPOSIT" : "WITHDRAW",
-      }),
-    );
+    const c = await this.post("/verifyDepositWithdraw", {
+      username: owner.username,
+      transactionRef: reference,
+      productId: this.config.productId,
+      type: owner.direction === "in" ? "DEPOSIT" : "WITHDRAW",
+    });
     if (c.kind === "unknown") return c;
     if (c.kind === "unauthorized") return { kind: "unknown", reason: "status: HTTP 401" };
     const { code, data, message } = c.env;
@@ -306,13 +239,12 @@ export class AmbSuperApiAdapter implements GameProviderPort {
    * A member AMB does not know yet (9002) holds no credit there: 0.00.
    */
   async balance(username: string) {
-    const c = this.classify(await this.get("/balance", { username, productId: this.config.productId }));
-    if (c.kind === "unknown") return { kind: "unavailable" as const, reason: c.reason };
-    if (c.kind === "unauthorized") return { kind: "unavailable" as const, reason: "HTTP 401" };
+    const c = await this.get("/balance", { username, productId: this.config.productId });
     const currency = this.config.currency ?? "THB";
-    if (c.env.code === MEMBER_NOT_FOUND) return { kind: "ok" as const, amount: "0.00", currency };
-    if (c.env.code !== 0) return { kind: "unavailable" as const, reason: `code ${c.env.code} ${c.env.message}`.trim() };
-    const amount = decimalOf(isRecord(c.env.data) ? c.env.data.balance : undefined) ?? decimalOf(c.env.raw.balance);
+    if (c.kind === "envelope" && c.env.code === MEMBER_NOT_FOUND) return { kind: "ok" as const, amount: "0.00", currency };
+    const r = readable(c);
+    if (r.kind === "unavailable") return r;
+    const amount = decimalOf(isRecord(r.env.data) ? r.env.data.balance : undefined) ?? decimalOf(r.env.raw.balance);
     if (amount === null) return { kind: "unavailable" as const, reason: "balance unreadable" };
     return { kind: "ok" as const, amount, currency };
   }
@@ -349,48 +281,26 @@ export class AmbSuperApiAdapter implements GameProviderPort {
     if (gameCode) body.gameCode = gameCode;
     const callbackUrl = options.callbackUrl ?? this.config.callbackUrl;
     if (callbackUrl) body.callbackUrl = callbackUrl;
-    let c = this.classify(await this.post("/logIn", body));
+    let c = await this.post("/logIn", body);
     if (c.kind === "envelope" && c.env.code === MEMBER_NOT_FOUND) {
       const member = await this.createMember(username);
       if (member.kind !== "ok") return { kind: "unavailable" as const, reason: member.kind === "refused" ? `member ${member.code}` : member.reason };
-      c = this.classify(await this.post("/logIn", body));
+      c = await this.post("/logIn", body);
     }
-    if (c.kind === "unknown") return { kind: "unavailable" as const, reason: c.reason };
-    if (c.kind === "unauthorized") return { kind: "unavailable" as const, reason: "HTTP 401" };
-    if (c.env.code !== 0) return { kind: "unavailable" as const, reason: `code ${c.env.code} ${c.env.message}`.trim() };
-    const url = isRecord(c.env.data) ? c.env.data.url : undefined;
-    if (typeof url !== "string" || !/^https?:\/\//i.test(url)) return { kind: "unavailable" as const, reason: "no launch url" };
-    return { kind: "ok" as const, url };
+    const r = readable(c);
+    if (r.kind === "unavailable") return r;
+    const url = httpUrl(isRecord(r.env.data) ? r.env.data.url : undefined);
+    return url ? { kind: "ok" as const, url } : { kind: "unavailable" as const, reason: "no launch url" };
   }
 
   // ---------------------------------------------------------------- games
 
-  /**
-   * [DOC] GET /seamless/games?productId= -> `data.games[]` `{ code, name, category, type,
-   * img, rank }` ([GT] and [NX] read the same). Tabs are the categories, games in rank order.
-   */
+  /** [DOC] GET /seamless/games?productId= (the answer's shape: amb-api.ts gamesOf). */
   async games(tab: string | null): Promise<{ kind: "ok"; list: ProviderGameList } | { kind: "unavailable"; reason: string }> {
-    const c = this.classify(await this.get("/seamless/games", { productId: this.config.productId }));
-    if (c.kind === "unknown") return { kind: "unavailable", reason: c.reason };
-    if (c.kind === "unauthorized") return { kind: "unavailable", reason: "HTTP 401" };
-    if (c.env.code !== 0) return { kind: "unavailable", reason: `code ${c.env.code} ${c.env.message}`.trim() };
-    const raw = isRecord(c.env.data) ? c.env.data.games : undefined;
-    if (!Array.isArray(raw)) return { kind: "unavailable", reason: "no games in the answer" };
-    const ranked: { game: ProviderGame; rank: number }[] = [];
-    for (const item of raw) {
-      if (!isRecord(item)) continue;
-      const code = typeof item.code === "string" ? item.code : typeof item.code === "number" ? String(item.code) : null;
-      if (!code) continue;
-      const category = typeof item.category === "string" && item.category ? item.category : typeof item.type === "string" && item.type ? item.type : "ALL";
-      const img = typeof item.img === "string" && /^https?:\/\//i.test(item.img) ? item.img : null;
-      const rank = typeof item.rank === "number" ? item.rank : Number.MAX_SAFE_INTEGER;
-      ranked.push({ game: { code, name: typeof item.name === "string" && item.name ? item.name : code, tab: category, img }, rank });
-    }
-    ranked.sort((a, b) => a.rank - b.rank);
-    const tabs = [...new Set(ranked.map((r) => r.game.tab))];
-    // AMB's categories are upper case ("SLOT"); the portal's tab names may not be.
-    const games = ranked.map((r) => r.game).filter((g) => tab === null || g.tab.toLowerCase() === tab.toLowerCase());
-    return { kind: "ok", list: { tabs, games } };
+    const r = readable(await this.get("/seamless/games", { productId: this.config.productId }));
+    if (r.kind === "unavailable") return r;
+    const list = gamesOf(r.env.data, tab);
+    return list ? { kind: "ok", list } : { kind: "unavailable", reason: "no games in the answer" };
   }
 
   // ---------------------------------------------------------------- period report
@@ -452,23 +362,18 @@ export class AmbSuperApiAdapter implements GameProviderPort {
         if (signal?.aborted) return { kind: "unavailable", reason: "deadline passed" };
         const query: Record<string, string> = { productId: this.config.productId, startTime: new Date(start).toISOString(), endTime: new Date(end).toISOString() };
         if (nextId) query.nextId = nextId;
-        const c = this.classify(await this.get("/betTransactionsV2", query));
-        if (c.kind === "unknown") return { kind: "unavailable", reason: c.reason };
-        if (c.kind === "unauthorized") return { kind: "unavailable", reason: "HTTP 401" };
-        if (c.env.code !== 0) return { kind: "unavailable", reason: `code ${c.env.code} ${c.env.message}`.trim() };
-        const holder = isRecord(c.env.data) ? c.env.data : c.env.raw;
-        const txns = Array.isArray(holder.txns) ? holder.txns : Array.isArray(c.env.raw.txns) ? c.env.raw.txns : null;
-        if (!txns) return { kind: "unavailable", reason: "no txns in the answer" };
-        for (const txn of txns) {
+        const r = readable(await this.get("/betTransactionsV2", query));
+        if (r.kind === "unavailable") return r;
+        const bets = betPage(r.env);
+        if (!bets) return { kind: "unavailable", reason: "no txns in the answer" };
+        for (const txn of bets.txns) {
           if (!isRecord(txn)) continue;
           const stop = each(txn);
           if (stop) return { kind: "unavailable", reason: stop };
         }
-        const next = holder.nextId ?? c.env.raw.nextId;
-        const nextText = typeof next === "string" && next ? next : typeof next === "number" ? String(next) : null;
-        if (!nextText || nextText === nextId || txns.length === 0) break;
+        if (!bets.nextId || bets.nextId === nextId || bets.txns.length === 0) break;
         if (page === MAX_PAGES_PER_WINDOW - 1) return { kind: "unavailable", reason: "too many pages in one hour" };
-        nextId = nextText;
+        nextId = bets.nextId;
       }
     }
     return { kind: "ok" };
@@ -513,11 +418,6 @@ export class AmbSuperApiAdapter implements GameProviderPort {
     if (scanned.kind === "unavailable") return scanned;
     return { kind: "ok", amountMinor: total, bets };
   }
-}
-
-/** A bet that does not count: cancelled, void or refunded ([DOC] `betStatus`; [LRV] `payoutStatus`). */
-function isVoid(txn: Record<string, unknown>): boolean {
-  return [txn.betStatus, txn.payoutStatus].some((v) => typeof v === "string" && /cancel|void|refund/i.test(v));
 }
 
 type SendResult =

@@ -1,20 +1,8 @@
 import type { Figures, GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../provider";
-import { figuresOf, PROVIDER_TIMEOUT_MS } from "../provider";
-import {
-  decimalOf,
-  exchange,
-  isRecord,
-  minorOf,
-  transferAmount,
-  trimSlash,
-  type Exchange,
-  type FetchLike,
-  type OwnerLookup,
-  type ProviderGame,
-  type ProviderGameList,
-  lookUpOwner,
-  type TransferOwner,
-} from "./http";
+import { figuresOf } from "../provider";
+import { bangkokDate, brandsOf, DAY_MS, DUPLICATE, gamesOf, historyEntry, INSUFFICIENT, launchUrlOf, MEMBER_MISSING, readable, readEnvelope, summaryFigures, turnoverOf, type Read } from "./betflix-api";
+import { BetflixMembers, type MemberBook } from "./betflix-members";
+import { decimalOf, httpUrl, isRecord, ProviderHttp, statusWithOwner, transferAmount, trimSlash, type FetchLike, type OwnerLookup, type ProviderGameList, type TransferOwner } from "./http";
 
 /**
  * Betflix v4 adapter (transfer wallet). Betflix publishes no documentation; every shape
@@ -96,6 +84,10 @@ import {
  * Port gaps: status needs the player (ownerOf / transferStatusOf); launch by brand + game
  * code (`launchGame`); turnover is a report over dates (`turnoverBetween`; `turnover()`
  * sums from `turnoverSince` when configured, else unavailable); games carry `img`.
+ *
+ * The envelope and the shapes read from answers are in betflix-api.ts, the member names in
+ * betflix-members.ts; the HTTP exchange, the first reading of an answer and amounts in
+ * http.ts (shared with AMB).
  */
 
 export type BetflixConfig = {
@@ -131,162 +123,29 @@ export type BetflixConfig = {
   now?: () => number;
 };
 
-/**
- * The member names kept per player, keyed by the name we register (our provider username).
- * `find` and `findMany` throw when the store cannot be read; `keep` answers false when the
- * name could not be kept (store down, or another player already holds that member).
- */
-export type MemberBook = {
-  find(username: string): Promise<string | null>;
-  findMany(usernames: readonly string[]): Promise<Map<string, string>>;
-  keep(username: string, member: string): Promise<boolean>;
-};
-
-/** The member to address, and whether it is a kept name (else prefix + name, a guess). */
-type MemberName = { member: string; kept: boolean };
-
-type Envelope = { ok: boolean; msg: string; data: unknown; raw: Record<string, unknown> };
-type Read = { kind: "envelope"; env: Envelope } | { kind: "unknown"; reason: string } | { kind: "unauthorized" };
-
+/** Our languages -> Betflix `language` ([OAK]: "thai"; the others not confirmed). */
 const DEFAULT_LANGUAGES: Record<string, string> = { lo: "en", cn: "cn", vn: "vn", th: "thai", en: "en" };
-const BANGKOK_OFFSET_MS = 7 * 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** Fields that may carry the transfer reference in a history entry (shape not public). */
-const REF_FIELDS = ["ref", "ref_id", "refId", "reference", "transactionRef"];
-const AMOUNT_FIELDS = ["amount", "credit"];
-
-const INSUFFICIENT = /insufficient|not enough|เครดิตไม่พอ|ยอดเงินไม่พอ/i;
-const MEMBER_MISSING = /user not found|member not found|username not found|ไม่พบ(ผู้ใช้|สมาชิก|ยูส)/i;
-const DUPLICATE = /duplicate|already|ซ้ำ/i;
-const EXISTS = /exist|duplicate|already|ซ้ำ/i;
-/** A member name as Betflix could answer it: no spaces or markup; longer than any seen (20). */
-const MEMBER_NAME = /^[A-Za-z0-9_.@-]{1,64}$/;
+/** Members asked at once for a period report (Betflix's rate limits are not public). */
+const SUMMARY_CONCURRENCY = 4;
 
 export class BetflixAdapter implements GameProviderPort {
-  private readonly baseUrl: string;
+  private readonly http: ProviderHttp;
   private readonly entrance: string;
-  private readonly fetchFn: FetchLike;
-  private readonly timeoutMs: number;
+  private readonly members: BetflixMembers;
 
   constructor(private readonly config: BetflixConfig) {
-    this.baseUrl = trimSlash(config.baseUrl);
-    this.entrance = trimSlash(/^https?:\/\//i.test(config.entrance) ? config.entrance : `https://${config.entrance}`);
-    this.fetchFn = config.fetch ?? ((input, init) => fetch(input, init));
-    this.timeoutMs = config.timeoutMs ?? PROVIDER_TIMEOUT_MS;
+    // [TSA] headers on every API call ([EXP] older `x-api-betflix`); form bodies.
+    this.http = new ProviderHttp(config, { "x-api-key": config.apiKey, [config.catHeader ?? "x-api-cat"]: config.apiCat });
+    this.entrance = trimSlash(httpUrl(config.entrance) ? config.entrance : `https://${config.entrance}`);
+    this.members = new BetflixMembers(config, (path, fields) => this.post(path, fields));
   }
 
-  /** Betflix's name for a player with no kept name: prefix + our provider username ([OAK]). */
-  member(username: string): string {
-    return `${this.config.upline ?? ""}${username}`;
+  private async post(path: string, fields: Record<string, string>): Promise<Read> {
+    return readEnvelope(await this.http.postForm(path, fields));
   }
 
-  // ---------------------------------------------------------------- transport
-
-  /** [TSA] headers on every API call; [EXP] older `x-api-betflix`. */
-  private headers(form: boolean): Record<string, string> {
-    const h: Record<string, string> = { "x-api-key": this.config.apiKey, [this.config.catHeader ?? "x-api-cat"]: this.config.apiCat, Accept: "application/json" };
-    if (form) h["Content-Type"] = "application/x-www-form-urlencoded";
-    return h;
-  }
-
-  private post(path: string, fields: Record<string, string>): Promise<Exchange> {
-    return exchange(this.fetchFn, `${this.baseUrl}${path}`, { method: "POST", headers: this.headers(true), body: new URLSearchParams(fields).toString() }, this.timeoutMs);
-  }
-
-  private get(path: string, query: Record<string, string>): Promise<Exchange> {
-    return exchange(this.fetchFn, `${this.baseUrl}${path}?${new URLSearchParams(query).toString()}`, { method: "GET", headers: this.headers(false) }, this.timeoutMs);
-  }
-
-  /** [BFP]/[OAK] envelope: `status` "success" (error_code 0) or "error" with `msg`. */
-  private read(reply: Exchange): Read {
-    if (reply.kind === "no-answer") return { kind: "unknown", reason: reply.reason };
-    if (reply.status >= 500) return { kind: "unknown", reason: `HTTP ${reply.status}` };
-    if (reply.status === 401 || reply.status === 403) return { kind: "unauthorized" };
-    const body = reply.json;
-    if (!isRecord(body) || typeof body.status !== "string") return { kind: "unknown", reason: `unparsable answer (HTTP ${reply.status})` };
-    const msg = typeof body.msg === "string" ? body.msg : typeof body.message === "string" ? body.message : "";
-    if (body.status === "success") {
-      if (reply.status < 200 || reply.status >= 300) return { kind: "unknown", reason: `success with HTTP ${reply.status}` };
-      if (body.error_code !== undefined && Number(body.error_code) !== 0) return { kind: "unknown", reason: `success with error_code ${String(body.error_code)}` };
-      return { kind: "envelope", env: { ok: true, msg, data: body.data, raw: body } };
-    }
-    if (body.status === "error") return { kind: "envelope", env: { ok: false, msg, data: body.data, raw: body } };
-    return { kind: "unknown", reason: `status ${body.status}` };
-  }
-
-  // ---------------------------------------------------------------- members
-
-  /** The kept name, else prefix + name; null when the book cannot be read. */
-  private async nameOf(username: string): Promise<MemberName | null> {
-    if (!this.config.members) return { member: this.member(username), kept: false };
-    try {
-      const kept = await this.config.members.find(username);
-      return kept ? { member: kept, kept: true } : { member: this.member(username), kept: false };
-    } catch {
-      return null;
-    }
-  }
-
-  /**
-   * The member of a player about to receive credit or open a game: the kept name, else
-   * register (or adopt) and keep it. Nothing has moved yet, so any failure here is a
-   * refusal. A name that could not be kept is not used: every transfer goes to a kept name.
-   */
-  private async ensureMember(username: string): Promise<{ kind: "ok"; member: string } | { kind: "failed"; reason: string }> {
-    const known = await this.nameOf(username);
-    if (known === null) return { kind: "failed", reason: "member names unreadable" };
-    if (known.kept) return { kind: "ok", member: known.member };
-    const reg = await this.register(username);
-    if (reg.kind === "failed") {
-      // Another call for the same player (a launch beside a deposit) may have registered
-      // and kept the member meanwhile: Betflix then says "exists" to this one.
-      const again = this.config.members ? await this.nameOf(username) : null;
-      return again?.kept ? { kind: "ok", member: again.member } : reg;
-    }
-    if (!this.config.members) return reg;
-    const kept = await this.config.members.keep(username, reg.member).catch(() => false);
-    return kept ? reg : { kind: "failed", reason: `member ${reg.member} could not be kept` };
-  }
-
-  /**
-   * [OAK] POST /v4/user/register `username, password, name, tel, note` with our bare name ->
-   * [BFP]/[EXP] `data.username`, the name Betflix gave the member (its prefix + ours): that
-   * name is the member. Without `data.username`, prefix + name ([BFP] falls back to the
-   * name it sent). "exist/already/duplicate" ([BFP]) = the member exists: adopted.
-   * Players enter games through login tokens, so the password is random and not kept.
-   */
-  async register(username: string): Promise<{ kind: "ok"; member: string } | { kind: "failed"; reason: string }> {
-    const r = this.read(
-      await this.post("/v4/user/register", { username, password: randomPassword(), name: username, tel: "", note: "" }),
-    );
-    if (r.kind === "unknown") return { kind: "failed", reason: r.reason };
-    if (r.kind === "unauthorized") return { kind: "failed", reason: "unauthorized" };
-    if (!r.env.ok) return EXISTS.test(r.env.msg) ? this.adopt(username) : { kind: "failed", reason: r.env.msg || "register refused" };
-    const returned = isRecord(r.env.data) && typeof r.env.data.username === "string" ? r.env.data.username.trim() : "";
-    if (returned === "") return { kind: "ok", member: this.member(username) };
-    if (!MEMBER_NAME.test(returned)) return { kind: "failed", reason: "register answered an unreadable username" };
-    return { kind: "ok", member: returned };
-  }
-
-  /**
-   * Betflix says the name exists but not under which member name: prefix + name, then the
-   * bare name (a member registered where Betflix added nothing), each asked by a balance
-   * call. Without the prefix a prefixed member cannot be found: failed (staff set the prefix).
-   */
-  private async adopt(username: string): Promise<{ kind: "ok"; member: string } | { kind: "failed"; reason: string }> {
-    for (const candidate of new Set([this.member(username), username])) {
-      const state = await this.memberState(candidate);
-      if (state === "exists") return { kind: "ok", member: candidate };
-      if (state === "unknown") return { kind: "failed", reason: "existing member: balance check unavailable" };
-    }
-    return { kind: "failed", reason: "the member exists under a name we do not know (set the prefix in the provider settings)" };
-  }
-
-  /** Exists (balance answers), missing (balance says error), or cannot tell. */
-  private async memberState(member: string): Promise<"exists" | "missing" | "unknown"> {
-    const r = this.read(await this.post("/v4/user/balance", { username: member }));
-    if (r.kind !== "envelope") return "unknown";
-    return r.env.ok ? "exists" : "missing";
+  private async get(path: string, query: Record<string, string>): Promise<Read> {
+    return readEnvelope(await this.http.get(path, query));
   }
 
   // ---------------------------------------------------------------- transfers
@@ -296,23 +155,21 @@ export class BetflixAdapter implements GameProviderPort {
     if (amount === null) return { kind: "refused", code: "INVALID_AMOUNT" }; // nothing sent
     // A transfer-in creates (or adopts) the member first; nothing has moved yet, so a
     // failure is a refusal (staff retry it), not an unknown outcome.
-    const known = await this.nameOf(input.username);
+    const known = await this.members.nameOf(input.username);
     if (known === null) return { kind: "refused", code: "MEMBER_NAME_UNAVAILABLE" };
     let member = known.member;
     if (input.direction === "in" && !known.kept) {
-      const ensured = await this.ensureMember(input.username);
+      const ensured = await this.members.ensure(input.username);
       if (ensured.kind === "failed") return { kind: "refused", code: "REGISTER_FAILED" };
       member = ensured.member;
     }
     // [OAK]/[TSA] POST /v4/user/transfer `username, amount, ref`, amount negative = out ->
     // `data.balance`, `data.before_balance` (OUTSIDE.md).
-    const r = this.read(
-      await this.post("/v4/user/transfer", {
-        username: member,
-        amount: input.direction === "in" ? amount : `-${amount}`,
-        ref: input.reference,
-      }),
-    );
+    const r = await this.post("/v4/user/transfer", {
+      username: member,
+      amount: input.direction === "in" ? amount : `-${amount}`,
+      ref: input.reference,
+    });
     if (r.kind === "unknown") return { kind: "unknown", reason: r.reason };
     if (r.kind === "unauthorized") return { kind: "refused", code: "UNAUTHORIZED" };
     const owner: TransferOwner = { username: input.username, direction: input.direction, at: this.now() };
@@ -336,54 +193,46 @@ export class BetflixAdapter implements GameProviderPort {
   }
 
   async transferStatus(reference: string): Promise<TransferStatus> {
-    const found = await lookUpOwner(this.config.ownerOf, reference, "Betflix has no status by reference; no owner lookup configured to search the history");
-    return "owner" in found ? this.transferStatusOf(reference, found.owner) : found;
+    return statusWithOwner(this.config.ownerOf, reference, "Betflix has no status by reference; no owner lookup configured to search the history", (ref, owner) =>
+      this.transferStatusOf(ref, owner),
+    );
   }
 
   /**
    * Search the player's credit history for our reference (see the header for why "not
    * found" stays unknown). [TSA]/[EXP] GET /v4/user/creditHistory?username&start&end
    * (dates `Y-m-d`, Bangkok). The answer's inner shape is not public: any object in `data`
-   * whose reference field equals ours counts.
+   * whose reference field equals ours counts (betflix-api.ts historyEntry).
    */
   async transferStatusOf(reference: string, owner: TransferOwner): Promise<TransferStatus> {
     const at = owner.at ?? this.now();
-    const known = await this.nameOf(owner.username);
+    const known = await this.members.nameOf(owner.username);
     if (known === null) return { kind: "unknown", reason: "history: member names unreadable" };
-    const r = this.read(
-      await this.get("/v4/user/creditHistory", {
-        username: known.member,
-        start: bangkokDate(at - DAY_MS),
-        end: bangkokDate(Math.max(at, this.now()) + DAY_MS),
-      }),
-    );
+    const r = await this.get("/v4/user/creditHistory", {
+      username: known.member,
+      start: bangkokDate(at - DAY_MS),
+      end: bangkokDate(Math.max(at, this.now()) + DAY_MS),
+    });
     if (r.kind === "unknown") return { kind: "unknown", reason: `history: ${r.reason}` };
     if (r.kind === "unauthorized") return { kind: "unknown", reason: "history: unauthorized" };
     if (!r.env.ok) return { kind: "unknown", reason: `history: ${r.env.msg || "error"}` };
-    const entry = findByReference(r.env.data, reference, 0);
-    if (!entry) return { kind: "unknown", reason: "reference not in Betflix's credit history (not proof that it was not applied)" };
-    for (const field of AMOUNT_FIELDS) {
-      const minor = minorOf(entry[field], true);
-      if (minor === null) continue;
-      if ((owner.direction === "in" && minor < 0n) || (owner.direction === "out" && minor > 0n)) return { kind: "unknown", reason: "history entry with our reference has the other direction" };
-      break;
-    }
+    const entry = historyEntry(r.env.data, reference, owner.direction);
+    if (entry === "absent") return { kind: "unknown", reason: "reference not in Betflix's credit history (not proof that it was not applied)" };
+    if (entry === "other-direction") return { kind: "unknown", reason: "history entry with our reference has the other direction" };
     return { kind: "success" };
   }
 
   // ---------------------------------------------------------------- balance
 
   async balance(username: string) {
-    const known = await this.nameOf(username);
+    const known = await this.members.nameOf(username);
     return known ? this.balanceOf(known.member) : { kind: "unavailable" as const, reason: "member names unreadable" };
   }
 
   /** [OAK]/[TSA] POST /v4/user/balance `username` (the member) -> `data.balance` (number or string). */
   private async balanceOf(member: string) {
-    const r = this.read(await this.post("/v4/user/balance", { username: member }));
-    if (r.kind === "unknown") return { kind: "unavailable" as const, reason: r.reason };
-    if (r.kind === "unauthorized") return { kind: "unavailable" as const, reason: "unauthorized" };
-    if (!r.env.ok) return { kind: "unavailable" as const, reason: r.env.msg || "error" };
+    const r = readable(await this.post("/v4/user/balance", { username: member }));
+    if (r.kind === "unavailable") return r;
     const amount = isRecord(r.env.data) ? decimalOf(r.env.data.balance) : null;
     if (amount === null) return { kind: "unavailable" as const, reason: "balance unreadable" };
     return { kind: "ok" as const, amount, currency: "THB" };
@@ -429,20 +278,12 @@ export class BetflixAdapter implements GameProviderPort {
   }
 
   private async playLogin(username: string, fields: Record<string, string>) {
-    const ensured = await this.ensureMember(username);
+    const ensured = await this.members.ensure(username);
     if (ensured.kind === "failed") return { kind: "unavailable" as const, reason: `register: ${ensured.reason}` };
-    const r = this.read(await this.post("/v4/play/login", { username: ensured.member, ...fields }));
-    if (r.kind === "unknown") return { kind: "unavailable" as const, reason: r.reason };
-    if (r.kind === "unauthorized") return { kind: "unavailable" as const, reason: "unauthorized" };
-    if (!r.env.ok) return { kind: "unavailable" as const, reason: r.env.msg || "error" };
-    const data = isRecord(r.env.data) ? r.env.data : {};
-    for (const key of ["launch_url", "url"]) {
-      const url = data[key];
-      if (typeof url === "string" && /^https?:\/\//i.test(url)) return { kind: "ok" as const, url };
-    }
-    const token = data.login_token;
-    if (typeof token === "string" && /^[A-Za-z0-9._~-]+$/.test(token)) return { kind: "ok" as const, url: `${this.entrance}/login/apilogin/${token}` };
-    return { kind: "unavailable" as const, reason: "no launch url or login token" };
+    const r = readable(await this.post("/v4/play/login", { username: ensured.member, ...fields }));
+    if (r.kind === "unavailable") return r;
+    const url = launchUrlOf(r.env.data, this.entrance);
+    return url ? { kind: "ok" as const, url } : { kind: "unavailable" as const, reason: "no launch url or login token" };
   }
 
   // ---------------------------------------------------------------- games
@@ -466,20 +307,11 @@ export class BetflixAdapter implements GameProviderPort {
     const file = await this.staticJson(`${brand}.txt`);
     if (file.kind === "unavailable") return file;
     if (!Array.isArray(file.json)) return { kind: "unavailable", reason: `games_share/${brand}.txt is not a list` };
-    const base = trimSlash(this.config.imageBase ?? this.entrance);
-    const games: ProviderGame[] = [];
-    for (const item of file.json) {
-      if (!isRecord(item)) continue;
-      const code = typeof item.code === "string" ? item.code : typeof item.code === "number" ? String(item.code) : null;
-      if (!code) continue;
-      const img = typeof item.img === "string" && item.img ? (/^https?:\/\//i.test(item.img) ? item.img : `${base}/${item.img.replace(/^\/+/, "")}`) : null;
-      games.push({ code, name: typeof item.name === "string" && item.name ? item.name : code, tab: brand, img });
-    }
-    return { kind: "ok", list: { tabs, games } };
+    return { kind: "ok", list: { tabs, games: gamesOf(file.json, brand, this.config.imageBase ?? this.entrance) } };
   }
 
   private async staticJson(file: string): Promise<{ kind: "ok"; json: unknown } | { kind: "unavailable"; reason: string }> {
-    const reply = await exchange(this.fetchFn, `${this.entrance}/games_share/${file}`, { method: "GET", headers: { Accept: "application/json, text/plain" } }, this.timeoutMs);
+    const reply = await this.http.getFile(`${this.entrance}/games_share/${file}`, "application/json, text/plain");
     if (reply.kind === "no-answer") return { kind: "unavailable", reason: reply.reason };
     if (reply.status !== 200) return { kind: "unavailable", reason: `games_share/${file}: HTTP ${reply.status}` };
     if (reply.json === undefined) return { kind: "unavailable", reason: `games_share/${file}: not JSON` };
@@ -497,14 +329,11 @@ export class BetflixAdapter implements GameProviderPort {
 
   /** [OAK] GET /v4/report/summary?username&start&end -> `data.turnover` (and `data.winloss`). */
   async turnoverBetween(username: string, start: string, end: string): Promise<{ kind: "ok"; amountMinor: bigint } | { kind: "unavailable"; reason: string }> {
-    const known = await this.nameOf(username);
+    const known = await this.members.nameOf(username);
     if (known === null) return { kind: "unavailable", reason: "member names unreadable" };
-    const r = this.read(await this.get("/v4/report/summary", { username: known.member, start, end }));
-    if (r.kind === "unknown") return { kind: "unavailable", reason: r.reason };
-    if (r.kind === "unauthorized") return { kind: "unavailable", reason: "unauthorized" };
-    if (!r.env.ok) return { kind: "unavailable", reason: r.env.msg || "error" };
-    const raw = isRecord(r.env.data) ? r.env.data.turnover : undefined;
-    const amountMinor = raw === null || raw === undefined ? 0n : minorOf(raw);
+    const r = readable(await this.get("/v4/report/summary", { username: known.member, start, end }));
+    if (r.kind === "unavailable") return r;
+    const amountMinor = turnoverOf(r.env.data);
     if (amountMinor === null) return { kind: "unavailable", reason: "turnover unreadable" };
     return { kind: "ok", amountMinor };
   }
@@ -516,20 +345,20 @@ export class BetflixAdapter implements GameProviderPort {
    * /v4/report/summary per member, start/end = our Vientiane days (Bangkok is the same
    * UTC+7), at most SUMMARY_CONCURRENCY at once. turnover = `valid_amount` where answered
    * ([RWD], [EXP]: valid bets), else `turnover`; win/loss = -`winloss` (Betflix answers the
-   * member's side, [RWD]; ours is the agency's). A member Betflix does not know has no bets
-   * (0). Any other failure makes the whole period unavailable: never a partial total.
+   * member's side, [RWD]; ours is the agency's; betflix-api.ts summaryFigures). A member
+   * Betflix does not know has no bets (0). Any other failure makes the whole period
+   * unavailable: never a partial total.
    * Each player's figures are these per-member answers themselves (Betflix is asked per
    * member anyway): nobody is asked twice.
    */
   async periodSummary(input: SummaryInput): Promise<PeriodSummary> {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(input.from) || !/^\d{4}-\d{2}-\d{2}$/.test(input.to) || input.to < input.from) return { kind: "unavailable", reason: "bad period" };
-    let kept: Map<string, string>;
+    let memberOf: (username: string) => string;
     try {
-      kept = this.config.members ? await this.config.members.findMany(input.players.map((p) => p.username)) : new Map();
+      memberOf = await this.members.namesOf(input.players.map((p) => p.username));
     } catch {
       return { kind: "unavailable", reason: "member names unreadable" };
     }
-    const memberOf = (username: string) => kept.get(username) ?? this.member(username);
     const names = [...new Set(input.players.map((p) => memberOf(p.username)))];
     const byName = new Map<string, Figures>();
     let turnover = 0n;
@@ -559,67 +388,16 @@ export class BetflixAdapter implements GameProviderPort {
   }
 
   private async memberSummary(member: string, start: string, end: string): Promise<({ kind: "ok" } & Figures) | { kind: "unavailable"; reason: string }> {
-    const r = this.read(await this.get("/v4/report/summary", { username: member, start, end }));
-    if (r.kind === "unknown") return { kind: "unavailable", reason: r.reason };
-    if (r.kind === "unauthorized") return { kind: "unavailable", reason: "unauthorized" };
-    if (!r.env.ok) return MEMBER_MISSING.test(r.env.msg) ? { kind: "ok", turnoverMinor: 0n, winLossMinor: 0n } : { kind: "unavailable", reason: r.env.msg || "error" };
-    if (!isRecord(r.env.data)) return { kind: "unavailable", reason: "summary unreadable" };
-    const data = r.env.data;
-    const valid = data.valid_amount ?? data.turnover;
-    const turnover = valid === undefined || valid === null ? 0n : minorOf(valid);
-    const memberSide = data.winloss === undefined || data.winloss === null ? 0n : minorOf(data.winloss, true);
-    if (turnover === null || memberSide === null) return { kind: "unavailable", reason: "summary amounts unreadable" };
-    return { kind: "ok", turnoverMinor: turnover, winLossMinor: -memberSide };
+    const r = await this.get("/v4/report/summary", { username: member, start, end });
+    if (r.kind === "envelope" && !r.env.ok && MEMBER_MISSING.test(r.env.msg)) return { kind: "ok", turnoverMinor: 0n, winLossMinor: 0n };
+    const ok = readable(r);
+    if (ok.kind === "unavailable") return ok;
+    if (!isRecord(ok.env.data)) return { kind: "unavailable", reason: "summary unreadable" };
+    const figures = summaryFigures(ok.env.data);
+    return figures ? { kind: "ok", ...figures } : { kind: "unavailable", reason: "summary amounts unreadable" };
   }
 
   private now(): number {
     return this.config.now ? this.config.now() : Date.now();
   }
-}
-
-/** Members asked at once for a period report (Betflix's rate limits are not public). */
-const SUMMARY_CONCURRENCY = 4;
-
-/** YYYY-MM-DD in Asia/Bangkok (UTC+7, no daylight saving), as the public clients send. */
-export function bangkokDate(ms: number): string {
-  return new Date(ms + BANGKOK_OFFSET_MS).toISOString().slice(0, 10);
-}
-
-function findByReference(value: unknown, reference: string, depth: number): Record<string, unknown> | null {
-  if (depth > 4) return null;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const found = findByReference(item, reference, depth + 1);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (!isRecord(value)) return null;
-  for (const field of REF_FIELDS) if (value[field] === reference) return value;
-  for (const inner of Object.values(value)) {
-    if (typeof inner === "object" && inner !== null) {
-      const found = findByReference(inner, reference, depth + 1);
-      if (found) return found;
-    }
-  }
-  return null;
-}
-
-/** list.txt's shape is not public: strings, or objects naming the brand by code/provider/id. */
-function brandsOf(json: unknown): string[] {
-  const items = Array.isArray(json) ? json : isRecord(json) && Array.isArray(json.data) ? json.data : [];
-  const out: string[] = [];
-  for (const item of items) {
-    const code = typeof item === "string" ? item : isRecord(item) ? [item.code, item.provider, item.id].find((v) => typeof v === "string" && v) : undefined;
-    if (typeof code === "string" && /^[a-z0-9_-]+$/i.test(code) && !out.includes(code.toLowerCase())) out.push(code.toLowerCase());
-  }
-  return out;
-}
-
-function randomPassword(): string {
-  const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let out = "";
-  for (const b of bytes) out += alphabet[b % alphabet.length];
-  return out;
 }

@@ -1,8 +1,11 @@
 import { canonicalAmount, formatAmount, parseSignedAmount } from "../../core/money";
+import { PROVIDER_TIMEOUT_MS, type TransferStatus } from "../provider";
 
 /**
  * What the real provider adapters (amb.ts, betflix.ts) share: one HTTP exchange with a
- * deadline, and the reading of amounts that providers send as strings or as numbers.
+ * deadline, the API client that sends their credentials with every call, the first reading
+ * of an answer (before each vendor's envelope), the reading of amounts that providers send
+ * as strings or as numbers, of games and links, and the owner lookup of a transfer's status.
  * Runs in Workers and in Node alike: global fetch and AbortSignal.timeout, no node: imports.
  */
 
@@ -36,8 +39,95 @@ export async function exchange(fetchFn: FetchLike, url: string, init: RequestIni
   }
 }
 
+const JSON_TYPE = "application/json";
+
+/**
+ * One provider API: its base URL, its deadline (PROVIDER_TIMEOUT_MS unless configured), its
+ * fetch (tests inject one), and the credentials' headers on every API call; JSON answers are
+ * asked for. AMB takes JSON bodies, Betflix form bodies.
+ */
+export class ProviderHttp {
+  private readonly baseUrl: string;
+  private readonly fetchFn: FetchLike;
+  private readonly timeoutMs: number;
+
+  constructor(
+    config: { baseUrl: string; fetch?: FetchLike; timeoutMs?: number },
+    private readonly credentials: Record<string, string>,
+  ) {
+    this.baseUrl = trimSlash(config.baseUrl);
+    this.fetchFn = config.fetch ?? ((input, init) => fetch(input, init));
+    this.timeoutMs = config.timeoutMs ?? PROVIDER_TIMEOUT_MS;
+  }
+
+  get(path: string, query: Record<string, string>): Promise<Exchange> {
+    return this.send(`${this.baseUrl}${path}?${new URLSearchParams(query).toString()}`, { method: "GET", headers: { ...this.credentials, Accept: JSON_TYPE } });
+  }
+
+  postJson(path: string, body: Record<string, unknown>): Promise<Exchange> {
+    return this.send(`${this.baseUrl}${path}`, { method: "POST", headers: { ...this.credentials, "Content-Type": JSON_TYPE, Accept: JSON_TYPE }, body: JSON.stringify(body) });
+  }
+
+  postForm(path: string, fields: Record<string, string>): Promise<Exchange> {
+    return this.send(`${this.baseUrl}${path}`, {
+      method: "POST",
+      headers: { ...this.credentials, "Content-Type": "application/x-www-form-urlencoded", Accept: JSON_TYPE },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  /** A file outside the API, under the same deadline and without the credentials (Betflix's game lists). */
+  getFile(url: string, accept: string): Promise<Exchange> {
+    return this.send(url, { method: "GET", headers: { Accept: accept } });
+  }
+
+  private send(url: string, init: RequestInit): Promise<Exchange> {
+    return exchange(this.fetchFn, url, init, this.timeoutMs);
+  }
+}
+
+/** An answer read before the vendor's envelope: its JSON object, or why it cannot be read. */
+type AnswerBody = { kind: "body"; status: number; body: Record<string, unknown> } | { kind: "unknown"; reason: string } | { kind: "unauthorized" };
+
+/**
+ * The first reading of every API answer, the same at each provider: no answer (timeout,
+ * network) or an HTTP 5xx is an unknown outcome, never a refusal; the vendor's statuses for
+ * bad credentials are "unauthorized"; a body that is not a JSON object cannot be read.
+ */
+export function answerBody(reply: Exchange, unauthorizedStatuses: readonly number[]): AnswerBody {
+  if (reply.kind === "no-answer") return { kind: "unknown", reason: reply.reason };
+  if (reply.status >= 500) return { kind: "unknown", reason: `HTTP ${reply.status}` };
+  if (unauthorizedStatuses.includes(reply.status)) return { kind: "unauthorized" };
+  if (!isRecord(reply.json)) return { kind: "unknown", reason: `unparsable answer (HTTP ${reply.status})` };
+  return { kind: "body", status: reply.status, body: reply.json };
+}
+
+export function isSuccessStatus(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** A read (balance, games, launch, report) that could not be made. */
+export type Unavailable = { kind: "unavailable"; reason: string };
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** An id or code that providers send as a string or as a number: as text, or null. */
+export function textOf(value: unknown): string | null {
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : null;
+}
+
+/** An absolute http(s) link (a launch URL, a picture), never another scheme: the link, or null. */
+export function httpUrl(value: unknown): string | null {
+  return typeof value === "string" && /^https?:\/\//i.test(value) ? value : null;
+}
+
+/** A game list entry's code and name (the name defaults to the code), or null without a code. */
+export function gameNamed(item: Record<string, unknown>): { code: string; name: string } | null {
+  const code = textOf(item.code);
+  if (!code) return null;
+  return { code, name: typeof item.name === "string" && item.name ? item.name : code };
 }
 
 /**
@@ -88,17 +178,24 @@ export type TransferOwner = { username: string; direction: "in" | "out"; at?: nu
 export type OwnerLookup = (reference: string) => Promise<TransferOwner | null>;
 
 /**
- * Whose transfer a reference is, for providers whose status call needs the player: the
- * owner, or the unknown outcome to answer (never a guess) when nobody can tell.
+ * The port's transferStatus(reference) for providers whose status call needs the player:
+ * the status asked with the reference's owner, or the unknown outcome (never a guess) when
+ * nobody can tell whose it is.
  */
-export async function lookUpOwner(ownerOf: OwnerLookup | undefined, reference: string, noLookupReason: string): Promise<{ owner: TransferOwner } | { kind: "unknown"; reason: string }> {
+export async function statusWithOwner(
+  ownerOf: OwnerLookup | undefined,
+  reference: string,
+  noLookupReason: string,
+  statusOf: (reference: string, owner: TransferOwner) => Promise<TransferStatus>,
+): Promise<TransferStatus> {
   if (!ownerOf) return { kind: "unknown", reason: noLookupReason };
+  let owner: TransferOwner | null;
   try {
-    const owner = await ownerOf(reference);
-    return owner ? { owner } : { kind: "unknown", reason: "reference unknown to the owner lookup" };
+    owner = await ownerOf(reference);
   } catch (error) {
     return { kind: "unknown", reason: `owner lookup: ${String(error)}` };
   }
+  return owner ? statusOf(reference, owner) : { kind: "unknown", reason: "reference unknown to the owner lookup" };
 }
 
 /** A game as the real adapters return it: the port's shape plus the picture. */
