@@ -19,6 +19,7 @@ async function hydrate() {
     resources: { [payload.lng]: payload.resources },
   });
   // (`html.js` is set by the root's head script.) Tells the server this browser runs JavaScript, so it may stream (see entry.server).
+  // biome-ignore lint/suspicious/noDocumentCookie: one synchronous write every browser knows; the Cookie Store API is newer and asynchronous
   if (!/(?:^|;\s*)js=1(?:;|$)/.test(document.cookie)) document.cookie = "js=1; path=/; max-age=31536000; samesite=lax";
   startTransition(() => {
     hydrateRoot(

@@ -167,6 +167,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* `html.js` before the body is parsed: the `.js-only` controls are in the first layout
             instead of appearing when the page's script runs at the end of the body, after a
             paint (the "show passwords" switch moved the login form down: CLS, issue 16). */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of this module, run under the page's nonce */}
         {scripts !== "none" && nonce && <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: MARK_JS_SCRIPT }} />}
         {/* the 700 weight too, except on a page that draws its bold from the regular (home.tsx) */}
         {!matches.some((m) => (m.handle as { fonts?: string } | undefined)?.fonts === "regular") && (
@@ -180,11 +181,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
               // this browser holds the file (decision 044): from its cache, no text in the page
               <link rel="stylesheet" href={lite.stylesheet.href} />
             ) : (
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: the build's own stylesheet, inlined (decision 044)
               <style nonce={lite.nonce} dangerouslySetInnerHTML={{ __html: lite.css }} />
             ))}
         {/* The agency's colours, in the HTML itself: no flash of the default, no request, no
             JavaScript. After the stylesheet, so they win over its defaults. brandCss writes
             validated #rrggbb values only. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: brandCss writes validated #rrggbb values only */}
         {brand && <style nonce={nonce} suppressHydrationWarning data-testid="brand-colors" dangerouslySetInnerHTML={{ __html: brandCss(brand.colors) }} />}
       </head>
       <body>
@@ -201,6 +204,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             type="application/json"
             id={I18N_DATA_ID}
             suppressHydrationWarning
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON of our own translations, with every "<" escaped
             dangerouslySetInnerHTML={{
               __html: JSON.stringify({ lng: locale, groups, resources: bundles }).replace(/</g, "\\u003c"),
             }}
@@ -216,6 +220,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           lite && (
             <script
               nonce={lite.nonce}
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: the lite script is the build's own source (app/lib/lite), run under the page's nonce
               dangerouslySetInnerHTML={{
                 __html: lite.script({
                   fingerprintField: wantsFingerprintField(matches),

@@ -124,8 +124,14 @@ async function pageBytes() {
       const sizes = [];
       let waiting = 0;
       let last = Date.now();
-      context.on("request", () => ((waiting += 1), (last = Date.now())));
-      context.on("requestfailed", () => ((waiting -= 1), (last = Date.now())));
+      context.on("request", () => {
+        waiting += 1;
+        last = Date.now();
+      });
+      context.on("requestfailed", () => {
+        waiting -= 1;
+        last = Date.now();
+      });
       context.on("response", (response) => {
         waiting -= 1;
         last = Date.now();

@@ -46,7 +46,11 @@ function canvas(width, height, channels) {
   };
   const text = (s, x0, y0, scale, colour) => {
     [...s].forEach((ch, n) => {
-      (FONT[ch] ?? FONT[" "]).forEach((row, y) => [...row].forEach((bit, x) => bit === "1" && rect(x0 + (n * 6 + x) * scale, y0 + y * scale, scale, scale, colour)));
+      (FONT[ch] ?? FONT[" "]).forEach((row, y) => {
+        [...row].forEach((bit, x) => {
+          if (bit === "1") rect(x0 + (n * 6 + x) * scale, y0 + y * scale, scale, scale, colour);
+        });
+      });
     });
   };
   const textWidth = (s, scale) => (s.length * 6 - 1) * scale;

@@ -12,7 +12,14 @@ const shots = [];
 for (const host of hosts) {
   const page = await browser.newPage({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
   await page.goto(`http://${host}:${port}/`, { waitUntil: "load" });
-  await page.evaluate(() => Promise.all([...document.images].map((img) => (img.loading = "eager", img.decode().catch(() => {})))));
+  await page.evaluate(() =>
+    Promise.all(
+      [...document.images].map((img) => {
+        img.loading = "eager";
+        return img.decode().catch(() => {});
+      }),
+    ),
+  );
   shots.push(await page.screenshot({ fullPage: false }));
   await page.close();
 }

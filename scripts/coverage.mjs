@@ -43,7 +43,10 @@ function fromSummary(files) {
     const sum = { lines: { covered: 0, total: 0 }, branches: { covered: 0, total: 0 } };
     for (const [file, f] of Object.entries(files)) {
       if (file === "total" || !relative(process.cwd(), file).startsWith(prefix)) continue;
-      for (const k of ["lines", "branches"]) (sum[k].covered += f[k].covered), (sum[k].total += f[k].total);
+      for (const k of ["lines", "branches"]) {
+        sum[k].covered += f[k].covered;
+        sum[k].total += f[k].total;
+      }
     }
     for (const k of ["lines", "branches"]) sum[k].pct = Number(((100 * sum[k].covered) / Math.max(1, sum[k].total)).toFixed(2));
     return sum;

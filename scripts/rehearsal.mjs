@@ -13,7 +13,7 @@
 //   REHEARSAL_KEEP=1 npm run test:production   keeps the state directory and prints it
 // Its build is in .local/rehearsal/build (decision 055), made again only when the sources changed,
 // so a running `npm start` is left alone.
-import { execFileSync, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -101,7 +101,7 @@ function startGroup(command, args, env, onOutput) {
   return child;
 }
 
-async function waitForServer(server, output) {
+async function waitForServer(output) {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     try {
@@ -197,7 +197,7 @@ async function sizeAndStart() {
   server.on("exit", (code) => {
     if (step !== "done") fail(`wrangler dev exited with ${code} before the rehearsal ended`, serverLog);
   });
-  const [created] = await Promise.all([creating, waitForServer(server, () => serverLog)]);
+  const [created] = await Promise.all([creating, waitForServer(() => serverLog)]);
   return { created, tls, serverLog: () => serverLog };
 }
 

@@ -157,6 +157,7 @@ function AdminMenu({ staff, waiting }: { staff: { username: string; role: "owner
         </summary>
         <div className="admin-menu-panel">
           {groups.map((g) => (
+            // biome-ignore lint/a11y/useAriaPropsSupportedByRole: aria-labelledby is set only with role="group" (a named group); the home link has neither
             <div key={g.key ?? "home"} className="admin-nav-group" role={g.key ? "group" : undefined} aria-labelledby={g.key ? `admin-nav-${g.key}` : undefined} data-group={g.key ?? "home"}>
               {g.key && (
                 <span className="admin-nav-group-name" id={`admin-nav-${g.key}`}>

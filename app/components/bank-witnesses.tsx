@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/lib/format";
+import { TableWrap } from "./table-wrap";
 
 /** A report of a bank transfer: a statement row, a forwarded message or a cashier's "mark paid" (decision 046). */
 export type WitnessView = { channelCode: string; source: string; witnessId: string; transferId: string; bankTime: number; raw: string | null; link: string; splitReason: string | null };
@@ -14,7 +15,7 @@ export type WitnessView = { channelCode: string; source: string; witnessId: stri
 export function BankWitnesses({ witnesses, splitAction }: { witnesses: WitnessView[]; splitAction?: string }) {
   const { t } = useTranslation("admin");
   return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-label={t("payments.witnesses.title")}>
+    <TableWrap label={t("payments.witnesses.title")}>
       <table className="admin-table" data-testid="bank-witnesses">
         <caption>{t("payments.witnesses.title")}</caption>
         <thead>
@@ -61,6 +62,6 @@ export function BankWitnesses({ witnesses, splitAction }: { witnesses: WitnessVi
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

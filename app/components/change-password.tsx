@@ -29,9 +29,10 @@ export function ChangePasswordForm({ onCancel, serverResult }: { onCancel?: () =
   // for the visitor's and send /player/* to the login page before the success dialog shows.
   // A refused change still needs the root loader to run, for its error toast.
   const failed = fetcher.state === "idle" && fetcher.data !== undefined && !fetcher.data.changed;
+  // biome-ignore lint/correctness/useExhaustiveDependencies(fetcher.data): each refused answer revalidates, a second one too (failed stays true)
   useEffect(() => {
     if (failed) void revalidator.revalidate();
-  }, [failed, fetcher.data]);
+  }, [failed, fetcher.data, revalidator.revalidate]);
   if (result?.changed) return <PasswordChanged />;
   return (
     <fetcher.Form

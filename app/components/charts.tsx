@@ -76,6 +76,7 @@ function Frame({
   const id = useId();
   return (
     <figure className="chart" data-testid={testId} data-chart={kind}>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: a tap beside a mark closes the pointer's tooltip; the figures are in the table the chart comes with */}
       <div className="chart-frame" ref={frame} onClick={clear}>
         <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title`} className="chart-svg" preserveAspectRatio="xMidYMid meet">
           <title id={`${id}-title`}>{title}</title>
@@ -121,6 +122,7 @@ function valueAxis(series: ChartSeries[], format: (v: number) => string, emptyMa
 
 function YAxis({ axis }: { axis: Axis }) {
   return (
+    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG <g> takes no focus; the axis is hidden because the image has its title and the figures their table
     <g className="chart-axis" aria-hidden="true">
       {axis.ticks.map((tick) => (
         <g key={tick.value} transform={`translate(0,${axis.y(tick.value)})`}>
@@ -143,6 +145,7 @@ function fit(label: string, room: number): string {
 function XAxis({ categories, x, step }: { categories: ChartProps["categories"]; x: (i: number) => number; step: number }) {
   const every = tickEvery(categories.length);
   return (
+    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: an SVG <g> takes no focus; the axis is hidden because the image has its title and the figures their table
     <g className="chart-axis" aria-hidden="true">
       {categories.map((c, i) =>
         i % every === 0 ? (

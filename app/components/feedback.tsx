@@ -19,7 +19,7 @@ export const TOAST_SWIPE_PX = 50;
 export function Toaster({ toast }: { toast: ToastData | null }) {
   const { t } = useTranslation();
   const [current, setCurrent] = useState<ToastData | null>(toast);
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRef<HTMLElement>(null);
   const startX = useRef<number | null>(null);
 
   useEffect(() => setCurrent(toast), [toast]);
@@ -40,7 +40,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
   }, []);
 
   return (
-    <div ref={ref} className="toast-region" role="region" aria-label={t("toast.region")} data-testid="toast-region">
+    <section ref={ref} className="toast-region" aria-label={t("toast.region")} data-testid="toast-region">
       {current && (
         <div
           className={`toast toast-${current.type}`}
@@ -64,7 +64,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
           </button>
         </div>
       )}
-    </div>
+    </section>
   );
 }
 

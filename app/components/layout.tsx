@@ -139,6 +139,7 @@ function SideDrawer({ agencyName, logo, player }: LayoutProps & { player: Layout
     >
       {/* The backdrop and the Close control reload this page without JavaScript (closing the
           drawer); with JavaScript they just close it. */}
+      {/* biome-ignore lint/a11y/useAnchorContent: the backdrop is for the pointer only (out of the tab order and the accessibility tree); the labelled Close control does the same */}
       <a href={here} className="drawer-backdrop" aria-hidden="true" tabIndex={-1} onClick={closeDrawer} />
       <div className="drawer-panel" role="dialog" aria-label={t("nav.menu")}>
         <div className="drawer-head">

@@ -52,6 +52,7 @@ export function Disclosure({
     };
   }, []);
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a delegated listener for the links inside (Enter on a link fires click too); the <summary> is the control
     <details
       ref={ref}
       className={className}

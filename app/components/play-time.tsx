@@ -10,6 +10,7 @@ import { useTranslation } from "react-i18next";
 export function PlayTime({ playedMs, limitMinutes }: { playedMs: number; limitMinutes: number | null }) {
   const { t } = useTranslation();
   const [extra, setExtra] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies(playedMs): a new figure from the server starts the count again
   useEffect(() => {
     const start = Date.now();
     setExtra(0);

@@ -1,6 +1,7 @@
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { formatDateTime, formatMoney } from "~/lib/format";
+import { TableWrap } from "./table-wrap";
 
 /**
  * Staff retry of a FAILED reward (decision 029): a plain POST to the list's own action
@@ -39,7 +40,7 @@ type RewardClaimLine = {
 export function RewardClaimsTable({ claims, label, testId }: { claims: readonly RewardClaimLine[]; label: string; testId: string }) {
   const { t } = useTranslation("admin");
   return (
-    <div className="table-wrap" role="region" tabIndex={0} aria-label={label}>
+    <TableWrap label={label}>
       <table className="admin-table" data-testid={testId}>
         <caption className="sr-only">{label}</caption>
         <thead>
@@ -69,6 +70,6 @@ export function RewardClaimsTable({ claims, label, testId }: { claims: readonly 
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

@@ -69,6 +69,7 @@ export function isActiveEntry(entry: MenuEntry, currentPath: string): boolean {
 export function safeRedirectPath(value: unknown, fallback = "/"): string {
   if (typeof value !== "string") return fallback;
   if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (/[\u0000-\u001f]/.test(value)) return fallback;
   return value;
 }

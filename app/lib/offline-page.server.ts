@@ -17,7 +17,7 @@ export type OfflinePageInput = {
  */
 const RETRY = `function r(){location.reload()}addEventListener("online",function(){setTimeout(r,1e3)});if(navigator.onLine)setTimeout(r,1e4)`;
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * The page the service worker shows when a navigation finds no network (decision 028).
@@ -34,5 +34,5 @@ export function offlinePageHtml({ lang, siteName, colors, nonce, text }: Offline
     `body{margin:0;font:16px/1.6 "Noto Sans Lao",system-ui,sans-serif;color:#1f2328;background:#f6f7f9}` +
     `main{max-width:32rem;margin:0 auto;padding:2rem 1rem}header{background:var(--brand);color:var(--brand-text);padding:.75rem 1rem;font-weight:700}` +
     `h1{font-size:1.4rem;line-height:1.3}a.button{display:inline-block;padding:.6rem 1.2rem;border-radius:.5rem;background:var(--brand);color:var(--brand-text);text-decoration:none;font-weight:700}`;
-  return `<!doctype html><html lang="${HTML_LANG[lang]}" data-locale="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(text.title)}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><style nonce="${escape(nonce)}">${css}</style></head><body data-testid="offline-page"><header>${escape(siteName)}</header><main><h1>${escape(text.title)}</h1><p>${escape(text.body)}</p><p>${escape(text.deposit)}</p><p><a class="button" href="" data-testid="offline-retry">${escape(text.retry)}</a></p></main><script nonce="${escape(nonce)}">${RETRY}</script></body></html>`;
+  return `<!doctype html><html lang="${HTML_LANG[lang]}" data-locale="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(text.title)}</title><link rel="icon" href="/favicon.svg" type="image/svg+xml"><style nonce="${escapeHtml(nonce)}">${css}</style></head><body data-testid="offline-page"><header>${escapeHtml(siteName)}</header><main><h1>${escapeHtml(text.title)}</h1><p>${escapeHtml(text.body)}</p><p>${escapeHtml(text.deposit)}</p><p><a class="button" href="" data-testid="offline-retry">${escapeHtml(text.retry)}</a></p></main><script nonce="${escapeHtml(nonce)}">${RETRY}</script></body></html>`;
 }

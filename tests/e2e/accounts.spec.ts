@@ -554,7 +554,7 @@ test.describe("player accounts", () => {
         return getItem.call(this, name);
       };
       const fetch = window.fetch;
-      window.fetch = function (input: RequestInfo | URL, init?: RequestInit) {
+      window.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
         const url = new URL(input instanceof Request ? input.url : String(input), location.href);
         const method = init?.method ?? (input instanceof Request ? input.method : "GET");
         if (method.toUpperCase() === "POST" && url.pathname === "/api/v2/fingerprint") w.fpPosts = (w.fpPosts ?? 0) + 1;

@@ -151,7 +151,7 @@ test("a payment with no order is credited by hand to a player, after a confirm s
   await expect(page.getByTestId("payment-panel")).toHaveAttribute("data-status", "CREDITED", { timeout: 15_000 });
   // the manual order settled at the provider; a second press has nothing left to do
   await expect(page.getByTestId("credit-form")).toHaveCount(0);
-  await page.getByTestId("payment-panel").getByRole("link", { name: new RegExp(`M$`) }).click();
+  await page.getByTestId("payment-panel").getByRole("link", { name: /M$/ }).click();
   await expect(page.getByTestId("deposit-status")).toHaveText("SUCCESS", { timeout: 15_000 });
 });
 

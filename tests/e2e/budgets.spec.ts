@@ -135,9 +135,18 @@ async function firstLoad(browser: Browser, baseURL: string, path: string, cookie
     const waiting = new Set<Request>();
     let lastChange = Date.now();
     const touch = () => (lastChange = Date.now());
-    context.on("request", (request) => (waiting.add(request), touch()));
-    context.on("response", (response) => (waiting.delete(response.request()), touch()));
-    context.on("requestfailed", (request) => (waiting.delete(request), touch()));
+    context.on("request", (request) => {
+      waiting.add(request);
+      touch();
+    });
+    context.on("response", (response) => {
+      waiting.delete(response.request());
+      touch();
+    });
+    context.on("requestfailed", (request) => {
+      waiting.delete(request);
+      touch();
+    });
     context.on("requestfinished", touch);
     const page = await context.newPage();
     const response = await page.goto(path, { waitUntil: "load" });

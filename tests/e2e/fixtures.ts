@@ -9,6 +9,7 @@ export function currentBaseURL(): string {
 }
 
 /** A console error or an uncaught exception in the page fails the test. */
+// biome-ignore lint/suspicious/noConfusingVoidType: Playwright's type for a fixture that gives no value (`await use()`)
 export const test = base.extend<{ consoleErrors: string[]; rememberBaseURL: void }>({
   rememberBaseURL: [
     async ({ baseURL }, use) => {
@@ -256,7 +257,7 @@ export const accountTest = test.extend<{ clientIp: string; expectHttpError: (sta
 export async function seriousAxeViolations(page: Page, where = ""): Promise<string[]> {
   await expect(page.getByTestId("pending")).toBeHidden({ timeout: 10_000 });
   await page.emulateMedia({ reducedMotion: "reduce" });
-  let results;
+  let results: Awaited<ReturnType<AxeBuilder["analyze"]>>;
   try {
     await page.evaluate(async () => {
       await Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined)));

@@ -63,7 +63,7 @@ describe("deposits: list, detail, retry of a FAILED settlement", () => {
     const p = await failedDeposit("gclub_live");
     // the order code is recorded FAILED at the provider for good: the retry needs a reference of its own
     await faults({ provider: "gclub_live", op: "deposit", mode: "error-after", count: 1, username: `demo_${p.username}` });
-    let answers;
+    let answers: Awaited<ReturnType<typeof retryDeposit>>[];
     try {
       answers = await Promise.all([retryDeposit(env, staffA, p.code, 0), retryDeposit(env, staffA, p.code, 0)]);
     } finally {

@@ -99,7 +99,16 @@ async function deliver(ids: string[], attempts = 1) {
       retry: (options?: { delaySeconds?: number }) => void retryMessages.push({ msgId: id, delaySeconds: options?.delaySeconds }),
     };
   });
-  const batch = { queue: "staff-alerts", messages, ackAll: () => messages.forEach((m) => m.ack()), retryAll: () => messages.forEach((m) => m.retry()) };
+  const batch = {
+    queue: "staff-alerts",
+    messages,
+    ackAll: () => {
+      for (const m of messages) m.ack();
+    },
+    retryAll: () => {
+      for (const m of messages) m.retry();
+    },
+  };
   await deliverAlerts(batch as unknown as MessageBatch<AlertMessageBody>, env);
   return { explicitAcks, retryMessages };
 }

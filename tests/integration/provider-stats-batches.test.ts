@@ -26,6 +26,7 @@ const YESTERDAY = vientianeDate(NOW - DAY);
 /** 00:00 of today in Vientiane (UTC+7). */
 const TODAY_START = Date.parse(`${TODAY}T00:00:00Z`) - 7 * HOUR;
 
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's JSON answers, read loosely; the assertions check their shape
 type Json = Record<string, any>;
 
 async function sandbox(path: string, body: unknown): Promise<Json> {

@@ -21,6 +21,7 @@ const AUTH = "Basic " + btoa("demo-agent:sandbox-provider-secret-demo-0001");
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's JSON answers, read loosely; the assertions check their shape
 type Json = Record<string, any>;
 
 async function sandbox(path: string, body?: unknown, auth = true): Promise<{ status: number; body: Json }> {

@@ -16,6 +16,7 @@ function uniqueRef(prefix = "ref"): string {
   return `${prefix}-${crypto.randomUUID()}`;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's JSON answers, read loosely; the assertions check their shape
 type Json = Record<string, any>;
 
 async function call(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<{ status: number; body: Json }> {

@@ -10,7 +10,7 @@ import vn from "../../locales/vn/admin.json";
 
 function flatten(value: unknown, prefix = ""): Record<string, string> {
   if (typeof value === "string") return { [prefix]: value };
-  return Object.entries(value as Record<string, unknown>).reduce((all, [k, v]) => ({ ...all, ...flatten(v, prefix ? `${prefix}.${k}` : k) }), {});
+  return Object.entries(value as Record<string, unknown>).reduce((all, [k, v]) => Object.assign(all, flatten(v, prefix ? `${prefix}.${k}` : k)), {});
 }
 
 describe("admin translations", () => {

@@ -37,6 +37,13 @@ async function pair(lng: (typeof LANGUAGES)[number]) {
   return { real, small };
 }
 
+/** A component reading two namespaces through the hook. */
+function Probe() {
+  const { t, i18n } = useTranslation("admin");
+  const common = useTranslation();
+  return createElement("p", null, `${i18n.language}|${t("common:nav.login")}|${common.t("nav.login")}`);
+}
+
 describe("the browser's i18next", () => {
   it("gives i18next's string for every key of every namespace and language, with and without values", async () => {
     let compared = 0;
@@ -80,11 +87,6 @@ describe("the browser's i18next", () => {
 
   it("useTranslation under I18nextProvider: the hook's namespace, the instance, the language", async () => {
     const { small } = await pair("cn");
-    function Probe() {
-      const { t, i18n } = useTranslation("admin");
-      const common = useTranslation();
-      return createElement("p", null, `${i18n.language}|${t("common:nav.login")}|${common.t("nav.login")}`);
-    }
     const html = renderToString(createElement(I18nextProvider, { i18n: small }, createElement(Probe)));
     const login = (resources.cn.common as { nav: { login: string } }).nav.login;
     expect(html).toBe(`<p>cn|${login}|${login}</p>`);

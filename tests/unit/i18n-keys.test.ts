@@ -34,7 +34,7 @@ function keyNode(path: string): unknown {
 function keysIn(source: string): Set<string> {
   const text = source
     // comments out (strings kept whole, so a "//" inside one stays)
-    .replace(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (all, literal?: string) => literal ?? "")
+    .replace(/("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`)|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (_all, literal?: string) => literal ?? "")
     .replace(/(?:translate\(\s*context\s*,|getInstance\(context\)\.t\()\s*(["'`])[^"'`]*\1/g, "");
   const keys = new Set<string>();
   const consider = (raw: string, subtree = false) => {

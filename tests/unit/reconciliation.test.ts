@@ -7,7 +7,6 @@ import { bankDayBounds, matchDebits, namesAccount, reconcileDay, type CreditRow,
 // 2026-11-26 in Vientiane is [2026-11-25T17:00Z, 2026-11-26T17:00Z)
 const DAY = "2026-11-26";
 const at = (hhmm: string, day = DAY) => Date.parse(`${day}T${hhmm}:00+07:00`);
-const MIN = 60_000;
 
 function credit(fields: Partial<CreditRow> & { transferId: string }): CreditRow {
   return { channelCode: "OWN", amount: "100037.00", bankTime: at("10:00"), outcome: "APPLIED", orderCode: null, sources: ["statement"], split: false, namedOrders: [], queue: null, deposit: null, ...fields };

@@ -21,7 +21,11 @@ describe("the portal's React Router handler", () => {
   it("in production is made once, from the build object, whatever the number of requests", async () => {
     const { made, create } = recorder();
     let loads = 0;
-    const handler = lazyRequestHandler(async () => (loads++, build), "production", false, create);
+    const load = async () => {
+      loads++;
+      return build;
+    };
+    const handler = lazyRequestHandler(load, "production", false, create);
     for (let i = 0; i < 3; i++) expect(await (await handler(new Request("http://portal.test/"))).text()).toBe("ok");
     expect(made).toEqual([build]); // an object: React Router derives once
     expect(loads).toBe(1);

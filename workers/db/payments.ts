@@ -160,7 +160,7 @@ export function insertExchangeRateHistoryStatement(db: D1Database, agencyId: str
 
 // ---- payments that matched no order (migration 0009)
 
-export const UNMATCHED_KINDS = ["UNKNOWN_REFERENCE", "AMOUNT_MISMATCH", "LATE_PAYMENT", "NO_ORDER", "AMBIGUOUS", "UNREADABLE"] as const;
+const UNMATCHED_KINDS = ["UNKNOWN_REFERENCE", "AMOUNT_MISMATCH", "LATE_PAYMENT", "NO_ORDER", "AMBIGUOUS", "UNREADABLE"] as const;
 export type UnmatchedKind = (typeof UNMATCHED_KINDS)[number];
 export const UNMATCHED_STATUSES = ["OPEN", "RESOLVING", "CREDITED", "REFUNDED"] as const;
 export type UnmatchedStatus = (typeof UNMATCHED_STATUSES)[number];

@@ -7,8 +7,6 @@
 import type { Provider } from "../core/providers";
 import { exactNumber } from "./provider-stats";
 
-type PlayerProviderDay = { playerId: string; provider: Provider; day: string; turnoverMinor: number; winLossMinor: number };
-
 /** One player's day at one provider, replacing earlier figures (a re-run writes the same row). */
 export function upsertPlayerProviderDayStatement(db: D1Database, input: { agencyId: string; playerId: string; provider: Provider; day: string; turnoverMinor: bigint; winLossMinor: bigint; collectedAt: string }): D1PreparedStatement {
   return db

@@ -16,9 +16,7 @@ import {
   markUnmatchedRefundedStatement,
   renewUnmatchedClaim,
   unmatchedClaimedAt,
-  UNMATCHED_KINDS,
   UNMATCHED_STATUSES,
-  type UnmatchedKind,
   type UnmatchedPayment,
   type UnmatchedStatus,
 } from "../db/payments";

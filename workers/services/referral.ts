@@ -333,7 +333,7 @@ export async function claimReferralWeek(
 /** The wallet's reward for a claim row; `first`: this post wrote the row (a repeat that finds the reward made hears "already claimed" once it is final). */
 async function creditClaim(env: Env, agencyId: string, player: { id: string; username: string }, claim: ReferralClaim, first: boolean): Promise<ClaimResult> {
   const provider = claim.provider as Provider;
-  let outcome;
+  let outcome: Awaited<ReturnType<typeof creditReferralReward>>;
   try {
     outcome = await creditReferralReward(env, { agencyId, playerId: player.id, username: player.username }, {
       weekStart: claim.weekStart,

@@ -74,6 +74,7 @@ function sandboxPage(target: string, rawPathname: string, method: string): strin
     if (round === 3) return null;
     path = decoded;
   }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters (and backslashes) is the point
   if (/[\\\u0000-\u001f\u007f]/.test(path)) return null;
   // (concatenated, not resolved against a base: `//host/x` must stay a path)
   const resolved = new URL(`http://sandbox${path}`).pathname;

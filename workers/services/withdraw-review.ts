@@ -190,9 +190,3 @@ export async function decideWithdrawal(env: Env, agencyId: string, code: string,
   if (result.kind === "duplicate" && via === "api") return { ok: true, order, repeated: true };
   return { ok: false, code: "CONFLICT", order };
 }
-
-/** The order as the wallet holds it now (for the operator API's before/after). */
-async function currentWithdrawal(env: Env, agencyId: string, code: string): Promise<WithdrawOrder | null> {
-  const playerId = await withdrawPlayerOf(env.DB, agencyId, code);
-  return playerId ? ((await walletOf(env, agencyId, playerId).getWithdraw(code)) as WithdrawOrder | null) : null;
-}

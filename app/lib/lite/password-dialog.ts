@@ -65,7 +65,9 @@ export function litePasswordDialog({ d }: LiteContext): void {
     }
     const toggle = node.querySelector<HTMLInputElement>(".password-toggle input");
     const fields = [...node.querySelectorAll<HTMLInputElement>('input[type="password"]')];
-    toggle?.addEventListener("change", () => fields.forEach((f) => (f.type = toggle.checked ? "text" : "password")));
+    toggle?.addEventListener("change", () => {
+      for (const f of fields) f.type = toggle.checked ? "text" : "password";
+    });
     const first = node.querySelector<HTMLElement>('[aria-invalid="true"]') ?? fields[0];
     if (d.activeElement === closeButton || !dialog.contains(d.activeElement) || alert.textContent) first?.focus();
   };

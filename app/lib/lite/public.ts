@@ -49,7 +49,9 @@ export function publicPart({ d, config: o, kit }: LiteContext): void {
   // "Show passwords": flips every password field of its form.
   for (const box of d.querySelectorAll<HTMLInputElement>(".password-toggle input")) {
     const fields = [...(box.form ?? d).querySelectorAll<HTMLInputElement>('input[type="password"]')];
-    box.addEventListener("change", () => fields.forEach((f) => (f.type = box.checked ? "text" : "password")));
+    box.addEventListener("change", () => {
+      for (const f of fields) f.type = box.checked ? "text" : "password";
+    });
   }
 
   // Username availability on blur (registration): the form carries the two messages.
@@ -68,7 +70,7 @@ export function publicPart({ d, config: o, kit }: LiteContext): void {
       if (!res?.ok || user.value.trim() !== username) return;
       const { available } = (await res.json()) as { available: boolean };
       const errorId = `${user.id}-error`;
-      field.querySelectorAll(".field-errors, .field-ok").forEach((n) => n.remove());
+      for (const n of field.querySelectorAll(".field-errors, .field-ok")) n.remove();
       const described = (user.getAttribute("aria-describedby") ?? "").split(" ").filter((id) => id && id !== errorId);
       if (available) {
         user.removeAttribute("aria-invalid");

@@ -4,6 +4,7 @@ import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { apiTokensPage, createApiToken, revokeApiToken, rotateApiToken } from "../../../workers/services/api-tokens";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { TableWrap } from "~/components/table-wrap";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
@@ -103,7 +104,7 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
       {loaderData.tokens.length === 0 ? (
         <p className="muted">{t("apiTokens.empty")}</p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("apiTokens.title")}>
+        <TableWrap label={t("apiTokens.title")}>
           <table className="admin-table" data-testid="api-token-table">
             <thead>
               <tr>
@@ -143,7 +144,7 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );

@@ -2,6 +2,7 @@ import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { auditLogPage } from "../../../workers/services/admin-audit";
 import { AdminPager } from "~/components/admin";
+import { TableWrap } from "~/components/table-wrap";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
@@ -45,7 +46,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       {items.length === 0 ? (
         <p className="empty">{t("audit.empty")}</p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("audit.title")}>
+        <TableWrap label={t("audit.title")}>
           <table className="admin-table" data-testid="audit-table">
             <thead>
               <tr>
@@ -77,7 +78,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/audit" query={action ? { action } : undefined} />
     </section>

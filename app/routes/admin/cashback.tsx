@@ -6,7 +6,7 @@ import { cashbackAdminPage, saveCashbackSettings } from "../../../workers/servic
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
-import { formatDateTime, formatMoney } from "~/lib/format";
+import { formatMoney } from "~/lib/format";
 import { CashbackSettingsSchema, cashbackSettingsInput } from "~/lib/schemas/cashback";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";

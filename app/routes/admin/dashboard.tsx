@@ -5,6 +5,7 @@ import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { requireStaff } from "~/lib/staff.server";
 import type { Route } from "./+types/dashboard";
+import { TableWrap } from "~/components/table-wrap";
 
 /** Today (Vientiane day) at a glance: money in and out, what waits for staff or for a provider, provider failures and errors. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -95,7 +96,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           {t("dashboard.noProviderFailures")}
         </p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("dashboard.providerFailures")}>
+        <TableWrap label={t("dashboard.providerFailures")}>
           <table className="admin-table" data-testid="dash-provider-failures">
             <thead>
               <tr>
@@ -116,7 +117,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <h2>{t("dashboard.providerErrors")}</h2>
       {d.providerErrors.length === 0 ? (
@@ -124,7 +125,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           {t("dashboard.noErrors")}
         </p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("dashboard.providerErrors")}>
+        <TableWrap label={t("dashboard.providerErrors")}>
           <table className="admin-table" data-testid="dash-provider-errors">
             <thead>
               <tr>
@@ -143,7 +144,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );

@@ -5,6 +5,7 @@ import { getDepositDetail, retryDeposit } from "../../../workers/services/admin-
 import { formatRate } from "../../../workers/core/money";
 import { splitWitness } from "../../../workers/services/bank-transactions";
 import { BankWitnesses } from "~/components/bank-witnesses";
+import { TableWrap } from "~/components/table-wrap";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -140,7 +141,7 @@ export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
       {ledger.length === 0 ? (
         <p>{t("deposits.ledgerEmpty")}</p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("deposits.ledger")}>
+        <TableWrap label={t("deposits.ledger")}>
           <table className="admin-table" data-testid="deposit-ledger">
             <thead>
               <tr>
@@ -161,7 +162,7 @@ export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );

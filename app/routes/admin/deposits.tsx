@@ -4,6 +4,7 @@ import { DEPOSIT_FLAGS, listDeposits } from "../../../workers/services/admin-dep
 import { ORDER_STATUSES } from "../../../workers/core/orders";
 import { PROVIDERS } from "../../../workers/core/providers";
 import { AdminPager } from "~/components/admin";
+import { TableWrap } from "~/components/table-wrap";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
@@ -92,7 +93,7 @@ export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
       {items.length === 0 ? (
         <p data-testid="deposits-empty">{t("deposits.empty")}</p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("deposits.title")}>
+        <TableWrap label={t("deposits.title")}>
           <table className="admin-table" data-testid="deposits-table">
             <thead>
               <tr>
@@ -125,7 +126,7 @@ export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/deposits" query={query} />
     </section>

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { sharedFingerprints } from "../../../workers/services/admin-fingerprints";
 import { AdminPager } from "~/components/admin";
+import { TableWrap } from "~/components/table-wrap";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
@@ -37,7 +38,7 @@ export default function AdminFingerprints({ loaderData }: Route.ComponentProps) 
               <p>
                 {t("fingerprints.firstSeen")}: {formatDateTime(f.firstSeenAt)} · {t("fingerprints.lastSeen")}: {formatDateTime(f.lastSeenAt)}
               </p>
-              <div className="table-wrap" tabIndex={0} role="region" aria-label={`${t("fingerprints.device")} ${f.fingerprint.slice(0, 16)}`}>
+              <TableWrap label={`${t("fingerprints.device")} ${f.fingerprint.slice(0, 16)}`}>
                 <table className="admin-table">
                   <thead>
                     <tr>
@@ -64,7 +65,7 @@ export default function AdminFingerprints({ loaderData }: Route.ComponentProps) 
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableWrap>
             </li>
           ))}
         </ul>

@@ -11,6 +11,7 @@ import { ForwarderCreateSchema, ForwarderHoldSchema, ForwarderLimitsSchema, Forw
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/forwarder";
+import { TableWrap } from "~/components/table-wrap";
 
 /**
  * The notification forwarder (issue 14): per own-account channel a URL and a secret for the
@@ -112,7 +113,7 @@ export default function ForwarderPage({ loaderData, actionData }: Route.Componen
           {t("forwarder.noHolds")}
         </p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("forwarder.holdsTitle")}>
+        <TableWrap label={t("forwarder.holdsTitle")}>
           <table className="admin-table admin-table-cards" data-testid="forwarder-holds">
             <thead>
               <tr>
@@ -151,7 +152,7 @@ export default function ForwarderPage({ loaderData, actionData }: Route.Componen
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
 
       {isOwner && (

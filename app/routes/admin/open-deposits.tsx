@@ -9,6 +9,7 @@ import { MarkPaidSchema } from "~/lib/schemas/open-deposits";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/open-deposits";
+import { TableWrap } from "~/components/table-wrap";
 
 /**
  * Open deposits into the agency's own bank account (cashier and owner): each order with the
@@ -68,7 +69,7 @@ export default function OpenDeposits({ loaderData, actionData }: Route.Component
           {t("openDeposits.empty")}
         </p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("openDeposits.title")}>
+        <TableWrap label={t("openDeposits.title")}>
           <table className="admin-table admin-table-cards" data-testid="open-deposits">
             <thead>
               <tr>
@@ -130,7 +131,7 @@ export default function OpenDeposits({ loaderData, actionData }: Route.Component
               })}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );

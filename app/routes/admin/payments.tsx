@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { getUnmatched, previewManualCredit, resolveAsRefunded, resolveWithCredit, unmatchedPaymentsPage, UNMATCHED_STATUSES, type ResolveError } from "../../../workers/services/admin-payments";
 import { AdminPager } from "~/components/admin";
 import { BankWitnesses } from "~/components/bank-witnesses";
+import { TableWrap } from "~/components/table-wrap";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -231,7 +232,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
       {items.length === 0 ? (
         <p data-testid="payments-empty">{t("payments.empty")}</p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("payments.title")}>
+        <TableWrap label={t("payments.title")}>
           <table className="admin-table admin-table-cards" data-testid="payments-table">
             <thead>
               <tr>
@@ -269,7 +270,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/payments" query={status ? { status } : {}} />
     </section>

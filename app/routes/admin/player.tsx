@@ -7,6 +7,7 @@ import { endPlayerSessions, getPlayerDetail, lockPlayer, resetPlayerPassword, un
 import { replaceBankAccount } from "../../../workers/services/bank-replace";
 import { BANKS } from "../../../workers/core/banks";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { TableWrap } from "~/components/table-wrap";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -318,7 +319,7 @@ function StaffLimits({ limits }: { limits: Route.ComponentProps["loaderData"]["l
 function SimpleTable({ label, head, rows, empty }: { label: string; head: string[]; rows: React.ReactNode[][]; empty: string }) {
   if (rows.length === 0) return <p>{empty}</p>;
   return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
+    <TableWrap label={label}>
       <table className="admin-table">
         <thead>
           <tr>
@@ -339,6 +340,6 @@ function SimpleTable({ label, head, rows, empty }: { label: string; head: string
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }

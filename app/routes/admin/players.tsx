@@ -2,6 +2,7 @@ import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { searchPlayers } from "../../../workers/services/admin-players";
 import { AdminPager } from "~/components/admin";
+import { TableWrap } from "~/components/table-wrap";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
@@ -39,7 +40,7 @@ export default function AdminPlayers({ loaderData }: Route.ComponentProps) {
       {items.length === 0 ? (
         <p data-testid="players-empty">{t("players.empty")}</p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("players.title")}>
+        <TableWrap label={t("players.title")}>
           <table className="admin-table" data-testid="players-table">
             <thead>
               <tr>
@@ -66,7 +67,7 @@ export default function AdminPlayers({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/players" query={q ? { q } : {}} />
     </section>

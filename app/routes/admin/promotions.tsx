@@ -7,6 +7,7 @@ import { PromotionStatusSchema } from "~/lib/schemas/admin-promotion";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/promotions";
+import { TableWrap } from "~/components/table-wrap";
 
 /** The agency's promotions (owner only): list, activate/deactivate, links to edit and create. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -43,7 +44,7 @@ export default function AdminPromotions({ loaderData }: Route.ComponentProps) {
       {promotions.length === 0 ? (
         <p className="empty">{t("promotions.none")}</p>
       ) : (
-        <div className="table-wrap" role="region" tabIndex={0} aria-label={t("promotions.title")}>
+        <TableWrap label={t("promotions.title")}>
           <table className="admin-table" data-testid="promotions-table">
             <thead>
               <tr>
@@ -85,7 +86,7 @@ export default function AdminPromotions({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );

@@ -10,6 +10,7 @@ import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { translate } from "~/lib/i18n.server";
 import type { Route } from "./+types/reconciliation";
+import { TableWrap } from "~/components/table-wrap";
 
 /**
  * Reconciliation of one bank day (issue 31 item 4, decision 047): the bank's credits and debits
@@ -98,7 +99,7 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
         {page.summary.waiting > 0 && <> · {t("reconciliation.waitingCount", { count: page.summary.waiting })}</>}
       </p>
 
-      <div className="table-wrap" tabIndex={0} role="region" aria-label={t("reconciliation.summary")}>
+      <TableWrap label={t("reconciliation.summary")}>
         <table className="admin-table" data-testid="reconciliation-summary">
           <caption>{t("reconciliation.summary")}</caption>
           <thead>
@@ -125,14 +126,14 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
 
       <h2>{t("reconciliation.providers")}</h2>
       <p className="muted">{t("reconciliation.providersHint")}</p>
       {page.providers.length === 0 ? (
         <p className="muted">{t("common.none")}</p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("reconciliation.providers")}>
+        <TableWrap label={t("reconciliation.providers")}>
           <table className="admin-table" data-testid="reconciliation-providers">
             <thead>
               <tr>
@@ -155,7 +156,7 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
 
       <h2>{t("reconciliation.differences")}</h2>
@@ -226,7 +227,7 @@ function LineFacts({ t, line }: { t: T; line: Line }) {
 
 function LineTable({ t, lines, testId }: { t: T; lines: Line[]; testId: string }) {
   return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-label={t(`reconciliation.${testId}`)}>
+    <TableWrap label={t(`reconciliation.${testId}`)}>
       <table className="admin-table" data-testid={testId}>
         <thead>
           <tr>
@@ -257,7 +258,7 @@ function LineTable({ t, lines, testId }: { t: T; lines: Line[]; testId: string }
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 

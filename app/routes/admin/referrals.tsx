@@ -13,6 +13,7 @@ import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { rewardRetryAction } from "~/lib/reward-retry.server";
 import { RewardClaimsTable } from "~/components/reward-retry";
+import { TableWrap } from "~/components/table-wrap";
 import type { Route } from "./+types/referrals";
 
 /**
@@ -93,7 +94,7 @@ export default function AdminReferrals({ loaderData, actionData }: Route.Compone
       {rows.length === 0 ? (
         <p className="empty">{t("referral.none")}</p>
       ) : (
-        <div className="table-wrap" role="region" tabIndex={0} aria-label={t("referral.title")}>
+        <TableWrap label={t("referral.title")}>
           <table className="admin-table" data-testid="referral-report">
             <thead>
               <tr>
@@ -123,7 +124,7 @@ export default function AdminReferrals({ loaderData, actionData }: Route.Compone
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <h2 id="referral-failed-title">{t("reward.retry.failedTitle")}</h2>
       <p className="muted">{t("reward.retry.failedIntro")}</p>

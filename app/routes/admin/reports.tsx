@@ -1,9 +1,10 @@
 import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
-import { parseRange, presetRange, REPORT_PRESETS, type ReportPreset, type ReportRange } from "../../../workers/core/report-range";
+import { parseRange, presetRange, REPORT_PRESETS, type ReportRange } from "../../../workers/core/report-range";
 import { reportsPage, type ReportTable as ReportTableName } from "../../../workers/services/report-pages";
 import { BarChart, LineChart, type ChartSeries } from "~/components/charts";
+import { TableWrap } from "~/components/table-wrap";
 import { getBindings } from "~/lib/context.server";
 import { formatNumber } from "~/lib/format";
 import {
@@ -243,7 +244,7 @@ function ReportTable({ t, data, caption, query }: { t: T; data: ReportTableData;
   );
   return (
     <div className="report-table">
-      <div className="table-wrap" tabIndex={0} role="region" aria-label={caption}>
+      <TableWrap label={caption}>
         <table className="admin-table" data-testid={`table-${table}`}>
           <caption>{caption}</caption>
           <thead>
@@ -260,7 +261,7 @@ function ReportTable({ t, data, caption, query }: { t: T; data: ReportTableData;
             {data.totals.map((cells, i) => row(cells, `t${i}`, cells[0] === TOTAL))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <p className="report-csv">
         <a href={`/admin/reports/${table}.csv?${query}`} download data-testid={`csv-${table}`} className="button button-ghost button-small">
           {t("reports.downloadCsv", { table: caption })}

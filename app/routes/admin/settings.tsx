@@ -6,6 +6,7 @@ import { BANKS } from "../../../workers/core/banks";
 import { PROVIDERS } from "../../../workers/core/providers";
 import { changeSettings, loadSettings, type ChannelRow } from "../../../workers/services/admin-settings";
 import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
+import { TableWrap } from "~/components/table-wrap";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
@@ -126,7 +127,7 @@ function RatesSection({ settings, actionData }: SectionProps) {
       <h2 id="rates-title">{t("settings.rates.title")}</h2>
       <p className="muted">{t("settings.rates.intro")}</p>
       {settings.rates.length > 0 ? (
-        <div className="table-wrap" role="region" tabIndex={0} aria-label={t("settings.rates.current")}>
+        <TableWrap label={t("settings.rates.current")}>
           <table className="admin-table" data-testid="rates-current">
             <caption className="sr-only">{t("settings.rates.current")}</caption>
             <thead>
@@ -148,7 +149,7 @@ function RatesSection({ settings, actionData }: SectionProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       ) : (
         <p className="notice" role="note">
           {t("settings.rates.none")}
@@ -168,7 +169,7 @@ function RatesSection({ settings, actionData }: SectionProps) {
       {settings.rateHistory.length === 0 ? (
         <p className="muted">{t("common.none")}</p>
       ) : (
-        <div className="table-wrap" role="region" tabIndex={0} aria-label={t("settings.rates.history")}>
+        <TableWrap label={t("settings.rates.history")}>
           <table className="admin-table" data-testid="rates-history">
             <thead>
               <tr>
@@ -191,7 +192,7 @@ function RatesSection({ settings, actionData }: SectionProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );
@@ -349,7 +350,7 @@ function ProvidersSection({ settings, actionData }: SectionProps) {
 
       <h3>{t("settings.providers.credentials")}</h3>
       <p className="muted">{t("settings.providers.credentialsIntro")}</p>
-      <div className="table-wrap" role="region" tabIndex={0} aria-label={t("settings.providers.credentials")}>
+      <TableWrap label={t("settings.providers.credentials")}>
         <table className="admin-table" data-testid="credentials-status">
           <thead>
             <tr>
@@ -378,7 +379,7 @@ function ProvidersSection({ settings, actionData }: SectionProps) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       {/* Remounted after every change of the stored credentials: the secret never stays in the page. */}
       <CredentialsForm key={settings.credentials.map((c) => c.setAt ?? "-").join("|")} actionData={actionData} />
     </section>

@@ -8,6 +8,7 @@ import { formatDateTime } from "~/lib/format";
 import { StaffActionSchema } from "~/lib/schemas/admin";
 import { auditContext, enrolUrl, requireStaff } from "~/lib/staff.server";
 import { EnrolLink } from "~/components/admin";
+import { TableWrap } from "~/components/table-wrap";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/staff";
 
@@ -52,7 +53,7 @@ export default function StaffList({ loaderData, actionData }: Route.ComponentPro
           {t("staff.create")}
         </Link>
       </p>
-      <div className="table-wrap" tabIndex={0} role="region" aria-label={t("staff.title")}>
+      <TableWrap label={t("staff.title")}>
         <table className="admin-table" data-testid="staff-table">
           <thead>
             <tr>
@@ -98,7 +99,7 @@ export default function StaffList({ loaderData, actionData }: Route.ComponentPro
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </section>
   );
 }

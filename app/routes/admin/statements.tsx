@@ -21,6 +21,7 @@ import { HeaderRowSchema, StatementMappingSchema } from "~/lib/schemas/statement
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/statements";
+import { TableWrap } from "~/components/table-wrap";
 
 /**
  * Statement import (issue 14, 1.b), cashier and owner: upload the CSV statement of an
@@ -165,7 +166,7 @@ function MapStep({ page, answer }: { page: Extract<LoaderPage, { step: "map" }>;
         </p>
       )}
       <h2>{t("statements.rawTitle")}</h2>
-      <div className="table-wrap" tabIndex={0} role="region" aria-label={t("statements.rawTitle")}>
+      <TableWrap label={t("statements.rawTitle")}>
         <table className="admin-table" data-testid="statement-raw">
           <tbody>
             {page.rows.map((row, i) => (
@@ -176,7 +177,7 @@ function MapStep({ page, answer }: { page: Extract<LoaderPage, { step: "map" }>;
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
 
       <Form method="get" className="admin-filter" data-testid="statement-header-row">
         <input type="hidden" name="upload" value={page.upload.id} />
@@ -319,7 +320,7 @@ type TableRow = ReviewRow | (Extract<ReviewRow, { kind: "credit" }> extends infe
 function RowsTable({ rows }: { rows: TableRow[] }) {
   const { t } = useTranslation("admin");
   return (
-    <div className="table-wrap" tabIndex={0} role="region" aria-label={t("statements.rowsTitle")}>
+    <TableWrap label={t("statements.rowsTitle")}>
       <table className="admin-table" data-testid="statement-rows">
         <thead>
           <tr>
@@ -352,7 +353,7 @@ function RowsTable({ rows }: { rows: TableRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableWrap>
   );
 }
 

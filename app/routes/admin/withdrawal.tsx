@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { decideWithdrawal, withdrawalPage } from "../../../workers/services/withdraw-review";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { StatusBadge } from "~/components/money";
+import { TableWrap } from "~/components/table-wrap";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -168,7 +169,7 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
               {t("reconciliation.debits.none")}
             </p>
           ) : (
-            <div className="table-wrap" tabIndex={0} role="region" aria-label={t("reconciliation.debits.title")}>
+            <TableWrap label={t("reconciliation.debits.title")}>
               <table className="admin-table" data-testid="bank-debits">
                 <thead>
                   <tr>
@@ -191,7 +192,7 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
           )}
         </>
       )}
@@ -200,7 +201,7 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
       {loaderData.recentDeposits.length === 0 ? (
         <p className="muted">{t("common.none")}</p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("withdrawals.recentDeposits")}>
+        <TableWrap label={t("withdrawals.recentDeposits")}>
           <table className="admin-table" data-testid="recent-deposits">
             <thead>
               <tr>
@@ -228,13 +229,13 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <h2>{t("withdrawals.recentWithdrawals")}</h2>
       {loaderData.recentWithdrawals.length === 0 ? (
         <p className="muted">{t("common.none")}</p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("withdrawals.recentWithdrawals")}>
+        <TableWrap label={t("withdrawals.recentWithdrawals")}>
           <table className="admin-table" data-testid="recent-withdrawals">
             <thead>
               <tr>
@@ -257,7 +258,7 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
     </section>
   );

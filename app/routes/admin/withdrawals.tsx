@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { listManualQueue } from "../../../workers/services/withdraw-review";
 import { AdminPager } from "~/components/admin";
+import { TableWrap } from "~/components/table-wrap";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
@@ -29,7 +30,7 @@ export default function WithdrawQueue({ loaderData }: Route.ComponentProps) {
           {t("withdrawals.empty")}
         </p>
       ) : (
-        <div className="table-wrap" tabIndex={0} role="region" aria-label={t("withdrawals.title")}>
+        <TableWrap label={t("withdrawals.title")}>
           <table className="admin-table admin-table-cards" data-testid="withdraw-queue">
             <thead>
               <tr>
@@ -60,7 +61,7 @@ export default function WithdrawQueue({ loaderData }: Route.ComponentProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableWrap>
       )}
       <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/withdrawals" />
     </section>

@@ -49,6 +49,7 @@ const KIP = 10n ** BigInt(MINOR_DIGITS.LAK);
 const MAX_PAYOUT_MINOR = 10n ** 14n;
 /** A rejection reason is a code: DECLINED_BY_BANK, ACCOUNT_CLOSED, ... */
 const REASON = /^[A-Z][A-Z0-9_]{0,39}$/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
