@@ -25,7 +25,7 @@ export async function exchange(fetchFn: FetchLike, url: string, init: RequestIni
     // The body is read under the same deadline: a provider that sends headers then stalls
     // is a timeout too.
     const text = await res.text();
-    let json: unknown = undefined;
+    let json: unknown;
     try {
       json = text.length > 0 ? JSON.parse(text) : undefined;
     } catch {
