@@ -9,6 +9,6 @@ export default defineConfig({
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    reporters: ["default"],
+    reporters: ["default", ["./tests/setup/summary-reporter.ts", { label: "contract" }]],
   },
 });

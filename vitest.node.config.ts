@@ -13,6 +13,6 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 180_000,
     hookTimeout: 180_000,
-    reporters: ["default"],
+    reporters: ["default", ["./tests/setup/summary-reporter.ts", { label: "scripts" }]],
   },
 });

@@ -159,7 +159,11 @@ describe("the kept names themselves", () => {
     fake.members.set("bf7xdemo0005", { balance: 0n, password: "x", history: [], turnover: 0n }); // registered by the other call
     let finds = 0;
     // The other call keeps its name between this call's first look and its failed adoption.
-    const racing = adapter({ members: memoryBook(kept, { find: async (u) => (++finds === 1 ? null : (kept.set(u, "bf7xdemo0005"), kept.get(u)!)) }) });
+    const racing = adapter({ members: memoryBook(kept, { find: async (u) => {
+      if (++finds === 1) return null;
+      kept.set(u, "bf7xdemo0005");
+      return kept.get(u)!;
+    } }) });
     expect(await racing.transfer({ username: "demo0005", amount: "10", direction: "in", reference: nextRef() })).toMatchObject({ kind: "ok", balance: "10.00" });
     expect(usernames().at(-1)).toBe("bf7xdemo0005");
   });

@@ -49,7 +49,10 @@ function adapter(overrides: Partial<ConstructorParameters<typeof BetflixAdapter>
     members: {
       find: async (username) => kept.get(username) ?? null,
       findMany: async (usernames) => new Map(usernames.filter((u) => kept.has(u)).map((u) => [u, kept.get(u)!])),
-      keep: async (username, member) => (kept.set(username, kept.get(username) ?? member), kept.get(username) === member),
+      keep: async (username, member) => {
+        kept.set(username, kept.get(username) ?? member);
+        return kept.get(username) === member;
+      },
     },
     ...overrides,
   });

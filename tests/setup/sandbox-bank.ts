@@ -10,6 +10,7 @@ import { env } from "cloudflare:workers";
 export const MERCHANT = "Basic " + btoa("DEMO0001:sandbox-bank-secret-demo-0001");
 const WEBHOOK_SECRET = "sandbox-webhook-secret-demo-0001";
 
+// biome-ignore lint/suspicious/noExplicitAny: the sandbox's JSON answers, read loosely; the assertions check their shape
 export type Json = Record<string, any>;
 
 /** A webhook delivery held by the bank until a test pulls it. */

@@ -1,7 +1,17 @@
 import type { Reporter, TestModule } from "vitest/node";
 
-/** Prints the plain closing line CI reads: "unit: N passed, N failed, N skipped". */
+/**
+ * Prints the plain closing line CI reads: "unit: N passed, N failed, N skipped" (the label is
+ * the reporter's option: "scripts" and "contract" for the Node runs; scripts/test.mjs adds the
+ * runners' lines up).
+ */
 export default class SummaryReporter implements Reporter {
+  private readonly label: string;
+
+  constructor(options: { label?: string } = {}) {
+    this.label = options.label ?? "unit";
+  }
+
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
     const counts = { passed: 0, failed: 0, skipped: 0 };
     for (const module of testModules) {
@@ -12,6 +22,6 @@ export default class SummaryReporter implements Reporter {
         else counts.skipped++;
       }
     }
-    console.log(`unit: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+    console.log(`${this.label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
   }
 }

@@ -16,8 +16,10 @@
  */
 
 /** C0, DEL, C1, ALM, LRM/RLM, LS/PS, LRE/RLE/PDF/LRO/RLO, LRI/RLI/FSI/PDI. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is this rule's point
 const REFUSED = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
 /** ZWSP, ZWNJ, ZWJ, WORD JOINER, BOM / ZWNBSP. */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: the zero-width characters are listed one by one on purpose, never combined
 const ZERO_WIDTH = /[\u200B\u200C\u200D\u2060\uFEFF]/gu;
 
 export type NameCheck = { ok: true; value: string } | { ok: false; error: "NAME_CHARACTERS" };

@@ -185,6 +185,7 @@ export function withdrawUnderPromotion(input: { usage: UsageForWithdraw; creditM
   if (usage.rules.withdrawAll && creditMinor !== input.balanceMinor) return { ok: false, error: "PROMOTION_WITHDRAW_ALL" };
   const met = input.turnoverDoneMinor >= usage.turnoverTargetMinor;
   const deductions: Deduction[] = [];
+  // biome-ignore lint/complexity/useMathMinMax: bigints, which Math.min does not take
   const bonusDeducted = met ? 0n : usage.bonusMinor < creditMinor ? usage.bonusMinor : creditMinor;
   if (bonusDeducted > 0n) deductions.push({ kind: "PROMOTION_BONUS", creditMinor: bonusDeducted });
   const remaining = creditMinor - bonusDeducted;

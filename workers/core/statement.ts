@@ -121,8 +121,7 @@ export function guessHeaderRow(rows: readonly (readonly string[])[]): number {
   const head = rows.slice(0, HEADER_SEARCH_ROWS);
   const filled = head.map((row) => row.filter((cell) => clean(cell) !== "").length);
   const widest = Math.max(0, ...filled);
-  const index = filled.findIndex((n) => n === widest);
-  return index < 0 ? 0 : index;
+  return Math.max(0, filled.indexOf(widest));
 }
 
 /** The mapped column names of a mapping, each with the field it serves. */

@@ -218,6 +218,7 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
         <p>{t("deposit.scanHelp")}</p>
       )}
       {order.qrSvg ? (
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: the SVG is the qrcode package's drawing of the order's own LAO QR payload, made by the server
         <div className="qr" role="img" aria-label={t("deposit.qrLabel", { amount: formatMoney(order.payAmount ?? order.amount, "LAK") })} data-testid="qr" dangerouslySetInnerHTML={{ __html: order.qrSvg }} />
       ) : (
         <p className="notice" data-testid="qr-not-ready">
