@@ -66,7 +66,12 @@ const skippedBy = (project: string) => Object.keys(FLOWS).filter((spec) => !FLOW
  * projects outside that pair leave it out.
  */
 const PAIR_TAGS: Record<string, string[]> = { "@pair-a": PAIR_A, "@pair-b": PAIR_B };
-const tagsLeftOutBy = (project: string) => new RegExp(Object.keys(PAIR_TAGS).filter((tag) => !PAIR_TAGS[tag].includes(project)).join("|"));
+const tagsLeftOutBy = (project: string) =>
+  new RegExp(
+    Object.keys(PAIR_TAGS)
+      .filter((tag) => !PAIR_TAGS[tag].includes(project))
+      .join("|"),
+  );
 
 /** Every screen is tested on a phone and a desktop, with JavaScript on and off. */
 export default defineConfig({

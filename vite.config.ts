@@ -72,7 +72,11 @@ export default defineConfig({
       // own for a test, bench or rehearsal (scripts/local-dirs.mjs, decision 055).
       persistState: process.env.PORTAL_STATE_DIR ? { path: process.env.PORTAL_STATE_DIR } : true,
       // The sandbox provider, bank and Telegram run beside the portal locally (dev and preview).
-      auxiliaryWorkers: [{ configPath: "./workers/sandbox/provider/wrangler.toml" }, { configPath: "./workers/sandbox/bank/wrangler.toml" }, { configPath: "./workers/sandbox/telegram/wrangler.toml" }],
+      auxiliaryWorkers: [
+        { configPath: "./workers/sandbox/provider/wrangler.toml" },
+        { configPath: "./workers/sandbox/bank/wrangler.toml" },
+        { configPath: "./workers/sandbox/telegram/wrangler.toml" },
+      ],
     }),
     reactRouter(),
   ],

@@ -108,9 +108,28 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
  */
 export const handle = {
   i18n: [
-    "nav", "bottom", "menu", "banks", "referral.menu", "cashback.menu", "contact", "footer", "limits.footer", "toast", "pending", "scrollTop",
-    "offline.notSent", "password", "auth.showPasswords", "validation", "limits.hm", "limits.playedLine", "limits.playedLineOf",
-    "errors.generic", "errors.notFound", "errors.backHome",
+    "nav",
+    "bottom",
+    "menu",
+    "banks",
+    "referral.menu",
+    "cashback.menu",
+    "contact",
+    "footer",
+    "limits.footer",
+    "toast",
+    "pending",
+    "scrollTop",
+    "offline.notSent",
+    "password",
+    "auth.showPasswords",
+    "validation",
+    "limits.hm",
+    "limits.playedLine",
+    "limits.playedLineOf",
+    "errors.generic",
+    "errors.notFound",
+    "errors.backHome",
   ],
 } satisfies I18nHandle;
 
@@ -258,7 +277,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
   }
   return (
     <>
-      <a href="#main" className="skip-link">{i18n.t("nav.skip")}</a>
+      <a href="#main" className="skip-link">
+        {i18n.t("nav.skip")}
+      </a>
       <Navbar agencyName={agency.name} logo={brand.logo} player={player} locale={locale} social={agency.social} lite={scripts === "lite"} />
       <main id="main" className="main" tabIndex={-1}>
         {playTime && <PlayTime {...playTime} />}
@@ -314,7 +335,9 @@ export function ErrorBoundary() {
     <main className="error-page" data-testid="error-page" data-code={code ?? undefined}>
       <h1>{status === 404 ? t("errors.notFound.title") : t("errors.generic.title")}</h1>
       <p>{code ? t(errorMessageKey(code)) : status === 404 ? t("errors.notFound.body") : t("errors.generic.body")}</p>
-      <a href="/" className="button button-primary">{t("errors.backHome")}</a>
+      <a href="/" className="button button-primary">
+        {t("errors.backHome")}
+      </a>
       <title>{t("errors.generic.title")}</title>
     </main>
   );

@@ -67,9 +67,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
-    event.respondWith(
-      fetch(request).catch(() => offlinePage()),
-    );
+    event.respondWith(fetch(request).catch(() => offlinePage()));
     return;
   }
   if (url.pathname.startsWith("/assets/")) {

@@ -46,7 +46,9 @@ export function parse(argv) {
     strict: true,
   });
   if (values.help) {
-    console.log("usage: npm run agency:create -- --env <local|name> --id <id> --name <name> --domain <host> [--domain <host>] [--owner <username>] [--thb-buy N --thb-sell N] [--brand-color #rrggbb] [--logo file] [--remote] [--persist-to dir] [--port N]");
+    console.log(
+      "usage: npm run agency:create -- --env <local|name> --id <id> --name <name> --domain <host> [--domain <host>] [--owner <username>] [--thb-buy N --thb-sell N] [--brand-color #rrggbb] [--logo file] [--remote] [--persist-to dir] [--port N]",
+    );
     process.exit(0);
   }
   const env = values.env ?? fail("--env is required (local, or the name of an [env.<name>] block in wrangler.toml)");
@@ -64,7 +66,10 @@ export function parse(argv) {
   if (values["thb-buy"] !== undefined || values["thb-sell"] !== undefined) {
     const buy = values["thb-buy"] ?? fail("--thb-buy and --thb-sell go together");
     const sell = values["thb-sell"] ?? fail("--thb-buy and --thb-sell go together");
-    for (const [flag, v] of [["--thb-buy", buy], ["--thb-sell", sell]]) {
+    for (const [flag, v] of [
+      ["--thb-buy", buy],
+      ["--thb-sell", sell],
+    ]) {
       if (!/^\d{1,9}(\.\d{1,6})?$/.test(v) || Number(v) <= 0) fail(`${flag} ${v}: a positive decimal (LAK per THB, up to 6 decimals)`);
     }
     rate = { buy, sell };
@@ -99,7 +104,8 @@ export function linkOrigin(opts) {
 /** The same rule as workers/core/host.ts: lower case, no port, no trailing dot. */
 function normalizeDomain(input) {
   const host = input.trim().toLowerCase().replace(/\.$/, "");
-  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(host)) fail(`--domain ${input}: not a host name (no scheme, no port, no path)`);
+  if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(host))
+    fail(`--domain ${input}: not a host name (no scheme, no port, no path)`);
   return host;
 }
 
@@ -111,7 +117,13 @@ export function enrolToken() {
 }
 
 export function buildSql(opts, staffId, tokenHash, expiresAt) {
-  const after = { agency: { id: opts.id, name: opts.name }, domains: opts.domains, owner: opts.owner, rate: opts.rate, ...(opts.brand ? { brand: opts.brand } : {}) };
+  const after = {
+    agency: { id: opts.id, name: opts.name },
+    domains: opts.domains,
+    owner: opts.owner,
+    rate: opts.rate,
+    ...(opts.brand ? { brand: opts.brand } : {}),
+  };
   const lines = [
     // The agency row first: its primary key refuses an existing id before anything else.
     `INSERT INTO agencies (id, name, status) VALUES (${q(opts.id)}, ${q(opts.name)}, 'ACTIVE');`,
@@ -125,7 +137,9 @@ export function buildSql(opts, staffId, tokenHash, expiresAt) {
   ];
   if (opts.rate) {
     lines.push(`INSERT INTO exchange_rates (agency_id, currency, buy, sell) VALUES (${q(opts.id)}, 'THB', ${q(opts.rate.buy)}, ${q(opts.rate.sell)});`);
-    lines.push(`INSERT INTO exchange_rate_history (agency_id, currency, buy, sell, changed_by) VALUES (${q(opts.id)}, 'THB', ${q(opts.rate.buy)}, ${q(opts.rate.sell)}, 'agency:create');`);
+    lines.push(
+      `INSERT INTO exchange_rate_history (agency_id, currency, buy, sell, changed_by) VALUES (${q(opts.id)}, 'THB', ${q(opts.rate.buy)}, ${q(opts.rate.sell)}, 'agency:create');`,
+    );
   }
   lines.push(
     `INSERT INTO audit_log (agency_id, staff_id, staff_username, action, target, before_json, after_json)
@@ -133,4 +147,3 @@ export function buildSql(opts, staffId, tokenHash, expiresAt) {
   );
   return lines.join("\n");
 }
-

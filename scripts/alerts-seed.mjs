@@ -10,7 +10,9 @@ const DEMO_CHAT = "-1001000000001";
 
 /** The local CREDENTIALS_KEY every local portal reads (.dev.vars, scripts/dev-vars.mjs). */
 function localCredentialsKey(path = ".dev.vars") {
-  const line = readFileSync(path, "utf8").split("\n").find((l) => l.startsWith("CREDENTIALS_KEY="));
+  const line = readFileSync(path, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("CREDENTIALS_KEY="));
   if (!line) throw new Error(`${path} has no CREDENTIALS_KEY`);
   return line.slice("CREDENTIALS_KEY=".length).trim();
 }
@@ -19,7 +21,11 @@ function localCredentialsKey(path = ".dev.vars") {
 async function seal(keyBase64, plaintext, associatedData) {
   const key = await webcrypto.subtle.importKey("raw", Buffer.from(keyBase64, "base64"), { name: "AES-GCM" }, false, ["encrypt"]);
   const iv = webcrypto.getRandomValues(new Uint8Array(12));
-  const data = await webcrypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: new TextEncoder().encode(associatedData) }, key, new TextEncoder().encode(plaintext));
+  const data = await webcrypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(associatedData) },
+    key,
+    new TextEncoder().encode(plaintext),
+  );
   return ["v1", Buffer.from(iv).toString("base64"), Buffer.from(data).toString("base64")].join(".");
 }
 

@@ -30,8 +30,13 @@ const jobPlayers = Number(process.env.LOAD_JOB_PLAYERS ?? "2400");
 const runs = (process.env.LOAD_RUNS ?? "plain,job").split(",");
 const PROVIDERS = ["askmebet", "betflix", "gclub", "gclub_live", "alphabet"];
 const HOURLY = "17 * * * *";
-const KINDS = ["GET /player/deposit", "GET /api/v2/players/deposits/open", "POST /player/deposit (bad amount)", "GET /", "POST /player/cashback (64 KB, cross-site)"];
-
+const KINDS = [
+  "GET /player/deposit",
+  "GET /api/v2/players/deposits/open",
+  "POST /player/deposit (bad amount)",
+  "GET /",
+  "POST /player/cashback (64 KB, cross-site)",
+];
 
 // its own build and state (.local/bench-load, decision 055): a running `npm start` is left alone
 let sessions = [];
@@ -45,12 +50,17 @@ const server = await startLocalPortal({
 try {
   // warm-up (not counted): the first request of each kind compiles the routes
   await Promise.all(sessions.slice(0, 5).map((cookie, i) => send(requestsOf(cookie)[i % 5])));
-  console.log(`\nLocal server under load (vite preview + workerd, production build): ${total} requests from ${clients} clients, ${jobPlayers} players for the hourly job`);
+  console.log(
+    `\nLocal server under load (vite preview + workerd, production build): ${total} requests from ${clients} clients, ${jobPlayers} players for the hourly job`,
+  );
   for (const run of runs) {
     const job = run === "job" ? hourlyJob() : null;
     const result = await crowd();
     const jobResult = job ? await job : null;
-    const statuses = [...result.statuses].sort(([a], [b]) => String(a).localeCompare(String(b))).map(([s, n]) => `${s}: ${n}`).join(", ");
+    const statuses = [...result.statuses]
+      .sort(([a], [b]) => String(a).localeCompare(String(b)))
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(", ");
     console.log(
       `${run.padEnd(6)} 500s: ${result.statuses.get(500) ?? 0}  (${statuses})  latency p50 ${ms(result.p50)}, p95 ${ms(result.p95)}, max ${ms(result.max)}, ${(result.count / (result.wallMs / 1000)).toFixed(0)} req/s` +
         (jobResult ? `; hourly job: HTTP ${jobResult.status} after ${ms(jobResult.ms)}` : ""),
@@ -65,11 +75,19 @@ try {
 
 /** The requests a client cycles through: its pages and API reads, a form the action refuses, a cross-site form. */
 function requestsOf(cookie) {
-  const form = (body, origin = base) => ({ method: "POST", redirect: "manual", headers: { Cookie: cookie, Origin: origin, "Content-Type": "application/x-www-form-urlencoded" }, body });
+  const form = (body, origin = base) => ({
+    method: "POST",
+    redirect: "manual",
+    headers: { Cookie: cookie, Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
+    body,
+  });
   return [
     [`${base}/player/deposit`, { headers: { Cookie: cookie } }],
     [`${base}/api/v2/players/deposits/open`, { headers: { Cookie: cookie } }],
-    [`${base}/player/deposit`, form(new URLSearchParams({ intent: "create", provider: "askmebet", channelCode: "BCEL-QR", amount: "1", idempotencyKey: randomUUID() }).toString())],
+    [
+      `${base}/player/deposit`,
+      form(new URLSearchParams({ intent: "create", provider: "askmebet", channelCode: "BCEL-QR", amount: "1", idempotencyKey: randomUUID() }).toString()),
+    ],
     [`${base}/`, { headers: { Cookie: cookie } }],
     [`${base}/player/cashback`, form(`note=${"a".repeat(64 * 1024)}`, "https://elsewhere.example")],
   ];
@@ -154,7 +172,10 @@ function seed() {
   }
   const file = join(mkdtempSync(join(tmpdir(), "bench-load-")), "players.sql");
   writeFileSync(file, rows.join("\n"));
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
+  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, CI: "true" },
+  });
   return list;
 }
 

@@ -64,7 +64,22 @@ const server = await startLocalPortal({
 const floorState = mkdtempSync(join(tmpdir(), "bench-floor-"));
 const floor = spawn(
   "npx",
-  ["wrangler", "dev", "--config", "tests/bench/floor/wrangler.toml", "--port", floorPort, "--ip", "127.0.0.1", "--inspector-port", String(Number(floorPort) + 10), "--persist-to", floorState, "--log-level", "error"],
+  [
+    "wrangler",
+    "dev",
+    "--config",
+    "tests/bench/floor/wrangler.toml",
+    "--port",
+    floorPort,
+    "--ip",
+    "127.0.0.1",
+    "--inspector-port",
+    String(Number(floorPort) + 10),
+    "--persist-to",
+    floorState,
+    "--log-level",
+    "error",
+  ],
   { stdio: "ignore", detached: true, env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true" } },
 );
 
@@ -82,7 +97,8 @@ try {
     const settle = concurrency === 1 ? await solo(players[0], soloRuns) : await crowd(players.slice(0, concurrency));
     const floorRun = await driveFloor(concurrency);
     results.push({ concurrency, settle, floor: floorRun });
-    if (pollErrors.size) console.log(`  player API errors while polling: ${[...pollErrors].map(([status, n]) => `${n} x HTTP ${status}`).join(", ")} (first: ${pollErrorSample})`);
+    if (pollErrors.size)
+      console.log(`  player API errors while polling: ${[...pollErrors].map(([status, n]) => `${n} x HTTP ${status}`).join(", ")} (first: ${pollErrorSample})`);
     if (qrRetries) console.log(`  deposit page without its QR (gateway slow), loaded again: ${qrRetries} times`);
     qrRetries = 0;
     if (serverErrors) console.log(`  order or payment answered 5xx and sent again: ${serverErrors} times`);
@@ -92,13 +108,15 @@ try {
     print(results.at(-1));
   }
   const withdraw = await withdrawConfirms(players[0], soloRuns);
-  console.log(`\nwithdraw confirm -> OPEN (POST /player/withdraw intent=confirm, credit taken at the provider), one player, ${withdraw.count} one after another: p50 ${ms(withdraw.p50)}, p95 ${ms(withdraw.p95)}, max ${ms(withdraw.max)}`);
+  console.log(
+    `\nwithdraw confirm -> OPEN (POST /player/withdraw intent=confirm, credit taken at the provider), one player, ${withdraw.count} one after another: p50 ${ms(withdraw.p50)}, p95 ${ms(withdraw.p95)}, max ${ms(withdraw.max)}`,
+  );
   console.log("\nSettlement over HTTP (vite preview, production build, sandboxes inside; shared machine unless stated):");
   console.log("players  deposits  paid->credit p50    p95     max   settled/s   floor writes/s (p50)   ratio   CPU ms/settlement   floor CPU ms/write");
   for (const r of results) {
     const s = r.settle;
     console.log(
-      `${String(r.concurrency).padStart(7)}  ${String(s.count).padStart(8)}  ${ms(s.p50).padStart(16)} ${ms(s.p95).padStart(7)} ${ms(s.max).padStart(7)}  ${s.rate.toFixed(1).padStart(10)}  ${r.floor.rate.toFixed(0).padStart(14)} (${ms(r.floor.p50)})  ${(s.rate / r.floor.rate * 100).toFixed(1).padStart(5)} %  ${s.cpuMs.toFixed(0).padStart(17)}  ${r.floor.cpuMs.toFixed(1).padStart(18)}`,
+      `${String(r.concurrency).padStart(7)}  ${String(s.count).padStart(8)}  ${ms(s.p50).padStart(16)} ${ms(s.p95).padStart(7)} ${ms(s.max).padStart(7)}  ${s.rate.toFixed(1).padStart(10)}  ${r.floor.rate.toFixed(0).padStart(14)} (${ms(r.floor.p50)})  ${((s.rate / r.floor.rate) * 100).toFixed(1).padStart(5)} %  ${s.cpuMs.toFixed(0).padStart(17)}  ${r.floor.cpuMs.toFixed(1).padStart(18)}`,
     );
   }
 } finally {
@@ -133,14 +151,18 @@ async function crowd(list) {
   const cpu = cpuSeconds(server.pid) - cpuBefore;
   const workerd = cpuSeconds(server.pid, "workerd") - workerdBefore;
   const busiest = busiestThreads(threadsBefore, threadTicks(server.pid), 3);
-  if (stopProfiles) for (const [title, profile] of Object.entries(await stopProfiles())) printProfile(`${title}, ${list.length} players`, profile, join(tmpdir(), `settle-${list.length}-${title}.cpuprofile`));
+  if (stopProfiles)
+    for (const [title, profile] of Object.entries(await stopProfiles()))
+      printProfile(`${title}, ${list.length} players`, profile, join(tmpdir(), `settle-${list.length}-${title}.cpuprofile`));
   const latencies = settled.map((s, i) => s.settledAt - paid[i].paidAt);
   const first = Math.min(...paid.map((p) => p.sentAt));
   if (process.env.SETTLE_STAGES) printStages(paid, settled, first);
   const last = Math.max(...settled.map((s) => s.settledAt));
   // One thread near 100 % of the crowd's time is a serial bound on this machine, whatever the code.
   const crowdSeconds = (last - first) / 1000;
-  console.error(`  busiest threads (share of one core from the first payment to the last credit): ${busiest.map((t) => `${t.name} ${((t.seconds / crowdSeconds) * 100).toFixed(0)} %`).join(", ")}`);
+  console.error(
+    `  busiest threads (share of one core from the first payment to the last credit): ${busiest.map((t) => `${t.name} ${((t.seconds / crowdSeconds) * 100).toFixed(0)} %`).join(", ")}`,
+  );
   return { ...summary(latencies, (last - first) / 1000), cpuMs: (cpu * 1000) / list.length, workerdMs: (workerd * 1000) / list.length };
 }
 
@@ -172,7 +194,12 @@ async function openOrder(player) {
   // The same idempotency key on a retry: a repeated post is the same order (SPEC), never a second.
   const form = new URLSearchParams({ intent: "create", provider: "askmebet", channelCode: "BCEL-QR", amount: "60000", idempotencyKey: randomUUID() });
   for (let attempt = 1; ; attempt++) {
-    const res = await fetch(`${base}/player/deposit`, { method: "POST", redirect: "manual", headers: { Cookie: player.cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" }, body: form });
+    const res = await fetch(`${base}/player/deposit`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: player.cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+      body: form,
+    });
     await res.arrayBuffer();
     if (res.status === 302 || res.status === 303 || res.status === 200) break;
     serverErrors++;
@@ -239,7 +266,7 @@ async function waitSettled(player, code, loadedAt) {
   let delay = null;
   let next = loadedAt;
   let seenPaid = false;
-  const nextDelay = () => (FIXED_POLL_MS ?? (delay = delay === null ? QR_POLL.min : Math.min(QR_POLL.max, Math.round(delay * 1.5))));
+  const nextDelay = () => FIXED_POLL_MS ?? (delay = delay === null ? QR_POLL.min : Math.min(QR_POLL.max, Math.round(delay * 1.5)));
   // the page's timer has been running since it loaded: where it is now
   if (FIXED_POLL_MS) next = Date.now() + FIXED_POLL_MS * Math.random();
   else while ((next += nextDelay()) < Date.now());
@@ -282,10 +309,16 @@ async function withdrawConfirms(player, runs) {
   for (let i = 0; i < runs; i++) {
     const form = new URLSearchParams({ intent: "confirm", provider: "askmebet", amount: "100", idempotencyKey: randomUUID() });
     const t = performance.now();
-    const res = await fetch(`${base}/player/withdraw`, { method: "POST", redirect: "manual", headers: { Cookie: player.cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" }, body: form });
+    const res = await fetch(`${base}/player/withdraw`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: player.cookie, Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+      body: form,
+    });
     await res.arrayBuffer();
     latencies.push(performance.now() - t);
-    if (!res.headers.get("Location")?.includes("/player/withdraw/history")) throw new Error(`withdraw confirm: HTTP ${res.status} -> ${res.headers.get("Location")}`);
+    if (!res.headers.get("Location")?.includes("/player/withdraw/history"))
+      throw new Error(`withdraw confirm: HTTP ${res.status} -> ${res.headers.get("Location")}`);
   }
   return summary(latencies, latencies.reduce((a, b) => a + b, 0) / 1000);
 }
@@ -432,7 +465,10 @@ function seedPlayers(count) {
   }
   const file = join(mkdtempSync(join(tmpdir(), "bench-players-")), "players.sql");
   writeFileSync(file, rows.join("\n"));
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
+  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, CI: "true" },
+  });
   return list;
 }
 

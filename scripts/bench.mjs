@@ -54,7 +54,9 @@ try {
   }
   const all = ["html", "css", "js", "font", "image"];
   console.log(`${"TOTAL".padEnd(62)}${kb(sum(all, "raw"))}${kb(sum(all, "gzip"))}${kb(sum(all, "brotli"))}`);
-  console.log(`${"first paint (HTML + CSS)".padEnd(62)}${kb(sum(["html", "css"], "raw"))}${kb(sum(["html", "css"], "gzip"))}${kb(sum(["html", "css"], "brotli"))}`);
+  console.log(
+    `${"first paint (HTML + CSS)".padEnd(62)}${kb(sum(["html", "css"], "raw"))}${kb(sum(["html", "css"], "gzip"))}${kb(sum(["html", "css"], "brotli"))}`,
+  );
   console.log(`\nbudgets: total <= 150 KB compressed, first paint <= 14 KB compressed (gzip)`);
   const okTotal = sum(all, "gzip") <= 150 * 1024;
   const okPaint = sum(["html", "css"], "gzip") <= 14 * 1024;
@@ -76,16 +78,22 @@ try {
   }
   times.sort((a, b) => a - b);
   const median = (times[9] + times[10]) / 2;
-  console.log(`\nlogin round trip (POST /api/v2/players/login, 20 runs): median ${median.toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times[19].toFixed(0)} ms`);
+  console.log(
+    `\nlogin round trip (POST /api/v2/players/login, 20 runs): median ${median.toFixed(0)} ms, min ${times[0].toFixed(0)} ms, max ${times[19].toFixed(0)} ms`,
+  );
 
   await pageBytes();
 } finally {
-  try { process.kill(-server.pid, "SIGTERM"); } catch {}
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {}
 }
 
 // The Worker itself (the build above): upload size as wrangler counts it, and startup.
 const size = workerSize();
-console.log(`\nWorker upload (wrangler deploy --dry-run): ${size.uploadKiB} KiB, gzip ${size.gzipKiB} KiB (budget ${WORKER_GZIP_BUDGET_KIB} KiB gzip, checked by npm run test:production)`);
+console.log(
+  `\nWorker upload (wrangler deploy --dry-run): ${size.uploadKiB} KiB, gzip ${size.gzipKiB} KiB (budget ${WORKER_GZIP_BUDGET_KIB} KiB gzip, checked by npm run test:production)`,
+);
 const startup = workerStartup();
 console.log(`Worker startup (wrangler check startup, local workerd, CPU of the global scope): ${startup.activeMs ?? "?"} ms`);
 
@@ -105,7 +113,22 @@ if (!process.argv.includes("--pages-only")) {
  * compressed as the edge serves it. The budgets themselves are checked by budgets.spec.ts.
  */
 async function pageBytes() {
-  const PAGES = ["/", "/login", "/register", "/player/deposit", "/player/deposit/history", "/player/withdraw", "/player/withdraw/history", "/player/bank", "/player/promotion", "/player/promotion/history", "/player/promotion/deposit-60k-bonus-50", "/player/game/askmebet", "/player/password", "/player/sessions"];
+  const PAGES = [
+    "/",
+    "/login",
+    "/register",
+    "/player/deposit",
+    "/player/deposit/history",
+    "/player/withdraw",
+    "/player/withdraw/history",
+    "/player/bank",
+    "/player/promotion",
+    "/player/promotion/history",
+    "/player/promotion/deposit-60k-bonus-50",
+    "/player/game/askmebet",
+    "/player/password",
+    "/player/sessions",
+  ];
   const login = await fetch(`${base}/login`, {
     method: "POST",
     redirect: "manual",
@@ -114,7 +137,10 @@ async function pageBytes() {
   });
   const session = login.headers.getSetCookie().find((c) => c.startsWith("session="));
   if (!session) throw new Error(`demo login failed: ${login.status}`);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu"],
+  });
   console.log("\nFirst load per page (Chromium, phone 360x740, JavaScript on, brotli as the edge; budgets: / 50 KB, others 120 KB):\n");
   console.log("page".padEnd(42) + "requests".padStart(9) + "js".padStart(11) + "total".padStart(11));
   try {
@@ -142,7 +168,9 @@ async function pageBytes() {
             ? Promise.resolve({ kind, bytes: 0 })
             : Promise.race([response.body(), new Promise((r) => setTimeout(() => r(null), 5000))]).then((body) => ({
                 kind,
-                bytes: body ? edgeSize(body, response.headers()["content-type"], new URL(response.url()).pathname) : Number(response.headers()["content-length"] ?? 0),
+                bytes: body
+                  ? edgeSize(body, response.headers()["content-type"], new URL(response.url()).pathname)
+                  : Number(response.headers()["content-length"] ?? 0),
               })),
         );
       });

@@ -84,7 +84,11 @@ for (const brand of SEED_BRANDS) {
   for (let y = 0; y < H; y++)
     for (let x = 0; x < W; x++) {
       const t = Math.min(1, (x + y * 1.5) / (W + H * 1.5));
-      hero.set(x, y, primary.map((p, i) => Math.round(p + (accent[i] - p) * t * 0.6)));
+      hero.set(
+        x,
+        y,
+        primary.map((p, i) => Math.round(p + (accent[i] - p) * t * 0.6)),
+      );
     }
   hero.text(brand.mark, Math.round((W - hero.textWidth(brand.mark, 12)) / 2), 158, 12, onPrimary);
   writeFileSync(`scripts/brand/${brand.agencyId}-hero.jpg`, jpeg.encode({ width: W, height: H, data: hero.data }, 40).data);

@@ -7,7 +7,14 @@ let rules = null;
 
 export async function loadBrandRules() {
   if (rules) return rules;
-  const out = await build({ entryPoints: [new URL("../workers/core/brand.ts", import.meta.url).pathname], bundle: true, format: "esm", platform: "neutral", write: false, logLevel: "silent" });
+  const out = await build({
+    entryPoints: [new URL("../workers/core/brand.ts", import.meta.url).pathname],
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    write: false,
+    logLevel: "silent",
+  });
   rules = await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0].contents).toString("base64")}`);
   return rules;
 }

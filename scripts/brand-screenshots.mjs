@@ -25,7 +25,9 @@ for (const host of hosts) {
 }
 // Side by side: the two shots on one plain page, screenshotted once (no image library needed).
 const board = await browser.newPage({ viewport: { width: 360 * 2 + 16, height: 740 }, deviceScaleFactor: 1 });
-await board.setContent(`<body style="margin:0;background:#888;display:flex;gap:16px">${shots.map((s) => `<img src="data:image/png;base64,${s.toString("base64")}" width="360" height="740">`).join("")}</body>`);
+await board.setContent(
+  `<body style="margin:0;background:#888;display:flex;gap:16px">${shots.map((s) => `<img src="data:image/png;base64,${s.toString("base64")}" width="360" height="740">`).join("")}</body>`,
+);
 mkdirSync("docs/screenshots", { recursive: true });
 await board.screenshot({ path: "docs/screenshots/brands-phone.png" });
 await browser.close();

@@ -77,7 +77,17 @@ export async function brandAsset(agencyId, slot, path, rules) {
   if (!checked.ok) throw new Error(`${path}: ${checked.code} for the ${slot} slot (${magic ?? "unknown type"}, ${bytes.length} bytes)`);
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const name = rules.assetName(slot, sha256, checked.image.type);
-  return { slot, path, name, key: rules.assetKey(agencyId, name), type: checked.image.type, bytes: bytes.length, width: checked.image.width, height: checked.image.height, sha256 };
+  return {
+    slot,
+    path,
+    name,
+    key: rules.assetKey(agencyId, name),
+    type: checked.image.type,
+    bytes: bytes.length,
+    width: checked.image.width,
+    height: checked.image.height,
+    sha256,
+  };
 }
 
 /** SQL: the asset rows (kept when present) and the brand row pointing at them (ON CONFLICT: set only when missing, or always with `replace`). */
@@ -109,7 +119,9 @@ VALUES (${q(agencyId)}, ${q(a.name)}, ${q(a.slot)}, ${q(a.type)}, ${a.bytes}, ${
   // A database seeded before the phone hero existed (decision 038) gets it while the agency
   // still shows the seeded hero: an owner's own choice is left alone.
   if (!replace && slot("heroPhone") !== "NULL") {
-    rows.push(`UPDATE agency_brand SET hero_phone_name = ${slot("heroPhone")} WHERE agency_id = ${q(agencyId)} AND hero_phone_name IS NULL AND hero_name = ${slot("hero")};`);
+    rows.push(
+      `UPDATE agency_brand SET hero_phone_name = ${slot("heroPhone")} WHERE agency_id = ${q(agencyId)} AND hero_phone_name IS NULL AND hero_name = ${slot("hero")};`,
+    );
   }
   return rows.join("\n");
 }
@@ -128,7 +140,9 @@ export async function putLocalBrandObjects(assets) {
   try {
     for (const a of assets) {
       if (await proxy.env.BRAND_ASSETS.head(a.key)) continue;
-      await proxy.env.BRAND_ASSETS.put(a.key, readFileSync(a.path), { httpMetadata: { contentType: a.type, cacheControl: "public, max-age=31536000, immutable" } });
+      await proxy.env.BRAND_ASSETS.put(a.key, readFileSync(a.path), {
+        httpMetadata: { contentType: a.type, cacheControl: "public, max-age=31536000, immutable" },
+      });
     }
   } finally {
     await proxy.dispose();
@@ -142,7 +156,19 @@ export async function putLocalBrandObjects(assets) {
 export function putBrandObjects(assets, { env = "local", remote = false, persistTo } = {}) {
   const bucket = brandBucketName(env);
   for (const a of assets) {
-    const args = ["wrangler", "r2", "object", "put", `${bucket}/${a.key}`, "--file", a.path, "--content-type", a.type, "--cache-control", "public, max-age=31536000, immutable"];
+    const args = [
+      "wrangler",
+      "r2",
+      "object",
+      "put",
+      `${bucket}/${a.key}`,
+      "--file",
+      a.path,
+      "--content-type",
+      a.type,
+      "--cache-control",
+      "public, max-age=31536000, immutable",
+    ];
     if (env !== "local") args.push("--env", env);
     if (remote) args.push("--remote");
     else {

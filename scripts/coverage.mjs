@@ -22,7 +22,17 @@ const map = libCoverage.createCoverageMap({});
 const perRun = {};
 for (const run of RUNS) {
   const dir = join(OUT, run.name);
-  const flags = ["--coverage.enabled", "--coverage.provider=istanbul", "--coverage.include=workers/**/*.ts", "--coverage.include=app/**/*.{ts,tsx}", "--coverage.exclude=workers/sandbox/**", "--coverage.exclude=**/*.d.ts", "--coverage.reporter=json", "--coverage.reporter=json-summary", `--coverage.reportsDirectory=${dir}`];
+  const flags = [
+    "--coverage.enabled",
+    "--coverage.provider=istanbul",
+    "--coverage.include=workers/**/*.ts",
+    "--coverage.include=app/**/*.{ts,tsx}",
+    "--coverage.exclude=workers/sandbox/**",
+    "--coverage.exclude=**/*.d.ts",
+    "--coverage.reporter=json",
+    "--coverage.reporter=json-summary",
+    `--coverage.reportsDirectory=${dir}`,
+  ];
   console.log(`vitest ${run.name} with coverage ...`);
   execFileSync("npx", ["vitest", "run", ...run.args, ...flags], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
   map.merge(JSON.parse(readFileSync(join(dir, "coverage-final.json"), "utf8")));
@@ -59,6 +69,8 @@ mkdirSync(OUT, { recursive: true });
 writeFileSync(join(OUT, "summary.json"), `${JSON.stringify(figures, null, 2)}\n`);
 for (const [run, parts] of Object.entries(figures)) {
   for (const [part, f] of Object.entries(parts)) {
-    console.log(`${run.padEnd(9)} ${part.padEnd(9)} lines ${f.lines.pct}% (${f.lines.covered}/${f.lines.total}), branches ${f.branches.pct}% (${f.branches.covered}/${f.branches.total})`);
+    console.log(
+      `${run.padEnd(9)} ${part.padEnd(9)} lines ${f.lines.pct}% (${f.lines.covered}/${f.lines.total}), branches ${f.branches.pct}% (${f.branches.covered}/${f.branches.total})`,
+    );
   }
 }

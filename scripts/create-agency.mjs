@@ -69,7 +69,8 @@ async function startingBrand(opts) {
     const neutral = rules.NEUTRAL_BRAND.colors;
     const text = ["#ffffff", "#111827"].sort((a, b) => rules.contrastRatio(b, opts.brandColor) - rules.contrastRatio(a, opts.brandColor))[0];
     const checked = rules.checkBrandColors({ primary: opts.brandColor, primaryText: text, accent: neutral.accent, accentText: neutral.accentText });
-    if (!checked.ok) fail(`--brand-color ${opts.brandColor}: ${checked.pair ?? checked.field} has contrast ${checked.ratio ?? "?"}:1, below 4.5:1 (choose a darker colour)`);
+    if (!checked.ok)
+      fail(`--brand-color ${opts.brandColor}: ${checked.pair ?? checked.field} has contrast ${checked.ratio ?? "?"}:1, below 4.5:1 (choose a darker colour)`);
     colors = checked.colors;
   }
   const assets = [];
@@ -87,7 +88,9 @@ export async function main(argv) {
   const opts = parse(argv);
   const brand = await startingBrand(opts);
   if (brand) opts.brand = { colors: brand.colors, logo: brand.assets[0]?.name ?? null };
-  const where = opts.remote ? `remote D1 of env ${opts.env}` : `local D1${opts.env === "local" ? "" : ` of env ${opts.env}`}${opts.persistTo ? ` (${opts.persistTo})` : ""}`;
+  const where = opts.remote
+    ? `remote D1 of env ${opts.env}`
+    : `local D1${opts.env === "local" ? "" : ` of env ${opts.env}`}${opts.persistTo ? ` (${opts.persistTo})` : ""}`;
   console.log(`applying migrations to the ${where}`);
   wrangler(["d1", "migrations", "apply", ...target(opts)]);
 
@@ -110,12 +113,19 @@ export async function main(argv) {
     wrangler(["d1", "execute", ...target(opts), "--file", file]);
   } catch (error) {
     const detail = String(error.stderr ?? error.message).match(/UNIQUE constraint failed[^\n]*/)?.[0];
-    fail(detail ? `refused by the database (${detail}): the id or a domain was taken meanwhile; nothing written` : `the write failed; nothing written\n${error.stderr ?? error.message}`);
+    fail(
+      detail
+        ? `refused by the database (${detail}): the id or a domain was taken meanwhile; nothing written`
+        : `the write failed; nothing written\n${error.stderr ?? error.message}`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  if (brand) console.log(`brand: ${brand.colors ? `primary ${brand.colors.primary} (text ${brand.colors.primaryText})` : "neutral colours"}${brand.assets[0] ? `, logo /brand/${brand.assets[0].name} (${brand.assets[0].width}x${brand.assets[0].height})` : ""}`);
+  if (brand)
+    console.log(
+      `brand: ${brand.colors ? `primary ${brand.colors.primary} (text ${brand.colors.primaryText})` : "neutral colours"}${brand.assets[0] ? `, logo /brand/${brand.assets[0].name} (${brand.assets[0].width}x${brand.assets[0].height})` : ""}`,
+    );
   console.log(`created agency ${opts.id} (${opts.name}) with domain(s) ${opts.domains.join(", ")} in the ${where}`);
   console.log(`owner ${opts.owner}: no password until enrolment. One-time enrolment link (valid until ${new Date(expiresAt).toISOString()}):`);
   console.log(`  ${linkOrigin(opts)}/admin/enrol?token=${token}`);

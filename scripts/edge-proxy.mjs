@@ -83,42 +83,33 @@ export async function startEdgeProxy({ target, port = 0 }) {
     const headers = { ...req.headers };
     // The proxy, like the edge, asks the origin for identity bodies and compresses itself.
     delete headers["accept-encoding"];
-    const out = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
-      (up) => {
-        const chunks = [];
-        up.on("data", (c) => chunks.push(c));
-        up.on("error", () => res.destroy());
-        up.on("end", () => {
-          const body = Buffer.concat(chunks);
-          const responseHeaders = { ...up.headers };
-          const encoding = pickEncoding(req.headers["accept-encoding"]);
-          const path = (req.url ?? "/").split("?")[0];
-          if (
-            encoding &&
-            body.length > 0 &&
-            !up.headers["content-encoding"] &&
-            isCompressible(up.headers["content-type"]) &&
-            req.method !== "HEAD"
-          ) {
-            const key = path.startsWith("/assets/") ? `${encoding}:${createHash("sha1").update(body).digest("hex")}` : null;
-            const packed = (key && cache.get(key)) ?? compress(body, encoding, path);
-            if (key) cache.set(key, packed);
-            responseHeaders["content-encoding"] = encoding;
-            responseHeaders["content-length"] = String(packed.length);
-            responseHeaders.vary = up.headers.vary ? `${up.headers.vary}, Accept-Encoding` : "Accept-Encoding";
-            delete responseHeaders["transfer-encoding"];
-            res.writeHead(up.statusCode ?? 502, responseHeaders);
-            res.end(packed);
-            return;
-          }
+    const out = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (up) => {
+      const chunks = [];
+      up.on("data", (c) => chunks.push(c));
+      up.on("error", () => res.destroy());
+      up.on("end", () => {
+        const body = Buffer.concat(chunks);
+        const responseHeaders = { ...up.headers };
+        const encoding = pickEncoding(req.headers["accept-encoding"]);
+        const path = (req.url ?? "/").split("?")[0];
+        if (encoding && body.length > 0 && !up.headers["content-encoding"] && isCompressible(up.headers["content-type"]) && req.method !== "HEAD") {
+          const key = path.startsWith("/assets/") ? `${encoding}:${createHash("sha1").update(body).digest("hex")}` : null;
+          const packed = (key && cache.get(key)) ?? compress(body, encoding, path);
+          if (key) cache.set(key, packed);
+          responseHeaders["content-encoding"] = encoding;
+          responseHeaders["content-length"] = String(packed.length);
+          responseHeaders.vary = up.headers.vary ? `${up.headers.vary}, Accept-Encoding` : "Accept-Encoding";
           delete responseHeaders["transfer-encoding"];
-          if (req.method !== "HEAD") responseHeaders["content-length"] = String(body.length);
           res.writeHead(up.statusCode ?? 502, responseHeaders);
-          res.end(body);
-        });
-      },
-    );
+          res.end(packed);
+          return;
+        }
+        delete responseHeaders["transfer-encoding"];
+        if (req.method !== "HEAD") responseHeaders["content-length"] = String(body.length);
+        res.writeHead(up.statusCode ?? 502, responseHeaders);
+        res.end(body);
+      });
+    });
     out.on("error", (error) => {
       res.writeHead(502, { "content-type": "text/plain" });
       res.end(`edge proxy: ${error.message}`);

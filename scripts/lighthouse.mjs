@@ -67,7 +67,12 @@ if (values.help) {
   console.log(USAGE);
   process.exit(0);
 }
-const pages = values.pages ? values.pages.split(",").map((p) => p.trim()).filter(Boolean) : PAGES;
+const pages = values.pages
+  ? values.pages
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean)
+  : PAGES;
 /** What each round measures: the floor first, then the pages. */
 const measured = [FLOOR, ...pages];
 const runs = Number(values.runs);
@@ -160,8 +165,12 @@ try {
     );
   }
   console.log(`\n${FLOOR}: an empty page (${FLOOR_HTML.length} bytes, no CSS, no script, no image) measured in the same rounds;`);
-  const speeds = Object.values(results).flat().map((r) => r.benchmarkIndex);
-  console.log(`benchmarkIndex (what Lighthouse makes of this CPU) median ${Math.round(median(speeds))}, from ${Math.round(Math.min(...speeds))} to ${Math.round(Math.max(...speeds))}`);
+  const speeds = Object.values(results)
+    .flat()
+    .map((r) => r.benchmarkIndex);
+  console.log(
+    `benchmarkIndex (what Lighthouse makes of this CPU) median ${Math.round(median(speeds))}, from ${Math.round(Math.min(...speeds))} to ${Math.round(Math.max(...speeds))}`,
+  );
   if (values.json) {
     writeFileSync(values.json, JSON.stringify(results, null, 2));
   }
@@ -170,14 +179,23 @@ try {
     // Chromium's helper processes still write into the profile for a moment after the main
     // one dies: wait for its exit before removing the profile
     const exited = new Promise((resolve) => chrome.once("exit", resolve));
-    try { chrome.kill("SIGKILL"); } catch {}
+    try {
+      chrome.kill("SIGKILL");
+    } catch {}
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
   }
   await proxy?.close();
   await floor?.close();
-  if (server?.pid) try { process.kill(-server.pid, "SIGTERM"); } catch {}
+  if (server?.pid)
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {}
   // a leftover temporary profile is not worth failing a finished run for
-  try { rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); } catch (error) { console.warn(`left ${profile}: ${error.message}`); }
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  } catch (error) {
+    console.warn(`left ${profile}: ${error.message}`);
+  }
 }
 
 /** Serves FLOOR_HTML on a free port. */

@@ -69,7 +69,19 @@ function sourcesStamp(extra) {
     if (stat.isDirectory()) for (const entry of readdirSync(at(path)).sort()) walk(join(path, entry));
     else hash.update(`${path}\0${stat.size}\0${stat.mtimeMs}\n`);
   };
-  for (const path of ["app", "workers", "public", "locales", "package-lock.json", "vite.config.ts", "react-router.config.ts", "wrangler.toml", "tsconfig.json", ".dev.vars"]) walk(path);
+  for (const path of [
+    "app",
+    "workers",
+    "public",
+    "locales",
+    "package-lock.json",
+    "vite.config.ts",
+    "react-router.config.ts",
+    "wrangler.toml",
+    "tsconfig.json",
+    ".dev.vars",
+  ])
+    walk(path);
   return hash.digest("hex");
 }
 
@@ -162,7 +174,13 @@ export function withOwnDeployConfig(fn) {
 export async function waitForAnswer(url, child, timeoutMs = 180_000) {
   for (let waited = 0; waited < timeoutMs; waited += 250) {
     if (child && child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before ${url} answered`);
-    if (await fetch(url).then(() => true, () => false)) return;
+    if (
+      await fetch(url).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`${url} did not answer in ${timeoutMs / 1000} s`);
@@ -174,7 +192,16 @@ export async function waitForAnswer(url, child, timeoutMs = 180_000) {
  * localDirs; `seed` the scripts that seed its state; `prepare` runs before the server starts;
  * `env` adds to the server's environment; `detached` puts it in its own process group.
  */
-export async function startLocalPortal({ name, buildName = name, port, stdio = "inherit", env = {}, detached = false, seed = ["scripts/seed.mjs"], prepare = () => {} }) {
+export async function startLocalPortal({
+  name,
+  buildName = name,
+  port,
+  stdio = "inherit",
+  env = {},
+  detached = false,
+  seed = ["scripts/seed.mjs"],
+  prepare = () => {},
+}) {
   ensureDevVars();
   useLocalDirs(localDirs(name, buildName));
   for (const script of seed) execFileSync("node", [script], { stdio });

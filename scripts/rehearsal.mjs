@@ -126,9 +126,41 @@ async function makeCertificate(dir) {
   const f = (name) => join(dir, name);
   const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
   writeFileSync(f("leaf.ext"), "basicConstraints=CA:FALSE\nsubjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n");
-  await run("make a TLS certificate for the provider fakes (openssl)", "openssl", ["req", "-x509", ...ec, "-keyout", f("ca.key"), "-out", f("ca.pem"), "-days", "1", "-subj", "/CN=portal rehearsal CA", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"]);
+  await run("make a TLS certificate for the provider fakes (openssl)", "openssl", [
+    "req",
+    "-x509",
+    ...ec,
+    "-keyout",
+    f("ca.key"),
+    "-out",
+    f("ca.pem"),
+    "-days",
+    "1",
+    "-subj",
+    "/CN=portal rehearsal CA",
+    "-addext",
+    "basicConstraints=critical,CA:TRUE",
+    "-addext",
+    "keyUsage=critical,keyCertSign,cRLSign",
+  ]);
   await run("  leaf certificate request", "openssl", ["req", ...ec, "-keyout", f("leaf.key"), "-out", f("leaf.csr"), "-subj", "/CN=127.0.0.1"]);
-  await run("  sign it", "openssl", ["x509", "-req", "-in", f("leaf.csr"), "-CA", f("ca.pem"), "-CAkey", f("ca.key"), "-CAcreateserial", "-out", f("leaf.pem"), "-days", "1", "-extfile", f("leaf.ext")]);
+  await run("  sign it", "openssl", [
+    "x509",
+    "-req",
+    "-in",
+    f("leaf.csr"),
+    "-CA",
+    f("ca.pem"),
+    "-CAkey",
+    f("ca.key"),
+    "-CAcreateserial",
+    "-out",
+    f("leaf.pem"),
+    "-days",
+    "1",
+    "-extfile",
+    f("leaf.ext"),
+  ]);
   return { ca: f("ca.pem"), cert: f("leaf.pem"), key: f("leaf.key") };
 }
 
@@ -136,7 +168,8 @@ async function main() {
   step = "build";
   log(`build for env rehearsal (CLOUDFLARE_ENV=rehearsal react-router build) into ${buildDir()}`);
   try {
-    if (!ensureBuild({ env: { CLOUDFLARE_ENV: ENV }, stdio: ["ignore", "pipe", "pipe"] }).built) log("  the sources did not change since the last rehearsal build: kept");
+    if (!ensureBuild({ env: { CLOUDFLARE_ENV: ENV }, stdio: ["ignore", "pipe", "pipe"] }).built)
+      log("  the sources did not change since the last rehearsal build: kept");
   } catch (error) {
     fail("react-router build failed", `${error.stdout ?? ""}${error.stderr ?? ""}`);
   }
@@ -171,22 +204,57 @@ async function sizeAndStart() {
   // The Cloudflare Vite plugin copies a local .dev.vars (e.g. the one `npm start` or the e2e
   // server wrote, without GATEWAY_WEBHOOK_SECRET) into the build, and wrangler dev prefers that
   // file to its process environment: this run's secrets replace it, and it is removed at the end.
-  for (const file of devVarsFiles) writeFileSync(file, Object.entries(secrets).map(([k, v]) => `${k}="${v}"\n`).join(""), { mode: 0o600 });
+  for (const file of devVarsFiles)
+    writeFileSync(
+      file,
+      Object.entries(secrets)
+        .map(([k, v]) => `${k}="${v}"\n`)
+        .join(""),
+      { mode: 0o600 },
+    );
   wroteDevVars = true;
 
   // The agency is created in the same local state directory while the Worker starts
   // (both only open it; agency:create applies the migrations first).
   step = "create the agency / start wrangler dev --env rehearsal";
-  const creating = run(
-    "create the agency (npm run agency:create -- --env rehearsal, local)",
-    "node",
-    ["scripts/create-agency.mjs", "--env", ENV, "--id", AGENCY.id, "--name", AGENCY.name, "--domain", AGENCY.domain, "--owner", AGENCY.owner, "--persist-to", stateDir, "--port", String(port)],
-  );
+  const creating = run("create the agency (npm run agency:create -- --env rehearsal, local)", "node", [
+    "scripts/create-agency.mjs",
+    "--env",
+    ENV,
+    "--id",
+    AGENCY.id,
+    "--name",
+    AGENCY.name,
+    "--domain",
+    AGENCY.domain,
+    "--owner",
+    AGENCY.owner,
+    "--persist-to",
+    stateDir,
+    "--port",
+    String(port),
+  ]);
   log(`start wrangler dev --env rehearsal on ${baseUrl}`);
   let serverLog = "";
   const server = startGroup(
     "npx",
-    ["wrangler", "dev", "--env", ENV, "--local", "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", "0", "--persist-to", stateDir, "--show-interactive-dev-session=false", "--live-reload=false"],
+    [
+      "wrangler",
+      "dev",
+      "--env",
+      ENV,
+      "--local",
+      "--port",
+      String(port),
+      "--ip",
+      "127.0.0.1",
+      "--inspector-port",
+      "0",
+      "--persist-to",
+      stateDir,
+      "--show-interactive-dev-session=false",
+      "--live-reload=false",
+    ],
     // The provider fakes answer over https with this run's throwaway CA (tests/rehearsal/fakes.ts).
     { ...quiet, ...secrets, NODE_EXTRA_CA_CERTS: tls.ca },
     (chunk) => {
@@ -207,14 +275,22 @@ async function walk({ created, tls, serverLog }) {
   if (!enrolToken) fail("agency:create printed no enrolment code", created);
   step = "check the agency answers";
   const info = await fetch(`${baseUrl}/api/v2/agency/info`).then(async (res) => ({ status: res.status, text: await res.text() }));
-  if (info.status !== 200 || !info.text.includes(`"id":"${AGENCY.id}"`)) fail(`GET /api/v2/agency/info answered ${info.status}, not the agency`, `${info.text}\n${serverLog()}`);
+  if (info.status !== 200 || !info.text.includes(`"id":"${AGENCY.id}"`))
+    fail(`GET /api/v2/agency/info answered ${info.status}, not the agency`, `${info.text}\n${serverLog()}`);
 
   step = "walk (playwright test --config tests/rehearsal/playwright.config.ts)";
   log(step);
   const playwright = spawn("npx", ["playwright", "test", "--config", "tests/rehearsal/playwright.config.ts"], {
     stdio: "inherit",
     detached: true,
-    env: { ...process.env, REHEARSAL_URL: baseUrl, REHEARSAL_ENROL_TOKEN: enrolToken, REHEARSAL_OWNER: AGENCY.owner, REHEARSAL_TLS_CERT: tls.cert, REHEARSAL_TLS_KEY: tls.key },
+    env: {
+      ...process.env,
+      REHEARSAL_URL: baseUrl,
+      REHEARSAL_ENROL_TOKEN: enrolToken,
+      REHEARSAL_OWNER: AGENCY.owner,
+      REHEARSAL_TLS_CERT: tls.cert,
+      REHEARSAL_TLS_KEY: tls.key,
+    },
   });
   children.add(playwright);
   const code = await new Promise((resolve) => playwright.on("exit", (c, signal) => resolve(c ?? (signal ? 1 : 0))));

@@ -28,31 +28,38 @@ try {
   const page = await browser.newPage();
   /** A picture (as a data: URL) drawn into a canvas `width` wide (its own width by default), as WebP. */
   const dataUrlToWebp = async (src, width) => {
-    const base64 = await page.evaluate(async ({ src, width, quality }) => {
-      const img = new Image();
-      img.src = src;
-      await img.decode();
-      const canvas = document.createElement("canvas");
-      canvas.width = width ?? img.naturalWidth;
-      canvas.height = Math.round((canvas.width * img.naturalHeight) / img.naturalWidth);
-      const context = canvas.getContext("2d");
-      context.imageSmoothingQuality = "high";
-      context.drawImage(img, 0, 0, canvas.width, canvas.height);
-      return canvas.toDataURL("image/webp", quality).split(",")[1];
-    }, { src, width, quality: QUALITY });
+    const base64 = await page.evaluate(
+      async ({ src, width, quality }) => {
+        const img = new Image();
+        img.src = src;
+        await img.decode();
+        const canvas = document.createElement("canvas");
+        canvas.width = width ?? img.naturalWidth;
+        canvas.height = Math.round((canvas.width * img.naturalHeight) / img.naturalWidth);
+        const context = canvas.getContext("2d");
+        context.imageSmoothingQuality = "high";
+        context.drawImage(img, 0, 0, canvas.width, canvas.height);
+        return canvas.toDataURL("image/webp", quality).split(",")[1];
+      },
+      { src, width, quality: QUALITY },
+    );
     return Buffer.from(base64, "base64");
   };
   /** @param {string} svg */
   const toWebp = (svg) => dataUrlToWebp(`data:image/svg+xml;base64,${Buffer.from(svg, "utf8").toString("base64")}`);
 
-  for (const file of readdirSync(SOURCES).filter((f) => f.endsWith(".svg")).sort()) {
+  for (const file of readdirSync(SOURCES)
+    .filter((f) => f.endsWith(".svg"))
+    .sort()) {
     const out = join(PROMOTIONS, `${basename(file, ".svg")}.webp`);
     const webp = await toWebp(readFileSync(join(SOURCES, file), "utf8"));
     writeFileSync(out, webp);
     console.log(`${out}: ${webp.length} bytes`);
   }
 
-  for (const file of readdirSync(BRANDS).filter((f) => f.endsWith("-hero.jpg")).sort()) {
+  for (const file of readdirSync(BRANDS)
+    .filter((f) => f.endsWith("-hero.jpg"))
+    .sort()) {
     const out = join(BRANDS, file.replace(/-hero\.jpg$/, "-hero-phone.webp"));
     const webp = await dataUrlToWebp(`data:image/jpeg;base64,${readFileSync(join(BRANDS, file)).toString("base64")}`, PHONE_HERO_WIDTH);
     writeFileSync(out, webp);

@@ -25,13 +25,23 @@ export function crc16(text) {
 /** A static LAO QR like the one BCEL One gives an account holder (receiver token in 38.03). */
 function staticQr() {
   const account = field("00", "A005266284662577") + field("01", "27710418") + field("02", "002") + field("03", "mch19B73F61B9E");
-  const body = field("00", "01") + field("01", "11") + field("38", account) + field("52", "5999") + field("53", "418") + field("58", "LA") + field("59", "E2E OWN ACCOUNT") + field("60", "VIENTIANE") + "6304";
+  const body =
+    field("00", "01") +
+    field("01", "11") +
+    field("38", account) +
+    field("52", "5999") +
+    field("53", "418") +
+    field("58", "LA") +
+    field("59", "E2E OWN ACCOUNT") +
+    field("60", "VIENTIANE") +
+    "6304";
   return body + crc16(body);
 }
 
-const ownAgenciesSql = () => E2E_PROJECTS.map((p) => {
-  const id = `own-${p}`;
-  return `INSERT OR IGNORE INTO agencies (id, name, status) VALUES ('${id}', 'Own ${p}', 'ACTIVE');
+const ownAgenciesSql = () =>
+  E2E_PROJECTS.map((p) => {
+    const id = `own-${p}`;
+    return `INSERT OR IGNORE INTO agencies (id, name, status) VALUES ('${id}', 'Own ${p}', 'ACTIVE');
 INSERT OR IGNORE INTO agency_domains (host, agency_id) VALUES ('${p}.own.localhost', '${id}');
 INSERT OR IGNORE INTO agency_settings (agency_id) VALUES ('${id}');
 UPDATE agency_settings SET login_failure_budget = 100000 WHERE agency_id = '${id}';
@@ -39,11 +49,14 @@ INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, curr
 VALUES ('${id}', 'OWN-BCEL', 'mch19B73F61B9E', 'BCEL One (own account)', 'LAK', 'BCEL', '27710418', 'E2E OWN ACCOUNT', 'VIENTIANE', 'own_account', '${staticQr()}', 'derived');
 INSERT OR IGNORE INTO exchange_rates (agency_id, currency, buy, sell) VALUES ('${id}', 'THB', '580', '600');
 ${staffSql(id, Object.values(DEMO_STAFF), e2eCopies([p]))}`;
-}).join("\n");
+  }).join("\n");
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const file = join(mkdtempSync(join(tmpdir(), "seed-e2e-own-")), "own.sql");
   writeFileSync(file, ownAgenciesSql());
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
+  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, CI: "true" },
+  });
   console.log(`seeded own-account e2e agencies: ${E2E_PROJECTS.map((p) => `${p}.own.localhost`).join(", ")}`);
 }

@@ -17,7 +17,16 @@ import { stateArgs } from "./local-dirs.mjs";
 /** statements.spec's channel: the agency's static LAO QR (receiver token mchE2E0000001). */
 const E2E_STATIC_QR = (() => {
   const account = field("00", "A005266284662577") + field("01", "27710418") + field("02", "002") + field("03", "mchE2E0000001");
-  const body = field("00", "01") + field("01", "11") + field("38", account) + field("52", "5999") + field("53", "418") + field("58", "LA") + field("59", "E2E AGENCY") + field("60", "VIENTIANE") + "6304";
+  const body =
+    field("00", "01") +
+    field("01", "11") +
+    field("38", account) +
+    field("52", "5999") +
+    field("53", "418") +
+    field("58", "LA") +
+    field("59", "E2E AGENCY") +
+    field("60", "VIENTIANE") +
+    "6304";
   return body + crc16(body);
 })();
 
@@ -71,13 +80,15 @@ VALUES ('${QUEUES}-u1', '${QUEUES}', 'NO_ORDER', 'BCEL-FT2611010001', '${QUEUES}
 INSERT OR IGNORE INTO forwarder_holds (id, agency_id, channel_code, bank_transaction_id, amount, bank_time, reference, sender, raw, received_at)
 VALUES ('${QUEUES}-h1', '${QUEUES}', 'OWN-Q', 'FT2611010002', '9000000.00', 1793502600000, NULL, 'BCEL One', 'BCEL One: +9,000,000 LAK to 0101xxxx5678 from SOUKSAVANH V. on 01/11/2026 10:10 Ref FT2611010002', 1793502600000);`;
 
-
 if (import.meta.url === `file://${process.argv[1]}`) {
   // Each e2e agency its own brand (issue 15): name, colours, logo, icon, hero.
   const brands = await Promise.all(E2E_PROJECTS.map((p) => seedBrand(`e2e-${p}`)));
   await putLocalBrandObjects(brands.flatMap((b) => b.assets));
   const file = join(mkdtempSync(join(tmpdir(), "seed-e2e-")), "e2e.sql");
   writeFileSync(file, `${sql}\n${demoAgencyCopies}\n${queuesSql}\n${brands.map((b) => b.sql).join("\n")}`);
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
+  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, CI: "true" },
+  });
   console.log(`seeded e2e agencies: ${E2E_PROJECTS.map((p) => `${p}.e2e.localhost`).join(", ")}`);
 }

@@ -38,4 +38,8 @@ const alertsFile = join(mkdtempSync(join(tmpdir(), "seed-")), "alerts.sql");
 writeFileSync(alertsFile, await alertsSeedSql("demo"));
 wrangler("d1", "execute", "DB", ...stateArgs(), "--file", alertsFile);
 console.log(`seeded the demo agency (localhost, 127.0.0.1) and demo player ${DEMO_PLAYER.username} / ${DEMO_PLAYER.password}`);
-console.log(`demo staff (DEMO ONLY, public TOTP secrets): ${Object.values(DEMO_STAFF).map((s) => `${s.username} / ${s.password} (${s.role}, TOTP ${s.totpSecret})`).join("; ")}; back office at /admin`);
+console.log(
+  `demo staff (DEMO ONLY, public TOTP secrets): ${Object.values(DEMO_STAFF)
+    .map((s) => `${s.username} / ${s.password} (${s.role}, TOTP ${s.totpSecret})`)
+    .join("; ")}; back office at /admin`,
+);

@@ -47,6 +47,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.error(`npm start's files changed while the tests ran (decision 055): ${moved.join(", ")}`);
       process.exit(1);
     }
-    console.log(`npm start's files untouched by the tests: ${Object.keys(before).map((p) => `${p} (${before[p] === "absent" ? "absent" : "same"})`).join(", ")}`);
+    console.log(
+      `npm start's files untouched by the tests: ${Object.keys(before)
+        .map((p) => `${p} (${before[p] === "absent" ? "absent" : "same"})`)
+        .join(", ")}`,
+    );
   }
 }

@@ -128,7 +128,9 @@ else await Promise.all([lane([...CHECKS, ...UNIT]), lane(SCRIPTS)]);
 await lane(E2E);
 await lane([["start-dirs", "node", ["scripts/start-dirs.mjs", "--check"]]]);
 
-console.log(`\nsteps: ${timings.map(([name, ms, exit]) => `${name} ${seconds(ms)}${exit ? " FAILED" : ""}`).join(", ")}; total ${seconds(Date.now() - started)}`);
+console.log(
+  `\nsteps: ${timings.map(([name, ms, exit]) => `${name} ${seconds(ms)}${exit ? " FAILED" : ""}`).join(", ")}; total ${seconds(Date.now() - started)}`,
+);
 if (failedStep) console.log(`npm test failed at step "${failedStep}"`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedStep ? 1 : 0);

@@ -86,7 +86,8 @@ export function printProfile(title, profile, file) {
   const byId = new Map(profile.nodes.map((/** @type {any} */ n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
-  const name = (/** @type {any} */ n) => `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").slice(-1)[0]}:${n.callFrame.lineNumber + 1}`;
+  const name = (/** @type {any} */ n) =>
+    `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").slice(-1)[0]}:${n.callFrame.lineNumber + 1}`;
   const self = new Map();
   const inclusive = new Map();
   let busy = 0;
@@ -104,6 +105,13 @@ export function printProfile(title, profile, file) {
       inclusive.set(key, (inclusive.get(key) ?? 0) + us);
     }
   });
-  const top = (/** @type {Map<string, number>} */ map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `  ${(v / 1000).toFixed(0).padStart(7)} ms  ${k}`).join("\n");
-  console.log(`\n${title}: ${(busy / 1000).toFixed(0)} ms busy${file ? ` (profile: ${file})` : ""}\n self:\n${top(self, 25)}\n inclusive:\n${top(inclusive, 50)}`);
+  const top = (/** @type {Map<string, number>} */ map, n) =>
+    [...map]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `  ${(v / 1000).toFixed(0).padStart(7)} ms  ${k}`)
+      .join("\n");
+  console.log(
+    `\n${title}: ${(busy / 1000).toFixed(0)} ms busy${file ? ` (profile: ${file})` : ""}\n self:\n${top(self, 25)}\n inclusive:\n${top(inclusive, 50)}`,
+  );
 }

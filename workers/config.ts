@@ -43,7 +43,13 @@ const MIN_SECRET_LENGTH = 32;
 
 function checkSecret(name: string, value: unknown, { required }: { required: boolean }): ConfigProblem | null {
   if (typeof value !== "string" || value.trim() === "") return required ? { name, problem: "missing" } : null;
-  const parts = name === "SESSION_SECRET" ? value.split(",").map((s) => s.trim()).filter(Boolean) : [value];
+  const parts =
+    name === "SESSION_SECRET"
+      ? value
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [value];
   if (parts.length === 0) return { name, problem: "missing" };
   if (parts.some((p) => DEMO_SECRET_VALUES.has(p))) return { name, problem: "demo value" };
   if (parts.some((p) => p.length < MIN_SECRET_LENGTH)) return { name, problem: "too short" };
@@ -101,7 +107,7 @@ export function misconfiguredResponse(env: ConfigEnv): Response | null {
     logged = true;
     console.error(
       `misconfigured ${env.ENVIRONMENT ?? "(no ENVIRONMENT)"} environment: ${problems.map((p) => `${p.name} ${p.problem}`).join("; ")}. ` +
-        "See README \"Secrets\"; set them with `wrangler secret put <NAME> --env <agency>`.",
+        'See README "Secrets"; set them with `wrangler secret put <NAME> --env <agency>`.',
     );
   }
   return new Response("misconfigured", { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });

@@ -47,7 +47,10 @@ const ORIGIN = /^https?:\/\/[a-z0-9.-]+(:\d{1,5})?$/;
 
 function sources(list: readonly string[] | undefined): string {
   // An origin only: nothing that could close the directive or add a keyword.
-  return (list ?? []).filter((o) => ORIGIN.test(o)).map((o) => ` ${o}`).join("");
+  return (list ?? [])
+    .filter((o) => ORIGIN.test(o))
+    .map((o) => ` ${o}`)
+    .join("");
 }
 
 function contentSecurityPolicy(nonce: string, { dev, providers }: { dev: boolean; providers?: ProviderSources }): string {

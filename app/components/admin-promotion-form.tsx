@@ -75,7 +75,10 @@ export function PromotionForm({
           data-testid="promotion-banner"
         />
         <p id={`${id}-banner-hint`} className="field-hint">
-          {t("brand.limits.text", { kb: SLOT_LIMITS.banner.maxBytes / 1024, size: t("brand.limits.pixels", { width: SLOT_LIMITS.banner.maxWidth, height: SLOT_LIMITS.banner.maxHeight }) })}
+          {t("brand.limits.text", {
+            kb: SLOT_LIMITS.banner.maxBytes / 1024,
+            size: t("brand.limits.pixels", { width: SLOT_LIMITS.banner.maxWidth, height: SLOT_LIMITS.banner.maxHeight }),
+          })}
         </p>
         <ErrorList id={`${id}-banner-error`} errors={bannerError ? [bannerError] : undefined} />
       </div>
@@ -89,19 +92,49 @@ export function PromotionForm({
             { value: "PERCENT", label: t("promotions.kinds.PERCENT") },
           ]}
         />
-        <Field label={t("promotions.form.bonusValue")} hint={t("promotions.form.bonusValueHint")} inputProps={decimal(fields.bonusValue)} errors={fields.bonusValue.errors} />
-        <Field label={t("promotions.form.bonusCap")} hint={t("promotions.form.bonusCapHint")} inputProps={decimal(fields.bonusCap)} errors={fields.bonusCap.errors} />
+        <Field
+          label={t("promotions.form.bonusValue")}
+          hint={t("promotions.form.bonusValueHint")}
+          inputProps={decimal(fields.bonusValue)}
+          errors={fields.bonusValue.errors}
+        />
+        <Field
+          label={t("promotions.form.bonusCap")}
+          hint={t("promotions.form.bonusCapHint")}
+          inputProps={decimal(fields.bonusCap)}
+          errors={fields.bonusCap.errors}
+        />
       </fieldset>
       <fieldset className="stack">
         <legend>{t("promotions.form.rules")}</legend>
-        <Field label={t("promotions.form.setAmount")} hint={t("promotions.form.setAmountHint")} inputProps={decimal(fields.setAmount)} errors={fields.setAmount.errors} />
+        <Field
+          label={t("promotions.form.setAmount")}
+          hint={t("promotions.form.setAmountHint")}
+          inputProps={decimal(fields.setAmount)}
+          errors={fields.setAmount.errors}
+        />
         <div className="field field-check">
           <input {...check(fields.firstOrderOnly)} />
           <label htmlFor={fields.firstOrderOnly.id}>{t("promotions.form.firstOrderOnly")}</label>
         </div>
-        <Field label={t("promotions.form.creditThreshold")} hint={t("promotions.form.creditThresholdHint")} inputProps={decimal(fields.creditThreshold)} errors={fields.creditThreshold.errors} />
-        <Field label={t("promotions.form.turnoverMultiple")} hint={t("promotions.form.turnoverMultipleHint")} inputProps={decimal(fields.turnoverMultiple)} errors={fields.turnoverMultiple.errors} />
-        <Field label={t("promotions.form.maxWithdrawCredit")} hint={t("promotions.form.maxWithdrawCreditHint")} inputProps={decimal(fields.maxWithdrawCredit)} errors={fields.maxWithdrawCredit.errors} />
+        <Field
+          label={t("promotions.form.creditThreshold")}
+          hint={t("promotions.form.creditThresholdHint")}
+          inputProps={decimal(fields.creditThreshold)}
+          errors={fields.creditThreshold.errors}
+        />
+        <Field
+          label={t("promotions.form.turnoverMultiple")}
+          hint={t("promotions.form.turnoverMultipleHint")}
+          inputProps={decimal(fields.turnoverMultiple)}
+          errors={fields.turnoverMultiple.errors}
+        />
+        <Field
+          label={t("promotions.form.maxWithdrawCredit")}
+          hint={t("promotions.form.maxWithdrawCreditHint")}
+          inputProps={decimal(fields.maxWithdrawCredit)}
+          errors={fields.maxWithdrawCredit.errors}
+        />
         <div className="field field-check">
           <input {...check(fields.withdrawAll)} />
           <label htmlFor={fields.withdrawAll.id}>{t("promotions.form.withdrawAll")}</label>
@@ -125,7 +158,12 @@ export function PromotionForm({
           { value: "INACTIVE", label: t("promotions.statuses.INACTIVE") },
         ]}
       />
-      <Field label={t("promotions.form.sortOrder")} hint={t("promotions.form.sortOrderHint")} inputProps={{ ...getInputProps(fields.sortOrder, { type: "text" }), inputMode: "numeric" }} errors={fields.sortOrder.errors} />
+      <Field
+        label={t("promotions.form.sortOrder")}
+        hint={t("promotions.form.sortOrderHint")}
+        inputProps={{ ...getInputProps(fields.sortOrder, { type: "text" }), inputMode: "numeric" }}
+        errors={fields.sortOrder.errors}
+      />
       <div role="alert" className="form-alert" data-testid="form-error">
         <ErrorList id={form.errorId} errors={form.errors} />
       </div>

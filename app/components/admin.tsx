@@ -142,7 +142,9 @@ function AdminMenu({ staff, waiting }: { staff: { username: string; role: "owner
     if (shownFor.current !== pathname && menu.current) menu.current.open = false;
     shownFor.current = pathname;
   }, [pathname]);
-  const groups = ADMIN_GROUPS.map((g) => ({ ...g, sections: g.sections.filter((s) => !s.ownerOnly || staff.role === "owner") })).filter((g) => g.sections.length > 0);
+  const groups = ADMIN_GROUPS.map((g) => ({ ...g, sections: g.sections.filter((s) => !s.ownerOnly || staff.role === "owner") })).filter(
+    (g) => g.sections.length > 0,
+  );
   const total = groups.flatMap((g) => g.sections).reduce((sum, s) => sum + (s.queue ? waiting[s.queue] : 0), 0);
   return (
     <nav className="admin-nav" aria-label={t("nav.menu")} data-testid="admin-nav">
@@ -158,7 +160,13 @@ function AdminMenu({ staff, waiting }: { staff: { username: string; role: "owner
         <div className="admin-menu-panel">
           {groups.map((g) => (
             // biome-ignore lint/a11y/useAriaPropsSupportedByRole: aria-labelledby is set only with role="group" (a named group); the home link has neither
-            <div key={g.key ?? "home"} className="admin-nav-group" role={g.key ? "group" : undefined} aria-labelledby={g.key ? `admin-nav-${g.key}` : undefined} data-group={g.key ?? "home"}>
+            <div
+              key={g.key ?? "home"}
+              className="admin-nav-group"
+              role={g.key ? "group" : undefined}
+              aria-labelledby={g.key ? `admin-nav-${g.key}` : undefined}
+              data-group={g.key ?? "home"}
+            >
               {g.key && (
                 <span className="admin-nav-group-name" id={`admin-nav-${g.key}`}>
                   {t(`navMenu.groups.${g.key}`)}
@@ -221,7 +229,19 @@ export function AdminAuthShell({ agencyName, children }: { agencyName: string; c
 }
 
 /** Previous / next links that work without JavaScript. */
-export function AdminPager({ page, pageSize, total, basePath, query }: { page: number; pageSize: number; total: number; basePath: string; query?: Record<string, string> }) {
+export function AdminPager({
+  page,
+  pageSize,
+  total,
+  basePath,
+  query,
+}: {
+  page: number;
+  pageSize: number;
+  total: number;
+  basePath: string;
+  query?: Record<string, string>;
+}) {
   const { t } = useTranslation("admin");
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (pages <= 1) return null;
@@ -264,7 +284,15 @@ function AdminLanguages() {
     <form method="post" action="/set-language" className="admin-languages" aria-label={t("nav.language")}>
       <input type="hidden" name="redirectTo" value={pathname + search} />
       {LANGUAGES.map((lng) => (
-        <button key={lng} type="submit" name="lng" value={lng} lang={HTML_LANG[lng]} aria-current={root?.locale === lng ? "true" : undefined} className="button button-ghost button-small">
+        <button
+          key={lng}
+          type="submit"
+          name="lng"
+          value={lng}
+          lang={HTML_LANG[lng]}
+          aria-current={root?.locale === lng ? "true" : undefined}
+          className="button button-ghost button-small"
+        >
           {LANGUAGE_NAMES[lng]}
         </button>
       ))}

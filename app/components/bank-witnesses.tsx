@@ -4,7 +4,16 @@ import { formatDateTime } from "~/lib/format";
 import { TableWrap } from "./table-wrap";
 
 /** A report of a bank transfer: a statement row, a forwarded message or a cashier's "mark paid" (decision 046). */
-export type WitnessView = { channelCode: string; source: string; witnessId: string; transferId: string; bankTime: number; raw: string | null; link: string; splitReason: string | null };
+export type WitnessView = {
+  channelCode: string;
+  source: string;
+  witnessId: string;
+  transferId: string;
+  bankTime: number;
+  raw: string | null;
+  link: string;
+  splitReason: string | null;
+};
 
 /**
  * Every witness of one bank transfer (source, id, bank time, how it was linked, raw text).

@@ -81,7 +81,13 @@ export function ChangePasswordForm({ onCancel, serverResult }: { onCancel?: () =
 function PasswordChanged() {
   const { t } = useTranslation();
   return (
-    <div className="success-panel" role="alertdialog" aria-labelledby="password-changed-title" aria-describedby="password-changed-body" data-testid="password-changed">
+    <div
+      className="success-panel"
+      role="alertdialog"
+      aria-labelledby="password-changed-title"
+      aria-describedby="password-changed-body"
+      data-testid="password-changed"
+    >
       <h2 id="password-changed-title">{t("password.changedTitle")}</h2>
       <p id="password-changed-body">{t("password.changedBody")}</p>
       <a href="/login" className="button button-primary" data-testid="password-changed-close">

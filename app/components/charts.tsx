@@ -71,8 +71,24 @@ function useTooltip() {
 }
 
 function Frame({
-  title, testId, kind, legend, tip, frame, clear, children,
-}: { title: string; testId?: string; kind: string; legend: ChartSeries[]; tip: Tip; frame: RefObject<HTMLDivElement | null>; clear: (event: { target: EventTarget }) => void; children: ReactNode }) {
+  title,
+  testId,
+  kind,
+  legend,
+  tip,
+  frame,
+  clear,
+  children,
+}: {
+  title: string;
+  testId?: string;
+  kind: string;
+  legend: ChartSeries[];
+  tip: Tip;
+  frame: RefObject<HTMLDivElement | null>;
+  clear: (event: { target: EventTarget }) => void;
+  children: ReactNode;
+}) {
   const id = useId();
   return (
     <figure className="chart" data-testid={testId} data-chart={kind}>
@@ -107,7 +123,10 @@ type Axis = { y: ReturnType<typeof scaleLinear<number, number>>; ticks: { value:
  * with distinct labels, and the left margin those labels need (at the phone's larger font).
  */
 function valueAxis(series: ChartSeries[], format: (v: number) => string, emptyMax?: number): Axis {
-  const y = scaleLinear().domain(domainOf(series, emptyMax)).nice().range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const y = scaleLinear()
+    .domain(domainOf(series, emptyMax))
+    .nice()
+    .range([HEIGHT - MARGIN.bottom, MARGIN.top]);
   const seen = new Set<string>();
   const ticks: Axis["ticks"] = [];
   for (const value of y.ticks(5)) {

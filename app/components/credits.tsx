@@ -35,9 +35,23 @@ export function CreditsPanel({ credits }: { credits: Record<string, Promise<Cred
         {Object.entries(credits).map(([provider, credit]) => (
           <li key={provider} className="credit" data-provider={provider}>
             <span className="credit-provider">{t(`providers.${provider}`)}</span>
-            <Suspense fallback={<span className="credit-loading" role="status">{t("credits.loading")}</span>}>
+            <Suspense
+              fallback={
+                <span className="credit-loading" role="status">
+                  {t("credits.loading")}
+                </span>
+              }
+            >
               <Await resolve={credit} errorElement={<CreditUnavailable />}>
-                {(value) => (value.credit ? <span className="credit-amount" data-testid={`credit-${provider}`}>{formatMoney(value.credit.amount, value.credit.currency)}</span> : <CreditUnavailable />)}
+                {(value) =>
+                  value.credit ? (
+                    <span className="credit-amount" data-testid={`credit-${provider}`}>
+                      {formatMoney(value.credit.amount, value.credit.currency)}
+                    </span>
+                  ) : (
+                    <CreditUnavailable />
+                  )
+                }
               </Await>
             </Suspense>
           </li>

@@ -127,13 +127,7 @@ export function ScrollToTop({ serverOnly = false }: { serverOnly?: boolean }) {
   }, []);
   if (!visible && !serverOnly) return null;
   return (
-    <button
-      type="button"
-      className="scroll-top"
-      data-testid="scroll-top"
-      hidden={serverOnly}
-      onClick={() => window.scrollTo({ top: 0, behavior: "smooth" })}
-    >
+    <button type="button" className="scroll-top" data-testid="scroll-top" hidden={serverOnly} onClick={() => window.scrollTo({ top: 0, behavior: "smooth" })}>
       <Icon name="up" />
       <span className="sr-only">{t("scrollTop")}</span>
     </button>

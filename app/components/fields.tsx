@@ -112,7 +112,13 @@ export function SelectField({
   return (
     <div className="field">
       <label htmlFor={field.id}>{label}</label>
-      <select id={field.id} name={field.name} defaultValue={String(field.initialValue ?? fallback ?? "")} aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
+      <select
+        id={field.id}
+        name={field.name}
+        defaultValue={String(field.initialValue ?? fallback ?? "")}
+        aria-invalid={errorId ? true : undefined}
+        aria-describedby={errorId}
+      >
         {placeholder !== undefined && <option value="">{placeholder}</option>}
         {options.map((o) => (
           <option key={o.value} value={o.value}>

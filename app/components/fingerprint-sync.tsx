@@ -5,8 +5,7 @@ import { afterLoadWhenIdle, FINGERPRINT_SYNC_DELAY_MS } from "~/lib/fingerprint"
 export function FingerprintSync({ agencyId }: { agencyId: string }) {
   useEffect(() => {
     // After the page's first seconds, in idle time: never compete with the page the player asked for.
-    const start = () =>
-      void import("~/lib/fingerprint-collect").then(({ syncFingerprint }) => syncFingerprint(agencyId)).catch(() => {});
+    const start = () => void import("~/lib/fingerprint-collect").then(({ syncFingerprint }) => syncFingerprint(agencyId)).catch(() => {});
     return afterLoadWhenIdle(start, FINGERPRINT_SYNC_DELAY_MS);
   }, [agencyId]);
   return null;

@@ -18,7 +18,14 @@ export type LayoutPlayer = { id: string; displayName: string } | null;
 type LayoutProps = { agencyName: string; logo: BrandImage | null };
 
 /** `lite`: the page ships no React (decision 034); its menu's change-password dialog is the lite script's (decision 052). */
-export function Navbar({ agencyName, logo, player, locale, social, lite = false }: LayoutProps & { player: LayoutPlayer; locale: Language; social: Social; lite?: boolean }) {
+export function Navbar({
+  agencyName,
+  logo,
+  player,
+  locale,
+  social,
+  lite = false,
+}: LayoutProps & { player: LayoutPlayer; locale: Language; social: Social; lite?: boolean }) {
   const { t } = useTranslation();
   return (
     <header className="navbar">
@@ -58,47 +65,47 @@ function PlayerMenu({ player, lite }: { player: NonNullable<LayoutPlayer>; lite:
   const [dialogOpen, setDialogOpen] = useState(false);
   return (
     <>
-    <Disclosure
-      className="menu player-menu"
-      testId="player-menu"
-      summary={
-        <>
-          <Icon name="user" />
-          <span className="sr-only">{t("nav.account")}: </span>
-          <span className="player-name">{player.displayName}</span>
-        </>
-      }
-    >
-      <div className="menu-panel">
-        {/* Without JavaScript this is a link to the page; with it, the dialog opens (on a lite
+      <Disclosure
+        className="menu player-menu"
+        testId="player-menu"
+        summary={
+          <>
+            <Icon name="user" />
+            <span className="sr-only">{t("nav.account")}: </span>
+            <span className="player-name">{player.displayName}</span>
+          </>
+        }
+      >
+        <div className="menu-panel">
+          {/* Without JavaScript this is a link to the page; with it, the dialog opens (on a lite
             page the lite script's, lib/lite/password-dialog.ts, in the shell below). */}
-        <Link
-          to="/player/password"
-          className="menu-item"
-          data-testid="change-password-link"
-          onClick={(event) => {
-            event.preventDefault();
-            setDialogOpen(true);
-          }}
-        >
-          {t("nav.changePassword")}
-        </Link>
-        <Link to="/player/sessions" className="menu-item">
-          {t("nav.sessions")}
-        </Link>
-        <Form method="post" action="/logout" reloadDocument>
-          <button type="submit" className="menu-item" data-testid="logout">
-            {t("nav.logout")}
-          </button>
-        </Form>
-      </div>
-    </Disclosure>
-    {dialogOpen && (
-      <Suspense fallback={null}>
-        <ChangePasswordDialog open={dialogOpen} onClose={() => setDialogOpen(false)} />
-      </Suspense>
-    )}
-    {lite && <PasswordDialogShell />}
+          <Link
+            to="/player/password"
+            className="menu-item"
+            data-testid="change-password-link"
+            onClick={(event) => {
+              event.preventDefault();
+              setDialogOpen(true);
+            }}
+          >
+            {t("nav.changePassword")}
+          </Link>
+          <Link to="/player/sessions" className="menu-item">
+            {t("nav.sessions")}
+          </Link>
+          <Form method="post" action="/logout" reloadDocument>
+            <button type="submit" className="menu-item" data-testid="logout">
+              {t("nav.logout")}
+            </button>
+          </Form>
+        </div>
+      </Disclosure>
+      {dialogOpen && (
+        <Suspense fallback={null}>
+          <ChangePasswordDialog open={dialogOpen} onClose={() => setDialogOpen(false)} />
+        </Suspense>
+      )}
+      {lite && <PasswordDialogShell />}
     </>
   );
 }
@@ -131,12 +138,7 @@ function SideDrawer({ agencyName, logo, player }: LayoutProps & { player: Layout
   const { t } = useTranslation();
   const here = useCurrentPath();
   return (
-    <Disclosure
-      className="drawer"
-      testId="drawer"
-      summaryLabel={t("nav.menu")}
-      summary={<Icon name="menu" size={24} />}
-    >
+    <Disclosure className="drawer" testId="drawer" summaryLabel={t("nav.menu")} summary={<Icon name="menu" size={24} />}>
       {/* The backdrop and the Close control reload this page without JavaScript (closing the
           drawer); with JavaScript they just close it. */}
       {/* biome-ignore lint/a11y/useAnchorContent: the backdrop is for the pointer only (out of the tab order and the accessibility tree); the labelled Close control does the same */}
@@ -270,22 +272,31 @@ export function Footer({ agencyName, logo }: LayoutProps) {
           </ul>
         </div>
         <div className="footer-columns" data-testid="footer-columns">
-          <FooterColumn title={t("footer.games")} links={[
-            [t("menu.askmebet"), GAME_LINKS.askmebet],
-            [t("menu.betflix"), GAME_LINKS.betflix],
-            [t("menu.gclub"), GAME_LINKS.gclub],
-            [t("menu.alphabet"), GAME_LINKS.alphabet],
-          ]} />
-          <FooterColumn title={t("footer.promotions")} links={[
-            [t("menu.promotion"), "/player/promotion"],
-            [t("menu.promotionHistory"), "/player/promotion/history"],
-          ]} />
-          <FooterColumn title={t("footer.aboutUs")} links={[
-            [t("footer.home"), "/"],
-            [t("nav.register"), "/register"],
-            [t("nav.login"), "/login"],
-            [t("limits.footer"), "/player/limits"],
-          ]} />
+          <FooterColumn
+            title={t("footer.games")}
+            links={[
+              [t("menu.askmebet"), GAME_LINKS.askmebet],
+              [t("menu.betflix"), GAME_LINKS.betflix],
+              [t("menu.gclub"), GAME_LINKS.gclub],
+              [t("menu.alphabet"), GAME_LINKS.alphabet],
+            ]}
+          />
+          <FooterColumn
+            title={t("footer.promotions")}
+            links={[
+              [t("menu.promotion"), "/player/promotion"],
+              [t("menu.promotionHistory"), "/player/promotion/history"],
+            ]}
+          />
+          <FooterColumn
+            title={t("footer.aboutUs")}
+            links={[
+              [t("footer.home"), "/"],
+              [t("nav.register"), "/register"],
+              [t("nav.login"), "/login"],
+              [t("limits.footer"), "/player/limits"],
+            ]}
+          />
         </div>
       </div>
       <p className="copyright">{t("footer.copyright", { year, name: agencyName })}</p>
@@ -300,7 +311,9 @@ function FooterColumn({ title, links }: { title: string; links: [string, string]
       <ul role="list">
         {links.map(([label, to]) => (
           <li key={to}>
-            <Link to={to} prefetch="intent">{label}</Link>
+            <Link to={to} prefetch="intent">
+              {label}
+            </Link>
           </li>
         ))}
       </ul>

@@ -93,7 +93,9 @@ const VALIDATOR_ROUTE_ID = "routes/form-validators";
  * render knows a client chunk's URL), and the schema's name in that module. None when there
  * is no client build (tests that render without one): the form then posts as without JavaScript.
  */
-export function useLiteValidation(schema: "deposit" | "withdraw" | "bank-account" | "bank-replace" | "change-password" | "forced-password" | "limits" | "cooling_off" | "self_exclusion") {
+export function useLiteValidation(
+  schema: "deposit" | "withdraw" | "bank-account" | "bank-replace" | "change-password" | "forced-password" | "limits" | "cooling_off" | "self_exclusion",
+) {
   const url = useContext(UNSAFE_FrameworkContext)?.manifest.routes[VALIDATOR_ROUTE_ID]?.module;
   return url ? { "data-validator": url, "data-schema": schema } : {};
 }

@@ -24,9 +24,21 @@ export function Pagination({ page, pageSize, total, basePath }: { page: number; 
   const href = (p: number) => `${basePath}?page=${p}&pageSize=${pageSize}`;
   return (
     <nav className="pagination" aria-label={t("history.pages")}>
-      {page > 1 ? <Link to={href(page - 1)} rel="prev">{t("history.previous")}</Link> : <span aria-hidden="true" />}
+      {page > 1 ? (
+        <Link to={href(page - 1)} rel="prev">
+          {t("history.previous")}
+        </Link>
+      ) : (
+        <span aria-hidden="true" />
+      )}
       <span>{t("history.pageOf", { page, pages })}</span>
-      {page < pages ? <Link to={href(page + 1)} rel="next">{t("history.next")}</Link> : <span aria-hidden="true" />}
+      {page < pages ? (
+        <Link to={href(page + 1)} rel="next">
+          {t("history.next")}
+        </Link>
+      ) : (
+        <span aria-hidden="true" />
+      )}
     </nav>
   );
 }

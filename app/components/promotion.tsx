@@ -65,7 +65,9 @@ export function CurrentPromotion({ current, confirmCancel, action }: { current: 
         {current.turnoverTarget && current.turnoverDone !== null && (
           <>
             <dt>{t("promotion.turnoverLabel")}</dt>
-            <dd data-testid="promotion-turnover">{t("promotion.turnover", { done: formatMoney(current.turnoverDone, "THB"), target: formatMoney(current.turnoverTarget, "THB") })}</dd>
+            <dd data-testid="promotion-turnover">
+              {t("promotion.turnover", { done: formatMoney(current.turnoverDone, "THB"), target: formatMoney(current.turnoverTarget, "THB") })}
+            </dd>
           </>
         )}
       </dl>

@@ -9,7 +9,13 @@ import { formatMoney } from "~/lib/format";
  */
 export function RewardTurnover({ target, done, met }: { target: string; done: string | null; met: boolean }) {
   const { t } = useTranslation();
-  if (met) return <span data-testid="reward-turnover" data-met="true">{t("reward.turnoverMet")}</span>;
-  if (done !== null) return <span data-testid="reward-turnover">{t("reward.turnoverProgress", { done: formatMoney(done, "THB"), target: formatMoney(target, "THB") })}</span>;
+  if (met)
+    return (
+      <span data-testid="reward-turnover" data-met="true">
+        {t("reward.turnoverMet")}
+      </span>
+    );
+  if (done !== null)
+    return <span data-testid="reward-turnover">{t("reward.turnoverProgress", { done: formatMoney(done, "THB"), target: formatMoney(target, "THB") })}</span>;
   return <span data-testid="reward-turnover">{formatMoney(target, "THB")}</span>;
 }

@@ -17,7 +17,12 @@ export function promotionErrors(outcome: Extract<PromotionResult, { ok: false }>
  * checked and stored, and its /brand/ URL becomes the promotion's lo image (cn and vn fall
  * back to it unless they have their own). No file: the image URL fields as typed.
  */
-export async function withUploadedBanner<T extends { imageUrlLo?: string }>(env: Env, actor: Parameters<typeof uploadPromotionBanner>[1], formData: FormData, value: T): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
+export async function withUploadedBanner<T extends { imageUrlLo?: string }>(
+  env: Env,
+  actor: Parameters<typeof uploadPromotionBanner>[1],
+  formData: FormData,
+  value: T,
+): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
   const file = formData.get("banner");
   if (!(file instanceof File) || (file.size === 0 && file.name === "")) return { ok: true, value };
   const outcome = await uploadPromotionBanner(env, actor, file);

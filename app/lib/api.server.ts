@@ -13,12 +13,7 @@ export function apiJson(body: unknown, init?: ResponseInit): Response {
   return Response.json(body, { ...init, headers });
 }
 
-export function apiError(
-  context: Readonly<RouterContextProvider>,
-  code: ErrorCode,
-  status: number,
-  extra?: Record<string, unknown>,
-): Response {
+export function apiError(context: Readonly<RouterContextProvider>, code: ErrorCode, status: number, extra?: Record<string, unknown>): Response {
   const t = getInstance(context).t;
   const message = t(errorMessageKey(code), extra ?? {});
   return apiJson({ error: { code, message, ...extra } }, { status });

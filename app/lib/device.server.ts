@@ -33,5 +33,12 @@ export async function loginDevice(request: Request, context: Ctx): Promise<Login
 export async function deviceCookieHeader(request: Request, context: Ctx, device: LoginDevice, entry: Omit<DeviceEntry, "nonce">): Promise<string> {
   const known = device.entries.find((e) => e.realm === entry.realm && e.agencyId === entry.agencyId && e.username === entry.username);
   const value = await writeDeviceCookie({ secrets: cookieSecrets(getBindings(context)) }, device.entries, { ...entry, nonce: known?.nonce });
-  return [`${cookieName(request)}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax", `Max-Age=${DEVICE_COOKIE_MAX_AGE_S}`, ...(isSecureRequest(request) ? ["Secure"] : [])].join("; ");
+  return [
+    `${cookieName(request)}=${value}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${DEVICE_COOKIE_MAX_AGE_S}`,
+    ...(isSecureRequest(request) ? ["Secure"] : []),
+  ].join("; ");
 }

@@ -1,11 +1,4 @@
-import {
-  FINGERPRINT_VERSION,
-  fingerprintStorageKey,
-  localDate,
-  parseStored,
-  shouldSendFingerprint,
-  type FingerprintPayload,
-} from "./fingerprint";
+import { FINGERPRINT_VERSION, fingerprintStorageKey, localDate, parseStored, shouldSendFingerprint, type FingerprintPayload } from "./fingerprint";
 
 /**
  * Collects the device fingerprint (SPEC §3). Self-contained on purpose: no import, no

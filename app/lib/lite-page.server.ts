@@ -1,6 +1,14 @@
 import { AUTH_LIMITS } from "./schemas/auth";
 import { PENDING_DELAY_MS, PENDING_MIN_MS, SCROLL_TOP_THRESHOLD_PX, TOAST_DURATION_MS, TOAST_SWIPE_PX } from "../components/feedback";
-import { afterLoadWhenIdle, FINGERPRINT_SYNC_DELAY_MS, FINGERPRINT_VERSION, fingerprintStorageKey, localDate, parseStored, shouldSendFingerprint } from "./fingerprint";
+import {
+  afterLoadWhenIdle,
+  FINGERPRINT_SYNC_DELAY_MS,
+  FINGERPRINT_VERSION,
+  fingerprintStorageKey,
+  localDate,
+  parseStored,
+  shouldSendFingerprint,
+} from "./fingerprint";
 import { collectFingerprint, syncFingerprintWith } from "./fingerprint-collect";
 import { holdsStylesheet, stylesheetCookie, type LitePageAssets, type PublicScriptOptions } from "./page-scripts";
 import { CREDIT_REFRESH, guardOfflineSubmits, nextPollDelay, registerServiceWorker, SW_REGISTER_DELAY_MS } from "./offline";

@@ -3,8 +3,7 @@
  * link, optional children and an icon; it is active when the current path (query string
  * ignored) equals its link or one of its children's links.
  */
-export type IconName =
-  | "game" | "deposit" | "withdraw" | "promotion" | "account" | "bank" | "history" | "play" | "contact";
+export type IconName = "game" | "deposit" | "withdraw" | "promotion" | "account" | "bank" | "history" | "play" | "contact";
 
 export type MenuEntry = {
   key: string;

@@ -41,6 +41,11 @@ export async function cancelClaimAction(
 }
 
 /** The promotion claimed or in use, shaped for <CurrentPromotion>, in the page's language. */
-export function currentPromotionView(context: Readonly<RouterContextProvider>, agency: Agency, player: CurrentPlayer, options: { withTurnover?: boolean } = {}) {
+export function currentPromotionView(
+  context: Readonly<RouterContextProvider>,
+  agency: Agency,
+  player: CurrentPlayer,
+  options: { withTurnover?: boolean } = {},
+) {
   return currentPromotionViewOf(getBindings(context), agency, player, getLocale(context), options);
 }

@@ -71,7 +71,8 @@ export function moneyByProvider(report: MoneyReport): (MoneyRow & { provider: st
       out.set(row.provider, { ...row });
       continue;
     }
-    for (const c of MONEY_COLUMNS) (seen as Record<string, unknown>)[c.key] = (seen[c.key as keyof MoneyRow] as number) + (row[c.key as keyof MoneyRow] as number);
+    for (const c of MONEY_COLUMNS)
+      (seen as Record<string, unknown>)[c.key] = (seen[c.key as keyof MoneyRow] as number) + (row[c.key as keyof MoneyRow] as number);
   }
   return [...out.values()];
 }

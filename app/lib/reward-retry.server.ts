@@ -34,5 +34,8 @@ export async function rewardRetryAction(
   if (submission.status !== "success") throw new Response("Bad request", { status: 400 });
   const result = await retryRewardClaim(getBindings(args.context), auditContext(args.request, staff), kind, submission.value.code, submission.value.retries);
   const status = result.reward ? translate(args.context, `admin:cashback.status.${result.reward.status}`) : "";
-  return redirectWithToast(args, back, { type: OUTCOME_TOAST[result.kind], message: translate(args.context, `admin:reward.retry.outcome.${result.kind}`, { status }) });
+  return redirectWithToast(args, back, {
+    type: OUTCOME_TOAST[result.kind],
+    message: translate(args.context, `admin:reward.retry.outcome.${result.kind}`, { status }),
+  });
 }

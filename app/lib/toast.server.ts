@@ -25,10 +25,7 @@ export function toastStorage(env: SecretEnv, secure: boolean): SessionStorage {
 }
 
 export const toastMiddleware: MiddlewareFunction<Response> = (args, next) =>
-  libToastMiddleware({ customSession: toastStorage(getBindings(args.context), isSecureRequest(args.request)) })(
-    args,
-    next,
-  ) as Promise<Response>;
+  libToastMiddleware({ customSession: toastStorage(getBindings(args.context), isSecureRequest(args.request)) })(args, next) as Promise<Response>;
 
 type ToastArgs = { request: Request; context: Parameters<typeof getBindings>[0] };
 
@@ -40,11 +37,6 @@ export function redirectWithError({ request, context }: ToastArgs, url: string, 
   return libRedirectWithError(url, message, init, toastStorage(getBindings(context), isSecureRequest(request)));
 }
 
-export function redirectWithToast(
-  { request, context }: ToastArgs,
-  url: string,
-  toast: Parameters<typeof libRedirectWithToast>[1],
-  init?: ResponseInit,
-) {
+export function redirectWithToast({ request, context }: ToastArgs, url: string, toast: Parameters<typeof libRedirectWithToast>[1], init?: ResponseInit) {
   return libRedirectWithToast(url, toast, init, toastStorage(getBindings(context), isSecureRequest(request)));
 }

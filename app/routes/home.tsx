@@ -67,7 +67,15 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
           // takes the agency's phone hero when it has one (a third of the bytes, decision 038);
           // the <source> carries its own size so nothing shifts.
           <picture>
-            {hero.phoneImage && <source media={PHONE_HERO_MEDIA} srcSet={hero.phoneImage.url} type={hero.phoneImage.type} width={hero.phoneImage.width} height={hero.phoneImage.height} />}
+            {hero.phoneImage && (
+              <source
+                media={PHONE_HERO_MEDIA}
+                srcSet={hero.phoneImage.url}
+                type={hero.phoneImage.type}
+                width={hero.phoneImage.width}
+                height={hero.phoneImage.height}
+              />
+            )}
             <img
               className="hero-img"
               src={hero.image.url}
@@ -108,7 +116,9 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
                   )}
                   <span className="promo-title">{p.title}</span>
                   <span className="promo-text">{p.description}</span>
-                  <span className="promo-more" aria-hidden="true">{t("home.promotionDetails")} ›</span>
+                  <span className="promo-more" aria-hidden="true">
+                    {t("home.promotionDetails")} ›
+                  </span>
                 </Link>
               </li>
             ))}
@@ -123,7 +133,9 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
             {categories.map((category) => (
               <li key={category.key}>
                 <Link to={playerHref(category.to, loggedIn)} prefetch="intent" className={`category category-${category.key}`}>
-                  <span className="category-mark" aria-hidden="true">{category.mark}</span>
+                  <span className="category-mark" aria-hidden="true">
+                    {category.mark}
+                  </span>
                   <span>{t(`home.category.${category.key}`)}</span>
                 </Link>
               </li>

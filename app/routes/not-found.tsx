@@ -16,7 +16,9 @@ export default function NotFound() {
       <title>{t("errors.notFound.title")}</title>
       <h1>{t("errors.notFound.title")}</h1>
       <p>{t("errors.notFound.body")}</p>
-      <Link to="/" className="button button-primary">{t("errors.backHome")}</Link>
+      <Link to="/" className="button button-primary">
+        {t("errors.backHome")}
+      </Link>
     </section>
   );
 }

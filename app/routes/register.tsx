@@ -49,17 +49,27 @@ export async function action({ request, context }: Route.ActionArgs) {
   const outcome = await registerPlayer(getBindings(context).DB, agency.id, { username, password, displayName, phone, ref, fingerprint }, clientOf(request));
   if (!outcome.ok) {
     if (outcome.code === "NAME_CHARACTERS") {
-      return data({ result: submission.reply({ fieldErrors: { displayName: [errorMessageKey(outcome.code)] }, hideFields: hide }), wait: null }, { status: 400 });
+      return data(
+        { result: submission.reply({ fieldErrors: { displayName: [errorMessageKey(outcome.code)] }, hideFields: hide }), wait: null },
+        { status: 400 },
+      );
     }
     if (outcome.code === "USERNAME_EXISTS") {
-      return data({ result: submission.reply({ fieldErrors: { username: [errorMessageKey("USERNAME_EXISTS")] }, hideFields: hide }), wait: null }, { status: 409 });
+      return data(
+        { result: submission.reply({ fieldErrors: { username: [errorMessageKey("USERNAME_EXISTS")] }, hideFields: hide }), wait: null },
+        { status: 409 },
+      );
     }
     const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds) : null;
     return data({ result: submission.reply({ formErrors: [errorMessageKey(outcome.code)], hideFields: hide }), wait }, { status: 429 });
   }
   // A code that stopped being valid between the page and the post: the account is made, and the toast says no referrer was recorded.
   const registered = translate(context, "auth.registered");
-  return redirectWithSuccess({ request, context }, "/login", outcome.referral === "invalid" ? `${registered} ${translate(context, "referral.registeredWithoutCode")}` : registered);
+  return redirectWithSuccess(
+    { request, context },
+    "/login",
+    outcome.referral === "invalid" ? `${registered} ${translate(context, "referral.registeredWithoutCode")}` : registered,
+  );
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
@@ -132,7 +142,11 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         />
         <PasswordToggle visible={visibility.visible} onChange={visibility.setVisible} />
         <div className="field field-check">
-          <input {...getInputProps(fields.adult, { type: "checkbox" })} aria-invalid={fields.adult.errors ? true : undefined} aria-describedby={fields.adult.errors ? `${fields.adult.id}-error` : undefined} />
+          <input
+            {...getInputProps(fields.adult, { type: "checkbox" })}
+            aria-invalid={fields.adult.errors ? true : undefined}
+            aria-describedby={fields.adult.errors ? `${fields.adult.id}-error` : undefined}
+          />
           <label htmlFor={fields.adult.id}>{t("auth.adult")}</label>
           <ErrorList id={`${fields.adult.id}-error`} errors={fields.adult.errors} />
         </div>

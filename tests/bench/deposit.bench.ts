@@ -44,7 +44,9 @@ describe("deposit settlement", () => {
       for (let i = 0; i < PLAYERS * DEPOSITS_PER_PLAYER; i++) await oneDeposit(players[i % PLAYERS]);
       const sorted = [...latencies].sort((a, b) => a - b);
       const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-      console.log(`webhook -> credit at provider, one deposit at a time, over ${sorted.length}: p50 ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms`);
+      console.log(
+        `webhook -> credit at provider, one deposit at a time, over ${sorted.length}: p50 ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms`,
+      );
     },
     { iterations: 1, warmupIterations: 0, warmupTime: 0, time: 0 },
   );
@@ -68,7 +70,11 @@ describe("deposit settlement", () => {
   function report() {
     const sorted = [...latencies].sort((a, b) => a - b);
     const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-    console.log(`webhook -> credit at provider with ${PLAYERS} players at once, over ${sorted.length}: p50 ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms`);
-    console.log(`throughput: ${(sorted.length / wallSeconds).toFixed(1)} deposits settled per second (${PLAYERS} concurrent players, whole flow incl. order and QR)`);
+    console.log(
+      `webhook -> credit at provider with ${PLAYERS} players at once, over ${sorted.length}: p50 ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms`,
+    );
+    console.log(
+      `throughput: ${(sorted.length / wallSeconds).toFixed(1)} deposits settled per second (${PLAYERS} concurrent players, whole flow incl. order and QR)`,
+    );
   }
 });

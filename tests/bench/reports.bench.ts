@@ -76,7 +76,10 @@ async function seedVolume(): Promise<void> {
        WHERE players.id = f.player_id`,
     )
     .run();
-  await db.prepare(`ANALYZE`).run().catch(() => undefined);
+  await db
+    .prepare(`ANALYZE`)
+    .run()
+    .catch(() => undefined);
 }
 
 const ranges: ReportRange[] = [
@@ -125,7 +128,9 @@ describe("reports (31 days, 100,000 orders, 10,000 players)", () => {
       }
       const q = quantiles(times);
       const part = (name: keyof typeof parts) => `${name} p95 ${quantiles(parts[name]).p95.toFixed(1)} ms`;
-      console.log(`31-day report, ${RUNS} runs: p50 ${q.p50.toFixed(1)} ms, p95 ${q.p95.toFixed(1)} ms, max ${q.max.toFixed(1)} ms (${part("money")}, ${part("players")}, ${part("promotions")})`);
+      console.log(
+        `31-day report, ${RUNS} runs: p50 ${q.p50.toFixed(1)} ms, p95 ${q.p95.toFixed(1)} ms, max ${q.max.toFixed(1)} ms (${part("money")}, ${part("players")}, ${part("promotions")})`,
+      );
       console.log(`budget p95 <= 300 ms: ${q.p95 <= 300 ? "within" : "OVER"}`);
     },
     { iterations: 1, warmupIterations: 0, warmupTime: 0, time: 0 },

@@ -55,7 +55,11 @@ describe("withdrawals", () => {
     async () => {
       confirmMs.length = 0; // tinybench may call a task more than once: report each run alone
       payoutMs.length = 0;
-      await Promise.all(players.map(async (p) => { for (let i = 0; i < PER_PLAYER; i++) await oneWithdrawal(p); }));
+      await Promise.all(
+        players.map(async (p) => {
+          for (let i = 0; i < PER_PLAYER; i++) await oneWithdrawal(p);
+        }),
+      );
       console.log(`confirm -> OPEN over ${confirmMs.length}: p50 ${pct(confirmMs, 0.5).toFixed(1)} ms, p95 ${pct(confirmMs, 0.95).toFixed(1)} ms`);
       console.log(`OPEN -> SUCCESS (auto payout) over ${payoutMs.length}: p50 ${pct(payoutMs, 0.5).toFixed(1)} ms, p95 ${pct(payoutMs, 0.95).toFixed(1)} ms`);
     },

@@ -142,7 +142,8 @@ export class AmbFake {
    */
   private verify(body: Record<string, unknown>): Reply {
     const { username, transactionRef, type } = body;
-    if (typeof username !== "string" || typeof transactionRef !== "string" || (type !== "DEPOSIT" && type !== "WITHDRAW")) return this.envelope(20, "Invalid payload");
+    if (typeof username !== "string" || typeof transactionRef !== "string" || (type !== "DEPOSIT" && type !== "WITHDRAW"))
+      return this.envelope(20, "Invalid payload");
     if (!this.members.has(username)) return this.envelope(9002, "Member not found");
     const txn = this.txns.get(transactionRef);
     if (!txn || txn.username !== username || txn.type !== type) return this.envelope(5004, "Transaction not found");

@@ -117,7 +117,12 @@ describe("AMB periodSummary", () => {
   it("players' figures add up to the totals; two players AMB cannot tell apart (names equal but for case) get none, and still count in the totals", async () => {
     dayOfBets();
     const r = await amb.periodSummary({ from: DAY, to: DAY, players: [...players, { username: "DEMO00002", playerId: "p2bis" }] });
-    expect(r).toEqual({ kind: "ok", turnoverMinor: 20025n, winLossMinor: 20025n - 28550n, players: new Map([["p1", { turnoverMinor: 15025n, winLossMinor: -9975n }]]) });
+    expect(r).toEqual({
+      kind: "ok",
+      turnoverMinor: 20025n,
+      winLossMinor: 20025n - 28550n,
+      players: new Map([["p1", { turnoverMinor: 15025n, winLossMinor: -9975n }]]),
+    });
     const all = await amb.periodSummary({ from: DAY, to: DAY, players });
     if (all.kind !== "ok") throw new Error(all.reason);
     expect([...all.players.values()].reduce((sum, p) => sum + p.turnoverMinor, 0n)).toBe(all.turnoverMinor);

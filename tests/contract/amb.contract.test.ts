@@ -197,7 +197,10 @@ describe("AMB answers", () => {
   it("wrong credentials (HTTP 401) are a refusal", async () => {
     fake.members.set("demo00001", 0n);
     const wrong = adapter({ key: "wrong" });
-    expect(await wrong.transfer({ username: "demo00001", amount: "1", direction: "in", reference: nextRef() })).toEqual({ kind: "refused", code: "UNAUTHORIZED" });
+    expect(await wrong.transfer({ username: "demo00001", amount: "1", direction: "in", reference: nextRef() })).toEqual({
+      kind: "refused",
+      code: "UNAUTHORIZED",
+    });
     expect(fake.members.get("demo00001")).toBe(0n);
   });
 
@@ -238,7 +241,14 @@ describe("AMB balance, launch, games, turnover", () => {
     fake.server.clearRequests();
     const game = await amb.launchGame("demo00003", "PGS-1", "cn", { mobile: false, callbackUrl: "https://portal.example.test/games" });
     expect(game.kind).toBe("ok");
-    expect(body(0)).toEqual({ username: "demo00003", productId: PRODUCT, gameCode: "PGS-1", isMobileLogin: false, language: "cn", callbackUrl: "https://portal.example.test/games" });
+    expect(body(0)).toEqual({
+      username: "demo00003",
+      productId: PRODUCT,
+      gameCode: "PGS-1",
+      isMobileLogin: false,
+      language: "cn",
+      callbackUrl: "https://portal.example.test/games",
+    });
     fake.server.fault("/logIn", "http500");
     expect((await amb.launchUrl("demo00003", "lo")).kind).toBe("unavailable");
   });

@@ -158,7 +158,13 @@ export class BetflixFake {
           const day = new Date(e.at + 7 * 3_600_000).toISOString().slice(0, 10);
           return day >= start && day <= end;
         })
-        .map((e) => ({ [this.historyRefField]: e.ref, amount: asNumber(e.amount), before: asNumber(e.before), after: asNumber(e.after), date: new Date(e.at + 7 * 3_600_000).toISOString().replace("T", " ").slice(0, 19) })),
+        .map((e) => ({
+          [this.historyRefField]: e.ref,
+          amount: asNumber(e.amount),
+          before: asNumber(e.before),
+          after: asNumber(e.after),
+          date: new Date(e.at + 7 * 3_600_000).toISOString().replace("T", " ").slice(0, 19),
+        })),
     );
   }
 
@@ -215,7 +221,8 @@ export class BetflixFake {
   private handleEntrance(req: RecordedRequest): Reply {
     const m = /^\/games_share\/([a-z0-9_-]+)\.txt$/.exec(req.path);
     if (req.method !== "GET" || !m) return { status: 404, body: "<html>Not Found</html>", contentType: "text/html" };
-    if (m[1] === "list") return { status: 200, body: JSON.stringify(this.brands.map((code) => ({ code, name: code.toUpperCase() }))), contentType: "text/plain" };
+    if (m[1] === "list")
+      return { status: 200, body: JSON.stringify(this.brands.map((code) => ({ code, name: code.toUpperCase() }))), contentType: "text/plain" };
     const file = this.brandFiles[m[1]!];
     if (!file) return { status: 404, body: "<html>Not Found</html>", contentType: "text/html" };
     return { status: 200, body: JSON.stringify(file), contentType: "text/plain" };

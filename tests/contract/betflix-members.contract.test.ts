@@ -91,7 +91,10 @@ describe("Betflix answers register with its prefix before our name", () => {
     expect(await bf.balance("demo0001")).toEqual({ kind: "ok", amount: "120.00", currency: "THB" });
     expect(await bf.transfer({ username: "demo0001", amount: "50", direction: "out", reference: nextRef() })).toMatchObject({ kind: "ok", balance: "70.00" });
     expect(await bf.launchUrl("demo0001", "lo")).toEqual({ kind: "ok", url: `${fake.entrance.baseUrl}/login/apilogin/tok_bf7xdemo0001` });
-    expect(await bf.launchUrl("demo0001", "lo", { code: "fortune-tiger", tab: "pg" })).toMatchObject({ kind: "ok", url: expect.stringContaining("user=bf7xdemo0001") });
+    expect(await bf.launchUrl("demo0001", "lo", { code: "fortune-tiger", tab: "pg" })).toMatchObject({
+      kind: "ok",
+      url: expect.stringContaining("user=bf7xdemo0001"),
+    });
     expect((await bf.turnover("demo0001")).kind).toBe("ok");
     expect(await bf.transferStatusOf(first, { username: "demo0001", direction: "in", at: Date.now() })).toEqual({ kind: "success" });
     const day = new Date(Date.now() + 7 * 3_600_000).toISOString().slice(0, 10);
@@ -130,7 +133,10 @@ describe("a member that already exists at Betflix", () => {
   it("without the prefix its name cannot be found: refused, nothing moved, nothing kept", async () => {
     fake.members.set("bf7xdemo0002", { balance: 5000n, password: "x", history: [], turnover: 0n });
     const bf = adapter();
-    expect(await bf.transfer({ username: "demo0002", amount: "10", direction: "in", reference: nextRef() })).toEqual({ kind: "refused", code: "REGISTER_FAILED" });
+    expect(await bf.transfer({ username: "demo0002", amount: "10", direction: "in", reference: nextRef() })).toEqual({
+      kind: "refused",
+      code: "REGISTER_FAILED",
+    });
     expect(fake.api.to("/v4/user/transfer")).toHaveLength(0);
     expect(kept.size).toBe(0);
     expect(fake.members.get("bf7xdemo0002")!.balance).toBe(5000n);
@@ -140,7 +146,10 @@ describe("a member that already exists at Betflix", () => {
     kept.set("other001", "bf7xdemo0002");
     fake.members.set("bf7xdemo0002", { balance: 5000n, password: "x", history: [], turnover: 0n });
     const bf = adapter({ upline: PREFIX });
-    expect(await bf.transfer({ username: "demo0002", amount: "10", direction: "in", reference: nextRef() })).toEqual({ kind: "refused", code: "REGISTER_FAILED" });
+    expect(await bf.transfer({ username: "demo0002", amount: "10", direction: "in", reference: nextRef() })).toEqual({
+      kind: "refused",
+      code: "REGISTER_FAILED",
+    });
     expect(fake.api.to("/v4/user/transfer")).toHaveLength(0);
   });
 });
@@ -148,7 +157,10 @@ describe("a member that already exists at Betflix", () => {
 describe("the kept names themselves", () => {
   it("a name that could not be kept moves nothing (the next attempt adopts the member)", async () => {
     const failing = adapter({ members: memoryBook(kept, { keep: async () => false }) });
-    expect(await failing.transfer({ username: "demo0004", amount: "10", direction: "in", reference: nextRef() })).toEqual({ kind: "refused", code: "REGISTER_FAILED" });
+    expect(await failing.transfer({ username: "demo0004", amount: "10", direction: "in", reference: nextRef() })).toEqual({
+      kind: "refused",
+      code: "REGISTER_FAILED",
+    });
     expect(fake.api.to("/v4/user/transfer")).toHaveLength(0);
     const bf = adapter({ upline: PREFIX });
     expect((await bf.transfer({ username: "demo0004", amount: "10", direction: "in", reference: nextRef() })).kind).toBe("ok");
@@ -159,19 +171,34 @@ describe("the kept names themselves", () => {
     fake.members.set("bf7xdemo0005", { balance: 0n, password: "x", history: [], turnover: 0n }); // registered by the other call
     let finds = 0;
     // The other call keeps its name between this call's first look and its failed adoption.
-    const racing = adapter({ members: memoryBook(kept, { find: async (u) => {
-      if (++finds === 1) return null;
-      kept.set(u, "bf7xdemo0005");
-      return kept.get(u)!;
-    } }) });
-    expect(await racing.transfer({ username: "demo0005", amount: "10", direction: "in", reference: nextRef() })).toMatchObject({ kind: "ok", balance: "10.00" });
+    const racing = adapter({
+      members: memoryBook(kept, {
+        find: async (u) => {
+          if (++finds === 1) return null;
+          kept.set(u, "bf7xdemo0005");
+          return kept.get(u)!;
+        },
+      }),
+    });
+    expect(await racing.transfer({ username: "demo0005", amount: "10", direction: "in", reference: nextRef() })).toMatchObject({
+      kind: "ok",
+      balance: "10.00",
+    });
     expect(usernames().at(-1)).toBe("bf7xdemo0005");
   });
 
   it("a book that cannot be read: transfers refused before anything is sent, balance unavailable", async () => {
-    const down = adapter({ members: memoryBook(kept, { find: () => Promise.reject(new Error("D1 down")), findMany: () => Promise.reject(new Error("D1 down")) }) });
-    expect(await down.transfer({ username: "demo0001", amount: "10", direction: "in", reference: nextRef() })).toEqual({ kind: "refused", code: "MEMBER_NAME_UNAVAILABLE" });
-    expect(await down.transfer({ username: "demo0001", amount: "10", direction: "out", reference: nextRef() })).toEqual({ kind: "refused", code: "MEMBER_NAME_UNAVAILABLE" });
+    const down = adapter({
+      members: memoryBook(kept, { find: () => Promise.reject(new Error("D1 down")), findMany: () => Promise.reject(new Error("D1 down")) }),
+    });
+    expect(await down.transfer({ username: "demo0001", amount: "10", direction: "in", reference: nextRef() })).toEqual({
+      kind: "refused",
+      code: "MEMBER_NAME_UNAVAILABLE",
+    });
+    expect(await down.transfer({ username: "demo0001", amount: "10", direction: "out", reference: nextRef() })).toEqual({
+      kind: "refused",
+      code: "MEMBER_NAME_UNAVAILABLE",
+    });
     expect((await down.balance("demo0001")).kind).toBe("unavailable");
     expect((await down.periodSummary({ from: "2026-11-20", to: "2026-11-20", players: [{ username: "demo0001", playerId: "p1" }] })).kind).toBe("unavailable");
     expect(fake.api.requests).toHaveLength(0);
@@ -225,7 +252,12 @@ describe("through the port factory (what the wallet and services call)", () => {
     const probe = buildProviderPort({} as Env, "betflix", { ...setup, baseUrl: fake.api.baseUrl, lobbyUrl: fake.entrance.baseUrl }, wiring(new Map()));
     await probe.transfer({ username: "demo_alice", amount: "1", direction: "in", reference: nextRef() }); // creates bf7x<derived>
     const member = [...fake.members.keys()][0]!;
-    const port = buildProviderPort({} as Env, "betflix", { ...setup, baseUrl: fake.api.baseUrl, lobbyUrl: fake.entrance.baseUrl, memberPrefix: PREFIX }, wiring(byPlayer));
+    const port = buildProviderPort(
+      {} as Env,
+      "betflix",
+      { ...setup, baseUrl: fake.api.baseUrl, lobbyUrl: fake.entrance.baseUrl, memberPrefix: PREFIX },
+      wiring(byPlayer),
+    );
     expect((await port.transfer({ username: "demo_alice", amount: "1", direction: "in", reference: nextRef() })).kind).toBe("ok");
     expect(byPlayer.get("0b7e5c1e-2f4a-4c39-9d51-3f0a7c2b9e11")).toBe(member);
   });

@@ -111,7 +111,14 @@ describe("Betflix periodSummary", () => {
   }
 
   it("wrong keys, an error answer or a bad period: unavailable", async () => {
-    const wrong = new BetflixAdapter({ baseUrl: fake.api.baseUrl, apiKey: "nope", apiCat: CAT, upline: UPLINE, entrance: fake.entrance.baseUrl, timeoutMs: 400 });
+    const wrong = new BetflixAdapter({
+      baseUrl: fake.api.baseUrl,
+      apiKey: "nope",
+      apiCat: CAT,
+      upline: UPLINE,
+      entrance: fake.entrance.baseUrl,
+      timeoutMs: 400,
+    });
     expect((await wrong.periodSummary({ from: DAY, to: DAY, players })).kind).toBe("unavailable");
     expect((await bf.periodSummary({ from: "20-11-2026", to: DAY, players })).kind).toBe("unavailable");
     expect((await bf.periodSummary({ from: DAY, to: "2026-11-19", players })).kind).toBe("unavailable");

@@ -202,7 +202,10 @@ describe("Betflix answers", () => {
     seed("demo0001", 10000n);
     const wrong = adapter({ apiKey: "wrong" });
     expect((await wrong.transfer({ username: "demo0001", amount: "1", direction: "out", reference: nextRef() })).kind).toBe("unknown");
-    expect(await wrong.transfer({ username: "demo0001", amount: "1", direction: "in", reference: nextRef() })).toEqual({ kind: "refused", code: "REGISTER_FAILED" });
+    expect(await wrong.transfer({ username: "demo0001", amount: "1", direction: "in", reference: nextRef() })).toEqual({
+      kind: "refused",
+      code: "REGISTER_FAILED",
+    });
     expect(fake.members.get(UPLINE + "demo0001")!.balance).toBe(10000n);
   });
 
@@ -272,7 +275,14 @@ describe("Betflix balance, launch, games, turnover", () => {
     const pp = await bf.games("pp");
     expect(pp.kind === "ok" && pp.list.games[0]!.img).toBe("https://cdn.example.test/pp/gates.png");
     expect((await bf.games("jl")).kind).toBe("unavailable");
-    expect(fake.entrance.requests.map((r) => r.path)).toEqual(["/games_share/list.txt", "/games_share/pg.txt", "/games_share/list.txt", "/games_share/pp.txt", "/games_share/list.txt", "/games_share/jl.txt"]);
+    expect(fake.entrance.requests.map((r) => r.path)).toEqual([
+      "/games_share/list.txt",
+      "/games_share/pg.txt",
+      "/games_share/list.txt",
+      "/games_share/pp.txt",
+      "/games_share/list.txt",
+      "/games_share/jl.txt",
+    ]);
     for (const r of fake.entrance.requests) expect(r.headers["x-api-key"]).toBeUndefined();
     const configured = adapter({ brands: ["pp"], imageBase: "https://img.example.test" });
     const c = await configured.games(null);

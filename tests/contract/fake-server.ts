@@ -70,7 +70,13 @@ export class FakeServer {
     const url = new URL(req.url ?? "/", "http://fake");
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k.toLowerCase()] = v;
-    const recorded: RecordedRequest = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers, body: Buffer.concat(chunks).toString("utf8") };
+    const recorded: RecordedRequest = {
+      method: req.method ?? "GET",
+      path: url.pathname,
+      query: url.searchParams,
+      headers,
+      body: Buffer.concat(chunks).toString("utf8"),
+    };
     this.requests.push(recorded);
 
     const fault = this.faults.get(url.pathname)?.shift();
@@ -80,7 +86,8 @@ export class FakeServer {
     const reply = this.handle(recorded);
     if (fault === "apply-then-timeout") return void this.held.push(res);
     if (fault === "apply-then-500") return send(res, { status: 502, body: "Bad Gateway", contentType: "text/plain" });
-    if (fault === "apply-then-garbage") return send(res, { status: 200, body: reply.body.slice(0, Math.max(1, Math.floor(reply.body.length / 2))), contentType: "application/json" });
+    if (fault === "apply-then-garbage")
+      return send(res, { status: 200, body: reply.body.slice(0, Math.max(1, Math.floor(reply.body.length / 2))), contentType: "application/json" });
     send(res, reply);
   }
 }

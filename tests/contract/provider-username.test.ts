@@ -45,7 +45,8 @@ describe("provider usernames", () => {
     const a = derivedProviderUsername(rule, "demo", PLAYER.playerId);
     expect(derivedProviderUsername(rule, "demo", PLAYER.playerId)).toBe(a);
     const names = new Set<string>();
-    for (let i = 0; i < 5000; i++) names.add(derivedProviderUsername(PROVIDER_USERNAME_RULES.gclub, "demo", `00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`));
+    for (let i = 0; i < 5000; i++)
+      names.add(derivedProviderUsername(PROVIDER_USERNAME_RULES.gclub, "demo", `00000000-0000-4000-8000-${i.toString(16).padStart(12, "0")}`));
     expect(names.size).toBe(5000);
     expect(derivedProviderUsername(rule, "Lao-Agency_01", "p1").startsWith("laoage")).toBe(true);
     expect(derivedProviderUsername(rule, "___", "p1").startsWith("p")).toBe(true);

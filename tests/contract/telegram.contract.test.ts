@@ -25,7 +25,13 @@ function sentMessage(req: RecordedRequest): Reply {
   const body = JSON.parse(req.body) as { chat_id: string; text: string };
   return json(200, {
     ok: true,
-    result: { message_id: ++nextMessageId, from: { id: 7012345678, is_bot: true, first_name: "Alerts", username: "agency_alerts_bot" }, chat: { id: Number(body.chat_id), title: "Cashiers", type: "supergroup" }, date: 1795304252, text: body.text },
+    result: {
+      message_id: ++nextMessageId,
+      from: { id: 7012345678, is_bot: true, first_name: "Alerts", username: "agency_alerts_bot" },
+      chat: { id: Number(body.chat_id), title: "Cashiers", type: "supergroup" },
+      date: 1795304252,
+      text: body.text,
+    },
   });
 }
 
@@ -169,6 +175,9 @@ describe("checkTelegramBot: the settings page's check (getMe)", () => {
     expect(await checkTelegramBot({ token: TOKEN, baseUrl: fake.baseUrl })).toEqual({ ok: false, description: "Unauthorized" });
     expect(await checkTelegramBot({ token: "not a token", baseUrl: fake.baseUrl })).toMatchObject({ ok: false });
     fake.fault(`/bot${TOKEN}/getMe`, "timeout");
-    expect(await checkTelegramBot({ token: TOKEN, baseUrl: fake.baseUrl, timeoutMs: TIMEOUT_MS })).toEqual({ ok: false, description: `no answer from Telegram: timeout after ${TIMEOUT_MS} ms` });
+    expect(await checkTelegramBot({ token: TOKEN, baseUrl: fake.baseUrl, timeoutMs: TIMEOUT_MS })).toEqual({
+      ok: false,
+      description: `no answer from Telegram: timeout after ${TIMEOUT_MS} ms`,
+    });
   });
 });

@@ -32,7 +32,11 @@ test.describe("accessibility", () => {
     }
   });
 
-  test("the change-password dialog of a lite page, open with its form and with an error, has no serious or critical axe violations (decision 052)", async ({ page, baseURL, expectHttpError }, info) => {
+  test("the change-password dialog of a lite page, open with its form and with an error, has no serious or critical axe violations (decision 052)", async ({
+    page,
+    baseURL,
+    expectHttpError,
+  }, info) => {
     test.skip(!hasJs(info), "the dialog is the lite script's; without JavaScript the page is checked above");
     expectHttpError(400, /^\/player\/password$/);
     await loggedInPlayerByApi(page, baseURL!, "/player/deposit");

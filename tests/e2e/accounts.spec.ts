@@ -61,7 +61,10 @@ function fieldErrors(scope: Page | Locator, name: string): Locator {
   return scope.locator(`.field:has(input[name="${name}"]) .field-errors`);
 }
 
-async function fillRegister(page: Page, values: Partial<Record<"username" | "displayName" | "phone" | "password" | "confirmPassword", string>> & { adult?: boolean }) {
+async function fillRegister(
+  page: Page,
+  values: Partial<Record<"username" | "displayName" | "phone" | "password" | "confirmPassword", string>> & { adult?: boolean },
+) {
   const form = page.getByTestId("register-form");
   for (const name of ["username", "displayName", "phone", "password", "confirmPassword"] as const) {
     const value = values[name];
@@ -145,7 +148,14 @@ test.describe("player accounts", () => {
     const newPassword = "N3w-" + player.password;
 
     await page.goto("/register");
-    await fillRegister(page, { username: player.username, displayName: player.displayName, phone: player.phone, password: player.password, confirmPassword: player.password, adult: true });
+    await fillRegister(page, {
+      username: player.username,
+      displayName: player.displayName,
+      phone: player.phone,
+      password: player.password,
+      confirmPassword: player.password,
+      adult: true,
+    });
     await submitRegister(page);
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByTestId("toast")).toContainText("ສະໝັກສະມາຊິກສຳເລັດ");
@@ -180,7 +190,11 @@ test.describe("player accounts", () => {
     await expect(page.getByTestId("player-menu")).toContainText(player.displayName);
   });
 
-  test("change password from the player menu: a dialog over the current page with JavaScript, the page without (issue 35)", async ({ page, clientIp, expectHttpError }, info) => {
+  test("change password from the player menu: a dialog over the current page with JavaScript, the page without (issue 35)", async ({
+    page,
+    clientIp,
+    expectHttpError,
+  }, info) => {
     expectHttpError(400, PASSWORD); // (a wrong current password answers 400 to a post with JavaScript)
     const player = await loggedIn(page, clientIp, "/player/withdraw/history");
     const newPassword = "N3w-" + player.password;
@@ -249,7 +263,8 @@ test.describe("player accounts", () => {
     const player = newPlayer();
     const posted: string[] = [];
     page.on("request", (req) => {
-      if (req.method() === "POST" && new URL(req.url()).pathname === "/register") posted.push(new URLSearchParams(req.postData() ?? "").get("fingerprint") ?? "(none)");
+      if (req.method() === "POST" && new URL(req.url()).pathname === "/register")
+        posted.push(new URLSearchParams(req.postData() ?? "").get("fingerprint") ?? "(none)");
     });
     await page.goto("/register");
     // No React here (decision 021): the page's only script is the inline lite one.
@@ -336,37 +351,41 @@ test.describe("player accounts", () => {
       await expect(page.getByTestId("nav-login")).toBeVisible();
     });
 
-    test("change password: length, empty confirmation, mismatch, wrong current password (lo)", { tag: "@pair-b" }, async ({ page, clientIp, expectHttpError }, info) => {
-      expectHttpError(400, PASSWORD);
-      const player = await loggedIn(page, clientIp, "/player/bank");
+    test(
+      "change password: length, empty confirmation, mismatch, wrong current password (lo)",
+      { tag: "@pair-b" },
+      async ({ page, clientIp, expectHttpError }, info) => {
+        expectHttpError(400, PASSWORD);
+        const player = await loggedIn(page, clientIp, "/player/bank");
 
-      let form = await openChangePassword(page, info);
-      await fillChangePassword(form, { currentPassword: player.password, newPassword: "short", confirmNewPassword: "" });
-      await expect(fieldErrors(form, "newPassword")).toHaveText(LO.passwordMin);
-      await expect(fieldErrors(form, "confirmNewPassword")).toHaveText(LO.pleaseEnterPassword);
+        let form = await openChangePassword(page, info);
+        await fillChangePassword(form, { currentPassword: player.password, newPassword: "short", confirmNewPassword: "" });
+        await expect(fieldErrors(form, "newPassword")).toHaveText(LO.passwordMin);
+        await expect(fieldErrors(form, "confirmNewPassword")).toHaveText(LO.pleaseEnterPassword);
 
-      form = page.getByTestId("password-form");
-      await fillChangePassword(form, { currentPassword: player.password, newPassword: "new-password-1", confirmNewPassword: "new-password-2" });
-      await expect(fieldErrors(form, "confirmNewPassword")).toHaveText(LO.passwordNotMatch);
-      await expect(fieldErrors(form, "newPassword")).toHaveCount(0);
+        form = page.getByTestId("password-form");
+        await fillChangePassword(form, { currentPassword: player.password, newPassword: "new-password-1", confirmNewPassword: "new-password-2" });
+        await expect(fieldErrors(form, "confirmNewPassword")).toHaveText(LO.passwordNotMatch);
+        await expect(fieldErrors(form, "newPassword")).toHaveCount(0);
 
-      form = page.getByTestId("password-form");
-      await fillChangePassword(form, { currentPassword: "not-my-password", newPassword: "new-password-1", confirmNewPassword: "new-password-1" });
-      if (hasJs(info)) {
-        // in the dialog, not as a toast (decision 052)
-        await expectChangeRefused(page, info, LO.passwordIncorrect);
-        await expect(page.getByTestId("toast")).toHaveCount(0);
-      } else {
-        const toast = page.getByTestId("toast");
-        await expect(toast).toContainText(LO.toastError);
-        await expect(toast).toContainText(LO.passwordIncorrect);
-        await expect(toast).toHaveClass(/toast-error/);
-      }
-      await expect(page.getByTestId("password-changed")).toHaveCount(0);
-      // still logged in with the old password
-      await page.goto("/player/bank");
-      await expect(page).toHaveURL(/\/player\/bank$/);
-    });
+        form = page.getByTestId("password-form");
+        await fillChangePassword(form, { currentPassword: "not-my-password", newPassword: "new-password-1", confirmNewPassword: "new-password-1" });
+        if (hasJs(info)) {
+          // in the dialog, not as a toast (decision 052)
+          await expectChangeRefused(page, info, LO.passwordIncorrect);
+          await expect(page.getByTestId("toast")).toHaveCount(0);
+        } else {
+          const toast = page.getByTestId("toast");
+          await expect(toast).toContainText(LO.toastError);
+          await expect(toast).toContainText(LO.passwordIncorrect);
+          await expect(toast).toHaveClass(/toast-error/);
+        }
+        await expect(page.getByTestId("password-changed")).toHaveCount(0);
+        // still logged in with the old password
+        await page.goto("/player/bank");
+        await expect(page).toHaveURL(/\/player\/bank$/);
+      },
+    );
 
     test("Chinese: register, login and change-password messages", { tag: "@pair-a" }, async ({ page, clientIp, expectHttpError }, info) => {
       // three flows in one test, each hashing passwords (scrypt, ~0.2 s a hash here): 32.5 s once on a busy CI machine
@@ -409,7 +428,13 @@ test.describe("player accounts", () => {
 
       await page.goto("/register");
       await switchLanguage(page, "vi");
-      await fillRegister(page, { username: newPlayer().username, phone: "02055551234", password: "long-enough-1", confirmPassword: "long-enough-2", adult: true });
+      await fillRegister(page, {
+        username: newPlayer().username,
+        phone: "02055551234",
+        password: "long-enough-1",
+        confirmPassword: "long-enough-2",
+        adult: true,
+      });
       await submitRegister(page);
       await expect(fieldErrors(page, "confirmPassword")).toHaveText(VN.confirmMismatch);
 
@@ -507,7 +532,10 @@ test.describe("player accounts", () => {
     for (const testId of ["change-password-link", "logout"]) {
       const target = page.getByTestId(testId);
       const box = (await target.boundingBox())!;
-      const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest("[data-testid]")?.getAttribute("data-testid"), [box.x + box.width / 2, box.y + box.height / 2]);
+      const hit = await page.evaluate(
+        ([x, y]) => document.elementFromPoint(x, y)?.closest("[data-testid]")?.getAttribute("data-testid"),
+        [box.x + box.width / 2, box.y + box.height / 2],
+      );
       expect(hit, `${testId} is not covered`).toBe(testId);
     }
   });

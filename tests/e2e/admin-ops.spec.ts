@@ -1,6 +1,17 @@
 import { createHmac } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs, loginByApi, newPlayer, registerByApi, submitLogin, type TestPlayer, PAGE_READY, seriousAxeViolations } from "./fixtures";
+import {
+  accountTest as test,
+  expect,
+  hasJs,
+  loginByApi,
+  newPlayer,
+  registerByApi,
+  submitLogin,
+  type TestPlayer,
+  PAGE_READY,
+  seriousAxeViolations,
+} from "./fixtures";
 import { addBankAccount, payShownQr } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -111,7 +122,15 @@ test("the operations pages have no serious or critical axe violations", async ({
   await staffLogin(page, DEMO_STAFF.cashier);
   await openPlayer(page, player.username);
   const playerPage = new URL(page.url()).pathname;
-  for (const path of ["/admin/deposits", "/admin/payments", "/admin/players", `/admin/players?q=${player.username}`, playerPage, `${playerPage}?confirm=reset`, "/admin/fingerprints"]) {
+  for (const path of [
+    "/admin/deposits",
+    "/admin/payments",
+    "/admin/players",
+    `/admin/players?q=${player.username}`,
+    playerPage,
+    `${playerPage}?confirm=reset`,
+    "/admin/fingerprints",
+  ]) {
     await page.goto(path);
     await ready(page);
     expect(await seriousAxeViolations(page, path)).toEqual([]);
@@ -120,10 +139,20 @@ test("the operations pages have no serious or critical axe violations", async ({
 
 /** A payment the gateway reports with a reference that is no order of ours (signed like the sandbox bank's webhooks). */
 async function unknownPayment(request: import("@playwright/test").APIRequestContext, reference: string, amount: string) {
-  const raw = JSON.stringify({ event: "payment.succeeded", reference, transactionId: `E2E${reference}`, amount, currency: "LAK", paidAt: new Date().toISOString() });
+  const raw = JSON.stringify({
+    event: "payment.succeeded",
+    reference,
+    transactionId: `E2E${reference}`,
+    amount,
+    currency: "LAK",
+    paidAt: new Date().toISOString(),
+  });
   const t = Math.floor(Date.now() / 1000);
   const v1 = createHmac("sha256", "sandbox-webhook-secret-demo-0001").update(`${t}.${raw}`).digest("hex");
-  const res = await request.post("/api/v2/payments/webhook", { headers: { "Content-Type": "application/json", "X-Sandbox-Signature": `t=${t},v1=${v1}` }, data: raw });
+  const res = await request.post("/api/v2/payments/webhook", {
+    headers: { "Content-Type": "application/json", "X-Sandbox-Signature": `t=${t},v1=${v1}` },
+    data: raw,
+  });
   expect(res.status()).toBe(200); // no such order: recorded for staff (2xx, so the gateway stops retrying)
 }
 

@@ -13,8 +13,6 @@ test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2
 // login may wait for the next 30 s step (tests/e2e/staff.ts).
 test.describe.configure({ timeout: 120_000 });
 
-
-
 /** "฿100,00": the Lao formatting of a credit amount given in minor units. */
 function credit(minor: bigint): string {
   const whole = (minor / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ".");

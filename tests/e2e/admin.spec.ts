@@ -77,56 +77,60 @@ test.describe("back office", () => {
     }
   });
 
-  test("the owner adds a cashier, who enrols with the one-time link (QR, password, first code) and logs in with a recovery code", { tag: "@pair-a" }, async ({ page, expectHttpError }, info) => {
-    expectHttpError(401, /^\/admin\/login\/totp/);
-    const username = `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
-    await staffLoginThroughForms(page, DEMO_STAFF.boss, "/admin/staff/new");
-    if (hasJs(info)) await page.locator(PAGE_READY).waitFor();
-    const form = page.getByTestId("staff-form");
-    await form.getByLabel("ຊື່ຜູ້ໃຊ້").fill(username);
-    await form.getByLabel("ບົດບາດ").selectOption("cashier");
-    await form.getByRole("button", { name: "ສ້າງ ແລະ ອອກລິ້ງລົງທະບຽນ" }).click();
-    const link = await page.getByTestId("enrol-link").getByRole("link").getAttribute("href");
-    expect(link).toMatch(/\/admin\/enrol\?token=/);
-    await page.goto("/admin/staff");
-    await expect(page.locator(`tr[data-username="${username}"]`)).toContainText("ລໍຖ້າລົງທະບຽນ");
-    await page.getByTestId("admin-logout").click();
-    await expect(page).toHaveURL(/\/admin\/login$/);
+  test(
+    "the owner adds a cashier, who enrols with the one-time link (QR, password, first code) and logs in with a recovery code",
+    { tag: "@pair-a" },
+    async ({ page, expectHttpError }, info) => {
+      expectHttpError(401, /^\/admin\/login\/totp/);
+      const username = `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`;
+      await staffLoginThroughForms(page, DEMO_STAFF.boss, "/admin/staff/new");
+      if (hasJs(info)) await page.locator(PAGE_READY).waitFor();
+      const form = page.getByTestId("staff-form");
+      await form.getByLabel("ຊື່ຜູ້ໃຊ້").fill(username);
+      await form.getByLabel("ບົດບາດ").selectOption("cashier");
+      await form.getByRole("button", { name: "ສ້າງ ແລະ ອອກລິ້ງລົງທະບຽນ" }).click();
+      const link = await page.getByTestId("enrol-link").getByRole("link").getAttribute("href");
+      expect(link).toMatch(/\/admin\/enrol\?token=/);
+      await page.goto("/admin/staff");
+      await expect(page.locator(`tr[data-username="${username}"]`)).toContainText("ລໍຖ້າລົງທະບຽນ");
+      await page.getByTestId("admin-logout").click();
+      await expect(page).toHaveURL(/\/admin\/login$/);
 
-    await page.goto(link!);
-    await expect(page.locator(".qr svg")).toBeVisible();
-    const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
-    if (hasJs(info)) await page.locator(PAGE_READY).waitFor();
-    const enrol = page.getByTestId("admin-enrol-form");
-    await enrol.getByLabel("ລະຫັດຜ່ານໃໝ່ (ຢ່າງໜ້ອຍ 12 ຕົວ)").fill("new-cashier-pass-1");
-    await enrol.getByLabel("ຢືນຢັນລະຫັດຜ່ານ").fill("new-cashier-pass-1");
-    await enrol.getByLabel("ລະຫັດ 6 ຕົວເລກຈາກແອັບ").fill(totpAt(secret, currentStep()));
-    await enrol.getByRole("button", { name: "ບັນທຶກ ແລະ ເປີດໃຊ້" }).click();
-    const codes = page.getByTestId("recovery-codes").locator("li");
-    await expect(codes).toHaveCount(10);
-    const recovery = (await codes.first().textContent())!.trim();
-    await page.getByRole("link", { name: "ໄປທີ່ລະບົບຫຼັງບ້ານ" }).click();
-    await expect(page.getByTestId("admin-who")).toContainText(username);
-    await page.getByTestId("admin-logout").click();
-    await expect(page).toHaveURL(/\/admin\/login$/);
+      await page.goto(link!);
+      await expect(page.locator(".qr svg")).toBeVisible();
+      const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
+      if (hasJs(info)) await page.locator(PAGE_READY).waitFor();
+      const enrol = page.getByTestId("admin-enrol-form");
+      await enrol.getByLabel("ລະຫັດຜ່ານໃໝ່ (ຢ່າງໜ້ອຍ 12 ຕົວ)").fill("new-cashier-pass-1");
+      await enrol.getByLabel("ຢືນຢັນລະຫັດຜ່ານ").fill("new-cashier-pass-1");
+      await enrol.getByLabel("ລະຫັດ 6 ຕົວເລກຈາກແອັບ").fill(totpAt(secret, currentStep()));
+      await enrol.getByRole("button", { name: "ບັນທຶກ ແລະ ເປີດໃຊ້" }).click();
+      const codes = page.getByTestId("recovery-codes").locator("li");
+      await expect(codes).toHaveCount(10);
+      const recovery = (await codes.first().textContent())!.trim();
+      await page.getByRole("link", { name: "ໄປທີ່ລະບົບຫຼັງບ້ານ" }).click();
+      await expect(page.getByTestId("admin-who")).toContainText(username);
+      await page.getByTestId("admin-logout").click();
+      await expect(page).toHaveURL(/\/admin\/login$/);
 
-    // the link worked once
-    await page.goto(link!);
-    await expect(page.getByTestId("enrol-invalid")).toBeVisible();
-    // password + a recovery code instead of the app's code
-    await page.goto("/admin/login");
-    if (hasJs(info)) await page.locator(PAGE_READY).waitFor();
-    await page.getByTestId("admin-login-form").getByLabel("ຊື່ຜູ້ໃຊ້").fill(username);
-    await page.getByTestId("admin-login-form").getByLabel("ລະຫັດຜ່ານ").fill("new-cashier-pass-1");
-    await page.getByTestId("admin-login-form").getByRole("button").click();
-    await expect(page).toHaveURL(/\/admin\/login\/totp$/);
-    await page.getByText("ໃຊ້ລະຫັດກູ້ຄືນ", { exact: true }).first().click();
-    const recoveryForm = page.getByTestId("admin-recovery-form");
-    await recoveryForm.getByLabel("ລະຫັດກູ້ຄືນ").fill(recovery);
-    await recoveryForm.getByRole("button", { name: "ໃຊ້ລະຫັດກູ້ຄືນ" }).click();
-    await expect(page).toHaveURL(/\/admin$/);
-    await expect(page.getByTestId("toast")).toContainText("9");
-  });
+      // the link worked once
+      await page.goto(link!);
+      await expect(page.getByTestId("enrol-invalid")).toBeVisible();
+      // password + a recovery code instead of the app's code
+      await page.goto("/admin/login");
+      if (hasJs(info)) await page.locator(PAGE_READY).waitFor();
+      await page.getByTestId("admin-login-form").getByLabel("ຊື່ຜູ້ໃຊ້").fill(username);
+      await page.getByTestId("admin-login-form").getByLabel("ລະຫັດຜ່ານ").fill("new-cashier-pass-1");
+      await page.getByTestId("admin-login-form").getByRole("button").click();
+      await expect(page).toHaveURL(/\/admin\/login\/totp$/);
+      await page.getByText("ໃຊ້ລະຫັດກູ້ຄືນ", { exact: true }).first().click();
+      const recoveryForm = page.getByTestId("admin-recovery-form");
+      await recoveryForm.getByLabel("ລະຫັດກູ້ຄືນ").fill(recovery);
+      await recoveryForm.getByRole("button", { name: "ໃຊ້ລະຫັດກູ້ຄືນ" }).click();
+      await expect(page).toHaveURL(/\/admin$/);
+      await expect(page.getByTestId("toast")).toContainText("9");
+    },
+  );
 
   test("a cashier is refused staff management (403) and does not see it in the menu", { tag: "@pair-a" }, async ({ page, expectHttpError }) => {
     expectHttpError(401, /^\/admin\/login\/totp/);
@@ -140,61 +144,65 @@ test.describe("back office", () => {
     await expect(page.getByTestId("admin-error")).toHaveAttribute("data-status", "403");
   });
 
-  test("staff mark one withdrawal paid and reject another: the player sees SUCCESS, and REJECTED with the credit back", { tag: "@pair-b" }, async ({ page, baseURL, expectHttpError }, info) => {
-    expectHttpError(401, /^\/admin\/login\/totp/);
-    // the player: 12,000 credit, two withdrawals above the automatic threshold (5,000)
-    await loggedInPlayerByApi(page, baseURL!);
-    await addBankAccount(page);
-    await depositCredit(page, "7200000", "฿12.000,00");
-    const toPay = await withdraw(page, "5500");
-    const toReject = await withdraw(page, "5200");
-    await page.goto("/player/withdraw");
-    await expect(page.getByTestId("credit-askmebet")).toHaveText("฿1.300,00");
+  test(
+    "staff mark one withdrawal paid and reject another: the player sees SUCCESS, and REJECTED with the credit back",
+    { tag: "@pair-b" },
+    async ({ page, baseURL, expectHttpError }, info) => {
+      expectHttpError(401, /^\/admin\/login\/totp/);
+      // the player: 12,000 credit, two withdrawals above the automatic threshold (5,000)
+      await loggedInPlayerByApi(page, baseURL!);
+      await addBankAccount(page);
+      await depositCredit(page, "7200000", "฿12.000,00");
+      const toPay = await withdraw(page, "5500");
+      const toReject = await withdraw(page, "5200");
+      await page.goto("/player/withdraw");
+      await expect(page.getByTestId("credit-askmebet")).toHaveText("฿1.300,00");
 
-    // staff (their own cookie, in the same browser)
-    await staffLogin(page, DEMO_STAFF.cashier, "/admin/withdrawals");
-    await expect(page).toHaveURL(/\/admin\/withdrawals$/);
+      // staff (their own cookie, in the same browser)
+      await staffLogin(page, DEMO_STAFF.cashier, "/admin/withdrawals");
+      await expect(page).toHaveURL(/\/admin\/withdrawals$/);
 
-    await openFromQueue(page, toPay);
-    if (isPhone(info)) await expectItemFirst(page, ["paid-form", "reject-form"]);
-    await expect(page.getByTestId("account-name")).toHaveText("E2E Player");
-    await expect(page.getByTestId("account-number")).toHaveText(/^0101\d{9}$/);
-    await expect(page.getByTestId("to-pay")).toHaveText("₭3.190.000"); // 5,500 x 580
-    if (hasJs(info)) await page.locator(PAGE_READY).waitFor();
-    const paid = page.getByTestId("paid-form");
-    await paid.getByLabel("ເລກອ້າງອີງທະນາຄານ").fill(`BCEL-${Date.now()}`);
-    await paid.getByRole("button", { name: "ໂອນແລ້ວ" }).click();
-    await expect(page).toHaveURL(/\/admin\/withdrawals$/);
-    await expect(page.getByTestId("toast")).toContainText(toPay);
-    await expect(page.locator(`tr[data-code="${toPay}"]`)).toHaveCount(0);
+      await openFromQueue(page, toPay);
+      if (isPhone(info)) await expectItemFirst(page, ["paid-form", "reject-form"]);
+      await expect(page.getByTestId("account-name")).toHaveText("E2E Player");
+      await expect(page.getByTestId("account-number")).toHaveText(/^0101\d{9}$/);
+      await expect(page.getByTestId("to-pay")).toHaveText("₭3.190.000"); // 5,500 x 580
+      if (hasJs(info)) await page.locator(PAGE_READY).waitFor();
+      const paid = page.getByTestId("paid-form");
+      await paid.getByLabel("ເລກອ້າງອີງທະນາຄານ").fill(`BCEL-${Date.now()}`);
+      await paid.getByRole("button", { name: "ໂອນແລ້ວ" }).click();
+      await expect(page).toHaveURL(/\/admin\/withdrawals$/);
+      await expect(page.getByTestId("toast")).toContainText(toPay);
+      await expect(page.locator(`tr[data-code="${toPay}"]`)).toHaveCount(0);
 
-    await openFromQueue(page, toReject);
-    const reject = page.getByTestId("reject-form");
-    await reject.getByLabel("ເຫດຜົນ").fill("Account name does not match");
-    await reject.getByRole("button", { name: "ປະຕິເສດ" }).click();
-    await expect(page).toHaveURL(/\/admin\/withdrawals$/);
-    await expect(page.getByTestId("toast")).toContainText(toReject);
+      await openFromQueue(page, toReject);
+      const reject = page.getByTestId("reject-form");
+      await reject.getByLabel("ເຫດຜົນ").fill("Account name does not match");
+      await reject.getByRole("button", { name: "ປະຕິເສດ" }).click();
+      await expect(page).toHaveURL(/\/admin\/withdrawals$/);
+      await expect(page.getByTestId("toast")).toContainText(toReject);
 
-    // the player sees both outcomes; the rejected credit comes back through the saga
-    await expect(async () => {
-      await page.goto("/player/withdraw/history");
-      await expect(page.locator(`tr[data-code="${toPay}"] [data-status="SUCCESS"]`)).toBeVisible({ timeout: 1000 });
-      await expect(page.locator(`tr[data-code="${toPay}"]`).getByTestId("received")).toHaveText("₭3.190.000");
-      const rejected = page.locator(`tr[data-code="${toReject}"]`);
-      await expect(rejected.locator('[data-status="REJECTED"]')).toBeVisible({ timeout: 1000 });
-      await expect(rejected.getByTestId("returned")).toHaveText("฿5.200,00");
-    }).toPass({ timeout: 30_000 });
-    await page.goto("/player/withdraw");
-    await expect(page.getByTestId("credit-askmebet")).toHaveText("฿6.500,00");
+      // the player sees both outcomes; the rejected credit comes back through the saga
+      await expect(async () => {
+        await page.goto("/player/withdraw/history");
+        await expect(page.locator(`tr[data-code="${toPay}"] [data-status="SUCCESS"]`)).toBeVisible({ timeout: 1000 });
+        await expect(page.locator(`tr[data-code="${toPay}"]`).getByTestId("received")).toHaveText("₭3.190.000");
+        const rejected = page.locator(`tr[data-code="${toReject}"]`);
+        await expect(rejected.locator('[data-status="REJECTED"]')).toBeVisible({ timeout: 1000 });
+        await expect(rejected.getByTestId("returned")).toHaveText("฿5.200,00");
+      }).toPass({ timeout: 30_000 });
+      await page.goto("/player/withdraw");
+      await expect(page.getByTestId("credit-askmebet")).toHaveText("฿6.500,00");
 
-    // the decisions are in the audit log: the owner sees them
-    await page.goto("/admin");
-    await page.getByTestId("admin-logout").click();
-    await expect(page).toHaveURL(/\/admin\/login$/);
-    await staffLogin(page, DEMO_STAFF.boss, "/admin/audit");
-    await expect(page.locator('tr[data-action="withdrawal.paid"]').filter({ hasText: toPay })).toHaveCount(1);
-    await expect(page.locator('tr[data-action="withdrawal.rejected"]').filter({ hasText: toReject })).toHaveCount(1);
-  });
+      // the decisions are in the audit log: the owner sees them
+      await page.goto("/admin");
+      await page.getByTestId("admin-logout").click();
+      await expect(page).toHaveURL(/\/admin\/login$/);
+      await staffLogin(page, DEMO_STAFF.boss, "/admin/audit");
+      await expect(page.locator('tr[data-action="withdrawal.paid"]').filter({ hasText: toPay })).toHaveCount(1);
+      await expect(page.locator('tr[data-action="withdrawal.rejected"]').filter({ hasText: toReject })).toHaveCount(1);
+    },
+  );
 });
 
 /**
@@ -214,7 +222,10 @@ test.describe("dashboard during a provider outage", () => {
     const project = test.info().project.name;
     const agency = `e2e-${project}`;
     const player = `e2e-outage-${project}`;
-    const code = `DOUTAGE${project.replace(/[^a-z]/g, "").toUpperCase().slice(0, 8)}`;
+    const code = `DOUTAGE${project
+      .replace(/[^a-z]/g, "")
+      .toUpperCase()
+      .slice(0, 8)}`;
     await staffLogin(page, DEMO_STAFF.boss);
     const at = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
     try {
@@ -260,7 +271,9 @@ test.describe("the back office on a phone", () => {
   test.use({ baseURL: `http://queues.e2e.localhost:${port}` });
   const QUEUES = ["withdrawals", "openDeposits", "payments", "forwarder"] as const;
 
-  test("the menu: folded on a phone with the waiting count, opens without JavaScript, grouped, each queue with its count; a bar on a desktop", async ({ page }, info) => {
+  test("the menu: folded on a phone with the waiting count, opens without JavaScript, grouped, each queue with its count; a bar on a desktop", async ({
+    page,
+  }, info) => {
     await staffLogin(page, DEMO_STAFF.cashier, "/admin/withdrawals");
     const nav = page.getByTestId("admin-nav");
     const link = (section: string) => nav.locator(`a[data-section="${section}"]`);
@@ -278,7 +291,12 @@ test.describe("the back office on a phone", () => {
     await expect(link("withdrawals")).toHaveAttribute("aria-current", "page");
     await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
     // a cashier's groups, in order: no promotions, no settings
-    expect(await nav.locator("[data-group]").evaluateAll((groups) => groups.map((g) => g.getAttribute("data-group")))).toEqual(["home", "queues", "money", "players"]);
+    expect(await nav.locator("[data-group]").evaluateAll((groups) => groups.map((g) => g.getAttribute("data-group")))).toEqual([
+      "home",
+      "queues",
+      "money",
+      "players",
+    ]);
     await expect(nav.getByRole("group", { name: "ລາຍການລໍຖ້າ" }).locator("a")).toHaveCount(4);
     for (const queue of QUEUES) await expect(nav.getByTestId(`nav-waiting-${queue}`).locator('[aria-hidden="true"]')).toHaveText("1");
     await expect(link("staff")).toHaveCount(0);
@@ -308,7 +326,9 @@ test.describe("the back office on a phone", () => {
       const row = page.getByTestId(table).locator("tbody tr");
       await expect(row).toHaveCount(1);
       // nothing scrolls sideways: not the page, not the table inside its scroll box
-      const widths = await page.getByTestId(table).evaluate((t) => ({ page: document.scrollingElement!.scrollWidth, table: t.parentElement!.scrollWidth, box: t.parentElement!.clientWidth }));
+      const widths = await page
+        .getByTestId(table)
+        .evaluate((t) => ({ page: document.scrollingElement!.scrollWidth, table: t.parentElement!.scrollWidth, box: t.parentElement!.clientWidth }));
       expect(widths.page, path).toBeLessThanOrEqual(360);
       expect(widths.table, path).toBeLessThanOrEqual(widths.box);
       const target = (await row.locator(action).boundingBox())!;

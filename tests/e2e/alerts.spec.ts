@@ -55,7 +55,9 @@ test("the owner sets Telegram alerts up: a bad chat refused, the bot saved, the 
 
   // an event through the queue: the sweep (what the cron runs every minute) finds the payment
   const reference = `E2EALERT${test.info().project.name.replace(/-/g, "")}${Date.now()}`;
-  await d1(`INSERT INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount) VALUES ('${reference}', 'e2e-${test.info().project.name}', 'UNKNOWN_REFERENCE', '${reference}', '${reference}', '120000.00')`);
+  await d1(
+    `INSERT INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount) VALUES ('${reference}', 'e2e-${test.info().project.name}', 'UNKNOWN_REFERENCE', '${reference}', '${reference}', '120000.00')`,
+  );
   const cron = await page.request.get(`http://localhost:${port}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("* * * * *")}`);
   expect(cron.status()).toBe(200);
   await expect(async () => {

@@ -22,7 +22,11 @@ async function axe(page: Page) {
 
 const newNumber = () => `0101${Date.now().toString().slice(-9)}`;
 
-test("a player replaces a bank account never paid to: bidi override refused, wrong password refused, then replaced", async ({ page, baseURL, expectHttpError }) => {
+test("a player replaces a bank account never paid to: bidi override refused, wrong password refused, then replaced", async ({
+  page,
+  baseURL,
+  expectHttpError,
+}) => {
   expectHttpError(400, /^\/player\/bank/);
   await loggedInPlayerByApi(page, baseURL!);
   await addBankAccount(page);

@@ -36,7 +36,11 @@ function projectLogo(project: string): Buffer {
   return Buffer.from(encodePng({ width, height, data, channels: 4, depth: 8 }));
 }
 
-test("the owner uploads a logo and a phone hero and picks a colour; this agency's players see them at once, another agency does not", async ({ page, browser, expectHttpError }) => {
+test("the owner uploads a logo and a phone hero and picks a colour; this agency's players see them at once, another agency does not", async ({
+  page,
+  browser,
+  expectHttpError,
+}) => {
   const project = test.info().project.name;
   const js = hasJs(test.info());
   expectHttpError(422, /\/admin\/settings\/brand/);
@@ -71,7 +75,10 @@ test("the owner uploads a logo and a phone hero and picks a colour; this agency'
   await page.getByTestId("brand-slot-logo").getByLabel("ໄຟລ໌ໂລໂກ້ໃໝ່").setInputFiles("scripts/brand/demo-hero.jpg");
   await page.getByTestId("brand-slot-logo").getByRole("button", { name: "ອັບໂຫຼດ" }).click();
   await expect(page.getByTestId("brand-error-logo")).toContainText("ໄຟລ໌ໃຫຍ່ເກີນຂີດຈຳກັດຂອງຊ່ອງນີ້", { timeout: 15_000 });
-  await page.getByTestId("brand-slot-logo").getByLabel("ໄຟລ໌ໂລໂກ້ໃໝ່").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: readFileSync("scripts/brand/demo-hero.jpg").subarray(0, 4000) });
+  await page
+    .getByTestId("brand-slot-logo")
+    .getByLabel("ໄຟລ໌ໂລໂກ້ໃໝ່")
+    .setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: readFileSync("scripts/brand/demo-hero.jpg").subarray(0, 4000) });
   await page.getByTestId("brand-slot-logo").getByRole("button", { name: "ອັບໂຫຼດ" }).click();
   await expect(page.getByTestId("brand-error-logo")).toContainText("ເນື້ອໃນຂອງໄຟລ໌ບໍ່ກົງກັບປະເພດຂອງມັນ", { timeout: 15_000 });
   if (js) expect(await serious()).toEqual([]);
@@ -104,7 +111,15 @@ test("the owner uploads a logo and a phone hero and picks a colour; this agency'
 
   // The player side of this agency, in a fresh context (no staff session): the logo and the colour at once.
   const { viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled, userAgent } = test.info().project.use;
-  const player = await browser.newContext({ viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled, userAgent, baseURL: `http://${project}.e2e.localhost:${port}` });
+  const player = await browser.newContext({
+    viewport,
+    isMobile,
+    hasTouch,
+    deviceScaleFactor,
+    javaScriptEnabled,
+    userAgent,
+    baseURL: `http://${project}.e2e.localhost:${port}`,
+  });
   const home = await player.newPage();
   const answer = await home.goto("/");
   // The colour is in the server-rendered HTML (no flash, no JavaScript needed) and paints the navbar.
@@ -114,7 +129,9 @@ test("the owner uploads a logo and a phone hero and picks a colour; this agency'
   // A phone is shown the new phone hero, a desktop the hero.
   await expect(home.getByTestId("hero").locator("source")).toHaveAttribute("srcset", phoneUrl);
   const heroSrc = await home.getByTestId("hero-image").getAttribute("src");
-  await expect.poll(() => home.getByTestId("hero-image").evaluate((img) => new URL((img as HTMLImageElement).currentSrc).pathname)).toBe(isPhone(test.info()) ? phoneUrl : heroSrc);
+  await expect
+    .poll(() => home.getByTestId("hero-image").evaluate((img) => new URL((img as HTMLImageElement).currentSrc).pathname))
+    .toBe(isPhone(test.info()) ? phoneUrl : heroSrc);
   // (*.e2e.localhost resolves in Chromium only: Node's requests name the agency by Host header.)
   const asThisAgency = { headers: { Host: `${project}.e2e.localhost:${port}` } };
   const served = await home.request.get(`http://127.0.0.1:${port}${logoUrl}`, asThisAgency);

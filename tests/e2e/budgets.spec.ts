@@ -53,11 +53,23 @@ test.describe("byte budgets", () => {
 });
 
 test.describe("repeat visits", () => {
-  test("a second page takes its fonts and build files from the browser's cache, asking the server nothing (decision 043)", async ({ browser, baseURL }, info) => {
+  test("a second page takes its fonts and build files from the browser's cache, asking the server nothing (decision 043)", async ({
+    browser,
+    baseURL,
+  }, info) => {
     test.skip(!isPhone(info) || !hasJs(info), "caching is the browser's, measured once with the budgets (a phone with JavaScript on)");
     const { viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled, userAgent } = info.project.use;
     // The HTTP cache alone: the service worker (decision 028) would answer build files itself.
-    const context = await browser.newContext({ viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled, userAgent, baseURL, serviceWorkers: "block" });
+    const context = await browser.newContext({
+      viewport,
+      isMobile,
+      hasTouch,
+      deviceScaleFactor,
+      javaScriptEnabled,
+      userAgent,
+      baseURL,
+      serviceWorkers: "block",
+    });
     try {
       const page = await context.newPage();
       // The 404 page hydrates, so it loads build files (stylesheet, scripts) and, like every
@@ -70,7 +82,12 @@ test.describe("repeat visits", () => {
       const received: { requestId: string; path: string; status: number; fromCache: boolean }[] = [];
       cdp.on("Network.requestServedFromCache", ({ requestId }) => servedFromCache.add(requestId));
       cdp.on("Network.responseReceived", ({ requestId, response }) =>
-        received.push({ requestId, path: new URL(response.url).pathname, status: response.status, fromCache: Boolean(response.fromDiskCache || response.fromPrefetchCache) }),
+        received.push({
+          requestId,
+          path: new URL(response.url).pathname,
+          status: response.status,
+          fromCache: Boolean(response.fromDiskCache || response.fromPrefetchCache),
+        }),
       );
       await page.goto("/budget-second-visit", { waitUntil: "load" });
       await page.locator(PAGE_READY).waitFor({ state: "attached" });
@@ -108,9 +125,25 @@ async function loggedInCookies(browser: Browser, baseURL: string, player: Return
 }
 
 /** One first visit in a new context (empty cache): every response until the network is idle. */
-async function firstLoad(browser: Browser, baseURL: string, path: string, cookies: Awaited<ReturnType<BrowserContext["cookies"]>>, ip: string, budget: number): Promise<Row> {
+async function firstLoad(
+  browser: Browser,
+  baseURL: string,
+  path: string,
+  cookies: Awaited<ReturnType<BrowserContext["cookies"]>>,
+  ip: string,
+  budget: number,
+): Promise<Row> {
   const { viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled, userAgent } = test.info().project.use;
-  const context = await browser.newContext({ viewport, isMobile, hasTouch, deviceScaleFactor, javaScriptEnabled, userAgent, baseURL, extraHTTPHeaders: { "CF-Connecting-IP": ip } });
+  const context = await browser.newContext({
+    viewport,
+    isMobile,
+    hasTouch,
+    deviceScaleFactor,
+    javaScriptEnabled,
+    userAgent,
+    baseURL,
+    extraHTTPHeaders: { "CF-Connecting-IP": ip },
+  });
   try {
     await context.addCookies(cookies);
     const sizes: Promise<{ kind: string; bytes: number }>[] = [];

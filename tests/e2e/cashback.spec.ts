@@ -25,7 +25,9 @@ function lastWeekDays(now = Date.now()): string[] {
   return Array.from({ length: 7 }, (_, i) => new Date(monday + i * DAY).toISOString().slice(0, 10));
 }
 
-test("owner sets cashback; a player sees last week per provider, claims once, sees it in the history; the owner sees the claim", { tag: "@pair-b" }, async ({ page }) => {
+test("owner sets cashback; a player sees last week per provider, claims once, sees it in the history; the owner sees the claim", { tag: "@pair-b" }, async ({
+  page,
+}) => {
   const agency = `e2e-${test.info().project.name}`;
 
   // the owner's rules: 10 %, at most 50.00 a claim, 1x turnover, not with a promotion

@@ -78,7 +78,14 @@ export function newPlayer(overrides: Partial<TestPlayer> = {}): TestPlayer {
 export async function registerByApi(request: APIRequestContext, player: TestPlayer, ip: string) {
   const res = await request.post("/api/v2/players/register", {
     headers: { "CF-Connecting-IP": ip },
-    data: { username: player.username, password: player.password, confirmPassword: player.password, displayName: player.displayName, phone: player.phone, adult: true },
+    data: {
+      username: player.username,
+      password: player.password,
+      confirmPassword: player.password,
+      displayName: player.displayName,
+      phone: player.phone,
+      adult: true,
+    },
   });
   expect(res.status(), await res.text()).toBe(201);
 }
@@ -158,7 +165,14 @@ export async function playerSessionByApi(page: Page, options: { prefix?: string;
   const registered = await postAsThisAgency(
     page,
     "/api/v2/players/register",
-    { username: player.username, password: player.password, confirmPassword: player.password, displayName: player.displayName, phone: player.phone, adult: true },
+    {
+      username: player.username,
+      password: player.password,
+      confirmPassword: player.password,
+      displayName: player.displayName,
+      phone: player.phone,
+      adult: true,
+    },
     ip,
   );
   expect(registered.status, registered.text).toBe(201);
@@ -270,5 +284,8 @@ export async function seriousAxeViolations(page: Page, where = ""): Promise<stri
   }
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${where ? `${where} ` : ""}${v.id}: ${v.nodes.map((n) => `${n.target.join(" ")} (${n.failureSummary?.split("\n").slice(1).join(" ").trim()})`).join(", ")}`);
+    .map(
+      (v) =>
+        `${where ? `${where} ` : ""}${v.id}: ${v.nodes.map((n) => `${n.target.join(" ")} (${n.failureSummary?.split("\n").slice(1).join(" ").trim()})`).join(", ")}`,
+    );
 }

@@ -22,7 +22,9 @@ test("the owner creates a forwarder (shown once), edits a pattern and tries it o
   await card.getByTestId("forwarder-create").click();
   const shown = page.getByTestId("forwarder-shown");
   await expect(shown).toBeVisible();
-  await expect(page.getByTestId("forwarder-url")).toHaveValue(new RegExp(`^http://${test.info().project.name}\\.e2e\\.localhost:${port}/api/forwarder/fwd_[A-Za-z0-9_-]{40,}$`));
+  await expect(page.getByTestId("forwarder-url")).toHaveValue(
+    new RegExp(`^http://${test.info().project.name}\\.e2e\\.localhost:${port}/api/forwarder/fwd_[A-Za-z0-9_-]{40,}$`),
+  );
   const secret = await page.getByTestId("forwarder-secret").inputValue();
   expect(secret.length).toBeGreaterThanOrEqual(30);
 

@@ -45,13 +45,22 @@ test.describe("landing page", () => {
     await expect(cards.first()).toContainText("ໂບນັດຕ້ອນຮັບ 100%");
 
     await expect(page.getByTestId("categories").getByRole("listitem")).toHaveCount(6);
-    await expect(page.getByTestId("categories").getByRole("link", { name: "ສະລັອດ" })).toHaveAttribute("href", "/login?redirectTo=%2Fplayer%2Fgame%2Faskmebet%3Ftab%3DSlot");
+    await expect(page.getByTestId("categories").getByRole("link", { name: "ສະລັອດ" })).toHaveAttribute(
+      "href",
+      "/login?redirectTo=%2Fplayer%2Fgame%2Faskmebet%3Ftab%3DSlot",
+    );
 
     const featured = page.getByTestId("featured-games");
     await expect(featured.getByRole("heading", { level: 2 })).toHaveText("ເກມແນະນຳ");
     await expect(featured.locator(".featured-game")).toHaveCount(8);
     // one of each provider first, in the agency's order
-    expect(await featured.locator(".featured-game").evaluateAll((links) => links.slice(0, 5).map((a) => a.getAttribute("data-provider")))).toEqual(["askmebet", "betflix", "gclub", "gclub_live", "alphabet"]);
+    expect(await featured.locator(".featured-game").evaluateAll((links) => links.slice(0, 5).map((a) => a.getAttribute("data-provider")))).toEqual([
+      "askmebet",
+      "betflix",
+      "gclub",
+      "gclub_live",
+      "alphabet",
+    ]);
     await expect(featured.locator(".featured-game").first()).toContainText("Lucky Reels");
     await expect(featured.locator("img").first()).toHaveAttribute("src", "/sandbox/provider/img/amb-lucky-reels.webp");
 
@@ -73,7 +82,9 @@ test.describe("landing page", () => {
 
   test("the brand's colours are CSS custom properties in the server-rendered HTML", async ({ page, request }) => {
     const html = await (await request.get("/")).text();
-    expect(html).toMatch(/<style nonce="[^"]+" data-testid="brand-colors">:root\{--brand:#[0-9a-f]{6};--brand-text:#[0-9a-f]{6};--accent:#[0-9a-f]{6};--accent-text:#[0-9a-f]{6}\}<\/style>/);
+    expect(html).toMatch(
+      /<style nonce="[^"]+" data-testid="brand-colors">:root\{--brand:#[0-9a-f]{6};--brand-text:#[0-9a-f]{6};--accent:#[0-9a-f]{6};--accent-text:#[0-9a-f]{6}\}<\/style>/,
+    );
     const brand = /data-testid="brand-colors">:root\{--brand:(#[0-9a-f]{6})/.exec(html)![1];
     expect(html).toContain(`<meta name="theme-color" content="${brand}"/>`);
     expect(html).toContain('<link rel="manifest" href="/app.webmanifest"/>');
@@ -155,8 +166,7 @@ test.describe("landing page", () => {
     await page.goto("/");
     // a section's content is "skipped" (not laid out, not painted) while it is far from the
     // viewport (the last one: the browser draws ahead of the viewport by some margin)
-    const drawn = (testId: string) =>
-      page.locator(`[data-testid="${testId}"] h2`).evaluate((h2) => h2.checkVisibility({ contentVisibilityAuto: true }));
+    const drawn = (testId: string) => page.locator(`[data-testid="${testId}"] h2`).evaluate((h2) => h2.checkVisibility({ contentVisibilityAuto: true }));
     expect(await drawn("landing-banks")).toBe(false);
     await page.getByTestId("landing-banks").scrollIntoViewIfNeeded();
     await expect.poll(() => drawn("landing-banks")).toBe(true);
@@ -174,7 +184,8 @@ test.describe("landing page", () => {
         new Promise<number>((resolve) => {
           let total = 0;
           new PerformanceObserver((list) => {
-            for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) total += entry.value;
+            for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+              if (!entry.hadRecentInput) total += entry.value;
           }).observe({ type: "layout-shift", buffered: true });
           setTimeout(() => resolve(total), 200);
         }),
@@ -202,10 +213,10 @@ test.describe("what the public pages ship (decision 021)", () => {
       expect(html, path).not.toContain("__reactRouterContext");
       expect(html, path).not.toMatch(/<link[^>]+rel="stylesheet"/);
       // two inline scripts, with the CSP nonce: the head's html.js marker (decision 045) and the lite script
-      expect([...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]), path).toEqual([
-        expect.stringMatching(/^<script nonce="[^"]+">$/),
-        expect.stringMatching(/^<script nonce="[^"]+">$/),
-      ]);
+      expect(
+        [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]),
+        path,
+      ).toEqual([expect.stringMatching(/^<script nonce="[^"]+">$/), expect.stringMatching(/^<script nonce="[^"]+">$/)]);
     }
     // the fingerprint collector only where it is used: registration (and a logged-in player's pages);
     // found by what it asks the browser for, as the Worker is minified (function names change)

@@ -50,46 +50,52 @@ test.describe("root layout and landing page", () => {
     expect((await font.body()).subarray(0, 4).toString()).toBe("wOF2");
   });
 
-  test("the stylesheet: inline on a first page; with JavaScript the next pages link it from the cache, without they keep it inline (decision 044)", { tag: "@pair-a" }, async ({ page, context }, info) => {
-    const APP_CSS_INLINE = "head > style:not([data-testid])"; // (the brand's colours are a style of their own)
-    const LINKED = 'head > link[rel="stylesheet"]';
-    const fontOfBody = () => page.evaluate(() => getComputedStyle(document.body).fontFamily);
-    const holdsCookie = async () => (await context.cookies()).some((c) => c.name === "css");
-    await page.goto("/login");
-    await expect(page.locator(APP_CSS_INLINE)).toHaveCount(1);
-    await expect(page.locator(LINKED)).toHaveCount(0);
-    expect(await fontOfBody()).toContain("Noto Sans Lao");
-    if (!hasJs(info)) {
-      // nothing can put the file into the cache and say so: every page carries the text
-      await page.goto("/register");
+  test(
+    "the stylesheet: inline on a first page; with JavaScript the next pages link it from the cache, without they keep it inline (decision 044)",
+    { tag: "@pair-a" },
+    async ({ page, context }, info) => {
+      const APP_CSS_INLINE = "head > style:not([data-testid])"; // (the brand's colours are a style of their own)
+      const LINKED = 'head > link[rel="stylesheet"]';
+      const fontOfBody = () => page.evaluate(() => getComputedStyle(document.body).fontFamily);
+      const holdsCookie = async () => (await context.cookies()).some((c) => c.name === "css");
+      await page.goto("/login");
       await expect(page.locator(APP_CSS_INLINE)).toHaveCount(1);
       await expect(page.locator(LINKED)).toHaveCount(0);
-      expect(await holdsCookie()).toBe(false);
-      return;
-    }
-    // a few seconds after load the lite script fetches the file, then sets the cookie
-    await expect.poll(holdsCookie, { timeout: 15_000 }).toBe(true);
-    await page.goto("/register");
-    await expect(page.locator(APP_CSS_INLINE)).toHaveCount(0);
-    await expect(page.locator(LINKED)).toHaveCount(1);
-    expect(await fontOfBody()).toContain("Noto Sans Lao");
-    const href = (await page.locator(LINKED).getAttribute("href"))!;
-    expect(href).toMatch(/^\/assets\/app-[\w-]+\.css$/);
-    // from the browser's cache (no bytes over the network), or from the service worker's
-    const entry = await page.evaluate((name) => {
-      const e = performance.getEntriesByName(new URL(name, location.href).href)[0] as PerformanceResourceTiming | undefined;
-      return e && { transferSize: e.transferSize, workerStart: e.workerStart };
-    }, href);
-    expect(entry, "the page loaded the stylesheet").toBeTruthy();
-    expect(entry!.transferSize === 0 || entry!.workerStart > 0, `transferSize ${entry!.transferSize}`).toBe(true);
-    // a later build renames the file: a cookie for another name gets the text again
-    await context.addCookies([{ name: "css", value: "app-older.css", url: page.url() }]);
-    await page.goto("/login");
-    await expect(page.locator(APP_CSS_INLINE)).toHaveCount(1);
-    await expect(page.locator(LINKED)).toHaveCount(0);
-  });
+      expect(await fontOfBody()).toContain("Noto Sans Lao");
+      if (!hasJs(info)) {
+        // nothing can put the file into the cache and say so: every page carries the text
+        await page.goto("/register");
+        await expect(page.locator(APP_CSS_INLINE)).toHaveCount(1);
+        await expect(page.locator(LINKED)).toHaveCount(0);
+        expect(await holdsCookie()).toBe(false);
+        return;
+      }
+      // a few seconds after load the lite script fetches the file, then sets the cookie
+      await expect.poll(holdsCookie, { timeout: 15_000 }).toBe(true);
+      await page.goto("/register");
+      await expect(page.locator(APP_CSS_INLINE)).toHaveCount(0);
+      await expect(page.locator(LINKED)).toHaveCount(1);
+      expect(await fontOfBody()).toContain("Noto Sans Lao");
+      const href = (await page.locator(LINKED).getAttribute("href"))!;
+      expect(href).toMatch(/^\/assets\/app-[\w-]+\.css$/);
+      // from the browser's cache (no bytes over the network), or from the service worker's
+      const entry = await page.evaluate((name) => {
+        const e = performance.getEntriesByName(new URL(name, location.href).href)[0] as PerformanceResourceTiming | undefined;
+        return e && { transferSize: e.transferSize, workerStart: e.workerStart };
+      }, href);
+      expect(entry, "the page loaded the stylesheet").toBeTruthy();
+      expect(entry!.transferSize === 0 || entry!.workerStart > 0, `transferSize ${entry!.transferSize}`).toBe(true);
+      // a later build renames the file: a cookie for another name gets the text again
+      await context.addCookies([{ name: "css", value: "app-older.css", url: page.url() }]);
+      await page.goto("/login");
+      await expect(page.locator(APP_CSS_INLINE)).toHaveCount(1);
+      await expect(page.locator(LINKED)).toHaveCount(0);
+    },
+  );
 
-  test("with JavaScript, html.js is set before the body is parsed: the JavaScript-only controls are in the first layout, nothing shifts (issue 16, CLS)", async ({ page }, info) => {
+  test("with JavaScript, html.js is set before the body is parsed: the JavaScript-only controls are in the first layout, nothing shifts (issue 16, CLS)", async ({
+    page,
+  }, info) => {
     test.skip(!hasJs(info), "without JavaScript the .js-only controls stay hidden and no class is set");
     // Lighthouse saw /login's form move down 60 px (CLS 0.04) when the page's script, at the end
     // of the body, showed the "show passwords" switch after a first paint.
@@ -174,9 +180,10 @@ test.describe("root layout and landing page", () => {
 
   test("footer switches from narrow (<= 768) to wide (>= 769)", async ({ page }) => {
     const columnsSideBySide = async () => {
-      const boxes = await page.getByTestId("footer").locator(".footer-column").evaluateAll((els) =>
-        els.map((el) => el.getBoundingClientRect().top),
-      );
+      const boxes = await page
+        .getByTestId("footer")
+        .locator(".footer-column")
+        .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().top));
       return boxes.every((top) => top === boxes[0]);
     };
     await page.setViewportSize({ width: 768, height: 800 });
@@ -254,7 +261,9 @@ test.describe("root layout and landing page", () => {
 });
 
 test.describe("player pages at phone widths", () => {
-  test("at 320 and 360 px no text starts outside the screen or ends past it; the time played line has the page's padding (issue 35)", async ({ page }, info) => {
+  test("at 320 and 360 px no text starts outside the screen or ends past it; the time played line has the page's padding (issue 35)", async ({
+    page,
+  }, info) => {
     test.skip(!isPhone(info), "phone widths: the phone projects run it, with JavaScript on and off");
     test.setTimeout(120_000); // every player page, twice
     const ip = randomIp();
@@ -347,7 +356,8 @@ function lineBoxes(edge: number): { cut: string[]; near: LineEnd[]; width: numbe
         clipped = true;
       }
       if (right - left <= 0) continue; // scrolled out of its box
-      if (left < -0.5 || right > width + 0.5) cut.push(`"${text.trim().slice(0, 40)}" box ${Math.round(left)}..${Math.round(right)} (<${parent.localName} class="${parent.className}">)`);
+      if (left < -0.5 || right > width + 0.5)
+        cut.push(`"${text.trim().slice(0, 40)}" box ${Math.round(left)}..${Math.round(right)} (<${parent.localName} class="${parent.className}">)`);
     }
     if (clipped) continue; // its ink cannot leave the box that clips it
     if (![...range.getClientRects()].some((r) => r.width > 0 && (r.left < edge || r.right > width - edge))) continue;
@@ -381,7 +391,8 @@ function inkOutside({ near, width }: { near: LineEnd[]; width: number }): string
       const inkLeft = end.left - ink.actualBoundingBoxLeft;
       const inkRight = end.left + ink.actualBoundingBoxRight;
       if (end.side === "start" && inkLeft < 1) out.push(`"${end.cluster}" starts a line with its ink at ${inkLeft.toFixed(1)} px in ${family} (${where})`);
-      if (end.side === "end" && inkRight > width - 1) out.push(`"${end.cluster}" ends a line with its ink at ${inkRight.toFixed(1)} of ${width} px in ${family} (${where})`);
+      if (end.side === "end" && inkRight > width - 1)
+        out.push(`"${end.cluster}" ends a line with its ink at ${inkRight.toFixed(1)} of ${width} px in ${family} (${where})`);
     }
   }
   return out;

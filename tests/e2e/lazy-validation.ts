@@ -27,8 +27,10 @@ export async function expectLazyClientValidation(page: Page, path: string, touch
   await expectError();
   const later = scripts.slice(firstLoad.length);
   const bodies = await Promise.all(later.map(async (url) => (await page.request.get(url)).text()));
-  expect(bodies.some((body) => body.includes("$ZodType")), "zod fetched on the first touch").toBe(true);
+  expect(
+    bodies.some((body) => body.includes("$ZodType")),
+    "zod fetched on the first touch",
+  ).toBe(true);
   expect(posts, "validated in the browser, no request").toEqual([]);
   return posts;
 }
-

@@ -74,7 +74,11 @@ test("a day limit refuses a deposit over it and says what is left; a raise waits
   await expect(page.getByTestId("pending-day")).toContainText("ລໍຖ້າເພີ່ມເປັນ ₭500.000 ຕັ້ງແຕ່");
 });
 
-test("a cooling-off refuses deposits and game launches and says until when; withdrawing still works; staff see it", { tag: "@pair-b" }, async ({ page, baseURL, expectHttpError }) => {
+test("a cooling-off refuses deposits and game launches and says until when; withdrawing still works; staff see it", { tag: "@pair-b" }, async ({
+  page,
+  baseURL,
+  expectHttpError,
+}) => {
   expectHttpError(400, /^\/player\/(deposit|limits)/);
   expectHttpError(409, /^\/player\/game\//);
   const username = await loggedInPlayerByApi(page, baseURL!);
@@ -117,7 +121,9 @@ test("a cooling-off refuses deposits and game launches and says until when; with
 test("time played survives a logout: logged in again, the time of the ended session still counts", { tag: "@pair-a" }, async ({ page, baseURL }) => {
   const username = await loggedInPlayerByApi(page, baseURL!, "/player/limits");
   // 20 minutes of play: the current session opened 20 minutes ago (the e2e server's own D1)
-  await d1(`UPDATE sessions SET created_at = created_at - 1200000 WHERE player_id = (SELECT id FROM players WHERE agency_id = 'demo' AND username = '${username}')`);
+  await d1(
+    `UPDATE sessions SET created_at = created_at - 1200000 WHERE player_id = (SELECT id FROM players WHERE agency_id = 'demo' AND username = '${username}')`,
+  );
   await openLimits(page);
   await expect(page.getByTestId("time-played")).toContainText(playedTodayText(20 * 60_000));
   const out = await page.request.post("/logout", { headers: { Origin: baseURL! }, form: {} });

@@ -128,7 +128,8 @@ test.describe("lite player pages", () => {
     await page.addInitScript(() => {
       const getItem = Storage.prototype.getItem;
       Storage.prototype.getItem = function (this: Storage, name: string) {
-        if (name.startsWith("fingerprint:")) (window as unknown as { fpChecks: number }).fpChecks = ((window as unknown as { fpChecks?: number }).fpChecks ?? 0) + 1;
+        if (name.startsWith("fingerprint:"))
+          (window as unknown as { fpChecks: number }).fpChecks = ((window as unknown as { fpChecks?: number }).fpChecks ?? 0) + 1;
         return getItem.call(this, name);
       };
     });
@@ -151,7 +152,11 @@ test.describe("lite validation and a pressed button", () => {
   // here, so the validator module can be held back.
   test.use({ serviceWorkers: "block" });
 
-  test("a message that goes while a button is pressed waits for the click: the submit is not lost (validator arriving mid-press)", async ({ page, baseURL, expectHttpError }, info) => {
+  test("a message that goes while a button is pressed waits for the click: the submit is not lost (validator arriving mid-press)", async ({
+    page,
+    baseURL,
+    expectHttpError,
+  }, info) => {
     test.skip(!hasJs(info), "client validation is a JavaScript enhancement");
     expectHttpError(400, /^\/player\/limits/);
     await loggedInPlayer(page, baseURL!, "/player/limits");

@@ -35,13 +35,35 @@ function crc16(text: string): string {
 }
 
 /** A static LAO QR as a bank app shows it (tag 38 with LAPNet's AID, the bank's receiver token). */
-function staticQr({ iin = "27710418", receiver, name = "E2E AGENCY", currency = "418" }: { iin?: string; receiver: string; name?: string; currency?: string }): string {
+function staticQr({
+  iin = "27710418",
+  receiver,
+  name = "E2E AGENCY",
+  currency = "418",
+}: {
+  iin?: string;
+  receiver: string;
+  name?: string;
+  currency?: string;
+}): string {
   const account = field("00", "A005266284662577") + field("01", iin) + field("02", "002") + field("03", receiver);
-  const body = field("00", "01") + field("01", "11") + field("38", account) + field("52", "5999") + field("53", currency) + field("58", "LA") + field("59", name) + field("60", "VIENTIANE") + "6304";
+  const body =
+    field("00", "01") +
+    field("01", "11") +
+    field("38", account) +
+    field("52", "5999") +
+    field("53", currency) +
+    field("58", "LA") +
+    field("59", name) +
+    field("60", "VIENTIANE") +
+    "6304";
   return body + crc16(body);
 }
 
-const randomReceiver = () => `mchE2E${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e6).toString(36).toUpperCase()}`;
+const randomReceiver = () =>
+  `mchE2E${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e6)
+    .toString(36)
+    .toUpperCase()}`;
 
 async function openChannels(page: Page) {
   await staffLogin(page, DEMO_STAFF.boss, "/admin/settings");

@@ -14,9 +14,10 @@ const port = Number(process.env.E2E_PORT ?? 4173);
 test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.own.localhost:${port}`) });
 test.describe.configure({ timeout: 150_000 });
 
-
-
-test("own account: the exact pay amount and a derived QR -> the cashier marks it paid -> SUCCESS in the player's history", async ({ page, expectHttpError }, info) => {
+test("own account: the exact pay amount and a derived QR -> the cashier marks it paid -> SUCCESS in the player's history", async ({
+  page,
+  expectHttpError,
+}, info) => {
   await playerSessionByApi(page, { prefix: "o" });
   await addBankAccount(page);
   await page.goto("/player/deposit");

@@ -76,7 +76,6 @@ export async function depositCredit(page: Page, amount: string, expectedCredit: 
   }).toPass({ timeout: 30_000 });
 }
 
-
 /** Pays the QR the deposit page shows, on the sandbox bank's page (the tester's banking app). */
 export async function payShownQr(page: Page) {
   await payQrPayload(page, (await page.getByTestId("qr-payload").inputValue()).trim());

@@ -33,7 +33,10 @@ test("the owner sets a provider up: AMB without credentials is refused, the sand
   await expect(page.getByTestId("setup-alphabet-current")).toContainText("Sandbox", { timeout: 15_000 });
 });
 
-test("Betflix's member prefix (decision 048): the field and which Betflix value goes where; a malformed prefix is refused, translated, and nothing changes", async ({ page, expectHttpError }) => {
+test("Betflix's member prefix (decision 048): the field and which Betflix value goes where; a malformed prefix is refused, translated, and nothing changes", async ({
+  page,
+  expectHttpError,
+}) => {
   expectHttpError(409, /\/admin\/settings\/providers/);
   await staffLogin(page, DEMO_STAFF.boss, "/admin/settings/providers");
   await expect(page).toHaveURL(/\/admin\/settings\/providers/);

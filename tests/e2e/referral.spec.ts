@@ -58,7 +58,9 @@ async function ready(page: Page) {
   if (hasJs(test.info())) await page.locator(PAGE_READY).waitFor();
 }
 
-test("the owner turns referral on; a newcomer joins by the link; the referrer claims last week's share to a provider and sees it in the history", { tag: "@pair-a" }, async ({ page, browser, expectHttpError }) => {
+test("the owner turns referral on; a newcomer joins by the link; the referrer claims last week's share to a provider and sees it in the history", {
+  tag: "@pair-a",
+}, async ({ page, browser, expectHttpError }) => {
   expectHttpError(400, /^\/admin\/referrals/);
   const agency = `e2e-${test.info().project.name}`;
   const week = lastWeek();

@@ -59,7 +59,10 @@ test.describe("reports", () => {
     if (hasJs(info)) {
       // A point's tooltip (pointer on desktop, tap on a phone). The last series is drawn on top
       // (equal values overlap): its point of 05:00.
-      const point = page.getByTestId("chart-players").locator("circle").nth(2 * 24 + 5);
+      const point = page
+        .getByTestId("chart-players")
+        .locator("circle")
+        .nth(2 * 24 + 5);
       if (isPhone(info)) await point.tap();
       else await point.hover();
       await expect(page.getByTestId("chart-players").getByTestId("chart-tip")).toContainText("05:00");
@@ -94,12 +97,17 @@ test.describe("reports", () => {
     const money = await download(page, "csv-money");
     expect(money.name).toBe(`money_${vientianeDay(2)}_${vientianeDay()}.csv`);
     expect([...money.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    const lines = money.bytes.toString("utf8").replace(/^\uFEFF/, "").split("\r\n");
+    const lines = money.bytes
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .split("\r\n");
     expect(lines[0]).toMatch(/^ຊ່ວງເວລາ,ຈຳນວນການຝາກ,ຝາກ \(ກີບ\),ຝາກ \(ເຄຣດິດ\),/);
     expect(lines.slice(1, 4).map((l) => l.split(",")[0])).toEqual([vientianeDay(2), vientianeDay(1), vientianeDay()]);
     expect(lines[4]).toMatch(/^ລວມ,\d+,/);
     // The page's total deposit count is the CSV's.
-    await expect(page.getByTestId("table-money").locator("tbody tr").last().locator("td").first()).toHaveText(lines[4].split(",")[1].replace(/\B(?=(\d{3})+(?!\d))/g, "."));
+    await expect(page.getByTestId("table-money").locator("tbody tr").last().locator("td").first()).toHaveText(
+      lines[4].split(",")[1].replace(/\B(?=(\d{3})+(?!\d))/g, "."),
+    );
 
     const providers = await download(page, "csv-providers");
     expect(providers.bytes.toString("utf8")).toMatch(/^\uFEFFຊ່ວງເວລາ,ຄ່າຍເກມ,ເທີນໂອເວີ \(ເຄຣດິດ\),ໄດ້\/ເສຍ \(ເຄຣດິດ\),ມື້ທີ່ບໍ່ມີຕົວເລກ\r\n/);

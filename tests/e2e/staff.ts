@@ -88,7 +88,15 @@ export async function staffLogin(page: Page, who: DemoStaff, landing = "/admin")
   );
   await d1(`UPDATE staff SET last_login_at = ${sql(new Date(now).toISOString())} WHERE id = ${sql(String(staff.id))}`);
   await page.context().addCookies([
-    { name: "staff", value: sessionId, url: `${base.origin}/`, httpOnly: true, secure: false, sameSite: "Strict", expires: Math.floor((now + STAFF_ABSOLUTE_MS) / 1000) },
+    {
+      name: "staff",
+      value: sessionId,
+      url: `${base.origin}/`,
+      httpOnly: true,
+      secure: false,
+      sameSite: "Strict",
+      expires: Math.floor((now + STAFF_ABSOLUTE_MS) / 1000),
+    },
   ]);
   await page.goto(landing);
   await expect(page).not.toHaveURL(/\/admin\/login/);

@@ -54,7 +54,13 @@ function statement(payAmount: string): string {
   const two = (n: number) => String(n).padStart(2, "0");
   const date = `${two(at.getUTCDate())}/${two(at.getUTCMonth() + 1)}/${at.getUTCFullYear()} ${two(at.getUTCHours())}:${two(at.getUTCMinutes())}:${two(at.getUTCSeconds())}`;
   const grouped = payAmount.replace(/\B(?=(\d{3})+(?!\d))(?=.*\.)/g, ",");
-  return ["\ufeffບັນຊີ;0101000123456;;;", "ວັນທີ;ລາຍລະອຽດ;ຖອນ;ຝາກ;ຍອດເຫຼືອ", `${date};"ໂອນເງິນ; ທ້າວ ສົມ";;"${grouped}";"1,000,000.00"`, `${date};ATM;"50,000.00";;"950,000.00"`, ""].join("\r\n");
+  return [
+    "\ufeffບັນຊີ;0101000123456;;;",
+    "ວັນທີ;ລາຍລະອຽດ;ຖອນ;ຝາກ;ຍອດເຫຼືອ",
+    `${date};"ໂອນເງິນ; ທ້າວ ສົມ";;"${grouped}";"1,000,000.00"`,
+    `${date};ATM;"50,000.00";;"950,000.00"`,
+    "",
+  ].join("\r\n");
 }
 
 test("staff map a channel's first statement, preview it, confirm: the player's deposit turns SUCCESS", async ({ page, baseURL, expectHttpError }) => {
@@ -110,7 +116,9 @@ test("staff map a channel's first statement, preview it, confirm: the player's d
   // a forwarded SMS linked to it by amount and time (written as the linker would) can be split off by the owner
   const witnesses = page.getByTestId("bank-witnesses");
   await expect(witnesses.locator('tr[data-source="statement"]')).toHaveAttribute("data-link", "key");
-  const [transfer] = await d1(`SELECT agency_id, channel_code, bank_transaction_id, amount, bank_time FROM bank_transactions WHERE order_code = '${order.code}'`);
+  const [transfer] = await d1(
+    `SELECT agency_id, channel_code, bank_transaction_id, amount, bank_time FROM bank_transactions WHERE order_code = '${order.code}'`,
+  );
   await d1(`INSERT INTO bank_witnesses (agency_id, channel_code, source, witness_id, transfer_id, amount, bank_time, raw, link, recorded_at)
             VALUES ('${transfer.agency_id}', '${transfer.channel_code}', 'forwarder', 'FTSMS${order.code}', '${transfer.bank_transaction_id}', '${transfer.amount}', ${Number(transfer.bank_time) + 60_000}, 'BCEL One: +${transfer.amount} LAK received', 'window', ${Date.now()})`);
   await page.goto(`/admin/deposits/${order.code}`);
@@ -121,7 +129,9 @@ test("staff map a channel's first statement, preview it, confirm: the player's d
   await sms.getByRole("button", { name: "ແຍກອອກ (ສອງການໂອນແທ້)" }).click();
   await expect(page.getByTestId("toast")).toContainText("ແຍກແລ້ວ", { timeout: 30_000 });
   await expect(page.getByTestId("bank-witnesses").locator('tr[data-source="forwarder"]')).toHaveCount(0);
-  const [queued] = await d1(`SELECT kind, raw FROM unmatched_payments WHERE transaction_id = '${transfer.agency_id}:${transfer.channel_code}:FTSMS${order.code}'`);
+  const [queued] = await d1(
+    `SELECT kind, raw FROM unmatched_payments WHERE transaction_id = '${transfer.agency_id}:${transfer.channel_code}:FTSMS${order.code}'`,
+  );
   expect(queued).toMatchObject({ kind: "NO_ORDER", raw: `BCEL One: +${transfer.amount} LAK received` });
 
   // the same file again: the saved mapping is used, the row is shown as a duplicate and nothing is applied twice

@@ -75,7 +75,10 @@ test.describe("translations per page", () => {
     expect(found).toEqual([]);
   });
 
-  test("navigation between player pages renders each page translated: client navigation between pages that hydrate, a document load into a lite page", async ({ page, clientIp }, info) => {
+  test("navigation between player pages renders each page translated: client navigation between pages that hydrate, a document load into a lite page", async ({
+    page,
+    clientIp,
+  }, info) => {
     test.skip(!isPhone(info) || !hasJs(info), "client navigation needs JavaScript");
     const keys = allKeys(info);
     const player = newPlayer();
@@ -104,7 +107,8 @@ test.describe("translations per page", () => {
         // a document load would lose this mark
         await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
         // from a page that hydrates: the router, as a link would use it; from a lite page a link is a document load
-        if (from === "app") await page.evaluate((to) => void (window as unknown as { __reactRouterDataRouter: Router }).__reactRouterDataRouter.navigate(to), path);
+        if (from === "app")
+          await page.evaluate((to) => void (window as unknown as { __reactRouterDataRouter: Router }).__reactRouterDataRouter.navigate(to), path);
         else await page.goto(path);
         await expect(page).toHaveURL(new RegExp(`${path.replace(/[/?.]/g, "\\$&")}$`));
         await waitForHydration(page);
@@ -128,7 +132,10 @@ test.describe("translations per page", () => {
     // every navigation was checked (since decision 034 every player page is lite: document loads)
     expect(seen.client + seen.document).toBeGreaterThan(0);
     // a page that hydrates fetched the groups it lacked in small answers (keys.json), never whole namespaces
-    expect(keyRequests.every((url) => url.includes("/keys.json?")), keyRequests.join("\n")).toBe(true);
+    expect(
+      keyRequests.every((url) => url.includes("/keys.json?")),
+      keyRequests.join("\n"),
+    ).toBe(true);
     if (seen.client > 0) expect(keyRequests.length).toBeGreaterThan(0);
   });
 });

@@ -63,7 +63,10 @@ test.describe("withdraw to the player's bank", () => {
     await expect(page.getByTestId("credit-askmebet")).toHaveText("฿100,00");
   });
 
-  test("above the automatic threshold it waits for staff (OPEN); rejected through the operator API with the agency's token, the credit is back; a revoked token is refused", async ({ page, baseURL }) => {
+  test("above the automatic threshold it waits for staff (OPEN); rejected through the operator API with the agency's token, the credit is back; a revoked token is refused", async ({
+    page,
+    baseURL,
+  }) => {
     await loggedInPlayerByApi(page, baseURL!);
     await addBankAccount(page);
     await depositCredit(page, "3600000", "฿6.000,00");
@@ -83,7 +86,8 @@ test.describe("withdraw to the player's bank", () => {
     await staffLogin(page, DEMO_STAFF.boss, "/admin/api-tokens");
     const name = `payroll-${test.info().project.name}-${Date.now()}`;
     const token = await createOperatorToken(page, name);
-    const reject = () => page.request.post(`/api/staff/withdrawals/${code}/reject`, { headers: { Authorization: `Bearer ${token}` }, data: { reason: "KYC_MISMATCH" } });
+    const reject = () =>
+      page.request.post(`/api/staff/withdrawals/${code}/reject`, { headers: { Authorization: `Bearer ${token}` }, data: { reason: "KYC_MISMATCH" } });
     const res = await reject();
     expect(res.status()).toBe(200);
     await revokeOperatorToken(page, name);

@@ -67,13 +67,26 @@ describe("register and login pages (plain form posts)", () => {
     expect(html).toContain("ກະລຸນາຢືນຢັນວ່າທ່ານມີອາຍຸ 18 ປີຂຶ້ນໄປ");
     expect(html).toContain('value="Keep Me"');
     expect(html).not.toContain('value="short"');
-    const mismatch = await postForm("/register", { username: uniqueName("mm"), password: PASSWORD, confirmPassword: "different-1", phone: "02055555555", adult: "on" });
+    const mismatch = await postForm("/register", {
+      username: uniqueName("mm"),
+      password: PASSWORD,
+      confirmPassword: "different-1",
+      phone: "02055555555",
+      adult: "on",
+    });
     expect(await mismatch.text()).toContain("ການຢືນຢັນລະຫັດຜ່ານບໍ່ກົງກັນ");
   });
 
   it("a filled honeypot registers nobody", async () => {
     const name = uniqueName("bot");
-    const res = await postForm("/register", { username: name, password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: "on", website: "http://spam" });
+    const res = await postForm("/register", {
+      username: name,
+      password: PASSWORD,
+      confirmPassword: PASSWORD,
+      phone: "02055555555",
+      adult: "on",
+      website: "http://spam",
+    });
     expect(res.status).toBe(400);
     const row = await env.DB.prepare("SELECT 1 FROM players WHERE username = ?1").bind(name).first();
     expect(row).toBeNull();
@@ -83,10 +96,20 @@ describe("register and login pages (plain form posts)", () => {
 describe("attacks", () => {
   it("refuses a cross-origin POST to every action and API endpoint", async () => {
     const paths = [
-      "/login", "/register", "/logout", "/set-language", "/player/password", "/player/sessions",
-      "/api/v2/players/login", "/api/v2/players/logout", "/api/v2/players/register",
-      "/api/v2/players/username/validate", "/api/v2/players/security/password/change", "/api/v2/fingerprint",
-      "/v2/players/login", "/v2/players/register",
+      "/login",
+      "/register",
+      "/logout",
+      "/set-language",
+      "/player/password",
+      "/player/sessions",
+      "/api/v2/players/login",
+      "/api/v2/players/logout",
+      "/api/v2/players/register",
+      "/api/v2/players/username/validate",
+      "/api/v2/players/security/password/change",
+      "/api/v2/fingerprint",
+      "/v2/players/login",
+      "/v2/players/register",
     ];
     for (const path of paths) {
       const res = await fetchApp(`http://localhost${path}`, {
@@ -225,7 +248,9 @@ describe("attacks", () => {
     await registerViaForm(a);
     await registerViaForm(b);
     const cookieA = sessionFrom(await loginViaForm(a, PASSWORD, { ip: "10.0.2.1" }))!;
-    const infoA = (await (await fetchApp("http://localhost/api/v2/players/info", { headers: { Cookie: cookieA } })).json()) as { player: { username: string; id: string } };
+    const infoA = (await (await fetchApp("http://localhost/api/v2/players/info", { headers: { Cookie: cookieA } })).json()) as {
+      player: { username: string; id: string };
+    };
     expect(infoA.player.username).toBe(a);
     const idB = (await env.DB.prepare("SELECT id FROM players WHERE username = ?1").bind(b).first<{ id: string }>())!.id;
     for (const url of [`/api/v2/players/info?id=${idB}`, `/api/v2/players/info?playerId=${idB}`, `/api/v2/players/info/${idB}`]) {
@@ -264,17 +289,31 @@ describe("password change", () => {
     const cookie = sessionFrom(await loginViaForm(name, PASSWORD, { ip: "10.0.4.1" }))!;
     const otherDevice = sessionFrom(await loginViaForm(name, PASSWORD, { ip: "10.0.4.2" }))!;
 
-    const wrong = await postForm("/player/password", { currentPassword: "not-my-pass-1", newPassword: "new-pass-2345", confirmNewPassword: "new-pass-2345" }, { cookie });
+    const wrong = await postForm(
+      "/player/password",
+      { currentPassword: "not-my-pass-1", newPassword: "new-pass-2345", confirmNewPassword: "new-pass-2345" },
+      { cookie },
+    );
     expect(wrong.status).toBe(302); // plain form post: Post/Redirect/Get with the error toast
-    const toastPage = await fetchApp("http://localhost/player/password", { headers: { Cookie: [cookie, ...wrong.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ") } });
+    const toastPage = await fetchApp("http://localhost/player/password", {
+      headers: { Cookie: [cookie, ...wrong.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ") },
+    });
     expect(await toastPage.text()).toContain("ລະຫັດຜ່ານບໍ່ຖືກຕ້ອງ");
 
-    const mismatch = await postForm("/player/password", { currentPassword: PASSWORD, newPassword: "new-pass-2345", confirmNewPassword: "new-pass-9999" }, { cookie });
+    const mismatch = await postForm(
+      "/player/password",
+      { currentPassword: PASSWORD, newPassword: "new-pass-2345", confirmNewPassword: "new-pass-9999" },
+      { cookie },
+    );
     expect(mismatch.status).toBe(400);
     expect(await mismatch.text()).toContain("ລະຫັດຜ່ານບໍ່ກົງກັນ");
     const empty = await postForm("/player/password", { currentPassword: PASSWORD, newPassword: "new-pass-2345", confirmNewPassword: "" }, { cookie });
     expect(await empty.text()).toContain("ກະລຸນາປ້ອນລະຫັດຜ່ານ");
-    const short = await postForm("/player/password", { currentPassword: "short", newPassword: "new-pass-2345", confirmNewPassword: "new-pass-2345" }, { cookie });
+    const short = await postForm(
+      "/player/password",
+      { currentPassword: "short", newPassword: "new-pass-2345", confirmNewPassword: "new-pass-2345" },
+      { cookie },
+    );
     expect(await short.text()).toContain("ລະຫັດຜ່ານຕ້ອງມີຢ່າງໜ້ອຍ 8 ຕົວອັກສອນ");
 
     const ok = await postForm("/player/password", { currentPassword: PASSWORD, newPassword: "new-pass-2345", confirmNewPassword: "new-pass-2345" }, { cookie });
@@ -301,7 +340,11 @@ describe("password change", () => {
 describe("JSON API (SPEC §7)", () => {
   it("register, validate username, login, info, fingerprint, logout on both spellings", async () => {
     const name = uniqueName("api");
-    const reg = await postJson("/v2/players/register", { username: name, password: PASSWORD, confirmPassword: PASSWORD, phone: "020 5555 1234", adult: true }, { ip: "10.3.0.1" });
+    const reg = await postJson(
+      "/v2/players/register",
+      { username: name, password: PASSWORD, confirmPassword: PASSWORD, phone: "020 5555 1234", adult: true },
+      { ip: "10.3.0.1" },
+    );
     expect(reg.status).toBe(201);
     const taken = (await (await postJson("/api/v2/players/username/validate", { username: name })).json()) as { available: boolean };
     expect(taken.available).toBe(false);
@@ -327,11 +370,17 @@ describe("JSON API (SPEC §7)", () => {
     expect((await postJson("/api/v2/fingerprint", fp)).status).toBe(401);
     expect((await postJson("/api/v2/fingerprint", fp, { cookie })).status).toBe(200);
     expect((await postJson("/v2/fingerprint", fp, { cookie })).status).toBe(200);
-    const stored = await env.DB.prepare("SELECT seen_count, first_seen_at, last_seen_at FROM fingerprints WHERE fingerprint = ?1").bind(fp.fingerprint).first<{ seen_count: number }>();
+    const stored = await env.DB.prepare("SELECT seen_count, first_seen_at, last_seen_at FROM fingerprints WHERE fingerprint = ?1")
+      .bind(fp.fingerprint)
+      .first<{ seen_count: number }>();
     expect(stored!.seen_count).toBe(2);
     expect((await postJson("/api/v2/fingerprint", { ...fp, fingerprint: "not hex" }, { cookie })).status).toBe(400);
 
-    const change = await postJson("/api/v2/players/security/password/change", { currentPassword: "wrong-pass-1", newPassword: "next-pass-123", confirmNewPassword: "next-pass-123" }, { cookie });
+    const change = await postJson(
+      "/api/v2/players/security/password/change",
+      { currentPassword: "wrong-pass-1", newPassword: "next-pass-123", confirmNewPassword: "next-pass-123" },
+      { cookie },
+    );
     expect(change.status).toBe(400);
     expect(((await change.json()) as { error: { code: string } }).error.code).toBe("PASSWORD_INCORRECT");
 

@@ -195,7 +195,9 @@ describe("staff login", () => {
     const id = cookie.split("=")[1];
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(id));
     const hash = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-    await env.DB.prepare(`UPDATE staff_sessions SET last_seen_at = last_seen_at - ?1 WHERE id_hash = ?2`).bind(STAFF_IDLE_MS + 1000, hash).run();
+    await env.DB.prepare(`UPDATE staff_sessions SET last_seen_at = last_seen_at - ?1 WHERE id_hash = ?2`)
+      .bind(STAFF_IDLE_MS + 1000, hash)
+      .run();
     expect((await get("/admin", cookie)).headers.get("Location")).toBe("/admin/login");
   });
 
@@ -257,7 +259,9 @@ describe("roles", () => {
     const create = await postForm("/admin/staff/new", { username: "sneaky1", role: "owner" }, { cookie });
     expect(create.status).toBe(403);
     expect(await env.DB.prepare(`SELECT 1 FROM staff WHERE username = 'sneaky1'`).first()).toBeNull();
-    const ownerRow = await env.DB.prepare(`SELECT status, totp_secret FROM staff WHERE id = ?1`).bind(owner.id).first<{ status: string; totp_secret: string }>();
+    const ownerRow = await env.DB.prepare(`SELECT status, totp_secret FROM staff WHERE id = ?1`)
+      .bind(owner.id)
+      .first<{ status: string; totp_secret: string }>();
     expect(ownerRow).toEqual({ status: "ACTIVE", totp_secret: owner.totpSecret });
     // what a cashier may do
     expect((await get("/admin/withdrawals", cookie)).status).toBe(200);
@@ -290,7 +294,11 @@ describe("staff management (owner)", () => {
     expect(await (await get(`/admin/enrol?token=${encodeURIComponent(token)}`)).text()).toContain(secret!);
 
     const ip = nextIp();
-    const bad = await postForm(`/admin/enrol?token=${encodeURIComponent(token)}`, { token, password: "cashier-new-pass-1", confirmPassword: "cashier-new-pass-1", code: "000000" }, { ip });
+    const bad = await postForm(
+      `/admin/enrol?token=${encodeURIComponent(token)}`,
+      { token, password: "cashier-new-pass-1", confirmPassword: "cashier-new-pass-1", code: "000000" },
+      { ip },
+    );
     expect(bad.status).toBe(400);
     const step = currentTotpStep();
     const done = await postForm(
@@ -305,7 +313,15 @@ describe("staff management (owner)", () => {
     const sessionCookie = staffCookieFrom(done)!;
     expect((await get("/admin", sessionCookie)).status).toBe(200);
     // the link works once
-    expect((await postForm(`/admin/enrol?token=${encodeURIComponent(token)}`, { token, password: "another-pass-123", confirmPassword: "another-pass-123", code: await totpAt(secret!, step + 1) }, { ip })).status).toBe(410);
+    expect(
+      (
+        await postForm(
+          `/admin/enrol?token=${encodeURIComponent(token)}`,
+          { token, password: "another-pass-123", confirmPassword: "another-pass-123", code: await totpAt(secret!, step + 1) },
+          { ip },
+        )
+      ).status,
+    ).toBe(410);
     // recovery codes are stored hashed
     const stored = await env.DB.prepare(`SELECT code_hash FROM staff_recovery_codes WHERE staff_id = ?1`).bind(row!.id).all<{ code_hash: string }>();
     expect(stored.results).toHaveLength(10);
@@ -379,7 +395,9 @@ describe("agencies are separate", () => {
     const bOwner = await createStaff(env, { agencyId: "agency-b", username: "owner1", password: "b-owner-pass-123", role: "owner" });
     // a withdrawal of B (its reference row and read model)
     await env.DB.batch([
-      env.DB.prepare(`INSERT INTO players (id, agency_id, username, display_name, phone, password_hash) VALUES ('pb1', 'agency-b', 'bplayer', 'B Player', '02055555555', 'x')`),
+      env.DB.prepare(
+        `INSERT INTO players (id, agency_id, username, display_name, phone, password_hash) VALUES ('pb1', 'agency-b', 'bplayer', 'B Player', '02055555555', 'x')`,
+      ),
       env.DB.prepare(`INSERT INTO withdraw_refs (code, agency_id, player_id) VALUES ('WBAGENCY0001', 'agency-b', 'pb1')`),
       env.DB.prepare(
         `INSERT INTO withdraw_orders_view (code, agency_id, player_id, provider, credit, received, status, review, created_at, updated_at)
@@ -492,7 +510,9 @@ describe("withdraw queue", () => {
       ["reject", "reason", "same reason"],
     ] as const) {
       const w = await manualWithdrawal();
-      const answers = await Promise.all([ownerCookie, cashierCookie, ownerCookie].map((cookie) => postForm(`/admin/withdrawals/${w.code}`, { intent, [field]: value }, { cookie })));
+      const answers = await Promise.all(
+        [ownerCookie, cashierCookie, ownerCookie].map((cookie) => postForm(`/admin/withdrawals/${w.code}`, { intent, [field]: value }, { cookie })),
+      );
       expect(answers.map((r) => r.status).sort()).toEqual([302, 409, 409]);
       const action = intent === "paid" ? "withdrawal.paid" : "withdrawal.rejected";
       expect((await auditRows(action)).filter((r) => r.target === `withdrawal:${w.code}`)).toHaveLength(1);
@@ -535,7 +555,9 @@ describe("dashboard", () => {
         `INSERT INTO withdraw_orders_view (code, agency_id, player_id, provider, credit, received, status, review, created_at, updated_at) VALUES
          ('WDASH1', 'demo', 'p', 'gclub', '100.00', '58000.00', 'FAILED', 'AUTO', ?1, ?1)`,
       ).bind(now),
-      env.DB.prepare(`INSERT INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount) VALUES ('UDASH1', 'demo', 'UNKNOWN_REFERENCE', 'NOPE1', 'TXDASH1', '50000.00')`),
+      env.DB.prepare(
+        `INSERT INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount) VALUES ('UDASH1', 'demo', 'UNKNOWN_REFERENCE', 'NOPE1', 'TXDASH1', '50000.00')`,
+      ),
     ]);
     const html = await (await get("/admin", cookie)).text();
     const count = (id: string) => new RegExp(`data-testid="${id}"[^>]*>([^<]+)<`).exec(html)?.[1];

@@ -147,7 +147,14 @@ describe("payments with no matching order: resolved by hand, once", () => {
   it("an unknown reference is recorded by the webhook; five presses at once credit one player once", async () => {
     const p = await playerWithBank();
     const reference = `ZZ${Date.now()}`;
-    const res = await signedWebhook({ event: "payment.succeeded", reference, transactionId: `TU${Date.now()}`, amount: "120000", currency: "LAK", paidAt: new Date().toISOString() });
+    const res = await signedWebhook({
+      event: "payment.succeeded",
+      reference,
+      transactionId: `TU${Date.now()}`,
+      amount: "120000",
+      currency: "LAK",
+      paidAt: new Date().toISOString(),
+    });
     expect(res.status).toBe(200); // kept for staff: the gateway must not retry it
     const list = await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 });
     const payment = list.items.find((i) => i.reference === reference)!;
@@ -157,16 +164,26 @@ describe("payments with no matching order: resolved by hand, once", () => {
     const agency = await demoAgency();
     const preview = await previewManualCredit(env, agency, payment.id, { username: p.username, provider: "askmebet" });
     expect(preview.ok && preview.preview).toMatchObject({ amount: "120000.00", credit: "200.00", manualCode: `U${payment.id}M` });
-    const answers = await Promise.all(Array.from({ length: 5 }, () => resolveWithCredit(env, agency, staffA, payment.id, { username: p.username, provider: "askmebet" })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => resolveWithCredit(env, agency, staffA, payment.id, { username: p.username, provider: "askmebet" })),
+    );
     expect(answers.filter((a) => a.ok)).toHaveLength(1);
     expect(answers.filter((a) => !a.ok && a.error === "ALREADY_RESOLVED")).toHaveLength(4);
     const done = answers.find((a) => a.ok)!;
     expect(done.ok && done.order).toMatchObject({ code: `U${payment.id}M`, status: "SUCCESS", credit: "200.00", amount: "120000.00" });
     expect(await providerBalance("askmebet", p.username)).toBe("200.00");
-    expect(await getUnmatched(env.DB, "demo", payment.id)).toMatchObject({ status: "CREDITED", resolvedUsername: p.username, resolvedProvider: "askmebet", credit: "200.00" });
+    expect(await getUnmatched(env.DB, "demo", payment.id)).toMatchObject({
+      status: "CREDITED",
+      resolvedUsername: p.username,
+      resolvedProvider: "askmebet",
+      credit: "200.00",
+    });
     expect(await p.wallet.ledgerTotals()).toEqual({ LAK: "0", THB: "0" });
     // later presses, or a refund after the credit, change nothing
-    expect(await resolveWithCredit(env, agency, staffA, payment.id, { username: p.username, provider: "askmebet" })).toMatchObject({ ok: false, error: "ALREADY_RESOLVED" });
+    expect(await resolveWithCredit(env, agency, staffA, payment.id, { username: p.username, provider: "askmebet" })).toMatchObject({
+      ok: false,
+      error: "ALREADY_RESOLVED",
+    });
     expect(await resolveAsRefunded(env, staffA, payment.id, "too late")).toMatchObject({ ok: false, error: "ALREADY_RESOLVED" });
     expect(await providerBalance("askmebet", p.username)).toBe("200.00");
     expect(await auditRows("payment.credit", payment.id)).toHaveLength(1);
@@ -174,7 +191,10 @@ describe("payments with no matching order: resolved by hand, once", () => {
     expect(await auditRows("payment.refunded", payment.id)).toHaveLength(0);
     // staff of agency B cannot touch it
     const other = (await findAgencyByHost(env.DB, "other.localhost"))!;
-    expect(await resolveWithCredit(env, other, staffB, payment.id, { username: p.username, provider: "askmebet" })).toMatchObject({ ok: false, error: "NOT_FOUND" });
+    expect(await resolveWithCredit(env, other, staffB, payment.id, { username: p.username, provider: "askmebet" })).toMatchObject({
+      ok: false,
+      error: "NOT_FOUND",
+    });
   });
 
   it("a payment for an expired order is flagged late; refunded outside the system once, the owed kip released", async () => {
@@ -182,14 +202,25 @@ describe("payments with no matching order: resolved by hand, once", () => {
     await postDeposit(p.cookie, { amount: "60000" });
     const order = (await openOrder(p.cookie))!;
     await p.wallet.openDepositOrder(Date.now() + 16 * 60_000); // expires
-    const late = await signedWebhook({ event: "payment.succeeded", reference: order.code, transactionId: `TL${Date.now()}`, amount: "60000.00", currency: "LAK", paidAt: new Date().toISOString() });
+    const late = await signedWebhook({
+      event: "payment.succeeded",
+      reference: order.code,
+      transactionId: `TL${Date.now()}`,
+      amount: "60000.00",
+      currency: "LAK",
+      paidAt: new Date().toISOString(),
+    });
     expect(late.status).toBe(200);
     const payment = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.find((i) => i.reference === order.code)!;
     expect(payment).toMatchObject({ kind: "LATE_PAYMENT", amount: "60000.00", orderUsername: p.username });
     expect(await resolveAsRefunded(env, staffA, payment.id, "  ")).toMatchObject({ ok: false, error: "NOTE_REQUIRED" });
     const answers = await Promise.all(Array.from({ length: 3 }, () => resolveAsRefunded(env, staffA, payment.id, "returned by BCEL transfer 123")));
     expect(answers.filter((a) => a.ok)).toHaveLength(1);
-    expect(await getUnmatched(env.DB, "demo", payment.id)).toMatchObject({ status: "REFUNDED", note: "returned by BCEL transfer 123", resolvedBy: "cashier-a" });
+    expect(await getUnmatched(env.DB, "demo", payment.id)).toMatchObject({
+      status: "REFUNDED",
+      note: "returned by BCEL transfer 123",
+      resolvedBy: "cashier-a",
+    });
     expect((await p.wallet.ledgerFor(order.code)).map((l) => l.entry)).toEqual(["late-paid", "late-paid", "late-refunded", "late-refunded"]);
     expect(await p.wallet.ledgerTotals()).toEqual({ LAK: "0" });
     const audit = await auditRows("payment.refunded", payment.id);
@@ -202,13 +233,26 @@ describe("payments with no matching order: resolved by hand, once", () => {
     const friend = await playerWithBank();
     await postDeposit(owner.cookie, { amount: "60000" });
     const order = (await openOrder(owner.cookie))!;
-    const mismatch = await signedWebhook({ event: "payment.succeeded", reference: order.code, transactionId: `TM${Date.now()}`, amount: "6000", currency: "LAK", paidAt: new Date().toISOString() });
+    const mismatch = await signedWebhook({
+      event: "payment.succeeded",
+      reference: order.code,
+      transactionId: `TM${Date.now()}`,
+      amount: "6000",
+      currency: "LAK",
+      paidAt: new Date().toISOString(),
+    });
     expect(mismatch.status).toBe(200); // kept for staff: the gateway must not retry it
     const payment = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.find((i) => i.reference === order.code)!;
     expect(payment).toMatchObject({ kind: "AMOUNT_MISMATCH", amount: "6000.00", status: "OPEN" });
     const agency = await demoAgency();
-    expect(await resolveWithCredit(env, agency, staffA, payment.id, { username: "nobody-here", provider: "betflix" })).toMatchObject({ ok: false, error: "PLAYER_NOT_FOUND" });
-    expect(await resolveWithCredit(env, agency, staffA, payment.id, { username: friend.username, provider: "nope" })).toMatchObject({ ok: false, error: "PROVIDER_REQUIRED" });
+    expect(await resolveWithCredit(env, agency, staffA, payment.id, { username: "nobody-here", provider: "betflix" })).toMatchObject({
+      ok: false,
+      error: "PLAYER_NOT_FOUND",
+    });
+    expect(await resolveWithCredit(env, agency, staffA, payment.id, { username: friend.username, provider: "nope" })).toMatchObject({
+      ok: false,
+      error: "PROVIDER_REQUIRED",
+    });
     const done = await resolveWithCredit(env, agency, staffA, payment.id, { username: friend.username, provider: "betflix" });
     expect(done.ok && done.order).toMatchObject({ code: `${order.code}M`, status: "SUCCESS", credit: "10.00" });
     expect(await providerBalance("betflix", friend.username)).toBe("10.00");
@@ -226,9 +270,31 @@ describe("payments: two payments for one order", () => {
     const p = await playerWithBank();
     await postDeposit(p.cookie, { amount: "60000" });
     const order = (await openOrder(p.cookie))!;
-    expect((await signedWebhook({ event: "payment.succeeded", reference: order.code, transactionId: `TW1${Date.now()}`, amount: "6000", currency: "LAK", paidAt: new Date().toISOString() })).status).toBe(200);
+    expect(
+      (
+        await signedWebhook({
+          event: "payment.succeeded",
+          reference: order.code,
+          transactionId: `TW1${Date.now()}`,
+          amount: "6000",
+          currency: "LAK",
+          paidAt: new Date().toISOString(),
+        })
+      ).status,
+    ).toBe(200);
     await p.wallet.openDepositOrder(Date.now() + 16 * 60_000); // expires
-    expect((await signedWebhook({ event: "payment.succeeded", reference: order.code, transactionId: `TW2${Date.now()}`, amount: "60000", currency: "LAK", paidAt: new Date().toISOString() })).status).toBe(200);
+    expect(
+      (
+        await signedWebhook({
+          event: "payment.succeeded",
+          reference: order.code,
+          transactionId: `TW2${Date.now()}`,
+          amount: "60000",
+          currency: "LAK",
+          paidAt: new Date().toISOString(),
+        })
+      ).status,
+    ).toBe(200);
     const rows = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.filter((i) => i.reference === order.code);
     expect(rows.map((r) => r.kind).sort()).toEqual(["AMOUNT_MISMATCH", "LATE_PAYMENT"]);
     const agency = await demoAgency();
@@ -247,17 +313,33 @@ describe("payments: a claim whose request died", () => {
   it("is finished by a later press after a minute, once, without a second credit", async () => {
     const p = await playerWithBank();
     const reference = `XX${Date.now()}`;
-    await signedWebhook({ event: "payment.succeeded", reference, transactionId: `TX${Date.now()}`, amount: "60000", currency: "LAK", paidAt: new Date().toISOString() });
+    await signedWebhook({
+      event: "payment.succeeded",
+      reference,
+      transactionId: `TX${Date.now()}`,
+      amount: "60000",
+      currency: "LAK",
+      paidAt: new Date().toISOString(),
+    });
     const payment = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.find((i) => i.reference === reference)!;
     // the claim was written (player, provider, credit, rate) but the wallet was never called
     await env.DB.prepare(
       `UPDATE unmatched_payments SET status = 'RESOLVING', resolved_player_id = ?1, resolved_provider = 'gclub', credit = '100.00', rate_sell = '600.000000', manual_code = ?2, resolved_by = 'cashier-a', claimed_at = ?3 WHERE id = ?4`,
-    ).bind(p.playerId, `U${payment.id}M`, Date.now() - 5_000, payment.id).run();
+    )
+      .bind(p.playerId, `U${payment.id}M`, Date.now() - 5_000, payment.id)
+      .run();
     const agency = await demoAgency();
     // too soon: someone may still be at it
-    expect(await resolveWithCredit(env, agency, staffA, payment.id, { username: p.username, provider: "gclub" })).toMatchObject({ ok: false, error: "ALREADY_RESOLVED" });
-    await env.DB.prepare(`UPDATE unmatched_payments SET claimed_at = ?1 WHERE id = ?2`).bind(Date.now() - 120_000, payment.id).run();
-    const answers = await Promise.all(Array.from({ length: 3 }, () => resolveWithCredit(env, agency, staffA, payment.id, { username: p.username, provider: "gclub" })));
+    expect(await resolveWithCredit(env, agency, staffA, payment.id, { username: p.username, provider: "gclub" })).toMatchObject({
+      ok: false,
+      error: "ALREADY_RESOLVED",
+    });
+    await env.DB.prepare(`UPDATE unmatched_payments SET claimed_at = ?1 WHERE id = ?2`)
+      .bind(Date.now() - 120_000, payment.id)
+      .run();
+    const answers = await Promise.all(
+      Array.from({ length: 3 }, () => resolveWithCredit(env, agency, staffA, payment.id, { username: p.username, provider: "gclub" })),
+    );
     expect(answers.filter((a) => a.ok)).toHaveLength(1);
     expect(await providerBalance("gclub", p.username)).toBe("100.00");
     expect(await getUnmatched(env.DB, "demo", payment.id)).toMatchObject({ status: "CREDITED" });
@@ -295,7 +377,11 @@ describe("players: search, view, lock, sessions, reset", () => {
     // a wrong password on a locked account says nothing about the lock
     const wrong = await loginViaForm(p.username, "wrong-password-1", { ip: "10.201.0.2" });
     expect(await wrong.text()).not.toContain("<li>ບັນຊີນີ້ຖືກລັອກ");
-    const api = await fetchApp("http://localhost/api/v2/players/login", { method: "POST", headers: { "Content-Type": "application/json", Origin: "http://localhost", "CF-Connecting-IP": "10.201.0.3" }, body: JSON.stringify({ username: p.username, password: PASSWORD }) });
+    const api = await fetchApp("http://localhost/api/v2/players/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: "http://localhost", "CF-Connecting-IP": "10.201.0.3" },
+      body: JSON.stringify({ username: p.username, password: PASSWORD }),
+    });
     expect(api.status).toBe(403);
     expect(((await api.json()) as { error: { code: string } }).error.code).toBe("ACCOUNT_LOCKED");
 
@@ -324,7 +410,9 @@ describe("players: search, view, lock, sessions, reset", () => {
     expect(reset.ok).toBe(true);
     const temp = reset.ok ? reset.temporaryPassword : "";
     expect(temp).toMatch(/^[a-z2-9]{10}$/);
-    expect((await fetchApp("http://localhost/player/deposit", { headers: { Cookie: p.cookie }, redirect: "manual" })).headers.get("Location")).toContain("/login");
+    expect((await fetchApp("http://localhost/player/deposit", { headers: { Cookie: p.cookie }, redirect: "manual" })).headers.get("Location")).toContain(
+      "/login",
+    );
     expect(sessionFrom(await loginViaForm(p.username, PASSWORD, { ip: "10.203.0.1" }))).toBeNull(); // the old password is gone
     const cookie = sessionFrom(await loginViaForm(p.username, temp, { ip: "10.203.0.2" }))!;
     expect(cookie).toBeTruthy();
@@ -338,9 +426,17 @@ describe("players: search, view, lock, sessions, reset", () => {
     expect(asData.status).toBe(200);
     expect(asData.headers.get("X-Remix-Redirect")).toBeNull();
     const dataOfDeposit = await fetchApp("http://localhost/player/deposit.data", { headers: { Cookie: cookie }, redirect: "manual" });
-    expect(dataOfDeposit.headers.get("X-Remix-Redirect") ?? dataOfDeposit.headers.get("Location") ?? (await dataOfDeposit.text())).toContain("/player/password");
+    expect(dataOfDeposit.headers.get("X-Remix-Redirect") ?? dataOfDeposit.headers.get("Location") ?? (await dataOfDeposit.text())).toContain(
+      "/player/password",
+    );
     // the JSON API is no way around it: money and data calls refuse until a new password is set
-    for (const path of ["/api/v2/players/deposits", "/api/v2/players/withdrawals", "/api/v2/players/credits/askmebet", "/api/v2/promotions", "/v2/promotions/current"]) {
+    for (const path of [
+      "/api/v2/players/deposits",
+      "/api/v2/players/withdrawals",
+      "/api/v2/players/credits/askmebet",
+      "/api/v2/promotions",
+      "/v2/promotions/current",
+    ]) {
       const res = await fetchApp(`http://localhost${path}`, { headers: { Cookie: cookie } });
       expect(res.status, path).toBe(403);
       expect(((await res.json()) as { error: { code: string } }).error.code, path).toBe("PASSWORD_CHANGE_REQUIRED");
@@ -351,7 +447,11 @@ describe("players: search, view, lock, sessions, reset", () => {
     // the temporary password cannot be kept; mismatched confirmation refused
     const same = await postForm("/player/password", { intent: "forced", newPassword: temp, confirmNewPassword: temp }, { cookie });
     expect(same.status).toBe(400);
-    const mismatch = await postForm("/player/password", { intent: "forced", newPassword: "brand-new-pass-1", confirmNewPassword: "brand-new-pass-2" }, { cookie });
+    const mismatch = await postForm(
+      "/player/password",
+      { intent: "forced", newPassword: "brand-new-pass-1", confirmNewPassword: "brand-new-pass-2" },
+      { cookie },
+    );
     expect(mismatch.status).toBe(400);
     const set = await postForm("/player/password", { intent: "forced", newPassword: "brand-new-pass-1", confirmNewPassword: "brand-new-pass-1" }, { cookie });
     expect(set.status).toBe(302);
@@ -400,7 +500,14 @@ describe("back-office routes: staff only, scoped to their agency, audited", () =
     await f.wallet.runDueWork();
     const get = (path: string, cookie: string, host = "localhost") => fetchApp(`http://${host}${path}`, { headers: { Cookie: cookie }, redirect: "manual" });
 
-    for (const path of ["/admin/deposits", `/admin/deposits/${f.code}`, "/admin/payments", "/admin/players", `/admin/players/${f.playerId}`, "/admin/fingerprints"]) {
+    for (const path of [
+      "/admin/deposits",
+      `/admin/deposits/${f.code}`,
+      "/admin/payments",
+      "/admin/players",
+      `/admin/players/${f.playerId}`,
+      "/admin/fingerprints",
+    ]) {
       const res = await get(path, cookieA);
       expect(res.status, path).toBe(200);
       // a player's session is no staff session
@@ -457,14 +564,29 @@ describe("back-office routes: staff only, scoped to their agency, audited", () =
     const cookie = await staffLogin(env, { username: "ops-cashier-c", password, totpSecret: s.totpSecret });
     const p = await playerWithBank();
     const reference = `YY${Date.now()}`;
-    await signedWebhook({ event: "payment.succeeded", reference, transactionId: `TY${Date.now()}`, amount: "60000", currency: "LAK", paidAt: new Date().toISOString() });
+    await signedWebhook({
+      event: "payment.succeeded",
+      reference,
+      transactionId: `TY${Date.now()}`,
+      amount: "60000",
+      currency: "LAK",
+      paidAt: new Date().toISOString(),
+    });
     const payment = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.find((i) => i.reference === reference)!;
     const page = await (await fetchApp(`http://localhost/admin/payments?id=${payment.id}`, { headers: { Cookie: cookie } })).text();
     expect(page).toContain('data-testid="credit-form"');
-    const unknown = await postForm(`/admin/payments?id=${payment.id}`, { intent: "credit-review", id: payment.id, username: "nosuchplayer", provider: "alphabet" }, { cookie });
+    const unknown = await postForm(
+      `/admin/payments?id=${payment.id}`,
+      { intent: "credit-review", id: payment.id, username: "nosuchplayer", provider: "alphabet" },
+      { cookie },
+    );
     expect(unknown.status).toBe(409);
     expect(await unknown.text()).toContain("ບໍ່ພົບຜູ້ຫຼິ້ນນີ້ໃນເອເຈນຊີ");
-    const review = await postForm(`/admin/payments?id=${payment.id}`, { intent: "credit-review", id: payment.id, username: p.username, provider: "alphabet" }, { cookie });
+    const review = await postForm(
+      `/admin/payments?id=${payment.id}`,
+      { intent: "credit-review", id: payment.id, username: p.username, provider: "alphabet" },
+      { cookie },
+    );
     expect(review.status).toBe(200);
     expect(await review.text()).toContain('data-testid="credit-confirm"');
     expect(await providerBalance("alphabet", p.username)).toBe("0.00"); // the review changes nothing

@@ -78,7 +78,14 @@ describe("waiting counts of the back office's queues", () => {
 
   it("a payment that matched no order counts until it is credited or refunded", async () => {
     const before = await waitingCounts(env.DB, "demo");
-    await insertUnmatchedPayment(env.DB, { agencyId: "demo", kind: "UNKNOWN_REFERENCE", reference: "NOSUCHORDER", transactionId: `TX-Q-${Date.now()}`, amount: "50000.00", orderPlayerId: null });
+    await insertUnmatchedPayment(env.DB, {
+      agencyId: "demo",
+      kind: "UNKNOWN_REFERENCE",
+      reference: "NOSUCHORDER",
+      transactionId: `TX-Q-${Date.now()}`,
+      amount: "50000.00",
+      orderPlayerId: null,
+    });
     expect(await moved(before)).toEqual({ ...NONE, payments: 1 });
     const id = (await env.DB.prepare(`SELECT id FROM unmatched_payments WHERE agency_id = 'demo' AND reference = 'NOSUCHORDER'`).first<{ id: string }>())!.id;
     expect((await resolveAsRefunded(env, cashier, id, "sent back from the bank app")).ok).toBe(true);
@@ -87,7 +94,15 @@ describe("waiting counts of the back office's queues", () => {
 
   it("a forwarded credit held above the cap counts until staff confirm or reject it; another agency's never counts", async () => {
     const before = await waitingCounts(env.DB, "demo");
-    const hold = { channelCode: CHANNEL, amount: "9000000.00", bankTime: Date.now(), reference: null, sender: "BCEL", raw: "BCEL: +9,000,000 LAK", receivedAt: Date.now() };
+    const hold = {
+      channelCode: CHANNEL,
+      amount: "9000000.00",
+      bankTime: Date.now(),
+      reference: null,
+      sender: "BCEL",
+      raw: "BCEL: +9,000,000 LAK",
+      receivedAt: Date.now(),
+    };
     await insertHold(env.DB, "demo", { ...hold, id: "hold-queue-1", bankTransactionId: "FT-HOLD-1" });
     await addAgency("queues-b", "queues-b.localhost");
     await insertHold(env.DB, "queues-b", { ...hold, id: "hold-queue-b", bankTransactionId: "FT-HOLD-B" });
@@ -106,7 +121,14 @@ describe("waiting counts of the back office's queues", () => {
     const hold = { channelCode: CHANNEL, amount: "9000000.00", bankTime: Date.now(), reference: null, sender: "BCEL", raw: "x", receivedAt: Date.now() };
     await insertHold(env.DB, "queues-c", { ...hold, id: "hold-c-1", bankTransactionId: "FT-C-1" });
     await insertHold(env.DB, "queues-c", { ...hold, id: "hold-c-2", bankTransactionId: "FT-C-2" });
-    await insertUnmatchedPayment(env.DB, { agencyId: "queues-c", kind: "UNKNOWN_REFERENCE", reference: "NOSUCHORDER", transactionId: `TX-C-${Date.now()}`, amount: "50000.00", orderPlayerId: null });
+    await insertUnmatchedPayment(env.DB, {
+      agencyId: "queues-c",
+      kind: "UNKNOWN_REFERENCE",
+      reference: "NOSUCHORDER",
+      transactionId: `TX-C-${Date.now()}`,
+      amount: "50000.00",
+      orderPlayerId: null,
+    });
     const html = await page();
     expect(html).toMatch(/data-testid="nav-waiting-forwarder"><span aria-hidden="true">2<\/span>/);
     expect(html).toMatch(/data-testid="nav-waiting-payments"><span aria-hidden="true">1<\/span>/);

@@ -6,11 +6,26 @@ import { postForm } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
 import { playerWithBank, postDeposit, openOrder } from "../setup/money";
 import {
-  clearProviderCredentials, loadSettings, readProviderCredentials, saveChannel, setChannelActive, setEnabledProviders, setExchangeRate, setLimits,
-  setProfile, setProviderCredentials,
+  clearProviderCredentials,
+  loadSettings,
+  readProviderCredentials,
+  saveChannel,
+  setChannelActive,
+  setEnabledProviders,
+  setExchangeRate,
+  setLimits,
+  setProfile,
+  setProviderCredentials,
 } from "../../workers/services/admin-settings";
 import type { AuditActor } from "../../workers/db/audit";
-import { createPromotion, getPromotion, listPromotions, setPromotionStatus, updatePromotion, type PromotionInput } from "../../workers/services/admin-promotions";
+import {
+  createPromotion,
+  getPromotion,
+  listPromotions,
+  setPromotionStatus,
+  updatePromotion,
+  type PromotionInput,
+} from "../../workers/services/admin-promotions";
 import { ChannelSchema, LimitsSchema, RateSchema } from "../../app/lib/schemas/admin-settings";
 import { PromotionSchema } from "../../app/lib/schemas/admin-promotion";
 import { findAgencyByHost } from "../../workers/services/agency";
@@ -42,7 +57,9 @@ function errorsOf(submission: { status?: string } & object): Record<string, stri
 }
 
 async function auditRows(agencyId: string, action: string) {
-  const { results } = await env.DB.prepare(`SELECT * FROM audit_log WHERE agency_id = ?1 AND action = ?2 ORDER BY id`).bind(agencyId, action).all<Record<string, string | null>>();
+  const { results } = await env.DB.prepare(`SELECT * FROM audit_log WHERE agency_id = ?1 AND action = ?2 ORDER BY id`)
+    .bind(agencyId, action)
+    .all<Record<string, string | null>>();
   return results;
 }
 
@@ -67,7 +84,11 @@ describe("exchange rates", () => {
   });
 
   it("a new deposit order is priced with the rate the owner set", async () => {
-    expect(await setExchangeRate(env.DB, owner, { intent: "rate", currency: "THB", buy: "580", sell: "500" })).toEqual({ ok: false, code: "RATE_BUY_ABOVE_SELL", field: "buy" });
+    expect(await setExchangeRate(env.DB, owner, { intent: "rate", currency: "THB", buy: "580", sell: "500" })).toEqual({
+      ok: false,
+      code: "RATE_BUY_ABOVE_SELL",
+      field: "buy",
+    });
     expect(await setExchangeRate(env.DB, owner, { intent: "rate", currency: "THB", buy: "480", sell: "500" })).toEqual({ ok: true });
     const p = await playerWithBank();
     expect((await postDeposit(p.cookie, { amount: "50000", provider: "betflix" })).status).toBe(302);
@@ -88,7 +109,10 @@ describe("exchange rates", () => {
 
 describe("limits and the auto-payout threshold", () => {
   const limits = (over: Record<string, string> = {}) =>
-    parseWithZod(form({ intent: "limits", depositMin: "20000", depositMax: "1000000", withdrawMin: "50", withdrawMax: "20000", withdrawAutoMax: "3000", ...over }), { schema: LimitsSchema });
+    parseWithZod(
+      form({ intent: "limits", depositMin: "20000", depositMax: "1000000", withdrawMin: "50", withdrawMax: "20000", withdrawAutoMax: "3000", ...over }),
+      { schema: LimitsSchema },
+    );
 
   it("validates min < max and the threshold within the withdraw maximum", () => {
     expect(limits().status).toBe("success");
@@ -117,7 +141,18 @@ describe("limits and the auto-payout threshold", () => {
 describe("payment channels", () => {
   const channel = (over: Record<string, string> = {}) => {
     const parsed = parseWithZod(
-      form({ intent: "channel", code: "ldb-qr", mid: "LDB0001", displayName: "LDB QR", currency: "LAK", bankCode: "LDB", merchantName: "DEMO AGENCY", merchantCity: "VIENTIANE", active: "on", ...over }),
+      form({
+        intent: "channel",
+        code: "ldb-qr",
+        mid: "LDB0001",
+        displayName: "LDB QR",
+        currency: "LAK",
+        bankCode: "LDB",
+        merchantName: "DEMO AGENCY",
+        merchantCity: "VIENTIANE",
+        active: "on",
+        ...over,
+      }),
       { schema: ChannelSchema },
     );
     if (parsed.status !== "success") throw new Error(JSON.stringify(parsed.error));
@@ -141,14 +176,20 @@ describe("payment channels", () => {
   });
 
   it("two staff creating the same code at once: one channel, one audit row", async () => {
-    const results = await Promise.all([saveChannel(env.DB, owner, channel({ code: "RACE" })), saveChannel(env.DB, owner, channel({ code: "RACE", mid: "OTHER" }))]);
+    const results = await Promise.all([
+      saveChannel(env.DB, owner, channel({ code: "RACE" })),
+      saveChannel(env.DB, owner, channel({ code: "RACE", mid: "OTHER" })),
+    ]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect((await auditRows("demo", "settings.channel.create")).filter((r) => r.target === "RACE")).toHaveLength(1);
   });
 
   it("refuses EMV-invalid fields and another currency", () => {
     const status = (over: Record<string, string>) =>
-      parseWithZod(form({ intent: "channel", code: "X1", mid: "M", displayName: "d", currency: "LAK", bankCode: "BCEL", merchantName: "n", merchantCity: "c", ...over }), { schema: ChannelSchema }).status;
+      parseWithZod(
+        form({ intent: "channel", code: "X1", mid: "M", displayName: "d", currency: "LAK", bankCode: "BCEL", merchantName: "n", merchantCity: "c", ...over }),
+        { schema: ChannelSchema },
+      ).status;
     expect(status({})).toBe("success");
     expect(status({ currency: "THB" })).toBe("error");
     expect(status({ merchantName: "x".repeat(26) })).toBe("error");
@@ -197,11 +238,15 @@ describe("providers and their credentials", () => {
     expect(await readProviderCredentials(env.DB, KEY, "demo", "betflix")).toEqual({ agent, secret });
     // ...not with another key, and not once copied into another agency's row.
     expect(await readProviderCredentials(env.DB, btoa("x".repeat(32)), "demo", "betflix")).toBeNull();
-    await env.DB.prepare(`INSERT INTO provider_credentials (agency_id, provider, agent, secret_ciphertext) VALUES ('other', 'betflix', 'x', ?1)`).bind(row!.secret_ciphertext).run();
+    await env.DB.prepare(`INSERT INTO provider_credentials (agency_id, provider, agent, secret_ciphertext) VALUES ('other', 'betflix', 'x', ?1)`)
+      .bind(row!.secret_ciphertext)
+      .run();
     expect(await readProviderCredentials(env.DB, KEY, "other", "betflix")).toBeNull();
     // Two encryptions of the same value differ (fresh IV).
     await setProviderCredentials(env.DB, KEY, owner, { intent: "credentials", provider: "betflix", agent, secret });
-    const again = await env.DB.prepare(`SELECT secret_ciphertext FROM provider_credentials WHERE agency_id = 'demo' AND provider = 'betflix'`).first<{ secret_ciphertext: string }>();
+    const again = await env.DB.prepare(`SELECT secret_ciphertext FROM provider_credentials WHERE agency_id = 'demo' AND provider = 'betflix'`).first<{
+      secret_ciphertext: string;
+    }>();
     expect(again!.secret_ciphertext).not.toBe(row!.secret_ciphertext);
     // Clearing removes them, audited.
     expect(await clearProviderCredentials(env.DB, owner, "betflix")).toEqual({ ok: true });
@@ -210,21 +255,41 @@ describe("providers and their credentials", () => {
   });
 
   it("refuses to store credentials without a valid CREDENTIALS_KEY", async () => {
-    await expect(setProviderCredentials(env.DB, undefined, owner, { intent: "credentials", provider: "gclub", agent: "a", secret: "12345678" })).rejects.toThrow(/CREDENTIALS_KEY/);
+    await expect(
+      setProviderCredentials(env.DB, undefined, owner, { intent: "credentials", provider: "gclub", agent: "a", secret: "12345678" }),
+    ).rejects.toThrow(/CREDENTIALS_KEY/);
     expect(await env.DB.prepare(`SELECT 1 FROM provider_credentials WHERE agency_id = 'demo' AND provider = 'gclub'`).first()).toBeNull();
   });
 });
 
 describe("social links and fallback language", () => {
   it("updates them for this agency only, audited", async () => {
-    expect(await setProfile(env.DB, owner, { intent: "profile", fallbackLanguage: "vn", telegram: "https://t.me/new_demo", whatsapp: undefined, facebook: undefined, twitter: undefined, line: undefined })).toEqual({ ok: true });
+    expect(
+      await setProfile(env.DB, owner, {
+        intent: "profile",
+        fallbackLanguage: "vn",
+        telegram: "https://t.me/new_demo",
+        whatsapp: undefined,
+        facebook: undefined,
+        twitter: undefined,
+        line: undefined,
+      }),
+    ).toEqual({ ok: true });
     const agency = await findAgencyByHost(env.DB, "localhost");
     expect(agency?.fallbackLanguage).toBe("vn");
     expect(agency?.social).toEqual({ telegram: "https://t.me/new_demo", whatsapp: null, facebook: null, twitter: null, line: null });
     expect((await findAgencyByHost(env.DB, "other.localhost"))?.fallbackLanguage).toBe("lo");
     const [audit] = await auditRows("demo", "settings.profile");
     expect(JSON.parse(audit.before_json!)).toMatchObject({ fallbackLanguage: "lo", telegram: "https://t.me/demo_agency" });
-    await setProfile(env.DB, owner, { intent: "profile", fallbackLanguage: "lo", telegram: "https://t.me/demo_agency", whatsapp: undefined, facebook: undefined, twitter: undefined, line: undefined });
+    await setProfile(env.DB, owner, {
+      intent: "profile",
+      fallbackLanguage: "lo",
+      telegram: "https://t.me/demo_agency",
+      whatsapp: undefined,
+      facebook: undefined,
+      twitter: undefined,
+      line: undefined,
+    });
   });
 });
 
@@ -274,12 +339,29 @@ describe("promotions", () => {
   });
 
   it("creates a promotion in the 0007 shape (languages left empty are left out), audited", async () => {
-    const created = await createPromotion(env.DB, owner, valid({ titleVn: "", setAmount: "100000", firstOrderOnly: "on", maxWithdrawCredit: "2000", withdrawAll: "on" }));
+    const created = await createPromotion(
+      env.DB,
+      owner,
+      valid({ titleVn: "", setAmount: "100000", firstOrderOnly: "on", maxWithdrawCredit: "2000", withdrawAll: "on" }),
+    );
     if (!created.ok) throw new Error(created.code);
     const row = await env.DB.prepare(`SELECT * FROM promotions WHERE id = ?1`).bind(created.id).first<Record<string, unknown>>();
     expect(JSON.parse(row!.title as string)).toEqual({ lo: "ໂບນັດ 10%", cn: "奖金 10%" });
     expect(JSON.parse(row!.description as string)).toEqual({ lo: "ລາຍລະອຽດ" });
-    expect(row).toMatchObject({ agency_id: "demo", bonus_kind: "PERCENT", bonus_value: "10", bonus_cap: "500", set_amount: "100000", first_order_only: 1, credit_threshold: "10", turnover_multiple: "3", max_withdraw_credit: "2000", withdraw_all: 1, status: "ACTIVE", sort_order: 1 });
+    expect(row).toMatchObject({
+      agency_id: "demo",
+      bonus_kind: "PERCENT",
+      bonus_value: "10",
+      bonus_cap: "500",
+      set_amount: "100000",
+      first_order_only: 1,
+      credit_threshold: "10",
+      turnover_multiple: "3",
+      max_withdraw_credit: "2000",
+      withdraw_all: 1,
+      status: "ACTIVE",
+      sort_order: 1,
+    });
     expect(JSON.parse(row!.providers as string)).toEqual(["askmebet", "betflix"]);
     const [audit] = (await auditRows("demo", "promotion.create")).filter((a) => a.target === created.id);
     expect(JSON.parse(audit.after_json!)).toMatchObject({ id: created.id, bonus_kind: "PERCENT", title: { lo: "ໂບນັດ 10%" } });
@@ -292,15 +374,25 @@ describe("promotions", () => {
     const perLanguage = await createPromotion(env.DB, owner, valid({ imageUrlLo: "/lo.svg", imageUrlVn: "https://cdn.example/vn.png" }));
     if (!single.ok || !perLanguage.ok) throw new Error("create failed");
     expect((await env.DB.prepare(`SELECT image_url FROM promotions WHERE id = ?1`).bind(single.id).first())?.image_url).toBe("/promotions/daily-10.svg");
-    expect(JSON.parse((await env.DB.prepare(`SELECT image_url FROM promotions WHERE id = ?1`).bind(perLanguage.id).first<{ image_url: string }>())!.image_url)).toEqual({ lo: "/lo.svg", vn: "https://cdn.example/vn.png" });
+    expect(
+      JSON.parse((await env.DB.prepare(`SELECT image_url FROM promotions WHERE id = ?1`).bind(perLanguage.id).first<{ image_url: string }>())!.image_url),
+    ).toEqual({ lo: "/lo.svg", vn: "https://cdn.example/vn.png" });
     const seen = (await playerPromotion(env.DB, "demo", perLanguage.id))!;
     expect(["lo", "cn", "vn"].map((lng) => localize(seen.imageUrl!, lng))).toEqual(["/lo.svg", "/lo.svg", "https://cdn.example/vn.png"]);
     expect((await getPromotion(env.DB, "demo", perLanguage.id))?.imageUrl).toEqual({ lo: "/lo.svg", vn: "https://cdn.example/vn.png" });
   });
 
   it("refuses providers the agency does not offer and a set amount outside the deposit limits", async () => {
-    expect(await createPromotion(env.DB, otherOwner, valid({ providers: ["askmebet"] }))).toEqual({ ok: false, code: "PROVIDER_NOT_ENABLED", field: "providers" });
-    expect(await createPromotion(env.DB, otherOwner, valid({ providers: ["gclub"], setAmount: "5000" }))).toEqual({ ok: false, code: "SET_AMOUNT_OUT_OF_LIMITS", field: "setAmount" });
+    expect(await createPromotion(env.DB, otherOwner, valid({ providers: ["askmebet"] }))).toEqual({
+      ok: false,
+      code: "PROVIDER_NOT_ENABLED",
+      field: "providers",
+    });
+    expect(await createPromotion(env.DB, otherOwner, valid({ providers: ["gclub"], setAmount: "5000" }))).toEqual({
+      ok: false,
+      code: "SET_AMOUNT_OUT_OF_LIMITS",
+      field: "setAmount",
+    });
     expect((await createPromotion(env.DB, otherOwner, valid({ providers: ["gclub"] }))).ok).toBe(true);
   });
 
@@ -369,7 +461,11 @@ describe("the settings and promotions pages (owner only, agency scoped)", () => 
   });
 
   it("invalid input comes back as field errors (400) and changes nothing", async () => {
-    const res = await postForm("/admin/settings", { intent: "limits", depositMin: "900", depositMax: "100", withdrawMin: "1", withdrawMax: "2", withdrawAutoMax: "1" }, { cookie: ownerCookie });
+    const res = await postForm(
+      "/admin/settings",
+      { intent: "limits", depositMin: "900", depositMax: "100", withdrawMin: "1", withdrawMax: "2", withdrawAutoMax: "1" },
+      { cookie: ownerCookie },
+    );
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('data-testid="limits-form"');
     expect((await findAgencyByHost(env.DB, "localhost"))?.limits.depositMin).not.toBe("900");
@@ -392,7 +488,16 @@ describe("the settings and promotions pages (owner only, agency scoped)", () => 
   });
 
   it("a cashier gets 403 on every settings and promotions page and form, and nothing changes", async () => {
-    const created = await createPromotion(env.DB, owner, { titleLo: "ລັບ", bonusKind: "FIXED", bonusValue: "5", creditThreshold: "10", turnoverMultiple: "0", providers: ["askmebet"], status: "ACTIVE", sortOrder: "0" } as PromotionInput);
+    const created = await createPromotion(env.DB, owner, {
+      titleLo: "ລັບ",
+      bonusKind: "FIXED",
+      bonusValue: "5",
+      creditThreshold: "10",
+      turnoverMultiple: "0",
+      providers: ["askmebet"],
+      status: "ACTIVE",
+      sortOrder: "0",
+    } as PromotionInput);
     if (!created.ok) throw new Error(created.code);
     for (const path of ["/admin/settings", "/admin/promotions", "/admin/promotions/new", `/admin/promotions/${created.id}`]) {
       expect((await get(path, cashierCookie)).status, path).toBe(403);
@@ -401,7 +506,24 @@ describe("the settings and promotions pages (owner only, agency scoped)", () => 
     expect((await postForm("/admin/settings", { intent: "rate", currency: "THB", buy: "1", sell: "1" }, { cookie: cashierCookie })).status).toBe(403);
     expect((await postForm("/admin/settings", { intent: "providers", providers: "gclub" }, { cookie: cashierCookie })).status).toBe(403);
     expect((await postForm("/admin/promotions", { id: created.id, status: "INACTIVE" }, { cookie: cashierCookie })).status).toBe(403);
-    expect((await postForm("/admin/promotions/new", { titleLo: "x", bonusKind: "FIXED", bonusValue: "1", creditThreshold: "1", turnoverMultiple: "0", providers: "gclub", status: "ACTIVE", sortOrder: "0" }, { cookie: cashierCookie })).status).toBe(403);
+    expect(
+      (
+        await postForm(
+          "/admin/promotions/new",
+          {
+            titleLo: "x",
+            bonusKind: "FIXED",
+            bonusValue: "1",
+            creditThreshold: "1",
+            turnoverMultiple: "0",
+            providers: "gclub",
+            status: "ACTIVE",
+            sortOrder: "0",
+          },
+          { cookie: cashierCookie },
+        )
+      ).status,
+    ).toBe(403);
     expect((await env.DB.prepare(`SELECT COUNT(*) AS n FROM audit_log`).first<{ n: number }>())!.n).toBe(before!.n);
     expect((await creditRate(env.DB, "demo"))?.sell).not.toBe(1_000000n);
   });
@@ -420,7 +542,19 @@ describe("the settings and promotions pages (owner only, agency scoped)", () => 
   it("an owner creates a promotion through the form, edits it, deactivates it", async () => {
     const res = await postForm(
       "/admin/promotions/new",
-      { titleLo: "ໂປຣ ໃໝ່", titleCn: "新优惠", titleVn: "Khuyến mãi mới", bonusKind: "PERCENT", bonusValue: "15", bonusCap: "300", creditThreshold: "10", turnoverMultiple: "2", providers: "betflix", status: "ACTIVE", sortOrder: "3" },
+      {
+        titleLo: "ໂປຣ ໃໝ່",
+        titleCn: "新优惠",
+        titleVn: "Khuyến mãi mới",
+        bonusKind: "PERCENT",
+        bonusValue: "15",
+        bonusCap: "300",
+        creditThreshold: "10",
+        turnoverMultiple: "2",
+        providers: "betflix",
+        status: "ACTIVE",
+        sortOrder: "3",
+      },
       { cookie: ownerCookie },
     );
     expect(res.status).toBe(302);
@@ -432,13 +566,39 @@ describe("the settings and promotions pages (owner only, agency scoped)", () => 
     expect(await edit.text()).toContain("Khuyến mãi mới");
     const saved = await postForm(
       `/admin/promotions/${made.id}`,
-      { intent: "save", version: made.updatedAt, titleLo: "ໂປຣ ໃໝ່", bonusKind: "FIXED", bonusValue: "50", creditThreshold: "10", turnoverMultiple: "2", providers: "betflix", status: "ACTIVE", sortOrder: "3" },
+      {
+        intent: "save",
+        version: made.updatedAt,
+        titleLo: "ໂປຣ ໃໝ່",
+        bonusKind: "FIXED",
+        bonusValue: "50",
+        creditThreshold: "10",
+        turnoverMultiple: "2",
+        providers: "betflix",
+        status: "ACTIVE",
+        sortOrder: "3",
+      },
       { cookie: ownerCookie },
     );
     expect(saved.status).toBe(302);
-    expect((await getPromotion(env.DB, "demo", made.id))).toMatchObject({ bonusKind: "FIXED", bonusValue: "50", bonusCap: null, title: { lo: "ໂປຣ ໃໝ່" } });
+    expect(await getPromotion(env.DB, "demo", made.id)).toMatchObject({ bonusKind: "FIXED", bonusValue: "50", bonusCap: null, title: { lo: "ໂປຣ ໃໝ່" } });
     // The same (now stale) version again is refused with a message, not applied.
-    const stale = await postForm(`/admin/promotions/${made.id}`, { intent: "save", version: made.updatedAt, titleLo: "stale", bonusKind: "FIXED", bonusValue: "1", creditThreshold: "10", turnoverMultiple: "0", providers: "betflix", status: "ACTIVE", sortOrder: "0" }, { cookie: ownerCookie });
+    const stale = await postForm(
+      `/admin/promotions/${made.id}`,
+      {
+        intent: "save",
+        version: made.updatedAt,
+        titleLo: "stale",
+        bonusKind: "FIXED",
+        bonusValue: "1",
+        creditThreshold: "10",
+        turnoverMultiple: "0",
+        providers: "betflix",
+        status: "ACTIVE",
+        sortOrder: "0",
+      },
+      { cookie: ownerCookie },
+    );
     expect(stale.status).toBe(409);
     const current = (await getPromotion(env.DB, "demo", made.id))!;
     expect(current.title.lo).toBe("ໂປຣ ໃໝ່");
@@ -452,7 +612,11 @@ describe("the settings and promotions pages (owner only, agency scoped)", () => 
     expect((await get(`/admin/promotions/${demoPromotion.id}`, otherCookie, "other.localhost")).status).toBe(404);
     const list = await (await get("/admin/promotions", otherCookie, "other.localhost")).text();
     expect(list).not.toContain(demoPromotion.id);
-    const post = await postForm("/admin/promotions", { id: demoPromotion.id, status: demoPromotion.status === "ACTIVE" ? "INACTIVE" : "ACTIVE" }, { cookie: otherCookie, host: "other.localhost" });
+    const post = await postForm(
+      "/admin/promotions",
+      { id: demoPromotion.id, status: demoPromotion.status === "ACTIVE" ? "INACTIVE" : "ACTIVE" },
+      { cookie: otherCookie, host: "other.localhost" },
+    );
     expect(post.status).toBe(404);
     expect((await getPromotion(env.DB, "demo", demoPromotion.id))?.status).toBe(demoPromotion.status);
     const settings = await (await get("/admin/settings", otherCookie, "other.localhost")).text();

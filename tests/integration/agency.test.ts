@@ -87,10 +87,12 @@ describe("the Worker end to end (inside workerd)", () => {
   });
 
   it("a public page that hydrates inlines only the common strings; the pages without React none (decision 021)", async () => {
-    const inline = (html: string) => JSON.parse(/<script[^>]*id="i18n-resources"[^>]*>(.*?)<\/script>/s.exec(html)![1]) as { resources: Record<string, unknown> };
+    const inline = (html: string) =>
+      JSON.parse(/<script[^>]*id="i18n-resources"[^>]*>(.*?)<\/script>/s.exec(html)![1]) as { resources: Record<string, unknown> };
     const notFound = await (await fetchApp("http://localhost/nowhere")).text();
     expect(Object.keys(inline(notFound).resources)).toEqual(["common"]);
-    for (const path of ["/", "/login", "/register"]) expect(await (await fetchApp(`http://localhost${path}`)).text(), path).not.toContain('id="i18n-resources"');
+    for (const path of ["/", "/login", "/register"])
+      expect(await (await fetchApp(`http://localhost${path}`)).text(), path).not.toContain('id="i18n-resources"');
   });
 
   it("sets the language cookie from the switcher and returns to the same page", async () => {

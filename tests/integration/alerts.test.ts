@@ -66,7 +66,15 @@ function withdrawalEvent(code: string): AlertEvent<"withdrawal.waiting"> {
   return {
     id: `withdrawal.waiting:${code}`,
     kind: "withdrawal.waiting",
-    facts: { code, username: "somchai", credit: "6000.00", receivedLak: "3480000.00", bankCode: "BCEL", accountMasked: "••••••••5678", createdAt: new Date(Date.now() - 3 * 60_000).toISOString() },
+    facts: {
+      code,
+      username: "somchai",
+      credit: "6000.00",
+      receivedLak: "3480000.00",
+      bankCode: "BCEL",
+      accountMasked: "••••••••5678",
+      createdAt: new Date(Date.now() - 3 * 60_000).toISOString(),
+    },
   };
 }
 
@@ -114,7 +122,9 @@ async function deliver(ids: string[], attempts = 1) {
 }
 
 async function eventRow(id: string) {
-  return env.DB.prepare(`SELECT state, attempts, delivered_to, last_error FROM alert_events WHERE agency_id = 'demo' AND id = ?1`).bind(id).first<{ state: string; attempts: number; delivered_to: string; last_error: string | null }>();
+  return env.DB.prepare(`SELECT state, attempts, delivered_to, last_error FROM alert_events WHERE agency_id = 'demo' AND id = ?1`)
+    .bind(id)
+    .first<{ state: string; attempts: number; delivered_to: string; last_error: string | null }>();
 }
 
 beforeAll(seedDemo);
@@ -176,7 +186,9 @@ describe("staff alerts", () => {
     expect((await deliver([event.id], 3)).retryMessages).toEqual([{ msgId: `m-${event.id}-0`, delaySeconds: 120 }]);
     expect(await eventRow(event.id)).toMatchObject({ state: "queued", attempts: 2 });
 
-    const dead = createMessageBatch<AlertMessageBody>("staff-alerts-dead", [{ id: "dead-1", timestamp: new Date(), attempts: 7, body: { agencyId: "demo", eventId: event.id } }]);
+    const dead = createMessageBatch<AlertMessageBody>("staff-alerts-dead", [
+      { id: "dead-1", timestamp: new Date(), attempts: 7, body: { agencyId: "demo", eventId: event.id } },
+    ]);
     await buryAlerts(dead, env);
     expect(await eventRow(event.id)).toMatchObject({ state: "failed" });
     expect((await loadDashboard(env.DB, "demo")).alertsNotDelivered).toBe(before + 1);
@@ -227,13 +239,27 @@ describe("staff alerts", () => {
     await fundProvider("betflix", p.username, "9000.00");
     await postWithdraw(p.cookie, { provider: "betflix", amount: "6000" });
     // the back office's queue is the read model the wallet projects to
-    await expect.poll(async () => (await env.DB.prepare(`SELECT COUNT(*) AS n FROM withdraw_orders_view WHERE player_id = ?1 AND review = 'MANUAL'`).bind(p.playerId).first<{ n: number }>())?.n, { timeout: 15_000 }).toBe(1);
-    const { results } = await env.DB.prepare(`SELECT id, state FROM alert_events WHERE agency_id = 'demo' AND facts LIKE ?1`).bind(`%${p.username}%`).all<{ id: string; state: string }>();
+    await expect
+      .poll(
+        async () =>
+          (
+            await env.DB.prepare(`SELECT COUNT(*) AS n FROM withdraw_orders_view WHERE player_id = ?1 AND review = 'MANUAL'`)
+              .bind(p.playerId)
+              .first<{ n: number }>()
+          )?.n,
+        { timeout: 15_000 },
+      )
+      .toBe(1);
+    const { results } = await env.DB.prepare(`SELECT id, state FROM alert_events WHERE agency_id = 'demo' AND facts LIKE ?1`)
+      .bind(`%${p.username}%`)
+      .all<{ id: string; state: string }>();
     expect(results).toHaveLength(1);
     expect(results[0].id).toMatch(/^withdrawal\.waiting:W/);
 
     await sweepAlerts(env, Date.now() + 6 * 60_000);
-    const after = await env.DB.prepare(`SELECT id FROM alert_events WHERE agency_id = 'demo' AND facts LIKE ?1 ORDER BY id`).bind(`%${p.username}%`).all<{ id: string }>();
+    const after = await env.DB.prepare(`SELECT id FROM alert_events WHERE agency_id = 'demo' AND facts LIKE ?1 ORDER BY id`)
+      .bind(`%${p.username}%`)
+      .all<{ id: string }>();
     expect(after.results.map((r) => r.id.split(":")[0])).toEqual(["withdrawal.reminder", "withdrawal.waiting"]);
   });
 
@@ -246,14 +272,22 @@ describe("staff alerts", () => {
     const screen = await alertSettingsScreen(env, "demo");
     expect(screen).toMatchObject({ tokenSet: true, chatIds: [chat, "-1009999999998"] });
     expect(JSON.stringify(screen)).not.toContain(SANDBOX_TELEGRAM_TOKEN);
-    const audit = await env.DB.prepare(`SELECT before_json, after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'settings.alerts'`).all<Record<string, string>>();
+    const audit = await env.DB.prepare(`SELECT before_json, after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'settings.alerts'`).all<
+      Record<string, string>
+    >();
     expect(audit.results.length).toBeGreaterThan(0);
     expect(JSON.stringify(audit.results)).not.toContain("sandbox-demo-bot-token");
     const stored = await env.DB.prepare(`SELECT bot_token_sealed FROM alert_settings WHERE agency_id = 'demo'`).first<{ bot_token_sealed: string }>();
     expect(stored!.bot_token_sealed).toMatch(/^v1\./);
 
     const test = await sendTestAlert(env, "demo", "Demo Agency");
-    expect(test).toMatchObject({ ok: true, answers: [{ chatId: chat, ok: true }, { chatId: "-1009999999998", ok: false }] });
+    expect(test).toMatchObject({
+      ok: true,
+      answers: [
+        { chatId: chat, ok: true },
+        { chatId: "-1009999999998", ok: false },
+      ],
+    });
     if (test.ok) expect(test.answers[1].answer).toContain("chat not found");
     expect((await received(chat))[0]).toContain("Demo Agency");
   });
@@ -262,7 +296,14 @@ describe("staff alerts", () => {
     const chat = await newChat();
     await saveAlertSettings(env, owner, setup([chat], { topics: ["payments", "providers", "security"] }));
     const reference = `ALERTREF${Date.now()}`;
-    await insertUnmatchedPayment(env.DB, { agencyId: "demo", kind: "UNKNOWN_REFERENCE", reference, transactionId: `TX${Date.now()}`, amount: "250000.00", orderPlayerId: null });
+    await insertUnmatchedPayment(env.DB, {
+      agencyId: "demo",
+      kind: "UNKNOWN_REFERENCE",
+      reference,
+      transactionId: `TX${Date.now()}`,
+      amount: "250000.00",
+      orderPlayerId: null,
+    });
     const now = Date.now();
     const failedAt = new Date(now - 60_000).toISOString();
     await env.DB.prepare(
@@ -271,13 +312,21 @@ describe("staff alerts", () => {
       .bind(`alerts-player-${now}`, failedAt)
       .run();
     await createApiToken(env.DB, "demo", "ledger sync", owner);
-    await recordAudit(env.DB, { ...owner, staffUsername: "cashier-new-phone", ip: "203.0.113.9", userAgent: "Mozilla/5.0 (Linux; Android 14)" }, { action: "auth.login", target: "staff:x", after: { newDevice: true } });
+    await recordAudit(
+      env.DB,
+      { ...owner, staffUsername: "cashier-new-phone", ip: "203.0.113.9", userAgent: "Mozilla/5.0 (Linux; Android 14)" },
+      { action: "auth.login", target: "staff:x", after: { newDevice: true } },
+    );
     await recordAudit(env.DB, { ...owner, staffUsername: "cashier-same-phone" }, { action: "auth.login", target: "staff:y", after: { newDevice: false } });
 
     await sweepAlerts(env, now);
     await sweepAlerts(env, now + 30_000); // nothing new: each is raised once
     const ids = async () =>
-      (await env.DB.prepare(`SELECT id FROM alert_events WHERE agency_id = 'demo' AND created_at >= ?1 ORDER BY id`).bind(new Date(now - 1).toISOString()).all<{ id: string }>()).results.map((r) => r.id.split(":")[0]);
+      (
+        await env.DB.prepare(`SELECT id FROM alert_events WHERE agency_id = 'demo' AND created_at >= ?1 ORDER BY id`)
+          .bind(new Date(now - 1).toISOString())
+          .all<{ id: string }>()
+      ).results.map((r) => r.id.split(":")[0]);
     const first = await ids();
     expect(first.filter((k) => k === "payment.unmatched").length).toBeGreaterThanOrEqual(1);
     expect(first.filter((k) => k === "provider.failing")).toEqual(["provider.failing"]);
@@ -296,7 +345,9 @@ describe("staff alerts", () => {
     const hour = new Date(now + 7 * 3600_000).getUTCHours(); // Vientiane's hour now
     await saveAlertSettings(env, owner, setup([chat], { topics: ["summary"], summaryHour: (hour + 1) % 24 }));
     await sweepAlerts(env, now);
-    const summaries = async () => (await env.DB.prepare(`SELECT id, facts FROM alert_events WHERE agency_id = 'demo' AND kind = 'summary.daily'`).all<{ id: string; facts: string }>()).results;
+    const summaries = async () =>
+      (await env.DB.prepare(`SELECT id, facts FROM alert_events WHERE agency_id = 'demo' AND kind = 'summary.daily'`).all<{ id: string; facts: string }>())
+        .results;
     expect(await summaries()).toEqual([]); // not its hour
 
     await saveAlertSettings(env, owner, setup([chat], { topics: ["summary"], summaryHour: hour }));
@@ -307,7 +358,12 @@ describe("staff alerts", () => {
     const yesterday = new Date(now + 7 * 3600_000 - 86_400_000).toISOString().slice(0, 10);
     expect(summary.id).toBe(`summary.daily:${yesterday}`);
     const facts = JSON.parse(summary.facts) as Record<string, unknown>;
-    expect(facts).toMatchObject({ date: yesterday, waitingWithdrawals: expect.any(Number), newPlayers: expect.any(Number), depositLak: expect.stringMatching(/^\d+\.\d{2}$/) });
+    expect(facts).toMatchObject({
+      date: yesterday,
+      waitingWithdrawals: expect.any(Number),
+      newPlayers: expect.any(Number),
+      depositLak: expect.stringMatching(/^\d+\.\d{2}$/),
+    });
     expect(facts.waitingWithdrawals).toBeGreaterThanOrEqual(1); // the withdrawal of the test above still waits
     await settled(summary.id);
     // (messages queued by the tests above may share its batch: the consumer reads the chats when it sends)

@@ -18,7 +18,9 @@ const account = (playerId: string) =>
     .first<{ bank_code: string; account_number: string; account_name: string }>();
 
 const audits = (playerId: string) =>
-  env.DB.prepare(`SELECT staff_id, staff_username, action, before_json, after_json FROM audit_log WHERE agency_id = 'demo' AND target = ?1 AND action = 'player.bank-replace' ORDER BY id`)
+  env.DB.prepare(
+    `SELECT staff_id, staff_username, action, before_json, after_json FROM audit_log WHERE agency_id = 'demo' AND target = ?1 AND action = 'player.bank-replace' ORDER BY id`,
+  )
     .bind(playerId)
     .all<{ staff_id: string | null; staff_username: string; action: string; before_json: string; after_json: string }>();
 
@@ -93,7 +95,10 @@ describe("a player replaces their bank account", () => {
     const order = await openManualWithdrawal(p);
     // staff pay it by hand (the back office's decision path)
     const who = { via: "back-office" as const, agencyId: "demo", staffId: null, staffUsername: "test-staff", ip: "local", userAgent: null };
-    expect(await decideWithdrawal(env, "demo", order.code, { action: "paid", bankReference: "BCEL-REPLACE-1" }, who)).toMatchObject({ ok: true, order: { status: "SUCCESS" } });
+    expect(await decideWithdrawal(env, "demo", order.code, { action: "paid", bankReference: "BCEL-REPLACE-1" }, who)).toMatchObject({
+      ok: true,
+      order: { status: "SUCCESS" },
+    });
     const page = await (await fetchApp("http://localhost/player/bank", { headers: { Cookie: p.cookie } })).text();
     expect(page).toContain('data-reason="staff-only"');
     const res = await replace(p.cookie, { accountNumber: freshNumber() });
@@ -148,7 +153,11 @@ describe("a player replaces their bank account", () => {
     const username = `bc${Date.now().toString(36).slice(-6)}`;
     const cashier = await createStaff(env, { agencyId: "demo", username, password, role: "cashier" });
     const cookie = await staffLogin(env, { username, password, totpSecret: cashier.totpSecret });
-    const res = await postForm(`/admin/players/${p.playerId}`, { intent: "bank-replace-confirm", bankCode: "BCEL", accountNumber: freshNumber(), accountName: "X Y" }, { cookie });
+    const res = await postForm(
+      `/admin/players/${p.playerId}`,
+      { intent: "bank-replace-confirm", bankCode: "BCEL", accountNumber: freshNumber(), accountName: "X Y" },
+      { cookie },
+    );
     expect(res.status).toBe(403);
     expect((await audits(p.playerId)).results).toHaveLength(0);
   });

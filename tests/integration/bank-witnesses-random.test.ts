@@ -52,11 +52,20 @@ function rng(seed: number) {
 }
 
 type Source = "staff" | "statement" | "forwarder";
-type Transfer = { n: number; amount: string; bankTime: number; bankId: string; payer: { username: string; playerId: string }; orderCode: string | null; kind: "first" | "again" | "no-order" };
+type Transfer = {
+  n: number;
+  amount: string;
+  bankTime: number;
+  bankId: string;
+  payer: { username: string; playerId: string };
+  orderCode: string | null;
+  kind: "first" | "again" | "no-order";
+};
 type Report = { transfer: Transfer; source: Source; id: string; run: () => Promise<unknown> };
 
 const minute = (ms: number) => Math.floor(ms / 60_000) * 60_000;
-const randomId = (r: ReturnType<typeof rng>, prefix: string) => prefix + Array.from({ length: 10 }, () => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[r.int(32)]).join("");
+const randomId = (r: ReturnType<typeof rng>, prefix: string) =>
+  prefix + Array.from({ length: 10 }, () => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[r.int(32)]).join("");
 
 async function reportsOf(r: ReturnType<typeof rng>, t: Transfer, whoSeesIt: Source[]): Promise<Report[]> {
   const out: Report[] = [];
@@ -70,14 +79,30 @@ async function reportsOf(r: ReturnType<typeof rng>, t: Transfer, whoSeesIt: Sour
       const bankTime = minute(t.bankTime);
       const description = `TRANSFER FROM PAYER${t.n}${names}`;
       const id = r.chance(0.5) ? t.bankId : await sha256Hex(`statement|${bankTime}|${t.amount}|${description}|1`);
-      const input: BankTransactionInput = { channelCode: CHANNEL, bankTransactionId: id, amount: t.amount, bankTime, reference: null, source, raw: `Date: ${bankTime} | Credit: ${t.amount} | Description: ${description}` };
+      const input: BankTransactionInput = {
+        channelCode: CHANNEL,
+        bankTransactionId: id,
+        amount: t.amount,
+        bankTime,
+        reference: null,
+        source,
+        raw: `Date: ${bankTime} | Credit: ${t.amount} | Description: ${description}`,
+      };
       out.push({ transfer: t, source, id, run: () => applyBankTransaction(env, "demo", input, owner) });
     } else {
       const withTime = r.chance(0.5);
       const bankTime = withTime ? minute(t.bankTime) : t.bankTime + r.int(90_000); // no time in the text: the post's time
       const content = `BCEL One: +${t.amount} LAK received from PAYER${t.n}${withTime ? ` on ${bankTime}` : ""}${names}`;
       const id = r.chance(0.5) ? t.bankId : `sha256:${await sha256Hex(`BCEL\n${bankTime}\n${content}`)}`;
-      const input: BankTransactionInput = { channelCode: CHANNEL, bankTransactionId: id, amount: t.amount, bankTime, reference: null, source, raw: `BCEL\n${content}` };
+      const input: BankTransactionInput = {
+        channelCode: CHANNEL,
+        bankTransactionId: id,
+        amount: t.amount,
+        bankTime,
+        reference: null,
+        source,
+        raw: `BCEL\n${content}`,
+      };
       out.push({ transfer: t, source, id, run: () => applyBankTransaction(env, "demo", input, null) });
     }
   }
@@ -108,7 +133,11 @@ async function truthOf(byWitness: Map<string, Transfer>, transferKey: string): P
 }
 
 const openQueue = async () =>
-  (await env.DB.prepare(`SELECT id, transaction_id FROM unmatched_payments WHERE agency_id = 'demo' AND channel_code = ?1 AND status = 'OPEN' ORDER BY id`).bind(CHANNEL).all<{ id: string; transaction_id: string }>()).results;
+  (
+    await env.DB.prepare(`SELECT id, transaction_id FROM unmatched_payments WHERE agency_id = 'demo' AND channel_code = ?1 AND status = 'OPEN' ORDER BY id`)
+      .bind(CHANNEL)
+      .all<{ id: string; transaction_id: string }>()
+  ).results;
 const keyOf = (transactionId: string) => transactionId.slice(`demo:${CHANNEL}:`.length);
 
 describe("issue 31: 200 transfers, three witnesses, random order, random staff", () => {
@@ -130,21 +159,48 @@ describe("issue 31: 200 transfers, three witnesses, random order, random staff",
         expect((await postDeposit(p.cookie, { channelCode: CHANNEL, amount: String(50_000 + 10_000 * r.int(20)), provider: "betflix" })).status).toBe(302);
         const order = (await p.wallet.openDepositOrder(Date.now()))!;
         await ageOrder(p.wallet, "demo", order.code, 40 * 60_000);
-        orders.push({ p, order: { ...order, createdAt: new Date(order.createdAt).getTime() - 40 * 60_000, expiresAt: new Date(order.expiresAt).getTime() - 40 * 60_000 } });
+        orders.push({
+          p,
+          order: { ...order, createdAt: new Date(order.createdAt).getTime() - 40 * 60_000, expiresAt: new Date(order.expiresAt).getTime() - 40 * 60_000 },
+        });
       }
       const round_: Transfer[] = [];
       for (const { p, order } of orders) {
         if (r.chance(0.15)) continue; // this one is never paid
-        const first: Transfer = { n: n++, amount: order.payAmount!, bankTime: order.createdAt + 30_000 + r.int(10 * 60_000), bankId: randomId(r, "FT"), payer: p, orderCode: order.code, kind: "first" };
+        const first: Transfer = {
+          n: n++,
+          amount: order.payAmount!,
+          bankTime: order.createdAt + 30_000 + r.int(10 * 60_000),
+          bankId: randomId(r, "FT"),
+          payer: p,
+          orderCode: order.code,
+          kind: "first",
+        };
         round_.push(first);
         if (r.chance(0.15)) {
           // the same QR paid again once the order had ended (outside the window of the first)
-          round_.push({ n: n++, amount: order.payAmount!, bankTime: order.expiresAt + 11 * 60_000 + r.int(8 * 60_000), bankId: randomId(r, "FT"), payer: p, orderCode: order.code, kind: "again" });
+          round_.push({
+            n: n++,
+            amount: order.payAmount!,
+            bankTime: order.expiresAt + 11 * 60_000 + r.int(8 * 60_000),
+            bankId: randomId(r, "FT"),
+            payer: p,
+            orderCode: order.code,
+            kind: "again",
+          });
         }
       }
       for (let i = 0; i < 3; i++) {
         const p = players[r.int(players.length)];
-        round_.push({ n: n++, amount: `${7_000_000 + 1000 * n + r.int(999)}.00`, bankTime: Date.now() - 30 * 60_000 + r.int(20 * 60_000), bankId: randomId(r, "FT"), payer: p, orderCode: null, kind: "no-order" });
+        round_.push({
+          n: n++,
+          amount: `${7_000_000 + 1000 * n + r.int(999)}.00`,
+          bankTime: Date.now() - 30 * 60_000 + r.int(20 * 60_000),
+          bankId: randomId(r, "FT"),
+          payer: p,
+          orderCode: null,
+          kind: "no-order",
+        });
       }
       const reports: Report[] = [];
       for (const t of round_) {
@@ -192,12 +248,19 @@ describe("issue 31: 200 transfers, three witnesses, random order, random staff",
         expect((await resolveAsRefunded(env, owner, item.id, "a second report of money already credited")).ok).toBe(true);
         continue;
       }
-      const done = await resolveWithCredit(env, agency, owner, item.id, { username: t.payer.username, provider: "betflix", role: "owner", reason: "a transfer of its own on the bank statement" });
+      const done = await resolveWithCredit(env, agency, owner, item.id, {
+        username: t.payer.username,
+        provider: "betflix",
+        role: "owner",
+        reason: "a transfer of its own on the bank statement",
+      });
       expect(done.ok, JSON.stringify(done)).toBe(true);
       handCredits.set(t, (handCredits.get(t) ?? 0) + 1);
     }
     expect(transfers.length).toBeGreaterThanOrEqual(200);
-    console.log(`${transfers.length} transfers: ${transfers.filter((t) => t.kind === "again").length} paid again, ${transfers.filter((t) => t.kind === "no-order").length} without an order; ${byWitness.size} reports`);
+    console.log(
+      `${transfers.length} transfers: ${transfers.filter((t) => t.kind === "again").length} paid again, ${transfers.filter((t) => t.kind === "no-order").length} without an order; ${byWitness.size} reports`,
+    );
     const wrong: string[] = [];
     for (const t of transfers) {
       const credits = await creditsOf(t, byWitness, handCredits);
@@ -213,7 +276,9 @@ describe("issue 31: 200 transfers, three witnesses, random order, random staff",
       expect(page.lines.filter((l) => l.reason === "CREDITED_TWICE")).toEqual([]);
     }
     // the linker never put two real transfers under one
-    const { results: keys } = await env.DB.prepare(`SELECT bank_transaction_id AS k FROM bank_transactions WHERE agency_id = 'demo' AND channel_code = ?1`).bind(CHANNEL).all<{ k: string }>();
+    const { results: keys } = await env.DB.prepare(`SELECT bank_transaction_id AS k FROM bank_transactions WHERE agency_id = 'demo' AND channel_code = ?1`)
+      .bind(CHANNEL)
+      .all<{ k: string }>();
     for (const { k } of keys) expect((await truthOf(byWitness, k)).length).toBe(1);
   }, 600_000);
 });

@@ -9,7 +9,12 @@ beforeAll(seedDemo);
 
 async function newPlayer() {
   const name = uniqueName("bank");
-  const reg = await registerPlayer(env.DB, "demo", { username: name, password: PASSWORD, phone: "02055555555" }, { ip: `10.7.${Math.floor(Math.random() * 250)}.1`, userAgent: null });
+  const reg = await registerPlayer(
+    env.DB,
+    "demo",
+    { username: name, password: PASSWORD, phone: "02055555555" },
+    { ip: `10.7.${Math.floor(Math.random() * 250)}.1`, userAgent: null },
+  );
   if (!reg.ok) throw new Error("register failed");
   return reg.playerId;
 }
@@ -65,7 +70,9 @@ describe("bank page (plain form posts)", () => {
     expect(page).toContain("7777");
     expect(page).not.toContain("0101000777777"); // only the last digits are shown
 
-    const info = (await (await fetchApp("http://localhost/api/v2/players/info", { headers: { Cookie: cookie } })).json()) as { bankAccounts: { bankCode: string; currency: string }[] };
+    const info = (await (await fetchApp("http://localhost/api/v2/players/info", { headers: { Cookie: cookie } })).json()) as {
+      bankAccounts: { bankCode: string; currency: string }[];
+    };
     expect(info.bankAccounts).toHaveLength(1);
     expect(info.bankAccounts[0]).toMatchObject({ bankCode: "BCEL", currency: "LAK" });
 
@@ -73,7 +80,11 @@ describe("bank page (plain form posts)", () => {
     const thief = uniqueName("thief");
     await registerViaForm(thief);
     const thiefCookie = sessionFrom(await loginViaForm(thief, PASSWORD, { ip: "10.8.0.2" }))!;
-    const stolen = await postForm("/player/bank", { bankCode: "BCEL", accountNumber: "0101000777777", accountName: "Somchai", currency: "LAK", owner: "SELF" }, { cookie: thiefCookie });
+    const stolen = await postForm(
+      "/player/bank",
+      { bankCode: "BCEL", accountNumber: "0101000777777", accountName: "Somchai", currency: "LAK", owner: "SELF" },
+      { cookie: thiefCookie },
+    );
     expect(stolen.status).toBe(409);
     expect(await stolen.text()).toContain("ບັນຊີນີ້ຖືກໃຊ້ໃນລະບົບແລ້ວ");
   });

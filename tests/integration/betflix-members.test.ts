@@ -33,7 +33,18 @@ afterEach(async () => {
 });
 
 function setup(over: Partial<ProviderSetupInput> = {}): ProviderSetupInput {
-  return { provider: "betflix", adapter: "betflix", baseUrl: BFX, productCode: "pg", lobbyUrl: ENTRANCE, imageUrl: null, memberPrefix: null, agent: "cat-0048", secret: "key-0048-secret", ...over };
+  return {
+    provider: "betflix",
+    adapter: "betflix",
+    baseUrl: BFX,
+    productCode: "pg",
+    lobbyUrl: ENTRANCE,
+    imageUrl: null,
+    memberPrefix: null,
+    agent: "cat-0048",
+    secret: "key-0048-secret",
+    ...over,
+  };
 }
 
 type Seen = { path: string; form: Record<string, string> };
@@ -72,7 +83,9 @@ function fakeBetflix(seen: Seen[], members: Map<string, number>) {
 }
 
 async function keptMember(playerId: string): Promise<string | null> {
-  const row = await env.DB.prepare(`SELECT member FROM provider_members WHERE agency_id = 'demo' AND provider = 'betflix' AND player_id = ?1`).bind(playerId).first<{ member: string }>();
+  const row = await env.DB.prepare(`SELECT member FROM provider_members WHERE agency_id = 'demo' AND provider = 'betflix' AND player_id = ?1`)
+    .bind(playerId)
+    .first<{ member: string }>();
   return row?.member ?? null;
 }
 
@@ -102,7 +115,10 @@ describe("a deposit at Betflix, which prefixes the name it registers", () => {
     // Every later call names the kept member; nothing is registered again.
     seen.length = 0;
     expect((await fetchCredit(env, "demo", p.username, "betflix")).credit).toEqual({ amount: "100.00", currency: "THB" });
-    expect(await providerPortFor(env, "demo", "betflix").launchUrl(`demo_${p.username}`, "lo")).toEqual({ kind: "ok", url: `${ENTRANCE}/login/apilogin/tok_${member}` });
+    expect(await providerPortFor(env, "demo", "betflix").launchUrl(`demo_${p.username}`, "lo")).toEqual({
+      kind: "ok",
+      url: `${ENTRANCE}/login/apilogin/tok_${member}`,
+    });
     expect(seen.map((s) => [s.path, s.form.username])).toEqual([
       ["/v4/user/balance", member],
       ["/v4/play/login", member],
@@ -121,10 +137,16 @@ describe("a deposit at Betflix, which prefixes the name it registers", () => {
     await env.DB.prepare(`DELETE FROM provider_members WHERE agency_id = 'demo' AND provider = 'betflix'`).run();
     forgetProviderSetup("demo", "betflix"); // written behind the portal's back: the isolate forgets what it kept
     // Without the prefix the existing member cannot be found: refused, nothing moved.
-    expect(await port().transfer({ username: `demo_${p.username}`, amount: "10.00", direction: "in", reference: "D261127ADOPT" })).toEqual({ kind: "refused", code: "REGISTER_FAILED" });
+    expect(await port().transfer({ username: `demo_${p.username}`, amount: "10.00", direction: "in", reference: "D261127ADOPT" })).toEqual({
+      kind: "refused",
+      code: "REGISTER_FAILED",
+    });
     expect(await keptMember(p.playerId)).toBeNull();
     expect(await saveProviderSetup(env, owner, setup({ memberPrefix: PREFIX, agent: null, secret: null }))).toEqual({ ok: true });
-    expect(await port().transfer({ username: `demo_${p.username}`, amount: "10.00", direction: "in", reference: "D261127ADOP2" })).toMatchObject({ kind: "ok", balance: "10.00" });
+    expect(await port().transfer({ username: `demo_${p.username}`, amount: "10.00", direction: "in", reference: "D261127ADOP2" })).toMatchObject({
+      kind: "ok",
+      balance: "10.00",
+    });
     expect(await keptMember(p.playerId)).toBe(PREFIX + registered);
   });
 });
@@ -133,7 +155,11 @@ describe("the names kept by the isolate (as setups, decision 033)", () => {
   it("a crowd of credit reads for one player reads provider_members once", async () => {
     expect(await saveProviderSetup(env, owner, setup())).toEqual({ ok: true });
     const p = await playerWithBank();
-    await env.DB.prepare(`INSERT INTO provider_members (agency_id, provider, player_id, username, member) VALUES ('demo', 'betflix', ?1, 'demoxyz', 'bf7xdemoxyz')`).bind(p.playerId).run();
+    await env.DB.prepare(
+      `INSERT INTO provider_members (agency_id, provider, player_id, username, member) VALUES ('demo', 'betflix', ?1, 'demoxyz', 'bf7xdemoxyz')`,
+    )
+      .bind(p.playerId)
+      .run();
     vi.stubGlobal("fetch", fakeBetflix([], new Map([["bf7xdemoxyz", 5]])));
     let reads = 0;
     const DB = new Proxy(env.DB, {
@@ -157,8 +183,15 @@ describe("the names kept by the isolate (as setups, decision 033)", () => {
 describe("the Betflix setup", () => {
   it("keeps an optional member prefix (letters and digits), shown back to the owner; refused elsewhere or malformed", async () => {
     expect(await saveProviderSetup(env, owner, setup({ memberPrefix: " be31kk " }))).toEqual({ ok: true });
-    expect((await providerSetupScreen(env, "demo")).providers.find((p) => p.provider === "betflix")).toMatchObject({ adapter: "betflix", memberPrefix: "be31kk" });
-    expect(await saveProviderSetup(env, owner, setup({ memberPrefix: "be-31", agent: null, secret: null }))).toEqual({ ok: false, code: "PROVIDER_PREFIX_INVALID", field: "memberPrefix" });
+    expect((await providerSetupScreen(env, "demo")).providers.find((p) => p.provider === "betflix")).toMatchObject({
+      adapter: "betflix",
+      memberPrefix: "be31kk",
+    });
+    expect(await saveProviderSetup(env, owner, setup({ memberPrefix: "be-31", agent: null, secret: null }))).toEqual({
+      ok: false,
+      code: "PROVIDER_PREFIX_INVALID",
+      field: "memberPrefix",
+    });
     expect(await saveProviderSetup(env, owner, setup({ memberPrefix: null, agent: null, secret: null }))).toEqual({ ok: true });
     expect((await providerSetupScreen(env, "demo")).providers.find((p) => p.provider === "betflix")?.memberPrefix).toBeNull();
   });
@@ -166,14 +199,20 @@ describe("the Betflix setup", () => {
   it("another agent forgets the kept member names (they name nobody there); a new secret for the same agent keeps them", async () => {
     expect(await saveProviderSetup(env, owner, setup())).toEqual({ ok: true });
     const p = await playerWithBank();
-    await env.DB.prepare(`INSERT INTO provider_members (agency_id, provider, player_id, username, member) VALUES ('demo', 'betflix', ?1, 'demoabc', 'bf7xdemoabc')`).bind(p.playerId).run();
+    await env.DB.prepare(
+      `INSERT INTO provider_members (agency_id, provider, player_id, username, member) VALUES ('demo', 'betflix', ?1, 'demoabc', 'bf7xdemoabc')`,
+    )
+      .bind(p.playerId)
+      .run();
     expect(await saveProviderSetup(env, owner, setup({ secret: "key-0048-rotated" }))).toEqual({ ok: true });
     expect(await keptMember(p.playerId)).toBe("bf7xdemoabc");
     expect(await saveProviderSetup(env, owner, setup({ baseUrl: "https://mirror.bfx.example" }))).toEqual({ ok: true });
     expect(await keptMember(p.playerId)).toBe("bf7xdemoabc"); // a mirror host, same agent
     expect(await saveProviderSetup(env, owner, setup({ agent: "another-cat" }))).toEqual({ ok: true });
     expect(await keptMember(p.playerId)).toBeNull();
-    const audit = await env.DB.prepare(`SELECT after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'settings.provider-setup' AND target = 'betflix' ORDER BY rowid DESC LIMIT 1`).first<{ after_json: string }>();
+    const audit = await env.DB.prepare(
+      `SELECT after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'settings.provider-setup' AND target = 'betflix' ORDER BY rowid DESC LIMIT 1`,
+    ).first<{ after_json: string }>();
     expect(JSON.parse(audit!.after_json)).toMatchObject({ membersForgotten: true, memberPrefix: null });
   });
 

@@ -55,7 +55,8 @@ describe("uploads per agency and hour", () => {
 
   it("a refused file does not use the budget", async () => {
     await addAgency("refusals");
-    for (let i = 0; i < 25; i++) expect((await uploadBrandImage(env, actor("refusals"), "logo", file(IMAGES.demoHero, "image/jpeg", "big.jpg"))).ok).toBe(false);
+    for (let i = 0; i < 25; i++)
+      expect((await uploadBrandImage(env, actor("refusals"), "logo", file(IMAGES.demoHero, "image/jpeg", "big.jpg"))).ok).toBe(false);
     expect((await uploadBrandImage(env, actor("refusals"), "logo", logo())).ok).toBe(true);
   });
 });
@@ -124,6 +125,8 @@ describe("brand texts follow the name rule", () => {
 
   it("removes zero-width characters and stores NFC, as for names", async () => {
     expect(await saveBrandSettings(env, actor("texts"), texts(" ຈຳ\u200Bປາ Vie\u0323\u0302t "))).toEqual({ ok: true });
-    expect(await env.DB.prepare(`SELECT site_name_lo AS s FROM agency_brand WHERE agency_id = 'texts'`).first<{ s: string }>()).toEqual({ s: "ຈຳປາ Vi\u1EC7t" });
+    expect(await env.DB.prepare(`SELECT site_name_lo AS s FROM agency_brand WHERE agency_id = 'texts'`).first<{ s: string }>()).toEqual({
+      s: "ຈຳປາ Vi\u1EC7t",
+    });
   });
 });

@@ -7,7 +7,14 @@ import { IMAGES, SVG } from "../fixtures/brand/images";
 import { NEUTRAL_BRAND } from "../../workers/core/brand";
 import type { AuditActor } from "../../workers/db/audit";
 import { findAgencyByHost } from "../../workers/services/agency";
-import { brandSettingsPage, removeBrandImage, saveBrandSettings, uploadBrandImage, uploadPromotionBanner, type BrandSettingsInput } from "../../workers/services/brand";
+import {
+  brandSettingsPage,
+  removeBrandImage,
+  saveBrandSettings,
+  uploadBrandImage,
+  uploadPromotionBanner,
+  type BrandSettingsInput,
+} from "../../workers/services/brand";
 
 /**
  * The brand of an agency (issue 15, decision 018) against real D1 and R2 inside workerd:
@@ -25,7 +32,11 @@ const settings = (colors: Partial<BrandSettingsInput["colors"]> = {}): BrandSett
 });
 const file = (bytes: Uint8Array<ArrayBuffer>, type: string, name = "upload") => new File([bytes], name, { type });
 const auditRows = async (action: string) =>
-  (await env.DB.prepare(`SELECT target, before_json, after_json FROM audit_log WHERE agency_id = 'demo' AND action = ?1 ORDER BY id`).bind(action).all<{ target: string; before_json: string | null; after_json: string }>()).results;
+  (
+    await env.DB.prepare(`SELECT target, before_json, after_json FROM audit_log WHERE agency_id = 'demo' AND action = ?1 ORDER BY id`)
+      .bind(action)
+      .all<{ target: string; before_json: string | null; after_json: string }>()
+  ).results;
 const objectsOf = async (agencyId: string) => (await env.BRAND_ASSETS.list({ prefix: `agencies/${agencyId}/` })).objects.map((o) => o.key);
 
 beforeAll(async () => {
@@ -77,8 +88,16 @@ describe("texts and colours", () => {
 
   it("refuses a pair below 4.5:1, naming it, and changes nothing", async () => {
     const audits = (await auditRows("brand.settings")).length;
-    expect(await saveBrandSettings(env, owner, settings({ primary: "#767676", primaryText: "#000000" }))).toMatchObject({ ok: false, code: "BRAND_CONTRAST", pair: "primary-on-page" });
-    expect(await saveBrandSettings(env, owner, settings({ accentText: "#ffffff" }))).toMatchObject({ ok: false, code: "BRAND_CONTRAST", pair: "accentText-on-accent" });
+    expect(await saveBrandSettings(env, owner, settings({ primary: "#767676", primaryText: "#000000" }))).toMatchObject({
+      ok: false,
+      code: "BRAND_CONTRAST",
+      pair: "primary-on-page",
+    });
+    expect(await saveBrandSettings(env, owner, settings({ accentText: "#ffffff" }))).toMatchObject({
+      ok: false,
+      code: "BRAND_CONTRAST",
+      pair: "accentText-on-accent",
+    });
     expect(await saveBrandSettings(env, owner, settings({ primary: "blue" }))).toEqual({ ok: false, code: "BRAND_COLOR_INVALID", field: "primary" });
     expect((await findAgencyByHost(env.DB, "localhost"))!.brand.colors.primary).toBe("#7a1f2b");
     expect((await auditRows("brand.settings")).length).toBe(audits);
@@ -95,7 +114,9 @@ describe("images", () => {
     expect(result.url).toMatch(/^\/brand\/logo-[0-9a-f]{12}\.png$/);
     logoUrl = result.url;
     expect(await objectsOf("demo")).toEqual([`agencies/demo/${result.name}`]);
-    const record = await env.DB.prepare(`SELECT slot, content_type, byte_size, width, height, sha256 FROM brand_assets WHERE agency_id = 'demo' AND name = ?1`).bind(result.name).first();
+    const record = await env.DB.prepare(`SELECT slot, content_type, byte_size, width, height, sha256 FROM brand_assets WHERE agency_id = 'demo' AND name = ?1`)
+      .bind(result.name)
+      .first();
     expect(record).toMatchObject({ slot: "logo", content_type: "image/png", byte_size: IMAGES.demoLogo.length, width: 240, height: 64 });
     expect(result.name.slice(5, 17)).toBe((record!.sha256 as string).slice(0, 12));
     expect((await findAgencyByHost(env.DB, "localhost"))!.brand.logo).toEqual({ url: result.url, width: 240, height: 64, type: "image/png" });
@@ -148,7 +169,12 @@ describe("images", () => {
     const icon = await uploadBrandImage(env, owner, "icon", file(IMAGES.avifIcon, "image/avif", "icon.avif"));
     expect(icon).toMatchObject({ ok: true, width: 256, height: 256 });
     const manifest = await (await fetchApp("http://localhost/app.webmanifest")).json();
-    expect(manifest).toMatchObject({ name: "ຈຳປາ", lang: "lo", theme_color: "#7a1f2b", icons: [{ src: icon.ok ? icon.url : "", sizes: "256x256", type: "image/avif" }] });
+    expect(manifest).toMatchObject({
+      name: "ຈຳປາ",
+      lang: "lo",
+      theme_color: "#7a1f2b",
+      icons: [{ src: icon.ok ? icon.url : "", sizes: "256x256", type: "image/avif" }],
+    });
     // The other agency's manifest is still its own.
     expect(((await (await fetchApp("http://other.localhost/app.webmanifest")).json()) as { icons: { src: string }[] }).icons[0]!.src).toBe("/favicon.svg");
   });
@@ -165,14 +191,22 @@ describe("images", () => {
   });
 
   it("the phone hero (decision 038): its own slot and limit; the landing offers it to phones beside the hero, removed on its own", async () => {
-    expect(await uploadBrandImage(env, owner, "heroPhone", file(IMAGES.demoHero, "image/jpeg", "hero.jpg"))).toEqual({ ok: false, code: "BRAND_IMAGE_TOO_BIG" });
-    expect(await uploadBrandImage(env, owner, "heroPhone", file(IMAGES.widePng, "image/png", "wide.png"))).toEqual({ ok: false, code: "BRAND_IMAGE_DIMENSIONS" });
+    expect(await uploadBrandImage(env, owner, "heroPhone", file(IMAGES.demoHero, "image/jpeg", "hero.jpg"))).toEqual({
+      ok: false,
+      code: "BRAND_IMAGE_TOO_BIG",
+    });
+    expect(await uploadBrandImage(env, owner, "heroPhone", file(IMAGES.widePng, "image/png", "wide.png"))).toEqual({
+      ok: false,
+      code: "BRAND_IMAGE_DIMENSIONS",
+    });
     const hero = await uploadBrandImage(env, owner, "hero", file(IMAGES.demoHero, "image/jpeg", "hero.jpg"));
     const phone = await uploadBrandImage(env, owner, "heroPhone", file(IMAGES.demoHeroPhone, "image/webp", "phone.webp"));
     expect(phone).toMatchObject({ ok: true, width: 720, height: 240 });
     if (!hero.ok || !phone.ok) return;
     expect(phone.url).toMatch(/^\/brand\/heroPhone-[0-9a-f]{12}\.webp$/);
-    expect(await env.DB.prepare(`SELECT slot FROM brand_assets WHERE agency_id = 'demo' AND name = ?1`).bind(phone.name).first()).toEqual({ slot: "heroPhone" });
+    expect(await env.DB.prepare(`SELECT slot FROM brand_assets WHERE agency_id = 'demo' AND name = ?1`).bind(phone.name).first()).toEqual({
+      slot: "heroPhone",
+    });
     const brand = (await findAgencyByHost(env.DB, "localhost"))!.brand;
     expect(brand.hero?.url).toBe(hero.url);
     expect(brand.heroPhone).toEqual({ url: phone.url, width: 720, height: 240, type: "image/webp" });
@@ -181,7 +215,10 @@ describe("images", () => {
     expect(landing).toContain(`src="${hero.url}"`);
     expect((await fetchApp(`http://localhost${phone.url}`)).headers.get("Content-Type")).toBe("image/webp");
     const page = await brandSettingsPage(env.DB, "demo");
-    expect(page.slots.find((s) => s.slot === "heroPhone")).toMatchObject({ limit: { maxBytes: 12 * 1024, maxWidth: 800 }, current: { url: phone.url, bytes: IMAGES.demoHeroPhone.length } });
+    expect(page.slots.find((s) => s.slot === "heroPhone")).toMatchObject({
+      limit: { maxBytes: 12 * 1024, maxWidth: 800 },
+      current: { url: phone.url, bytes: IMAGES.demoHeroPhone.length },
+    });
 
     await removeBrandImage(env, owner, "heroPhone");
     const after = (await findAgencyByHost(env.DB, "localhost"))!.brand;
@@ -214,7 +251,8 @@ describe("the owner's brand page", () => {
   });
 
   const cn = `lng=${encodeURIComponent(btoa('"cn"'))}`;
-  const post = (body: FormData, cookie: string) => fetchApp("http://localhost/admin/settings/brand", { method: "POST", redirect: "manual", headers: { Origin: "http://localhost", Cookie: cookie }, body });
+  const post = (body: FormData, cookie: string) =>
+    fetchApp("http://localhost/admin/settings/brand", { method: "POST", redirect: "manual", headers: { Origin: "http://localhost", Cookie: cookie }, body });
   const colorsForm = (over: Record<string, string> = {}) => ({
     intent: "settings",
     siteNameLo: "ຈຳປາ ເພຍ",
@@ -286,9 +324,25 @@ describe("the owner's brand page", () => {
 
   it("sets a promotion's image from an uploaded banner", async () => {
     const form = new FormData();
-    for (const [k, v] of Object.entries({ intent: "save", titleLo: "ແບນເນີ", bonusKind: "FIXED", bonusValue: "5", creditThreshold: "10", turnoverMultiple: "0", providers: "gclub", status: "ACTIVE", sortOrder: "0" })) form.set(k, v);
+    for (const [k, v] of Object.entries({
+      intent: "save",
+      titleLo: "ແບນເນີ",
+      bonusKind: "FIXED",
+      bonusValue: "5",
+      creditThreshold: "10",
+      turnoverMultiple: "0",
+      providers: "gclub",
+      status: "ACTIVE",
+      sortOrder: "0",
+    }))
+      form.set(k, v);
     form.set("banner", file(IMAGES.lossy, "image/webp", "banner.webp"));
-    const res = await fetchApp("http://localhost/admin/promotions/new", { method: "POST", redirect: "manual", headers: { Origin: "http://localhost", Cookie: ownerCookie }, body: form });
+    const res = await fetchApp("http://localhost/admin/promotions/new", {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: "http://localhost", Cookie: ownerCookie },
+      body: form,
+    });
     expect(res.status).toBe(302);
     const row = await env.DB.prepare(`SELECT image_url FROM promotions WHERE agency_id = 'demo' AND title LIKE '%ແບນເນີ%'`).first<{ image_url: string }>();
     expect(row?.image_url).toMatch(/\/brand\/banner-[0-9a-f]{12}\.webp/);
@@ -296,7 +350,12 @@ describe("the owner's brand page", () => {
     const bad = new FormData();
     for (const [k, v] of form.entries()) if (k !== "banner") bad.set(k, v);
     bad.set("banner", file(IMAGES.otherLogo, "image/jpeg", "x.jpg"));
-    const refused = await fetchApp("http://localhost/admin/promotions/new", { method: "POST", redirect: "manual", headers: { Origin: "http://localhost", Cookie: ownerCookie }, body: bad });
+    const refused = await fetchApp("http://localhost/admin/promotions/new", {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: "http://localhost", Cookie: ownerCookie },
+      body: bad,
+    });
     expect(refused.status).toBe(422);
     expect(await refused.text()).toContain("ເນື້ອໃນຂອງໄຟລ໌ບໍ່ກົງກັບປະເພດຂອງມັນ");
   });

@@ -21,7 +21,11 @@ const YESTERDAY = vientianeDate(NOW - DAY);
 const TODAY_START = Date.parse(`${TODAY}T00:00:00Z`) - 7 * HOUR;
 
 async function sandbox(path: string, body: unknown) {
-  const res = await env.SANDBOX_PROVIDER.fetch(BASE + path, { method: "POST", headers: { Authorization: AUTH, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const res = await env.SANDBOX_PROVIDER.fetch(BASE + path, {
+    method: "POST",
+    headers: { Authorization: AUTH, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as { data: { bet: string; win: string } } };
 }
 
@@ -30,8 +34,14 @@ async function depositor(agencyId: string, provider: string) {
   const username = `c${id.slice(0, 8)}`;
   const at = new Date().toISOString();
   await env.DB.batch([
-    env.DB.prepare(`INSERT INTO players (id, agency_id, username, display_name, phone, password_hash) VALUES (?1, ?2, ?3, ?3, '02000000', 'x')`).bind(id, agencyId, username),
-    env.DB.prepare(`INSERT INTO deposit_orders_view (code, agency_id, player_id, provider, amount, credit, status, flag, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, '100000', '1000', 'SUCCESS', NULL, ?5, ?5)`).bind(`D${id.slice(0, 11).toUpperCase()}`, agencyId, id, provider, at),
+    env.DB.prepare(`INSERT INTO players (id, agency_id, username, display_name, phone, password_hash) VALUES (?1, ?2, ?3, ?3, '02000000', 'x')`).bind(
+      id,
+      agencyId,
+      username,
+    ),
+    env.DB.prepare(
+      `INSERT INTO deposit_orders_view (code, agency_id, player_id, provider, amount, credit, status, flag, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, '100000', '1000', 'SUCCESS', NULL, ?5, ?5)`,
+    ).bind(`D${id.slice(0, 11).toUpperCase()}`, agencyId, id, provider, at),
   ]);
   const legacy = `${agencyId}_${username}`;
   expect((await sandbox(`/api/${provider}/deposit`, { username: legacy, amount: "1000", transactionRef: `fund-${id}` })).status).toBe(200);
@@ -39,7 +49,12 @@ async function depositor(agencyId: string, provider: string) {
 }
 
 async function bet(provider: string, legacy: string, amount: string, at: number) {
-  const res = await sandbox(`/api/${provider}/bet`, { username: legacy, amount, transactionRef: `bet-${crypto.randomUUID()}`, placedAt: new Date(at).toISOString() });
+  const res = await sandbox(`/api/${provider}/bet`, {
+    username: legacy,
+    amount,
+    transactionRef: `bet-${crypto.randomUUID()}`,
+    placedAt: new Date(at).toISOString(),
+  });
   expect(res.status).toBe(200);
   const stake = Math.round(Number(res.body.data.bet) * 100);
   return { turnover: stake, winLoss: stake - Math.round(Number(res.body.data.win) * 100) };
@@ -71,7 +86,11 @@ describe("collectProviderStats: each player's day at each provider", () => {
     const agency = `cc${Date.now().toString(36)}`;
     await addAgency(agency, `${agency}.test.localhost`);
     const a = await depositor(agency, "gclub");
-    const res = await env.SANDBOX_PROVIDER.fetch(`${BASE}/sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ provider: "gclub", op: "*", mode: "error-before", count: 1000 }) });
+    const res = await env.SANDBOX_PROVIDER.fetch(`${BASE}/sandbox/faults`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ provider: "gclub", op: "*", mode: "error-before", count: 1000 }),
+    });
     expect(res.status).toBe(201);
     try {
       await collectProviderStats(env, NOW, { budgetMs: 3000 });

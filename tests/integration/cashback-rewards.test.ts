@@ -14,9 +14,20 @@ async function faults(body: object | null) {
 }
 
 const claim = (p: { username: string; playerId: string }, extra: Partial<Parameters<typeof claimWalletReward>[2]> = {}) =>
-  claimWalletReward(env, { agencyId: "demo", playerId: p.playerId, username: p.username }, {
-    kind: "CASHBACK", period: "2026-W47", perProvider: true, provider: "betflix", amountMinor: "1250", turnoverMultiple: "0", basis: { netLoss: "250.00" }, ...extra,
-  });
+  claimWalletReward(
+    env,
+    { agencyId: "demo", playerId: p.playerId, username: p.username },
+    {
+      kind: "CASHBACK",
+      period: "2026-W47",
+      perProvider: true,
+      provider: "betflix",
+      amountMinor: "1250",
+      turnoverMultiple: "0",
+      basis: { netLoss: "250.00" },
+      ...extra,
+    },
+  );
 
 describe("wallet rewards: one credit per claim, through the settlement saga and the ledger", () => {
   // registering and logging the player in takes most of the time on a busy machine

@@ -16,16 +16,40 @@ const agency = async () => (await findAgencyByHost(env.DB, "localhost"))!;
 
 async function seedWeek(playerId: string, provider: "askmebet" | "betflix" | "gclub", winLossMinor: number, days = 7) {
   const week = daysOfWeek(lastCompleteWeek(Date.now())).slice(0, days);
-  await env.DB.batch(week.map((day) => upsertPlayerProviderDayStatement(env.DB, { agencyId: "demo", playerId, provider, day, turnoverMinor: 100_000n, winLossMinor: BigInt(winLossMinor), collectedAt: new Date().toISOString() })));
+  await env.DB.batch(
+    week.map((day) =>
+      upsertPlayerProviderDayStatement(env.DB, {
+        agencyId: "demo",
+        playerId,
+        provider,
+        day,
+        turnoverMinor: 100_000n,
+        winLossMinor: BigInt(winLossMinor),
+        collectedAt: new Date().toISOString(),
+      }),
+    ),
+  );
 }
 
 describe("cashback service", () => {
   it("settings are validated and audited", async () => {
-    expect(await saveCashbackSettings(env.DB, actor as never, { enabled: true, percent: "101", cap: "50", min: "1", turnoverMultiple: "1", combinable: false })).toMatchObject({ ok: false, field: "percent" });
-    expect(await saveCashbackSettings(env.DB, actor as never, { enabled: true, percent: "10", cap: "50", min: "1", turnoverMultiple: "1", combinable: false })).toEqual({ ok: true });
-    const audit = await env.DB.prepare(`SELECT action, after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'settings.cashback' ORDER BY rowid DESC LIMIT 1`).first<{ action: string; after_json: string }>();
+    expect(
+      await saveCashbackSettings(env.DB, actor as never, { enabled: true, percent: "101", cap: "50", min: "1", turnoverMultiple: "1", combinable: false }),
+    ).toMatchObject({ ok: false, field: "percent" });
+    expect(
+      await saveCashbackSettings(env.DB, actor as never, { enabled: true, percent: "10", cap: "50", min: "1", turnoverMultiple: "1", combinable: false }),
+    ).toEqual({ ok: true });
+    const audit = await env.DB.prepare(
+      `SELECT action, after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'settings.cashback' ORDER BY rowid DESC LIMIT 1`,
+    ).first<{ action: string; after_json: string }>();
     expect(audit?.action).toBe("settings.cashback");
-    expect((await cashbackAdminPage(env.DB, "demo")).settings).toMatchObject({ enabled: true, percent: "10", cap: "50.00", min: "1.00", turnoverMultiple: "1" });
+    expect((await cashbackAdminPage(env.DB, "demo")).settings).toMatchObject({
+      enabled: true,
+      percent: "10",
+      cap: "50.00",
+      min: "1.00",
+      turnoverMultiple: "1",
+    });
   });
 
   it("last week per provider: pays the capped percent once, says why the others cannot be claimed", async () => {

@@ -15,14 +15,26 @@ import { currentTotpStep, staffCookieFrom, staffLogin, totpAt } from "../setup/s
 async function runScriptSql(opts: AgencyOptions) {
   const { token, hash } = enrolToken();
   const sql = buildSql(opts, crypto.randomUUID(), hash, Date.now() + ENROL_TTL_MS);
-  const statements = sql.split(/;\n/).map((s) => s.trim().replace(/;$/, "")).filter(Boolean);
+  const statements = sql
+    .split(/;\n/)
+    .map((s) => s.trim().replace(/;$/, ""))
+    .filter(Boolean);
   await env.DB.batch(statements.map((s) => env.DB.prepare(s)));
   return token;
 }
 
 describe("an agency created by agency:create", () => {
   it("answers at its domain and its owner enrols through the printed link, once", async () => {
-    const token = await runScriptSql({ env: "local", id: "acme", name: "Acme Play", domains: ["acme.localhost"], owner: "chief", rate: { buy: "580", sell: "600" }, remote: false, persistTo: undefined });
+    const token = await runScriptSql({
+      env: "local",
+      id: "acme",
+      name: "Acme Play",
+      domains: ["acme.localhost"],
+      owner: "chief",
+      rate: { buy: "580", sell: "600" },
+      remote: false,
+      persistTo: undefined,
+    });
     const info = await fetchApp("http://acme.localhost/api/v2/agency/info");
     expect(((await info.json()) as { agency: { id: string } }).agency.id).toBe("acme");
 

@@ -2,7 +2,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
 import {
-  deliver, nextDelivery, openOrder, payQr, playerWithBank, postDeposit, providerBalance, pumpDeliveries, qrPayloadOf, sandboxProvider, signedWebhook,
+  deliver,
+  nextDelivery,
+  openOrder,
+  payQr,
+  playerWithBank,
+  postDeposit,
+  providerBalance,
+  pumpDeliveries,
+  qrPayloadOf,
+  sandboxProvider,
+  signedWebhook,
 } from "../setup/money";
 import { parseLaoQr } from "../../workers/core/emvco";
 
@@ -61,7 +71,9 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
     const order = (await openOrder(p.cookie))!;
     await payQr(await qrPayloadOf(p.wallet, order.code));
     const delivery = (await nextDelivery())!;
-    const answers = await Promise.all(Array.from({ length: 100 }, () => fetchApp(delivery.url, { method: "POST", headers: delivery.headers, body: delivery.body })));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => fetchApp(delivery.url, { method: "POST", headers: delivery.headers, body: delivery.body })),
+    );
     const statuses = answers.map((a) => a.status);
     // every copy of a verified delivery answers 2xx (a gateway retries anything else); one applies it
     expect(statuses.filter((s) => s === 200)).toHaveLength(100);
@@ -142,7 +154,9 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
     expect(await providerBalance("gclub_live", p.username)).toBe("0.00");
     const ledger = await p.wallet.ledgerFor(order.code);
     expect(ledger.map((l) => l.account)).toEqual(["bank:receiving", "player:deposit-pending"]);
-    const view = await env.DB.prepare("SELECT status, flag FROM deposit_orders_view WHERE code = ?1").bind(order.code).first<{ status: string; flag: string }>();
+    const view = await env.DB.prepare("SELECT status, flag FROM deposit_orders_view WHERE code = ?1")
+      .bind(order.code)
+      .first<{ status: string; flag: string }>();
     expect(view).toMatchObject({ status: "FAILED" });
   });
 
@@ -150,10 +164,21 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
     const p = await playerWithBank();
     await postDeposit(p.cookie, { amount: "60000" });
     const order = (await openOrder(p.cookie))!;
-    const event = { event: "payment.succeeded", reference: order.code, transactionId: `T${Date.now()}`, amount: "60000", currency: "LAK", paidAt: new Date().toISOString() };
+    const event = {
+      event: "payment.succeeded",
+      reference: order.code,
+      transactionId: `T${Date.now()}`,
+      amount: "60000",
+      currency: "LAK",
+      paidAt: new Date().toISOString(),
+    };
     expect((await signedWebhook(event, { secret: "not-the-secret" })).status).toBe(401);
     expect((await signedWebhook(event, { timestamp: Math.floor(Date.now() / 1000) - 600 })).status).toBe(401);
-    const unsigned = await fetchApp("http://localhost/api/v2/payments/webhook", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(event) });
+    const unsigned = await fetchApp("http://localhost/api/v2/payments/webhook", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(event),
+    });
     expect(unsigned.status).toBe(401);
     expect((await p.wallet.getDeposit(order.code))!.status).toBe("OPEN");
 
@@ -219,7 +244,14 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
     expect(await p.wallet.openDepositOrder(Date.now() + 16 * 60_000)).toBeNull();
     expect(await p.wallet.getDeposit(order.code)).toMatchObject({ status: "CANCELED", flag: "EXPIRED" });
     // a payment arriving after that is flagged for staff, not applied
-    const late = await signedWebhook({ event: "payment.succeeded", reference: order.code, transactionId: `L${Date.now()}`, amount: "60000.00", currency: "LAK", paidAt: new Date().toISOString() });
+    const late = await signedWebhook({
+      event: "payment.succeeded",
+      reference: order.code,
+      transactionId: `L${Date.now()}`,
+      amount: "60000.00",
+      currency: "LAK",
+      paidAt: new Date().toISOString(),
+    });
     expect(late.status).toBe(200);
     expect(await p.wallet.getDeposit(order.code)).toMatchObject({ status: "CANCELED", flag: "LATE_PAYMENT" });
     expect((await p.wallet.ledgerFor(order.code)).map((l) => l.entry)).toEqual(["late-paid", "late-paid"]);

@@ -47,7 +47,9 @@ const stored = async () => ({
   holds: await count(`SELECT COUNT(*) AS n FROM forwarder_holds`),
   unmatched: await count(`SELECT COUNT(*) AS n FROM unmatched_payments WHERE agency_id = 'demo'`),
   bankTransactions: await count(`SELECT COUNT(*) AS n FROM bank_transactions`),
-  lastMessage: (await env.DB.prepare(`SELECT last_message_at FROM forwarders WHERE channel_code = ?1`).bind(CHANNEL).first<{ last_message_at: number | null }>())!.last_message_at,
+  lastMessage: (await env.DB.prepare(`SELECT last_message_at FROM forwarders WHERE channel_code = ?1`)
+    .bind(CHANNEL)
+    .first<{ last_message_at: number | null }>())!.last_message_at,
 });
 
 async function openOwnOrder(amount: string) {
@@ -67,7 +69,8 @@ const vientiane = (ms: number) => {
   return `${p(d.getUTCDate())}/${p(d.getUTCMonth() + 1)}/${d.getUTCFullYear()} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
 };
 let ft = 0;
-const bankText = (amount: string, extra = "") => `BCEL One: Received ${written(amount)} from SOMPHONE on ${vientiane(Date.now())}. Ref: FT${Date.now()}${(ft += 1)} ${extra}`;
+const bankText = (amount: string, extra = "") =>
+  `BCEL One: Received ${written(amount)} from SOMPHONE on ${vientiane(Date.now())}. Ref: FT${Date.now()}${(ft += 1)} ${extra}`;
 
 describe("forwarder: what is refused stores nothing", () => {
   it("a bad signature is 401 and stores nothing", async () => {
@@ -87,7 +90,11 @@ describe("forwarder: what is refused stores nothing", () => {
   it("an unknown token, another agency's host or a missing sign is 401", async () => {
     expect((await post({ content: "x" }, `/api/forwarder/fwd_${"A".repeat(43)}`)).status).toBe(401);
     expect((await post({ content: "x", sign: "" })).status).toBe(401);
-    const res = await fetchApp(`http://disabled.localhost/api/forwarder/${token}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "content=x" });
+    const res = await fetchApp(`http://disabled.localhost/api/forwarder/${token}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "content=x",
+    });
     expect([401, 404]).toContain(res.status);
   });
 });
@@ -126,7 +133,9 @@ describe("forwarder: a correctly signed post", () => {
     const content = `BCEL: something new ${crypto.randomUUID()}`;
     const res = await post({ content });
     expect(res).toEqual({ status: 200, body: { ok: true, result: "unreadable" } });
-    const row = await env.DB.prepare(`SELECT kind, raw, source, channel_code FROM unmatched_payments WHERE agency_id = 'demo' AND instr(raw, ?1) > 0`).bind(content).first();
+    const row = await env.DB.prepare(`SELECT kind, raw, source, channel_code FROM unmatched_payments WHERE agency_id = 'demo' AND instr(raw, ?1) > 0`)
+      .bind(content)
+      .first();
     expect(row).toMatchObject({ kind: "UNREADABLE", source: "forwarder", channel_code: CHANNEL });
   });
 
@@ -136,7 +145,11 @@ describe("forwarder: a correctly signed post", () => {
     const res = await post({ content });
     expect(res).toEqual({ status: 200, body: { ok: true, result: "debit" } });
     expect((await stored()).unmatched).toBe(before.unmatched);
-    const debit = await env.DB.prepare(`SELECT direction, amount, outcome, source, raw FROM bank_transactions WHERE agency_id = 'demo' AND channel_code = ?1 AND direction = 'debit'`).bind(CHANNEL).first();
+    const debit = await env.DB.prepare(
+      `SELECT direction, amount, outcome, source, raw FROM bank_transactions WHERE agency_id = 'demo' AND channel_code = ?1 AND direction = 'debit'`,
+    )
+      .bind(CHANNEL)
+      .first();
     expect(debit).toEqual({ direction: "debit", amount: "20000.00", outcome: "DEBIT", source: "forwarder", raw: `BCEL\n${content}` });
   });
 
@@ -159,10 +172,15 @@ describe("forwarder: above the owner's cap, staff confirm", () => {
     const res = await post({ content: bankText(p.order.payAmount!) });
     expect(res).toEqual({ status: 200, body: { ok: true, result: "held" } });
     expect((await p.wallet.getDeposit(p.order.code))?.status).toBe("OPEN");
-    const hold = await env.DB.prepare(`SELECT id FROM forwarder_holds WHERE status = 'WAITING' AND amount = ?1`).bind(p.order.payAmount!.replace(/\.00$/, "")).first<{ id: string }>();
+    const hold = await env.DB.prepare(`SELECT id FROM forwarder_holds WHERE status = 'WAITING' AND amount = ?1`)
+      .bind(p.order.payAmount!.replace(/\.00$/, ""))
+      .first<{ id: string }>();
     expect(hold).toBeTruthy();
 
-    const results = await Promise.all([decideHold(env, owner, { holdId: hold!.id, decision: "confirm" }), decideHold(env, cashier, { holdId: hold!.id, decision: "confirm" })]);
+    const results = await Promise.all([
+      decideHold(env, owner, { holdId: hold!.id, decision: "confirm" }),
+      decideHold(env, cashier, { holdId: hold!.id, decision: "confirm" }),
+    ]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok)).toEqual([{ ok: false, code: "ALREADY_DECIDED" }]);
     const done = results.find((r) => r.ok)!;
@@ -190,11 +208,17 @@ describe("forwarder: silence", () => {
   it("the dashboard says so when orders of the channel wait and the forwarder has been silent longer than the owner's time", async () => {
     await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "1000000", silenceMinutes: 30 });
     const now = Date.now();
-    await env.DB.prepare(`UPDATE forwarders SET last_message_at = ?1 WHERE channel_code = ?2`).bind(now - 29 * 60_000, CHANNEL).run();
+    await env.DB.prepare(`UPDATE forwarders SET last_message_at = ?1 WHERE channel_code = ?2`)
+      .bind(now - 29 * 60_000, CHANNEL)
+      .run();
     const p = await openOwnOrder("70000");
     expect((await loadDashboard(env.DB, "demo", now)).silentForwarders).toEqual([]);
-    await env.DB.prepare(`UPDATE forwarders SET last_message_at = ?1 WHERE channel_code = ?2`).bind(now - 31 * 60_000, CHANNEL).run();
-    expect((await loadDashboard(env.DB, "demo", now)).silentForwarders).toEqual([{ channelCode: CHANNEL, lastMessageAt: now - 31 * 60_000, silenceMinutes: 30 }]);
+    await env.DB.prepare(`UPDATE forwarders SET last_message_at = ?1 WHERE channel_code = ?2`)
+      .bind(now - 31 * 60_000, CHANNEL)
+      .run();
+    expect((await loadDashboard(env.DB, "demo", now)).silentForwarders).toEqual([
+      { channelCode: CHANNEL, lastMessageAt: now - 31 * 60_000, silenceMinutes: 30 },
+    ]);
     // no open order of the channel: nothing to say
     await env.DB.prepare(`UPDATE pay_amount_reservations SET ended_at = ?1 WHERE channel_code = ?2`).bind(now, CHANNEL).run();
     expect((await loadDashboard(env.DB, "demo", now)).silentForwarders).toEqual([]);

@@ -37,7 +37,8 @@ describe("game lobbies and launch", () => {
   });
 
   it("game lists are cached: fresh 5 minutes, then asked again; askmebet's is never stale; a stale list beats none", async () => {
-    const fault = (count: number) => sandboxProvider("/sandbox/faults", { method: "POST", body: JSON.stringify({ provider: "*", op: "games", mode: "error-before", count }) });
+    const fault = (count: number) =>
+      sandboxProvider("/sandbox/faults", { method: "POST", body: JSON.stringify({ provider: "*", op: "games", mode: "error-before", count }) });
     const now = Date.now();
     expect((await lobby(env, "demo", "alphabet", null, now))?.games.length).toBeGreaterThan(0);
     expect((await lobby(env, "demo", "askmebet", "Fishing", now))?.games.length).toBeGreaterThan(0);
@@ -46,7 +47,7 @@ describe("game lobbies and launch", () => {
       // within 5 minutes nobody asks the provider (it is down and the lists still come)
       expect(await lobby(env, "demo", "alphabet", null, now + LOBBY_FRESH_MS - 1)).not.toBeNull();
       // after 5 minutes the provider is asked; down -> the stale copy still answers
-      const listed = await (await sandboxProvider("/sandbox/faults")).json() as { data: { count: number }[] };
+      const listed = (await (await sandboxProvider("/sandbox/faults")).json()) as { data: { count: number }[] };
       const before = listed.data[0].count;
       expect(await lobby(env, "demo", "alphabet", null, now + LOBBY_FRESH_MS + 1)).not.toBeNull();
       const after = ((await (await sandboxProvider("/sandbox/faults")).json()) as { data: { count: number }[] }).data[0].count;

@@ -28,7 +28,15 @@ const promotion = (id: string, agencyId: string, status: "ACTIVE" | "INACTIVE", 
   env.DB.prepare(
     `INSERT INTO promotions (id, agency_id, status, title, description, image_url, bonus_kind, bonus_value, credit_threshold, turnover_multiple, providers, sort_order)
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'FIXED', '10', '10', '1', '["askmebet"]', ?7)`,
-  ).bind(id, agencyId, status, JSON.stringify({ lo: `ໂປຣ ${id}`, cn: `优惠 ${id}` }), JSON.stringify({ lo: `ລາຍລະອຽດ ${id}` }), image && JSON.stringify({ lo: image }), sort);
+  ).bind(
+    id,
+    agencyId,
+    status,
+    JSON.stringify({ lo: `ໂປຣ ${id}`, cn: `优惠 ${id}` }),
+    JSON.stringify({ lo: `ລາຍລະອຽດ ${id}` }),
+    image && JSON.stringify({ lo: image }),
+    sort,
+  );
 
 describe("landing page service", () => {
   it("promotions: the agency's ACTIVE ones only, in the staff's order, with their banners, in the visitor's language", async () => {
@@ -55,7 +63,13 @@ describe("landing page service", () => {
     expect(page.featured).toHaveLength(FEATURED_GAMES);
     // the first round has one game of each enabled provider, in the agency's order
     expect(page.featured.slice(0, 5).map((g) => g.provider)).toEqual(["askmebet", "betflix", "gclub", "gclub_live", "alphabet"]);
-    expect(page.featured[0]).toEqual({ provider: "askmebet", code: "amb-lucky-reels", name: "Lucky Reels", tab: "Slot", img: "/sandbox/provider/img/amb-lucky-reels.webp" });
+    expect(page.featured[0]).toEqual({
+      provider: "askmebet",
+      code: "amb-lucky-reels",
+      name: "Lucky Reels",
+      tab: "Slot",
+      img: "/sandbox/provider/img/amb-lucky-reels.webp",
+    });
     expect(page.featured.every((g) => g.img.startsWith("/sandbox/provider/img/"))).toBe(true);
     // betflix's list is the lobby's default tab (pp.txt): its sport game is not featured
     expect(page.featured.map((g) => g.code)).not.toContain("bf-football-live");
@@ -136,7 +150,11 @@ describe("landing page service", () => {
     expect(both.hero).toMatchObject({ image: hero, phoneImage: heroPhone });
     const phoneOnly = await landingPage(env, { ...agency, brand: { ...NEUTRAL_BRAND, heroPhone } }, "lo");
     expect(phoneOnly.hero).toMatchObject({ image: heroPhone, phoneImage: null });
-    const elsewhere = await landingPage(env, { ...agency, brand: { ...NEUTRAL_BRAND, hero, heroPhone: { ...heroPhone, url: "//elsewhere.example/p.webp" } } }, "lo");
+    const elsewhere = await landingPage(
+      env,
+      { ...agency, brand: { ...NEUTRAL_BRAND, hero, heroPhone: { ...heroPhone, url: "//elsewhere.example/p.webp" } } },
+      "lo",
+    );
     expect(elsewhere.hero).toMatchObject({ image: hero, phoneImage: null });
   });
 
@@ -156,7 +174,9 @@ describe("the landing page as served (demo agency, neutral brand)", () => {
   });
 
   it("brand colours are CSS custom properties in the HTML, and theme-color is the primary", () => {
-    expect(html).toMatch(/<style nonce="[^"]+" data-testid="brand-colors">:root\{--brand:#0b1f3a;--brand-text:#ffffff;--accent:#f5b301;--accent-text:#111827\}<\/style>/);
+    expect(html).toMatch(
+      /<style nonce="[^"]+" data-testid="brand-colors">:root\{--brand:#0b1f3a;--brand-text:#ffffff;--accent:#f5b301;--accent-text:#111827\}<\/style>/,
+    );
     expect(html).toContain('<meta name="theme-color" content="#0b1f3a"/>');
     // after the app stylesheet (inlined on this page, decision 021), so the agency's colours
     // win over app.css's defaults
@@ -218,7 +238,9 @@ describe("a branded agency's pages as served (brand rows as the owner's page sto
   beforeAll(async () => {
     await addAgency("land-red", "red.localhost");
     const asset = (name: string, slot: string, type: string, width: number, height: number) =>
-      env.DB.prepare(`INSERT INTO brand_assets (agency_id, name, slot, content_type, byte_size, width, height, sha256) VALUES ('land-red', ?1, ?2, ?3, 1000, ?4, ?5, 'x')`).bind(name, slot, type, width, height);
+      env.DB.prepare(
+        `INSERT INTO brand_assets (agency_id, name, slot, content_type, byte_size, width, height, sha256) VALUES ('land-red', ?1, ?2, ?3, 1000, ?4, ?5, 'x')`,
+      ).bind(name, slot, type, width, height);
     await env.DB.batch([
       asset("logo-aaaaaaaaaaaa.png", "logo", "image/png", 240, 64),
       asset("icon-bbbbbbbbbbbb.png", "icon", "image/png", 192, 192),
@@ -247,7 +269,9 @@ describe("a branded agency's pages as served (brand rows as the owner's page sto
     expect(html).toContain('<img src="/brand/logo-aaaaaaaaaaaa.png" alt="ເຮືອນແດງ" width="150" height="40" class="logo"/>');
     expect(html).toContain("© 2026 ເຮືອນແດງ".replace("2026", String(new Date().getUTCFullYear())));
     // a phone takes the phone hero, with its own size (decision 038); the link preview stays the hero
-    expect(html).toMatch(/<picture><source media="\(max-width: 576px\)" srcSet="\/brand\/heroPhone-dddddddddddd\.webp" type="image\/webp" width="720" height="300"\/><img class="hero-img" src="\/brand\/hero-cccccccccccc\.webp" alt="" width="1200" height="400" fetchPriority="high"/);
+    expect(html).toMatch(
+      /<picture><source media="\(max-width: 576px\)" srcSet="\/brand\/heroPhone-dddddddddddd\.webp" type="image\/webp" width="720" height="300"\/><img class="hero-img" src="\/brand\/hero-cccccccccccc\.webp" alt="" width="1200" height="400" fetchPriority="high"/,
+    );
     expect(html).toContain("<h1>ຫົວຂໍ້ແດງ</h1>");
     expect(html).not.toContain("Demo Agency");
   });

@@ -45,7 +45,9 @@ describe("deployed", () => {
   it("the header names no other host and never changes an https request", async () => {
     const other = await fetchApp("http://localhost/player/referral", { headers: { Cookie: cookie, "MF-Original-Hostname": "evil.example:8787" } });
     expect(await other.text()).toContain("http://localhost/register?ref=");
-    const https = await fetchApp("https://localhost/player/referral", { headers: { Cookie: cookie.replace(/^session=/, "__Host-session="), "MF-Original-Hostname": "localhost:8787" } });
+    const https = await fetchApp("https://localhost/player/referral", {
+      headers: { Cookie: cookie.replace(/^session=/, "__Host-session="), "MF-Original-Hostname": "localhost:8787" },
+    });
     expect(await https.text()).not.toContain("localhost:8787");
   });
 });

@@ -22,7 +22,9 @@ describe("the lite money forms' validator module (decision 034, Forms)", () => {
   const key = crypto.randomUUID();
 
   it("validates with the actions' schemas: errors by field as translation keys, {} when valid", () => {
-    expect(validate("deposit", form({ provider: "askmebet", channelCode: "BCEL-QR", amount: "12x", idempotencyKey: key }))).toEqual({ amount: ["deposit.validation.amount"] });
+    expect(validate("deposit", form({ provider: "askmebet", channelCode: "BCEL-QR", amount: "12x", idempotencyKey: key }))).toEqual({
+      amount: ["deposit.validation.amount"],
+    });
     expect(validate("deposit", form({ provider: "askmebet", channelCode: "BCEL-QR", amount: "60.000", idempotencyKey: key }))).toEqual({});
     expect(validate("deposit", form({ channelCode: "BCEL-QR", amount: "60000", idempotencyKey: key }))).toEqual({ provider: ["deposit.validation.provider"] });
     // the refine of "all credit": no amount needs the box
@@ -30,7 +32,12 @@ describe("the lite money forms' validator module (decision 034, Forms)", () => {
     expect(validate("withdraw", form({ provider: "askmebet", all: "on", idempotencyKey: key }))).toEqual({});
     const bank = validate("bank-account", form({ bankCode: "BCEL", accountNumber: "12", accountName: "A", currency: "THB", owner: "SELF" }));
     expect(Object.keys(bank ?? {}).sort()).toEqual(["accountName", "accountNumber", "currency"]);
-    expect(validate("bank-replace", form({ intent: "replace", bankCode: "BCEL", accountNumber: "0101234567890", accountName: "Test Player", currency: "LAK", owner: "SELF" }))).toEqual({
+    expect(
+      validate(
+        "bank-replace",
+        form({ intent: "replace", bankCode: "BCEL", accountNumber: "0101234567890", accountName: "Test Player", currency: "LAK", owner: "SELF" }),
+      ),
+    ).toEqual({
       currentPassword: ["validation.pleaseEnterPassword"],
     });
     expect(validate("change-password", form({ currentPassword: "long-enough-0", newPassword: "short", confirmNewPassword: "" }))).toEqual({
@@ -65,7 +72,8 @@ describe("the money pages are lite (decisions 021, 034)", { timeout: 90_000 }, (
     const inline = scripts(html).filter((s) => !s.attrs.includes("application/json") && s.text !== MARK_JS_SCRIPT);
     expect(inline).toHaveLength(1);
     expect(html).toContain(MARK_JS_SCRIPT);
-    for (const part of ["liteValidate", "liteCreditPreview", "liteDepositStatus", "liteCountdown", "function nextPollDelay("]) expect(inline[0]!.text).toContain(part);
+    for (const part of ["liteValidate", "liteCreditPreview", "liteDepositStatus", "liteCountdown", "function nextPollDelay("])
+      expect(inline[0]!.text).toContain(part);
     expect(inline[0]!.text).not.toContain("$ZodType");
     // the validator's words are inlined for the lite `t`
     expect(html).toContain("ກະລຸນາປ້ອນຈຳນວນເງິນເປັນຕົວເລກ (ກີບ)"); // deposit.validation.amount (lo)

@@ -16,7 +16,12 @@ beforeAll(seedDemo);
 
 /** Every name=value cookie a response sets (what the browser keeps). */
 function cookiesOf(res: Response, previous = ""): string {
-  const jar = new Map(previous.split("; ").filter(Boolean).map((c) => [c.split("=")[0], c] as const));
+  const jar = new Map(
+    previous
+      .split("; ")
+      .filter(Boolean)
+      .map((c) => [c.split("=")[0], c] as const),
+  );
   for (const set of res.headers.getSetCookie()) {
     const pair = set.split(";")[0];
     const name = pair.split("=")[0];
@@ -44,7 +49,10 @@ describe("device cookies: the owner's own browser is never locked out by strange
     // the owner logged in from this browser before (and logged out)
     const first = await loginViaForm(name, PASSWORD, { ip: "198.51.100.20" });
     expect(first.status).toBe(302);
-    const browser = cookiesOf(first).split("; ").filter((c) => !/^(session|__Host-session)=/.test(c)).join("; ");
+    const browser = cookiesOf(first)
+      .split("; ")
+      .filter((c) => !/^(session|__Host-session)=/.test(c))
+      .join("; ");
     for (let i = 0; i < 100; i++) {
       const res = await loginViaForm(name, `wrong-guess-${i}`, { ip: `203.0.113.${i}` });
       expect([401, 429]).toContain(res.status);
@@ -63,7 +71,10 @@ describe("device cookies: the owner's own browser is never locked out by strange
     const half = cookiesOf(first);
     const second = await postForm("/admin/login/totp", { code: await totpAt(staff.totpSecret, currentTotpStep()) }, { ip: "198.51.100.30", cookie: half });
     expect(second.status).toBe(302);
-    const browser = cookiesOf(second, half).split("; ").filter((c) => !/^(staff|__Host-staff)=/.test(c)).join("; ");
+    const browser = cookiesOf(second, half)
+      .split("; ")
+      .filter((c) => !/^(staff|__Host-staff)=/.test(c))
+      .join("; ");
     for (let i = 0; i < 89; i++) await postForm("/admin/login", { username, password: `wrong-${i}-pass` }, { ip: `192.0.2.${i}` });
     const owner = await postForm("/admin/login", { username, password }, { ip: "198.51.100.30", cookie: browser });
     expect(owner.status).toBe(302);
@@ -72,7 +83,9 @@ describe("device cookies: the owner's own browser is never locked out by strange
 });
 
 describe("strangers", () => {
-  it("credential stuffing: 200 guesses over 10 addresses x 20 usernames meet 429s; owners with a device cookie still log in", { timeout: 180_000 }, async () => {
+  it("credential stuffing: 200 guesses over 10 addresses x 20 usernames meet 429s; owners with a device cookie still log in", {
+    timeout: 180_000,
+  }, async () => {
     await addAgency("stuffed", "stuffed.localhost");
     await setFailureBudget("stuffed", 20);
     const owners: { name: string; browser: string }[] = [];
@@ -81,7 +94,13 @@ describe("strangers", () => {
       expect((await registerViaForm(name, PASSWORD, "stuffed.localhost", `10.50.0.${i}`)).status).toBe(302);
       const res = await loginViaForm(name, PASSWORD, { host: "stuffed.localhost", ip: `10.50.1.${i}` });
       expect(res.status).toBe(302);
-      owners.push({ name, browser: cookiesOf(res).split("; ").filter((c) => !/^(session|__Host-session)=/.test(c)).join("; ") });
+      owners.push({
+        name,
+        browser: cookiesOf(res)
+          .split("; ")
+          .filter((c) => !/^(session|__Host-session)=/.test(c))
+          .join("; "),
+      });
     }
     const usernames = [...owners.map((o) => o.name), ...Array.from({ length: 17 }, (_, i) => `victim${i}x`)];
     const statuses: number[] = [];
@@ -106,7 +125,13 @@ describe("strangers", () => {
     const t0 = Date.UTC(2026, 3, 1);
     const outcomes: string[] = [];
     for (let i = 1; i <= 7; i++) {
-      const outcome = await login(env.DB, "demo", { username: name, password: `v6-guess-${i}` }, client(`2001:db8:abcd:12::${i.toString(16)}`), () => t0 + i * 100);
+      const outcome = await login(
+        env.DB,
+        "demo",
+        { username: name, password: `v6-guess-${i}` },
+        client(`2001:db8:abcd:12::${i.toString(16)}`),
+        () => t0 + i * 100,
+      );
       outcomes.push(outcome.ok ? "ok" : outcome.code);
     }
     // 5 free failures for the account from that /64, then it waits
@@ -116,7 +141,8 @@ describe("strangers", () => {
 
   it("the username availability check is throttled like login: 60 checks from one address meet 429", async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 60; i++) statuses.push((await postJson("/api/v2/players/username/validate", { username: `probe${i}x` }, { ip: "203.0.113.200" })).status);
+    for (let i = 0; i < 60; i++)
+      statuses.push((await postJson("/api/v2/players/username/validate", { username: `probe${i}x` }, { ip: "203.0.113.200" })).status);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(statuses[0]).toBe(200);
     // another address is not held back

@@ -20,11 +20,7 @@ let ipCounter = 0;
 const nextIp = () => `10.60.${++ipCounter}.1`;
 
 function registerForm(username: string, displayName: string) {
-  return postForm(
-    "/register",
-    { username, password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: "on", displayName },
-    { ip: nextIp() },
-  );
+  return postForm("/register", { username, password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: "on", displayName }, { ip: nextIp() });
 }
 
 async function playerWithSession(prefix: string) {
@@ -65,7 +61,12 @@ describe("display names (register form and JSON API)", () => {
 
   it("the service refuses it too, whoever calls it", async () => {
     const name = uniqueName("rlosvc");
-    const outcome = await registerPlayer(env.DB, "demo", { username: name, password: PASSWORD, phone: "02055555555", displayName: "a\u2066b" }, { ip: nextIp(), userAgent: null });
+    const outcome = await registerPlayer(
+      env.DB,
+      "demo",
+      { username: name, password: PASSWORD, phone: "02055555555", displayName: "a\u2066b" },
+      { ip: nextIp(), userAgent: null },
+    );
     expect(outcome.ok).toBe(false);
     expect(await stored(name)).toBeNull();
   });
@@ -88,7 +89,12 @@ describe("bank account name", () => {
   });
 
   it("the service refuses a C1 control character too", async () => {
-    const reg = await registerPlayer(env.DB, "demo", { username: uniqueName("c1"), password: PASSWORD, phone: "02055555555" }, { ip: nextIp(), userAgent: null });
+    const reg = await registerPlayer(
+      env.DB,
+      "demo",
+      { username: uniqueName("c1"), password: PASSWORD, phone: "02055555555" },
+      { ip: nextIp(), userAgent: null },
+    );
     if (!reg.ok) throw new Error("register failed");
     const outcome = await addBankAccount(env.DB, "demo", reg.playerId, { bankCode: "BCEL", accountNumber: "0101000600003", accountName: "ab\u0085cd" });
     expect(outcome.ok).toBe(false);

@@ -17,7 +17,9 @@ beforeAll(async () => {
 });
 
 async function auditRows(action: string) {
-  const { results } = await env.DB.prepare(`SELECT * FROM audit_log WHERE agency_id = 'demo' AND action = ?1 ORDER BY id`).bind(action).all<Record<string, string | null>>();
+  const { results } = await env.DB.prepare(`SELECT * FROM audit_log WHERE agency_id = 'demo' AND action = ?1 ORDER BY id`)
+    .bind(action)
+    .all<Record<string, string | null>>();
   return results;
 }
 
@@ -41,7 +43,15 @@ describe("reading the agency's static QR (service)", () => {
       const read = await readOwnAccountQr(env.DB, "demo", input);
       expect(read).toEqual({
         ok: true,
-        qr: expect.objectContaining({ text, iin: "27710418", bankCode: "BCEL", receiverId: "mch19B73F61B9E", receiverName: "VIENTIANE PLAY", receiverCity: "VIENTIANE", suggestedCode: "OWN-BCEL" }),
+        qr: expect.objectContaining({
+          text,
+          iin: "27710418",
+          bankCode: "BCEL",
+          receiverId: "mch19B73F61B9E",
+          receiverName: "VIENTIANE PLAY",
+          receiverCity: "VIENTIANE",
+          suggestedCode: "OWN-BCEL",
+        }),
       });
     }
   });
@@ -70,23 +80,44 @@ describe("reading the agency's static QR (service)", () => {
 describe("saving an own-account channel (service)", () => {
   it("two creates of one code at once: one channel, one audit row", async () => {
     const text = staticLaoQr({ receiver: "mchRACE0001", iin: "70030418" });
-    const results = await Promise.all([1, 2].map(() => changeOwnAccountChannels(env.DB, owner, { intent: "create", qrText: text, code: "RACE", displayName: "Race" })));
+    const results = await Promise.all(
+      [1, 2].map(() => changeOwnAccountChannels(env.DB, owner, { intent: "create", qrText: text, code: "RACE", displayName: "Race" })),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.code)).toEqual(["CHANNEL_EXISTS"]);
     expect((await auditRows("settings.ownAccount.create")).filter((r) => r.target === "RACE")).toHaveLength(1);
     // The same receiver cannot become a second active channel.
-    expect(await changeOwnAccountChannels(env.DB, owner, { intent: "create", qrText: text, code: "RACE2", displayName: "Race" })).toEqual({ ok: false, code: "QR", problem: "SAME_ACCOUNT" });
+    expect(await changeOwnAccountChannels(env.DB, owner, { intent: "create", qrText: text, code: "RACE2", displayName: "Race" })).toEqual({
+      ok: false,
+      code: "QR",
+      problem: "SAME_ACCOUNT",
+    });
   });
 
   it("refuses a tampered QR at save time (the confirm form's copy is read again)", async () => {
     const good = staticLaoQr({ receiver: "mchTAMPER" });
     const tampered = good.replace("mchTAMPER", "mchTAMPEX");
-    expect(await changeOwnAccountChannels(env.DB, owner, { intent: "create", qrText: tampered, code: "TAMPER", displayName: "x" })).toEqual({ ok: false, code: "QR", problem: "CRC" });
+    expect(await changeOwnAccountChannels(env.DB, owner, { intent: "create", qrText: tampered, code: "TAMPER", displayName: "x" })).toEqual({
+      ok: false,
+      code: "QR",
+      problem: "CRC",
+    });
     expect(await channelRow("TAMPER")).toBeNull();
   });
 
   it("the generic channel form cannot rewrite an own-account channel's bank or receiver", async () => {
-    const result = await saveChannel(env.DB, owner, { intent: "channel", existing: "1", code: "RACE", mid: "123456789012", displayName: "x", currency: "LAK", bankCode: "BCEL", merchantName: "X", merchantCity: "Y", active: "on" });
+    const result = await saveChannel(env.DB, owner, {
+      intent: "channel",
+      existing: "1",
+      code: "RACE",
+      mid: "123456789012",
+      displayName: "x",
+      currency: "LAK",
+      bankCode: "BCEL",
+      merchantName: "X",
+      merchantCity: "Y",
+      active: "on",
+    });
     expect(result).toEqual({ ok: false, code: "CHANNEL_OWN_ACCOUNT" });
     expect(await channelRow("RACE")).toMatchObject({ mid: "mchRACE0001", bank_code: "LDB", iin: "70030418" });
   });
@@ -115,16 +146,38 @@ describe("the channel screen (owner only)", () => {
     expect(page).toContain('value="OWN-APB"');
     expect(page).not.toMatch(/name="account/i); // no account-number field: the receiver comes from the QR only
 
-    const saved = await postForm(PAGE, { intent: "create", qrText: text, code: "own-apb", displayName: "APB main account" }, { cookie: ownerCookie, ip: "10.55.0.1" });
+    const saved = await postForm(
+      PAGE,
+      { intent: "create", qrText: text, code: "own-apb", displayName: "APB main account" },
+      { cookie: ownerCookie, ip: "10.55.0.1" },
+    );
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe(`${PAGE}#channel-OWN-APB`);
     expect(await channelRow("OWN-APB")).toMatchObject({
-      gateway: "own_account", iin: "70020418", bank_code: "APB", mid: "mchUPLOAD42", merchant_name: "LUCKY AGENCY", merchant_city: "VIENTIANE",
-      display_name: "APB main account", static_qr: text, qr_mode: "derived", active: 1, currency: "LAK",
+      gateway: "own_account",
+      iin: "70020418",
+      bank_code: "APB",
+      mid: "mchUPLOAD42",
+      merchant_name: "LUCKY AGENCY",
+      merchant_city: "VIENTIANE",
+      display_name: "APB main account",
+      static_qr: text,
+      qr_mode: "derived",
+      active: 1,
+      currency: "LAK",
     });
     const [audit] = (await auditRows("settings.ownAccount.create")).filter((r) => r.target === "OWN-APB");
     expect(audit).toMatchObject({ staff_username: "chan-owner", ip: "10.55.0.1", before_json: null });
-    expect(JSON.parse(audit.after_json!)).toEqual({ code: "OWN-APB", displayName: "APB main account", bankCode: "APB", iin: "70020418", receiverId: "mchUPLOAD42", merchantName: "LUCKY AGENCY", merchantCity: "VIENTIANE", qrMode: "derived" });
+    expect(JSON.parse(audit.after_json!)).toEqual({
+      code: "OWN-APB",
+      displayName: "APB main account",
+      bankCode: "APB",
+      iin: "70020418",
+      receiverId: "mchUPLOAD42",
+      merchantName: "LUCKY AGENCY",
+      merchantCity: "VIENTIANE",
+      qrMode: "derived",
+    });
     // Listed on the screen and on the settings page (which links to it rather than editing it).
     expect(await (await fetchApp(`http://localhost${PAGE}`, { headers: { Cookie: ownerCookie } })).text()).toContain('data-testid="own-account-OWN-APB"');
     const settings = await (await fetchApp("http://localhost/admin/settings", { headers: { Cookie: ownerCookie } })).text();
@@ -161,7 +214,11 @@ describe("the channel screen (owner only)", () => {
   });
 
   it("an upload over the size limit is refused before it is read (413)", async () => {
-    const res = await postMultipart({ intent: "read", qrText: "" }, { bytes: new Uint8Array(3 * 1024 * 1024), name: "big.png", type: "image/png" }, ownerCookie);
+    const res = await postMultipart(
+      { intent: "read", qrText: "" },
+      { bytes: new Uint8Array(3 * 1024 * 1024), name: "big.png", type: "image/png" },
+      ownerCookie,
+    );
     expect(res.status).toBe(413);
     expect(await res.text()).toContain(lo.ownAccount.problems.IMAGE_TOO_LARGE);
   });
@@ -188,7 +245,15 @@ describe("the channel screen (owner only)", () => {
     const audits = await env.DB.prepare(`SELECT COUNT(*) AS n FROM audit_log`).first<{ n: number }>();
     expect((await fetchApp(`http://localhost${PAGE}`, { headers: { Cookie: cashierCookie }, redirect: "manual" })).status).toBe(403);
     expect((await postMultipart({ intent: "read", qrText: staticLaoQr() }, null, cashierCookie)).status).toBe(403);
-    expect((await postForm(PAGE, { intent: "create", qrText: staticLaoQr({ receiver: "mchCASHIER" }), code: "CASHIER", displayName: "x" }, { cookie: cashierCookie })).status).toBe(403);
+    expect(
+      (
+        await postForm(
+          PAGE,
+          { intent: "create", qrText: staticLaoQr({ receiver: "mchCASHIER" }), code: "CASHIER", displayName: "x" },
+          { cookie: cashierCookie },
+        )
+      ).status,
+    ).toBe(403);
     expect((await postForm(PAGE, { intent: "mode", code: "RACE", mode: "static" }, { cookie: cashierCookie })).status).toBe(403);
     expect(await channelRow("CASHIER")).toBeNull();
     expect(await channelRow("RACE")).toMatchObject({ qr_mode: "derived" });

@@ -32,11 +32,21 @@ async function openOwnOrder(amount = "100000") {
 let txCounter = 0;
 function tx(fields: Partial<BankTransactionInput> & { amount: string }): BankTransactionInput {
   txCounter += 1;
-  return { channelCode: CHANNEL, bankTransactionId: `FT${Date.now()}${txCounter}`, bankTime: Date.now(), reference: null, source: "statement", raw: `line ${txCounter}`, ...fields };
+  return {
+    channelCode: CHANNEL,
+    bankTransactionId: `FT${Date.now()}${txCounter}`,
+    bankTime: Date.now(),
+    reference: null,
+    source: "statement",
+    raw: `line ${txCounter}`,
+    ...fields,
+  };
 }
 
 async function unmatchedRow(transactionKeyEnd: string) {
-  return env.DB.prepare(`SELECT * FROM unmatched_payments WHERE agency_id = 'demo' AND transaction_id LIKE ?1`).bind(`%:${transactionKeyEnd}`).first<Record<string, unknown>>();
+  return env.DB.prepare(`SELECT * FROM unmatched_payments WHERE agency_id = 'demo' AND transaction_id LIKE ?1`)
+    .bind(`%:${transactionKeyEnd}`)
+    .first<Record<string, unknown>>();
 }
 
 describe("own-account deposits: unique pay amount", () => {
@@ -59,7 +69,9 @@ describe("own-account deposits: unique pay amount", () => {
     const amounts = orders.map((o) => o!.payAmount!);
     expect(new Set(amounts).size).toBe(12);
     for (const a of amounts) expect(Number(a)).toBeGreaterThan(250000);
-    const held = await env.DB.prepare(`SELECT COUNT(*) AS n FROM pay_amount_reservations WHERE agency_id = 'demo' AND asked_amount = '250000.00' AND held = 1`).first<{ n: number }>();
+    const held = await env.DB.prepare(
+      `SELECT COUNT(*) AS n FROM pay_amount_reservations WHERE agency_id = 'demo' AND asked_amount = '250000.00' AND held = 1`,
+    ).first<{ n: number }>();
     expect(held!.n).toBe(12);
   }, 240_000);
 });
@@ -77,7 +89,9 @@ describe("own-account deposits: the matcher", () => {
     expect(await applyBankTransaction(env, "demo", input, null)).toEqual({ kind: "duplicate", orderCode: p.order.code });
     expect(await matchBankTransaction(env, "demo", input)).toEqual({ kind: "duplicate", orderCode: p.order.code });
     expect(await providerBalance("betflix", p.username)).toBe("100.00");
-    const audit = await env.DB.prepare(`SELECT COUNT(*) AS n FROM audit_log WHERE agency_id = 'demo' AND action = 'bank-transaction.recorded' AND target = ?1`).bind(`${CHANNEL}:${input.bankTransactionId}`).first<{ n: number }>();
+    const audit = await env.DB.prepare(`SELECT COUNT(*) AS n FROM audit_log WHERE agency_id = 'demo' AND action = 'bank-transaction.recorded' AND target = ?1`)
+      .bind(`${CHANNEL}:${input.bankTransactionId}`)
+      .first<{ n: number }>();
     expect(audit!.n).toBe(1);
   });
 
@@ -169,8 +183,16 @@ describe("staff: the open-deposits queue", () => {
   it("mark paid needs the bank's transaction id; two staff pressing at once get one outcome; an id used before is refused", async () => {
     const p = await openOwnOrder("60000");
     const queue = await openDepositsQueue(env, "demo");
-    expect(queue.items.find((i) => i.code === p.order.code)).toMatchObject({ payAmount: p.order.payAmount, askedAmount: "60000.00", username: p.username, expired: false });
-    expect(await markOpenDepositPaid(env, actor("cashier1"), { orderCode: p.order.code, bankTransactionId: "  ", bankTime: Date.now() })).toEqual({ ok: false, error: "TRANSACTION_ID_REQUIRED" });
+    expect(queue.items.find((i) => i.code === p.order.code)).toMatchObject({
+      payAmount: p.order.payAmount,
+      askedAmount: "60000.00",
+      username: p.username,
+      expired: false,
+    });
+    expect(await markOpenDepositPaid(env, actor("cashier1"), { orderCode: p.order.code, bankTransactionId: "  ", bankTime: Date.now() })).toEqual({
+      ok: false,
+      error: "TRANSACTION_ID_REQUIRED",
+    });
     const id = `BCEL${Date.now()}`;
     const [a, b] = await Promise.all([
       markOpenDepositPaid(env, actor("cashier1"), { orderCode: p.order.code, bankTransactionId: id, bankTime: Date.now() }),
@@ -186,10 +208,17 @@ describe("staff: the open-deposits queue", () => {
     expect(unmatched!.n).toBe(0); // the losing press left nothing behind
     // the same bank id for another order: refused, that order stays open
     const q = await openOwnOrder("60000");
-    const usedId = (a.ok ? id : `${id}X`);
-    expect(await markOpenDepositPaid(env, actor("cashier1"), { orderCode: q.order.code, bankTransactionId: usedId, bankTime: Date.now() })).toEqual({ ok: false, error: "ALREADY_USED" });
+    const usedId = a.ok ? id : `${id}X`;
+    expect(await markOpenDepositPaid(env, actor("cashier1"), { orderCode: q.order.code, bankTransactionId: usedId, bankTime: Date.now() })).toEqual({
+      ok: false,
+      error: "ALREADY_USED",
+    });
     expect((await openDepositsQueue(env, "demo")).items.find((i) => i.code === q.order.code)).toBeTruthy();
-    const audit = await env.DB.prepare(`SELECT staff_username FROM audit_log WHERE agency_id = 'demo' AND action = 'bank-transaction.recorded' AND target LIKE ?1`).bind(`%:${usedId}`).all<{ staff_username: string }>();
+    const audit = await env.DB.prepare(
+      `SELECT staff_username FROM audit_log WHERE agency_id = 'demo' AND action = 'bank-transaction.recorded' AND target LIKE ?1`,
+    )
+      .bind(`%:${usedId}`)
+      .all<{ staff_username: string }>();
     expect(audit.results).toHaveLength(1);
   }, 120_000);
 });

@@ -57,7 +57,10 @@ describe("what each page ships (decision 021)", () => {
     for (const path of ["/", "/login"]) {
       const html = await (await fetchApp(`http://localhost${path}`)).text();
       const list = scripts(html);
-      expect(list.map((s) => s.text === MARK_JS_SCRIPT), path).toEqual([true, false]);
+      expect(
+        list.map((s) => s.text === MARK_JS_SCRIPT),
+        path,
+      ).toEqual([true, false]);
       expect(list[1]!.text, path).not.toContain("collectFingerprint");
       expect(html, path).not.toContain('type="module"');
     }

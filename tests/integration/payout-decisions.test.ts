@@ -43,7 +43,9 @@ async function openWithdrawal(credit: string) {
   await fundProvider("askmebet", p.username, "9000.00");
   const res = await postWithdraw(p.cookie, { provider: "askmebet", amount: credit });
   expect(res.status).toBe(302);
-  const list = (await (await fetchApp("http://localhost/api/v2/players/withdrawals?pageSize=5", { headers: { Cookie: p.cookie } })).json()) as { items: { code: string }[] };
+  const list = (await (await fetchApp("http://localhost/api/v2/players/withdrawals?pageSize=5", { headers: { Cookie: p.cookie } })).json()) as {
+    items: { code: string }[];
+  };
   const code = list.items[0].code;
   return { ...p, code };
 }
@@ -142,7 +144,9 @@ describe("one payout per withdrawal", () => {
 });
 
 describe("every caller at once", () => {
-  it("back-office paid, API approve, API paid and API reject sent together, 6 times: one decision each time, never two payouts", { timeout: 120_000 }, async () => {
+  it("back-office paid, API approve, API paid and API reject sent together, 6 times: one decision each time, never two payouts", {
+    timeout: 120_000,
+  }, async () => {
     await bank("/sandbox/faults", { mode: "payout-hold", count: 1000, referencePrefix: "W" });
     const cookie = await cashierSession();
     for (let round = 0; round < 6; round++) {
@@ -175,14 +179,20 @@ describe("operator API tokens", () => {
     const { createApiToken, rotateApiToken, revokeApiToken } = await import("../../workers/services/api-tokens");
     const who = { agencyId: "demo", staffId: null, staffUsername: "boss", ip: "local", userAgent: null };
     const { token: first, apiToken } = await createApiToken(env.DB, "demo", "ledger-sync", who);
-    const stored = await env.DB.prepare(`SELECT token_hash, hint FROM api_tokens WHERE id = ?1`).bind(apiToken.id).first<{ token_hash: string; hint: string }>();
+    const stored = await env.DB.prepare(`SELECT token_hash, hint FROM api_tokens WHERE id = ?1`)
+      .bind(apiToken.id)
+      .first<{ token_hash: string; hint: string }>();
     expect(stored!.token_hash).not.toContain(first.slice(4)); // only the hash is kept
     expect(stored!.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(first.startsWith(stored!.hint)).toBe(true);
 
     const w = await openWithdrawal("6000");
     const call = (token: string) =>
-      fetchApp(`http://localhost/api/staff/withdrawals/${w.code}/approve`, { method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` }, body: "{}" });
+      fetchApp(`http://localhost/api/staff/withdrawals/${w.code}/approve`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+        body: "{}",
+      });
     const rotated = await rotateApiToken(env.DB, "demo", apiToken.id, who);
     if (!rotated.ok) throw new Error("rotate failed");
     expect((await call(first)).status).toBe(401);
@@ -192,8 +202,18 @@ describe("operator API tokens", () => {
     expect((await call(rotated.token)).status).toBe(401);
     expect(await rotateApiToken(env.DB, "demo", apiToken.id, who)).toMatchObject({ ok: false, code: "REVOKED" });
 
-    const audit = (await env.DB.prepare(`SELECT action, staff_username, after_json FROM audit_log WHERE target IN (?1, ?2) ORDER BY id`).bind(`api-token:${apiToken.id}`, `withdrawal:${w.code}`).all<{ action: string; staff_username: string; after_json: string }>()).results;
-    expect(audit.map((r) => r.action)).toEqual(["api-token.created", "api-token.rotated", "api.withdrawal.approve", "api.withdrawal.approve", "api-token.revoked"]);
+    const audit = (
+      await env.DB.prepare(`SELECT action, staff_username, after_json FROM audit_log WHERE target IN (?1, ?2) ORDER BY id`)
+        .bind(`api-token:${apiToken.id}`, `withdrawal:${w.code}`)
+        .all<{ action: string; staff_username: string; after_json: string }>()
+    ).results;
+    expect(audit.map((r) => r.action)).toEqual([
+      "api-token.created",
+      "api-token.rotated",
+      "api.withdrawal.approve",
+      "api.withdrawal.approve",
+      "api-token.revoked",
+    ]);
     expect(audit.filter((r) => r.action === "api.withdrawal.approve").map((r) => JSON.parse(r.after_json).result)).toEqual(["applied", "duplicate"]);
     expect(audit.find((r) => r.action === "api.withdrawal.approve")!.staff_username).toBe("api-token:ledger-sync");
     // the value never reaches the audit log

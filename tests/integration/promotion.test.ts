@@ -2,7 +2,19 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { postForm } from "../setup/players";
-import { fundProvider, openOrder, payOutNow, payQr, playerWithBank, postDeposit, postWithdraw, providerBalance, pumpDeliveries, qrPayloadOf, sandboxProvider } from "../setup/money";
+import {
+  fundProvider,
+  openOrder,
+  payOutNow,
+  payQr,
+  playerWithBank,
+  postDeposit,
+  postWithdraw,
+  providerBalance,
+  pumpDeliveries,
+  qrPayloadOf,
+  sandboxProvider,
+} from "../setup/money";
 import { runInDurableObject } from "cloudflare:test";
 import { walletOf } from "../../workers/services/wallet";
 
@@ -50,7 +62,19 @@ async function payOut(p: Player, code: string) {
 
 async function current(p: Player) {
   const res = await fetchApp("http://localhost/api/v2/promotions/current", { headers: { Cookie: p.cookie } });
-  return ((await res.json()) as { current: null | { id: string; status: string; provider: string; bonus: string | null; bonusCredited: boolean; turnoverTarget: string | null; turnoverDone: string | null } }).current;
+  return (
+    (await res.json()) as {
+      current: null | {
+        id: string;
+        status: string;
+        provider: string;
+        bonus: string | null;
+        bonusCredited: boolean;
+        turnoverTarget: string | null;
+        turnoverDone: string | null;
+      };
+    }
+  ).current;
 }
 
 describe("promotions", () => {
@@ -174,7 +198,11 @@ describe("promotions", () => {
     await p2.wallet.runDueWork();
     await bet("betflix", p2.username, await providerBalance("betflix", p2.username)); // lose it (or not) — credit must drop below 10
     const balance = Number(await providerBalance("betflix", p2.username));
-    if (balance >= 10) await sandboxProvider(`/api/betflix/withdraw`, { method: "POST", body: JSON.stringify({ username: `demo_${p2.username}`, amount: balance.toFixed(2), transactionRef: `SPEND${Date.now()}` }) });
+    if (balance >= 10)
+      await sandboxProvider(`/api/betflix/withdraw`, {
+        method: "POST",
+        body: JSON.stringify({ username: `demo_${p2.username}`, amount: balance.toFixed(2), transactionRef: `SPEND${Date.now()}` }),
+      });
     const firstOnly = await claim(p2, WELCOME, "betflix");
     expect(await firstOnly.text()).toContain("ໂປຣໂມຊັນນີ້ສຳລັບລູກຄ້າໃໝ່ / ການຝາກຄັ້ງທຳອິດເທົ່ານັ້ນ");
   });
@@ -299,9 +327,13 @@ describe("promotions", () => {
     await claim(p, SET_AMOUNT_PROMO);
     const usage = (await current(p))!;
     await runInDurableObject(walletOf(env, "demo", p.playerId), async (_instance, state) => {
-      expect(() => state.storage.sql.exec(`UPDATE promotion_usages SET status = 'SUCCESS' WHERE id = ?`, usage.id)).toThrow(/refused promotion usage transition/);
+      expect(() => state.storage.sql.exec(`UPDATE promotion_usages SET status = 'SUCCESS' WHERE id = ?`, usage.id)).toThrow(
+        /refused promotion usage transition/,
+      );
       expect(() =>
-        state.storage.sql.exec(`INSERT INTO promotion_usages (id, promotion_id, provider, status, rules_json, claimed_at) VALUES ('x', 'daily-10', 'askmebet', 'CLAIMED', '{}', 0)`),
+        state.storage.sql.exec(
+          `INSERT INTO promotion_usages (id, promotion_id, provider, status, rules_json, claimed_at) VALUES ('x', 'daily-10', 'askmebet', 'CLAIMED', '{}', 0)`,
+        ),
       ).toThrow(/UNIQUE/);
       expect(() => state.storage.sql.exec(`UPDATE deposit_orders SET status = 'SUCCESS' WHERE status = 'OPEN'`)).not.toThrow(); // no open order: nothing to refuse
     });

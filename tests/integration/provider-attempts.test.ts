@@ -25,7 +25,11 @@ afterEach(async () => {
 
 type AttemptRow = { provider: string; order_code: string; reference: string; op: string; outcome: string; error_code: string | null; at: string };
 const attemptsOf = async (orderCode: string) =>
-  (await env.DB.prepare(`SELECT provider, order_code, reference, op, outcome, error_code, at FROM provider_attempts WHERE order_code = ?1 ORDER BY at, seq`).bind(orderCode).all<AttemptRow>()).results;
+  (
+    await env.DB.prepare(`SELECT provider, order_code, reference, op, outcome, error_code, at FROM provider_attempts WHERE order_code = ?1 ORDER BY at, seq`)
+      .bind(orderCode)
+      .all<AttemptRow>()
+  ).results;
 
 async function until<T>(probe: () => Promise<T | null>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -65,7 +69,8 @@ describe("provider attempts are stored and the dashboard shows an outage", () =>
     const transfers = rows.filter((r) => r.op === "transfer_in");
     expect(transfers.length).toBe((await p.wallet.getDeposit(p.code))!.attempts);
     expect(transfers.length).toBeGreaterThanOrEqual(4);
-    for (const r of transfers) expect(r).toMatchObject({ provider: "alphabet", order_code: p.code, reference: p.code, outcome: "error", error_code: "HTTP_500" });
+    for (const r of transfers)
+      expect(r).toMatchObject({ provider: "alphabet", order_code: p.code, reference: p.code, outcome: "error", error_code: "HTTP_500" });
     expect(rows.filter((r) => r.op === "status").every((r) => r.outcome === "ok")).toBe(true);
 
     const dash = await loadDashboard(env.DB, "demo", Date.now() + 60_000);
@@ -114,8 +119,12 @@ describe("provider attempts are stored and the dashboard shows an outage", () =>
     const old = new Date(Date.now() - 8 * 86400_000).toISOString();
     const recent = new Date().toISOString();
     await env.DB.batch([
-      env.DB.prepare(`INSERT INTO provider_attempts (agency_id, player_id, seq, provider, order_code, reference, op, outcome, at) VALUES ('demo', 'prune-p', 1, 'askmebet', 'DOLD', 'DOLD', 'transfer_in', 'error', ?1)`).bind(old),
-      env.DB.prepare(`INSERT INTO provider_attempts (agency_id, player_id, seq, provider, order_code, reference, op, outcome, at) VALUES ('demo', 'prune-p', 2, 'askmebet', 'DNEW', 'DNEW', 'transfer_in', 'error', ?1)`).bind(recent),
+      env.DB.prepare(
+        `INSERT INTO provider_attempts (agency_id, player_id, seq, provider, order_code, reference, op, outcome, at) VALUES ('demo', 'prune-p', 1, 'askmebet', 'DOLD', 'DOLD', 'transfer_in', 'error', ?1)`,
+      ).bind(old),
+      env.DB.prepare(
+        `INSERT INTO provider_attempts (agency_id, player_id, seq, provider, order_code, reference, op, outcome, at) VALUES ('demo', 'prune-p', 2, 'askmebet', 'DNEW', 'DNEW', 'transfer_in', 'error', ?1)`,
+      ).bind(recent),
     ]);
     await pruneProviderAttempts(env.DB, Date.now());
     const left = await env.DB.prepare(`SELECT order_code FROM provider_attempts WHERE player_id = 'prune-p'`).all<{ order_code: string }>();

@@ -26,7 +26,17 @@ afterEach(() => {
 });
 
 function setup(over: Partial<ProviderSetupInput> = {}): ProviderSetupInput {
-  return { provider: "askmebet", adapter: "amb", baseUrl: AMB, productCode: "AMBSLOT", lobbyUrl: "https://play.amb.example", imageUrl: "https://img.amb.example/games", agent: "agent-one", secret: "secret-key-0001", ...over };
+  return {
+    provider: "askmebet",
+    adapter: "amb",
+    baseUrl: AMB,
+    productCode: "AMBSLOT",
+    lobbyUrl: "https://play.amb.example",
+    imageUrl: "https://img.amb.example/games",
+    agent: "agent-one",
+    secret: "secret-key-0001",
+    ...over,
+  };
 }
 
 type Seen = { url: URL; auth: string | null; body: Record<string, unknown> | null };
@@ -141,7 +151,10 @@ describe("the port factory", () => {
     vi.stubGlobal("fetch", fakeAmb(seen));
     const port = providerPortFor(env, "demo", "askmebet");
     const games = await port.games(null);
-    expect(games).toEqual({ kind: "ok", list: { tabs: ["Slot"], games: [{ code: "G1", name: "Dragon Gold", tab: "Slot", img: "https://img.amb.example/games/g1.png" }] } });
+    expect(games).toEqual({
+      kind: "ok",
+      list: { tabs: ["Slot"], games: [{ code: "G1", name: "Dragon Gold", tab: "Slot", img: "https://img.amb.example/games/g1.png" }] },
+    });
     const launch = await port.launchUrl(`demo_${p.username}`, "lo", { code: "G1", tab: "Slot" });
     expect(launch).toEqual({ kind: "ok", url: "https://play.amb.example/launch?game=G1" });
     expect(seen.at(-1)!.body).toMatchObject({ gameCode: "G1", productId: "AMBSLOT" });
@@ -169,8 +182,15 @@ describe("saving a provider setup", () => {
     expect(await readProviderCredentials(env.DB, key, "demo", "askmebet")).toEqual({ agent: "agent-one", secret: "very-secret-value-42" });
     const screen = await providerSetupScreen(env, "demo");
     expect(JSON.stringify(screen)).not.toContain("very-secret-value-42");
-    expect(screen.providers.find((p) => p.provider === "askmebet")).toMatchObject({ adapter: "amb", baseUrl: AMB, productCode: "AMBSLOT", credentialsSetAt: expect.any(String) });
-    const { results } = await env.DB.prepare(`SELECT before_json, after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'settings.provider-setup'`).all<Record<string, string>>();
+    expect(screen.providers.find((p) => p.provider === "askmebet")).toMatchObject({
+      adapter: "amb",
+      baseUrl: AMB,
+      productCode: "AMBSLOT",
+      credentialsSetAt: expect.any(String),
+    });
+    const { results } = await env.DB.prepare(
+      `SELECT before_json, after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'settings.provider-setup'`,
+    ).all<Record<string, string>>();
     expect(results.length).toBeGreaterThan(0);
     expect(JSON.stringify(results)).not.toContain("very-secret-value-42");
   });
@@ -178,21 +198,35 @@ describe("saving a provider setup", () => {
   it("a changed base URL asks for the credentials again; the same URL keeps them", async () => {
     await saveProviderSetup(env, owner, setup());
     expect(await saveProviderSetup(env, owner, setup({ productCode: "AMBLIVE", agent: null, secret: null }))).toEqual({ ok: true });
-    expect(await saveProviderSetup(env, owner, setup({ baseUrl: "https://other.amb.example", agent: null, secret: null }))).toEqual({ ok: false, code: "PROVIDER_CREDENTIALS_REQUIRED", field: "agent" });
+    expect(await saveProviderSetup(env, owner, setup({ baseUrl: "https://other.amb.example", agent: null, secret: null }))).toEqual({
+      ok: false,
+      code: "PROVIDER_CREDENTIALS_REQUIRED",
+      field: "agent",
+    });
     expect((await providerSetupScreen(env, "demo")).providers.find((p) => p.provider === "askmebet")?.baseUrl).toBe(AMB); // nothing changed
     expect(await saveProviderSetup(env, owner, setup({ baseUrl: "https://other.amb.example" }))).toEqual({ ok: true });
     // Switching the adapter is a new host too.
-    expect(await saveProviderSetup(env, owner, setup({ adapter: "betflix", baseUrl: "https://other.amb.example", agent: null, secret: null }))).toMatchObject({ code: "PROVIDER_CREDENTIALS_REQUIRED" });
+    expect(await saveProviderSetup(env, owner, setup({ adapter: "betflix", baseUrl: "https://other.amb.example", agent: null, secret: null }))).toMatchObject({
+      code: "PROVIDER_CREDENTIALS_REQUIRED",
+    });
   });
 
   it("refuses http outside local, a missing product code for AMB, and the sandbox outside local", async () => {
     const prod = { ...env, ENVIRONMENT: "production" } as Env;
-    expect(await saveProviderSetup(prod, owner, setup({ baseUrl: "http://api.amb.example" }))).toEqual({ ok: false, code: "PROVIDER_URL_HTTPS", field: "baseUrl" });
+    expect(await saveProviderSetup(prod, owner, setup({ baseUrl: "http://api.amb.example" }))).toEqual({
+      ok: false,
+      code: "PROVIDER_URL_HTTPS",
+      field: "baseUrl",
+    });
     expect(await saveProviderSetup(prod, owner, setup({ adapter: "sandbox" }))).toEqual({ ok: false, code: "PROVIDER_ADAPTER_INVALID", field: "adapter" });
     expect((await providerSetupScreen(prod, "demo")).adapters).toEqual(["amb", "betflix", "disabled"]);
     expect((await providerSetupScreen(env, "demo")).adapters).toEqual(["sandbox", "amb", "betflix", "disabled"]);
     expect(await saveProviderSetup(env, owner, setup({ productCode: null }))).toEqual({ ok: false, code: "PROVIDER_PRODUCT_REQUIRED", field: "productCode" });
-    expect(await saveProviderSetup(env, owner, setup({ baseUrl: "https://u:p@api.amb.example" }))).toEqual({ ok: false, code: "PROVIDER_URL_INVALID", field: "baseUrl" });
+    expect(await saveProviderSetup(env, owner, setup({ baseUrl: "https://u:p@api.amb.example" }))).toEqual({
+      ok: false,
+      code: "PROVIDER_URL_INVALID",
+      field: "baseUrl",
+    });
   });
 
   it("a disabled provider sends nothing anywhere", async () => {
@@ -200,7 +234,10 @@ describe("saving a provider setup", () => {
     const seen: Seen[] = [];
     vi.stubGlobal("fetch", fakeAmb(seen));
     const port = providerPortFor(env, "demo", "alphabet");
-    expect(await port.transfer({ username: "demo_x", amount: "1.00", direction: "in", reference: "D261124AAAAA" })).toEqual({ kind: "refused", code: "NOT_CONFIGURED" });
+    expect(await port.transfer({ username: "demo_x", amount: "1.00", direction: "in", reference: "D261124AAAAA" })).toEqual({
+      kind: "refused",
+      code: "NOT_CONFIGURED",
+    });
     expect((await port.balance("demo_x")).kind).toBe("unavailable");
     expect(seen).toHaveLength(0);
   });
@@ -297,7 +334,11 @@ describe("the owner's page", () => {
     for (const p of ["askmebet", "betflix", "gclub", "gclub_live", "alphabet"]) expect(html).toContain(`data-testid="setup-${p}"`);
     expect(html).not.toContain("page-secret-value-9");
     expect(html).toContain(AMB);
-    const refused = await postForm("/admin/settings/providers", { provider: "askmebet", adapter: "amb", baseUrl: "https://moved.amb.example", productCode: "AMBSLOT", lobbyUrl: "", imageUrl: "", agent: "", secret: "" }, { cookie: ownerCookie });
+    const refused = await postForm(
+      "/admin/settings/providers",
+      { provider: "askmebet", adapter: "amb", baseUrl: "https://moved.amb.example", productCode: "AMBSLOT", lobbyUrl: "", imageUrl: "", agent: "", secret: "" },
+      { cookie: ownerCookie },
+    );
     expect(refused.status).toBe(409);
     const text = await refused.text();
     expect(text).toContain("ປ້ອນຂໍ້ມູນເຂົ້າລະບົບອີກຄັ້ງ");

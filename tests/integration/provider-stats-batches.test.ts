@@ -30,7 +30,11 @@ const TODAY_START = Date.parse(`${TODAY}T00:00:00Z`) - 7 * HOUR;
 type Json = Record<string, any>;
 
 async function sandbox(path: string, body: unknown): Promise<Json> {
-  const res = await env.SANDBOX_PROVIDER.fetch(BASE + path, { method: "POST", headers: { Authorization: AUTH, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const res = await env.SANDBOX_PROVIDER.fetch(BASE + path, {
+    method: "POST",
+    headers: { Authorization: AUTH, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(res.status).toBe(200);
   return (await res.json()) as Json;
 }
@@ -49,21 +53,32 @@ async function player(agencyId: string, amount: string): Promise<{ id: string; s
   const username = `u${id.slice(0, 8)}`;
   const at = new Date().toISOString();
   await env.DB.batch([
-    env.DB.prepare(`INSERT INTO players (id, agency_id, username, display_name, phone, password_hash) VALUES (?1, ?2, ?3, ?3, '02000000', 'x')`).bind(id, agencyId, username),
+    env.DB.prepare(`INSERT INTO players (id, agency_id, username, display_name, phone, password_hash) VALUES (?1, ?2, ?3, ?3, '02000000', 'x')`).bind(
+      id,
+      agencyId,
+      username,
+    ),
     env.DB.prepare(
       `INSERT INTO deposit_orders_view (code, agency_id, player_id, provider, amount, credit, status, flag, created_at, updated_at) VALUES (?1, ?2, ?3, 'gclub', '100000', '1000', 'SUCCESS', NULL, ?4, ?4)`,
     ).bind(`D${id.slice(0, 11).toUpperCase()}`, agencyId, id, at),
   ]);
   const legacy = `${agencyId}_${username}`;
   await sandbox(`/api/gclub/deposit`, { username: legacy, amount: "1000", transactionRef: `fund-${id}` });
-  const bet = await sandbox(`/api/gclub/bet`, { username: legacy, amount, transactionRef: `bet-${crypto.randomUUID()}`, placedAt: new Date(TODAY_START + 1000).toISOString() });
+  const bet = await sandbox(`/api/gclub/bet`, {
+    username: legacy,
+    amount,
+    transactionRef: `bet-${crypto.randomUUID()}`,
+    placedAt: new Date(TODAY_START + 1000).toISOString(),
+  });
   const stake = Math.round(Number(bet.data.bet) * 100);
   const win = Math.round(Number(bet.data.win) * 100);
   return { id, stake, winLoss: stake - win };
 }
 
 async function progress(agencyId: string, day: string) {
-  return env.DB.prepare(`SELECT cursor, players, turnover_minor, done_at, failure FROM provider_stats_progress WHERE agency_id = ?1 AND provider = 'gclub' AND day = ?2`)
+  return env.DB.prepare(
+    `SELECT cursor, players, turnover_minor, done_at, failure FROM provider_stats_progress WHERE agency_id = ?1 AND provider = 'gclub' AND day = ?2`,
+  )
     .bind(agencyId, day)
     .first<{ cursor: string; players: number; turnover_minor: number; done_at: string | null; failure: string | null }>();
 }
@@ -146,7 +161,9 @@ describe("the provider figures in bounded batches (decision 051)", () => {
     await continueProviderStats(env, { playersPerBatch: 2, runSubrequests: 1 + 6 });
     const moved = await progress(a, YESTERDAY);
     expect(moved).toMatchObject({ players: 2, done_at: null });
-    expect(await advanceStatsPass(env.DB, pass, { cursor: "zzz", players: 2, turnoverMinor: 999n, winLossMinor: 0n, done: false }, new Date().toISOString())).toBe(false);
+    expect(
+      await advanceStatsPass(env.DB, pass, { cursor: "zzz", players: 2, turnoverMinor: 999n, winLossMinor: 0n, done: false }, new Date().toISOString()),
+    ).toBe(false);
     expect(await progress(a, YESTERDAY)).toEqual(moved);
 
     // the next hour leaves a pass in progress as it stands (restarting it would never finish a large agency)

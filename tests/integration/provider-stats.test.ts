@@ -35,7 +35,11 @@ async function sandbox(path: string, body?: unknown, auth = true): Promise<{ sta
 }
 
 async function addFault(fault: Json): Promise<void> {
-  const res = await env.SANDBOX_PROVIDER.fetch(`${BASE}/sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(fault) });
+  const res = await env.SANDBOX_PROVIDER.fetch(`${BASE}/sandbox/faults`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(fault),
+  });
   expect(res.status).toBe(201);
 }
 afterEach(async () => {
@@ -61,7 +65,11 @@ async function depositor(agencyId: string, provider: string, funds = "1000"): Pr
   const username = `u${id.slice(0, 8)}`;
   const at = new Date().toISOString();
   await env.DB.batch([
-    env.DB.prepare(`INSERT INTO players (id, agency_id, username, display_name, phone, password_hash) VALUES (?1, ?2, ?3, ?3, '02000000', 'x')`).bind(id, agencyId, username),
+    env.DB.prepare(`INSERT INTO players (id, agency_id, username, display_name, phone, password_hash) VALUES (?1, ?2, ?3, ?3, '02000000', 'x')`).bind(
+      id,
+      agencyId,
+      username,
+    ),
     env.DB.prepare(
       `INSERT INTO deposit_orders_view (code, agency_id, player_id, provider, amount, credit, status, flag, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, '100000', ?5, 'SUCCESS', NULL, ?6, ?6)`,
     ).bind(`D${id.slice(0, 11).toUpperCase()}`, agencyId, id, provider, funds, at),
@@ -74,7 +82,12 @@ async function depositor(agencyId: string, provider: string, funds = "1000"): Pr
 
 /** One bet at the sandbox placed at `at`; answers what it staked and paid back (minor units). */
 async function bet(provider: string, legacy: string, amount: string, at: number): Promise<{ stake: number; win: number }> {
-  const res = await sandbox(`/api/${provider}/bet`, { username: legacy, amount, transactionRef: `bet-${crypto.randomUUID()}`, placedAt: new Date(at).toISOString() });
+  const res = await sandbox(`/api/${provider}/bet`, {
+    username: legacy,
+    amount,
+    transactionRef: `bet-${crypto.randomUUID()}`,
+    placedAt: new Date(at).toISOString(),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return { stake: minor(res.body.data.bet), win: minor(res.body.data.win) };
 }
@@ -113,7 +126,10 @@ describe("the sandbox provider's period report", () => {
     expect(minor(res.body.data.turnover) - minor(res.body.data.payout)).toBe(expected.winLoss);
     expect(res.body.data.bets).toBe(2);
     // each named member's part, one row per member with a bet, adding up to the totals
-    expect(res.body.data.rows.map((r: Json) => [r.username, r.bets])).toEqual([[a.legacy, 1], [b.legacy, 1]]);
+    expect(res.body.data.rows.map((r: Json) => [r.username, r.bets])).toEqual([
+      [a.legacy, 1],
+      [b.legacy, 1],
+    ]);
     inside.forEach((one, i) => {
       expect(minor(res.body.data.rows[i].turnover)).toBe(one.stake);
       expect(minor(res.body.data.rows[i].payout)).toBe(one.win);
@@ -127,7 +143,16 @@ describe("the sandbox provider's period report", () => {
     expect((await sandbox("/api/gclub/report", { startTime: window.endTime, endTime: window.startTime, usernames: [] })).status).toBe(400);
     expect((await sandbox("/api/gclub/report", { ...window, usernames: "x" })).status).toBe(400);
     // A bet is never recorded in the future.
-    expect((await sandbox("/api/gclub/bet", { username: a.legacy, amount: "1", transactionRef: `bet-${crypto.randomUUID()}`, placedAt: new Date(Date.now() + HOUR).toISOString() })).status).toBe(400);
+    expect(
+      (
+        await sandbox("/api/gclub/bet", {
+          username: a.legacy,
+          amount: "1",
+          transactionRef: `bet-${crypto.randomUUID()}`,
+          placedAt: new Date(Date.now() + HOUR).toISOString(),
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
@@ -161,7 +186,11 @@ describe("collectProviderStats and providersReport", () => {
 
     // Agency b sees its own player's bets only, and a never sees b's.
     const reportB = await providersReport(env.DB, b, { from: YESTERDAY, to: TODAY, grouping: "day" });
-    expect(reportB.periods.find((p) => p.period === YESTERDAY && p.provider === "askmebet")).toEqual({ period: YESTERDAY, provider: "askmebet", ...sum(b1Yesterday) });
+    expect(reportB.periods.find((p) => p.period === YESTERDAY && p.provider === "askmebet")).toEqual({
+      period: YESTERDAY,
+      provider: "askmebet",
+      ...sum(b1Yesterday),
+    });
     expect(reportB.periods.find((p) => p.period === TODAY && p.provider === "askmebet")).toMatchObject({ turnover: 0, winLoss: 0 });
     // A range the job never collected: nothing, and the days are counted missing.
     const older = await providersReport(env.DB, a, { from: vientianeDate(NOW - 5 * DAY), to: vientianeDate(NOW - 3 * DAY), grouping: "day" });
@@ -194,13 +223,20 @@ describe("collectProviderStats and providersReport", () => {
     await addFault({ provider: "askmebet", op: "report", mode: "error-before" });
 
     const run = await collectProviderStats(env, NOW);
-    expect(run.unavailable.filter((u) => u.agencyId === a).map((u) => `${u.provider} ${u.day}`).sort()).toEqual([`askmebet ${YESTERDAY}`, `askmebet ${TODAY}`]);
+    expect(
+      run.unavailable
+        .filter((u) => u.agencyId === a)
+        .map((u) => `${u.provider} ${u.day}`)
+        .sort(),
+    ).toEqual([`askmebet ${YESTERDAY}`, `askmebet ${TODAY}`]);
     const failed = await providersReport(env.DB, a, { from: YESTERDAY, to: TODAY, grouping: "day" });
     expect(failed.periods.some((r) => r.provider === "askmebet")).toBe(false);
     expect(failed.unavailable.map((u) => u.provider)).toEqual(["askmebet", "askmebet"]);
     expect(failed.total.find((t) => t.provider === "askmebet")).toEqual({ provider: "askmebet", turnover: 0, winLoss: 0, missingDays: 2 });
     expect(failed.periods.find((r) => r.provider === "betflix" && r.period === TODAY)).toMatchObject(sum(bfxBets));
-    const stored = await env.DB.prepare(`SELECT status, turnover_minor FROM provider_daily_stats WHERE agency_id = ?1 AND provider = 'askmebet' AND day = ?2`).bind(a, TODAY).first();
+    const stored = await env.DB.prepare(`SELECT status, turnover_minor FROM provider_daily_stats WHERE agency_id = ?1 AND provider = 'askmebet' AND day = ?2`)
+      .bind(a, TODAY)
+      .first();
     expect(stored).toEqual({ status: "unavailable", turnover_minor: null });
 
     await env.SANDBOX_PROVIDER.fetch(`${BASE}/sandbox/faults`, { method: "DELETE" });
@@ -292,13 +328,25 @@ describe("through the agency's provider setup (the port factory)", () => {
       secret: "secret-key-0001",
     });
     expect(saved).toEqual({ ok: true });
-    expect(await saveProviderSetup(env, actor, { provider: "gclub", adapter: "disabled", baseUrl: null, productCode: null, lobbyUrl: null, imageUrl: null, agent: null, secret: null })).toEqual({ ok: true });
+    expect(
+      await saveProviderSetup(env, actor, {
+        provider: "gclub",
+        adapter: "disabled",
+        baseUrl: null,
+        productCode: null,
+        lobbyUrl: null,
+        imageUrl: null,
+        agent: null,
+        secret: null,
+      }),
+    ).toEqual({ ok: true });
     const player = await depositor(a, "askmebet");
     const second = await depositor(a, "askmebet");
     const idle = await depositor(a, "askmebet"); // no bet: a zero day, not a missing one
     const alpha = await depositor(a, "alphabet");
     const alphaBets = [await bet("alphabet", alpha.legacy, "8", TODAY_START + 70)];
-    const ambNameOf = (p: { username: string; id: string }) => providerUsernameFor(PROVIDER_USERNAME_RULES.askmebet, { agencyId: a, username: p.username, playerId: p.id }).name;
+    const ambNameOf = (p: { username: string; id: string }) =>
+      providerUsernameFor(PROVIDER_USERNAME_RULES.askmebet, { agencyId: a, username: p.username, playerId: p.id }).name;
     const ambName = ambNameOf(player);
     const asked = stubProviderFetch((url) => {
       if (url.origin !== AMB || url.pathname !== "/betTransactionsV2") return Response.json({ code: 20, message: "Invalid payload" });
@@ -339,10 +387,20 @@ describe("through the agency's provider setup (the port factory)", () => {
     await env.DB.prepare(`UPDATE agency_settings SET enabled_providers = '["betflix"]' WHERE agency_id = ?1`).bind(a).run();
     const actor = { agencyId: a, staffId: "s-owner", staffUsername: "boss", ip: "10.78.0.10", userAgent: "vitest" };
     const BFX = "https://api.bfx.example";
-    const saved = await saveProviderSetup(env, actor, { provider: "betflix", adapter: "betflix", baseUrl: BFX, productCode: null, lobbyUrl: "https://play.bfx.example", imageUrl: null, agent: "bf-cat-1", secret: "bf-key-00001" });
+    const saved = await saveProviderSetup(env, actor, {
+      provider: "betflix",
+      adapter: "betflix",
+      baseUrl: BFX,
+      productCode: null,
+      lobbyUrl: "https://play.bfx.example",
+      imageUrl: null,
+      agent: "bf-cat-1",
+      secret: "bf-key-00001",
+    });
     expect(saved).toEqual({ ok: true });
     const players = [await depositor(a, "betflix"), await depositor(a, "betflix"), await depositor(a, "betflix")];
-    const nameOf = (p: { username: string; id: string }) => providerUsernameFor(PROVIDER_USERNAME_RULES.betflix, { agencyId: a, username: p.username, playerId: p.id }).name;
+    const nameOf = (p: { username: string; id: string }) =>
+      providerUsernameFor(PROVIDER_USERNAME_RULES.betflix, { agencyId: a, username: p.username, playerId: p.id }).name;
     // each member's day: [valid amount, the member's winloss] ([RWD]: the member's side)
     const answers = new Map([
       [nameOf(players[0]!), ["120.50", "-20.50"]],
@@ -360,7 +418,13 @@ describe("through the agency's provider setup (the port factory)", () => {
     expect(asked.filter((u) => u.pathname === "/v4/report/summary")).toHaveLength(6);
     const report = await providersReport(env.DB, a, { from: TODAY, to: TODAY, grouping: "day" });
     expect(report.periods).toEqual([{ period: TODAY, provider: "betflix", turnover: 13050, winLoss: 2050 - 3500 }]);
-    const days = await sumPlayerProviderDays(env.DB, a, YESTERDAY, TODAY, players.map((p) => p.id));
+    const days = await sumPlayerProviderDays(
+      env.DB,
+      a,
+      YESTERDAY,
+      TODAY,
+      players.map((p) => p.id),
+    );
     const of = (i: number) => days.find((d) => d.playerId === players[i]!.id);
     expect(of(0)).toEqual({ playerId: players[0]!.id, provider: "betflix", turnoverMinor: 2 * 12050, winLossMinor: 2 * 2050, days: 2 });
     expect(of(1)).toEqual({ playerId: players[1]!.id, provider: "betflix", turnoverMinor: 2 * 1000, winLossMinor: 2 * -3500, days: 2 });

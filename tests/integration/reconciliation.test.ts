@@ -27,7 +27,15 @@ vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 const CHANNEL = "OWN-REC";
 const owner: AuditActor = { agencyId: "demo", staffId: "staff-rec-owner", staffUsername: "rec-owner", ip: "10.210.0.1", userAgent: "vitest" };
 const enc = (s: string) => new TextEncoder().encode(s);
-const SPLIT: MappingFields = { date: "ວັນທີ", description: "ລາຍລະອຽດ", amountMode: "split", debit: "ຖອນ", credit: "ຝາກ", dateFormat: "DD/MM/YYYY HH:mm", numberFormat: "1,234.56" };
+const SPLIT: MappingFields = {
+  date: "ວັນທີ",
+  description: "ລາຍລະອຽດ",
+  amountMode: "split",
+  debit: "ຖອນ",
+  credit: "ຝາກ",
+  dateFormat: "DD/MM/YYYY HH:mm",
+  numberFormat: "1,234.56",
+};
 
 /** A bank time as a Lao bank writes it (DD/MM/YYYY HH:mm:ss, Vientiane time). */
 function bankDate(ms: number): string {
@@ -59,7 +67,8 @@ async function withdrawalMarkedPaid() {
   expect(decided.ok).toBe(true);
   await p.wallet.runDueWork();
   const order = (await p.wallet.getWithdraw(code))!;
-  const account = (await env.DB.prepare(`SELECT account_number FROM bank_accounts WHERE player_id = ?1`).bind(p.playerId).first<{ account_number: string }>())!.account_number;
+  const account = (await env.DB.prepare(`SELECT account_number FROM bank_accounts WHERE player_id = ?1`).bind(p.playerId).first<{ account_number: string }>())!
+    .account_number;
   return { code, amount: order.receivedLak, account };
 }
 
@@ -108,20 +117,50 @@ beforeAll(async () => {
   const late = await openOwnOrder("80000");
   await ageOrder(late.wallet, "demo", late.order.code, 25 * 3600_000);
   const lateTime = now - 25 * 3600_000 + 60_000;
-  expect(await applyBankTransaction(env, "demo", { channelCode: CHANNEL, bankTransactionId: `FTLATE${now}`, amount: late.order.payAmount!, bankTime: lateTime, reference: null, source: "forwarder", raw: "late" }, null)).toMatchObject({ kind: "applied" });
+  expect(
+    await applyBankTransaction(
+      env,
+      "demo",
+      {
+        channelCode: CHANNEL,
+        bankTransactionId: `FTLATE${now}`,
+        amount: late.order.payAmount!,
+        bankTime: lateTime,
+        reference: null,
+        source: "forwarder",
+        raw: "late",
+      },
+      null,
+    ),
+  ).toMatchObject({ kind: "applied" });
   await late.wallet.runDueWork();
   seeded.timingOrder = late.order.code;
   seeded.timingBankDay = vientianeDate(lateTime);
 
   // staff mark an order paid that no statement row or message will confirm (another amount than the statement's rows)
   const byStaff = await openOwnOrder("70000");
-  expect(await markOpenDepositPaid(env, owner, { orderCode: byStaff.order.code, bankTransactionId: `STAFF${now}`, bankTime: Date.now() })).toMatchObject({ ok: true });
+  expect(await markOpenDepositPaid(env, owner, { orderCode: byStaff.order.code, bankTransactionId: `STAFF${now}`, bankTime: Date.now() })).toMatchObject({
+    ok: true,
+  });
   await byStaff.wallet.runDueWork();
   seeded.staffOnly = byStaff.order.code;
 
   // a forwarded message applies another order
   const forwarded = await openOwnOrder("90000");
-  const fwd = await applyBankTransaction(env, "demo", { channelCode: CHANNEL, bankTransactionId: `FWD${now}`, amount: forwarded.order.payAmount!, bankTime: Date.now(), reference: null, source: "forwarder", raw: "BCEL One: Received" }, null);
+  const fwd = await applyBankTransaction(
+    env,
+    "demo",
+    {
+      channelCode: CHANNEL,
+      bankTransactionId: `FWD${now}`,
+      amount: forwarded.order.payAmount!,
+      bankTime: Date.now(),
+      reference: null,
+      source: "forwarder",
+      raw: "BCEL One: Received",
+    },
+    null,
+  );
   expect(fwd).toMatchObject({ kind: "applied" });
   await forwarded.wallet.runDueWork();
   seeded.forwarded = forwarded.order.code;
@@ -139,12 +178,16 @@ beforeAll(async () => {
     `${bankDate(at + 2000)};ATM;"50,000.00";;"850,000.00"`,
   ]);
   await byStatement.wallet.runDueWork();
-  const queued = await env.DB.prepare(`SELECT transaction_id FROM unmatched_payments WHERE agency_id = 'demo' AND channel_code = ?1 AND amount = '7777.00'`).bind(CHANNEL).first<{ transaction_id: string }>();
+  const queued = await env.DB.prepare(`SELECT transaction_id FROM unmatched_payments WHERE agency_id = 'demo' AND channel_code = ?1 AND amount = '7777.00'`)
+    .bind(CHANNEL)
+    .first<{ transaction_id: string }>();
   seeded.noCredit = queued!.transaction_id.split(":").pop()!;
 
   // one transfer credited twice, as rows recorded before the witness linker (migration 0030 kept each old id as a transfer
   // of its own): the statement's transfer of the order above, and a forwarded report of it 3 minutes later, credited by hand
-  const first = (await env.DB.prepare(`SELECT bank_transaction_id AS id, amount, bank_time FROM bank_transactions WHERE agency_id = 'demo' AND order_code = ?1`).bind(seeded.matched).first<{ id: string; amount: string; bank_time: number }>())!;
+  const first = (await env.DB.prepare(`SELECT bank_transaction_id AS id, amount, bank_time FROM bank_transactions WHERE agency_id = 'demo' AND order_code = ?1`)
+    .bind(seeded.matched)
+    .first<{ id: string; amount: string; bank_time: number }>())!;
   const twin = `LEGACY${now}`;
   await env.DB.batch([
     env.DB.prepare(
@@ -177,13 +220,22 @@ describe("a bank day's lines", () => {
 
   it("debits: matched to the withdrawal marked paid (shown on the withdrawal), a debit with no withdrawal, a withdrawal with no debit", async () => {
     const page = await reconciliationPage(env.DB, "demo", today());
-    expect(page.lines.find((l) => l.kind === "matched" && l.direction === "debit")).toMatchObject({ orderCode: seeded.paid.code, resolution: "paid", sources: ["statement"] });
+    expect(page.lines.find((l) => l.kind === "matched" && l.direction === "debit")).toMatchObject({
+      orderCode: seeded.paid.code,
+      resolution: "paid",
+      sources: ["statement"],
+    });
     expect(page.lines.find((l) => l.reason === "DEBIT_NO_WITHDRAWAL")).toMatchObject({ amount: "50000.00", raw: expect.stringContaining("ATM") });
-    expect(page.lines.find((l) => l.reason === "WITHDRAWAL_NO_DEBIT")).toMatchObject({ key: `withdrawal:${seeded.unpaid.code}`, orderCode: seeded.unpaid.code });
+    expect(page.lines.find((l) => l.reason === "WITHDRAWAL_NO_DEBIT")).toMatchObject({
+      key: `withdrawal:${seeded.unpaid.code}`,
+      orderCode: seeded.unpaid.code,
+    });
     expect(page.lines.some((l) => l.kind === "waiting")).toBe(false);
 
     const detail = await withdrawalPage(env, "demo", seeded.paid.code);
-    expect(detail!.bankDebits).toEqual([expect.objectContaining({ channelCode: CHANNEL, sources: ["statement"], raw: expect.stringContaining(seeded.paid.account) })]);
+    expect(detail!.bankDebits).toEqual([
+      expect.objectContaining({ channelCode: CHANNEL, sources: ["statement"], raw: expect.stringContaining(seeded.paid.account) }),
+    ]);
     expect((await withdrawalPage(env, "demo", seeded.unpaid.code))!.bankDebits).toEqual([]);
   });
 
@@ -205,12 +257,21 @@ describe("closing a day", () => {
     expect(before).toMatchObject({ covered: true, closed: false });
     const differences = before.lines.filter((l) => l.kind === "difference");
     expect(differences.map((l) => l.reason).sort()).toEqual(["CREDITED_TWICE", "DEBIT_NO_WITHDRAWAL", "NO_CREDIT", "STAFF_ONLY", "WITHDRAWAL_NO_DEBIT"]);
-    expect(await saveReconciliationNote(env.DB, owner, { day: today(), lineKey: differences[0]!.key, note: "no" })).toEqual({ ok: false, error: "NOTE_INVALID" });
-    expect(await saveReconciliationNote(env.DB, owner, { day: today(), lineKey: "credit:nothing", note: "not a line" })).toEqual({ ok: false, error: "NOT_A_DIFFERENCE" });
-    for (const line of differences) expect(await saveReconciliationNote(env.DB, owner, { day: today(), lineKey: line.key, note: `checked: ${line.reason}` })).toEqual({ ok: true });
+    expect(await saveReconciliationNote(env.DB, owner, { day: today(), lineKey: differences[0]!.key, note: "no" })).toEqual({
+      ok: false,
+      error: "NOTE_INVALID",
+    });
+    expect(await saveReconciliationNote(env.DB, owner, { day: today(), lineKey: "credit:nothing", note: "not a line" })).toEqual({
+      ok: false,
+      error: "NOT_A_DIFFERENCE",
+    });
+    for (const line of differences)
+      expect(await saveReconciliationNote(env.DB, owner, { day: today(), lineKey: line.key, note: `checked: ${line.reason}` })).toEqual({ ok: true });
     const after = await reconciliationPage(env.DB, "demo", today());
     expect(after).toMatchObject({ closed: true, summary: { differences: 5, noted: 5 } });
-    const audit = await env.DB.prepare(`SELECT COUNT(*) AS n FROM audit_log WHERE agency_id = 'demo' AND action = 'reconciliation.note' AND staff_username = 'rec-owner'`).first<{ n: number }>();
+    const audit = await env.DB.prepare(
+      `SELECT COUNT(*) AS n FROM audit_log WHERE agency_id = 'demo' AND action = 'reconciliation.note' AND staff_username = 'rec-owner'`,
+    ).first<{ n: number }>();
     expect(audit!.n).toBe(5);
   });
 });
@@ -255,7 +316,9 @@ describe("the page, the note action and the CSV", () => {
     expect(rows).toHaveLength(page.lines.length + 1);
     expect(text).toContain(seeded.unpaid.code);
     expect(text).toContain("paid from the second account");
-    const audit = await env.DB.prepare(`SELECT staff_username FROM audit_log WHERE agency_id = 'demo' AND action = 'reconciliation.export' AND target = ?1`).bind(today()).first<{ staff_username: string }>();
+    const audit = await env.DB.prepare(`SELECT staff_username FROM audit_log WHERE agency_id = 'demo' AND action = 'reconciliation.export' AND target = ?1`)
+      .bind(today())
+      .first<{ staff_username: string }>();
     expect(audit?.staff_username).toBe("rec-cashier");
     expect((await fetchApp(`http://localhost/admin/reconciliation/not-a-day.csv`, { headers: { Cookie: cashierCookie } })).status).toBe(404);
   });

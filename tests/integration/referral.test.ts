@@ -24,11 +24,16 @@ const ip = () => `10.77.${++ipN % 250}.${(ipN * 11) % 250}`;
 
 /** A phone of its own per player (the referrer's phone is compared at registration, decision 049). */
 let phoneN = 0;
-const phone = () => `020${String(70_000_000 + ((Date.now() % 1_000_000) * 10 + ++phoneN) % 29_999_999).padStart(8, "0")}`;
+const phone = () => `020${String(70_000_000 + (((Date.now() % 1_000_000) * 10 + ++phoneN) % 29_999_999)).padStart(8, "0")}`;
 
 async function newPlayer(opts: { ref?: string; fingerprint?: string; phone?: string; ip?: string } = {}) {
   const username = uniqueName("rf");
-  const reg = await registerPlayer(env.DB, "demo", { username, password: PASSWORD, phone: opts.phone ?? phone(), ref: opts.ref, fingerprint: opts.fingerprint }, { ip: opts.ip ?? ip(), userAgent: null });
+  const reg = await registerPlayer(
+    env.DB,
+    "demo",
+    { username, password: PASSWORD, phone: opts.phone ?? phone(), ref: opts.ref, fingerprint: opts.fingerprint },
+    { ip: opts.ip ?? ip(), userAgent: null },
+  );
   if (!reg.ok) throw new Error(`register failed: ${reg.code}`);
   return { username, playerId: reg.playerId, referral: reg.referral };
 }
@@ -42,7 +47,15 @@ const afterWeek = () => week.endsAt + SETTLE_MS + 1;
 const day = (i: number) => new Date(week.startsAt + i * 86400_000 + 7 * 3600_000).toISOString().slice(0, 10);
 
 async function netLoss(playerId: string, dayIndex: number, provider: "askmebet" | "betflix", winLossMinor: bigint) {
-  await upsertPlayerProviderDayStatement(env.DB, { agencyId: "demo", playerId, provider, day: day(dayIndex), turnoverMinor: 1_000_000n, winLossMinor, collectedAt: new Date().toISOString() }).run();
+  await upsertPlayerProviderDayStatement(env.DB, {
+    agencyId: "demo",
+    playerId,
+    provider,
+    day: day(dayIndex),
+    turnoverMinor: 1_000_000n,
+    winLossMinor,
+    collectedAt: new Date().toISOString(),
+  }).run();
 }
 
 async function settledDeposit(playerId: string, creditMinor: number, paidAt = new Date(week.startsAt + 3600_000).toISOString()) {
@@ -73,16 +86,26 @@ describe("referral codes and the register page", () => {
     const referrer = await newPlayer();
     const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
     const username = uniqueName("rg");
-    const res = await postForm("/register", { username, password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: "on", ref: code, fingerprint: "" }, { ip: ip() });
+    const res = await postForm(
+      "/register",
+      { username, password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: "on", ref: code, fingerprint: "" },
+      { ip: ip() },
+    );
     expect(res.status).toBe(302);
     const mine = await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username });
     expect(mine.referred).toHaveLength(1);
     expect(mine.counting).toBe(1);
 
     const other = uniqueName("rg");
-    const invalid = await postForm("/register", { username: other, password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: "on", ref: "ZZZZ2345" }, { ip: ip() });
+    const invalid = await postForm(
+      "/register",
+      { username: other, password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: "on", ref: "ZZZZ2345" },
+      { ip: ip() },
+    );
     expect(invalid.status).toBe(302);
-    const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM referrals r JOIN players p ON p.id = r.referred_player_id WHERE p.username = ?1`).bind(other).first<{ n: number }>();
+    const row = await env.DB.prepare(`SELECT COUNT(*) AS n FROM referrals r JOIN players p ON p.id = r.referred_player_id WHERE p.username = ?1`)
+      .bind(other)
+      .first<{ n: number }>();
     expect(row!.n).toBe(0);
   });
 });
@@ -95,7 +118,9 @@ describe("the JSON register API (SPEC §7) takes `ref` like the form", () => {
       body: JSON.stringify({ password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: true, ...fields }),
     });
   const tieOf = (username: string) =>
-    env.DB.prepare(`SELECT r.referrer_player_id AS referrer, r.counts, r.reason FROM referrals r JOIN players p ON p.id = r.referred_player_id WHERE p.agency_id = 'demo' AND p.username = ?1`)
+    env.DB.prepare(
+      `SELECT r.referrer_player_id AS referrer, r.counts, r.reason FROM referrals r JOIN players p ON p.id = r.referred_player_id WHERE p.agency_id = 'demo' AND p.username = ?1`,
+    )
       .bind(username)
       .first<{ referrer: string; counts: number; reason: string | null }>();
 
@@ -125,7 +150,11 @@ describe("the JSON register API (SPEC §7) takes `ref` like the form", () => {
     expect(((await res.json()) as { referral?: string }).referral).toBe("invalid");
     expect(await tieOf(bad)).toBeNull();
 
-    const none = await postJson("/api/v2/players/register", { username: uniqueName("jd"), password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: true }, { ip: ip() });
+    const none = await postJson(
+      "/api/v2/players/register",
+      { username: uniqueName("jd"), password: PASSWORD, confirmPassword: PASSWORD, phone: "02055555555", adult: true },
+      { ip: ip() },
+    );
     expect(none.status).toBe(201);
     expect(Object.keys((await none.json()) as object)).toEqual(["player"]);
   });
@@ -162,7 +191,9 @@ describe("tie rules", () => {
     const c = await newPlayer({ ref: codeA });
     const { tieReferral } = await import("../../workers/services/referral");
     await tieReferral(env.DB, "demo", c.playerId, codeB, null);
-    const row = await env.DB.prepare(`SELECT referrer_player_id FROM referrals WHERE referred_player_id = ?1`).bind(c.playerId).first<string>("referrer_player_id");
+    const row = await env.DB.prepare(`SELECT referrer_player_id FROM referrals WHERE referred_player_id = ?1`)
+      .bind(c.playerId)
+      .first<string>("referrer_player_id");
     expect(row).toBe(a.playerId);
   });
 
@@ -172,7 +203,13 @@ describe("tie rules", () => {
     const old = accountNumber();
     expect((await addBankAccount(env.DB, "demo", referrer.playerId, { bankCode: "BCEL", accountNumber: old, accountName: "Ref Errer" })).ok).toBe(true);
     const { replaceBankAccount } = await import("../../workers/services/bank-replace");
-    const replaced = await replaceBankAccount(env, OWNER, referrer.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Ref Errer" }, { allowPaid: true });
+    const replaced = await replaceBankAccount(
+      env,
+      OWNER,
+      referrer.playerId,
+      { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Ref Errer" },
+      { allowPaid: true },
+    );
     expect(replaced.ok).toBe(true);
     const referred = await newPlayer({ ref: code });
     expect((await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username })).counting).toBe(1);
@@ -181,7 +218,9 @@ describe("tie rules", () => {
     const page = await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username });
     expect(page.counting).toBe(0);
     expect(page.referred[0]!.reason).toBe("same_bank");
-    const stored = await env.DB.prepare(`SELECT counts, reason, reason_at FROM referrals WHERE referred_player_id = ?1`).bind(referred.playerId).first<{ counts: number; reason: string; reason_at: string }>();
+    const stored = await env.DB.prepare(`SELECT counts, reason, reason_at FROM referrals WHERE referred_player_id = ?1`)
+      .bind(referred.playerId)
+      .first<{ counts: number; reason: string; reason_at: string }>();
     expect(stored).toMatchObject({ counts: 0, reason: "same_bank" });
     expect(stored!.reason_at).toBeTruthy();
   });
@@ -209,7 +248,9 @@ describe("issue 35 item 3: self-referral without a fingerprint, and deposits net
     await withdrawal(roundTrip.playerId, 166_667);
     const w = (await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username }, afterWeek)).weeks.find((x) => x.week === week.start)!;
     expect(w).toMatchObject({ basis: "0.00", amount: "0.00" });
-    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_NOTHING_TO_CLAIM" });
+    expect(
+      await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" }, afterWeek),
+    ).toEqual({ ok: false, error: "REFERRAL_NOTHING_TO_CLAIM" });
   });
 
   it("deposits mode: what stays counts; a refused or failed withdrawal gave nothing back; a player who took out more adds 0, never less", async () => {
@@ -239,7 +280,11 @@ describe("issue 35 item 3: self-referral without a fingerprint, and deposits net
     expect(other.referral).toBe("tied");
     // the register form without JavaScript: no fingerprint field at all, the phone as typed
     const viaForm = uniqueName("rp");
-    const res = await postForm("/register", { username: viaForm, password: PASSWORD, confirmPassword: PASSWORD, phone: "020-7123-4567", adult: "on", ref: code }, { ip: ip() });
+    const res = await postForm(
+      "/register",
+      { username: viaForm, password: PASSWORD, confirmPassword: PASSWORD, phone: "020-7123-4567", adult: "on", ref: code },
+      { ip: ip() },
+    );
     expect(res.status).toBe(302);
     const page = await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username });
     expect(page.counting).toBe(1);
@@ -250,13 +295,19 @@ describe("issue 35 item 3: self-referral without a fingerprint, and deposits net
   it("a bank account in the referrer's name added by the referred player (another number): stops counting", async () => {
     const referrer = await newPlayer();
     const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
-    expect((await addBankAccount(env.DB, "demo", referrer.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Somchai Phommavong" })).ok).toBe(true);
+    expect(
+      (await addBankAccount(env.DB, "demo", referrer.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Somchai Phommavong" })).ok,
+    ).toBe(true);
     const referred = await newPlayer({ ref: code });
     const stranger = await newPlayer({ ref: code });
-    expect((await addBankAccount(env.DB, "demo", stranger.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Noy Sisavath" })).ok).toBe(true);
+    expect(
+      (await addBankAccount(env.DB, "demo", stranger.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Noy Sisavath" })).ok,
+    ).toBe(true);
     expect((await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username })).counting).toBe(2);
     // the same holder at another bank, written another way
-    expect((await addBankAccount(env.DB, "demo", referred.playerId, { bankCode: "LDB", accountNumber: accountNumber(), accountName: "SOMCHAI  PHOMMAVONG" })).ok).toBe(true);
+    expect(
+      (await addBankAccount(env.DB, "demo", referred.playerId, { bankCode: "LDB", accountNumber: accountNumber(), accountName: "SOMCHAI  PHOMMAVONG" })).ok,
+    ).toBe(true);
     const page = await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username });
     expect(page.counting).toBe(1);
     expect(page.referred.find((r) => !r.counts)?.reason).toBe("same_holder");
@@ -296,7 +347,9 @@ describe("earnings", () => {
     expect(w).toMatchObject({ counted: 2, basis: "2000.00", amount: "200.00", capped: false });
 
     await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "net_loss", percentBp: 1000, weeklyCapMinor: 15_000n, turnoverMultiplier: 2 });
-    const capped = (await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username }, afterWeek)).weeks.find((x) => x.week === week.start)!;
+    const capped = (await referralPage(env, AGENCY, { id: referrer.playerId, username: referrer.username }, afterWeek)).weeks.find(
+      (x) => x.week === week.start,
+    )!;
     expect(capped).toMatchObject({ amount: "150.00", capped: true });
   });
 
@@ -315,12 +368,21 @@ describe("earnings", () => {
 
   it("a week that has not ended cannot be claimed; a disabled programme pays nothing", async () => {
     const referrer = await newPlayer();
-    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" })).toEqual({ ok: false, error: "REFERRAL_WEEK_OPEN" });
-    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: "2026-11-24", provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_WEEK_INVALID" });
+    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" })).toEqual({
+      ok: false,
+      error: "REFERRAL_WEEK_OPEN",
+    });
+    expect(
+      await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: "2026-11-24", provider: "askmebet" }, afterWeek),
+    ).toEqual({ ok: false, error: "REFERRAL_WEEK_INVALID" });
     await saveReferralSettings(env.DB, OWNER, { enabled: false, mode: "deposits", percentBp: 250, weeklyCapMinor: 0n, turnoverMultiplier: 1 });
-    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_DISABLED" });
+    expect(
+      await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" }, afterWeek),
+    ).toEqual({ ok: false, error: "REFERRAL_DISABLED" });
     await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "deposits", percentBp: 250, weeklyCapMinor: 0n, turnoverMultiplier: 1 });
-    expect(await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_NOTHING_TO_CLAIM" });
+    expect(
+      await claimReferralWeek(env, AGENCY, { id: referrer.playerId, username: referrer.username }, { week: week.start, provider: "askmebet" }, afterWeek),
+    ).toEqual({ ok: false, error: "REFERRAL_NOTHING_TO_CLAIM" });
   });
 });
 
@@ -337,7 +399,9 @@ describe("the claim, through the wallet's reward path", () => {
   it("20 concurrent posts for one week: one claim, one credit at the provider, one ledger entry; the rest hear 'already claimed'", async () => {
     await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "net_loss", percentBp: 1000, weeklyCapMinor: 0n, turnoverMultiplier: 0 });
     const r = await referrerWithShare(123_450n); // 10 % = 123.45
-    const results = await Promise.all(Array.from({ length: 20 }, () => claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "gclub" }, afterWeek)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "gclub" }, afterWeek)),
+    );
     const won = results.filter((x) => x.ok);
     expect(won).toHaveLength(1);
     expect(won[0]).toMatchObject({ ok: true, amount: "123.45", provider: "gclub" });
@@ -353,7 +417,10 @@ describe("the claim, through the wallet's reward path", () => {
     expect(ledger.filter((l) => l.account === "agency:referral")).toEqual([expect.objectContaining({ currency: "THB", amountMinor: "12345" })]);
     expect(await wallet.ledgerTotals()).toEqual({ THB: "0" });
     // a later claim of the same week is refused, and the page shows it claimed
-    expect(await claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_ALREADY_CLAIMED" });
+    expect(await claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "askmebet" }, afterWeek)).toEqual({
+      ok: false,
+      error: "REFERRAL_ALREADY_CLAIMED",
+    });
     const page = await referralPage(env, AGENCY, { id: r.playerId, username: r.username }, afterWeek);
     expect(page.history).toEqual([expect.objectContaining({ week: week.start, amount: "123.45", provider: "gclub", status: "CREDITED" })]);
     expect(page.weeks.find((w) => w.week === week.start)!.claim?.status).toBe("CREDITED");
@@ -364,7 +431,10 @@ describe("the claim, through the wallet's reward path", () => {
     const r = await referrerWithShare(50_000n); // 10 % = 50.00
     await sandboxProvider("/sandbox/faults", { method: "POST", body: JSON.stringify({ provider: "alphabet", op: "deposit", mode: "refuse", count: 1 }) });
     try {
-      expect(await claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "alphabet" }, afterWeek)).toEqual({ ok: false, error: "REFERRAL_CREDIT_FAILED" });
+      expect(await claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "alphabet" }, afterWeek)).toEqual({
+        ok: false,
+        error: "REFERRAL_CREDIT_FAILED",
+      });
     } finally {
       await sandboxProvider("/sandbox/faults", { method: "DELETE" });
     }
@@ -385,7 +455,9 @@ describe("owner settings and report", () => {
     const input = { enabled: true, mode: "net_loss" as const, percentBp: 777, weeklyCapMinor: 123_400n, turnoverMultiplier: 5 };
     await saveReferralSettings(env.DB, OWNER, input);
     await saveReferralSettings(env.DB, OWNER, input);
-    const rows = (await listAudit(env.DB, "demo", { page: 1, pageSize: 50, action: "referral.settings" })).items.filter((r) => (r.after as { percentBp: number }).percentBp === 777);
+    const rows = (await listAudit(env.DB, "demo", { page: 1, pageSize: 50, action: "referral.settings" })).items.filter(
+      (r) => (r.after as { percentBp: number }).percentBp === 777,
+    );
     expect(rows).toHaveLength(1);
     const report = await adminReferralsPage(env.DB, "demo", null);
     expect(report.settings).toMatchObject({ enabled: true, percent: "7.77", weeklyCap: "1234.00", turnoverMultiplier: 5 });

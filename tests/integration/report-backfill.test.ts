@@ -20,9 +20,40 @@ import { moneyReport, playersReport, promotionsReport } from "../../workers/serv
 beforeAll(seedDemo);
 
 const fixtureRows = fixture.tables as unknown as {
-  deposit_orders: { code: string; provider: string; amount_minor: string; credit_minor: string; status: string; flag: string | null; created_at: number; paid_at: number | null }[];
-  withdraw_orders: { code: string; provider: string; credit_minor: string; net_credit_minor: string; received_lak_minor: string; status: string; review: string; return_state: string | null; reason: string | null; created_at: number; completed_at: number | null }[];
-  promotion_usages: { id: string; promotion_id: string; provider: string; status: string; deposit_code: string | null; bonus_minor: string | null; reason: string | null; claimed_at: number; ended_at: number | null }[];
+  deposit_orders: {
+    code: string;
+    provider: string;
+    amount_minor: string;
+    credit_minor: string;
+    status: string;
+    flag: string | null;
+    created_at: number;
+    paid_at: number | null;
+  }[];
+  withdraw_orders: {
+    code: string;
+    provider: string;
+    credit_minor: string;
+    net_credit_minor: string;
+    received_lak_minor: string;
+    status: string;
+    review: string;
+    return_state: string | null;
+    reason: string | null;
+    created_at: number;
+    completed_at: number | null;
+  }[];
+  promotion_usages: {
+    id: string;
+    promotion_id: string;
+    provider: string;
+    status: string;
+    deposit_code: string | null;
+    bonus_minor: string | null;
+    reason: string | null;
+    claimed_at: number;
+    ended_at: number | null;
+  }[];
 };
 const iso = (ms: number) => new Date(ms).toISOString();
 const money2 = (minor: string) => (Number(minor) / 100).toFixed(2); // display text of the old rows only
@@ -39,12 +70,37 @@ async function oldProjection(playerId: string) {
     ...t.withdraw_orders.map((w) =>
       env.DB.prepare(
         `INSERT INTO withdraw_orders_view (code, agency_id, player_id, provider, credit, received, status, review, return_state, reason, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
-      ).bind(w.code, "demo", playerId, w.provider, money2(w.credit_minor), money2(w.received_lak_minor), w.status, w.review, w.return_state, w.reason, iso(w.created_at), iso(w.created_at)),
+      ).bind(
+        w.code,
+        "demo",
+        playerId,
+        w.provider,
+        money2(w.credit_minor),
+        money2(w.received_lak_minor),
+        w.status,
+        w.review,
+        w.return_state,
+        w.reason,
+        iso(w.created_at),
+        iso(w.created_at),
+      ),
     ),
     ...t.promotion_usages.map((u) =>
       env.DB.prepare(
         `INSERT INTO promotion_usages_view (id, agency_id, player_id, promotion_id, provider, status, deposit_code, bonus, reason, claimed_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)`,
-      ).bind(u.id, "demo", playerId, u.promotion_id, u.provider, u.status, u.deposit_code, u.bonus_minor === null ? null : money2(u.bonus_minor), u.reason, iso(u.claimed_at), iso(u.claimed_at)),
+      ).bind(
+        u.id,
+        "demo",
+        playerId,
+        u.promotion_id,
+        u.provider,
+        u.status,
+        u.deposit_code,
+        u.bonus_minor === null ? null : money2(u.bonus_minor),
+        u.reason,
+        iso(u.claimed_at),
+        iso(u.claimed_at),
+      ),
     ),
   ]);
 }
@@ -72,7 +128,9 @@ async function cron() {
 }
 
 describe("backfill of the reports' read-model columns", () => {
-  it("a wallet stored by earlier code (v3) re-projects its rows: paid times, integer amounts, bonus given and deducted, promotion, first deposit", { timeout: 90_000 }, async () => {
+  it("a wallet stored by earlier code (v3) re-projects its rows: paid times, integer amounts, bonus given and deducted, promotion, first deposit", {
+    timeout: 90_000,
+  }, async () => {
     const w = await walletFromFixture();
     await oldProjection(w.playerId);
     const day = vientianeDate(fixtureRows.deposit_orders[1].paid_at!);
@@ -94,7 +152,11 @@ describe("backfill of the reports' read-model columns", () => {
       paid_at: iso(settled.paid_at!),
       projection_version: 1,
     });
-    expect(await env.DB.prepare(`SELECT paid_minor, paid_at, projection_version FROM deposit_orders_view WHERE code = ?1`).bind(fixture.codes.cancelledDeposit).first()).toEqual({
+    expect(
+      await env.DB.prepare(`SELECT paid_minor, paid_at, projection_version FROM deposit_orders_view WHERE code = ?1`)
+        .bind(fixture.codes.cancelledDeposit)
+        .first(),
+    ).toEqual({
       paid_minor: null,
       paid_at: null,
       projection_version: 1,
@@ -108,18 +170,35 @@ describe("backfill of the reports' read-model columns", () => {
       paid_at: iso(paid.completed_at!),
       projection_version: 1,
     });
-    expect(await env.DB.prepare(`SELECT paid_at, projection_version FROM withdraw_orders_view WHERE code = ?1`).bind(fixture.codes.waitingWithdraw).first()).toEqual({ paid_at: null, projection_version: 1 });
+    expect(
+      await env.DB.prepare(`SELECT paid_at, projection_version FROM withdraw_orders_view WHERE code = ?1`).bind(fixture.codes.waitingWithdraw).first(),
+    ).toEqual({ paid_at: null, projection_version: 1 });
     const usage = fixtureRows.promotion_usages.find((u) => u.promotion_id === "deposit-60k-bonus-50")!;
-    expect(await env.DB.prepare(`SELECT ended_at, projection_version FROM promotion_usages_view WHERE id = ?1`).bind(usage.id).first()).toEqual({ ended_at: iso(usage.ended_at!), projection_version: 1 });
-    expect(await env.DB.prepare(`SELECT first_deposit_at FROM players WHERE id = ?1`).bind(w.playerId).first()).toEqual({ first_deposit_at: iso(settled.paid_at!) });
+    expect(await env.DB.prepare(`SELECT ended_at, projection_version FROM promotion_usages_view WHERE id = ?1`).bind(usage.id).first()).toEqual({
+      ended_at: iso(usage.ended_at!),
+      projection_version: 1,
+    });
+    expect(await env.DB.prepare(`SELECT first_deposit_at FROM players WHERE id = ?1`).bind(w.playerId).first()).toEqual({
+      first_deposit_at: iso(settled.paid_at!),
+    });
 
     // and the reports now see that day's money as the wallet's ledger has it
     const report = (await moneyReport(env.DB, "demo", range)).total;
-    expect(report).toMatchObject({ depositCount: 1, depositKip: 6000000, depositCredit: 10000, bonusGiven: 5000, withdrawCount: 1, withdrawKipPaid: 5800000, bonusDeducted: 5000 });
+    expect(report).toMatchObject({
+      depositCount: 1,
+      depositKip: 6000000,
+      depositCredit: 10000,
+      bonusGiven: 5000,
+      withdrawCount: 1,
+      withdrawKipPaid: 5800000,
+      bonusDeducted: 5000,
+    });
     const ledger = await w.wallet.ledgerFor(settled.code);
     expect(ledger.find((l) => l.entry === "paid" && l.account === "bank:receiving")!.amountMinor).toBe(String(report.depositKip));
     expect(ledger.find((l) => l.entry === "bonus" && l.account === "agency:promotion")!.amountMinor).toBe(String(report.bonusGiven));
-    expect((await w.wallet.ledgerFor(paid.code)).find((l) => l.entry === "paid-out" && l.account === "agency:promotion")!.amountMinor).toBe(String(-report.bonusDeducted));
+    expect((await w.wallet.ledgerFor(paid.code)).find((l) => l.entry === "paid-out" && l.account === "agency:promotion")!.amountMinor).toBe(
+      String(-report.bonusDeducted),
+    );
     expect((await playersReport(env.DB, "demo", range)).total).toMatchObject({ firstDeposits: 1, activeDepositors: 1 });
     expect((await promotionsReport(env.DB, "demo", range)).promotions.find((p) => p.promotionId === "deposit-60k-bonus-50")).toMatchObject({
       claims: 1,

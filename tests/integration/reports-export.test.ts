@@ -22,7 +22,9 @@ async function get(path: string, cookie: string) {
 }
 
 async function exportsAudited(table: string) {
-  const { results } = await env.DB.prepare(`SELECT staff_username, target, after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'report.export' AND target = ?1 ORDER BY id`)
+  const { results } = await env.DB.prepare(
+    `SELECT staff_username, target, after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'report.export' AND target = ?1 ORDER BY id`,
+  )
     .bind(table)
     .all<{ staff_username: string; target: string; after_json: string }>();
   return results;
@@ -60,8 +62,12 @@ beforeAll(async () => {
   // Provider figures of today as the daily job stores them: the agency lost 150.25 at gclub
   // (a negative win/loss), and betflix could not be read.
   await env.DB.batch([
-    env.DB.prepare(`INSERT INTO provider_daily_stats (agency_id, provider, day, status, turnover_minor, win_loss_minor, reason, collected_at) VALUES ('demo', 'gclub', ?1, 'ok', 1234500, -15025, NULL, ?2)`).bind(today, new Date().toISOString()),
-    env.DB.prepare(`INSERT INTO provider_daily_stats (agency_id, provider, day, status, turnover_minor, win_loss_minor, reason, collected_at) VALUES ('demo', 'betflix', ?1, 'unavailable', NULL, NULL, 'timeout', ?2)`).bind(today, new Date().toISOString()),
+    env.DB.prepare(
+      `INSERT INTO provider_daily_stats (agency_id, provider, day, status, turnover_minor, win_loss_minor, reason, collected_at) VALUES ('demo', 'gclub', ?1, 'ok', 1234500, -15025, NULL, ?2)`,
+    ).bind(today, new Date().toISOString()),
+    env.DB.prepare(
+      `INSERT INTO provider_daily_stats (agency_id, provider, day, status, turnover_minor, win_loss_minor, reason, collected_at) VALUES ('demo', 'betflix', ?1, 'unavailable', NULL, NULL, 'timeout', ?2)`,
+    ).bind(today, new Date().toISOString()),
   ]);
 }, 90_000);
 
@@ -82,7 +88,8 @@ describe("the reports page", () => {
   it("a cashier's page holds the money part only", async () => {
     const html = await (await get(`/admin/reports?${query}`, cashier)).text();
     expect(html).toContain('data-testid="report-money"');
-    for (const part of ["report-players", "report-promotions", "report-providers", "players.csv", "promotions.csv", "providers.csv"]) expect(html).not.toContain(part);
+    for (const part of ["report-players", "report-promotions", "report-providers", "players.csv", "promotions.csv", "providers.csv"])
+      expect(html).not.toContain(part);
   });
 
   it("an invalid range is a translated message and the form, no figures", async () => {
@@ -122,7 +129,10 @@ describe("CSV exports", () => {
 
   it("money by provider: one row per provider and the total", async () => {
     const text = await (await get(`/admin/reports/money-by-provider.csv?${query}`, cashier)).text();
-    const lines = text.replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const lines = text
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(lines[0].startsWith("ຄ່າຍເກມ,")).toBe(true);
     expect(lines.find((l) => l.startsWith("Betflix,"))).toMatch(/^Betflix,1,60000,100\.00,/);
     expect(lines.at(-1)).toMatch(/^ລວມ,1,60000,100\.00,/);
@@ -136,7 +146,10 @@ describe("CSV exports", () => {
 
   it("providers: turnover and a negative win/loss as plain numbers, the day a provider could not be read on the page", async () => {
     const text = await (await get(`/admin/reports/providers.csv?${query}`, owner)).text();
-    const lines = text.replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const lines = text
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(lines[0]).toBe("ຊ່ວງເວລາ,ຄ່າຍເກມ,ເທີນໂອເວີ (ເຄຣດິດ),ໄດ້/ເສຍ (ເຄຣດິດ),ມື້ທີ່ບໍ່ມີຕົວເລກ");
     expect(lines).toContain(`${today},GClub,12345.00,-150.25,`);
     expect(lines).toContain("ລວມ,GClub,12345.00,-150.25,0");
@@ -150,7 +163,10 @@ describe("CSV exports", () => {
   it("hourly CSV of one day: 24 periods and '_hourly' in the file name", async () => {
     const res = await get(`/admin/reports/players.csv?from=${today}&to=${today}&grouping=hour`, owner);
     expect(res.headers.get("Content-Disposition")).toContain(`players_${today}_${today}_hourly.csv`);
-    const lines = (await res.text()).replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const lines = (await res.text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     expect(lines).toHaveLength(1 + 24 + 1);
     expect(lines[1].startsWith(`${today} 00:00,`)).toBe(true);
   });

@@ -2,7 +2,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedDemo } from "../setup/seed";
 import { postForm } from "../setup/players";
-import { openOrder, payOutNow, payQr, playerWithBank, postDeposit, postWithdraw, pumpDeliveries, qrPayloadOf, sandboxProvider, signedWebhook } from "../setup/money";
+import {
+  openOrder,
+  payOutNow,
+  payQr,
+  playerWithBank,
+  postDeposit,
+  postWithdraw,
+  pumpDeliveries,
+  qrPayloadOf,
+  sandboxProvider,
+  signedWebhook,
+} from "../setup/money";
 import { depositCredit, formatAmount, parseAmount, parseRate, withdrawPayout, type Rate } from "../../workers/core/money";
 import { periodOf, presetRange, type ReportRange } from "../../workers/core/report-range";
 import type { AuditActor } from "../../workers/db/audit";
@@ -96,10 +107,15 @@ async function withdrawAt(p: Player, o: { provider: Provider; credit: string; at
   });
   expect(opened.kind).toBe("created");
   // the transfer-out at the provider, under the order code (as the withdraw service does it)
-  const out = await sandboxProvider(`/api/${o.provider}/withdraw`, { method: "POST", body: JSON.stringify({ username: `demo_${p.username}`, amount: o.credit, transactionRef: code }) });
+  const out = await sandboxProvider(`/api/${o.provider}/withdraw`, {
+    method: "POST",
+    body: JSON.stringify({ username: `demo_${p.username}`, amount: o.credit, transactionRef: code }),
+  });
   expect(out.ok).toBe(true);
   await p.wallet.transferOutResult(code, "ok", o.at);
-  const decision = o.reject ? ({ by: "staff", action: "reject", reason: "KYC" } as const) : ({ by: "staff", action: "paid", bankReference: `BR${code}` } as const);
+  const decision = o.reject
+    ? ({ by: "staff", action: "reject", reason: "KYC" } as const)
+    : ({ by: "staff", action: "paid", bankReference: `BR${code}` } as const);
   expect((await p.wallet.decideWithdraw(code, decision, o.decided)).kind).toBe("applied");
   await p.wallet.runDueWork(o.decided);
   expect((await p.wallet.getWithdraw(code))!.status).toBe(o.reject ? "REJECTED" : "SUCCESS");
@@ -108,7 +124,12 @@ async function withdrawAt(p: Player, o: { provider: Provider; credit: string; at
 }
 
 /** The report's figures recomputed from the wallets' ledgers of what was created in [from, to). */
-async function fromLedgers(from: number, to: number): Promise<Pick<MoneyRow, "depositKip" | "depositCredit" | "withdrawCredit" | "withdrawKipPaid" | "bonusGiven" | "bonusDeducted" | "manualCredit" | "manualCreditKip">> {
+async function fromLedgers(
+  from: number,
+  to: number,
+): Promise<
+  Pick<MoneyRow, "depositKip" | "depositCredit" | "withdrawCredit" | "withdrawKipPaid" | "bonusGiven" | "bonusDeducted" | "manualCredit" | "manualCreditKip">
+> {
   const sums = { depositKip: 0, depositCredit: 0, withdrawCredit: 0, withdrawKipPaid: 0, bonusGiven: 0, bonusDeducted: 0, manualCredit: 0, manualCreditKip: 0 };
   for (const c of created.filter((c) => c.at >= from && c.at < to)) {
     const lines = await c.p.wallet.ledgerFor(c.code);
@@ -144,7 +165,18 @@ beforeAll(async () => {
   await depositAt(a, { provider: "askmebet", amount: "60000", at: vte("2026-06-10T23:59:59.999") });
   // a cancelled deposit counts nowhere
   const cancelled = newCode("RC");
-  await a.wallet.openDeposit({ idempotencyKey: cancelled, code: cancelled, provider: "askmebet", channelCode: "BCEL-QR", amountMinor: "9000000", creditMinor: "15000", rateSell: RATE.sell.toString(), expiresAt: Date.now() + 3_600_000, now: vte("2026-06-10T20:00:00"), creditAtProviderMinor: null });
+  await a.wallet.openDeposit({
+    idempotencyKey: cancelled,
+    code: cancelled,
+    provider: "askmebet",
+    channelCode: "BCEL-QR",
+    amountMinor: "9000000",
+    creditMinor: "15000",
+    rateSell: RATE.sell.toString(),
+    expiresAt: Date.now() + 3_600_000,
+    now: vte("2026-06-10T20:00:00"),
+    creditAtProviderMinor: null,
+  });
   await a.wallet.cancelDeposit(cancelled, "PLAYER", vte("2026-06-10T20:01:00"));
   // a withdrawal created on the 10th, paid on the 11th: it counts on the 11th
   await withdrawAt(a, { provider: "askmebet", credit: "50.00", at: vte("2026-06-10T21:00:00"), decided: vte("2026-06-11T10:00:00") });
@@ -178,7 +210,15 @@ describe("reports over past days (wallets driven with their own clock)", () => {
     const report = await moneyReport(env.DB, "demo", DAYS);
     expect(report.periods.map((p) => p.period)).toEqual(["2026-06-10", "2026-06-11", "2026-06-12"]);
     const [d10, d11, d12] = report.periods;
-    expect(d10).toMatchObject({ depositCount: 1, depositKip: kip("60000"), depositCredit: thb("100"), withdrawCount: 0, withdrawKipPaid: 0, netKip: kip("60000"), bonusGiven: 0 });
+    expect(d10).toMatchObject({
+      depositCount: 1,
+      depositKip: kip("60000"),
+      depositCredit: thb("100"),
+      withdrawCount: 0,
+      withdrawKipPaid: 0,
+      netKip: kip("60000"),
+      bonusGiven: 0,
+    });
     // 120,000 + the 60,003 the bank received (credit follows the 60,000 asked); A's withdrawal of 50 paid 29,000
     expect(d11).toMatchObject({
       depositCount: 2,
@@ -201,13 +241,26 @@ describe("reports over past days (wallets driven with their own clock)", () => {
       bonusDeducted: 0,
       netKip: kip("132600"),
     });
-    expect(report.total).toMatchObject({ period: "2026-06-10/2026-06-12", depositCount: 5, depositKip: kip("390003"), withdrawCount: 2, withdrawKipPaid: kip("46400"), bonusGiven: thb("20"), netKip: kip("343603") });
+    expect(report.total).toMatchObject({
+      period: "2026-06-10/2026-06-12",
+      depositCount: 5,
+      depositKip: kip("390003"),
+      withdrawCount: 2,
+      withdrawKipPaid: kip("46400"),
+      bonusGiven: thb("20"),
+      netKip: kip("343603"),
+    });
     for (const key of ["depositCount", "depositKip", "depositCredit", "withdrawCount", "withdrawCredit", "withdrawKipPaid", "bonusGiven", "netKip"] as const) {
       expect(report.total[key], key).toBe(report.periods.reduce((n, p) => n + p[key], 0));
       expect(report.total[key], key).toBe(report.byProvider.reduce((n, p) => n + p[key], 0));
     }
     expect(report.byProvider.map((p) => p.provider)).toEqual(["askmebet", "betflix", "gclub"]);
-    expect(report.byProvider.find((p) => p.provider === "askmebet")).toMatchObject({ depositCount: 2, depositKip: kip("120003"), withdrawCount: 2, withdrawKipPaid: kip("46400") });
+    expect(report.byProvider.find((p) => p.provider === "askmebet")).toMatchObject({
+      depositCount: 2,
+      depositKip: kip("120003"),
+      withdrawCount: 2,
+      withdrawKipPaid: kip("46400"),
+    });
     expect(report.byProvider.find((p) => p.provider === "betflix")).toMatchObject({ depositCount: 2, depositKip: kip("240000"), bonusGiven: thb("20") });
     // integers, never decimal text
     for (const value of Object.values(report.total)) if (typeof value === "number") expect(Number.isInteger(value)).toBe(true);
@@ -244,7 +297,14 @@ describe("reports over past days (wallets driven with their own clock)", () => {
       { period: "2026-06-12", registrations: 1, firstDeposits: 1, conversion: 1, activeDepositors: 2, returningDepositors: 1 },
     ]);
     // over the range: A, C, D registered; A, B, D deposited first (A and D of those registered); nobody deposited before
-    expect(report.total).toEqual({ period: "2026-06-10/2026-06-12", registrations: 3, firstDeposits: 3, conversion: 2 / 3, activeDepositors: 3, returningDepositors: 0 });
+    expect(report.total).toEqual({
+      period: "2026-06-10/2026-06-12",
+      registrations: 3,
+      firstDeposits: 3,
+      conversion: 2 / 3,
+      activeDepositors: 3,
+      returningDepositors: 0,
+    });
     const oneDay = await playersReport(env.DB, "demo", { from: "2026-06-13", to: "2026-06-13", grouping: "day" });
     expect(oneDay.total).toMatchObject({ registrations: 0, conversion: null, firstDeposits: 1, activeDepositors: 1, returningDepositors: 0 });
   });
@@ -274,12 +334,25 @@ describe("today: manual credits, refunds, a promotion given and taken back, and 
     // Two payments that matched no order: one credited by hand, one refunded.
     const e = await playerWithBank();
     const agency = (await findAgencyByHost(env.DB, "localhost"))!;
-    for (const [reference, amount] of [["NOORDER1", "30000"], ["NOORDER2", "45000"]]) {
-      const res = await signedWebhook({ event: "payment.succeeded", reference, transactionId: `TU${reference}${Date.now()}`, amount, currency: "LAK", paidAt: new Date().toISOString() });
+    for (const [reference, amount] of [
+      ["NOORDER1", "30000"],
+      ["NOORDER2", "45000"],
+    ]) {
+      const res = await signedWebhook({
+        event: "payment.succeeded",
+        reference,
+        transactionId: `TU${reference}${Date.now()}`,
+        amount,
+        currency: "LAK",
+        paidAt: new Date().toISOString(),
+      });
       expect(res.status).toBe(200);
     }
     const queue = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items;
-    const credited = await resolveWithCredit(env, agency, staff, queue.find((i) => i.reference === "NOORDER1")!.id, { username: e.username, provider: "betflix" });
+    const credited = await resolveWithCredit(env, agency, staff, queue.find((i) => i.reference === "NOORDER1")!.id, {
+      username: e.username,
+      provider: "betflix",
+    });
     expect(credited.ok).toBe(true);
     manualCode = credited.ok ? credited.order.code : "";
     await e.wallet.runDueWork();
@@ -344,7 +417,14 @@ describe("today: manual credits, refunds, a promotion given and taken back, and 
 
   it("promotions: claims, completed, cancelled and the bonus cost (given minus taken back)", async () => {
     const report = await promotionsReport(env.DB, "demo", today);
-    expect(report.promotions.find((p) => p.promotionId === "deposit-60k-bonus-50")).toMatchObject({ claims: 2, completed: 0, cancelled: 2, bonusGiven: thb("50"), bonusDeducted: thb("50"), bonusCost: 0 });
+    expect(report.promotions.find((p) => p.promotionId === "deposit-60k-bonus-50")).toMatchObject({
+      claims: 2,
+      completed: 0,
+      cancelled: 2,
+      bonusGiven: thb("50"),
+      bonusDeducted: thb("50"),
+      bonusCost: 0,
+    });
     const money = await moneyReport(env.DB, "demo", today);
     expect(report.promotions.reduce((n, p) => n + p.bonusCost, 0)).toBe(money.total.bonusGiven - money.total.bonusDeducted);
   });
@@ -353,8 +433,16 @@ describe("today: manual credits, refunds, a promotion given and taken back, and 
     const dashboard = await loadDashboard(env.DB, "demo");
     const money = (await moneyReport(env.DB, "demo", { ...today, grouping: "day" })).total;
     expect(dashboard.date).toBe(today.from);
-    expect(dashboard.deposits).toEqual({ count: money.depositCount, amountLak: formatAmount(BigInt(money.depositKip), "LAK"), credit: formatAmount(BigInt(money.depositCredit), "THB") });
-    expect(dashboard.withdrawals).toEqual({ count: money.withdrawCount, credit: formatAmount(BigInt(money.withdrawCredit), "THB"), paidLak: formatAmount(BigInt(money.withdrawKipPaid), "LAK") });
+    expect(dashboard.deposits).toEqual({
+      count: money.depositCount,
+      amountLak: formatAmount(BigInt(money.depositKip), "LAK"),
+      credit: formatAmount(BigInt(money.depositCredit), "THB"),
+    });
+    expect(dashboard.withdrawals).toEqual({
+      count: money.withdrawCount,
+      credit: formatAmount(BigInt(money.withdrawCredit), "THB"),
+      paidLak: formatAmount(BigInt(money.withdrawKipPaid), "LAK"),
+    });
     expect(dashboard.deposits).toEqual({ count: 1, amountLak: "60000.00", credit: "100.00" });
   });
 

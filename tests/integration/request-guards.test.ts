@@ -47,7 +47,13 @@ const SAMPLE_PARAMS: Record<string, string> = {
 function pathOf(pattern: string, params: Record<string, string> = {}): string {
   return pattern
     .split("/")
-    .map((segment) => (segment === "*" ? (params["*"] ?? SAMPLE_PARAMS["*"]) : segment.startsWith(":") ? (params[segment.slice(1)] ?? SAMPLE_PARAMS[segment.slice(1)] ?? "x") : segment))
+    .map((segment) =>
+      segment === "*"
+        ? (params["*"] ?? SAMPLE_PARAMS["*"])
+        : segment.startsWith(":")
+          ? (params[segment.slice(1)] ?? SAMPLE_PARAMS[segment.slice(1)] ?? "x")
+          : segment,
+    )
     .join("/");
 }
 
@@ -90,7 +96,11 @@ describe("finding 5: a staff-forced password change blocks every player action",
     expect((await p.wallet.listUsages(1, 10)).total).toBe(0);
 
     // the same through React Router's client (a `.data` post)
-    const viaData = await postForm("/player/withdraw.data", { intent: "confirm", provider: "askmebet", amount: "200", idempotencyKey: crypto.randomUUID() }, { cookie });
+    const viaData = await postForm(
+      "/player/withdraw.data",
+      { intent: "confirm", provider: "askmebet", amount: "200", idempotencyKey: crypto.randomUUID() },
+      { cookie },
+    );
     expect(viaData.status).toBeLessThan(500);
     expect(viaData.headers.get("X-Remix-Redirect") ?? (await viaData.text())).toContain("/player/password");
     expect(await providerBalance("askmebet", p.username)).toBe("500.00");
@@ -98,14 +108,31 @@ describe("finding 5: a staff-forced password change blocks every player action",
 
   it("every player action in app/routes.ts is refused except the password change, logout and the language switch", async () => {
     const p = await forcedPlayer();
-    const allowed = new Set(["/player/password", "/logout", "/set-language", "/api/v2/players/logout", "/v2/players/logout", "/api/v2/players/security/password/change", "/v2/players/security/password/change"]);
+    const allowed = new Set([
+      "/player/password",
+      "/logout",
+      "/set-language",
+      "/api/v2/players/logout",
+      "/v2/players/logout",
+      "/api/v2/players/security/password/change",
+      "/v2/players/security/password/change",
+    ]);
     // Everything a player session can act on: the player area and the player JSON API.
-    const playerRoutes = ROUTES.filter((r) => (r.pattern === "/player" || r.pattern.startsWith("/player/") || isApi(r.pattern)) && !r.pattern.startsWith("/api/staff/") && !r.pattern.endsWith("/payments/webhook"));
+    const playerRoutes = ROUTES.filter(
+      (r) =>
+        (r.pattern === "/player" || r.pattern.startsWith("/player/") || isApi(r.pattern)) &&
+        !r.pattern.startsWith("/api/staff/") &&
+        !r.pattern.endsWith("/payments/webhook"),
+    );
     expect(playerRoutes.length).toBeGreaterThan(20);
     for (const route of playerRoutes.filter((r) => !allowed.has(r.pattern))) {
       const path = pathOf(route.pattern, { playerId: p.playerId });
       const res = isApi(route.pattern)
-        ? await fetchApp(`${ORIGIN}${path}`, { method: "POST", headers: { Origin: ORIGIN, Cookie: p.cookie, "Content-Type": "application/json" }, body: JSON.stringify({ username: "x", password: "y", fingerprint: "abcdef0123456789" }) })
+        ? await fetchApp(`${ORIGIN}${path}`, {
+            method: "POST",
+            headers: { Origin: ORIGIN, Cookie: p.cookie, "Content-Type": "application/json" },
+            body: JSON.stringify({ username: "x", password: "y", fingerprint: "abcdef0123456789" }),
+          })
         : await postForm(path, { intent: "confirm", provider: "askmebet", amount: "200" }, { cookie: p.cookie });
       if (isApi(route.pattern)) {
         expect(res.status, route.pattern).toBe(403);
@@ -135,14 +162,21 @@ describe("finding 6: answers that depend on a session are never cached", () => {
   it("every route of app/routes.ts, document and .data, with a player session and with a staff session: Cache-Control private, no-store", async () => {
     const p = await playerWithBank();
     await createStaff(env, { agencyId: "demo", username: "guards-owner", password: "guards-owner-pass-1", role: "owner" });
-    const staff = await staffLogin(env, { username: "guards-owner", password: "guards-owner-pass-1", totpSecret: (await env.DB.prepare(`SELECT totp_secret AS s FROM staff WHERE username = 'guards-owner'`).first<{ s: string }>())!.s });
+    const staff = await staffLogin(env, {
+      username: "guards-owner",
+      password: "guards-owner-pass-1",
+      totpSecret: (await env.DB.prepare(`SELECT totp_secret AS s FROM staff WHERE username = 'guards-owner'`).first<{ s: string }>())!.s,
+    });
     const failures: string[] = [];
     for (const route of ROUTES) {
       // the same for everyone, cached publicly on purpose: translation files, and an agency's
       // brand images and web manifest (decision 018; their headers: tests/integration/brand.test.ts)
       if (["/locales/:lng/:file", "/brand/:file", "/app.webmanifest"].includes(route.pattern)) continue;
       const path = pathOf(route.pattern, { playerId: p.playerId });
-      for (const [who, cookie] of [["player", p.cookie], ["staff", staff]] as const) {
+      for (const [who, cookie] of [
+        ["player", p.cookie],
+        ["staff", staff],
+      ] as const) {
         for (const url of isPage(route) ? [path, dataUrlOf(path)] : [path]) {
           const res = await fetchApp(`${ORIGIN}${url}`, { headers: { Cookie: cookie }, redirect: "manual" });
           await res.arrayBuffer();
@@ -158,7 +192,11 @@ describe("finding 6: answers that depend on a session are never cached", () => {
 describe("finding 7: bodies that are not forms", () => {
   it("every action endpoint of app/routes.ts answers text/plain and a missing Content-Type without a 5xx", async () => {
     const p = await playerWithBank();
-    const staff = await staffLogin(env, { username: "guards-cashier", password: "guards-cashier-pass-1", totpSecret: (await createStaff(env, { agencyId: "demo", username: "guards-cashier", password: "guards-cashier-pass-1", role: "owner" })).totpSecret });
+    const staff = await staffLogin(env, {
+      username: "guards-cashier",
+      password: "guards-cashier-pass-1",
+      totpSecret: (await createStaff(env, { agencyId: "demo", username: "guards-cashier", password: "guards-cashier-pass-1", role: "owner" })).totpSecret,
+    });
     const failures: string[] = [];
     const operatorApiToken = await operatorToken(env, "demo");
     const bodyless = (text: string) => new TextEncoder().encode(text); // bytes: fetch adds no Content-Type
@@ -180,7 +218,10 @@ describe("finding 7: bodies that are not forms", () => {
       }
     };
     const walk = (route: WalkedRoute) =>
-      Promise.all([post(route, "text/plain", { "Content-Type": "text/plain;charset=UTF-8" }, "intent=confirm&amount=1"), post(route, "no Content-Type", {}, bodyless("intent=confirm&amount=1"))]);
+      Promise.all([
+        post(route, "text/plain", { "Content-Type": "text/plain;charset=UTF-8" }, "intent=confirm&amount=1"),
+        post(route, "no Content-Type", {}, bodyless("intent=confirm&amount=1")),
+      ]);
     // Logouts last: they end the sessions the other posts need.
     const [others, logouts] = [ROUTES.filter((r) => !r.pattern.endsWith("logout")), ROUTES.filter((r) => r.pattern.endsWith("logout"))];
     for (let i = 0; i < others.length; i += 4) await Promise.all(others.slice(i, i + 4).map(walk));
@@ -190,7 +231,11 @@ describe("finding 7: bodies that are not forms", () => {
 
   it("a page answers 415 with a translated message; the API with a JSON error code", async () => {
     const p = await playerWithBank();
-    const page = await fetchApp(`${ORIGIN}/player/withdraw`, { method: "POST", headers: { Origin: ORIGIN, Cookie: p.cookie, "Content-Type": "text/plain" }, body: "intent=confirm" });
+    const page = await fetchApp(`${ORIGIN}/player/withdraw`, {
+      method: "POST",
+      headers: { Origin: ORIGIN, Cookie: p.cookie, "Content-Type": "text/plain" },
+      body: "intent=confirm",
+    });
     expect(page.status).toBe(415);
     expect(await page.text()).toContain("ຮູບແບບຂໍ້ມູນທີ່ສົ່ງມາບໍ່ຖືກຕ້ອງ");
     const api = await fetchApp(`${ORIGIN}/api/v2/players/login`, { method: "POST", headers: { Origin: ORIGIN, "Content-Type": "text/plain" }, body: "{}" });
@@ -204,7 +249,11 @@ describe("finding 7: bodies that are not forms", () => {
     const asMultipart = await fetchApp(`${ORIGIN}/player/withdraw`, { method: "POST", headers: { Origin: ORIGIN, Cookie: p.cookie }, body: multipart });
     expect(asMultipart.status).toBeLessThan(500);
     expect(asMultipart.status).not.toBe(415);
-    const asJson = await fetchApp(`${ORIGIN}/api/v2/players/username/validate`, { method: "POST", headers: { Origin: ORIGIN, "Content-Type": "application/json" }, body: JSON.stringify({ username: "someone-new" }) });
+    const asJson = await fetchApp(`${ORIGIN}/api/v2/players/username/validate`, {
+      method: "POST",
+      headers: { Origin: ORIGIN, "Content-Type": "application/json" },
+      body: JSON.stringify({ username: "someone-new" }),
+    });
     expect(asJson.status).toBe(200);
   });
 });

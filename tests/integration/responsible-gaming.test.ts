@@ -64,7 +64,10 @@ describe("deposit limits (decision 025)", () => {
     expect((await limitsPage(env, "demo", p.playerId, now + 25 * H)).deposit.week).toEqual({ value: "2000000.00", pending: null });
     // removing the limit is a raise too
     await setLimits(env.DB, "demo", p.playerId, NO, now + 26 * H);
-    expect((await limitsPage(env, "demo", p.playerId, now + 27 * H)).deposit.week).toEqual({ value: "2000000.00", pending: { value: null, from: now + 50 * H } });
+    expect((await limitsPage(env, "demo", p.playerId, now + 27 * H)).deposit.week).toEqual({
+      value: "2000000.00",
+      pending: { value: null, from: now + 50 * H },
+    });
   });
 
   it("a lowering and a raise at the same time never lose the lowering", async () => {
@@ -153,7 +156,11 @@ describe("play time (decision 025)", () => {
     await setLimits(env.DB, "demo", p.playerId, { ...NO, playMinutes: "180" }, noon - 3 * H);
     expect(await gameLaunchGuard(env.DB, "demo", p.playerId, noon)).toBeNull();
     await setLimits(env.DB, "demo", p.playerId, { ...NO, playMinutes: "120" }, noon - H);
-    expect((await gameLaunchGuard(env.DB, "demo", p.playerId, noon))?.limit).toEqual({ code: "PLAY_TIME_LIMIT_REACHED", minutes: 120, until: Date.parse("2026-11-24T17:00:00Z") });
+    expect((await gameLaunchGuard(env.DB, "demo", p.playerId, noon))?.limit).toEqual({
+      code: "PLAY_TIME_LIMIT_REACHED",
+      minutes: 120,
+      until: Date.parse("2026-11-24T17:00:00Z"),
+    });
     // an hour after the session went idle, nothing more counted
     expect((await playTimeLine(env.DB, "demo", p.playerId, noon + H)).playedMs).toBe(2 * H - 60_000);
   });
@@ -173,7 +180,11 @@ describe("play time (decision 025)", () => {
     const again = await login(env.DB, "demo", { username: p.username, password: PASSWORD }, client, () => noon);
     if (!again.ok) throw new Error(again.code);
     expect((await playTimeLine(env.DB, "demo", p.playerId, noon)).playedMs).toBe(70 * 60_000 + 30_000);
-    expect((await gameLaunchGuard(env.DB, "demo", p.playerId, noon))?.limit).toEqual({ code: "PLAY_TIME_LIMIT_REACHED", minutes: 60, until: Date.parse("2026-12-02T17:00:00Z") });
+    expect((await gameLaunchGuard(env.DB, "demo", p.playerId, noon))?.limit).toEqual({
+      code: "PLAY_TIME_LIMIT_REACHED",
+      minutes: 60,
+      until: Date.parse("2026-12-02T17:00:00Z"),
+    });
     // a new Vientiane day starts from nothing
     expect((await playTimeLine(env.DB, "demo", p.playerId, Date.parse("2026-12-02T17:00:00Z"))).playedMs).toBe(0);
   });

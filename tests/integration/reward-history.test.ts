@@ -33,7 +33,13 @@ describe("reward history: turnover progress", () => {
     const p = await playerWithBank();
     const who = { agencyId: "demo", playerId: p.playerId, username: p.username };
     const claimed = await claimWalletReward(env, who, {
-      kind: "CASHBACK", period: "2026-W30", perProvider: true, provider: "askmebet", amountMinor: "1250", turnoverMultiple: "2", basis: {},
+      kind: "CASHBACK",
+      period: "2026-W30",
+      perProvider: true,
+      provider: "askmebet",
+      amountMinor: "1250",
+      turnoverMultiple: "2",
+      basis: {},
     });
     expect(claimed.reward).toMatchObject({ status: "SUCCESS", turnoverTarget: "25.00", turnoverMet: false });
     await fundProvider("askmebet", p.username, "100.00");
@@ -45,14 +51,20 @@ describe("reward history: turnover progress", () => {
 
     await bet("askmebet", p.username, "15.00");
     expect(turnoverCell(await html("/player/cashback", p.cookie))).toBe("ຄົບແລ້ວ");
-    expect((await p.wallet.rewardsHoldingWithdraw("askmebet"))).toEqual([]);
+    expect(await p.wallet.rewardsHoldingWithdraw("askmebet")).toEqual([]);
   }, 120_000);
 
   it("a reward not credited shows the target alone; in Chinese and Vietnamese the same words as a promotion's", async () => {
     const p = await playerWithBank();
     const who = { agencyId: "demo", playerId: p.playerId, username: p.username };
     const claimed = await claimWalletReward(env, who, {
-      kind: "CASHBACK", period: "2026-W31", perProvider: true, provider: "betflix", amountMinor: "1000", turnoverMultiple: "1", basis: {},
+      kind: "CASHBACK",
+      period: "2026-W31",
+      perProvider: true,
+      provider: "betflix",
+      amountMinor: "1000",
+      turnoverMultiple: "1",
+      basis: {},
     });
     const [pending] = await withTurnoverProgress(env, who, [{ ...claimed.reward, status: "PENDING" }]);
     expect(pending!.turnoverDone).toBeNull();

@@ -19,12 +19,27 @@ async function faults(body: object | null) {
 
 type Player = Awaited<ReturnType<typeof playerWithBank>>;
 const claim = (p: Player, provider: "gclub" | "betflix" | "gclub_live" | "askmebet", period: string, kind: "CASHBACK" | "REFERRAL" = "CASHBACK") =>
-  claimWalletReward(env, { agencyId: "demo", playerId: p.playerId, username: p.username }, {
-    kind, period, perProvider: kind === "CASHBACK", provider, amountMinor: "1250", turnoverMultiple: "1", basis: { netLoss: "250.00" },
-  });
+  claimWalletReward(
+    env,
+    { agencyId: "demo", playerId: p.playerId, username: p.username },
+    {
+      kind,
+      period,
+      perProvider: kind === "CASHBACK",
+      provider,
+      amountMinor: "1250",
+      turnoverMultiple: "1",
+      basis: { netLoss: "250.00" },
+    },
+  );
 
 /** A claim the provider refused, copied to D1 like every reward (the staff lists read it there). */
-async function failedClaim(p: Player, provider: "gclub" | "betflix" | "gclub_live" | "askmebet", period: string, kind: "CASHBACK" | "REFERRAL" = "CASHBACK"): Promise<string> {
+async function failedClaim(
+  p: Player,
+  provider: "gclub" | "betflix" | "gclub_live" | "askmebet",
+  period: string,
+  kind: "CASHBACK" | "REFERRAL" = "CASHBACK",
+): Promise<string> {
   await faults({ provider, op: "deposit", mode: "refuse", count: 1 });
   try {
     const first = await claim(p, provider, period, kind);
@@ -40,7 +55,7 @@ describe("staff retry of a FAILED reward", () => {
   it("five retries pressed at once credit the same reward once, under a new reference; each press is audited", async () => {
     const p = await playerWithBank();
     const code = await failedClaim(p, "gclub", "2026-W40");
-    expect((await env.DB.prepare(`SELECT status, retries FROM reward_claims WHERE code = ?`).bind(code).first())).toEqual({ status: "FAILED", retries: 0 });
+    expect(await env.DB.prepare(`SELECT status, retries FROM reward_claims WHERE code = ?`).bind(code).first()).toEqual({ status: "FAILED", retries: 0 });
 
     const results = await Promise.all(Array.from({ length: 5 }, () => retryRewardClaim(env, actor, "CASHBACK", code, 0)));
     expect(results.filter((r) => r.kind === "retried")).toMatchObject([{ reward: { code } }]);
@@ -58,7 +73,9 @@ describe("staff retry of a FAILED reward", () => {
     // the same form sent again later does nothing
     expect((await retryRewardClaim(env, actor, "CASHBACK", code, 0)).kind).toBe("not-failed");
     expect(await providerBalance("gclub", p.username)).toBe("12.50");
-    const audits = await env.DB.prepare(`SELECT after_json FROM audit_log WHERE action = 'reward.retry' AND target = ?`).bind(code).all<{ after_json: string }>();
+    const audits = await env.DB.prepare(`SELECT after_json FROM audit_log WHERE action = 'reward.retry' AND target = ?`)
+      .bind(code)
+      .all<{ after_json: string }>();
     expect(audits.results).toHaveLength(6);
     expect(audits.results.filter((a) => JSON.parse(a.after_json).outcome === "retried")).toHaveLength(1);
     await p.wallet.runDueWork();

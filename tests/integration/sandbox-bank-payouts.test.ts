@@ -250,7 +250,14 @@ describe("sandbox bank payouts: faults", () => {
     expect(states[0]).toMatchObject({ reason: "ACCOUNT_CLOSED", amount: "30000.00" });
     expect(states[0].transactionId).toBeUndefined();
     const callback = await next(`reference=${refs[0]}`);
-    expect(JSON.parse(callback!.body)).toEqual({ event: "payout.rejected", reference: refs[0], amount: "30000.00", currency: "LAK", reason: "ACCOUNT_CLOSED", completedAt: states[0].completedAt });
+    expect(JSON.parse(callback!.body)).toEqual({
+      event: "payout.rejected",
+      reference: refs[0],
+      amount: "30000.00",
+      currency: "LAK",
+      reason: "ACCOUNT_CLOSED",
+      completedAt: states[0].completedAt,
+    });
     expect((await verify(callback!.headers, callback!.body)).valid).toBe(true);
     // used up
     expect((await call("/sandbox/faults")).body.data.some((f: Json) => f.id === spec.id)).toBe(false);

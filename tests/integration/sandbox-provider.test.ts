@@ -34,13 +34,19 @@ async function call(method: string, path: string, body?: unknown, init: RequestI
 
 const post = (path: string, body: unknown) => call("POST", path, body);
 const get = (path: string) => call("GET", path);
-const deposit = (p: string, username: string, amount: string, transactionRef = uniqueRef("dep")) => post(`/api/${p}/deposit`, { username, amount, transactionRef });
-const withdraw = (p: string, username: string, amount: string, transactionRef = uniqueRef("wd")) => post(`/api/${p}/withdraw`, { username, amount, transactionRef });
+const deposit = (p: string, username: string, amount: string, transactionRef = uniqueRef("dep")) =>
+  post(`/api/${p}/deposit`, { username, amount, transactionRef });
+const withdraw = (p: string, username: string, amount: string, transactionRef = uniqueRef("wd")) =>
+  post(`/api/${p}/withdraw`, { username, amount, transactionRef });
 const balance = async (p: string, username: string) => (await get(`/api/${p}/balance?username=${username}`)).body.data?.balance as string;
 const status = async (p: string, ref: string) => (await get(`/api/${p}/transactions/${ref}`)).body.data as Json;
 
 async function addFault(fault: Json): Promise<Json> {
-  const res = await env.SANDBOX_PROVIDER.fetch(`${BASE}/sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(fault) });
+  const res = await env.SANDBOX_PROVIDER.fetch(`${BASE}/sandbox/faults`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(fault),
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as Json).data;
 }
@@ -61,7 +67,11 @@ function faultUser(prefix: string): string {
 }
 
 async function hmacToken(payload: Json, secret = SECRET): Promise<string> {
-  const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const b64 = (bytes: Uint8Array) =>
+    btoa(String.fromCharCode(...bytes))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
   const body = b64(new TextEncoder().encode(JSON.stringify(payload)));
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const sig = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)));
@@ -71,7 +81,13 @@ async function hmacToken(payload: Json, secret = SECRET): Promise<string> {
 describe("auth and routing", () => {
   it("refuses missing, wrong and malformed Basic credentials on /api/*", async () => {
     const user = uniqueUser();
-    for (const header of [undefined, "Basic " + btoa("demo-agent:wrong"), "Basic " + btoa("other:sandbox-provider-secret-demo-0001"), "Bearer x", "Basic !!!"]) {
+    for (const header of [
+      undefined,
+      "Basic " + btoa("demo-agent:wrong"),
+      "Basic " + btoa("other:sandbox-provider-secret-demo-0001"),
+      "Bearer x",
+      "Basic !!!",
+    ]) {
       const res = await env.SANDBOX_PROVIDER.fetch(`${BASE}/api/askmebet/balance?username=${user}`, { headers: header ? { Authorization: header } : {} });
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ error: { code: "UNAUTHORIZED" } });
@@ -220,7 +236,13 @@ describe("at most once per transactionRef", () => {
     await deposit("alphabet", user, "100.00");
     // The repeat answers the same failure, although the balance would now cover it.
     expect(await withdraw("alphabet", user, "5.01", ref)).toEqual(res);
-    expect(await status("alphabet", ref)).toMatchObject({ transactionRef: ref, status: "FAILED", direction: "WITHDRAW", amount: "5.01", code: "INSUFFICIENT_BALANCE" });
+    expect(await status("alphabet", ref)).toMatchObject({
+      transactionRef: ref,
+      status: "FAILED",
+      direction: "WITHDRAW",
+      amount: "5.01",
+      code: "INSUFFICIENT_BALANCE",
+    });
     expect(await balance("alphabet", user)).toBe("105.00");
     // A withdraw from an unknown member fails the same way.
     expect((await withdraw("alphabet", uniqueUser(), "1.00")).body.error.code).toBe("INSUFFICIENT_BALANCE");
@@ -397,8 +419,19 @@ describe("faults", () => {
   });
 
   it("validates fault definitions", async () => {
-    for (const bad of [{ op: "dance", mode: "slow" }, { op: "deposit", mode: "explode" }, { op: "deposit", mode: "slow", provider: "pgsoft" }, { op: "deposit", mode: "slow", rate: 2 }, { op: "deposit", mode: "slow", count: 0 }, { op: "deposit", mode: "slow", delayMs: -1 }]) {
-      const res = await env.SANDBOX_PROVIDER.fetch(`${BASE}/sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(bad) });
+    for (const bad of [
+      { op: "dance", mode: "slow" },
+      { op: "deposit", mode: "explode" },
+      { op: "deposit", mode: "slow", provider: "pgsoft" },
+      { op: "deposit", mode: "slow", rate: 2 },
+      { op: "deposit", mode: "slow", count: 0 },
+      { op: "deposit", mode: "slow", delayMs: -1 },
+    ]) {
+      const res = await env.SANDBOX_PROVIDER.fetch(`${BASE}/sandbox/faults`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(bad),
+      });
       expect(res.status, JSON.stringify(bad)).toBe(400);
     }
   });
@@ -469,7 +502,11 @@ describe("launch and the playable page", () => {
     expect((await page(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: form })).status).toBe(303);
     expect((await get(`/api/gclub/turnover?username=${user}`)).body.data.turnover).toBe("25.00");
     // Not enough credit: the page says so.
-    const big = await page(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token, ref: uniqueRef(), amount: "1000.00" }) });
+    const big = await page(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token, ref: uniqueRef(), amount: "1000.00" }),
+    });
     expect(big.status).toBe(400);
     expect(await big.text()).toContain("Không đủ tín dụng");
   });
@@ -503,7 +540,11 @@ describe("launch and the playable page", () => {
     // A post with an expired token places no bet.
     await deposit("betflix", user, "10.00");
     const expired = await hmacToken({ ...claims, exp: Math.floor(Date.now() / 1000) - 1 });
-    const post = await page(`/play/betflix`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: expired, ref: uniqueRef(), amount: "5.00" }) });
+    const post = await page(`/play/betflix`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: expired, ref: uniqueRef(), amount: "5.00" }),
+    });
     expect(post.status).toBe(401);
     expect(await balance("betflix", user)).toBe("10.00");
   });
@@ -539,6 +580,8 @@ describe("nothing global on a fault-free transfer (decision 024)", () => {
     await deposit("alphabet", rich, "3.00");
     expect((await withdraw("alphabet", poor, "1.00")).status).toBe(400);
     const wallets = ((await (await env.SANDBOX_PROVIDER.fetch(`${BASE}/sandbox/wallets?provider=alphabet`)).json()) as Json).data as Json[];
-    expect(wallets.filter((w) => w.username === rich || w.username === poor)).toEqual([{ provider: "alphabet", username: rich, balance: "3.00", turnover: "0.00", currency: "THB" }]);
+    expect(wallets.filter((w) => w.username === rich || w.username === poor)).toEqual([
+      { provider: "alphabet", username: rich, balance: "3.00", turnover: "0.00", currency: "THB" },
+    ]);
   });
 });

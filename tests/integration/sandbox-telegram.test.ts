@@ -70,7 +70,10 @@ describe("the demo bot's token reaches the sandbox through the binding", () => {
       expect(await alertChannelFor(env, real).send({ chatId: CASHIERS, text: "x" })).toEqual({ kind: "sent", messageId: "99" });
       const deployed = { ...env, SANDBOX_TELEGRAM: undefined } as unknown as Env;
       expect(await alertChannelFor(deployed, SANDBOX_TELEGRAM_TOKEN).send({ chatId: CASHIERS, text: "x" })).toEqual({ kind: "sent", messageId: "99" });
-      expect(fetchSpy.mock.calls.map((call) => String(call[0]))).toEqual([`https://api.telegram.org/bot${real}/sendMessage`, `https://api.telegram.org/bot${SANDBOX_TELEGRAM_TOKEN}/sendMessage`]);
+      expect(fetchSpy.mock.calls.map((call) => String(call[0]))).toEqual([
+        `https://api.telegram.org/bot${real}/sendMessage`,
+        `https://api.telegram.org/bot${SANDBOX_TELEGRAM_TOKEN}/sendMessage`,
+      ]);
       expect(await received(CASHIERS)).toEqual([]);
     });
   });
@@ -80,7 +83,11 @@ describe("the sandbox answers what Telegram answers", () => {
   it("an unknown chat, an empty text, a text over 4096 characters: 400 with Telegram's words, nothing received", async () => {
     expect(await demo().send({ chatId: "-1009999999999", text: "x" })).toEqual({ kind: "rejected", status: 400, description: "Bad Request: chat not found" });
     expect(await demo().send({ chatId: CASHIERS, text: "  " })).toEqual({ kind: "rejected", status: 400, description: "Bad Request: message text is empty" });
-    expect(await demo().send({ chatId: CASHIERS, text: "x".repeat(4097) })).toEqual({ kind: "rejected", status: 400, description: "Bad Request: message is too long" });
+    expect(await demo().send({ chatId: CASHIERS, text: "x".repeat(4097) })).toEqual({
+      kind: "rejected",
+      status: 400,
+      description: "Bad Request: message is too long",
+    });
     expect(await demo().send({ chatId: CASHIERS, text: "x".repeat(4096) })).toMatchObject({ kind: "sent" });
     expect(await received(CASHIERS)).toHaveLength(1);
   });
@@ -89,18 +96,32 @@ describe("the sandbox answers what Telegram answers", () => {
     const stranger = telegramChannel(atSandbox("555:not-a-bot-the-sandbox-knows"));
     expect(await stranger.send({ chatId: CASHIERS, text: "x" })).toEqual({ kind: "rejected", status: 401, description: "Unauthorized" });
     await control("/control/chats", { token: SANDBOX_TELEGRAM_TOKEN, chatId: OWNERS, title: "Owners", kicked: true });
-    expect(await demo().send({ chatId: OWNERS, text: "x" })).toMatchObject({ kind: "rejected", status: 403, description: expect.stringMatching(/^Forbidden: bot was kicked/) });
+    expect(await demo().send({ chatId: OWNERS, text: "x" })).toMatchObject({
+      kind: "rejected",
+      status: 403,
+      description: expect.stringMatching(/^Forbidden: bot was kicked/),
+    });
     expect(await checkTelegramBot(atSandbox("555:not-a-bot-the-sandbox-knows"))).toEqual({ ok: false, description: "Unauthorized" });
   });
 
   it("accepts the Bot API's other ways of passing parameters: a form, the query string, chat_id as a number", async () => {
-    const form = await sandbox(`/bot${SANDBOX_TELEGRAM_TOKEN}/sendMessage`, { method: "POST", body: new URLSearchParams({ chat_id: CASHIERS, text: "by form" }) });
+    const form = await sandbox(`/bot${SANDBOX_TELEGRAM_TOKEN}/sendMessage`, {
+      method: "POST",
+      body: new URLSearchParams({ chat_id: CASHIERS, text: "by form" }),
+    });
     expect(form.status).toBe(200);
-    expect(await form.json()).toMatchObject({ ok: true, result: { message_id: 1, chat: { id: Number(CASHIERS), type: "supergroup" }, text: "by form", from: { is_bot: true, username: "sandbox_alerts_bot" } } });
+    expect(await form.json()).toMatchObject({
+      ok: true,
+      result: { message_id: 1, chat: { id: Number(CASHIERS), type: "supergroup" }, text: "by form", from: { is_bot: true, username: "sandbox_alerts_bot" } },
+    });
     await noPerSecondLimit();
     const query = await sandbox(`/bot${SANDBOX_TELEGRAM_TOKEN}/SENDMESSAGE?chat_id=${CASHIERS}&text=by%20query`);
     expect(query.status).toBe(200);
-    const asNumber = await sandbox(`/bot${SANDBOX_TELEGRAM_TOKEN}/sendMessage`, { method: "POST", headers: { "Content-Type": "application/json" }, body: `{"chat_id":${CASHIERS},"text":"as number"}` });
+    const asNumber = await sandbox(`/bot${SANDBOX_TELEGRAM_TOKEN}/sendMessage`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: `{"chat_id":${CASHIERS},"text":"as number"}`,
+    });
     expect(asNumber.status).toBe(200);
     expect((await received(CASHIERS)).map((m) => m.text)).toEqual(["by form", "by query", "as number"]);
     const malformed = await sandbox("/botnot-a-token/getMe");
@@ -124,7 +145,11 @@ describe("flood limits: 20 messages a minute to a group, one a second to a chat"
 
   it("two messages to one chat within a second: the second waits a second", async () => {
     expect(await demo().send({ chatId: OWNERS, text: "one" })).toMatchObject({ kind: "sent" });
-    expect(await demo().send({ chatId: OWNERS, text: "two" })).toEqual({ kind: "rate-limited", retryAfterSeconds: 1, description: "Too Many Requests: retry after 1" });
+    expect(await demo().send({ chatId: OWNERS, text: "two" })).toEqual({
+      kind: "rate-limited",
+      retryAfterSeconds: 1,
+      description: "Too Many Requests: retry after 1",
+    });
     await control("/control/clock", { advanceMs: 1000 });
     expect(await demo().send({ chatId: OWNERS, text: "two" })).toMatchObject({ kind: "sent" });
   });
@@ -137,7 +162,11 @@ describe("faults for the tests", () => {
     await control("/control/faults", { mode: "rate-limit", retryAfter: 7 });
     expect(await demo().send({ chatId: CASHIERS, text: "a" })).toEqual({ kind: "unavailable", description: "Internal Server Error" });
     expect(await demo().send({ chatId: CASHIERS, text: "a" })).toMatchObject({ kind: "unavailable" });
-    expect(await demo().send({ chatId: CASHIERS, text: "a" })).toEqual({ kind: "rate-limited", retryAfterSeconds: 7, description: "Too Many Requests: retry after 7" });
+    expect(await demo().send({ chatId: CASHIERS, text: "a" })).toEqual({
+      kind: "rate-limited",
+      retryAfterSeconds: 7,
+      description: "Too Many Requests: retry after 7",
+    });
     expect(await demo().send({ chatId: CASHIERS, text: "a" })).toMatchObject({ kind: "sent" });
     expect(await received(CASHIERS)).toHaveLength(1);
   });
@@ -152,14 +181,21 @@ describe("faults for the tests", () => {
     await noPerSecondLimit();
     const impatient = telegramChannel(atSandbox(SANDBOX_TELEGRAM_TOKEN, 200));
     await control("/control/faults", { mode: "hang", hangMs: 1500 });
-    expect(await impatient.send({ chatId: CASHIERS, text: "lost" })).toEqual({ kind: "unavailable", description: "no answer from Telegram: timeout after 200 ms" });
+    expect(await impatient.send({ chatId: CASHIERS, text: "lost" })).toEqual({
+      kind: "unavailable",
+      description: "no answer from Telegram: timeout after 200 ms",
+    });
     await control("/control/faults", { mode: "accept-then-hang", hangMs: 1500 });
     expect(await impatient.send({ chatId: CASHIERS, text: "kept" })).toMatchObject({ kind: "unavailable" });
     expect((await received(CASHIERS)).map((m) => m.text)).toEqual(["kept"]);
   });
 
   it("a fault that is not one is refused", async () => {
-    const res = await sandbox("/control/faults", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ mode: "explode" }) });
+    const res = await sandbox("/control/faults", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ mode: "explode" }),
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -173,7 +209,9 @@ describe("the messages page", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
     const page = await res.text();
-    expect(page).toContain('<a href="http://localhost:5173/admin/withdrawals/W261127AB" rel="noreferrer">http://localhost:5173/admin/withdrawals/W261127AB</a>.');
+    expect(page).toContain(
+      '<a href="http://localhost:5173/admin/withdrawals/W261127AB" rel="noreferrer">http://localhost:5173/admin/withdrawals/W261127AB</a>.',
+    );
     expect(page).toContain('lang="lo"');
     expect(page).toContain("second &lt;script&gt;alert(1)&lt;/script&gt;");
     expect(page).not.toContain("<script>");

@@ -31,7 +31,12 @@ beforeAll(async () => {
   // D1 judges a LIKE pattern only against a row, so an empty list would hide the defect
   await player.wallet.runDueWork();
   const username = uniqueName("lao");
-  const reg = await registerPlayer(env.DB, "demo", { username, password: PASSWORD, phone: "02077777777", displayName: LAO_FULL_NAME }, { ip: "10.35.4.1", userAgent: null });
+  const reg = await registerPlayer(
+    env.DB,
+    "demo",
+    { username, password: PASSWORD, phone: "02077777777", displayName: LAO_FULL_NAME },
+    { ip: "10.35.4.1", userAgent: null },
+  );
   if (!reg.ok) throw new Error(`register failed: ${reg.code}`);
   laoPlayer = { username, playerId: reg.playerId };
 }, 60_000);
@@ -45,9 +50,15 @@ describe("what D1 in workerd takes (why the search and the paging changed)", () 
     await expect(like(`%${"a".repeat(48)}%`)).resolves.toBeTruthy(); // 50 bytes
     await expect(like(`%${"a".repeat(49)}%`)).rejects.toThrow(/LIKE or GLOB pattern too complex/);
     await expect(like(`%${LAO_NAME}%`)).rejects.toThrow(/LIKE or GLOB pattern too complex/);
-    const found = await env.DB.prepare(`SELECT instr(lower(?1), lower(?2)) AS at`).bind(`x ${LAO_FULL_NAME.repeat(20)}`, LAO_FULL_NAME.repeat(19)).first<{ at: number }>();
+    const found = await env.DB.prepare(`SELECT instr(lower(?1), lower(?2)) AS at`)
+      .bind(`x ${LAO_FULL_NAME.repeat(20)}`, LAO_FULL_NAME.repeat(19))
+      .first<{ at: number }>();
     expect(found?.at).toBe(3);
-    await expect(env.DB.prepare(`SELECT 1 LIMIT 10 OFFSET ?1`).bind((1e99 - 1) * 10).all()).rejects.toThrow(/mismatch/i);
+    await expect(
+      env.DB.prepare(`SELECT 1 LIMIT 10 OFFSET ?1`)
+        .bind((1e99 - 1) * 10)
+        .all(),
+    ).rejects.toThrow(/mismatch/i);
   });
 });
 

@@ -5,7 +5,14 @@ import { playerWithBank, postDeposit, providerBalance } from "../setup/money";
 import { seedOwnAccountChannel } from "../setup/own-account";
 import { createStaff, staffLogin } from "../setup/staff";
 import type { AuditActor } from "../../workers/db/audit";
-import { applyStatement, saveStatementMapping, statementPage, tryStatementMapping, uploadStatement, type MappingFields } from "../../workers/services/statement-import";
+import {
+  applyStatement,
+  saveStatementMapping,
+  statementPage,
+  tryStatementMapping,
+  uploadStatement,
+  type MappingFields,
+} from "../../workers/services/statement-import";
 
 /**
  * Statement import (issue 14, 1.b) against real D1 and real wallets in workerd: papaparse
@@ -47,7 +54,15 @@ async function openOwnOrder(amount: string) {
   return { ...p, order };
 }
 
-const SPLIT: MappingFields = { date: "ວັນທີ", description: "ລາຍລະອຽດ", amountMode: "split", debit: "ຖອນ", credit: "ຝາກ", dateFormat: "DD/MM/YYYY HH:mm", numberFormat: "1,234.56" };
+const SPLIT: MappingFields = {
+  date: "ວັນທີ",
+  description: "ລາຍລະອຽດ",
+  amountMode: "split",
+  debit: "ຖອນ",
+  credit: "ຝາກ",
+  dateFormat: "DD/MM/YYYY HH:mm",
+  numberFormat: "1,234.56",
+};
 
 function statementCsv(payAmount: string, now: number): string {
   const at = bankDate(now + 2000);
@@ -100,7 +115,9 @@ describe("statement import: first import of a channel", () => {
 
   it("saves the mapping (audited), then shows which order each credit row matches, writing nothing", async () => {
     expect((await saveStatementMapping(env.DB, cashier, upload, SPLIT, 1)).ok).toBe(true);
-    const audit = await env.DB.prepare(`SELECT after_json FROM audit_log WHERE action = 'statement.mapping' AND target = ?1`).bind(CHANNEL).first<{ after_json: string }>();
+    const audit = await env.DB.prepare(`SELECT after_json FROM audit_log WHERE action = 'statement.mapping' AND target = ?1`)
+      .bind(CHANNEL)
+      .first<{ after_json: string }>();
     expect(JSON.parse(audit!.after_json)).toMatchObject({ date: "ວັນທີ", credit: "ຝາກ", amountMode: "split" });
     const page = await statementPage(env, "demo", upload, { remap: false, headerRow: null });
     expect(page?.step).toBe("review");
@@ -127,11 +144,19 @@ describe("statement import: first import of a channel", () => {
     const queued = await env.DB.prepare(`SELECT amount FROM unmatched_payments WHERE agency_id = 'demo' AND amount = '7777.00'`).first<{ amount: string }>();
     expect(queued).toBeTruthy();
     // the debit row is kept as a bank debit, and the import's bank-time range is recorded (issue 31: reconciliation)
-    const debits = await env.DB.prepare(`SELECT source, outcome FROM bank_transactions WHERE agency_id = 'demo' AND channel_code = ?1 AND direction = 'debit'`).bind(CHANNEL).all();
+    const debits = await env.DB.prepare(`SELECT source, outcome FROM bank_transactions WHERE agency_id = 'demo' AND channel_code = ?1 AND direction = 'debit'`)
+      .bind(CHANNEL)
+      .all();
     expect(debits.results).toEqual([{ source: "statement", outcome: "DEBIT" }]);
-    const range = await env.DB.prepare(`SELECT channel_code, credit_rows, debit_rows, bank_time_from <= bank_time_to AS ordered FROM statement_imports WHERE id = ?1`).bind(upload).first();
+    const range = await env.DB.prepare(
+      `SELECT channel_code, credit_rows, debit_rows, bank_time_from <= bank_time_to AS ordered FROM statement_imports WHERE id = ?1`,
+    )
+      .bind(upload)
+      .first();
     expect(range).toEqual({ channel_code: CHANNEL, credit_rows: 2, debit_rows: 1, ordered: 1 });
-    const audit = await env.DB.prepare(`SELECT staff_username, after_json FROM audit_log WHERE action = 'statement.import' AND target = ?1`).bind(CHANNEL).first<{ staff_username: string; after_json: string }>();
+    const audit = await env.DB.prepare(`SELECT staff_username, after_json FROM audit_log WHERE action = 'statement.import' AND target = ?1`)
+      .bind(CHANNEL)
+      .first<{ staff_username: string; after_json: string }>();
     expect(audit!.staff_username).toBe("cashier-st");
     expect(JSON.parse(audit!.after_json)).toMatchObject({ file: "bcel.csv", applied: 1, unmatched: 1, debit: 1, errors: 2 });
     const page = await statementPage(env, "demo", upload, { remap: false, headerRow: null });
@@ -145,7 +170,10 @@ describe("statement import: first import of a channel", () => {
     expect(again).toMatchObject({ ok: true, mapped: true });
     const id = again.ok ? again.id : "";
     const page = await statementPage(env, "demo", id, { remap: false, headerRow: null });
-    expect(page?.step === "review" && page.rows.filter((r) => r.kind === "credit").map((r) => r.kind === "credit" && r.outcome.kind)).toEqual(["duplicate", "duplicate"]);
+    expect(page?.step === "review" && page.rows.filter((r) => r.kind === "credit").map((r) => r.kind === "credit" && r.outcome.kind)).toEqual([
+      "duplicate",
+      "duplicate",
+    ]);
     expect(await applyStatement(env, cashier, id)).toEqual({ ok: true, summary: { applied: 0, duplicate: 2, unmatched: 0, debit: 1, errors: 2 } });
     await player.wallet.runDueWork();
     expect(await providerBalance("betflix", player.username)).toBe(balance);
@@ -164,15 +192,24 @@ describe("statement import: two staff confirm the same statement at once", () =>
     const p = await openOwnOrder("300000");
     const csv = statementCsv(p.order.payAmount!, Date.now());
     const a = await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "a.csv", bytes: enc(csv) });
-    const b = await uploadStatement(env.DB, { ...cashier, staffId: "staff-st2", staffUsername: "owner-st" }, { channelCode: CHANNEL, fileName: "b.csv", bytes: enc(csv) });
-    const [ra, rb] = await Promise.all([applyStatement(env, cashier, a.ok ? a.id : ""), applyStatement(env, { ...cashier, staffId: "staff-st2", staffUsername: "owner-st" }, b.ok ? b.id : "")]);
+    const b = await uploadStatement(
+      env.DB,
+      { ...cashier, staffId: "staff-st2", staffUsername: "owner-st" },
+      { channelCode: CHANNEL, fileName: "b.csv", bytes: enc(csv) },
+    );
+    const [ra, rb] = await Promise.all([
+      applyStatement(env, cashier, a.ok ? a.id : ""),
+      applyStatement(env, { ...cashier, staffId: "staff-st2", staffUsername: "owner-st" }, b.ok ? b.id : ""),
+    ]);
     const summaries = [ra, rb].map((r) => (r.ok ? r.summary : null));
     // the order's row: applied by exactly one of them; the 7,777 row: queued by one, duplicate for the other
     expect(summaries.reduce((n, s) => n + (s?.applied ?? 0), 0)).toBe(1);
     expect(summaries.reduce((n, s) => n + (s?.duplicate ?? 0), 0) + summaries.reduce((n, s) => n + (s?.unmatched ?? 0), 0)).toBe(3);
     await p.wallet.runDueWork();
     expect((await p.wallet.getDeposit(p.order.code))!.status).toBe("SUCCESS");
-    const recorded = await env.DB.prepare(`SELECT COUNT(*) AS n FROM bank_transactions WHERE agency_id = 'demo' AND amount = ?1`).bind(p.order.payAmount).first<{ n: number }>();
+    const recorded = await env.DB.prepare(`SELECT COUNT(*) AS n FROM bank_transactions WHERE agency_id = 'demo' AND amount = ?1`)
+      .bind(p.order.payAmount)
+      .first<{ n: number }>();
     expect(recorded!.n).toBe(1);
   });
 });
@@ -180,16 +217,31 @@ describe("statement import: two staff confirm the same statement at once", () =>
 describe("statement import: files that cannot be mapped", () => {
   it("refuses an empty, a binary and a one-column file, and an unknown channel; stores nothing", async () => {
     const before = await env.DB.prepare(`SELECT COUNT(*) AS n FROM statement_uploads`).first<{ n: number }>();
-    expect(await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "x.csv", bytes: new Uint8Array() })).toEqual({ ok: false, problem: "EMPTY" });
-    expect(await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "x.xlsx", bytes: new Uint8Array([0x50, 0x4b, 3, 4, 0xff, 0, 1]) })).toEqual({ ok: false, problem: "NOT_TEXT" });
-    expect(await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "x.csv", bytes: enc("hello\nworld\n") })).toEqual({ ok: false, problem: "NO_COLUMNS" });
-    expect(await uploadStatement(env.DB, cashier, { channelCode: "NOPE", fileName: "x.csv", bytes: enc("a,b\n1,2") })).toEqual({ ok: false, problem: "UNKNOWN_CHANNEL" });
+    expect(await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "x.csv", bytes: new Uint8Array() })).toEqual({
+      ok: false,
+      problem: "EMPTY",
+    });
+    expect(await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "x.xlsx", bytes: new Uint8Array([0x50, 0x4b, 3, 4, 0xff, 0, 1]) })).toEqual(
+      { ok: false, problem: "NOT_TEXT" },
+    );
+    expect(await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "x.csv", bytes: enc("hello\nworld\n") })).toEqual({
+      ok: false,
+      problem: "NO_COLUMNS",
+    });
+    expect(await uploadStatement(env.DB, cashier, { channelCode: "NOPE", fileName: "x.csv", bytes: enc("a,b\n1,2") })).toEqual({
+      ok: false,
+      problem: "UNKNOWN_CHANNEL",
+    });
     const after = await env.DB.prepare(`SELECT COUNT(*) AS n FROM statement_uploads`).first<{ n: number }>();
     expect(after!.n).toBe(before!.n);
   });
 
   it("a file lacking the saved mapping's columns is not applied: the map step names the missing columns", async () => {
-    const done = await uploadStatement(env.DB, cashier, { channelCode: CHANNEL, fileName: "other.csv", bytes: enc("Date,Memo,Amount\n24/11/2026 10:00,x,100\n") });
+    const done = await uploadStatement(env.DB, cashier, {
+      channelCode: CHANNEL,
+      fileName: "other.csv",
+      bytes: enc("Date,Memo,Amount\n24/11/2026 10:00,x,100\n"),
+    });
     expect(done).toMatchObject({ ok: true, mapped: false });
     const id = done.ok ? done.id : "";
     const page = await statementPage(env, "demo", id, { remap: false, headerRow: null });
@@ -205,7 +257,17 @@ describe("statement import: files that cannot be mapped", () => {
     const done = await uploadStatement(env.DB, cashier, { channelCode: "OWN-LDB", fileName: "ldb.csv", bytes: enc(csv) });
     const id = done.ok ? done.id : "";
     expect(await statementPage(env, "other", id, { remap: false, headerRow: null })).toBeNull();
-    const fields: MappingFields = { date: "Txn Date", transactionId: "Ref No", description: "Narration", amount: "Amount", indicator: "Dr/Cr", creditValue: "CR", amountMode: "indicator", dateFormat: "DD/MM/YYYY HH:mm", numberFormat: "1,234.56" };
+    const fields: MappingFields = {
+      date: "Txn Date",
+      transactionId: "Ref No",
+      description: "Narration",
+      amount: "Amount",
+      indicator: "Dr/Cr",
+      creditValue: "CR",
+      amountMode: "indicator",
+      dateFormat: "DD/MM/YYYY HH:mm",
+      numberFormat: "1,234.56",
+    };
     expect((await saveStatementMapping(env.DB, cashier, id, fields, 0)).ok).toBe(true);
     const page = await statementPage(env, "demo", id, { remap: false, headerRow: null });
     // the order is of channel OWN-BCEL: on OWN-LDB this amount matches no order
@@ -222,7 +284,12 @@ describe("statement import: the route (multipart form, JavaScript off)", () => {
     form.set("intent", "upload");
     form.set("channel", CHANNEL);
     form.set("file", new File([statementCsv(p.order.payAmount!, Date.now())], "route.csv", { type: "text/csv" }));
-    const res = await fetchApp("http://localhost/admin/deposits/import", { method: "POST", body: form, headers: { Cookie: s, Origin: "http://localhost" }, redirect: "manual" });
+    const res = await fetchApp("http://localhost/admin/deposits/import", {
+      method: "POST",
+      body: form,
+      headers: { Cookie: s, Origin: "http://localhost" },
+      redirect: "manual",
+    });
     expect(res.status).toBe(302);
     const location = res.headers.get("Location")!;
     expect(location).toMatch(/^\/admin\/deposits\/import\?upload=/);
@@ -249,7 +316,12 @@ describe("statement import: the route (multipart form, JavaScript off)", () => {
     form.set("intent", "upload");
     form.set("channel", CHANNEL);
     form.set("file", new File(["just one column\n"], "bad.csv", { type: "text/csv" }));
-    const res = await fetchApp("http://localhost/admin/deposits/import", { method: "POST", body: form, headers: { Cookie: s, Origin: "http://localhost" }, redirect: "manual" });
+    const res = await fetchApp("http://localhost/admin/deposits/import", {
+      method: "POST",
+      body: form,
+      headers: { Cookie: s, Origin: "http://localhost" },
+      redirect: "manual",
+    });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('data-testid="statement-error"');
     const anonymous = await fetchApp("http://localhost/admin/deposits/import", { redirect: "manual" });

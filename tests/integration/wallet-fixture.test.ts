@@ -27,20 +27,34 @@ describe("a wallet stored by earlier code", () => {
     // v4 (own-account channels): deposit_orders gains pay_amount_minor; deposit_arrows gains CANCELED -> PAID for such orders
     const upgraded = (fixture.schema as { type: string; name: string; tbl_name: string; sql: string }[]).map((o) => {
       if (o.name === "deposit_orders") return { ...o, sql: o.sql.replace(/\)$/, ", pay_amount_minor TEXT)") };
-      if (o.name === "deposit_arrows") return { ...o, sql: expect.stringContaining("(OLD.status = 'CANCELED' AND NEW.status = 'PAID' AND OLD.gateway_txn IS NULL AND NEW.pay_amount_minor IS NOT NULL)") };
+      if (o.name === "deposit_arrows")
+        return {
+          ...o,
+          sql: expect.stringContaining("(OLD.status = 'CANCELED' AND NEW.status = 'PAID' AND OLD.gateway_txn IS NULL AND NEW.pay_amount_minor IS NOT NULL)"),
+        };
       return o;
     });
     // v5 (rewards, decision 029): a new table and its transition trigger, nothing else changed
     const schema = w.schema as { type: string; name: string; tbl_name: string }[];
-    expect(schema.filter((o) => o.tbl_name === "rewards").map((o) => `${o.type} ${o.name}`).sort()).toEqual(["table rewards", "trigger reward_arrows"]);
+    expect(
+      schema
+        .filter((o) => o.tbl_name === "rewards")
+        .map((o) => `${o.type} ${o.name}`)
+        .sort(),
+    ).toEqual(["table rewards", "trigger reward_arrows"]);
     // v7 (provider attempts, decision 049): the outbox table, nothing else changed
     expect(schema.filter((o) => o.tbl_name === "provider_attempts").map((o) => `${o.type} ${o.name}`)).toEqual(["table provider_attempts"]);
     expect(schema.filter((o) => o.tbl_name !== "rewards" && o.tbl_name !== "provider_attempts")).toEqual(upgraded);
-    const version = await runInDurableObject(w.wallet, (_object, state) => state.storage.sql.exec(`SELECT value FROM meta WHERE key = 'schemaVersion'`).one().value);
+    const version = await runInDurableObject(
+      w.wallet,
+      (_object, state) => state.storage.sql.exec(`SELECT value FROM meta WHERE key = 'schemaVersion'`).one().value,
+    );
     // v6 (staff retry of a FAILED reward, decision 029): three columns and the trigger's FAILED -> PENDING, on the rewards table only
     const rewards = schema.find((o) => o.name === "rewards") as { sql: string } | undefined;
     expect(rewards?.sql).toMatch(/released_key TEXT, reference TEXT, retries INTEGER NOT NULL DEFAULT 0\)$/);
-    expect((schema.find((o) => o.name === "reward_arrows") as { sql: string } | undefined)?.sql).toContain("(OLD.status = 'FAILED' AND NEW.status = 'PENDING')");
+    expect((schema.find((o) => o.name === "reward_arrows") as { sql: string } | undefined)?.sql).toContain(
+      "(OLD.status = 'FAILED' AND NEW.status = 'PENDING')",
+    );
     expect(version).toBe("7");
   });
 

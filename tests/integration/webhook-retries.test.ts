@@ -18,7 +18,11 @@ function post(url: string, headers: Record<string, string>, body: string) {
 }
 
 async function report(d: Delivery, status: number) {
-  await sandboxBank(`/sandbox/deliveries/${d.id}/result`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ status }) });
+  await sandboxBank(`/sandbox/deliveries/${d.id}/result`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ status }),
+  });
 }
 
 async function deliveriesOf(reference: string) {
@@ -42,7 +46,11 @@ describe("webhook: a retried event that was already recorded answers 2xx", () =>
     const p = await playerWithBank();
     await postDeposit(p.cookie, { amount: "60000" });
     const order = (await openOrder(p.cookie))!;
-    const fault = await sandboxBank("/sandbox/faults", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ mode: "duplicate", count: 3, referencePrefix: order.code }) });
+    const fault = await sandboxBank("/sandbox/faults", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ mode: "duplicate", count: 3, referencePrefix: order.code }),
+    });
     expect(fault.status).toBe(201);
     await payQr(await qrPayloadOf(p.wallet, order.code));
     // the bank hands out the three copies (each signed when pulled, so usually in one second)
@@ -75,7 +83,10 @@ describe("webhook: a retried event that was already recorded answers 2xx", () =>
     const stamp = Date.now();
     const cases = [
       { kind: "AMOUNT_MISMATCH", body: { event: "payment.succeeded", reference: order.code, transactionId: `TRM${stamp}`, amount: "6000", currency: "LAK" } },
-      { kind: "UNKNOWN_REFERENCE", body: { event: "payment.succeeded", reference: `ZRT${stamp}`, transactionId: `TRU${stamp}`, amount: "50000", currency: "LAK" } },
+      {
+        kind: "UNKNOWN_REFERENCE",
+        body: { event: "payment.succeeded", reference: `ZRT${stamp}`, transactionId: `TRU${stamp}`, amount: "50000", currency: "LAK" },
+      },
     ];
     for (const c of cases) {
       const s = await signed(c.body, (t, v1) => `t=${t},v1=${v1}`);
@@ -94,7 +105,10 @@ describe("webhook: a retried event that was already recorded answers 2xx", () =>
     }
     // the order expires, then its money arrives: LATE_PAYMENT, recorded once, resends 2xx
     await p.wallet.openDepositOrder(Date.now() + 16 * 60_000);
-    const late = await signed({ event: "payment.succeeded", reference: order.code, transactionId: `TRL${stamp}`, amount: "60000", currency: "LAK" }, (t, v1) => `t=${t},v1=${v1}`);
+    const late = await signed(
+      { event: "payment.succeeded", reference: order.code, transactionId: `TRL${stamp}`, amount: "60000", currency: "LAK" },
+      (t, v1) => `t=${t},v1=${v1}`,
+    );
     for (let i = 0; i < 3; i++) {
       const res = await send(late.raw, late.header);
       expect(res.status).toBe(200);
@@ -108,11 +122,21 @@ describe("webhook: a retried event that was already recorded answers 2xx", () =>
     const p = await playerWithBank();
     await postDeposit(p.cookie, { amount: "60000" });
     const order = (await openOrder(p.cookie))!;
-    const s = await signed({ event: "payment.succeeded", reference: order.code, transactionId: `TRV${Date.now()}`, amount: "60000", currency: "LAK" }, (t, v1) => `t=${t},v1=${v1}`);
+    const s = await signed(
+      { event: "payment.succeeded", reference: order.code, transactionId: `TRV${Date.now()}`, amount: "60000", currency: "LAK" },
+      (t, v1) => `t=${t},v1=${v1}`,
+    );
     const first = await send(s.raw, s.header);
     expect(first.status).toBe(200);
     expect(((await first.json()) as Answer).result).toBe("paid");
-    const variants = [`v1=${s.v1},t=${s.t}`, `t=+${s.t},v1=${s.v1}`, `t=0${s.t},v1=${s.v1}`, `t=${s.t}.0,v1=${s.v1}`, `t=${s.t},v1=${s.v1},v0=deadbeef`, ` t=${s.t} , v1=${s.v1} `];
+    const variants = [
+      `v1=${s.v1},t=${s.t}`,
+      `t=+${s.t},v1=${s.v1}`,
+      `t=0${s.t},v1=${s.v1}`,
+      `t=${s.t}.0,v1=${s.v1}`,
+      `t=${s.t},v1=${s.v1},v0=deadbeef`,
+      ` t=${s.t} , v1=${s.v1} `,
+    ];
     for (const header of variants) {
       const res = await send(s.raw, header);
       expect(res.status, header).toBe(200);

@@ -8,7 +8,14 @@ import { addAgency } from "../setup/players";
 
 /** A staff decision through the back office's path (the one every caller takes). */
 async function decide(code: string, decision: StaffDecision) {
-  return decideWithdrawal(env, "demo", code, decision, { via: "back-office", agencyId: "demo", staffId: null, staffUsername: "test-staff", ip: "local", userAgent: null });
+  return decideWithdrawal(env, "demo", code, decision, {
+    via: "back-office",
+    agencyId: "demo",
+    staffId: null,
+    staffUsername: "test-staff",
+    ip: "local",
+    userAgent: null,
+  });
 }
 
 beforeAll(seedDemo);
@@ -25,7 +32,10 @@ async function bankFault(body: object) {
 
 async function withdrawals(cookie: string) {
   const res = await fetchApp("http://localhost/api/v2/players/withdrawals?pageSize=50", { headers: { Cookie: cookie } });
-  return ((await res.json()) as { total: number; items: { code: string; status: string; credit: string; received: string | null; creditReturned: string | null }[] });
+  return (await res.json()) as {
+    total: number;
+    items: { code: string; status: string; credit: string; received: string | null; creditReturned: string | null }[];
+  };
 }
 
 describe("withdrawals", () => {
@@ -182,7 +192,11 @@ describe("withdrawals", () => {
     const [order] = (await withdrawals(p.cookie)).items;
     await p.wallet.runDueWork(); // requests the payout (if the wallet's alarm has not already)
     await bankFault({ mode: "duplicate", count: 2, times: 1, referencePrefix: order.code }); // two copies of its callback
-    await sandboxBank(`/sandbox/payouts/${order.code}/complete`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ outcome: "PAID" }) });
+    await sandboxBank(`/sandbox/payouts/${order.code}/complete`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ outcome: "PAID" }),
+    });
     const answers: number[] = [];
     for (let d = await nextDelivery({ reference: order.code }); d; d = await nextDelivery({ reference: order.code })) {
       answers.push((await deliver(d)).status);
@@ -208,7 +222,11 @@ describe("withdrawals", () => {
     await postWithdraw(p.cookie, { provider: "gclub", amount: "120" });
     const [order] = (await withdrawals(p.cookie)).items;
     await p.wallet.runDueWork(); // requests the payout
-    const rejected = await sandboxBank(`/sandbox/payouts/${order.code}/complete`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ outcome: "REJECTED", reason: "ACCOUNT_CLOSED" }) });
+    const rejected = await sandboxBank(`/sandbox/payouts/${order.code}/complete`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ outcome: "REJECTED", reason: "ACCOUNT_CLOSED" }),
+    });
     expect(rejected.status).toBe(200);
     // the callback is lost: the wallet's status query finds the rejection
     await p.wallet.runDueWork(Date.now() + 60_000);

@@ -33,7 +33,16 @@ const RATE = { buy: "590", sell: "600" };
 const RECEIVER = `mchRH${Date.now().toString(36).toUpperCase()}`;
 const TAG38 = field("00", "A005266284662577") + field("01", "27710418") + field("02", "002") + field("03", RECEIVER);
 const STATIC_QR = (() => {
-  const body = field("00", "01") + field("01", "11") + field("38", TAG38) + field("52", "5999") + field("53", "418") + field("58", "LA") + field("59", "REHEARSAL PLAY") + field("60", "VIENTIANE") + "6304";
+  const body =
+    field("00", "01") +
+    field("01", "11") +
+    field("38", TAG38) +
+    field("52", "5999") +
+    field("53", "418") +
+    field("58", "LA") +
+    field("59", "REHEARSAL PLAY") +
+    field("60", "VIENTIANE") +
+    "6304";
   return body + crc16(body);
 })();
 let channelCode = "";
@@ -97,7 +106,10 @@ test("production rehearsal: the owner sets the agency up, a player walks through
     await form.locator('input[name="password"]').fill(OWNER_PASSWORD);
     await form.locator('button[type="submit"]').click();
     await expect(page).toHaveURL(/\/admin\/login\/totp/);
-    await page.getByTestId("admin-totp-form").locator('input[name="code"]').fill(await freshCode());
+    await page
+      .getByTestId("admin-totp-form")
+      .locator('input[name="code"]')
+      .fill(await freshCode());
     await page.getByTestId("admin-totp-form").locator('button[type="submit"]').click();
     await expect(page).toHaveURL(new RegExp(`${landing.replace(/[/?]/g, "\\$&")}$`));
   }
@@ -181,8 +193,26 @@ test("production rehearsal: the owner sets the agency up, a player walks through
   await test.step("the owner connects AMB and Betflix by base URL and credentials", async () => {
     const setups = [
       // askmebet through AMB's Super API; its launch host is admitted as the lobby URL (CSP form-action).
-      { provider: "askmebet", adapter: "amb", label: "AMB Super API", baseUrl: fakes.ambUrl, productCode: fakes.ambCredentials.productId, lobbyUrl: "https://play.example.test", agent: fakes.ambCredentials.agent, secret: fakes.ambCredentials.key },
-      { provider: "betflix", adapter: "betflix", label: "Betflix v4", baseUrl: fakes.betflixUrl, productCode: "pg", lobbyUrl: fakes.betflixEntranceUrl, agent: fakes.betflixCredentials.apiCat, secret: fakes.betflixCredentials.apiKey },
+      {
+        provider: "askmebet",
+        adapter: "amb",
+        label: "AMB Super API",
+        baseUrl: fakes.ambUrl,
+        productCode: fakes.ambCredentials.productId,
+        lobbyUrl: "https://play.example.test",
+        agent: fakes.ambCredentials.agent,
+        secret: fakes.ambCredentials.key,
+      },
+      {
+        provider: "betflix",
+        adapter: "betflix",
+        label: "Betflix v4",
+        baseUrl: fakes.betflixUrl,
+        productCode: "pg",
+        lobbyUrl: fakes.betflixEntranceUrl,
+        agent: fakes.betflixCredentials.apiCat,
+        secret: fakes.betflixCredentials.apiKey,
+      },
     ];
     for (const setup of setups) {
       await page.goto("/admin/settings/providers");
@@ -233,7 +263,10 @@ test("production rehearsal: the owner sets the agency up, a player walks through
     await hydrated(page);
     await page.getByTestId("forwarder-channels").locator(`li[data-channel="${channelCode}"]`).getByTestId("forwarder-create").click();
     await expect(page.getByTestId("forwarder-shown")).toBeVisible();
-    forwarder = { path: new URL(await page.getByTestId("forwarder-url").inputValue()).pathname, secret: await page.getByTestId("forwarder-secret").inputValue() };
+    forwarder = {
+      path: new URL(await page.getByTestId("forwarder-url").inputValue()).pathname,
+      secret: await page.getByTestId("forwarder-secret").inputValue(),
+    };
     expect(forwarder.path).toMatch(/^\/api\/forwarder\/fwd_/);
   });
 
@@ -312,7 +345,13 @@ test("production rehearsal: the owner sets the agency up, a player walks through
     const at = vientianeTime(Date.now() - 10_000).slice(0, 16);
     writeFileSync(
       file,
-      ["\ufeffບັນຊີ;0101000123456;;;", "ວັນທີ;ລາຍລະອຽດ;ຖອນ;ຝາກ;ຍອດເຫຼືອ", `${at};"ໂອນເງິນ; ທ້າວ ສົມ";;"${grouped(second.payKip)}.00";"1,000,000.00"`, `${at};ATM;"50,000.00";;"950,000.00"`, ""].join("\r\n"),
+      [
+        "\ufeffບັນຊີ;0101000123456;;;",
+        "ວັນທີ;ລາຍລະອຽດ;ຖອນ;ຝາກ;ຍອດເຫຼືອ",
+        `${at};"ໂອນເງິນ; ທ້າວ ສົມ";;"${grouped(second.payKip)}.00";"1,000,000.00"`,
+        `${at};ATM;"50,000.00";;"950,000.00"`,
+        "",
+      ].join("\r\n"),
     );
     try {
       await asOwner("/admin/deposits/import");
@@ -360,7 +399,9 @@ test("production rehearsal: the owner sets the agency up, a player walks through
 
   await test.step("the player launches a game: the redirect goes to AMB's launch URL", async () => {
     // The launch host of the fake (play.example.test) and its pictures do not exist: the browser gets a stub.
-    await page.route(/^https:\/\/(play|img)\.example\.test\//, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>AMB game</title><p>game</p>" }));
+    await page.route(/^https:\/\/(play|img)\.example\.test\//, (route) =>
+      route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>AMB game</title><p>game</p>" }),
+    );
     // AMB names its categories in capitals ("SLOT"); the lobby's default tab is the sandbox's "Slot".
     await page.goto("/player/game/askmebet?tab=SLOT");
     await page.getByTestId("games").getByRole("button", { name: "ຫຼິ້ນ" }).first().click();

@@ -94,7 +94,14 @@ beforeAll(() => {
   }
   const run = spawnSync(
     process.execPath,
-    [join(REPO, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs"), "--config", ".dependency-cruiser.cjs", "--output-type", "json", ...Object.keys(planted)],
+    [
+      join(REPO, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs"),
+      "--config",
+      ".dependency-cruiser.cjs",
+      "--output-type",
+      "json",
+      ...Object.keys(planted),
+    ],
     { cwd: work, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
   );
   if (!run.stdout) throw new Error(`depcruise printed nothing (status ${run.status}): ${run.stderr}`);
@@ -111,7 +118,9 @@ function rulesBetween(from: string, to: string): string[] {
 describe("the import rules catch a planted violation", () => {
   it("core-is-pure: workers/core imports nothing outside workers/core, not app/, not a package", () => {
     expect(rulesBetween("workers/core/__planted_core__.ts", "app/lib/format.ts")).toEqual(["core-is-pure"]);
-    expect(violations.some((v) => v.from === "workers/core/__planted_core__.ts" && v.to.includes("node_modules/qrcode/") && v.rule.name === "core-is-pure")).toBe(true);
+    expect(
+      violations.some((v) => v.from === "workers/core/__planted_core__.ts" && v.to.includes("node_modules/qrcode/") && v.rule.name === "core-is-pure"),
+    ).toBe(true);
   });
 
   it("services-import-only-lower-layers: a service never imports app/", () => {

@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const dir = mkdtempSync(join(tmpdir(), "create-agency-test-"));
 
 function createAgency(...args: string[]) {
-  const run = spawnSync(process.execPath, ["scripts/create-agency.mjs", "--env", "local", "--persist-to", dir, ...args], { encoding: "utf8", env: { ...process.env, CI: "true" } });
+  const run = spawnSync(process.execPath, ["scripts/create-agency.mjs", "--env", "local", "--persist-to", dir, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, CI: "true" },
+  });
   return { status: run.status, out: run.stdout, err: run.stderr };
 }
 
@@ -26,7 +29,26 @@ let first: ReturnType<typeof createAgency>;
 const LOGO = "scripts/brand/e2e-phone-js-logo.png";
 
 beforeAll(() => {
-  first = createAgency("--id", "acme", "--name", "Acme's Agency", "--domain", "acme.localhost", "--domain", "Play.Acme.example", "--owner", "boss", "--thb-buy", "580", "--thb-sell", "600", "--brand-color", "#0F4C81", "--logo", LOGO);
+  first = createAgency(
+    "--id",
+    "acme",
+    "--name",
+    "Acme's Agency",
+    "--domain",
+    "acme.localhost",
+    "--domain",
+    "Play.Acme.example",
+    "--owner",
+    "boss",
+    "--thb-buy",
+    "580",
+    "--thb-sell",
+    "600",
+    "--brand-color",
+    "#0F4C81",
+    "--logo",
+    LOGO,
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -36,21 +58,31 @@ describe("npm run agency:create", () => {
     expect(first.status).toBe(0);
     expect(sql(`SELECT id, name, status FROM agencies WHERE id = 'acme'`)).toEqual([{ id: "acme", name: "Acme's Agency", status: "ACTIVE" }]);
     // the first domain given is the primary one (staff alerts link there)
-    expect(sql(`SELECT host, is_primary FROM agency_domains WHERE agency_id = 'acme' ORDER BY host`)).toEqual([{ host: "acme.localhost", is_primary: 1 }, { host: "play.acme.example", is_primary: 0 }]);
+    expect(sql(`SELECT host, is_primary FROM agency_domains WHERE agency_id = 'acme' ORDER BY host`)).toEqual([
+      { host: "acme.localhost", is_primary: 1 },
+      { host: "play.acme.example", is_primary: 0 },
+    ]);
     expect(sql(`SELECT fallback_language, deposit_min, withdraw_auto_max FROM agency_settings WHERE agency_id = 'acme'`)).toEqual([
       { fallback_language: "lo", deposit_min: "10000", withdraw_auto_max: "5000" },
     ]);
     expect(sql(`SELECT buy, sell FROM exchange_rates WHERE agency_id = 'acme'`)).toEqual([{ buy: "580", sell: "600" }]);
-    expect(sql(`SELECT buy, sell, changed_by FROM exchange_rate_history WHERE agency_id = 'acme'`)).toEqual([{ buy: "580", sell: "600", changed_by: "agency:create" }]);
+    expect(sql(`SELECT buy, sell, changed_by FROM exchange_rate_history WHERE agency_id = 'acme'`)).toEqual([
+      { buy: "580", sell: "600", changed_by: "agency:create" },
+    ]);
   });
 
   it("prints a one-time enrolment link whose token only the SHA-256 of is stored, and no usable password", () => {
     const token = /\/admin\/enrol\?token=([A-Za-z0-9_-]{43})\s/.exec(first.out)?.[1];
     expect(token).toBeDefined();
     expect(first.out).toContain(`http://acme.localhost:5173/admin/enrol?token=${token}`);
-    const [staff] = sql<{ username: string; role: string; password_hash: string; totp_secret: string | null; enrol_token_hash: string; enrol_expires_at: number }>(
-      `SELECT username, role, password_hash, totp_secret, enrol_token_hash, enrol_expires_at FROM staff WHERE agency_id = 'acme'`,
-    );
+    const [staff] = sql<{
+      username: string;
+      role: string;
+      password_hash: string;
+      totp_secret: string | null;
+      enrol_token_hash: string;
+      enrol_expires_at: number;
+    }>(`SELECT username, role, password_hash, totp_secret, enrol_token_hash, enrol_expires_at FROM staff WHERE agency_id = 'acme'`);
     expect(staff.username).toBe("boss");
     expect(staff.role).toBe("owner");
     // A scrypt hash of a random password nobody was shown: no login until enrolment.
@@ -59,14 +91,18 @@ describe("npm run agency:create", () => {
     expect(staff.enrol_token_hash).toBe(createHash("sha256").update(token!).digest("hex"));
     expect(staff.enrol_token_hash).not.toContain(token!);
     expect(staff.enrol_expires_at).toBeGreaterThan(Date.now() + 71 * 3600_000);
-    const audit = sql<{ action: string; staff_username: string; after_json: string }>(`SELECT action, staff_username, after_json FROM audit_log WHERE agency_id = 'acme'`);
+    const audit = sql<{ action: string; staff_username: string; after_json: string }>(
+      `SELECT action, staff_username, after_json FROM audit_log WHERE agency_id = 'acme'`,
+    );
     expect(audit).toHaveLength(1);
     expect(audit[0].action).toBe("agency.create");
     expect(audit[0].after_json).not.toContain(token!);
   });
 
   it("starts the brand from --brand-color and --logo: colours checked, the logo in R2 under the agency and recorded", () => {
-    const [brand] = sql<{ color_primary: string; color_primary_text: string; logo_name: string }>(`SELECT color_primary, color_primary_text, logo_name FROM agency_brand WHERE agency_id = 'acme'`);
+    const [brand] = sql<{ color_primary: string; color_primary_text: string; logo_name: string }>(
+      `SELECT color_primary, color_primary_text, logo_name FROM agency_brand WHERE agency_id = 'acme'`,
+    );
     expect(brand).toMatchObject({ color_primary: "#0f4c81", color_primary_text: "#ffffff" });
     const bytes = readFileSync(LOGO);
     const hash = createHash("sha256").update(bytes).digest("hex");
@@ -74,10 +110,14 @@ describe("npm run agency:create", () => {
     expect(sql(`SELECT content_type, byte_size, width, height FROM brand_assets WHERE agency_id = 'acme' AND name = '${brand!.logo_name}'`)).toEqual([
       { content_type: "image/png", byte_size: bytes.length, width: 240, height: 64 },
     ]);
-    const stored = execFileSync("npx", ["wrangler", "r2", "object", "get", `portal-brand/agencies/acme/${brand!.logo_name}`, "--local", "--persist-to", dir, "--pipe"], {
-      stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, CI: "true" },
-    });
+    const stored = execFileSync(
+      "npx",
+      ["wrangler", "r2", "object", "get", `portal-brand/agencies/acme/${brand!.logo_name}`, "--local", "--persist-to", dir, "--pipe"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, CI: "true" },
+      },
+    );
     expect(Buffer.compare(stored, bytes)).toBe(0);
   });
 

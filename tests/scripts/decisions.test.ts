@@ -148,7 +148,8 @@ describe("decision records", () => {
       const twin = seen.get(record.number);
       if (twin) problems.push(`${DIR}/${record.file}: number ${record.number} is also ${twin}`);
       seen.set(record.number, record.file);
-      if (!new RegExp(`^# ${record.number} \\S`).test(record.lines[0] ?? "")) problems.push(`${DIR}/${record.file}:1: the title is not "# ${record.number} <title>"`);
+      if (!new RegExp(`^# ${record.number} \\S`).test(record.lines[0] ?? ""))
+        problems.push(`${DIR}/${record.file}:1: the title is not "# ${record.number} <title>"`);
     }
     expect(problems).toEqual([]);
   });
@@ -157,7 +158,8 @@ describe("decision records", () => {
     const problems: string[] = [];
     for (const record of all) {
       const headings = record.lines.filter((line) => line.startsWith("## ")).map((line) => line.slice(3));
-      if (headings.join("|") !== SECTIONS.join("|")) problems.push(`${DIR}/${record.file}: sections ${JSON.stringify(headings)}, not ${JSON.stringify(SECTIONS)}`);
+      if (headings.join("|") !== SECTIONS.join("|"))
+        problems.push(`${DIR}/${record.file}: sections ${JSON.stringify(headings)}, not ${JSON.stringify(SECTIONS)}`);
       if (record.lines.length > MAX_LINES) problems.push(`${DIR}/${record.file}: ${record.lines.length} lines (at most ${MAX_LINES})`);
     }
     expect(problems).toEqual([]);
@@ -168,7 +170,8 @@ describe("decision records", () => {
     const inverse: { [keyword: string]: string } = { "Superseded by": "Supersedes", Supersedes: "Superseded by", "Amended by": "Amends", Amends: "Amended by" };
     for (const record of all) {
       const status = sectionOf(record, "Status").trim();
-      if (!/^(Accepted\b|Superseded by \[\d{3}\]\()/.test(status)) problems.push(`${DIR}/${record.file}: the Status does not start with "Accepted" or "Superseded by [NNN](...)"`);
+      if (!/^(Accepted\b|Superseded by \[\d{3}\]\()/.test(status))
+        problems.push(`${DIR}/${record.file}: the Status does not start with "Accepted" or "Superseded by [NNN](...)"`);
       for (const [keyword, numbers] of relations(status)) {
         for (const number of numbers) {
           const other = byNumber.get(number);
@@ -193,7 +196,8 @@ describe("decision records", () => {
         continue;
       }
       const superseded = sectionOf(record, "Status").trim().startsWith("Superseded by");
-      if (superseded !== index[row].includes("Superseded")) problems.push(`${DIR}/README.md:${row + 1}: ${record.file} is ${superseded ? "" : "not "}superseded`);
+      if (superseded !== index[row].includes("Superseded"))
+        problems.push(`${DIR}/README.md:${row + 1}: ${record.file} is ${superseded ? "" : "not "}superseded`);
     }
     expect(problems).toEqual([]);
   });

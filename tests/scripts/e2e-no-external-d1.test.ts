@@ -36,7 +36,9 @@ describe("e2e specs write the server's D1 only through the server", () => {
   it("catches what the specs did before (the check can fail)", () => {
     // statements.spec and d1.ts before this check, forwarder.spec's beforeAll
     expect(violations(`import { execFileSync } from "node:child_process";`)).toHaveLength(1);
-    expect(violations(`execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--json", "--command", sql])`)).toEqual(["wrangler d1 execute as arguments"]);
+    expect(violations(`execFileSync("npx", ["wrangler", "d1", "execute", "DB", "--local", "--json", "--command", sql])`)).toEqual([
+      "wrangler d1 execute as arguments",
+    ]);
     expect(violations(`const { getPlatformProxy } = await import("wrangler");`)).toHaveLength(1);
     expect(violations(`new DatabaseSync(".wrangler/state/v3/d1/miniflare-D1DatabaseObject/x.sqlite")`)).toHaveLength(1);
     // the way that stays: a fetch to the running server, and a comment that names the old way

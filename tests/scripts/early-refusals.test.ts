@@ -109,7 +109,8 @@ describe("early refusals over the local server (vite preview + workerd)", () => 
     const t0 = Date.now();
     ensureDevVars(join(root, ".dev.vars"));
     // the demo agency and its owner (what scripts/seed.mjs seeds, without the player and the brand)
-    const wrangler = (...args: string[]) => execFileSync(node, [join(root, "node_modules/.bin/wrangler"), ...args], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: childEnv });
+    const wrangler = (...args: string[]) =>
+      execFileSync(node, [join(root, "node_modules/.bin/wrangler"), ...args], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: childEnv });
     useLocalDirs(dirs);
     rmSync(join(root, dirs.state), { recursive: true, force: true });
     wrangler("d1", "migrations", "apply", "DB", "--local", "--persist-to", dirs.state);
@@ -135,19 +136,45 @@ describe("early refusals over the local server (vite preview + workerd)", () => 
     // app/routes/admin/channels.tsx: MAX_BODY_BYTES = the 2 MiB image + 64 KiB of envelope
     const oversized = "qrText=" + "a".repeat(2 * 1024 * 1024 + 64 * 1024);
     const kinds = {
-      "cross-site form 403": { status: 403, send: () => fetch(`${portal}/player/cashback`, { method: "POST", redirect: "manual", headers: { Origin: "https://elsewhere.example", "Content-Type": "application/x-www-form-urlencoded" }, body: `note=${KB64}` }) },
-      "text/plain 415": { status: 415, send: () => fetch(`${portal}/player/cashback`, { method: "POST", redirect: "manual", headers: { Origin: portal, "Content-Type": "text/plain" }, body: KB64 }) },
+      "cross-site form 403": {
+        status: 403,
+        send: () =>
+          fetch(`${portal}/player/cashback`, {
+            method: "POST",
+            redirect: "manual",
+            headers: { Origin: "https://elsewhere.example", "Content-Type": "application/x-www-form-urlencoded" },
+            body: `note=${KB64}`,
+          }),
+      },
+      "text/plain 415": {
+        status: 415,
+        send: () =>
+          fetch(`${portal}/player/cashback`, { method: "POST", redirect: "manual", headers: { Origin: portal, "Content-Type": "text/plain" }, body: KB64 }),
+      },
       "API without a session 401": {
         status: 401,
-        send: () => fetch(`${portal}/api/v2/players/security/password/change`, { method: "POST", redirect: "manual", headers: { Origin: portal, "Content-Type": "application/json" }, body: JSON.stringify({ pad: KB64 }) }),
+        send: () =>
+          fetch(`${portal}/api/v2/players/security/password/change`, {
+            method: "POST",
+            redirect: "manual",
+            headers: { Origin: portal, "Content-Type": "application/json" },
+            body: JSON.stringify({ pad: KB64 }),
+          }),
       },
       "oversized channel form 413": {
         status: 413,
-        send: () => fetch(`${portal}/admin/settings/channels`, { method: "POST", redirect: "manual", headers: { Origin: portal, "Content-Type": "application/x-www-form-urlencoded", Cookie: owner }, body: oversized }),
+        send: () =>
+          fetch(`${portal}/admin/settings/channels`, {
+            method: "POST",
+            redirect: "manual",
+            headers: { Origin: portal, "Content-Type": "application/x-www-form-urlencoded", Cookie: owner },
+            body: oversized,
+          }),
       },
     };
     const plan: (keyof typeof kinds)[] = [];
-    for (let i = 0; i < 200; i++) plan.push(i % 10 < 7 ? "cross-site form 403" : (["text/plain 415", "API without a session 401", "oversized channel form 413"] as const)[i % 10 - 7]!);
+    for (let i = 0; i < 200; i++)
+      plan.push(i % 10 < 7 ? "cross-site form 403" : (["text/plain 415", "API without a session 401", "oversized channel form 413"] as const)[(i % 10) - 7]!);
     const seen = new Map<string, number>();
     let next = 0;
     await Promise.all(
@@ -168,9 +195,18 @@ describe("early refusals over the local server (vite preview + workerd)", () => 
     );
     const done = Date.now();
     const counts = Object.fromEntries([...seen].sort());
-    console.log(`early refusals: ${JSON.stringify(counts)}; prepare (seed + build) ${prepared - t0} ms, start ${started - prepared} ms, 200 bodies ${done - started} ms`);
+    console.log(
+      `early refusals: ${JSON.stringify(counts)}; prepare (seed + build) ${prepared - t0} ms, start ${started - prepared} ms, 200 bodies ${done - started} ms`,
+    );
     const errors = [...seen].filter(([outcome]) => / 500$/.test(outcome)).reduce((n, [, c]) => n + c, 0);
-    if (errors > 0) console.log(readFileSync(join(logs, "preview.log"), "utf8").split("\n").filter((l) => /fetch failed|ECONNRESET|other side closed/.test(l)).slice(0, 5).join("\n"));
+    if (errors > 0)
+      console.log(
+        readFileSync(join(logs, "preview.log"), "utf8")
+          .split("\n")
+          .filter((l) => /fetch failed|ECONNRESET|other side closed/.test(l))
+          .slice(0, 5)
+          .join("\n"),
+      );
     expect(errors, "answers 500").toBe(0);
     const expected = Object.fromEntries(Object.entries(kinds).map(([kind, k]) => [`${kind}: ${k.status}`, plan.filter((p) => p === kind).length]));
     expect(counts).toEqual(Object.fromEntries(Object.entries(expected).sort()));

@@ -14,7 +14,10 @@ const dir = mkdtempSync(join(tmpdir(), "enrol-link-test-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function createAgency(...args: string[]) {
-  const run = spawnSync(process.execPath, ["scripts/create-agency.mjs", "--persist-to", dir, ...args], { encoding: "utf8", env: { ...process.env, CI: "true" } });
+  const run = spawnSync(process.execPath, ["scripts/create-agency.mjs", "--persist-to", dir, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, CI: "true" },
+  });
   expect(run.status, run.stderr).toBe(0);
   return /^ {2}(\S+)\/admin\/enrol\?token=/m.exec(run.stdout)?.[1];
 }
@@ -25,7 +28,9 @@ describe("agency:create's enrolment link", () => {
   });
 
   it("--port names the port wrangler dev answers on", () => {
-    expect(createAgency("--env", "rehearsal", "--id", "reh2", "--name", "Rehearsal 2", "--domain", "two.localhost", "--port", "4186")).toBe("http://two.localhost:4186");
+    expect(createAgency("--env", "rehearsal", "--id", "reh2", "--name", "Rehearsal 2", "--domain", "two.localhost", "--port", "4186")).toBe(
+      "http://two.localhost:4186",
+    );
   });
 
   it("a real domain is https without a port, whatever the environment", () => {

@@ -5,7 +5,11 @@ import { buildEnv, localDirs, START_DIRS } from "../../scripts/local-dirs.mjs";
 // build made from inside a test runner is the build `npm start` would make.
 describe("the tests' local folders and build", () => {
   it("a test's build and state are never npm start's", () => {
-    for (const [name, buildName] of [["e2e-4173", "test"], ["rehearsal", "rehearsal"], ["bench", "bench"]]) {
+    for (const [name, buildName] of [
+      ["e2e-4173", "test"],
+      ["rehearsal", "rehearsal"],
+      ["bench", "bench"],
+    ]) {
       const dirs = localDirs(name, buildName);
       expect(dirs.build).not.toBe(START_DIRS.build);
       expect(dirs.state).not.toBe(START_DIRS.state);

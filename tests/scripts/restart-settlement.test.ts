@@ -40,12 +40,16 @@ function wrangler(...args: string[]) {
 /** `wrangler dev` in its own process group, so SIGKILL takes workerd down with it. */
 function start(name: string, config: string, workerPort: number, ...extra: string[]): ChildProcess {
   const out = openSync(join(logs, `${name}.log`), "a");
-  const child = spawn(node, [wranglerBin, "dev", "-c", join(dirs.build, config), "--port", String(workerPort), "--inspector-port", "0", "--persist-to", dirs.state, ...extra], {
-    cwd: root,
-    env: childEnv,
-    detached: true,
-    stdio: ["ignore", out, out],
-  });
+  const child = spawn(
+    node,
+    [wranglerBin, "dev", "-c", join(dirs.build, config), "--port", String(workerPort), "--inspector-port", "0", "--persist-to", dirs.state, ...extra],
+    {
+      cwd: root,
+      env: childEnv,
+      detached: true,
+      stdio: ["ignore", out, out],
+    },
+  );
   running.push(child);
   return child;
 }
@@ -108,22 +112,44 @@ describe("a deposit PAID when the Worker process dies settles once after a resta
     const username = `rs${Date.now().toString(36)}`;
     const password = "restart-pass-123";
     const json = { "Content-Type": "application/json", Origin: portal };
-    const reg = await fetch(`${portal}/api/v2/players/register`, { method: "POST", headers: json, body: JSON.stringify({ username, password, confirmPassword: password, phone: "02055551234", adult: true }) });
+    const reg = await fetch(`${portal}/api/v2/players/register`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ username, password, confirmPassword: password, phone: "02055551234", adult: true }),
+    });
     expect(reg.status).toBe(201);
     const login = await fetch(`${portal}/api/v2/players/login`, { method: "POST", headers: json, body: JSON.stringify({ username, password }) });
     expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-    const form = (fields: Record<string, string>) => ({ method: "POST", redirect: "manual" as const, headers: { Cookie: cookie, Origin: portal, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
-    const account = await fetch(`${portal}/player/bank`, form({ bankCode: "BCEL", accountNumber: `0101${String(Date.now()).slice(-9)}`, accountName: "Restart Player", currency: "LAK", owner: "SELF" }));
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const form = (fields: Record<string, string>) => ({
+      method: "POST",
+      redirect: "manual" as const,
+      headers: { Cookie: cookie, Origin: portal, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const account = await fetch(
+      `${portal}/player/bank`,
+      form({ bankCode: "BCEL", accountNumber: `0101${String(Date.now()).slice(-9)}`, accountName: "Restart Player", currency: "LAK", owner: "SELF" }),
+    );
     expect(account.status).toBeLessThan(400);
 
     // the provider refuses every transfer-in for now (nothing applied: error-before)
     const providerUser = `demo_${username}`;
-    const fault = await fetch(`${provider}/sandbox/faults`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ op: "deposit", mode: "error-before", username: providerUser }) });
+    const fault = await fetch(`${provider}/sandbox/faults`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ op: "deposit", mode: "error-before", username: providerUser }),
+    });
     expect(fault.status).toBe(201);
 
     // a deposit, paid at the bank; the bank's webhook makes it PAID
-    const created = await fetch(`${portal}/player/deposit`, form({ intent: "create", provider: "askmebet", channelCode: "BCEL-QR", amount: "60000", idempotencyKey: crypto.randomUUID() }));
+    const created = await fetch(
+      `${portal}/player/deposit`,
+      form({ intent: "create", provider: "askmebet", channelCode: "BCEL-QR", amount: "60000", idempotencyKey: crypto.randomUUID() }),
+    );
     expect(created.status).toBe(302);
     const page = await (await fetch(`${portal}/player/deposit`, { headers: { Cookie: cookie } })).text();
     const payload = /data-testid="qr-payload"[^>]*>([^<]+)</.exec(page)?.[1]?.trim();
@@ -132,7 +158,9 @@ describe("a deposit PAID when the Worker process dies settles once after a resta
     expect(paid.status).toBe(200);
     const code = ((await paid.json()) as { data: { reference: string } }).data.reference;
     const deposit = async () => {
-      const list = (await (await fetch(`${portal}/api/v2/players/deposits`, { headers: { Cookie: cookie } })).json()) as { items: { code: string; status: string }[] };
+      const list = (await (await fetch(`${portal}/api/v2/players/deposits`, { headers: { Cookie: cookie } })).json()) as {
+        items: { code: string; status: string }[];
+      };
       return list.items.find((o) => o.code === code) ?? null;
     };
     await until("PAID", async () => (await deposit())?.status === "PAID");
@@ -166,6 +194,8 @@ describe("a deposit PAID when the Worker process dies settles once after a resta
     await fetch(`${portal}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
     await new Promise((r) => setTimeout(r, 2000));
     expect(await balance()).toBe("100.00");
-    console.log(`restart test: prepare (build + D1) ${prepared - t0} ms, start ${started - prepared} ms, deposit to settled across the restart ${settled - started} ms`);
+    console.log(
+      `restart test: prepare (build + D1) ${prepared - t0} ms, start ${started - prepared} ms, deposit to settled across the restart ${settled - started} ms`,
+    );
   }, 300_000);
 });

@@ -7,7 +7,10 @@ import { describe, expect, it } from "vitest";
  * not one of them (issue 35): an agency without a payment gateway has no value to give it.
  */
 const toml = readFileSync("wrangler.toml", "utf8");
-const required = [...toml.matchAll(/^\[env\.([\w-]+)\.secrets\]\s*\nrequired\s*=\s*\[([^\]]*)\]/gm)].map((m) => ({ env: m[1], names: [...m[2].matchAll(/"([^"]+)"/g)].map((n) => n[1]) }));
+const required = [...toml.matchAll(/^\[env\.([\w-]+)\.secrets\]\s*\nrequired\s*=\s*\[([^\]]*)\]/gm)].map((m) => ({
+  env: m[1],
+  names: [...m[2].matchAll(/"([^"]+)"/g)].map((n) => n[1]),
+}));
 
 describe("wrangler.toml's required secrets", () => {
   it("every environment requires the session secret and the credentials key, and not the gateway's webhook secret", () => {

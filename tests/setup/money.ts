@@ -27,7 +27,13 @@ export async function playerWithBank() {
 export async function postDeposit(cookie: string, fields: { provider?: string; amount?: string; idempotencyKey?: string; channelCode?: string }) {
   return postForm(
     "/player/deposit",
-    { intent: "create", provider: fields.provider ?? "askmebet", channelCode: fields.channelCode ?? "BCEL-QR", amount: fields.amount ?? "60000", idempotencyKey: fields.idempotencyKey ?? crypto.randomUUID() },
+    {
+      intent: "create",
+      provider: fields.provider ?? "askmebet",
+      channelCode: fields.channelCode ?? "BCEL-QR",
+      amount: fields.amount ?? "60000",
+      idempotencyKey: fields.idempotencyKey ?? crypto.randomUUID(),
+    },
     { cookie },
   );
 }
@@ -67,7 +73,11 @@ export async function nextDelivery(opts: { now?: number; reference?: string } = 
 
 export async function deliver(delivery: Delivery): Promise<Response> {
   const res = await fetchApp(delivery.url, { method: "POST", headers: delivery.headers, body: delivery.body });
-  await sandboxBank(`/sandbox/deliveries/${delivery.id}/result`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ status: res.status }) });
+  await sandboxBank(`/sandbox/deliveries/${delivery.id}/result`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ status: res.status }),
+  });
   return res;
 }
 
@@ -113,7 +123,10 @@ export async function fundProvider(provider: string, username: string, amount: s
   if (!res.ok) throw new Error(`funding failed: ${res.status}`);
 }
 
-export async function postWithdraw(cookie: string, fields: { provider?: string; amount?: string; all?: boolean; idempotencyKey?: string; intent?: "review" | "confirm" }) {
+export async function postWithdraw(
+  cookie: string,
+  fields: { provider?: string; amount?: string; all?: boolean; idempotencyKey?: string; intent?: "review" | "confirm" },
+) {
   const body: Record<string, string> = {
     intent: fields.intent ?? "confirm",
     provider: fields.provider ?? "askmebet",
@@ -126,7 +139,11 @@ export async function postWithdraw(cookie: string, fields: { provider?: string; 
 
 /** Lets an automatic payout run to its end (the sandbox bank pays this one at once). */
 export async function payOutNow(wallet: ReturnType<typeof walletOf>, code: string) {
-  await sandboxBank("/sandbox/payouts/config", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ processingMs: 0, referencePrefix: code }) });
+  await sandboxBank("/sandbox/payouts/config", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ processingMs: 0, referencePrefix: code }),
+  });
   let t = Date.now();
   for (let i = 0; i < 6 && (await wallet.getWithdraw(code))!.status !== "SUCCESS"; i++) {
     await wallet.runDueWork(t);

@@ -6,7 +6,16 @@ import type { walletOf } from "../../workers/services/wallet";
 /** A static LAO QR shaped like a BCEL OnePay code of the agency's own account (receiver token in 38.03). */
 export function ownAccountStaticQr(receiver = "mch19B73F61B9E"): string {
   const account = field("00", "A005266284662577") + field("01", "27710418") + field("02", "002") + field("03", receiver);
-  const body = field("00", "01") + field("01", "11") + field("38", account) + field("52", "5999") + field("53", "418") + field("58", "LA") + field("59", "VIENTIANE PLAY") + field("60", "VIENTIANE") + "6304";
+  const body =
+    field("00", "01") +
+    field("01", "11") +
+    field("38", account) +
+    field("52", "5999") +
+    field("53", "418") +
+    field("58", "LA") +
+    field("59", "VIENTIANE PLAY") +
+    field("60", "VIENTIANE") +
+    "6304";
   return body + crc16(body);
 }
 
@@ -27,5 +36,7 @@ export async function ageOrder(wallet: ReturnType<typeof walletOf>, agencyId: st
   await runInDurableObject(wallet, (_object, state) => {
     state.storage.sql.exec(`UPDATE deposit_orders SET created_at = created_at - ?, expires_at = expires_at - ? WHERE code = ?`, ms, ms, code);
   });
-  await env.DB.prepare(`UPDATE pay_amount_reservations SET created_at = created_at - ?1, expires_at = expires_at - ?1 WHERE agency_id = ?2 AND order_code = ?3`).bind(ms, agencyId, code).run();
+  await env.DB.prepare(`UPDATE pay_amount_reservations SET created_at = created_at - ?1, expires_at = expires_at - ?1 WHERE agency_id = ?2 AND order_code = ?3`)
+    .bind(ms, agencyId, code)
+    .run();
 }

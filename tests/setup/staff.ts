@@ -15,9 +15,7 @@ export async function createStaff(
 ): Promise<TestStaff> {
   const id = crypto.randomUUID();
   const totpSecret = await newTotpSecret();
-  await env.DB.prepare(
-    `INSERT INTO staff (id, agency_id, username, password_hash, role, totp_secret, totp_last_step) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)`,
-  )
+  await env.DB.prepare(`INSERT INTO staff (id, agency_id, username, password_hash, role, totp_secret, totp_last_step) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)`)
     .bind(id, input.agencyId, input.username, await hashPassword(input.password), input.role, totpSecret)
     .run();
   return { id, totpSecret };
@@ -83,13 +81,15 @@ export async function staffLogin(
   const half = staffCookieFrom(first);
   if (first.status !== 302 || !half) throw new Error(`staff password step failed: ${first.status}`);
   for (let attempt = 0; attempt < 6; attempt++) {
-    const row = await env.DB.prepare(`SELECT totp_last_step AS last FROM staff WHERE username = ?1 AND agency_id = (SELECT agency_id FROM agency_domains WHERE host = ?2)`)
+    const row = await env.DB.prepare(
+      `SELECT totp_last_step AS last FROM staff WHERE username = ?1 AND agency_id = (SELECT agency_id FROM agency_domains WHERE host = ?2)`,
+    )
       .bind(input.username.toLowerCase(), host)
       .first<{ last: number }>();
     const now = currentTotpStep();
     const step = Math.max(now - 1, (row?.last ?? 0) + 1);
     if (step > now + 1) {
-      await new Promise((r) => setTimeout(r, ((now + 1) * TOTP_PERIOD * 1000 - Date.now()) + 50));
+      await new Promise((r) => setTimeout(r, (now + 1) * TOTP_PERIOD * 1000 - Date.now() + 50));
       continue;
     }
     const second = await postForm("/admin/login/totp", { code: await totpAt(input.totpSecret, step) }, { host, ip, cookie: half });

@@ -25,9 +25,15 @@ export async function walletFromFixture() {
     const tables = fixture.tables as Record<string, Record<string, Value>[]>;
     const objects = fixture.schema as { type: string; name: string; sql: string }[];
     state.storage.transactionSync(() => {
-      const identity = sql.exec<{ key: string; value: string }>(`SELECT key, value FROM meta`).toArray().filter((r) => IDENTITY.has(r.key));
-      const current = sql.exec<{ type: string; name: string }>(`SELECT type, name FROM sqlite_master WHERE name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%'`).toArray();
-      for (const type of ["trigger", "index", "table"]) for (const o of current.filter((c) => c.type === type)) sql.exec(`DROP ${type.toUpperCase()} IF EXISTS "${o.name}"`);
+      const identity = sql
+        .exec<{ key: string; value: string }>(`SELECT key, value FROM meta`)
+        .toArray()
+        .filter((r) => IDENTITY.has(r.key));
+      const current = sql
+        .exec<{ type: string; name: string }>(`SELECT type, name FROM sqlite_master WHERE name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%'`)
+        .toArray();
+      for (const type of ["trigger", "index", "table"])
+        for (const o of current.filter((c) => c.type === type)) sql.exec(`DROP ${type.toUpperCase()} IF EXISTS "${o.name}"`);
       for (const type of ["table", "index", "trigger"]) for (const o of objects.filter((c) => c.type === type)) sql.exec(o.sql);
       for (const [table, rows] of Object.entries(tables)) {
         for (const row of rows) {

@@ -28,7 +28,14 @@ describe("back-office operations translations", () => {
   it("the forced-password and locked messages exist in every language", () => {
     for (const file of [loCommon, cnCommon, vnCommon]) {
       const f = flat((file as Record<string, unknown>).forcedPassword, "forcedPassword");
-      expect(Object.keys(f).sort()).toEqual(["forcedPassword.accountLocked", "forcedPassword.done", "forcedPassword.intro", "forcedPassword.samePassword", "forcedPassword.save", "forcedPassword.title"]);
+      expect(Object.keys(f).sort()).toEqual([
+        "forcedPassword.accountLocked",
+        "forcedPassword.done",
+        "forcedPassword.intro",
+        "forcedPassword.samePassword",
+        "forcedPassword.save",
+        "forcedPassword.title",
+      ]);
     }
   });
 });

@@ -26,8 +26,16 @@ describe("admin translations", () => {
 
 describe("vientianeDay", () => {
   it("is the UTC+7 calendar day: 17:00 UTC starts the next day", () => {
-    expect(vientianeDay(Date.parse("2026-11-21T16:59:59.999Z"))).toEqual({ start: "2026-11-20T17:00:00.000Z", end: "2026-11-21T17:00:00.000Z", date: "2026-11-21" });
-    expect(vientianeDay(Date.parse("2026-11-21T17:00:00.000Z"))).toEqual({ start: "2026-11-21T17:00:00.000Z", end: "2026-11-22T17:00:00.000Z", date: "2026-11-22" });
+    expect(vientianeDay(Date.parse("2026-11-21T16:59:59.999Z"))).toEqual({
+      start: "2026-11-20T17:00:00.000Z",
+      end: "2026-11-21T17:00:00.000Z",
+      date: "2026-11-21",
+    });
+    expect(vientianeDay(Date.parse("2026-11-21T17:00:00.000Z"))).toEqual({
+      start: "2026-11-21T17:00:00.000Z",
+      end: "2026-11-22T17:00:00.000Z",
+      date: "2026-11-22",
+    });
   });
 });
 
@@ -35,7 +43,19 @@ describe("safeAdminPath", () => {
   it("follows only back-office paths of this site", () => {
     expect(safeAdminPath("/admin/withdrawals?page=2")).toBe("/admin/withdrawals?page=2");
     expect(safeAdminPath("/admin")).toBe("/admin");
-    for (const bad of ["https://evil.example/admin", "//evil.example", "/admin.evil", "/administrator", "/player/deposit", "/admin\\..\\x", "/admin/login/totp", "/admin/logout", "/admin/enrol?token=x", null, ""]) {
+    for (const bad of [
+      "https://evil.example/admin",
+      "//evil.example",
+      "/admin.evil",
+      "/administrator",
+      "/player/deposit",
+      "/admin\\..\\x",
+      "/admin/login/totp",
+      "/admin/logout",
+      "/admin/enrol?token=x",
+      null,
+      "",
+    ]) {
       expect(safeAdminPath(bad), String(bad)).toBe("/admin");
     }
   });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { alertText, combinedText, fitMessage, inQuietHours, MAX_MESSAGE_LENGTH, minutesOfDay, retryDelaySeconds, type AlertEvent } from "../../workers/core/alerts";
+import {
+  alertText,
+  combinedText,
+  fitMessage,
+  inQuietHours,
+  MAX_MESSAGE_LENGTH,
+  minutesOfDay,
+  retryDelaySeconds,
+  type AlertEvent,
+} from "../../workers/core/alerts";
 
 /** Staff alerts' pure rules (issue 34): the messages, quiet hours on Vientiane's clock, the backoff. */
 
@@ -8,7 +17,15 @@ const at = (vientiane: string) => Date.parse(`2026-11-27T${vientiane}:00+07:00`)
 const waiting: AlertEvent<"withdrawal.waiting"> = {
   id: "withdrawal.waiting:W1",
   kind: "withdrawal.waiting",
-  facts: { code: "W1", username: "somchai", credit: "6000.00", receivedLak: "3480000.00", bankCode: "JDB", accountMasked: "••••5678", createdAt: "2026-11-27T03:00:00.000Z" },
+  facts: {
+    code: "W1",
+    username: "somchai",
+    credit: "6000.00",
+    receivedLak: "3480000.00",
+    bankCode: "JDB",
+    accountMasked: "••••5678",
+    createdAt: "2026-11-27T03:00:00.000Z",
+  },
 };
 
 describe("alert messages", () => {
@@ -25,7 +42,10 @@ describe("alert messages", () => {
     const two = combinedText([waiting, { ...waiting, id: "withdrawal.waiting:W2", facts: { ...waiting.facts, code: "W2" } }], "lo", "https://x", Date.now());
     expect(two.startsWith("🔔 2\n\n")).toBe(true);
     expect(two).toContain("/admin/withdrawals/W2");
-    const long = fitMessage("head", Array.from({ length: 100 }, (_, i) => `${i} `.padEnd(100, "x")));
+    const long = fitMessage(
+      "head",
+      Array.from({ length: 100 }, (_, i) => `${i} `.padEnd(100, "x")),
+    );
     expect(long.length).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
     expect(long).toMatch(/… ແລະ ອີກ \d+$/);
   });

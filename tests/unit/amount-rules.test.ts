@@ -132,7 +132,8 @@ describe("the form schemas read amounts by these rules (server and browser share
     for (const [name, value] of Object.entries(fields)) data.set(name, value);
     return data;
   };
-  const deposit = (amount: string) => parseWithZod(form({ provider: "betflix", channelCode: "BCEL-QR", amount, idempotencyKey: key }), { schema: DepositSchema });
+  const deposit = (amount: string) =>
+    parseWithZod(form({ provider: "betflix", channelCode: "BCEL-QR", amount, idempotencyKey: key }), { schema: DepositSchema });
   const withdraw = (amount: string) => parseWithZod(form({ provider: "betflix", amount, idempotencyKey: key }), { schema: WithdrawSchema });
   const limit = (day: string) => parseWithZod(form({ day, week: "", month: "", playMinutes: "" }), { schema: LimitsSchema });
   it("deposit: the schema accepts exactly what parseWholeKip reads, and hands on the digits", () => {

@@ -1,12 +1,36 @@
 import { describe, expect, it } from "vitest";
-import { duringOrderLife, linkRule, orderCodeCandidates, pickTransfer, probablySameTransfer, windowMs, type Report, type SeenTransfer } from "../../workers/core/bank-witness";
+import {
+  duringOrderLife,
+  linkRule,
+  orderCodeCandidates,
+  pickTransfer,
+  probablySameTransfer,
+  windowMs,
+  type Report,
+  type SeenTransfer,
+} from "../../workers/core/bank-witness";
 
 /** The witness rules of decision 046, pure. */
 const MIN = 60_000;
 const W = windowMs(10);
 const life = { createdAt: 0, expiresAt: 15 * MIN };
-const transfer = (over: Partial<SeenTransfer> = {}): SeenTransfer => ({ channelCode: "OWN", amount: "100037.00", bankTime: 5 * MIN, sources: ["forwarder"], orderCode: "D261127ABCDE", orderLife: life, ...over });
-const report = (over: Partial<Report> = {}): Report => ({ channelCode: "OWN", source: "statement", amount: "100037.00", bankTime: 6 * MIN, namedOrders: [], ...over });
+const transfer = (over: Partial<SeenTransfer> = {}): SeenTransfer => ({
+  channelCode: "OWN",
+  amount: "100037.00",
+  bankTime: 5 * MIN,
+  sources: ["forwarder"],
+  orderCode: "D261127ABCDE",
+  orderLife: life,
+  ...over,
+});
+const report = (over: Partial<Report> = {}): Report => ({
+  channelCode: "OWN",
+  source: "statement",
+  amount: "100037.00",
+  bankTime: 6 * MIN,
+  namedOrders: [],
+  ...over,
+});
 
 describe("witness rules", () => {
   it("the window: same channel and amount, another source, within the window", () => {

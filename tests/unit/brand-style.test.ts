@@ -45,7 +45,16 @@ describe("brand colours as CSS custom properties", () => {
 describe("brand image URLs", () => {
   it("only same-origin paths count", () => {
     expect(isSameOriginPath("/brand/logo-abc.webp")).toBe(true);
-    for (const url of ["//evil.example/x.png", "/\\evil.example", "https://evil.example/x.png", "javascript:alert(1)", "brand/x.png", "/a b.png", '/x".png', null]) {
+    for (const url of [
+      "//evil.example/x.png",
+      "/\\evil.example",
+      "https://evil.example/x.png",
+      "javascript:alert(1)",
+      "brand/x.png",
+      "/a b.png",
+      '/x".png',
+      null,
+    ]) {
       expect(isSameOriginPath(url), String(url)).toBe(false);
     }
   });

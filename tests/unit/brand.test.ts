@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
-  assetName, assetNameType, checkBrandColors, checkImage, contrastRatio, declaredImageType, NEUTRAL_BRAND, parseHexColor, relativeLuminance, sniffImage, SLOT_LIMITS,
+  assetName,
+  assetNameType,
+  checkBrandColors,
+  checkImage,
+  contrastRatio,
+  declaredImageType,
+  NEUTRAL_BRAND,
+  parseHexColor,
+  relativeLuminance,
+  sniffImage,
+  SLOT_LIMITS,
 } from "../../workers/core/brand";
 import { GIF, IMAGES, SVG } from "../fixtures/brand/images";
 
@@ -102,7 +112,11 @@ describe("image bytes", () => {
     expect(SLOT_LIMITS.banner).toMatchObject({ maxBytes: 20480, maxWidth: 960 });
     expect(SLOT_LIMITS.heroPhone).toMatchObject({ maxBytes: 12288, maxWidth: 800 });
 
-    expect(checkImage("logo", "image/png", IMAGES.demoLogo)).toEqual({ ok: true, image: { type: "image/png", width: 240, height: 64 }, bytes: IMAGES.demoLogo.length });
+    expect(checkImage("logo", "image/png", IMAGES.demoLogo)).toEqual({
+      ok: true,
+      image: { type: "image/png", width: 240, height: 64 },
+      bytes: IMAGES.demoLogo.length,
+    });
     expect(checkImage("logo", "image/avif", IMAGES.avifLogo)).toMatchObject({ ok: true });
     expect(checkImage("hero", "image/jpeg", IMAGES.demoHero)).toMatchObject({ ok: true });
     // 20 KB: too big for a logo (8 KB), an icon (16 KB) and a banner (20 KB is 20480; the hero is a bit more)
@@ -110,7 +124,10 @@ describe("image bytes", () => {
     expect(checkImage("logo", "image/jpeg", IMAGES.demoHero)).toEqual({ ok: false, code: "BRAND_IMAGE_TOO_BIG" });
     expect(checkImage("icon", "image/jpeg", IMAGES.demoHero)).toEqual({ ok: false, code: "BRAND_IMAGE_TOO_BIG" });
     // 1200 px wide: a banner may be 960 at most
-    expect(checkImage("banner", "image/jpeg", IMAGES.demoHero)).toEqual({ ok: false, code: IMAGES.demoHero.length > 20480 ? "BRAND_IMAGE_TOO_BIG" : "BRAND_IMAGE_DIMENSIONS" });
+    expect(checkImage("banner", "image/jpeg", IMAGES.demoHero)).toEqual({
+      ok: false,
+      code: IMAGES.demoHero.length > 20480 ? "BRAND_IMAGE_TOO_BIG" : "BRAND_IMAGE_DIMENSIONS",
+    });
     // Pixels: 600 px is too wide for a logo; a non-square or small icon is refused; a square one of 192..512 is fine.
     expect(checkImage("logo", "image/webp", IMAGES.wideWebp)).toEqual({ ok: false, code: "BRAND_IMAGE_DIMENSIONS" });
     expect(checkImage("banner", "image/webp", IMAGES.wideWebp)).toMatchObject({ ok: true });
@@ -121,7 +138,11 @@ describe("image bytes", () => {
   });
 
   it("the phone hero (decision 038): a phone-sized picture is taken; the 20 KB, 1200-px hero is not", () => {
-    expect(checkImage("heroPhone", "image/webp", IMAGES.demoHeroPhone)).toEqual({ ok: true, image: { type: "image/webp", width: 720, height: 240 }, bytes: IMAGES.demoHeroPhone.length });
+    expect(checkImage("heroPhone", "image/webp", IMAGES.demoHeroPhone)).toEqual({
+      ok: true,
+      image: { type: "image/webp", width: 720, height: 240 },
+      bytes: IMAGES.demoHeroPhone.length,
+    });
     expect(checkImage("heroPhone", "image/jpeg", IMAGES.demoHero)).toEqual({ ok: false, code: "BRAND_IMAGE_TOO_BIG" });
     // a few hundred bytes but 1000 px wide: refused for its pixels
     expect(IMAGES.widePng.length).toBeLessThan(12 * 1024);
@@ -145,7 +166,14 @@ describe("image bytes", () => {
     expect(assetName("hero", hash, "image/jpeg")).toBe("hero-0123456789ab.jpg");
     expect(assetNameType("icon-0123456789ab.avif")).toBe("image/avif");
     expect(assetNameType("banner-0123456789ab.png")).toBe("image/png");
-    for (const bad of ["logo-0123456789ab.svg", "logo-0123456789AB.png", "../logo-0123456789ab.png", "logo-0123456789a.png", "other-0123456789ab.png", "logo-0123456789ab.png.html"]) {
+    for (const bad of [
+      "logo-0123456789ab.svg",
+      "logo-0123456789AB.png",
+      "../logo-0123456789ab.png",
+      "logo-0123456789a.png",
+      "other-0123456789ab.png",
+      "logo-0123456789ab.png.html",
+    ]) {
       expect(assetNameType(bad)).toBeNull();
     }
   });

@@ -45,7 +45,15 @@ describe("reward amounts", () => {
 
 describe("cashback rules", () => {
   const settings = { ...DEFAULT_CASHBACK, enabled: true, percentHundredths: 1000, capMinor: 5000, minMinor: 100 };
-  const facts = (over: Partial<CashbackFacts> = {}): CashbackFacts => ({ settings, netLossMinor: 70_000n, daysCollected: 7, claimed: false, promotionActive: false, onBreak: false, ...over });
+  const facts = (over: Partial<CashbackFacts> = {}): CashbackFacts => ({
+    settings,
+    netLossMinor: 70_000n,
+    daysCollected: 7,
+    claimed: false,
+    promotionActive: false,
+    onBreak: false,
+    ...over,
+  });
 
   it("a percent of the net loss, rounded down, capped per claim", () => {
     expect(cashbackAmount(12_345n, settings)).toBe(1234n);

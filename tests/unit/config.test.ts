@@ -41,13 +41,21 @@ describe("production configuration guard", () => {
   });
 
   it("refuses every public demo/test/default value, wherever it is", () => {
-    expect(configProblems({ ...GOOD, SESSION_SECRET: "test-secret-0123456789abcdef0123456789abcdef" })).toEqual([{ name: "SESSION_SECRET", problem: "demo value" }]);
+    expect(configProblems({ ...GOOD, SESSION_SECRET: "test-secret-0123456789abcdef0123456789abcdef" })).toEqual([
+      { name: "SESSION_SECRET", problem: "demo value" },
+    ]);
     // One demo entry in a rotation list is enough to refuse.
     expect(configProblems({ ...GOOD, SESSION_SECRET: `${"n".repeat(32)},s3Cr3t` })).toEqual([{ name: "SESSION_SECRET", problem: "demo value" }]);
-    expect(configProblems({ ...GOOD, GATEWAY_WEBHOOK_SECRET: "sandbox-webhook-secret-demo-0001" })).toEqual([{ name: "GATEWAY_WEBHOOK_SECRET", problem: "demo value" }]);
-    expect(configProblems({ ...GOOD, CREDENTIALS_KEY: "dGVzdC1jcmVkZW50aWFscy1rZXktMDEyMzQ1Njc4OWE=" })).toEqual([{ name: "CREDENTIALS_KEY", problem: "demo value" }]);
+    expect(configProblems({ ...GOOD, GATEWAY_WEBHOOK_SECRET: "sandbox-webhook-secret-demo-0001" })).toEqual([
+      { name: "GATEWAY_WEBHOOK_SECRET", problem: "demo value" },
+    ]);
+    expect(configProblems({ ...GOOD, CREDENTIALS_KEY: "dGVzdC1jcmVkZW50aWFscy1rZXktMDEyMzQ1Njc4OWE=" })).toEqual([
+      { name: "CREDENTIALS_KEY", problem: "demo value" },
+    ]);
     // Sandbox vars copied into a production environment.
-    expect(configProblems({ ...GOOD, SANDBOX_PROVIDER_SECRET: "sandbox-provider-secret-demo-0001" } as never)).toEqual([{ name: "SANDBOX_PROVIDER_SECRET", problem: "demo value" }]);
+    expect(configProblems({ ...GOOD, SANDBOX_PROVIDER_SECRET: "sandbox-provider-secret-demo-0001" } as never)).toEqual([
+      { name: "SANDBOX_PROVIDER_SECRET", problem: "demo value" },
+    ]);
     // The values this repository ships are all in the list.
     const e = env as unknown as Record<string, unknown>;
     for (const value of [e.SESSION_SECRET, e.CREDENTIALS_KEY, env.SANDBOX_WEBHOOK_SECRET, env.SANDBOX_BANK_SECRET, env.SANDBOX_PROVIDER_SECRET]) {
@@ -96,7 +104,16 @@ describe("the Worker with a misconfigured production environment", () => {
   });
 
   it("serves normally once every secret is real, and locally as before", async () => {
-    const prod = { ...env, ...GOOD, SANDBOX_PROVIDER: undefined, SANDBOX_BANK: undefined, SANDBOX_TELEGRAM: undefined, SANDBOX_PROVIDER_SECRET: undefined, SANDBOX_BANK_SECRET: undefined, SANDBOX_WEBHOOK_SECRET: undefined } as unknown as Env;
+    const prod = {
+      ...env,
+      ...GOOD,
+      SANDBOX_PROVIDER: undefined,
+      SANDBOX_BANK: undefined,
+      SANDBOX_TELEGRAM: undefined,
+      SANDBOX_PROVIDER_SECRET: undefined,
+      SANDBOX_BANK_SECRET: undefined,
+      SANDBOX_WEBHOOK_SECRET: undefined,
+    } as unknown as Env;
     expect(misconfiguredResponse(prod)).toBeNull();
     const res = await call("http://unknown.example/api/v2/agency/info", prod);
     expect(res.status).not.toBe(500);

@@ -44,7 +44,7 @@ describe("formula injection", () => {
     ["-2+3", "'-2+3"],
     ["@SUM(A1:A2)", "'@SUM(A1:A2)"],
     ["\tTAB", "'\tTAB"],
-    ["\rCR", "\"'\rCR\""],
+    ["\rCR", '"\'\rCR"'],
     ['=HYPERLINK("http://evil","x")', `"'=HYPERLINK(""http://evil"",""x"")"`],
     ["=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"],
     ["-", "'-"],

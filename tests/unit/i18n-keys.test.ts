@@ -130,7 +130,9 @@ describe("translations per page", () => {
     expect(covered("deposit.title", ["deposit"])).toBe(true);
     expect(covered("deposit.title", ["deposit.amount"])).toBe(false);
     expect(covered("depositHistory.x", ["deposit"])).toBe(false);
-    expect(keysIn(`t("deposit.amount"); t(\`providers.\${p}\`); const x = "not.a.key"; // t("deposit.provider")`)).toEqual(new Set(["deposit.amount", "providers"]));
+    expect(keysIn(`t("deposit.amount"); t(\`providers.\${p}\`); const x = "not.a.key"; // t("deposit.provider")`)).toEqual(
+      new Set(["deposit.amount", "providers"]),
+    );
   });
 });
 

@@ -25,7 +25,8 @@ describe("device cookie", () => {
   const config = { secrets: ["s".repeat(40)] };
   it("round-trips, keeps five accounts newest first, and refuses a forged or re-used entry", async () => {
     let value = "";
-    for (let i = 0; i < 7; i++) value = await writeDeviceCookie(config, await readDeviceCookie(config, value), { realm: "player", agencyId: "demo", username: `p${i}` });
+    for (let i = 0; i < 7; i++)
+      value = await writeDeviceCookie(config, await readDeviceCookie(config, value), { realm: "player", agencyId: "demo", username: `p${i}` });
     const entries = await readDeviceCookie(config, value);
     expect(entries.map((e) => e.username)).toEqual(["p6", "p5", "p4", "p3", "p2"]);
     // another username with the same signature, another agency, another secret: nothing

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { depositCredit, depositFrom, formatAmount, formatRate, parseAmount, parseRate, parseWholeKip, withdrawPayout, type Rate } from "../../workers/core/money";
+import {
+  depositCredit,
+  depositFrom,
+  formatAmount,
+  formatRate,
+  parseAmount,
+  parseRate,
+  parseWholeKip,
+  withdrawPayout,
+  type Rate,
+} from "../../workers/core/money";
 import { buildLaoQr, crc16, field, parseFields, parseLaoQr } from "../../workers/core/emvco";
 import { canTransition, DEPOSIT_TRANSITIONS, displayStatus, isFinal, ORDER_STATUSES } from "../../workers/core/orders";
 import { statusColour } from "../../app/lib/format";
@@ -66,7 +76,7 @@ describe("conversion (SPEC §9) with explicit rounding", () => {
   });
   it("handles amounts past 2^53 exactly", () => {
     const huge = parseAmount("900719925474099300", "LAK")!;
-    expect(formatAmount(depositCredit(huge, rate), "THB")).toBe("1501199875790165.50") // 900719925474099300 / 600;
+    expect(formatAmount(depositCredit(huge, rate), "THB")).toBe("1501199875790165.50"); // 900719925474099300 / 600;
   });
 });
 
@@ -123,7 +133,8 @@ describe("EMVCo / LAO QR", () => {
     expect(parseLaoQr(notLapnet + crc16(notLapnet))).toEqual({ ok: false, reason: "NOT_LAPNET" });
   });
   it("checks a real-shaped BCEL OnePay code structure", () => {
-    const body = "00020101021115310004UPI0112123456789012345638670016A0052662846625770108277104180203002031512345678901234552045812530341858025LA5909BCEL SHOP6009VIENTIANE62110107TERM0016304";
+    const body =
+      "00020101021115310004UPI0112123456789012345638670016A0052662846625770108277104180203002031512345678901234552045812530341858025LA5909BCEL SHOP6009VIENTIANE62110107TERM0016304";
     // a field length is off by design in this sample: the parser must notice
     expect(parseFields(body.slice(0, -4))).toBeNull();
   });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { checkPatterns, defaultPatterns, MAX_TEXT, parseAmountText, readNotification, unsafeRegex, type BankPatterns } from "../../workers/core/notification-patterns";
+import {
+  checkPatterns,
+  defaultPatterns,
+  MAX_TEXT,
+  parseAmountText,
+  readNotification,
+  unsafeRegex,
+  type BankPatterns,
+} from "../../workers/core/notification-patterns";
 import { FORWARDER_TOLERANCE_MS, smsForwarderSign, smsForwarderSignature, verifySmsForwarder } from "../../workers/core/sms-forwarder";
 
 const BCEL = defaultPatterns("BCEL");
@@ -25,7 +33,12 @@ describe("notification patterns: reading", () => {
 
   it("money out is a debit, not a deposit", () => {
     // a debit keeps what reconciliation needs: the amount, the bank's time (Vientiane), the id when printed
-    expect(readNotification(BCEL, "BCEL", "Transfer out 20,000 LAK to 0101xxxx on 24/11/2026 10:00")).toEqual({ kind: "debit", amount: "20000", bankTime: Date.UTC(2026, 10, 24, 3, 0), transactionId: null });
+    expect(readNotification(BCEL, "BCEL", "Transfer out 20,000 LAK to 0101xxxx on 24/11/2026 10:00")).toEqual({
+      kind: "debit",
+      amount: "20000",
+      bankTime: Date.UTC(2026, 10, 24, 3, 0),
+      transactionId: null,
+    });
     expect(readNotification(BCEL, "BCEL", "ໂອນອອກ 20.000 ກີບ")).toMatchObject({ kind: "debit", bankTime: null });
   });
 
@@ -69,9 +82,12 @@ describe("notification patterns: checking the owner's patterns", () => {
     expect(unsafeRegex(source)).toBe("UNSAFE");
   });
 
-  it.each(["(?:LAK|KIP)\\s?([0-9][0-9.,]{0,20})", "Received .* LAK", "(?<day>\\d{1,2})/(?<month>\\d{1,2})", "(?:No\\.?|#)?x", "[(+*]{1,3}"])("accepts %s", (source) => {
-    expect(unsafeRegex(source)).toBeNull();
-  });
+  it.each(["(?:LAK|KIP)\\s?([0-9][0-9.,]{0,20})", "Received .* LAK", "(?<day>\\d{1,2})/(?<month>\\d{1,2})", "(?:No\\.?|#)?x", "[(+*]{1,3}"])(
+    "accepts %s",
+    (source) => {
+      expect(unsafeRegex(source)).toBeNull();
+    },
+  );
 
   const withField = (field: keyof BankPatterns, list: string[]): BankPatterns => ({ ...BCEL, [field]: list });
   it("names the field and row of the first problem", () => {

@@ -4,7 +4,8 @@ import { crc16, deriveDynamicLaoQr, field, parseFields, parseLaoQr, readStaticLa
 
 /** A static QR shaped like a BCEL OnePay merchant code (tag 15 UnionPay, then tag 38). */
 function staticQr(overrides: { iin?: string; currency?: string; pointOfInitiation?: string; amount?: string; receiver?: string } = {}): string {
-  const account = field("00", "A005266284662577") + field("01", overrides.iin ?? "27710418") + field("02", "002") + field("03", overrides.receiver ?? "mch19B73F61B9E");
+  const account =
+    field("00", "A005266284662577") + field("01", overrides.iin ?? "27710418") + field("02", "002") + field("03", overrides.receiver ?? "mch19B73F61B9E");
   const body =
     field("00", "01") +
     field("01", overrides.pointOfInitiation ?? "11") +
@@ -25,7 +26,15 @@ describe("the agency's static LAO QR", () => {
     const read = readStaticLaoQr(`  ${staticQr()}\n`, BANKS);
     expect(read).toEqual({
       ok: true,
-      qr: { text: staticQr(), iin: "27710418", bankCode: "BCEL", receiverId: "mch19B73F61B9E", paymentType: "002", receiverName: "VIENTIANE PLAY", receiverCity: "VIENTIANE" },
+      qr: {
+        text: staticQr(),
+        iin: "27710418",
+        bankCode: "BCEL",
+        receiverId: "mch19B73F61B9E",
+        paymentType: "002",
+        receiverName: "VIENTIANE PLAY",
+        receiverCity: "VIENTIANE",
+      },
     });
   });
 
@@ -47,7 +56,15 @@ describe("the QR derived for one order", () => {
     const parsed = parseLaoQr(derived);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    expect(parsed.qr).toMatchObject({ dynamic: true, amount: "100037", billNumber: "D1234ABCD", reference: "D1234ABCD", iin: "27710418", merchantId: "mch19B73F61B9E", currency: "418" });
+    expect(parsed.qr).toMatchObject({
+      dynamic: true,
+      amount: "100037",
+      billNumber: "D1234ABCD",
+      reference: "D1234ABCD",
+      iin: "27710418",
+      merchantId: "mch19B73F61B9E",
+      currency: "418",
+    });
     const [from, to] = [parseFields(source.slice(0, -8))!, parseFields(derived.slice(0, -8))!];
     expect(to.get("38")).toBe(from.get("38"));
     expect(to.get("15")).toBe(from.get("15"));

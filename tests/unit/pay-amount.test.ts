@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { BANK_CLOCK_GRACE_MS, choosePayAmount, MAX_EXTRA_KIP, paidInTime, paidLate, PAY_AMOUNT_COOL_DOWN_MS, payAmountRange, retryPick, stillHeld } from "../../workers/core/pay-amount";
+import {
+  BANK_CLOCK_GRACE_MS,
+  choosePayAmount,
+  MAX_EXTRA_KIP,
+  paidInTime,
+  paidLate,
+  PAY_AMOUNT_COOL_DOWN_MS,
+  payAmountRange,
+  retryPick,
+  stillHeld,
+} from "../../workers/core/pay-amount";
 
 const K = 100n; // LAK minor per kip
 

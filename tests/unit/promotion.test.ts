@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { depositCredit, parseRate, withdrawPayout, type Rate } from "../../workers/core/money";
 import {
-  bonusFor, canUsageTransition, checkClaim, checkDeposit, turnoverTarget, USAGE_STATUSES, withdrawUnderPromotion,
-  type ActiveUsage, type ClaimFacts, type PromotionRules,
+  bonusFor,
+  canUsageTransition,
+  checkClaim,
+  checkDeposit,
+  turnoverTarget,
+  USAGE_STATUSES,
+  withdrawUnderPromotion,
+  type ActiveUsage,
+  type ClaimFacts,
+  type PromotionRules,
 } from "../../workers/core/promotion";
 import { rulesFromRow } from "../../workers/db/promotions";
 import { PROVIDERS } from "../../workers/core/providers";
@@ -50,7 +58,8 @@ function random(seed: number) {
 describe("promotion usage state machine (DESIGN.md §5)", () => {
   const allowed = new Set(["CLAIMED>USED", "CLAIMED>CANCELED", "USED>SUCCESS", "USED>CANCELED"]);
   it("allows exactly claimed -> used -> success|cancelled and claimed -> cancelled", () => {
-    for (const from of USAGE_STATUSES) for (const to of USAGE_STATUSES) expect(canUsageTransition(from, to), `${from}>${to}`).toBe(allowed.has(`${from}>${to}`));
+    for (const from of USAGE_STATUSES)
+      for (const to of USAGE_STATUSES) expect(canUsageTransition(from, to), `${from}>${to}`).toBe(allowed.has(`${from}>${to}`));
   });
 });
 
@@ -73,7 +82,10 @@ describe("claim rules and their codes (SPEC §8)", () => {
     expect(checkClaim(facts({ rules: rules({ firstOrderOnly: true }), creditAtProviderMinor: 999n }))).toEqual({ ok: true });
   });
   it("tells the first rule broken: bank before one-at-a-time before open order", () => {
-    expect(checkClaim(facts({ hasBankAccount: false, hasActiveUsage: true, hasOpenDeposit: true }))).toEqual({ ok: false, error: "PROMOTION_BANK_ACCOUNT_REQUIRED" });
+    expect(checkClaim(facts({ hasBankAccount: false, hasActiveUsage: true, hasOpenDeposit: true }))).toEqual({
+      ok: false,
+      error: "PROMOTION_BANK_ACCOUNT_REQUIRED",
+    });
     expect(checkClaim(facts({ hasActiveUsage: true, hasOpenDeposit: true }))).toEqual({ ok: false, error: "PROMOTION_ONE_AT_A_TIME" });
   });
 });
@@ -97,7 +109,11 @@ describe("bonus and turnover arithmetic", () => {
       const credit = next(10n ** 12n);
       const percent = next(20001n); // 0.00% .. 200.00%
       const cap = next(10n ** 9n);
-      const r = rules({ bonusKind: "PERCENT", bonusValue: `${percent / 100n}.${(percent % 100n).toString().padStart(2, "0")}`, bonusCap: `${cap / 100n}.${(cap % 100n).toString().padStart(2, "0")}` });
+      const r = rules({
+        bonusKind: "PERCENT",
+        bonusValue: `${percent / 100n}.${(percent % 100n).toString().padStart(2, "0")}`,
+        bonusCap: `${cap / 100n}.${(cap % 100n).toString().padStart(2, "0")}`,
+      });
       const bonus = bonusFor(r, credit);
       expect(bonus >= 0n && bonus <= cap && bonus * 10000n <= credit * percent, `credit ${credit} percent ${percent} cap ${cap}`).toBe(true);
     }
@@ -108,27 +124,59 @@ describe("deposit under a promotion", () => {
   const claimed: ActiveUsage = { id: "u1", status: "CLAIMED", provider: "askmebet", rules: rules() };
   const used: ActiveUsage = { ...claimed, status: "USED" };
   it("no promotion: nothing to say", () => {
-    expect(checkDeposit({ usage: null, provider: "gclub", amountMinor: 1n, creditMinor: 1n, creditAtProviderMinor: null })).toEqual({ ok: true, attach: null, endUsedUp: false });
+    expect(checkDeposit({ usage: null, provider: "gclub", amountMinor: 1n, creditMinor: 1n, creditAtProviderMinor: null })).toEqual({
+      ok: true,
+      attach: null,
+      endUsedUp: false,
+    });
   });
   it("claimed: the set amount carries the bonus; any other amount is refused", () => {
-    expect(checkDeposit({ usage: claimed, provider: "askmebet", amountMinor: 6000000n, creditMinor: 10000n, creditAtProviderMinor: null })).toEqual({ ok: true, attach: { usageId: "u1", bonusMinor: 5000n }, endUsedUp: false });
-    expect(checkDeposit({ usage: claimed, provider: "askmebet", amountMinor: 6000100n, creditMinor: 10001n, creditAtProviderMinor: null })).toEqual({ ok: false, error: "PROMOTION_SET_AMOUNT" });
+    expect(checkDeposit({ usage: claimed, provider: "askmebet", amountMinor: 6000000n, creditMinor: 10000n, creditAtProviderMinor: null })).toEqual({
+      ok: true,
+      attach: { usageId: "u1", bonusMinor: 5000n },
+      endUsedUp: false,
+    });
+    expect(checkDeposit({ usage: claimed, provider: "askmebet", amountMinor: 6000100n, creditMinor: 10001n, creditAtProviderMinor: null })).toEqual({
+      ok: false,
+      error: "PROMOTION_SET_AMOUNT",
+    });
   });
   it("another provider while a promotion is active: 'promotion already used by provider X'", () => {
-    expect(checkDeposit({ usage: claimed, provider: "betflix", amountMinor: 6000000n, creditMinor: 10000n, creditAtProviderMinor: null })).toEqual({ ok: false, error: "PROMOTION_OTHER_PROVIDER", provider: "askmebet" });
-    expect(checkDeposit({ usage: used, provider: "gclub", amountMinor: 6000000n, creditMinor: 10000n, creditAtProviderMinor: 0n })).toEqual({ ok: false, error: "PROMOTION_OTHER_PROVIDER", provider: "askmebet" });
+    expect(checkDeposit({ usage: claimed, provider: "betflix", amountMinor: 6000000n, creditMinor: 10000n, creditAtProviderMinor: null })).toEqual({
+      ok: false,
+      error: "PROMOTION_OTHER_PROVIDER",
+      provider: "askmebet",
+    });
+    expect(checkDeposit({ usage: used, provider: "gclub", amountMinor: 6000000n, creditMinor: 10000n, creditAtProviderMinor: 0n })).toEqual({
+      ok: false,
+      error: "PROMOTION_OTHER_PROVIDER",
+      provider: "askmebet",
+    });
   });
   it("in use: refused until the credit is below the threshold, then the promotion is used up", () => {
-    expect(checkDeposit({ usage: used, provider: "askmebet", amountMinor: 1n, creditMinor: 1n, creditAtProviderMinor: 1000n })).toEqual({ ok: false, error: "PROMOTION_CREDIT_USED" });
-    expect(checkDeposit({ usage: used, provider: "askmebet", amountMinor: 1n, creditMinor: 1n, creditAtProviderMinor: null })).toEqual({ ok: false, error: "PROMOTION_CREDIT_USED" });
-    expect(checkDeposit({ usage: used, provider: "askmebet", amountMinor: 1n, creditMinor: 1n, creditAtProviderMinor: 999n })).toEqual({ ok: true, attach: null, endUsedUp: true });
+    expect(checkDeposit({ usage: used, provider: "askmebet", amountMinor: 1n, creditMinor: 1n, creditAtProviderMinor: 1000n })).toEqual({
+      ok: false,
+      error: "PROMOTION_CREDIT_USED",
+    });
+    expect(checkDeposit({ usage: used, provider: "askmebet", amountMinor: 1n, creditMinor: 1n, creditAtProviderMinor: null })).toEqual({
+      ok: false,
+      error: "PROMOTION_CREDIT_USED",
+    });
+    expect(checkDeposit({ usage: used, provider: "askmebet", amountMinor: 1n, creditMinor: 1n, creditAtProviderMinor: 999n })).toEqual({
+      ok: true,
+      attach: null,
+      endUsedUp: true,
+    });
   });
 });
 
 describe("withdrawal under a promotion (SPEC §9)", () => {
   const usage = { rules: rules(), bonusMinor: 5000n, turnoverTargetMinor: 45000n };
   it("withdraw-all: a part of the credit is refused", () => {
-    expect(withdrawUnderPromotion({ usage, creditMinor: 10000n, balanceMinor: 15000n, turnoverDoneMinor: 0n })).toEqual({ ok: false, error: "PROMOTION_WITHDRAW_ALL" });
+    expect(withdrawUnderPromotion({ usage, creditMinor: 10000n, balanceMinor: 15000n, turnoverDoneMinor: 0n })).toEqual({
+      ok: false,
+      error: "PROMOTION_WITHDRAW_ALL",
+    });
   });
   it("turnover not met: the bonus is deducted and the promotion is cancelled", () => {
     expect(withdrawUnderPromotion({ usage, creditMinor: 15000n, balanceMinor: 15000n, turnoverDoneMinor: 44999n })).toEqual({
@@ -145,7 +193,10 @@ describe("withdrawal under a promotion (SPEC §9)", () => {
     });
   });
   it("credit not greater than the bonus: nothing would be received -> refused", () => {
-    expect(withdrawUnderPromotion({ usage, creditMinor: 5000n, balanceMinor: 5000n, turnoverDoneMinor: 0n })).toEqual({ ok: false, error: "PROMOTION_CREDIT_NOT_ENOUGH" });
+    expect(withdrawUnderPromotion({ usage, creditMinor: 5000n, balanceMinor: 5000n, turnoverDoneMinor: 0n })).toEqual({
+      ok: false,
+      error: "PROMOTION_CREDIT_NOT_ENOUGH",
+    });
   });
   it("property: credit = received + deductions; deductions never exceed the bonus plus the excess; nothing negative", () => {
     const rate: Rate = { currency: "THB", buy: parseRate("580")!, sell: parseRate("600")! };
@@ -157,7 +208,12 @@ describe("withdrawal under a promotion (SPEC §9)", () => {
       const credit = next(10000000n) + 1n;
       const target = next(200000n);
       const done = next(200000n);
-      const verdict = withdrawUnderPromotion({ usage: { rules: r, bonusMinor: bonus, turnoverTargetMinor: target }, creditMinor: credit, balanceMinor: credit, turnoverDoneMinor: done });
+      const verdict = withdrawUnderPromotion({
+        usage: { rules: r, bonusMinor: bonus, turnoverTargetMinor: target },
+        creditMinor: credit,
+        balanceMinor: credit,
+        turnoverDoneMinor: done,
+      });
       const label = `bonus ${bonus} max ${max} credit ${credit} target ${target} done ${done}`;
       if (!verdict.ok) {
         expect(verdict.error, label).toBe("PROMOTION_CREDIT_NOT_ENOUGH");
@@ -183,7 +239,12 @@ describe("withdrawal under a promotion (SPEC §9)", () => {
       const credit = depositCredit(paid, rate);
       const r = rules({ bonusKind: "PERCENT", bonusValue: "100", bonusCap: "1000000", maxWithdrawCredit: null });
       const bonus = bonusFor(r, credit);
-      const verdict = withdrawUnderPromotion({ usage: { rules: r, bonusMinor: bonus, turnoverTargetMinor: 1n }, creditMinor: credit + bonus, balanceMinor: credit + bonus, turnoverDoneMinor: 0n });
+      const verdict = withdrawUnderPromotion({
+        usage: { rules: r, bonusMinor: bonus, turnoverTargetMinor: 1n },
+        creditMinor: credit + bonus,
+        balanceMinor: credit + bonus,
+        turnoverDoneMinor: 0n,
+      });
       if (!verdict.ok) throw new Error(`refused ${paid}`);
       const quote = quoteWithdraw(credit + bonus, rate, () => verdict.deductions);
       expect(quote.netCreditMinor, `paid ${paid}`).toBe(credit);
@@ -193,7 +254,18 @@ describe("withdrawal under a promotion (SPEC §9)", () => {
 });
 
 describe("catalogue rows", () => {
-  const row = { bonus_kind: "FIXED", bonus_value: "50", bonus_cap: null, set_amount: "60000", first_order_only: 1, credit_threshold: "10", turnover_multiple: "3", max_withdraw_credit: null, withdraw_all: 0, providers: '["askmebet"]' };
+  const row = {
+    bonus_kind: "FIXED",
+    bonus_value: "50",
+    bonus_cap: null,
+    set_amount: "60000",
+    first_order_only: 1,
+    credit_threshold: "10",
+    turnover_multiple: "3",
+    max_withdraw_credit: null,
+    withdraw_all: 0,
+    providers: '["askmebet"]',
+  };
   it("reads a row into rules", () => {
     expect(rulesFromRow(row)).toMatchObject({ bonusKind: "FIXED", firstOrderOnly: true, withdrawAll: false, providers: ["askmebet"] });
   });

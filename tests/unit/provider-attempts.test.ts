@@ -7,7 +7,10 @@ describe("provider attempt outcomes", () => {
     expect(transferAttempt({ kind: "ok" })).toEqual({ outcome: "ok", errorCode: null, detail: null });
     expect(transferAttempt({ kind: "refused", code: "REFUSED" })).toEqual({ outcome: "refused", errorCode: "REFUSED", detail: null });
     // the sandbox adapter's AbortSignal.timeout, and the AMB/Betflix adapters' own words
-    expect(transferAttempt({ kind: "unknown", reason: "TimeoutError: The operation was aborted due to timeout" })).toMatchObject({ outcome: "timeout", errorCode: "TIMEOUT" });
+    expect(transferAttempt({ kind: "unknown", reason: "TimeoutError: The operation was aborted due to timeout" })).toMatchObject({
+      outcome: "timeout",
+      errorCode: "TIMEOUT",
+    });
     expect(transferAttempt({ kind: "unknown", reason: "timeout after 5000 ms" })).toMatchObject({ outcome: "timeout", errorCode: "TIMEOUT" });
     expect(transferAttempt({ kind: "unknown", reason: "HTTP 502" })).toEqual({ outcome: "error", errorCode: "HTTP_502", detail: "HTTP 502" });
     expect(transferAttempt({ kind: "unknown", reason: "network: connection refused" })).toMatchObject({ outcome: "error", errorCode: "NETWORK" });

@@ -12,7 +12,8 @@ describe("whose transfer a reference is", () => {
     expect(referenceOrder("W261124ABCDER")).toMatchObject({ kind: "withdraw", code: "W261124ABCDE", direction: "in" });
   });
   it("anything else is nobody's (the adapter then answers unknown)", () => {
-    for (const ref of ["", "D261124ABCD", "D261124ABCDER", "W261124ABCDEB", "W261124ABCDE-1", "X261124ABCDE", "d261124abcde", "D261124ABCDE "]) expect(referenceOrder(ref), ref).toBeNull();
+    for (const ref of ["", "D261124ABCD", "D261124ABCDER", "W261124ABCDEB", "W261124ABCDE-1", "X261124ABCDE", "d261124abcde", "D261124ABCDE "])
+      expect(referenceOrder(ref), ref).toBeNull();
   });
 });
 
@@ -21,7 +22,8 @@ describe("provider URLs", () => {
     expect(checkProviderUrl("https://api.example/v1/", false)).toEqual({ ok: true, url: "https://api.example/v1" });
     expect(checkProviderUrl("http://api.example", false)).toEqual({ ok: false, problem: "https" });
     expect(checkProviderUrl("http://localhost:8787", true)).toEqual({ ok: true, url: "http://localhost:8787" });
-    for (const bad of ["ftp://x", "https://u:p@x", "https://x/?a=1", "https://x/#f", "not a url", "javascript:alert(1)"]) expect(checkProviderUrl(bad, true).ok, bad).toBe(false);
+    for (const bad of ["ftp://x", "https://u:p@x", "https://x/?a=1", "https://x/#f", "not a url", "javascript:alert(1)"])
+      expect(checkProviderUrl(bad, true).ok, bad).toBe(false);
   });
   it("each adapter's needs", () => {
     const input = { adapter: "amb", baseUrl: "https://api.example", productCode: "AMB", lobbyUrl: null, imageUrl: null };
@@ -50,7 +52,10 @@ describe("what the Content-Security-Policy admits", () => {
       { ...base, provider: "gclub", adapter: "sandbox", lobbyUrl: "https://ignored.example", imageUrl: "https://ignored.example" },
       { ...base, provider: "alphabet", adapter: "disabled", lobbyUrl: null, imageUrl: "https://ignored2.example" },
     ];
-    expect(providerCspSources(setups)).toEqual({ img: ["https://img.amb.example", "https://www.betflik.example"], launch: ["https://play.amb.example", "https://www.betflik.example"] });
+    expect(providerCspSources(setups)).toEqual({
+      img: ["https://img.amb.example", "https://www.betflik.example"],
+      launch: ["https://play.amb.example", "https://www.betflik.example"],
+    });
     expect(providerCspSources([])).toEqual({ img: [], launch: [] });
   });
 });

@@ -4,7 +4,9 @@ import QRCode from "qrcode";
 import { decodeQrImage, MAX_QR_IMAGE_BYTES } from "../../workers/services/qr-image";
 import { blankPng, qrJpeg, qrPng } from "../integration/fixtures/qr-images";
 
-const TEXT = "00020101021115229704180027710418123456385000160A0052662846625770108277104180202002031" + "4mch19B73F61B9E5204599953034185802LA5914VIENTIANE PLAY6009VIENTIANE6304ABCD";
+const TEXT =
+  "00020101021115229704180027710418123456385000160A0052662846625770108277104180202002031" +
+  "4mch19B73F61B9E5204599953034185802LA5914VIENTIANE PLAY6009VIENTIANE6304ABCD";
 
 // The PNG the qrcode package writes itself (pngjs, Node only) is uploaded by the e2e test.
 describe("a QR code read from an uploaded image (inside workerd)", () => {

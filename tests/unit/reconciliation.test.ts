@@ -2,16 +2,44 @@ import { describe, expect, it } from "vitest";
 import lo from "../../locales/lo/admin.json";
 import cn from "../../locales/cn/admin.json";
 import vn from "../../locales/vn/admin.json";
-import { bankDayBounds, matchDebits, namesAccount, reconcileDay, type CreditRow, type DayInput, type DebitRow, type PayoutRow } from "../../workers/core/reconciliation";
+import {
+  bankDayBounds,
+  matchDebits,
+  namesAccount,
+  reconcileDay,
+  type CreditRow,
+  type DayInput,
+  type DebitRow,
+  type PayoutRow,
+} from "../../workers/core/reconciliation";
 
 // 2026-11-26 in Vientiane is [2026-11-25T17:00Z, 2026-11-26T17:00Z)
 const DAY = "2026-11-26";
 const at = (hhmm: string, day = DAY) => Date.parse(`${day}T${hhmm}:00+07:00`);
 
 function credit(fields: Partial<CreditRow> & { transferId: string }): CreditRow {
-  return { channelCode: "OWN", amount: "100037.00", bankTime: at("10:00"), outcome: "APPLIED", orderCode: null, sources: ["statement"], split: false, namedOrders: [], queue: null, deposit: null, ...fields };
+  return {
+    channelCode: "OWN",
+    amount: "100037.00",
+    bankTime: at("10:00"),
+    outcome: "APPLIED",
+    orderCode: null,
+    sources: ["statement"],
+    split: false,
+    namedOrders: [],
+    queue: null,
+    deposit: null,
+    ...fields,
+  };
 }
-const debit = (fields: Partial<DebitRow> & { transferId: string }): DebitRow => ({ channelCode: "OWN", amount: "500000.00", bankTime: at("12:00"), sources: ["statement"], raw: null, ...fields });
+const debit = (fields: Partial<DebitRow> & { transferId: string }): DebitRow => ({
+  channelCode: "OWN",
+  amount: "500000.00",
+  bankTime: at("12:00"),
+  sources: ["statement"],
+  raw: null,
+  ...fields,
+});
 const payout = (fields: Partial<PayoutRow> & { code: string }): PayoutRow => ({
   provider: "betflix",
   amount: "500000",
@@ -47,7 +75,13 @@ describe("credits", () => {
           credit({ transferId: "B", amount: "100038", bankTime: at("10:05"), orderCode: "D2", deposit: deposit("D2", at("10:06")), sources: ["staff"] }),
           credit({ transferId: "C", amount: "7777", outcome: "NO_ORDER", queue: { status: "OPEN", manualCode: null, note: null } }),
           credit({ transferId: "E", amount: "8888", outcome: "NO_ORDER", queue: { status: "REFUNDED", manualCode: null, note: "sent back" } }),
-          credit({ transferId: "F", amount: "9999", outcome: "AMBIGUOUS", queue: { status: "CREDITED", manualCode: "UR1M", note: null }, deposit: deposit("UR1M", at("11:00")) }),
+          credit({
+            transferId: "F",
+            amount: "9999",
+            outcome: "AMBIGUOUS",
+            queue: { status: "CREDITED", manualCode: "UR1M", note: null },
+            deposit: deposit("UR1M", at("11:00")),
+          }),
           credit({ transferId: "OTHER-DAY", bankTime: at("10:00", "2026-11-25") }),
         ],
         reportedDeposits: [deposit("D1", at("10:01")), deposit("D2", at("10:06")), deposit("UR1M", at("11:00"))],
@@ -68,10 +102,21 @@ describe("credits", () => {
 
   it("two credits probablySameTransfer calls one transfer are credited twice, unless the owner's reason or a split says two", () => {
     const a = credit({ transferId: "A", orderCode: "D1", sources: ["statement"], deposit: deposit("D1", at("10:01")) });
-    const b = credit({ transferId: "B", bankTime: at("10:04"), outcome: "LATE", sources: ["forwarder"], queue: { status: "CREDITED", manualCode: "X1M", note: null }, deposit: deposit("X1M", at("10:30")) });
+    const b = credit({
+      transferId: "B",
+      bankTime: at("10:04"),
+      outcome: "LATE",
+      sources: ["forwarder"],
+      queue: { status: "CREDITED", manualCode: "X1M", note: null },
+      deposit: deposit("X1M", at("10:30")),
+    });
     const twice = reconcileDay(input({ credits: [a, b] })).lines.filter((l) => l.reason === "CREDITED_TWICE");
     expect(twice).toEqual([expect.objectContaining({ key: "twice:OWN:A+B", transferId: "B", twinId: "A", kind: "difference" })]);
-    expect(reconcileDay(input({ credits: [a, { ...b, queue: { status: "CREDITED", manualCode: "X1M", note: "the player paid twice" } }] })).lines.some((l) => l.reason === "CREDITED_TWICE")).toBe(false);
+    expect(
+      reconcileDay(input({ credits: [a, { ...b, queue: { status: "CREDITED", manualCode: "X1M", note: "the player paid twice" } }] })).lines.some(
+        (l) => l.reason === "CREDITED_TWICE",
+      ),
+    ).toBe(false);
     expect(reconcileDay(input({ credits: [a, { ...b, split: true }] })).lines.some((l) => l.reason === "CREDITED_TWICE")).toBe(false);
     // one source reporting two ids is two transfers; outside the window it is two as well
     expect(reconcileDay(input({ credits: [a, { ...b, sources: ["statement"] }] })).lines.some((l) => l.reason === "CREDITED_TWICE")).toBe(false);
@@ -79,12 +124,16 @@ describe("credits", () => {
     // a pair across midnight is listed on the day of the later one
     const late = { ...a, bankTime: at("23:58", "2026-11-25") };
     expect(reconcileDay(input({ credits: [late, { ...b, bankTime: at("00:03") }] })).lines.some((l) => l.reason === "CREDITED_TWICE")).toBe(true);
-    expect(reconcileDay(input({ day: "2026-11-25", credits: [late, { ...b, bankTime: at("00:03") }] })).lines.some((l) => l.reason === "CREDITED_TWICE")).toBe(false);
+    expect(reconcileDay(input({ day: "2026-11-25", credits: [late, { ...b, bankTime: at("00:03") }] })).lines.some((l) => l.reason === "CREDITED_TWICE")).toBe(
+      false,
+    );
   });
 
   it("a deposit the reports count on another day than the bank is a timing line on both days", () => {
     const c = credit({ transferId: "A", bankTime: at("23:55", "2026-11-25"), orderCode: "D1", deposit: deposit("D1", at("00:10")) });
-    const bankDay = reconcileDay(input({ day: "2026-11-25", credits: [c], imports: [{ channelCode: "OWN", from: at("00:00", "2026-11-25"), to: at("23:59", "2026-11-25") }] }));
+    const bankDay = reconcileDay(
+      input({ day: "2026-11-25", credits: [c], imports: [{ channelCode: "OWN", from: at("00:00", "2026-11-25"), to: at("23:59", "2026-11-25") }] }),
+    );
     expect(bankDay.lines.find((l) => l.kind === "timing")).toMatchObject({ key: "timing:D1", bankDay: "2026-11-25", reportsDay: DAY, direction: "credit" });
     const reportsDay = reconcileDay(input({ credits: [c], reportedDeposits: [c.deposit!] }));
     expect(kinds(reportsDay.lines)).toEqual([["timing", null, "timing:D1"]]);
@@ -100,11 +149,18 @@ describe("debits and withdrawals marked paid", () => {
   });
 
   it("matches by amount and time window; an account named in the row wins over the nearer one", () => {
-    const payouts = [payout({ code: "W1", accountNumber: "0101000111111", markedPaidAt: at("12:01") }), payout({ code: "W2", accountNumber: "0202000222222", markedPaidAt: at("12:20") })];
+    const payouts = [
+      payout({ code: "W1", accountNumber: "0101000111111", markedPaidAt: at("12:01") }),
+      payout({ code: "W2", accountNumber: "0202000222222", markedPaidAt: at("12:20") }),
+    ];
     const pairs = matchDebits([debit({ transferId: "X", raw: "To: 0202000222222" }), debit({ transferId: "Y", bankTime: at("12:03") })], payouts, { OWN: 10 });
     expect(Object.fromEntries(pairs)).toEqual({ "OWN:X": "W2", "OWN:Y": "W1" });
     // a row naming a withdrawal's account matches no other withdrawal (W2 is taken by the nearer row naming it)
-    const named = matchDebits([debit({ transferId: "X", raw: "To: 0202000222222" }), debit({ transferId: "X2", bankTime: at("12:19"), raw: "To: 0202000222222" })], payouts, { OWN: 10 });
+    const named = matchDebits(
+      [debit({ transferId: "X", raw: "To: 0202000222222" }), debit({ transferId: "X2", bankTime: at("12:19"), raw: "To: 0202000222222" })],
+      payouts,
+      { OWN: 10 },
+    );
     expect(Object.fromEntries(named)).toEqual({ "OWN:X2": "W2" });
     // before the request or after the marking plus the window: no match; another amount: no match
     expect(matchDebits([debit({ transferId: "Z", bankTime: at("11:00") })], [payouts[0]!], { OWN: 10 }).size).toBe(0);
@@ -116,7 +172,11 @@ describe("debits and withdrawals marked paid", () => {
     const day = reconcileDay(
       input({
         debits: [debit({ transferId: "X", raw: "To: 0101000123456" }), debit({ transferId: "ATM", amount: "50000", bankTime: at("09:00") })],
-        payouts: [payout({ code: "W1" }), payout({ code: "W2", amount: "300000", markedPaidAt: at("15:00") }), payout({ code: "W3", amount: "200000", markedPaidAt: at("23:55") })],
+        payouts: [
+          payout({ code: "W1" }),
+          payout({ code: "W2", amount: "300000", markedPaidAt: at("15:00") }),
+          payout({ code: "W3", amount: "200000", markedPaidAt: at("23:55") }),
+        ],
       }),
     );
     expect(kinds(day.lines)).toEqual([
@@ -150,14 +210,36 @@ describe("closing a day", () => {
 
 describe("reconciliation translations", () => {
   const flat = (value: unknown, prefix: string): Record<string, string> =>
-    typeof value === "string" ? { [prefix]: value } : Object.assign({}, ...Object.entries(value as Record<string, unknown>).map(([k, v]) => flat(v, `${prefix}.${k}`)));
+    typeof value === "string"
+      ? { [prefix]: value }
+      : Object.assign({}, ...Object.entries(value as Record<string, unknown>).map(([k, v]) => flat(v, `${prefix}.${k}`)));
   const [flo, fcn, fvn] = [lo, cn, vn].map((file) => flat((file as Record<string, unknown>).reconciliation, "reconciliation"));
   it("have the same keys in lo, cn and vn, each in its own script, and name every reason, kind, source and resolution", () => {
     expect(Object.keys(fcn).sort()).toEqual(Object.keys(flo).sort());
     expect(Object.keys(fvn).sort()).toEqual(Object.keys(flo).sort());
     for (const [key, value] of Object.entries(flo)) expect(value, key).toMatch(/[\u0E80-\u0EFF]/);
     for (const [key, value] of Object.entries(fcn)) expect(value, key).toMatch(/[\u4E00-\u9FFF]/);
-    const names = ["reasons.STAFF_ONLY", "reasons.NO_CREDIT", "reasons.CREDITED_TWICE", "reasons.DEBIT_NO_WITHDRAWAL", "reasons.WITHDRAWAL_NO_DEBIT", "kinds.matched", "kinds.difference", "kinds.waiting", "kinds.timing", "sources.staff", "sources.statement", "sources.forwarder", "resolutions.applied", "resolutions.hand-credited", "resolutions.refunded", "resolutions.paid", "errors.DAY_INVALID", "errors.NOTE_INVALID", "errors.NOT_A_DIFFERENCE"];
+    const names = [
+      "reasons.STAFF_ONLY",
+      "reasons.NO_CREDIT",
+      "reasons.CREDITED_TWICE",
+      "reasons.DEBIT_NO_WITHDRAWAL",
+      "reasons.WITHDRAWAL_NO_DEBIT",
+      "kinds.matched",
+      "kinds.difference",
+      "kinds.waiting",
+      "kinds.timing",
+      "sources.staff",
+      "sources.statement",
+      "sources.forwarder",
+      "resolutions.applied",
+      "resolutions.hand-credited",
+      "resolutions.refunded",
+      "resolutions.paid",
+      "errors.DAY_INVALID",
+      "errors.NOTE_INVALID",
+      "errors.NOT_A_DIFFERENCE",
+    ];
     for (const name of names) expect(flo[`reconciliation.${name}`], name).toBeTruthy();
   });
 });

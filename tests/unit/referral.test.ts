@@ -41,15 +41,31 @@ describe("the tie", () => {
     expect(tieVerdict({ referrerId: "a", newPlayerId: "a", fingerprint: null, referrerFingerprints: [] })).toEqual({ tie: false, reason: "self" });
   });
   it("ties a device already seen on the referrer's account but does not count it", () => {
-    expect(tieVerdict({ referrerId: "a", newPlayerId: "b", fingerprint: "f1", referrerFingerprints: ["f0", "f1"] })).toEqual({ tie: true, counts: false, reason: "same_device" });
+    expect(tieVerdict({ referrerId: "a", newPlayerId: "b", fingerprint: "f1", referrerFingerprints: ["f0", "f1"] })).toEqual({
+      tie: true,
+      counts: false,
+      reason: "same_device",
+    });
     expect(tieVerdict({ referrerId: "a", newPlayerId: "b", fingerprint: "f2", referrerFingerprints: ["f1"] })).toEqual({ tie: true, counts: true });
     expect(tieVerdict({ referrerId: "a", newPlayerId: "b", fingerprint: null, referrerFingerprints: ["f1"] })).toEqual({ tie: true, counts: true });
   });
   it("stops counting on a bank account the referrer holds or held (digits compared), or a shared device later", () => {
     const base = { referredBanks: [], referrerBanks: [], referredFingerprints: [], referrerFingerprints: [] };
     expect(laterVerdict(base)).toBeNull();
-    expect(laterVerdict({ ...base, referredBanks: [{ bankCode: "BCEL", accountNumber: "010-1234" }], referrerBanks: [{ bankCode: "BCEL", accountNumber: "0101234" }] })).toBe("same_bank");
-    expect(laterVerdict({ ...base, referredBanks: [{ bankCode: "LDB", accountNumber: "0101234" }], referrerBanks: [{ bankCode: "BCEL", accountNumber: "0101234" }] })).toBeNull();
+    expect(
+      laterVerdict({
+        ...base,
+        referredBanks: [{ bankCode: "BCEL", accountNumber: "010-1234" }],
+        referrerBanks: [{ bankCode: "BCEL", accountNumber: "0101234" }],
+      }),
+    ).toBe("same_bank");
+    expect(
+      laterVerdict({
+        ...base,
+        referredBanks: [{ bankCode: "LDB", accountNumber: "0101234" }],
+        referrerBanks: [{ bankCode: "BCEL", accountNumber: "0101234" }],
+      }),
+    ).toBeNull();
     expect(laterVerdict({ ...base, referredFingerprints: ["x"], referrerFingerprints: ["x"] })).toBe("same_device");
   });
 });
@@ -68,7 +84,9 @@ describe("self-referral without a fingerprint (decision 049)", () => {
     expect(tieVerdict({ ...tie, phone: "+85620 5555 1234", referrerPhone: "02055551234" })).toEqual({ tie: true, counts: false, reason: "same_phone" });
     expect(tieVerdict({ ...tie, phone: "02055551235", referrerPhone: "02055551234" })).toEqual({ tie: true, counts: true });
     // the device reason wins when both match (it was the first rule)
-    expect(tieVerdict({ ...tie, fingerprint: "f", referrerFingerprints: ["f"], phone: "1234567", referrerPhone: "1234567" })).toMatchObject({ reason: "same_device" });
+    expect(tieVerdict({ ...tie, fingerprint: "f", referrerFingerprints: ["f"], phone: "1234567", referrerPhone: "1234567" })).toMatchObject({
+      reason: "same_device",
+    });
   });
   it("holder names compare without case, spacing, punctuation or accents", () => {
     expect(sameHolderName("Somchai Phommavong", "SOMCHAI  PHOMMAVONG")).toBe(true);
@@ -80,12 +98,26 @@ describe("self-referral without a fingerprint (decision 049)", () => {
   it("a bank account in the referrer's name (any number) stops counting, as does the same number", () => {
     const base = { referredBanks: [], referrerBanks: [], referredFingerprints: [], referrerFingerprints: [] };
     expect(
-      laterVerdict({ ...base, referredBanks: [{ bankCode: "LDB", accountNumber: "999", accountName: "SOMCHAI P" }], referrerBanks: [{ bankCode: "BCEL", accountNumber: "111", accountName: "Somchai P." }] }),
+      laterVerdict({
+        ...base,
+        referredBanks: [{ bankCode: "LDB", accountNumber: "999", accountName: "SOMCHAI P" }],
+        referrerBanks: [{ bankCode: "BCEL", accountNumber: "111", accountName: "Somchai P." }],
+      }),
     ).toBe("same_holder");
     expect(
-      laterVerdict({ ...base, referredBanks: [{ bankCode: "BCEL", accountNumber: "111", accountName: "A" }], referrerBanks: [{ bankCode: "BCEL", accountNumber: "111", accountName: "B" }] }),
+      laterVerdict({
+        ...base,
+        referredBanks: [{ bankCode: "BCEL", accountNumber: "111", accountName: "A" }],
+        referrerBanks: [{ bankCode: "BCEL", accountNumber: "111", accountName: "B" }],
+      }),
     ).toBe("same_bank");
-    expect(laterVerdict({ ...base, referredBanks: [{ bankCode: "LDB", accountNumber: "999", accountName: null }], referrerBanks: [{ bankCode: "BCEL", accountNumber: "111", accountName: null }] })).toBeNull();
+    expect(
+      laterVerdict({
+        ...base,
+        referredBanks: [{ bankCode: "LDB", accountNumber: "999", accountName: null }],
+        referrerBanks: [{ bankCode: "BCEL", accountNumber: "111", accountName: null }],
+      }),
+    ).toBeNull();
   });
   it("the referrer's IP address at registration only flags", () => {
     expect(registrationFlag({ ip: "10.0.0.1", referrerIps: ["10.0.0.2", "10.0.0.1"] })).toBe("same_ip");
@@ -136,13 +168,23 @@ describe("the weekly share", () => {
     { playerId: "c", netLossMinor: 20_001n, depositsMinor: 100_000n, withdrawalsMinor: 0n },
   ];
   it("net loss: a winner adds nothing (never subtracts); rounded down to the satang", () => {
-    expect(weeklyEarnings({ mode: "net_loss", percentBp: 1000, weeklyCapMinor: 0n }, players)).toEqual({ basisMinor: 120_001n, shareMinor: 12_000n, amountMinor: 12_000n, capped: false });
+    expect(weeklyEarnings({ mode: "net_loss", percentBp: 1000, weeklyCapMinor: 0n }, players)).toEqual({
+      basisMinor: 120_001n,
+      shareMinor: 12_000n,
+      amountMinor: 12_000n,
+      capped: false,
+    });
   });
   it("deposits: of every counting player's settled deposits", () => {
     expect(weeklyEarnings({ mode: "deposits", percentBp: 250, weeklyCapMinor: 0n }, players).amountMinor).toBe(15_000n);
   });
   it("the cap binds", () => {
-    expect(weeklyEarnings({ mode: "deposits", percentBp: 250, weeklyCapMinor: 10_000n }, players)).toEqual({ basisMinor: 600_000n, shareMinor: 15_000n, amountMinor: 10_000n, capped: true });
+    expect(weeklyEarnings({ mode: "deposits", percentBp: 250, weeklyCapMinor: 10_000n }, players)).toEqual({
+      basisMinor: 600_000n,
+      shareMinor: 15_000n,
+      amountMinor: 10_000n,
+      capped: true,
+    });
   });
   it("deposits are counted net of the week's withdrawals: a round trip adds 0, a player who took out more adds 0, never less (decision 049)", () => {
     const settings = { mode: "deposits" as const, percentBp: 1000, weeklyCapMinor: 0n };

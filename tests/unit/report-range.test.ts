@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { MAX_RANGE_DAYS, parseRange, REPORT_PRESETS, periodOf, periodsOf, presetRange, utcBounds, vientianeDate, type ReportRange } from "../../workers/core/report-range";
+import {
+  MAX_RANGE_DAYS,
+  parseRange,
+  REPORT_PRESETS,
+  periodOf,
+  periodsOf,
+  presetRange,
+  utcBounds,
+  vientianeDate,
+  type ReportRange,
+} from "../../workers/core/report-range";
 
 // 2026-11-24 16:59:59.999Z is 23:59:59.999 on the 24th in Vientiane; 17:00Z is already the 25th.
 const lateOn24 = new Date("2026-11-24T16:59:59.999Z");

@@ -5,14 +5,52 @@ import type { MoneyReport, PlayersReport, PromotionsReport } from "../../workers
 /** Keys as the translation would give them, so the test reads what a header or a label is. */
 const t = ((key: string, options?: { defaultValue?: string }) => (key.startsWith("common:providers.") ? (options?.defaultValue ?? key) : key)) as never;
 
-const zero = { depositCount: 0, depositKip: 0, depositCredit: 0, withdrawCount: 0, withdrawCredit: 0, withdrawKipPaid: 0, netKip: 0, bonusGiven: 0, bonusDeducted: 0, manualCredit: 0, manualCreditKip: 0, manualCount: 0, refundKip: 0, refundCount: 0 };
+const zero = {
+  depositCount: 0,
+  depositKip: 0,
+  depositCredit: 0,
+  withdrawCount: 0,
+  withdrawCredit: 0,
+  withdrawKipPaid: 0,
+  netKip: 0,
+  bonusGiven: 0,
+  bonusDeducted: 0,
+  manualCredit: 0,
+  manualCreditKip: 0,
+  manualCount: 0,
+  refundKip: 0,
+  refundCount: 0,
+};
 const money: MoneyReport = {
   periods: [
     { ...zero, period: "2026-11-23", depositCount: 2, depositKip: 12_000_000, depositCredit: 20_000, netKip: 12_000_000 },
     { ...zero, period: "2026-11-24", withdrawCount: 1, withdrawCredit: 5_050, withdrawKipPaid: 2_929_000, netKip: -2_929_000 },
   ],
-  byProvider: [{ ...zero, period: "2026-11-23/2026-11-24", provider: "betflix", depositCount: 2, depositKip: 12_000_000, depositCredit: 20_000, withdrawCount: 1, withdrawCredit: 5_050, withdrawKipPaid: 2_929_000, netKip: 9_071_000 }],
-  total: { ...zero, period: "2026-11-23/2026-11-24", depositCount: 2, depositKip: 12_000_000, depositCredit: 20_000, withdrawCount: 1, withdrawCredit: 5_050, withdrawKipPaid: 2_929_000, netKip: 9_071_000 },
+  byProvider: [
+    {
+      ...zero,
+      period: "2026-11-23/2026-11-24",
+      provider: "betflix",
+      depositCount: 2,
+      depositKip: 12_000_000,
+      depositCredit: 20_000,
+      withdrawCount: 1,
+      withdrawCredit: 5_050,
+      withdrawKipPaid: 2_929_000,
+      netKip: 9_071_000,
+    },
+  ],
+  total: {
+    ...zero,
+    period: "2026-11-23/2026-11-24",
+    depositCount: 2,
+    depositKip: 12_000_000,
+    depositCredit: 20_000,
+    withdrawCount: 1,
+    withdrawCredit: 5_050,
+    withdrawKipPaid: 2_929_000,
+    netKip: 9_071_000,
+  },
 };
 
 describe("report tables: the screen and the CSV show the same figures", () => {
@@ -35,7 +73,13 @@ describe("report tables: the screen and the CSV show the same figures", () => {
   });
 
   it("money by provider: one row per provider, summed when the service gives several", () => {
-    const twice = { ...money, byProvider: [...money.byProvider, { ...money.byProvider[0], depositCount: 1, depositKip: 100, depositCredit: 1, withdrawCount: 0, withdrawCredit: 0, withdrawKipPaid: 0, netKip: 100 }] };
+    const twice = {
+      ...money,
+      byProvider: [
+        ...money.byProvider,
+        { ...money.byProvider[0], depositCount: 1, depositKip: 100, depositCredit: 1, withdrawCount: 0, withdrawCredit: 0, withdrawKipPaid: 0, netKip: 100 },
+      ],
+    };
     const table = moneyByProviderTable(twice);
     expect(table.rows).toHaveLength(1);
     expect(table.rows[0].slice(0, 3)).toEqual(["betflix", 3, 12_000_100]);
@@ -64,7 +108,16 @@ describe("report tables: the screen and the CSV show the same figures", () => {
   it("promotions: the title in the staff member's language (Lao when missing), a total row", () => {
     const promotions: PromotionsReport = {
       promotions: [
-        { promotionId: "a", title: { lo: "ໂບນັດ", cn: "奖金" }, claims: 3, completed: 1, cancelled: 1, bonusGiven: 10_000, bonusDeducted: 2_500, bonusCost: 7_500 },
+        {
+          promotionId: "a",
+          title: { lo: "ໂບນັດ", cn: "奖金" },
+          claims: 3,
+          completed: 1,
+          cancelled: 1,
+          bonusGiven: 10_000,
+          bonusDeducted: 2_500,
+          bonusCost: 7_500,
+        },
         { promotionId: "b", title: { lo: "=1+1" }, claims: 1, completed: 0, cancelled: 0, bonusGiven: 0, bonusDeducted: 0, bonusCost: 0 },
       ],
     };

@@ -115,7 +115,12 @@ describe("deposit limits", () => {
     const allowance = depositAllowance({ day: kip(300_000), week: kip(450_000), month: null }, used);
     expect(allowance).toEqual({ remainingMinor: kip(30_000), period: "week" });
     expect(depositRefusal(allowance, kip(30_000), now)).toBeNull();
-    expect(depositRefusal(allowance, kip(30_001), now)).toEqual({ code: "DEPOSIT_LIMIT_REACHED", period: "week", remainingMinor: kip(30_000).toString(), until: at("2026-11-29T17:00:00Z") });
+    expect(depositRefusal(allowance, kip(30_001), now)).toEqual({
+      code: "DEPOSIT_LIMIT_REACHED",
+      period: "week",
+      remainingMinor: kip(30_000).toString(),
+      until: at("2026-11-29T17:00:00Z"),
+    });
     // over the limit already (lowered below what was deposited): nothing left, never negative
     expect(depositAllowance({ day: kip(100_000), week: null, month: null }, used)).toEqual({ remainingMinor: 0n, period: "day" });
   });
@@ -157,8 +162,24 @@ describe("play time", () => {
 
   it("is the union of today's session spans: yesterday's part and overlaps count once", () => {
     expect(playedToday([{ from: dayStart - 2 * H, to: dayStart + H }], now)).toBe(H);
-    expect(playedToday([{ from: now - 2 * H, to: now }, { from: now - 3 * H, to: now - H }], now)).toBe(3 * H);
-    expect(playedToday([{ from: now - 5 * H, to: now - 4 * H }, { from: now - H, to: now }], now)).toBe(2 * H);
+    expect(
+      playedToday(
+        [
+          { from: now - 2 * H, to: now },
+          { from: now - 3 * H, to: now - H },
+        ],
+        now,
+      ),
+    ).toBe(3 * H);
+    expect(
+      playedToday(
+        [
+          { from: now - 5 * H, to: now - 4 * H },
+          { from: now - H, to: now },
+        ],
+        now,
+      ),
+    ).toBe(2 * H);
     expect(playedToday([{ from: dayStart - 5 * H, to: dayStart - 4 * H }], now)).toBe(0);
   });
 

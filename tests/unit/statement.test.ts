@@ -51,7 +51,17 @@ describe("bank time (Vientiane, UTC+7)", () => {
     expect(parseBankTime("24/11/2569 10:00", "DD/MM/YYYY HH:mm")).toBe(vientiane(2026, 11, 24, 10, 0));
   });
   it("refuses dates that do not fit the format or do not exist, and dates without a time", () => {
-    for (const text of ["24/11/2026", "2026-11-24 09:05", "31/02/2026 10:00", "24/13/2026 10:00", "24/11/2026 24:00", "24/11/2026 10:60", "yesterday", "", "13:00 PM 24/11/2026"]) {
+    for (const text of [
+      "24/11/2026",
+      "2026-11-24 09:05",
+      "31/02/2026 10:00",
+      "24/13/2026 10:00",
+      "24/11/2026 24:00",
+      "24/11/2026 10:60",
+      "yesterday",
+      "",
+      "13:00 PM 24/11/2026",
+    ]) {
       expect(parseBankTime(text, "DD/MM/YYYY HH:mm"), text).toBeNull();
     }
     expect(parseBankTime("11/24/2026 09:05", "DD/MM/YYYY HH:mm")).toBeNull();
@@ -94,21 +104,44 @@ describe("amounts by number format", () => {
 describe("mapping", () => {
   it("accepts a complete mapping of each mode", () => {
     expect(checkMapping({ ...SPLIT }).ok).toBe(true);
-    expect(checkMapping({ date: "Date", dateFormat: "YYYY-MM-DD HH:mm", numberFormat: "1.234,56", amountMode: "signed", amount: "Amount", description: "Memo" }).ok).toBe(true);
-    const indicator = checkMapping({ date: "Date", dateFormat: "YYYY-MM-DD HH:mm", numberFormat: "1,234.56", amountMode: "indicator", amount: "Amount", indicator: "Type", creditValue: "CR", description: "Memo", transactionId: "Ref" });
+    expect(
+      checkMapping({ date: "Date", dateFormat: "YYYY-MM-DD HH:mm", numberFormat: "1.234,56", amountMode: "signed", amount: "Amount", description: "Memo" }).ok,
+    ).toBe(true);
+    const indicator = checkMapping({
+      date: "Date",
+      dateFormat: "YYYY-MM-DD HH:mm",
+      numberFormat: "1,234.56",
+      amountMode: "indicator",
+      amount: "Amount",
+      indicator: "Type",
+      creditValue: "CR",
+      description: "Memo",
+      transactionId: "Ref",
+    });
     expect(indicator).toMatchObject({ ok: true, mapping: { indicator: "Type", creditValue: "CR", transactionId: "Ref", credit: null } });
   });
   it("names every missing or wrong part", () => {
-    expect(checkMapping({})).toEqual({ ok: false, problems: ["DATE_REQUIRED", "DATE_FORMAT_REQUIRED", "NUMBER_FORMAT_REQUIRED", "AMOUNT_MODE_REQUIRED", "DESCRIPTION_REQUIRED"] });
+    expect(checkMapping({})).toEqual({
+      ok: false,
+      problems: ["DATE_REQUIRED", "DATE_FORMAT_REQUIRED", "NUMBER_FORMAT_REQUIRED", "AMOUNT_MODE_REQUIRED", "DESCRIPTION_REQUIRED"],
+    });
     expect(checkMapping({ ...SPLIT, credit: "" })).toEqual({ ok: false, problems: ["CREDIT_REQUIRED"] });
-    expect(checkMapping({ ...SPLIT, amountMode: "indicator", amount: "Credit" })).toEqual({ ok: false, problems: ["INDICATOR_REQUIRED", "CREDIT_VALUE_REQUIRED"] });
+    expect(checkMapping({ ...SPLIT, amountMode: "indicator", amount: "Credit" })).toEqual({
+      ok: false,
+      problems: ["INDICATOR_REQUIRED", "CREDIT_VALUE_REQUIRED"],
+    });
     expect(checkMapping({ ...SPLIT, amountMode: "signed" })).toEqual({ ok: false, problems: ["AMOUNT_REQUIRED"] });
     expect(checkMapping({ ...SPLIT, description: "Credit" })).toEqual({ ok: false, problems: ["SAME_COLUMN_TWICE"] });
     expect(checkMapping({ ...SPLIT, dateFormat: "DD/MM/YY" })).toEqual({ ok: false, problems: ["DATE_FORMAT_REQUIRED"] });
     expect(checkMapping({ ...SPLIT }, ["Date", "Debit", "Credit", "Memo"])).toEqual({ ok: false, problems: ["UNKNOWN_COLUMN"] });
   });
   it("finds the header after a preamble, by names (case and spaces ignored); names empty header cells by position", () => {
-    const rows = [["Account", "0101000123456"], ["Period", "01/11/2026 - 24/11/2026"], [" date ", "DESCRIPTION", "Debit", "Credit", ""], ["24/11/2026 10:00", "x", "", "1"]];
+    const rows = [
+      ["Account", "0101000123456"],
+      ["Period", "01/11/2026 - 24/11/2026"],
+      [" date ", "DESCRIPTION", "Debit", "Credit", ""],
+      ["24/11/2026 10:00", "x", "", "1"],
+    ];
     expect(locateHeader(rows, SPLIT)).toEqual({ ok: true, headerIndex: 2 });
     expect(guessHeaderRow(rows)).toBe(2);
     expect(headerNames(rows[2])).toEqual(["date", "DESCRIPTION", "Debit", "Credit", "#5"]);
@@ -178,7 +211,16 @@ describe("reading a statement", () => {
   });
 
   it("signed amounts: negative is a debit; a separate time column is joined", () => {
-    const m: StatementMapping = { ...SPLIT, amountMode: "signed", amount: "Amount", credit: null, debit: null, time: "Time", dateFormat: "YYYY-MM-DD HH:mm", numberFormat: "1.234,56" };
+    const m: StatementMapping = {
+      ...SPLIT,
+      amountMode: "signed",
+      amount: "Amount",
+      credit: null,
+      debit: null,
+      time: "Time",
+      dateFormat: "YYYY-MM-DD HH:mm",
+      numberFormat: "1.234,56",
+    };
     const r = readStatement(
       [
         ["Date", "Time", "Amount", "Description"],
@@ -193,7 +235,16 @@ describe("reading a statement", () => {
     expect(r.ok && r.rows[0]).toMatchObject({ bankTime: vientiane(2026, 11, 24, 10, 1, 2), amount: "100037.00" });
   });
   it("indicator column: the credit value (case and spaces ignored) is a credit, anything else a debit; the id column is kept, a repeated id refused", () => {
-    const m: StatementMapping = { ...SPLIT, amountMode: "indicator", amount: "Amount", indicator: "Dr/Cr", creditValue: "CR", credit: null, debit: null, transactionId: "Ref No" };
+    const m: StatementMapping = {
+      ...SPLIT,
+      amountMode: "indicator",
+      amount: "Amount",
+      indicator: "Dr/Cr",
+      creditValue: "CR",
+      credit: null,
+      debit: null,
+      transactionId: "Ref No",
+    };
     const r = readStatement(
       [
         ["Date", "Ref No", "Amount", "Dr/Cr", "Description"],
@@ -210,9 +261,25 @@ describe("reading a statement", () => {
   });
 
   it("refuses a file whose header lacks a mapped column, an empty file and a file with no data rows", () => {
-    expect(readStatement([["Date", "Memo", "Amount"], ["24/11/2026 10:00", "x", "1"]], SPLIT)).toEqual({ ok: false, problem: "COLUMNS_NOT_FOUND", missing: ["Description", "Credit", "Debit"] });
+    expect(
+      readStatement(
+        [
+          ["Date", "Memo", "Amount"],
+          ["24/11/2026 10:00", "x", "1"],
+        ],
+        SPLIT,
+      ),
+    ).toEqual({ ok: false, problem: "COLUMNS_NOT_FOUND", missing: ["Description", "Credit", "Debit"] });
     expect(readStatement([], SPLIT)).toEqual({ ok: false, problem: "EMPTY" });
-    expect(readStatement([["Date", "Description", "Debit", "Credit"], ["", "", "", ""]], SPLIT)).toEqual({ ok: false, problem: "NO_DATA_ROWS" });
+    expect(
+      readStatement(
+        [
+          ["Date", "Description", "Debit", "Credit"],
+          ["", "", "", ""],
+        ],
+        SPLIT,
+      ),
+    ).toEqual({ ok: false, problem: "NO_DATA_ROWS" });
     expect(checkTable([["just one column"], ["x"]])).toBe("NO_COLUMNS");
     expect(checkTable([["a", "b"]])).toBeNull();
     expect(checkTable(Array.from({ length: 2031 }, () => ["a", "b"]))).toBe("TOO_LARGE");
@@ -254,12 +321,23 @@ describe("order reference in a description", () => {
 describe("first guess of a mapping from header names", () => {
   it("Lao headers with separate debit and credit columns (the balance column is never taken)", () => {
     expect(guessMapping(["ວັນທີ", "ລາຍລະອຽດ", "ຖອນ", "ຝາກ", "ຍອດເຫຼືອ"])).toEqual({
-      date: "ວັນທີ", description: "ລາຍລະອຽດ", debit: "ຖອນ", credit: "ຝາກ", amountMode: "split", dateFormat: "DD/MM/YYYY HH:mm", numberFormat: "1,234.56",
+      date: "ວັນທີ",
+      description: "ລາຍລະອຽດ",
+      debit: "ຖອນ",
+      credit: "ຝາກ",
+      amountMode: "split",
+      dateFormat: "DD/MM/YYYY HH:mm",
+      numberFormat: "1,234.56",
     });
   });
   it("English headers with one signed amount, a reference and a time column", () => {
     expect(guessMapping(["Txn Date", "Time", "Ref No", "Narration", "Amount", "Balance"])).toMatchObject({
-      date: "Txn Date", time: "Time", transactionId: "Ref No", description: "Narration", amount: "Amount", amountMode: "signed",
+      date: "Txn Date",
+      time: "Time",
+      transactionId: "Ref No",
+      description: "Narration",
+      amount: "Amount",
+      amountMode: "signed",
     });
   });
   it("a guess is only a start: the guessed mapping still goes through checkMapping", () => {

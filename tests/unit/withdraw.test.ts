@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { parseAmount, parseRate, type Rate } from "../../workers/core/money";
 import {
-  canWithdrawTransition, checkWithdrawAmount, judgeWithdrawDecision, manualPayoutTxn, needsManualReview, quoteWithdraw, withdrawDisplayStatus, WITHDRAW_STATUSES, type PayoutFacts,
+  canWithdrawTransition,
+  checkWithdrawAmount,
+  judgeWithdrawDecision,
+  manualPayoutTxn,
+  needsManualReview,
+  quoteWithdraw,
+  withdrawDisplayStatus,
+  WITHDRAW_STATUSES,
+  type PayoutFacts,
 } from "../../workers/core/withdraw";
 
 const rate: Rate = { currency: "THB", buy: parseRate("580")!, sell: parseRate("600")! };
@@ -10,7 +18,8 @@ const limits = { min: "100", max: "50000" };
 describe("withdraw state machine (DESIGN.md §5)", () => {
   const allowed = new Set(["PENDING>OPEN", "PENDING>FAILED", "OPEN>SUCCESS", "OPEN>REJECTED"]);
   it("allows exactly the designed arrows and refuses every other", () => {
-    for (const from of WITHDRAW_STATUSES) for (const to of WITHDRAW_STATUSES) expect(canWithdrawTransition(from, to), `${from}>${to}`).toBe(allowed.has(`${from}>${to}`));
+    for (const from of WITHDRAW_STATUSES)
+      for (const to of WITHDRAW_STATUSES) expect(canWithdrawTransition(from, to), `${from}>${to}`).toBe(allowed.has(`${from}>${to}`));
   });
   it("shows a transfer in flight as waiting", () => {
     expect(WITHDRAW_STATUSES.map(withdrawDisplayStatus)).toEqual(["OPEN", "OPEN", "SUCCESS", "REJECTED", "FAILED"]);
@@ -43,7 +52,12 @@ describe("withdraw rules (SPEC §5)", () => {
 
 describe("amount received (WITHDRAW = amount * buy, whole kip, rounded down)", () => {
   it("converts and itemises deductions", () => {
-    expect(quoteWithdraw(parseAmount("200", "THB")!, rate)).toEqual({ creditMinor: 20000n, deductions: [], netCreditMinor: 20000n, receivedLakMinor: parseAmount("116000", "LAK") });
+    expect(quoteWithdraw(parseAmount("200", "THB")!, rate)).toEqual({
+      creditMinor: 20000n,
+      deductions: [],
+      netCreditMinor: 20000n,
+      receivedLakMinor: parseAmount("116000", "LAK"),
+    });
     const odd: Rate = { ...rate, buy: parseRate("579.999")! };
     expect(quoteWithdraw(parseAmount("1.01", "THB")!, odd).receivedLakMinor).toBe(parseAmount("585", "LAK")); // 585.79899 -> 585
     const bonusBack = () => [{ kind: "PROMOTION_BONUS" as const, creditMinor: 5000n }];
@@ -61,7 +75,14 @@ describe("amount received (WITHDRAW = amount * buy, whole kip, rounded down)", (
 });
 
 describe("who decides an OPEN withdrawal's payout (judgeWithdrawDecision)", () => {
-  const open = (over: Partial<PayoutFacts> = {}): PayoutFacts => ({ status: "OPEN", review: "MANUAL", payoutState: null, payoutTxn: null, reason: null, ...over });
+  const open = (over: Partial<PayoutFacts> = {}): PayoutFacts => ({
+    status: "OPEN",
+    review: "MANUAL",
+    payoutState: null,
+    payoutTxn: null,
+    reason: null,
+    ...over,
+  });
   const staffPaid = { by: "staff", action: "paid", bankReference: "B1" } as const;
   const staffReject = { by: "staff", action: "reject", reason: "KYC" } as const;
   const approve = { by: "staff", action: "approve" } as const;
@@ -70,7 +91,13 @@ describe("who decides an OPEN withdrawal's payout (judgeWithdrawDecision)", () =
 
   it("staff decide only while the order waits for review and nothing was requested from the gateway", () => {
     for (const d of [staffPaid, staffReject, approve]) expect(judgeWithdrawDecision(open(), d)).toBe("apply");
-    for (const facts of [open({ review: "AUTO" }), open({ review: "APPROVED" }), open({ payoutState: "UNKNOWN" }), open({ payoutState: "REQUESTED" }), open({ review: "APPROVED", payoutState: "REQUESTED" })]) {
+    for (const facts of [
+      open({ review: "AUTO" }),
+      open({ review: "APPROVED" }),
+      open({ payoutState: "UNKNOWN" }),
+      open({ payoutState: "REQUESTED" }),
+      open({ review: "APPROVED", payoutState: "REQUESTED" }),
+    ]) {
       expect(judgeWithdrawDecision(facts, staffPaid)).toBe("refuse");
       expect(judgeWithdrawDecision(facts, staffReject)).toBe("refuse");
     }

@@ -17,8 +17,24 @@ export function isAlertTopic(value: unknown): value is AlertTopic {
 
 /** The facts each event kind carries (amounts as decimal strings, accounts already masked). */
 export type AlertFacts = {
-  "withdrawal.waiting": { code: string; username: string; credit: string; receivedLak: string; bankCode: string | null; accountMasked: string | null; createdAt: string };
-  "withdrawal.reminder": { code: string; username: string; credit: string; receivedLak: string; bankCode: string | null; accountMasked: string | null; createdAt: string };
+  "withdrawal.waiting": {
+    code: string;
+    username: string;
+    credit: string;
+    receivedLak: string;
+    bankCode: string | null;
+    accountMasked: string | null;
+    createdAt: string;
+  };
+  "withdrawal.reminder": {
+    code: string;
+    username: string;
+    credit: string;
+    receivedLak: string;
+    bankCode: string | null;
+    accountMasked: string | null;
+    createdAt: string;
+  };
   "summary.daily": {
     date: string;
     depositCount: number;
@@ -39,8 +55,8 @@ export type AlertFacts = {
   "forwarder.silent": { channelCode: string; silenceMinutes: number; lastMessageAt: string | null };
   "staff.new-device": { username: string; ip: string | null; userAgent: string | null; at: string };
   "api-token.changed": { change: "created" | "rotated" | "revoked"; name: string; by: string | null; at: string };
-  "digest": { count: number; texts: string[] };
-  "test": { agencyName: string };
+  digest: { count: number; texts: string[] };
+  test: { agencyName: string };
 };
 export type AlertKind = keyof AlertFacts;
 
@@ -57,8 +73,8 @@ export const ALERT_KIND_TOPIC: Record<AlertKind, AlertTopic | null> = {
   "staff.new-device": "security",
   "api-token.changed": "security",
   // a digest carries events already chosen; a test message is asked for by the owner
-  "digest": null,
-  "test": null,
+  digest: null,
+  test: null,
 };
 
 /** One event of one agency, as raised: `id` names the event itself, so raising it twice is one event. */
@@ -113,7 +129,11 @@ const TEXTS: Record<Language, Texts> = {
     forwarderSilent: (c, m) => `📵 ຕົວສົ່ງຕໍ່ແຈ້ງເຕືອນຂອງ ${c} ງຽບ ${m} ນາທີ`,
     forwarderNever: (c) => `📵 ຕົວສົ່ງຕໍ່ແຈ້ງເຕືອນຂອງ ${c} ຍັງບໍ່ເຄີຍສົ່ງຂໍ້ຄວາມ`,
     newDevice: (u) => `🔐 ${u} ເຂົ້າລະບົບຫຼັງບ້ານຈາກອຸປະກອນໃໝ່`,
-    apiToken: { created: (n, b) => `🔑 ${b} ສ້າງໂທເຄັນ API "${n}"`, rotated: (n, b) => `🔑 ${b} ປ່ຽນລະຫັດໂທເຄັນ API "${n}"`, revoked: (n, b) => `🔑 ${b} ຍົກເລີກໂທເຄັນ API "${n}"` },
+    apiToken: {
+      created: (n, b) => `🔑 ${b} ສ້າງໂທເຄັນ API "${n}"`,
+      rotated: (n, b) => `🔑 ${b} ປ່ຽນລະຫັດໂທເຄັນ API "${n}"`,
+      revoked: (n, b) => `🔑 ${b} ຍົກເລີກໂທເຄັນ API "${n}"`,
+    },
   },
   cn: {
     waiting: "💸 提款等待员工处理",
@@ -136,7 +156,11 @@ const TEXTS: Record<Language, Texts> = {
     forwarderSilent: (c, m) => `📵 ${c} 的通知转发器已静默 ${m} 分钟`,
     forwarderNever: (c) => `📵 ${c} 的通知转发器从未发送过消息`,
     newDevice: (u) => `🔐 ${u} 从新设备登录后台`,
-    apiToken: { created: (n, b) => `🔑 ${b} 创建了 API 令牌“${n}”`, rotated: (n, b) => `🔑 ${b} 轮换了 API 令牌“${n}”`, revoked: (n, b) => `🔑 ${b} 撤销了 API 令牌“${n}”` },
+    apiToken: {
+      created: (n, b) => `🔑 ${b} 创建了 API 令牌“${n}”`,
+      rotated: (n, b) => `🔑 ${b} 轮换了 API 令牌“${n}”`,
+      revoked: (n, b) => `🔑 ${b} 撤销了 API 令牌“${n}”`,
+    },
   },
   vn: {
     waiting: "💸 Lệnh rút chờ nhân viên",
@@ -159,13 +183,18 @@ const TEXTS: Record<Language, Texts> = {
     forwarderSilent: (c, m) => `📵 Bộ chuyển tiếp của ${c} im lặng ${m} phút`,
     forwarderNever: (c) => `📵 Bộ chuyển tiếp của ${c} chưa từng gửi tin`,
     newDevice: (u) => `🔐 ${u} đăng nhập trang quản trị từ thiết bị mới`,
-    apiToken: { created: (n, b) => `🔑 ${b} đã tạo token API "${n}"`, rotated: (n, b) => `🔑 ${b} đã đổi token API "${n}"`, revoked: (n, b) => `🔑 ${b} đã thu hồi token API "${n}"` },
+    apiToken: {
+      created: (n, b) => `🔑 ${b} đã tạo token API "${n}"`,
+      rotated: (n, b) => `🔑 ${b} đã đổi token API "${n}"`,
+      revoked: (n, b) => `🔑 ${b} đã thu hồi token API "${n}"`,
+    },
   },
 };
 
 /** The link of an event's item at the agency's primary domain, or null when it has none. */
 function alertLink(kind: AlertKind, facts: AlertFacts[AlertKind], origin: string): string | null {
-  if (kind === "withdrawal.waiting" || kind === "withdrawal.reminder") return `${origin}/admin/withdrawals/${encodeURIComponent((facts as AlertFacts["withdrawal.waiting"]).code)}`;
+  if (kind === "withdrawal.waiting" || kind === "withdrawal.reminder")
+    return `${origin}/admin/withdrawals/${encodeURIComponent((facts as AlertFacts["withdrawal.waiting"]).code)}`;
   if (kind === "staff.new-device" || kind === "api-token.changed") return `${origin}/admin/audit`;
   if (kind === "payment.unmatched") return `${origin}/admin/payments`;
   if (kind === "payment.held") return `${origin}/admin/forwarder`;
@@ -285,7 +314,11 @@ export function fitMessage(header: string, texts: string[], t: Pick<Texts, "more
 export function combinedText(events: AlertEvent[], language: Language, origin: string, now: number): string {
   if (events.length === 1) return alertText(events[0], language, origin, now);
   const t = TEXTS[language];
-  return fitMessage(`🔔 ${events.length}`, events.map((e) => alertText(e, language, origin, now)), t);
+  return fitMessage(
+    `🔔 ${events.length}`,
+    events.map((e) => alertText(e, language, origin, now)),
+    t,
+  );
 }
 
 const VIENTIANE_OFFSET_MS = 7 * 3600_000;

@@ -12,7 +12,8 @@ export type WitnessSource = "staff" | "statement" | "forwarder";
 export const DEFAULT_WITNESS_WINDOW_MINUTES = 10;
 const MAX_WITNESS_WINDOW_MINUTES = 1440;
 
-export const windowMs = (minutes: number): number => Math.max(1, Math.min(MAX_WITNESS_WINDOW_MINUTES, Math.trunc(minutes) || DEFAULT_WITNESS_WINDOW_MINUTES)) * 60_000;
+export const windowMs = (minutes: number): number =>
+  Math.max(1, Math.min(MAX_WITNESS_WINDOW_MINUTES, Math.trunc(minutes) || DEFAULT_WITNESS_WINDOW_MINUTES)) * 60_000;
 
 /** What the rules need of a transfer already seen. */
 export type SeenTransfer = {
@@ -78,7 +79,11 @@ export function pickTransfer<T extends SeenTransfer>(report: Report, candidates:
  * window (or one naming the order the other paid), and no source that saw both (one source
  * never reports one transfer twice under two ids).
  */
-export function probablySameTransfer(a: SeenTransfer & { namedOrders?: readonly string[] }, b: SeenTransfer & { namedOrders?: readonly string[] }, window: number): boolean {
+export function probablySameTransfer(
+  a: SeenTransfer & { namedOrders?: readonly string[] },
+  b: SeenTransfer & { namedOrders?: readonly string[] },
+  window: number,
+): boolean {
   if (a.channelCode !== b.channelCode || a.amount !== b.amount) return false;
   if (a.sources.some((s) => b.sources.includes(s))) return false;
   if (Math.abs(a.bankTime - b.bankTime) <= window) return true;

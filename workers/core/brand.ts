@@ -138,7 +138,10 @@ export const COLOR_PAIRS: readonly { pair: ColorPair; fg: (c: BrandColors) => st
   { pair: "primary-on-page", fg: (c) => c.primary, bg: () => PAGE_BACKGROUND },
 ];
 
-export type ColorCheck = { ok: true; colors: BrandColors } | { ok: false; code: "BRAND_COLOR_INVALID"; field: keyof BrandColors } | { ok: false; code: "BRAND_CONTRAST"; pair: ColorPair; ratio: number };
+export type ColorCheck =
+  | { ok: true; colors: BrandColors }
+  | { ok: false; code: "BRAND_COLOR_INVALID"; field: keyof BrandColors }
+  | { ok: false; code: "BRAND_CONTRAST"; pair: ColorPair; ratio: number };
 
 /** The four colours parsed, then every pair checked for 4.5:1; the first failing pair is named. */
 export function checkBrandColors(input: Record<keyof BrandColors, string>): ColorCheck {
@@ -391,7 +394,15 @@ export function declaredImageType(contentType: string, fileName: string): string
   const type = contentType.split(";")[0]!.trim().toLowerCase();
   if (type) return type === "image/jpg" ? "image/jpeg" : type;
   const ext = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
-  const byExt: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", webp: "image/webp", avif: "image/avif", svg: "image/svg+xml", gif: "image/gif" };
+  const byExt: Record<string, string> = {
+    png: "image/png",
+    jpg: "image/jpeg",
+    jpeg: "image/jpeg",
+    webp: "image/webp",
+    avif: "image/avif",
+    svg: "image/svg+xml",
+    gif: "image/gif",
+  };
   return (ext && byExt[ext]) || "application/octet-stream";
 }
 
@@ -408,7 +419,8 @@ export function checkImage(slot: AssetSlot, declaredType: string, bytes: Uint8Ar
   const image = sniffImage(bytes);
   if (!image) return { ok: false, code: "BRAND_IMAGE_UNDECODABLE" };
   const { width, height } = image;
-  const fits = width >= limit.minWidth && height >= limit.minHeight && width <= limit.maxWidth && height <= limit.maxHeight && (!limit.square || width === height);
+  const fits =
+    width >= limit.minWidth && height >= limit.minHeight && width <= limit.maxWidth && height <= limit.maxHeight && (!limit.square || width === height);
   if (!fits) return { ok: false, code: "BRAND_IMAGE_DIMENSIONS" };
   return { ok: true, image, bytes: bytes.length };
 }

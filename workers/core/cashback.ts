@@ -20,7 +20,14 @@ export type CashbackSettings = {
   combinable: boolean;
 };
 
-export const DEFAULT_CASHBACK: CashbackSettings = { enabled: false, percentHundredths: 500, capMinor: 100_000, minMinor: 100, turnoverMultiple: "1", combinable: false };
+export const DEFAULT_CASHBACK: CashbackSettings = {
+  enabled: false,
+  percentHundredths: 500,
+  capMinor: 100_000,
+  minMinor: 100,
+  turnoverMultiple: "1",
+  combinable: false,
+};
 
 export type CashbackRefusal =
   | "CASHBACK_DISABLED"

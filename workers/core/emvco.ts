@@ -46,8 +46,7 @@ export type LaoQrInput = {
 export function buildLaoQr(input: LaoQrInput): string {
   if (!/^\d{8}$/.test(input.iin)) throw new RangeError("IIN must be 8 digits");
   if (!/^\d+(\.\d{1,2})?$/.test(input.amount)) throw new RangeError("amount must be a decimal string");
-  const merchantAccount =
-    field("00", LAPNET_AID) + field("01", input.iin) + field("02", input.paymentType ?? "002") + field("03", input.merchantId);
+  const merchantAccount = field("00", LAPNET_AID) + field("01", input.iin) + field("02", input.paymentType ?? "002") + field("03", input.merchantId);
   const additional = field("01", input.billNumber ?? input.reference) + field("05", input.reference);
   const body =
     field("00", "01") +
@@ -148,7 +147,10 @@ export type StaticLaoQr = {
  * Checks a static LAO QR from the agency's bank app: CRC, tag 38 with LAPNet's AID, the IIN
  * of a bank we know, currency 418 (LAK), static (01 = 11, no amount), a receiver id.
  */
-export function readStaticLaoQr(payload: string, banks: readonly { code: string; iin: string }[]): { ok: true; qr: StaticLaoQr } | { ok: false; problem: StaticQrProblem } {
+export function readStaticLaoQr(
+  payload: string,
+  banks: readonly { code: string; iin: string }[],
+): { ok: true; qr: StaticLaoQr } | { ok: false; problem: StaticQrProblem } {
   const text = payload.trim();
   const parsed = parseLaoQr(text);
   if (!parsed.ok) return { ok: false, problem: parsed.reason };
@@ -160,7 +162,15 @@ export function readStaticLaoQr(payload: string, banks: readonly { code: string;
   if (!qr.merchantId) return { ok: false, problem: "NO_RECEIVER" };
   return {
     ok: true,
-    qr: { text, iin: qr.iin, bankCode: bank.code, receiverId: qr.merchantId, paymentType: qr.paymentType, receiverName: qr.merchantName, receiverCity: qr.merchantCity },
+    qr: {
+      text,
+      iin: qr.iin,
+      bankCode: bank.code,
+      receiverId: qr.merchantId,
+      paymentType: qr.paymentType,
+      receiverName: qr.merchantName,
+      receiverCity: qr.merchantCity,
+    },
   };
 }
 

@@ -85,7 +85,15 @@ function toEpochMilliseconds(value: string | Date): number | null {
   const text = value.trim();
   const parts = UTC_WITHOUT_ZONE.exec(text);
   const epoch = parts
-    ? Date.UTC(Number(parts[1]), Number(parts[2]) - 1, Number(parts[3]), Number(parts[4] ?? 0), Number(parts[5] ?? 0), Number(parts[6] ?? 0), Number((parts[7] ?? "0").padEnd(3, "0").slice(0, 3)))
+    ? Date.UTC(
+        Number(parts[1]),
+        Number(parts[2]) - 1,
+        Number(parts[3]),
+        Number(parts[4] ?? 0),
+        Number(parts[5] ?? 0),
+        Number(parts[6] ?? 0),
+        Number((parts[7] ?? "0").padEnd(3, "0").slice(0, 3)),
+      )
     : Date.parse(text);
   return Number.isNaN(epoch) ? null : epoch;
 }

@@ -46,27 +46,16 @@ const REPEAT_BUDGET = 100_000;
 const VIENTIANE_OFFSET_MS = 7 * 60 * 60 * 1000;
 
 const GENERIC: Omit<BankPatterns, "senders"> = {
-  credit: [
-    "\\b(?:received|credited|credit|deposit|incoming|transfer in|money in|CR)\\b",
-    "ໄດ້ຮັບ",
-    "ເງິນເຂົ້າ",
-    "ໂອນເຂົ້າ",
-    "(?:^|\\s)\\+\\s?\\d",
-  ],
+  credit: ["\\b(?:received|credited|credit|deposit|incoming|transfer in|money in|CR)\\b", "ໄດ້ຮັບ", "ເງິນເຂົ້າ", "ໂອນເຂົ້າ", "(?:^|\\s)\\+\\s?\\d"],
   debit: ["\\b(?:debited|debit|withdrawal|withdraw|paid to|transfer out|sent|DR)\\b", "ໂອນອອກ", "ຖອນ", "ຫັກ", "(?:^|\\s)-\\s?\\d"],
-  amount: [
-    "(?:LAK|KIP|₭)\\s?[+]?\\s?([0-9][0-9.,]{0,20})",
-    "[+]?([0-9][0-9.,]{0,20})\\s?(?:LAK|KIP|ກີບ|₭)",
-  ],
+  amount: ["(?:LAK|KIP|₭)\\s?[+]?\\s?([0-9][0-9.,]{0,20})", "[+]?([0-9][0-9.,]{0,20})\\s?(?:LAK|KIP|ກີບ|₭)"],
   time: [
     "(?<!\\d)(?<day>\\d{1,2})[/.-](?<month>\\d{1,2})[/.-](?<year>\\d{4}|\\d{2})[ ,T]{1,3}(?<hour>\\d{1,2}):(?<minute>\\d{2})(?::(?<second>\\d{2}))?",
     // SmsForwarder's default template adds the phone's receive time as "yyyy-MM-dd HH:mm:ss"
     "(?<year>\\d{4})-(?<month>\\d{2})-(?<day>\\d{2})[ T](?<hour>\\d{2}):(?<minute>\\d{2})(?::(?<second>\\d{2}))?",
   ],
   reference: ["\\b(D\\d{6}[0-9A-HJKMNP-TV-Z]{5})\\b"],
-  transactionId: [
-    "(?:Ref(?:erence)?|Txn ?ID|Trans(?:action)? ?ID|FT|ເລກອ້າງອີງ|ເລກທີ|ລະຫັດທຸລະກຳ)\\s?(?:No\\.?|#)?\\s?[:：]?\\s?([A-Z0-9]{6,32})",
-  ],
+  transactionId: ["(?:Ref(?:erence)?|Txn ?ID|Trans(?:action)? ?ID|FT|ເລກອ້າງອີງ|ເລກທີ|ລະຫັດທຸລະກຳ)\\s?(?:No\\.?|#)?\\s?[:：]?\\s?([A-Z0-9]{6,32})"],
 };
 
 /** Example patterns per bank (adjust to the real texts): the same generic reading, each bank's usual senders. */
@@ -198,8 +187,10 @@ export function checkPatterns(patterns: BankPatterns): PatternCheck {
       const re = compile(source);
       if (!re) return { ok: false, field, index, problem: "INVALID" };
       if (unsafeRegex(source)) return { ok: false, field, index, problem: "UNSAFE" };
-      if ((field === "amount" || field === "reference" || field === "transactionId") && groupCount(re) < 1) return { ok: false, field, index, problem: "NO_GROUP" };
-      if (field === "time" && !["day", "month", "year", "hour", "minute"].every((g) => source.includes(`(?<${g}>`))) return { ok: false, field, index, problem: "TIME_GROUPS" };
+      if ((field === "amount" || field === "reference" || field === "transactionId") && groupCount(re) < 1)
+        return { ok: false, field, index, problem: "NO_GROUP" };
+      if (field === "time" && !["day", "month", "year", "hour", "minute"].every((g) => source.includes(`(?<${g}>`)))
+        return { ok: false, field, index, problem: "TIME_GROUPS" };
     }
   }
   return { ok: true };

@@ -153,7 +153,13 @@ type DepositVerdict =
  * and the deposit goes on without a bonus. Any other provider is refused while a
  * promotion is active ("promotion already used by provider {provider}").
  */
-export function checkDeposit(input: { usage: ActiveUsage | null; provider: Provider; amountMinor: bigint; creditMinor: bigint; creditAtProviderMinor: bigint | null }): DepositVerdict {
+export function checkDeposit(input: {
+  usage: ActiveUsage | null;
+  provider: Provider;
+  amountMinor: bigint;
+  creditMinor: bigint;
+  creditAtProviderMinor: bigint | null;
+}): DepositVerdict {
   const { usage } = input;
   if (!usage) return { ok: true, attach: null, endUsedUp: false };
   if (usage.provider !== input.provider) return { ok: false, error: "PROMOTION_OTHER_PROVIDER", provider: usage.provider };
@@ -170,9 +176,7 @@ export function checkDeposit(input: { usage: ActiveUsage | null; provider: Provi
 /** A USED usage as a withdrawal from its provider sees it. */
 type UsageForWithdraw = { rules: PromotionRules; bonusMinor: bigint; turnoverTargetMinor: bigint };
 
-type WithdrawVerdict =
-  | { ok: true; deductions: Deduction[]; outcome: "SUCCESS" | "CANCELED" }
-  | { ok: false; error: PromotionError };
+type WithdrawVerdict = { ok: true; deductions: Deduction[]; outcome: "SUCCESS" | "CANCELED" } | { ok: false; error: PromotionError };
 
 /**
  * What a withdrawal from the promotion's provider costs (SPEC §9). Turnover met: the
@@ -180,7 +184,12 @@ type WithdrawVerdict =
  * deducted (never more than the credit withdrawn) and the promotion is cancelled. Then the
  * maximum credit received caps what is left; the excess stays with the agency.
  */
-export function withdrawUnderPromotion(input: { usage: UsageForWithdraw; creditMinor: bigint; balanceMinor: bigint; turnoverDoneMinor: bigint }): WithdrawVerdict {
+export function withdrawUnderPromotion(input: {
+  usage: UsageForWithdraw;
+  creditMinor: bigint;
+  balanceMinor: bigint;
+  turnoverDoneMinor: bigint;
+}): WithdrawVerdict {
   const { usage, creditMinor } = input;
   if (usage.rules.withdrawAll && creditMinor !== input.balanceMinor) return { ok: false, error: "PROMOTION_WITHDRAW_ALL" };
   const met = input.turnoverDoneMinor >= usage.turnoverTargetMinor;

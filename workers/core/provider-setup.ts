@@ -83,7 +83,14 @@ const MEMBER_PREFIX = /^[A-Za-z0-9]{1,12}$/;
 
 /** Validates what an adapter needs; null when the setup is acceptable. */
 export function setupProblem(
-  input: { adapter: string; baseUrl: string | null; productCode: string | null; lobbyUrl: string | null; imageUrl: string | null; memberPrefix?: string | null },
+  input: {
+    adapter: string;
+    baseUrl: string | null;
+    productCode: string | null;
+    lobbyUrl: string | null;
+    imageUrl: string | null;
+    memberPrefix?: string | null;
+  },
   local: boolean,
 ): SetupProblem | null {
   if (!isProviderAdapterKind(input.adapter) || !adaptersOffered(local).includes(input.adapter)) return { code: "PROVIDER_ADAPTER_INVALID", field: "adapter" };
@@ -99,7 +106,8 @@ export function setupProblem(
   }
   if (input.adapter === "amb" && !input.productCode) return { code: "PROVIDER_PRODUCT_REQUIRED", field: "productCode" };
   if (input.productCode !== null && !PRODUCT_CODE.test(input.productCode)) return { code: "PROVIDER_PRODUCT_INVALID", field: "productCode" };
-  if (input.memberPrefix && (input.adapter !== "betflix" || !MEMBER_PREFIX.test(input.memberPrefix))) return { code: "PROVIDER_PREFIX_INVALID", field: "memberPrefix" };
+  if (input.memberPrefix && (input.adapter !== "betflix" || !MEMBER_PREFIX.test(input.memberPrefix)))
+    return { code: "PROVIDER_PREFIX_INVALID", field: "memberPrefix" };
   return null;
 }
 

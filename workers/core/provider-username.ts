@@ -68,7 +68,11 @@ export function fitsUsernameRule(name: string, rule: UsernameRule): boolean {
  * as many as fit (at most 12). Lower-case letters and digits only, so it fits every rule.
  */
 export function derivedProviderUsername(rule: UsernameRule, agencyId: string, playerId: string): string {
-  const prefix = agencyId.toLowerCase().replace(/[^a-z0-9]/g, "").slice(0, rule.prefixMax) || "p";
+  const prefix =
+    agencyId
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "")
+      .slice(0, rule.prefixMax) || "p";
   const digestLength = Math.min(MAX_DIGEST, rule.max - prefix.length);
   if (digestLength < 1) throw new Error("username rule leaves no room for the player id");
   const digits = fnv1a64(playerId).toString(36).padStart(13, "0");

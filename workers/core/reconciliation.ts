@@ -161,7 +161,13 @@ export type ReconciledDay = {
 };
 
 const lak = (amount: string): bigint => parseAmount(canonicalLak(amount) ?? "0", "LAK") ?? 0n;
-const sum = (amounts: string[]): Totals => ({ n: amounts.length, kip: formatAmount(amounts.reduce((a, b) => a + lak(b), 0n), "LAK") });
+const sum = (amounts: string[]): Totals => ({
+  n: amounts.length,
+  kip: formatAmount(
+    amounts.reduce((a, b) => a + lak(b), 0n),
+    "LAK",
+  ),
+});
 
 function line(fields: Partial<Line> & Pick<Line, "key" | "kind" | "direction" | "amount">): Line {
   return {
@@ -231,7 +237,14 @@ const credited = (c: CreditRow) => c.outcome === "APPLIED" || c.queue?.status ==
 function creditedTwice(credits: readonly CreditRow[], windows: Record<string, number>): [CreditRow, CreditRow][] {
   const list = credits.filter(credited).sort((a, b) => a.bankTime - b.bankTime || a.transferId.localeCompare(b.transferId));
   const out: [CreditRow, CreditRow][] = [];
-  const seen = (c: CreditRow) => ({ channelCode: c.channelCode, amount: canonicalLak(c.amount) ?? c.amount, bankTime: c.bankTime, sources: c.sources, orderCode: c.outcome === "APPLIED" ? c.orderCode : null, namedOrders: c.namedOrders });
+  const seen = (c: CreditRow) => ({
+    channelCode: c.channelCode,
+    amount: canonicalLak(c.amount) ?? c.amount,
+    bankTime: c.bankTime,
+    sources: c.sources,
+    orderCode: c.outcome === "APPLIED" ? c.orderCode : null,
+    namedOrders: c.namedOrders,
+  });
   // the owner credited it by hand despite the twin, and wrote why; or staff split the witness off
   const saidTwo = (c: CreditRow) => c.split || (c.queue?.status === "CREDITED" && Boolean(c.queue.note?.trim()));
   for (let i = 0; i < list.length; i++) {
@@ -255,13 +268,41 @@ export function reconcileDay(input: DayInput): ReconciledDay {
   // credits seen on the day
   const dayCredits = input.credits.filter((c) => onDay(c.bankTime));
   for (const c of dayCredits) {
-    const base = { direction: "credit" as const, channelCode: c.channelCode, transferId: c.transferId, amount: canonicalLak(c.amount) ?? c.amount, bankTime: c.bankTime, sources: c.sources };
-    const deposit = { orderCode: c.deposit?.code ?? (c.outcome === "APPLIED" ? c.orderCode : (c.queue?.manualCode ?? null)), provider: c.deposit?.provider ?? null };
+    const base = {
+      direction: "credit" as const,
+      channelCode: c.channelCode,
+      transferId: c.transferId,
+      amount: canonicalLak(c.amount) ?? c.amount,
+      bankTime: c.bankTime,
+      sources: c.sources,
+    };
+    const deposit = {
+      orderCode: c.deposit?.code ?? (c.outcome === "APPLIED" ? c.orderCode : (c.queue?.manualCode ?? null)),
+      provider: c.deposit?.provider ?? null,
+    };
     if (credited(c) && c.sources.every((s) => s === "staff")) {
       const key = `staff-only:${c.channelCode}:${c.transferId}`;
-      lines.push(line({ ...base, ...deposit, key, kind: "difference", reason: "STAFF_ONLY", resolution: c.outcome === "APPLIED" ? "applied" : "hand-credited", note: note(key) }));
+      lines.push(
+        line({
+          ...base,
+          ...deposit,
+          key,
+          kind: "difference",
+          reason: "STAFF_ONLY",
+          resolution: c.outcome === "APPLIED" ? "applied" : "hand-credited",
+          note: note(key),
+        }),
+      );
     } else if (credited(c)) {
-      lines.push(line({ ...base, ...deposit, key: `credit:${c.channelCode}:${c.transferId}`, kind: "matched", resolution: c.outcome === "APPLIED" ? "applied" : "hand-credited" }));
+      lines.push(
+        line({
+          ...base,
+          ...deposit,
+          key: `credit:${c.channelCode}:${c.transferId}`,
+          kind: "matched",
+          resolution: c.outcome === "APPLIED" ? "applied" : "hand-credited",
+        }),
+      );
     } else if (c.queue?.status === "REFUNDED") {
       lines.push(line({ ...base, key: `credit:${c.channelCode}:${c.transferId}`, kind: "matched", resolution: "refunded" }));
     } else {
@@ -303,10 +344,28 @@ export function reconcileDay(input: DayInput): ReconciledDay {
   }
   const dayDebits = input.debits.filter((d) => onDay(d.bankTime));
   for (const d of dayDebits) {
-    const base = { direction: "debit" as const, channelCode: d.channelCode, transferId: d.transferId, amount: canonicalLak(d.amount) ?? d.amount, bankTime: d.bankTime, sources: d.sources, raw: d.raw };
+    const base = {
+      direction: "debit" as const,
+      channelCode: d.channelCode,
+      transferId: d.transferId,
+      amount: canonicalLak(d.amount) ?? d.amount,
+      bankTime: d.bankTime,
+      sources: d.sources,
+      raw: d.raw,
+    };
     const payout = payoutByCode.get(pairs.get(debitKey(d)) ?? "");
     if (payout) {
-      lines.push(line({ ...base, key: `debit:${d.channelCode}:${d.transferId}`, kind: "matched", orderCode: payout.code, provider: payout.provider, resolution: "paid", markedPaidAt: payout.markedPaidAt }));
+      lines.push(
+        line({
+          ...base,
+          key: `debit:${d.channelCode}:${d.transferId}`,
+          kind: "matched",
+          orderCode: payout.code,
+          provider: payout.provider,
+          resolution: "paid",
+          markedPaidAt: payout.markedPaidAt,
+        }),
+      );
     } else {
       const key = `debit:${d.channelCode}:${d.transferId}`;
       lines.push(line({ ...base, key, kind: "difference", reason: "DEBIT_NO_WITHDRAWAL", note: note(key) }));
@@ -316,7 +375,14 @@ export function reconcileDay(input: DayInput): ReconciledDay {
   for (const p of input.payouts) {
     if (!onDay(p.markedPaidAt) || debitOf.has(p.code)) continue;
     const key = `withdrawal:${p.code}`;
-    const base = { direction: "debit" as const, amount: canonicalLak(p.amount) ?? p.amount, markedPaidAt: p.markedPaidAt, orderCode: p.code, provider: p.provider, resolution: "paid" as const };
+    const base = {
+      direction: "debit" as const,
+      amount: canonicalLak(p.amount) ?? p.amount,
+      markedPaidAt: p.markedPaidAt,
+      orderCode: p.code,
+      provider: p.provider,
+      resolution: "paid" as const,
+    };
     if (coveredAt(p.markedPaidAt)) lines.push(line({ ...base, key, kind: "difference", reason: "WITHDRAWAL_NO_DEBIT", note: note(key) }));
     else lines.push(line({ ...base, key, kind: "waiting" }));
   }
@@ -325,7 +391,19 @@ export function reconcileDay(input: DayInput): ReconciledDay {
   const timing = (direction: "credit" | "debit", code: string, provider: string, amount: string, bankTime: number, reportsAt: number) => {
     const [bankDay, reportsDay] = [vientianeDate(bankTime), vientianeDate(reportsAt)];
     if (bankDay === reportsDay || (bankDay !== input.day && reportsDay !== input.day)) return;
-    lines.push(line({ key: `timing:${code}`, kind: "timing", direction, amount: canonicalLak(amount) ?? amount, orderCode: code, provider, bankTime, bankDay, reportsDay }));
+    lines.push(
+      line({
+        key: `timing:${code}`,
+        kind: "timing",
+        direction,
+        amount: canonicalLak(amount) ?? amount,
+        orderCode: code,
+        provider,
+        bankTime,
+        bankDay,
+        reportsDay,
+      }),
+    );
   };
   const creditOfDeposit = new Map<string, CreditRow>();
   for (const c of input.credits) if (credited(c) && c.deposit) creditOfDeposit.set(c.deposit.code, c);
@@ -350,7 +428,9 @@ export function reconcileDay(input: DayInput): ReconciledDay {
 
   // covered: every channel with a bank line on the day has an imported statement overlapping it
   const channels = new Set([...dayCredits, ...dayDebits].map((r) => r.channelCode));
-  const uncoveredChannels = [...channels].filter((ch) => !input.imports.some((i) => i.channelCode === ch && i.from < bounds.end && i.to >= bounds.start)).sort();
+  const uncoveredChannels = [...channels]
+    .filter((ch) => !input.imports.some((i) => i.channelCode === ch && i.from < bounds.end && i.to >= bounds.start))
+    .sort();
   const covered = uncoveredChannels.length === 0 && input.imports.some((i) => i.from < bounds.end && i.to >= bounds.start);
   const differences = lines.filter((l) => l.kind === "difference");
   const noted = differences.filter((l) => l.note !== null).length;

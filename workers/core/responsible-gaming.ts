@@ -194,7 +194,12 @@ export function breakRefusal(current: Break | null): Refusal | null {
 /** A deposit of `amountMinor` against the allowance: refused when it goes over, with what is left. */
 export function depositRefusal(allowance: Allowance, amountMinor: bigint, now: number): Refusal | null {
   if (!allowance || amountMinor <= allowance.remainingMinor) return null;
-  return { code: "DEPOSIT_LIMIT_REACHED", period: allowance.period, remainingMinor: allowance.remainingMinor.toString(), until: periodEnd(allowance.period, now) };
+  return {
+    code: "DEPOSIT_LIMIT_REACHED",
+    period: allowance.period,
+    remainingMinor: allowance.remainingMinor.toString(),
+    until: periodEnd(allowance.period, now),
+  };
 }
 
 /** A new game launch once today's play time reached the limit (minutes): refused until the next Vientiane day. */

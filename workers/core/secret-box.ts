@@ -29,7 +29,11 @@ async function importKey(keyBase64: string | undefined): Promise<CryptoKey> {
 export async function sealSecret(keyBase64: string | undefined, plaintext: string, associatedData: string): Promise<string> {
   const key = await importKey(keyBase64);
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: new TextEncoder().encode(associatedData) }, key, new TextEncoder().encode(plaintext));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(associatedData) },
+    key,
+    new TextEncoder().encode(plaintext),
+  );
   return [VERSION, toBase64(iv), toBase64(new Uint8Array(sealed))].join(".");
 }
 
@@ -39,7 +43,11 @@ export async function openSecret(keyBase64: string | undefined, sealed: string, 
   if (version !== VERSION || !iv || !data) return null;
   const key = await importKey(keyBase64);
   try {
-    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64(iv), additionalData: new TextEncoder().encode(associatedData) }, key, fromBase64(data));
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: fromBase64(iv), additionalData: new TextEncoder().encode(associatedData) },
+      key,
+      fromBase64(data),
+    );
     return new TextDecoder().decode(plain);
   } catch {
     return null;

@@ -76,7 +76,17 @@ export type FileProblem = "EMPTY" | "NOT_TEXT" | "TOO_LARGE" | "NO_COLUMNS" | "C
 export type RowProblem = "DATE_UNREADABLE" | "AMOUNT_UNREADABLE" | "ROW_TOO_SHORT" | "REPEATED_ID";
 
 export type StatementRow =
-  | { row: number; kind: "credit"; bankTime: number; amount: string; description: string; transactionId: string | null; reference: string | null; key: string; raw: string }
+  | {
+      row: number;
+      kind: "credit";
+      bankTime: number;
+      amount: string;
+      description: string;
+      transactionId: string | null;
+      reference: string | null;
+      key: string;
+      raw: string;
+    }
   /** A debit row keeps what reconciliation matches withdrawals by (amount null: the bank printed none readable). */
   | { row: number; kind: "debit"; bankTime: number; amount: string | null; description: string; transactionId: string | null; key: string; raw: string }
   | { row: number; kind: "error"; problem: RowProblem; value: string; raw: string };
@@ -134,7 +144,10 @@ function mappedColumns(m: StatementMapping): string[] {
 }
 
 /** Checks a mapping as staff filled it in (against the header names when given). */
-export function checkMapping(m: Partial<Record<keyof StatementMapping, string | null | undefined>>, header?: readonly string[]): { ok: true; mapping: StatementMapping } | { ok: false; problems: MappingProblem[] } {
+export function checkMapping(
+  m: Partial<Record<keyof StatementMapping, string | null | undefined>>,
+  header?: readonly string[],
+): { ok: true; mapping: StatementMapping } | { ok: false; problems: MappingProblem[] } {
   const problems: MappingProblem[] = [];
   const opt = (v: string | null | undefined): string | null => (v && clean(v) !== "" ? clean(v) : null);
   const date = opt(m.date);

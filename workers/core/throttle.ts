@@ -70,7 +70,10 @@ export function addressKey(ip: string): string {
   // an embedded IPv4 tail (::ffff:1.2.3.4) takes two groups
   const groups = address.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
   if (groups.length < 4) return address;
-  return `${groups.slice(0, 4).map((g) => (g.replace(/^0+(?=.)/, "") || "0")).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, "") || "0")
+    .join(":")}::/64`;
 }
 
 /** One signed entry of a device cookie: this browser logged in to that account before. */
@@ -108,7 +111,12 @@ export function lockDurationMs(policy: ThrottlePolicy, failures: number): number
 }
 
 /** Failures older than the window are forgotten: the count restarts at this failure. */
-export function nextFailureCount(previous: number, windowStartedAt: number, now: number, policy: ThrottlePolicy): { failures: number; windowStartedAt: number } {
+export function nextFailureCount(
+  previous: number,
+  windowStartedAt: number,
+  now: number,
+  policy: ThrottlePolicy,
+): { failures: number; windowStartedAt: number } {
   if (now - windowStartedAt >= policy.windowMs) return { failures: 1, windowStartedAt: now };
   return { failures: previous + 1, windowStartedAt };
 }

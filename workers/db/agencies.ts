@@ -108,7 +108,10 @@ export async function readAgencySettings(db: D1Database, agencyId: string): Prom
 
 /** The agency's budget of strangers' login failures per 10 minutes (agency_settings), null when unset. */
 export async function loginFailureBudget(db: D1Database, agencyId: string): Promise<number | null> {
-  const row = await db.prepare(`SELECT login_failure_budget AS budget FROM agency_settings WHERE agency_id = ?1`).bind(agencyId).first<{ budget: number | null }>();
+  const row = await db
+    .prepare(`SELECT login_failure_budget AS budget FROM agency_settings WHERE agency_id = ?1`)
+    .bind(agencyId)
+    .first<{ budget: number | null }>();
   return row?.budget ?? null;
 }
 
@@ -135,19 +138,28 @@ export function updateProfileStatement(db: D1Database, agencyId: string, fallbac
 
 /** When each provider's credentials were last set (never the credentials themselves). */
 export async function listCredentialDates(db: D1Database, agencyId: string): Promise<{ provider: string; setAt: string }[]> {
-  const { results } = await db.prepare(`SELECT provider, updated_at FROM provider_credentials WHERE agency_id = ?1`).bind(agencyId).all<{ provider: string; updated_at: string }>();
+  const { results } = await db
+    .prepare(`SELECT provider, updated_at FROM provider_credentials WHERE agency_id = ?1`)
+    .bind(agencyId)
+    .all<{ provider: string; updated_at: string }>();
   return results.map((r) => ({ provider: r.provider, setAt: r.updated_at }));
 }
 
 /** When a provider's credentials were set, or null when they are not. */
 export async function credentialsSetAt(db: D1Database, agencyId: string, provider: string): Promise<string | null> {
-  const row = await db.prepare(`SELECT updated_at FROM provider_credentials WHERE agency_id = ?1 AND provider = ?2`).bind(agencyId, provider).first<{ updated_at: string }>();
+  const row = await db
+    .prepare(`SELECT updated_at FROM provider_credentials WHERE agency_id = ?1 AND provider = ?2`)
+    .bind(agencyId, provider)
+    .first<{ updated_at: string }>();
   return row?.updated_at ?? null;
 }
 
 /** The sealed credentials of a provider, or null when none are set. */
 export async function readCredentialsCiphertext(db: D1Database, agencyId: string, provider: string): Promise<string | null> {
-  const row = await db.prepare(`SELECT secret_ciphertext FROM provider_credentials WHERE agency_id = ?1 AND provider = ?2`).bind(agencyId, provider).first<{ secret_ciphertext: string }>();
+  const row = await db
+    .prepare(`SELECT secret_ciphertext FROM provider_credentials WHERE agency_id = ?1 AND provider = ?2`)
+    .bind(agencyId, provider)
+    .first<{ secret_ciphertext: string }>();
   return row?.secret_ciphertext ?? null;
 }
 

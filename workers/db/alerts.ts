@@ -73,7 +73,9 @@ export async function readAlertSettings(db: D1Database, agencyId: string): Promi
 /** Agencies whose alerts can go somewhere (a token and at least one chat): the cron's sweep. */
 export async function listAlertingAgencies(db: D1Database): Promise<AlertSettings[]> {
   const { results } = await db
-    .prepare(`SELECT s.* FROM alert_settings s JOIN agencies a ON a.id = s.agency_id WHERE a.status = 'ACTIVE' AND s.bot_token_sealed IS NOT NULL AND s.chat_ids <> '[]'`)
+    .prepare(
+      `SELECT s.* FROM alert_settings s JOIN agencies a ON a.id = s.agency_id WHERE a.status = 'ACTIVE' AND s.bot_token_sealed IS NOT NULL AND s.chat_ids <> '[]'`,
+    )
     .all<SettingsRow>();
   return results.map(toSettings);
 }
@@ -207,7 +209,9 @@ export function recordAlertAttemptStatement(
 /** An event the dead-letter queue received: its retries ran out. */
 export function markAlertFailedStatement(db: D1Database, agencyId: string, id: string, error: string, now: string): D1PreparedStatement {
   return db
-    .prepare(`UPDATE alert_events SET state = 'failed', last_error = COALESCE(last_error, ?3), updated_at = ?4 WHERE agency_id = ?1 AND id = ?2 AND state = 'queued'`)
+    .prepare(
+      `UPDATE alert_events SET state = 'failed', last_error = COALESCE(last_error, ?3), updated_at = ?4 WHERE agency_id = ?1 AND id = ?2 AND state = 'queued'`,
+    )
     .bind(agencyId, id, error, now);
 }
 

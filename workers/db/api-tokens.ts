@@ -40,7 +40,10 @@ const NOW_ISO = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
 
 /** Live tokens first, newest first. */
 export async function agencyApiTokens(db: D1Database, agencyId: string): Promise<ApiToken[]> {
-  const { results } = await db.prepare(`SELECT * FROM api_tokens WHERE agency_id = ?1 ORDER BY revoked_at IS NOT NULL, created_at DESC`).bind(agencyId).all<ApiTokenRow>();
+  const { results } = await db
+    .prepare(`SELECT * FROM api_tokens WHERE agency_id = ?1 ORDER BY revoked_at IS NOT NULL, created_at DESC`)
+    .bind(agencyId)
+    .all<ApiTokenRow>();
   return results.map(toApiToken);
 }
 
@@ -67,7 +70,9 @@ export function rotateApiTokenStatement(db: D1Database, agencyId: string, id: st
 
 /** Guarded: revoked once (no row changes the second time). */
 export function revokeApiTokenStatement(db: D1Database, agencyId: string, id: string, revokedBy: string): D1PreparedStatement {
-  return db.prepare(`UPDATE api_tokens SET revoked_at = ${NOW_ISO}, revoked_by = ?1 WHERE id = ?2 AND agency_id = ?3 AND revoked_at IS NULL`).bind(revokedBy, id, agencyId);
+  return db
+    .prepare(`UPDATE api_tokens SET revoked_at = ${NOW_ISO}, revoked_by = ?1 WHERE id = ?2 AND agency_id = ?3 AND revoked_at IS NULL`)
+    .bind(revokedBy, id, agencyId);
 }
 
 /** The live token with this hash at this agency, its last use stamped now; or null. */

@@ -60,9 +60,7 @@ export function auditStatement(db: D1Database, actor: AuditActor, change: AuditC
  * (`changes()`): a guarded UPDATE that lost the race leaves no audit row behind.
  */
 export function auditIfChanged(db: D1Database, actor: AuditActor, change: AuditChange): D1PreparedStatement {
-  return db
-    .prepare(`INSERT INTO audit_log (${COLUMNS}) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE changes() > 0`)
-    .bind(...auditValues(actor, change));
+  return db.prepare(`INSERT INTO audit_log (${COLUMNS}) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9 WHERE changes() > 0`).bind(...auditValues(actor, change));
 }
 
 /** One audit row on its own (an action with no other write to batch it with). */

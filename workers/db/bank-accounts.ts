@@ -44,9 +44,16 @@ export async function playerBankAccounts(db: D1Database, agencyId: string, playe
 /** Who holds an account: the player's own, or this bank + number at any player of the agency. */
 export type BankAccountHolder = { playerId: string; bankCode: string; accountNumber: string };
 
-export async function bankAccountHolders(db: D1Database, agencyId: string, playerId: string, account: { bankCode: string; accountNumber: string }): Promise<BankAccountHolder[]> {
+export async function bankAccountHolders(
+  db: D1Database,
+  agencyId: string,
+  playerId: string,
+  account: { bankCode: string; accountNumber: string },
+): Promise<BankAccountHolder[]> {
   const { results } = await db
-    .prepare(`SELECT player_id, bank_code, account_number FROM bank_accounts WHERE agency_id = ?1 AND (player_id = ?2 OR (bank_code = ?3 AND account_number = ?4))`)
+    .prepare(
+      `SELECT player_id, bank_code, account_number FROM bank_accounts WHERE agency_id = ?1 AND (player_id = ?2 OR (bank_code = ?3 AND account_number = ?4))`,
+    )
     .bind(agencyId, playerId, account.bankCode, account.accountNumber)
     .all<{ player_id: string; bank_code: string; account_number: string }>();
   return results.map((r) => ({ playerId: r.player_id, bankCode: r.bank_code, accountNumber: r.account_number }));
@@ -67,7 +74,9 @@ export async function insertBankAccount(
   account: { id: string; agencyId: string; playerId: string; bankCode: string; accountNumber: string; accountName: string },
 ): Promise<void> {
   await db
-    .prepare(`INSERT INTO bank_accounts (id, agency_id, player_id, bank_code, account_number, account_name, currency, owner) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'LAK', 'SELF')`)
+    .prepare(
+      `INSERT INTO bank_accounts (id, agency_id, player_id, bank_code, account_number, account_name, currency, owner) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'LAK', 'SELF')`,
+    )
     .bind(account.id, account.agencyId, account.playerId, account.bankCode, account.accountNumber, account.accountName)
     .run();
 }
@@ -88,5 +97,15 @@ export function replaceBankAccountStatement(
       `UPDATE bank_accounts SET bank_code = ?1, account_number = ?2, account_name = ?3, created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
        WHERE id = ?4 AND agency_id = ?5 AND player_id = ?6 AND bank_code = ?7 AND account_number = ?8 AND account_name = ?9`,
     )
-    .bind(next.bankCode, next.accountNumber, next.accountName, current.id, current.agencyId, current.playerId, current.bankCode, current.accountNumber, current.accountName);
+    .bind(
+      next.bankCode,
+      next.accountNumber,
+      next.accountName,
+      current.id,
+      current.agencyId,
+      current.playerId,
+      current.bankCode,
+      current.accountNumber,
+      current.accountName,
+    );
 }

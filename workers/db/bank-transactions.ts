@@ -118,7 +118,12 @@ function toWitness(r: WitnessRow): BankWitness {
 const sourcesOf = (list: string | null): WitnessSource[] => (list ? (list.split(",") as WitnessSource[]) : []);
 
 /** The transfer keyed by this id (the key witness's id). */
-export async function findBankTransaction(db: D1Database, agencyId: string, channelCode: string, bankTransactionId: string): Promise<BankTransactionRecord | null> {
+export async function findBankTransaction(
+  db: D1Database,
+  agencyId: string,
+  channelCode: string,
+  bankTransactionId: string,
+): Promise<BankTransactionRecord | null> {
   const row = await db
     .prepare(`SELECT * FROM bank_transactions WHERE agency_id = ?1 AND channel_code = ?2 AND bank_transaction_id = ?3`)
     .bind(agencyId, channelCode, bankTransactionId)
@@ -159,7 +164,8 @@ export type CandidateQuery = { channelCode: string; direction: BankDirection; am
 const ORDER_LIFE = `(SELECT r.created_at FROM pay_amount_reservations r WHERE r.agency_id = t.agency_id AND r.order_code = t.order_code) AS order_created_at,
               (SELECT r.expires_at FROM pay_amount_reservations r WHERE r.agency_id = t.agency_id AND r.order_code = t.order_code) AS order_expires_at`;
 type LifeRow = { order_created_at: number | null; order_expires_at: number | null };
-const lifeOf = (r: LifeRow) => (r.order_created_at !== null && r.order_expires_at !== null ? { createdAt: r.order_created_at, expiresAt: r.order_expires_at } : null);
+const lifeOf = (r: LifeRow) =>
+  r.order_created_at !== null && r.order_expires_at !== null ? { createdAt: r.order_created_at, expiresAt: r.order_expires_at } : null;
 
 /**
  * Transfers a report could be a further witness of: same channel, direction and amount, with
@@ -207,7 +213,11 @@ export async function insertWitness(db: D1Database, agencyId: string, w: Witness
   return (result.meta.changes ?? 0) > 0;
 }
 
-export type ClaimInput = Omit<BankTransactionRecord, "recordedAt"> & { staffUsername: string | null; recordedAt: number; guard: { from: number; to: number; namedOrders: readonly string[] } };
+export type ClaimInput = Omit<BankTransactionRecord, "recordedAt"> & {
+  staffUsername: string | null;
+  recordedAt: number;
+  guard: { from: number; to: number; namedOrders: readonly string[] };
+};
 
 /**
  * Records a NEW transfer (with the order it is meant for, PENDING until the wallet applied
@@ -265,7 +275,13 @@ export async function claimTransfer(db: D1Database, agencyId: string, input: Cla
 }
 
 /** What the wallet made of a PENDING transfer. */
-export async function settleBankTransaction(db: D1Database, agencyId: string, channelCode: string, bankTransactionId: string, outcome: BankTransactionOutcomeKind): Promise<void> {
+export async function settleBankTransaction(
+  db: D1Database,
+  agencyId: string,
+  channelCode: string,
+  bankTransactionId: string,
+  outcome: BankTransactionOutcomeKind,
+): Promise<void> {
   await db
     .prepare(`UPDATE bank_transactions SET outcome = ?4 WHERE agency_id = ?1 AND channel_code = ?2 AND bank_transaction_id = ?3`)
     .bind(agencyId, channelCode, bankTransactionId, outcome)
@@ -282,10 +298,18 @@ export async function witnessesOfTransfer(db: D1Database, agencyId: string, chan
 }
 
 /** The transfers that paid an order, each with its witnesses (the order's page). */
-export async function transfersOfOrder(db: D1Database, agencyId: string, orderCode: string): Promise<{ transfer: BankTransactionRecord; witnesses: BankWitness[] }[]> {
-  const { results } = await db.prepare(`SELECT * FROM bank_transactions WHERE agency_id = ?1 AND order_code = ?2 ORDER BY bank_time`).bind(agencyId, orderCode).all<Row>();
+export async function transfersOfOrder(
+  db: D1Database,
+  agencyId: string,
+  orderCode: string,
+): Promise<{ transfer: BankTransactionRecord; witnesses: BankWitness[] }[]> {
+  const { results } = await db
+    .prepare(`SELECT * FROM bank_transactions WHERE agency_id = ?1 AND order_code = ?2 ORDER BY bank_time`)
+    .bind(agencyId, orderCode)
+    .all<Row>();
   const out = [];
-  for (const row of results) out.push({ transfer: toRecord(row), witnesses: await witnessesOfTransfer(db, agencyId, row.channel_code, row.bank_transaction_id) });
+  for (const row of results)
+    out.push({ transfer: toRecord(row), witnesses: await witnessesOfTransfer(db, agencyId, row.channel_code, row.bank_transaction_id) });
   return out;
 }
 
@@ -299,7 +323,15 @@ export async function transfersOfOrder(db: D1Database, agencyId: string, orderCo
 export async function appliedTransfersNear(
   db: D1Database,
   agencyId: string,
-  q: { channelCode: string; amount: string; bankTime: number; window: number; coolDown: number; namedOrders: readonly string[]; exceptTransferId: string | null },
+  q: {
+    channelCode: string;
+    amount: string;
+    bankTime: number;
+    window: number;
+    coolDown: number;
+    namedOrders: readonly string[];
+    exceptTransferId: string | null;
+  },
 ): Promise<WitnessedTransfer[]> {
   const { results } = await db
     .prepare(
@@ -322,7 +354,10 @@ export async function appliedTransfersNear(
 
 /** The window of the amount + bank time rule of a channel, in minutes (default 10). */
 export async function witnessWindowMinutes(db: D1Database, agencyId: string, channelCode: string): Promise<number | null> {
-  const row = await db.prepare(`SELECT witness_window_minutes AS m FROM payment_channels WHERE agency_id = ?1 AND code = ?2`).bind(agencyId, channelCode).first<{ m: number }>();
+  const row = await db
+    .prepare(`SELECT witness_window_minutes AS m FROM payment_channels WHERE agency_id = ?1 AND code = ?2`)
+    .bind(agencyId, channelCode)
+    .first<{ m: number }>();
   return row?.m ?? null;
 }
 
@@ -354,7 +389,13 @@ export function splitWitnessStatements(
   ];
 }
 
-export async function findWitness(db: D1Database, agencyId: string, channelCode: string, source: WitnessSource, witnessId: string): Promise<BankWitness | null> {
+export async function findWitness(
+  db: D1Database,
+  agencyId: string,
+  channelCode: string,
+  source: WitnessSource,
+  witnessId: string,
+): Promise<BankWitness | null> {
   const row = await db
     .prepare(`SELECT * FROM bank_witnesses WHERE agency_id = ?1 AND channel_code = ?2 AND source = ?3 AND witness_id = ?4`)
     .bind(agencyId, channelCode, source, witnessId)
@@ -366,7 +407,17 @@ export async function findWitness(db: D1Database, agencyId: string, channelCode:
 export function insertStatementImportStatement(
   db: D1Database,
   agencyId: string,
-  i: { id: string; channelCode: string; fileName: string; from: number; to: number; creditRows: number; debitRows: number; importedBy: string | null; importedAt: number },
+  i: {
+    id: string;
+    channelCode: string;
+    fileName: string;
+    from: number;
+    to: number;
+    creditRows: number;
+    debitRows: number;
+    importedBy: string | null;
+    importedAt: number;
+  },
 ): D1PreparedStatement {
   return db
     .prepare(

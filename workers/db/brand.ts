@@ -1,4 +1,14 @@
-import { assetUrl, NEUTRAL_BRAND, parseHexColor, type AssetSlot, type Brand, type BrandColors, type BrandImage, type BrandSlot, type BrandText } from "../core/brand";
+import {
+  assetUrl,
+  NEUTRAL_BRAND,
+  parseHexColor,
+  type AssetSlot,
+  type Brand,
+  type BrandColors,
+  type BrandImage,
+  type BrandSlot,
+  type BrandText,
+} from "../core/brand";
 
 /**
  * Statements over `agency_brand` and `brand_assets` (migration 0021, decision 018). The
@@ -83,7 +93,16 @@ export async function readBrand(db: D1Database, agencyId: string): Promise<Brand
 }
 
 /** The stored brand row's own values (no fallback), for the audit's before state. */
-export type StoredBrandSettings = { siteName: BrandText; heroTitle: BrandText; heroSubtitle: BrandText; colors: Record<keyof BrandColors, string | null>; logo: string | null; icon: string | null; hero: string | null; heroPhone: string | null };
+export type StoredBrandSettings = {
+  siteName: BrandText;
+  heroTitle: BrandText;
+  heroSubtitle: BrandText;
+  colors: Record<keyof BrandColors, string | null>;
+  logo: string | null;
+  icon: string | null;
+  hero: string | null;
+  heroPhone: string | null;
+};
 
 export async function readStoredBrand(db: D1Database, agencyId: string): Promise<StoredBrandSettings | null> {
   const row = await db.prepare(`SELECT * FROM agency_brand WHERE agency_id = ?1`).bind(agencyId).first<Record<string, string | null>>();
@@ -93,7 +112,12 @@ export async function readStoredBrand(db: D1Database, agencyId: string): Promise
     siteName: t("site_name"),
     heroTitle: t("hero_title"),
     heroSubtitle: t("hero_subtitle"),
-    colors: { primary: row.color_primary ?? null, primaryText: row.color_primary_text ?? null, accent: row.color_accent ?? null, accentText: row.color_accent_text ?? null },
+    colors: {
+      primary: row.color_primary ?? null,
+      primaryText: row.color_primary_text ?? null,
+      accent: row.color_accent ?? null,
+      accentText: row.color_accent_text ?? null,
+    },
     logo: row.logo_name ?? null,
     icon: row.icon_name ?? null,
     hero: row.hero_name ?? null,
@@ -161,7 +185,16 @@ export async function listCurrentBrandAssets(db: D1Database, agencyId: string): 
     )
     .bind(agencyId)
     .all<{ current: BrandSlot; name: string; slot: AssetSlot; content_type: string; byte_size: number; width: number; height: number; sha256: string }>();
-  return results.map((r) => ({ current: r.current, name: r.name, slot: r.slot, contentType: r.content_type, byteSize: r.byte_size, width: r.width, height: r.height, sha256: r.sha256 }));
+  return results.map((r) => ({
+    current: r.current,
+    name: r.name,
+    slot: r.slot,
+    contentType: r.content_type,
+    byteSize: r.byte_size,
+    width: r.width,
+    height: r.height,
+    sha256: r.sha256,
+  }));
 }
 
 /**
@@ -192,5 +225,7 @@ export async function listStaleBrandAssets(db: D1Database, cutoff: number, limit
 
 /** Deletes a stale asset's record, only if it is still unused since `cutoff` (a page may have used it meanwhile). */
 export function deleteStaleBrandAssetStatement(db: D1Database, asset: { agencyId: string; name: string }, cutoff: number): D1PreparedStatement {
-  return db.prepare(`DELETE FROM brand_assets WHERE agency_id = ?1 AND name = ?2 AND unreferenced_since <= ?3 AND NOT ${REFERENCED}`).bind(asset.agencyId, asset.name, cutoff);
+  return db
+    .prepare(`DELETE FROM brand_assets WHERE agency_id = ?1 AND name = ?2 AND unreferenced_since <= ?3 AND NOT ${REFERENCED}`)
+    .bind(asset.agencyId, asset.name, cutoff);
 }

@@ -4,9 +4,19 @@ import { DEFAULT_CASHBACK, type CashbackSettings } from "../core/cashback";
 type Row = { enabled: number; percent_hundredths: number; cap_minor: number; min_minor: number; turnover_multiple: string; combinable: number };
 
 export async function readCashbackSettings(db: D1Database, agencyId: string): Promise<CashbackSettings> {
-  const row = await db.prepare(`SELECT enabled, percent_hundredths, cap_minor, min_minor, turnover_multiple, combinable FROM cashback_settings WHERE agency_id = ?1`).bind(agencyId).first<Row>();
+  const row = await db
+    .prepare(`SELECT enabled, percent_hundredths, cap_minor, min_minor, turnover_multiple, combinable FROM cashback_settings WHERE agency_id = ?1`)
+    .bind(agencyId)
+    .first<Row>();
   if (!row) return DEFAULT_CASHBACK;
-  return { enabled: row.enabled === 1, percentHundredths: row.percent_hundredths, capMinor: row.cap_minor, minMinor: row.min_minor, turnoverMultiple: row.turnover_multiple, combinable: row.combinable === 1 };
+  return {
+    enabled: row.enabled === 1,
+    percentHundredths: row.percent_hundredths,
+    capMinor: row.cap_minor,
+    minMinor: row.min_minor,
+    turnoverMultiple: row.turnover_multiple,
+    combinable: row.combinable === 1,
+  };
 }
 
 export function upsertCashbackSettingsStatement(db: D1Database, agencyId: string, s: CashbackSettings): D1PreparedStatement {

@@ -71,7 +71,9 @@ export async function findForwarderByToken(db: D1Database, tokenHash: string): P
     )
     .bind(tokenHash)
     .first<{ agency_id: string; channel_code: string; bank_code: string; secret_sealed: string; auto_cap: string }>();
-  return row ? { agencyId: row.agency_id, channelCode: row.channel_code, bankCode: row.bank_code, secretSealed: row.secret_sealed, autoCap: row.auto_cap } : null;
+  return row
+    ? { agencyId: row.agency_id, channelCode: row.channel_code, bankCode: row.bank_code, secretSealed: row.secret_sealed, autoCap: row.auto_cap }
+    : null;
 }
 
 /** A new forwarder for the channel, or new token + secret for an existing one (the old ones stop working). */
@@ -88,8 +90,16 @@ export function upsertForwarderStatement(
     .bind(f.agencyId, f.channelCode, f.tokenHash, f.tokenHint, f.secretSealed, f.createdBy, f.createdAt);
 }
 
-export function updateForwarderLimitsStatement(db: D1Database, agencyId: string, channelCode: string, autoCap: string, silenceMinutes: number): D1PreparedStatement {
-  return db.prepare(`UPDATE forwarders SET auto_cap = ?3, silence_minutes = ?4 WHERE agency_id = ?1 AND channel_code = ?2`).bind(agencyId, channelCode, autoCap, silenceMinutes);
+export function updateForwarderLimitsStatement(
+  db: D1Database,
+  agencyId: string,
+  channelCode: string,
+  autoCap: string,
+  silenceMinutes: number,
+): D1PreparedStatement {
+  return db
+    .prepare(`UPDATE forwarders SET auto_cap = ?3, silence_minutes = ?4 WHERE agency_id = ?1 AND channel_code = ?2`)
+    .bind(agencyId, channelCode, autoCap, silenceMinutes);
 }
 
 export function deleteForwarderStatement(db: D1Database, agencyId: string, channelCode: string): D1PreparedStatement {
@@ -97,13 +107,19 @@ export function deleteForwarderStatement(db: D1Database, agencyId: string, chann
 }
 
 export async function touchForwarder(db: D1Database, agencyId: string, channelCode: string, at: number): Promise<void> {
-  await db.prepare(`UPDATE forwarders SET last_message_at = MAX(COALESCE(last_message_at, 0), ?3) WHERE agency_id = ?1 AND channel_code = ?2`).bind(agencyId, channelCode, at).run();
+  await db
+    .prepare(`UPDATE forwarders SET last_message_at = MAX(COALESCE(last_message_at, 0), ?3) WHERE agency_id = ?1 AND channel_code = ?2`)
+    .bind(agencyId, channelCode, at)
+    .run();
 }
 
 // ---- patterns per bank
 
 export async function readPatternsJson(db: D1Database, agencyId: string, bankCode: string): Promise<string | null> {
-  const row = await db.prepare(`SELECT patterns_json FROM forwarder_patterns WHERE agency_id = ?1 AND bank_code = ?2`).bind(agencyId, bankCode).first<{ patterns_json: string }>();
+  const row = await db
+    .prepare(`SELECT patterns_json FROM forwarder_patterns WHERE agency_id = ?1 AND bank_code = ?2`)
+    .bind(agencyId, bankCode)
+    .first<{ patterns_json: string }>();
   return row?.patterns_json ?? null;
 }
 
@@ -123,7 +139,9 @@ type DeliveryKey = { agencyId: string; channelCode: string; sentAt: number; sign
 /** True when this post is new; false when its timestamp + signature were recorded before. */
 export async function recordDelivery(db: D1Database, key: DeliveryKey, messageSha256: string, receivedAt: number): Promise<boolean> {
   const result = await db
-    .prepare(`INSERT OR IGNORE INTO forwarder_deliveries (agency_id, channel_code, sent_at, signature, message_sha256, received_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)`)
+    .prepare(
+      `INSERT OR IGNORE INTO forwarder_deliveries (agency_id, channel_code, sent_at, signature, message_sha256, received_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
+    )
     .bind(key.agencyId, key.channelCode, key.sentAt, key.signature, messageSha256, receivedAt)
     .run();
   return (result.meta.changes ?? 0) > 0;
@@ -204,7 +222,10 @@ export async function insertHold(db: D1Database, agencyId: string, h: Omit<Forwa
 }
 
 export async function listWaitingHolds(db: D1Database, agencyId: string): Promise<ForwarderHold[]> {
-  const { results } = await db.prepare(`SELECT * FROM forwarder_holds WHERE agency_id = ?1 AND status = 'WAITING' ORDER BY received_at LIMIT 200`).bind(agencyId).all<HoldRow>();
+  const { results } = await db
+    .prepare(`SELECT * FROM forwarder_holds WHERE agency_id = ?1 AND status = 'WAITING' ORDER BY received_at LIMIT 200`)
+    .bind(agencyId)
+    .all<HoldRow>();
   return results.map(toHold);
 }
 
@@ -219,7 +240,14 @@ export async function findHold(db: D1Database, agencyId: string, id: string): Pr
 }
 
 /** The staff decision, taken once: only a WAITING hold changes (the first of two staff wins). */
-export function decideHoldStatement(db: D1Database, agencyId: string, id: string, status: "CONFIRMED" | "REJECTED", by: string, at: number): D1PreparedStatement {
+export function decideHoldStatement(
+  db: D1Database,
+  agencyId: string,
+  id: string,
+  status: "CONFIRMED" | "REJECTED",
+  by: string,
+  at: number,
+): D1PreparedStatement {
   return db
     .prepare(`UPDATE forwarder_holds SET status = ?3, decided_by = ?4, decided_at = ?5 WHERE agency_id = ?1 AND id = ?2 AND status = 'WAITING'`)
     .bind(agencyId, id, status, by, at);
@@ -231,13 +259,20 @@ export async function saveHoldOutcome(db: D1Database, agencyId: string, id: stri
 
 /** A confirmation whose matcher call failed: back in the queue for another try. */
 export async function reopenHold(db: D1Database, agencyId: string, id: string): Promise<void> {
-  await db.prepare(`UPDATE forwarder_holds SET status = 'WAITING', decided_by = NULL, decided_at = NULL WHERE agency_id = ?1 AND id = ?2 AND status = 'CONFIRMED'`).bind(agencyId, id).run();
+  await db
+    .prepare(`UPDATE forwarder_holds SET status = 'WAITING', decided_by = NULL, decided_at = NULL WHERE agency_id = ?1 AND id = ?2 AND status = 'CONFIRMED'`)
+    .bind(agencyId, id)
+    .run();
 }
 
 // ---- silence
 
 /** Forwarders silent for longer than their owner-set time while orders of their channel are open (pay_amount_reservations, migration 0017). */
-export async function listSilentForwarders(db: D1Database, agencyId: string, now: number): Promise<{ channelCode: string; lastMessageAt: number | null; silenceMinutes: number }[]> {
+export async function listSilentForwarders(
+  db: D1Database,
+  agencyId: string,
+  now: number,
+): Promise<{ channelCode: string; lastMessageAt: number | null; silenceMinutes: number }[]> {
   const { results } = await db
     .prepare(
       `SELECT f.channel_code, f.last_message_at, f.silence_minutes FROM forwarders f

@@ -15,7 +15,10 @@ export async function playerLimits(db: D1Database, agencyId: string, playerId: s
     .bind(agencyId, playerId)
     .all<LimitRow>();
   return Object.fromEntries(
-    results.map((r) => [r.kind, { value: big(r.value), pending: r.pending_from === null ? null : { value: big(r.pending_value), from: r.pending_from }, version: r.version }]),
+    results.map((r) => [
+      r.kind,
+      { value: big(r.value), pending: r.pending_from === null ? null : { value: big(r.pending_value), from: r.pending_from }, version: r.version },
+    ]),
   );
 }
 
@@ -23,7 +26,15 @@ export async function playerLimits(db: D1Database, agencyId: string, playerId: s
  * Writes a limit if it still is at `version` (0: never set). false: another change came
  * first (the caller reads again); so two changes at once never undo each other.
  */
-export async function writeLimit(db: D1Database, agencyId: string, playerId: string, kind: LimitKind, setting: LimitSetting, version: number, now: number): Promise<boolean> {
+export async function writeLimit(
+  db: D1Database,
+  agencyId: string,
+  playerId: string,
+  kind: LimitKind,
+  setting: LimitSetting,
+  version: number,
+  now: number,
+): Promise<boolean> {
   const num = (v: bigint | null) => (v === null ? null : Number(v));
   const values = [num(setting.value), num(setting.pending?.value ?? null), setting.pending?.from ?? null, now];
   const result =

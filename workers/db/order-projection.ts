@@ -150,7 +150,21 @@ export function upsertPromotionUsageViewStatement(db: D1Database, view: Promotio
              ON CONFLICT(id) DO UPDATE SET status = excluded.status, deposit_code = excluded.deposit_code, bonus = excluded.bonus, reason = excluded.reason, updated_at = excluded.updated_at,
                used_at = excluded.used_at, ended_at = excluded.ended_at, projection_version = excluded.projection_version`,
     )
-    .bind(view.id, view.agencyId, view.playerId, view.promotionId, view.provider, view.status, view.depositCode, view.bonus, view.reason, view.claimedAt, view.updatedAt, view.usedAt, view.endedAt);
+    .bind(
+      view.id,
+      view.agencyId,
+      view.playerId,
+      view.promotionId,
+      view.provider,
+      view.status,
+      view.depositCode,
+      view.bonus,
+      view.reason,
+      view.claimedAt,
+      view.updatedAt,
+      view.usedAt,
+      view.endedAt,
+    );
 }
 
 /**
@@ -158,5 +172,7 @@ export function upsertPromotionUsageViewStatement(db: D1Database, view: Promotio
  * player's wallet knows it; written with its deposits (reports: first deposits, decision 019).
  */
 export function setFirstDepositStatement(db: D1Database, agencyId: string, playerId: string, firstDepositAt: string | null): D1PreparedStatement {
-  return db.prepare(`UPDATE players SET first_deposit_at = ?3 WHERE id = ?2 AND agency_id = ?1 AND first_deposit_at IS NOT ?3`).bind(agencyId, playerId, firstDepositAt);
+  return db
+    .prepare(`UPDATE players SET first_deposit_at = ?3 WHERE id = ?2 AND agency_id = ?1 AND first_deposit_at IS NOT ?3`)
+    .bind(agencyId, playerId, firstDepositAt);
 }

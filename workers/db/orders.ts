@@ -63,11 +63,29 @@ export async function listWalletsWithOpenOrders(db: D1Database, since: string): 
 
 // ---- withdraw_reviews: staff decisions (migration 0011)
 
-export type WithdrawReviewDecision = { decision: "PAID" | "REJECTED"; staffUsername: string | null; bankReference: string | null; reason: string | null; decidedAt: number };
-type WithdrawReviewRow = { decision: "PAID" | "REJECTED"; staff_username: string | null; bank_reference: string | null; reason: string | null; decided_at: number };
+export type WithdrawReviewDecision = {
+  decision: "PAID" | "REJECTED";
+  staffUsername: string | null;
+  bankReference: string | null;
+  reason: string | null;
+  decidedAt: number;
+};
+type WithdrawReviewRow = {
+  decision: "PAID" | "REJECTED";
+  staff_username: string | null;
+  bank_reference: string | null;
+  reason: string | null;
+  decided_at: number;
+};
 
 function toWithdrawReviewDecision(row: WithdrawReviewRow): WithdrawReviewDecision {
-  return { decision: row.decision, staffUsername: row.staff_username ?? null, bankReference: row.bank_reference ?? null, reason: row.reason ?? null, decidedAt: Number(row.decided_at) };
+  return {
+    decision: row.decision,
+    staffUsername: row.staff_username ?? null,
+    bankReference: row.bank_reference ?? null,
+    reason: row.reason ?? null,
+    decidedAt: Number(row.decided_at),
+  };
 }
 
 export async function findWithdrawReviewDecision(db: D1Database, agencyId: string, code: string): Promise<WithdrawReviewDecision | null> {
@@ -81,7 +99,16 @@ export async function findWithdrawReviewDecision(db: D1Database, agencyId: strin
 /** A staff decision, DONE (hides the order from the queue before the wallet projects it). */
 export function recordWithdrawReviewStatement(
   db: D1Database,
-  review: { code: string; agencyId: string; decision: "PAID" | "REJECTED"; staffId: string | null; staffUsername: string | null; bankReference: string | null; reason: string | null; decidedAt: number },
+  review: {
+    code: string;
+    agencyId: string;
+    decision: "PAID" | "REJECTED";
+    staffId: string | null;
+    staffUsername: string | null;
+    bankReference: string | null;
+    reason: string | null;
+    decidedAt: number;
+  },
 ): D1PreparedStatement {
   return db
     .prepare(
@@ -153,7 +180,11 @@ function toManualQueueItem(r: ManualQueueRow): ManualQueueItem {
 }
 
 /** A page of the manual queue, oldest first, with the player's bank account to pay by hand. */
-export async function listManualQueue(db: D1Database, agencyId: string, { page, pageSize }: { page: number; pageSize: number }): Promise<{ items: ManualQueueItem[]; total: number }> {
+export async function listManualQueue(
+  db: D1Database,
+  agencyId: string,
+  { page, pageSize }: { page: number; pageSize: number },
+): Promise<{ items: ManualQueueItem[]; total: number }> {
   const [count, rows] = await db.batch<Record<string, unknown>>([
     countManualQueueStatement(db, agencyId),
     db
@@ -207,7 +238,18 @@ export type DepositListItem = {
   updatedAt: string;
 };
 
-type DepositListRow = { code: string; player_id: string; username: string; provider: string; amount: string; credit: string; status: string; flag: string | null; created_at: string; updated_at: string };
+type DepositListRow = {
+  code: string;
+  player_id: string;
+  username: string;
+  provider: string;
+  amount: string;
+  credit: string;
+  status: string;
+  flag: string | null;
+  created_at: string;
+  updated_at: string;
+};
 
 function toDepositListItem(r: DepositListRow): DepositListItem {
   return {
@@ -242,7 +284,13 @@ export async function listDepositOrders(db: D1Database, agencyId: string, filter
   if (filter.from) add("v.created_at >= ?", filter.from);
   if (filter.until) add("v.created_at < ?", filter.until);
   const joined = `FROM deposit_orders_view v JOIN players p ON p.id = v.player_id AND p.agency_id = v.agency_id WHERE ${where.join(" AND ")}`;
-  const total = (await db.prepare(`SELECT COUNT(*) AS n ${joined}`).bind(...params).first<{ n: number }>())?.n ?? 0;
+  const total =
+    (
+      await db
+        .prepare(`SELECT COUNT(*) AS n ${joined}`)
+        .bind(...params)
+        .first<{ n: number }>()
+    )?.n ?? 0;
   const { results } = await db
     .prepare(
       `SELECT v.code, v.player_id, p.username, v.provider, v.amount, v.credit, v.status, v.flag, v.created_at, v.updated_at ${joined}
@@ -309,13 +357,18 @@ export async function loadDashboardFigures(db: D1Database, agencyId: string, day
     // money that matched no order, not yet credited or refunded by staff
     countWaitingUnmatchedStatement(db, agencyId),
     db
-      .prepare(`SELECT provider, COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'FAILED' AND created_at >= ?2 AND created_at < ?3 GROUP BY provider`)
+      .prepare(
+        `SELECT provider, COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'FAILED' AND created_at >= ?2 AND created_at < ?3 GROUP BY provider`,
+      )
       .bind(agencyId, day.start, day.end),
     db
-      .prepare(`SELECT provider, COUNT(*) AS n FROM withdraw_orders_view WHERE agency_id = ?1 AND status = 'FAILED' AND created_at >= ?2 AND created_at < ?3 GROUP BY provider`)
+      .prepare(
+        `SELECT provider, COUNT(*) AS n FROM withdraw_orders_view WHERE agency_id = ?1 AND status = 'FAILED' AND created_at >= ?2 AND created_at < ?3 GROUP BY provider`,
+      )
       .bind(agencyId, day.start, day.end),
   ]);
-  const byProvider = (r: D1Result<Record<string, unknown>>) => (r.results as { provider: string; n: number }[]).map((e) => ({ provider: e.provider, count: Number(e.n) }));
+  const byProvider = (r: D1Result<Record<string, unknown>>) =>
+    (r.results as { provider: string; n: number }[]).map((e) => ({ provider: e.provider, count: Number(e.n) }));
   return {
     manualWithdrawals: countOf(manual),
     flaggedDeposits: countOf(flagged),
@@ -329,31 +382,81 @@ export async function loadDashboardFigures(db: D1Database, agencyId: string, day
 // ---- a player's newest orders and promotion usages (back office: player page, withdrawal detail)
 
 export type RecentDeposit = { code: string; provider: string; amount: string; credit: string; status: string; flag: string | null; createdAt: string };
-export type RecentWithdrawal = { code: string; provider: string; credit: string; received: string; status: string; review: string; reason: string | null; createdAt: string };
+export type RecentWithdrawal = {
+  code: string;
+  provider: string;
+  credit: string;
+  received: string;
+  status: string;
+  review: string;
+  reason: string | null;
+  createdAt: string;
+};
 
 /** The newest deposit orders of one player (back office player page). */
 export async function latestPlayerDeposits(db: D1Database, agencyId: string, playerId: string, limit: number): Promise<RecentDeposit[]> {
   const { results } = await db
-    .prepare(`SELECT code, provider, amount, credit, status, flag, created_at FROM deposit_orders_view WHERE agency_id = ?1 AND player_id = ?2 ORDER BY created_at DESC LIMIT ?3`)
+    .prepare(
+      `SELECT code, provider, amount, credit, status, flag, created_at FROM deposit_orders_view WHERE agency_id = ?1 AND player_id = ?2 ORDER BY created_at DESC LIMIT ?3`,
+    )
     .bind(agencyId, playerId, limit)
     .all<{ code: string; provider: string; amount: string; credit: string; status: string; flag: string | null; created_at: string }>();
-  return results.map((d) => ({ code: d.code, provider: d.provider, amount: d.amount, credit: d.credit, status: d.status, flag: d.flag, createdAt: d.created_at }));
+  return results.map((d) => ({
+    code: d.code,
+    provider: d.provider,
+    amount: d.amount,
+    credit: d.credit,
+    status: d.status,
+    flag: d.flag,
+    createdAt: d.created_at,
+  }));
 }
 
 /** The newest withdraw orders of one player (back office player page). */
 export async function latestPlayerWithdrawals(db: D1Database, agencyId: string, playerId: string, limit: number): Promise<RecentWithdrawal[]> {
   const { results } = await db
-    .prepare(`SELECT code, provider, credit, received, status, review, reason, created_at FROM withdraw_orders_view WHERE agency_id = ?1 AND player_id = ?2 ORDER BY created_at DESC LIMIT ?3`)
+    .prepare(
+      `SELECT code, provider, credit, received, status, review, reason, created_at FROM withdraw_orders_view WHERE agency_id = ?1 AND player_id = ?2 ORDER BY created_at DESC LIMIT ?3`,
+    )
     .bind(agencyId, playerId, limit)
     .all<{ code: string; provider: string; credit: string; received: string; status: string; review: string; reason: string | null; created_at: string }>();
-  return results.map((w) => ({ code: w.code, provider: w.provider, credit: w.credit, received: w.received, status: w.status, review: w.review, reason: w.reason, createdAt: w.created_at }));
+  return results.map((w) => ({
+    code: w.code,
+    provider: w.provider,
+    credit: w.credit,
+    received: w.received,
+    status: w.status,
+    review: w.review,
+    reason: w.reason,
+    createdAt: w.created_at,
+  }));
 }
 
 /** The newest promotion usages of one player (back office player page). */
 export async function latestPlayerPromotionUsages(db: D1Database, agencyId: string, playerId: string, limit: number) {
   const { results } = await db
-    .prepare(`SELECT id, promotion_id, provider, status, deposit_code, bonus, reason, claimed_at FROM promotion_usages_view WHERE agency_id = ?1 AND player_id = ?2 ORDER BY claimed_at DESC LIMIT ?3`)
+    .prepare(
+      `SELECT id, promotion_id, provider, status, deposit_code, bonus, reason, claimed_at FROM promotion_usages_view WHERE agency_id = ?1 AND player_id = ?2 ORDER BY claimed_at DESC LIMIT ?3`,
+    )
     .bind(agencyId, playerId, limit)
-    .all<{ id: string; promotion_id: string; provider: string; status: string; deposit_code: string | null; bonus: string | null; reason: string | null; claimed_at: string }>();
-  return results.map((p) => ({ id: p.id, promotionId: p.promotion_id, provider: p.provider, status: p.status, depositCode: p.deposit_code, bonus: p.bonus, reason: p.reason, claimedAt: p.claimed_at }));
+    .all<{
+      id: string;
+      promotion_id: string;
+      provider: string;
+      status: string;
+      deposit_code: string | null;
+      bonus: string | null;
+      reason: string | null;
+      claimed_at: string;
+    }>();
+  return results.map((p) => ({
+    id: p.id,
+    promotionId: p.promotion_id,
+    provider: p.provider,
+    status: p.status,
+    depositCode: p.deposit_code,
+    bonus: p.bonus,
+    reason: p.reason,
+    claimedAt: p.claimed_at,
+  }));
 }

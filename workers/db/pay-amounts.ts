@@ -110,11 +110,17 @@ export async function endPayAmountReservation(db: D1Database, agencyId: string, 
 
 /** Staff's "mark paid" did not go through (the bank id was used before): the order is open again. */
 export async function reopenPayAmountReservation(db: D1Database, agencyId: string, orderCode: string, endedAt: number): Promise<void> {
-  await db.prepare(`UPDATE pay_amount_reservations SET ended_at = NULL WHERE agency_id = ?1 AND order_code = ?2 AND ended_at = MIN(?3, expires_at)`).bind(agencyId, orderCode, endedAt).run();
+  await db
+    .prepare(`UPDATE pay_amount_reservations SET ended_at = NULL WHERE agency_id = ?1 AND order_code = ?2 AND ended_at = MIN(?3, expires_at)`)
+    .bind(agencyId, orderCode, endedAt)
+    .run();
 }
 
 export async function findPayAmountReservation(db: D1Database, agencyId: string, orderCode: string): Promise<PayAmountReservation | null> {
-  const row = await db.prepare(`SELECT * FROM pay_amount_reservations WHERE agency_id = ?1 AND order_code = ?2`).bind(agencyId, orderCode).first<ReservationRow>();
+  const row = await db
+    .prepare(`SELECT * FROM pay_amount_reservations WHERE agency_id = ?1 AND order_code = ?2`)
+    .bind(agencyId, orderCode)
+    .first<ReservationRow>();
   return row ? toReservation(row) : null;
 }
 
@@ -145,7 +151,12 @@ export async function reservationsWithPayAmount(db: D1Database, agencyId: string
  * Own-account orders staff may still mark paid, oldest first: not ended (paid or cancelled),
  * open or expired less than a cool-down ago (a payment made in time may be confirmed late).
  */
-export async function listOpenReservations(db: D1Database, agencyId: string, now: number, limit: number): Promise<(PayAmountReservation & { username: string | null })[]> {
+export async function listOpenReservations(
+  db: D1Database,
+  agencyId: string,
+  now: number,
+  limit: number,
+): Promise<(PayAmountReservation & { username: string | null })[]> {
   const { results } = await db
     .prepare(
       `SELECT r.*, p.username FROM pay_amount_reservations r LEFT JOIN players p ON p.id = r.player_id AND p.agency_id = r.agency_id

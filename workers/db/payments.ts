@@ -49,18 +49,27 @@ function toPaymentChannel(row: PaymentChannelRow): PaymentChannel {
 
 /** The channels a player may pay into, by code. */
 export async function listActivePaymentChannels(db: D1Database, agencyId: string): Promise<PaymentChannel[]> {
-  const { results } = await db.prepare(`SELECT ${CHANNEL_COLUMNS} FROM payment_channels WHERE agency_id = ?1 AND active = 1 ORDER BY code`).bind(agencyId).all<PaymentChannelRow>();
+  const { results } = await db
+    .prepare(`SELECT ${CHANNEL_COLUMNS} FROM payment_channels WHERE agency_id = ?1 AND active = 1 ORDER BY code`)
+    .bind(agencyId)
+    .all<PaymentChannelRow>();
   return results.map(toPaymentChannel);
 }
 
 /** Every channel of the agency, active ones first (the settings screen). */
 export async function listPaymentChannels(db: D1Database, agencyId: string): Promise<PaymentChannel[]> {
-  const { results } = await db.prepare(`SELECT ${CHANNEL_COLUMNS} FROM payment_channels WHERE agency_id = ?1 ORDER BY active DESC, code`).bind(agencyId).all<PaymentChannelRow>();
+  const { results } = await db
+    .prepare(`SELECT ${CHANNEL_COLUMNS} FROM payment_channels WHERE agency_id = ?1 ORDER BY active DESC, code`)
+    .bind(agencyId)
+    .all<PaymentChannelRow>();
   return results.map(toPaymentChannel);
 }
 
 export async function findPaymentChannel(db: D1Database, agencyId: string, code: string): Promise<PaymentChannel | null> {
-  const row = await db.prepare(`SELECT ${CHANNEL_COLUMNS} FROM payment_channels WHERE agency_id = ?1 AND code = ?2`).bind(agencyId, code).first<PaymentChannelRow>();
+  const row = await db
+    .prepare(`SELECT ${CHANNEL_COLUMNS} FROM payment_channels WHERE agency_id = ?1 AND code = ?2`)
+    .bind(agencyId, code)
+    .first<PaymentChannelRow>();
   return row ? toPaymentChannel(row) : null;
 }
 
@@ -82,7 +91,16 @@ export async function listChannelKinds(db: D1Database, agencyId: string): Promis
 }
 
 /** What a channel is set to; `iin` is the bank's, for the EMVCo QR. */
-type PaymentChannelValues = { code: string; mid: string; displayName: string; bankCode: string; iin: string; merchantName: string; merchantCity: string; active: boolean };
+type PaymentChannelValues = {
+  code: string;
+  mid: string;
+  displayName: string;
+  bankCode: string;
+  iin: string;
+  merchantName: string;
+  merchantCity: string;
+  active: boolean;
+};
 
 /** Inserts a channel unless its code exists (a concurrent create of the same code changes nothing). */
 export function insertPaymentChannelStatement(db: D1Database, agencyId: string, channel: PaymentChannelValues): D1PreparedStatement {
@@ -91,7 +109,17 @@ export function insertPaymentChannelStatement(db: D1Database, agencyId: string, 
       `INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, active)
        VALUES (?1, ?2, ?3, ?4, 'LAK', ?5, ?6, ?7, ?8, ?9)`,
     )
-    .bind(agencyId, channel.code, channel.mid, channel.displayName, channel.bankCode, channel.iin, channel.merchantName, channel.merchantCity, channel.active ? 1 : 0);
+    .bind(
+      agencyId,
+      channel.code,
+      channel.mid,
+      channel.displayName,
+      channel.bankCode,
+      channel.iin,
+      channel.merchantName,
+      channel.merchantCity,
+      channel.active ? 1 : 0,
+    );
 }
 
 export function updatePaymentChannelStatement(db: D1Database, agencyId: string, channel: PaymentChannelValues): D1PreparedStatement {
@@ -100,7 +128,17 @@ export function updatePaymentChannelStatement(db: D1Database, agencyId: string, 
       `UPDATE payment_channels SET mid = ?3, display_name = ?4, bank_code = ?5, iin = ?6, merchant_name = ?7, merchant_city = ?8, active = ?9
         WHERE agency_id = ?1 AND code = ?2`,
     )
-    .bind(agencyId, channel.code, channel.mid, channel.displayName, channel.bankCode, channel.iin, channel.merchantName, channel.merchantCity, channel.active ? 1 : 0);
+    .bind(
+      agencyId,
+      channel.code,
+      channel.mid,
+      channel.displayName,
+      channel.bankCode,
+      channel.iin,
+      channel.merchantName,
+      channel.merchantCity,
+      channel.active ? 1 : 0,
+    );
 }
 
 export function setPaymentChannelActiveStatement(db: D1Database, agencyId: string, code: string, active: boolean): D1PreparedStatement {
@@ -117,12 +155,18 @@ function toExchangeRate(row: ExchangeRateRow): ExchangeRate {
 }
 
 export async function findExchangeRate(db: D1Database, agencyId: string, currency: string): Promise<ExchangeRate | null> {
-  const row = await db.prepare(`SELECT currency, buy, sell, updated_at FROM exchange_rates WHERE agency_id = ?1 AND currency = ?2`).bind(agencyId, currency).first<ExchangeRateRow>();
+  const row = await db
+    .prepare(`SELECT currency, buy, sell, updated_at FROM exchange_rates WHERE agency_id = ?1 AND currency = ?2`)
+    .bind(agencyId, currency)
+    .first<ExchangeRateRow>();
   return row ? toExchangeRate(row) : null;
 }
 
 export async function listExchangeRates(db: D1Database, agencyId: string): Promise<ExchangeRate[]> {
-  const { results } = await db.prepare(`SELECT currency, buy, sell, updated_at FROM exchange_rates WHERE agency_id = ?1 ORDER BY currency`).bind(agencyId).all<ExchangeRateRow>();
+  const { results } = await db
+    .prepare(`SELECT currency, buy, sell, updated_at FROM exchange_rates WHERE agency_id = ?1 ORDER BY currency`)
+    .bind(agencyId)
+    .all<ExchangeRateRow>();
   return results.map(toExchangeRate);
 }
 
@@ -152,7 +196,12 @@ export function upsertExchangeRateStatement(db: D1Database, agencyId: string, ra
     .bind(agencyId, rate.currency, rate.buy, rate.sell);
 }
 
-export function insertExchangeRateHistoryStatement(db: D1Database, agencyId: string, rate: { currency: string; buy: string; sell: string }, changedBy: string | null): D1PreparedStatement {
+export function insertExchangeRateHistoryStatement(
+  db: D1Database,
+  agencyId: string,
+  rate: { currency: string; buy: string; sell: string },
+  changedBy: string | null,
+): D1PreparedStatement {
   return db
     .prepare(`INSERT INTO exchange_rate_history (agency_id, currency, buy, sell, changed_by) VALUES (?1, ?2, ?3, ?4, ?5)`)
     .bind(agencyId, rate.currency, rate.buy, rate.sell, changedBy);
@@ -316,7 +365,19 @@ export async function insertBankUnmatchedPayment(
       `INSERT OR IGNORE INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount, order_player_id, channel_code, source, bank_time, raw)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)`,
     )
-    .bind(newUnmatchedId(), input.agencyId, input.kind, input.reference, input.transactionKey, input.amount, input.orderPlayerId, input.channelCode, input.source, input.bankTime, input.raw === null ? null : input.raw.slice(0, 4000))
+    .bind(
+      newUnmatchedId(),
+      input.agencyId,
+      input.kind,
+      input.reference,
+      input.transactionKey,
+      input.amount,
+      input.orderPlayerId,
+      input.channelCode,
+      input.source,
+      input.bankTime,
+      input.raw === null ? null : input.raw.slice(0, 4000),
+    )
     .run();
 }
 
@@ -338,9 +399,17 @@ export async function listUnmatchedPayments(
 ): Promise<{ total: number; items: UnmatchedPayment[] }> {
   const where = opts.status ? `u.agency_id = ?1 AND u.status = ?2` : `u.agency_id = ?1 AND u.status IN ('OPEN', 'RESOLVING')`;
   const params = opts.status ? [agencyId, opts.status] : [agencyId];
-  const total = (await db.prepare(`SELECT COUNT(*) AS n FROM unmatched_payments u WHERE ${where}`).bind(...params).first<{ n: number }>())?.n ?? 0;
+  const total =
+    (
+      await db
+        .prepare(`SELECT COUNT(*) AS n FROM unmatched_payments u WHERE ${where}`)
+        .bind(...params)
+        .first<{ n: number }>()
+    )?.n ?? 0;
   const { results } = await db
-    .prepare(`${SELECT_UNMATCHED} WHERE ${where} ORDER BY u.received_at DESC, u.id LIMIT ${Math.floor(opts.pageSize)} OFFSET ${Math.floor((opts.page - 1) * opts.pageSize)}`)
+    .prepare(
+      `${SELECT_UNMATCHED} WHERE ${where} ORDER BY u.received_at DESC, u.id LIMIT ${Math.floor(opts.pageSize)} OFFSET ${Math.floor((opts.page - 1) * opts.pageSize)}`,
+    )
     .bind(...params)
     .all<UnmatchedPaymentRow>();
   return { total, items: results.map(toUnmatchedPayment) };
@@ -358,7 +427,10 @@ export function countWaitingUnmatchedStatement(db: D1Database, agencyId: string)
 
 /** The amount (and transaction) the gateway reports, on a row that had none. */
 export async function fillUnmatchedAmount(db: D1Database, id: string, amount: string, transactionId: string | null): Promise<void> {
-  await db.prepare(`UPDATE unmatched_payments SET amount = ?1, transaction_id = COALESCE(transaction_id, ?2) WHERE id = ?3 AND amount IS NULL`).bind(amount, transactionId, id).run();
+  await db
+    .prepare(`UPDATE unmatched_payments SET amount = ?1, transaction_id = COALESCE(transaction_id, ?2) WHERE id = ?3 AND amount IS NULL`)
+    .bind(amount, transactionId, id)
+    .run();
 }
 
 /** The first payment recorded against an order reference (UNKNOWN_REFERENCE rows aside). */
@@ -378,14 +450,29 @@ export async function unmatchedClaimedAt(db: D1Database, id: string): Promise<nu
 
 /** Takes over a stale claim (false: someone else took it since `previous`). */
 export async function renewUnmatchedClaim(db: D1Database, id: string, now: number, previous: number): Promise<boolean> {
-  const taken = await db.prepare(`UPDATE unmatched_payments SET claimed_at = ?1 WHERE id = ?2 AND status = 'RESOLVING' AND claimed_at = ?3`).bind(now, id, previous).run();
+  const taken = await db
+    .prepare(`UPDATE unmatched_payments SET claimed_at = ?1 WHERE id = ?2 AND status = 'RESOLVING' AND claimed_at = ?3`)
+    .bind(now, id, previous)
+    .run();
   return (taken.meta.changes ?? 0) > 0;
 }
 
 /** The guarded claim OPEN -> RESOLVING with who gets what (changes nothing if not OPEN). */
 export function claimUnmatchedForCreditStatement(
   db: D1Database,
-  claim: { id: string; agencyId: string; playerId: string; provider: string; amount: string; credit: string; rateSell: string; manualCode: string; staffUsername: string | null; claimedAt: number; overrideReason: string | null },
+  claim: {
+    id: string;
+    agencyId: string;
+    playerId: string;
+    provider: string;
+    amount: string;
+    credit: string;
+    rateSell: string;
+    manualCode: string;
+    staffUsername: string | null;
+    claimedAt: number;
+    overrideReason: string | null;
+  },
 ): D1PreparedStatement {
   return db
     .prepare(
@@ -393,7 +480,19 @@ export function claimUnmatchedForCreditStatement(
               manual_code = ?6, resolved_by = ?7, claimed_at = ?8, note = ?11
         WHERE id = ?9 AND agency_id = ?10 AND status = 'OPEN'`,
     )
-    .bind(claim.playerId, claim.provider, claim.amount, claim.credit, claim.rateSell, claim.manualCode, claim.staffUsername, claim.claimedAt, claim.id, claim.agencyId, claim.overrideReason);
+    .bind(
+      claim.playerId,
+      claim.provider,
+      claim.amount,
+      claim.credit,
+      claim.rateSell,
+      claim.manualCode,
+      claim.staffUsername,
+      claim.claimedAt,
+      claim.id,
+      claim.agencyId,
+      claim.overrideReason,
+    );
 }
 
 /**
@@ -427,7 +526,9 @@ export function markUnmatchedRefundedStatement(
   refund: { id: string; agencyId: string; note: string; staffUsername: string | null; resolvedAt: string },
 ): D1PreparedStatement {
   return db
-    .prepare(`UPDATE unmatched_payments SET status = 'REFUNDED', note = ?1, resolved_by = ?2, resolved_at = ?3 WHERE id = ?4 AND agency_id = ?5 AND status = 'OPEN'`)
+    .prepare(
+      `UPDATE unmatched_payments SET status = 'REFUNDED', note = ?1, resolved_by = ?2, resolved_at = ?3 WHERE id = ?4 AND agency_id = ?5 AND status = 'OPEN'`,
+    )
     .bind(refund.note, refund.staffUsername, refund.resolvedAt, refund.id, refund.agencyId);
 }
 
@@ -470,7 +571,9 @@ type OwnAccountChannelRow = PaymentChannelRow & { static_qr: string; qr_mode: Qr
 
 export async function listOwnAccountChannels(db: D1Database, agencyId: string): Promise<OwnAccountChannel[]> {
   const { results } = await db
-    .prepare(`SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes FROM payment_channels WHERE agency_id = ?1 AND gateway = 'own_account' ORDER BY active DESC, code`)
+    .prepare(
+      `SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes FROM payment_channels WHERE agency_id = ?1 AND gateway = 'own_account' ORDER BY active DESC, code`,
+    )
     .bind(agencyId)
     .all<OwnAccountChannelRow>();
   return results.map((row) => ({ ...toPaymentChannel(row), staticQr: row.static_qr, qrMode: row.qr_mode, witnessWindowMinutes: row.witness_window_minutes }));
@@ -478,7 +581,9 @@ export async function listOwnAccountChannels(db: D1Database, agencyId: string): 
 
 export async function findOwnAccountChannel(db: D1Database, agencyId: string, code: string): Promise<OwnAccountChannel | null> {
   const row = await db
-    .prepare(`SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes FROM payment_channels WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`)
+    .prepare(
+      `SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes FROM payment_channels WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`,
+    )
     .bind(agencyId, code)
     .first<OwnAccountChannelRow>();
   return row ? { ...toPaymentChannel(row), staticQr: row.static_qr, qrMode: row.qr_mode, witnessWindowMinutes: row.witness_window_minutes } : null;
@@ -488,14 +593,35 @@ export async function findOwnAccountChannel(db: D1Database, agencyId: string, co
 export function insertOwnAccountChannelStatement(
   db: D1Database,
   agencyId: string,
-  channel: { code: string; displayName: string; bankCode: string; iin: string; receiverId: string; merchantName: string; merchantCity: string; staticQr: string; qrMode: QrMode },
+  channel: {
+    code: string;
+    displayName: string;
+    bankCode: string;
+    iin: string;
+    receiverId: string;
+    merchantName: string;
+    merchantCity: string;
+    staticQr: string;
+    qrMode: QrMode;
+  },
 ): D1PreparedStatement {
   return db
     .prepare(
       `INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, gateway, active, static_qr, qr_mode)
        VALUES (?1, ?2, ?3, ?4, 'LAK', ?5, ?6, ?7, ?8, 'own_account', 1, ?9, ?10)`,
     )
-    .bind(agencyId, channel.code, channel.receiverId, channel.displayName, channel.bankCode, channel.iin, channel.merchantName, channel.merchantCity, channel.staticQr, channel.qrMode);
+    .bind(
+      agencyId,
+      channel.code,
+      channel.receiverId,
+      channel.displayName,
+      channel.bankCode,
+      channel.iin,
+      channel.merchantName,
+      channel.merchantCity,
+      channel.staticQr,
+      channel.qrMode,
+    );
 }
 
 export function setOwnAccountQrModeStatement(db: D1Database, agencyId: string, code: string, mode: QrMode): D1PreparedStatement {
@@ -504,5 +630,7 @@ export function setOwnAccountQrModeStatement(db: D1Database, agencyId: string, c
 
 /** The window of the witness rule (minutes): reports of one amount this close in bank time are one transfer (decision 046). */
 export function setWitnessWindowStatement(db: D1Database, agencyId: string, code: string, minutes: number): D1PreparedStatement {
-  return db.prepare(`UPDATE payment_channels SET witness_window_minutes = ?3 WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`).bind(agencyId, code, minutes);
+  return db
+    .prepare(`UPDATE payment_channels SET witness_window_minutes = ?3 WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`)
+    .bind(agencyId, code, minutes);
 }

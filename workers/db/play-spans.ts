@@ -28,7 +28,9 @@ export async function playSpans(db: D1Database, agencyId: string, playerId: stri
 export async function endPlayerSession(db: D1Database, agencyId: string, idHash: string, now: number, idleMs: number): Promise<void> {
   await db.batch([
     db
-      .prepare(`UPDATE sessions SET last_seen_at = ?1 WHERE id_hash = ?2 AND agency_id = ?3 AND last_seen_at < ?1 AND ?1 - last_seen_at < ?4 AND expires_at > ?1`)
+      .prepare(
+        `UPDATE sessions SET last_seen_at = ?1 WHERE id_hash = ?2 AND agency_id = ?3 AND last_seen_at < ?1 AND ?1 - last_seen_at < ?4 AND expires_at > ?1`,
+      )
       .bind(now, idHash, agencyId, idleMs),
     db.prepare(`DELETE FROM sessions WHERE id_hash = ?1 AND agency_id = ?2`).bind(idHash, agencyId),
   ]);

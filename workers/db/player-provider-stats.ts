@@ -8,7 +8,10 @@ import type { Provider } from "../core/providers";
 import { exactNumber } from "./provider-stats";
 
 /** One player's day at one provider, replacing earlier figures (a re-run writes the same row). */
-export function upsertPlayerProviderDayStatement(db: D1Database, input: { agencyId: string; playerId: string; provider: Provider; day: string; turnoverMinor: bigint; winLossMinor: bigint; collectedAt: string }): D1PreparedStatement {
+export function upsertPlayerProviderDayStatement(
+  db: D1Database,
+  input: { agencyId: string; playerId: string; provider: Provider; day: string; turnoverMinor: bigint; winLossMinor: bigint; collectedAt: string },
+): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO player_provider_daily (agency_id, player_id, provider, day, turnover_minor, win_loss_minor, collected_at)

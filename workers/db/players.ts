@@ -116,7 +116,13 @@ export async function searchPlayersWithAccount(
     where += ` AND (${containsText("p.username", "?2")} OR ${containsText("p.display_name", "?2")} OR ${containsText("p.phone", "?3")} OR ${containsText("b.account_number", "?3")})`;
   }
   const from = `${WITH_ACCOUNT} WHERE ${where}`;
-  const total = (await db.prepare(`SELECT COUNT(*) AS n ${from}`).bind(...params).first<{ n: number }>())?.n ?? 0;
+  const total =
+    (
+      await db
+        .prepare(`SELECT COUNT(*) AS n ${from}`)
+        .bind(...params)
+        .first<{ n: number }>()
+    )?.n ?? 0;
   const { results } = await db
     .prepare(
       `SELECT p.*, b.account_number
@@ -146,7 +152,9 @@ export function setPlayerPasswordStatement(db: D1Database, agencyId: string, pla
 /** The new password after a staff reset: changes a row only while a change is still required. */
 export function setForcedPasswordStatement(db: D1Database, agencyId: string, playerId: string, passwordHash: string, changedAt: string): D1PreparedStatement {
   return db
-    .prepare(`UPDATE players SET password_hash = ?1, password_changed_at = ?2, must_change_password = 0 WHERE id = ?3 AND agency_id = ?4 AND must_change_password = 1`)
+    .prepare(
+      `UPDATE players SET password_hash = ?1, password_changed_at = ?2, must_change_password = 0 WHERE id = ?3 AND agency_id = ?4 AND must_change_password = 1`,
+    )
     .bind(passwordHash, changedAt, playerId, agencyId);
 }
 
@@ -159,12 +167,16 @@ export function resetPlayerPasswordStatement(db: D1Database, agencyId: string, p
 
 /** Guarded: changes a row only if the player was ACTIVE. */
 export function lockPlayerStatement(db: D1Database, agencyId: string, playerId: string, reason: string): D1PreparedStatement {
-  return db.prepare(`UPDATE players SET status = 'SUSPENDED', locked_reason = ?1 WHERE id = ?2 AND agency_id = ?3 AND status = 'ACTIVE'`).bind(reason, playerId, agencyId);
+  return db
+    .prepare(`UPDATE players SET status = 'SUSPENDED', locked_reason = ?1 WHERE id = ?2 AND agency_id = ?3 AND status = 'ACTIVE'`)
+    .bind(reason, playerId, agencyId);
 }
 
 /** Guarded: changes a row only if the player was SUSPENDED. */
 export function unlockPlayerStatement(db: D1Database, agencyId: string, playerId: string): D1PreparedStatement {
-  return db.prepare(`UPDATE players SET status = 'ACTIVE', locked_reason = NULL WHERE id = ?1 AND agency_id = ?2 AND status = 'SUSPENDED'`).bind(playerId, agencyId);
+  return db
+    .prepare(`UPDATE players SET status = 'ACTIVE', locked_reason = NULL WHERE id = ?1 AND agency_id = ?2 AND status = 'SUSPENDED'`)
+    .bind(playerId, agencyId);
 }
 
 // ---- sessions ------------------------------------------------------------------------------
@@ -243,7 +255,9 @@ export async function listPlayerSessions(db: D1Database, agencyId: string, playe
 }
 
 export async function countPlayerSessions(db: D1Database, agencyId: string, playerId: string): Promise<number> {
-  return (await db.prepare(`SELECT COUNT(*) AS n FROM sessions WHERE agency_id = ?1 AND player_id = ?2`).bind(agencyId, playerId).first<{ n: number }>())?.n ?? 0;
+  return (
+    (await db.prepare(`SELECT COUNT(*) AS n FROM sessions WHERE agency_id = ?1 AND player_id = ?2`).bind(agencyId, playerId).first<{ n: number }>())?.n ?? 0
+  );
 }
 
 export function deletePlayerSessionsStatement(db: D1Database, agencyId: string, playerId: string): D1PreparedStatement {
@@ -320,7 +334,9 @@ export async function sharedFingerprintGroups(
 ): Promise<{ items: SharedFingerprintGroup[]; total: number }> {
   const total = (await db.prepare(`SELECT COUNT(*) AS n FROM (${SHARED_GROUPS})`).bind(agencyId).first<{ n: number }>())?.n ?? 0;
   const { results } = await db
-    .prepare(`${SHARED_GROUPS} ORDER BY last_seen_at DESC, f.fingerprint LIMIT ${Math.floor(paging.pageSize)} OFFSET ${Math.floor((paging.page - 1) * paging.pageSize)}`)
+    .prepare(
+      `${SHARED_GROUPS} ORDER BY last_seen_at DESC, f.fingerprint LIMIT ${Math.floor(paging.pageSize)} OFFSET ${Math.floor((paging.page - 1) * paging.pageSize)}`,
+    )
     .bind(agencyId)
     .all<{ fingerprint: string; players: number; first_seen_at: string; last_seen_at: string }>();
   return { total, items: results.map((g) => ({ fingerprint: g.fingerprint, players: g.players, firstSeenAt: g.first_seen_at, lastSeenAt: g.last_seen_at })) };
@@ -345,7 +361,14 @@ export async function fingerprintAccounts(db: D1Database, agencyId: string, fing
 
 export type PlayerCard = Pick<PlayerRecord, "id" | "username" | "displayName" | "phone" | "status" | "createdAt">;
 
-const toPlayerCard = ({ id, username, displayName, phone, status, createdAt }: PlayerRecord): PlayerCard => ({ id, username, displayName, phone, status, createdAt });
+const toPlayerCard = ({ id, username, displayName, phone, status, createdAt }: PlayerRecord): PlayerCard => ({
+  id,
+  username,
+  displayName,
+  phone,
+  status,
+  createdAt,
+});
 
 export async function findPlayerCard(db: D1Database, agencyId: string, playerId: string): Promise<PlayerCard | null> {
   const player = await findPlayer(db, agencyId, playerId);

@@ -36,7 +36,9 @@ export async function keepProviderMember(
     db
       .prepare(`INSERT INTO provider_members (agency_id, provider, player_id, username, member) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING`)
       .bind(input.agencyId, input.provider, input.playerId, input.username, input.member),
-    db.prepare(`SELECT member FROM provider_members WHERE agency_id = ?1 AND provider = ?2 AND player_id = ?3`).bind(input.agencyId, input.provider, input.playerId),
+    db
+      .prepare(`SELECT member FROM provider_members WHERE agency_id = ?1 AND provider = ?2 AND player_id = ?3`)
+      .bind(input.agencyId, input.provider, input.playerId),
   ]);
   return kept?.results[0]?.member === input.member;
 }

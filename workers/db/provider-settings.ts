@@ -20,7 +20,16 @@ type ProviderSettingsRow = {
 
 function toSetup(row: ProviderSettingsRow): ProviderSetup | null {
   if (!isProvider(row.provider)) return null;
-  return { provider: row.provider, adapter: row.adapter, baseUrl: row.base_url, productCode: row.product_code, lobbyUrl: row.lobby_url, imageUrl: row.image_url, memberPrefix: row.member_prefix ?? null, createdAt: row.created_at };
+  return {
+    provider: row.provider,
+    adapter: row.adapter,
+    baseUrl: row.base_url,
+    productCode: row.product_code,
+    lobbyUrl: row.lobby_url,
+    imageUrl: row.image_url,
+    memberPrefix: row.member_prefix ?? null,
+    createdAt: row.created_at,
+  };
 }
 
 export async function findProviderSetup(db: D1Database, agencyId: string, provider: Provider): Promise<ProviderSetup | null> {
@@ -53,7 +62,11 @@ export function upsertProviderSetupStatement(db: D1Database, agencyId: string, s
 }
 
 /** The player (agency + username) holding an order code, or null when no order has it. */
-export async function findOrderPlayer(db: D1Database, kind: "deposit" | "withdraw", code: string): Promise<{ agencyId: string; playerId: string; username: string } | null> {
+export async function findOrderPlayer(
+  db: D1Database,
+  kind: "deposit" | "withdraw",
+  code: string,
+): Promise<{ agencyId: string; playerId: string; username: string } | null> {
   const table = kind === "deposit" ? "deposit_refs" : "withdraw_refs";
   const row = await db
     .prepare(`SELECT r.agency_id, r.player_id, p.username FROM ${table} r JOIN players p ON p.id = r.player_id AND p.agency_id = r.agency_id WHERE r.code = ?1`)

@@ -107,7 +107,13 @@ export async function listActiveAgencyProviders(db: D1Database): Promise<{ agenc
  * One page: the next `limit` after `afterId` in id order (decision 051: the job's batches),
  * so no run reads every player of a large agency at once.
  */
-export async function listProviderPlayersPage(db: D1Database, agencyId: string, provider: Provider, afterId: string, limit: number): Promise<{ playerId: string; username: string }[]> {
+export async function listProviderPlayersPage(
+  db: D1Database,
+  agencyId: string,
+  provider: Provider,
+  afterId: string,
+  limit: number,
+): Promise<{ playerId: string; username: string }[]> {
   const { results } = await db
     .prepare(
       `SELECT p.id, p.username FROM players p
@@ -132,7 +138,16 @@ export type StatsPass = {
   winLossMinor: number;
 };
 
-type PassRow = { agency_id: string; provider: string; day: string; started_at: string; cursor: string; players: number; turnover_minor: number; win_loss_minor: number };
+type PassRow = {
+  agency_id: string;
+  provider: string;
+  day: string;
+  started_at: string;
+  cursor: string;
+  players: number;
+  turnover_minor: number;
+  win_loss_minor: number;
+};
 
 /**
  * A new pass for each provider-day, unless one is still in progress (it goes on where it
@@ -169,7 +184,16 @@ export async function listOpenStatsPasses(db: D1Database, limit: number): Promis
   for (const r of results) {
     const provider = PROVIDERS.find((p) => p === r.provider);
     if (!provider) continue;
-    out.push({ agencyId: r.agency_id, provider, day: r.day, startedAt: r.started_at, cursor: r.cursor, players: r.players, turnoverMinor: r.turnover_minor, winLossMinor: r.win_loss_minor });
+    out.push({
+      agencyId: r.agency_id,
+      provider,
+      day: r.day,
+      startedAt: r.started_at,
+      cursor: r.cursor,
+      players: r.players,
+      turnoverMinor: r.turnover_minor,
+      winLossMinor: r.win_loss_minor,
+    });
   }
   return out;
 }

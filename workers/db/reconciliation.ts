@@ -45,7 +45,12 @@ type CreditSqlRow = {
  * the deposit it credited (SUCCESS only). `reference` and `raw` come back for the caller to
  * find the order codes they name.
  */
-export async function loadCredits(db: D1Database, agencyId: string, span: Span, reported: { fromIso: string; toIso: string }): Promise<(Omit<CreditRow, "namedOrders"> & { reference: string | null; raw: string | null })[]> {
+export async function loadCredits(
+  db: D1Database,
+  agencyId: string,
+  span: Span,
+  reported: { fromIso: string; toIso: string },
+): Promise<(Omit<CreditRow, "namedOrders"> & { reference: string | null; raw: string | null })[]> {
   const { results } = await db
     .prepare(
       `WITH picked AS (
@@ -86,7 +91,13 @@ export async function loadCredits(db: D1Database, agencyId: string, span: Span, 
     queue: r.queue_status ? { status: r.queue_status, manualCode: r.manual_code, note: r.queue_note } : null,
     deposit:
       r.deposit_code && r.paid_at
-        ? { code: r.deposit_code, provider: r.provider ?? "", paidAt: ms(r.paid_at)!, kipMinor: Number(r.paid_minor ?? 0), creditMinor: Number(r.credit_minor ?? 0) }
+        ? {
+            code: r.deposit_code,
+            provider: r.provider ?? "",
+            paidAt: ms(r.paid_at)!,
+            kipMinor: Number(r.paid_minor ?? 0),
+            creditMinor: Number(r.credit_minor ?? 0),
+          }
         : null,
   }));
 }
@@ -102,7 +113,14 @@ export async function loadDebits(db: D1Database, agencyId: string, span: Span): 
     )
     .bind(agencyId, span.from, span.to)
     .all<{ channel_code: string; bank_transaction_id: string; amount: string; bank_time: number; raw: string | null; sources: string | null }>();
-  return results.map((r) => ({ channelCode: r.channel_code, transferId: r.bank_transaction_id, amount: r.amount, bankTime: Number(r.bank_time), raw: r.raw, sources: sourcesOf(r.sources) }));
+  return results.map((r) => ({
+    channelCode: r.channel_code,
+    transferId: r.bank_transaction_id,
+    amount: r.amount,
+    bankTime: Number(r.bank_time),
+    raw: r.raw,
+    sources: sourcesOf(r.sources),
+  }));
 }
 
 /**
@@ -121,7 +139,16 @@ export async function loadPayouts(db: D1Database, agencyId: string, span: Span):
         ORDER BY r.decided_at, r.code`,
     )
     .bind(agencyId, span.from, span.to)
-    .all<{ code: string; decided_at: number; provider: string; received: string; credit_minor: number | null; created_at: string; paid_at: string | null; account_number: string | null }>();
+    .all<{
+      code: string;
+      decided_at: number;
+      provider: string;
+      received: string;
+      credit_minor: number | null;
+      created_at: string;
+      paid_at: string | null;
+      account_number: string | null;
+    }>();
   return results.map((r) => ({
     code: r.code,
     provider: r.provider,
@@ -146,7 +173,13 @@ export async function loadReportedDeposits(db: D1Database, agencyId: string, rep
     )
     .bind(agencyId, reported.fromIso, reported.toIso)
     .all<{ code: string; provider: string; paid_at: string; paid_minor: number | null; credit_minor: number | null }>();
-  return results.map((r) => ({ code: r.code, provider: r.provider, paidAt: ms(r.paid_at)!, kipMinor: Number(r.paid_minor ?? 0), creditMinor: Number(r.credit_minor ?? 0) }));
+  return results.map((r) => ({
+    code: r.code,
+    provider: r.provider,
+    paidAt: ms(r.paid_at)!,
+    kipMinor: Number(r.paid_minor ?? 0),
+    creditMinor: Number(r.credit_minor ?? 0),
+  }));
 }
 
 /** Statement imports whose bank-time range overlaps the span. */

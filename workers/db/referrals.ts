@@ -16,13 +16,18 @@ export async function findReferralCode(db: D1Database, agencyId: string, playerI
 
 /** Inserts the code unless the player has one; throws on the code's unique index (a collision: retry). */
 export async function insertReferralCode(db: D1Database, agencyId: string, playerId: string, code: string): Promise<void> {
-  await db.prepare(`INSERT INTO referral_codes (agency_id, player_id, code) VALUES (?1, ?2, ?3) ON CONFLICT (agency_id, player_id) DO NOTHING`).bind(agencyId, playerId, code).run();
+  await db
+    .prepare(`INSERT INTO referral_codes (agency_id, player_id, code) VALUES (?1, ?2, ?3) ON CONFLICT (agency_id, player_id) DO NOTHING`)
+    .bind(agencyId, playerId, code)
+    .run();
 }
 
 /** The player holding a code, with their name (for "invited by") and phone (the tie's check, decision 049), or null. */
 export async function findCodeHolder(db: D1Database, agencyId: string, code: string): Promise<{ playerId: string; displayName: string; phone: string } | null> {
   const row = await db
-    .prepare(`SELECT c.player_id, p.display_name, p.phone FROM referral_codes c JOIN players p ON p.id = c.player_id AND p.agency_id = c.agency_id WHERE c.agency_id = ?1 AND c.code = ?2`)
+    .prepare(
+      `SELECT c.player_id, p.display_name, p.phone FROM referral_codes c JOIN players p ON p.id = c.player_id AND p.agency_id = c.agency_id WHERE c.agency_id = ?1 AND c.code = ?2`,
+    )
     .bind(agencyId, code)
     .first<{ player_id: string; display_name: string; phone: string }>();
   return row ? { playerId: row.player_id, displayName: row.display_name, phone: row.phone } : null;
@@ -108,7 +113,9 @@ export async function listReferrals(db: D1Database, agencyId: string, referrerId
 /** Stops a referral counting, once: the first reason found is the one kept. */
 export function stopCountingStatement(db: D1Database, agencyId: string, referredPlayerId: string, reason: NotCountingReason): D1PreparedStatement {
   return db
-    .prepare(`UPDATE referrals SET counts = 0, reason = ?3, reason_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE agency_id = ?1 AND referred_player_id = ?2 AND counts = 1`)
+    .prepare(
+      `UPDATE referrals SET counts = 0, reason = ?3, reason_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE agency_id = ?1 AND referred_player_id = ?2 AND counts = 1`,
+    )
     .bind(agencyId, referredPlayerId, reason);
 }
 
@@ -128,7 +135,10 @@ export async function fingerprintsOf(db: D1Database, agencyId: string, playerIds
 
 /** The IP addresses the player's current sessions came from (the registration flag, decision 049). */
 export async function sessionIpsOf(db: D1Database, agencyId: string, playerId: string): Promise<string[]> {
-  const { results } = await db.prepare(`SELECT DISTINCT ip FROM sessions WHERE agency_id = ?1 AND player_id = ?2 AND ip IS NOT NULL`).bind(agencyId, playerId).all<{ ip: string }>();
+  const { results } = await db
+    .prepare(`SELECT DISTINCT ip FROM sessions WHERE agency_id = ?1 AND player_id = ?2 AND ip IS NOT NULL`)
+    .bind(agencyId, playerId)
+    .all<{ ip: string }>();
   return results.map((r) => r.ip);
 }
 
@@ -152,7 +162,11 @@ export async function banksOf(db: D1Database, agencyId: string, playerIds: strin
     .all<{ player_id: string; bank_code: string | null; account_number: string | null; account_name: string | null }>();
   for (const r of results) {
     if (!r.bank_code || !r.account_number) continue;
-    (out.get(r.player_id) ?? out.set(r.player_id, []).get(r.player_id)!).push({ bankCode: r.bank_code, accountNumber: r.account_number, accountName: r.account_name });
+    (out.get(r.player_id) ?? out.set(r.player_id, []).get(r.player_id)!).push({
+      bankCode: r.bank_code,
+      accountNumber: r.account_number,
+      accountName: r.account_name,
+    });
   }
   return out;
 }
@@ -199,9 +213,18 @@ export async function sumWithdrawnCredit(db: D1Database, agencyId: string, fromI
 type SettingsRow = { enabled: number; mode: ReferralMode; percent_bp: number; weekly_cap_minor: number; turnover_multiplier: number };
 
 export async function readReferralSettings(db: D1Database, agencyId: string): Promise<ReferralSettings> {
-  const row = await db.prepare(`SELECT enabled, mode, percent_bp, weekly_cap_minor, turnover_multiplier FROM referral_settings WHERE agency_id = ?1`).bind(agencyId).first<SettingsRow>();
+  const row = await db
+    .prepare(`SELECT enabled, mode, percent_bp, weekly_cap_minor, turnover_multiplier FROM referral_settings WHERE agency_id = ?1`)
+    .bind(agencyId)
+    .first<SettingsRow>();
   if (!row) return DEFAULT_REFERRAL_SETTINGS;
-  return { enabled: row.enabled === 1, mode: row.mode, percentBp: row.percent_bp, weeklyCapMinor: BigInt(row.weekly_cap_minor), turnoverMultiplier: row.turnover_multiplier };
+  return {
+    enabled: row.enabled === 1,
+    mode: row.mode,
+    percentBp: row.percent_bp,
+    weeklyCapMinor: BigInt(row.weekly_cap_minor),
+    turnoverMultiplier: row.turnover_multiplier,
+  };
 }
 
 export function upsertReferralSettingsStatement(db: D1Database, agencyId: string, s: ReferralSettings): D1PreparedStatement {
@@ -267,7 +290,11 @@ const toClaim = (r: ClaimRow): ReferralClaim => ({
 });
 
 /** The claim row, once per referrer and week: false when another post got there first. */
-export async function insertReferralClaim(db: D1Database, agencyId: string, claim: Omit<ReferralClaim, "status" | "createdAt" | "creditedAt">): Promise<boolean> {
+export async function insertReferralClaim(
+  db: D1Database,
+  agencyId: string,
+  claim: Omit<ReferralClaim, "status" | "createdAt" | "creditedAt">,
+): Promise<boolean> {
   const result = await db
     .prepare(
       `INSERT INTO referral_claims (agency_id, referrer_player_id, week_start, provider, mode, percent_bp, turnover_multiplier, referred_count, basis_minor, amount_minor, capped)
@@ -291,14 +318,19 @@ export async function insertReferralClaim(db: D1Database, agencyId: string, clai
 }
 
 export async function findReferralClaim(db: D1Database, agencyId: string, referrerId: string, weekStart: string): Promise<ReferralClaim | null> {
-  const row = await db.prepare(`SELECT * FROM referral_claims WHERE agency_id = ?1 AND referrer_player_id = ?2 AND week_start = ?3`).bind(agencyId, referrerId, weekStart).first<ClaimRow>();
+  const row = await db
+    .prepare(`SELECT * FROM referral_claims WHERE agency_id = ?1 AND referrer_player_id = ?2 AND week_start = ?3`)
+    .bind(agencyId, referrerId, weekStart)
+    .first<ClaimRow>();
   return row ? toClaim(row) : null;
 }
 
 /** The wallet credited a PENDING claim at the provider. */
 export async function settleClaim(db: D1Database, agencyId: string, referrerId: string, weekStart: string): Promise<void> {
   await db
-    .prepare(`UPDATE referral_claims SET status = 'CREDITED', credited_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE agency_id = ?1 AND referrer_player_id = ?2 AND week_start = ?3 AND status = 'PENDING'`)
+    .prepare(
+      `UPDATE referral_claims SET status = 'CREDITED', credited_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE agency_id = ?1 AND referrer_player_id = ?2 AND week_start = ?3 AND status = 'PENDING'`,
+    )
     .bind(agencyId, referrerId, weekStart)
     .run();
 }
@@ -306,7 +338,9 @@ export async function settleClaim(db: D1Database, agencyId: string, referrerId: 
 /** Claims, newest week first (`referrerId` null: the agency's). */
 export async function listReferralClaims(db: D1Database, agencyId: string, referrerId: string | null, limit = 200): Promise<ReferralClaim[]> {
   const { results } = await db
-    .prepare(`SELECT * FROM referral_claims WHERE agency_id = ?1 AND (?2 IS NULL OR referrer_player_id = ?2) ORDER BY week_start DESC, created_at DESC LIMIT ?3`)
+    .prepare(
+      `SELECT * FROM referral_claims WHERE agency_id = ?1 AND (?2 IS NULL OR referrer_player_id = ?2) ORDER BY week_start DESC, created_at DESC LIMIT ?3`,
+    )
     .bind(agencyId, referrerId, limit)
     .all<ClaimRow>();
   return results.map(toClaim);

@@ -24,7 +24,10 @@ export type DepositFigures = { period: string; provider: string; manual: number;
 export type WithdrawFigures = { period: string; provider: string; n: number; credit: number; kip: number; deducted: number };
 export type RefundRow = { period: string; amount: string | null };
 
-export async function loadMoneyFigures(db: D1Database, w: ReportWindow): Promise<{ deposits: DepositFigures[]; withdrawals: WithdrawFigures[]; refunds: RefundRow[] }> {
+export async function loadMoneyFigures(
+  db: D1Database,
+  w: ReportWindow,
+): Promise<{ deposits: DepositFigures[]; withdrawals: WithdrawFigures[]; refunds: RefundRow[] }> {
   const args = [w.agencyId, w.fromIso, w.toIsoExclusive];
   const [deposits, withdrawals, refunds] = await db.batch<Record<string, unknown>>([
     db
@@ -51,8 +54,21 @@ export async function loadMoneyFigures(db: D1Database, w: ReportWindow): Promise
       .bind(...args),
   ]);
   return {
-    deposits: (deposits.results as DepositFigures[]).map((r) => ({ ...r, manual: Number(r.manual), n: Number(r.n), kip: Number(r.kip), credit: Number(r.credit), bonus: Number(r.bonus) })),
-    withdrawals: (withdrawals.results as WithdrawFigures[]).map((r) => ({ ...r, n: Number(r.n), credit: Number(r.credit), kip: Number(r.kip), deducted: Number(r.deducted) })),
+    deposits: (deposits.results as DepositFigures[]).map((r) => ({
+      ...r,
+      manual: Number(r.manual),
+      n: Number(r.n),
+      kip: Number(r.kip),
+      credit: Number(r.credit),
+      bonus: Number(r.bonus),
+    })),
+    withdrawals: (withdrawals.results as WithdrawFigures[]).map((r) => ({
+      ...r,
+      n: Number(r.n),
+      credit: Number(r.credit),
+      kip: Number(r.kip),
+      deducted: Number(r.deducted),
+    })),
     refunds: refunds.results as RefundRow[],
   };
 }
@@ -68,7 +84,11 @@ export type PlayersFigures = {
 export async function loadPlayersFigures(db: D1Database, w: ReportWindow): Promise<PlayersFigures> {
   const args = [w.agencyId, w.fromIso, w.toIsoExclusive];
   const [registrations, firsts, active, totals] = await db.batch<Record<string, unknown>>([
-    db.prepare(`SELECT ${period("created_at", w.grouping)} AS period, COUNT(*) AS n FROM players WHERE agency_id = ?1 AND created_at >= ?2 AND created_at < ?3 GROUP BY 1`).bind(...args),
+    db
+      .prepare(
+        `SELECT ${period("created_at", w.grouping)} AS period, COUNT(*) AS n FROM players WHERE agency_id = ?1 AND created_at >= ?2 AND created_at < ?3 GROUP BY 1`,
+      )
+      .bind(...args),
     db
       .prepare(
         `SELECT ${period("first_deposit_at", w.grouping)} AS period, COUNT(*) AS n,
@@ -77,7 +97,9 @@ export async function loadPlayersFigures(db: D1Database, w: ReportWindow): Promi
       )
       .bind(...args),
     db
-      .prepare(`SELECT ${period("paid_at", w.grouping)} AS period, COUNT(DISTINCT player_id) AS n FROM deposit_orders_view WHERE ${DEPOSIT_PAID} AND ${NOT_MANUAL} GROUP BY 1`)
+      .prepare(
+        `SELECT ${period("paid_at", w.grouping)} AS period, COUNT(DISTINCT player_id) AS n FROM deposit_orders_view WHERE ${DEPOSIT_PAID} AND ${NOT_MANUAL} GROUP BY 1`,
+      )
       .bind(...args),
     db
       .prepare(
@@ -89,7 +111,11 @@ export async function loadPlayersFigures(db: D1Database, w: ReportWindow): Promi
   const total = (totals.results[0] ?? {}) as { active?: number; converted?: number };
   return {
     registrations: (registrations.results as { period: string; n: number }[]).map((r) => ({ period: r.period, n: Number(r.n) })),
-    firstDeposits: (firsts.results as { period: string; n: number; converted: number }[]).map((r) => ({ period: r.period, n: Number(r.n), converted: Number(r.converted) })),
+    firstDeposits: (firsts.results as { period: string; n: number; converted: number }[]).map((r) => ({
+      period: r.period,
+      n: Number(r.n),
+      converted: Number(r.converted),
+    })),
     active: (active.results as { period: string; n: number }[]).map((r) => ({ period: r.period, n: Number(r.n) })),
     totals: { activeDepositors: Number(total.active ?? 0), converted: Number(total.converted ?? 0) },
   };
@@ -107,7 +133,11 @@ export async function loadPromotionFigures(db: D1Database, w: Omit<ReportWindow,
   const args = [w.agencyId, w.fromIso, w.toIsoExclusive];
   const [promotions, claims, ended, bonus, deducted] = await db.batch<Record<string, unknown>>([
     db.prepare(`SELECT id, title, status FROM promotions WHERE agency_id = ?1`).bind(w.agencyId),
-    db.prepare(`SELECT promotion_id AS promotionId, COUNT(*) AS n FROM promotion_usages_view WHERE agency_id = ?1 AND claimed_at >= ?2 AND claimed_at < ?3 GROUP BY 1`).bind(...args),
+    db
+      .prepare(
+        `SELECT promotion_id AS promotionId, COUNT(*) AS n FROM promotion_usages_view WHERE agency_id = ?1 AND claimed_at >= ?2 AND claimed_at < ?3 GROUP BY 1`,
+      )
+      .bind(...args),
     db
       .prepare(
         `SELECT promotion_id AS promotionId, status, COUNT(*) AS n FROM promotion_usages_view
@@ -115,10 +145,14 @@ export async function loadPromotionFigures(db: D1Database, w: Omit<ReportWindow,
       )
       .bind(...args),
     db
-      .prepare(`SELECT promotion_id AS promotionId, SUM(bonus_minor) AS given FROM deposit_orders_view WHERE ${DEPOSIT_PAID} AND promotion_id IS NOT NULL GROUP BY 1`)
+      .prepare(
+        `SELECT promotion_id AS promotionId, SUM(bonus_minor) AS given FROM deposit_orders_view WHERE ${DEPOSIT_PAID} AND promotion_id IS NOT NULL GROUP BY 1`,
+      )
       .bind(...args),
     db
-      .prepare(`SELECT promotion_id AS promotionId, SUM(deducted_minor) AS deducted FROM withdraw_orders_view WHERE ${WITHDRAW_PAID} AND promotion_id IS NOT NULL GROUP BY 1`)
+      .prepare(
+        `SELECT promotion_id AS promotionId, SUM(deducted_minor) AS deducted FROM withdraw_orders_view WHERE ${WITHDRAW_PAID} AND promotion_id IS NOT NULL GROUP BY 1`,
+      )
       .bind(...args),
   ]);
   const rows = (r: D1Result<Record<string, unknown>>, key: string) => r.results.map((row) => ({ ...row, [key]: Number(row[key] ?? 0) }));

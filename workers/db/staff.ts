@@ -120,7 +120,13 @@ export async function setTotpSecret(db: D1Database, staffId: string, secret: str
 }
 
 /** Lost phone: no second factor, and a new enrolment link. */
-export function resetSecondFactorStatement(db: D1Database, agencyId: string, staffId: string, enrolTokenHash: string, enrolExpiresAt: number): D1PreparedStatement {
+export function resetSecondFactorStatement(
+  db: D1Database,
+  agencyId: string,
+  staffId: string,
+  enrolTokenHash: string,
+  enrolExpiresAt: number,
+): D1PreparedStatement {
   return db
     .prepare(`UPDATE staff SET totp_secret = NULL, totp_last_step = 0, enrol_token_hash = ?1, enrol_expires_at = ?2 WHERE id = ?3 AND agency_id = ?4`)
     .bind(enrolTokenHash, enrolExpiresAt, staffId, agencyId);
@@ -132,7 +138,9 @@ export function resetSecondFactorStatement(db: D1Database, agencyId: string, sta
  */
 export async function finishEnrolment(db: D1Database, staffId: string, enrolTokenHash: string | null, passwordHash: string, at: string): Promise<boolean> {
   const burned = await db
-    .prepare(`UPDATE staff SET password_hash = ?1, enrol_token_hash = NULL, enrol_expires_at = NULL, last_login_at = ?2 WHERE id = ?3 AND enrol_token_hash = ?4`)
+    .prepare(
+      `UPDATE staff SET password_hash = ?1, enrol_token_hash = NULL, enrol_expires_at = NULL, last_login_at = ?2 WHERE id = ?3 AND enrol_token_hash = ?4`,
+    )
     .bind(passwordHash, at, staffId, enrolTokenHash)
     .run();
   return (burned.meta.changes ?? 0) === 1;

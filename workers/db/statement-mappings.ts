@@ -14,7 +14,13 @@ export async function findStatementMapping(db: D1Database, agencyId: string, cha
   return row ? (JSON.parse(row.mapping_json) as StatementMapping) : null;
 }
 
-export function saveStatementMappingStatement(db: D1Database, agencyId: string, channelCode: string, mapping: StatementMapping, updatedBy: string | null): D1PreparedStatement {
+export function saveStatementMappingStatement(
+  db: D1Database,
+  agencyId: string,
+  channelCode: string,
+  mapping: StatementMapping,
+  updatedBy: string | null,
+): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO statement_mappings (agency_id, channel_code, mapping_json, updated_by) VALUES (?1, ?2, ?3, ?4)
@@ -46,7 +52,14 @@ export async function findStatementUpload(db: D1Database, agencyId: string, id: 
     .bind(agencyId, id)
     .first<{ id: string; channel_code: string; file_name: string; content: string; created_at: number; result_json: string | null }>();
   return row
-    ? { id: row.id, channelCode: row.channel_code, fileName: row.file_name, content: row.content, createdAt: row.created_at, result: row.result_json ? JSON.parse(row.result_json) : null }
+    ? {
+        id: row.id,
+        channelCode: row.channel_code,
+        fileName: row.file_name,
+        content: row.content,
+        createdAt: row.created_at,
+        result: row.result_json ? JSON.parse(row.result_json) : null,
+      }
     : null;
 }
 

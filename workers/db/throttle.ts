@@ -14,7 +14,10 @@ export async function latestLockedUntil(db: D1Database, keys: string[]): Promise
 }
 
 export async function findThrottleCounter(db: D1Database, key: string): Promise<ThrottleCounter | null> {
-  const row = await db.prepare(`SELECT failures, window_started_at FROM throttles WHERE key = ?1`).bind(key).first<{ failures: number; window_started_at: number }>();
+  const row = await db
+    .prepare(`SELECT failures, window_started_at FROM throttles WHERE key = ?1`)
+    .bind(key)
+    .first<{ failures: number; window_started_at: number }>();
   return row ? { failures: row.failures, windowStartedAt: row.window_started_at } : null;
 }
 

@@ -22,7 +22,13 @@ type PayoutStatus =
 export interface PaymentGatewayPort {
   requestPayout(input: PayoutRequest): Promise<{ kind: "accepted" } | { kind: "refused"; code: string } | { kind: "unknown"; reason: string }>;
   payoutStatus(reference: string): Promise<PayoutStatus>;
-  createQr(input: { reference: string; amount: string; callbackUrl: string; expiresInSeconds: number; receiver: QrReceiver }): Promise<{ kind: "ok"; payload: string; expiresAt: string } | { kind: "unavailable"; reason: string }>;
+  createQr(input: {
+    reference: string;
+    amount: string;
+    callbackUrl: string;
+    expiresInSeconds: number;
+    receiver: QrReceiver;
+  }): Promise<{ kind: "ok"; payload: string; expiresAt: string } | { kind: "unavailable"; reason: string }>;
   paymentStatus(reference: string): Promise<PaymentStatus>;
 }
 

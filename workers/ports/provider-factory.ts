@@ -1,7 +1,15 @@
 import type { Provider } from "../core/providers";
 import { PROVIDER_USERNAME_RULES, providerUsernameFor, type UsernameRule } from "../core/provider-username";
 import type { ProviderSetup } from "../core/provider-setup";
-import { sandboxPort, UnconfiguredProviderAdapter, type GameProviderPort, type LaunchGame, type PeriodSummary, type SummaryInput, type TransferOutcome } from "./provider";
+import {
+  sandboxPort,
+  UnconfiguredProviderAdapter,
+  type GameProviderPort,
+  type LaunchGame,
+  type PeriodSummary,
+  type SummaryInput,
+  type TransferOutcome,
+} from "./provider";
 import { AmbSuperApiAdapter } from "./providers/amb";
 import { BetflixAdapter } from "./providers/betflix";
 import type { MemberBook } from "./providers/betflix-members";

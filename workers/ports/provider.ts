@@ -7,10 +7,7 @@ import { parseAmount, parseSignedAmount } from "../core/money";
  * after a timeout or a 5xx the outcome is UNKNOWN and is resolved by transferStatus(ref),
  * never by a new transfer under a new reference.
  */
-export type TransferOutcome =
-  | { kind: "ok"; balance: string; txId: string }
-  | { kind: "refused"; code: string }
-  | { kind: "unknown"; reason: string };
+export type TransferOutcome = { kind: "ok"; balance: string; txId: string } | { kind: "refused"; code: string } | { kind: "unknown"; reason: string };
 
 export type TransferStatus = { kind: "success" } | { kind: "failed" } | { kind: "not-found" } | { kind: "unknown"; reason: string };
 
@@ -118,7 +115,9 @@ class SandboxProviderAdapter implements GameProviderPort {
   /** The sandbox answers a path of its own; the portal serves it under /sandbox/provider. */
   async launchUrl(username: string, lang: string, game?: LaunchGame | null) {
     try {
-      const res = await this.call(`/launch?username=${encodeURIComponent(username)}&lang=${encodeURIComponent(lang)}${game ? `&game=${encodeURIComponent(game.code)}` : ""}`);
+      const res = await this.call(
+        `/launch?username=${encodeURIComponent(username)}&lang=${encodeURIComponent(lang)}${game ? `&game=${encodeURIComponent(game.code)}` : ""}`,
+      );
       if (!res.ok) return { kind: "unavailable" as const, reason: `HTTP ${res.status}` };
       const body = (await res.json()) as { data?: { url?: string } };
       if (!body.data?.url) return { kind: "unavailable" as const, reason: "bad answer" };
@@ -275,7 +274,8 @@ export function vientianeWindow(from: string, to: string): { start: number; end:
   if (!DAY.test(from) || !DAY.test(to)) return null;
   const a = Date.parse(`${from}T00:00:00Z`);
   const b = Date.parse(`${to}T00:00:00Z`);
-  if (!Number.isFinite(a) || !Number.isFinite(b) || new Date(a).toISOString().slice(0, 10) !== from || new Date(b).toISOString().slice(0, 10) !== to || b < a) return null;
+  if (!Number.isFinite(a) || !Number.isFinite(b) || new Date(a).toISOString().slice(0, 10) !== from || new Date(b).toISOString().slice(0, 10) !== to || b < a)
+    return null;
   return { start: a - VIENTIANE_OFFSET_MS, end: b + DAY_MS - VIENTIANE_OFFSET_MS };
 }
 

@@ -69,7 +69,12 @@ export async function getDepositDetail(env: Env, agencyId: string, code: string)
   const found = await findAgencyDepositOrder(env.DB, agencyId, code);
   if (!found) return null;
   const wallet = walletOf(env, agencyId, found.playerId);
-  const [order, ledger, retries, transfers] = await Promise.all([wallet.getDeposit(code), wallet.ledgerFor(code), wallet.settlementRetries(code), witnessesOfOrder(env.DB, agencyId, code)]);
+  const [order, ledger, retries, transfers] = await Promise.all([
+    wallet.getDeposit(code),
+    wallet.ledgerFor(code),
+    wallet.settlementRetries(code),
+    witnessesOfOrder(env.DB, agencyId, code),
+  ]);
   return {
     row: {
       code: found.code,
@@ -99,7 +104,12 @@ export type RetryOutcome = StaffRetryResult["kind"];
  * press (see PlayerWallet.retryFailedSettlement). Audited right after the wallet answers,
  * with its before/after, whatever the outcome (a refused press is recorded too).
  */
-export async function retryDeposit(env: Env, actor: AuditActor, code: string, expectedRetries: number): Promise<{ kind: RetryOutcome | "not-found"; order: DepositOrder | null }> {
+export async function retryDeposit(
+  env: Env,
+  actor: AuditActor,
+  code: string,
+  expectedRetries: number,
+): Promise<{ kind: RetryOutcome | "not-found"; order: DepositOrder | null }> {
   const found = await findAgencyDepositOrder(env.DB, actor.agencyId, code);
   if (!found) return { kind: "not-found", order: null };
   const wallet = walletOf(env, actor.agencyId, found.playerId);

@@ -36,7 +36,7 @@ import { twinsOfPayment, witnessesOfQueuedPayment, type PaymentTwin } from "./ba
  * guarded UPDATE (OPEN -> RESOLVING): a second or concurrent press changes nothing.
  */
 
-export {  UNMATCHED_STATUSES };
+export { UNMATCHED_STATUSES };
 export type { UnmatchedPayment, PaymentTwin };
 
 /**
@@ -197,7 +197,9 @@ export async function resolveWithCredit(
   actor: AuditActor,
   id: string,
   input: HandCreditInput,
-): Promise<{ ok: true; order: DepositOrder; payment: UnmatchedPayment } | { ok: false; error: ResolveError; payment?: UnmatchedPayment; twins?: PaymentTwin[] }> {
+): Promise<
+  { ok: true; order: DepositOrder; payment: UnmatchedPayment } | { ok: false; error: ResolveError; payment?: UnmatchedPayment; twins?: PaymentTwin[] }
+> {
   const now = Date.now();
   let payment = await getUnmatched(env.DB, agency.id, id);
   if (!payment) return { ok: false, error: "NOT_FOUND" };
@@ -219,7 +221,9 @@ export async function resolveWithCredit(
     credit: p.credit,
     rateSell: p.rateSell,
     manualCode: p.manualCode,
-    ...(p.overrideReason ? { override: { reason: p.overrideReason, twins: p.twins.map((t) => ({ orderCode: t.orderCode, source: t.source, id: t.witnessId })) } } : {}),
+    ...(p.overrideReason
+      ? { override: { reason: p.overrideReason, twins: p.twins.map((t) => ({ orderCode: t.orderCode, source: t.source, id: t.witnessId })) } }
+      : {}),
   };
   const [claim] = await env.DB.batch([
     claimUnmatchedForCreditStatement(env.DB, {
@@ -235,7 +239,12 @@ export async function resolveWithCredit(
       claimedAt: now,
       overrideReason: p.overrideReason,
     }),
-    auditIfChanged(env.DB, actor, { action: "payment.credit", target: id, before: { status: "OPEN", kind: payment.kind, reference: payment.reference, amount: p.amount }, after }),
+    auditIfChanged(env.DB, actor, {
+      action: "payment.credit",
+      target: id,
+      before: { status: "OPEN", kind: payment.kind, reference: payment.reference, amount: p.amount },
+      after,
+    }),
   ]);
   if ((claim.meta.changes ?? 0) === 0) return { ok: false, error: "ALREADY_RESOLVED", payment: (await getUnmatched(env.DB, agency.id, id)) ?? payment };
   payment = (await getUnmatched(env.DB, agency.id, id))!;
@@ -269,7 +278,14 @@ async function finishCredit(env: Env, agency: Agency, actor: AuditActor, payment
       action: "payment.credited",
       target: payment.id,
       before: { status: "RESOLVING" },
-      after: { status: "CREDITED", manualCode: made.order.code, orderStatus: made.order.status, player: player!.username, provider: payment.resolvedProvider, credit: made.order.credit },
+      after: {
+        status: "CREDITED",
+        manualCode: made.order.code,
+        orderStatus: made.order.status,
+        player: player!.username,
+        provider: payment.resolvedProvider,
+        credit: made.order.credit,
+      },
     }),
   ]);
   return { ok: true as const, order: made.order, payment: (await getUnmatched(env.DB, agency.id, payment.id))! };
@@ -290,7 +306,12 @@ export async function resolveAsRefunded(
   const resolvedAt = new Date().toISOString();
   const [claim] = await env.DB.batch([
     markUnmatchedRefundedStatement(env.DB, { id, agencyId: actor.agencyId, note: text.slice(0, 500), staffUsername: actor.staffUsername, resolvedAt }),
-    auditIfChanged(env.DB, actor, { action: "payment.refunded", target: id, before: { status: "OPEN", kind: payment.kind, reference: payment.reference, amount: payment.amount }, after: { status: "REFUNDED", note: text.slice(0, 500) } }),
+    auditIfChanged(env.DB, actor, {
+      action: "payment.refunded",
+      target: id,
+      before: { status: "OPEN", kind: payment.kind, reference: payment.reference, amount: payment.amount },
+      after: { status: "REFUNDED", note: text.slice(0, 500) },
+    }),
   ]);
   if ((claim.meta.changes ?? 0) === 0) return { ok: false, error: "ALREADY_RESOLVED", payment: (await getUnmatched(env.DB, actor.agencyId, id)) ?? payment };
   if (payment.kind !== "UNKNOWN_REFERENCE" && payment.orderPlayerId) {
@@ -298,4 +319,3 @@ export async function resolveAsRefunded(
   }
   return { ok: true, payment: (await getUnmatched(env.DB, actor.agencyId, id))! };
 }
-

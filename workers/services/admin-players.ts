@@ -54,7 +54,12 @@ const toSummary = (player: PlayerRecord): PlayerSummary => ({
  * One box finds a player by username, display name, phone or bank account number (spaces
  * and dashes ignored for the numbers). Empty: the newest players.
  */
-export async function searchPlayers(db: D1Database, agencyId: string, query: string, paging: { page: number; pageSize: number }): Promise<{ items: PlayerSummary[]; total: number }> {
+export async function searchPlayers(
+  db: D1Database,
+  agencyId: string,
+  query: string,
+  paging: { page: number; pageSize: number },
+): Promise<{ items: PlayerSummary[]; total: number }> {
   const { items, total } = await searchPlayersWithAccount(db, agencyId, query, paging);
   return { total, items: items.map(toSummary) };
 }
@@ -64,7 +69,16 @@ export type PlayerDetail = {
   bankAccounts: BankAccount[];
   deposits: { code: string; provider: string; amount: string; credit: string; status: string; flag: string | null; createdAt: string }[];
   withdrawals: { code: string; provider: string; credit: string; received: string; status: string; review: string; reason: string | null; createdAt: string }[];
-  promotions: { id: string; promotionId: string; provider: string; status: string; depositCode: string | null; bonus: string | null; reason: string | null; claimedAt: string }[];
+  promotions: {
+    id: string;
+    promotionId: string;
+    provider: string;
+    status: string;
+    depositCode: string | null;
+    bonus: string | null;
+    reason: string | null;
+    claimedAt: string;
+  }[];
   sessions: { idHash: string; createdAt: number; lastSeenAt: number; userAgent: string | null; ip: string | null }[];
   fingerprints: { fingerprint: string; firstSeenAt: string; lastSeenAt: string; seenCount: number; sharedWith: number }[];
   /** The player's own limits and break (decision 025): shown to staff, never changed by them. */
@@ -142,7 +156,12 @@ export async function endPlayerSessions(db: D1Database, actor: AuditActor, playe
   const before = await findPlayerWithAccount(db, actor.agencyId, playerId);
   if (!before) return { ok: false, error: "NOT_FOUND" };
   const [, deleted] = await db.batch([
-    auditStatement(db, actor, { action: "player.end-sessions", target: playerId, before: { username: before.username, sessions: await countPlayerSessions(db, actor.agencyId, playerId) }, after: { sessions: 0 } }),
+    auditStatement(db, actor, {
+      action: "player.end-sessions",
+      target: playerId,
+      before: { username: before.username, sessions: await countPlayerSessions(db, actor.agencyId, playerId) },
+      after: { sessions: 0 },
+    }),
     deletePlayerSessionsStatement(db, actor.agencyId, playerId),
   ]);
   const ended = deleted.meta.changes ?? 0;
@@ -163,7 +182,11 @@ function temporaryPassword(length = 10): string {
  * clear nor audited), must_change_password = 1, every session ends. At the next login the
  * player is sent to /player/password and must choose their own before anything else.
  */
-export async function resetPlayerPassword(db: D1Database, actor: AuditActor, playerId: string): Promise<{ ok: true; temporaryPassword: string; player: PlayerSummary } | { ok: false; error: "NOT_FOUND" }> {
+export async function resetPlayerPassword(
+  db: D1Database,
+  actor: AuditActor,
+  playerId: string,
+): Promise<{ ok: true; temporaryPassword: string; player: PlayerSummary } | { ok: false; error: "NOT_FOUND" }> {
   const before = await findPlayerWithAccount(db, actor.agencyId, playerId);
   if (!before) return { ok: false, error: "NOT_FOUND" };
   const password = temporaryPassword();

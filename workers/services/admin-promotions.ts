@@ -6,8 +6,15 @@ import { PROVIDERS, type Provider } from "../core/providers";
 import { readAgencySettings, type AgencySettings } from "../db/agencies";
 import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
 import {
-  findPromotion, insertPromotionStatement, listPromotions as listCatalogue, promotionAuditState, setPromotionStatusStatement, updatePromotionStatement,
-  type PromotionRecord, type PromotionStatus, type PromotionValues,
+  findPromotion,
+  insertPromotionStatement,
+  listPromotions as listCatalogue,
+  promotionAuditState,
+  setPromotionStatusStatement,
+  updatePromotionStatement,
+  type PromotionRecord,
+  type PromotionStatus,
+  type PromotionValues,
 } from "../db/promotions";
 
 /**
@@ -91,7 +98,9 @@ export async function promotionEditPage(db: D1Database, agencyId: string, id: st
   return promotion ? { promotion, values: promotionFormValues(promotion) } : null;
 }
 
-export type PromotionResult = { ok: true; id: string } | { ok: false; code: "NOT_FOUND" | "STALE" | "PROVIDER_NOT_ENABLED" | "SET_AMOUNT_OUT_OF_LIMITS"; field?: keyof PromotionInput };
+export type PromotionResult =
+  | { ok: true; id: string }
+  | { ok: false; code: "NOT_FOUND" | "STALE" | "PROVIDER_NOT_ENABLED" | "SET_AMOUNT_OUT_OF_LIMITS"; field?: keyof PromotionInput };
 
 /** The rules the schema cannot know: the agency's providers and its deposit limits. */
 function checkAgainstAgency(input: PromotionInput, agency: AgencySettings): PromotionResult | null {
@@ -99,7 +108,8 @@ function checkAgainstAgency(input: PromotionInput, agency: AgencySettings): Prom
   if (input.setAmount !== undefined) {
     // a set amount is a deposit: within the agency's deposit limits, by the deposit's own rule
     const amount = parseAmount(input.setAmount, "LAK") ?? 0n;
-    if (limitError(amount, { min: agency.limits.depositMin, max: agency.limits.depositMax }, "LAK")) return { ok: false, code: "SET_AMOUNT_OUT_OF_LIMITS", field: "setAmount" };
+    if (limitError(amount, { min: agency.limits.depositMin, max: agency.limits.depositMax }, "LAK"))
+      return { ok: false, code: "SET_AMOUNT_OUT_OF_LIMITS", field: "setAmount" };
   }
   return null;
 }
@@ -173,7 +183,12 @@ export async function updatePromotion(db: D1Database, actor: AuditActor, id: str
   const values = valuesOf(input);
   const [updated] = await db.batch([
     updatePromotionStatement(db, actor.agencyId, id, current.updatedAt, values),
-    auditIfChanged(db, actor, { action: "promotion.update", target: id, before: promotionAuditState(currentValues(current)), after: promotionAuditState(values) }),
+    auditIfChanged(db, actor, {
+      action: "promotion.update",
+      target: id,
+      before: promotionAuditState(currentValues(current)),
+      after: promotionAuditState(values),
+    }),
   ]);
   return (updated.meta.changes ?? 0) === 1 ? { ok: true, id } : { ok: false, code: "STALE" };
 }
@@ -186,7 +201,12 @@ export async function setPromotionStatus(db: D1Database, actor: AuditActor, id: 
   if (current.status === status) return { ok: true, id };
   const [updated] = await db.batch([
     setPromotionStatusStatement(db, actor.agencyId, id, current.updatedAt, status),
-    auditIfChanged(db, actor, { action: status === "ACTIVE" ? "promotion.activate" : "promotion.deactivate", target: id, before: { status: current.status }, after: { status } }),
+    auditIfChanged(db, actor, {
+      action: status === "ACTIVE" ? "promotion.activate" : "promotion.deactivate",
+      target: id,
+      before: { status: current.status },
+      after: { status },
+    }),
   ]);
   return (updated.meta.changes ?? 0) === 1 ? { ok: true, id } : { ok: false, code: "STALE" };
 }

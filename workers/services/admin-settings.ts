@@ -8,12 +8,34 @@ import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
 import { forgetProviderSetup } from "../wallet/provider-port";
 import { webhookSecret } from "../ports/gateway";
 import {
-  credentialsSetAt, deleteCredentialsStatement, listCredentialDates, readAgencySettings, readCredentialsCiphertext, updateEnabledProvidersStatement, updateLimitsStatement,
-  updateProfileStatement, upsertCredentialsStatement, type AgencyLimits, type AgencySettings,
+  credentialsSetAt,
+  deleteCredentialsStatement,
+  listCredentialDates,
+  readAgencySettings,
+  readCredentialsCiphertext,
+  updateEnabledProvidersStatement,
+  updateLimitsStatement,
+  updateProfileStatement,
+  upsertCredentialsStatement,
+  type AgencyLimits,
+  type AgencySettings,
 } from "../db/agencies";
 import {
-  findExchangeRate, findOwnAccountChannel, findPaymentChannel, insertExchangeRateHistoryStatement, listOwnAccountChannels, insertPaymentChannelStatement, listExchangeRateHistory, listExchangeRates, listPaymentChannels,
-  setPaymentChannelActiveStatement, updatePaymentChannelStatement, upsertExchangeRateStatement, type ExchangeRate, type ExchangeRateChange, type PaymentChannel,
+  findExchangeRate,
+  findOwnAccountChannel,
+  findPaymentChannel,
+  insertExchangeRateHistoryStatement,
+  listOwnAccountChannels,
+  insertPaymentChannelStatement,
+  listExchangeRateHistory,
+  listExchangeRates,
+  listPaymentChannels,
+  setPaymentChannelActiveStatement,
+  updatePaymentChannelStatement,
+  upsertExchangeRateStatement,
+  type ExchangeRate,
+  type ExchangeRateChange,
+  type PaymentChannel,
 } from "../db/payments";
 
 /**
@@ -27,7 +49,14 @@ import {
 type Limits = AgencyLimits;
 export type ChannelRow = PaymentChannel;
 type CredentialStatus = { provider: Provider; setAt: string | null };
-type Profile = { fallbackLanguage: Language; telegram: string | null; whatsapp: string | null; facebook: string | null; twitter: string | null; line: string | null };
+type Profile = {
+  fallbackLanguage: Language;
+  telegram: string | null;
+  whatsapp: string | null;
+  facebook: string | null;
+  twitter: string | null;
+  line: string | null;
+};
 
 type SettingsScreen = {
   rates: ExchangeRate[];
@@ -64,7 +93,15 @@ export type ChannelActiveInput = { intent: "channel-active"; code: string; activ
 export type ProvidersInput = { intent: "providers"; providers: string[] };
 export type CredentialsInput = { intent: "credentials"; provider: string; agent: string; secret: string };
 export type ClearCredentialsInput = { intent: "credentials-clear"; provider: string };
-export type ProfileInput = { intent: "profile"; fallbackLanguage: Language; telegram?: string; whatsapp?: string; facebook?: string; twitter?: string; line?: string };
+export type ProfileInput = {
+  intent: "profile";
+  fallbackLanguage: Language;
+  telegram?: string;
+  whatsapp?: string;
+  facebook?: string;
+  twitter?: string;
+  line?: string;
+};
 type SettingsChange = RateInput | LimitsInput | ChannelInput | ChannelActiveInput | ProvidersInput | CredentialsInput | ClearCredentialsInput | ProfileInput;
 
 const profileOf = (settings: AgencySettings): Profile => ({ fallbackLanguage: settings.fallbackLanguage, ...settings.social });
@@ -139,7 +176,12 @@ export async function setExchangeRate(db: D1Database, actor: AuditActor, input: 
   await db.batch([
     upsertExchangeRateStatement(db, actor.agencyId, next),
     insertExchangeRateHistoryStatement(db, actor.agencyId, next, actor.staffUsername),
-    auditStatement(db, actor, { action: "settings.rate", target: next.currency, before: before ? { currency: next.currency, buy: before.buy, sell: before.sell } : null, after: next }),
+    auditStatement(db, actor, {
+      action: "settings.rate",
+      target: next.currency,
+      before: before ? { currency: next.currency, buy: before.buy, sell: before.sell } : null,
+      after: next,
+    }),
   ]);
   return { ok: true };
 }
@@ -153,7 +195,10 @@ export async function setLimits(db: D1Database, actor: AuditActor, input: Limits
     withdrawAutoMax: canonicalDecimal(input.withdrawAutoMax),
   };
   const before = (await readAgencySettings(db, actor.agencyId)).limits;
-  await db.batch([updateLimitsStatement(db, actor.agencyId, next), auditStatement(db, actor, { action: "settings.limits", target: null, before, after: next })]);
+  await db.batch([
+    updateLimitsStatement(db, actor.agencyId, next),
+    auditStatement(db, actor, { action: "settings.limits", target: null, before, after: next }),
+  ]);
   return { ok: true };
 }
 
@@ -165,7 +210,16 @@ export async function saveChannel(db: D1Database, actor: AuditActor, input: Chan
   const bank = findBank(input.bankCode);
   if (!bank) return { ok: false, code: "BANK_UNKNOWN", field: "bankCode" };
   const current = await findPaymentChannel(db, actor.agencyId, input.code);
-  const after: Omit<ChannelRow, "iin"> = { code: input.code, mid: input.mid, displayName: input.displayName, currency: "LAK", bankCode: bank.code, merchantName: input.merchantName, merchantCity: input.merchantCity, active: input.active === "on" };
+  const after: Omit<ChannelRow, "iin"> = {
+    code: input.code,
+    mid: input.mid,
+    displayName: input.displayName,
+    currency: "LAK",
+    bankCode: bank.code,
+    merchantName: input.merchantName,
+    merchantCity: input.merchantCity,
+    active: input.active === "on",
+  };
   const values = { ...after, iin: bank.iin };
   if (!input.existing) {
     if (current) return { ok: false, code: "CHANNEL_EXISTS", field: "code" };
@@ -194,7 +248,12 @@ export async function setChannelActive(db: D1Database, actor: AuditActor, code: 
   if (current.active === active) return { ok: true };
   await db.batch([
     setPaymentChannelActiveStatement(db, actor.agencyId, code, active),
-    auditStatement(db, actor, { action: active ? "settings.channel.activate" : "settings.channel.deactivate", target: code, before: { active: current.active }, after: { active } }),
+    auditStatement(db, actor, {
+      action: active ? "settings.channel.activate" : "settings.channel.deactivate",
+      target: code,
+      before: { active: current.active },
+      after: { active },
+    }),
   ]);
   return { ok: true };
 }
@@ -218,13 +277,23 @@ const credentialsAad = (agencyId: string, provider: string) => `provider_credent
  * CREDENTIALS_KEY (AES-256-GCM); the agent column keeps only a masked hint. Nothing of
  * them is ever returned to the screen, and the audit row says only that they were set.
  */
-export async function setProviderCredentials(db: D1Database, credentialsKey: string | undefined, actor: AuditActor, input: CredentialsInput): Promise<SettingsResult> {
+export async function setProviderCredentials(
+  db: D1Database,
+  credentialsKey: string | undefined,
+  actor: AuditActor,
+  input: CredentialsInput,
+): Promise<SettingsResult> {
   if (!isProvider(input.provider)) return { ok: false, code: "PROVIDER_UNKNOWN", field: "provider" };
   const sealed = await sealSecret(credentialsKey, JSON.stringify({ agent: input.agent, secret: input.secret }), credentialsAad(actor.agencyId, input.provider));
   const setAt = await credentialsSetAt(db, actor.agencyId, input.provider);
   await db.batch([
     upsertCredentialsStatement(db, actor.agencyId, input.provider, maskAgent(input.agent), sealed),
-    auditStatement(db, actor, { action: "settings.credentials.set", target: input.provider, before: { provider: input.provider, set: setAt !== null, setAt }, after: { provider: input.provider, set: true } }),
+    auditStatement(db, actor, {
+      action: "settings.credentials.set",
+      target: input.provider,
+      before: { provider: input.provider, set: setAt !== null, setAt },
+      after: { provider: input.provider, set: true },
+    }),
   ]);
   forgetProviderSetup(actor.agencyId, input.provider);
   return { ok: true };
@@ -236,7 +305,12 @@ export async function clearProviderCredentials(db: D1Database, actor: AuditActor
   if (setAt === null) return { ok: true };
   await db.batch([
     deleteCredentialsStatement(db, actor.agencyId, provider),
-    auditStatement(db, actor, { action: "settings.credentials.clear", target: provider, before: { provider, set: true, setAt }, after: { provider, set: false } }),
+    auditStatement(db, actor, {
+      action: "settings.credentials.clear",
+      target: provider,
+      before: { provider, set: true, setAt },
+      after: { provider, set: false },
+    }),
   ]);
   forgetProviderSetup(actor.agencyId, provider);
   return { ok: true };
@@ -250,7 +324,12 @@ function maskAgent(agent: string): string {
  * For a provider adapter (server side only, never a route): the agency's credentials for
  * a provider, or null when none are set or they do not open with this key.
  */
-export async function readProviderCredentials(db: D1Database, credentialsKey: string | undefined, agencyId: string, provider: Provider): Promise<{ agent: string; secret: string } | null> {
+export async function readProviderCredentials(
+  db: D1Database,
+  credentialsKey: string | undefined,
+  agencyId: string,
+  provider: Provider,
+): Promise<{ agent: string; secret: string } | null> {
   const ciphertext = await readCredentialsCiphertext(db, agencyId, provider);
   if (ciphertext === null) return null;
   const plain = await openSecret(credentialsKey, ciphertext, credentialsAad(agencyId, provider));
@@ -270,6 +349,9 @@ export async function setProfile(db: D1Database, actor: AuditActor, input: Profi
   };
   const before = profileOf(await readAgencySettings(db, actor.agencyId));
   const { fallbackLanguage, ...social } = next;
-  await db.batch([updateProfileStatement(db, actor.agencyId, fallbackLanguage, social), auditStatement(db, actor, { action: "settings.profile", target: null, before, after: next })]);
+  await db.batch([
+    updateProfileStatement(db, actor.agencyId, fallbackLanguage, social),
+    auditStatement(db, actor, { action: "settings.profile", target: null, before, after: next }),
+  ]);
   return { ok: true };
 }

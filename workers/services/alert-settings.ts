@@ -14,7 +14,10 @@ import { alertOrigin, alertTokenAad, openAlertToken } from "./alerts";
  */
 
 /** What the owner chooses besides the token and the primary domain (one shape for the screen, the form and the row). */
-type AlertChoices = Pick<AlertSettings, "chatIds" | "language" | "quietStart" | "quietEnd" | "topics" | "withdrawalReminderMinutes" | "depositWaitMinutes" | "summaryHour">;
+type AlertChoices = Pick<
+  AlertSettings,
+  "chatIds" | "language" | "quietStart" | "quietEnd" | "topics" | "withdrawalReminderMinutes" | "depositWaitMinutes" | "summaryHour"
+>;
 
 export type AlertSettingsScreen = AlertChoices & {
   tokenSet: boolean;
@@ -39,7 +42,11 @@ const DEFAULTS: Omit<AlertSettings, "agencyId" | "updatedAt" | "updatedBy"> = {
 };
 
 export async function alertSettingsScreen(env: Env, agencyId: string): Promise<AlertSettingsScreen> {
-  const [stored, hosts, undelivered] = await Promise.all([readAlertSettings(env.DB, agencyId), listAgencyHosts(env.DB, agencyId), undeliveredAlerts(env.DB, agencyId)]);
+  const [stored, hosts, undelivered] = await Promise.all([
+    readAlertSettings(env.DB, agencyId),
+    listAgencyHosts(env.DB, agencyId),
+    undeliveredAlerts(env.DB, agencyId),
+  ]);
   const s = stored ?? { ...DEFAULTS, agencyId, updatedAt: null, updatedBy: null };
   return {
     tokenSet: s.botTokenSealed !== null,
@@ -65,7 +72,9 @@ export type AlertSettingsInput = AlertChoices & {
   primaryHost: string | null;
 };
 
-export type AlertSettingsResult = { ok: true } | { ok: false; code: "ALERT_TOKEN_REFUSED" | "ALERT_HOST_UNKNOWN"; field: "token" | "primaryHost"; detail?: string };
+export type AlertSettingsResult =
+  | { ok: true }
+  | { ok: false; code: "ALERT_TOKEN_REFUSED" | "ALERT_HOST_UNKNOWN"; field: "token" | "primaryHost"; detail?: string };
 
 export async function saveAlertSettings(env: Env, actor: AuditActor, input: AlertSettingsInput, now = Date.now()): Promise<AlertSettingsResult> {
   const hosts = await listAgencyHosts(env.DB, actor.agencyId);
@@ -94,10 +103,16 @@ export async function saveAlertSettings(env: Env, actor: AuditActor, input: Aler
     auditStatement(env.DB, actor, {
       action: "settings.alerts",
       before: before && { ...withoutToken(before), tokenSet: before.botTokenSealed !== null, primaryHost: primaryBefore },
-      after: { ...change, tokenSet: token !== null || before?.botTokenSealed != null, tokenChanged: token !== null, primaryHost: input.primaryHost ?? primaryBefore },
+      after: {
+        ...change,
+        tokenSet: token !== null || before?.botTokenSealed != null,
+        tokenChanged: token !== null,
+        primaryHost: input.primaryHost ?? primaryBefore,
+      },
     }),
   ];
-  if (input.primaryHost !== null && input.primaryHost !== primaryBefore) statements.push(...setPrimaryHostStatements(env.DB, actor.agencyId, input.primaryHost));
+  if (input.primaryHost !== null && input.primaryHost !== primaryBefore)
+    statements.push(...setPrimaryHostStatements(env.DB, actor.agencyId, input.primaryHost));
   await env.DB.batch(statements);
   return { ok: true };
 }
@@ -123,7 +138,12 @@ export type AlertTestAnswer = { chatId: string; ok: boolean; answer: string };
  * "Send a test message": sent now, not through the queue, because the point is Telegram's
  * answer on the screen. Nothing is recorded as an event.
  */
-export async function sendTestAlert(env: Env, agencyId: string, agencyName: string, now = Date.now()): Promise<{ ok: true; answers: AlertTestAnswer[] } | { ok: false; code: "ALERT_NOT_SET_UP" }> {
+export async function sendTestAlert(
+  env: Env,
+  agencyId: string,
+  agencyName: string,
+  now = Date.now(),
+): Promise<{ ok: true; answers: AlertTestAnswer[] } | { ok: false; code: "ALERT_NOT_SET_UP" }> {
   const settings = await readAlertSettings(env.DB, agencyId);
   const token = settings ? await openAlertToken(env, settings) : null;
   if (!settings || !token || settings.chatIds.length === 0) return { ok: false, code: "ALERT_NOT_SET_UP" };
@@ -135,7 +155,11 @@ export async function sendTestAlert(env: Env, agencyId: string, agencyName: stri
     answers.push(
       result.kind === "sent"
         ? { chatId, ok: true, answer: `ok (message ${result.messageId})` }
-        : { chatId, ok: false, answer: result.kind === "rate-limited" ? `${result.description} (retry after ${result.retryAfterSeconds} s)` : result.description },
+        : {
+            chatId,
+            ok: false,
+            answer: result.kind === "rate-limited" ? `${result.description} (retry after ${result.retryAfterSeconds} s)` : result.description,
+          },
     );
   }
   return { ok: true, answers };

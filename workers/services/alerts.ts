@@ -86,7 +86,9 @@ export async function raiseAlert(
   if (!(await insertAlertEvent(env.DB, agencyId, event, held ? "held" : "queued", iso(now)))) return "repeated";
   if (held) return "held";
   // A send the queue refuses leaves the event queued: the cron's sweep sends it again.
-  await env.STAFF_ALERTS.send({ agencyId, eventId: event.id } satisfies AlertMessageBody).catch((error: unknown) => console.error("staff alert not queued", error));
+  await env.STAFF_ALERTS.send({ agencyId, eventId: event.id } satisfies AlertMessageBody).catch((error: unknown) =>
+    console.error("staff alert not queued", error),
+  );
   return "queued";
 }
 
@@ -106,19 +108,47 @@ export async function openAlertToken(env: Env, settings: AlertSettings): Promise
 /** The messages of one agency in one batch: the events still to send, and what became of each. */
 async function deliverForAgency(env: Env, agencyId: string, messages: Message<AlertMessageBody>[], now: number): Promise<void> {
   const settings = await readAlertSettings(env.DB, agencyId);
-  const events = new Map((await loadAlertEvents(env.DB, agencyId, messages.map((m) => m.body.eventId))).map((e) => [e.id, e]));
+  const events = new Map(
+    (
+      await loadAlertEvents(
+        env.DB,
+        agencyId,
+        messages.map((m) => m.body.eventId),
+      )
+    ).map((e) => [e.id, e]),
+  );
   // Delivered, failed, held or unknown: nothing to send (a second delivery of the same message ends here).
   const pending = messages.filter((m) => events.get(m.body.eventId)?.state === "queued");
   for (const m of messages) if (!pending.includes(m)) m.ack();
   if (pending.length === 0) return;
   const token = canSend(settings) ? await openAlertToken(env, settings) : null;
   if (!settings || !token) {
-    await env.DB.batch(pending.map((m) => recordAlertAttemptStatement(env.DB, agencyId, m.body.eventId, { state: "failed", deliveredTo: [], error: "alerts are not set up (no bot token or chat)" }, iso(now))));
+    await env.DB.batch(
+      pending.map((m) =>
+        recordAlertAttemptStatement(
+          env.DB,
+          agencyId,
+          m.body.eventId,
+          { state: "failed", deliveredTo: [], error: "alerts are not set up (no bot token or chat)" },
+          iso(now),
+        ),
+      ),
+    );
     for (const m of pending) m.ack();
     return;
   }
   if (inQuietHours(now, settings.quietStart, settings.quietEnd)) {
-    await env.DB.batch(pending.map((m) => recordAlertAttemptStatement(env.DB, agencyId, m.body.eventId, { state: "held", deliveredTo: events.get(m.body.eventId)!.deliveredTo, error: null }, iso(now))));
+    await env.DB.batch(
+      pending.map((m) =>
+        recordAlertAttemptStatement(
+          env.DB,
+          agencyId,
+          m.body.eventId,
+          { state: "held", deliveredTo: events.get(m.body.eventId)!.deliveredTo, error: null },
+          iso(now),
+        ),
+      ),
+    );
     for (const m of pending) m.ack();
     return;
   }
@@ -135,7 +165,9 @@ async function deliverForAgency(env: Env, agencyId: string, messages: Message<Al
   for (const message of pending) {
     const event = events.get(message.body.eventId)!;
     const outcome = outcomeOf(event, settings.chatIds, results);
-    statements.push(recordAlertAttemptStatement(env.DB, agencyId, event.id, { state: outcome.state, deliveredTo: outcome.deliveredTo, error: outcome.error }, iso(now)));
+    statements.push(
+      recordAlertAttemptStatement(env.DB, agencyId, event.id, { state: outcome.state, deliveredTo: outcome.deliveredTo, error: outcome.error }, iso(now)),
+    );
     if (outcome.retryAfterSeconds === null) message.ack();
     else message.retry({ delaySeconds: outcome.retryAfterSeconds ?? retryDelaySeconds(message.attempts) });
   }
@@ -263,7 +295,9 @@ export async function sweepAlerts(env: Env, now = Date.now()): Promise<void> {
 async function sweepAgency(env: Env, settings: AlertSettings, now: number): Promise<void> {
   const agencyId = settings.agencyId;
   const quiet = inQuietHours(now, settings.quietStart, settings.quietEnd);
-  const again = quiet ? [] : [...(await releaseHeldAlerts(env.DB, agencyId, iso(now))), ...(await listStaleQueuedAlerts(env.DB, agencyId, iso(now - LOST_AFTER_MS)))];
+  const again = quiet
+    ? []
+    : [...(await releaseHeldAlerts(env.DB, agencyId, iso(now))), ...(await listStaleQueuedAlerts(env.DB, agencyId, iso(now - LOST_AFTER_MS)))];
   if (again.length > 0) {
     // sendBatch takes up to 100 messages
     for (let i = 0; i < again.length; i += 100) {
@@ -295,7 +329,11 @@ async function sweepAgency(env: Env, settings: AlertSettings, now: number): Prom
  */
 async function dailySummaryFacts(env: Env, agencyId: string, now: number): Promise<AlertFacts["summary.daily"]> {
   const range = presetRange("yesterday", new Date(now));
-  const [money, players, dashboard] = await Promise.all([moneyReport(env.DB, agencyId, range), playersReport(env.DB, agencyId, range), loadDashboard(env.DB, agencyId, now)]);
+  const [money, players, dashboard] = await Promise.all([
+    moneyReport(env.DB, agencyId, range),
+    playersReport(env.DB, agencyId, range),
+    loadDashboard(env.DB, agencyId, now),
+  ]);
   return {
     date: range.from,
     depositCount: money.total.depositCount,
@@ -335,16 +373,38 @@ async function sweepOutages(env: Env, settings: AlertSettings, now: number): Pro
       const failure = failing.get(provider);
       if (failure && (!episode || episode.recovered)) {
         const start = iso(now);
-        await raiseAlert(env, agencyId, { id: `provider.failing:${provider}:${start}`, kind: "provider.failing", facts: { provider, timeouts: failure.timeouts, errors: failure.errors } }, now, settings);
+        await raiseAlert(
+          env,
+          agencyId,
+          { id: `provider.failing:${provider}:${start}`, kind: "provider.failing", facts: { provider, timeouts: failure.timeouts, errors: failure.errors } },
+          now,
+          settings,
+        );
       } else if (!failure && episode && !episode.recovered) {
-        await raiseAlert(env, agencyId, { id: `provider.recovered:${provider}:${episode.start}`, kind: "provider.recovered", facts: { provider, since: episode.start } }, now, settings);
+        await raiseAlert(
+          env,
+          agencyId,
+          { id: `provider.recovered:${provider}:${episode.start}`, kind: "provider.recovered", facts: { provider, since: episode.start } },
+          now,
+          settings,
+        );
       }
     }
   }
   if (settings.topics.includes("forwarder")) {
     for (const f of await listSilentForwarders(env.DB, agencyId, now)) {
       const last = f.lastMessageAt === null ? null : iso(f.lastMessageAt);
-      await raiseAlert(env, agencyId, { id: `forwarder.silent:${f.channelCode}:${last ?? "never"}`, kind: "forwarder.silent", facts: { channelCode: f.channelCode, silenceMinutes: f.silenceMinutes, lastMessageAt: last } }, now, settings);
+      await raiseAlert(
+        env,
+        agencyId,
+        {
+          id: `forwarder.silent:${f.channelCode}:${last ?? "never"}`,
+          kind: "forwarder.silent",
+          facts: { channelCode: f.channelCode, silenceMinutes: f.silenceMinutes, lastMessageAt: last },
+        },
+        now,
+        settings,
+      );
     }
   }
 }
@@ -356,7 +416,10 @@ async function sweepOutages(env: Env, settings: AlertSettings, now: number): Pro
  */
 async function sweepPayments(env: Env, settings: AlertSettings, now: number): Promise<void> {
   const agencyId = settings.agencyId;
-  const [{ items }, holds] = await Promise.all([listUnmatchedPayments(env.DB, agencyId, { status: "OPEN", page: 1, pageSize: 50 }), listWaitingHolds(env.DB, agencyId)]);
+  const [{ items }, holds] = await Promise.all([
+    listUnmatchedPayments(env.DB, agencyId, { status: "OPEN", page: 1, pageSize: 50 }),
+    listWaitingHolds(env.DB, agencyId),
+  ]);
   for (const p of items) {
     const facts = { id: p.id, reason: p.kind, amountLak: p.amount, reference: p.reference, channelCode: p.channelCode, receivedAt: p.receivedAt };
     await raiseAlert(env, agencyId, { id: `payment.unmatched:${p.id}`, kind: "payment.unmatched", facts }, now, settings);
@@ -379,7 +442,13 @@ async function sweepSecurity(env: Env, settings: AlertSettings, now: number): Pr
     } else {
       const change = row.action.slice("api-token.".length) as "created" | "rotated" | "revoked";
       const name = after.name ?? ((row.before ?? {}) as { name?: string }).name ?? "?";
-      await raiseAlert(env, agencyId, { id: `api-token:${row.id}`, kind: "api-token.changed", facts: { change, name, by: row.staffUsername, at: row.createdAt } }, now, settings);
+      await raiseAlert(
+        env,
+        agencyId,
+        { id: `api-token:${row.id}`, kind: "api-token.changed", facts: { change, name, by: row.staffUsername, at: row.createdAt } },
+        now,
+        settings,
+      );
     }
   }
 }

@@ -61,21 +61,36 @@ export async function createApiToken(db: D1Database, agencyId: string, name: str
  * A new secret for the same token: the old value stops working at once. (For a change
  * without a gap: create a second token, switch the system to it, revoke the first.)
  */
-export async function rotateApiToken(db: D1Database, agencyId: string, id: string, who: AuditActor): Promise<{ ok: true; token: string; apiToken: ApiToken } | { ok: false; code: "NOT_FOUND" | "REVOKED" }> {
+export async function rotateApiToken(
+  db: D1Database,
+  agencyId: string,
+  id: string,
+  who: AuditActor,
+): Promise<{ ok: true; token: string; apiToken: ApiToken } | { ok: false; code: "NOT_FOUND" | "REVOKED" }> {
   const before = await findApiToken(db, agencyId, id);
   if (!before) return { ok: false, code: "NOT_FOUND" };
   if (before.revokedAt) return { ok: false, code: "REVOKED" };
   const token = newTokenSecret();
   const [updated] = await db.batch([
     rotateApiTokenStatement(db, agencyId, id, await sha256Hex(token), hintOf(token)),
-    auditStatement(db, who, { action: "api-token.rotated", target: `api-token:${id}`, before: view(before), after: view({ name: before.name, hint: hintOf(token) }) }),
+    auditStatement(db, who, {
+      action: "api-token.rotated",
+      target: `api-token:${id}`,
+      before: view(before),
+      after: view({ name: before.name, hint: hintOf(token) }),
+    }),
   ]);
   if ((updated.meta.changes ?? 0) === 0) return { ok: false, code: "REVOKED" };
   return { ok: true, token, apiToken: (await findApiToken(db, agencyId, id))! };
 }
 
 /** Revoked for good: the token stays listed (and in the audit log), it no longer works. */
-export async function revokeApiToken(db: D1Database, agencyId: string, id: string, who: AuditActor): Promise<{ ok: true; apiToken: ApiToken } | { ok: false; code: "NOT_FOUND" | "REVOKED" }> {
+export async function revokeApiToken(
+  db: D1Database,
+  agencyId: string,
+  id: string,
+  who: AuditActor,
+): Promise<{ ok: true; apiToken: ApiToken } | { ok: false; code: "NOT_FOUND" | "REVOKED" }> {
   const before = await findApiToken(db, agencyId, id);
   if (!before) return { ok: false, code: "NOT_FOUND" };
   if (before.revokedAt) return { ok: false, code: "REVOKED" };

@@ -157,7 +157,13 @@ export async function resolveSession(
     return null;
   }
   if (shouldTouch(found.session, PLAYER_SESSION, t)) await touchPlayerSession(db, idHash, t);
-  return { id: found.session.playerId, username: found.username, displayName: found.displayName, mustChangePassword: found.mustChangePassword, sessionHash: idHash };
+  return {
+    id: found.session.playerId,
+    username: found.username,
+    displayName: found.displayName,
+    mustChangePassword: found.mustChangePassword,
+    sessionHash: idHash,
+  };
 }
 
 /** Ends the session; its span still counts toward today's time played (decision 025, migration 0028). */
@@ -167,11 +173,24 @@ export async function logout(db: D1Database, agencyId: string, sessionId: string
 
 export type SessionSummary = { idHash: string; createdAt: number; lastSeenAt: number; userAgent: string | null; ip: string | null; current: boolean };
 
-export async function listSessions(db: D1Database, agencyId: string, playerId: string, currentHash: string, now: Clock = systemClock): Promise<SessionSummary[]> {
+export async function listSessions(
+  db: D1Database,
+  agencyId: string,
+  playerId: string,
+  currentHash: string,
+  now: Clock = systemClock,
+): Promise<SessionSummary[]> {
   const t = now();
   return (await listPlayerSessions(db, agencyId, playerId))
     .filter((session) => sessionState(session, PLAYER_SESSION, t) === "valid")
-    .map((session) => ({ idHash: session.idHash, createdAt: session.createdAt, lastSeenAt: session.lastSeenAt, userAgent: session.userAgent, ip: session.ip, current: session.idHash === currentHash }));
+    .map((session) => ({
+      idHash: session.idHash,
+      createdAt: session.createdAt,
+      lastSeenAt: session.lastSeenAt,
+      userAgent: session.userAgent,
+      ip: session.ip,
+      current: session.idHash === currentHash,
+    }));
 }
 
 /** End every session of this player except the one making the request. */
@@ -237,7 +256,14 @@ export async function getPlayerInfo(db: D1Database, agencyId: string, playerId: 
   const account = await findPlayer(db, agencyId, playerId);
   if (!account) return null;
   return {
-    player: { id: account.id, displayName: account.displayName, username: account.username, phone: account.phone, createdAt: account.createdAt, lastLoginAt: account.lastLoginAt },
+    player: {
+      id: account.id,
+      displayName: account.displayName,
+      username: account.username,
+      phone: account.phone,
+      createdAt: account.createdAt,
+      lastLoginAt: account.lastLoginAt,
+    },
     credential: { username: account.username, passwordChangedAt: account.passwordChangedAt },
     bankAccounts: (await listBankAccounts(db, agencyId, playerId)).map((a) => ({
       id: a.id,

@@ -83,11 +83,20 @@ export async function replaceBankAccount(
   if (await bankAccountOwner(env.DB, agencyId, next)) return { ok: false, code: "ACCOUNT_IN_USED" };
   if (state.withdrawalOpen) return { ok: false, code: "BANK_WITHDRAW_OPEN" };
   if (state.paid && !options.allowPaid) return { ok: false, code: "BANK_ACCOUNT_PAID" };
-  const view = (a: { bankCode: string; accountNumber: string; accountName: string }) => ({ bankCode: a.bankCode, accountNumber: a.accountNumber, accountName: a.accountName });
+  const view = (a: { bankCode: string; accountNumber: string; accountName: string }) => ({
+    bankCode: a.bankCode,
+    accountNumber: a.accountNumber,
+    accountName: a.accountName,
+  });
   try {
     const [update] = await env.DB.batch([
       replaceBankAccountStatement(env.DB, { ...current, agencyId, playerId }, next),
-      auditIfChanged(env.DB, actor, { action: "player.bank-replace", target: playerId, before: view(current), after: { ...view(next), paidBefore: state.paid } }),
+      auditIfChanged(env.DB, actor, {
+        action: "player.bank-replace",
+        target: playerId,
+        before: view(current),
+        after: { ...view(next), paidBefore: state.paid },
+      }),
     ]);
     // Another replacement won the race: this one changed nothing (and wrote no audit row).
     if ((update.meta.changes ?? 0) === 0) return { ok: false, code: "ACCOUNT_NOT_FOUND" };

@@ -93,7 +93,11 @@ export async function matchBankTransaction(
   env: Env,
   agencyId: string,
   input: BankTransactionInput,
-): Promise<{ kind: "match"; orderCode: string; username: string } | { kind: "duplicate"; orderCode?: string | null } | { kind: "none"; reason: "NO_ORDER" | "AMBIGUOUS" | "LATE" }> {
+): Promise<
+  | { kind: "match"; orderCode: string; username: string }
+  | { kind: "duplicate"; orderCode?: string | null }
+  | { kind: "none"; reason: "NO_ORDER" | "AMBIGUOUS" | "LATE" }
+> {
   if (!(await isOwnAccountChannel(env.DB, agencyId, input.channelCode))) return { kind: "none", reason: "NO_ORDER" };
   const amount = canonicalLak(input.amount);
   const seen = await findTransferByWitnessId(env.DB, agencyId, input.channelCode, input.bankTransactionId.trim(), input.source);
@@ -116,7 +120,13 @@ function walletTransactionId(transfer: { channelCode: string; bankTransactionId:
 
 /** The report as the witness rules see it. */
 function reportOf(input: BankTransactionInput, amount: string): Report {
-  return { channelCode: input.channelCode, source: input.source, amount, bankTime: input.bankTime, namedOrders: orderCodeCandidates(input.reference, input.raw) };
+  return {
+    channelCode: input.channelCode,
+    source: input.source,
+    amount,
+    bankTime: input.bankTime,
+    namedOrders: orderCodeCandidates(input.reference, input.raw),
+  };
 }
 
 async function windowOf(db: D1Database, agencyId: string, channelCode: string): Promise<number> {
@@ -128,7 +138,14 @@ async function transferToLink(db: D1Database, agencyId: string, input: BankTrans
   if (!Number.isFinite(input.bankTime)) return null;
   const window = await windowOf(db, agencyId, input.channelCode);
   const report = reportOf(input, amount);
-  const candidates = await linkCandidates(db, agencyId, { channelCode: input.channelCode, direction, amount, from: input.bankTime - window, to: input.bankTime + window, namedOrders: report.namedOrders });
+  const candidates = await linkCandidates(db, agencyId, {
+    channelCode: input.channelCode,
+    direction,
+    amount,
+    from: input.bankTime - window,
+    to: input.bankTime + window,
+    namedOrders: report.namedOrders,
+  });
   const picked = pickTransfer(report, candidates, window);
   return picked ? { ...picked, window, report } : null;
 }
@@ -173,9 +190,7 @@ export async function applyBankTransaction(env: Env, agencyId: string, input: Ba
   throw new Error(`bank transaction ${input.channelCode}:${bankTransactionId} could not be recorded after ${LINK_ATTEMPTS} attempts`);
 }
 
-type Known =
-  | { kind: "done"; outcome: BankTransactionOutcome }
-  | { kind: "resume"; transfer: BankTransactionRecord };
+type Known = { kind: "done"; outcome: BankTransactionOutcome } | { kind: "resume"; transfer: BankTransactionRecord };
 
 /**
  * Rules 1 and 2: a report of a transfer already recorded. The same source and id again is a
@@ -183,10 +198,19 @@ type Known =
  * as a witness of it. null: no transfer to link to (or the link was lost to a racing witness
  * of the same source: the caller looks again).
  */
-async function recordIfKnown(env: Env, agencyId: string, tx: BankTransactionInput, amount: string | null, direction: BankDirection, actor: AuditActor | null, now: number): Promise<Known | null> {
+async function recordIfKnown(
+  env: Env,
+  agencyId: string,
+  tx: BankTransactionInput,
+  amount: string | null,
+  direction: BankDirection,
+  actor: AuditActor | null,
+  now: number,
+): Promise<Known | null> {
   const byId = await findTransferByWitnessId(env.DB, agencyId, tx.channelCode, tx.bankTransactionId, tx.source);
   if (byId) {
-    if (!byId.sameSource) await insertWitness(env.DB, agencyId, witnessOf(tx, amount ?? byId.transfer.amount, byId.transfer.bankTransactionId, "id", actor, now));
+    if (!byId.sameSource)
+      await insertWitness(env.DB, agencyId, witnessOf(tx, amount ?? byId.transfer.amount, byId.transfer.bankTransactionId, "id", actor, now));
     if (byId.sameSource && byId.transfer.bankTransactionId === tx.bankTransactionId) return { kind: "resume", transfer: byId.transfer };
     return { kind: "done", outcome: { kind: "duplicate", orderCode: byId.transfer.orderCode } };
   }
@@ -200,7 +224,14 @@ async function recordIfKnown(env: Env, agencyId: string, tx: BankTransactionInpu
   await recordAudit(env.DB, actor ?? { agencyId, staffId: null, staffUsername: null }, {
     action: "bank-transaction.witness",
     target: `${tx.channelCode}:${linked.transfer.bankTransactionId}`,
-    after: { source: tx.source, id: tx.bankTransactionId, rule: linked.rule, amount, bankTime: new Date(tx.bankTime).toISOString(), orderCode: linked.transfer.orderCode },
+    after: {
+      source: tx.source,
+      id: tx.bankTransactionId,
+      rule: linked.rule,
+      amount,
+      bankTime: new Date(tx.bankTime).toISOString(),
+      orderCode: linked.transfer.orderCode,
+    },
   });
   return { kind: "done", outcome: { kind: "duplicate", orderCode: linked.transfer.orderCode } };
 }
@@ -247,7 +278,9 @@ async function claimNewTransfer(
     staffUsername: actor?.staffUsername ?? null,
     recordedAt: now,
     // an unreadable amount links to nothing: the guard looks at an impossible window
-    guard: amount ? { from: bankTime - window, to: bankTime + window, namedOrders: orderCodeCandidates(tx.reference, tx.raw) } : { from: 1, to: 0, namedOrders: [] },
+    guard: amount
+      ? { from: bankTime - window, to: bankTime + window, namedOrders: orderCodeCandidates(tx.reference, tx.raw) }
+      : { from: 1, to: 0, namedOrders: [] },
   });
 }
 
@@ -273,11 +306,25 @@ export async function recordBankDebit(env: Env, agencyId: string, input: BankTra
  * died between the record and the wallet): then the wallet is asked again, which is safe (it
  * applies a transaction id once), and the one outcome is completed.
  */
-async function resumeOrDuplicate(env: Env, agencyId: string, seen: BankTransactionRecord, actor: AuditActor | null, now: number): Promise<BankTransactionOutcome> {
+async function resumeOrDuplicate(
+  env: Env,
+  agencyId: string,
+  seen: BankTransactionRecord,
+  actor: AuditActor | null,
+  now: number,
+): Promise<BankTransactionOutcome> {
   if (seen.outcome !== "PENDING" || !seen.orderCode || !seen.playerId) return { kind: "duplicate", orderCode: seen.orderCode };
   const order = await findPayAmountReservation(env.DB, agencyId, seen.orderCode);
   if (!order) return { kind: "duplicate", orderCode: seen.orderCode };
-  const input: BankTransactionInput = { channelCode: seen.channelCode, bankTransactionId: seen.bankTransactionId, amount: seen.amount, bankTime: seen.bankTime, reference: seen.reference, source: seen.source, raw: seen.raw };
+  const input: BankTransactionInput = {
+    channelCode: seen.channelCode,
+    bankTransactionId: seen.bankTransactionId,
+    amount: seen.amount,
+    bankTime: seen.bankTime,
+    reference: seen.reference,
+    source: seen.source,
+    raw: seen.raw,
+  };
   await applyToWallet(env, agencyId, seen, input, order, actor, now, "resumed");
   return { kind: "duplicate", orderCode: seen.orderCode };
 }
@@ -311,7 +358,14 @@ async function applyToWallet(
 }
 
 /** Kept for staff (back office, payments): a late payment against its order (so resolving it releases the order's booking), anything else on its own. */
-async function keepUnmatched(env: Env, agencyId: string, input: BankTransactionInput, amount: string | null, reason: UnmatchedReason, lateOrder: PayAmountReservation | null) {
+async function keepUnmatched(
+  env: Env,
+  agencyId: string,
+  input: BankTransactionInput,
+  amount: string | null,
+  reason: UnmatchedReason,
+  lateOrder: PayAmountReservation | null,
+) {
   await insertBankUnmatchedPayment(env.DB, {
     agencyId,
     kind: reason === "LATE" ? "LATE_PAYMENT" : reason,
@@ -351,7 +405,16 @@ export type PaymentTwin = {
   sameSource: boolean;
 };
 
-type QueuedPayment = { id: string; channelCode: string | null; amount: string | null; bankTime: number | null; transactionId: string | null; reference: string; source: string | null; raw: string | null };
+type QueuedPayment = {
+  id: string;
+  channelCode: string | null;
+  amount: string | null;
+  bankTime: number | null;
+  transactionId: string | null;
+  reference: string;
+  source: string | null;
+  raw: string | null;
+};
 
 /** The transfer key of an own-account queue item (its transaction id is `agency:channel:key`). */
 function transferKeyOf(agencyId: string, payment: QueuedPayment): string | null {
@@ -395,7 +458,13 @@ export async function twinsOfPayment(db: D1Database, agencyId: string, payment: 
       sameSource: t.sources.some((s) => ownSources.has(s)),
     });
   }
-  for (const u of await handCreditedNear(db, agencyId, { channelCode: payment.channelCode, amount: payment.amount, bankTime: payment.bankTime, window, exceptId: payment.id })) {
+  for (const u of await handCreditedNear(db, agencyId, {
+    channelCode: payment.channelCode,
+    amount: payment.amount,
+    bankTime: payment.bankTime,
+    window,
+    exceptId: payment.id,
+  })) {
     twins.push({
       kind: "hand-credited",
       orderCode: u.manualCode,
@@ -439,7 +508,15 @@ export async function splitWitness(
   if (!witness) return { ok: false, error: "NOT_FOUND" };
   if (witness.link !== "window" && witness.link !== "order") return { ok: false, error: "NOT_LINKED" };
   const [, moved] = await env.DB.batch([
-    ...splitWitnessStatements(env.DB, actor.agencyId, { channelCode: input.channelCode, source: input.source, witnessId: input.witnessId, fromTransferId: witness.transferId, by: actor.staffUsername ?? "?", reason, at: now }),
+    ...splitWitnessStatements(env.DB, actor.agencyId, {
+      channelCode: input.channelCode,
+      source: input.source,
+      witnessId: input.witnessId,
+      fromTransferId: witness.transferId,
+      by: actor.staffUsername ?? "?",
+      reason,
+      at: now,
+    }),
     auditIfChanged(env.DB, actor, {
       action: "bank-transaction.split",
       target: `${input.channelCode}:${witness.transferId}`,
@@ -450,7 +527,22 @@ export async function splitWitness(
   if ((moved.meta.changes ?? 0) === 0) return { ok: false, error: "NOT_LINKED" };
   const transfer = await findBankTransaction(env.DB, actor.agencyId, input.channelCode, input.witnessId);
   if (transfer && transfer.direction === "credit") {
-    await keepUnmatched(env, actor.agencyId, { channelCode: input.channelCode, bankTransactionId: input.witnessId, amount: witness.amount, bankTime: witness.bankTime, reference: witness.reference, source: input.source, raw: witness.raw }, witness.amount, "NO_ORDER", null);
+    await keepUnmatched(
+      env,
+      actor.agencyId,
+      {
+        channelCode: input.channelCode,
+        bankTransactionId: input.witnessId,
+        amount: witness.amount,
+        bankTime: witness.bankTime,
+        reference: witness.reference,
+        source: input.source,
+        raw: witness.raw,
+      },
+      witness.amount,
+      "NO_ORDER",
+      null,
+    );
   }
   return { ok: true };
 }
@@ -474,5 +566,9 @@ export async function recordUnreadableBankMessage(
     bankTime: input.receivedAt,
     raw: input.raw,
   });
-  await recordAudit(env.DB, { agencyId, staffId: null, staffUsername: null }, { action: "bank-transaction.unreadable", target: input.channelCode, after: { source: input.source, receivedAt: new Date(input.receivedAt).toISOString() } });
+  await recordAudit(
+    env.DB,
+    { agencyId, staffId: null, staffUsername: null },
+    { action: "bank-transaction.unreadable", target: input.channelCode, after: { source: input.source, receivedAt: new Date(input.receivedAt).toISOString() } },
+  );
 }

@@ -1,11 +1,36 @@
 import {
-  assetKey, assetName, assetNameType, assetUrl, BRAND_SLOTS, brandText, checkBrandColors, checkImage, cleanBrandTexts, declaredImageType, PAGE_BACKGROUND, SLOT_LIMITS,
-  type AssetSlot, type Brand, type BrandColors, type BrandSlot, type BrandText, type ColorPair, type ImageRefusal, type SlotLimit,
+  assetKey,
+  assetName,
+  assetNameType,
+  assetUrl,
+  BRAND_SLOTS,
+  brandText,
+  checkBrandColors,
+  checkImage,
+  cleanBrandTexts,
+  declaredImageType,
+  PAGE_BACKGROUND,
+  SLOT_LIMITS,
+  type AssetSlot,
+  type Brand,
+  type BrandColors,
+  type BrandSlot,
+  type BrandText,
+  type ColorPair,
+  type ImageRefusal,
+  type SlotLimit,
 } from "../core/brand";
 import type { Language } from "../core/languages";
 import { auditStatement, type AuditActor } from "../db/audit";
 import {
-  deleteStaleBrandAssetStatement, insertBrandAssetStatement, listCurrentBrandAssets, listStaleBrandAssets, markUnreferencedBrandAssets, readBrand, readStoredBrand, setBrandSlotStatement,
+  deleteStaleBrandAssetStatement,
+  insertBrandAssetStatement,
+  listCurrentBrandAssets,
+  listStaleBrandAssets,
+  markUnreferencedBrandAssets,
+  readBrand,
+  readStoredBrand,
+  setBrandSlotStatement,
   upsertBrandSettingsStatement,
 } from "../db/brand";
 import type { Agency } from "../db/agencies";
@@ -71,7 +96,14 @@ async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
 }
 
 /** Checks a file for a slot and stores it (R2 first, then its D1 record with the extra statements and audit). */
-async function storeAsset(env: Env, actor: AuditActor, slot: AssetSlot, file: ImageUpload, extra: (name: string) => D1PreparedStatement[], action: string): Promise<UploadResult> {
+async function storeAsset(
+  env: Env,
+  actor: AuditActor,
+  slot: AssetSlot,
+  file: ImageUpload,
+  extra: (name: string) => D1PreparedStatement[],
+  action: string,
+): Promise<UploadResult> {
   // Past the hour's budget, and too big, are refused before the bytes are read.
   if ((await checkThrottle(env.DB, uploadKeys(actor.agencyId), Date.now())).locked) return { ok: false, code: "BRAND_UPLOAD_LIMIT" };
   if (file.size > SLOT_LIMITS[slot].maxBytes) return { ok: false, code: "BRAND_IMAGE_TOO_BIG" };
@@ -108,7 +140,10 @@ export async function uploadPromotionBanner(env: Env, actor: AuditActor, file: I
  */
 export async function removeBrandImage(env: Env, actor: AuditActor, slot: BrandSlot): Promise<void> {
   const before = await readStoredBrand(env.DB, actor.agencyId);
-  await env.DB.batch([setBrandSlotStatement(env.DB, actor.agencyId, slot, null), auditStatement(env.DB, actor, { action: "brand.remove", target: slot, before: { name: before?.[slot] ?? null }, after: { name: null } })]);
+  await env.DB.batch([
+    setBrandSlotStatement(env.DB, actor.agencyId, slot, null),
+    auditStatement(env.DB, actor, { action: "brand.remove", target: slot, before: { name: before?.[slot] ?? null }, after: { name: null } }),
+  ]);
 }
 
 type SlotView = { slot: BrandSlot; limit: SlotLimit; current: { url: string; width: number; height: number; type: string; bytes: number } | null };
@@ -120,7 +155,11 @@ export async function brandSettingsPage(db: D1Database, agencyId: string): Promi
     brand,
     slots: BRAND_SLOTS.map((slot) => {
       const a = assets.find((x) => x.current === slot);
-      return { slot, limit: SLOT_LIMITS[slot], current: a ? { url: assetUrl(a.name), width: a.width, height: a.height, type: a.contentType, bytes: a.byteSize } : null };
+      return {
+        slot,
+        limit: SLOT_LIMITS[slot],
+        current: a ? { url: assetUrl(a.name), width: a.width, height: a.height, type: a.contentType, bytes: a.byteSize } : null,
+      };
     }),
   };
 }
@@ -148,7 +187,9 @@ export function webManifest(agency: Agency, lang: Language) {
     display: "standalone",
     background_color: PAGE_BACKGROUND,
     theme_color: agency.brand.colors.primary,
-    icons: icon ? [{ src: icon.url, sizes: `${icon.width}x${icon.height}`, type: icon.type, purpose: "any" }] : [{ src: "/favicon.svg", sizes: "any", type: "image/svg+xml" }],
+    icons: icon
+      ? [{ src: icon.url, sizes: `${icon.width}x${icon.height}`, type: icon.type, purpose: "any" }]
+      : [{ src: "/favicon.svg", sizes: "any", type: "image/svg+xml" }],
   };
 }
 

@@ -41,7 +41,14 @@ export type CashbackPage = {
 };
 
 function settingsView(s: CashbackSettings) {
-  return { enabled: s.enabled, percent: formatPercent(s.percentHundredths), cap: formatAmount(BigInt(s.capMinor), "THB"), min: formatAmount(BigInt(s.minMinor), "THB"), turnoverMultiple: s.turnoverMultiple, combinable: s.combinable };
+  return {
+    enabled: s.enabled,
+    percent: formatPercent(s.percentHundredths),
+    cap: formatAmount(BigInt(s.capMinor), "THB"),
+    min: formatAmount(BigInt(s.minMinor), "THB"),
+    turnoverMultiple: s.turnoverMultiple,
+    combinable: s.combinable,
+  };
 }
 
 /** Everything a claim is judged on, read at once. */
@@ -60,7 +67,14 @@ async function facts(env: Env, agency: Agency, player: CurrentPlayer, now: numbe
     const netLossMinor = BigInt(sum?.winLossMinor ?? 0);
     // a FAILED credit gave its claim up: the player may claim again
     const claimed = rewards.items.find((r) => r.period === week.key && r.provider === provider && r.status !== "FAILED") ?? null;
-    const verdict = judgeCashback({ settings, netLossMinor, daysCollected: sum?.days ?? 0, claimed: claimed !== null, promotionActive: usage !== null, onBreak: onBreak !== null });
+    const verdict = judgeCashback({
+      settings,
+      netLossMinor,
+      daysCollected: sum?.days ?? 0,
+      claimed: claimed !== null,
+      promotionActive: usage !== null,
+      onBreak: onBreak !== null,
+    });
     return {
       provider,
       netLoss: formatAmount(netLossMinor, "THB"),
@@ -87,20 +101,31 @@ export type CashbackClaimError = CashbackRefusal | "PROVIDER_REQUIRED" | "CASHBA
  * Claims the last complete week's cashback at one provider: judged again here (the page
  * may be old), then the wallet credits it; a repeat finds the same reward.
  */
-export async function claimCashback(env: Env, agency: Agency, player: CurrentPlayer, input: { provider: string }, now = Date.now()): Promise<{ ok: true; reward: Reward; repeated: boolean } | { ok: false; error: CashbackClaimError }> {
+export async function claimCashback(
+  env: Env,
+  agency: Agency,
+  player: CurrentPlayer,
+  input: { provider: string },
+  now = Date.now(),
+): Promise<{ ok: true; reward: Reward; repeated: boolean } | { ok: false; error: CashbackClaimError }> {
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED" };
   const f = await facts(env, agency, player, now);
   const line = f.line(input.provider);
   if (!line.claimable) return { ok: false, error: line.refusal! };
-  const result = await claimWalletReward(env, { agencyId: agency.id, playerId: player.id, username: player.username }, {
-    kind: "CASHBACK",
-    period: f.week.key,
-    perProvider: true,
-    provider: input.provider,
-    amountMinor: (parseAmount(line.cashback, "THB") ?? 0n).toString(),
-    turnoverMultiple: f.settings.turnoverMultiple,
-    basis: { netLoss: line.netLoss, percent: formatPercent(f.settings.percentHundredths), from: f.week.from, to: f.week.to },
-  }, now);
+  const result = await claimWalletReward(
+    env,
+    { agencyId: agency.id, playerId: player.id, username: player.username },
+    {
+      kind: "CASHBACK",
+      period: f.week.key,
+      perProvider: true,
+      provider: input.provider,
+      amountMinor: (parseAmount(line.cashback, "THB") ?? 0n).toString(),
+      turnoverMultiple: f.settings.turnoverMultiple,
+      basis: { netLoss: line.netLoss, percent: formatPercent(f.settings.percentHundredths), from: f.week.from, to: f.week.to },
+    },
+    now,
+  );
   if (result.reward.status === "FAILED") return { ok: false, error: "CASHBACK_CREDIT_FAILED" };
   return { ok: true, reward: result.reward, repeated: result.kind === "existing" };
 }
@@ -110,11 +135,21 @@ export async function claimCashback(env: Env, agency: Agency, player: CurrentPla
 /** The owner's page: the settings and the claims (newest first) with the total credited. */
 export async function cashbackAdminPage(db: D1Database, agencyId: string, now = Date.now()) {
   const [settings, claims] = await Promise.all([readCashbackSettings(db, agencyId), listRewardClaims(db, agencyId, "CASHBACK", null)]);
-  return { settings: settingsView(settings), week: lastCompleteWeek(now), days: daysOfWeek(lastCompleteWeek(now)), claims: withRetry(claims.items, true), totalCredited: formatAmount(BigInt(claims.totalMinor), "THB") };
+  return {
+    settings: settingsView(settings),
+    week: lastCompleteWeek(now),
+    days: daysOfWeek(lastCompleteWeek(now)),
+    claims: withRetry(claims.items, true),
+    totalCredited: formatAmount(BigInt(claims.totalMinor), "THB"),
+  };
 }
 
 export type CashbackSettingsInput = { enabled: boolean; percent: string; cap: string; min: string; turnoverMultiple: string; combinable: boolean };
-export type CashbackSettingsError = { ok: false; code: "PERCENT_INVALID" | "AMOUNT_INVALID" | "MULTIPLE_INVALID"; field: "percent" | "cap" | "min" | "turnoverMultiple" };
+export type CashbackSettingsError = {
+  ok: false;
+  code: "PERCENT_INVALID" | "AMOUNT_INVALID" | "MULTIPLE_INVALID";
+  field: "percent" | "cap" | "min" | "turnoverMultiple";
+};
 
 /** Saves the owner's settings, audited (`settings.cashback`, before and after). */
 export async function saveCashbackSettings(db: D1Database, actor: AuditActor, input: CashbackSettingsInput): Promise<{ ok: true } | CashbackSettingsError> {
@@ -126,8 +161,18 @@ export async function saveCashbackSettings(db: D1Database, actor: AuditActor, in
   if (min === null || min < 0n) return { ok: false, code: "AMOUNT_INVALID", field: "min" };
   const multiple = parseMultiple(input.turnoverMultiple);
   if (multiple === null) return { ok: false, code: "MULTIPLE_INVALID", field: "turnoverMultiple" };
-  const next: CashbackSettings = { enabled: input.enabled, percentHundredths, capMinor: Number(cap), minMinor: Number(min), turnoverMultiple: formatPercent(Number(multiple)), combinable: input.combinable };
+  const next: CashbackSettings = {
+    enabled: input.enabled,
+    percentHundredths,
+    capMinor: Number(cap),
+    minMinor: Number(min),
+    turnoverMultiple: formatPercent(Number(multiple)),
+    combinable: input.combinable,
+  };
   const before = await readCashbackSettings(db, actor.agencyId);
-  await db.batch([upsertCashbackSettingsStatement(db, actor.agencyId, next), auditStatement(db, actor, { action: "settings.cashback", target: null, before: settingsView(before), after: settingsView(next) })]);
+  await db.batch([
+    upsertCashbackSettingsStatement(db, actor.agencyId, next),
+    auditStatement(db, actor, { action: "settings.cashback", target: null, before: settingsView(before), after: settingsView(next) }),
+  ]);
   return { ok: true };
 }

@@ -70,8 +70,17 @@ export async function loadDashboard(db: D1Database, agencyId: string, now: numbe
   return {
     date: day.date,
     deposits: { count: today.depositCount, amountLak: formatAmount(BigInt(today.depositKip), "LAK"), credit: formatAmount(BigInt(today.depositCredit), "THB") },
-    withdrawals: { count: today.withdrawCount, credit: formatAmount(BigInt(today.withdrawCredit), "THB"), paidLak: formatAmount(BigInt(today.withdrawKipPaid), "LAK") },
-    pending: { manualWithdrawals: figures.manualWithdrawals, flaggedDeposits: figures.flaggedDeposits, failedDeposits: figures.failedDeposits, unmatchedPayments: figures.unmatchedPayments },
+    withdrawals: {
+      count: today.withdrawCount,
+      credit: formatAmount(BigInt(today.withdrawCredit), "THB"),
+      paidLak: formatAmount(BigInt(today.withdrawKipPaid), "LAK"),
+    },
+    pending: {
+      manualWithdrawals: figures.manualWithdrawals,
+      flaggedDeposits: figures.flaggedDeposits,
+      failedDeposits: figures.failedDeposits,
+      unmatchedPayments: figures.unmatchedPayments,
+    },
     providerErrors: [...errors.values()].sort((a, b) => a.provider.localeCompare(b.provider)),
     waitingDeposits: {
       count: waiting.count,

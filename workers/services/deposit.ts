@@ -59,7 +59,9 @@ function quoteDeposit(agency: Agency, rate: Rate | null, amountText: string): { 
 }
 
 export type StartDepositInput = { provider: string; channelCode: string; amount: string; idempotencyKey: string };
-export type StartDepositResult = { ok: true; kind: "created" | "existing" | "open-exists"; order: DepositOrder } | { ok: false; error: DepositError; provider?: Provider };
+export type StartDepositResult =
+  | { ok: true; kind: "created" | "existing" | "open-exists"; order: DepositOrder }
+  | { ok: false; error: DepositError; provider?: Provider };
 
 /**
  * Opens a deposit order in the player's wallet, then asks the gateway for its QR. The order
@@ -97,7 +99,14 @@ export async function startDeposit(env: Env, agency: Agency, player: CurrentPlay
     // the order exists in the wallet only with its pay amount held in D1 first (decision 016)
     const existing = await wallet.openDepositOrder(now);
     if (existing) return { ok: true, kind: "open-exists", order: await ensureQr(env, agency, player, existing, channel, origin) };
-    payAmountMinor = await reserveUniquePayAmount(env.DB, agency.id, { channelCode: channel.code, askedMinor: priced.quote.amountMinor, orderCode: code, playerId: player.id, createdAt: now, expiresAt });
+    payAmountMinor = await reserveUniquePayAmount(env.DB, agency.id, {
+      channelCode: channel.code,
+      askedMinor: priced.quote.amountMinor,
+      orderCode: code,
+      playerId: player.id,
+      createdAt: now,
+      expiresAt,
+    });
     if (payAmountMinor === null) return { ok: false, error: "CHANNEL_BUSY" };
   }
   const opened = await wallet.openDeposit({
@@ -120,7 +129,14 @@ export async function startDeposit(env: Env, agency: Agency, player: CurrentPlay
 }
 
 /** The QR of an OPEN order, created at the gateway if it is not there yet (idempotent by code). */
-async function ensureQr(env: Env, agency: Agency, player: CurrentPlayer, order: DepositOrder, channel: PaymentChannel | undefined, origin: string): Promise<DepositOrder> {
+async function ensureQr(
+  env: Env,
+  agency: Agency,
+  player: CurrentPlayer,
+  order: DepositOrder,
+  channel: PaymentChannel | undefined,
+  origin: string,
+): Promise<DepositOrder> {
   if (order.status !== "OPEN" || order.qrPayload) return order;
   await insertDepositRef(env.DB, order.code, agency.id, player.id);
   const ch = channel ?? (await listActivePaymentChannels(env.DB, agency.id)).find((c) => c.code === order.channelCode);
@@ -234,7 +250,6 @@ function depositSummary(order: DepositOrder) {
   };
 }
 
-
 /**
  * The deposit page: the open order (its QR created at the gateway if missing, drawn as SVG),
  * the channels, rate and limits for a new one, and each provider's credit (streamed: each
@@ -244,7 +259,11 @@ export async function depositPage(env: Env, agency: Agency, player: CurrentPlaye
   const wallet = walletOf(env, agency.id, player.id);
   let order: DepositOrder | null = await wallet.openDepositOrder(Date.now());
   if (order && !order.qrPayload) order = await ensureQr(env, agency, player, order, undefined, origin);
-  const [channels, rate, hasBank] = await Promise.all([listActivePaymentChannels(env.DB, agency.id), creditRate(env.DB, agency.id), hasBankAccount(env.DB, agency.id, player.id)]);
+  const [channels, rate, hasBank] = await Promise.all([
+    listActivePaymentChannels(env.DB, agency.id),
+    creditRate(env.DB, agency.id),
+    hasBankAccount(env.DB, agency.id, player.id),
+  ]);
   const providers = enabledProviders(agency.enabledProviders);
   return {
     credits: Object.fromEntries(providers.map((p) => [p, fetchCredit(env, agency.id, player.username, p)])),
@@ -278,7 +297,14 @@ export async function depositHistoryPage(env: Env, agencyId: string, playerId: s
     page,
     pageSize,
     total,
-    items: items.map((o) => ({ code: o.code, createdAt: new Date(o.createdAt).toISOString(), provider: o.provider, amount: o.amount, credit: o.credit, status: o.status })),
+    items: items.map((o) => ({
+      code: o.code,
+      createdAt: new Date(o.createdAt).toISOString(),
+      provider: o.provider,
+      amount: o.amount,
+      credit: o.credit,
+      status: o.status,
+    })),
   };
 }
 

@@ -4,4 +4,3 @@ import { upsertFingerprint } from "../db/players";
 export async function recordFingerprint(db: D1Database, agencyId: string, playerId: string, fingerprint: string, payload: unknown): Promise<void> {
   await upsertFingerprint(db, agencyId, playerId, fingerprint, JSON.stringify(payload));
 }
-

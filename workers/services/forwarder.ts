@@ -1,12 +1,35 @@
 import { parseAmount } from "../core/money";
-import { checkPatterns, defaultPatterns, PATTERN_FIELDS, readNotification, type BankPatterns, type NotificationReading, type PatternCheck } from "../core/notification-patterns";
+import {
+  checkPatterns,
+  defaultPatterns,
+  PATTERN_FIELDS,
+  readNotification,
+  type BankPatterns,
+  type NotificationReading,
+  type PatternCheck,
+} from "../core/notification-patterns";
 import { openSecret, sealSecret } from "../core/secret-box";
 import { verifySmsForwarder } from "../core/sms-forwarder";
 import { randomToken, sha256Hex } from "../core/tokens";
 import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
 import {
-  decideHoldStatement, deleteForwarderStatement, findDelivery, findForwarderByToken, findHold, insertHold, listForwarders, listOwnAccountChannels, listWaitingHolds,
-  readPatternsJson, recordDelivery, reopenHold, saveDeliveryOutcome, saveHoldOutcome, touchForwarder, updateForwarderLimitsStatement, upsertForwarderStatement,
+  decideHoldStatement,
+  deleteForwarderStatement,
+  findDelivery,
+  findForwarderByToken,
+  findHold,
+  insertHold,
+  listForwarders,
+  listOwnAccountChannels,
+  listWaitingHolds,
+  readPatternsJson,
+  recordDelivery,
+  reopenHold,
+  saveDeliveryOutcome,
+  saveHoldOutcome,
+  touchForwarder,
+  updateForwarderLimitsStatement,
+  upsertForwarderStatement,
   upsertPatternsStatement,
 } from "../db/forwarder";
 import { applyBankTransaction, recordBankDebit, recordUnreadableBankMessage, type BankTransactionInput } from "./bank-transactions";
@@ -43,7 +66,15 @@ export type PatternsText = Record<(typeof PATTERN_FIELDS)[number], string>;
 
 const toText = (p: BankPatterns): PatternsText => Object.fromEntries(PATTERN_FIELDS.map((f) => [f, p[f].join("\n")])) as PatternsText;
 const fromText = (t: PatternsText): BankPatterns =>
-  Object.fromEntries(PATTERN_FIELDS.map((f) => [f, t[f].split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "")])) as BankPatterns;
+  Object.fromEntries(
+    PATTERN_FIELDS.map((f) => [
+      f,
+      t[f]
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== ""),
+    ]),
+  ) as BankPatterns;
 
 async function patternsOf(db: D1Database, agencyId: string, bankCode: string): Promise<{ patterns: BankPatterns; stored: boolean }> {
   const json = await readPatternsJson(db, agencyId, bankCode);
@@ -80,7 +111,15 @@ export async function createForwarder(
   const secretSealed = await sealSecret(env.CREDENTIALS_KEY, secret, secretAad(actor.agencyId, channelCode));
   const tokenHint = token.slice(0, TOKEN_PREFIX.length + 6);
   await env.DB.batch([
-    upsertForwarderStatement(env.DB, { agencyId: actor.agencyId, channelCode, tokenHash: await sha256Hex(token), tokenHint, secretSealed, createdBy: actor.staffUsername ?? "?", createdAt: now }),
+    upsertForwarderStatement(env.DB, {
+      agencyId: actor.agencyId,
+      channelCode,
+      tokenHash: await sha256Hex(token),
+      tokenHint,
+      secretSealed,
+      createdBy: actor.staffUsername ?? "?",
+      createdAt: now,
+    }),
     auditStatement(env.DB, actor, { action: "forwarder.created", target: `forwarder:${channelCode}`, after: { channelCode, tokenHint } }),
   ]);
   return { ok: true, token, secret };
@@ -89,7 +128,11 @@ export async function createForwarder(
 export type ForwarderLimitsInput = { channelCode: string; autoCap: string; silenceMinutes: number };
 
 /** The owner's cap (LAK a message credits alone) and silence time (minutes). */
-export async function setForwarderLimits(db: D1Database, actor: AuditActor, input: ForwarderLimitsInput): Promise<{ ok: true } | { ok: false; code: "NOT_FOUND" | "CAP_INVALID" }> {
+export async function setForwarderLimits(
+  db: D1Database,
+  actor: AuditActor,
+  input: ForwarderLimitsInput,
+): Promise<{ ok: true } | { ok: false; code: "NOT_FOUND" | "CAP_INVALID" }> {
   const cap = parseAmount(input.autoCap.replace(/[\s,.]/g, ""), "LAK");
   if (cap === null || cap < 0n) return { ok: false, code: "CAP_INVALID" };
   const autoCap = (cap / 100n).toString();
@@ -133,7 +176,13 @@ export async function savePatterns(db: D1Database, actor: AuditActor, input: Pat
   const patterns = fromText(input);
   const before = await patternsOf(db, actor.agencyId, input.bankCode);
   await db.batch([
-    upsertPatternsStatement(db, { agencyId: actor.agencyId, bankCode: input.bankCode, json: JSON.stringify(patterns), by: actor.staffUsername ?? "?", at: now }),
+    upsertPatternsStatement(db, {
+      agencyId: actor.agencyId,
+      bankCode: input.bankCode,
+      json: JSON.stringify(patterns),
+      by: actor.staffUsername ?? "?",
+      at: now,
+    }),
     auditStatement(db, actor, { action: "forwarder.patterns", target: `bank:${input.bankCode}`, before: before.patterns, after: patterns }),
   ]);
   return { ...tried, saved: true };
@@ -259,7 +308,11 @@ export async function decideHold(env: Env, actor: AuditActor, input: HoldDecisio
   const status = input.decision === "confirm" ? "CONFIRMED" : "REJECTED";
   const [decided] = await env.DB.batch([
     decideHoldStatement(env.DB, actor.agencyId, hold.id, status, actor.staffUsername ?? "?", now),
-    auditIfChanged(env.DB, actor, { action: `forwarder.hold.${input.decision}`, target: `forwarder-hold:${hold.id}`, after: { amount: hold.amount, bankTransactionId: hold.bankTransactionId } }),
+    auditIfChanged(env.DB, actor, {
+      action: `forwarder.hold.${input.decision}`,
+      target: `forwarder-hold:${hold.id}`,
+      after: { amount: hold.amount, bankTransactionId: hold.bankTransactionId },
+    }),
   ]);
   if ((decided?.meta.changes ?? 0) === 0) return { ok: false, code: "ALREADY_DECIDED" };
   if (input.decision === "reject") return { ok: true, decision: "reject" };
@@ -268,7 +321,15 @@ export async function decideHold(env: Env, actor: AuditActor, input: HoldDecisio
     const applied = await applyBankTransaction(
       env,
       actor.agencyId,
-      { channelCode: hold.channelCode, bankTransactionId: hold.bankTransactionId, amount: hold.amount, bankTime: hold.bankTime, reference: hold.reference, source: "forwarder", raw: rawOf({ from: hold.sender, content: hold.raw }) },
+      {
+        channelCode: hold.channelCode,
+        bankTransactionId: hold.bankTransactionId,
+        amount: hold.amount,
+        bankTime: hold.bankTime,
+        reference: hold.reference,
+        source: "forwarder",
+        raw: rawOf({ from: hold.sender, content: hold.raw }),
+      },
       actor,
     );
     outcome = applied.kind === "unmatched" ? `unmatched:${applied.reason}` : applied.kind === "applied" ? `applied:${applied.orderCode}` : "duplicate";

@@ -39,7 +39,10 @@ export async function lobby(env: Env, agencyId: string, provider: Provider, tab:
   const result = await providerPortFor(env, agencyId, provider).games(tab);
   if (result.kind !== "ok") return cached?.list ?? null;
   const body: CachedLobby = { fetchedAt: now, list: result.list };
-  await (await caches.open("lobby")).put(lobbyCacheKey(agencyId, provider, tab), new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json", "Cache-Control": `max-age=${LOBBY_CACHE_SECONDS}` } }));
+  await (await caches.open("lobby")).put(
+    lobbyCacheKey(agencyId, provider, tab),
+    new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json", "Cache-Control": `max-age=${LOBBY_CACHE_SECONDS}` } }),
+  );
   return result.list;
 }
 
@@ -83,7 +86,10 @@ export async function lobbyWithin(
   }
 }
 
-export type LaunchResult = { ok: true; url: string } | { ok: false; error: "NO_CREDIT" | "PROVIDER_UNAVAILABLE" } | NonNullable<Awaited<ReturnType<typeof gameLaunchGuard>>>;
+export type LaunchResult =
+  | { ok: true; url: string }
+  | { ok: false; error: "NO_CREDIT" | "PROVIDER_UNAVAILABLE" }
+  | NonNullable<Awaited<ReturnType<typeof gameLaunchGuard>>>;
 
 /** SPEC §8: without credit at that provider the game does not open ("please deposit"). */
 async function launchGame(env: Env, agency: Agency, player: CurrentPlayer, provider: Provider, lang: string, game: LaunchGame | null): Promise<LaunchResult> {
@@ -114,7 +120,14 @@ export async function lobbyPage(env: Env, agency: Agency, providerName: string |
 export type LaunchChoice = { game: string | null; tab: string | null };
 
 /** Launch from a lobby page (null: no such provider here): the game chosen, else the provider's lobby. */
-export async function launchFromLobby(env: Env, agency: Agency, player: CurrentPlayer, providerName: string | undefined, lang: string, choice: LaunchChoice = { game: null, tab: null }): Promise<LaunchResult | null> {
+export async function launchFromLobby(
+  env: Env,
+  agency: Agency,
+  player: CurrentPlayer,
+  providerName: string | undefined,
+  lang: string,
+  choice: LaunchChoice = { game: null, tab: null },
+): Promise<LaunchResult | null> {
   const provider = lobbyProvider(agency, providerName);
   if (!provider) return null;
   const code = choice.game?.trim().slice(0, 100) || null;

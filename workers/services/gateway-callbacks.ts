@@ -23,7 +23,12 @@ import { walletOf } from "./wallet";
 
 export type WebhookResult = {
   status: number;
-  body: { ok: boolean; result?: MarkPaidResult["kind"] | "unknown-reference" | "applied" | "not-open" | "refused"; flag?: "AMOUNT_MISMATCH" | "UNKNOWN_REFERENCE" | "LATE_PAYMENT"; error?: string };
+  body: {
+    ok: boolean;
+    result?: MarkPaidResult["kind"] | "unknown-reference" | "applied" | "not-open" | "refused";
+    flag?: "AMOUNT_MISMATCH" | "UNKNOWN_REFERENCE" | "LATE_PAYMENT";
+    error?: string;
+  };
 };
 
 /**
@@ -50,7 +55,10 @@ export async function handlePaymentWebhook(env: Env, request: Request): Promise<
   // One D1 round trip, not two: the replay row, and for a payment whose order it is
   // (decision 024: under a crowd every statement queues at the database).
   const reference = event?.event === "payment.succeeded" && typeof event.reference === "string" ? event.reference : null;
-  const [recorded, owner] = await env.DB.batch([recordWebhookSignatureStatement(env.DB, key, bodyHash), ...(reference ? [depositOwnerStatement(env.DB, reference)] : [])]);
+  const [recorded, owner] = await env.DB.batch([
+    recordWebhookSignatureStatement(env.DB, key, bodyHash),
+    ...(reference ? [depositOwnerStatement(env.DB, reference)] : []),
+  ]);
   if ((recorded!.meta.changes ?? 0) === 0) {
     const seen = await findWebhookDelivery(env.DB, key);
     if (seen && seen.bodySha256 !== bodyHash) return { status: 409, body: { ok: false, error: "REPLAY" } };
@@ -79,12 +87,21 @@ function parseEvent(raw: string): GatewayEvent | null {
  * `owner`: the payment's order owner, read with the replay row. `alsoWrite`: statements the
  * caller commits with the answer.
  */
-async function applyWebhookEvent(env: Env, request: Request, event: GatewayEvent | null, owner: OrderOwner | null): Promise<{ result: WebhookResult; alsoWrite: D1PreparedStatement[] }> {
+async function applyWebhookEvent(
+  env: Env,
+  request: Request,
+  event: GatewayEvent | null,
+  owner: OrderOwner | null,
+): Promise<{ result: WebhookResult; alsoWrite: D1PreparedStatement[] }> {
   const result = (r: WebhookResult, alsoWrite: D1PreparedStatement[] = []) => ({ result: r, alsoWrite });
   if (!event) return result({ status: 400, body: { ok: false, error: "MALFORMED" } });
   if ((event.event === "payout.paid" || event.event === "payout.rejected") && event.reference) {
     const applied = await applyPayoutEvent(env, { ...event, event: event.event, reference: event.reference });
-    return result(applied.kind === "unknown-order" ? { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } } : { status: 200, body: { ok: true, result: applied.kind } });
+    return result(
+      applied.kind === "unknown-order"
+        ? { status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } }
+        : { status: 200, body: { ok: true, result: applied.kind } },
+    );
   }
   if (event.event !== "payment.succeeded" || !event.reference || !event.transactionId || !event.amount || event.currency !== "LAK") {
     return result({ status: 400, body: { ok: false, error: "MALFORMED" } });
@@ -95,15 +112,32 @@ async function applyWebhookEvent(env: Env, request: Request, event: GatewayEvent
     // with no agency there, nothing could be kept, and the gateway should keep trying.
     const agency = await findAgencyByHost(env.DB, new URL(request.url).host);
     if (!agency) return result({ status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } });
-    await recordUnmatchedPayment(env.DB, { agencyId: agency.id, kind: "UNKNOWN_REFERENCE", reference: event.reference, transactionId: event.transactionId, amount: event.amount });
+    await recordUnmatchedPayment(env.DB, {
+      agencyId: agency.id,
+      kind: "UNKNOWN_REFERENCE",
+      reference: event.reference,
+      transactionId: event.transactionId,
+      amount: event.amount,
+    });
     return result({ status: 200, body: { ok: true, result: "unknown-reference", flag: "UNKNOWN_REFERENCE" } });
   }
-  const marked = await walletOf(env, owner.agencyId, owner.playerId).markPaid(event.reference, { transactionId: event.transactionId, amount: event.amount }, Date.now());
+  const marked = await walletOf(env, owner.agencyId, owner.playerId).markPaid(
+    event.reference,
+    { transactionId: event.transactionId, amount: event.amount },
+    Date.now(),
+  );
   const gatewayEvent = [recordGatewayEventStatement(env.DB, event.transactionId, event.reference)];
   if (marked.kind === "unknown-order") return result({ status: 404, body: { ok: false, error: "UNKNOWN_REFERENCE" } }, gatewayEvent);
   if (marked.kind === "amount-mismatch" || marked.kind === "late") {
     const flag = marked.kind === "late" ? "LATE_PAYMENT" : "AMOUNT_MISMATCH";
-    await recordUnmatchedPayment(env.DB, { agencyId: owner.agencyId, kind: flag, reference: event.reference, transactionId: event.transactionId, amount: event.amount, orderPlayerId: owner.playerId });
+    await recordUnmatchedPayment(env.DB, {
+      agencyId: owner.agencyId,
+      kind: flag,
+      reference: event.reference,
+      transactionId: event.transactionId,
+      amount: event.amount,
+      orderPlayerId: owner.playerId,
+    });
     return result({ status: 200, body: { ok: true, result: marked.kind, flag } }, gatewayEvent);
   }
   return result({ status: 200, body: { ok: true, result: marked.kind } }, gatewayEvent);

@@ -33,10 +33,7 @@ type LandingOptions = {
 
 export async function landingPage(env: Env, agency: Agency, lang: Language, options: LandingOptions = {}) {
   const deadline = (options.now ?? Date.now()) + (options.waitMs ?? FEATURED_WAIT_MS);
-  const [promotions, featured] = await Promise.all([
-    promotionCards(env.DB, agency.id, lang),
-    featuredGames(env, agency, deadline, options.waitUntil),
-  ]);
+  const [promotions, featured] = await Promise.all([promotionCards(env.DB, agency.id, lang), featuredGames(env, agency, deadline, options.waitUntil)]);
   const { brand } = agency;
   return {
     // null title/subtitle: the page shows its own translated text

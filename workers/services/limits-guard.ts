@@ -57,7 +57,13 @@ export async function depositsUsed(env: Env, agencyId: string, playerId: string,
  * and a repeated post still finds its order. The refusal is CANNOT_DEPOSIT (SPEC §8) with the
  * reason beside it for the page.
  */
-export async function depositLimitGuard(env: Env, agencyId: string, playerId: string, amountText: string, now = Date.now()): Promise<{ ok: false; error: "CANNOT_DEPOSIT"; limit: Refusal } | null> {
+export async function depositLimitGuard(
+  env: Env,
+  agencyId: string,
+  playerId: string,
+  amountText: string,
+  now = Date.now(),
+): Promise<{ ok: false; error: "CANNOT_DEPOSIT"; limit: Refusal } | null> {
   const refusal = await depositRefusalFor(env, agencyId, playerId, amountText, now);
   return refusal ? { ok: false, error: "CANNOT_DEPOSIT", limit: refusal } : null;
 }
@@ -77,20 +83,32 @@ async function depositRefusalFor(env: Env, agencyId: string, playerId: string, a
 async function playedMs(db: D1Database, agencyId: string, playerId: string, now: number): Promise<number> {
   const spans = await playSpans(db, agencyId, playerId, periodStart("day", now));
   // a session still alive (seen within the idle window) is being used now; an ended one stopped at its end
-  return playedToday(spans.map((s) => ({ from: s.from, to: !s.ended && now - s.to < PLAYER_SESSION.idleMs ? now : s.to })), now);
+  return playedToday(
+    spans.map((s) => ({ from: s.from, to: !s.ended && now - s.to < PLAYER_SESSION.idleMs ? now : s.to })),
+    now,
+  );
 }
 
 /** The game-launch service's first step: a break, or today's play time at its limit, refuses a new launch. */
-export async function gameLaunchGuard(db: D1Database, agencyId: string, playerId: string, now = Date.now()): Promise<{ ok: false; error: "RESPONSIBLE_GAMING"; limit: Refusal } | null> {
+export async function gameLaunchGuard(
+  db: D1Database,
+  agencyId: string,
+  playerId: string,
+  now = Date.now(),
+): Promise<{ ok: false; error: "RESPONSIBLE_GAMING"; limit: Refusal } | null> {
   const [held, limits] = await Promise.all([breakInForce(db, agencyId, playerId, now), playerLimits(db, agencyId, playerId)]);
   const refusal = breakRefusal(held) ?? playTimeRefusal(settingOf(limits, "play_day", now).value, await playedMs(db, agencyId, playerId, now), now);
   return refusal ? { ok: false, error: "RESPONSIBLE_GAMING", limit: refusal } : null;
 }
 
 /** The line every page shows a logged-in player: time played today, and the day's limit (minutes) if set. */
-export async function playTimeLine(db: D1Database, agencyId: string, playerId: string, now = Date.now()): Promise<{ playedMs: number; limitMinutes: number | null }> {
+export async function playTimeLine(
+  db: D1Database,
+  agencyId: string,
+  playerId: string,
+  now = Date.now(),
+): Promise<{ playedMs: number; limitMinutes: number | null }> {
   const [played, limits] = await Promise.all([playedMs(db, agencyId, playerId, now), playerLimits(db, agencyId, playerId)]);
   const limit = settingOf(limits, "play_day", now).value;
   return { playedMs: played, limitMinutes: limit === null ? null : Number(limit) };
 }
-

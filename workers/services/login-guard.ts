@@ -45,7 +45,12 @@ export async function readDeviceCookie(config: DeviceCookieConfig, value: string
   for (const part of value.split("~").slice(0, MAX_ENTRIES)) {
     const [realm, agencyId, username, nonce, signature] = part.split(".");
     if ((realm !== "p" && realm !== "s") || !agencyId || !username || !nonce || !signature) continue;
-    const entry: DeviceEntry = { realm: realm === "p" ? "player" : "staff", agencyId: decodeURIComponent(agencyId), username: decodeURIComponent(username), nonce };
+    const entry: DeviceEntry = {
+      realm: realm === "p" ? "player" : "staff",
+      agencyId: decodeURIComponent(agencyId),
+      username: decodeURIComponent(username),
+      nonce,
+    };
     for (const secret of config.secrets) {
       if (sameText(await mac(secret, entry), signature)) {
         entries.push(entry);
@@ -57,19 +62,25 @@ export async function readDeviceCookie(config: DeviceCookieConfig, value: string
 }
 
 /** The cookie value after a successful login: this account's entry first (a new nonce only if it had none). */
-export async function writeDeviceCookie(config: DeviceCookieConfig, current: DeviceEntry[], entry: Omit<DeviceEntry, "nonce"> & { nonce?: string }): Promise<string> {
+export async function writeDeviceCookie(
+  config: DeviceCookieConfig,
+  current: DeviceEntry[],
+  entry: Omit<DeviceEntry, "nonce"> & { nonce?: string },
+): Promise<string> {
   const nonce = entry.nonce ?? base64url(crypto.getRandomValues(new Uint8Array(12)));
   const own: DeviceEntry = { ...entry, nonce };
   const others = current.filter((e) => !(e.realm === own.realm && e.agencyId === own.agencyId && e.username === own.username));
   const list = [own, ...others].slice(0, MAX_ENTRIES);
   const parts = await Promise.all(
-    list.map(async (e) => `${e.realm === "player" ? "p" : "s"}.${encodeURIComponent(e.agencyId)}.${encodeURIComponent(e.username)}.${e.nonce}.${await mac(config.secrets[0], e)}`),
+    list.map(
+      async (e) =>
+        `${e.realm === "player" ? "p" : "s"}.${encodeURIComponent(e.agencyId)}.${encodeURIComponent(e.username)}.${e.nonce}.${await mac(config.secrets[0], e)}`,
+    ),
   );
   return parts.join("~");
 }
 
 export type Gate = { keys: ThrottleKey[]; trusted: boolean };
-
 
 /**
  * Decides which keys judge this attempt and whether it may go on: `{ ok: false }` means

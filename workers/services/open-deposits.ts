@@ -46,7 +46,11 @@ export type MarkPaidInput = { orderCode: string; bankTransactionId: string; bank
 export type MarkPaidError = "TRANSACTION_ID_REQUIRED" | "BANK_TIME_INVALID" | "NOT_OPEN" | "ALREADY_USED" | "LATE";
 
 /** Staff saw the money in the bank app: the order is paid by that bank transaction (id required, unique per channel). */
-export async function markOpenDepositPaid(env: Env, actor: AuditActor, input: MarkPaidInput): Promise<{ ok: true; orderCode: string } | { ok: false; error: MarkPaidError }> {
+export async function markOpenDepositPaid(
+  env: Env,
+  actor: AuditActor,
+  input: MarkPaidInput,
+): Promise<{ ok: true; orderCode: string } | { ok: false; error: MarkPaidError }> {
   const bankTransactionId = input.bankTransactionId.trim();
   if (!bankTransactionId) return { ok: false, error: "TRANSACTION_ID_REQUIRED" };
   const now = Date.now();
@@ -58,7 +62,15 @@ export async function markOpenDepositPaid(env: Env, actor: AuditActor, input: Ma
   const outcome = await applyBankTransaction(
     env,
     actor.agencyId,
-    { channelCode: order.channelCode, bankTransactionId, amount: order.payAmount, bankTime: input.bankTime, reference: order.orderCode, source: "staff", raw: null },
+    {
+      channelCode: order.channelCode,
+      bankTransactionId,
+      amount: order.payAmount,
+      bankTime: input.bankTime,
+      reference: order.orderCode,
+      source: "staff",
+      raw: null,
+    },
     actor,
   );
   if (outcome.kind === "applied") return { ok: true, orderCode: outcome.orderCode };

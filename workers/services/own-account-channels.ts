@@ -2,7 +2,14 @@ import { BANKS, findBank } from "../core/banks";
 import { readStaticLaoQr, type StaticLaoQr, type StaticQrProblem } from "../core/emvco";
 import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
 import {
-  findOwnAccountChannel, findPaymentChannel, insertOwnAccountChannelStatement, listOwnAccountChannels, listPaymentChannels, setOwnAccountQrModeStatement, setWitnessWindowStatement, type OwnAccountChannel,
+  findOwnAccountChannel,
+  findPaymentChannel,
+  insertOwnAccountChannelStatement,
+  listOwnAccountChannels,
+  listPaymentChannels,
+  setOwnAccountQrModeStatement,
+  setWitnessWindowStatement,
+  type OwnAccountChannel,
   type QrMode,
 } from "../db/payments";
 import { setChannelActive } from "./admin-settings";
@@ -28,7 +35,11 @@ export type OwnAccountQrRead = StaticLaoQr & { bankName: string; suggestedCode: 
 
 export type OwnAccountQrInput = { text?: string; image?: Uint8Array };
 
-export async function readOwnAccountQr(db: D1Database, agencyId: string, input: OwnAccountQrInput): Promise<{ ok: true; qr: OwnAccountQrRead } | { ok: false; problem: OwnAccountQrProblem }> {
+export async function readOwnAccountQr(
+  db: D1Database,
+  agencyId: string,
+  input: OwnAccountQrInput,
+): Promise<{ ok: true; qr: OwnAccountQrRead } | { ok: false; problem: OwnAccountQrProblem }> {
   let text = input.text?.trim() ?? "";
   // A chosen file is a deliberate act (the file input starts empty): it wins over the text box.
   if (input.image && input.image.byteLength > 0) {

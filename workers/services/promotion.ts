@@ -16,7 +16,15 @@ type Promotion = Omit<PromotionRecord, "rulesValid" | "createdAt" | "updatedAt">
 
 function toPromotion(record: PromotionRecord): Promotion | null {
   if (!record.rulesValid) return null;
-  return { id: record.id, status: record.status, title: record.title, description: record.description, imageUrl: record.imageUrl, rules: record.rules, sortOrder: record.sortOrder };
+  return {
+    id: record.id,
+    status: record.status,
+    title: record.title,
+    description: record.description,
+    imageUrl: record.imageUrl,
+    rules: record.rules,
+    sortOrder: record.sortOrder,
+  };
 }
 
 /** The catalogue a player sees: ACTIVE promotions of the agency, in the staff's order. */
@@ -59,7 +67,12 @@ export async function claimPromotion(env: Env, agency: Agency, player: CurrentPl
     promotionId: promotion.id,
     provider: input.provider,
     rules: promotion.rules,
-    facts: { promotionActive: true, enabledProviders: agency.enabledProviders, hasBankAccount: true, creditAtProviderMinor: parseAmount(balance.amount, "THB") ?? 0n },
+    facts: {
+      promotionActive: true,
+      enabledProviders: agency.enabledProviders,
+      hasBankAccount: true,
+      creditAtProviderMinor: parseAmount(balance.amount, "THB") ?? 0n,
+    },
     now: Date.now(),
   });
   if (!claimed.ok && claimed.error === "PROMOTION_CREDIT_TOO_HIGH") return { ...claimed, creditThreshold: promotion.rules.creditThreshold };
@@ -127,7 +140,16 @@ export async function promotionForWithdraw(
     turnoverDoneMinor: done,
   });
   if (!verdict.ok) return verdict;
-  return { ok: true, promotion: { usageId: usage.id, outcome: verdict.outcome, deductions: verdict.deductions, turnoverDone: formatAmount(done, "THB"), turnoverTarget: formatAmount(target, "THB") } };
+  return {
+    ok: true,
+    promotion: {
+      usageId: usage.id,
+      outcome: verdict.outcome,
+      deductions: verdict.deductions,
+      turnoverDone: formatAmount(done, "THB"),
+      turnoverTarget: formatAmount(target, "THB"),
+    },
+  };
 }
 
 /** JSON shapes of the SPEC §3 promotion data groups. */
@@ -169,7 +191,13 @@ function usageSummary(usage: PromotionUsage, promotion: Promotion | null, lang: 
 }
 
 /** The promotion claimed or in use, as the player pages show it (<CurrentPromotion>). */
-export async function currentPromotionView(env: Env, agency: Agency, player: CurrentPlayer, lang: string, options: { withTurnover?: boolean } = {}): Promise<CurrentPromotionView | null> {
+export async function currentPromotionView(
+  env: Env,
+  agency: Agency,
+  player: CurrentPlayer,
+  lang: string,
+  options: { withTurnover?: boolean } = {},
+): Promise<CurrentPromotionView | null> {
   const current = await currentPromotion(env, agency, player, options);
   if (!current) return null;
   const { usage, promotion } = current;
@@ -205,7 +233,13 @@ export async function promotionListPage(env: Env, agency: Agency, player: Curren
   const [promotions, current] = await Promise.all([listPromotions(env.DB, agency.id), currentPromotionView(env, agency, player, lang, { withTurnover: true })]);
   return {
     current,
-    promotions: promotions.map((p) => ({ id: p.id, title: localize(p.title, lang), description: localize(p.description, lang), imageUrl: p.imageUrl && localize(p.imageUrl, lang), rules: p.rules })),
+    promotions: promotions.map((p) => ({
+      id: p.id,
+      title: localize(p.title, lang),
+      description: localize(p.description, lang),
+      imageUrl: p.imageUrl && localize(p.imageUrl, lang),
+      rules: p.rules,
+    })),
   };
 }
 
@@ -213,7 +247,10 @@ export async function promotionListPage(env: Env, agency: Agency, player: Curren
 export async function promotionDetailPage(env: Env, agency: Agency, player: CurrentPlayer, promotionId: string, lang: string) {
   const promotion = await getPromotion(env.DB, agency.id, promotionId);
   if (!promotion) return null;
-  const [hasBank, current] = await Promise.all([hasBankAccount(env.DB, agency.id, player.id), currentPromotionView(env, agency, player, lang, { withTurnover: true })]);
+  const [hasBank, current] = await Promise.all([
+    hasBankAccount(env.DB, agency.id, player.id),
+    currentPromotionView(env, agency, player, lang, { withTurnover: true }),
+  ]);
   return { promotion: promotionView(promotion, lang), providers: eligibleProviders(promotion, agency), current, hasBank };
 }
 
@@ -240,7 +277,12 @@ export async function promotionHistoryPage(env: Env, agency: Agency, player: Cur
 
 /** The catalogue as the landing page shows it: ACTIVE promotions in the staff's order, in the visitor's language, with their banners. */
 export async function promotionCards(db: D1Database, agencyId: string, lang: string) {
-  return (await listPromotions(db, agencyId)).map((p) => ({ id: p.id, title: localize(p.title, lang), description: localize(p.description, lang), imageUrl: p.imageUrl && localize(p.imageUrl, lang) }));
+  return (await listPromotions(db, agencyId)).map((p) => ({
+    id: p.id,
+    title: localize(p.title, lang),
+    description: localize(p.description, lang),
+    imageUrl: p.imageUrl && localize(p.imageUrl, lang),
+  }));
 }
 
 // SPEC §3 promotion data groups (app/routes/api/promotions.ts), in the player's language.

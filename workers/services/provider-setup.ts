@@ -1,6 +1,14 @@
 import { normalizeHost } from "../core/host";
 import {
-  adaptersOffered, checkProviderUrl, isLocalEnvironment, NO_PUBLIC_API, providerCredentialsAad, providerCspSources, setupProblem, type ProviderAdapterKind, type ProviderSetup,
+  adaptersOffered,
+  checkProviderUrl,
+  isLocalEnvironment,
+  NO_PUBLIC_API,
+  providerCredentialsAad,
+  providerCspSources,
+  setupProblem,
+  type ProviderAdapterKind,
+  type ProviderSetup,
 } from "../core/provider-setup";
 import { isProvider, PROVIDERS, type Provider } from "../core/providers";
 import { sealSecret } from "../core/secret-box";
@@ -131,7 +139,8 @@ export async function saveProviderSetup(env: Env, actor: AuditActor, input: Prov
   // adapter, is another account. A new secret for the same agent is not, nor a new base URL
   // (a mirror host) or a pause as "disabled". Unreadable old credentials count as another
   // account: names are found again (adopted) rather than sent to a stranger.
-  const storedAgent = given && credentialsSet ? ((await readProviderCredentials(env.DB, env.CREDENTIALS_KEY, actor.agencyId, provider).catch(() => null))?.agent ?? null) : null;
+  const storedAgent =
+    given && credentialsSet ? ((await readProviderCredentials(env.DB, env.CREDENTIALS_KEY, actor.agencyId, provider).catch(() => null))?.agent ?? null) : null;
   const beforeReal = before?.adapter === "amb" || before?.adapter === "betflix";
   const accountChanged = real && ((beforeReal && before?.adapter !== adapter) || (given && storedAgent !== agent));
   if (accountChanged) statements.push(forgetProviderMembersStatement(env.DB, actor.agencyId, provider));

@@ -77,7 +77,9 @@ export async function collectProviderStats(env: Env, now: Date | number, options
   const today = vientianeDate(at);
   const days = [vientianeDate(at - DAY_MS), today];
   const startedAt = new Date(at).toISOString();
-  const wanted = (await listActiveAgencyProviders(env.DB)).flatMap(({ agencyId, providers }) => providers.flatMap((provider) => days.map((day) => ({ agencyId, provider, day }))));
+  const wanted = (await listActiveAgencyProviders(env.DB)).flatMap(({ agencyId, providers }) =>
+    providers.flatMap((provider) => days.map((day) => ({ agencyId, provider, day }))),
+  );
   await startStatsPasses(env.DB, wanted, startedAt);
   return continueProviderStats(env, options);
 }
@@ -127,7 +129,15 @@ const OPEN_PASSES_PER_RUN = 500;
 
 function report(result: CollectResult): CollectResult {
   if (result.unavailable.length > 0 || result.pending > 0) {
-    console.warn(JSON.stringify({ event: "provider.stats", collected: result.collected, unavailable: result.unavailable, batches: result.batches, pending: result.pending }));
+    console.warn(
+      JSON.stringify({
+        event: "provider.stats",
+        collected: result.collected,
+        unavailable: result.unavailable,
+        batches: result.batches,
+        pending: result.pending,
+      }),
+    );
   }
   return result;
 }
@@ -136,13 +146,22 @@ function report(result: CollectResult): CollectResult {
  * One batch of one pass; never throws. Answers the subrequests it made and the pass as it
  * now stands (null: finished, or moved by another run meanwhile).
  */
-async function oneBatch(env: Env, port: GameProviderPort, pass: StatsPass, perBatch: number, budgetMs: number, result: CollectResult): Promise<{ spent: number; next: StatsPass | null }> {
+async function oneBatch(
+  env: Env,
+  port: GameProviderPort,
+  pass: StatsPass,
+  perBatch: number,
+  budgetMs: number,
+  result: CollectResult,
+): Promise<{ spent: number; next: StatsPass | null }> {
   const { agencyId, provider, day } = pass;
   const collectedAt = pass.startedAt;
   let spent = 1;
   const finish = async (step: { cursor: string; players: number; turnoverMinor: bigint; winLossMinor: bigint; failure?: string }) => {
     spent++;
-    await advanceStatsPass(env.DB, pass, { ...step, done: true }, new Date().toISOString()).catch((error: unknown) => console.error("provider stats pass not finished", error));
+    await advanceStatsPass(env.DB, pass, { ...step, done: true }, new Date().toISOString()).catch((error: unknown) =>
+      console.error("provider stats pass not finished", error),
+    );
     return { spent, next: null };
   };
   let page: { playerId: string; username: string }[];
@@ -179,7 +198,15 @@ async function oneBatch(env: Env, port: GameProviderPort, pass: StatsPass, perBa
   result.playerDaysUnavailable += players.length - answered.length;
   try {
     const statements = answered.map(([playerId, figures]) =>
-      upsertPlayerProviderDayStatement(env.DB, { agencyId, playerId, provider, day, turnoverMinor: figures.turnoverMinor, winLossMinor: figures.winLossMinor, collectedAt }),
+      upsertPlayerProviderDayStatement(env.DB, {
+        agencyId,
+        playerId,
+        provider,
+        day,
+        turnoverMinor: figures.turnoverMinor,
+        winLossMinor: figures.winLossMinor,
+        collectedAt,
+      }),
     );
     for (let i = 0; i < statements.length; i += PLAYER_BATCH) {
       spent++;
@@ -190,7 +217,12 @@ async function oneBatch(env: Env, port: GameProviderPort, pass: StatsPass, perBa
     result.playerDaysUnavailable += answered.length;
     console.error("player provider days not stored", error);
   }
-  const step = { cursor: page.at(-1)?.playerId ?? pass.cursor, players: players.length, turnoverMinor: summary.turnoverMinor, winLossMinor: summary.winLossMinor };
+  const step = {
+    cursor: page.at(-1)?.playerId ?? pass.cursor,
+    players: players.length,
+    turnoverMinor: summary.turnoverMinor,
+    winLossMinor: summary.winLossMinor,
+  };
   if (last) {
     // the day's total: the sums of the earlier batches and this one (written before the pass
     // closes: a run that repeats this batch writes the same total)
@@ -210,7 +242,13 @@ async function oneBatch(env: Env, port: GameProviderPort, pass: StatsPass, perBa
   if (!moved) return { spent, next: null };
   return {
     spent,
-    next: { ...pass, cursor: step.cursor, players: pass.players + step.players, turnoverMinor: pass.turnoverMinor + Number(step.turnoverMinor), winLossMinor: pass.winLossMinor + Number(step.winLossMinor) },
+    next: {
+      ...pass,
+      cursor: step.cursor,
+      players: pass.players + step.players,
+      turnoverMinor: pass.turnoverMinor + Number(step.turnoverMinor),
+      winLossMinor: pass.winLossMinor + Number(step.winLossMinor),
+    },
   };
 }
 

@@ -72,7 +72,12 @@ export async function reconciliationPage(db: D1Database, agencyId: string, day: 
 export type NoteOutcome = { ok: true } | { ok: false; error: "NOTE_INVALID" | "NOT_A_DIFFERENCE" };
 
 /** An owner's note on one difference of a day (replacing an earlier one), audited with the note before. */
-export async function saveReconciliationNote(db: D1Database, actor: AuditActor, input: { day: string; lineKey: string; note: string }, now = Date.now()): Promise<NoteOutcome> {
+export async function saveReconciliationNote(
+  db: D1Database,
+  actor: AuditActor,
+  input: { day: string; lineKey: string; note: string },
+  now = Date.now(),
+): Promise<NoteOutcome> {
   const text = input.note.trim();
   if (text.length < 3 || text.length > NOTE_MAX) return { ok: false, error: "NOTE_INVALID" };
   const data = await dayInput(db, actor.agencyId, input.day);
@@ -118,7 +123,26 @@ export async function debitsOfWithdrawal(db: D1Database, agencyId: string, code:
  */
 export function reconciliationCsvRows(page: ReconciliationPage, label: (key: string) => string): (string | null)[][] {
   const time = (ms: number | null) => (ms === null ? null : new Date(ms + 7 * 3600_000).toISOString().slice(0, 19).replace("T", " "));
-  const columns = ["kind", "reason", "direction", "channel", "transferId", "twinId", "amount", "bankTime", "sources", "order", "provider", "resolution", "markedPaidAt", "bankDay", "reportsDay", "note", "notedBy", "raw"];
+  const columns = [
+    "kind",
+    "reason",
+    "direction",
+    "channel",
+    "transferId",
+    "twinId",
+    "amount",
+    "bankTime",
+    "sources",
+    "order",
+    "provider",
+    "resolution",
+    "markedPaidAt",
+    "bankDay",
+    "reportsDay",
+    "note",
+    "notedBy",
+    "raw",
+  ];
   return [
     columns.map((c) => label(`csv.${c}`)),
     ...page.lines.map((l) => [

@@ -42,10 +42,17 @@ export async function referralRewardStatuses(env: Env, agencyId: string, playerI
 }
 
 /** The credited referral rewards by week (Monday 'YYYY-MM-DD') with their turnover progress, for the history. */
-export async function referralRewardProgress(env: Env, who: { agencyId: string; playerId: string; username: string }): Promise<Map<string, RewardWithProgress>> {
+export async function referralRewardProgress(
+  env: Env,
+  who: { agencyId: string; playerId: string; username: string },
+): Promise<Map<string, RewardWithProgress>> {
   const { items } = await listWalletRewards(env, who.agencyId, who.playerId, "REFERRAL", 1, 100);
   const out = new Map<string, RewardWithProgress>();
-  for (const r of await withTurnoverProgress(env, who, items.filter((r) => r.status === "SUCCESS"))) {
+  for (const r of await withTurnoverProgress(
+    env,
+    who,
+    items.filter((r) => r.status === "SUCCESS"),
+  )) {
     const week = weekOfKey(r.period);
     if (week) out.set(week.from, r);
   }

@@ -100,7 +100,13 @@ export type Registrant = {
 };
 
 /** Called by registration right after the new player's row is written. */
-export async function tieReferral(db: D1Database, agencyId: string, newPlayerId: string, raw: string | null | undefined, given: Registrant | null = null): Promise<TieOutcome> {
+export async function tieReferral(
+  db: D1Database,
+  agencyId: string,
+  newPlayerId: string,
+  raw: string | null | undefined,
+  given: Registrant | null = null,
+): Promise<TieOutcome> {
   if (!raw || raw.trim() === "") return null;
   const registrant = given ?? {};
   const code = normalizeReferralCode(raw);
@@ -108,9 +114,19 @@ export async function tieReferral(db: D1Database, agencyId: string, newPlayerId:
   if (!code || !holder) return "invalid";
   const fingerprint = registrant.fingerprint;
   const print = fingerprint && /^[a-f0-9]{16,128}$/.test(fingerprint) ? fingerprint : null;
-  const [prints, referrerIps] = await Promise.all([fingerprintsOf(db, agencyId, [holder.playerId]), registrant.ip ? sessionIpsOf(db, agencyId, holder.playerId) : []]);
+  const [prints, referrerIps] = await Promise.all([
+    fingerprintsOf(db, agencyId, [holder.playerId]),
+    registrant.ip ? sessionIpsOf(db, agencyId, holder.playerId) : [],
+  ]);
   const referrerFingerprints = prints.get(holder.playerId) ?? [];
-  const verdict = tieVerdict({ referrerId: holder.playerId, newPlayerId, fingerprint: print, referrerFingerprints, phone: registrant.phone, referrerPhone: holder.phone });
+  const verdict = tieVerdict({
+    referrerId: holder.playerId,
+    newPlayerId,
+    fingerprint: print,
+    referrerFingerprints,
+    phone: registrant.phone,
+    referrerPhone: holder.phone,
+  });
   if (!verdict.tie) return "self";
   await insertReferral(db, {
     agencyId,
@@ -160,7 +176,13 @@ async function currentReferrals(db: D1Database, agencyId: string, referrerId: st
 type WeekShare = Earnings & { counted: number };
 
 /** Each referrer's share of one week, from the counting referred players' figures. */
-async function weekShares(db: D1Database, agencyId: string, settings: ReferralSettings, referrals: ReferralRecord[], week: Week): Promise<Map<string, WeekShare>> {
+async function weekShares(
+  db: D1Database,
+  agencyId: string,
+  settings: ReferralSettings,
+  referrals: ReferralRecord[],
+  week: Week,
+): Promise<Map<string, WeekShare>> {
   // A player tied after the week ended brought nothing to it.
   const inWeek = referrals.filter((r) => r.counts && Date.parse(r.createdAt) < week.endsAt);
   const ids = inWeek.map((r) => r.referredPlayerId);
@@ -206,7 +228,18 @@ const settingsView = (s: ReferralSettings): SettingsView => ({
   turnoverMultiplier: s.turnoverMultiplier,
 });
 
-type ClaimView = { week: string; weekEnd: string; provider: string; basis: string; amount: string; capped: boolean; referredCount: number; turnover: string; status: ClaimStatus; createdAt: string };
+type ClaimView = {
+  week: string;
+  weekEnd: string;
+  provider: string;
+  basis: string;
+  amount: string;
+  capped: boolean;
+  referredCount: number;
+  turnover: string;
+  status: ClaimStatus;
+  createdAt: string;
+};
 
 const claimView = (c: ReferralClaim): ClaimView => ({
   week: c.weekStart,
@@ -237,9 +270,15 @@ export type ReferralPage = {
 };
 
 /** Usernames are shown half hidden: a referrer sees who joined, not a list of logins to try. */
-const masked = (username: string) => (username.length <= 3 ? `${username[0]}**` : `${username.slice(0, 2)}${"*".repeat(Math.min(4, username.length - 3))}${username.slice(-1)}`);
+const masked = (username: string) =>
+  username.length <= 3 ? `${username[0]}**` : `${username.slice(0, 2)}${"*".repeat(Math.min(4, username.length - 3))}${username.slice(-1)}`;
 
-export async function referralPage(env: Env, agency: { id: string; enabledProviders: readonly Provider[] }, player: { id: string; username: string }, now: Clock = systemNow): Promise<ReferralPage> {
+export async function referralPage(
+  env: Env,
+  agency: { id: string; enabledProviders: readonly Provider[] },
+  player: { id: string; username: string },
+  now: Clock = systemNow,
+): Promise<ReferralPage> {
   const db = env.DB;
   const playerId = player.id;
   const [code, settings, referrals, claims] = await Promise.all([
@@ -284,7 +323,14 @@ export async function referralPage(env: Env, agency: { id: string; enabledProvid
 
 // ---- The claim -------------------------------------------------------------------------------
 
-type ClaimError = "REFERRAL_DISABLED" | "REFERRAL_WEEK_INVALID" | "REFERRAL_WEEK_OPEN" | "REFERRAL_ALREADY_CLAIMED" | "REFERRAL_NOTHING_TO_CLAIM" | "PROVIDER_UNAVAILABLE" | "REFERRAL_CREDIT_FAILED";
+type ClaimError =
+  | "REFERRAL_DISABLED"
+  | "REFERRAL_WEEK_INVALID"
+  | "REFERRAL_WEEK_OPEN"
+  | "REFERRAL_ALREADY_CLAIMED"
+  | "REFERRAL_NOTHING_TO_CLAIM"
+  | "PROVIDER_UNAVAILABLE"
+  | "REFERRAL_CREDIT_FAILED";
 export type ClaimResult = { ok: true; amount: string; provider: Provider; turnover: string; pending: boolean } | { ok: false; error: ClaimError };
 
 /**
@@ -335,13 +381,17 @@ async function creditClaim(env: Env, agencyId: string, player: { id: string; use
   const provider = claim.provider as Provider;
   let outcome: Awaited<ReturnType<typeof creditReferralReward>>;
   try {
-    outcome = await creditReferralReward(env, { agencyId, playerId: player.id, username: player.username }, {
-      weekStart: claim.weekStart,
-      provider,
-      amountMinor: claim.amountMinor,
-      turnoverMultiplier: claim.turnoverMultiplier,
-      basis: { mode: claim.mode, percentBp: String(claim.percentBp), basisMinor: claim.basisMinor.toString(), referred: String(claim.referredCount) },
-    });
+    outcome = await creditReferralReward(
+      env,
+      { agencyId, playerId: player.id, username: player.username },
+      {
+        weekStart: claim.weekStart,
+        provider,
+        amountMinor: claim.amountMinor,
+        turnoverMultiplier: claim.turnoverMultiplier,
+        basis: { mode: claim.mode, percentBp: String(claim.percentBp), basisMinor: claim.basisMinor.toString(), referred: String(claim.referredCount) },
+      },
+    );
   } catch (error) {
     // The wallet did not answer: the row stays PENDING and the page offers the claim again.
     console.error("referral claim: wallet call failed", error);
@@ -351,7 +401,13 @@ async function creditClaim(env: Env, agencyId: string, player: { id: string; use
   if (outcome.status === "FAILED") return { ok: false, error: "REFERRAL_CREDIT_FAILED" };
   if (outcome.status === "SUCCESS") await settleClaim(env.DB, agencyId, player.id, claim.weekStart);
   if (!outcome.created && !first && outcome.status === "SUCCESS") return { ok: false, error: "REFERRAL_ALREADY_CLAIMED" };
-  return { ok: true, amount: credit(claim.amountMinor), provider, turnover: credit(turnoverRequired(claim.amountMinor, claim.turnoverMultiplier)), pending: outcome.status === "PENDING" };
+  return {
+    ok: true,
+    amount: credit(claim.amountMinor),
+    provider,
+    turnover: credit(turnoverRequired(claim.amountMinor, claim.turnoverMultiplier)),
+    pending: outcome.status === "PENDING",
+  };
 }
 
 /** PENDING claims take the wallet's word (its alarm finishes credits the first attempt left unknown). */
@@ -425,7 +481,11 @@ export async function adminReferralsPage(db: D1Database, agencyId: string, weekS
     };
   });
   rows.sort((a, b) => b.referred - a.referred || a.username.localeCompare(b.username));
-  const names2 = await playerNames(db, agencyId, referrals.filter((r) => !r.counts || r.flag).map((r) => r.referredPlayerId));
+  const names2 = await playerNames(
+    db,
+    agencyId,
+    referrals.filter((r) => !r.counts || r.flag).map((r) => r.referredPlayerId),
+  );
   return {
     settings: settingsView(settings),
     week: { start: week.start, end: week.end },
@@ -433,10 +493,23 @@ export async function adminReferralsPage(db: D1Database, agencyId: string, weekS
     rows,
     notCounting: referrals
       .filter((r) => !r.counts)
-      .map((r) => ({ referrer: names.get(r.referrerPlayerId)?.username ?? r.referrerPlayerId, referred: names2.get(r.referredPlayerId)?.username ?? r.username, reason: r.reason, reasonAt: r.reasonAt })),
+      .map((r) => ({
+        referrer: names.get(r.referrerPlayerId)?.username ?? r.referrerPlayerId,
+        referred: names2.get(r.referredPlayerId)?.username ?? r.username,
+        reason: r.reason,
+        reasonAt: r.reasonAt,
+      })),
     flagged: referrals.flatMap((r) =>
       r.flag
-        ? [{ referrer: names.get(r.referrerPlayerId)?.username ?? r.referrerPlayerId, referred: names2.get(r.referredPlayerId)?.username ?? r.username, flag: r.flag, counts: r.counts, createdAt: r.createdAt }]
+        ? [
+            {
+              referrer: names.get(r.referrerPlayerId)?.username ?? r.referrerPlayerId,
+              referred: names2.get(r.referredPlayerId)?.username ?? r.username,
+              flag: r.flag,
+              counts: r.counts,
+              createdAt: r.createdAt,
+            },
+          ]
         : [],
     ),
     totals: {
@@ -462,4 +535,3 @@ export async function saveReferralSettings(db: D1Database, actor: AuditActor, in
     auditIfChanged(db, actor, { action: "referral.settings", target: actor.agencyId, before: view(before), after: view(input) }),
   ]);
 }
-

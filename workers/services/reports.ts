@@ -241,7 +241,19 @@ export async function promotionsReport(db: D1Database, agencyId: string, range: 
     let found = rows.get(id);
     if (!found) {
       const p = known.get(id);
-      rows.set(id, (found = { promotionId: id, title: p ? decodeTitle(p.title) : { lo: id }, claims: 0, completed: 0, cancelled: 0, bonusCost: 0, bonusGiven: 0, bonusDeducted: 0 }));
+      rows.set(
+        id,
+        (found = {
+          promotionId: id,
+          title: p ? decodeTitle(p.title) : { lo: id },
+          claims: 0,
+          completed: 0,
+          cancelled: 0,
+          bonusCost: 0,
+          bonusGiven: 0,
+          bonusDeducted: 0,
+        }),
+      );
     }
     return found;
   };

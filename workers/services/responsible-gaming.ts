@@ -51,7 +51,10 @@ export async function limitsPage(env: Env, agencyId: string, playerId: string, n
   const view = limitsView(limits, now);
   return {
     ...view,
-    usage: Object.fromEntries(PERIODS.map((p) => [p, { used: formatAmount(used[p], "LAK"), resetsAt: periodEnd(p, now) }])) as Record<Period, { used: string; resetsAt: number }>,
+    usage: Object.fromEntries(PERIODS.map((p) => [p, { used: formatAmount(used[p], "LAK"), resetsAt: periodEnd(p, now) }])) as Record<
+      Period,
+      { used: string; resetsAt: number }
+    >,
     break: held,
     ...line,
   };
@@ -72,7 +75,12 @@ function requested(kind: LimitKind, text: string): bigint | null {
  * 24 h. A concurrent change makes this one read again (at most 3 tries).
  */
 export async function setLimits(db: D1Database, agencyId: string, playerId: string, input: LimitsInput, now = Date.now()): Promise<LimitsChange[]> {
-  const asked: [LimitKind, string][] = [["deposit_day", input.day], ["deposit_week", input.week], ["deposit_month", input.month], ["play_day", input.playMinutes]];
+  const asked: [LimitKind, string][] = [
+    ["deposit_day", input.day],
+    ["deposit_week", input.week],
+    ["deposit_month", input.month],
+    ["play_day", input.playMinutes],
+  ];
   const changes: LimitsChange[] = [];
   for (const [kind, text] of asked) {
     const want = requested(kind, text);
@@ -81,7 +89,9 @@ export async function setLimits(db: D1Database, agencyId: string, playerId: stri
       const before = effectiveLimit(stored ?? NO_LIMIT, now);
       const after = changeLimit(before, want, now);
       // the same raise asked again keeps its time (sending the form twice must not restart the wait)
-      const unchanged = after.pending ? before.pending !== null && before.pending.value === after.pending.value : before.pending === null && before.value === after.value;
+      const unchanged = after.pending
+        ? before.pending !== null && before.pending.value === after.pending.value
+        : before.pending === null && before.value === after.value;
       if (unchanged) {
         changes.push({ kind, applied: "unchanged" });
         break;

@@ -38,7 +38,14 @@ export async function claimWalletReward(
   return wallet.claimReward({ ...input, code: newRewardCode(now), now });
 }
 
-export async function listWalletRewards(env: Env, agencyId: string, playerId: string, kind: RewardKind | null, page = 1, pageSize = 20): Promise<{ items: Reward[]; total: number }> {
+export async function listWalletRewards(
+  env: Env,
+  agencyId: string,
+  playerId: string,
+  kind: RewardKind | null,
+  page = 1,
+  pageSize = 20,
+): Promise<{ items: Reward[]; total: number }> {
   return walletOf(env, agencyId, playerId).listRewards(kind, page, pageSize);
 }
 
@@ -47,7 +54,13 @@ export async function listWalletRewards(env: Env, agencyId: string, playerId: st
  * play is measured at the provider (bets since its credit, from the counter read before it);
  * met ones stop holding. A reward not credited yet, or not met, refuses the withdrawal.
  */
-export async function rewardHoldForWithdraw(env: Env, agencyId: string, username: string, playerId: string, provider: Provider): Promise<RewardHoldError | null> {
+export async function rewardHoldForWithdraw(
+  env: Env,
+  agencyId: string,
+  username: string,
+  playerId: string,
+  provider: Provider,
+): Promise<RewardHoldError | null> {
   const wallet = walletOf(env, agencyId, playerId);
   const holding = await wallet.rewardsHoldingWithdraw(provider);
   if (holding.length === 0) return null;
@@ -63,7 +76,12 @@ export async function rewardHoldForWithdraw(env: Env, agencyId: string, username
 }
 
 /** A credited reward's turnover so far, read at its provider; a met one stops holding. null: the provider did not answer. */
-async function measureReward(wallet: ReturnType<typeof walletOf>, port: ReturnType<typeof providerPortFor>, user: string, reward: Reward): Promise<{ doneMinor: bigint; met: boolean } | null> {
+async function measureReward(
+  wallet: ReturnType<typeof walletOf>,
+  port: ReturnType<typeof providerPortFor>,
+  user: string,
+  reward: Reward,
+): Promise<{ doneMinor: bigint; met: boolean } | null> {
   const counter = await port.turnover(user, reward.turnoverSince ?? undefined);
   if (counter.kind !== "ok") return null;
   const doneMinor = turnoverDone(counter.amountMinor, reward);
@@ -80,7 +98,11 @@ export type RewardWithProgress = Reward & { turnoverDone: string | null };
  * through ("turnover X of Y", like a promotion's), measured at its provider as a withdrawal
  * would (a met one stops holding). Only those rewards are asked, at once.
  */
-export async function withTurnoverProgress(env: Env, who: { agencyId: string; playerId: string; username: string }, rewards: readonly Reward[]): Promise<RewardWithProgress[]> {
+export async function withTurnoverProgress(
+  env: Env,
+  who: { agencyId: string; playerId: string; username: string },
+  rewards: readonly Reward[],
+): Promise<RewardWithProgress[]> {
   const wallet = walletOf(env, who.agencyId, who.playerId);
   const user = providerUsername(who.agencyId, who.username);
   return Promise.all(
@@ -108,7 +130,13 @@ export type RewardRetryOutcome = StaffRewardRetryResult["kind"];
  * as `reward.retry` right after the wallet answers, whatever the outcome. A referral share that
  * lands also marks its week's claim credited (as the player's page would on its next load).
  */
-export async function retryRewardClaim(env: Env, actor: AuditActor, kind: RewardKind, code: string, expectedRetries: number): Promise<{ kind: RewardRetryOutcome; reward: Reward | null }> {
+export async function retryRewardClaim(
+  env: Env,
+  actor: AuditActor,
+  kind: RewardKind,
+  code: string,
+  expectedRetries: number,
+): Promise<{ kind: RewardRetryOutcome; reward: Reward | null }> {
   const found = await findRewardClaim(env.DB, actor.agencyId, code);
   if (!found || found.kind !== kind) return { kind: "not-found", reward: null };
   const wallet = walletOf(env, actor.agencyId, found.playerId);

@@ -61,7 +61,7 @@ const SANDBOX_PAGES: Record<string, { path: RegExp; methods: string[] }[]> = {
 function sandboxPage(target: string, rawPathname: string, method: string): string | null {
   const prefix = `/sandbox/${target}`;
   const pages = SANDBOX_PAGES[target];
-  if (!pages || !rawPathname.startsWith(`${prefix}/`) && rawPathname !== prefix) return null;
+  if (!pages || (!rawPathname.startsWith(`${prefix}/`) && rawPathname !== prefix)) return null;
   let path = rawPathname.slice(prefix.length) || "/";
   for (let round = 0; ; round++) {
     let decoded: string;

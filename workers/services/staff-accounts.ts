@@ -67,7 +67,15 @@ export async function createStaffAccount(
   const unusable = await hashPassword(randomToken());
   try {
     await db.batch([
-      insertStaffStatement(db, { id, agencyId: input.agencyId, username, passwordHash: unusable, role: input.role, enrolTokenHash: link.tokenHash, enrolExpiresAt: link.expiresAt }),
+      insertStaffStatement(db, {
+        id,
+        agencyId: input.agencyId,
+        username,
+        passwordHash: unusable,
+        role: input.role,
+        enrolTokenHash: link.tokenHash,
+        enrolExpiresAt: link.expiresAt,
+      }),
       auditStatement(db, who, { action: "staff.create", target: `staff:${id}`, before: null, after: { username, role: input.role, status: "ACTIVE" } }),
     ]);
   } catch (error) {

@@ -46,7 +46,13 @@ async function findByEnrolToken(db: D1Database, agencyId: string, token: string,
  * The enrolment page: the secret to scan. It is created on the first visit and kept until
  * the first code is accepted, so reloading the page shows the same QR code.
  */
-export async function openEnrolment(db: D1Database, agencyId: string, agencyName: string, token: string, now: Clock = systemClock): Promise<EnrolmentView | null> {
+export async function openEnrolment(
+  db: D1Database,
+  agencyId: string,
+  agencyName: string,
+  token: string,
+  now: Clock = systemClock,
+): Promise<EnrolmentView | null> {
   const staff = await findByEnrolToken(db, agencyId, token, now());
   if (!staff) return null;
   let secret = staff.totpSecret;
@@ -69,7 +75,10 @@ export async function completeEnrolment(
   input: { password: string; code: string },
   client: Client,
   now: Clock = systemClock,
-): Promise<{ ok: true; sessionId: string; staff: StaffMember; recoveryCodes: string[] } | { ok: false; code: "LINK_INVALID" | "INVALID_CODE" | "TOO_MANY_ATTEMPTS"; retryAfterSeconds?: number }> {
+): Promise<
+  | { ok: true; sessionId: string; staff: StaffMember; recoveryCodes: string[] }
+  | { ok: false; code: "LINK_INVALID" | "INVALID_CODE" | "TOO_MANY_ATTEMPTS"; retryAfterSeconds?: number }
+> {
   const record = await findByEnrolToken(db, agencyId, token, now());
   if (!record || !record.totpSecret) return { ok: false, code: "LINK_INVALID" };
   const keys = staffLoginKeys(agencyId, record.username, client.ip);
@@ -92,11 +101,15 @@ export async function completeEnrolment(
     ...hashes.map((hash) => insertRecoveryCodeStatement(db, record.id, hash)),
     deleteStaffSessionsStatement(db, agencyId, record.id),
     full.statement,
-    auditStatement(db, { agencyId, staffId: record.id, staffUsername: record.username, ip: client.ip, userAgent: client.userAgent }, {
-      action: "auth.enrol",
-      target: `staff:${record.id}`,
-      after: { enrolled: true, recoveryCodes: RECOVERY_CODE_COUNT },
-    }),
+    auditStatement(
+      db,
+      { agencyId, staffId: record.id, staffUsername: record.username, ip: client.ip, userAgent: client.userAgent },
+      {
+        action: "auth.enrol",
+        target: `staff:${record.id}`,
+        after: { enrolled: true, recoveryCodes: RECOVERY_CODE_COUNT },
+      },
+    ),
   ]);
   return { ok: true, sessionId: full.sessionId, staff, recoveryCodes };
 }

@@ -99,12 +99,16 @@ export async function staffSecondFactor(
     deleteStaffSessionStatement(db, session.idHash),
     full.statement,
     markStaffLoggedInStatement(db, record.id, new Date(now()).toISOString()),
-    auditStatement(db, { agencyId, staffId: record.id, staffUsername: record.username, ip: client.ip, userAgent: client.userAgent }, {
-      action: usedRecoveryCode ? "auth.login.recovery_code" : "auth.login",
-      target: `staff:${record.id}`,
-      // a browser without this account's device cookie: the owner's alerts say so (decision 057)
-      after: { newDevice: !client.device?.entries.some((e) => e.realm === "staff" && e.agencyId === agencyId && e.username === record.username) },
-    }),
+    auditStatement(
+      db,
+      { agencyId, staffId: record.id, staffUsername: record.username, ip: client.ip, userAgent: client.userAgent },
+      {
+        action: usedRecoveryCode ? "auth.login.recovery_code" : "auth.login",
+        target: `staff:${record.id}`,
+        // a browser without this account's device cookie: the owner's alerts say so (decision 057)
+        after: { newDevice: !client.device?.entries.some((e) => e.realm === "staff" && e.agencyId === agencyId && e.username === record.username) },
+      },
+    ),
   ]);
   const recoveryCodesLeft = usedRecoveryCode ? await unusedRecoveryCodeCount(db, record.id) : null;
   return { ok: true, sessionId: full.sessionId, staff, usedRecoveryCode, recoveryCodesLeft };

@@ -1,4 +1,14 @@
-import { newSessionTimes, sessionState, shouldTouch, STAFF_HALF_OPEN_MS, STAFF_SESSION, storedUserAgent, systemClock, type Client, type Clock } from "../core/session";
+import {
+  newSessionTimes,
+  sessionState,
+  shouldTouch,
+  STAFF_HALF_OPEN_MS,
+  STAFF_SESSION,
+  storedUserAgent,
+  systemClock,
+  type Client,
+  type Clock,
+} from "../core/session";
 import { randomToken, sha256Hex } from "../core/tokens";
 import { recordAudit } from "../db/audit";
 import {
@@ -81,5 +91,9 @@ export async function staffLogout(db: D1Database, agencyId: string, sessionId: s
   await endStaffSession(db, agencyId, sessionId);
   if (session?.stage !== "FULL") return;
   const { staff } = session;
-  await recordAudit(db, { agencyId: staff.agencyId, staffId: staff.id, staffUsername: staff.username, ip: client.ip, userAgent: client.userAgent }, { action: "auth.logout", target: `staff:${staff.id}` });
+  await recordAudit(
+    db,
+    { agencyId: staff.agencyId, staffId: staff.id, staffUsername: staff.username, ip: client.ip, userAgent: client.userAgent },
+    { action: "auth.logout", target: `staff:${staff.id}` },
+  );
 }

@@ -87,7 +87,12 @@ export async function uploadStatement(
   if (problem) return { ok: false, problem };
   const id = crypto.randomUUID();
   const fileName = input.fileName.slice(0, 200) || "statement.csv";
-  await insertStatementUpload(db, actor.agencyId, { id, channelCode: input.channelCode, fileName, content: decoded.text, uploadedBy: actor.staffUsername, createdAt: now }, now - UPLOAD_KEEP_MS);
+  await insertStatementUpload(
+    db,
+    actor.agencyId,
+    { id, channelCode: input.channelCode, fileName, content: decoded.text, uploadedBy: actor.staffUsername, createdAt: now },
+    now - UPLOAD_KEEP_MS,
+  );
   const mapping = await findStatementMapping(db, actor.agencyId, input.channelCode);
   return { ok: true, id, mapped: mapping !== null && readStatement(rows, mapping).ok };
 }
@@ -110,7 +115,16 @@ export type MapStep = {
 };
 
 export type ReviewRow =
-  | { row: number; kind: "credit"; bankTime: number; amount: string; description: string; reference: string | null; bankTransactionId: string; outcome: RowOutcome }
+  | {
+      row: number;
+      kind: "credit";
+      bankTime: number;
+      amount: string;
+      description: string;
+      reference: string | null;
+      bankTransactionId: string;
+      outcome: RowOutcome;
+    }
   | { row: number; kind: "debit"; raw: string; bankTime: number; amount: string | null }
   | { row: number; kind: "error"; problem: RowProblem; value: string; raw: string };
 
@@ -132,7 +146,12 @@ function fieldsOf(mapping: StatementMapping): MappingFields {
  * when the channel's saved mapping reads the file, else (or when staff ask) the mapping step.
  * null: no such upload (or older than a day).
  */
-export async function statementPage(env: Env, agencyId: string, uploadId: string, opts: { remap: boolean; headerRow: number | null }): Promise<MapStep | ReviewStep | null> {
+export async function statementPage(
+  env: Env,
+  agencyId: string,
+  uploadId: string,
+  opts: { remap: boolean; headerRow: number | null },
+): Promise<MapStep | ReviewStep | null> {
   const stored = await findStatementUpload(env.DB, agencyId, uploadId);
   if (!stored) return null;
   const upload: Upload = { id: stored.id, channelCode: stored.channelCode, fileName: stored.fileName };
@@ -149,7 +168,16 @@ export async function statementPage(env: Env, agencyId: string, uploadId: string
       }
       const input = await inputOf(stored.channelCode, row);
       const outcome: RowOutcome = outcomes?.[i] ?? (await matchBankTransaction(env, agencyId, input));
-      review.push({ row: row.row, kind: "credit", bankTime: row.bankTime, amount: row.amount, description: row.description, reference: row.reference, bankTransactionId: input.bankTransactionId, outcome });
+      review.push({
+        row: row.row,
+        kind: "credit",
+        bankTime: row.bankTime,
+        amount: row.amount,
+        description: row.description,
+        reference: row.reference,
+        bankTransactionId: input.bankTransactionId,
+        outcome,
+      });
     }
     return { step: "review", upload, mapping, applied: outcomes !== null, rows: review };
   }
@@ -208,7 +236,11 @@ export type ApplySummary = { applied: number; duplicate: number; unmatched: numb
  * idempotent by its bank transaction id, so a second confirm, a second staff member or the
  * same file uploaded again applies nothing twice). Audited with the counts.
  */
-export async function applyStatement(env: Env, actor: AuditActor, uploadId: string): Promise<{ ok: true; summary: ApplySummary } | { ok: false; problem: "NOT_FOUND" | "NOT_MAPPED" }> {
+export async function applyStatement(
+  env: Env,
+  actor: AuditActor,
+  uploadId: string,
+): Promise<{ ok: true; summary: ApplySummary } | { ok: false; problem: "NOT_FOUND" | "NOT_MAPPED" }> {
   const stored = await findStatementUpload(env.DB, actor.agencyId, uploadId);
   if (!stored) return { ok: false, problem: "NOT_FOUND" };
   const mapping = await findStatementMapping(env.DB, actor.agencyId, stored.channelCode);
@@ -219,7 +251,21 @@ export async function applyStatement(env: Env, actor: AuditActor, uploadId: stri
   for (const row of read.rows) {
     if (row.kind === "debit") {
       // kept for reconciliation against withdrawals paid (decision 046); nothing is applied
-      if (row.amount) await recordBankDebit(env, actor.agencyId, { channelCode: stored.channelCode, bankTransactionId: row.transactionId ?? (await sha256Hex(row.key)), amount: row.amount, bankTime: row.bankTime, reference: null, source: "statement", raw: row.raw }, actor);
+      if (row.amount)
+        await recordBankDebit(
+          env,
+          actor.agencyId,
+          {
+            channelCode: stored.channelCode,
+            bankTransactionId: row.transactionId ?? (await sha256Hex(row.key)),
+            amount: row.amount,
+            bankTime: row.bankTime,
+            reference: null,
+            source: "statement",
+            raw: row.raw,
+          },
+          actor,
+        );
       summary.debit++;
       outcomes.push(null);
       continue;

@@ -29,7 +29,11 @@ import type { WithdrawOrder } from "../wallet/player-wallet";
 export type QueueItem = ManualQueueItem;
 
 /** A page of the agency's manual queue, oldest first. */
-export async function listManualQueue(db: D1Database, agencyId: string, paging: { page: number; pageSize: number }): Promise<{ items: QueueItem[]; total: number }> {
+export async function listManualQueue(
+  db: D1Database,
+  agencyId: string,
+  paging: { page: number; pageSize: number },
+): Promise<{ items: QueueItem[]; total: number }> {
   return listManualQueuePage(db, agencyId, paging);
 }
 
@@ -157,7 +161,8 @@ export async function decideWithdrawal(env: Env, agencyId: string, code: string,
   if (result.kind === "not-found" || !result.order) return { ok: false, code: "NOT_FOUND" };
   const order = result.order as WithdrawOrder;
   const { via, ...actor } = who;
-  const detail = decision.action === "paid" ? { bankReference: decision.bankReference } : decision.action === "reject" ? { requestedReason: decision.reason } : {};
+  const detail =
+    decision.action === "paid" ? { bankReference: decision.bankReference } : decision.action === "reject" ? { requestedReason: decision.reason } : {};
   // (the operator API's rows keep the names they had: api.withdrawal.approve|reject|paid)
   const action = via === "api" ? `api.withdrawal.${decision.action}` : AUDIT_ACTION[decision.action];
   const audit = auditStatement(env.DB, actor, {

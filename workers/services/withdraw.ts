@@ -31,7 +31,15 @@ export type WithdrawError =
   | RewardHoldError
   | PromotionError;
 
-export type WithdrawReview = { provider: Provider; balance: string; bank: BankAccount; quote: WithdrawQuote; rate: Rate; review: "AUTO" | "MANUAL"; promotion: WithdrawPromotion | null };
+export type WithdrawReview = {
+  provider: Provider;
+  balance: string;
+  bank: BankAccount;
+  quote: WithdrawQuote;
+  rate: Rate;
+  review: "AUTO" | "MANUAL";
+  promotion: WithdrawPromotion | null;
+};
 
 /** SPEC §5 withdraw rules with the provider's live credit: what the confirm step shows. */
 export async function reviewWithdraw(
@@ -50,10 +58,19 @@ export async function reviewWithdraw(
   ]);
   if (!bank) return { ok: false, error: "BANK_ACCOUNT_REQUIRED" };
   if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
-  const checked = checkWithdrawAmount({ amount: input.amount, balance: balance.amount, limits: { min: agency.limits.withdrawMin, max: agency.limits.withdrawMax }, rate });
+  const checked = checkWithdrawAmount({
+    amount: input.amount,
+    balance: balance.amount,
+    limits: { min: agency.limits.withdrawMin, max: agency.limits.withdrawMax },
+    rate,
+  });
   if (!checked.ok) return { ok: false, error: checked.error, balance: balance.amount };
   // the promotion in use at this provider decides the deductions (bonus back, excess)
-  const governed = await promotionForWithdraw(env, agency, player, { provider: input.provider, creditMinor: checked.creditMinor, balanceMinor: parseAmount(balance.amount, "THB") ?? 0n });
+  const governed = await promotionForWithdraw(env, agency, player, {
+    provider: input.provider,
+    creditMinor: checked.creditMinor,
+    balanceMinor: parseAmount(balance.amount, "THB") ?? 0n,
+  });
   if (!governed.ok) return { ok: false, error: governed.error, balance: balance.amount };
   // a cashback or referral reward at this provider holds it until its turnover is met (decision 029)
   const held = await rewardHoldForWithdraw(env, agency.id, player.username, player.id, input.provider);
@@ -123,7 +140,11 @@ export async function confirmWithdraw(
       deductions: review.promotion.deductions.map((d) => ({ kind: d.kind, creditMinor: d.creditMinor.toString() })),
     },
   });
-  if (opened.kind === "refused") return { ok: false, error: opened.error === "PROMOTION_CHANGED" ? "CANNOT_WITHDRAW" : opened.error === "REWARD_HELD" ? "REWARD_TURNOVER_NOT_MET" : opened.error };
+  if (opened.kind === "refused")
+    return {
+      ok: false,
+      error: opened.error === "PROMOTION_CHANGED" ? "CANNOT_WITHDRAW" : opened.error === "REWARD_HELD" ? "REWARD_TURNOVER_NOT_MET" : opened.error,
+    };
   if (opened.kind === "existing") return { ok: true, order: opened.order, repeated: true };
   await insertWithdrawRef(env.DB, code, agency.id, player.id);
   const outcome = await providerPortFor(env, agency.id, review.provider).transfer({
@@ -132,7 +153,13 @@ export async function confirmWithdraw(
     direction: "out",
     reference: code,
   });
-  const order = (await wallet.transferOutResult(code, outcome.kind === "ok" ? "ok" : outcome.kind === "refused" ? "refused" : "unknown", Date.now(), outcome.kind === "refused" ? outcome.code : outcome.kind === "unknown" ? outcome.reason : undefined)) ?? opened.order;
+  const order =
+    (await wallet.transferOutResult(
+      code,
+      outcome.kind === "ok" ? "ok" : outcome.kind === "refused" ? "refused" : "unknown",
+      Date.now(),
+      outcome.kind === "refused" ? outcome.code : outcome.kind === "unknown" ? outcome.reason : undefined,
+    )) ?? opened.order;
   // staff hear of it at once (one that starts waiting later, e.g. after an unknown transfer, is the cron's)
   if (awaitsStaffDecision(order)) await announceWaitingWithdrawal(env, agency.id, player.username, order);
   return { ok: true, order, repeated: false };

@@ -31,7 +31,14 @@ export class AttemptStore {
     const { id } = this.sql
       .exec<{ id: number }>(
         `INSERT INTO provider_attempts (provider, order_code, reference, op, outcome, error_code, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-        input.provider, input.orderCode, input.reference, input.op, input.result.outcome, input.result.errorCode, input.result.detail, input.at,
+        input.provider,
+        input.orderCode,
+        input.reference,
+        input.op,
+        input.result.outcome,
+        input.result.errorCode,
+        input.result.detail,
+        input.at,
       )
       .one();
     if (id > OUTBOX_MAX) this.sql.exec(`DELETE FROM provider_attempts WHERE id <= ?`, id - OUTBOX_MAX);

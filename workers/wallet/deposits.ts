@@ -29,7 +29,14 @@ export function openDeposit(w: WalletContext, input: OpenDepositInput): OpenDepo
   // The promotion in use decides here, in the same step that creates the order.
   const usage = w.store.activeUsage();
   const verdict = checkDeposit({
-    usage: usage ? { id: usage.id, status: usage.status as "CLAIMED" | "USED", provider: usage.provider as Provider, rules: JSON.parse(usage.rules_json) as PromotionRules } : null,
+    usage: usage
+      ? {
+          id: usage.id,
+          status: usage.status as "CLAIMED" | "USED",
+          provider: usage.provider as Provider,
+          rules: JSON.parse(usage.rules_json) as PromotionRules,
+        }
+      : null,
     provider: input.provider,
     amountMinor: BigInt(input.amountMinor),
     creditMinor: BigInt(input.creditMinor),
@@ -47,7 +54,12 @@ export function attachQr(w: WalletContext, code: string, payload: string): Depos
   return getDeposit(w, code);
 }
 
-export function cancelDeposit(w: WalletContext, code: string, reason: "PLAYER" | "EXPIRED" | "GATEWAY", now: number): { ok: boolean; order: DepositOrder | null } {
+export function cancelDeposit(
+  w: WalletContext,
+  code: string,
+  reason: "PLAYER" | "EXPIRED" | "GATEWAY",
+  now: number,
+): { ok: boolean; order: DepositOrder | null } {
   expireStaleDeposits(w, now);
   const changed = w.store.transitionDeposit(code, "OPEN", "CANCELED", { flag: reason === "PLAYER" ? null : reason });
   markDepositForProjection(w, code);
@@ -109,7 +121,12 @@ function receivedLines(order: DepositOrderRow): [string, string, bigint][] {
  * Applied once: the same transaction again is a duplicate; another one for an order already
  * paid changes nothing (already-paid).
  */
-export function applyBankPayment(w: WalletContext, code: string, payment: { transactionId: string; amount: string; bankTime: number }, now: number): BankPaymentResult {
+export function applyBankPayment(
+  w: WalletContext,
+  code: string,
+  payment: { transactionId: string; amount: string; bankTime: number },
+  now: number,
+): BankPaymentResult {
   expireStaleDeposits(w, now);
   const order = w.store.depositByCode(code);
   if (!order) return { kind: "unknown-order" };
@@ -126,7 +143,8 @@ export function applyBankPayment(w: WalletContext, code: string, payment: { tran
     return { kind: "late", order: getDeposit(w, code)! };
   }
   const set = { paid_at: now, gateway_txn: payment.transactionId, next_attempt_at: now };
-  const moved = order.status === "OPEN" ? w.store.transitionDeposit(code, "OPEN", "PAID", { ...set, flag: null }) : w.store.payCanceledOwnAccountDeposit(code, set);
+  const moved =
+    order.status === "OPEN" ? w.store.transitionDeposit(code, "OPEN", "PAID", { ...set, flag: null }) : w.store.payCanceledOwnAccountDeposit(code, set);
   if (!moved) return { kind: "already-paid", order: getDeposit(w, code)! };
   postLedgerEntry(w.store, code, "paid", receivedLines(order), now);
   markDepositForProjection(w, code);

@@ -67,7 +67,11 @@ export class PlayerWallet extends DurableObject<Env> {
 
   /** Whose wallet this is; remembered for the alarm, which has no request to read it from. */
   identify(agencyId: string, playerId: string, username: string, origin?: string): void {
-    const entries: [string, string][] = [["agencyId", agencyId], ["playerId", playerId], ["username", username]];
+    const entries: [string, string][] = [
+      ["agencyId", agencyId],
+      ["playerId", playerId],
+      ["username", username],
+    ];
     if (origin) entries.push(["origin", origin]);
     for (const [key, value] of entries) this.wallet.store.writeMeta(key, value);
   }
@@ -112,7 +116,9 @@ export class PlayerWallet extends DurableObject<Env> {
 
   // ---- withdrawals ----
 
-  openWithdraw(input: OpenWithdrawInput): { kind: "created" | "existing"; order: WithdrawOrder } | { kind: "refused"; error: PromotionError | "PROMOTION_CHANGED" | "REWARD_HELD" } {
+  openWithdraw(
+    input: OpenWithdrawInput,
+  ): { kind: "created" | "existing"; order: WithdrawOrder } | { kind: "refused"; error: PromotionError | "PROMOTION_CHANGED" | "REWARD_HELD" } {
     return withdrawals.openWithdraw(this.wallet, input);
   }
 

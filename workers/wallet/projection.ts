@@ -1,5 +1,10 @@
 import { formatAmount } from "../core/money";
-import { setFirstDepositStatement, upsertDepositOrderViewStatement, upsertPromotionUsageViewStatement, upsertWithdrawOrderViewStatement } from "../db/order-projection";
+import {
+  setFirstDepositStatement,
+  upsertDepositOrderViewStatement,
+  upsertPromotionUsageViewStatement,
+  upsertWithdrawOrderViewStatement,
+} from "../db/order-projection";
 import { insertProviderAttemptStatement, type ProviderAttemptCopy } from "../db/provider-attempts";
 import type { AttemptRow } from "./attempt-store";
 import type { WalletContext } from "./context";

@@ -30,7 +30,11 @@ export function claimPromotion(w: WalletContext, input: ClaimInput): { ok: true;
 }
 
 /** The player cancels a claim before its deposit; a deposit waiting to be paid must be closed first. */
-export function cancelPromotion(w: WalletContext, usageId: string, now: number): { ok: true; usage: PromotionUsage } | { ok: false; error: PromotionError | "NOT_CANCELABLE" } {
+export function cancelPromotion(
+  w: WalletContext,
+  usageId: string,
+  now: number,
+): { ok: true; usage: PromotionUsage } | { ok: false; error: PromotionError | "NOT_CANCELABLE" } {
   expireStaleDeposits(w, now);
   const usage = w.store.usageById(usageId);
   if (!usage || usage.status !== "CLAIMED") return { ok: false, error: "NOT_CANCELABLE" };

@@ -19,7 +19,13 @@ export function attemptedPort(w: WalletContext, agencyId: string, provider: Prov
     turnover: (username, since) => port.turnover(username, since),
     async transfer(input): Promise<TransferOutcome> {
       const outcome = await port.transfer(input);
-      recordAttempt(w, { provider, orderCode, reference: input.reference, op: input.direction === "in" ? "transfer_in" : "transfer_out", result: transferAttempt(outcome) });
+      recordAttempt(w, {
+        provider,
+        orderCode,
+        reference: input.reference,
+        op: input.direction === "in" ? "transfer_in" : "transfer_out",
+        result: transferAttempt(outcome),
+      });
       return outcome;
     },
     async transferStatus(reference): Promise<TransferStatus> {
@@ -36,7 +42,12 @@ export function attemptedPort(w: WalletContext, agencyId: string, provider: Prov
  * code when refused, the port's reason when unknown.
  */
 export function recordTransferOut(w: WalletContext, provider: string, code: string, outcome: "ok" | "refused" | "unknown", detail: string | undefined): void {
-  const answer = outcome === "ok" ? { kind: "ok" as const } : outcome === "refused" ? { kind: "refused" as const, code: detail ?? "REFUSED" } : { kind: "unknown" as const, reason: detail ?? "no answer" };
+  const answer =
+    outcome === "ok"
+      ? { kind: "ok" as const }
+      : outcome === "refused"
+        ? { kind: "refused" as const, code: detail ?? "REFUSED" }
+        : { kind: "unknown" as const, reason: detail ?? "no answer" };
   recordAttempt(w, { provider, orderCode: code, reference: code, op: "transfer_out", result: transferAttempt(answer) });
 }
 

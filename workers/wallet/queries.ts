@@ -154,7 +154,10 @@ export class WalletStore {
   }
 
   expiredOpenDepositCodes(now: number): string[] {
-    return this.sql.exec<{ code: string }>(`SELECT code FROM deposit_orders WHERE status = 'OPEN' AND expires_at <= ?`, now).toArray().map((found) => found.code);
+    return this.sql
+      .exec<{ code: string }>(`SELECT code FROM deposit_orders WHERE status = 'OPEN' AND expires_at <= ?`, now)
+      .toArray()
+      .map((found) => found.code);
   }
 
   depositsDueForSettlement(now: number): DepositOrderRow[] {
@@ -303,7 +306,13 @@ export class WalletStore {
   /** Projected as read (a change since then leaves it to project again). */
   markDepositProjected(row: DepositOrderRow): void {
     // the bonus changes without the status (reports read it): a change in flight stays marked
-    this.sql.exec(`UPDATE deposit_orders SET projected = 1 WHERE code = ? AND status = ? AND flag IS ? AND bonus_state IS ?`, row.code, row.status, row.flag, row.bonus_state);
+    this.sql.exec(
+      `UPDATE deposit_orders SET projected = 1 WHERE code = ? AND status = ? AND flag IS ? AND bonus_state IS ?`,
+      row.code,
+      row.status,
+      row.flag,
+      row.bonus_state,
+    );
   }
 
   /** The paid time of the first successful deposit (manual credits excluded), or null. */
@@ -355,7 +364,9 @@ export class WalletStore {
 
   /** Ended withdrawals (paid out, or rejected with the credit back) not yet announced, marked announced. */
   takeUnannouncedEndedWithdraws(): WithdrawOrderRow[] {
-    const found = this.withdraws(`SELECT * FROM withdraw_orders WHERE notified = 0 AND (status = 'SUCCESS' OR (status = 'REJECTED' AND return_state = 'DONE'))`);
+    const found = this.withdraws(
+      `SELECT * FROM withdraw_orders WHERE notified = 0 AND (status = 'SUCCESS' OR (status = 'REJECTED' AND return_state = 'DONE'))`,
+    );
     for (const withdraw of found) this.sql.exec(`UPDATE withdraw_orders SET notified = 1 WHERE code = ?`, withdraw.code);
     return found;
   }
@@ -388,7 +399,9 @@ export class WalletStore {
     if (!canWithdrawTransition(from, to)) throw new Error(`refused withdraw transition ${from} -> ${to}`);
     const columns = Object.keys(set);
     const assignments = ["status = ?", ...columns.map((c) => `${c} = ?`)].join(", ");
-    return this.sql.exec(`UPDATE withdraw_orders SET ${assignments} WHERE code = ? AND status = ?`, to, ...columns.map((c) => set[c]), code, from).rowsWritten > 0;
+    return (
+      this.sql.exec(`UPDATE withdraw_orders SET ${assignments} WHERE code = ? AND status = ?`, to, ...columns.map((c) => set[c]), code, from).rowsWritten > 0
+    );
   }
 
   setWithdrawNextAttempt(code: string, at: number): void {
@@ -414,13 +427,19 @@ export class WalletStore {
    */
   claimPayoutForGateway(code: string): boolean {
     return (
-      this.sql.exec(`UPDATE withdraw_orders SET payout_state = 'UNKNOWN' WHERE code = ? AND status = 'OPEN' AND review != 'MANUAL' AND payout_state IS NULL`, code).rowsWritten > 0
+      this.sql.exec(
+        `UPDATE withdraw_orders SET payout_state = 'UNKNOWN' WHERE code = ? AND status = 'OPEN' AND review != 'MANUAL' AND payout_state IS NULL`,
+        code,
+      ).rowsWritten > 0
     );
   }
 
   /** The rejected credit is back at the provider; false when it already was. */
   markCreditReturned(code: string): boolean {
-    return this.sql.exec(`UPDATE withdraw_orders SET return_state = 'DONE', next_attempt_at = NULL WHERE code = ? AND return_state = 'PENDING'`, code).rowsWritten > 0;
+    return (
+      this.sql.exec(`UPDATE withdraw_orders SET return_state = 'DONE', next_attempt_at = NULL WHERE code = ? AND return_state = 'PENDING'`, code).rowsWritten >
+      0
+    );
   }
 
   markWithdrawUnprojected(code: string): void {
@@ -432,7 +451,13 @@ export class WalletStore {
   }
 
   markWithdrawProjected(row: WithdrawOrderRow): void {
-    this.sql.exec(`UPDATE withdraw_orders SET projected = 1 WHERE code = ? AND status = ? AND review = ? AND return_state IS ?`, row.code, row.status, row.review, row.return_state);
+    this.sql.exec(
+      `UPDATE withdraw_orders SET projected = 1 WHERE code = ? AND status = ? AND review = ? AND return_state IS ?`,
+      row.code,
+      row.status,
+      row.review,
+      row.return_state,
+    );
   }
 
   // ---- promotion usages ----
@@ -449,8 +474,12 @@ export class WalletStore {
   /** A promotion counts as used once it carried a deposit or credited a bonus. */
   promotionUsedBefore(promotionId: string): boolean {
     return (
-      this.sql.exec(`SELECT 1 FROM promotion_usages WHERE promotion_id = ? AND (status IN ('USED', 'SUCCESS') OR bonus_credited = 1 OR deposit_code IS NOT NULL)`, promotionId).toArray().length >
-      0
+      this.sql
+        .exec(
+          `SELECT 1 FROM promotion_usages WHERE promotion_id = ? AND (status IN ('USED', 'SUCCESS') OR bonus_credited = 1 OR deposit_code IS NOT NULL)`,
+          promotionId,
+        )
+        .toArray().length > 0
     );
   }
 
@@ -474,7 +503,10 @@ export class WalletStore {
   }
 
   /** CLAIMED -> USED: the deposit carrying it was credited; what the promotion now counts. */
-  markUsageUsed(id: string, use: { now: number; depositCode: string; depositCreditMinor: bigint; bonusMinor: bigint; turnoverTargetMinor: bigint; turnoverStartMinor: string }): void {
+  markUsageUsed(
+    id: string,
+    use: { now: number; depositCode: string; depositCreditMinor: bigint; bonusMinor: bigint; turnoverTargetMinor: bigint; turnoverStartMinor: string },
+  ): void {
     this.sql.exec(
       `UPDATE promotion_usages SET status = 'USED', used_at = ?, deposit_code = ?, deposit_credit_minor = ?, bonus_minor = ?, turnover_target_minor = ?, turnover_start_minor = ? WHERE id = ? AND status = 'CLAIMED'`,
       use.now,
@@ -490,7 +522,9 @@ export class WalletStore {
   /** Guarded end of a usage (CLAIMED or USED -> SUCCESS or CANCELED). */
   endUsage(id: string, from: UsageStatus, to: UsageStatus, reason: string, now: number): boolean {
     if (!canUsageTransition(from, to)) throw new Error(`refused usage transition ${from} -> ${to}`);
-    return this.sql.exec(`UPDATE promotion_usages SET status = ?, reason = ?, ended_at = ? WHERE id = ? AND status = ?`, to, reason, now, id, from).rowsWritten > 0;
+    return (
+      this.sql.exec(`UPDATE promotion_usages SET status = ?, reason = ?, ended_at = ? WHERE id = ? AND status = ?`, to, reason, now, id, from).rowsWritten > 0
+    );
   }
 
   holdUsageForWithdraw(id: string, withdrawCode: string): void {
@@ -541,7 +575,9 @@ export class WalletStore {
   }
 
   latePaymentReleased(code: string): boolean {
-    return this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ledger WHERE order_code = ? AND entry IN ('late-credited', 'late-refunded')`, code).one().n > 0;
+    return (
+      this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ledger WHERE order_code = ? AND entry IN ('late-credited', 'late-refunded')`, code).one().n > 0
+    );
   }
 
   ledgerAmounts(): { currency: string; amount_minor: string }[] {
@@ -550,7 +586,10 @@ export class WalletStore {
 
   ledgerLines(code: string): LedgerLine[] {
     return this.sql
-      .exec<{ entry: string; account: string; currency: string; amount_minor: string }>(`SELECT entry, account, currency, amount_minor FROM ledger WHERE order_code = ? ORDER BY id`, code)
+      .exec<{ entry: string; account: string; currency: string; amount_minor: string }>(
+        `SELECT entry, account, currency, amount_minor FROM ledger WHERE order_code = ? ORDER BY id`,
+        code,
+      )
       .toArray()
       .map((r) => ({ entry: r.entry, account: r.account, currency: r.currency, amountMinor: r.amount_minor }));
   }
@@ -568,7 +607,10 @@ export class WalletStore {
    * - bonus: the earliest attempt of a pending bonus leg; reward: of a pending reward;
    * - unprojected: whether any row still waits to be copied to D1.
    */
-  dueWorkTimes(now: number, reconcileEveryMs: number): { settle: number | null; open: number | null; withdraw: number | null; bonus: number | null; reward: number | null; unprojected: boolean } {
+  dueWorkTimes(
+    now: number,
+    reconcileEveryMs: number,
+  ): { settle: number | null; open: number | null; withdraw: number | null; bonus: number | null; reward: number | null; unprojected: boolean } {
     const row = this.sql
       .exec<{ settle: number | null; open: number | null; withdraw: number | null; bonus: number | null; reward: number | null; unprojected: number }>(
         `SELECT
@@ -669,7 +711,10 @@ export function toWithdrawOrder(row: WithdrawOrderRow): WithdrawOrder {
     createdAt: row.created_at,
     completedAt: row.completed_at,
     usageId: row.usage_id,
-    deductions: (JSON.parse(row.deductions_json ?? "[]") as { kind: Deduction["kind"]; creditMinor: string }[]).map((d) => ({ kind: d.kind, credit: formatAmount(BigInt(d.creditMinor), "THB") })),
+    deductions: (JSON.parse(row.deductions_json ?? "[]") as { kind: Deduction["kind"]; creditMinor: string }[]).map((d) => ({
+      kind: d.kind,
+      credit: formatAmount(BigInt(d.creditMinor), "THB"),
+    })),
   };
 }
 

@@ -43,11 +43,32 @@ export class RewardStore {
     return this.rows(`SELECT * FROM rewards WHERE claim_key = ?`, key)[0] ?? null;
   }
 
-  insertPending(input: { code: string; claimKey: string; kind: RewardKind; period: string; provider: Provider; amountMinor: string; turnoverMultiple: string; turnoverTargetMinor: string; basisJson: string; now: number }): void {
+  insertPending(input: {
+    code: string;
+    claimKey: string;
+    kind: RewardKind;
+    period: string;
+    provider: Provider;
+    amountMinor: string;
+    turnoverMultiple: string;
+    turnoverTargetMinor: string;
+    basisJson: string;
+    now: number;
+  }): void {
     this.sql.exec(
       `INSERT INTO rewards (code, claim_key, kind, period, provider, amount_minor, turnover_multiple, turnover_target_minor, basis_json, status, created_at, next_attempt_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)`,
-      input.code, input.claimKey, input.kind, input.period, input.provider, input.amountMinor, input.turnoverMultiple, input.turnoverTargetMinor, input.basisJson, input.now, input.now,
+      input.code,
+      input.claimKey,
+      input.kind,
+      input.period,
+      input.provider,
+      input.amountMinor,
+      input.turnoverMultiple,
+      input.turnoverTargetMinor,
+      input.basisJson,
+      input.now,
+      input.now,
     );
   }
 
@@ -56,7 +77,12 @@ export class RewardStore {
   }
 
   recordTurnoverStart(code: string, startMinor: bigint, since: number): void {
-    this.sql.exec(`UPDATE rewards SET turnover_start_minor = ?, turnover_since = ? WHERE code = ? AND turnover_start_minor IS NULL`, startMinor.toString(), since, code);
+    this.sql.exec(
+      `UPDATE rewards SET turnover_start_minor = ?, turnover_since = ? WHERE code = ? AND turnover_start_minor IS NULL`,
+      startMinor.toString(),
+      since,
+      code,
+    );
   }
 
   /** PENDING -> SUCCESS or FAILED, once; a FAILED reward gives its claim key up (kept aside for a staff retry). */
@@ -64,7 +90,10 @@ export class RewardStore {
     const cursor = this.sql.exec(
       `UPDATE rewards SET status = ?, reason = ?, settled_at = ?, next_attempt_at = NULL, projected = 0${to === "FAILED" ? ", released_key = claim_key, claim_key = NULL" : ""}
         WHERE code = ? AND status = 'PENDING'`,
-      to, reason, now, code,
+      to,
+      reason,
+      now,
+      code,
     );
     return cursor.rowsWritten > 0;
   }
@@ -81,7 +110,10 @@ export class RewardStore {
         `UPDATE rewards SET status = 'PENDING', claim_key = released_key, released_key = NULL, reference = ?, retries = retries + 1, attempts = 0,
                 next_attempt_at = ?, reason = NULL, settled_at = NULL, projected = 0${freshTurnover ? ", turnover_start_minor = NULL, turnover_since = NULL" : ""}
           WHERE code = ? AND status = 'FAILED' AND retries = ?`,
-        reference, now, code, expectedRetries,
+        reference,
+        now,
+        code,
+        expectedRetries,
       );
       return cursor.rowsWritten > 0 ? "ok" : "stale";
     } catch (error) {
@@ -130,7 +162,11 @@ export class RewardStore {
   markProjected(row: RewardRow): void {
     this.sql.exec(
       `UPDATE rewards SET projected = 1 WHERE code = ? AND status = ? AND settled_at IS ? AND turnover_met_at IS ? AND retries = ?`,
-      row.code, row.status, row.settled_at, row.turnover_met_at, row.retries,
+      row.code,
+      row.status,
+      row.settled_at,
+      row.turnover_met_at,
+      row.retries,
     );
   }
 

@@ -87,10 +87,16 @@ function finishReward(w: WalletContext, code: string, to: "SUCCESS" | "FAILED", 
   if (!w.store.rewards.finish(code, to, reason ?? null, now)) return;
   if (to === "SUCCESS") {
     const amount = BigInt(row.amount_minor);
-    postLedgerEntry(w.store, code, "reward", [
-      [`agency:${row.kind.toLowerCase()}`, "THB", amount],
-      [`provider:${row.provider}`, "THB", -amount],
-    ], now);
+    postLedgerEntry(
+      w.store,
+      code,
+      "reward",
+      [
+        [`agency:${row.kind.toLowerCase()}`, "THB", amount],
+        [`provider:${row.provider}`, "THB", -amount],
+      ],
+      now,
+    );
   }
   w.alarm.schedule(now); // copy to D1
 }
@@ -120,7 +126,8 @@ export async function retryFailedReward(w: WalletContext, code: string, expected
   if (status.kind === "unknown") return { kind: "unavailable", reward: toReward(w.store.rewards.byCode(code)!) };
   // synchronous from here to the transfer: only the first press at this count gets past retake
   const row = w.store.rewards.byCode(code)!;
-  if (row.status !== "FAILED" || (row.reference ?? row.code) !== reference) return { kind: row.status === "FAILED" ? "stale" : "not-failed", reward: toReward(row) };
+  if (row.status !== "FAILED" || (row.reference ?? row.code) !== reference)
+    return { kind: row.status === "FAILED" ? "stale" : "not-failed", reward: toReward(row) };
   const next = status.kind === "failed" ? `${code}-${row.retries + 1}` : reference;
   const retaken = w.store.rewards.retake(code, expectedRetries, next, status.kind !== "success", now);
   if (retaken !== "ok") return { kind: retaken, reward: toReward(w.store.rewards.byCode(code)!) };
@@ -162,7 +169,9 @@ export async function projectRewards(w: WalletContext): Promise<void> {
   const dirty = w.store.rewards.unprojected();
   if (dirty.length === 0) return;
   try {
-    await w.env.DB.batch(dirty.map((row) => upsertRewardViewStatement(w.env.DB, { ...toReward(row), agencyId, playerId, amountMinor: Number(BigInt(row.amount_minor)) })));
+    await w.env.DB.batch(
+      dirty.map((row) => upsertRewardViewStatement(w.env.DB, { ...toReward(row), agencyId, playerId, amountMinor: Number(BigInt(row.amount_minor)) })),
+    );
     for (const row of dirty) w.store.rewards.markProjected(row);
   } catch (error) {
     console.error("reward projection failed; retried at the next alarm", error);

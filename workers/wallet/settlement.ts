@@ -73,12 +73,18 @@ export function finishSettlement(w: WalletContext, code: string, to: "SUCCESS" |
   if (to === "SUCCESS") {
     const lak = BigInt(order.amount_minor);
     const credit = BigInt(order.credit_minor);
-    postLedgerEntry(w.store, code, "credited", [
-      ["player:deposit-pending", "LAK", lak],
-      ["fx:conversion", "LAK", -lak],
-      ["fx:conversion", "THB", credit],
-      [`provider:${order.provider}`, "THB", -credit],
-    ], now);
+    postLedgerEntry(
+      w.store,
+      code,
+      "credited",
+      [
+        ["player:deposit-pending", "LAK", lak],
+        ["fx:conversion", "LAK", -lak],
+        ["fx:conversion", "THB", credit],
+        [`provider:${order.provider}`, "THB", -credit],
+      ],
+      now,
+    );
     startUsage(w, code, now);
   } else if (order.usage_id) {
     // the promotion never started: the player may claim again once staff sort the deposit out
@@ -109,7 +115,12 @@ async function creditBonus(w: WalletContext, order: DepositOrderRow, now: number
     if (status.kind === "failed") return finishBonus(w, order.code, "FAILED");
     if (status.kind === "unknown") return;
   }
-  const outcome = await port.transfer({ username: providerUsername(agencyId, username), amount: formatAmount(BigInt(order.bonus_minor ?? "0"), "THB"), direction: "in", reference });
+  const outcome = await port.transfer({
+    username: providerUsername(agencyId, username),
+    amount: formatAmount(BigInt(order.bonus_minor ?? "0"), "THB"),
+    direction: "in",
+    reference,
+  });
   if (outcome.kind === "ok") return finishBonus(w, order.code, "DONE");
   if (outcome.kind === "refused") return finishBonus(w, order.code, "FAILED");
 }
@@ -122,10 +133,16 @@ function finishBonus(w: WalletContext, code: string, to: "DONE" | "FAILED"): voi
   if (to === "DONE") {
     const bonus = BigInt(order.bonus_minor ?? "0");
     // the agency gives the bonus credit; it lands in the provider wallet
-    postLedgerEntry(w.store, code, "bonus", [
-      ["agency:promotion", "THB", bonus],
-      [`provider:${order.provider}`, "THB", -bonus],
-    ], now);
+    postLedgerEntry(
+      w.store,
+      code,
+      "bonus",
+      [
+        ["agency:promotion", "THB", bonus],
+        [`provider:${order.provider}`, "THB", -bonus],
+      ],
+      now,
+    );
     if (order.usage_id) {
       w.store.markBonusCredited(order.usage_id);
       markUsageForProjection(w, order.usage_id);

@@ -74,10 +74,16 @@ export async function creditManualPayment(w: WalletContext, input: ManualCreditI
   if (same) return { kind: "existing", order: toDepositOrder(same) };
   w.store.insertManualDeposit(input);
   // the receiving account holds the kip; it is owed to this player until credited
-  postLedgerEntry(w.store, input.code, "paid", [
-    ["bank:receiving", "LAK", BigInt(input.amountMinor)],
-    ["player:deposit-pending", "LAK", -BigInt(input.amountMinor)],
-  ], input.now);
+  postLedgerEntry(
+    w.store,
+    input.code,
+    "paid",
+    [
+      ["bank:receiving", "LAK", BigInt(input.amountMinor)],
+      ["player:deposit-pending", "LAK", -BigInt(input.amountMinor)],
+    ],
+    input.now,
+  );
   markDepositForProjection(w, input.code);
   await settleDeposit(w, w.store.depositByCode(input.code)!, input.now);
   return { kind: "created", order: getDeposit(w, input.code)! };
@@ -93,9 +99,15 @@ export function releaseLatePayment(w: WalletContext, code: string, entry: "late-
   if (late === null) return false;
   if (w.store.latePaymentReleased(code)) return false;
   const amount = BigInt(late);
-  postLedgerEntry(w.store, code, entry, [
-    ["player:deposit-pending", "LAK", amount],
-    ["bank:receiving", "LAK", -amount],
-  ], now);
+  postLedgerEntry(
+    w.store,
+    code,
+    entry,
+    [
+      ["player:deposit-pending", "LAK", amount],
+      ["bank:receiving", "LAK", -amount],
+    ],
+    now,
+  );
   return true;
 }

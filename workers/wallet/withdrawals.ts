@@ -42,7 +42,11 @@ export function openWithdraw(
   // (the service marks met requirements first, from the provider's counter)
   if (w.store.rewards.holdingWithdraw(input.provider).length > 0) return { kind: "refused", error: "REWARD_HELD" };
   if (governed) w.store.holdUsageForWithdraw(governed.id, input.code);
-  w.store.insertPendingWithdraw(input, input.now + 5000, governed ? { usageId: governed.id, outcome: input.promotion!.outcome, deductions: input.promotion!.deductions } : null);
+  w.store.insertPendingWithdraw(
+    input,
+    input.now + 5000,
+    governed ? { usageId: governed.id, outcome: input.promotion!.outcome, deductions: input.promotion!.deductions } : null,
+  );
   w.alarm.schedule(input.now + 5000);
   return { kind: "created", order: getWithdraw(w, input.code)! };
 }
@@ -55,10 +59,16 @@ export function transferOutResult(w: WalletContext, code: string, outcome: "ok" 
     w.store.transitionWithdraw(code, "PENDING", "OPEN", { transferred_at: now, next_attempt_at: now });
     const credit = BigInt(order.credit_minor);
     // the credit left the provider wallet; it is owed to the player until paid out
-    postLedgerEntry(w.store, code, "taken", [
-      [`provider:${order.provider}`, "THB", credit],
-      ["player:withdraw-pending", "THB", -credit],
-    ], now);
+    postLedgerEntry(
+      w.store,
+      code,
+      "taken",
+      [
+        [`provider:${order.provider}`, "THB", credit],
+        ["player:withdraw-pending", "THB", -credit],
+      ],
+      now,
+    );
     w.alarm.schedule(now);
   } else if (outcome === "refused") {
     w.store.transitionWithdraw(code, "PENDING", "FAILED", { completed_at: now, reason: reason ?? "REFUSED", next_attempt_at: null });
@@ -90,7 +100,8 @@ export function decideWithdraw(w: WalletContext, code: string, decision: Withdra
   if (verdict === "refuse") {
     // a gateway saying "paid" for an order it was never asked to pay, or paid otherwise:
     // money may have left twice; staff must see it
-    if (decision.by === "gateway" && decision.action === "paid") console.error(`payout conflict: gateway paid ${code} (${decision.transactionId}) but the order is ${order.status}/${order.payout_txn ?? "-"}`);
+    if (decision.by === "gateway" && decision.action === "paid")
+      console.error(`payout conflict: gateway paid ${code} (${decision.transactionId}) but the order is ${order.status}/${order.payout_txn ?? "-"}`);
     return { kind: "refused", before, order: before };
   }
   if (decision.action === "approve") {
@@ -112,14 +123,21 @@ function payOut(w: WalletContext, order: WithdrawOrderRow, transactionId: string
   const net = BigInt(order.net_credit_minor);
   const lak = BigInt(order.received_lak_minor);
   // deductions (bonus taken back, excess above the maximum received) stay with the agency
-  postLedgerEntry(w.store, code, "paid-out", [
-    ["player:withdraw-pending", "THB", credit],
-    ...(credit > net ? ([["agency:promotion", "THB", -(credit - net)]] as [string, string, bigint][]) : []),
-    ["fx:conversion", "THB", -net],
-    ["fx:conversion", "LAK", lak],
-    ["bank:payout", "LAK", -lak],
-  ], now);
-  if (order.usage_id && order.usage_outcome) endUsage(w, order.usage_id, "USED", order.usage_outcome, order.usage_outcome === "SUCCESS" ? "WITHDRAWN" : "BONUS_DEDUCTED", now);
+  postLedgerEntry(
+    w.store,
+    code,
+    "paid-out",
+    [
+      ["player:withdraw-pending", "THB", credit],
+      ...(credit > net ? ([["agency:promotion", "THB", -(credit - net)]] as [string, string, bigint][]) : []),
+      ["fx:conversion", "THB", -net],
+      ["fx:conversion", "LAK", lak],
+      ["bank:payout", "LAK", -lak],
+    ],
+    now,
+  );
+  if (order.usage_id && order.usage_outcome)
+    endUsage(w, order.usage_id, "USED", order.usage_outcome, order.usage_outcome === "SUCCESS" ? "WITHDRAWN" : "BONUS_DEDUCTED", now);
 }
 
 function rejectOpen(w: WalletContext, code: string, reason: string, now: number): void {
@@ -148,14 +166,20 @@ async function resolveTransferOut(w: WalletContext, order: WithdrawOrderRow, now
   const status = await attemptedPort(w, w.store.readMeta("agencyId") ?? "", order.provider, order.code).transferStatus(order.code);
   if (status.kind === "success") transferOutResult(w, order.code, "ok", now);
   else if (status.kind === "failed") transferOutResult(w, order.code, "refused", now, "PROVIDER_REFUSED");
-  else if (status.kind === "not-found" && now - order.created_at >= TRANSFER_NOT_FOUND_GRACE_MS) transferOutResult(w, order.code, "refused", now, "NOT_APPLIED");
+  else if (status.kind === "not-found" && now - order.created_at >= TRANSFER_NOT_FOUND_GRACE_MS)
+    transferOutResult(w, order.code, "refused", now, "NOT_APPLIED");
 }
 
 async function advancePayout(w: WalletContext, order: WithdrawOrderRow, now: number): Promise<void> {
   const gateway = gatewayPort(w.env);
   const code = order.code;
   const gatewaySays = (outcome: { paid: string } | { rejected: string }) =>
-    void decideWithdraw(w, code, "paid" in outcome ? { by: "gateway", action: "paid", transactionId: outcome.paid } : { by: "gateway", action: "reject", reason: outcome.rejected }, now);
+    void decideWithdraw(
+      w,
+      code,
+      "paid" in outcome ? { by: "gateway", action: "paid", transactionId: outcome.paid } : { by: "gateway", action: "reject", reason: outcome.rejected },
+      now,
+    );
   if (order.payout_state === "UNKNOWN") {
     // an earlier request's answer was lost: ask before asking again (idempotent by reference anyway)
     const status = await gateway.payoutStatus(code);
@@ -203,17 +227,28 @@ async function returnCredit(w: WalletContext, order: WithdrawOrderRow, now: numb
     if (status.kind === "success") return finishReturn(w, order, now);
     if (status.kind === "unknown") return;
   }
-  const outcome = await port.transfer({ username: providerUsername(agencyId, username), amount: formatAmount(BigInt(order.credit_minor), "THB"), direction: "in", reference });
+  const outcome = await port.transfer({
+    username: providerUsername(agencyId, username),
+    amount: formatAmount(BigInt(order.credit_minor), "THB"),
+    direction: "in",
+    reference,
+  });
   if (outcome.kind === "ok") finishReturn(w, order, now);
 }
 
 function finishReturn(w: WalletContext, order: WithdrawOrderRow, now: number): void {
   if (!w.store.markCreditReturned(order.code)) return;
   const credit = BigInt(order.credit_minor);
-  postLedgerEntry(w.store, order.code, "returned", [
-    ["player:withdraw-pending", "THB", credit],
-    [`provider:${order.provider}`, "THB", -credit],
-  ], now);
+  postLedgerEntry(
+    w.store,
+    order.code,
+    "returned",
+    [
+      ["player:withdraw-pending", "THB", credit],
+      [`provider:${order.provider}`, "THB", -credit],
+    ],
+    now,
+  );
   markWithdrawForProjection(w, order.code);
 }
 

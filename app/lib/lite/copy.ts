@@ -11,7 +11,10 @@ export function copyPart({ d }: LiteContext): void {
     button.addEventListener("click", () => {
       const done = (ok: boolean) => (button.textContent = ok ? (button.dataset.copied ?? label) : label);
       if (!navigator.clipboard) return;
-      void navigator.clipboard.writeText(button.dataset.copy ?? "").then(() => done(true), () => done(false));
+      void navigator.clipboard.writeText(button.dataset.copy ?? "").then(
+        () => done(true),
+        () => done(false),
+      );
     });
   }
 }

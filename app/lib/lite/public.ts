@@ -141,4 +141,3 @@ export function publicPart({ d, config: o, kit }: LiteContext): void {
     else window.addEventListener("load", cache, { once: true });
   }
 }
-

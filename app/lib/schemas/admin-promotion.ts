@@ -14,9 +14,20 @@ import type { PromotionInput } from "../../../workers/services/admin-promotions"
 const PROMOTION_LIMITS = { titleMax: 120, descriptionMax: 2000, percentMax: "1000", turnoverMax: "1000", sortMax: 9999 } as const;
 
 const msg = (key: string) => `admin:promotions.validation.${key}`;
-const credit = (key: string) => z.string({ error: msg(key) }).trim().regex(decimalPattern(2, 12), { error: msg(key) });
-const title = z.string({ error: msg("titleLo") }).trim().max(PROMOTION_LIMITS.titleMax, { error: msg("tooLong") });
-const description = z.string().trim().max(PROMOTION_LIMITS.descriptionMax, { error: msg("tooLong") }).optional();
+const credit = (key: string) =>
+  z
+    .string({ error: msg(key) })
+    .trim()
+    .regex(decimalPattern(2, 12), { error: msg(key) });
+const title = z
+  .string({ error: msg("titleLo") })
+  .trim()
+  .max(PROMOTION_LIMITS.titleMax, { error: msg("tooLong") });
+const description = z
+  .string()
+  .trim()
+  .max(PROMOTION_LIMITS.descriptionMax, { error: msg("tooLong") })
+  .optional();
 const imageUrl = z
   .string()
   .trim()
@@ -41,10 +52,16 @@ export const PromotionSchema = z
     bonusKind: z.enum(["FIXED", "PERCENT"], { error: msg("bonusKind") }),
     bonusValue: credit("bonusValue").refine((v) => (scaled(v, 2) ?? 0n) > 0n, { error: msg("bonusValue") }),
     bonusCap: credit("bonusCap").optional(),
-    setAmount: z.string({ error: msg("setAmount") }).trim().regex(decimalPattern(0, 13), { error: msg("setAmount") }).optional(),
+    setAmount: z
+      .string({ error: msg("setAmount") })
+      .trim()
+      .regex(decimalPattern(0, 13), { error: msg("setAmount") })
+      .optional(),
     firstOrderOnly: z.literal("on").optional(),
     creditThreshold: credit("creditThreshold"),
-    turnoverMultiple: credit("turnoverMultiple").refine((v) => (scaled(v, 2) ?? 0n) <= (scaled(PROMOTION_LIMITS.turnoverMax, 2) ?? 0n), { error: msg("turnoverMultiple") }),
+    turnoverMultiple: credit("turnoverMultiple").refine((v) => (scaled(v, 2) ?? 0n) <= (scaled(PROMOTION_LIMITS.turnoverMax, 2) ?? 0n), {
+      error: msg("turnoverMultiple"),
+    }),
     maxWithdrawCredit: credit("maxWithdrawCredit").optional(),
     withdrawAll: z.literal("on").optional(),
     providers: z.array(z.enum(PROVIDERS, { error: msg("providers") }), { error: msg("providers") }).min(1, { error: msg("providers") }),
@@ -65,7 +82,10 @@ export const PromotionSchema = z
   .refine((v) => v.bonusKind !== "FIXED" || v.bonusCap === undefined, { error: msg("capPercentOnly"), path: ["bonusCap"] })
   .refine((v) => v.imageUrlLo !== undefined || (v.imageUrlCn === undefined && v.imageUrlVn === undefined), { error: msg("imageLoFirst"), path: ["imageUrlLo"] })
   .refine((v) => v.setAmount === undefined || (scaled(v.setAmount, 0) ?? 0n) > 0n, { error: msg("setAmount"), path: ["setAmount"] })
-  .refine((v) => v.maxWithdrawCredit === undefined || (scaled(v.maxWithdrawCredit, 2) ?? 0n) > 0n, { error: msg("maxWithdrawCredit"), path: ["maxWithdrawCredit"] }) satisfies z.ZodType<PromotionInput>;
+  .refine((v) => v.maxWithdrawCredit === undefined || (scaled(v.maxWithdrawCredit, 2) ?? 0n) > 0n, {
+    error: msg("maxWithdrawCredit"),
+    path: ["maxWithdrawCredit"],
+  }) satisfies z.ZodType<PromotionInput>;
 
 export const PromotionStatusSchema = z.object({
   status: z.enum(["ACTIVE", "INACTIVE"]),

@@ -4,7 +4,14 @@ import { PROVIDERS } from "../../../workers/core/providers";
 import { LANGUAGES } from "../../../workers/core/languages";
 import { decimalPattern, scaled } from "../../../workers/core/decimal";
 import type {
-  ChannelActiveInput, ChannelInput, ClearCredentialsInput, CredentialsInput, LimitsInput, ProfileInput, ProvidersInput, RateInput,
+  ChannelActiveInput,
+  ChannelInput,
+  ClearCredentialsInput,
+  CredentialsInput,
+  LimitsInput,
+  ProfileInput,
+  ProvidersInput,
+  RateInput,
 } from "../../../workers/services/admin-settings";
 
 /**
@@ -39,7 +46,10 @@ export const RateSchema = z
   }) satisfies z.ZodType<RateInput>;
 
 const kip = z.string({ error: "admin:settings.validation.kip" }).trim().regex(decimalPattern(0, 13), { error: "admin:settings.validation.kip" });
-const credit = z.string({ error: "admin:settings.validation.credit" }).trim().regex(decimalPattern(CREDIT_DECIMALS, 12), { error: "admin:settings.validation.credit" });
+const credit = z
+  .string({ error: "admin:settings.validation.credit" })
+  .trim()
+  .regex(decimalPattern(CREDIT_DECIMALS, 12), { error: "admin:settings.validation.credit" });
 
 export const LimitsSchema = z
   .object({
@@ -75,12 +85,24 @@ export const ChannelSchema = z.object({
     .string({ error: "admin:settings.validation.mid" })
     .trim()
     .regex(/^[A-Za-z0-9._-]{1,40}$/, { error: "admin:settings.validation.mid" }),
-  displayName: z.string({ error: "admin:settings.validation.required" }).trim().min(1, { error: "admin:settings.validation.required" }).max(60, { error: "admin:settings.validation.tooLong" }),
+  displayName: z
+    .string({ error: "admin:settings.validation.required" })
+    .trim()
+    .min(1, { error: "admin:settings.validation.required" })
+    .max(60, { error: "admin:settings.validation.tooLong" }),
   currency: z.literal("LAK", { error: "admin:settings.validation.currency" }),
   bankCode: z.enum(BANK_CODES, { error: "admin:settings.validation.bank" }),
   // EMV QR limits: merchant name (tag 59) at most 25 characters, city (tag 60) at most 15.
-  merchantName: z.string({ error: "admin:settings.validation.required" }).trim().min(1, { error: "admin:settings.validation.required" }).max(25, { error: "admin:settings.validation.tooLong" }),
-  merchantCity: z.string({ error: "admin:settings.validation.required" }).trim().min(1, { error: "admin:settings.validation.required" }).max(15, { error: "admin:settings.validation.tooLong" }),
+  merchantName: z
+    .string({ error: "admin:settings.validation.required" })
+    .trim()
+    .min(1, { error: "admin:settings.validation.required" })
+    .max(25, { error: "admin:settings.validation.tooLong" }),
+  merchantCity: z
+    .string({ error: "admin:settings.validation.required" })
+    .trim()
+    .min(1, { error: "admin:settings.validation.required" })
+    .max(15, { error: "admin:settings.validation.tooLong" }),
   active: z.literal("on").optional(),
 }) satisfies z.ZodType<ChannelInput>;
 
@@ -92,14 +114,23 @@ const ChannelActiveSchema = z.object({
 
 export const ProvidersSchema = z.object({
   intent: z.literal("providers"),
-  providers: z.array(z.enum(PROVIDERS, { error: "admin:settings.validation.providers" }), { error: "admin:settings.validation.providers" }).min(1, { error: "admin:settings.validation.providers" }),
+  providers: z
+    .array(z.enum(PROVIDERS, { error: "admin:settings.validation.providers" }), { error: "admin:settings.validation.providers" })
+    .min(1, { error: "admin:settings.validation.providers" }),
 }) satisfies z.ZodType<ProvidersInput>;
 
 export const CredentialsSchema = z.object({
   intent: z.literal("credentials"),
   provider: z.enum(PROVIDERS, { error: "admin:settings.validation.provider" }),
-  agent: z.string({ error: "admin:settings.validation.required" }).trim().min(1, { error: "admin:settings.validation.required" }).max(64, { error: "admin:settings.validation.tooLong" }),
-  secret: z.string({ error: "admin:settings.validation.secret" }).min(8, { error: "admin:settings.validation.secret" }).max(512, { error: "admin:settings.validation.tooLong" }),
+  agent: z
+    .string({ error: "admin:settings.validation.required" })
+    .trim()
+    .min(1, { error: "admin:settings.validation.required" })
+    .max(64, { error: "admin:settings.validation.tooLong" }),
+  secret: z
+    .string({ error: "admin:settings.validation.secret" })
+    .min(8, { error: "admin:settings.validation.secret" })
+    .max(512, { error: "admin:settings.validation.tooLong" }),
 }) satisfies z.ZodType<CredentialsInput>;
 
 const ClearCredentialsSchema = z.object({

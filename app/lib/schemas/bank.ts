@@ -45,7 +45,10 @@ export const BankReplaceSchema = z
   .object({
     intent: z.literal("replace"),
     ...accountFields,
-    currentPassword: z.string({ error: "validation.pleaseEnterPassword" }).min(1, { error: "validation.pleaseEnterPassword" }).max(128, { error: "validation.passwordMax" }),
+    currentPassword: z
+      .string({ error: "validation.pleaseEnterPassword" })
+      .min(1, { error: "validation.pleaseEnterPassword" })
+      .max(128, { error: "validation.passwordMax" }),
   })
   .superRefine(accountRules);
 

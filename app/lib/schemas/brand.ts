@@ -34,8 +34,17 @@ const hex = z.string().trim().optional();
  * other, so the one the owner changed wins: the text when it differs from before, else the
  * picker; with JavaScript they are kept equal as the owner types or picks.
  */
-const colorFields = Object.fromEntries(COLOR_FIELDS.flatMap((f) => [[f, hex], [`${f}Picker`, hex], [`${f}Was`, hex]])) as Record<`${ColorField}${"" | "Picker" | "Was"}`, typeof hex>;
-const textFields = Object.fromEntries(TEXT_FIELDS.flatMap((f) => LANGUAGES.map((l) => [textFieldName(f, l), text(BRAND_TEXT_LIMITS[f])]))) as Record<string, ReturnType<typeof text>>;
+const colorFields = Object.fromEntries(
+  COLOR_FIELDS.flatMap((f) => [
+    [f, hex],
+    [`${f}Picker`, hex],
+    [`${f}Was`, hex],
+  ]),
+) as Record<`${ColorField}${"" | "Picker" | "Was"}`, typeof hex>;
+const textFields = Object.fromEntries(TEXT_FIELDS.flatMap((f) => LANGUAGES.map((l) => [textFieldName(f, l), text(BRAND_TEXT_LIMITS[f])]))) as Record<
+  string,
+  ReturnType<typeof text>
+>;
 
 function chosenColor(textValue: string | undefined, picker: string | undefined, was: string | undefined): string {
   const t = textValue ?? "";
@@ -47,11 +56,13 @@ export const BrandSettingsSchema = z
   .object({ intent: z.literal("settings"), ...textFields, ...colorFields })
   .superRefine((v, ctx) => {
     for (const f of COLOR_FIELDS) {
-      if (!parseHexColor(chosenColor(v[f], v[`${f}Picker`], v[`${f}Was`]))) ctx.addIssue({ code: "custom", path: [f], message: "admin:brand.errors.BRAND_COLOR_INVALID" });
+      if (!parseHexColor(chosenColor(v[f], v[`${f}Picker`], v[`${f}Was`])))
+        ctx.addIssue({ code: "custom", path: [f], message: "admin:brand.errors.BRAND_COLOR_INVALID" });
     }
   })
   .transform((v): BrandSettingsInput => {
-    const texts = (f: TextField) => Object.fromEntries(LANGUAGES.map((l) => [l, (v as Record<string, string | null>)[textFieldName(f, l)] ?? null])) as BrandSettingsInput["siteName"];
+    const texts = (f: TextField) =>
+      Object.fromEntries(LANGUAGES.map((l) => [l, (v as Record<string, string | null>)[textFieldName(f, l)] ?? null])) as BrandSettingsInput["siteName"];
     const colors = Object.fromEntries(COLOR_FIELDS.map((f) => [f, chosenColor(v[f], v[`${f}Picker`], v[`${f}Was`])])) as BrandSettingsInput["colors"];
     return { siteName: texts("siteName"), heroTitle: texts("heroTitle"), heroSubtitle: texts("heroSubtitle"), colors };
   });

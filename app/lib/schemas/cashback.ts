@@ -6,9 +6,19 @@ import type { CashbackSettingsInput } from "../../../workers/services/cashback";
  * browser with this one schema; messages are admin translation keys. Checkboxes post "on"
  * when ticked and nothing otherwise.
  */
-const percent = z.string({ error: "admin:cashback.validation.percent" }).trim().regex(/^\d{1,3}(\.\d{1,2})?$/, { error: "admin:cashback.validation.percent" }).refine((v) => Number(v) <= 100, { error: "admin:cashback.validation.percent" });
-const credit = z.string({ error: "admin:cashback.validation.amount" }).trim().regex(/^\d{1,9}(\.\d{1,2})?$/, { error: "admin:cashback.validation.amount" });
-const multiple = z.string({ error: "admin:cashback.validation.multiple" }).trim().regex(/^\d{1,4}(\.\d{1,2})?$/, { error: "admin:cashback.validation.multiple" });
+const percent = z
+  .string({ error: "admin:cashback.validation.percent" })
+  .trim()
+  .regex(/^\d{1,3}(\.\d{1,2})?$/, { error: "admin:cashback.validation.percent" })
+  .refine((v) => Number(v) <= 100, { error: "admin:cashback.validation.percent" });
+const credit = z
+  .string({ error: "admin:cashback.validation.amount" })
+  .trim()
+  .regex(/^\d{1,9}(\.\d{1,2})?$/, { error: "admin:cashback.validation.amount" });
+const multiple = z
+  .string({ error: "admin:cashback.validation.multiple" })
+  .trim()
+  .regex(/^\d{1,4}(\.\d{1,2})?$/, { error: "admin:cashback.validation.multiple" });
 
 export const CashbackSettingsSchema = z.object({
   enabled: z.literal("on").optional(),

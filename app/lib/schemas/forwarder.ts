@@ -11,15 +11,21 @@ export const ForwarderCreateSchema = z.object({ intent: z.literal("create"), cha
 
 export const ForwarderRemoveSchema = z.object({ intent: z.literal("remove"), channelCode });
 
-export const ForwarderLimitsSchema = z.object({
-  intent: z.literal("limits"),
-  channelCode,
-  autoCap: z
-    .string(required)
-    .trim()
-    .regex(/^\d{1,3}(?:[.,]?\d{3})*$/, { error: "admin:forwarder.validation.cap" }),
-  silenceMinutes: z.coerce.number({ error: "admin:forwarder.validation.silence" }).int({ error: "admin:forwarder.validation.silence" }).min(5, { error: "admin:forwarder.validation.silence" }).max(10080, { error: "admin:forwarder.validation.silence" }),
-}).transform(({ intent: _intent, ...rest }) => rest) satisfies z.ZodType<ForwarderLimitsInput>;
+export const ForwarderLimitsSchema = z
+  .object({
+    intent: z.literal("limits"),
+    channelCode,
+    autoCap: z
+      .string(required)
+      .trim()
+      .regex(/^\d{1,3}(?:[.,]?\d{3})*$/, { error: "admin:forwarder.validation.cap" }),
+    silenceMinutes: z.coerce
+      .number({ error: "admin:forwarder.validation.silence" })
+      .int({ error: "admin:forwarder.validation.silence" })
+      .min(5, { error: "admin:forwarder.validation.silence" })
+      .max(10080, { error: "admin:forwarder.validation.silence" }),
+  })
+  .transform(({ intent: _intent, ...rest }) => rest) satisfies z.ZodType<ForwarderLimitsInput>;
 
 const lines = z.string().max(4000, { error: "admin:forwarder.validation.tooLong" }).default("");
 
@@ -37,8 +43,10 @@ export const ForwarderPatternsSchema = z.object({
   sample: z.string().max(4000, { error: "admin:forwarder.validation.tooLong" }).optional(),
 }) satisfies z.ZodType<PatternsInput & { intent: "try" | "save-patterns" }>;
 
-export const ForwarderHoldSchema = z.object({
-  intent: z.literal("hold"),
-  holdId: z.string(required).uuid(required),
-  decision: z.enum(["confirm", "reject"]),
-}).transform(({ intent: _intent, ...rest }) => rest) satisfies z.ZodType<HoldDecision>;
+export const ForwarderHoldSchema = z
+  .object({
+    intent: z.literal("hold"),
+    holdId: z.string(required).uuid(required),
+    decision: z.enum(["confirm", "reject"]),
+  })
+  .transform(({ intent: _intent, ...rest }) => rest) satisfies z.ZodType<HoldDecision>;

@@ -6,18 +6,17 @@ import type { MarkPaidInput } from "../../../workers/services/open-deposits";
  * the bank's time as the bank app shows it (Vientiane time, UTC+7). Messages are keys of the
  * `admin` namespace.
  */
-export const MarkPaidSchema = z
-  .object({
-    orderCode: z.string({ error: "admin:openDeposits.errors.NOT_OPEN" }).trim().min(1, { error: "admin:openDeposits.errors.NOT_OPEN" }),
-    bankTransactionId: z
-      .string({ error: "admin:openDeposits.errors.TRANSACTION_ID_REQUIRED" })
-      .trim()
-      .min(1, { error: "admin:openDeposits.errors.TRANSACTION_ID_REQUIRED" })
-      .max(80, { error: "admin:openDeposits.errors.TRANSACTION_ID_REQUIRED" }),
-    bankTime: z
-      .string({ error: "admin:openDeposits.errors.BANK_TIME_INVALID" })
-      .trim()
-      .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error: "admin:openDeposits.errors.BANK_TIME_INVALID" })
-      .transform((v) => Date.parse(`${v.length === 16 ? `${v}:00` : v}+07:00`))
-      .pipe(z.number({ error: "admin:openDeposits.errors.BANK_TIME_INVALID" }).finite({ error: "admin:openDeposits.errors.BANK_TIME_INVALID" })),
-  }) satisfies z.ZodType<MarkPaidInput>;
+export const MarkPaidSchema = z.object({
+  orderCode: z.string({ error: "admin:openDeposits.errors.NOT_OPEN" }).trim().min(1, { error: "admin:openDeposits.errors.NOT_OPEN" }),
+  bankTransactionId: z
+    .string({ error: "admin:openDeposits.errors.TRANSACTION_ID_REQUIRED" })
+    .trim()
+    .min(1, { error: "admin:openDeposits.errors.TRANSACTION_ID_REQUIRED" })
+    .max(80, { error: "admin:openDeposits.errors.TRANSACTION_ID_REQUIRED" }),
+  bankTime: z
+    .string({ error: "admin:openDeposits.errors.BANK_TIME_INVALID" })
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error: "admin:openDeposits.errors.BANK_TIME_INVALID" })
+    .transform((v) => Date.parse(`${v.length === 16 ? `${v}:00` : v}+07:00`))
+    .pipe(z.number({ error: "admin:openDeposits.errors.BANK_TIME_INVALID" }).finite({ error: "admin:openDeposits.errors.BANK_TIME_INVALID" })),
+}) satisfies z.ZodType<MarkPaidInput>;

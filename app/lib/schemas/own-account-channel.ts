@@ -17,9 +17,17 @@ const code = z
 
 export const OwnAccountCreateSchema = z.object({
   intent: z.literal("create"),
-  qrText: z.string({ error: "admin:ownAccount.problems.EMPTY" }).trim().min(1, { error: "admin:ownAccount.problems.EMPTY" }).max(OWN_ACCOUNT_QR_TEXT_MAX, { error: "admin:ownAccount.problems.FORMAT" }),
+  qrText: z
+    .string({ error: "admin:ownAccount.problems.EMPTY" })
+    .trim()
+    .min(1, { error: "admin:ownAccount.problems.EMPTY" })
+    .max(OWN_ACCOUNT_QR_TEXT_MAX, { error: "admin:ownAccount.problems.FORMAT" }),
   code,
-  displayName: z.string({ error: "admin:settings.validation.required" }).trim().min(1, { error: "admin:settings.validation.required" }).max(60, { error: "admin:settings.validation.tooLong" }),
+  displayName: z
+    .string({ error: "admin:settings.validation.required" })
+    .trim()
+    .min(1, { error: "admin:settings.validation.required" })
+    .max(60, { error: "admin:settings.validation.tooLong" }),
 }) satisfies z.ZodType<OwnAccountCreateInput>;
 
 export const OwnAccountModeSchema = z.object({
@@ -27,7 +35,12 @@ export const OwnAccountModeSchema = z.object({
   code: z.string().trim().min(1),
   mode: z.enum(["derived", "static"], { error: "admin:ownAccount.validation.mode" }),
   // the witness window (decision 046): reports of one amount this close in bank time are one transfer
-  witnessWindowMinutes: z.coerce.number({ error: "admin:ownAccount.validation.window" }).int({ error: "admin:ownAccount.validation.window" }).min(1, { error: "admin:ownAccount.validation.window" }).max(1440, { error: "admin:ownAccount.validation.window" }).optional(),
+  witnessWindowMinutes: z.coerce
+    .number({ error: "admin:ownAccount.validation.window" })
+    .int({ error: "admin:ownAccount.validation.window" })
+    .min(1, { error: "admin:ownAccount.validation.window" })
+    .max(1440, { error: "admin:ownAccount.validation.window" })
+    .optional(),
 }) satisfies z.ZodType<OwnAccountModeInput>;
 
 export const OwnAccountActiveSchema = z.object({

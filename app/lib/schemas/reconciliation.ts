@@ -5,7 +5,10 @@ import { z } from "zod";
  * key and 3 to 500 characters saying what happened. Messages are keys of the `admin` namespace.
  */
 export const NoteSchema = z.object({
-  day: z.string().trim().regex(/^\d{4}-\d{2}-\d{2}$/, { error: "admin:reconciliation.errors.DAY_INVALID" }),
+  day: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "admin:reconciliation.errors.DAY_INVALID" }),
   lineKey: z.string().trim().min(1).max(300),
   note: z
     .string({ error: "admin:reconciliation.errors.NOTE_INVALID" })

@@ -23,8 +23,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return alertSettingsScreen(getBindings(context), staff.agencyId);
 }
 
-type FieldName = "token" | "chatIds" | "language" | "quietStart" | "quietEnd" | "topics" | "withdrawalReminderMinutes" | "depositWaitMinutes" | "summaryHour" | "primaryHost";
-type ActionData = { intent: "save"; field: FieldName | null; message: string; detail?: string } | { intent: "test"; answers: AlertTestAnswer[] | null; message?: string };
+type FieldName =
+  | "token"
+  | "chatIds"
+  | "language"
+  | "quietStart"
+  | "quietEnd"
+  | "topics"
+  | "withdrawalReminderMinutes"
+  | "depositWaitMinutes"
+  | "summaryHour"
+  | "primaryHost";
+type ActionData =
+  | { intent: "save"; field: FieldName | null; message: string; detail?: string }
+  | { intent: "test"; answers: AlertTestAnswer[] | null; message?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireStaff(request, context, { role: "owner" });
@@ -33,7 +45,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = form.get("intent");
   if (intent === "test") {
     const sent = await sendTestAlert(env, staff.agencyId, getAgency(context).name);
-    return data<ActionData>(sent.ok ? { intent: "test", answers: sent.answers } : { intent: "test", answers: null, message: "admin:alerts.errors.ALERT_NOT_SET_UP" }, { status: sent.ok ? 200 : 409 });
+    return data<ActionData>(
+      sent.ok ? { intent: "test", answers: sent.answers } : { intent: "test", answers: null, message: "admin:alerts.errors.ALERT_NOT_SET_UP" },
+      { status: sent.ok ? 200 : 409 },
+    );
   }
   if (intent === "clear-token") {
     await clearAlertToken(env, auditContext(request, staff));
@@ -43,10 +58,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = AlertSettingsSchema.safeParse({ ...strings, topics: form.getAll("topics").filter((v) => typeof v === "string") });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return data<ActionData>({ intent: "save", field: (issue?.path[0] as FieldName | undefined) ?? null, message: issue?.message ?? "admin:common.errorTitle" }, { status: 400 });
+    return data<ActionData>(
+      { intent: "save", field: (issue?.path[0] as FieldName | undefined) ?? null, message: issue?.message ?? "admin:common.errorTitle" },
+      { status: 400 },
+    );
   }
   const saved = await saveAlertSettings(env, auditContext(request, staff), parsed.data);
-  if (!saved.ok) return data<ActionData>({ intent: "save", field: saved.field, message: `admin:alerts.errors.${saved.code}`, detail: saved.detail }, { status: 409 });
+  if (!saved.ok)
+    return data<ActionData>({ intent: "save", field: saved.field, message: `admin:alerts.errors.${saved.code}`, detail: saved.detail }, { status: 409 });
   return redirectWithSuccess({ request, context }, "/admin/settings/alerts", translate(context, "admin:alerts.saved"));
 }
 
@@ -104,16 +123,35 @@ export default function AlertSettingsPage({ loaderData: s, actionData }: Route.C
         <div className="field">
           <label htmlFor="alert-token">{t("alerts.fields.token")}</label>
           {/* Write-only: never filled back, not even after an error. */}
-          <input id="alert-token" name="token" type="password" autoComplete="new-password" defaultValue="" aria-invalid={errorsFor("token") ? true : undefined} aria-describedby={described("alert-token", "token")} />
+          <input
+            id="alert-token"
+            name="token"
+            type="password"
+            autoComplete="new-password"
+            defaultValue=""
+            aria-invalid={errorsFor("token") ? true : undefined}
+            aria-describedby={described("alert-token", "token")}
+          />
           <p id="alert-token-hint" className="field-hint">
             {t("alerts.hints.token")}
           </p>
           <ErrorList id="alert-token-error" errors={errorsFor("token")} />
-          {saveError?.field === "token" && saveError.detail && <p className="field-hint" data-testid="alert-token-answer">Telegram: {saveError.detail}</p>}
+          {saveError?.field === "token" && saveError.detail && (
+            <p className="field-hint" data-testid="alert-token-answer">
+              Telegram: {saveError.detail}
+            </p>
+          )}
         </div>
         <div className="field">
           <label htmlFor="alert-chats">{t("alerts.fields.chatIds")}</label>
-          <textarea id="alert-chats" name="chatIds" rows={3} defaultValue={s.chatIds.join("\n")} aria-invalid={errorsFor("chatIds") ? true : undefined} aria-describedby={described("alert-chats", "chatIds")} />
+          <textarea
+            id="alert-chats"
+            name="chatIds"
+            rows={3}
+            defaultValue={s.chatIds.join("\n")}
+            aria-invalid={errorsFor("chatIds") ? true : undefined}
+            aria-describedby={described("alert-chats", "chatIds")}
+          />
           <p id="alert-chats-hint" className="field-hint">
             {t("alerts.hints.chatIds")}
           </p>
@@ -144,23 +182,55 @@ export default function AlertSettingsPage({ loaderData: s, actionData }: Route.C
           </p>
           <div className="field">
             <label htmlFor="alert-quiet-start">{t("alerts.fields.quietStart")}</label>
-            <input id="alert-quiet-start" name="quietStart" type="time" defaultValue={s.quietStart ?? ""} aria-describedby="alert-quiet-hint" aria-invalid={errorsFor("quietStart") ? true : undefined} />
+            <input
+              id="alert-quiet-start"
+              name="quietStart"
+              type="time"
+              defaultValue={s.quietStart ?? ""}
+              aria-describedby="alert-quiet-hint"
+              aria-invalid={errorsFor("quietStart") ? true : undefined}
+            />
             <ErrorList errors={errorsFor("quietStart")} />
           </div>
           <div className="field">
             <label htmlFor="alert-quiet-end">{t("alerts.fields.quietEnd")}</label>
-            <input id="alert-quiet-end" name="quietEnd" type="time" defaultValue={s.quietEnd ?? ""} aria-describedby="alert-quiet-hint" aria-invalid={errorsFor("quietEnd") ? true : undefined} />
+            <input
+              id="alert-quiet-end"
+              name="quietEnd"
+              type="time"
+              defaultValue={s.quietEnd ?? ""}
+              aria-describedby="alert-quiet-hint"
+              aria-invalid={errorsFor("quietEnd") ? true : undefined}
+            />
             <ErrorList errors={errorsFor("quietEnd")} />
           </div>
         </fieldset>
         <div className="field">
           <label htmlFor="alert-reminder">{t("alerts.fields.withdrawalReminderMinutes")}</label>
-          <input id="alert-reminder" name="withdrawalReminderMinutes" type="number" inputMode="numeric" min={1} max={1440} defaultValue={s.withdrawalReminderMinutes} aria-invalid={errorsFor("withdrawalReminderMinutes") ? true : undefined} />
+          <input
+            id="alert-reminder"
+            name="withdrawalReminderMinutes"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={1440}
+            defaultValue={s.withdrawalReminderMinutes}
+            aria-invalid={errorsFor("withdrawalReminderMinutes") ? true : undefined}
+          />
           <ErrorList errors={errorsFor("withdrawalReminderMinutes")} />
         </div>
         <div className="field">
           <label htmlFor="alert-deposit-wait">{t("alerts.fields.depositWaitMinutes")}</label>
-          <input id="alert-deposit-wait" name="depositWaitMinutes" type="number" inputMode="numeric" min={1} max={1440} defaultValue={s.depositWaitMinutes} aria-invalid={errorsFor("depositWaitMinutes") ? true : undefined} />
+          <input
+            id="alert-deposit-wait"
+            name="depositWaitMinutes"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={1440}
+            defaultValue={s.depositWaitMinutes}
+            aria-invalid={errorsFor("depositWaitMinutes") ? true : undefined}
+          />
           <ErrorList errors={errorsFor("depositWaitMinutes")} />
         </div>
         <div className="field">
@@ -175,7 +245,12 @@ export default function AlertSettingsPage({ loaderData: s, actionData }: Route.C
         </div>
         <div className="field">
           <label htmlFor="alert-primary-host">{t("alerts.fields.primaryHost")}</label>
-          <select id="alert-primary-host" name="primaryHost" defaultValue={s.hosts.find((h) => h.primary)?.host ?? ""} aria-describedby="alert-primary-host-hint">
+          <select
+            id="alert-primary-host"
+            name="primaryHost"
+            defaultValue={s.hosts.find((h) => h.primary)?.host ?? ""}
+            aria-describedby="alert-primary-host-hint"
+          >
             <option value="">{t("alerts.noPrimaryHost")}</option>
             {s.hosts.map((h) => (
               <option key={h.host} value={h.host}>

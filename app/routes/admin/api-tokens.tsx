@@ -127,7 +127,9 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
                     {formatDateTime(token.createdAt)} ({token.createdBy})
                   </td>
                   <td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : t("common.none")}</td>
-                  <td data-testid="api-token-status">{token.revokedAt ? t("apiTokens.revokedOn", { when: formatDateTime(token.revokedAt), who: token.revokedBy }) : t("apiTokens.active")}</td>
+                  <td data-testid="api-token-status">
+                    {token.revokedAt ? t("apiTokens.revokedOn", { when: formatDateTime(token.revokedAt), who: token.revokedBy }) : t("apiTokens.active")}
+                  </td>
                   <td>
                     {!token.revokedAt && (
                       <div className="form-actions">

@@ -47,7 +47,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!outcome.ok) {
       return outcome.code === "BRAND_CONTRAST"
         ? fail({ form: "settings", message: "admin:brand.errors.BRAND_CONTRAST", pair: outcome.pair, ratio: outcome.ratio, values }, 409)
-        : fail({ form: "settings", message: `admin:brand.errors.${outcome.code}`, field: outcome.field, values }, outcome.code === "BRAND_TEXT_CHARACTERS" ? 400 : 409);
+        : fail(
+            { form: "settings", message: `admin:brand.errors.${outcome.code}`, field: outcome.field, values },
+            outcome.code === "BRAND_TEXT_CHARACTERS" ? 400 : 409,
+          );
     }
     return done("admin:brand.saved");
   }
@@ -110,7 +113,16 @@ export default function BrandPage({ loaderData, actionData }: Route.ComponentPro
                 return (
                   <div className="field" key={lng}>
                     <label htmlFor={`brand-${name}`}>{t(`brand.languages.${lng}`)}</label>
-                    <input id={`brand-${name}`} name={name} type="text" lang={HTML_LANG[lng]} maxLength={BRAND_TEXT_LIMITS[field]} defaultValue={textValue(name, brand[field][lng])} aria-invalid={error ? true : undefined} aria-describedby={error ? `brand-${name}-error` : undefined} />
+                    <input
+                      id={`brand-${name}`}
+                      name={name}
+                      type="text"
+                      lang={HTML_LANG[lng]}
+                      maxLength={BRAND_TEXT_LIMITS[field]}
+                      defaultValue={textValue(name, brand[field][lng])}
+                      aria-invalid={error ? true : undefined}
+                      aria-describedby={error ? `brand-${name}-error` : undefined}
+                    />
                     <ErrorList id={`brand-${name}-error`} errors={error} />
                   </div>
                 );
@@ -123,7 +135,13 @@ export default function BrandPage({ loaderData, actionData }: Route.ComponentPro
               {t("brand.colorsHint")}
             </p>
             {COLOR_FIELDS.map((field) => (
-              <ColorInput key={field} field={field} stored={brand.colors[field]} sent={sent?.[field]} error={settingsRefusal?.field === field ? settingsRefusal.message : undefined} />
+              <ColorInput
+                key={field}
+                field={field}
+                stored={brand.colors[field]}
+                sent={sent?.[field]}
+                error={settingsRefusal?.field === field ? settingsRefusal.message : undefined}
+              />
             ))}
           </fieldset>
           {settingsRefusal && !settingsRefusal.field && (
@@ -145,8 +163,21 @@ export default function BrandPage({ loaderData, actionData }: Route.ComponentPro
             <p className="muted">{t(`brand.slotHints.${slot}`)}</p>
             {current ? (
               <figure className="stack" data-testid={`brand-current-${slot}`}>
-                <img src={current.url} width={current.width} height={current.height} alt={t("brand.currentAlt", { slot: t(`brand.slots.${slot}`) })} style={{ maxWidth: "100%", height: "auto", background: brand.colors.primary }} />
-                <figcaption className="muted">{t("brand.currentSize", { width: current.width, height: current.height, kb: kb(current.bytes), type: current.type.replace("image/", "").toUpperCase() })}</figcaption>
+                <img
+                  src={current.url}
+                  width={current.width}
+                  height={current.height}
+                  alt={t("brand.currentAlt", { slot: t(`brand.slots.${slot}`) })}
+                  style={{ maxWidth: "100%", height: "auto", background: brand.colors.primary }}
+                />
+                <figcaption className="muted">
+                  {t("brand.currentSize", {
+                    width: current.width,
+                    height: current.height,
+                    kb: kb(current.bytes),
+                    type: current.type.replace("image/", "").toUpperCase(),
+                  })}
+                </figcaption>
               </figure>
             ) : (
               <p className="notice" data-testid={`brand-none-${slot}`}>
@@ -196,7 +227,17 @@ export default function BrandPage({ loaderData, actionData }: Route.ComponentPro
 }
 
 /** A colour as a text field and a picker; with JavaScript each follows the other. */
-function ColorInput({ field, stored, sent, error }: { field: (typeof COLOR_FIELDS)[number]; stored: string; sent: string | undefined; error: string | undefined }) {
+function ColorInput({
+  field,
+  stored,
+  sent,
+  error,
+}: {
+  field: (typeof COLOR_FIELDS)[number];
+  stored: string;
+  sent: string | undefined;
+  error: string | undefined;
+}) {
   const { t } = useTranslation("admin");
   const initial = sent ?? stored;
   const [value, setValue] = useState(initial);

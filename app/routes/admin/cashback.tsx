@@ -33,7 +33,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply() as SubmissionResult<string[]> }, { status: 400 });
   const outcome = await saveCashbackSettings(getBindings(context).DB, auditContext(request, staff), cashbackSettingsInput(submission.value));
   if (!outcome.ok) {
-    const key = outcome.code === "PERCENT_INVALID" ? "admin:cashback.validation.percent" : outcome.code === "MULTIPLE_INVALID" ? "admin:cashback.validation.multiple" : "admin:cashback.validation.amount";
+    const key =
+      outcome.code === "PERCENT_INVALID"
+        ? "admin:cashback.validation.percent"
+        : outcome.code === "MULTIPLE_INVALID"
+          ? "admin:cashback.validation.multiple"
+          : "admin:cashback.validation.amount";
     return data({ result: submission.reply({ fieldErrors: { [outcome.field]: [key] } }) as SubmissionResult<string[]> }, { status: 409 });
   }
   return redirectWithSuccess({ request, context }, "/admin/cashback", translate(context, "admin:cashback.saved"));
@@ -64,10 +69,29 @@ export default function AdminCashback({ loaderData, actionData }: Route.Componen
             <input {...enabledProps} />
             {t("cashback.enabled")}
           </label>
-          <Field label={t("cashback.percent")} hint={t("cashback.percentHint")} inputProps={{ ...getInputProps(fields.percent, { type: "text" }), inputMode: "decimal", autoComplete: "off" }} errors={fields.percent.errors} />
-          <Field label={t("cashback.cap")} hint={t("cashback.capHint")} inputProps={{ ...getInputProps(fields.cap, { type: "text" }), inputMode: "decimal", autoComplete: "off" }} errors={fields.cap.errors} />
-          <Field label={t("cashback.min")} inputProps={{ ...getInputProps(fields.min, { type: "text" }), inputMode: "decimal", autoComplete: "off" }} errors={fields.min.errors} />
-          <Field label={t("cashback.turnoverMultiple")} hint={t("cashback.turnoverHint")} inputProps={{ ...getInputProps(fields.turnoverMultiple, { type: "text" }), inputMode: "decimal", autoComplete: "off" }} errors={fields.turnoverMultiple.errors} />
+          <Field
+            label={t("cashback.percent")}
+            hint={t("cashback.percentHint")}
+            inputProps={{ ...getInputProps(fields.percent, { type: "text" }), inputMode: "decimal", autoComplete: "off" }}
+            errors={fields.percent.errors}
+          />
+          <Field
+            label={t("cashback.cap")}
+            hint={t("cashback.capHint")}
+            inputProps={{ ...getInputProps(fields.cap, { type: "text" }), inputMode: "decimal", autoComplete: "off" }}
+            errors={fields.cap.errors}
+          />
+          <Field
+            label={t("cashback.min")}
+            inputProps={{ ...getInputProps(fields.min, { type: "text" }), inputMode: "decimal", autoComplete: "off" }}
+            errors={fields.min.errors}
+          />
+          <Field
+            label={t("cashback.turnoverMultiple")}
+            hint={t("cashback.turnoverHint")}
+            inputProps={{ ...getInputProps(fields.turnoverMultiple, { type: "text" }), inputMode: "decimal", autoComplete: "off" }}
+            errors={fields.turnoverMultiple.errors}
+          />
           <label className="field field-check">
             <input {...combinableProps} />
             {t("cashback.combinable")}
@@ -83,7 +107,8 @@ export default function AdminCashback({ loaderData, actionData }: Route.Componen
       <section className="admin-card stack" aria-labelledby="cashback-claims-title">
         <h2 id="cashback-claims-title">{t("cashback.claims")}</h2>
         <p>
-          {t("cashback.lastWeek", { key: week.key, from: week.from, to: week.to })} · {t("cashback.totalCredited")}: <strong data-testid="cashback-total">{formatMoney(totalCredited, "THB")}</strong>
+          {t("cashback.lastWeek", { key: week.key, from: week.from, to: week.to })} · {t("cashback.totalCredited")}:{" "}
+          <strong data-testid="cashback-total">{formatMoney(totalCredited, "THB")}</strong>
         </p>
         {claims.length === 0 ? (
           <p className="notice" role="note">

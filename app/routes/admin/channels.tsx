@@ -3,7 +3,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { MAX_QR_IMAGE_BYTES } from "../../../workers/services/qr-image";
-import { changeOwnAccountChannels, loadOwnAccountChannels, readOwnAccountQr, type OwnAccountQrProblem, type OwnAccountQrRead } from "../../../workers/services/own-account-channels";
+import {
+  changeOwnAccountChannels,
+  loadOwnAccountChannels,
+  readOwnAccountQr,
+  type OwnAccountQrProblem,
+  type OwnAccountQrRead,
+} from "../../../workers/services/own-account-channels";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
@@ -95,7 +101,11 @@ export default function OwnAccountChannels({ loaderData, actionData }: Route.Com
       </p>
       <h1>{t("ownAccount.title")}</h1>
       <p className="muted">{t("ownAccount.intro")}</p>
-      {confirm ? <ConfirmStep key={confirm.qr.text} qr={confirm.qr} result={confirm.result} /> : <ReadStep actionData={actionData} maxImageMb={loaderData.maxImageMb} />}
+      {confirm ? (
+        <ConfirmStep key={confirm.qr.text} qr={confirm.qr} result={confirm.result} />
+      ) : (
+        <ReadStep actionData={actionData} maxImageMb={loaderData.maxImageMb} />
+      )}
       <ChannelList channels={loaderData.channels} />
     </section>
   );
@@ -109,7 +119,13 @@ function ReadStep({ actionData, maxImageMb }: { actionData: ActionData | undefin
     <section className="admin-card stack" aria-labelledby="own-account-read-title" data-testid="own-account-read">
       <h2 id="own-account-read-title">{t("ownAccount.read.title")}</h2>
       <p className="muted">{t("ownAccount.read.intro")}</p>
-      <Form method="post" encType="multipart/form-data" className="stack" data-testid="own-account-read-form" aria-describedby={problem ? "own-account-problem" : undefined}>
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        className="stack"
+        data-testid="own-account-read-form"
+        aria-describedby={problem ? "own-account-problem" : undefined}
+      >
         <input type="hidden" name="intent" value="read" />
         <div className="field">
           <label htmlFor="own-account-qr-text">{t("ownAccount.read.text")}</label>
@@ -149,7 +165,12 @@ function ReadStep({ actionData, maxImageMb }: { actionData: ActionData | undefin
 
 function ConfirmStep({ qr, result }: { qr: OwnAccountQrRead; result?: SubmissionResult<string[]> }) {
   const { t } = useTranslation("admin");
-  const [form, fields] = useSchemaForm("own-account-create", OwnAccountCreateSchema, result, { intent: "create", qrText: qr.text, code: qr.suggestedCode, displayName: "" });
+  const [form, fields] = useSchemaForm("own-account-create", OwnAccountCreateSchema, result, {
+    intent: "create",
+    qrText: qr.text,
+    code: qr.suggestedCode,
+    displayName: "",
+  });
   return (
     <section className="admin-card stack" aria-labelledby="own-account-confirm-title" data-testid="own-account-confirm">
       <h2 id="own-account-confirm-title">{t("ownAccount.confirm.title")}</h2>
@@ -170,8 +191,18 @@ function ConfirmStep({ qr, result }: { qr: OwnAccountQrRead; result?: Submission
       <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="own-account-confirm-form">
         <input type="hidden" name="intent" value="create" />
         <input type="hidden" name="qrText" value={qr.text} />
-        <Field label={t("settings.channels.displayName")} hint={t("ownAccount.confirm.displayNameHint")} inputProps={getInputProps(fields.displayName, { type: "text" })} errors={fields.displayName.errors} />
-        <Field label={t("settings.channels.code")} hint={t("settings.channels.codeHint")} inputProps={{ ...getInputProps(fields.code, { type: "text" }), autoComplete: "off", autoCapitalize: "characters" }} errors={fields.code.errors} />
+        <Field
+          label={t("settings.channels.displayName")}
+          hint={t("ownAccount.confirm.displayNameHint")}
+          inputProps={getInputProps(fields.displayName, { type: "text" })}
+          errors={fields.displayName.errors}
+        />
+        <Field
+          label={t("settings.channels.code")}
+          hint={t("settings.channels.codeHint")}
+          inputProps={{ ...getInputProps(fields.code, { type: "text" }), autoComplete: "off", autoCapitalize: "characters" }}
+          errors={fields.code.errors}
+        />
         <div role="alert" className="form-alert">
           <ErrorList id={form.errorId} errors={form.errors} />
         </div>
@@ -203,7 +234,9 @@ function ChannelList({ channels }: { channels: Channels }) {
             <li key={c.code} id={`channel-${c.code}`} className="card stack" data-testid={`own-account-${c.code}`}>
               <p className="card-title">
                 {c.displayName} <span className="muted">({c.code})</span>{" "}
-                <span className={`status ${c.active ? "status-green" : "status-grey"}`}>{c.active ? t("settings.channels.isActive") : t("settings.channels.isInactive")}</span>
+                <span className={`status ${c.active ? "status-green" : "status-grey"}`}>
+                  {c.active ? t("settings.channels.isActive") : t("settings.channels.isInactive")}
+                </span>
               </p>
               <p className="muted">
                 {c.bankCode} · {t("ownAccount.receiverId")} {c.mid} · {c.merchantName}, {c.merchantCity}
@@ -215,7 +248,14 @@ function ChannelList({ channels }: { channels: Channels }) {
                   <legend>{t("ownAccount.mode.legend")}</legend>
                   {(["derived", "static"] as const).map((mode) => (
                     <div key={mode} className="field field-check">
-                      <input type="radio" id={`mode-${c.code}-${mode}`} name="mode" value={mode} defaultChecked={c.qrMode === mode} aria-describedby={`mode-${c.code}-${mode}-hint`} />
+                      <input
+                        type="radio"
+                        id={`mode-${c.code}-${mode}`}
+                        name="mode"
+                        value={mode}
+                        defaultChecked={c.qrMode === mode}
+                        aria-describedby={`mode-${c.code}-${mode}-hint`}
+                      />
                       <div>
                         <label htmlFor={`mode-${c.code}-${mode}`}>{t(`ownAccount.mode.${mode}`)}</label>
                         <p id={`mode-${c.code}-${mode}-hint`} className="field-hint">
@@ -227,7 +267,17 @@ function ChannelList({ channels }: { channels: Channels }) {
                 </fieldset>
                 <div className="field">
                   <label htmlFor={`window-${c.code}`}>{t("ownAccount.window.label")}</label>
-                  <input id={`window-${c.code}`} name="witnessWindowMinutes" type="number" inputMode="numeric" min={1} max={1440} required defaultValue={c.witnessWindowMinutes} aria-describedby={`window-${c.code}-hint`} />
+                  <input
+                    id={`window-${c.code}`}
+                    name="witnessWindowMinutes"
+                    type="number"
+                    inputMode="numeric"
+                    min={1}
+                    max={1440}
+                    required
+                    defaultValue={c.witnessWindowMinutes}
+                    aria-describedby={`window-${c.code}-hint`}
+                  />
                   <p id={`window-${c.code}-hint`} className="field-hint">
                     {t("ownAccount.window.hint")}
                   </p>

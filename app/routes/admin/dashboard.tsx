@@ -45,7 +45,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <p>
             {d.waitingDeposits.count > 0 ? t("dashboard.waitingNotice", { n: d.waitingDeposits.count, minutes: d.waitingDeposits.oldestMinutes ?? 0 }) : null}{" "}
             {d.providerFailures.length > 0
-              ? t("dashboard.failingNotice", { providers: d.providerFailures.map((f) => t(`common:providers.${f.provider}`, { defaultValue: f.provider })).join(", ") })
+              ? t("dashboard.failingNotice", {
+                  providers: d.providerFailures.map((f) => t(`common:providers.${f.provider}`, { defaultValue: f.provider })).join(", "),
+                })
               : null}
           </p>
         </div>
@@ -53,21 +55,27 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <div className="admin-cards">
         <article className="admin-card" data-testid="dash-deposits">
           <h2>{t("dashboard.deposits")}</h2>
-          <p className="admin-figure" data-testid="dash-deposit-count">{d.deposits.count}</p>
+          <p className="admin-figure" data-testid="dash-deposit-count">
+            {d.deposits.count}
+          </p>
           <p>
             <span data-testid="dash-deposit-lak">{formatMoney(d.deposits.amountLak, "LAK")}</span> · {formatMoney(d.deposits.credit, "THB")}
           </p>
         </article>
         <article className="admin-card" data-testid="dash-withdrawals">
           <h2>{t("dashboard.withdrawals")}</h2>
-          <p className="admin-figure" data-testid="dash-withdraw-count">{d.withdrawals.count}</p>
+          <p className="admin-figure" data-testid="dash-withdraw-count">
+            {d.withdrawals.count}
+          </p>
           <p>
             <span data-testid="dash-withdraw-thb">{formatMoney(d.withdrawals.credit, "THB")}</span> · {formatMoney(d.withdrawals.paidLak, "LAK")}
           </p>
         </article>
         <article className="admin-card" data-testid="dash-waiting">
           <h2>{t("dashboard.waitingDeposits")}</h2>
-          <p className="admin-figure" data-testid="dash-waiting-count">{d.waitingDeposits.count}</p>
+          <p className="admin-figure" data-testid="dash-waiting-count">
+            {d.waitingDeposits.count}
+          </p>
           <p data-testid="dash-waiting-oldest">
             {d.waitingDeposits.oldestMinutes === null ? t("dashboard.noneWaiting") : t("dashboard.oldestWaiting", { minutes: d.waitingDeposits.oldestMinutes })}
           </p>
@@ -76,13 +84,16 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <h2>{t("dashboard.pending")}</h2>
           <ul className="stack">
             <li>
-              <Link to="/admin/withdrawals">{t("dashboard.manualWithdrawals")}</Link>: <strong data-testid="dash-pending-withdrawals">{d.pending.manualWithdrawals}</strong>
+              <Link to="/admin/withdrawals">{t("dashboard.manualWithdrawals")}</Link>:{" "}
+              <strong data-testid="dash-pending-withdrawals">{d.pending.manualWithdrawals}</strong>
             </li>
             <li>
-              <Link to="/admin/deposits?flagged=1">{t("dashboard.flaggedDeposits")}</Link>: <strong data-testid="dash-flagged">{d.pending.flaggedDeposits}</strong>
+              <Link to="/admin/deposits?flagged=1">{t("dashboard.flaggedDeposits")}</Link>:{" "}
+              <strong data-testid="dash-flagged">{d.pending.flaggedDeposits}</strong>
             </li>
             <li>
-              <Link to="/admin/deposits?status=FAILED">{t("dashboard.failedDeposits")}</Link>: <strong data-testid="dash-failed">{d.pending.failedDeposits}</strong>
+              <Link to="/admin/deposits?status=FAILED">{t("dashboard.failedDeposits")}</Link>:{" "}
+              <strong data-testid="dash-failed">{d.pending.failedDeposits}</strong>
             </li>
             <li>
               <Link to="/admin/payments">{t("dashboard.unmatchedPayments")}</Link>: <strong data-testid="dash-unmatched">{d.pending.unmatchedPayments}</strong>

@@ -45,9 +45,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const agency = getAgency(context);
   const outcome = await completeEnrolment(getBindings(context).DB, agency.id, submission.value.token, submission.value, staffClient(request));
   if (!outcome.ok) {
-    const key = outcome.code === "LINK_INVALID" ? "admin:auth.errors.linkInvalid" : outcome.code === "TOO_MANY_ATTEMPTS" ? "admin:auth.errors.tooManyAttempts" : "admin:auth.errors.invalidCode";
+    const key =
+      outcome.code === "LINK_INVALID"
+        ? "admin:auth.errors.linkInvalid"
+        : outcome.code === "TOO_MANY_ATTEMPTS"
+          ? "admin:auth.errors.tooManyAttempts"
+          : "admin:auth.errors.invalidCode";
     const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds ?? 1) : null;
-    return data({ result: submission.reply({ formErrors: [key], hideFields: ["password", "confirmPassword", "code"] }), wait, recoveryCodes: null }, { status: outcome.code === "LINK_INVALID" ? 410 : 400 });
+    return data(
+      { result: submission.reply({ formErrors: [key], hideFields: ["password", "confirmPassword", "code"] }), wait, recoveryCodes: null },
+      { status: outcome.code === "LINK_INVALID" ? 410 : 400 },
+    );
   }
   return data(
     { result: null, wait: null, recoveryCodes: outcome.recoveryCodes },

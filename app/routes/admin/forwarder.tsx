@@ -3,7 +3,16 @@ import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { BANK_CODES } from "../../../workers/core/banks";
 import { PATTERN_FIELDS } from "../../../workers/core/notification-patterns";
-import { createForwarder, decideHold, forwarderPage, removeForwarder, savePatterns, setForwarderLimits, tryPatterns, type PatternsResult } from "../../../workers/services/forwarder";
+import {
+  createForwarder,
+  decideHold,
+  forwarderPage,
+  removeForwarder,
+  savePatterns,
+  setForwarderLimits,
+  tryPatterns,
+  type PatternsResult,
+} from "../../../workers/services/forwarder";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";
@@ -73,7 +82,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!parsed.success) return fail("invalid");
       const decided = await decideHold(env, who, parsed.data);
       if (!decided.ok) return fail(decided.code);
-      const key = decided.decision === "reject" ? "rejected" : decided.outcome.startsWith("applied") || decided.outcome === "duplicate" ? "confirmed" : "confirmedUnmatched";
+      const key =
+        decided.decision === "reject"
+          ? "rejected"
+          : decided.outcome.startsWith("applied") || decided.outcome === "duplicate"
+            ? "confirmed"
+            : "confirmedUnmatched";
       return redirectWithSuccess({ request, context }, back, translate(context, `admin:forwarder.${key}`));
     }
     default:
@@ -141,7 +155,11 @@ export default function ForwarderPage({ loaderData, actionData }: Route.Componen
                           <input type="hidden" name="intent" value="hold" />
                           <input type="hidden" name="holdId" value={h.id} />
                           <input type="hidden" name="decision" value={decision} />
-                          <button type="submit" className={`button button-small${decision === "reject" ? " button-danger" : " button-primary"}`} data-testid={`hold-${decision}`}>
+                          <button
+                            type="submit"
+                            className={`button button-small${decision === "reject" ? " button-danger" : " button-primary"}`}
+                            data-testid={`hold-${decision}`}
+                          >
                             {t(`forwarder.${decision}`)}
                           </button>
                         </Form>
@@ -239,7 +257,14 @@ export default function ForwarderPage({ loaderData, actionData }: Route.Componen
             {PATTERN_FIELDS.map((field) => (
               <div key={field} className="field">
                 <label htmlFor={`pattern-${field}`}>{t(`forwarder.fields.${field}`)}</label>
-                <textarea id={`pattern-${field}`} name={field} rows={field === "senders" || field === "reference" ? 2 : 3} defaultValue={values(field)} spellCheck={false} className="admin-code" />
+                <textarea
+                  id={`pattern-${field}`}
+                  name={field}
+                  rows={field === "senders" || field === "reference" ? 2 : 3}
+                  defaultValue={values(field)}
+                  spellCheck={false}
+                  className="admin-code"
+                />
               </div>
             ))}
             <div className="field">

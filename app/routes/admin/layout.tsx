@@ -49,7 +49,11 @@ export function ErrorBoundary() {
   const status = isRouteErrorResponse(error) ? error.status : 500;
   if (!isRouteErrorResponse(error)) console.error(error);
   const [title, body] =
-    status === 403 ? [t("common.forbiddenTitle"), t("common.forbiddenBody")] : status === 404 ? [t("common.notFoundTitle"), t("common.notFoundBody")] : [t("common.errorTitle"), ""];
+    status === 403
+      ? [t("common.forbiddenTitle"), t("common.forbiddenBody")]
+      : status === 404
+        ? [t("common.notFoundTitle"), t("common.notFoundBody")]
+        : [t("common.errorTitle"), ""];
   const content = (
     <section data-testid="admin-error" data-status={status}>
       <title>{title}</title>

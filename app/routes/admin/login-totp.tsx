@@ -42,13 +42,26 @@ export async function action({ request, context }: Route.ActionArgs) {
   const value = submission.value as { code?: string; recoveryCode?: string };
   const device = await loginDevice(request, context);
   const outcome = halfSession
-    ? await staffSecondFactor(getBindings(context).DB, agency.id, halfSession, { code: value.code, recoveryCode: value.recoveryCode }, { ...staffClient(request), device })
+    ? await staffSecondFactor(
+        getBindings(context).DB,
+        agency.id,
+        halfSession,
+        { code: value.code, recoveryCode: value.recoveryCode },
+        { ...staffClient(request), device },
+      )
     : ({ ok: false, code: "SESSION_EXPIRED" } as const);
   if (!outcome.ok) {
     if (outcome.code === "SESSION_EXPIRED") throw redirect("/admin/login", { headers: { "Set-Cookie": clearStaffCookie(request) } });
     const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds) : null;
     return data(
-      { form, result: submission.reply({ formErrors: [ERROR_KEYS[outcome.code as keyof typeof ERROR_KEYS] ?? ERROR_KEYS.INVALID_CODE], hideFields: ["code", "recoveryCode"] }), wait },
+      {
+        form,
+        result: submission.reply({
+          formErrors: [ERROR_KEYS[outcome.code as keyof typeof ERROR_KEYS] ?? ERROR_KEYS.INVALID_CODE],
+          hideFields: ["code", "recoveryCode"],
+        }),
+        wait,
+      },
       { status: outcome.code === "TOO_MANY_ATTEMPTS" ? 429 : 401 },
     );
   }
@@ -75,7 +88,14 @@ export default function AdminLoginTotp({ loaderData, actionData }: Route.Compone
       <title>{t("auth.totpTitle")}</title>
       <h1>{t("auth.totpTitle")}</h1>
       <p>{t("auth.totpIntro")}</p>
-      <Form method="post" action={`/admin/login/totp${query ? `?${query}` : ""}`} {...getFormProps(totpForm)} noValidate className="stack" data-testid="admin-totp-form">
+      <Form
+        method="post"
+        action={`/admin/login/totp${query ? `?${query}` : ""}`}
+        {...getFormProps(totpForm)}
+        noValidate
+        className="stack"
+        data-testid="admin-totp-form"
+      >
         <Field
           label={t("auth.code")}
           inputProps={{ ...getInputProps(totpFields.code, { type: "text" }), inputMode: "numeric", autoComplete: "one-time-code", maxLength: 7 }}
@@ -93,7 +113,14 @@ export default function AdminLoginTotp({ loaderData, actionData }: Route.Compone
       <details className="stack" open={actionData?.form === "recovery" ? true : undefined}>
         <summary>{t("auth.recoveryTitle")}</summary>
         <p className="muted">{t("auth.recoveryIntro")}</p>
-        <Form method="post" action={`/admin/login/totp${query ? `?${query}` : ""}`} {...getFormProps(recoveryForm)} noValidate className="stack" data-testid="admin-recovery-form">
+        <Form
+          method="post"
+          action={`/admin/login/totp${query ? `?${query}` : ""}`}
+          {...getFormProps(recoveryForm)}
+          noValidate
+          className="stack"
+          data-testid="admin-recovery-form"
+        >
           <Field
             label={t("auth.recoveryCode")}
             inputProps={{ ...getInputProps(recoveryFields.recoveryCode, { type: "text" }), autoComplete: "off", autoCapitalize: "none", spellCheck: false }}

@@ -35,7 +35,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // Session fixation: whatever staff session this browser had ends; the new id is fresh.
   const credentials = { ...submission.value, replacesSessionId: readStaffSessionId(request) };
-  const outcome = await staffPasswordLogin(getBindings(context).DB, getAgency(context).id, credentials, { ...staffClient(request), device: await loginDevice(request, context) });
+  const outcome = await staffPasswordLogin(getBindings(context).DB, getAgency(context).id, credentials, {
+    ...staffClient(request),
+    device: await loginDevice(request, context),
+  });
   if (!outcome.ok) {
     const code = outcome.code as keyof typeof ERROR_KEYS;
     const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds) : null;

@@ -34,7 +34,11 @@ const ERROR_KEY: Record<MarkPaidError, string> = {
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireStaff(request, context);
   const form = await request.formData();
-  const echo = { code: String(form.get("orderCode") ?? ""), bankTransactionId: String(form.get("bankTransactionId") ?? ""), bankTime: String(form.get("bankTime") ?? "") };
+  const echo = {
+    code: String(form.get("orderCode") ?? ""),
+    bankTransactionId: String(form.get("bankTransactionId") ?? ""),
+    bankTime: String(form.get("bankTime") ?? ""),
+  };
   const submission = parseWithZod(form, { schema: MarkPaidSchema });
   if (submission.status !== "success") {
     const first = Object.values(submission.error ?? {}).flat()[0] ?? ERROR_KEY.TRANSACTION_ID_REQUIRED;
@@ -43,11 +47,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const done = await markOpenDepositPaid(getBindings(context), auditContext(request, staff), submission.value);
   if (!done.ok) {
     if (done.error === "NOT_OPEN" || done.error === "LATE") {
-      return redirectWithToast({ request, context }, "/admin/deposits/open", { type: "info", message: translate(context, ERROR_KEY[done.error], { code: echo.code }) });
+      return redirectWithToast({ request, context }, "/admin/deposits/open", {
+        type: "info",
+        message: translate(context, ERROR_KEY[done.error], { code: echo.code }),
+      });
     }
     return data<ActionData>({ ...echo, message: translate(context, ERROR_KEY[done.error]) }, { status: 409 });
   }
-  return redirectWithToast({ request, context }, "/admin/deposits/open", { type: "success", message: translate(context, "admin:openDeposits.marked", { code: done.orderCode }) });
+  return redirectWithToast({ request, context }, "/admin/deposits/open", {
+    type: "success",
+    message: translate(context, "admin:openDeposits.marked", { code: done.orderCode }),
+  });
 }
 
 /** Now in Vientiane time, as a datetime-local value (the bank app shows local time). */
@@ -93,7 +103,9 @@ export default function OpenDeposits({ loaderData, actionData }: Route.Component
                       <br />
                       <span className="muted">{o.channelCode}</span>
                     </td>
-                    <td data-label={t("openDeposits.player")}>{o.username ? <Link to={`/admin/players/${o.playerId}`}>{o.username}</Link> : t("common.none")}</td>
+                    <td data-label={t("openDeposits.player")}>
+                      {o.username ? <Link to={`/admin/players/${o.playerId}`}>{o.username}</Link> : t("common.none")}
+                    </td>
                     <td data-label={t("openDeposits.payAmount")}>
                       <strong data-testid="pay-amount">{formatMoney(o.payAmount, "LAK")}</strong>
                       <br />
@@ -113,7 +125,16 @@ export default function OpenDeposits({ loaderData, actionData }: Route.Component
                       <Form method="post" className="inline-form" aria-label={t("openDeposits.markPaidFor", { code: o.code })}>
                         <input type="hidden" name="orderCode" value={o.code} />
                         <label htmlFor={idField}>{t("openDeposits.bankTransactionId")}</label>
-                        <input id={idField} name="bankTransactionId" required maxLength={80} autoComplete="off" defaultValue={mine?.bankTransactionId ?? ""} aria-invalid={mine ? true : undefined} aria-describedby={mine ? `err-${o.code}` : undefined} />
+                        <input
+                          id={idField}
+                          name="bankTransactionId"
+                          required
+                          maxLength={80}
+                          autoComplete="off"
+                          defaultValue={mine?.bankTransactionId ?? ""}
+                          aria-invalid={mine ? true : undefined}
+                          aria-describedby={mine ? `err-${o.code}` : undefined}
+                        />
                         <label htmlFor={timeField}>{t("openDeposits.bankTime")}</label>
                         <input id={timeField} name="bankTime" type="datetime-local" required defaultValue={mine?.bankTime || vientianeNow(now)} />
                         <button type="submit" className="button button-primary">

@@ -1,7 +1,15 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { getUnmatched, previewManualCredit, resolveAsRefunded, resolveWithCredit, unmatchedPaymentsPage, UNMATCHED_STATUSES, type ResolveError } from "../../../workers/services/admin-payments";
+import {
+  getUnmatched,
+  previewManualCredit,
+  resolveAsRefunded,
+  resolveWithCredit,
+  unmatchedPaymentsPage,
+  UNMATCHED_STATUSES,
+  type ResolveError,
+} from "../../../workers/services/admin-payments";
 import { AdminPager } from "~/components/admin";
 import { BankWitnesses } from "~/components/bank-witnesses";
 import { TableWrap } from "~/components/table-wrap";
@@ -31,7 +39,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 type ActionData =
-  | { step: "credit-review"; id: string; username: string; provider: string; amount: string; credit: string; rateSell: string; displayName: string; manualCode: string; reason: string | null }
+  | {
+      step: "credit-review";
+      id: string;
+      username: string;
+      provider: string;
+      amount: string;
+      credit: string;
+      rateSell: string;
+      displayName: string;
+      manualCode: string;
+      reason: string | null;
+    }
   | { step: "refund-review"; id: string; note: string }
   | { step: "error"; id: string | null; message: string; username?: string; provider?: string; note?: string; reason?: string };
 
@@ -60,7 +79,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const id = String(form.get("id") ?? "");
     if (submission.status !== "success") {
       const first = Object.values(submission.error ?? {}).flat()[0] ?? "admin:payments.validation.username";
-      return data<ActionData>({ step: "error", id, message: translate(context, first), username: String(form.get("username") ?? ""), provider: String(form.get("provider") ?? "") }, { status: 400 });
+      return data<ActionData>(
+        { step: "error", id, message: translate(context, first), username: String(form.get("username") ?? ""), provider: String(form.get("provider") ?? "") },
+        { status: 400 },
+      );
     }
     // the staff member's role decides who may credit money that may already be credited (decision 046)
     const input = { username: submission.value.username, provider: submission.value.provider, role: staff.role, reason: submission.value.reason ?? null };
@@ -68,22 +90,61 @@ export async function action({ request, context }: Route.ActionArgs) {
       const preview = await previewManualCredit(env, agency, id, input);
       if (!preview.ok) {
         if (preview.error === "NOT_FOUND") throw new Response("Not found", { status: 404 });
-        return data<ActionData>({ step: "error", id, message: translate(context, ERROR_KEY[preview.error]), username: input.username, provider: input.provider, reason: input.reason ?? "" }, { status: 409 });
+        return data<ActionData>(
+          {
+            step: "error",
+            id,
+            message: translate(context, ERROR_KEY[preview.error]),
+            username: input.username,
+            provider: input.provider,
+            reason: input.reason ?? "",
+          },
+          { status: 409 },
+        );
       }
       const p = preview.preview;
-      return data<ActionData>({ step: "credit-review", id, username: p.player.username, displayName: p.player.displayName, provider: p.provider, amount: p.amount, credit: p.credit, rateSell: p.rateSell, manualCode: p.manualCode, reason: p.overrideReason });
+      return data<ActionData>({
+        step: "credit-review",
+        id,
+        username: p.player.username,
+        displayName: p.player.displayName,
+        provider: p.provider,
+        amount: p.amount,
+        credit: p.credit,
+        rateSell: p.rateSell,
+        manualCode: p.manualCode,
+        reason: p.overrideReason,
+      });
     }
     const done = await resolveWithCredit(env, agency, auditContext(request, staff), id, input);
     if (!done.ok) {
       if (done.error === "NOT_FOUND") throw new Response("Not found", { status: 404 });
       if (done.error === "PROBABLE_DUPLICATE" || done.error === "OVERRIDE_REASON_REQUIRED") {
-        return data<ActionData>({ step: "error", id, message: translate(context, ERROR_KEY[done.error]), username: input.username, provider: input.provider, reason: input.reason ?? "" }, { status: 409 });
+        return data<ActionData>(
+          {
+            step: "error",
+            id,
+            message: translate(context, ERROR_KEY[done.error]),
+            username: input.username,
+            provider: input.provider,
+            reason: input.reason ?? "",
+          },
+          { status: 409 },
+        );
       }
-      return redirectWithToast({ request, context }, back(id), { type: done.error === "ALREADY_RESOLVED" ? "info" : "error", message: translate(context, ERROR_KEY[done.error]) });
+      return redirectWithToast({ request, context }, back(id), {
+        type: done.error === "ALREADY_RESOLVED" ? "info" : "error",
+        message: translate(context, ERROR_KEY[done.error]),
+      });
     }
     return redirectWithToast({ request, context }, back(id), {
       type: "success",
-      message: translate(context, "admin:payments.credited", { credit: formatMoney(done.order.credit, "THB"), username: input.username, code: done.order.code, status: done.order.status }),
+      message: translate(context, "admin:payments.credited", {
+        credit: formatMoney(done.order.credit, "THB"),
+        username: input.username,
+        code: done.order.code,
+        status: done.order.status,
+      }),
     });
   }
 
@@ -277,7 +338,15 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
   );
 }
 
-type Twin = { kind: "applied" | "hand-credited"; orderCode: string | null; source: string; witnessId: string; bankTime: number; raw: string | null; sameSource: boolean };
+type Twin = {
+  kind: "applied" | "hand-credited";
+  orderCode: string | null;
+  source: string;
+  witnessId: string;
+  bankTime: number;
+  raw: string | null;
+  sameSource: boolean;
+};
 
 /**
  * This money may already be credited (decision 046): what it may duplicate, with both raw
@@ -316,7 +385,19 @@ function TwinWarning({ twins, raw, role }: { twins: Twin[]; raw: string | null; 
   );
 }
 
-function ResolveForms({ id, providers, suggested, answer, askReason }: { id: string; providers: string[]; suggested: string; answer?: ActionData; askReason: boolean }) {
+function ResolveForms({
+  id,
+  providers,
+  suggested,
+  answer,
+  askReason,
+}: {
+  id: string;
+  providers: string[];
+  suggested: string;
+  answer?: ActionData;
+  askReason: boolean;
+}) {
   const { t } = useTranslation("admin");
   if (answer?.step === "credit-review") {
     return (

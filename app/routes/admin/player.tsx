@@ -35,7 +35,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     // Owners only (decision record 013): a cashier changing where payouts go is the insider risk.
     const owner = await requireStaff(request, context, { role: "owner" });
     const submission = parseWithZod(form, { schema: StaffBankReplaceSchema });
-    if (submission.status !== "success") return data({ lock: null, temporaryPassword: null, bankReplace: submission.reply(), bankReview: null }, { status: 400 });
+    if (submission.status !== "success")
+      return data({ lock: null, temporaryPassword: null, bankReplace: submission.reply(), bankReview: null }, { status: 400 });
     const next = { bankCode: submission.value.bankCode, accountNumber: submission.value.accountNumber, accountName: submission.value.accountName };
     if (submission.value.intent === "bank-replace-review") {
       return data({ lock: null, temporaryPassword: null, bankReplace: null, bankReview: next });
@@ -43,7 +44,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const done = await replaceBankAccount(getBindings(context), auditContext(request, owner), params.playerId, next, { allowPaid: true });
     if (!done.ok) {
       return data(
-        { lock: null, temporaryPassword: null, bankReplace: submission.reply({ formErrors: [`admin:players.bankReplace.errors.${done.code}`] }), bankReview: null },
+        {
+          lock: null,
+          temporaryPassword: null,
+          bankReplace: submission.reply({ formErrors: [`admin:players.bankReplace.errors.${done.code}`] }),
+          bankReview: null,
+        },
         { status: done.code === "NAME_CHARACTERS" ? 400 : 409 },
       );
     }
@@ -51,10 +57,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   if (form.get("intent") === "lock") {
     const submission = parseWithZod(form, { schema: LockSchema });
-    if (submission.status !== "success") return data({ lock: submission.reply(), temporaryPassword: null, bankReplace: null, bankReview: null }, { status: 400 });
+    if (submission.status !== "success")
+      return data({ lock: submission.reply(), temporaryPassword: null, bankReplace: null, bankReview: null }, { status: 400 });
     const done = await lockPlayer(db, actor, params.playerId, submission.value.reason);
     if (!done.ok) throw new Response("Not found", { status: 404 });
-    return redirectWithToast({ request, context }, here, { type: done.changed ? "success" : "info", message: translate(context, done.changed ? "admin:players.locked" : "admin:players.alreadyLocked") });
+    return redirectWithToast({ request, context }, here, {
+      type: done.changed ? "success" : "info",
+      message: translate(context, done.changed ? "admin:players.locked" : "admin:players.alreadyLocked"),
+    });
   }
   const submission = parseWithZod(form, { schema: PlayerActionSchema });
   if (submission.status !== "success") return data({ lock: null, temporaryPassword: null, bankReplace: null, bankReview: null }, { status: 400 });
@@ -62,12 +72,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     case "unlock": {
       const done = await unlockPlayer(db, actor, params.playerId);
       if (!done.ok) throw new Response("Not found", { status: 404 });
-      return redirectWithToast({ request, context }, here, { type: done.changed ? "success" : "info", message: translate(context, done.changed ? "admin:players.unlocked" : "admin:players.notLocked") });
+      return redirectWithToast({ request, context }, here, {
+        type: done.changed ? "success" : "info",
+        message: translate(context, done.changed ? "admin:players.unlocked" : "admin:players.notLocked"),
+      });
     }
     case "end-sessions": {
       const done = await endPlayerSessions(db, actor, params.playerId);
       if (!done.ok) throw new Response("Not found", { status: 404 });
-      return redirectWithToast({ request, context }, here, { type: "success", message: translate(context, "admin:players.sessionsEnded", { count: done.ended ?? 0 }) });
+      return redirectWithToast({ request, context }, here, {
+        type: "success",
+        message: translate(context, "admin:players.sessionsEnded", { count: done.ended ?? 0 }),
+      });
     }
     case "reset-password": {
       const done = await resetPlayerPassword(db, actor, params.playerId);
@@ -208,8 +224,16 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
                   </select>
                   <ErrorList id={bankFields.bankCode.errorId} errors={bankFields.bankCode.errors} />
                 </div>
-                <Field label={t("player:bank.accountNumber")} inputProps={{ ...getInputProps(bankFields.accountNumber, { type: "text" }), inputMode: "numeric", autoComplete: "off" }} errors={bankFields.accountNumber.errors} />
-                <Field label={t("player:bank.accountName")} inputProps={{ ...getInputProps(bankFields.accountName, { type: "text" }), autoComplete: "off" }} errors={bankFields.accountName.errors} />
+                <Field
+                  label={t("player:bank.accountNumber")}
+                  inputProps={{ ...getInputProps(bankFields.accountNumber, { type: "text" }), inputMode: "numeric", autoComplete: "off" }}
+                  errors={bankFields.accountNumber.errors}
+                />
+                <Field
+                  label={t("player:bank.accountName")}
+                  inputProps={{ ...getInputProps(bankFields.accountName, { type: "text" }), autoComplete: "off" }}
+                  errors={bankFields.accountName.errors}
+                />
                 <div role="alert" className="form-alert" data-testid="bank-replace-error">
                   <ErrorList id={bankForm.errorId} errors={bankForm.errors} />
                 </div>
@@ -247,22 +271,63 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
       <SimpleTable
         label={t("players.deposits")}
         empty={t("players.none")}
-        head={[t("deposits.code"), t("deposits.createdAt"), t("deposits.provider"), t("deposits.amount"), t("deposits.credit"), t("deposits.status"), t("deposits.flag")]}
-        rows={deposits.map((d) => [<Link key="c" to={`/admin/deposits/${d.code}`}>{d.code}</Link>, formatDateTime(d.createdAt), d.provider, formatMoney(d.amount, "LAK"), formatMoney(d.credit, "THB"), d.status, d.flag ?? "—"])}
+        head={[
+          t("deposits.code"),
+          t("deposits.createdAt"),
+          t("deposits.provider"),
+          t("deposits.amount"),
+          t("deposits.credit"),
+          t("deposits.status"),
+          t("deposits.flag"),
+        ]}
+        rows={deposits.map((d) => [
+          <Link key="c" to={`/admin/deposits/${d.code}`}>
+            {d.code}
+          </Link>,
+          formatDateTime(d.createdAt),
+          d.provider,
+          formatMoney(d.amount, "LAK"),
+          formatMoney(d.credit, "THB"),
+          d.status,
+          d.flag ?? "—",
+        ])}
       />
       <h2>{t("players.withdrawals")}</h2>
       <SimpleTable
         label={t("players.withdrawals")}
         empty={t("players.none")}
-        head={[t("deposits.code"), t("deposits.createdAt"), t("deposits.provider"), t("deposits.credit"), t("players.received"), t("deposits.status"), t("players.reason")]}
-        rows={withdrawals.map((w) => [w.code, formatDateTime(w.createdAt), w.provider, formatMoney(w.credit, "THB"), formatMoney(w.received, "LAK"), `${w.status} (${w.review})`, w.reason ?? "—"])}
+        head={[
+          t("deposits.code"),
+          t("deposits.createdAt"),
+          t("deposits.provider"),
+          t("deposits.credit"),
+          t("players.received"),
+          t("deposits.status"),
+          t("players.reason"),
+        ]}
+        rows={withdrawals.map((w) => [
+          w.code,
+          formatDateTime(w.createdAt),
+          w.provider,
+          formatMoney(w.credit, "THB"),
+          formatMoney(w.received, "LAK"),
+          `${w.status} (${w.review})`,
+          w.reason ?? "—",
+        ])}
       />
       <h2>{t("players.promotions")}</h2>
       <SimpleTable
         label={t("players.promotions")}
         empty={t("players.none")}
         head={[t("players.promotion"), t("players.claimedAt"), t("deposits.provider"), t("deposits.status"), t("players.bonus"), t("deposits.code")]}
-        rows={promotions.map((p) => [p.promotionId, formatDateTime(p.claimedAt), p.provider, p.status, p.bonus ? formatMoney(p.bonus, "THB") : "—", p.depositCode ?? "—"])}
+        rows={promotions.map((p) => [
+          p.promotionId,
+          formatDateTime(p.claimedAt),
+          p.provider,
+          p.status,
+          p.bonus ? formatMoney(p.bonus, "THB") : "—",
+          p.depositCode ?? "—",
+        ])}
       />
       <h2>{t("players.sessions")}</h2>
       <SimpleTable
@@ -276,7 +341,19 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
         label={t("players.fingerprints")}
         empty={t("players.none")}
         head={[t("fingerprints.device"), t("fingerprints.firstSeen"), t("fingerprints.lastSeen"), t("fingerprints.seenCount"), t("players.sharedWith")]}
-        rows={fingerprints.map((f) => [<code key="f">{f.fingerprint.slice(0, 16)}</code>, formatDateTime(f.firstSeenAt), formatDateTime(f.lastSeenAt), String(f.seenCount), f.sharedWith > 0 ? <Link key="s" to="/admin/fingerprints">{t("players.sharedCount", { count: f.sharedWith })}</Link> : "—"])}
+        rows={fingerprints.map((f) => [
+          <code key="f">{f.fingerprint.slice(0, 16)}</code>,
+          formatDateTime(f.firstSeenAt),
+          formatDateTime(f.lastSeenAt),
+          String(f.seenCount),
+          f.sharedWith > 0 ? (
+            <Link key="s" to="/admin/fingerprints">
+              {t("players.sharedCount", { count: f.sharedWith })}
+            </Link>
+          ) : (
+            "—"
+          ),
+        ])}
       />
     </section>
   );
@@ -300,7 +377,9 @@ function StaffLimits({ limits }: { limits: Route.ComponentProps["loaderData"]["l
       <dl className="admin-facts" data-testid="player-limits">
         <dt>{t("limits.break")}</dt>
         <dd data-testid="player-break" data-kind={limits.break?.kind ?? "none"}>
-          {limits.break ? t("limits.until", { kind: t(`limits.kinds.${limits.break.kind}`), until: formatDateTime(new Date(limits.break.endsAt)) }) : t("limits.none")}
+          {limits.break
+            ? t("limits.until", { kind: t(`limits.kinds.${limits.break.kind}`), until: formatDateTime(new Date(limits.break.endsAt)) })
+            : t("limits.none")}
         </dd>
         {rows.map(([label, limit, show]) => (
           <Fragment key={label}>

@@ -35,7 +35,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const outcome = await setPromotionStatus(db, actor, params.promotionId, parsed.data.status, parsed.data.version);
     if (!outcome.ok && outcome.code === "NOT_FOUND") throw new Response("Not found", { status: 404 });
     if (!outcome.ok) return redirectWithError({ request, context }, self, translate(context, "admin:promotions.errors.stale"));
-    return redirectWithSuccess({ request, context }, self, translate(context, parsed.data.status === "ACTIVE" ? "admin:promotions.activated" : "admin:promotions.deactivated"));
+    return redirectWithSuccess(
+      { request, context },
+      self,
+      translate(context, parsed.data.status === "ACTIVE" ? "admin:promotions.activated" : "admin:promotions.deactivated"),
+    );
   }
   const submission = parseWithZod(formData, { schema: PromotionSchema });
   if (submission.status !== "success") return data({ result: submission.reply(HIDDEN) }, { status: 400 });

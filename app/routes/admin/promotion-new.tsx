@@ -47,7 +47,14 @@ export default function NewPromotion({ loaderData, actionData }: Route.Component
         lastResult={actionData?.result}
         bannerError={(actionData as { bannerError?: string } | undefined)?.bannerError}
         enabledProviders={loaderData.enabledProviders}
-        defaultValue={{ bonusKind: "PERCENT", creditThreshold: "10", turnoverMultiple: "0", status: "ACTIVE", sortOrder: "0", providers: [...loaderData.enabledProviders] }}
+        defaultValue={{
+          bonusKind: "PERCENT",
+          creditThreshold: "10",
+          turnoverMultiple: "0",
+          status: "ACTIVE",
+          sortOrder: "0",
+          providers: [...loaderData.enabledProviders],
+        }}
         submitLabel={t("promotions.create")}
       />
     </section>

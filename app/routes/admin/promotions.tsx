@@ -26,7 +26,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (outcome.code === "NOT_FOUND") throw new Response("Not found", { status: 404 });
     return redirectWithError({ request, context }, "/admin/promotions", translate(context, "admin:promotions.errors.stale"));
   }
-  return redirectWithSuccess({ request, context }, "/admin/promotions", translate(context, parsed.data.status === "ACTIVE" ? "admin:promotions.activated" : "admin:promotions.deactivated"));
+  return redirectWithSuccess(
+    { request, context },
+    "/admin/promotions",
+    translate(context, parsed.data.status === "ACTIVE" ? "admin:promotions.activated" : "admin:promotions.deactivated"),
+  );
 }
 
 export default function AdminPromotions({ loaderData }: Route.ComponentProps) {
@@ -66,7 +70,9 @@ export default function AdminPromotions({ loaderData }: Route.ComponentProps) {
                     </Link>
                   </td>
                   <td>
-                    {p.bonusKind === "PERCENT" ? t("promotions.percentBonus", { value: p.bonusValue, cap: p.bonusCap }) : t("promotions.fixedBonus", { value: p.bonusValue })}
+                    {p.bonusKind === "PERCENT"
+                      ? t("promotions.percentBonus", { value: p.bonusValue, cap: p.bonusCap })
+                      : t("promotions.fixedBonus", { value: p.bonusValue })}
                   </td>
                   <td>{p.providers.map((code) => t(`settings.providers.names.${code}`)).join(", ")}</td>
                   <td>
@@ -77,7 +83,11 @@ export default function AdminPromotions({ loaderData }: Route.ComponentProps) {
                       <input type="hidden" name="id" value={p.id} />
                       <input type="hidden" name="version" value={p.updatedAt} />
                       <input type="hidden" name="status" value={p.status === "ACTIVE" ? "INACTIVE" : "ACTIVE"} />
-                      <button type="submit" className="button button-small" aria-label={`${p.status === "ACTIVE" ? t("promotions.deactivate") : t("promotions.activate")}: ${p.title.lo}`}>
+                      <button
+                        type="submit"
+                        className="button button-small"
+                        aria-label={`${p.status === "ACTIVE" ? t("promotions.deactivate") : t("promotions.activate")}: ${p.title.lo}`}
+                      >
                         {p.status === "ACTIVE" ? t("promotions.deactivate") : t("promotions.activate")}
                       </button>
                     </Form>

@@ -60,7 +60,14 @@ export default function ProviderSetupPage({ loaderData, actionData }: Route.Comp
           return (
             <div className="field">
               <label htmlFor={id}>{t(`providerSetup.fields.${field}`)}</label>
-              <input id={id} name={field} type={type} defaultValue={value ?? ""} aria-invalid={errors ? true : undefined} aria-describedby={`${id}-hint${errors ? ` ${id}-error` : ""}`} />
+              <input
+                id={id}
+                name={field}
+                type={type}
+                defaultValue={value ?? ""}
+                aria-invalid={errors ? true : undefined}
+                aria-describedby={`${id}-hint${errors ? ` ${id}-error` : ""}`}
+              />
               <p id={`${id}-hint`} className="field-hint">
                 {t(`providerSetup.hints.${field}`)}
               </p>
@@ -81,7 +88,11 @@ export default function ProviderSetupPage({ loaderData, actionData }: Route.Comp
               <input type="hidden" name="provider" value={p.provider} />
               <div className="field">
                 <label htmlFor={`${p.provider}-adapter`}>{t("providerSetup.fields.adapter")}</label>
-                <select id={`${p.provider}-adapter`} name="adapter" defaultValue={p.adapter === "default" ? (loaderData.local ? "sandbox" : "disabled") : p.adapter}>
+                <select
+                  id={`${p.provider}-adapter`}
+                  name="adapter"
+                  defaultValue={p.adapter === "default" ? (loaderData.local ? "sandbox" : "disabled") : p.adapter}
+                >
                   {loaderData.adapters.map((a) => (
                     <option key={a} value={a}>
                       {t(`providerSetup.adapters.${a}`)}
@@ -100,7 +111,15 @@ export default function ProviderSetupPage({ loaderData, actionData }: Route.Comp
                 <p className="field-hint">{t("providerSetup.credentialsHint")}</p>
                 <div className="field">
                   <label htmlFor={`${p.provider}-agent`}>{t("settings.providers.agent")}</label>
-                  <input id={`${p.provider}-agent`} name="agent" type="text" autoComplete="off" defaultValue="" aria-invalid={errorsFor("agent") ? true : undefined} aria-describedby={`${p.provider}-agent-hint`} />
+                  <input
+                    id={`${p.provider}-agent`}
+                    name="agent"
+                    type="text"
+                    autoComplete="off"
+                    defaultValue=""
+                    aria-invalid={errorsFor("agent") ? true : undefined}
+                    aria-describedby={`${p.provider}-agent-hint`}
+                  />
                   <p id={`${p.provider}-agent-hint`} className="field-hint">
                     {t("providerSetup.hints.agent")}
                   </p>
@@ -109,7 +128,15 @@ export default function ProviderSetupPage({ loaderData, actionData }: Route.Comp
                 <div className="field">
                   <label htmlFor={`${p.provider}-secret`}>{t("settings.providers.secret")}</label>
                   {/* Write-only: never filled back, not even after an error. */}
-                  <input id={`${p.provider}-secret`} name="secret" type="password" autoComplete="new-password" defaultValue="" aria-invalid={errorsFor("secret") ? true : undefined} aria-describedby={`${p.provider}-secret-hint`} />
+                  <input
+                    id={`${p.provider}-secret`}
+                    name="secret"
+                    type="password"
+                    autoComplete="new-password"
+                    defaultValue=""
+                    aria-invalid={errorsFor("secret") ? true : undefined}
+                    aria-describedby={`${p.provider}-secret-hint`}
+                  />
                   <p id={`${p.provider}-secret-hint`} className="field-hint">
                     {t("providerSetup.hints.secret")}
                   </p>

@@ -94,7 +94,15 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
       </nav>
       <p className={page.closed ? "notice notice-success" : "notice"} data-testid="reconciliation-status">
         {page.closed ? t("reconciliation.closed") : t("reconciliation.open")}
-        {!page.covered && <> · {page.uncoveredChannels.length > 0 ? t("reconciliation.notCoveredChannels", { channels: page.uncoveredChannels.join(", ") }) : t("reconciliation.notCovered")}</>}
+        {!page.covered && (
+          <>
+            {" "}
+            ·{" "}
+            {page.uncoveredChannels.length > 0
+              ? t("reconciliation.notCoveredChannels", { channels: page.uncoveredChannels.join(", ") })
+              : t("reconciliation.notCovered")}
+          </>
+        )}
         {page.summary.differences > page.summary.noted && <> · {t("reconciliation.withoutNote", { count: page.summary.differences - page.summary.noted })}</>}
         {page.summary.waiting > 0 && <> · {t("reconciliation.waitingCount", { count: page.summary.waiting })}</>}
       </p>
@@ -209,18 +217,47 @@ function LineFacts({ t, line }: { t: T; line: Line }) {
     <p className="muted">
       {t(`reconciliation.directions.${line.direction}`)}
       {line.channelCode && <> · {line.channelCode}</>}
-      {line.transferId && <> · {t("reconciliation.transfer")} {line.transferId}</>}
-      {line.twinId && <> · {t("reconciliation.twin")} {line.twinId}</>}
-      {line.bankTime !== null && <> · {t("reconciliation.bankTime")} {formatDateTime(new Date(line.bankTime))}</>}
-      {line.markedPaidAt !== null && <> · {t("reconciliation.markedPaidAt")} {formatDateTime(new Date(line.markedPaidAt))}</>}
+      {line.transferId && (
+        <>
+          {" "}
+          · {t("reconciliation.transfer")} {line.transferId}
+        </>
+      )}
+      {line.twinId && (
+        <>
+          {" "}
+          · {t("reconciliation.twin")} {line.twinId}
+        </>
+      )}
+      {line.bankTime !== null && (
+        <>
+          {" "}
+          · {t("reconciliation.bankTime")} {formatDateTime(new Date(line.bankTime))}
+        </>
+      )}
+      {line.markedPaidAt !== null && (
+        <>
+          {" "}
+          · {t("reconciliation.markedPaidAt")} {formatDateTime(new Date(line.markedPaidAt))}
+        </>
+      )}
       {line.sources.length > 0 && <> · {line.sources.map((s) => t(`reconciliation.sources.${s}`)).join(" + ")}</>}
       {line.orderCode && (
         <>
           {" · "}
-          {line.direction === "debit" ? <Link to={`/admin/withdrawals/${line.orderCode}`}>{line.orderCode}</Link> : <Link to={`/admin/deposits/${line.orderCode}`}>{line.orderCode}</Link>}
+          {line.direction === "debit" ? (
+            <Link to={`/admin/withdrawals/${line.orderCode}`}>{line.orderCode}</Link>
+          ) : (
+            <Link to={`/admin/deposits/${line.orderCode}`}>{line.orderCode}</Link>
+          )}
         </>
       )}
-      {line.raw && <> · <span className="raw-text">{line.raw}</span></>}
+      {line.raw && (
+        <>
+          {" "}
+          · <span className="raw-text">{line.raw}</span>
+        </>
+      )}
     </p>
   );
 }
@@ -271,7 +308,17 @@ function NoteForm({ t, day, line, error }: { t: T; day: string; line: Line; erro
       <input type="hidden" name="lineKey" value={line.key} />
       <div className="field">
         <label htmlFor={id}>{line.note ? t("reconciliation.noteChange") : t("reconciliation.note")}</label>
-        <textarea id={id} name="note" required minLength={3} maxLength={500} rows={2} defaultValue={line.note?.note ?? ""} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} />
+        <textarea
+          id={id}
+          name="note"
+          required
+          minLength={3}
+          maxLength={500}
+          rows={2}
+          defaultValue={line.note?.note ?? ""}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+        />
         {error && (
           <p id={`${id}-error`} className="field-errors" role="alert">
             {t(`reconciliation.errors.${error}`)}

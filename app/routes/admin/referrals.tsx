@@ -60,8 +60,18 @@ export default function AdminReferrals({ loaderData, actionData }: Route.Compone
           <label htmlFor={fields.enabled.id}>{t("referral.enabled")}</label>
         </div>
         <SelectField label={t("referral.mode")} field={fields.mode} options={REFERRAL_MODES.map((m) => ({ value: m, label: t(`referral.modes.${m}`) }))} />
-        <Field label={t("referral.percent")} hint={t("referral.percentHint")} inputProps={{ ...getInputProps(fields.percentBp, { type: "text" }), inputMode: "decimal" }} errors={fields.percentBp.errors} />
-        <Field label={t("referral.cap")} hint={t("referral.capHint")} inputProps={{ ...getInputProps(fields.weeklyCapMinor, { type: "text" }), inputMode: "decimal" }} errors={fields.weeklyCapMinor.errors} />
+        <Field
+          label={t("referral.percent")}
+          hint={t("referral.percentHint")}
+          inputProps={{ ...getInputProps(fields.percentBp, { type: "text" }), inputMode: "decimal" }}
+          errors={fields.percentBp.errors}
+        />
+        <Field
+          label={t("referral.cap")}
+          hint={t("referral.capHint")}
+          inputProps={{ ...getInputProps(fields.weeklyCapMinor, { type: "text" }), inputMode: "decimal" }}
+          errors={fields.weeklyCapMinor.errors}
+        />
         <Field
           label={t("referral.turnover")}
           hint={t("referral.turnoverHint")}
@@ -90,7 +100,14 @@ export default function AdminReferrals({ loaderData, actionData }: Route.Compone
           {t("referral.show")}
         </button>
       </Form>
-      <p data-testid="referral-totals">{t("referral.totals", { referred: totals.referred, counting: totals.counting, amount: formatMoney(totals.amount, "THB"), claimed: formatMoney(totals.claimed, "THB") })}</p>
+      <p data-testid="referral-totals">
+        {t("referral.totals", {
+          referred: totals.referred,
+          counting: totals.counting,
+          amount: formatMoney(totals.amount, "THB"),
+          claimed: formatMoney(totals.claimed, "THB"),
+        })}
+      </p>
       {rows.length === 0 ? (
         <p className="empty">{t("referral.none")}</p>
       ) : (
@@ -139,7 +156,12 @@ export default function AdminReferrals({ loaderData, actionData }: Route.Compone
           <ul data-testid="referral-not-counting">
             {notCounting.map((n, i) => (
               <li key={i}>
-                {t("referral.notCountingLine", { referred: n.referred, referrer: n.referrer, reason: t(`referral.reasons.${n.reason ?? "same_device"}`), at: formatDateTime(n.reasonAt) })}
+                {t("referral.notCountingLine", {
+                  referred: n.referred,
+                  referrer: n.referrer,
+                  reason: t(`referral.reasons.${n.reason ?? "same_device"}`),
+                  at: formatDateTime(n.reasonAt),
+                })}
               </li>
             ))}
           </ul>
@@ -152,7 +174,12 @@ export default function AdminReferrals({ loaderData, actionData }: Route.Compone
           <ul data-testid="referral-flagged">
             {flagged.map((f, i) => (
               <li key={i}>
-                {t("referral.flaggedLine", { referred: f.referred, referrer: f.referrer, flag: t(`referral.flags.${f.flag}`), at: formatDateTime(f.createdAt) })}
+                {t("referral.flaggedLine", {
+                  referred: f.referred,
+                  referrer: f.referrer,
+                  flag: t(`referral.flags.${f.flag}`),
+                  at: formatDateTime(f.createdAt),
+                })}
                 {f.counts ? "" : ` (${t("referral.notCountingTitle")})`}
               </li>
             ))}

@@ -8,8 +8,19 @@ import { TableWrap } from "~/components/table-wrap";
 import { getBindings } from "~/lib/context.server";
 import { formatNumber } from "~/lib/format";
 import {
-  columnLabel, moneyByProvider, moneyByProviderTable, moneyTable, moneyText, periodLabel, periodTick, playersTable, promotionsTable, providersTable,
-  screenCell, TOTAL, type ReportTableData,
+  columnLabel,
+  moneyByProvider,
+  moneyByProviderTable,
+  moneyTable,
+  moneyText,
+  periodLabel,
+  periodTick,
+  playersTable,
+  promotionsTable,
+  providersTable,
+  screenCell,
+  TOTAL,
+  type ReportTableData,
 } from "~/lib/report-tables";
 import { requireStaff } from "~/lib/staff.server";
 import reportStyles from "~/styles/reports.css?url";
@@ -31,7 +42,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const parsed = parseRange(input, now);
   const presets = REPORT_PRESETS.map((preset) => ({ preset, range: presetRange(preset, now) }));
   if ("error" in parsed) {
-    return { role: staff.role, error: parsed.error, form: { from: input.from?.slice(0, 10) ?? "", to: input.to?.slice(0, 10) ?? "", grouping: input.grouping === "hour" ? "hour" : "day" }, presets, report: null };
+    return {
+      role: staff.role,
+      error: parsed.error,
+      form: { from: input.from?.slice(0, 10) ?? "", to: input.to?.slice(0, 10) ?? "", grouping: input.grouping === "hour" ? "hour" : "day" },
+      presets,
+      report: null,
+    };
   }
   const report = await reportsPage(getBindings(context).DB, staff.agencyId, staff.role, parsed);
   return { role: staff.role, error: null, form: parsed, presets, report };
@@ -53,7 +70,13 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
         <ul>
           {presets.map(({ preset, range: r }) => (
             <li key={preset}>
-              <Link to={`/admin/reports?preset=${preset}`} prefetch="none" className="button button-ghost button-small" data-preset={preset} aria-current={range && sameRange(range, r) ? "page" : undefined}>
+              <Link
+                to={`/admin/reports?preset=${preset}`}
+                prefetch="none"
+                className="button button-ghost button-small"
+                data-preset={preset}
+                aria-current={range && sameRange(range, r) ? "page" : undefined}
+              >
                 {t(`reports.preset.${preset}`)}
               </Link>
             </li>
@@ -93,7 +116,11 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
           <p className="report-range-text" data-testid="report-range" data-from={range.from} data-to={range.to} data-grouping={range.grouping}>
             {range.from === range.to
               ? t("reports.rangeOneDay", { day: periodLabel(range.from), grouping: t(range.grouping === "hour" ? "reports.byHour" : "reports.byDay") })
-              : t("reports.rangeDays", { from: periodLabel(range.from), to: periodLabel(range.to), grouping: t(range.grouping === "hour" ? "reports.byHour" : "reports.byDay") })}
+              : t("reports.rangeDays", {
+                  from: periodLabel(range.from),
+                  to: periodLabel(range.to),
+                  grouping: t(range.grouping === "hour" ? "reports.byHour" : "reports.byDay"),
+                })}
           </p>
           <MoneySection t={t} money={report.money} query={query} />
           {role === "owner" && report.players && <PlayersSection t={t} players={report.players} query={query} />}
@@ -122,7 +149,14 @@ function MoneySection({ t, money, query }: { t: T; money: Page["money"]; query: 
     <section aria-labelledby="report-money" className="report-section" data-testid="report-money">
       <h2 id="report-money">{t("reports.money")}</h2>
       <p className="muted">{t("reports.moneyIntro")}</p>
-      <BarChart title={t("reports.moneyChart")} categories={periodsOf(money.periods)} series={cashSeries(money.periods)} format={kip} emptyMax={100} testId="chart-money" />
+      <BarChart
+        title={t("reports.moneyChart")}
+        categories={periodsOf(money.periods)}
+        series={cashSeries(money.periods)}
+        format={kip}
+        emptyMax={100}
+        testId="chart-money"
+      />
       <ReportTable t={t} data={moneyTable(money)} caption={t("reports.moneyTable")} query={query} />
       <h3>{t("reports.byProvider")}</h3>
       {providers.length === 0 ? (
@@ -132,7 +166,10 @@ function MoneySection({ t, money, query }: { t: T; money: Page["money"]; query: 
       ) : (
         <BarChart
           title={t("reports.moneyByProviderChart")}
-          categories={providers.map((p) => ({ label: t(`common:providers.${p.provider}`, { defaultValue: p.provider }), tick: t(`common:providers.${p.provider}`, { defaultValue: p.provider }) }))}
+          categories={providers.map((p) => ({
+            label: t(`common:providers.${p.provider}`, { defaultValue: p.provider }),
+            tick: t(`common:providers.${p.provider}`, { defaultValue: p.provider }),
+          }))}
           series={cashSeries(providers)}
           format={kip}
           emptyMax={100}
@@ -154,7 +191,13 @@ function PlayersSection({ t, players, query }: { t: T; players: NonNullable<Page
     <section aria-labelledby="report-players" className="report-section" data-testid="report-players">
       <h2 id="report-players">{t("reports.players")}</h2>
       <p className="muted">{t("reports.playersIntro")}</p>
-      <LineChart title={t("reports.playersChart")} categories={periodsOf(players.periods)} series={series} format={(v) => formatNumber(v)} testId="chart-players" />
+      <LineChart
+        title={t("reports.playersChart")}
+        categories={periodsOf(players.periods)}
+        series={series}
+        format={(v) => formatNumber(v)}
+        testId="chart-players"
+      />
       <ReportTable t={t} data={playersTable(players)} caption={t("reports.playersTable")} query={query} />
     </section>
   );

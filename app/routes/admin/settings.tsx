@@ -12,7 +12,16 @@ import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
 import { LANGUAGES } from "../../../workers/core/languages";
 import {
-  ChannelSchema, CREDIT_CURRENCIES, CredentialsSchema, isSettingsIntent, LimitsSchema, ProfileSchema, ProvidersSchema, RateSchema, SETTINGS_SCHEMAS, SOCIAL_NETWORKS,
+  ChannelSchema,
+  CREDIT_CURRENCIES,
+  CredentialsSchema,
+  isSettingsIntent,
+  LimitsSchema,
+  ProfileSchema,
+  ProvidersSchema,
+  RateSchema,
+  SETTINGS_SCHEMAS,
+  SOCIAL_NETWORKS,
 } from "~/lib/schemas/admin-settings";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
@@ -64,7 +73,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const outcome = await changeSettings(getBindings(context), auditContext(request, staff), submission.value);
   if (!outcome.ok) {
     const message = ERROR_KEYS[outcome.code] ?? "admin:common.errorTitle";
-    const reply = submission.reply({ ...(outcome.field ? { fieldErrors: { [outcome.field]: [message] } } : { formErrors: [message] }), hideFields: ["secret"] });
+    const reply = submission.reply({
+      ...(outcome.field ? { fieldErrors: { [outcome.field]: [message] } } : { formErrors: [message] }),
+      hideFields: ["secret"],
+    });
     return data({ intent: formKey, result: reply as SubmissionResult<string[]> }, { status: 409 });
   }
   return redirectWithSuccess({ request, context }, `/admin/settings#${SECTION[intent]}`, translate(context, "admin:settings.saved"));
@@ -121,7 +133,12 @@ function FormError({ id, errors }: { id: string; errors?: string[] }) {
 function RatesSection({ settings, actionData }: SectionProps) {
   const { t } = useTranslation("admin");
   const current = settings.rates.find((r) => r.currency === "THB");
-  const [form, fields] = useSchemaForm("settings-rate", RateSchema, resultFor(actionData, "rate"), { intent: "rate", currency: "THB", buy: current?.buy ?? "", sell: current?.sell ?? "" });
+  const [form, fields] = useSchemaForm("settings-rate", RateSchema, resultFor(actionData, "rate"), {
+    intent: "rate",
+    currency: "THB",
+    buy: current?.buy ?? "",
+    sell: current?.sell ?? "",
+  });
   return (
     <section id="rates" className="admin-card stack" aria-labelledby="rates-title" data-testid="settings-rates">
       <h2 id="rates-title">{t("settings.rates.title")}</h2>
@@ -158,8 +175,18 @@ function RatesSection({ settings, actionData }: SectionProps) {
       <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="rate-form">
         <input type="hidden" name="intent" value="rate" />
         <SelectField label={t("settings.rates.currency")} field={fields.currency} options={CREDIT_CURRENCIES.map((c) => ({ value: c, label: c }))} />
-        <Field label={t("settings.rates.buyLabel")} hint={t("settings.rates.buyHint")} inputProps={{ ...getInputProps(fields.buy, { type: "text" }), inputMode: "decimal", autoComplete: "off" }} errors={fields.buy.errors} />
-        <Field label={t("settings.rates.sellLabel")} hint={t("settings.rates.sellHint")} inputProps={{ ...getInputProps(fields.sell, { type: "text" }), inputMode: "decimal", autoComplete: "off" }} errors={fields.sell.errors} />
+        <Field
+          label={t("settings.rates.buyLabel")}
+          hint={t("settings.rates.buyHint")}
+          inputProps={{ ...getInputProps(fields.buy, { type: "text" }), inputMode: "decimal", autoComplete: "off" }}
+          errors={fields.buy.errors}
+        />
+        <Field
+          label={t("settings.rates.sellLabel")}
+          hint={t("settings.rates.sellHint")}
+          inputProps={{ ...getInputProps(fields.sell, { type: "text" }), inputMode: "decimal", autoComplete: "off" }}
+          errors={fields.sell.errors}
+        />
         <FormError id={form.errorId} errors={form.errors} />
         <button type="submit" className="button button-primary">
           {t("settings.rates.save")}
@@ -216,7 +243,12 @@ function LimitsSection({ settings, actionData }: SectionProps) {
           <legend>{t("settings.limits.withdraw")}</legend>
           <Field label={t("settings.limits.withdrawMin")} inputProps={input(fields.withdrawMin)} errors={fields.withdrawMin.errors} />
           <Field label={t("settings.limits.withdrawMax")} inputProps={input(fields.withdrawMax)} errors={fields.withdrawMax.errors} />
-          <Field label={t("settings.limits.withdrawAutoMax")} hint={t("settings.limits.withdrawAutoMaxHint")} inputProps={input(fields.withdrawAutoMax)} errors={fields.withdrawAutoMax.errors} />
+          <Field
+            label={t("settings.limits.withdrawAutoMax")}
+            hint={t("settings.limits.withdrawAutoMaxHint")}
+            inputProps={input(fields.withdrawAutoMax)}
+            errors={fields.withdrawAutoMax.errors}
+          />
         </fieldset>
         <FormError id={form.errorId} errors={form.errors} />
         <button type="submit" className="button button-primary">
@@ -235,7 +267,18 @@ function ChannelForm({ channel, actionData }: { channel: ChannelRow | null; acti
     ChannelSchema,
     resultFor(actionData, key),
     channel
-      ? { intent: "channel", existing: "1", code: channel.code, mid: channel.mid, displayName: channel.displayName, currency: "LAK", bankCode: channel.bankCode, merchantName: channel.merchantName, merchantCity: channel.merchantCity, active: channel.active ? "on" : undefined }
+      ? {
+          intent: "channel",
+          existing: "1",
+          code: channel.code,
+          mid: channel.mid,
+          displayName: channel.displayName,
+          currency: "LAK",
+          bankCode: channel.bankCode,
+          merchantName: channel.merchantName,
+          merchantCity: channel.merchantCity,
+          active: channel.active ? "on" : undefined,
+        }
       : { intent: "channel", currency: "LAK", active: "on" },
   );
   const { key: _activeKey, ...activeProps } = getInputProps(fields.active, { type: "checkbox" });
@@ -249,13 +292,36 @@ function ChannelForm({ channel, actionData }: { channel: ChannelRow | null; acti
           <input type="hidden" name="code" value={channel.code} />
         </>
       ) : (
-        <Field label={t("settings.channels.code")} hint={t("settings.channels.codeHint")} inputProps={{ ...getInputProps(fields.code, { type: "text" }), autoComplete: "off", autoCapitalize: "characters" }} errors={fields.code.errors} />
+        <Field
+          label={t("settings.channels.code")}
+          hint={t("settings.channels.codeHint")}
+          inputProps={{ ...getInputProps(fields.code, { type: "text" }), autoComplete: "off", autoCapitalize: "characters" }}
+          errors={fields.code.errors}
+        />
       )}
-      <Field label={t("settings.channels.mid")} inputProps={{ ...getInputProps(fields.mid, { type: "text" }), autoComplete: "off" }} errors={fields.mid.errors} />
+      <Field
+        label={t("settings.channels.mid")}
+        inputProps={{ ...getInputProps(fields.mid, { type: "text" }), autoComplete: "off" }}
+        errors={fields.mid.errors}
+      />
       <Field label={t("settings.channels.displayName")} inputProps={getInputProps(fields.displayName, { type: "text" })} errors={fields.displayName.errors} />
-      <SelectField label={t("settings.channels.bank")} field={fields.bankCode} placeholder={t("settings.channels.chooseBank")} options={BANKS.map((b) => ({ value: b.code, label: `${b.code} · ${b.name}` }))} />
-      <Field label={t("settings.channels.merchantName")} hint={t("settings.channels.merchantNameHint")} inputProps={getInputProps(fields.merchantName, { type: "text" })} errors={fields.merchantName.errors} />
-      <Field label={t("settings.channels.merchantCity")} inputProps={getInputProps(fields.merchantCity, { type: "text" })} errors={fields.merchantCity.errors} />
+      <SelectField
+        label={t("settings.channels.bank")}
+        field={fields.bankCode}
+        placeholder={t("settings.channels.chooseBank")}
+        options={BANKS.map((b) => ({ value: b.code, label: `${b.code} · ${b.name}` }))}
+      />
+      <Field
+        label={t("settings.channels.merchantName")}
+        hint={t("settings.channels.merchantNameHint")}
+        inputProps={getInputProps(fields.merchantName, { type: "text" })}
+        errors={fields.merchantName.errors}
+      />
+      <Field
+        label={t("settings.channels.merchantCity")}
+        inputProps={getInputProps(fields.merchantCity, { type: "text" })}
+        errors={fields.merchantCity.errors}
+      />
       <p className="muted">{t("settings.channels.currencyNote")}</p>
       <label className="field field-check">
         <input {...activeProps} />
@@ -287,7 +353,9 @@ function ChannelsSection({ settings, actionData }: SectionProps) {
           <li key={c.code} className="card stack" data-testid={`channel-${c.code}`}>
             <p className="card-title">
               {c.displayName} <span className="muted">({c.code})</span>{" "}
-              <span className={`status ${c.active ? "status-green" : "status-grey"}`}>{c.active ? t("settings.channels.isActive") : t("settings.channels.isInactive")}</span>
+              <span className={`status ${c.active ? "status-green" : "status-grey"}`}>
+                {c.active ? t("settings.channels.isActive") : t("settings.channels.isInactive")}
+              </span>
             </p>
             <p className="muted">
               {c.bankCode} · MID {c.mid} · {c.merchantName}, {c.merchantCity} · {c.currency}
@@ -323,12 +391,17 @@ function ChannelsSection({ settings, actionData }: SectionProps) {
 
 function ProvidersSection({ settings, actionData }: SectionProps) {
   const { t } = useTranslation("admin");
-  const [form, fields] = useSchemaForm("settings-providers", ProvidersSchema, resultFor(actionData, "providers"), { intent: "providers", providers: settings.enabledProviders });
+  const [form, fields] = useSchemaForm("settings-providers", ProvidersSchema, resultFor(actionData, "providers"), {
+    intent: "providers",
+    providers: settings.enabledProviders,
+  });
   return (
     <section id="providers" className="admin-card stack" aria-labelledby="providers-title" data-testid="settings-providers">
       <h2 id="providers-title">{t("settings.providers.title")}</h2>
       <p>
-        <Link to="/admin/settings/providers" data-testid="provider-setup-link">{t("providerSetup.link")}</Link>
+        <Link to="/admin/settings/providers" data-testid="provider-setup-link">
+          {t("providerSetup.link")}
+        </Link>
       </p>
       <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="providers-form">
         <input type="hidden" name="intent" value="providers" />
@@ -392,9 +465,23 @@ function CredentialsForm({ actionData }: { actionData: ActionData }) {
   return (
     <Form method="post" {...getFormProps(credForm)} noValidate className="stack" data-testid="credentials-form" autoComplete="off">
       <input type="hidden" name="intent" value="credentials" />
-      <SelectField label={t("settings.providers.provider")} field={credFields.provider} placeholder={t("settings.providers.chooseProvider")} options={PROVIDERS.map((p) => ({ value: p, label: t(`settings.providers.names.${p}`) }))} />
-      <Field label={t("settings.providers.agent")} inputProps={{ ...getInputProps(credFields.agent, { type: "text" }), autoComplete: "off" }} errors={credFields.agent.errors} />
-      <Field label={t("settings.providers.secret")} hint={t("settings.providers.secretHint")} inputProps={{ ...getInputProps(credFields.secret, { type: "password" }), autoComplete: "new-password", defaultValue: "" }} errors={credFields.secret.errors} />
+      <SelectField
+        label={t("settings.providers.provider")}
+        field={credFields.provider}
+        placeholder={t("settings.providers.chooseProvider")}
+        options={PROVIDERS.map((p) => ({ value: p, label: t(`settings.providers.names.${p}`) }))}
+      />
+      <Field
+        label={t("settings.providers.agent")}
+        inputProps={{ ...getInputProps(credFields.agent, { type: "text" }), autoComplete: "off" }}
+        errors={credFields.agent.errors}
+      />
+      <Field
+        label={t("settings.providers.secret")}
+        hint={t("settings.providers.secretHint")}
+        inputProps={{ ...getInputProps(credFields.secret, { type: "password" }), autoComplete: "new-password", defaultValue: "" }}
+        errors={credFields.secret.errors}
+      />
       <FormError id={credForm.errorId} errors={credForm.errors} />
       <button type="submit" className="button button-primary">
         {t("settings.providers.saveCredentials")}
@@ -420,7 +507,11 @@ function ProfileSection({ settings, actionData }: SectionProps) {
       <h2 id="profile-title">{t("settings.profile.title")}</h2>
       <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="profile-form">
         <input type="hidden" name="intent" value="profile" />
-        <SelectField label={t("settings.profile.fallbackLanguage")} field={fields.fallbackLanguage} options={LANGUAGES.map((l) => ({ value: l, label: t(`settings.profile.languages.${l}`) }))} />
+        <SelectField
+          label={t("settings.profile.fallbackLanguage")}
+          field={fields.fallbackLanguage}
+          options={LANGUAGES.map((l) => ({ value: l, label: t(`settings.profile.languages.${l}`) }))}
+        />
         {SOCIAL_NETWORKS.map((network) => (
           <Field
             key={network}

@@ -28,15 +28,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "reset") {
     const reset = await resetSecondFactor(db, me.agencyId, staffId, who);
     if (!reset.ok) throw new Response("Not found", { status: 404 });
-    return data({ link: { username: reset.username, url: enrolUrl(request, reset.enrolToken) }, message: translate(context, "admin:staff.resetDone", { username: reset.username }) });
+    return data({
+      link: { username: reset.username, url: enrolUrl(request, reset.enrolToken) },
+      message: translate(context, "admin:staff.resetDone", { username: reset.username }),
+    });
   }
   const outcome = await setStaffStatus(db, me.agencyId, staffId, intent === "disable" ? "DISABLED" : "ACTIVE", who);
   if (!outcome.ok) {
     if (outcome.code === "NOT_FOUND") throw new Response("Not found", { status: 404 });
-    const key = outcome.code === "SELF" ? "admin:staff.errors.self" : outcome.code === "UNCHANGED" ? "admin:staff.errors.unchanged" : "admin:staff.errors.notFound";
+    const key =
+      outcome.code === "SELF" ? "admin:staff.errors.self" : outcome.code === "UNCHANGED" ? "admin:staff.errors.unchanged" : "admin:staff.errors.notFound";
     return redirectWithError({ request, context }, "/admin/staff", translate(context, key));
   }
-  return redirectWithSuccess({ request, context }, "/admin/staff", translate(context, intent === "disable" ? "admin:staff.disabled" : "admin:staff.enabled", { username: outcome.username }));
+  return redirectWithSuccess(
+    { request, context },
+    "/admin/staff",
+    translate(context, intent === "disable" ? "admin:staff.disabled" : "admin:staff.enabled", { username: outcome.username }),
+  );
 }
 
 export default function StaffList({ loaderData, actionData }: Route.ComponentProps) {

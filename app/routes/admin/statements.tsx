@@ -39,7 +39,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const uploadId = url.searchParams.get("upload");
   if (!uploadId) return { step: "upload" as const, ...(await statementUploadPage(env.DB, staff.agencyId)) };
   const header = url.searchParams.get("header");
-  const page = await statementPage(env, staff.agencyId, uploadId, { remap: url.searchParams.get("remap") === "1", headerRow: header === null ? null : HeaderRowSchema.parse(header) });
+  const page = await statementPage(env, staff.agencyId, uploadId, {
+    remap: url.searchParams.get("remap") === "1",
+    headerRow: header === null ? null : HeaderRowSchema.parse(header),
+  });
   if (!page) throw new Response("Not found", { status: 404 });
   return page;
 }
@@ -59,7 +62,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "upload") {
     const file = form.get("file");
     const channelCode = String(form.get("channel") ?? "");
-    if (!(file instanceof File) || file.size === 0) return data<ActionData>({ intent, error: translate(context, "admin:statements.fileProblems.EMPTY") }, { status: 400 });
+    if (!(file instanceof File) || file.size === 0)
+      return data<ActionData>({ intent, error: translate(context, "admin:statements.fileProblems.EMPTY") }, { status: 400 });
     const done = await uploadStatement(env.DB, actor, { channelCode, fileName: file.name, bytes: new Uint8Array(await file.arrayBuffer()) });
     if (!done.ok) return data<ActionData>({ intent, error: translate(context, `admin:statements.fileProblems.${done.problem}`) }, { status: 400 });
     return redirect(`${BASE}?upload=${done.id}`);
@@ -69,10 +73,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseWithZod(form, { schema: StatementMappingSchema });
     const fields: MappingFields = submission.status === "success" ? submission.value : {};
     const headerRow = HeaderRowSchema.parse(form.get("headerRow"));
-    const result = intent === "save" ? await saveStatementMapping(env.DB, actor, uploadId, fields, headerRow) : await tryStatementMapping(env.DB, staff.agencyId, uploadId, fields, headerRow);
+    const result =
+      intent === "save"
+        ? await saveStatementMapping(env.DB, actor, uploadId, fields, headerRow)
+        : await tryStatementMapping(env.DB, staff.agencyId, uploadId, fields, headerRow);
     if (!result.ok && "notFound" in result) throw new Response("Not found", { status: 404 });
     if (result.ok && intent === "save") {
-      return redirectWithToast({ request, context }, `${BASE}?upload=${encodeURIComponent(uploadId)}`, { type: "success", message: translate(context, "admin:statements.mappingSaved") });
+      return redirectWithToast({ request, context }, `${BASE}?upload=${encodeURIComponent(uploadId)}`, {
+        type: "success",
+        message: translate(context, "admin:statements.mappingSaved"),
+      });
     }
     const errors = result.ok
       ? []
@@ -86,9 +96,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     const done = await applyStatement(env, actor, uploadId);
     if (!done.ok) {
       if (done.problem === "NOT_FOUND") throw new Response("Not found", { status: 404 });
-      return redirectWithToast({ request, context }, `${BASE}?upload=${encodeURIComponent(uploadId)}&remap=1`, { type: "error", message: translate(context, "admin:statements.notMapped") });
+      return redirectWithToast({ request, context }, `${BASE}?upload=${encodeURIComponent(uploadId)}&remap=1`, {
+        type: "error",
+        message: translate(context, "admin:statements.notMapped"),
+      });
     }
-    return redirectWithToast({ request, context }, `${BASE}?upload=${encodeURIComponent(uploadId)}`, { type: "success", message: translate(context, "admin:statements.appliedSummary", done.summary) });
+    return redirectWithToast({ request, context }, `${BASE}?upload=${encodeURIComponent(uploadId)}`, {
+      type: "success",
+      message: translate(context, "admin:statements.appliedSummary", done.summary),
+    });
   }
   throw new Response("Bad request", { status: 400 });
 }
@@ -157,9 +173,7 @@ function MapStep({ page, answer }: { page: Extract<LoaderPage, { step: "map" }>;
   const width = Math.max(0, ...page.rows.map((r) => r.length));
   return (
     <>
-      <p>
-        {t("statements.mapIntro", { file: page.upload.fileName, channel: page.upload.channelCode })}
-      </p>
+      <p>{t("statements.mapIntro", { file: page.upload.fileName, channel: page.upload.channelCode })}</p>
       {page.missing.length > 0 && (
         <p role="alert" className="form-alert" data-testid="statement-missing">
           {t("statements.fileProblems.COLUMNS_NOT_FOUND", { columns: page.missing.join(", ") })}
@@ -293,7 +307,13 @@ function ReviewStep({ page }: { page: Extract<LoaderPage, { step: "review" }> })
   const credits = page.rows.filter((r) => r.kind === "credit").length;
   return (
     <>
-      <p>{t(page.applied ? "statements.appliedIntro" : "statements.reviewIntro", { file: page.upload.fileName, channel: page.upload.channelCode, count: credits })}</p>
+      <p>
+        {t(page.applied ? "statements.appliedIntro" : "statements.reviewIntro", {
+          file: page.upload.fileName,
+          channel: page.upload.channelCode,
+          count: credits,
+        })}
+      </p>
       <RowsTable rows={page.rows} />
       <div className="form-actions">
         <a href={`${BASE}?upload=${encodeURIComponent(page.upload.id)}&remap=1`} className="button button-ghost" data-testid="statement-remap">

@@ -77,7 +77,10 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
       <dl className="admin-facts" data-testid="withdrawal-facts">
         <dt>{t("withdrawals.status")}</dt>
         <dd data-testid="withdrawal-status" data-status={order.status}>
-          <StatusBadge status={order.displayStatus} /> <span className="muted">{order.status} · {order.review}</span>
+          <StatusBadge status={order.displayStatus} />{" "}
+          <span className="muted">
+            {order.status} · {order.review}
+          </span>
         </dd>
         <dt>{t("withdrawals.createdAt")}</dt>
         <dd>{formatDateTime(order.createdAt)}</dd>

@@ -1,5 +1,10 @@
 import {
-  cancelCurrentPromotion, claimPromotionSummary, currentUsageSummary, promotionSummaries, promotionSummaryById, usageSummaries,
+  cancelCurrentPromotion,
+  claimPromotionSummary,
+  currentUsageSummary,
+  promotionSummaries,
+  promotionSummaryById,
+  usageSummaries,
 } from "../../../workers/services/promotion";
 import { apiError, apiJson, apiPaging, apiPlayer, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";

@@ -39,6 +39,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 function toDecision(op: string, body: z.infer<typeof Body>): StaffDecision | { error: { code: string; field?: string }; status: number } {
   if (op === "approve") return { action: "approve" };
   if (op === "reject") return body.reason ? { action: "reject", reason: body.reason } : { error: { code: "VALIDATION_FAILED", field: "reason" }, status: 400 };
-  if (op === "paid") return body.bankReference ? { action: "paid", bankReference: body.bankReference } : { error: { code: "VALIDATION_FAILED", field: "bankReference" }, status: 400 };
+  if (op === "paid")
+    return body.bankReference
+      ? { action: "paid", bankReference: body.bankReference }
+      : { error: { code: "VALIDATION_FAILED", field: "bankReference" }, status: 400 };
   return { error: { code: "NOT_FOUND" }, status: 404 };
 }

@@ -67,17 +67,33 @@ async function replaceAction(request: Request, context: Route.ActionArgs["contex
   const outcome = await replaceOwnBankAccount(getBindings(context), getAgency(context).id, player, submission.value, clientOf(request));
   if (!outcome.ok) {
     const message = errorMessageKey(outcome.code);
-    const field = { ACCOUNT_IN_USED: "accountNumber", ACCOUNT_ALREADY_ADDED: "accountNumber", NAME_CHARACTERS: "accountName", PASSWORD_INCORRECT: "currentPassword" }[outcome.code as string];
+    const field = {
+      ACCOUNT_IN_USED: "accountNumber",
+      ACCOUNT_ALREADY_ADDED: "accountNumber",
+      NAME_CHARACTERS: "accountName",
+      PASSWORD_INCORRECT: "currentPassword",
+    }[outcome.code as string];
     const status = outcome.code === "TOO_MANY_ATTEMPTS" ? 429 : outcome.code === "PASSWORD_INCORRECT" || outcome.code === "NAME_CHARACTERS" ? 400 : 409;
-    return data({ result: null, replace: submission.reply({ ...(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }), hideFields: hide }) }, { status });
+    return data(
+      { result: null, replace: submission.reply({ ...(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }), hideFields: hide }) },
+      { status },
+    );
   }
   return redirectWithSuccess({ request, context }, "/player/bank", translate(context, "bank.replace.done"));
 }
 
 export default function BankPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useLazySchemaForm("bank-account", { load: loadAddSchema, constraint: loaderData.constraints.add }, actionData?.result, { currency: "LAK", owner: "SELF" });
-  const [replaceForm, replaceFields] = useLazySchemaForm("bank-replace", { load: loadReplaceSchema, constraint: loaderData.constraints.replace }, actionData?.replace, { intent: "replace", currency: "LAK", owner: "SELF" });
+  const [form, fields] = useLazySchemaForm("bank-account", { load: loadAddSchema, constraint: loaderData.constraints.add }, actionData?.result, {
+    currency: "LAK",
+    owner: "SELF",
+  });
+  const [replaceForm, replaceFields] = useLazySchemaForm(
+    "bank-replace",
+    { load: loadReplaceSchema, constraint: loaderData.constraints.replace },
+    actionData?.replace,
+    { intent: "replace", currency: "LAK", owner: "SELF" },
+  );
   const addValidation = useLiteValidation("bank-account");
   const replaceValidation = useLiteValidation("bank-replace");
   const account = loaderData.account;

@@ -44,7 +44,14 @@ export default function Cashback({ loaderData }: Route.ComponentProps) {
       <title>{t("cashback.title")}</title>
       <h1>{t("cashback.title")}</h1>
       <p className="muted" data-testid="cashback-rules">
-        {settings.enabled ? t("cashback.rules", { percent: settings.percent, cap: formatMoney(settings.cap, "THB"), min: formatMoney(settings.min, "THB"), multiple: settings.turnoverMultiple }) : t("cashback.errors.CASHBACK_DISABLED")}
+        {settings.enabled
+          ? t("cashback.rules", {
+              percent: settings.percent,
+              cap: formatMoney(settings.cap, "THB"),
+              min: formatMoney(settings.min, "THB"),
+              multiple: settings.turnoverMultiple,
+            })
+          : t("cashback.errors.CASHBACK_DISABLED")}
       </p>
       <h2>{t("cashback.week", { from: week.from, to: week.to })}</h2>
       <ul className="card-list" role="list" data-testid="cashback-lines">

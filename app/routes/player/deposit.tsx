@@ -92,10 +92,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const key = limit
       ? limitMessage(context, limit)
       : started.error.startsWith("PROMOTION_") || started.error === "CANNOT_USE_PROMOTION_WHILE_ORDER_IS_OPEN"
-      ? await depositPromotionMessage(context, agency, player, started.error as PromotionError, started.provider)
-      : started.error === "CHANNEL_BUSY"
-        ? "ownAccount.busy"
-        : `deposit.errors.${started.error}`;
+        ? await depositPromotionMessage(context, agency, player, started.error as PromotionError, started.provider)
+        : started.error === "CHANNEL_BUSY"
+          ? "ownAccount.busy"
+          : `deposit.errors.${started.error}`;
     return data(
       { result: submission.reply(field ? { fieldErrors: { [field]: [key] } } : { formErrors: [key] }), message: null, confirmCancel: false },
       { status: 400 },
@@ -116,7 +116,9 @@ export default function DepositPage({ loaderData, actionData }: Route.ComponentP
       {loaderData.promotion && !order && (
         <p className="notice" data-testid="deposit-promotion">
           {t("deposit.promotionClaimed", { title: loaderData.promotion.title, provider: t(`providers.${loaderData.promotion.provider}`) })}
-          {loaderData.promotion.status === "CLAIMED" && loaderData.promotion.setAmount && <> · {t("promotion.rule.setAmount", { amount: formatMoney(loaderData.promotion.setAmount, "LAK") })}</>}
+          {loaderData.promotion.status === "CLAIMED" && loaderData.promotion.setAmount && (
+            <> · {t("promotion.rule.setAmount", { amount: formatMoney(loaderData.promotion.setAmount, "LAK") })}</>
+          )}
         </p>
       )}
       {order ? (
@@ -141,7 +143,12 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
   const { t } = useTranslation();
   // A claimed promotion fixes the provider and (when it has one) the amount: filled in for the player.
   const claimed = loaderData.promotion?.status === "CLAIMED" ? loaderData.promotion : null;
-  const [form, fields] = useLazySchemaForm("deposit", { load: loadDepositSchema, constraint: loaderData.constraint }, lastResult, claimed ? { provider: claimed.provider as never, amount: claimed.setAmount?.replace(/\.0+$/, "") ?? undefined } : undefined);
+  const [form, fields] = useLazySchemaForm(
+    "deposit",
+    { load: loadDepositSchema, constraint: loaderData.constraint },
+    lastResult,
+    claimed ? { provider: claimed.provider as never, amount: claimed.setAmount?.replace(/\.0+$/, "") ?? undefined } : undefined,
+  );
   const validation = useLiteValidation("deposit");
   // The preview of the amount the server rendered (a post answered with errors keeps it); the
   // lite script recomputes it as the player types, with the same functions (lib/lite/deposit.ts).
@@ -218,8 +225,14 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
         <p>{t("deposit.scanHelp")}</p>
       )}
       {order.qrSvg ? (
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: the SVG is the qrcode package's drawing of the order's own LAO QR payload, made by the server
-        <div className="qr" role="img" aria-label={t("deposit.qrLabel", { amount: formatMoney(order.payAmount ?? order.amount, "LAK") })} data-testid="qr" dangerouslySetInnerHTML={{ __html: order.qrSvg }} />
+        <div
+          className="qr"
+          role="img"
+          aria-label={t("deposit.qrLabel", { amount: formatMoney(order.payAmount ?? order.amount, "LAK") })}
+          data-testid="qr"
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: the SVG is the qrcode package's drawing of the order's own LAO QR payload, made by the server
+          dangerouslySetInnerHTML={{ __html: order.qrSvg }}
+        />
       ) : (
         <p className="notice" data-testid="qr-not-ready">
           {t("deposit.qrNotReady")} <a href="/player/deposit">{t("credits.retry")}</a>

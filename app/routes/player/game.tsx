@@ -17,7 +17,10 @@ export const clientLoader = loadAsDocument;
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requirePlayer(context);
   const url = new URL(request.url);
-  const page = await lobbyPage(getBindings(context), getAgency(context), params.provider, { tab: url.searchParams.get("tab"), q: url.searchParams.get("q") ?? "" });
+  const page = await lobbyPage(getBindings(context), getAgency(context), params.provider, {
+    tab: url.searchParams.get("tab"),
+    q: url.searchParams.get("q") ?? "",
+  });
   if (!page) throw data(null, { status: 404 });
   return page;
 }
@@ -29,7 +32,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const value = form.get(name);
     return typeof value === "string" ? value : null;
   };
-  const result = await launchFromLobby(getBindings(context), getAgency(context), player, params.provider, getLocale(context), { game: text("game"), tab: text("tab") });
+  const result = await launchFromLobby(getBindings(context), getAgency(context), player, params.provider, getLocale(context), {
+    game: text("game"),
+    tab: text("tab"),
+  });
   if (!result) throw data(null, { status: 404 });
   if (result.ok) return redirect(result.url);
   const limit = limitOf(result);

@@ -20,7 +20,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   // Staff reset the password: nothing else until the player has chosen a new one.
   // (Client navigations ask for `<path>.data`: the same page.)
-  if (player.mustChangePassword && new URL(request.url).pathname.replace(/\.data$/, "").replace(/\/$/, "") !== "/player/password") throw redirect("/player/password");
+  if (player.mustChangePassword && new URL(request.url).pathname.replace(/\.data$/, "").replace(/\/$/, "") !== "/player/password")
+    throw redirect("/player/password");
   // Deposits that settled since the player last looked are announced once, on whatever
   // player page comes next (SPEC §8 "deposit successful" with the value).
   return takeOrderNotices(getBindings(context), getAgency(context).id, player.id);

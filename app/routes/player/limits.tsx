@@ -46,8 +46,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     const kind = String(formData.get("kind"));
     if (submission.status !== "success") return data({ limits: null, breakKind: kind, break: submission.reply() }, { status: 400 });
     const started = await startBreak(env, agencyId, player.id, submission.value);
-    if (!started.ok) return data({ limits: null, breakKind: kind, break: submission.reply({ formErrors: [`limits.errors.${started.error}`] }) }, { status: 409 });
-    return redirectWithSuccess(args, "/player/limits", translate(context, `limits.${started.break.kind}.started`, { until: formatDateTime(new Date(started.break.endsAt)) }));
+    if (!started.ok)
+      return data({ limits: null, breakKind: kind, break: submission.reply({ formErrors: [`limits.errors.${started.error}`] }) }, { status: 409 });
+    return redirectWithSuccess(
+      args,
+      "/player/limits",
+      translate(context, `limits.${started.break.kind}.started`, { until: formatDateTime(new Date(started.break.endsAt)) }),
+    );
   }
   const submission = parseWithZod(formData, { schema: LimitsSchema });
   if (submission.status !== "success") return data({ limits: submission.reply(), breakKind: null, break: null }, { status: 400 });
@@ -70,7 +75,8 @@ export default function LimitsPage({ loaderData, actionData }: Route.ComponentPr
     playMinutes: playDay.value ?? "",
   });
   const validation = useLiteValidation("limits");
-  const show = (v: string | null, kind: "kip" | "min") => (v === null ? t("limits.none") : kind === "kip" ? formatMoney(v, "LAK") : t("limits.minutes", { count: Number(v) }));
+  const show = (v: string | null, kind: "kip" | "min") =>
+    v === null ? t("limits.none") : kind === "kip" ? formatMoney(v, "LAK") : t("limits.minutes", { count: Number(v) });
   return (
     <section className="page narrow">
       <title>{t("limits.title")}</title>
@@ -130,8 +136,18 @@ export default function LimitsPage({ loaderData, actionData }: Route.ComponentPr
       </Form>
       {held?.kind !== "self_exclusion" && (
         <>
-          <BreakForm kind="cooling_off" lengths={COOLING_OFF_DAYS} constraint={loaderData.constraints.break} lastResult={actionData?.breakKind === "cooling_off" ? actionData.break : null} />
-          <BreakForm kind="self_exclusion" lengths={EXCLUSION_MONTHS} constraint={loaderData.constraints.break} lastResult={actionData?.breakKind === "self_exclusion" ? actionData.break : null} />
+          <BreakForm
+            kind="cooling_off"
+            lengths={COOLING_OFF_DAYS}
+            constraint={loaderData.constraints.break}
+            lastResult={actionData?.breakKind === "cooling_off" ? actionData.break : null}
+          />
+          <BreakForm
+            kind="self_exclusion"
+            lengths={EXCLUSION_MONTHS}
+            constraint={loaderData.constraints.break}
+            lastResult={actionData?.breakKind === "self_exclusion" ? actionData.break : null}
+          />
         </>
       )}
     </section>
@@ -139,7 +155,17 @@ export default function LimitsPage({ loaderData, actionData }: Route.ComponentPr
 }
 
 /** Cooling-off (days) or self-exclusion (months): a length and a confirmation. */
-function BreakForm({ kind, lengths, constraint, lastResult }: { kind: BreakKind; lengths: readonly number[]; constraint: FormConstraint; lastResult: SubmissionResult<string[]> | null | undefined }) {
+function BreakForm({
+  kind,
+  lengths,
+  constraint,
+  lastResult,
+}: {
+  kind: BreakKind;
+  lengths: readonly number[];
+  constraint: FormConstraint;
+  lastResult: SubmissionResult<string[]> | null | undefined;
+}) {
   const { t } = useTranslation();
   const [form, fields] = useLazySchemaForm(kind, { load: loadBreakSchema, constraint }, lastResult, { kind, length: lengths[0] });
   const validation = useLiteValidation(kind);
@@ -152,7 +178,11 @@ function BreakForm({ kind, lengths, constraint, lastResult }: { kind: BreakKind;
       <input type="hidden" name={fields.kind.name} value={kind} />
       <SelectField label={t("limits.length")} field={fields.length} options={lengths.map((n) => ({ value: String(n), label: t(unit, { count: n }) }))} />
       <div className="field field-check">
-        <input {...getInputProps(fields.confirm, { type: "checkbox" })} aria-invalid={fields.confirm.errors ? true : undefined} aria-describedby={fields.confirm.errors ? `${fields.confirm.id}-error` : undefined} />
+        <input
+          {...getInputProps(fields.confirm, { type: "checkbox" })}
+          aria-invalid={fields.confirm.errors ? true : undefined}
+          aria-describedby={fields.confirm.errors ? `${fields.confirm.id}-error` : undefined}
+        />
         <label htmlFor={fields.confirm.id}>{t(`limits.${kind}.confirm`)}</label>
         <ErrorList id={`${fields.confirm.id}-error`} errors={fields.confirm.errors} />
       </div>

@@ -85,7 +85,13 @@ async function forcedAction({ request, context }: Pick<Route.ActionArgs, "reques
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: hide }), changed: false, wait: null }, { status: 400 });
   }
-  const outcome = await setForcedPassword(getBindings(context).DB, getAgency(context).id, player, context.get(sessionHashContext) ?? "", submission.value.newPassword);
+  const outcome = await setForcedPassword(
+    getBindings(context).DB,
+    getAgency(context).id,
+    player,
+    context.get(sessionHashContext) ?? "",
+    submission.value.newPassword,
+  );
   if (!outcome.ok && outcome.code === "SAME_PASSWORD") {
     return data({ result: submission.reply({ formErrors: ["forcedPassword.samePassword"], hideFields: hide }), changed: false, wait: null }, { status: 400 });
   }
@@ -116,4 +122,3 @@ export default function ChangePasswordPage({ loaderData, actionData }: Route.Com
     </section>
   );
 }
-

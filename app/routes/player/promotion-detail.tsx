@@ -39,7 +39,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === "cancel-request") return data<ActionData>({ confirmCancel: true, confirmClaim: null, error: null });
   if (intent === "cancel") return cancelClaimAction({ request, context }, agency, player, String(form.get("usageId") ?? ""), here);
   if (intent === "claim-request") {
-    if (!provider) return data<ActionData>({ confirmCancel: false, confirmClaim: null, error: translate(context, "promotion.chooseProvider") }, { status: 400 });
+    if (!provider)
+      return data<ActionData>({ confirmCancel: false, confirmClaim: null, error: translate(context, "promotion.chooseProvider") }, { status: 400 });
     return data<ActionData>({ confirmCancel: false, confirmClaim: provider, error: null });
   }
   if (intent === "claim") {

@@ -18,7 +18,11 @@ import type { I18nHandle } from "~/lib/i18n";
  * why), the share of each complete week, its claim to a provider, and the claims made. Plain
  * forms: everything works with JavaScript off; the copy button is extra (the link is text).
  */
-export const handle = { scripts: "lite", lite: ["copy"], i18n: ["referral", "reward.turnoverProgress", "reward.turnoverMet", "history", "status"] } satisfies ScriptsHandle & I18nHandle;
+export const handle = {
+  scripts: "lite",
+  lite: ["copy"],
+  i18n: ["referral", "reward.turnoverProgress", "reward.turnoverMet", "history", "status"],
+} satisfies ScriptsHandle & I18nHandle;
 /** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
 export const clientLoader = loadAsDocument;
 
@@ -37,7 +41,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithSuccess(
     { request, context },
     "/player/referral",
-    translate(context, claimed.pending ? "referral.claimedPending" : "referral.claimed", { amount: formatMoney(claimed.amount, "THB"), provider: translate(context, `providers.${claimed.provider}`), turnover: formatMoney(claimed.turnover, "THB") }),
+    translate(context, claimed.pending ? "referral.claimedPending" : "referral.claimed", {
+      amount: formatMoney(claimed.amount, "THB"),
+      provider: translate(context, `providers.${claimed.provider}`),
+      turnover: formatMoney(claimed.turnover, "THB"),
+    }),
   );
 }
 
@@ -66,7 +74,8 @@ export default function ReferralPage({ loaderData, actionData }: Route.Component
       </div>
       {settings.enabled && (
         <p className="muted" data-testid="referral-rules">
-          {t(`referral.rules.${settings.mode}`, { percent: settings.percent })} {settings.weeklyCap ? t("referral.rules.cap", { cap: formatMoney(settings.weeklyCap, "THB") }) : ""}{" "}
+          {t(`referral.rules.${settings.mode}`, { percent: settings.percent })}{" "}
+          {settings.weeklyCap ? t("referral.rules.cap", { cap: formatMoney(settings.weeklyCap, "THB") }) : ""}{" "}
           {t("referral.rules.claim", { times: settings.turnoverMultiplier })}
         </p>
       )}
@@ -137,7 +146,11 @@ function WeekCard({ week, providers, enabled }: { week: WeekView; providers: str
         {t("referral.weekLine", { counted: week.counted, basis: formatMoney(week.basis, "THB"), amount: formatMoney(week.amount, "THB") })}
         {week.capped && <span className="muted"> {t("referral.capped")}</span>}
       </p>
-      {week.claim && !pending && <p data-testid="referral-week-claimed">{t("referral.claimedAt", { provider: t(`providers.${week.claim.provider}`), at: formatDateTime(week.claim.createdAt) })}</p>}
+      {week.claim && !pending && (
+        <p data-testid="referral-week-claimed">
+          {t("referral.claimedAt", { provider: t(`providers.${week.claim.provider}`), at: formatDateTime(week.claim.createdAt) })}
+        </p>
+      )}
       {(claimable || pending) && (
         <Form method="post" className="stack" data-testid="referral-claim-form">
           <input type="hidden" name="week" value={week.week} />
@@ -174,7 +187,10 @@ function CopyButton({ text }: { text: string }) {
       data-copy={text}
       data-copied={t("referral.copied")}
       onClick={() => {
-        void navigator.clipboard?.writeText(text).then(() => setCopied(true), () => setCopied(false));
+        void navigator.clipboard?.writeText(text).then(
+          () => setCopied(true),
+          () => setCopied(false),
+        );
       }}
     >
       {copied ? t("referral.copied") : t("referral.copy")}

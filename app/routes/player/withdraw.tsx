@@ -79,18 +79,31 @@ export async function action({ request, context }: Route.ActionArgs) {
   const amount = submission.value.all === "on" ? "ALL" : submission.value.amount!;
 
   if (intent === "confirm") {
-    const confirmed = await confirmWithdraw(env, agency, player, { provider: submission.value.provider, amount, idempotencyKey: submission.value.idempotencyKey }, new URL(request.url).origin);
+    const confirmed = await confirmWithdraw(
+      env,
+      agency,
+      player,
+      { provider: submission.value.provider, amount, idempotencyKey: submission.value.idempotencyKey },
+      new URL(request.url).origin,
+    );
     const args = { request, context };
     if (!confirmed.ok) return redirectWithError(args, "/player/withdraw", translate(context, errorKey(confirmed.error)));
     if (confirmed.order.status === "FAILED") return redirectWithError(args, "/player/withdraw", translate(context, "withdraw.cannotWithdraw"));
-    return redirectWithSuccess(args, "/player/withdraw/history", translate(context, "withdraw.requested", { credit: formatMoney(confirmed.order.credit, "THB") }));
+    return redirectWithSuccess(
+      args,
+      "/player/withdraw/history",
+      translate(context, "withdraw.requested", { credit: formatMoney(confirmed.order.credit, "THB") }),
+    );
   }
 
   const reviewed = await reviewWithdraw(env, agency, player, { provider: submission.value.provider, amount });
   if (!reviewed.ok) {
     const field = ERROR_FIELD[reviewed.error];
     const key = errorKey(reviewed.error);
-    return data({ result: submission.reply(field ? { fieldErrors: { [field]: [key] } } : { formErrors: [key] }), summary: null as Summary | null }, { status: 400 });
+    return data(
+      { result: submission.reply(field ? { fieldErrors: { [field]: [key] } } : { formErrors: [key] }), summary: null as Summary | null },
+      { status: 400 },
+    );
   }
   const { review } = reviewed;
   const summary: Summary = {
@@ -105,7 +118,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     deductions: review.quote.deductions.map((d) => ({ kind: d.kind, credit: formatAmount(d.creditMinor, "THB") })),
     received: formatAmount(review.quote.receivedLakMinor, "LAK"),
     manual: review.review === "MANUAL",
-    promotion: review.promotion && { outcome: review.promotion.outcome, turnoverDone: review.promotion.turnoverDone, turnoverTarget: review.promotion.turnoverTarget },
+    promotion: review.promotion && {
+      outcome: review.promotion.outcome,
+      turnoverDone: review.promotion.turnoverDone,
+      turnoverTarget: review.promotion.turnoverTarget,
+    },
   };
   return data({ result: submission.reply(), summary });
 }
@@ -161,7 +178,13 @@ function WithdrawForm({ loaderData, lastResult }: { loaderData: LoaderData; last
       </div>
       <div className="field">
         <label htmlFor={fields.amount.id}>{t("withdraw.amount")}</label>
-        <input {...getInputProps(fields.amount, { type: "text" })} inputMode="decimal" autoComplete="off" aria-describedby={`${fields.amount.id}-hint${fields.amount.errors ? ` ${fields.amount.id}-error` : ""}`} aria-invalid={fields.amount.errors ? true : undefined} />
+        <input
+          {...getInputProps(fields.amount, { type: "text" })}
+          inputMode="decimal"
+          autoComplete="off"
+          aria-describedby={`${fields.amount.id}-hint${fields.amount.errors ? ` ${fields.amount.id}-error` : ""}`}
+          aria-invalid={fields.amount.errors ? true : undefined}
+        />
         <p id={`${fields.amount.id}-hint`} className="field-hint">
           {t("withdraw.limits", { min: formatMoney(loaderData.limits.min, "THB"), max: formatMoney(loaderData.limits.max, "THB") })}
         </p>
@@ -220,8 +243,11 @@ function ConfirmStep({ summary }: { summary: Summary }) {
       </dl>
       {summary.promotion && (
         <p className="notice" data-testid="withdraw-promotion">
-          {t("withdraw.promotionTurnover", { done: formatMoney(summary.promotion.turnoverDone, "THB"), target: formatMoney(summary.promotion.turnoverTarget, "THB") })} ·{" "}
-          {t(summary.promotion.outcome === "SUCCESS" ? "withdraw.promotionMet" : "withdraw.promotionNotMet")}
+          {t("withdraw.promotionTurnover", {
+            done: formatMoney(summary.promotion.turnoverDone, "THB"),
+            target: formatMoney(summary.promotion.turnoverTarget, "THB"),
+          })}{" "}
+          · {t(summary.promotion.outcome === "SUCCESS" ? "withdraw.promotionMet" : "withdraw.promotionNotMet")}
         </p>
       )}
       {summary.manual && <p className="notice">{t("withdraw.manualReview")}</p>}

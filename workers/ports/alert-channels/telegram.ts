@@ -55,7 +55,8 @@ export function telegramChannel(setup: TelegramSetup): AlertChannel {
   return {
     name: "telegram",
     async send(message: AlertMessage): Promise<AlertSendResult> {
-      if (!TOKEN_SHAPE.test(setup.token)) return { kind: "rejected", status: 0, description: "the bot token is not a Telegram bot token (<digits>:<letters>); nothing was sent" };
+      if (!TOKEN_SHAPE.test(setup.token))
+        return { kind: "rejected", status: 0, description: "the bot token is not a Telegram bot token (<digits>:<letters>); nothing was sent" };
       const answer = await callBotApi(setup, "sendMessage", { chat_id: message.chatId, text: message.text, link_preview_options: { is_disabled: true } });
       return sendResultOf(answer, setup.token);
     },

@@ -1,4 +1,15 @@
-import { answerBody, gameNamed, httpUrl, isRecord, isSuccessStatus, textOf, type Exchange, type ProviderGame, type ProviderGameList, type Unavailable } from "./http";
+import {
+  answerBody,
+  gameNamed,
+  httpUrl,
+  isRecord,
+  isSuccessStatus,
+  textOf,
+  type Exchange,
+  type ProviderGame,
+  type ProviderGameList,
+  type Unavailable,
+} from "./http";
 
 /**
  * AMB Super API's answers, as amb.ts reads them: the answer codes, the envelope, and the

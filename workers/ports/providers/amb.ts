@@ -1,7 +1,19 @@
 import type { GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../provider";
 import { figuresOf, vientianeWindow } from "../provider";
 import { betPage, classify, DUPLICATE_USERNAME, DUPLICATES, gamesOf, isVoid, MEMBER_NOT_FOUND, readable, REFUSALS, TRANSACTION_NOT_FOUND } from "./amb-api";
-import { decimalOf, httpUrl, isRecord, minorOf, ProviderHttp, statusWithOwner, transferAmount, type FetchLike, type OwnerLookup, type ProviderGameList, type TransferOwner } from "./http";
+import {
+  decimalOf,
+  httpUrl,
+  isRecord,
+  minorOf,
+  ProviderHttp,
+  statusWithOwner,
+  transferAmount,
+  type FetchLike,
+  type OwnerLookup,
+  type ProviderGameList,
+  type TransferOwner,
+} from "./http";
 
 /**
  * AMB "Super API" adapter (transfer wallet), one productId per adapter (askmebet's own
@@ -151,11 +163,7 @@ export class AmbSuperApiAdapter implements GameProviderPort {
     return this.finish(first, input.reference, owner);
   }
 
-  private async finish(
-    sent: Exclude<SendResult, { kind: "member-missing" }>,
-    reference: string,
-    owner: TransferOwner,
-  ): Promise<TransferOutcome> {
+  private async finish(sent: Exclude<SendResult, { kind: "member-missing" }>, reference: string, owner: TransferOwner): Promise<TransferOutcome> {
     if (sent.kind !== "duplicate") return sent;
     // The reference was already processed once: its own status says how it ended.
     const status = await this.verify(reference, owner);
@@ -198,7 +206,9 @@ export class AmbSuperApiAdapter implements GameProviderPort {
   }
 
   async transferStatus(reference: string): Promise<TransferStatus> {
-    return statusWithOwner(this.config.ownerOf, reference, "AMB's status call needs the player and direction: no owner lookup configured", (ref, owner) => this.transferStatusOf(ref, owner));
+    return statusWithOwner(this.config.ownerOf, reference, "AMB's status call needs the player and direction: no owner lookup configured", (ref, owner) =>
+      this.transferStatusOf(ref, owner),
+    );
   }
 
   /** The status of a reference when the caller knows whose it is (the port gap, see header). */
@@ -213,7 +223,10 @@ export class AmbSuperApiAdapter implements GameProviderPort {
    * "DEPOSIT" | "WITHDRAW" }` -> `data: { success: bool, amount, beforeBalance,
    * afterBalance, ... }`; 5004 transaction not found.
    */
-  private async verify(reference: string, owner: TransferOwner): Promise<Exclude<TransferStatus, { kind: "success" }> | { kind: "success"; balance: string | null }> {
+  private async verify(
+    reference: string,
+    owner: TransferOwner,
+  ): Promise<Exclude<TransferStatus, { kind: "success" }> | { kind: "success"; balance: string | null }> {
     const c = await this.post("/verifyDepositWithdraw", {
       username: owner.username,
       transactionRef: reference,
@@ -360,7 +373,11 @@ export class AmbSuperApiAdapter implements GameProviderPort {
       let nextId: string | null = null;
       for (let page = 0; page < MAX_PAGES_PER_WINDOW; page++) {
         if (signal?.aborted) return { kind: "unavailable", reason: "deadline passed" };
-        const query: Record<string, string> = { productId: this.config.productId, startTime: new Date(start).toISOString(), endTime: new Date(end).toISOString() };
+        const query: Record<string, string> = {
+          productId: this.config.productId,
+          startTime: new Date(start).toISOString(),
+          endTime: new Date(end).toISOString(),
+        };
         if (nextId) query.nextId = nextId;
         const r = readable(await this.get("/betTransactionsV2", query));
         if (r.kind === "unavailable") return r;
@@ -386,7 +403,8 @@ export class AmbSuperApiAdapter implements GameProviderPort {
    * since an instant (a promotion's start), 0 when it is now; without it, unavailable.
    */
   async turnover(username: string, since?: number) {
-    if (since === undefined) return { kind: "unavailable" as const, reason: "AMB reports bets by time window only (betTransactionsV2): turnover needs `since`" };
+    if (since === undefined)
+      return { kind: "unavailable" as const, reason: "AMB reports bets by time window only (betTransactionsV2): turnover needs `since`" };
     const now = this.config.now ? this.config.now() : Date.now();
     // A window that starts now (the settlement's baseline) holds no bets: 0, nobody asked.
     // AMB reports bets after they settle, so the last minute is never complete anyway.
@@ -401,7 +419,11 @@ export class AmbSuperApiAdapter implements GameProviderPort {
    * `stake`, `payout`, `betStatus` (read under `data` or at the top level, with `nextId`
    * for the next page). Cancelled, void and refunded bets do not count.
    */
-  async turnoverBetween(username: string, from: Date, to: Date): Promise<{ kind: "ok"; amountMinor: bigint; bets: number } | { kind: "unavailable"; reason: string }> {
+  async turnoverBetween(
+    username: string,
+    from: Date,
+    to: Date,
+  ): Promise<{ kind: "ok"; amountMinor: bigint; bets: number } | { kind: "unavailable"; reason: string }> {
     if (!(from.getTime() < to.getTime())) return { kind: "ok", amountMinor: 0n, bets: 0 };
     let total = 0n;
     let bets = 0;

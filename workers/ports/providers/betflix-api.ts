@@ -21,7 +21,8 @@ export function readEnvelope(reply: Exchange): Read {
   const msg = typeof body.msg === "string" ? body.msg : typeof body.message === "string" ? body.message : "";
   if (body.status === "success") {
     if (!isSuccessStatus(status)) return { kind: "unknown", reason: `success with HTTP ${status}` };
-    if (body.error_code !== undefined && Number(body.error_code) !== 0) return { kind: "unknown", reason: `success with error_code ${String(body.error_code)}` };
+    if (body.error_code !== undefined && Number(body.error_code) !== 0)
+      return { kind: "unknown", reason: `success with error_code ${String(body.error_code)}` };
     return { kind: "envelope", env: { ok: true, msg, data: body.data, raw: body } };
   }
   if (body.status === "error") return { kind: "envelope", env: { ok: false, msg, data: body.data, raw: body } };

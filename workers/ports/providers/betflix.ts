@@ -1,8 +1,35 @@
 import type { Figures, GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../provider";
 import { figuresOf } from "../provider";
-import { bangkokDate, brandsOf, DAY_MS, DUPLICATE, gamesOf, historyEntry, INSUFFICIENT, launchUrlOf, MEMBER_MISSING, readable, readEnvelope, summaryFigures, turnoverOf, type Read } from "./betflix-api";
+import {
+  bangkokDate,
+  brandsOf,
+  DAY_MS,
+  DUPLICATE,
+  gamesOf,
+  historyEntry,
+  INSUFFICIENT,
+  launchUrlOf,
+  MEMBER_MISSING,
+  readable,
+  readEnvelope,
+  summaryFigures,
+  turnoverOf,
+  type Read,
+} from "./betflix-api";
 import { BetflixMembers, type MemberBook } from "./betflix-members";
-import { decimalOf, httpUrl, isRecord, ProviderHttp, statusWithOwner, transferAmount, trimSlash, type FetchLike, type OwnerLookup, type ProviderGameList, type TransferOwner } from "./http";
+import {
+  decimalOf,
+  httpUrl,
+  isRecord,
+  ProviderHttp,
+  statusWithOwner,
+  transferAmount,
+  trimSlash,
+  type FetchLike,
+  type OwnerLookup,
+  type ProviderGameList,
+  type TransferOwner,
+} from "./http";
 
 /**
  * Betflix v4 adapter (transfer wallet). Betflix publishes no documentation; every shape
@@ -185,7 +212,9 @@ export class BetflixAdapter implements GameProviderPort {
       const status = await this.transferStatusOf(input.reference, owner);
       if (status.kind === "success") {
         const balance = await this.balanceText(member);
-        return balance === null ? { kind: "unknown", reason: "duplicate reference applied, balance unreadable" } : { kind: "ok", balance, txId: input.reference };
+        return balance === null
+          ? { kind: "unknown", reason: "duplicate reference applied, balance unreadable" }
+          : { kind: "ok", balance, txId: input.reference };
       }
       return { kind: "unknown", reason: `duplicate reference: ${status.kind === "unknown" ? status.reason : status.kind}` };
     }
@@ -193,8 +222,11 @@ export class BetflixAdapter implements GameProviderPort {
   }
 
   async transferStatus(reference: string): Promise<TransferStatus> {
-    return statusWithOwner(this.config.ownerOf, reference, "Betflix has no status by reference; no owner lookup configured to search the history", (ref, owner) =>
-      this.transferStatusOf(ref, owner),
+    return statusWithOwner(
+      this.config.ownerOf,
+      reference,
+      "Betflix has no status by reference; no owner lookup configured to search the history",
+      (ref, owner) => this.transferStatusOf(ref, owner),
     );
   }
 
@@ -352,7 +384,8 @@ export class BetflixAdapter implements GameProviderPort {
    * member anyway): nobody is asked twice.
    */
   async periodSummary(input: SummaryInput): Promise<PeriodSummary> {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(input.from) || !/^\d{4}-\d{2}-\d{2}$/.test(input.to) || input.to < input.from) return { kind: "unavailable", reason: "bad period" };
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(input.from) || !/^\d{4}-\d{2}-\d{2}$/.test(input.to) || input.to < input.from)
+      return { kind: "unavailable", reason: "bad period" };
     let memberOf: (username: string) => string;
     try {
       memberOf = await this.members.namesOf(input.players.map((p) => p.username));

@@ -15,9 +15,7 @@ export type FetchLike = typeof fetch;
  * The provider answered something (any status, any body), or it did not (timeout, network
  * error, connection reset). `json` is undefined when the body is not JSON.
  */
-export type Exchange =
-  | { kind: "answer"; status: number; text: string; json: unknown }
-  | { kind: "no-answer"; reason: string };
+export type Exchange = { kind: "answer"; status: number; text: string; json: unknown } | { kind: "no-answer"; reason: string };
 
 export async function exchange(fetchFn: FetchLike, url: string, init: RequestInit, timeoutMs: number): Promise<Exchange> {
   try {
@@ -65,7 +63,11 @@ export class ProviderHttp {
   }
 
   postJson(path: string, body: Record<string, unknown>): Promise<Exchange> {
-    return this.send(`${this.baseUrl}${path}`, { method: "POST", headers: { ...this.credentials, "Content-Type": JSON_TYPE, Accept: JSON_TYPE }, body: JSON.stringify(body) });
+    return this.send(`${this.baseUrl}${path}`, {
+      method: "POST",
+      headers: { ...this.credentials, "Content-Type": JSON_TYPE, Accept: JSON_TYPE },
+      body: JSON.stringify(body),
+    });
   }
 
   postForm(path: string, fields: Record<string, string>): Promise<Exchange> {

@@ -368,14 +368,15 @@ export class SandboxBank extends DurableObject<BankEnv> {
    */
   private async pushFaultsArmed(): Promise<void> {
     const armed = this.faults.anyWebhookFault();
-    const generation =
-      this.sql
-        .exec<{ value: string }>(
-          "INSERT INTO meta (key, value) VALUES ('faults_generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING value",
-        )
-        .one().value;
+    const generation = this.sql
+      .exec<{ value: string }>(
+        "INSERT INTO meta (key, value) VALUES ('faults_generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING value",
+      )
+      .one().value;
     await Promise.all(
-      Array.from({ length: QR_SHARDS }, (_, shard) => this.env.BANK.get(this.env.BANK.idFromName(qrShardName(shard))).setFaultsArmed(Number(generation), armed)),
+      Array.from({ length: QR_SHARDS }, (_, shard) =>
+        this.env.BANK.get(this.env.BANK.idFromName(qrShardName(shard))).setFaultsArmed(Number(generation), armed),
+      ),
     );
   }
 
@@ -422,7 +423,9 @@ export class SandboxBank extends DurableObject<BankEnv> {
     const now = Date.now();
     const doomed = this.faults
       .rows()
-      .filter((row) => (which.id === undefined || row.id === which.id) && (which.referencePrefix === undefined || row.reference_prefix === which.referencePrefix));
+      .filter(
+        (row) => (which.id === undefined || row.id === which.id) && (which.referencePrefix === undefined || row.reference_prefix === which.referencePrefix),
+      );
     let released = 0;
     this.ctx.storage.transactionSync(() => {
       for (const fault of doomed) {

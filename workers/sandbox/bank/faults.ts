@@ -75,7 +75,8 @@ export function parseFaultSpec(input: unknown): FaultParse {
   }
   const times: number | null = payout && countGiven ? count : givenTimes;
   const referencePrefix = body.referencePrefix ?? "";
-  if (typeof referencePrefix !== "string" || referencePrefix.length > 25) return { ok: false, message: "referencePrefix must be a string of at most 25 characters" };
+  if (typeof referencePrefix !== "string" || referencePrefix.length > 25)
+    return { ok: false, message: "referencePrefix must be a string of at most 25 characters" };
   const delayMs = body.delayMs ?? 5000;
   if (!isInt(delayMs, 0, 3_600_000)) return { ok: false, message: "delayMs must be an integer from 0 to 3600000" };
   const holdMs = body.holdMs ?? 10_000;

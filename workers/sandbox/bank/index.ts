@@ -67,7 +67,12 @@ function outcome<T>(result: Outcome<T>): Response {
 function html(body: string, status = 200): Response {
   return new Response(body, {
     status,
-    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": PAGE_CSP, "x-content-type-options": "nosniff" },
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "content-security-policy": PAGE_CSP,
+      "x-content-type-options": "nosniff",
+    },
   });
 }
 
@@ -183,7 +188,7 @@ export function parseCreateQr(input: unknown): Parsed<CreateQrInput> {
   if (typeof reference !== "string" || !REFERENCE.test(reference)) {
     return invalid("reference", "reference must be 1-25 characters of A-Z a-z 0-9 . _ - (EMVCo tag 62.05 holds at most 25)");
   }
-  if (typeof amount !== "string") return invalid("amount", "amount must be a decimal string in LAK, e.g. \"50000\"");
+  if (typeof amount !== "string") return invalid("amount", 'amount must be a decimal string in LAK, e.g. "50000"');
   const minor = parseAmount(amount, "LAK");
   if (minor === null || minor <= 0n) return invalid("amount", "amount must be a positive decimal string with at most 2 decimals");
   if (minor >= 10n ** 14n) return invalid("amount", "amount is too large for a QR code (tag 54 holds 13 characters)");
@@ -211,7 +216,14 @@ export function parseCreateQr(input: unknown): Parsed<CreateQrInput> {
   if (paymentType !== "001" && paymentType !== "002") return invalid("receiver.paymentType", 'receiver.paymentType must be "001" or "002"');
   return {
     ok: true,
-    value: { reference, amountMinor: minor.toString(), amountText: qrAmount(amount.trim(), minor), callbackUrl: url.toString(), expiresInSeconds, receiver: { iin, merchantId, name, city, paymentType } },
+    value: {
+      reference,
+      amountMinor: minor.toString(),
+      amountText: qrAmount(amount.trim(), minor),
+      callbackUrl: url.toString(),
+      expiresInSeconds,
+      receiver: { iin, merchantId, name, city, paymentType },
+    },
   };
 }
 
@@ -277,7 +289,9 @@ function filterOf(url: URL): DeliveryFilter {
 
 async function api(request: Request, env: BankEnv, path: string): Promise<Response> {
   if (!(await authorized(request, env))) {
-    return json({ error: { code: "UNAUTHORIZED", message: "HTTP Basic merchant credentials required" } }, 401, { "www-authenticate": 'Basic realm="sandbox-bank"' });
+    return json({ error: { code: "UNAUTHORIZED", message: "HTTP Basic merchant credentials required" } }, 401, {
+      "www-authenticate": 'Basic realm="sandbox-bank"',
+    });
   }
   if (path === "/api/qr") {
     if (request.method !== "POST") return error(405, "METHOD_NOT_ALLOWED", "POST only");
@@ -443,7 +457,10 @@ async function completeFromForm(request: Request, env: BankEnv): Promise<Respons
   }
   const result = await stub.completePayout(reference, parsed.value.outcome, parsed.value.reason);
   if (!result.ok) {
-    return html(payoutsPage(await stub.recentPayouts(PAYOUTS_ON_PAGE), { kind: "error", reference, code: result.code, message: result.message }), result.status);
+    return html(
+      payoutsPage(await stub.recentPayouts(PAYOUTS_ON_PAGE), { kind: "error", reference, code: result.code, message: result.message }),
+      result.status,
+    );
   }
   // Post/redirect/get; a relative Location keeps the portal's /sandbox/bank/ prefix.
   return new Response(null, { status: 303, headers: { location: `payouts?done=${encodeURIComponent(reference)}`, "cache-control": "no-store" } });

@@ -47,7 +47,14 @@ export function deliveryMode(env: DeliveryEnv): DeliveryMode {
 }
 
 type Receiver = { iin: string; merchantId: string; name: string; city: string; paymentType: "001" | "002" };
-export type CreateQrInput = { reference: string; amountMinor: string; /** tag 54 text */ amountText: string; callbackUrl: string; expiresInSeconds: number; receiver: Receiver };
+export type CreateQrInput = {
+  reference: string;
+  amountMinor: string /** tag 54 text */;
+  amountText: string;
+  callbackUrl: string;
+  expiresInSeconds: number;
+  receiver: Receiver;
+};
 
 export type QrData = { reference: string; payload: string; amount: string; expiresAt: string };
 export type PaymentStatus = "PENDING" | "PAID" | "EXPIRED" | "NOT_FOUND";
@@ -60,7 +67,14 @@ export type StatusData = {
   paidAt?: string;
 };
 export type PayData = { reference: string; transactionId: string; status: "PAID"; amount: string; paidAt: string; merchantName: string };
-export type RecentQr = { reference: string; amount: string; status: PaymentStatus; expiresAt: string; payload: string; /** ms, to merge the shards' lists */ createdAt: number };
+export type RecentQr = {
+  reference: string;
+  amount: string;
+  status: PaymentStatus;
+  expiresAt: string;
+  payload: string /** ms, to merge the shards' lists */;
+  createdAt: number;
+};
 
 export type DeliveryState = "pending" | "inflight" | "held" | "delivered" | "dead" | "dropped";
 /** What a webhook is about: a QR payment ("payment.succeeded") or a payout ("payout.paid" / "payout.rejected"). */

@@ -1,5 +1,16 @@
 import type { FaultStore } from "./fault-store";
-import { deliveryMode, fail, type Delivery, type DeliveryEnv, type DeliveryFilter, type DeliveryKind, type DeliveryMode, type DeliveryState, type Outcome, type PulledDelivery } from "./model";
+import {
+  deliveryMode,
+  fail,
+  type Delivery,
+  type DeliveryEnv,
+  type DeliveryFilter,
+  type DeliveryKind,
+  type DeliveryMode,
+  type DeliveryState,
+  type Outcome,
+  type PulledDelivery,
+} from "./model";
 import { deliveryOf, referenceWhere, type OutboxRow } from "./rows";
 import { signatureHeader, SIGNATURE_HEADER } from "./signature";
 
@@ -86,9 +97,7 @@ export class WebhookOutbox {
   private sweep(now: number): void {
     const expired = this.sql.exec<OutboxRow>("SELECT * FROM outbox WHERE state = 'inflight' AND lease_until <= ?", now).toArray();
     for (const row of expired) this.recordResult(row, 0, "no result before the lease expired", now);
-    const groups = this.sql
-      .exec<{ hold_fault: number }>("SELECT DISTINCT hold_fault FROM outbox WHERE state = 'held' AND hold_until <= ?", now)
-      .toArray();
+    const groups = this.sql.exec<{ hold_fault: number }>("SELECT DISTINCT hold_fault FROM outbox WHERE state = 'held' AND hold_until <= ?", now).toArray();
     for (const group of groups) this.releaseHeld(group.hold_fault, now);
   }
 
@@ -219,7 +228,15 @@ export class WebhookOutbox {
     return {
       ok: true,
       status: 200,
-      data: { id: this.idOffset() + row.id, kind: row.kind as DeliveryKind, reference: row.reference, attempt: row.attempts, url: row.url, headers: await this.headersFor(row), body: row.body },
+      data: {
+        id: this.idOffset() + row.id,
+        kind: row.kind as DeliveryKind,
+        reference: row.reference,
+        attempt: row.attempts,
+        url: row.url,
+        headers: await this.headersFor(row),
+        body: row.body,
+      },
     };
   }
 

@@ -158,7 +158,8 @@ ${p.reason ? `<dt>Reason</dt><dd><code>${escapeHtml(p.reason)}</code></dd>` : ""
 }
 
 function payoutActions(payout: PayoutRecord): string {
-  if (payout.status !== "PROCESSING") return payout.transactionId ? `<code>${escapeHtml(payout.transactionId)}</code>` : payout.reason ? `<code>${escapeHtml(payout.reason)}</code>` : "";
+  if (payout.status !== "PROCESSING")
+    return payout.transactionId ? `<code>${escapeHtml(payout.transactionId)}</code>` : payout.reason ? `<code>${escapeHtml(payout.reason)}</code>` : "";
   const ref = escapeHtml(payout.reference);
   return `<form class="inline" method="post" action="payouts"><input type="hidden" name="reference" value="${ref}"><button type="submit" name="outcome" value="PAID" aria-label="Pay ${ref}">Pay</button></form>
 <form class="inline" method="post" action="payouts"><input type="hidden" name="reference" value="${ref}"><button type="submit" class="reject" name="outcome" value="REJECTED" aria-label="Reject ${ref}">Reject</button></form>`;

@@ -55,7 +55,11 @@ export class PayoutBook {
   recent(limit: number, filter: DeliveryFilter): PayoutRecord[] {
     const { where, params } = referenceWhere(filter);
     return this.sql
-      .exec<PayoutRow>(`SELECT * FROM payout ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY created_at DESC, rowid DESC LIMIT ?`, ...params, limit)
+      .exec<PayoutRow>(
+        `SELECT * FROM payout ${where.length ? "WHERE " + where.join(" AND ") : ""} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+        ...params,
+        limit,
+      )
       .toArray()
       .map(payoutRecord);
   }
@@ -97,7 +101,9 @@ export class PayoutBook {
   settleDue(now: number): number {
     const due = this.sql.exec<PayoutRow>("SELECT * FROM payout WHERE status = 'PROCESSING' AND due_at <= ? ORDER BY due_at, created_at", now).toArray();
     for (const row of due) {
-      this.storage.transactionSync(() => this.complete(row, row.planned_outcome === "REJECTED" ? "REJECTED" : "PAID", row.planned_reason ?? FAULT_REJECT_REASON, now));
+      this.storage.transactionSync(() =>
+        this.complete(row, row.planned_outcome === "REJECTED" ? "REJECTED" : "PAID", row.planned_reason ?? FAULT_REJECT_REASON, now),
+      );
     }
     return due.length;
   }

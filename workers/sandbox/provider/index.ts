@@ -47,8 +47,7 @@ class HttpError extends Error {
   }
 }
 
-const json = (data: unknown, status = 200, headers: HeadersInit = {}) =>
-  Response.json(data, { status, headers: { "Cache-Control": "no-store", ...headers } });
+const json = (data: unknown, status = 200, headers: HeadersInit = {}) => Response.json(data, { status, headers: { "Cache-Control": "no-store", ...headers } });
 const fail = (status: number, code: string, message?: string, extra: Record<string, unknown> = {}) =>
   json({ error: { code, ...(message ? { message } : {}), ...extra } }, status);
 
@@ -256,7 +255,13 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
           players: r.players,
           // each member named who placed a bet in the window (one report answers the agency's
           // day and each player's, issue 18): a member without a row had no bet
-          rows: r.rows.map((row) => ({ username: row.username, turnover: money(row.turnover), payout: money(row.payout), winLoss: signedMoney(row.winLoss), bets: row.bets })),
+          rows: r.rows.map((row) => ({
+            username: row.username,
+            turnover: money(row.turnover),
+            payout: money(row.payout),
+            winLoss: signedMoney(row.winLoss),
+            bets: row.bets,
+          })),
           currency: CURRENCY,
         },
       });
@@ -324,7 +329,16 @@ async function applyCommand(
 ): Promise<CommandResult> {
   if (claim.owner !== command.username) return { outcome: "conflict", tx: { transactionRef: command.transactionRef } };
   const txNumber = `${String(shard).padStart(2, "0")}${String(claim.seq).padStart(6, "0")}`;
-  return memberStub(env, provider, command.username).command(provider, direction, command.username, command.amountMinor.toString(), command.transactionRef, refuse, command.at, txNumber);
+  return memberStub(env, provider, command.username).command(
+    provider,
+    direction,
+    command.username,
+    command.amountMinor.toString(),
+    command.transactionRef,
+    refuse,
+    command.at,
+    txNumber,
+  );
 }
 
 /** The period report, summed over the named members' own instances, with each member's part that has bets. */
@@ -358,9 +372,28 @@ function commandResponse(result: CommandResult): Response {
     return fail(400, tx.code ?? "FAILED", undefined, { transactionRef: tx.transactionRef });
   }
   if (tx.direction === "BET") {
-    return json({ data: { status: "SUCCESS", transactionRef: tx.transactionRef, txId: tx.txId, bet: money(tx.amount), win: money(tx.win), balance: money(tx.balance), beforeBalance: money(tx.beforeBalance) } });
+    return json({
+      data: {
+        status: "SUCCESS",
+        transactionRef: tx.transactionRef,
+        txId: tx.txId,
+        bet: money(tx.amount),
+        win: money(tx.win),
+        balance: money(tx.balance),
+        beforeBalance: money(tx.beforeBalance),
+      },
+    });
   }
-  return json({ data: { status: "SUCCESS", transactionRef: tx.transactionRef, txId: tx.txId, amount: money(tx.amount), balance: money(tx.balance), beforeBalance: money(tx.beforeBalance) } });
+  return json({
+    data: {
+      status: "SUCCESS",
+      transactionRef: tx.transactionRef,
+      txId: tx.txId,
+      amount: money(tx.amount),
+      balance: money(tx.balance),
+      beforeBalance: money(tx.beforeBalance),
+    },
+  });
 }
 
 function statusData(ref: string, tx: TxRecord | null) {
@@ -494,7 +527,17 @@ async function playPost(request: Request, env: ProviderEnv, url: URL, provider: 
   const again = async (error: "insufficient" | "invalidAmount" | "failed", status: number) => {
     const wallet = await memberStub(env, provider, claims.u).wallet(claims.u);
     return html(
-      playPage({ lang, provider, username: claims.u, token, balance: money(wallet.balance)!, turnover: money(wallet.turnover)!, nextRef: newPlayRef(), lastRound: null, error }),
+      playPage({
+        lang,
+        provider,
+        username: claims.u,
+        token,
+        balance: money(wallet.balance)!,
+        turnover: money(wallet.turnover)!,
+        nextRef: newPlayRef(),
+        lastRound: null,
+        error,
+      }),
       status,
     );
   };
@@ -505,10 +548,18 @@ async function playPost(request: Request, env: ProviderEnv, url: URL, provider: 
   } catch {
     return again("invalidAmount", 400);
   }
-  const { response, result } = await runCommand(env, provider, "bet", { username: claims.u, amount: parsed.text, amountMinor: parsed.minor, transactionRef: ref });
+  const { response, result } = await runCommand(env, provider, "bet", {
+    username: claims.u,
+    amount: parsed.text,
+    amountMinor: parsed.minor,
+    transactionRef: ref,
+  });
   if (response.status === 200) {
     // Post/redirect/get; relative, so it also works behind a proxy path.
-    return new Response(null, { status: 303, headers: { Location: `?token=${encodeURIComponent(token)}&round=${encodeURIComponent(ref)}`, "Cache-Control": "no-store" } });
+    return new Response(null, {
+      status: 303,
+      headers: { Location: `?token=${encodeURIComponent(token)}&round=${encodeURIComponent(ref)}`, "Cache-Control": "no-store" },
+    });
   }
   if (result?.outcome === "recorded" && result.tx.code === "INSUFFICIENT_BALANCE") return again("insufficient", 400);
   return again("failed", response.status >= 500 ? 502 : 400);
@@ -580,17 +631,21 @@ function parseFault(body: Record<string, unknown>) {
   const provider = body.provider ?? "*";
   if (provider !== "*" && !isProvider(provider)) throw new HttpError(400, "INVALID_REQUEST", "provider");
   const op = body.op;
-  if (typeof op !== "string" || !(FAULT_OPS as readonly string[]).includes(op)) throw new HttpError(400, "INVALID_REQUEST", `op: one of ${FAULT_OPS.join(", ")}`);
+  if (typeof op !== "string" || !(FAULT_OPS as readonly string[]).includes(op))
+    throw new HttpError(400, "INVALID_REQUEST", `op: one of ${FAULT_OPS.join(", ")}`);
   const mode = body.mode;
-  if (typeof mode !== "string" || !(FAULT_MODES as readonly string[]).includes(mode)) throw new HttpError(400, "INVALID_REQUEST", `mode: one of ${FAULT_MODES.join(", ")}`);
+  if (typeof mode !== "string" || !(FAULT_MODES as readonly string[]).includes(mode))
+    throw new HttpError(400, "INVALID_REQUEST", `mode: one of ${FAULT_MODES.join(", ")}`);
   const username = body.username ?? null;
   if (username !== null && (typeof username !== "string" || !USERNAME.test(username))) throw new HttpError(400, "INVALID_REQUEST", "username");
   const count = body.count ?? null;
-  if (count !== null && (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > 1_000_000)) throw new HttpError(400, "INVALID_REQUEST", "count: integer 1..1000000");
+  if (count !== null && (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > 1_000_000))
+    throw new HttpError(400, "INVALID_REQUEST", "count: integer 1..1000000");
   const rate = body.rate ?? null;
   if (rate !== null && (typeof rate !== "number" || !(rate >= 0 && rate <= 1))) throw new HttpError(400, "INVALID_REQUEST", "rate: number 0..1");
   const delayMs = body.delayMs ?? DEFAULT_SLOW_MS;
-  if (typeof delayMs !== "number" || !Number.isInteger(delayMs) || delayMs < 0 || delayMs > MAX_DELAY_MS) throw new HttpError(400, "INVALID_REQUEST", `delayMs: integer 0..${MAX_DELAY_MS}`);
+  if (typeof delayMs !== "number" || !Number.isInteger(delayMs) || delayMs < 0 || delayMs > MAX_DELAY_MS)
+    throw new HttpError(400, "INVALID_REQUEST", `delayMs: integer 0..${MAX_DELAY_MS}`);
   return {
     provider: provider as Provider | "*",
     op: op as FaultOp,

@@ -239,7 +239,10 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
   }
 
   members(): string[] {
-    return this.sql.exec<{ username: string }>("SELECT username FROM members ORDER BY username").toArray().map((row) => row.username);
+    return this.sql
+      .exec<{ username: string }>("SELECT username FROM members ORDER BY username")
+      .toArray()
+      .map((row) => row.username);
   }
 
   /** The wallet, or a zero wallet (not stored) for an unknown member. */
@@ -253,7 +256,16 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
    * Deposit, withdraw or bet, at most once per ref. `refuse` records the ref as FAILED
    * (code REFUSED) without touching the wallet, unless the ref is already recorded.
    */
-  command(provider: Provider, direction: Direction, username: string, amount: string, ref: string, refuse: boolean, at: number = Date.now(), txNumber?: string): CommandResult {
+  command(
+    provider: Provider,
+    direction: Direction,
+    username: string,
+    amount: string,
+    ref: string,
+    refuse: boolean,
+    at: number = Date.now(),
+    txNumber?: string,
+  ): CommandResult {
     return this.ctx.storage.transactionSync((): CommandResult => {
       const existing = this.findTx(ref);
       if (existing) {
@@ -336,7 +348,12 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
     const generation = this.sql
       .exec<{ value: number }>("INSERT INTO counters (name, value) VALUES ('faults', 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value")
       .one().value;
-    const set = new Set(this.sql.exec<{ provider: string }>("SELECT DISTINCT provider FROM faults").toArray().map((row) => row.provider));
+    const set = new Set(
+      this.sql
+        .exec<{ provider: string }>("SELECT DISTINCT provider FROM faults")
+        .toArray()
+        .map((row) => row.provider),
+    );
     await Promise.all(
       PROVIDERS.flatMap((provider) =>
         Array.from({ length: REF_SHARDS }, (_, shard) =>
@@ -449,7 +466,18 @@ export class SandboxProvider extends DurableObject<ProviderEnv> {
   }
 
   /** `txNumber`: 8 digits unique across the provider (from the ref shard); else this instance's own sequence. */
-  private insertSuccess(provider: Provider, username: string, direction: Direction, amount: string, ref: string, before: bigint, after: bigint, win: bigint | null, at: number, txNumber?: string): TxRecord {
+  private insertSuccess(
+    provider: Provider,
+    username: string,
+    direction: Direction,
+    amount: string,
+    ref: string,
+    before: bigint,
+    after: bigint,
+    win: bigint | null,
+    at: number,
+    txNumber?: string,
+  ): TxRecord {
     const { seq } = this.sql
       .exec<{ seq: number }>(
         `INSERT INTO transactions (ref, username, direction, amount, status, before_balance, balance, win, created_at)

@@ -105,11 +105,14 @@ export function playPage(view: PlayView): string {
   const title = `${view.provider} sandbox`;
   const error = view.error ? `<p class="error" role="alert">${escapeHtml(t[view.error]!)}</p>` : "";
   const last = view.lastRound
-    ? `<div class="card" id="last-round"><div class="muted">${t.lastRound}</div><div class="reels" aria-hidden="true">${reels(view.lastRound.bet, view.lastRound.win).map((r) => `<span>${r}</span>`).join("")}</div><div>${t.bet} <strong data-bet>${view.lastRound.bet}</strong> · ${t.win} <strong data-win>${view.lastRound.win}</strong></div></div>`
+    ? `<div class="card" id="last-round"><div class="muted">${t.lastRound}</div><div class="reels" aria-hidden="true">${reels(
+        view.lastRound.bet,
+        view.lastRound.win,
+      )
+        .map((r) => `<span>${r}</span>`)
+        .join("")}</div><div>${t.bet} <strong data-bet>${view.lastRound.bet}</strong> · ${t.win} <strong data-win>${view.lastRound.win}</strong></div></div>`
     : "";
-  const quick = ["10.00", "50.00", "100.00"]
-    .map((amount) => `<button type="submit" name="quick" value="${amount}">${amount}</button>`)
-    .join("");
+  const quick = ["10.00", "50.00", "100.00"].map((amount) => `<button type="submit" name="quick" value="${amount}">${amount}</button>`).join("");
   return layout(
     view.lang,
     title,

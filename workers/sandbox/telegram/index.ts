@@ -7,7 +7,17 @@
  *   /control/*                                   test controls: messages, faults, limits, chats,
  *                                                clock, reset (never reachable through the portal)
  */
-import { DEFAULT_LIMITS, FAULT_MODES, MAIN_OBJECT, type BotAnswer, type FaultMode, type FaultSpec, type Limits, type SandboxTelegram, type TelegramEnv } from "./telegram";
+import {
+  DEFAULT_LIMITS,
+  FAULT_MODES,
+  MAIN_OBJECT,
+  type BotAnswer,
+  type FaultMode,
+  type FaultSpec,
+  type Limits,
+  type SandboxTelegram,
+  type TelegramEnv,
+} from "./telegram";
 import { messagesPage, PAGE_CSP } from "./page";
 
 export { SandboxTelegram } from "./telegram";
@@ -168,7 +178,12 @@ async function control(request: Request, env: TelegramEnv, url: URL, path: strin
 
 function html(body: string): Response {
   return new Response(body, {
-    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": PAGE_CSP, "x-content-type-options": "nosniff" },
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "content-security-policy": PAGE_CSP,
+      "x-content-type-options": "nosniff",
+    },
   });
 }
 

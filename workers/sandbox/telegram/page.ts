@@ -102,8 +102,12 @@ ${list}</section>`;
 }
 
 function chatMenu(chats: ChatMessages[], current: string | null): string {
-  const link = (href: string, label: string, here: boolean) => `<li><a href="${escapeHtml(href)}"${here ? ' aria-current="page"' : ""}>${escapeHtml(label)}</a></li>`;
-  const items = [link("?", "All chats", current === null), ...chats.map((chat) => link(`?chat=${encodeURIComponent(chat.chatId)}`, chat.title, chat.chatId === current))];
+  const link = (href: string, label: string, here: boolean) =>
+    `<li><a href="${escapeHtml(href)}"${here ? ' aria-current="page"' : ""}>${escapeHtml(label)}</a></li>`;
+  const items = [
+    link("?", "All chats", current === null),
+    ...chats.map((chat) => link(`?chat=${encodeURIComponent(chat.chatId)}`, chat.title, chat.chatId === current)),
+  ];
   return `<nav aria-label="Chats"><ul>${items.join("")}</ul></nav>`;
 }
 

@@ -184,7 +184,12 @@ export class SandboxTelegram extends DurableObject<TelegramEnv> {
     let wait: number | null = null;
     for (const [span, limit] of windows) {
       const recent = this.sql
-        .exec<{ received_at: number }>("SELECT received_at FROM message WHERE chat_id = ? AND received_at > ? ORDER BY received_at DESC LIMIT ?", chatId, now - span, limit)
+        .exec<{ received_at: number }>(
+          "SELECT received_at FROM message WHERE chat_id = ? AND received_at > ? ORDER BY received_at DESC LIMIT ?",
+          chatId,
+          now - span,
+          limit,
+        )
         .toArray();
       if (recent.length < limit) continue;
       const seconds = Math.max(1, Math.ceil((recent[recent.length - 1]!.received_at + span - now) / SECOND));
@@ -200,7 +205,11 @@ export class SandboxTelegram extends DurableObject<TelegramEnv> {
     return {
       message_id: messageId,
       from: botUser(bot),
-      chat: { id: Number(chat.chat_id), title: chat.title, type: chat.chat_id.startsWith("-100") ? "supergroup" : chat.chat_id.startsWith("-") ? "group" : "private" },
+      chat: {
+        id: Number(chat.chat_id),
+        title: chat.title,
+        type: chat.chat_id.startsWith("-100") ? "supergroup" : chat.chat_id.startsWith("-") ? "group" : "private",
+      },
       date: Math.floor(now / SECOND),
       text,
     };
@@ -232,7 +241,9 @@ export class SandboxTelegram extends DurableObject<TelegramEnv> {
   /** Every chat with its newest `perChat` messages, newest first (the page). */
   async chatsWithMessages(perChat: number): Promise<ChatMessages[]> {
     const all = await this.messages(null);
-    const chats = this.sql.exec<{ chat_id: string; title: string }>("SELECT chat_id, MIN(title) AS title FROM chat GROUP BY chat_id ORDER BY MIN(rowid)").toArray();
+    const chats = this.sql
+      .exec<{ chat_id: string; title: string }>("SELECT chat_id, MIN(title) AS title FROM chat GROUP BY chat_id ORDER BY MIN(rowid)")
+      .toArray();
     return chats.map((chat) => ({
       chatId: chat.chat_id,
       title: chat.title,
@@ -247,7 +258,14 @@ export class SandboxTelegram extends DurableObject<TelegramEnv> {
 
   async addFault(spec: FaultSpec): Promise<Fault> {
     const id = this.sql
-      .exec<{ id: number }>("INSERT INTO fault (mode, count, retry_after, hang_ms, chat_id) VALUES (?, ?, ?, ?, ?) RETURNING id", spec.mode, spec.count, spec.retryAfter, spec.hangMs, spec.chatId)
+      .exec<{ id: number }>(
+        "INSERT INTO fault (mode, count, retry_after, hang_ms, chat_id) VALUES (?, ?, ?, ?, ?) RETURNING id",
+        spec.mode,
+        spec.count,
+        spec.retryAfter,
+        spec.hangMs,
+        spec.chatId,
+      )
       .one().id;
     return { ...spec, id };
   }

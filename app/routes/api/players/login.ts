@@ -12,7 +12,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return apiError(context, "VALIDATION_FAILED", 400, { fields: fieldErrors(context, parsed.error, AUTH_LIMITS) });
   const agency = getAgency(context);
   const device = await loginDevice(request, context);
-  const outcome = await login(getBindings(context).DB, agency.id, { ...parsed.data, replacesSessionId: readSessionId(request) }, { ...clientOf(request), device });
+  const outcome = await login(
+    getBindings(context).DB,
+    agency.id,
+    { ...parsed.data, replacesSessionId: readSessionId(request) },
+    { ...clientOf(request), device },
+  );
   if (!outcome.ok) {
     if (outcome.code === "TOO_MANY_ATTEMPTS") {
       return apiError(context, "TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds: outcome.retryAfterSeconds });

@@ -22,7 +22,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = RegisterSchema.safeParse({ ...body, fingerprint: body.fingerprint ?? request.headers.get("X-Fingerprint") ?? undefined });
   if (!parsed.success) return apiError(context, "VALIDATION_FAILED", 400, { fields: fieldErrors(context, parsed.error, AUTH_LIMITS) });
   const { username, password, displayName, phone, ref, fingerprint } = parsed.data;
-  const outcome = await registerPlayer(getBindings(context).DB, getAgency(context).id, { username, password, displayName, phone, ref, fingerprint }, clientOf(request));
+  const outcome = await registerPlayer(
+    getBindings(context).DB,
+    getAgency(context).id,
+    { username, password, displayName, phone, ref, fingerprint },
+    clientOf(request),
+  );
   if (!outcome.ok) {
     if (outcome.code === "NAME_CHARACTERS") {
       return apiError(context, "VALIDATION_FAILED", 400, { fields: { displayName: [getInstance(context).t(errorMessageKey(outcome.code))] } });
