@@ -83,7 +83,7 @@ export default defineConfig({
   resolve: { tsconfigPaths: true },
   optimizeDeps: {
     // (i18next and react-i18next are no longer browser dependencies: see browserI18n)
-    include: ["@conform-to/react", "@conform-to/zod/v4", "dayjs", "zod"],
+    include: ["@conform-to/react", "@conform-to/zod/v4", "zod"],
   },
   // The Worker is minified like the browser code: it is uploaded and parsed on every cold
   // start (issue 16: 777 -> 510 KiB gzip). Code the lite pages inline by Function#toString

@@ -9,8 +9,8 @@
 // after the typecheck (alone: it writes the route and binding types the others read); then
 // Playwright, which keeps both cores busy by itself, runs alone. Each lane's steps run one
 // after another; a step's output is printed as it comes, each line behind its
-// step's name. The first failing step stops the other lane (its output so far is kept), and
-// `npm test` exits 1 naming it. The closing line adds up every runner's own summary line.
+// step's name. After a failing step no new step starts (the other lane finishes the one it
+// is in), and `npm test` exits 1 naming the first that failed. The closing line adds up every runner's own summary line.
 //
 //   npm test                     all of it
 //   node scripts/test.mjs --serial   the same steps one after another (to time a step alone)
@@ -75,10 +75,8 @@ function runStep([name, command, args]) {
       timings.push([name, Date.now() - stepStarted, exit]);
       // a step with no summary line of its own (a check, the rehearsal) counts as one
       if (!counted) totals[exit === 0 ? "passed" : "failed"]++;
-      if (exit !== 0 && !failedStep) {
-        failedStep = name;
-        stopOthers();
-      }
+      // the other lane finishes the step it is in (its results are worth reading), then stops
+      if (exit !== 0 && !failedStep) failedStep = name;
       console.log(`[${name}] ${exit === 0 ? "done" : `FAILED (exit ${exit})`} in ${seconds(Date.now() - stepStarted)}`);
       resolve(exit);
     });
