@@ -200,7 +200,10 @@ module.exports = {
     builtInModules: { add: ["cloudflare:workers", "cloudflare:test"] },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
-      conditionNames: ["import", "require", "node", "default", "types"],
+      // No "types" condition: a package whose `exports` list "types" first (zod) resolved to its
+      // .d.cts, which `exclude` leaves out, so `import { z } from "zod"` in workers/core passed
+      // core-is-pure (decision 015; tests/scripts/architecture.test.ts plants it).
+      conditionNames: ["import", "require", "node", "default"],
       extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"],
       mainFields: ["module", "main", "types", "typings"],
     },
