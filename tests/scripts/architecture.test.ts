@@ -120,12 +120,9 @@ function rulesBetween(from: string, to: string): string[] {
 describe("the import rules catch a planted violation", () => {
   it("core-is-pure: workers/core imports nothing outside workers/core, not app/, not a package", () => {
     expect(rulesBetween("workers/core/__planted_core__.ts", "app/lib/format.ts")).toEqual(["core-is-pure"]);
-    expect(
-      violations.some((v) => v.from === "workers/core/__planted_core__.ts" && v.to.includes("node_modules/qrcode/") && v.rule.name === "core-is-pure"),
-    ).toBe(true);
-    expect(
-      violations.some((v) => v.from === "workers/core/__planted_core__.ts" && v.to.includes("node_modules/zod/") && v.rule.name === "core-is-pure"),
-    ).toBe(true);
+    const corePackages = violations.filter((v) => v.from === "workers/core/__planted_core__.ts" && v.rule.name === "core-is-pure").map((v) => v.to);
+    expect(corePackages.some((to) => to.includes("node_modules/qrcode/"))).toBe(true);
+    expect(corePackages.some((to) => to.includes("node_modules/zod/"))).toBe(true);
   });
 
   it("services-import-only-lower-layers: a service never imports app/", () => {
