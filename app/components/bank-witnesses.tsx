@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { formatDateTime } from "~/lib/format";
-import { TableWrap } from "./table-wrap";
+import { AdminTable } from "./data-table";
 
 /** A report of a bank transfer: a statement row, a forwarded message or a cashier's "mark paid" (decision 046). */
 export type WitnessView = {
@@ -24,53 +24,50 @@ export type WitnessView = {
 export function BankWitnesses({ witnesses, splitAction }: { witnesses: WitnessView[]; splitAction?: string }) {
   const { t } = useTranslation("admin");
   return (
-    <TableWrap label={t("payments.witnesses.title")}>
-      <table className="admin-table" data-testid="bank-witnesses">
-        <caption>{t("payments.witnesses.title")}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t("payments.witnesses.source")}</th>
-            <th scope="col">{t("payments.witnesses.id")}</th>
-            <th scope="col">{t("payments.witnesses.bankTime")}</th>
-            <th scope="col">{t("payments.witnesses.link")}</th>
-            <th scope="col">{t("payments.witnesses.raw")}</th>
-            {splitAction && <th scope="col">{t("common.actions")}</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {witnesses.map((w) => (
-            <tr key={`${w.source}:${w.witnessId}`} data-source={w.source} data-link={w.link}>
-              <td>{t(`openDeposits.sources.${w.source}`)}</td>
-              <td className="break-all">{w.witnessId}</td>
-              <td>{formatDateTime(new Date(w.bankTime))}</td>
-              <td>
-                {t(`payments.witnesses.links.${w.link}`)}
-                {w.splitReason ? ` · ${w.splitReason}` : ""}
-              </td>
-              <td>{w.raw ? <pre className="raw-text">{w.raw}</pre> : t("common.none")}</td>
-              {splitAction && (
-                <td>
-                  {(w.link === "window" || w.link === "order") && (
-                    <Form method="post" action={splitAction} className="stack" data-testid="witness-split">
-                      <input type="hidden" name="intent" value="split" />
-                      <input type="hidden" name="channelCode" value={w.channelCode} />
-                      <input type="hidden" name="source" value={w.source} />
-                      <input type="hidden" name="witnessId" value={w.witnessId} />
-                      <div className="field">
-                        <label htmlFor={`split-${w.source}-${w.witnessId}`}>{t("payments.witnesses.splitReason")}</label>
-                        <textarea id={`split-${w.source}-${w.witnessId}`} name="reason" required minLength={3} maxLength={500} rows={2} />
-                      </div>
-                      <button type="submit" className="button button-danger">
-                        {t("payments.witnesses.split")}
-                      </button>
-                    </Form>
-                  )}
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <AdminTable
+      label={t("payments.witnesses.title")}
+      caption="shown"
+      testId="bank-witnesses"
+      rows={witnesses}
+      rowKey={(w) => `${w.source}:${w.witnessId}`}
+      rowProps={(w) => ({ "data-source": w.source, "data-link": w.link })}
+      columns={[
+        { header: t("payments.witnesses.source"), cell: (w) => t(`openDeposits.sources.${w.source}`) },
+        { header: t("payments.witnesses.id"), td: { className: "break-all" }, cell: (w) => w.witnessId },
+        { header: t("payments.witnesses.bankTime"), cell: (w) => formatDateTime(new Date(w.bankTime)) },
+        {
+          header: t("payments.witnesses.link"),
+          cell: (w) => (
+            <>
+              {t(`payments.witnesses.links.${w.link}`)}
+              {w.splitReason ? ` · ${w.splitReason}` : ""}
+            </>
+          ),
+        },
+        { header: t("payments.witnesses.raw"), cell: (w) => (w.raw ? <pre className="raw-text">{w.raw}</pre> : t("common.none")) },
+        ...(splitAction ? [{ header: t("common.actions"), cell: (w: WitnessView) => <SplitForm witness={w} action={splitAction} /> }] : []),
+      ]}
+    />
+  );
+}
+
+/** The owner's split of a witness linked by amount/time or by the order it names. */
+function SplitForm({ witness: w, action }: { witness: WitnessView; action: string }) {
+  const { t } = useTranslation("admin");
+  if (w.link !== "window" && w.link !== "order") return null;
+  return (
+    <Form method="post" action={action} className="stack" data-testid="witness-split">
+      <input type="hidden" name="intent" value="split" />
+      <input type="hidden" name="channelCode" value={w.channelCode} />
+      <input type="hidden" name="source" value={w.source} />
+      <input type="hidden" name="witnessId" value={w.witnessId} />
+      <div className="field">
+        <label htmlFor={`split-${w.source}-${w.witnessId}`}>{t("payments.witnesses.splitReason")}</label>
+        <textarea id={`split-${w.source}-${w.witnessId}`} name="reason" required minLength={3} maxLength={500} rows={2} />
+      </div>
+      <button type="submit" className="button button-danger">
+        {t("payments.witnesses.split")}
+      </button>
+    </Form>
   );
 }

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { displayStatus } from "../../workers/core/orders";
 import type { OrderStatus } from "../../workers/core/orders";
 import { statusColour } from "~/lib/format";
+import { DataTable } from "./data-table";
 
 /** SPEC §4 status with its colour; REJECTED is shown as cancelled. */
 export function StatusBadge({ status }: { status: OrderStatus }) {
@@ -49,28 +50,15 @@ export type HistoryColumn<T> = { label: string; cell: (row: T) => ReactNode; tes
 export function HistoryTable<T extends { code: string }>({ rows, columns, testId }: { rows: T[]; columns: HistoryColumn<T>[]; testId: string }) {
   return (
     <div className="table-wrap">
-      <table className="history" data-testid={testId}>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th key={c.label} scope="col">
-                {c.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.code} data-code={row.code}>
-              {columns.map((c) => (
-                <td key={c.label} data-label={c.label} data-testid={c.testId}>
-                  {c.cell(row)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        className="history"
+        testId={testId}
+        rows={rows}
+        rowKey={(row) => row.code}
+        rowProps={(row) => ({ "data-code": row.code })}
+        columns={columns.map((c) => ({ header: c.label, cell: c.cell, td: { "data-testid": c.testId } }))}
+        labels
+      />
     </div>
   );
 }

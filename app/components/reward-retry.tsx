@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { formatDateTime, formatMoney } from "~/lib/format";
-import { TableWrap } from "./table-wrap";
+import { AdminTable } from "./data-table";
 
 /**
  * Staff retry of a FAILED reward (decision 029): a plain POST to the list's own action
@@ -40,36 +40,31 @@ type RewardClaimLine = {
 export function RewardClaimsTable({ claims, label, testId }: { claims: readonly RewardClaimLine[]; label: string; testId: string }) {
   const { t } = useTranslation("admin");
   return (
-    <TableWrap label={label}>
-      <table className="admin-table" data-testid={testId}>
-        <caption className="sr-only">{label}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t("cashback.col.date")}</th>
-            <th scope="col">{t("cashback.col.player")}</th>
-            <th scope="col">{t("cashback.col.period")}</th>
-            <th scope="col">{t("cashback.col.provider")}</th>
-            <th scope="col">{t("cashback.col.amount")}</th>
-            <th scope="col">{t("cashback.col.status")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {claims.map((c) => (
-            <tr key={c.code} data-code={c.code}>
-              <td>{formatDateTime(c.createdAt)}</td>
-              <td>{c.username}</td>
-              <td>{c.period}</td>
-              <td>{c.provider}</td>
-              <td>{formatMoney(c.amount, "THB")}</td>
-              <td data-status={c.status}>
-                {t(`cashback.status.${c.status}`)}
-                {c.reason ? <span className="muted"> ({c.reason})</span> : null}
-                {c.retryable ? <RewardRetryButton code={c.code} retries={c.retries} /> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <AdminTable
+      label={label}
+      caption="sr-only"
+      testId={testId}
+      rows={claims}
+      rowKey={(c) => c.code}
+      rowProps={(c) => ({ "data-code": c.code })}
+      columns={[
+        { header: t("cashback.col.date"), cell: (c) => formatDateTime(c.createdAt) },
+        { header: t("cashback.col.player"), cell: (c) => c.username },
+        { header: t("cashback.col.period"), cell: (c) => c.period },
+        { header: t("cashback.col.provider"), cell: (c) => c.provider },
+        { header: t("cashback.col.amount"), cell: (c) => formatMoney(c.amount, "THB") },
+        {
+          header: t("cashback.col.status"),
+          td: (c) => ({ "data-status": c.status }),
+          cell: (c) => (
+            <>
+              {t(`cashback.status.${c.status}`)}
+              {c.reason ? <span className="muted"> ({c.reason})</span> : null}
+              {c.retryable ? <RewardRetryButton code={c.code} retries={c.retries} /> : null}
+            </>
+          ),
+        },
+      ]}
+    />
   );
 }

@@ -4,7 +4,7 @@ import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { apiTokensPage, createApiToken, revokeApiToken, rotateApiToken } from "../../../workers/services/api-tokens";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
@@ -101,53 +101,47 @@ export default function ApiTokens({ loaderData, actionData }: Route.ComponentPro
           {t("apiTokens.create")}
         </button>
       </Form>
-      {loaderData.tokens.length === 0 ? (
-        <p className="muted">{t("apiTokens.empty")}</p>
-      ) : (
-        <TableWrap label={t("apiTokens.title")}>
-          <table className="admin-table" data-testid="api-token-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("apiTokens.name")}</th>
-                <th scope="col">{t("apiTokens.hint")}</th>
-                <th scope="col">{t("apiTokens.createdAt")}</th>
-                <th scope="col">{t("apiTokens.lastUsedAt")}</th>
-                <th scope="col">{t("apiTokens.status")}</th>
-                <th scope="col">{t("common.actions")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loaderData.tokens.map((token) => (
-                <tr key={token.id} data-name={token.name}>
-                  <td>{token.name}</td>
-                  <td>
-                    <code>{token.hint}…</code>
-                  </td>
-                  <td>
-                    {formatDateTime(token.createdAt)} ({token.createdBy})
-                  </td>
-                  <td>{token.lastUsedAt ? formatDateTime(token.lastUsedAt) : t("common.none")}</td>
-                  <td data-testid="api-token-status">
-                    {token.revokedAt ? t("apiTokens.revokedOn", { when: formatDateTime(token.revokedAt), who: token.revokedBy }) : t("apiTokens.active")}
-                  </td>
-                  <td>
-                    {!token.revokedAt && (
-                      <div className="form-actions">
-                        <Link to={`/admin/api-tokens?rotate=${token.id}`} className="button button-small">
-                          {t("apiTokens.rotate")}
-                        </Link>
-                        <Link to={`/admin/api-tokens?revoke=${token.id}`} className="button button-small button-danger">
-                          {t("apiTokens.revoke")}
-                        </Link>
-                      </div>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("apiTokens.title")}
+        testId="api-token-table"
+        empty={<p className="muted">{t("apiTokens.empty")}</p>}
+        rows={loaderData.tokens}
+        rowKey={(token) => token.id}
+        rowProps={(token) => ({ "data-name": token.name })}
+        columns={[
+          { header: t("apiTokens.name"), cell: (token) => token.name },
+          { header: t("apiTokens.hint"), cell: (token) => <code>{token.hint}…</code> },
+          {
+            header: t("apiTokens.createdAt"),
+            cell: (token) => (
+              <>
+                {formatDateTime(token.createdAt)} ({token.createdBy})
+              </>
+            ),
+          },
+          { header: t("apiTokens.lastUsedAt"), cell: (token) => (token.lastUsedAt ? formatDateTime(token.lastUsedAt) : t("common.none")) },
+          {
+            header: t("apiTokens.status"),
+            td: { "data-testid": "api-token-status" },
+            cell: (token) =>
+              token.revokedAt ? t("apiTokens.revokedOn", { when: formatDateTime(token.revokedAt), who: token.revokedBy }) : t("apiTokens.active"),
+          },
+          {
+            header: t("common.actions"),
+            cell: (token) =>
+              !token.revokedAt && (
+                <div className="form-actions">
+                  <Link to={`/admin/api-tokens?rotate=${token.id}`} className="button button-small">
+                    {t("apiTokens.rotate")}
+                  </Link>
+                  <Link to={`/admin/api-tokens?revoke=${token.id}`} className="button button-small button-danger">
+                    {t("apiTokens.revoke")}
+                  </Link>
+                </div>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { auditLogPage } from "../../../workers/services/admin-audit";
 import { AdminPager } from "~/components/admin";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
@@ -43,43 +43,34 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           {t("audit.filter")}
         </button>
       </Form>
-      {items.length === 0 ? (
-        <p className="empty">{t("audit.empty")}</p>
-      ) : (
-        <TableWrap label={t("audit.title")}>
-          <table className="admin-table" data-testid="audit-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("audit.when")}</th>
-                <th scope="col">{t("audit.who")}</th>
-                <th scope="col">{t("audit.action")}</th>
-                <th scope="col">{t("audit.target")}</th>
-                <th scope="col">{t("audit.before")}</th>
-                <th scope="col">{t("audit.after")}</th>
-                <th scope="col">{t("audit.from")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((e) => (
-                <tr key={e.id} data-action={e.action}>
-                  <td>{formatDateTime(e.createdAt)}</td>
-                  <td>{e.staffUsername === "api-token" && !e.staffId ? t("audit.apiToken") : (e.staffUsername ?? t("common.none"))}</td>
-                  <td>
-                    <code>{e.action}</code>
-                  </td>
-                  <td>{e.target ?? t("common.none")}</td>
-                  <td>{e.before ? <pre>{e.before}</pre> : t("common.none")}</td>
-                  <td>{e.after ? <pre>{e.after}</pre> : t("common.none")}</td>
-                  <td>
-                    {e.ip ?? t("common.none")}
-                    {e.userAgent && <div className="muted">{e.userAgent.slice(0, 80)}</div>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("audit.title")}
+        testId="audit-table"
+        empty={<p className="empty">{t("audit.empty")}</p>}
+        rows={items}
+        rowKey={(e) => e.id}
+        rowProps={(e) => ({ "data-action": e.action })}
+        columns={[
+          { header: t("audit.when"), cell: (e) => formatDateTime(e.createdAt) },
+          {
+            header: t("audit.who"),
+            cell: (e) => (e.staffUsername === "api-token" && !e.staffId ? t("audit.apiToken") : (e.staffUsername ?? t("common.none"))),
+          },
+          { header: t("audit.action"), cell: (e) => <code>{e.action}</code> },
+          { header: t("audit.target"), cell: (e) => e.target ?? t("common.none") },
+          { header: t("audit.before"), cell: (e) => (e.before ? <pre>{e.before}</pre> : t("common.none")) },
+          { header: t("audit.after"), cell: (e) => (e.after ? <pre>{e.after}</pre> : t("common.none")) },
+          {
+            header: t("audit.from"),
+            cell: (e) => (
+              <>
+                {e.ip ?? t("common.none")}
+                {e.userAgent && <div className="muted">{e.userAgent.slice(0, 80)}</div>}
+              </>
+            ),
+          },
+        ]}
+      />
       <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/audit" query={action ? { action } : undefined} />
     </section>
   );

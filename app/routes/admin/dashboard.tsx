@@ -5,7 +5,7 @@ import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { requireStaff } from "~/lib/staff.server";
 import type { Route } from "./+types/dashboard";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 
 /** Today (Vientiane day) at a glance: money in and out, what waits for staff or for a provider, provider failures and errors. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -102,61 +102,42 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </article>
       </div>
       <h2>{t("dashboard.providerFailures")}</h2>
-      {d.providerFailures.length === 0 ? (
-        <p className="muted" data-testid="dash-no-provider-failures">
-          {t("dashboard.noProviderFailures")}
-        </p>
-      ) : (
-        <TableWrap label={t("dashboard.providerFailures")}>
-          <table className="admin-table" data-testid="dash-provider-failures">
-            <thead>
-              <tr>
-                <th scope="col">{t("dashboard.provider")}</th>
-                <th scope="col">{t("dashboard.timeouts")}</th>
-                <th scope="col">{t("dashboard.errors")}</th>
-                <th scope="col">{t("dashboard.lastFailure")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.providerFailures.map((f) => (
-                <tr key={f.provider} data-provider={f.provider}>
-                  <td>{t(`common:providers.${f.provider}`, { defaultValue: f.provider })}</td>
-                  <td data-testid="dash-timeouts">{f.timeouts}</td>
-                  <td data-testid="dash-errors">{f.errors}</td>
-                  <td>{formatDateTime(new Date(f.lastFailureAt))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("dashboard.providerFailures")}
+        testId="dash-provider-failures"
+        empty={
+          <p className="muted" data-testid="dash-no-provider-failures">
+            {t("dashboard.noProviderFailures")}
+          </p>
+        }
+        rows={d.providerFailures}
+        rowKey={(f) => f.provider}
+        rowProps={(f) => ({ "data-provider": f.provider })}
+        columns={[
+          { header: t("dashboard.provider"), cell: (f) => t(`common:providers.${f.provider}`, { defaultValue: f.provider }) },
+          { header: t("dashboard.timeouts"), td: { "data-testid": "dash-timeouts" }, cell: (f) => f.timeouts },
+          { header: t("dashboard.errors"), td: { "data-testid": "dash-errors" }, cell: (f) => f.errors },
+          { header: t("dashboard.lastFailure"), cell: (f) => formatDateTime(new Date(f.lastFailureAt)) },
+        ]}
+      />
       <h2>{t("dashboard.providerErrors")}</h2>
-      {d.providerErrors.length === 0 ? (
-        <p className="muted" data-testid="dash-no-errors">
-          {t("dashboard.noErrors")}
-        </p>
-      ) : (
-        <TableWrap label={t("dashboard.providerErrors")}>
-          <table className="admin-table" data-testid="dash-provider-errors">
-            <thead>
-              <tr>
-                <th scope="col">{t("dashboard.provider")}</th>
-                <th scope="col">{t("dashboard.failedDepositsToday")}</th>
-                <th scope="col">{t("dashboard.failedWithdrawalsToday")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.providerErrors.map((e) => (
-                <tr key={e.provider} data-provider={e.provider}>
-                  <td>{t(`common:providers.${e.provider}`, { defaultValue: e.provider })}</td>
-                  <td>{e.failedDeposits}</td>
-                  <td>{e.failedWithdrawals}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("dashboard.providerErrors")}
+        testId="dash-provider-errors"
+        empty={
+          <p className="muted" data-testid="dash-no-errors">
+            {t("dashboard.noErrors")}
+          </p>
+        }
+        rows={d.providerErrors}
+        rowKey={(e) => e.provider}
+        rowProps={(e) => ({ "data-provider": e.provider })}
+        columns={[
+          { header: t("dashboard.provider"), cell: (e) => t(`common:providers.${e.provider}`, { defaultValue: e.provider }) },
+          { header: t("dashboard.failedDepositsToday"), cell: (e) => e.failedDeposits },
+          { header: t("dashboard.failedWithdrawalsToday"), cell: (e) => e.failedWithdrawals },
+        ]}
+      />
     </section>
   );
 }

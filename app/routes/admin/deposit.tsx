@@ -5,7 +5,7 @@ import { getDepositDetail, retryDeposit } from "../../../workers/services/admin-
 import { formatRate } from "../../../workers/core/money";
 import { splitWitness } from "../../../workers/services/bank-transactions";
 import { BankWitnesses } from "~/components/bank-witnesses";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -138,32 +138,25 @@ export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
       {witnesses.length > 0 && <BankWitnesses witnesses={witnesses} splitAction={canSplit ? `/admin/deposits/${row.code}` : undefined} />}
 
       <h2>{t("deposits.ledger")}</h2>
-      {ledger.length === 0 ? (
-        <p>{t("deposits.ledgerEmpty")}</p>
-      ) : (
-        <TableWrap label={t("deposits.ledger")}>
-          <table className="admin-table" data-testid="deposit-ledger">
-            <thead>
-              <tr>
-                <th scope="col">{t("deposits.entry")}</th>
-                <th scope="col">{t("deposits.account")}</th>
-                <th scope="col">{t("deposits.amount")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ledger.map((l, i) => (
-                <tr key={i}>
-                  <td>{l.entry}</td>
-                  <td>{l.account}</td>
-                  <td>
-                    {minorToText(l.amountMinor)} {l.currency}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("deposits.ledger")}
+        testId="deposit-ledger"
+        empty={<p>{t("deposits.ledgerEmpty")}</p>}
+        rows={ledger}
+        rowKey={(_, i) => i}
+        columns={[
+          { header: t("deposits.entry"), cell: (l) => l.entry },
+          { header: t("deposits.account"), cell: (l) => l.account },
+          {
+            header: t("deposits.amount"),
+            cell: (l) => (
+              <>
+                {minorToText(l.amountMinor)} {l.currency}
+              </>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

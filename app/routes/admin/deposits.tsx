@@ -4,7 +4,7 @@ import { DEPOSIT_FLAGS, listDeposits } from "../../../workers/services/admin-dep
 import { ORDER_STATUSES } from "../../../workers/core/orders";
 import { PROVIDERS } from "../../../workers/core/providers";
 import { AdminPager } from "~/components/admin";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
@@ -90,44 +90,24 @@ export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
         </a>
       </Form>
       <p>{t("deposits.count", { count: total })}</p>
-      {items.length === 0 ? (
-        <p data-testid="deposits-empty">{t("deposits.empty")}</p>
-      ) : (
-        <TableWrap label={t("deposits.title")}>
-          <table className="admin-table" data-testid="deposits-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("deposits.code")}</th>
-                <th scope="col">{t("deposits.createdAt")}</th>
-                <th scope="col">{t("deposits.player")}</th>
-                <th scope="col">{t("deposits.provider")}</th>
-                <th scope="col">{t("deposits.amount")}</th>
-                <th scope="col">{t("deposits.credit")}</th>
-                <th scope="col">{t("deposits.status")}</th>
-                <th scope="col">{t("deposits.flag")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((d) => (
-                <tr key={d.code} data-code={d.code} data-status={d.status}>
-                  <td>
-                    <Link to={`/admin/deposits/${d.code}`}>{d.code}</Link>
-                  </td>
-                  <td>{formatDateTime(d.createdAt)}</td>
-                  <td>
-                    <Link to={`/admin/players/${d.playerId}`}>{d.username}</Link>
-                  </td>
-                  <td>{d.provider}</td>
-                  <td>{formatMoney(d.amount, "LAK")}</td>
-                  <td>{formatMoney(d.credit, "THB")}</td>
-                  <td>{d.status}</td>
-                  <td>{d.flag ?? t("common.none")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("deposits.title")}
+        testId="deposits-table"
+        empty={<p data-testid="deposits-empty">{t("deposits.empty")}</p>}
+        rows={items}
+        rowKey={(d) => d.code}
+        rowProps={(d) => ({ "data-code": d.code, "data-status": d.status })}
+        columns={[
+          { header: t("deposits.code"), cell: (d) => <Link to={`/admin/deposits/${d.code}`}>{d.code}</Link> },
+          { header: t("deposits.createdAt"), cell: (d) => formatDateTime(d.createdAt) },
+          { header: t("deposits.player"), cell: (d) => <Link to={`/admin/players/${d.playerId}`}>{d.username}</Link> },
+          { header: t("deposits.provider"), cell: (d) => d.provider },
+          { header: t("deposits.amount"), cell: (d) => formatMoney(d.amount, "LAK") },
+          { header: t("deposits.credit"), cell: (d) => formatMoney(d.credit, "THB") },
+          { header: t("deposits.status"), cell: (d) => d.status },
+          { header: t("deposits.flag"), cell: (d) => d.flag ?? t("common.none") },
+        ]}
+      />
       <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/deposits" query={query} />
     </section>
   );

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { sharedFingerprints } from "../../../workers/services/admin-fingerprints";
 import { AdminPager } from "~/components/admin";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
@@ -38,34 +38,19 @@ export default function AdminFingerprints({ loaderData }: Route.ComponentProps) 
               <p>
                 {t("fingerprints.firstSeen")}: {formatDateTime(f.firstSeenAt)} · {t("fingerprints.lastSeen")}: {formatDateTime(f.lastSeenAt)}
               </p>
-              <TableWrap label={`${t("fingerprints.device")} ${f.fingerprint.slice(0, 16)}`}>
-                <table className="admin-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t("players.username")}</th>
-                      <th scope="col">{t("players.displayName")}</th>
-                      <th scope="col">{t("players.status")}</th>
-                      <th scope="col">{t("fingerprints.firstSeen")}</th>
-                      <th scope="col">{t("fingerprints.lastSeen")}</th>
-                      <th scope="col">{t("fingerprints.seenCount")}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {f.accounts.map((a) => (
-                      <tr key={a.playerId}>
-                        <td>
-                          <Link to={`/admin/players/${a.playerId}`}>{a.username}</Link>
-                        </td>
-                        <td>{a.displayName}</td>
-                        <td>{t(`players.statuses.${a.status}`)}</td>
-                        <td>{formatDateTime(a.firstSeenAt)}</td>
-                        <td>{formatDateTime(a.lastSeenAt)}</td>
-                        <td>{a.seenCount}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableWrap>
+              <AdminTable
+                label={`${t("fingerprints.device")} ${f.fingerprint.slice(0, 16)}`}
+                rows={f.accounts}
+                rowKey={(a) => a.playerId}
+                columns={[
+                  { header: t("players.username"), cell: (a) => <Link to={`/admin/players/${a.playerId}`}>{a.username}</Link> },
+                  { header: t("players.displayName"), cell: (a) => a.displayName },
+                  { header: t("players.status"), cell: (a) => t(`players.statuses.${a.status}`) },
+                  { header: t("fingerprints.firstSeen"), cell: (a) => formatDateTime(a.firstSeenAt) },
+                  { header: t("fingerprints.lastSeen"), cell: (a) => formatDateTime(a.lastSeenAt) },
+                  { header: t("fingerprints.seenCount"), cell: (a) => a.seenCount },
+                ]}
+              />
             </li>
           ))}
         </ul>

@@ -20,7 +20,7 @@ import { ForwarderCreateSchema, ForwarderHoldSchema, ForwarderLimitsSchema, Forw
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/forwarder";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 
 /**
  * The notification forwarder (issue 14): per own-account channel a URL and a secret for the
@@ -122,56 +122,54 @@ export default function ForwarderPage({ loaderData, actionData }: Route.Componen
 
       <h2>{t("forwarder.holdsTitle")}</h2>
       <p className="muted">{t("forwarder.holdsIntro")}</p>
-      {holds.length === 0 ? (
-        <p className="muted" data-testid="forwarder-no-holds">
-          {t("forwarder.noHolds")}
-        </p>
-      ) : (
-        <TableWrap label={t("forwarder.holdsTitle")}>
-          <table className="admin-table admin-table-cards" data-testid="forwarder-holds">
-            <thead>
-              <tr>
-                <th scope="col">{t("forwarder.channel")}</th>
-                <th scope="col">{t("forwarder.amount")}</th>
-                <th scope="col">{t("forwarder.bankTime")}</th>
-                <th scope="col">{t("forwarder.text")}</th>
-                <th scope="col">{t("common.actions")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {holds.map((h) => (
-                <tr key={h.id} data-hold={h.id}>
-                  <td data-label={t("forwarder.channel")}>{h.channelCode}</td>
-                  <td data-label={t("forwarder.amount")}>{formatMoney(h.amount, "LAK")}</td>
-                  <td data-label={t("forwarder.bankTime")}>{formatDateTime(new Date(h.bankTime))}</td>
-                  <td data-label={t("forwarder.text")}>
-                    <small>{h.sender}</small>
-                    <pre className="admin-raw">{h.raw}</pre>
-                  </td>
-                  <td data-label={t("common.actions")}>
-                    <div className="form-actions">
-                      {(["confirm", "reject"] as const).map((decision) => (
-                        <Form method="post" key={decision} className="admin-inline-form">
-                          <input type="hidden" name="intent" value="hold" />
-                          <input type="hidden" name="holdId" value={h.id} />
-                          <input type="hidden" name="decision" value={decision} />
-                          <button
-                            type="submit"
-                            className={`button button-small${decision === "reject" ? " button-danger" : " button-primary"}`}
-                            data-testid={`hold-${decision}`}
-                          >
-                            {t(`forwarder.${decision}`)}
-                          </button>
-                        </Form>
-                      ))}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("forwarder.holdsTitle")}
+        cards
+        testId="forwarder-holds"
+        empty={
+          <p className="muted" data-testid="forwarder-no-holds">
+            {t("forwarder.noHolds")}
+          </p>
+        }
+        rows={holds}
+        rowKey={(h) => h.id}
+        rowProps={(h) => ({ "data-hold": h.id })}
+        columns={[
+          { header: t("forwarder.channel"), cell: (h) => h.channelCode },
+          { header: t("forwarder.amount"), cell: (h) => formatMoney(h.amount, "LAK") },
+          { header: t("forwarder.bankTime"), cell: (h) => formatDateTime(new Date(h.bankTime)) },
+          {
+            header: t("forwarder.text"),
+            cell: (h) => (
+              <>
+                <small>{h.sender}</small>
+                <pre className="admin-raw">{h.raw}</pre>
+              </>
+            ),
+          },
+          {
+            header: t("common.actions"),
+            cell: (h) => (
+              <div className="form-actions">
+                {(["confirm", "reject"] as const).map((decision) => (
+                  <Form method="post" key={decision} className="admin-inline-form">
+                    <input type="hidden" name="intent" value="hold" />
+                    <input type="hidden" name="holdId" value={h.id} />
+                    <input type="hidden" name="decision" value={decision} />
+                    <button
+                      type="submit"
+                      className={`button button-small${decision === "reject" ? " button-danger" : " button-primary"}`}
+                      data-testid={`hold-${decision}`}
+                    >
+                      {t(`forwarder.${decision}`)}
+                    </button>
+                  </Form>
+                ))}
+              </div>
+            ),
+          },
+        ]}
+      />
 
       {isOwner && (
         <>

@@ -9,7 +9,7 @@ import { MarkPaidSchema } from "~/lib/schemas/open-deposits";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/open-deposits";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 
 /**
  * Open deposits into the agency's own bank account (cashier and owner): each order with the
@@ -74,86 +74,94 @@ export default function OpenDeposits({ loaderData, actionData }: Route.Component
       <title>{t("openDeposits.title")}</title>
       <h1>{t("openDeposits.title")}</h1>
       <p className="muted">{t("openDeposits.intro", { count: items.length })}</p>
-      {items.length === 0 ? (
-        <p className="empty" data-testid="open-deposits-empty">
-          {t("openDeposits.empty")}
-        </p>
-      ) : (
-        <TableWrap label={t("openDeposits.title")}>
-          <table className="admin-table admin-table-cards" data-testid="open-deposits">
-            <thead>
-              <tr>
-                <th scope="col">{t("openDeposits.code")}</th>
-                <th scope="col">{t("openDeposits.player")}</th>
-                <th scope="col">{t("openDeposits.payAmount")}</th>
-                <th scope="col">{t("openDeposits.created")}</th>
-                <th scope="col">{t("openDeposits.expires")}</th>
-                <th scope="col">{t("openDeposits.markPaid")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((o) => {
-                const mine = answer?.code === o.code ? answer : undefined;
-                const idField = `txn-${o.code}`;
-                const timeField = `time-${o.code}`;
-                return (
-                  <tr key={o.code} data-code={o.code}>
-                    <td data-label={t("openDeposits.code")}>
-                      <Link to={`/admin/deposits/${o.code}`}>{o.code}</Link>
-                      <br />
-                      <span className="muted">{o.channelCode}</span>
-                    </td>
-                    <td data-label={t("openDeposits.player")}>
-                      {o.username ? <Link to={`/admin/players/${o.playerId}`}>{o.username}</Link> : t("common.none")}
-                    </td>
-                    <td data-label={t("openDeposits.payAmount")}>
-                      <strong data-testid="pay-amount">{formatMoney(o.payAmount, "LAK")}</strong>
-                      <br />
-                      <span className="muted">{t("openDeposits.asked", { amount: formatMoney(o.askedAmount, "LAK") })}</span>
-                    </td>
-                    <td data-label={t("openDeposits.created")}>{formatDateTime(o.createdAt)}</td>
-                    <td data-label={t("openDeposits.expires")}>
-                      {formatDateTime(o.expiresAt)}
-                      {o.expired && (
-                        <>
-                          <br />
-                          <span className="badge">{t("openDeposits.expired")}</span>
-                        </>
-                      )}
-                    </td>
-                    <td data-label={t("openDeposits.markPaid")}>
-                      <Form method="post" className="inline-form" aria-label={t("openDeposits.markPaidFor", { code: o.code })}>
-                        <input type="hidden" name="orderCode" value={o.code} />
-                        <label htmlFor={idField}>{t("openDeposits.bankTransactionId")}</label>
-                        <input
-                          id={idField}
-                          name="bankTransactionId"
-                          required
-                          maxLength={80}
-                          autoComplete="off"
-                          defaultValue={mine?.bankTransactionId ?? ""}
-                          aria-invalid={mine ? true : undefined}
-                          aria-describedby={mine ? `err-${o.code}` : undefined}
-                        />
-                        <label htmlFor={timeField}>{t("openDeposits.bankTime")}</label>
-                        <input id={timeField} name="bankTime" type="datetime-local" required defaultValue={mine?.bankTime || vientianeNow(now)} />
-                        <button type="submit" className="button button-primary">
-                          {t("openDeposits.markPaid")}
-                        </button>
-                        {mine && (
-                          <p className="field-error" id={`err-${o.code}`} role="alert" data-testid="mark-paid-error">
-                            {mine.message}
-                          </p>
-                        )}
-                      </Form>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("openDeposits.title")}
+        cards
+        testId="open-deposits"
+        empty={
+          <p className="empty" data-testid="open-deposits-empty">
+            {t("openDeposits.empty")}
+          </p>
+        }
+        rows={items}
+        rowKey={(o) => o.code}
+        rowProps={(o) => ({ "data-code": o.code })}
+        columns={[
+          {
+            header: t("openDeposits.code"),
+            cell: (o) => (
+              <>
+                <Link to={`/admin/deposits/${o.code}`}>{o.code}</Link>
+                <br />
+                <span className="muted">{o.channelCode}</span>
+              </>
+            ),
+          },
+          {
+            header: t("openDeposits.player"),
+            cell: (o) => (o.username ? <Link to={`/admin/players/${o.playerId}`}>{o.username}</Link> : t("common.none")),
+          },
+          {
+            header: t("openDeposits.payAmount"),
+            cell: (o) => (
+              <>
+                <strong data-testid="pay-amount">{formatMoney(o.payAmount, "LAK")}</strong>
+                <br />
+                <span className="muted">{t("openDeposits.asked", { amount: formatMoney(o.askedAmount, "LAK") })}</span>
+              </>
+            ),
+          },
+          { header: t("openDeposits.created"), cell: (o) => formatDateTime(o.createdAt) },
+          {
+            header: t("openDeposits.expires"),
+            cell: (o) => (
+              <>
+                {formatDateTime(o.expiresAt)}
+                {o.expired && (
+                  <>
+                    <br />
+                    <span className="badge">{t("openDeposits.expired")}</span>
+                  </>
+                )}
+              </>
+            ),
+          },
+          { header: t("openDeposits.markPaid"), cell: (o) => <MarkPaidForm code={o.code} now={now} answer={answer?.code === o.code ? answer : undefined} /> },
+        ]}
+      />
     </section>
+  );
+}
+
+/** A cashier's "mark paid" of one open order: the bank's transaction id and time, a plain POST. */
+function MarkPaidForm({ code, now, answer: mine }: { code: string; now: string; answer: ActionData | undefined }) {
+  const { t } = useTranslation("admin");
+  const idField = `txn-${code}`;
+  const timeField = `time-${code}`;
+  return (
+    <Form method="post" className="inline-form" aria-label={t("openDeposits.markPaidFor", { code })}>
+      <input type="hidden" name="orderCode" value={code} />
+      <label htmlFor={idField}>{t("openDeposits.bankTransactionId")}</label>
+      <input
+        id={idField}
+        name="bankTransactionId"
+        required
+        maxLength={80}
+        autoComplete="off"
+        defaultValue={mine?.bankTransactionId ?? ""}
+        aria-invalid={mine ? true : undefined}
+        aria-describedby={mine ? `err-${code}` : undefined}
+      />
+      <label htmlFor={timeField}>{t("openDeposits.bankTime")}</label>
+      <input id={timeField} name="bankTime" type="datetime-local" required defaultValue={mine?.bankTime || vientianeNow(now)} />
+      <button type="submit" className="button button-primary">
+        {t("openDeposits.markPaid")}
+      </button>
+      {mine && (
+        <p className="field-error" id={`err-${code}`} role="alert" data-testid="mark-paid-error">
+          {mine.message}
+        </p>
+      )}
+    </Form>
   );
 }

@@ -12,7 +12,7 @@ import {
 } from "../../../workers/services/admin-payments";
 import { AdminPager } from "~/components/admin";
 import { BankWitnesses } from "~/components/bank-witnesses";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -290,49 +290,41 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
       </Form>
 
       <p>{t("payments.count", { count: total })}</p>
-      {items.length === 0 ? (
-        <p data-testid="payments-empty">{t("payments.empty")}</p>
-      ) : (
-        <TableWrap label={t("payments.title")}>
-          <table className="admin-table admin-table-cards" data-testid="payments-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("payments.bankTime")}</th>
-                <th scope="col">{t("payments.kind")}</th>
-                <th scope="col">{t("payments.reference")}</th>
-                <th scope="col">{t("payments.amount")}</th>
-                <th scope="col">{t("payments.orderPlayer")}</th>
-                <th scope="col">{t("payments.status")}</th>
-                <th scope="col">{t("common.actions")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((p) => (
-                <tr key={p.id} data-reference={p.reference}>
-                  <td data-label={t("payments.bankTime")}>
-                    {/* the bank's time first (a statement row of 16:31 imported at 19:31 shows 16:31); when it was recorded beneath */}
-                    {p.bankTime ? formatDateTime(new Date(p.bankTime)) : formatDateTime(p.receivedAt)}
-                    {p.bankTime ? (
-                      <small className="muted" data-testid="payment-recorded">
-                        <br />
-                        {t("payments.recordedAt")} {formatDateTime(p.receivedAt)}
-                      </small>
-                    ) : null}
-                  </td>
-                  <td data-label={t("payments.kind")}>{kindLabel(t, p.kind)}</td>
-                  <td data-label={t("payments.reference")}>{p.reference}</td>
-                  <td data-label={t("payments.amount")}>{p.amount ? formatMoney(p.amount, "LAK") : t("payments.amountUnknown")}</td>
-                  <td data-label={t("payments.orderPlayer")}>{p.orderUsername ?? t("common.none")}</td>
-                  <td data-label={t("payments.status")}>{t(`payments.statuses.${p.status}`)}</td>
-                  <td data-label={t("common.actions")}>
-                    <a href={`/admin/payments?id=${encodeURIComponent(p.id)}${status ? `&status=${status}` : ""}`}>{t("payments.open")}</a>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("payments.title")}
+        cards
+        testId="payments-table"
+        empty={<p data-testid="payments-empty">{t("payments.empty")}</p>}
+        rows={items}
+        rowKey={(p) => p.id}
+        rowProps={(p) => ({ "data-reference": p.reference })}
+        columns={[
+          {
+            header: t("payments.bankTime"),
+            cell: (p) => (
+              <>
+                {/* the bank's time first (a statement row of 16:31 imported at 19:31 shows 16:31); when it was recorded beneath */}
+                {p.bankTime ? formatDateTime(new Date(p.bankTime)) : formatDateTime(p.receivedAt)}
+                {p.bankTime ? (
+                  <small className="muted" data-testid="payment-recorded">
+                    <br />
+                    {t("payments.recordedAt")} {formatDateTime(p.receivedAt)}
+                  </small>
+                ) : null}
+              </>
+            ),
+          },
+          { header: t("payments.kind"), cell: (p) => kindLabel(t, p.kind) },
+          { header: t("payments.reference"), cell: (p) => p.reference },
+          { header: t("payments.amount"), cell: (p) => (p.amount ? formatMoney(p.amount, "LAK") : t("payments.amountUnknown")) },
+          { header: t("payments.orderPlayer"), cell: (p) => p.orderUsername ?? t("common.none") },
+          { header: t("payments.status"), cell: (p) => t(`payments.statuses.${p.status}`) },
+          {
+            header: t("common.actions"),
+            cell: (p) => <a href={`/admin/payments?id=${encodeURIComponent(p.id)}${status ? `&status=${status}` : ""}`}>{t("payments.open")}</a>,
+          },
+        ]}
+      />
       <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/payments" query={status ? { status } : {}} />
     </section>
   );

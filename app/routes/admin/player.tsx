@@ -7,7 +7,7 @@ import { endPlayerSessions, getPlayerDetail, lockPlayer, resetPlayerPassword, un
 import { replaceBankAccount } from "../../../workers/services/bank-replace";
 import { BANKS } from "../../../workers/core/banks";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -101,6 +101,7 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
   const [bankForm, bankFields] = useSchemaForm("bank-replace", StaffBankReplaceSchema, actionData?.bankReplace, { intent: "bank-replace-review" });
   const review = actionData?.bankReview ?? null;
   const here = `/admin/players/${player.id}`;
+  const none = <p>{t("players.none")}</p>;
   return (
     <section>
       <title>{`${t("players.detailTitle")} ${player.username}`}</title>
@@ -268,92 +269,81 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
       </div>
 
       <h2>{t("players.deposits")}</h2>
-      <SimpleTable
+      <AdminTable
         label={t("players.deposits")}
-        empty={t("players.none")}
-        head={[
-          t("deposits.code"),
-          t("deposits.createdAt"),
-          t("deposits.provider"),
-          t("deposits.amount"),
-          t("deposits.credit"),
-          t("deposits.status"),
-          t("deposits.flag"),
+        empty={none}
+        rows={deposits}
+        rowKey={(d) => d.code}
+        columns={[
+          { header: t("deposits.code"), cell: (d) => <Link to={`/admin/deposits/${d.code}`}>{d.code}</Link> },
+          { header: t("deposits.createdAt"), cell: (d) => formatDateTime(d.createdAt) },
+          { header: t("deposits.provider"), cell: (d) => d.provider },
+          { header: t("deposits.amount"), cell: (d) => formatMoney(d.amount, "LAK") },
+          { header: t("deposits.credit"), cell: (d) => formatMoney(d.credit, "THB") },
+          { header: t("deposits.status"), cell: (d) => d.status },
+          { header: t("deposits.flag"), cell: (d) => d.flag ?? "—" },
         ]}
-        rows={deposits.map((d) => [
-          <Link key="c" to={`/admin/deposits/${d.code}`}>
-            {d.code}
-          </Link>,
-          formatDateTime(d.createdAt),
-          d.provider,
-          formatMoney(d.amount, "LAK"),
-          formatMoney(d.credit, "THB"),
-          d.status,
-          d.flag ?? "—",
-        ])}
       />
       <h2>{t("players.withdrawals")}</h2>
-      <SimpleTable
+      <AdminTable
         label={t("players.withdrawals")}
-        empty={t("players.none")}
-        head={[
-          t("deposits.code"),
-          t("deposits.createdAt"),
-          t("deposits.provider"),
-          t("deposits.credit"),
-          t("players.received"),
-          t("deposits.status"),
-          t("players.reason"),
+        empty={none}
+        rows={withdrawals}
+        rowKey={(w) => w.code}
+        columns={[
+          { header: t("deposits.code"), cell: (w) => w.code },
+          { header: t("deposits.createdAt"), cell: (w) => formatDateTime(w.createdAt) },
+          { header: t("deposits.provider"), cell: (w) => w.provider },
+          { header: t("deposits.credit"), cell: (w) => formatMoney(w.credit, "THB") },
+          { header: t("players.received"), cell: (w) => formatMoney(w.received, "LAK") },
+          { header: t("deposits.status"), cell: (w) => `${w.status} (${w.review})` },
+          { header: t("players.reason"), cell: (w) => w.reason ?? "—" },
         ]}
-        rows={withdrawals.map((w) => [
-          w.code,
-          formatDateTime(w.createdAt),
-          w.provider,
-          formatMoney(w.credit, "THB"),
-          formatMoney(w.received, "LAK"),
-          `${w.status} (${w.review})`,
-          w.reason ?? "—",
-        ])}
       />
       <h2>{t("players.promotions")}</h2>
-      <SimpleTable
+      <AdminTable
         label={t("players.promotions")}
-        empty={t("players.none")}
-        head={[t("players.promotion"), t("players.claimedAt"), t("deposits.provider"), t("deposits.status"), t("players.bonus"), t("deposits.code")]}
-        rows={promotions.map((p) => [
-          p.promotionId,
-          formatDateTime(p.claimedAt),
-          p.provider,
-          p.status,
-          p.bonus ? formatMoney(p.bonus, "THB") : "—",
-          p.depositCode ?? "—",
-        ])}
+        empty={none}
+        rows={promotions}
+        rowKey={(_, i) => i}
+        columns={[
+          { header: t("players.promotion"), cell: (p) => p.promotionId },
+          { header: t("players.claimedAt"), cell: (p) => formatDateTime(p.claimedAt) },
+          { header: t("deposits.provider"), cell: (p) => p.provider },
+          { header: t("deposits.status"), cell: (p) => p.status },
+          { header: t("players.bonus"), cell: (p) => (p.bonus ? formatMoney(p.bonus, "THB") : "—") },
+          { header: t("deposits.code"), cell: (p) => p.depositCode ?? "—" },
+        ]}
       />
       <h2>{t("players.sessions")}</h2>
-      <SimpleTable
+      <AdminTable
         label={t("players.sessions")}
-        empty={t("players.none")}
-        head={[t("players.signedIn"), t("players.lastSeen"), t("players.ip"), t("players.device")]}
-        rows={sessions.map((s) => [formatDateTime(new Date(s.createdAt)), formatDateTime(new Date(s.lastSeenAt)), s.ip ?? "—", s.userAgent ?? "—"])}
+        empty={none}
+        rows={sessions}
+        rowKey={(_, i) => i}
+        columns={[
+          { header: t("players.signedIn"), cell: (s) => formatDateTime(new Date(s.createdAt)) },
+          { header: t("players.lastSeen"), cell: (s) => formatDateTime(new Date(s.lastSeenAt)) },
+          { header: t("players.ip"), cell: (s) => s.ip ?? "—" },
+          { header: t("players.device"), cell: (s) => s.userAgent ?? "—" },
+        ]}
       />
       <h2>{t("players.fingerprints")}</h2>
-      <SimpleTable
+      <AdminTable
         label={t("players.fingerprints")}
-        empty={t("players.none")}
-        head={[t("fingerprints.device"), t("fingerprints.firstSeen"), t("fingerprints.lastSeen"), t("fingerprints.seenCount"), t("players.sharedWith")]}
-        rows={fingerprints.map((f) => [
-          <code key="f">{f.fingerprint.slice(0, 16)}</code>,
-          formatDateTime(f.firstSeenAt),
-          formatDateTime(f.lastSeenAt),
-          String(f.seenCount),
-          f.sharedWith > 0 ? (
-            <Link key="s" to="/admin/fingerprints">
-              {t("players.sharedCount", { count: f.sharedWith })}
-            </Link>
-          ) : (
-            "—"
-          ),
-        ])}
+        empty={none}
+        rows={fingerprints}
+        rowKey={(f) => f.fingerprint}
+        columns={[
+          { header: t("fingerprints.device"), cell: (f) => <code>{f.fingerprint.slice(0, 16)}</code> },
+          { header: t("fingerprints.firstSeen"), cell: (f) => formatDateTime(f.firstSeenAt) },
+          { header: t("fingerprints.lastSeen"), cell: (f) => formatDateTime(f.lastSeenAt) },
+          { header: t("fingerprints.seenCount"), cell: (f) => f.seenCount },
+          {
+            header: t("players.sharedWith"),
+            cell: (f) => (f.sharedWith > 0 ? <Link to="/admin/fingerprints">{t("players.sharedCount", { count: f.sharedWith })}</Link> : "—"),
+          },
+        ]}
       />
     </section>
   );
@@ -392,33 +382,5 @@ function StaffLimits({ limits }: { limits: Route.ComponentProps["loaderData"]["l
         ))}
       </dl>
     </>
-  );
-}
-
-function SimpleTable({ label, head, rows, empty }: { label: string; head: string[]; rows: React.ReactNode[][]; empty: string }) {
-  if (rows.length === 0) return <p>{empty}</p>;
-  return (
-    <TableWrap label={label}>
-      <table className="admin-table">
-        <thead>
-          <tr>
-            {head.map((h) => (
-              <th key={h} scope="col">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((cells, i) => (
-            <tr key={i}>
-              {cells.map((c, j) => (
-                <td key={j}>{c}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
   );
 }

@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { searchPlayers } from "../../../workers/services/admin-players";
 import { AdminPager } from "~/components/admin";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
@@ -37,38 +37,22 @@ export default function AdminPlayers({ loaderData }: Route.ComponentProps) {
         </button>
       </Form>
       <p>{t("players.count", { count: total })}</p>
-      {items.length === 0 ? (
-        <p data-testid="players-empty">{t("players.empty")}</p>
-      ) : (
-        <TableWrap label={t("players.title")}>
-          <table className="admin-table" data-testid="players-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("players.username")}</th>
-                <th scope="col">{t("players.displayName")}</th>
-                <th scope="col">{t("players.phone")}</th>
-                <th scope="col">{t("players.bankAccount")}</th>
-                <th scope="col">{t("players.status")}</th>
-                <th scope="col">{t("players.lastLogin")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((p) => (
-                <tr key={p.id} data-username={p.username}>
-                  <td>
-                    <Link to={`/admin/players/${p.id}`}>{p.username}</Link>
-                  </td>
-                  <td>{p.displayName}</td>
-                  <td>{p.phone}</td>
-                  <td>{p.bankAccountNumber ?? t("common.none")}</td>
-                  <td>{t(`players.statuses.${p.status}`)}</td>
-                  <td>{p.lastLoginAt ? formatDateTime(p.lastLoginAt) : t("common.none")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("players.title")}
+        testId="players-table"
+        empty={<p data-testid="players-empty">{t("players.empty")}</p>}
+        rows={items}
+        rowKey={(p) => p.id}
+        rowProps={(p) => ({ "data-username": p.username })}
+        columns={[
+          { header: t("players.username"), cell: (p) => <Link to={`/admin/players/${p.id}`}>{p.username}</Link> },
+          { header: t("players.displayName"), cell: (p) => p.displayName },
+          { header: t("players.phone"), cell: (p) => p.phone },
+          { header: t("players.bankAccount"), cell: (p) => p.bankAccountNumber ?? t("common.none") },
+          { header: t("players.status"), cell: (p) => t(`players.statuses.${p.status}`) },
+          { header: t("players.lastLogin"), cell: (p) => (p.lastLoginAt ? formatDateTime(p.lastLoginAt) : t("common.none")) },
+        ]}
+      />
       <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/players" query={q ? { q } : {}} />
     </section>
   );

@@ -7,7 +7,7 @@ import { PromotionStatusSchema } from "~/lib/schemas/admin-promotion";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/promotions";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 
 /** The agency's promotions (owner only): list, activate/deactivate, links to edit and create. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -45,59 +45,54 @@ export default function AdminPromotions({ loaderData }: Route.ComponentProps) {
           {t("promotions.new")}
         </Link>
       </p>
-      {promotions.length === 0 ? (
-        <p className="empty">{t("promotions.none")}</p>
-      ) : (
-        <TableWrap label={t("promotions.title")}>
-          <table className="admin-table" data-testid="promotions-table">
-            <thead>
-              <tr>
-                <th scope="col">{t("promotions.form.sortOrder")}</th>
-                <th scope="col">{t("promotions.form.title")}</th>
-                <th scope="col">{t("promotions.form.bonus")}</th>
-                <th scope="col">{t("promotions.form.providers")}</th>
-                <th scope="col">{t("promotions.form.status")}</th>
-                <th scope="col">{t("common.actions")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {promotions.map((p) => (
-                <tr key={p.id} data-testid={`promotion-row-${p.id}`}>
-                  <td>{p.sortOrder}</td>
-                  <td>
-                    <Link to={`/admin/promotions/${p.id}`} lang="lo">
-                      {p.title.lo}
-                    </Link>
-                  </td>
-                  <td>
-                    {p.bonusKind === "PERCENT"
-                      ? t("promotions.percentBonus", { value: p.bonusValue, cap: p.bonusCap })
-                      : t("promotions.fixedBonus", { value: p.bonusValue })}
-                  </td>
-                  <td>{p.providers.map((code) => t(`settings.providers.names.${code}`)).join(", ")}</td>
-                  <td>
-                    <span className={`status ${p.status === "ACTIVE" ? "status-green" : "status-grey"}`}>{t(`promotions.statuses.${p.status}`)}</span>
-                  </td>
-                  <td>
-                    <Form method="post" className="admin-inline-form">
-                      <input type="hidden" name="id" value={p.id} />
-                      <input type="hidden" name="version" value={p.updatedAt} />
-                      <input type="hidden" name="status" value={p.status === "ACTIVE" ? "INACTIVE" : "ACTIVE"} />
-                      <button
-                        type="submit"
-                        className="button button-small"
-                        aria-label={`${p.status === "ACTIVE" ? t("promotions.deactivate") : t("promotions.activate")}: ${p.title.lo}`}
-                      >
-                        {p.status === "ACTIVE" ? t("promotions.deactivate") : t("promotions.activate")}
-                      </button>
-                    </Form>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("promotions.title")}
+        testId="promotions-table"
+        empty={<p className="empty">{t("promotions.none")}</p>}
+        rows={promotions}
+        rowKey={(p) => p.id}
+        rowProps={(p) => ({ "data-testid": `promotion-row-${p.id}` })}
+        columns={[
+          { header: t("promotions.form.sortOrder"), cell: (p) => p.sortOrder },
+          {
+            header: t("promotions.form.title"),
+            cell: (p) => (
+              <Link to={`/admin/promotions/${p.id}`} lang="lo">
+                {p.title.lo}
+              </Link>
+            ),
+          },
+          {
+            header: t("promotions.form.bonus"),
+            cell: (p) =>
+              p.bonusKind === "PERCENT"
+                ? t("promotions.percentBonus", { value: p.bonusValue, cap: p.bonusCap })
+                : t("promotions.fixedBonus", { value: p.bonusValue }),
+          },
+          { header: t("promotions.form.providers"), cell: (p) => p.providers.map((code) => t(`settings.providers.names.${code}`)).join(", ") },
+          {
+            header: t("promotions.form.status"),
+            cell: (p) => <span className={`status ${p.status === "ACTIVE" ? "status-green" : "status-grey"}`}>{t(`promotions.statuses.${p.status}`)}</span>,
+          },
+          {
+            header: t("common.actions"),
+            cell: (p) => (
+              <Form method="post" className="admin-inline-form">
+                <input type="hidden" name="id" value={p.id} />
+                <input type="hidden" name="version" value={p.updatedAt} />
+                <input type="hidden" name="status" value={p.status === "ACTIVE" ? "INACTIVE" : "ACTIVE"} />
+                <button
+                  type="submit"
+                  className="button button-small"
+                  aria-label={`${p.status === "ACTIVE" ? t("promotions.deactivate") : t("promotions.activate")}: ${p.title.lo}`}
+                >
+                  {p.status === "ACTIVE" ? t("promotions.deactivate") : t("promotions.activate")}
+                </button>
+              </Form>
+            ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -10,7 +10,7 @@ import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { translate } from "~/lib/i18n.server";
 import type { Route } from "./+types/reconciliation";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 
 /**
  * Reconciliation of one bank day (issue 31 item 4, decision 047): the bank's credits and debits
@@ -107,65 +107,44 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
         {page.summary.waiting > 0 && <> · {t("reconciliation.waitingCount", { count: page.summary.waiting })}</>}
       </p>
 
-      <TableWrap label={t("reconciliation.summary")}>
-        <table className="admin-table" data-testid="reconciliation-summary">
-          <caption>{t("reconciliation.summary")}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t("reconciliation.csv.kind")}</th>
-              <th scope="col">{t("reconciliation.count")}</th>
-              <th scope="col">{t("reconciliation.kip")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {(
-              [
-                ["bankCredits", page.summary.bankCredits],
-                ["depositsReported", page.summary.depositsReported],
-                ["bankDebits", page.summary.bankDebits],
-                ["withdrawalsReported", page.summary.withdrawalsReported],
-              ] as const
-            ).map(([key, totals]) => (
-              <tr key={key} data-testid={`summary-${key}`}>
-                <th scope="row">{t(`reconciliation.totals.${key}`)}</th>
-                <td>{totals.n}</td>
-                <td>{kip(totals.kip)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
+      <AdminTable
+        label={t("reconciliation.summary")}
+        caption="shown"
+        testId="reconciliation-summary"
+        rows={
+          [
+            ["bankCredits", page.summary.bankCredits],
+            ["depositsReported", page.summary.depositsReported],
+            ["bankDebits", page.summary.bankDebits],
+            ["withdrawalsReported", page.summary.withdrawalsReported],
+          ] as const
+        }
+        rowKey={([key]) => key}
+        rowProps={([key]) => ({ "data-testid": `summary-${key}` })}
+        columns={[
+          { header: t("reconciliation.csv.kind"), rowHeader: true, cell: ([key]) => t(`reconciliation.totals.${key}`) },
+          { header: t("reconciliation.count"), cell: ([, totals]) => totals.n },
+          { header: t("reconciliation.kip"), cell: ([, totals]) => kip(totals.kip) },
+        ]}
+      />
 
       <h2>{t("reconciliation.providers")}</h2>
       <p className="muted">{t("reconciliation.providersHint")}</p>
-      {page.providers.length === 0 ? (
-        <p className="muted">{t("common.none")}</p>
-      ) : (
-        <TableWrap label={t("reconciliation.providers")}>
-          <table className="admin-table" data-testid="reconciliation-providers">
-            <thead>
-              <tr>
-                <th scope="col">{t("reconciliation.provider")}</th>
-                <th scope="col">{t("reconciliation.inByBank")}</th>
-                <th scope="col">{t("reconciliation.inByReports")}</th>
-                <th scope="col">{t("reconciliation.outByBank")}</th>
-                <th scope="col">{t("reconciliation.outByReports")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.providers.map((p) => (
-                <tr key={p.provider} data-provider={p.provider}>
-                  <th scope="row">{t(`common:providers.${p.provider}`, { defaultValue: p.provider })}</th>
-                  <td>{credit(p.inByBank)}</td>
-                  <td>{credit(p.inByReports)}</td>
-                  <td>{credit(p.outByBank)}</td>
-                  <td>{credit(p.outByReports)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("reconciliation.providers")}
+        testId="reconciliation-providers"
+        empty={<p className="muted">{t("common.none")}</p>}
+        rows={page.providers}
+        rowKey={(p) => p.provider}
+        rowProps={(p) => ({ "data-provider": p.provider })}
+        columns={[
+          { header: t("reconciliation.provider"), rowHeader: true, cell: (p) => t(`common:providers.${p.provider}`, { defaultValue: p.provider }) },
+          { header: t("reconciliation.inByBank"), cell: (p) => credit(p.inByBank) },
+          { header: t("reconciliation.inByReports"), cell: (p) => credit(p.inByReports) },
+          { header: t("reconciliation.outByBank"), cell: (p) => credit(p.outByBank) },
+          { header: t("reconciliation.outByReports"), cell: (p) => credit(p.outByReports) },
+        ]}
+      />
 
       <h2>{t("reconciliation.differences")}</h2>
       <p className="muted" data-testid="credited-twice" data-count={twice.length}>
@@ -264,38 +243,32 @@ function LineFacts({ t, line }: { t: T; line: Line }) {
 
 function LineTable({ t, lines, testId }: { t: T; lines: Line[]; testId: string }) {
   return (
-    <TableWrap label={t(`reconciliation.${testId}`)}>
-      <table className="admin-table" data-testid={testId}>
-        <thead>
-          <tr>
-            <th scope="col">{t("reconciliation.csv.direction")}</th>
-            <th scope="col">{t("reconciliation.csv.amount")}</th>
-            <th scope="col">{t("reconciliation.csv.bankTime")}</th>
-            <th scope="col">{t("reconciliation.csv.order")}</th>
-            <th scope="col">{t("reconciliation.csv.resolution")}</th>
-            <th scope="col">{t("reconciliation.csv.sources")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {lines.map((l) => (
-            <tr key={l.key} data-key={l.key}>
-              <td>{t(`reconciliation.directions.${l.direction}`)}</td>
-              <td>{formatMoney(l.amount, "LAK")}</td>
-              <td>{l.bankTime !== null ? formatDateTime(new Date(l.bankTime)) : l.markedPaidAt !== null ? formatDateTime(new Date(l.markedPaidAt)) : ""}</td>
-              <td>{l.orderCode ?? l.transferId}</td>
-              <td>
-                {l.kind === "timing"
-                  ? t("reconciliation.timingLine", { bankDay: l.bankDay, reportsDay: l.reportsDay })
-                  : l.resolution
-                    ? t(`reconciliation.resolutions.${l.resolution}`)
-                    : ""}
-              </td>
-              <td>{l.sources.map((s) => t(`reconciliation.sources.${s}`)).join(" + ")}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <AdminTable
+      label={t(`reconciliation.${testId}`)}
+      testId={testId}
+      rows={lines}
+      rowKey={(l) => l.key}
+      rowProps={(l) => ({ "data-key": l.key })}
+      columns={[
+        { header: t("reconciliation.csv.direction"), cell: (l) => t(`reconciliation.directions.${l.direction}`) },
+        { header: t("reconciliation.csv.amount"), cell: (l) => formatMoney(l.amount, "LAK") },
+        {
+          header: t("reconciliation.csv.bankTime"),
+          cell: (l) => (l.bankTime !== null ? formatDateTime(new Date(l.bankTime)) : l.markedPaidAt !== null ? formatDateTime(new Date(l.markedPaidAt)) : ""),
+        },
+        { header: t("reconciliation.csv.order"), cell: (l) => l.orderCode ?? l.transferId },
+        {
+          header: t("reconciliation.csv.resolution"),
+          cell: (l) =>
+            l.kind === "timing"
+              ? t("reconciliation.timingLine", { bankDay: l.bankDay, reportsDay: l.reportsDay })
+              : l.resolution
+                ? t(`reconciliation.resolutions.${l.resolution}`)
+                : "",
+        },
+        { header: t("reconciliation.csv.sources"), cell: (l) => l.sources.map((s) => t(`reconciliation.sources.${s}`)).join(" + ") },
+      ]}
+    />
   );
 }
 

@@ -13,7 +13,7 @@ import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { rewardRetryAction } from "~/lib/reward-retry.server";
 import { RewardClaimsTable } from "~/components/reward-retry";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import type { Route } from "./+types/referrals";
 
 /**
@@ -108,41 +108,34 @@ export default function AdminReferrals({ loaderData, actionData }: Route.Compone
           claimed: formatMoney(totals.claimed, "THB"),
         })}
       </p>
-      {rows.length === 0 ? (
-        <p className="empty">{t("referral.none")}</p>
-      ) : (
-        <TableWrap label={t("referral.title")}>
-          <table className="admin-table" data-testid="referral-report">
-            <thead>
-              <tr>
-                <th scope="col">{t("referral.referrer")}</th>
-                <th scope="col">{t("referral.referred")}</th>
-                <th scope="col">{t("referral.counting")}</th>
-                <th scope="col">{t("referral.basis")}</th>
-                <th scope="col">{t("referral.earnings")}</th>
-                <th scope="col">{t("referral.claimedWeek")}</th>
-                <th scope="col">{t("referral.claimedTotal")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.playerId} data-referrer={r.username}>
-                  <td>{r.username}</td>
-                  <td>{r.referred}</td>
-                  <td>{r.counting}</td>
-                  <td>{formatMoney(r.basis, "THB")}</td>
-                  <td>
-                    {formatMoney(r.amount, "THB")}
-                    {r.capped ? ` (${t("referral.capped")})` : ""}
-                  </td>
-                  <td>{r.claimed ? `${formatMoney(r.claimed.amount, "THB")} · ${t(`referral.status.${r.claimed.status}`)}` : "—"}</td>
-                  <td>{formatMoney(r.claimedTotal, "THB")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("referral.title")}
+        testId="referral-report"
+        empty={<p className="empty">{t("referral.none")}</p>}
+        rows={rows}
+        rowKey={(r) => r.playerId}
+        rowProps={(r) => ({ "data-referrer": r.username })}
+        columns={[
+          { header: t("referral.referrer"), cell: (r) => r.username },
+          { header: t("referral.referred"), cell: (r) => r.referred },
+          { header: t("referral.counting"), cell: (r) => r.counting },
+          { header: t("referral.basis"), cell: (r) => formatMoney(r.basis, "THB") },
+          {
+            header: t("referral.earnings"),
+            cell: (r) => (
+              <>
+                {formatMoney(r.amount, "THB")}
+                {r.capped ? ` (${t("referral.capped")})` : ""}
+              </>
+            ),
+          },
+          {
+            header: t("referral.claimedWeek"),
+            cell: (r) => (r.claimed ? `${formatMoney(r.claimed.amount, "THB")} · ${t(`referral.status.${r.claimed.status}`)}` : "—"),
+          },
+          { header: t("referral.claimedTotal"), cell: (r) => formatMoney(r.claimedTotal, "THB") },
+        ]}
+      />
       <h2 id="referral-failed-title">{t("reward.retry.failedTitle")}</h2>
       <p className="muted">{t("reward.retry.failedIntro")}</p>
       {failedCredits.length === 0 ? (

@@ -4,7 +4,7 @@ import type { TFunction } from "i18next";
 import { parseRange, presetRange, REPORT_PRESETS, type ReportRange } from "../../../workers/core/report-range";
 import { reportsPage, type ReportTable as ReportTableName } from "../../../workers/services/report-pages";
 import { BarChart, LineChart, type ChartSeries } from "~/components/charts";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
 import { formatNumber } from "~/lib/format";
 import {
@@ -270,41 +270,24 @@ function ProvidersSection({ t, providers, hourly, query }: { t: T; providers: No
 /** A report table: the chart's figures for screen readers and everyone, with its CSV link. */
 function ReportTable({ t, data, caption, query }: { t: T; data: ReportTableData; caption: string; query: string }) {
   const table: ReportTableName = data.table;
-  const row = (cells: (typeof data.rows)[number], key: string, total: boolean) => (
-    <tr key={key} data-total={total ? "" : undefined}>
-      {cells.map((value, i) =>
-        i === 0 ? (
-          <th key={i} scope="row">
-            {screenCell(data.columns[i].kind, value, t)}
-          </th>
-        ) : (
-          <td key={i} className={data.columns[i].kind === "text" || data.columns[i].kind === "provider" ? undefined : "num"}>
-            {screenCell(data.columns[i].kind, value, t)}
-          </td>
-        ),
-      )}
-    </tr>
-  );
+  const numeric = (kind: string) => (kind === "text" || kind === "provider" ? undefined : "num");
   return (
     <div className="report-table">
-      <TableWrap label={caption}>
-        <table className="admin-table" data-testid={`table-${table}`}>
-          <caption>{caption}</caption>
-          <thead>
-            <tr>
-              {data.columns.map((c) => (
-                <th key={c.key} scope="col" className={c.kind === "text" || c.kind === "provider" || c.kind === "period" ? undefined : "num"}>
-                  {columnLabel(c, t)}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {data.rows.map((cells, i) => row(cells, `r${i}`, false))}
-            {data.totals.map((cells, i) => row(cells, `t${i}`, cells[0] === TOTAL))}
-          </tbody>
-        </table>
-      </TableWrap>
+      <AdminTable
+        label={caption}
+        caption="shown"
+        testId={`table-${table}`}
+        rows={[...data.rows.map((cells) => ({ cells, total: false })), ...data.totals.map((cells) => ({ cells, total: cells[0] === TOTAL }))]}
+        rowKey={(_, i) => i}
+        rowProps={(r) => ({ "data-total": r.total ? "" : undefined })}
+        columns={data.columns.map((c, i) => ({
+          header: columnLabel(c, t),
+          th: { className: c.kind === "period" ? undefined : numeric(c.kind) },
+          rowHeader: i === 0,
+          td: i === 0 ? undefined : { className: numeric(c.kind) },
+          cell: (r: { cells: (typeof data.rows)[number] }) => screenCell(c.kind, r.cells[i], t),
+        }))}
+      />
       <p className="report-csv">
         <a href={`/admin/reports/${table}.csv?${query}`} download data-testid={`csv-${table}`} className="button button-ghost button-small">
           {t("reports.downloadCsv", { table: caption })}

@@ -6,7 +6,7 @@ import { BANKS } from "../../../workers/core/banks";
 import { PROVIDERS } from "../../../workers/core/providers";
 import { changeSettings, loadSettings, type ChannelRow } from "../../../workers/services/admin-settings";
 import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
@@ -143,35 +143,24 @@ function RatesSection({ settings, actionData }: SectionProps) {
     <section id="rates" className="admin-card stack" aria-labelledby="rates-title" data-testid="settings-rates">
       <h2 id="rates-title">{t("settings.rates.title")}</h2>
       <p className="muted">{t("settings.rates.intro")}</p>
-      {settings.rates.length > 0 ? (
-        <TableWrap label={t("settings.rates.current")}>
-          <table className="admin-table" data-testid="rates-current">
-            <caption className="sr-only">{t("settings.rates.current")}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t("settings.rates.currency")}</th>
-                <th scope="col">{t("settings.rates.buy")}</th>
-                <th scope="col">{t("settings.rates.sell")}</th>
-                <th scope="col">{t("settings.rates.updatedAt")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {settings.rates.map((r) => (
-                <tr key={r.currency}>
-                  <td>{r.currency}</td>
-                  <td>{r.buy}</td>
-                  <td>{r.sell}</td>
-                  <td>{formatDateTime(r.updatedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      ) : (
-        <p className="notice" role="note">
-          {t("settings.rates.none")}
-        </p>
-      )}
+      <AdminTable
+        label={t("settings.rates.current")}
+        caption="sr-only"
+        testId="rates-current"
+        empty={
+          <p className="notice" role="note">
+            {t("settings.rates.none")}
+          </p>
+        }
+        rows={settings.rates}
+        rowKey={(r) => r.currency}
+        columns={[
+          { header: t("settings.rates.currency"), cell: (r) => r.currency },
+          { header: t("settings.rates.buy"), cell: (r) => r.buy },
+          { header: t("settings.rates.sell"), cell: (r) => r.sell },
+          { header: t("settings.rates.updatedAt"), cell: (r) => formatDateTime(r.updatedAt) },
+        ]}
+      />
       <Form method="post" {...getFormProps(form)} noValidate className="stack" data-testid="rate-form">
         <input type="hidden" name="intent" value="rate" />
         <SelectField label={t("settings.rates.currency")} field={fields.currency} options={CREDIT_CURRENCIES.map((c) => ({ value: c, label: c }))} />
@@ -193,34 +182,20 @@ function RatesSection({ settings, actionData }: SectionProps) {
         </button>
       </Form>
       <h3>{t("settings.rates.history")}</h3>
-      {settings.rateHistory.length === 0 ? (
-        <p className="muted">{t("common.none")}</p>
-      ) : (
-        <TableWrap label={t("settings.rates.history")}>
-          <table className="admin-table" data-testid="rates-history">
-            <thead>
-              <tr>
-                <th scope="col">{t("settings.rates.changedAt")}</th>
-                <th scope="col">{t("settings.rates.currency")}</th>
-                <th scope="col">{t("settings.rates.buy")}</th>
-                <th scope="col">{t("settings.rates.sell")}</th>
-                <th scope="col">{t("settings.rates.changedBy")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {settings.rateHistory.map((h) => (
-                <tr key={h.id}>
-                  <td>{formatDateTime(h.changedAt)}</td>
-                  <td>{h.currency}</td>
-                  <td>{h.buy}</td>
-                  <td>{h.sell}</td>
-                  <td>{h.changedBy ?? t("common.none")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("settings.rates.history")}
+        testId="rates-history"
+        empty={<p className="muted">{t("common.none")}</p>}
+        rows={settings.rateHistory}
+        rowKey={(h) => h.id}
+        columns={[
+          { header: t("settings.rates.changedAt"), cell: (h) => formatDateTime(h.changedAt) },
+          { header: t("settings.rates.currency"), cell: (h) => h.currency },
+          { header: t("settings.rates.buy"), cell: (h) => h.buy },
+          { header: t("settings.rates.sell"), cell: (h) => h.sell },
+          { header: t("settings.rates.changedBy"), cell: (h) => h.changedBy ?? t("common.none") },
+        ]}
+      />
     </section>
   );
 }
@@ -423,36 +398,33 @@ function ProvidersSection({ settings, actionData }: SectionProps) {
 
       <h3>{t("settings.providers.credentials")}</h3>
       <p className="muted">{t("settings.providers.credentialsIntro")}</p>
-      <TableWrap label={t("settings.providers.credentials")}>
-        <table className="admin-table" data-testid="credentials-status">
-          <thead>
-            <tr>
-              <th scope="col">{t("settings.providers.provider")}</th>
-              <th scope="col">{t("settings.providers.status")}</th>
-              <th scope="col">{t("common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {settings.credentials.map((c) => (
-              <tr key={c.provider} data-testid={`credentials-${c.provider}`}>
-                <td>{t(`settings.providers.names.${c.provider}`)}</td>
-                <td>{c.setAt ? t("settings.providers.setOn", { date: formatDateTime(c.setAt) }) : t("settings.providers.notSet")}</td>
-                <td>
-                  {c.setAt && (
-                    <Form method="post" className="admin-inline-form">
-                      <input type="hidden" name="intent" value="credentials-clear" />
-                      <input type="hidden" name="provider" value={c.provider} />
-                      <button type="submit" className="button button-small button-danger">
-                        {t("settings.providers.clear")}
-                      </button>
-                    </Form>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
+      <AdminTable
+        label={t("settings.providers.credentials")}
+        testId="credentials-status"
+        rows={settings.credentials}
+        rowKey={(c) => c.provider}
+        rowProps={(c) => ({ "data-testid": `credentials-${c.provider}` })}
+        columns={[
+          { header: t("settings.providers.provider"), cell: (c) => t(`settings.providers.names.${c.provider}`) },
+          {
+            header: t("settings.providers.status"),
+            cell: (c) => (c.setAt ? t("settings.providers.setOn", { date: formatDateTime(c.setAt) }) : t("settings.providers.notSet")),
+          },
+          {
+            header: t("common.actions"),
+            cell: (c) =>
+              c.setAt && (
+                <Form method="post" className="admin-inline-form">
+                  <input type="hidden" name="intent" value="credentials-clear" />
+                  <input type="hidden" name="provider" value={c.provider} />
+                  <button type="submit" className="button button-small button-danger">
+                    {t("settings.providers.clear")}
+                  </button>
+                </Form>
+              ),
+          },
+        ]}
+      />
       {/* Remounted after every change of the stored credentials: the secret never stays in the page. */}
       <CredentialsForm key={settings.credentials.map((c) => c.setAt ?? "-").join("|")} actionData={actionData} />
     </section>

@@ -8,7 +8,7 @@ import { formatDateTime } from "~/lib/format";
 import { StaffActionSchema } from "~/lib/schemas/admin";
 import { auditContext, enrolUrl, requireStaff } from "~/lib/staff.server";
 import { EnrolLink } from "~/components/admin";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/staff";
 
@@ -61,53 +61,52 @@ export default function StaffList({ loaderData, actionData }: Route.ComponentPro
           {t("staff.create")}
         </Link>
       </p>
-      <TableWrap label={t("staff.title")}>
-        <table className="admin-table" data-testid="staff-table">
-          <thead>
-            <tr>
-              <th scope="col">{t("staff.username")}</th>
-              <th scope="col">{t("staff.role")}</th>
-              <th scope="col">{t("staff.status")}</th>
-              <th scope="col">{t("staff.secondFactor")}</th>
-              <th scope="col">{t("staff.lastLogin")}</th>
-              <th scope="col">{t("common.actions")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {loaderData.staff.map((s) => (
-              <tr key={s.id} data-username={s.username}>
-                <td>
-                  {s.username} {s.id === loaderData.me && <span className="muted">{t("staff.you")}</span>}
-                </td>
-                <td>{t(`common.roles.${s.role}`)}</td>
-                <td data-testid="staff-status">{t(`staff.statuses.${s.status}`)}</td>
-                <td>{s.enrolled ? t("staff.enrolled") : s.enrolPending ? t("staff.enrolPending") : t("staff.notEnrolled")}</td>
-                <td>{s.lastLoginAt ? formatDateTime(s.lastLoginAt) : t("common.none")}</td>
-                <td>
-                  {s.id !== loaderData.me && (
-                    <div className="form-actions">
-                      <Form method="post" className="admin-inline-form">
-                        <input type="hidden" name="staffId" value={s.id} />
-                        <input type="hidden" name="intent" value={s.status === "ACTIVE" ? "disable" : "enable"} />
-                        <button type="submit" className={`button button-small ${s.status === "ACTIVE" ? "button-danger" : ""}`}>
-                          {s.status === "ACTIVE" ? t("staff.disable") : t("staff.enable")}
-                        </button>
-                      </Form>
-                      <Form method="post" className="admin-inline-form">
-                        <input type="hidden" name="staffId" value={s.id} />
-                        <input type="hidden" name="intent" value="reset" />
-                        <button type="submit" className="button button-small">
-                          {t("staff.reset")}
-                        </button>
-                      </Form>
-                    </div>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableWrap>
+      <AdminTable
+        label={t("staff.title")}
+        testId="staff-table"
+        rows={loaderData.staff}
+        rowKey={(s) => s.id}
+        rowProps={(s) => ({ "data-username": s.username })}
+        columns={[
+          {
+            header: t("staff.username"),
+            cell: (s) => (
+              <>
+                {s.username} {s.id === loaderData.me && <span className="muted">{t("staff.you")}</span>}
+              </>
+            ),
+          },
+          { header: t("staff.role"), cell: (s) => t(`common.roles.${s.role}`) },
+          { header: t("staff.status"), td: { "data-testid": "staff-status" }, cell: (s) => t(`staff.statuses.${s.status}`) },
+          {
+            header: t("staff.secondFactor"),
+            cell: (s) => (s.enrolled ? t("staff.enrolled") : s.enrolPending ? t("staff.enrolPending") : t("staff.notEnrolled")),
+          },
+          { header: t("staff.lastLogin"), cell: (s) => (s.lastLoginAt ? formatDateTime(s.lastLoginAt) : t("common.none")) },
+          {
+            header: t("common.actions"),
+            cell: (s) =>
+              s.id !== loaderData.me && (
+                <div className="form-actions">
+                  <Form method="post" className="admin-inline-form">
+                    <input type="hidden" name="staffId" value={s.id} />
+                    <input type="hidden" name="intent" value={s.status === "ACTIVE" ? "disable" : "enable"} />
+                    <button type="submit" className={`button button-small ${s.status === "ACTIVE" ? "button-danger" : ""}`}>
+                      {s.status === "ACTIVE" ? t("staff.disable") : t("staff.enable")}
+                    </button>
+                  </Form>
+                  <Form method="post" className="admin-inline-form">
+                    <input type="hidden" name="staffId" value={s.id} />
+                    <input type="hidden" name="intent" value="reset" />
+                    <button type="submit" className="button button-small">
+                      {t("staff.reset")}
+                    </button>
+                  </Form>
+                </div>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -22,6 +22,7 @@ import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/statements";
 import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 
 /**
  * Statement import (issue 14, 1.b), cashier and owner: upload the CSV statement of an
@@ -340,40 +341,30 @@ type TableRow = ReviewRow | (Extract<ReviewRow, { kind: "credit" }> extends infe
 function RowsTable({ rows }: { rows: TableRow[] }) {
   const { t } = useTranslation("admin");
   return (
-    <TableWrap label={t("statements.rowsTitle")}>
-      <table className="admin-table" data-testid="statement-rows">
-        <thead>
-          <tr>
-            <th scope="col">{t("statements.row")}</th>
-            <th scope="col">{t("statements.fields.date")}</th>
-            <th scope="col">{t("statements.fields.amount")}</th>
-            <th scope="col">{t("statements.fields.description")}</th>
-            <th scope="col">{t("statements.outcome")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.row} data-row={r.row} data-kind={r.kind} data-outcome={r.kind === "credit" ? (r.outcome?.kind ?? "read") : r.kind}>
-              <td>{r.row}</td>
-              {r.kind === "credit" ? (
-                <>
-                  <td>{formatDateTime(new Date(r.bankTime))}</td>
-                  <td>{formatMoney(r.amount, "LAK")}</td>
-                  <td>{r.description}</td>
-                  <td>{r.outcome ? <Outcome outcome={r.outcome} /> : t("statements.readOk")}</td>
-                </>
-              ) : r.kind === "debit" ? (
-                <td colSpan={4}>{t("statements.debitSkipped")}</td>
-              ) : (
-                <td colSpan={4} className="field-errors">
-                  {t(`statements.rowProblems.${r.problem}`, { value: r.value })}
-                </td>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableWrap>
+    <AdminTable
+      label={t("statements.rowsTitle")}
+      testId="statement-rows"
+      rows={rows}
+      rowKey={(r) => r.row}
+      rowProps={(r) => ({ "data-row": r.row, "data-kind": r.kind, "data-outcome": r.kind === "credit" ? (r.outcome?.kind ?? "read") : r.kind })}
+      columns={[
+        { header: t("statements.row"), cell: (r) => r.row },
+        {
+          header: t("statements.fields.date"),
+          // A debit or a row that could not be read: one cell across the row.
+          td: (r) => (r.kind === "credit" ? {} : { colSpan: 4, className: r.kind === "debit" ? undefined : "field-errors" }),
+          cell: (r) =>
+            r.kind === "credit"
+              ? formatDateTime(new Date(r.bankTime))
+              : r.kind === "debit"
+                ? t("statements.debitSkipped")
+                : t(`statements.rowProblems.${r.problem}`, { value: r.value }),
+        },
+        { header: t("statements.fields.amount"), cell: (r) => r.kind === "credit" && formatMoney(r.amount, "LAK") },
+        { header: t("statements.fields.description"), cell: (r) => r.kind === "credit" && r.description },
+        { header: t("statements.outcome"), cell: (r) => r.kind === "credit" && (r.outcome ? <Outcome outcome={r.outcome} /> : t("statements.readOk")) },
+      ]}
+    />
   );
 }
 

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { decideWithdrawal, withdrawalPage } from "../../../workers/services/withdraw-review";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { StatusBadge } from "~/components/money";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -167,102 +167,81 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
       {decision?.decision === "PAID" && (
         <>
           <h2>{t("reconciliation.debits.title")}</h2>
-          {loaderData.bankDebits.length === 0 ? (
-            <p className="muted" data-testid="bank-debits-none">
-              {t("reconciliation.debits.none")}
-            </p>
-          ) : (
-            <TableWrap label={t("reconciliation.debits.title")}>
-              <table className="admin-table" data-testid="bank-debits">
-                <thead>
-                  <tr>
-                    <th scope="col">{t("reconciliation.debits.source")}</th>
-                    <th scope="col">{t("reconciliation.debits.id")}</th>
-                    <th scope="col">{t("reconciliation.bankTime")}</th>
-                    <th scope="col">{t("reconciliation.debits.raw")}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {loaderData.bankDebits.map((d) => (
-                    <tr key={`${d.channelCode}:${d.transferId}`}>
-                      <td>{d.sources.map((s) => t(`reconciliation.sources.${s}`)).join(" + ")}</td>
-                      <td>
-                        {d.channelCode} · {d.transferId}
-                      </td>
-                      <td>{formatDateTime(d.bankTime)}</td>
-                      <td className="raw-text">{d.raw}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
-          )}
+          <AdminTable
+            label={t("reconciliation.debits.title")}
+            testId="bank-debits"
+            empty={
+              <p className="muted" data-testid="bank-debits-none">
+                {t("reconciliation.debits.none")}
+              </p>
+            }
+            rows={loaderData.bankDebits}
+            rowKey={(d) => `${d.channelCode}:${d.transferId}`}
+            columns={[
+              { header: t("reconciliation.debits.source"), cell: (d) => d.sources.map((s) => t(`reconciliation.sources.${s}`)).join(" + ") },
+              {
+                header: t("reconciliation.debits.id"),
+                cell: (d) => (
+                  <>
+                    {d.channelCode} · {d.transferId}
+                  </>
+                ),
+              },
+              { header: t("reconciliation.bankTime"), cell: (d) => formatDateTime(d.bankTime) },
+              { header: t("reconciliation.debits.raw"), td: { className: "raw-text" }, cell: (d) => d.raw },
+            ]}
+          />
         </>
       )}
 
       <h2>{t("withdrawals.recentDeposits")}</h2>
-      {loaderData.recentDeposits.length === 0 ? (
-        <p className="muted">{t("common.none")}</p>
-      ) : (
-        <TableWrap label={t("withdrawals.recentDeposits")}>
-          <table className="admin-table" data-testid="recent-deposits">
-            <thead>
-              <tr>
-                <th scope="col">{t("withdrawals.code")}</th>
-                <th scope="col">{t("withdrawals.createdAt")}</th>
-                <th scope="col">{t("withdrawals.amount")}</th>
-                <th scope="col">{t("withdrawals.credit")}</th>
-                <th scope="col">{t("withdrawals.status")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loaderData.recentDeposits.map((d) => (
-                <tr key={d.code}>
-                  <td>{d.code}</td>
-                  <td>{formatDateTime(d.createdAt)}</td>
-                  <td>{formatMoney(d.amount, "LAK")}</td>
-                  <td>
-                    {formatMoney(d.credit, "THB")} <span className="muted">{t(`common:providers.${d.provider}`)}</span>
-                  </td>
-                  <td>
-                    {d.status}
-                    {d.flag ? ` · ${d.flag}` : ""}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("withdrawals.recentDeposits")}
+        testId="recent-deposits"
+        empty={<p className="muted">{t("common.none")}</p>}
+        rows={loaderData.recentDeposits}
+        rowKey={(d) => d.code}
+        columns={[
+          { header: t("withdrawals.code"), cell: (d) => d.code },
+          { header: t("withdrawals.createdAt"), cell: (d) => formatDateTime(d.createdAt) },
+          { header: t("withdrawals.amount"), cell: (d) => formatMoney(d.amount, "LAK") },
+          {
+            header: t("withdrawals.credit"),
+            cell: (d) => (
+              <>
+                {formatMoney(d.credit, "THB")} <span className="muted">{t(`common:providers.${d.provider}`)}</span>
+              </>
+            ),
+          },
+          {
+            header: t("withdrawals.status"),
+            cell: (d) => (
+              <>
+                {d.status}
+                {d.flag ? ` · ${d.flag}` : ""}
+              </>
+            ),
+          },
+        ]}
+      />
       <h2>{t("withdrawals.recentWithdrawals")}</h2>
-      {loaderData.recentWithdrawals.length === 0 ? (
-        <p className="muted">{t("common.none")}</p>
-      ) : (
-        <TableWrap label={t("withdrawals.recentWithdrawals")}>
-          <table className="admin-table" data-testid="recent-withdrawals">
-            <thead>
-              <tr>
-                <th scope="col">{t("withdrawals.code")}</th>
-                <th scope="col">{t("withdrawals.createdAt")}</th>
-                <th scope="col">{t("withdrawals.credit")}</th>
-                <th scope="col">{t("withdrawals.toPay")}</th>
-                <th scope="col">{t("withdrawals.status")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {loaderData.recentWithdrawals.map((w) => (
-                <tr key={w.code}>
-                  <td>{w.code === order.code ? <strong>{w.code}</strong> : <Link to={`/admin/withdrawals/${w.code}`}>{w.code}</Link>}</td>
-                  <td>{formatDateTime(w.createdAt)}</td>
-                  <td>{formatMoney(w.credit, "THB")}</td>
-                  <td>{formatMoney(w.received, "LAK")}</td>
-                  <td>{w.status}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("withdrawals.recentWithdrawals")}
+        testId="recent-withdrawals"
+        empty={<p className="muted">{t("common.none")}</p>}
+        rows={loaderData.recentWithdrawals}
+        rowKey={(w) => w.code}
+        columns={[
+          {
+            header: t("withdrawals.code"),
+            cell: (w) => (w.code === order.code ? <strong>{w.code}</strong> : <Link to={`/admin/withdrawals/${w.code}`}>{w.code}</Link>),
+          },
+          { header: t("withdrawals.createdAt"), cell: (w) => formatDateTime(w.createdAt) },
+          { header: t("withdrawals.credit"), cell: (w) => formatMoney(w.credit, "THB") },
+          { header: t("withdrawals.toPay"), cell: (w) => formatMoney(w.received, "LAK") },
+          { header: t("withdrawals.status"), cell: (w) => w.status },
+        ]}
+      />
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { listManualQueue } from "../../../workers/services/withdraw-review";
 import { AdminPager } from "~/components/admin";
-import { TableWrap } from "~/components/table-wrap";
+import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { readPaging } from "~/lib/paging";
@@ -25,44 +25,41 @@ export default function WithdrawQueue({ loaderData }: Route.ComponentProps) {
       <title>{t("withdrawals.title")}</title>
       <h1>{t("withdrawals.title")}</h1>
       <p className="muted">{t("withdrawals.intro", { count: total })}</p>
-      {items.length === 0 ? (
-        <p className="empty" data-testid="queue-empty">
-          {t("withdrawals.empty")}
-        </p>
-      ) : (
-        <TableWrap label={t("withdrawals.title")}>
-          <table className="admin-table admin-table-cards" data-testid="withdraw-queue">
-            <thead>
-              <tr>
-                <th scope="col">{t("withdrawals.code")}</th>
-                <th scope="col">{t("withdrawals.createdAt")}</th>
-                <th scope="col">{t("withdrawals.player")}</th>
-                <th scope="col">{t("withdrawals.credit")}</th>
-                <th scope="col">{t("withdrawals.toPay")}</th>
-                <th scope="col">{t("withdrawals.bank")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((w) => (
-                <tr key={w.code} data-code={w.code}>
-                  <td data-label={t("withdrawals.code")}>
-                    <Link to={`/admin/withdrawals/${w.code}`}>{w.code}</Link>
-                  </td>
-                  <td data-label={t("withdrawals.createdAt")}>{formatDateTime(w.createdAt)}</td>
-                  <td data-label={t("withdrawals.player")}>
-                    {w.displayName} <span className="muted">({w.username})</span>
-                  </td>
-                  <td data-label={t("withdrawals.credit")}>
-                    {formatMoney(w.credit, "THB")} <span className="muted">{t(`common:providers.${w.provider}`)}</span>
-                  </td>
-                  <td data-label={t("withdrawals.toPay")}>{formatMoney(w.received, "LAK")}</td>
-                  <td data-label={t("withdrawals.bank")}>{w.bankCode ? `${w.bankCode} · ${w.accountName} · ${w.accountNumber}` : t("common.none")}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableWrap>
-      )}
+      <AdminTable
+        label={t("withdrawals.title")}
+        cards
+        testId="withdraw-queue"
+        empty={
+          <p className="empty" data-testid="queue-empty">
+            {t("withdrawals.empty")}
+          </p>
+        }
+        rows={items}
+        rowKey={(w) => w.code}
+        rowProps={(w) => ({ "data-code": w.code })}
+        columns={[
+          { header: t("withdrawals.code"), cell: (w) => <Link to={`/admin/withdrawals/${w.code}`}>{w.code}</Link> },
+          { header: t("withdrawals.createdAt"), cell: (w) => formatDateTime(w.createdAt) },
+          {
+            header: t("withdrawals.player"),
+            cell: (w) => (
+              <>
+                {w.displayName} <span className="muted">({w.username})</span>
+              </>
+            ),
+          },
+          {
+            header: t("withdrawals.credit"),
+            cell: (w) => (
+              <>
+                {formatMoney(w.credit, "THB")} <span className="muted">{t(`common:providers.${w.provider}`)}</span>
+              </>
+            ),
+          },
+          { header: t("withdrawals.toPay"), cell: (w) => formatMoney(w.received, "LAK") },
+          { header: t("withdrawals.bank"), cell: (w) => (w.bankCode ? `${w.bankCode} · ${w.accountName} · ${w.accountNumber}` : t("common.none")) },
+        ]}
+      />
       <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/withdrawals" />
     </section>
   );
