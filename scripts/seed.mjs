@@ -8,12 +8,13 @@ import { alertsSeedSql } from "./alerts-seed.mjs";
 import { putLocalBrandObjects, seedBrand } from "./brand-seed.mjs";
 import { DEMO_STAFF, hashPassword, staffSql } from "./demo-staff.mjs";
 import { stateArgs } from "./local-dirs.mjs";
+import { applyLocalMigrations } from "./local-migrations.mjs";
 
 export const DEMO_PLAYER = { username: "demo", password: "demo-pass-123", displayName: "Demo Player", phone: "02055555555" };
 
 const wrangler = (...args) => execFileSync("npx", ["wrangler", ...args], { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, CI: "true" } });
 
-wrangler("d1", "migrations", "apply", "DB", ...stateArgs());
+applyLocalMigrations(stateArgs());
 wrangler("d1", "execute", "DB", ...stateArgs(), "--file", "scripts/seed.sql");
 const sql = `INSERT OR IGNORE INTO players (id, agency_id, username, display_name, phone, password_hash)
 VALUES ('00000000-0000-4000-8000-00000000d3e0', 'demo', '${DEMO_PLAYER.username}', '${DEMO_PLAYER.displayName}', '${DEMO_PLAYER.phone}', '${hashPassword(DEMO_PLAYER.password)}');`;

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DEMO_STAFF, staffSql } from "../../scripts/demo-staff.mjs";
 import { ensureDevVars } from "../../scripts/dev-vars.mjs";
 import { ensureBuild, localDirs, useLocalDirs, withOwnDeployConfig } from "../../scripts/local-dirs.mjs";
+import { applyLocalMigrations } from "../../scripts/local-migrations.mjs";
 
 // Issue 35, item 6 (decision 051): requests refused before their body is read, against the
 // REAL local server of `npm start` (the production build under `vite preview`, workerd
@@ -113,7 +114,7 @@ describe("early refusals over the local server (vite preview + workerd)", () => 
       execFileSync(node, [join(root, "node_modules/.bin/wrangler"), ...args], { cwd: root, stdio: ["ignore", "ignore", "inherit"], env: childEnv });
     useLocalDirs(dirs);
     rmSync(join(root, dirs.state), { recursive: true, force: true });
-    wrangler("d1", "migrations", "apply", "DB", "--local", "--persist-to", dirs.state);
+    applyLocalMigrations(["--local", "--persist-to", dirs.state]);
     const staffFile = join(logs, "staff.sql");
     writeFileSync(staffFile, `${readFileSync(join(root, "scripts/seed.sql"), "utf8")}\n${staffSql("demo", [DEMO_STAFF.boss])}`);
     wrangler("d1", "execute", "DB", "--local", "--persist-to", dirs.state, "--file", staffFile);

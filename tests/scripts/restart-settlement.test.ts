@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ensureDevVars } from "../../scripts/dev-vars.mjs";
 import { ensureBuild, localDirs, useLocalDirs } from "../../scripts/local-dirs.mjs";
+import { applyLocalMigrations } from "../../scripts/local-migrations.mjs";
 
 // Issue 12, finding 3, with a REAL restart: the portal's Worker process (workerd under
 // `wrangler dev`, on the production build) is killed with SIGKILL while a deposit is PAID
@@ -94,7 +95,7 @@ describe("a deposit PAID when the Worker process dies settles once after a resta
     ensureBuild({ stdio: "ignore" });
     copyFileSync(join(root, ".dev.vars"), join(root, dirs.build, "server/.dev.vars")); // wrangler reads secrets beside the config
     rmSync(join(root, dirs.state), { recursive: true, force: true });
-    wrangler("d1", "migrations", "apply", "DB", "--local", "--persist-to", dirs.state);
+    applyLocalMigrations(["--local", "--persist-to", dirs.state]);
     wrangler("d1", "execute", "DB", "--local", "--persist-to", dirs.state, "--file", "scripts/seed.sql");
     const prepared = Date.now();
     // One after another: the three share the state folder, and workerd processes opening it at
