@@ -1,25 +1,19 @@
-// `npm test`: every check and test of the project (decision 062). On a 2-core machine the
-// phases do not use both cores all the time: the script tests and the rehearsal mostly wait
-// for wrangler and workerd to start, for a TOTP step or for a provider fake, and vitest in
-// workerd waits for throttle windows and deadlines. So the tests run in two lanes at once,
+// `npm test`: every check and test of the project, one step after another (decision 062):
+// the typecheck, Biome's lint and format check, the import rules, unused code, vitest in
+// workerd, the script tests, the provider contracts, Playwright, the production rehearsal, and
+// the check that `npm start`'s folders were left alone. Each output line carries its step's
+// name; after a failing step no other starts, and `npm test` exits 1 naming it. The last lines
+// give each step's time and the sum of every runner's closing line ("N passed, N failed").
 //
-//   lane "unit":     lints, format check, import rules, unused code, then vitest in workerd
-//   lane "scripts":  the operator-script tests, the provider contracts, the production rehearsal
-//
-// after the typecheck (alone: it writes the route and binding types the others read); then
-// Playwright, which keeps both cores busy by itself, runs alone. Each lane's steps run one
-// after another; a step's output is printed as it comes, each line behind its
-// step's name. After a failing step no new step starts (the other lane finishes the one it
-// is in), and `npm test` exits 1 naming the first that failed. The closing line adds up every runner's own summary line.
-//
-//   npm test                     all of it
-//   node scripts/test.mjs --serial   the same steps one after another (to time a step alone)
+// The steps run one at a time on purpose: run in two lanes at once on this 2-core machine
+// (lints + vitest in workerd beside script tests + contracts + rehearsal), the lanes took 920 s
+// where the same steps one after another take about 500 (decision 062, docs/measurements.md).
 import { spawn } from "node:child_process";
 
 const npm = (script) => ["npm", ["run", "--silent", script]];
 const npx = (...args) => ["npx", args];
 
-/** [name, command, args]; a lane is a list of steps run in order. */
+/** Each step: [name, command, args]. */
 const TYPECHECK = [["typecheck", ...npm("typecheck")]];
 const CHECKS = [
   ["lint", ...npm("lint")],
@@ -28,14 +22,13 @@ const CHECKS = [
   ["unused", ...npm("lint:unused")],
 ];
 const UNIT = [["unit", ...npx("vitest", "run")]];
-const SCRIPTS = [
+const SCRIPTS_AND_CONTRACTS = [
   ["scripts", ...npx("vitest", "run", "--config", "vitest.node.config.ts")],
   ["contract", ...npx("vitest", "run", "--config", "vitest.contract.config.ts")],
-  ["rehearsal", ...npm("test:production")],
 ];
+const REHEARSAL = [["rehearsal", ...npm("test:production")]];
 const E2E = [["e2e", ...npm("test:e2e")]];
 
-const serial = process.argv.includes("--serial");
 const started = Date.now();
 const running = new Set();
 const timings = [];
@@ -75,7 +68,6 @@ function runStep([name, command, args]) {
       timings.push([name, Date.now() - stepStarted, exit]);
       // a step with no summary line of its own (a check, the rehearsal) counts as one
       if (!counted) totals[exit === 0 ? "passed" : "failed"]++;
-      // the other lane finishes the step it is in (its results are worth reading), then stops
       if (exit !== 0 && !failedStep) failedStep = name;
       console.log(`[${name}] ${exit === 0 ? "done" : `FAILED (exit ${exit})`} in ${seconds(Date.now() - stepStarted)}`);
       resolve(exit);
@@ -99,7 +91,7 @@ function stripColours(line) {
   return line.replace(/\x1b\[[0-9;]*m/g, "");
 }
 
-function stopOthers() {
+function stopRunning() {
   for (const child of running) {
     try {
       process.kill(-child.pid, "SIGTERM");
@@ -109,22 +101,19 @@ function stopOthers() {
   }
 }
 
-async function lane(steps) {
+async function runSteps(steps) {
   for (const step of steps) if ((await runStep(step)) !== 0) return;
 }
 
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
-    stopOthers();
+    stopRunning();
     process.exit(130);
   });
 }
 
-await lane([["record", "node", ["scripts/start-dirs.mjs", "--record"]], ...TYPECHECK]);
-if (serial) await lane([...CHECKS, ...UNIT, ...SCRIPTS]);
-else await Promise.all([lane([...CHECKS, ...UNIT]), lane(SCRIPTS)]);
-await lane(E2E);
-await lane([["start-dirs", "node", ["scripts/start-dirs.mjs", "--check"]]]);
+await runSteps([["record", "node", ["scripts/start-dirs.mjs", "--record"]], ...TYPECHECK, ...CHECKS, ...UNIT, ...SCRIPTS_AND_CONTRACTS, ...E2E, ...REHEARSAL]);
+await runSteps([["start-dirs", "node", ["scripts/start-dirs.mjs", "--check"]]]);
 
 console.log(
   `\nsteps: ${timings.map(([name, ms, exit]) => `${name} ${seconds(ms)}${exit ? " FAILED" : ""}`).join(", ")}; total ${seconds(Date.now() - started)}`,
