@@ -1,22 +1,8 @@
 import { defineConfig, devices } from "@playwright/test";
+import { testLaunchOptions } from "./scripts/chromium.mjs";
 import { E2E_WORKER_SLOTS } from "./scripts/demo-staff.mjs";
 
 const port = Number(process.env.E2E_PORT ?? 4173);
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-const launchOptions = {
-  executablePath: chromium,
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
-};
 
 // A phone's screen is as wide as its viewport. Without `screen` the phones kept "Desktop
 // Chrome"'s 1920 x 1080 one, and Chromium sometimes chose the landing's <picture> source by
@@ -85,7 +71,7 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${port}`,
     ...devices["Desktop Chrome"],
-    launchOptions,
+    launchOptions: testLaunchOptions,
     // A trace of the retry of a failed test (CI retries once): recording every test's trace
     // and throwing most away cost about a tenth of the suite's time on this 2-core machine
     // (accounts + admin specs, phone-js: 153 s -> 138 s). Locally (no retries): `--trace on`.

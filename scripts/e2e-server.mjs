@@ -14,7 +14,7 @@ const server = await startLocalPortal({
   name: `e2e-${port}`,
   buildName: "test",
   port,
-  seed: ["scripts/seed.mjs", "scripts/seed-e2e.mjs", "scripts/seed-e2e-own-account.mjs"],
+  seed: ["demo", "e2e", "e2e-own-account"],
   env: { X_LOCAL_EXPLORER: "true" },
 });
 server.on("exit", (code) => process.exit(code ?? 0));

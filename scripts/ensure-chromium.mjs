@@ -1,21 +1,26 @@
-// Playwright cannot download browsers here; we use Debian's chromium package.
-// Installs it when missing and we are root; otherwise stops with how to do it.
+// Playwright cannot download browsers here; we use Debian's chromium packages (scripts/chromium.mjs).
+// Installs the missing ones when we are root; otherwise stops with how to do it.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { CHROMIUM, TEST_CHROMIUM } from "./chromium.mjs";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const wanted = [
+  { path: CHROMIUM, pkg: "chromium" },
+  { path: TEST_CHROMIUM, pkg: "chromium-headless-shell" },
+];
+const missing = wanted.filter(({ path }) => !existsSync(path)).map(({ pkg }) => pkg);
 
-if (!existsSync(CHROMIUM)) {
+if (missing.length > 0) {
   if (process.getuid?.() === 0) {
-    console.log("Chromium is missing: installing Debian's chromium package (apt-get)...");
+    console.log(`Missing: installing Debian's ${missing.join(" and ")} (apt-get)...`);
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
     execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-    execFileSync("apt-get", ["install", "-y", "-qq", "chromium"], { stdio: "inherit", env });
+    execFileSync("apt-get", ["install", "-y", "-qq", ...missing], { stdio: "inherit", env });
   } else {
     console.error(
-      `Chromium was not found at ${CHROMIUM}.\n` +
-        "Install it as root:  sudo apt-get update && sudo apt-get install -y chromium\n" +
-        "or point CHROMIUM_PATH at an existing Chromium/Chrome binary.",
+      `Not found: ${missing.join(", ")} (${CHROMIUM}, ${TEST_CHROMIUM}).\n` +
+        `Install as root:  sudo apt-get update && sudo apt-get install -y ${missing.join(" ")}\n` +
+        "or point CHROMIUM_PATH / TEST_CHROMIUM_PATH at existing binaries.",
     );
     process.exit(1);
   }

@@ -189,22 +189,15 @@ export async function waitForAnswer(url, child, timeoutMs = 180_000) {
 /**
  * The local portal of a test or bench: the demo agency seeded into its own state, the build
  * (ensureBuild), `vite preview` on `port`, resolved once it answers. `name`/`buildName` as in
- * localDirs; `seed` the scripts that seed its state; `prepare` runs before the server starts;
+ * localDirs; `seed` the seeds of its state (scripts/local-seed.mjs); `prepare` runs before the server starts;
  * `env` adds to the server's environment; `detached` puts it in its own process group.
  */
-export async function startLocalPortal({
-  name,
-  buildName = name,
-  port,
-  stdio = "inherit",
-  env = {},
-  detached = false,
-  seed = ["scripts/seed.mjs"],
-  prepare = () => {},
-}) {
+export async function startLocalPortal({ name, buildName = name, port, stdio = "inherit", env = {}, detached = false, seed = ["demo"], prepare = () => {} }) {
   ensureDevVars();
   useLocalDirs(localDirs(name, buildName));
-  for (const script of seed) execFileSync("node", [script], { stdio });
+  // a process of its own: the seed's runtime for the brand images (getPlatformProxy) then
+  // shares nothing with the server's
+  execFileSync("node", [at("scripts/local-seed.mjs"), ...seed], { stdio });
   ensureBuild({ stdio });
   prepare();
   return withOwnDeployConfig(async () => {

@@ -3,13 +3,8 @@
 // channel of kind own account (the agency's static LAO QR, derived per order), the demo rate,
 // and the e2e copies of the demo owner and cashier (`boss-<project>-<n>`, scripts/demo-staff.mjs;
 // DEMO DATA ONLY). Nothing here touches the agencies other spec files use.
-// Idempotent; run by scripts/e2e-server.mjs after scripts/seed-e2e.mjs.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// Idempotent; seeded by scripts/e2e-server.mjs after the e2e seed (scripts/local-seed.mjs).
 import { DEMO_STAFF, E2E_PROJECTS, e2eCopies, staffSql } from "./demo-staff.mjs";
-import { stateArgs } from "./local-dirs.mjs";
 
 /** EMV field: id + two-digit length + value. */
 export const field = (id, value) => `${id}${String(value.length).padStart(2, "0")}${value}`;
@@ -51,12 +46,7 @@ INSERT OR IGNORE INTO exchange_rates (agency_id, currency, buy, sell) VALUES ('$
 ${staffSql(id, Object.values(DEMO_STAFF), e2eCopies([p]))}`;
   }).join("\n");
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const file = join(mkdtempSync(join(tmpdir(), "seed-e2e-own-")), "own.sql");
-  writeFileSync(file, ownAgenciesSql());
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, CI: "true" },
-  });
-  console.log(`seeded own-account e2e agencies: ${E2E_PROJECTS.map((p) => `${p}.own.localhost`).join(", ")}`);
+/** The own-account e2e agencies' rows. */
+export async function seed() {
+  return { sql: ownAgenciesSql(), assets: [] };
 }

@@ -4,15 +4,10 @@
 // to this machine), agency `e2e-<project>`, the demo channel and rate, and the e2e copies of
 // the demo owner (`boss-<project>-<n>`, scripts/demo-staff.mjs; DEMO DATA ONLY). Also the
 // demo agency's copies of the demo staff, per project. Idempotent; run by
-// scripts/e2e-server.mjs after scripts/seed.mjs.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { putLocalBrandObjects, seedBrand } from "./brand-seed.mjs";
+// scripts/e2e-server.mjs after the demo seed (scripts/local-seed.mjs).
+import { seedBrand } from "./brand-seed.mjs";
 import { DEMO_STAFF, E2E_PROJECTS, e2eCopies, staffSql } from "./demo-staff.mjs";
 import { crc16, field } from "./seed-e2e-own-account.mjs";
-import { stateArgs } from "./local-dirs.mjs";
 
 /** statements.spec's channel: the agency's static LAO QR (receiver token mchE2E0000001). */
 const E2E_STATIC_QR = (() => {
@@ -80,15 +75,8 @@ VALUES ('${QUEUES}-u1', '${QUEUES}', 'NO_ORDER', 'BCEL-FT2611010001', '${QUEUES}
 INSERT OR IGNORE INTO forwarder_holds (id, agency_id, channel_code, bank_transaction_id, amount, bank_time, reference, sender, raw, received_at)
 VALUES ('${QUEUES}-h1', '${QUEUES}', 'OWN-Q', 'FT2611010002', '9000000.00', 1793502600000, NULL, 'BCEL One', 'BCEL One: +9,000,000 LAK to 0101xxxx5678 from SOUKSAVANH V. on 01/11/2026 10:10 Ref FT2611010002', 1793502600000);`;
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  // Each e2e agency its own brand (issue 15): name, colours, logo, icon, hero.
+/** The e2e agencies' rows (after the demo seed's) and their brand images. */
+export async function seed() {
   const brands = await Promise.all(E2E_PROJECTS.map((p) => seedBrand(`e2e-${p}`)));
-  await putLocalBrandObjects(brands.flatMap((b) => b.assets));
-  const file = join(mkdtempSync(join(tmpdir(), "seed-e2e-")), "e2e.sql");
-  writeFileSync(file, `${sql}\n${demoAgencyCopies}\n${queuesSql}\n${brands.map((b) => b.sql).join("\n")}`);
-  execFileSync("npx", ["wrangler", "d1", "execute", "DB", ...stateArgs(), "--file", file], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, CI: "true" },
-  });
-  console.log(`seeded e2e agencies: ${E2E_PROJECTS.map((p) => `${p}.e2e.localhost`).join(", ")}`);
+  return { sql: `${sql}\n${demoAgencyCopies}\n${queuesSql}\n${brands.map((b) => b.sql).join("\n")}`, assets: brands.flatMap((b) => b.assets) };
 }

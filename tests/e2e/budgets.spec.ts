@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Request } from "@playwright/test";
+import { fullBrowserLaunchOptions } from "../../scripts/chromium.mjs";
 import { edgeSize } from "../../scripts/edge-proxy.mjs";
 import { expect, PAGE_READY, hasJs, isPhone, loginByApi, newPlayer, randomIp, registerByApi, test } from "./fixtures";
 import { playerPages } from "./pages";
@@ -13,6 +14,10 @@ import { playerPages } from "./pages";
  *
  * A budget is raised only by a decision record.
  */
+// Bytes as a player's browser fetches them: the full Chromium, not the tests' headless shell,
+// which fetches lazy images at once and no manifest (scripts/chromium.mjs, decision 065).
+test.use({ launchOptions: fullBrowserLaunchOptions });
+
 const KB = 1024;
 // Issue 16's goals are 50 KB (landing) and 120 KB (player pages). Landing at its goal: one Lao
 // weight there (decision 027 "Next" 3: 50.4 -> 41.7 KB). Player pages below it since they ship no

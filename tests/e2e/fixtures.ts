@@ -278,7 +278,10 @@ export async function seriousAxeViolations(page: Page, where = ""): Promise<stri
       const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
       for (let last = -1; last !== window.scrollY; await frame(), await frame()) last = window.scrollY;
     });
-    results = await new AxeBuilder({ page }).analyze();
+    // Legacy mode: axe.run in the page itself. The default (runPartial, for cross-origin
+    // frames, which no page here has) opened a blank page per check to finish the run there,
+    // and injected axe's 560 KB into it again (decision 065).
+    results = await new AxeBuilder({ page }).setLegacyMode().analyze();
   } finally {
     await page.emulateMedia({ reducedMotion: null });
   }

@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { testLaunchOptions } from "../../scripts/chromium.mjs";
 
 /**
  * The production rehearsal's walk (scripts/rehearsal.mjs starts the Worker and passes its
@@ -22,19 +23,7 @@ export default defineConfig({
     baseURL,
     ...devices["Desktop Chrome"],
     viewport: { width: 1280, height: 800 },
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: testLaunchOptions,
     trace: "retain-on-failure",
   },
   projects: [{ name: "rehearsal" }],
