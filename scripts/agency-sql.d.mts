@@ -14,11 +14,15 @@ export type AgencyOptions = {
   brand?: { colors: Record<string, string> | null; logo: string | null };
   remote: boolean;
   persistTo: string | undefined;
+  /** --port: the port a local server answers on. */
+  port?: string | null;
 };
 export const ENROL_TTL_MS: number;
 export class Refusal extends Error {}
 export function fail(message: string): never;
 export function parse(argv: string[]): AgencyOptions;
+/** The origin the printed enrolment link starts with (issue 35). */
+export function linkOrigin(opts: AgencyOptions): string;
 export function unusablePasswordHash(): string;
 export const q: (value: unknown) => string;
 export function enrolToken(): { token: string; hash: string };

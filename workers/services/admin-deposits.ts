@@ -4,7 +4,8 @@ import type { DepositOrder, StaffRetryResult } from "../wallet/player-wallet";
 import { auditStatement, type AuditActor } from "../db/audit";
 import { findAgencyDepositOrder, listDepositOrders, type DepositListItem } from "../db/orders";
 import { walletOf } from "./wallet";
-import { witnessesOfOrder, type BankWitness } from "./bank-transactions";
+import type { BankWitness } from "./bank-transactions";
+import { witnessesOfOrder } from "./bank-witnesses";
 
 /**
  * Back office, deposits (issue 7 item 3): the agency's deposit orders from the read model

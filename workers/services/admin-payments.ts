@@ -22,7 +22,7 @@ import {
 } from "../db/payments";
 import { findPlayerCard, findPlayerCardByUsername } from "../db/players";
 import { creditRate, walletOf } from "./wallet";
-import { twinsOfPayment, witnessesOfQueuedPayment, type PaymentTwin } from "./bank-transactions";
+import { twinsOfPayment, witnessesOfQueuedPayment, type PaymentTwin } from "./bank-witnesses";
 
 /**
  * Back office, payments with no matching order (issue 7 item 3); the webhook records them

@@ -58,7 +58,7 @@ type Profile = {
   line: string | null;
 };
 
-type SettingsScreen = {
+export type SettingsScreen = {
   rates: ExchangeRate[];
   rateHistory: ExchangeRateChange[];
   limits: Limits;

@@ -1,4 +1,4 @@
-import { parseAmount } from "../core/money";
+import { KIP, parseAmount, parseWholeKip } from "../core/money";
 import {
   checkPatterns,
   defaultPatterns,
@@ -133,9 +133,11 @@ export async function setForwarderLimits(
   actor: AuditActor,
   input: ForwarderLimitsInput,
 ): Promise<{ ok: true } | { ok: false; code: "NOT_FOUND" | "CAP_INVALID" }> {
-  const cap = parseAmount(input.autoCap.replace(/[\s,.]/g, ""), "LAK");
-  if (cap === null || cap < 0n) return { ok: false, code: "CAP_INVALID" };
-  const autoCap = (cap / 100n).toString();
+  // whole kip as typed ("1.000.000"); the old reading dropped every dot and comma, so a cap
+  // typed with decimals ("1000000.00") was read a hundred times larger
+  const cap = parseWholeKip(input.autoCap);
+  if (cap === null) return { ok: false, code: "CAP_INVALID" };
+  const autoCap = (cap / KIP).toString();
   const before = (await listForwarders(db, actor.agencyId)).find((f) => f.channelCode === input.channelCode);
   if (!before) return { ok: false, code: "NOT_FOUND" };
   await db.batch([

@@ -2,7 +2,7 @@
  * Referral (issue 18 part 2, decision 030): each player's code and link, the tie at
  * registration, which referred players count, the weekly share, its claim as credit at a
  * provider through the player's wallet (the reward path: ledger, turnover, once per period),
- * the player's page and the back office's report and settings.
+ * the player's page. The back office's report and settings: referral-admin.ts.
  */
 import { formatAmount } from "../core/money";
 import { isProvider, type Provider } from "../core/providers";
@@ -19,12 +19,10 @@ import {
   weekStarting,
   type Earnings,
   type NotCountingReason,
-  type ReferralFlag,
   type ReferralMode,
   type ReferralSettings,
   type Week,
 } from "../core/referral";
-import { auditIfChanged, type AuditActor } from "../db/audit";
 import { sumPlayerProviderDays } from "../db/player-provider-stats";
 import {
   banksOf,
@@ -38,26 +36,22 @@ import {
   listReferralClaims,
   listReferrals,
   settleClaim,
-  playerNames,
   readReferralSettings,
   sessionIpsOf,
   stopCountingStatement,
   sumSettledDeposits,
   sumWithdrawnCredit,
-  upsertReferralSettingsStatement,
   type ClaimStatus,
   type ReferralClaim,
   type ReferralRecord,
 } from "../db/referrals";
-import { listRewardClaims, type RewardClaimRow } from "../db/rewards";
 import { creditReferralReward, referralRewardProgress, referralRewardStatuses } from "./referral-reward";
-import { withRetry } from "./rewards";
 
-type Clock = () => number;
-const systemNow: Clock = () => Date.now();
+export type Clock = () => number;
+export const systemNow: Clock = () => Date.now();
 
 /** How many complete weeks the player's page and the report look back. */
-const WEEKS_SHOWN = 8;
+export const WEEKS_SHOWN = 8;
 
 // ---- Codes ---------------------------------------------------------------------------
 
@@ -147,7 +141,7 @@ export async function tieReferral(
  * The referrals (of one referrer, or of the agency), each checked again against the bank
  * accounts and devices seen since: a match stops it counting, recorded with its reason.
  */
-async function currentReferrals(db: D1Database, agencyId: string, referrerId: string | null): Promise<ReferralRecord[]> {
+export async function currentReferrals(db: D1Database, agencyId: string, referrerId: string | null): Promise<ReferralRecord[]> {
   const referrals = await listReferrals(db, agencyId, referrerId);
   const counting = referrals.filter((r) => r.counts);
   if (counting.length === 0) return referrals;
@@ -173,10 +167,10 @@ async function currentReferrals(db: D1Database, agencyId: string, referrerId: st
 
 // ---- The share -----------------------------------------------------------------------------
 
-type WeekShare = Earnings & { counted: number };
+export type WeekShare = Earnings & { counted: number };
 
 /** Each referrer's share of one week, from the counting referred players' figures. */
-async function weekShares(
+export async function weekShares(
   db: D1Database,
   agencyId: string,
   settings: ReferralSettings,
@@ -213,14 +207,14 @@ async function weekShares(
   return out;
 }
 
-const NO_SHARE: WeekShare = { basisMinor: 0n, shareMinor: 0n, amountMinor: 0n, capped: false, counted: 0 };
-const credit = (minor: bigint) => formatAmount(minor, "THB");
+export const NO_SHARE: WeekShare = { basisMinor: 0n, shareMinor: 0n, amountMinor: 0n, capped: false, counted: 0 };
+export const credit = (minor: bigint) => formatAmount(minor, "THB");
 
 // ---- The player's page -----------------------------------------------------------------------
 
-type SettingsView = { enabled: boolean; mode: ReferralMode; percent: string; weeklyCap: string | null; turnoverMultiplier: number };
+export type SettingsView = { enabled: boolean; mode: ReferralMode; percent: string; weeklyCap: string | null; turnoverMultiplier: number };
 
-const settingsView = (s: ReferralSettings): SettingsView => ({
+export const settingsView = (s: ReferralSettings): SettingsView => ({
   enabled: s.enabled,
   mode: s.mode,
   percent: formatAmount(BigInt(s.percentBp), "THB").replace(/\.?0+$/, ""),
@@ -228,7 +222,7 @@ const settingsView = (s: ReferralSettings): SettingsView => ({
   turnoverMultiplier: s.turnoverMultiplier,
 });
 
-type ClaimView = {
+export type ClaimView = {
   week: string;
   weekEnd: string;
   provider: string;
@@ -241,7 +235,7 @@ type ClaimView = {
   createdAt: string;
 };
 
-const claimView = (c: ReferralClaim): ClaimView => ({
+export const claimView = (c: ReferralClaim): ClaimView => ({
   week: c.weekStart,
   weekEnd: weekStarting(c.weekStart)?.end ?? c.weekStart,
   provider: c.provider,
@@ -424,114 +418,3 @@ async function syncPendingClaims(env: Env, agencyId: string, playerId: string, c
 }
 
 // ---- The back office ---------------------------------------------------------------------------
-
-type ReferrerRow = {
-  playerId: string;
-  username: string;
-  referred: number;
-  counting: number;
-  basis: string;
-  amount: string;
-  capped: boolean;
-  claimed: ClaimView | null;
-  claimedTotal: string;
-};
-
-export type AdminReferralsPage = {
-  settings: SettingsView;
-  week: { start: string; end: string };
-  weeks: { start: string; end: string }[];
-  rows: ReferrerRow[];
-  notCounting: { referrer: string; referred: string; reason: NotCountingReason | null; reasonAt: string | null }[];
-  /** Referrals flagged at registration for staff to look at (decision 049: the referrer's IP address); they count unless listed above. */
-  flagged: { referrer: string; referred: string; flag: ReferralFlag; counts: boolean; createdAt: string }[];
-  totals: { referred: number; counting: number; amount: string; claimed: string };
-  /** Shares the provider refused (wallet FAILED) that staff may retry (decision 029). */
-  failedCredits: (RewardClaimRow & { retryable: boolean })[];
-};
-
-/** The owner's report for one complete week (default: the last one) and the settings form's values. */
-export async function adminReferralsPage(db: D1Database, agencyId: string, weekStart: string | null, now: Clock = systemNow): Promise<AdminReferralsPage> {
-  const weeks = completeWeeks(now(), 0, WEEKS_SHOWN);
-  const week = (weekStart && weeks.find((w) => w.start === weekStart)) || weeks[0]!;
-  const [settings, referrals, claims, rewards] = await Promise.all([
-    readReferralSettings(db, agencyId),
-    currentReferrals(db, agencyId, null),
-    listReferralClaims(db, agencyId, null, 5000),
-    listRewardClaims(db, agencyId, "REFERRAL", null),
-  ]);
-  const shares = await weekShares(db, agencyId, settings, referrals, week);
-  const referrerIds = [...new Set(referrals.map((r) => r.referrerPlayerId))];
-  const names = await playerNames(db, agencyId, referrerIds);
-  const rows: ReferrerRow[] = referrerIds.map((id) => {
-    const mine = referrals.filter((r) => r.referrerPlayerId === id);
-    const share = shares.get(id) ?? NO_SHARE;
-    const myClaims = claims.filter((c) => c.referrerPlayerId === id);
-    const claimedThisWeek = myClaims.find((c) => c.weekStart === week.start) ?? null;
-    return {
-      playerId: id,
-      username: names.get(id)?.username ?? id,
-      referred: mine.length,
-      counting: mine.filter((r) => r.counts).length,
-      basis: credit(claimedThisWeek ? claimedThisWeek.basisMinor : share.basisMinor),
-      amount: credit(claimedThisWeek ? claimedThisWeek.amountMinor : share.amountMinor),
-      capped: claimedThisWeek ? claimedThisWeek.capped : share.capped,
-      claimed: claimedThisWeek ? claimView(claimedThisWeek) : null,
-      claimedTotal: credit(myClaims.filter((c) => c.status === "CREDITED").reduce((sum, c) => sum + c.amountMinor, 0n)),
-    };
-  });
-  rows.sort((a, b) => b.referred - a.referred || a.username.localeCompare(b.username));
-  const names2 = await playerNames(
-    db,
-    agencyId,
-    referrals.filter((r) => !r.counts || r.flag).map((r) => r.referredPlayerId),
-  );
-  return {
-    settings: settingsView(settings),
-    week: { start: week.start, end: week.end },
-    weeks: weeks.map((w) => ({ start: w.start, end: w.end })),
-    rows,
-    notCounting: referrals
-      .filter((r) => !r.counts)
-      .map((r) => ({
-        referrer: names.get(r.referrerPlayerId)?.username ?? r.referrerPlayerId,
-        referred: names2.get(r.referredPlayerId)?.username ?? r.username,
-        reason: r.reason,
-        reasonAt: r.reasonAt,
-      })),
-    flagged: referrals.flatMap((r) =>
-      r.flag
-        ? [
-            {
-              referrer: names.get(r.referrerPlayerId)?.username ?? r.referrerPlayerId,
-              referred: names2.get(r.referredPlayerId)?.username ?? r.username,
-              flag: r.flag,
-              counts: r.counts,
-              createdAt: r.createdAt,
-            },
-          ]
-        : [],
-    ),
-    totals: {
-      referred: referrals.length,
-      counting: referrals.filter((r) => r.counts).length,
-      amount: credit(rows.reduce((sum, r) => sum + (shares.get(r.playerId)?.amountMinor ?? 0n), 0n)),
-      claimed: credit(claims.filter((c) => c.weekStart === week.start && c.status === "CREDITED").reduce((sum, c) => sum + c.amountMinor, 0n)),
-    },
-    failedCredits: withRetry(rewards.items, false).filter((c) => c.retryable),
-  };
-}
-
-/** What the settings form posts (app/lib/schemas/referral.ts produces exactly this). */
-export type ReferralSettingsInput = { enabled: boolean; mode: ReferralMode; percentBp: number; weeklyCapMinor: bigint; turnoverMultiplier: number };
-
-/** Saves the owner's settings with an audit row (before/after), only when something changed. */
-export async function saveReferralSettings(db: D1Database, actor: AuditActor, input: ReferralSettingsInput): Promise<void> {
-  const before = await readReferralSettings(db, actor.agencyId);
-  const view = (s: ReferralSettings) => ({ ...s, weeklyCapMinor: s.weeklyCapMinor.toString() });
-  if (JSON.stringify(view(before)) === JSON.stringify(view(input))) return;
-  await db.batch([
-    upsertReferralSettingsStatement(db, actor.agencyId, input),
-    auditIfChanged(db, actor, { action: "referral.settings", target: actor.agencyId, before: view(before), after: view(input) }),
-  ]);
-}

@@ -18,7 +18,7 @@ const creditFields = {
     .string({ error: "admin:payments.validation.username" })
     .trim()
     .transform((v) => v.toLowerCase())
-    .pipe(z.string().regex(/^[a-z0-9_-]{4,20}$/, { error: "admin:payments.validation.username" })),
+    .pipe(z.string({ error: "admin:payments.validation.username" }).regex(/^[a-z0-9_-]{4,20}$/, { error: "admin:payments.validation.username" })),
   provider: z.string({ error: "admin:payments.validation.provider" }).min(1, { error: "admin:payments.validation.provider" }),
   // the owner's written reason to credit money that may already be credited (decision 046); the service says when it is needed
   reason: z.string().trim().max(500, { error: "admin:payments.validation.noteMax" }).optional(),

@@ -12,7 +12,7 @@ const username = z
   .string(required)
   .trim()
   .transform((v) => v.toLowerCase())
-  .pipe(z.string().regex(STAFF_USERNAME_PATTERN, { error: "admin:auth.validation.username" }));
+  .pipe(z.string(required).regex(STAFF_USERNAME_PATTERN, { error: "admin:auth.validation.username" }));
 
 export const StaffLoginSchema = z.object({
   username,
@@ -24,7 +24,7 @@ export const TotpSchema = z.object({
   code: z
     .string(required)
     .transform((v) => v.replace(/\s/g, ""))
-    .pipe(z.string().regex(/^\d{6}$/, { error: "admin:auth.validation.code" })),
+    .pipe(z.string(required).regex(/^\d{6}$/, { error: "admin:auth.validation.code" })),
 });
 
 export const RecoveryCodeSchema = z.object({

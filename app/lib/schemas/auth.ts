@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AUTH_LIMITS } from "./auth-limits";
-import { nameField } from "./name";
+import { optionalNameField } from "./name";
 
 /**
  * Account form schemas, shared by the browser (conform's client validation) and the
@@ -38,11 +38,11 @@ export const RegisterSchema = z
     username: usernameSchema,
     password: passwordSchema,
     confirmPassword: z.string({ error: "validation.confirmRequired" }),
-    displayName: nameField({ max: AUTH_LIMITS.displayNameMax, tooLong: "validation.displayNameMax" }).optional(),
+    displayName: optionalNameField({ max: AUTH_LIMITS.displayNameMax, tooLong: "validation.displayNameMax" }).optional(),
     phone: z
       .string(required)
       .transform((value) => value.replace(/[\s-]/g, ""))
-      .pipe(z.string().regex(PHONE_PATTERN, { error: "validation.phone" })),
+      .pipe(z.string(required).regex(PHONE_PATTERN, { error: "validation.phone" })),
     // "on" from the form checkbox, true from a JSON client.
     adult: z.union([z.literal("on"), z.literal(true)], { error: "validation.adult" }),
     fingerprint: z.string().max(128).optional(),

@@ -9,6 +9,7 @@ export const DepositSchema = z.object({
   amount: z
     .string({ error: "deposit.validation.amount" })
     .transform(stripDigitGrouping)
-    .pipe(z.string().regex(WHOLE_AMOUNT_DIGITS, { error: "deposit.validation.amount" })),
+    // conform reads an emptied text ("   " trimmed) as not given, here too (tests/unit/blank-input.test.ts)
+    .pipe(z.string({ error: "deposit.validation.amount" }).regex(WHOLE_AMOUNT_DIGITS, { error: "deposit.validation.amount" })),
   idempotencyKey: z.string().uuid(),
 });

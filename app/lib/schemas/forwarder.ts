@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseWholeKip } from "../../../workers/core/money";
 import type { ForwarderLimitsInput, HoldDecision, PatternsInput } from "../../../workers/services/forwarder";
 
 /**
@@ -15,10 +16,11 @@ export const ForwarderLimitsSchema = z
   .object({
     intent: z.literal("limits"),
     channelCode,
+    // whole kip, digit groups as a player types them: the one rule of workers/core/money
     autoCap: z
       .string(required)
       .trim()
-      .regex(/^\d{1,3}(?:[.,]?\d{3})*$/, { error: "admin:forwarder.validation.cap" }),
+      .refine((text) => parseWholeKip(text) !== null, { error: "admin:forwarder.validation.cap" }),
     silenceMinutes: z.coerce
       .number({ error: "admin:forwarder.validation.silence" })
       .int({ error: "admin:forwarder.validation.silence" })

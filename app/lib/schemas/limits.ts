@@ -6,8 +6,9 @@ import type { BreakInput, LimitsInput } from "../../../workers/services/responsi
 /** Whole kip, 1 to 12 digits (groups as the deposit form reads them); blank: no limit. */
 const kip = z
   .string()
-  .transform(stripDigitGrouping)
-  .pipe(z.string().regex(KIP_LIMIT_DIGITS, { error: "limits.validation.amount" }))
+  // only spaces: blank, as an empty field (tests/unit/blank-input.test.ts)
+  .transform((text) => stripDigitGrouping(text) || undefined)
+  .pipe(z.string().regex(KIP_LIMIT_DIGITS, { error: "limits.validation.amount" }).optional())
   .optional()
   .transform((v) => v ?? "");
 

@@ -9,17 +9,32 @@ const NAME_CHARACTERS_MESSAGE = "validation.nameCharacters";
  * refused, zero-width characters removed), then the field's own length rule on the
  * cleaned text. The services apply the same rule again (JSON API, other callers).
  */
-export function nameField(rules: { min?: number; max: number; required?: string; tooShort?: string; tooLong: string }) {
-  let length = z.string();
-  if (rules.min !== undefined) length = length.min(rules.min, { error: rules.tooShort ?? rules.tooLong });
-  length = length.max(rules.max, { error: rules.tooLong });
+export function nameField(rules: { min?: number; max: number; required: string; tooShort?: string; tooLong: string }) {
+  // A name of only spaces is emptied by the cleaning, and conform then reads it as not given in
+  // the inner z.string() too: it says the required message (tests/unit/blank-input.test.ts).
   return z
-    .string(rules.required ? { error: rules.required } : undefined)
-    .transform((raw, ctx) => {
-      const checked = cleanName(raw);
-      if (checked.ok) return checked.value;
-      ctx.addIssue({ code: "custom", message: NAME_CHARACTERS_MESSAGE });
-      return z.NEVER;
-    })
-    .pipe(length);
+    .string({ error: rules.required })
+    .transform(cleaned)
+    .pipe(lengthOf({ ...rules, error: rules.required }));
+}
+
+/** The same for a name that may be left out: only spaces is not given. */
+export function optionalNameField(rules: { min?: number; max: number; tooShort?: string; tooLong: string }) {
+  return z
+    .string()
+    .transform((raw, ctx) => cleaned(raw, ctx) || undefined)
+    .pipe(lengthOf(rules).optional());
+}
+
+function cleaned(raw: string, ctx: z.RefinementCtx): string {
+  const checked = cleanName(raw);
+  if (checked.ok) return checked.value;
+  ctx.addIssue({ code: "custom", message: NAME_CHARACTERS_MESSAGE });
+  return z.NEVER;
+}
+
+function lengthOf(rules: { min?: number; max: number; tooShort?: string; tooLong: string; error?: string }) {
+  let length = z.string(rules.error ? { error: rules.error } : undefined);
+  if (rules.min !== undefined) length = length.min(rules.min, { error: rules.tooShort ?? rules.tooLong });
+  return length.max(rules.max, { error: rules.tooLong });
 }

@@ -8,8 +8,9 @@ export const WithdrawSchema = z
     provider: z.enum(PROVIDERS, { error: "withdraw.validation.provider" }),
     amount: z
       .string()
-      .transform(normalizeTypedCredit)
-      .pipe(z.string().regex(CREDIT_DIGITS, { error: "withdraw.validation.amount" }))
+      // only spaces: not given, as an empty field (tests/unit/blank-input.test.ts)
+      .transform((text) => normalizeTypedCredit(text) || undefined)
+      .pipe(z.string().regex(CREDIT_DIGITS, { error: "withdraw.validation.amount" }).optional())
       .optional(),
     all: z.literal("on").optional(),
     idempotencyKey: z.string().uuid(),
