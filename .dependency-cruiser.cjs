@@ -175,10 +175,10 @@ module.exports = {
     {
       name: "not-to-unresolvable",
       comment:
-        "Every import must resolve to a file or package, or the rules above could not see it. Two generated targets are the exceptions: './+types/<route>' (React Router's typegen writes them to .react-router/types, found through tsconfig rootDirs, which the resolver does not follow; type-only) and 'virtual:react-router/server-build' (the Vite plugin's virtual module, imported by workers/app.ts).",
+        "Every import must resolve to a file or package, or the rules above could not see it. Three generated targets are the exceptions: './+types/<route>' (React Router's typegen writes them to .react-router/types, found through tsconfig rootDirs, which the resolver does not follow; type-only), 'virtual:react-router/server-build' (the Vite plugin's virtual module, imported by workers/app.ts) and 'virtual:lite-parts' (the lite pages' parts bundled by vite-plugins/lite-parts.ts, imported by app/lib/lite-page.server.ts; decision 066).",
       severity: "error",
       from: {},
-      to: { couldNotResolve: true, pathNot: ["^\\./\\+types/[^/]+$", "^virtual:react-router/server-build$"] },
+      to: { couldNotResolve: true, pathNot: ["^\\./\\+types/[^/]+$", "^virtual:react-router/server-build$", "^virtual:lite-parts$"] },
     },
   ],
   options: {

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
+import { liteParts } from "./vite-plugins/lite-parts";
 
 /**
  * In the browser build only, `i18next` and `react-i18next` are our ~1 KB versions of what the
@@ -63,6 +64,7 @@ const previewKeepAlive: Plugin = {
 
 export default defineConfig({
   plugins: [
+    liteParts(),
     browserI18n,
     previewConnectionPerRequest,
     previewKeepAlive,

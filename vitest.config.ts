@@ -2,6 +2,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-worker
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vitest/config";
 import { bundleSandbox } from "./tests/setup/sandbox-workers";
+import { liteParts } from "./vite-plugins/lite-parts";
 
 // Unit and integration tests run inside workerd (the Workers runtime), with the same
 // wrangler.toml bindings and a fresh D1 per test file.
@@ -11,6 +12,7 @@ export default defineConfig(async ({ mode }) => {
   const sandbox = { compatibilityDate: "2026-08-01", compatibilityFlags: ["nodejs_compat"], modules: true };
   return {
     plugins: [
+      liteParts(),
       cloudflareTest({
         main: "./workers/app.ts",
         wrangler: { configPath: "./wrangler.toml" },

@@ -12,6 +12,7 @@ import { Logo } from "./logo";
 import { Icon } from "./icons";
 import { ContactMenu, Disclosure, LanguageSwitcher, SocialLinks, useCurrentPath, type Social } from "./menus";
 import { BankMark } from "./bank-mark";
+import { CHANGE_PASSWORD_LINK, DIALOG_ALERT, DIALOG_BODY, DIALOG_CLOSE, DRAWER_CLOSE, PASSWORD_DIALOG } from "~/lib/lite/hooks";
 
 export type LayoutPlayer = { id: string; displayName: string } | null;
 
@@ -82,7 +83,7 @@ function PlayerMenu({ player, lite }: { player: NonNullable<LayoutPlayer>; lite:
           <Link
             to="/player/password"
             className="menu-item"
-            data-testid="change-password-link"
+            {...CHANGE_PASSWORD_LINK.props}
             onClick={(event) => {
               event.preventDefault();
               setDialogOpen(true);
@@ -119,16 +120,16 @@ function PlayerMenu({ player, lite }: { player: NonNullable<LayoutPlayer>; lite:
 function PasswordDialogShell() {
   const { t } = useTranslation();
   return (
-    <dialog className="dialog" aria-labelledby="change-password-title" data-testid="password-dialog" data-password-dialog>
+    <dialog className="dialog" aria-labelledby="change-password-title" data-testid="password-dialog" {...PASSWORD_DIALOG.props()}>
       <div className="dialog-head">
         <h2 id="change-password-title">{t("password.title")}</h2>
-        <button type="button" className="icon-button" data-dialog-close data-testid="password-dialog-close">
+        <button type="button" className="icon-button" {...DIALOG_CLOSE.props()} data-testid="password-dialog-close">
           <Icon name="close" />
           <span className="sr-only">{t("nav.close")}</span>
         </button>
       </div>
-      <p className="form-alert" role="alert" data-dialog-alert data-testid="password-dialog-error" />
-      <div data-dialog-body />
+      <p className="form-alert" role="alert" {...DIALOG_ALERT.props()} data-testid="password-dialog-error" />
+      <div {...DIALOG_BODY.props()} />
     </dialog>
   );
 }
@@ -146,7 +147,7 @@ function SideDrawer({ agencyName, logo, player }: LayoutProps & { player: Layout
       <div className="drawer-panel" role="dialog" aria-label={t("nav.menu")}>
         <div className="drawer-head">
           <Logo name={agencyName} logo={logo} lazy />
-          <a href={here} className="icon-button" onClick={closeDrawer} data-testid="drawer-close">
+          <a href={here} className="icon-button" onClick={closeDrawer} {...DRAWER_CLOSE.props}>
             <Icon name="close" />
             <span className="sr-only">{t("nav.close")}</span>
           </a>

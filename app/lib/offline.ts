@@ -2,10 +2,10 @@
  * The browser side of a bad network (issue 18, docs/decisions/028-offline.md).
  *
  * `registerServiceWorker` and `guardOfflineSubmits` run on every page that has JavaScript:
- * entry.client calls them on the pages that hydrate, and the lite pages' inline script
- * carries their source (lite-page.server.ts, Function#toString), so both must stay
- * self-contained: nothing but their arguments and the browser's globals.
+ * entry.client calls them on the pages that hydrate, and the lite pages' public part
+ * (lib/lite/public.ts, bundled by the build, decision 066).
  */
+import { OFFLINE_ALERT } from "./lite/hooks";
 
 /**
  * Registers /sw.js for this build (`<html data-sw>` holds React Router's manifest version)
@@ -35,7 +35,7 @@ export function registerServiceWorker(delayMs: number): void {
  * Back online, the alert goes away and the player sends again.
  */
 export function guardOfflineSubmits(): void {
-  const alert = () => document.querySelector<HTMLElement>("[data-offline-alert]");
+  const alert = () => document.querySelector<HTMLElement>(OFFLINE_ALERT.selector);
   window.addEventListener(
     "submit",
     (event) => {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs } from "./fixtures";
+import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
 import { expectLazyClientValidation } from "./lazy-validation";
 import { addBankAccount, loggedInPlayerByApi, payQrPayload } from "./player";
 
@@ -37,6 +37,29 @@ test.describe("deposit by LAO QR", () => {
     const row = page.locator(`tr[data-code="${code}"]`);
     await expect(row).toContainText("ສຳເລັດ");
     await expect(row.locator('[data-status="SUCCESS"]')).toHaveClass(/status-green/);
+  });
+
+  test("the QR step's copy button puts the payload on the clipboard and says so; the payload selects itself on focus (lite parts copy, selectOnFocus)", async ({
+    page,
+    context,
+    baseURL,
+  }, info) => {
+    test.skip(!hasJs(info), "both are the lite script's; without JavaScript the button is hidden (.js-only) and the text is selected by hand");
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
+    await loggedInPlayerByApi(page, baseURL!);
+    await addBankAccount(page);
+    const payload = await createDeposit(page, "60000");
+    await page.locator(PAGE_READY).waitFor({ state: "attached" });
+    const copy = page.getByTestId("qr-step").locator("button[data-copy]");
+    await expect(copy).toBeVisible();
+    const copied = (await copy.getAttribute("data-copied"))!;
+    await expect(copy).not.toHaveText(copied);
+    await copy.click();
+    await expect(copy).toHaveText(copied);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(payload);
+    const text = page.getByTestId("qr-payload");
+    await text.focus();
+    expect(await text.evaluate((t: HTMLTextAreaElement) => [t.selectionStart, t.selectionEnd])).toEqual([0, (await text.inputValue()).length]);
   });
 
   test("check before paying says the order is not paid; cancel needs a confirmation", async ({ page, baseURL }) => {

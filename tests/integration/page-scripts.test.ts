@@ -1,9 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { playerWithBank } from "../setup/money";
+import { litePartsIn, markupOf } from "../setup/lite-script";
 import { holdsStylesheet, MARK_JS_SCRIPT, pageScriptsOf, stylesheetCookie, wantsFingerprintField } from "../../app/lib/page-scripts";
 
 beforeAll(seedDemo);
+
+/** A text of the fingerprint collector that minifying keeps (lib/fingerprint-collect.ts). */
+const FINGERPRINT_MARK = "WEBGL_debug_renderer_info";
 
 /** The <script> elements of a page: the opening tag and the text. */
 function scripts(html: string) {
@@ -41,10 +45,9 @@ describe("what each page ships (decision 021)", () => {
     expect(marker).toEqual({ attrs: ` nonce="${nonce}"`, text: MARK_JS_SCRIPT });
     expect(html.indexOf(MARK_JS_SCRIPT)).toBeLessThan(html.indexOf("</head>"));
     expect(only!.attrs).toBe(` nonce="${nonce}"`);
-    // the server inlines the functions' source: each must be there (a `.client` module is empty on the server)
-    for (const name of ["collectFingerprint", "syncFingerprintWith", "fingerprintStorageKey", "localDate", "parseStored", "shouldSendFingerprint"]) {
-      expect(only!.text).toContain(`function ${name}(`);
-    }
+    // the parts, bundled by the build (decision 066): the fingerprint part carries the collector
+    expect(litePartsIn(only!.text)).toEqual(["public", "fingerprint"]);
+    expect(only!.text).toContain(FINGERPRINT_MARK);
     expect(only!.text).not.toMatch(/:undefined\b/);
     expect(only!.text).toContain('"fingerprintField":true');
     expect(only!.text).toContain('"syncAgencyId":null');
@@ -61,7 +64,8 @@ describe("what each page ships (decision 021)", () => {
         list.map((s) => s.text === MARK_JS_SCRIPT),
         path,
       ).toEqual([true, false]);
-      expect(list[1]!.text, path).not.toContain("collectFingerprint");
+      expect(litePartsIn(list[1]!.text), path).toEqual(["public"]);
+      expect(list[1]!.text, path).not.toContain(FINGERPRINT_MARK);
       expect(html, path).not.toContain('type="module"');
     }
     const notFound = await (await fetchApp("http://localhost/nowhere")).text();
@@ -75,11 +79,11 @@ describe("what each page ships (decision 021)", () => {
     const get = async (path: string) => (await fetchApp(`http://localhost${path}`, { headers: { Cookie: p.cookie } })).text();
     for (const path of ["/player/withdraw/history", "/"]) {
       const html = await get(path);
-      expect(html, path).toMatch(/<dialog class="dialog" aria-labelledby="change-password-title" data-testid="password-dialog" data-password-dialog="true">/);
+      expect(html, path).toMatch(/<dialog class="dialog" aria-labelledby="change-password-title" data-testid="password-dialog" data-password-dialog="">/);
       expect(html, path).not.toMatch(/<dialog[^>]* open/);
-      expect(html, path).toContain("litePasswordDialog");
+      expect(litePartsIn(html), path).toContain("passwordDialog");
       // the form is not in the page: the part fetches it from /player/password
-      expect(html, path).not.toContain('data-testid="password-form"');
+      expect(markupOf(html), path).not.toContain('data-testid="password-form"');
     }
     // (a page that hydrates has React's dialog: no shell)
     const notFound = await get("/nowhere");
@@ -87,6 +91,6 @@ describe("what each page ships (decision 021)", () => {
     expect(notFound).not.toContain("data-password-dialog");
     const visitor = await (await fetchApp("http://localhost/login")).text();
     expect(visitor).not.toContain("data-password-dialog");
-    expect(visitor).not.toContain("litePasswordDialog");
+    expect(litePartsIn(visitor)).not.toContain("passwordDialog");
   });
 });

@@ -1,19 +1,18 @@
 /**
- * What every part of a lite page's script gets (decision 021, 034). A part is one behaviour
- * in its own module, `(ctx: LiteContext) => void`, inlined by `Function#toString` into the
- * page's one nonce'd script (lib/lite-page.server.ts): it may use nothing but `ctx` and the
- * browser's globals (no imports at run time; types only), and does nothing when the page has
- * none of its markup.
+ * What every part of a lite page's script gets (decision 021, 034, 066). A part is one
+ * behaviour in its own module, `(ctx: LiteContext) => void`, bundled by the build with what it
+ * imports (vite-plugins/lite-parts.ts) into the page's one nonce'd script
+ * (lib/lite-page.server.ts), and does nothing when the page has none of its markup.
  */
-import type { FingerprintKit, OfflineKit } from "./kits";
 
 /** Plain values the server hands to the script (JSON in the page). */
 export type LiteConfig = {
+  /** The parts this page runs, by name (app/lib/lite/parts.ts), in order. */
+  parts: readonly string[];
   /** Fill the form's `fingerprint` field (registration). */
   fingerprintField: boolean;
   /** A logged-in player's agency: send the fingerprint once a day (SPEC §1). */
   syncAgencyId: string | null;
-  version: string;
   toastMs: number;
   swipePx: number;
   scrollPx: number;
@@ -34,24 +33,13 @@ export type LiteConfig = {
   [extra: string]: unknown;
 };
 
-/**
- * Pure helpers passed as source, only on pages whose parts ask for them (bytes): each is
- * absent unless a part of the page declared it (`LitePartSpec.kits`).
- */
-export type LiteKit = {
-  offline: OfflineKit;
-  fingerprint?: FingerprintKit;
-  [name: string]: unknown;
-};
-
-/** Translates `ns:key` / nested keys / `{{var}}` from the groups the page inlined (lite/translate.ts). */
+/** Translates `ns:key` / nested keys / `{{var}}` from the groups the page inlined (the browser i18next, lite/runtime.ts). */
 export type LiteT = (key: string, vars?: Record<string, string>) => string;
 
 export type LiteContext = {
   d: Document;
   t: LiteT;
   config: LiteConfig;
-  kit: LiteKit;
 };
 
 export type LitePart = (ctx: LiteContext) => void;

@@ -1,4 +1,5 @@
 import type { LiteContext } from "./context";
+import { COPIED, COPY } from "./hooks";
 
 /**
  * A copy button (`button[data-copy]`, shown only with JavaScript by `.js-only`): puts
@@ -6,12 +7,12 @@ import type { LiteContext } from "./context";
  * the part needs no translation). The React versions: routes/player/referral.tsx CopyButton.
  */
 export function copyPart({ d }: LiteContext): void {
-  for (const button of d.querySelectorAll<HTMLButtonElement>("button[data-copy]")) {
+  for (const button of d.querySelectorAll<HTMLButtonElement>(`button${COPY.selector}`)) {
     const label = button.textContent;
     button.addEventListener("click", () => {
-      const done = (ok: boolean) => (button.textContent = ok ? (button.dataset.copied ?? label) : label);
+      const done = (ok: boolean) => (button.textContent = ok ? (button.getAttribute(COPIED.attribute) ?? label) : label);
       if (!navigator.clipboard) return;
-      void navigator.clipboard.writeText(button.dataset.copy ?? "").then(
+      void navigator.clipboard.writeText(button.getAttribute(COPY.attribute) ?? "").then(
         () => done(true),
         () => done(false),
       );

@@ -1,4 +1,5 @@
 import type { LiteContext } from "./context";
+import { CREDITS } from "./hooks";
 
 /**
  * Live credits on a lite page (DESIGN §8, decision 028; the React version is
@@ -16,7 +17,7 @@ import type { LiteContext } from "./context";
  * no money formatting or provider names travel in the script.
  */
 export function creditsPart({ d, config }: LiteContext): void {
-  const panel = d.querySelector<HTMLElement>('[data-testid="credits"]');
+  const panel = d.querySelector<HTMLElement>(CREDITS.selector);
   const list = panel?.querySelector<HTMLElement>(".credit-list");
   if (!panel || !list) return;
   let last = Date.now();
@@ -31,7 +32,7 @@ export function creditsPart({ d, config }: LiteContext): void {
       // a session that ended answers with the login page: the next navigation shows it
       if (!res.ok || res.redirected) return;
       const next = new DOMParser().parseFromString(await res.text(), "text/html");
-      const fresh = next.querySelector('[data-testid="credits"] .credit-list');
+      const fresh = next.querySelector(`${CREDITS.selector} .credit-list`);
       if (fresh) list.replaceChildren(...[...fresh.childNodes].map((n) => d.importNode(n, true)));
       const main = d.getElementById("main");
       const nextMain = next.getElementById("main");

@@ -1,14 +1,12 @@
+import { nextPollDelay } from "../offline";
 import type { LiteContext } from "./context";
 import type { FormValidator } from "./validate";
-
-/** The pure helpers the deposit parts need, handed over as source (lite-page.server.ts). */
-type DepositKit = { nextPollDelay: (previousMs: number | null, min: number, max: number) => number };
+import { COUNTDOWN, CREDIT_PREVIEW, CREDIT_RATE, POLL_MS, QR_POLL_STEP, QR_STATUS, SELECT_ON_FOCUS, VALIDATOR } from "./hooks";
 
 /*
  * The deposit page's lite parts (decision 034): what routes/player/deposit.tsx's React
  * version did in the browser. Each looks for its markup (rendered by the route on the server)
- * and does nothing without it. Self-contained (inlined by Function#toString): only the
- * argument and the browser's globals.
+ * and does nothing without it.
  */
 
 /**
@@ -22,13 +20,12 @@ type DepositKit = { nextPollDelay: (previousMs: number | null, min: number, max:
  */
 export function liteDepositStatus(ctx: LiteContext): void {
   const { d, t } = ctx;
-  const step = d.querySelector<HTMLElement>("[data-qr-poll]");
-  const box = step?.querySelector<HTMLElement>('[data-testid="qr-status"]');
-  const kit = ctx.kit as Partial<DepositKit>;
-  if (!step || !box || !kit.nextPollDelay) return;
-  const next = kit.nextPollDelay;
-  const code = step.dataset.qrPoll!;
-  const [min, max] = (step.dataset.pollMs ?? "3000,15000").split(",").map(Number) as [number, number];
+  const step = d.querySelector<HTMLElement>(QR_POLL_STEP.selector);
+  const box = step?.querySelector<HTMLElement>(QR_STATUS.selector);
+  if (!step || !box) return;
+  const next = nextPollDelay;
+  const code = step.getAttribute(QR_POLL_STEP.attribute)!;
+  const [min, max] = (step.getAttribute(POLL_MS.attribute) ?? "3000,15000").split(",").map(Number) as [number, number];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let delay: number | null = null;
   let paid = false;
@@ -79,8 +76,8 @@ export function liteDepositStatus(ctx: LiteContext): void {
 /** Minutes and seconds left, ticking (the expiry time beside it works without JavaScript). */
 export function liteCountdown(ctx: LiteContext): void {
   const { d, t } = ctx;
-  for (const span of d.querySelectorAll<HTMLElement>("[data-countdown]")) {
-    const until = Date.parse(span.dataset.countdown!);
+  for (const span of d.querySelectorAll<HTMLElement>(COUNTDOWN.selector)) {
+    const until = Date.parse(span.getAttribute(COUNTDOWN.attribute)!);
     const tick = () => {
       const left = Math.max(0, Math.floor((until - Date.now()) / 1000));
       span.textContent = `(${t("deposit.timeLeft", { time: `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}` })})`;
@@ -93,7 +90,7 @@ export function liteCountdown(ctx: LiteContext): void {
 
 /** The QR payload is selected whole when focused (the copy button is the shared `copy` part, lib/lite/copy.ts). */
 export function liteSelectOnFocus(ctx: LiteContext): void {
-  for (const field of ctx.d.querySelectorAll<HTMLTextAreaElement>("textarea[data-select-on-focus]")) field.addEventListener("focus", () => field.select());
+  for (const field of ctx.d.querySelectorAll<HTMLTextAreaElement>(`textarea${SELECT_ON_FOCUS.selector}`)) field.addEventListener("focus", () => field.select());
 }
 
 /**
@@ -105,13 +102,13 @@ export function liteSelectOnFocus(ctx: LiteContext): void {
  */
 export function liteCreditPreview(ctx: LiteContext): void {
   const { d, t } = ctx;
-  const input = d.querySelector<HTMLInputElement>("input[data-credit-rate]");
-  const out = input?.closest(".field")?.querySelector<HTMLElement>('[data-testid="deposit-credit-preview"]');
-  const url = input?.form?.dataset.validator;
+  const input = d.querySelector<HTMLInputElement>(`input${CREDIT_RATE.selector}`);
+  const out = input?.closest(".field")?.querySelector<HTMLElement>(CREDIT_PREVIEW.selector);
+  const url = input?.form?.getAttribute(VALIDATOR.attribute);
   if (!input || !out || !url) return;
   let preview: FormValidator["preview"] | null = null;
   const update = () => {
-    const credit = preview?.(input.value, input.dataset.creditRate!) ?? null;
+    const credit = preview?.(input.value, input.getAttribute(CREDIT_RATE.attribute)!) ?? null;
     out.hidden = credit === null;
     out.textContent = credit === null ? "" : t("deposit.youGet", { credit });
   };

@@ -1,4 +1,5 @@
 import type { LiteContext } from "./context";
+import { DISCLOSURE, DRAWER_CLOSE } from "./hooks";
 
 /**
  * The layout's disclosures (`<details data-disclosure>`, components/menus.tsx `Disclosure`):
@@ -7,7 +8,7 @@ import type { LiteContext } from "./context";
  * and Close link reload the page without JavaScript (that closes it); here they just close it.
  */
 export function menusPart({ d }: LiteContext): void {
-  const all = [...d.querySelectorAll<HTMLDetailsElement>("details[data-disclosure]")];
+  const all = [...d.querySelectorAll<HTMLDetailsElement>(`details${DISCLOSURE.selector}`)];
   if (all.length === 0) return;
   d.addEventListener("keydown", (event) => {
     if (event.key !== "Escape") return;
@@ -29,7 +30,7 @@ export function menusPart({ d }: LiteContext): void {
       if (!link || !details.contains(link)) continue;
       details.open = false;
       // backdrop and Close: links to this very page, for browsers without JavaScript
-      if (link.matches('.drawer-backdrop, [data-testid="drawer-close"]')) event.preventDefault();
+      if (link.matches(`.drawer-backdrop, ${DRAWER_CLOSE.selector}`)) event.preventDefault();
     }
   });
 }

@@ -1,4 +1,5 @@
 import type { LiteContext } from "./context";
+import { CHANGE_PASSWORD_LINK, DIALOG_ALERT, DIALOG_BODY, DIALOG_CLOSE, OFFLINE_ALERT, PASSWORD_DIALOG, TOAST } from "./hooks";
 
 /**
  * "Change password" in the player menu opens a dialog over the current page (SPEC §2,
@@ -23,22 +24,21 @@ import type { LiteContext } from "./context";
  * there) and back to the menu item, whose menu is opened again. The "show passwords" switch
  * works as the public part's does on a page. No client validation here: the server's answer
  * shows every error (the validate part binds the forms a page is rendered with).
- * Self-contained (inlined by Function#toString): only its argument and the browser's globals.
  */
 export function litePasswordDialog({ d }: LiteContext): void {
-  const link = d.querySelector<HTMLAnchorElement>('a[data-testid="change-password-link"]');
-  const dialog = d.querySelector<HTMLDialogElement>("dialog[data-password-dialog]");
+  const link = d.querySelector<HTMLAnchorElement>(`a${CHANGE_PASSWORD_LINK.selector}`);
+  const dialog = d.querySelector<HTMLDialogElement>(`dialog${PASSWORD_DIALOG.selector}`);
   // on the password page itself the form is the page
   if (!link || !dialog || typeof dialog.showModal !== "function" || location.pathname === link.pathname) return;
-  const body = dialog.querySelector<HTMLElement>("[data-dialog-body]")!;
-  const alert = dialog.querySelector<HTMLElement>("[data-dialog-alert]")!;
-  const closeButton = dialog.querySelector<HTMLButtonElement>("[data-dialog-close]")!;
+  const body = dialog.querySelector<HTMLElement>(DIALOG_BODY.selector)!;
+  const alert = dialog.querySelector<HTMLElement>(DIALOG_ALERT.selector)!;
+  const closeButton = dialog.querySelector<HTMLButtonElement>(DIALOG_CLOSE.selector)!;
   const menu = link.closest("details");
   /** Where closing leads once the password changed (the success panel's Close link). */
   let leaveTo: string | null = null;
   let busy = false;
 
-  const notSent = () => d.querySelector("[data-offline-alert]")?.textContent ?? "";
+  const notSent = () => d.querySelector(OFFLINE_ALERT.selector)?.textContent ?? "";
   const load = async (init?: RequestInit): Promise<Document | null> => {
     const res = await fetch(link.href, { ...init, credentials: "same-origin", headers: { "X-Whole-Document": "1" } });
     if (new URL(res.url).pathname !== link.pathname) {
@@ -52,7 +52,7 @@ export function litePasswordDialog({ d }: LiteContext): void {
     const done = page.querySelector('[data-testid="password-changed"]');
     const answer = done ?? page.querySelector('form[data-testid="password-form"]');
     if (!answer) return location.assign(link.href);
-    const toast = page.querySelector('[data-testid="toast"].toast-error');
+    const toast = page.querySelector(`${TOAST.selector}.toast-error`);
     alert.textContent = toast ? ((toast.querySelector(".toast-description") ?? toast).textContent ?? "") : "";
     const node = d.importNode(answer, true) as HTMLElement;
     body.replaceChildren(node);

@@ -1,4 +1,5 @@
 import type { LiteContext } from "./context";
+import { PENDING } from "./hooks";
 
 /**
  * Pending UI (SPEC §9, DESIGN §8) for every form post and link of a lite page: the spinner the
@@ -11,7 +12,7 @@ import type { LiteContext } from "./context";
  * or a fragment does not start it.
  */
 export function pendingPart({ d, config }: LiteContext): void {
-  const box = d.querySelector<HTMLElement>('[data-testid="pending"]');
+  const box = d.querySelector<HTMLElement>(PENDING.selector);
   if (!box) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let shownAt = 0;

@@ -1,4 +1,5 @@
 import type { LiteContext } from "./context";
+import { LIMIT_MINUTES, PLAYED_MS, TIME_PLAYED } from "./hooks";
 
 /**
  * "Time played today" counts on each minute (decision 025; the React version is
@@ -7,10 +8,10 @@ import type { LiteContext } from "./context";
  * `limits` groups (the root declares them).
  */
 export function playTimePart({ d, t }: LiteContext): void {
-  const line = d.querySelector<HTMLElement>('[data-testid="time-played"][data-played-ms]');
+  const line = d.querySelector<HTMLElement>(`${TIME_PLAYED.selector}${PLAYED_MS.selector}`);
   if (!line) return;
-  const played = Number(line.dataset.playedMs);
-  const limit = line.dataset.limitMinutes ? Number(line.dataset.limitMinutes) : null;
+  const played = Number(line.getAttribute(PLAYED_MS.attribute));
+  const limit = line.getAttribute(LIMIT_MINUTES.attribute) ? Number(line.getAttribute(LIMIT_MINUTES.attribute)) : null;
   const start = Date.now();
   const hm = (minutes: number) => t("limits.hm", { h: String(Math.floor(minutes / 60)), m: String(minutes % 60).padStart(2, "0") });
   setInterval(() => {

@@ -1,22 +1,23 @@
+import { guardOfflineSubmits, registerServiceWorker } from "../offline";
 import type { LiteContext } from "./context";
+import { SCROLL_TOP, TOAST, USERNAME_CHECK } from "./hooks";
 
 /**
  * What every lite page does (decision 021): `html.js`, the `js=1` cookie, toast, scroll-to-top,
- * the password switch, the username check and fingerprints of registration, a logged-in
- * player's daily fingerprint, and the bad-network guard and service worker (decision 028).
+ * the password switch, the username check of registration, and the bad-network guard and
+ * service worker (decision 028). The fingerprints: lite/fingerprint.ts.
  * The React versions of the same behaviours are in components/feedback.tsx (toast,
  * scroll-to-top), components/fields.tsx (password switch), routes/register.tsx's markup
  * (username check), components/fingerprint-sync.tsx and entry.client (offline).
  */
-export function publicPart({ d, config: o, kit }: LiteContext): void {
-  const fp = kit.fingerprint;
+export function publicPart({ d, config: o }: LiteContext): void {
   // (`html.js` is set by the root's head script, before the first layout.) Tells the server
   // this browser runs scripts, so the pages that hydrate may stream (entry.server), as
   // entry.client does.
   if (!/(?:^|;\s*)js=1(?:;|$)/.test(d.cookie)) d.cookie = "js=1; path=/; max-age=31536000; samesite=lax";
 
   // Toast (SPEC §9): leaves after its duration, on its close button or a 50 px swipe; F8 focuses it.
-  const toast = d.querySelector<HTMLElement>('[data-testid="toast"]');
+  const toast = d.querySelector<HTMLElement>(TOAST.selector);
   if (toast) {
     const remove = () => toast.remove();
     setTimeout(remove, Number(toast.dataset.duration) || o.toastMs);
@@ -36,7 +37,7 @@ export function publicPart({ d, config: o, kit }: LiteContext): void {
   }
 
   // Scroll-to-top (SPEC §9): the server renders the button hidden.
-  const up = d.querySelector<HTMLElement>('[data-testid="scroll-top"]');
+  const up = d.querySelector<HTMLElement>(SCROLL_TOP.selector);
   if (up) {
     const onScroll = () => (up.hidden = window.scrollY <= o.scrollPx);
     // Not read now: scrollY forces the page's first layout inside this script (tens of ms on a
@@ -55,14 +56,14 @@ export function publicPart({ d, config: o, kit }: LiteContext): void {
   }
 
   // Username availability on blur (registration): the form carries the two messages.
-  const user = d.querySelector<HTMLInputElement>("input[data-availability]");
+  const user = d.querySelector<HTMLInputElement>(`input${USERNAME_CHECK.selector}`);
   if (user) {
     const field = user.closest(".field")!;
     const form = user.form!;
     user.addEventListener("blur", async () => {
       const username = user.value.trim();
       if (!new RegExp(o.usernamePattern).test(username)) return;
-      const res = await fetch(user.dataset.availability!, {
+      const res = await fetch(user.getAttribute(USERNAME_CHECK.attribute)!, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ username }),
@@ -96,36 +97,9 @@ export function publicPart({ d, config: o, kit }: LiteContext): void {
     });
   }
 
-  if (fp) {
-    // Registration carries the fingerprint (SPEC §3). Collected when the visitor starts on the
-    // form, not at load: a WebGL context costs a long task on a phone (Lighthouse's TBT), and
-    // there are seconds of typing before the submit. A submit before it is ready waits for it.
-    const input = o.fingerprintField ? d.querySelector<HTMLInputElement>('input[name="fingerprint"]') : null;
-    if (input?.form) {
-      const form = input.form;
-      let ready = false;
-      let collected: Promise<void> | null = null;
-      const start = () =>
-        (collected ??= fp
-          .collect(o.version)
-          .then((payload) => void (input.value = payload.fingerprint))
-          .catch(() => {})
-          .then(() => void (ready = true)));
-      form.addEventListener("focusin", start, { once: true });
-      form.addEventListener("submit", (e) => {
-        if (ready) return;
-        e.preventDefault();
-        void start().then(() => form.submit());
-      });
-    }
-    // A logged-in player's daily fingerprint (SPEC §1), after the page's first seconds, in idle
-    // time, like FingerprintSync.
-    const agencyId = o.syncAgencyId;
-    if (agencyId) fp.later(() => void fp.sync(fp, o.version, agencyId).catch(() => {}), o.fingerprintDelayMs);
-  }
   // A bad network (decision 028): the service worker, and no form sent silently into nothing.
-  kit.offline.guard();
-  kit.offline.register(o.swDelayMs);
+  guardOfflineSubmits();
+  registerServiceWorker(o.swDelayMs);
 
   // The stylesheet this page carried as text, into the browser's cache for the next pages
   // (decision 044): fetched once the page has loaded and waited as long as the service worker

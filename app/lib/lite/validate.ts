@@ -1,4 +1,5 @@
 import type { LiteContext } from "./context";
+import { SCHEMA, VALIDATOR } from "./hooks";
 
 /** What the validator module gives (routes/form-validators.ts, its `handle.validator`). */
 export type FormValidator = {
@@ -27,12 +28,11 @@ export type FormValidator = {
  *   role="list">` at the end of the field's box, `aria-invalid` and `aria-describedby` on the
  *   control (the fieldset of a radio group gets only `aria-describedby`, as in the React markup);
  *   the form's own errors in its `.form-alert`. Messages are translation keys, through ctx.t.
- * Self-contained (inlined by Function#toString): only its argument and the browser's globals.
  */
 export function liteValidate(ctx: LiteContext): void {
   const { d, t } = ctx;
-  for (const form of d.querySelectorAll<HTMLFormElement>("form[data-validator][data-schema]")) {
-    const schema = form.dataset.schema!;
+  for (const form of d.querySelectorAll<HTMLFormElement>(`form${VALIDATOR.selector}${SCHEMA.selector}`)) {
+    const schema = form.getAttribute(SCHEMA.attribute)!;
     let validator: FormValidator | null = null;
     let loading: Promise<unknown> | null = null;
     const left = new Set<string>();
@@ -121,7 +121,7 @@ export function liteValidate(ctx: LiteContext): void {
     for (const type of ["pointerup", "pointercancel"]) d.addEventListener(type, released, true);
 
     const load = () =>
-      (loading ??= import(/* @vite-ignore */ form.dataset.validator!)
+      (loading ??= import(/* @vite-ignore */ form.getAttribute(VALIDATOR.attribute)!)
         .then((module: { handle: { validator: FormValidator } }) => {
           validator = module.handle.validator;
           if (!left.size) return;

@@ -1,0 +1,85 @@
+import type { LitePartName } from "./parts";
+
+/**
+ * The markup hooks of the lite pages' script (decision 066): every attribute a part looks
+ * for, declared once. The TSX that renders the markup spreads a hook's `props`; the part
+ * queries its `selector`. `PART_MARKUP` says which hooks a part cannot work without, and
+ * tests/integration/lite-markup.test.ts fails when a page that runs a part lacks them (before,
+ * the two sides agreed only through strings typed twice, and a part did nothing when its
+ * markup changed).
+ */
+type DataAttribute = `data-${string}`;
+
+export type Hook = { attribute: DataAttribute; value?: string; selector: string };
+
+/** A hook by attribute (any value): `props(value)` for the element. */
+function attribute<A extends DataAttribute>(name: A) {
+  return {
+    attribute: name,
+    selector: `[${name}]`,
+    props: (value: string | number = "") => ({ [name]: String(value) }) as { [K in A]: string },
+  };
+}
+
+/** A hook by test id: `props` for the element. */
+function testId<V extends string>(value: V) {
+  return { attribute: "data-testid" as const, value, selector: `[data-testid="${value}"]`, props: { "data-testid": value } };
+}
+
+// Each hook its own constant (marked pure): a part's bundle carries only the hooks it imports.
+// every lite page (root and layout)
+export const TOAST = /* @__PURE__ */ testId("toast");
+export const SCROLL_TOP = /* @__PURE__ */ testId("scroll-top");
+export const PENDING = /* @__PURE__ */ testId("pending");
+export const OFFLINE_ALERT = /* @__PURE__ */ attribute("data-offline-alert");
+export const DISCLOSURE = /* @__PURE__ */ attribute("data-disclosure");
+export const DRAWER_CLOSE = /* @__PURE__ */ testId("drawer-close");
+export const USERNAME_CHECK = /* @__PURE__ */ attribute("data-availability");
+export const CREDITS = /* @__PURE__ */ testId("credits");
+export const TIME_PLAYED = /* @__PURE__ */ testId("time-played");
+export const PLAYED_MS = /* @__PURE__ */ attribute("data-played-ms");
+export const LIMIT_MINUTES = /* @__PURE__ */ attribute("data-limit-minutes");
+// the change-password dialog (decision 052)
+export const CHANGE_PASSWORD_LINK = /* @__PURE__ */ testId("change-password-link");
+export const PASSWORD_DIALOG = /* @__PURE__ */ attribute("data-password-dialog");
+export const DIALOG_BODY = /* @__PURE__ */ attribute("data-dialog-body");
+export const DIALOG_ALERT = /* @__PURE__ */ attribute("data-dialog-alert");
+export const DIALOG_CLOSE = /* @__PURE__ */ attribute("data-dialog-close");
+// the money forms (decision 034)
+export const VALIDATOR = /* @__PURE__ */ attribute("data-validator");
+export const SCHEMA = /* @__PURE__ */ attribute("data-schema");
+export const CREDIT_RATE = /* @__PURE__ */ attribute("data-credit-rate");
+export const CREDIT_PREVIEW = /* @__PURE__ */ testId("deposit-credit-preview");
+export const QR_POLL_STEP = /* @__PURE__ */ attribute("data-qr-poll");
+export const POLL_MS = /* @__PURE__ */ attribute("data-poll-ms");
+export const QR_STATUS = /* @__PURE__ */ testId("qr-status");
+export const COUNTDOWN = /* @__PURE__ */ attribute("data-countdown");
+export const SELECT_ON_FOCUS = /* @__PURE__ */ attribute("data-select-on-focus");
+export const COPY = /* @__PURE__ */ attribute("data-copy");
+export const COPIED = /* @__PURE__ */ attribute("data-copied");
+
+/**
+ * What each part cannot work without, where the page runs it. Parts that every lite page
+ * runs and whose markup comes and goes with the state (a toast, the time played) list
+ * nothing; the layout's and the money forms' parts list what their page always renders.
+ */
+export const PART_MARKUP: Record<LitePartName, readonly Hook[]> = {
+  public: [SCROLL_TOP, OFFLINE_ALERT],
+  fingerprint: [],
+  menus: [DISCLOSURE],
+  credits: [],
+  playTime: [],
+  copy: [COPY, COPIED],
+  validate: [VALIDATOR, SCHEMA],
+  creditPreview: [CREDIT_RATE, CREDIT_PREVIEW],
+  depositStatus: [QR_POLL_STEP, POLL_MS, QR_STATUS],
+  countdown: [COUNTDOWN],
+  selectOnFocus: [SELECT_ON_FOCUS],
+  passwordDialog: [CHANGE_PASSWORD_LINK, PASSWORD_DIALOG, DIALOG_BODY, DIALOG_ALERT, DIALOG_CLOSE],
+  pending: [PENDING],
+};
+
+/** Whether an HTML page carries a hook (its attribute, with its value for a test id). */
+export function pageHasHook(markup: string, hook: Hook): boolean {
+  return hook.value === undefined ? new RegExp(`\\s${hook.attribute}(=|\\s|>|/)`).test(markup) : markup.includes(`${hook.attribute}="${hook.value}"`);
+}
