@@ -36,7 +36,7 @@ import { Icon } from "./components/icons";
 import { PlayTime } from "./components/play-time";
 import { playTimeLine } from "../workers/services/limits-guard";
 import stylesheet from "./styles/app.css?url";
-import { OFFLINE_ALERT } from "./lib/lite/hooks";
+import { OFFLINE_ALERT, hookProps } from "./lib/lite/hooks";
 
 export const middleware: Route.MiddlewareFunction[] = [
   // outermost: every answer, error pages and redirects included
@@ -213,7 +213,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <body>
         {children}
         {/* Shown by guardOfflineSubmits (lib/offline.ts) when a form is sent without a network. */}
-        <p className="offline-alert" role="alert" tabIndex={-1} {...OFFLINE_ALERT.props()} data-testid="offline-alert" hidden>
+        <p className="offline-alert" role="alert" tabIndex={-1} {...hookProps(OFFLINE_ALERT)} data-testid="offline-alert" hidden>
           {i18n.t("offline.notSent")}
         </p>
         {/* The page's translations: for React on a page that hydrates; for the lite script's `t`

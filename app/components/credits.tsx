@@ -3,7 +3,7 @@ import { Await } from "react-router";
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "~/lib/format";
 import type { Credit } from "../../workers/services/credits";
-import { CREDITS } from "~/lib/lite/hooks";
+import { CREDITS, hookProps } from "~/lib/lite/hooks";
 
 /**
  * Each provider's credit, streamed: the page does not wait for the slowest provider.
@@ -15,7 +15,7 @@ import { CREDITS } from "~/lib/lite/hooks";
 export function CreditsPanel({ credits }: { credits: Record<string, Promise<Credit>> }) {
   const { t } = useTranslation();
   return (
-    <section className="credits" aria-labelledby="credits-title" {...CREDITS.props}>
+    <section className="credits" aria-labelledby="credits-title" {...hookProps(CREDITS)}>
       <div className="credits-head">
         <h2 id="credits-title">{t("credits.title")}</h2>
         {/* Without JavaScript the link reloads the page, which fetches every credit again. */}

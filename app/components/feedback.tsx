@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { BrandImage } from "../../workers/core/brand";
 import { Icon } from "./icons";
 import { Logo } from "./logo";
-import { PENDING, SCROLL_TOP, TOAST } from "~/lib/lite/hooks";
+import { PENDING, SCROLL_TOP, TOAST, hookProps } from "~/lib/lite/hooks";
 
 export type ToastData = { message: string; type: "success" | "error" | "info" | "warning"; description?: string; duration?: number };
 
@@ -47,7 +47,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
           className={`toast toast-${current.type}`}
           role={current.type === "error" ? "alert" : "status"}
           tabIndex={-1}
-          {...TOAST.props}
+          {...hookProps(TOAST)}
           data-duration={current.duration ?? TOAST_DURATION_MS}
           onPointerDown={(e) => (startX.current = e.clientX)}
           onPointerUp={(e) => {
@@ -101,7 +101,7 @@ export function PendingIndicator({ logoAlt, logo, serverOnly = false }: { logoAl
 
   if (!visible && !serverOnly) return null;
   return (
-    <div className="pending" role="status" aria-live="polite" {...PENDING.props} hidden={serverOnly && !visible}>
+    <div className="pending" role="status" aria-live="polite" {...hookProps(PENDING)} hidden={serverOnly && !visible}>
       {/* rendered hidden on a lite page: lazy, so it is fetched only if the overlay shows */}
       <Logo name={logoAlt} logo={logo} lazy={serverOnly} />
       <span className="spinner" aria-hidden="true" />
@@ -128,7 +128,7 @@ export function ScrollToTop({ serverOnly = false }: { serverOnly?: boolean }) {
   }, []);
   if (!visible && !serverOnly) return null;
   return (
-    <button type="button" className="scroll-top" {...SCROLL_TOP.props} hidden={serverOnly} onClick={() => window.scrollTo({ top: 0, behavior: "smooth" })}>
+    <button type="button" className="scroll-top" {...hookProps(SCROLL_TOP)} hidden={serverOnly} onClick={() => window.scrollTo({ top: 0, behavior: "smooth" })}>
       <Icon name="up" />
       <span className="sr-only">{t("scrollTop")}</span>
     </button>

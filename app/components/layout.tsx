@@ -12,7 +12,7 @@ import { Logo } from "./logo";
 import { Icon } from "./icons";
 import { ContactMenu, Disclosure, LanguageSwitcher, SocialLinks, useCurrentPath, type Social } from "./menus";
 import { BankMark } from "./bank-mark";
-import { CHANGE_PASSWORD_LINK, DIALOG_ALERT, DIALOG_BODY, DIALOG_CLOSE, DRAWER_CLOSE, PASSWORD_DIALOG } from "~/lib/lite/hooks";
+import { CHANGE_PASSWORD_LINK, DIALOG_ALERT, DIALOG_BODY, DIALOG_CLOSE, DRAWER_CLOSE, PASSWORD_DIALOG, hookProps } from "~/lib/lite/hooks";
 
 export type LayoutPlayer = { id: string; displayName: string } | null;
 
@@ -83,7 +83,7 @@ function PlayerMenu({ player, lite }: { player: NonNullable<LayoutPlayer>; lite:
           <Link
             to="/player/password"
             className="menu-item"
-            {...CHANGE_PASSWORD_LINK.props}
+            {...hookProps(CHANGE_PASSWORD_LINK)}
             onClick={(event) => {
               event.preventDefault();
               setDialogOpen(true);
@@ -120,16 +120,16 @@ function PlayerMenu({ player, lite }: { player: NonNullable<LayoutPlayer>; lite:
 function PasswordDialogShell() {
   const { t } = useTranslation();
   return (
-    <dialog className="dialog" aria-labelledby="change-password-title" data-testid="password-dialog" {...PASSWORD_DIALOG.props()}>
+    <dialog className="dialog" aria-labelledby="change-password-title" data-testid="password-dialog" {...hookProps(PASSWORD_DIALOG)}>
       <div className="dialog-head">
         <h2 id="change-password-title">{t("password.title")}</h2>
-        <button type="button" className="icon-button" {...DIALOG_CLOSE.props()} data-testid="password-dialog-close">
+        <button type="button" className="icon-button" {...hookProps(DIALOG_CLOSE)} data-testid="password-dialog-close">
           <Icon name="close" />
           <span className="sr-only">{t("nav.close")}</span>
         </button>
       </div>
-      <p className="form-alert" role="alert" {...DIALOG_ALERT.props()} data-testid="password-dialog-error" />
-      <div {...DIALOG_BODY.props()} />
+      <p className="form-alert" role="alert" {...hookProps(DIALOG_ALERT)} data-testid="password-dialog-error" />
+      <div {...hookProps(DIALOG_BODY)} />
     </dialog>
   );
 }
@@ -147,7 +147,7 @@ function SideDrawer({ agencyName, logo, player }: LayoutProps & { player: Layout
       <div className="drawer-panel" role="dialog" aria-label={t("nav.menu")}>
         <div className="drawer-head">
           <Logo name={agencyName} logo={logo} lazy />
-          <a href={here} className="icon-button" onClick={closeDrawer} {...DRAWER_CLOSE.props}>
+          <a href={here} className="icon-button" onClick={closeDrawer} {...hookProps(DRAWER_CLOSE)}>
             <Icon name="close" />
             <span className="sr-only">{t("nav.close")}</span>
           </a>

@@ -3,7 +3,7 @@ import type { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useContext, useEffect, useRef, useState } from "react";
 import { UNSAFE_FrameworkContext, useNavigation } from "react-router";
 import type { z } from "zod";
-import { SCHEMA, VALIDATOR } from "~/lib/lite/hooks";
+import { SCHEMA, VALIDATOR, hookProps } from "~/lib/lite/hooks";
 
 type FormSchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
@@ -98,5 +98,5 @@ export function useLiteValidation(
   schema: "deposit" | "withdraw" | "bank-account" | "bank-replace" | "change-password" | "forced-password" | "limits" | "cooling_off" | "self_exclusion",
 ) {
   const url = useContext(UNSAFE_FrameworkContext)?.manifest.routes[VALIDATOR_ROUTE_ID]?.module;
-  return url ? { ...VALIDATOR.props(url), ...SCHEMA.props(schema) } : {};
+  return url ? { ...hookProps(VALIDATOR, url), ...hookProps(SCHEMA, schema) } : {};
 }

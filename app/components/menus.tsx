@@ -3,7 +3,7 @@ import { useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
 import { HTML_LANG, LANGUAGES, type Language } from "../../workers/core/languages";
 import { Icon } from "./icons";
-import { DISCLOSURE } from "~/lib/lite/hooks";
+import { DISCLOSURE, hookProps } from "~/lib/lite/hooks";
 
 /**
  * A disclosure built on <details>: opens and closes without JavaScript. With JavaScript
@@ -59,7 +59,7 @@ export function Disclosure({
       className={className}
       data-testid={testId}
       // lib/lite/menus.ts finds them by this on pages without React
-      {...DISCLOSURE.props()}
+      {...hookProps(DISCLOSURE)}
       onClick={(event) => {
         const target = event.target as HTMLElement;
         if (target.closest("a") && ref.current) ref.current.open = false;

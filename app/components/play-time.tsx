@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LIMIT_MINUTES, PLAYED_MS, TIME_PLAYED } from "~/lib/lite/hooks";
+import { LIMIT_MINUTES, PLAYED_MS, TIME_PLAYED, hookProps } from "~/lib/lite/hooks";
 
 /**
  * "Time played today" on every page of a logged-in player (decision 025): games open on the
@@ -21,7 +21,12 @@ export function PlayTime({ playedMs, limitMinutes }: { playedMs: number; limitMi
   const hm = (minutes: number) => t("limits.hm", { h: Math.floor(minutes / 60), m: String(minutes % 60).padStart(2, "0") });
   const time = hm(Math.floor((playedMs + extra) / 60_000));
   return (
-    <p className="page-notice muted" {...TIME_PLAYED.props} {...PLAYED_MS.props(playedMs)} {...(limitMinutes ? LIMIT_MINUTES.props(limitMinutes) : {})}>
+    <p
+      className="page-notice muted"
+      {...hookProps(TIME_PLAYED)}
+      {...hookProps(PLAYED_MS, playedMs)}
+      {...(limitMinutes ? hookProps(LIMIT_MINUTES, limitMinutes) : {})}
+    >
       {limitMinutes === null ? t("limits.playedLine", { time }) : t("limits.playedLineOf", { time, limit: hm(limitMinutes) })}
     </p>
   );

@@ -60,6 +60,40 @@ function merge(into: Resources, from: Resources): Resources {
   return out;
 }
 
+/**
+ * One key in a store of resources (language -> namespace -> tree), with i18next's semantics
+ * above: what `t` of this module does, and the lite pages' runtime (lib/lite/runtime.ts) uses
+ * alone.
+ */
+export function translateIn(
+  store: Record<string, Record<string, Resources>>,
+  options: Options,
+  language: string,
+  key: string,
+  values?: TOptions,
+  ns?: string,
+): string {
+  const { defaultNS = "common", fallbackNS, fallbackLng } = options;
+  let namespaces = [values?.ns ?? ns ?? defaultNS];
+  let path = key;
+  const colon = key.indexOf(":");
+  // only a known namespace is one (i18next likewise leaves "a: b" alone)
+  if (colon > 0 && (options.ns ?? []).includes(key.slice(0, colon))) {
+    namespaces = [key.slice(0, colon)];
+    path = key.slice(colon + 1);
+  }
+  if (fallbackNS && !namespaces.includes(fallbackNS)) namespaces.push(fallbackNS);
+  const languages = [language, ...(fallbackLng && fallbackLng !== language ? [fallbackLng] : [])];
+  for (const lng of languages) {
+    for (const space of namespaces) {
+      const found = lookup(store[lng]?.[space], path);
+      if (typeof found === "string") return interpolate(found, values);
+    }
+  }
+  if (values?.defaultValue !== undefined) return interpolate(String(values.defaultValue), values);
+  return path;
+}
+
 class BrowserI18n {
   language = "lo";
   options: Options = {};
@@ -103,27 +137,10 @@ class BrowserI18n {
   t: BrowserT = (key, options) => this.translate(key, options);
 
   translate(key: string, options: TOptions | undefined, ns?: string): string {
-    const { defaultNS = "common", fallbackNS, fallbackLng } = this.options;
-    let namespaces = [options?.ns ?? ns ?? defaultNS];
-    let path = key;
-    const colon = key.indexOf(":");
-    // only a known namespace is one (i18next likewise leaves "a: b" alone)
-    if (colon > 0 && (this.options.ns ?? []).includes(key.slice(0, colon))) {
-      namespaces = [key.slice(0, colon)];
-      path = key.slice(colon + 1);
-    }
-    if (fallbackNS && !namespaces.includes(fallbackNS)) namespaces.push(fallbackNS);
-    const languages = [this.language, ...(fallbackLng && fallbackLng !== this.language ? [fallbackLng] : [])];
-    for (const lng of languages) {
-      for (const space of namespaces) {
-        const found = lookup(this.store[lng]?.[space], path);
-        if (typeof found === "string") return interpolate(found, options);
-      }
-    }
-    if (options?.defaultValue !== undefined) return interpolate(String(options.defaultValue), options);
-    return path;
+    return translateIn(this.store, this.options, this.language, key, options, ns);
   }
 }
 
-const i18next = new BrowserI18n();
+// pure: a bundle that takes only translateIn (the lite pages, decision 066) leaves the class out
+const i18next = /* @__PURE__ */ new BrowserI18n();
 export default i18next;

@@ -14,7 +14,7 @@ import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import { clientOf } from "~/lib/session.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/register";
-import { USERNAME_CHECK } from "~/lib/lite/hooks";
+import { USERNAME_CHECK, hookProps } from "~/lib/lite/hooks";
 
 /**
  * No React in the browser (decision 021): the lite script fills the `fingerprint` field
@@ -78,7 +78,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
   const visibility = usePasswordVisibility();
   const [form, fields] = useSchemaForm("register", RegisterSchema, actionData?.result);
   // (a data-* attribute is not in InputHTMLAttributes' type, so it goes in through a cast)
-  const availability = USERNAME_CHECK.props(AVAILABILITY_URL) as InputHTMLAttributes<HTMLInputElement>;
+  const availability = hookProps(USERNAME_CHECK, AVAILABILITY_URL) as InputHTMLAttributes<HTMLInputElement>;
   const referral = loaderData.referral;
 
   return (

@@ -195,11 +195,15 @@ describe("forwarder: above the owner's cap, staff confirm", () => {
 
   it("the cap is whole kip as typed: digit groups read, decimals refused (never a hundred times the cap)", async () => {
     const cap = async () =>
-      (await env.DB.prepare(`SELECT auto_cap FROM forwarders WHERE agency_id = 'demo' AND channel_code = ?1`).bind(CHANNEL).first<{ auto_cap: string }>())?.auto_cap;
+      (await env.DB.prepare(`SELECT auto_cap FROM forwarders WHERE agency_id = 'demo' AND channel_code = ?1`).bind(CHANNEL).first<{ auto_cap: string }>())
+        ?.auto_cap;
     expect(await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "1.500.000", silenceMinutes: 60 })).toEqual({ ok: true });
     expect(await cap()).toBe("1500000");
     // read before by dropping every dot and comma: 150000000
-    expect(await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "1500000.00", silenceMinutes: 60 })).toEqual({ ok: false, code: "CAP_INVALID" });
+    expect(await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "1500000.00", silenceMinutes: 60 })).toEqual({
+      ok: false,
+      code: "CAP_INVALID",
+    });
     expect(await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "-5", silenceMinutes: 60 })).toEqual({ ok: false, code: "CAP_INVALID" });
     expect(await cap()).toBe("1500000");
     await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "1000000", silenceMinutes: 60 });

@@ -10,20 +10,26 @@ import type { LitePartName } from "./parts";
  */
 type DataAttribute = `data-${string}`;
 
+/** A hook: the attribute (with its value for a test id) and the selector a part queries. */
 export type Hook = { attribute: DataAttribute; value?: string; selector: string };
 
-/** A hook by attribute (any value): `props(value)` for the element. */
+/** A hook by attribute, any value. */
 function attribute<A extends DataAttribute>(name: A) {
-  return {
-    attribute: name,
-    selector: `[${name}]`,
-    props: (value: string | number = "") => ({ [name]: String(value) }) as { [K in A]: string },
-  };
+  return { attribute: name, selector: `[${name}]` };
 }
 
-/** A hook by test id: `props` for the element. */
+/** A hook by test id. */
 function testId<V extends string>(value: V) {
-  return { attribute: "data-testid" as const, value, selector: `[data-testid="${value}"]`, props: { "data-testid": value } };
+  return { attribute: "data-testid" as const, value, selector: `[data-testid="${value}"]` };
+}
+
+/**
+ * The props that put a hook on an element, for the TSX: `{...hookProps(COPY, text)}`,
+ * `{...hookProps(TOAST)}`. Not on the hook itself: a part's bundle then carries only the
+ * selectors it queries.
+ */
+export function hookProps<A extends DataAttribute>(hook: { attribute: A; value?: string }, value: string | number = ""): { [K in A]: string } {
+  return { [hook.attribute]: hook.value ?? String(value) } as { [K in A]: string };
 }
 
 // Each hook its own constant (marked pure): a part's bundle carries only the hooks it imports.

@@ -22,7 +22,7 @@ import type { PromotionError } from "../../../workers/core/promotion";
 import type { Agency } from "../../../workers/services/agency";
 import type { CurrentPlayer } from "../../../workers/services/auth";
 import type { Route } from "./+types/deposit";
-import { COPIED, COPY, COUNTDOWN, CREDIT_PREVIEW, CREDIT_RATE, POLL_MS, QR_POLL_STEP, QR_STATUS, SELECT_ON_FOCUS } from "~/lib/lite/hooks";
+import { COPIED, COPY, COUNTDOWN, CREDIT_PREVIEW, CREDIT_RATE, POLL_MS, QR_POLL_STEP, QR_STATUS, SELECT_ON_FOCUS, hookProps } from "~/lib/lite/hooks";
 
 /**
  * A lite page (decisions 021, 034): no React in the browser; the lite script gives client
@@ -180,7 +180,7 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
           {...getInputProps(fields.amount, { type: "text" })}
           inputMode="numeric"
           autoComplete="off"
-          {...(loaderData.rate ? CREDIT_RATE.props(loaderData.rate.sellScaled) : {})}
+          {...(loaderData.rate ? hookProps(CREDIT_RATE, loaderData.rate.sellScaled) : {})}
           aria-invalid={fields.amount.errors ? true : undefined}
           aria-describedby={`${fields.amount.id}-hint${fields.amount.errors ? ` ${fields.amount.id}-error` : ""}`}
         />
@@ -189,7 +189,7 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
           {loaderData.rate && <> · {t("deposit.rate", { sell: formatMoney(loaderData.rate.sell, "LAK") })}</>}
         </p>
         {loaderData.rate && (
-          <p className="field-ok" {...CREDIT_PREVIEW.props} aria-live="polite" hidden={!credit}>
+          <p className="field-ok" {...hookProps(CREDIT_PREVIEW)} aria-live="polite" hidden={!credit}>
             {credit && t("deposit.youGet", { credit: formatMoney(credit, "THB") })}
           </p>
         )}
@@ -208,11 +208,11 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
 function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderData["order"]>; message: string | null; confirmCancel: boolean }) {
   const { t } = useTranslation();
   return (
-    <div className="qr-step card" data-testid="qr-step" {...QR_POLL_STEP.props(order.code)} {...POLL_MS.props(`${QR_POLL.min},${QR_POLL.max}`)}>
+    <div className="qr-step card" data-testid="qr-step" {...hookProps(QR_POLL_STEP, order.code)} {...hookProps(POLL_MS, `${QR_POLL.min},${QR_POLL.max}`)}>
       <h2>{t("deposit.scanTitle")}</h2>
       {/* With JavaScript the page follows the order by itself (lib/lite/deposit.ts fills and shows
           this); without, "check payment" below. */}
-      <p className="notice" role="status" {...QR_STATUS.props} hidden />
+      <p className="notice" role="status" {...hookProps(QR_STATUS)} hidden />
       {order.payAmount ? (
         <div className="pay-exactly" data-testid="pay-exactly" data-qr-mode={order.qrMode}>
           <p className="pay-exactly-amount" data-testid="pay-amount" data-amount={order.payAmount}>
@@ -262,7 +262,7 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
       {order.payload && (
         <div className="field">
           <label htmlFor="qr-payload">{t("deposit.payload")}</label>
-          <textarea id="qr-payload" readOnly rows={3} value={order.payload} data-testid="qr-payload" {...SELECT_ON_FOCUS.props()} />
+          <textarea id="qr-payload" readOnly rows={3} value={order.payload} data-testid="qr-payload" {...hookProps(SELECT_ON_FOCUS)} />
           <CopyButton text={order.payload} />
         </div>
       )}
@@ -301,14 +301,14 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
 
 /** Minutes and seconds left, ticked by the lite script (lib/lite/deposit.ts); the expiry time beside it works without it. */
 function Countdown({ until }: { until: string }) {
-  return <span className="countdown" data-testid="countdown" {...COUNTDOWN.props(until)} hidden />;
+  return <span className="countdown" data-testid="countdown" {...hookProps(COUNTDOWN, until)} hidden />;
 }
 
 /** Copies the payload with JavaScript (the lite `copy` part, lib/lite/copy.ts); without it the read-only field can be selected. */
 function CopyButton({ text }: { text: string }) {
   const { t } = useTranslation();
   return (
-    <button type="button" className="button button-ghost button-small js-only" {...COPY.props(text)} {...COPIED.props(t("deposit.copied"))}>
+    <button type="button" className="button button-ghost button-small js-only" {...hookProps(COPY, text)} {...hookProps(COPIED, t("deposit.copied"))}>
       {t("deposit.copy")}
     </button>
   );

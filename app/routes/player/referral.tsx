@@ -12,7 +12,7 @@ import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/referral";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { I18nHandle } from "~/lib/i18n";
-import { COPIED, COPY } from "~/lib/lite/hooks";
+import { COPIED, COPY, hookProps } from "~/lib/lite/hooks";
 
 /**
  * The player's referral page (decision 030): link and code, who joined (counting or not, and
@@ -185,8 +185,8 @@ function CopyButton({ text }: { text: string }) {
       className="button js-only"
       data-testid="referral-copy"
       // lib/lite/copy.ts on the lite page
-      {...COPY.props(text)}
-      {...COPIED.props(t("referral.copied"))}
+      {...hookProps(COPY, text)}
+      {...hookProps(COPIED, t("referral.copied"))}
       onClick={() => {
         void navigator.clipboard?.writeText(text).then(
           () => setCopied(true),
