@@ -52,7 +52,7 @@ describe("a bad network (decision 028)", () => {
     const res = await fetchApp("http://localhost/login");
     expect(res.headers.get("Content-Security-Policy")).toContain("worker-src 'self'");
     const html = await res.text();
-    expect(html).toMatch(/<p class="offline-alert" role="alert"[^>]* data-offline-alert="true" data-testid="offline-alert" hidden="">/);
+    expect(html).toMatch(/<p class="offline-alert" role="alert"[^>]* data-offline-alert="" data-testid="offline-alert" hidden="">/);
     // the lite page's inline script carries both pieces as source (they must be self-contained);
     // (the head's html.js marker is the other inline script, decision 045)
     const [script, ...rest] = elements(html, "script").filter((s) => s.text !== MARK_JS_SCRIPT);
