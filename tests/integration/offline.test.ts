@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { nextPollDelay, QR_POLL } from "../../app/lib/offline";
 import { MARK_JS_SCRIPT } from "../../app/lib/page-scripts";
+import { litePartsIn } from "../setup/lite-script";
+import { OFFLINE_ALERT } from "../../app/lib/lite/hooks";
 
 beforeAll(seedDemo);
 
@@ -53,11 +55,13 @@ describe("a bad network (decision 028)", () => {
     expect(res.headers.get("Content-Security-Policy")).toContain("worker-src 'self'");
     const html = await res.text();
     expect(html).toMatch(/<p class="offline-alert" role="alert"[^>]* data-offline-alert="" data-testid="offline-alert" hidden="">/);
-    // the lite page's inline script carries both pieces as source (they must be self-contained);
-    // (the head's html.js marker is the other inline script, decision 045)
+    // the lite page's inline script carries both pieces, bundled into its public part (decision
+    // 066, minified: found by what they ask the browser for); the head's html.js marker is the
+    // other inline script (decision 045)
     const [script, ...rest] = elements(html, "script").filter((s) => s.text !== MARK_JS_SCRIPT);
     expect(rest).toEqual([]);
-    expect(script!.text).toContain("function registerServiceWorker(");
-    expect(script!.text).toContain("function guardOfflineSubmits(");
+    expect(litePartsIn(script!.text)).toContain("public");
+    expect(script!.text).toContain("/sw.js?v="); // registerServiceWorker
+    expect(script!.text).toContain(`"${OFFLINE_ALERT.attribute}"`); // guardOfflineSubmits finds the alert by it
   });
 });
