@@ -6,12 +6,14 @@
 // full browser in `--headless` mode cost twice the CPU: accounts.spec on phone-js took 63.7 s
 // of Chromium CPU with /usr/bin/chromium and 27.4 s with the shell (decision 065). What measures
 // or shows what a player's browser does keeps the full browser (CHROMIUM): Lighthouse, the
-// bench, the screenshot scripts and the byte budgets (the shell fetched the landing's lazy
-// images at once and never the web app manifest: 15 requests instead of 12).
+// bench, the screenshot scripts, the byte budgets (the shell fetched the landing's lazy images
+// at once and never the web app manifest: 15 requests instead of 12) and the production
+// rehearsal (its game launch, a redirect to an https host page.route answers, ended on
+// chrome-error://chromewebdata/ in the shell).
 
 /** The full browser (Lighthouse, bench, screenshots). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-/** The browser of the e2e tests and the rehearsal. */
+/** The browser of the e2e tests. */
 export const TEST_CHROMIUM = process.env.TEST_CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell";
 
 /** Playwright's launch options for the tests: the shell, without what a test never uses. */

@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import lighthouse from "lighthouse";
 import { startEdgeProxy } from "./edge-proxy.mjs";
 import { startLocalPortal, waitForAnswer } from "./local-dirs.mjs";
+import { CHROMIUM, fullBrowserLaunchOptions } from "./chromium.mjs";
 
 const PAGES = ["/", "/login", "/register", "/player/deposit", "/player/withdraw", "/player/promotion", "/player/game/askmebet"];
 /**
@@ -78,7 +79,7 @@ const measured = [FLOOR, ...pages];
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, not ${values.runs}`);
 if (values.lang && !["lo", "cn", "vn"].includes(values.lang)) throw new Error(`--lang must be lo, cn or vn, not ${values.lang}`);
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromiumPath = CHROMIUM;
 
 /** @type {import("node:child_process").ChildProcess | null} */
 let server = null;
@@ -284,25 +285,12 @@ async function browserCommand(wsUrl, method, params) {
 
 /**
  * Starts Chromium with a DevTools port for Lighthouse (which connects to it through
- * puppeteer-core); the flags are those of playwright.config.ts.
+ * puppeteer-core): the full browser, with the tests' flags (scripts/chromium.mjs).
  */
 function launchChromium(path, userDataDir) {
   const child = spawn(
     path,
-    [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--no-default-browser-check",
-      "--remote-debugging-port=0",
-      `--user-data-dir=${userDataDir}`,
-      "about:blank",
-    ],
+    [...fullBrowserLaunchOptions.args, "--no-default-browser-check", "--remote-debugging-port=0", `--user-data-dir=${userDataDir}`, "about:blank"],
     { stdio: ["ignore", "ignore", "pipe"] },
   );
   return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
-import { testLaunchOptions } from "../../scripts/chromium.mjs";
+import { fullBrowserLaunchOptions } from "../../scripts/chromium.mjs";
 
 /**
  * The production rehearsal's walk (scripts/rehearsal.mjs starts the Worker and passes its
@@ -23,7 +23,10 @@ export default defineConfig({
     baseURL,
     ...devices["Desktop Chrome"],
     viewport: { width: 1280, height: 800 },
-    launchOptions: testLaunchOptions,
+    // The full browser, as an operator's: behind the headless shell the walk's game launch (a
+    // redirect to the AMB fake's https launch host, answered by page.route) ended on
+    // chrome-error://chromewebdata/ (decision 065).
+    launchOptions: fullBrowserLaunchOptions,
     trace: "retain-on-failure",
   },
   projects: [{ name: "rehearsal" }],
