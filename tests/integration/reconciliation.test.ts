@@ -165,7 +165,11 @@ beforeAll(async () => {
   await forwarded.wallet.runDueWork();
   seeded.forwarded = forwarded.order.code;
 
-  // two withdrawals marked paid: the statement shows a debit for the first (naming the player's account) only
+  // two withdrawals marked paid: the statement shows a debit for the first (naming the player's account) only. The
+  // statement's first row is dated opened + 1 s, to the second; a statement covers its rows' range, so the withdrawals
+  // are marked after that second starts or the second would be "waiting" for a statement (a fast machine seeds all of
+  // the above within the second: CI, 2026-11-28)
+  while (Date.now() < opened + 1000) await new Promise((r) => setTimeout(r, 50));
   seeded.paid = await withdrawalMarkedPaid();
   seeded.unpaid = await withdrawalMarkedPaid();
 
