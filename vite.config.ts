@@ -88,8 +88,8 @@ export default defineConfig({
     include: ["@conform-to/react", "@conform-to/zod/v4", "zod"],
   },
   // The Worker is minified like the browser code: it is uploaded and parsed on every cold
-  // start (issue 16: 777 -> 510 KiB gzip). Code the lite pages inline by Function#toString
-  // (lib/lite-page.server.ts) is minified with it and stays self-contained.
+  // start (issue 16: 777 -> 510 KiB gzip). (The lite pages' script is minified apart, by
+  // vite-plugins/lite-parts.ts.)
   // (PROFILE_UNMINIFIED=1: kept readable for a CPU profile's function names, scripts/worker-profile.mjs)
   environments: {
     ssr: { build: { minify: !process.env.PROFILE_UNMINIFIED } },

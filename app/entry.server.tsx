@@ -20,7 +20,9 @@ export default async function handleRequest(
   const body = await renderToReadableStream(
     <I18nextProvider i18n={getInstance(loadContext)}>
       {/* What the lite pages inline is built here, on the server only (decision 021). */}
-      <LitePageContext.Provider value={{ ...litePageAssets, nonce, stylesheet: liteStylesheet(request.headers.get("Cookie")) }}>
+      <LitePageContext.Provider
+        value={{ ...litePageAssets, nonce, stylesheet: liteStylesheet(request.headers.get("Cookie")), buildVersion: routerContext.manifest.version ?? null }}
+      >
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </LitePageContext.Provider>
     </I18nextProvider>,

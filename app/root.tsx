@@ -1,4 +1,4 @@
-import { useContext, useEffect } from "react";
+import { useEffect } from "react";
 import {
   data,
   isRouteErrorResponse,
@@ -11,7 +11,6 @@ import {
   useMatches,
   useRouteError,
   useRouteLoaderData,
-  UNSAFE_FrameworkContext,
 } from "react-router";
 import { useTranslation } from "react-i18next";
 import { getToast } from "remix-toast/middleware";
@@ -36,7 +35,7 @@ import { Icon } from "./components/icons";
 import { PlayTime } from "./components/play-time";
 import { playTimeLine } from "../workers/services/limits-guard";
 import stylesheet from "./styles/app.css?url";
-import { OFFLINE_ALERT, hookProps } from "./lib/lite/hooks";
+import { BUILD_VERSION, LOCALE, OFFLINE_ALERT, hookProps } from "./lib/lite/hooks";
 
 export const middleware: Route.MiddlewareFunction[] = [
   // outermost: every answer, error pages and redirects included
@@ -162,9 +161,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // The nonce is only known on the server; in the browser React keeps the rendered one.
   const nonce = root?.nonce ?? lite?.nonce;
   const brand = root?.brand;
-  // This build's version (a hash of the client chunks' names): the service worker is
-  // registered per build with it (decision 028). None in tests that render without a build.
-  const build = useContext(UNSAFE_FrameworkContext)?.manifest.version;
+  // This build's version: the service worker is registered per build with it (decision 028).
+  // Given by entry.server; a page that hydrates keeps the server's attribute (React does not
+  // patch attributes when it hydrates, and this one never changes within a build).
+  const build = lite?.buildVersion ?? undefined;
   // Only what this page renders is inlined (decision 032): its routes' key groups, or whole
   // namespaces for a page that declares none and for an error page (any error's message).
   const groups = useRouteError() == null ? keyGroupsOf(matches) : null; // (null outside an error boundary)
@@ -175,7 +175,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
     }),
   );
   return (
-    <html lang={HTML_LANG[locale]} data-locale={locale} data-scripts={scripts} data-sw={build} suppressHydrationWarning>
+    <html
+      lang={HTML_LANG[locale]}
+      {...hookProps(LOCALE, locale)}
+      data-scripts={scripts}
+      {...(build && hookProps(BUILD_VERSION, build))}
+      suppressHydrationWarning
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -7,8 +7,6 @@ export default [
   route("register", "routes/register.tsx"),
   route("logout", "routes/logout.ts"),
   route("set-language", "routes/set-language.ts"),
-  // the lite pages' client validation module (never navigated to; decision 034)
-  route("lite/form-validators", "routes/form-validators.ts"),
 
   route("player", "routes/player/layout.tsx", [
     route("deposit", "routes/player/deposit.tsx"),

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { BrandImage } from "../../workers/core/brand";
 import { Icon } from "./icons";
 import { Logo } from "./logo";
-import { PENDING, SCROLL_TOP, TOAST, hookProps } from "~/lib/lite/hooks";
+import { PENDING, SCROLL_TOP, TOAST, TOAST_DURATION, hookProps } from "~/lib/lite/hooks";
 
 export type ToastData = { message: string; type: "success" | "error" | "info" | "warning"; description?: string; duration?: number };
 
@@ -48,7 +48,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
           role={current.type === "error" ? "alert" : "status"}
           tabIndex={-1}
           {...hookProps(TOAST)}
-          data-duration={current.duration ?? TOAST_DURATION_MS}
+          {...hookProps(TOAST_DURATION, current.duration ?? TOAST_DURATION_MS)}
           onPointerDown={(e) => (startX.current = e.clientX)}
           onPointerUp={(e) => {
             if (startX.current !== null && Math.abs(e.clientX - startX.current) >= TOAST_SWIPE_PX) setCurrent(null);

@@ -1,9 +1,10 @@
 import { useForm, type SubmissionResult } from "@conform-to/react";
 import type { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useContext, useEffect, useRef, useState } from "react";
-import { UNSAFE_FrameworkContext, useNavigation } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { useNavigation } from "react-router";
 import type { z } from "zod";
 import { SCHEMA, VALIDATOR, hookProps } from "~/lib/lite/hooks";
+import { useLitePageAssets } from "~/lib/page-scripts";
 
 type FormSchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 
@@ -85,18 +86,15 @@ export function useLazySchemaForm<S extends FormSchema>(
   return [form, fields] as const;
 }
 
-/** The route module that carries the lite pages' validator (routes/form-validators.ts). */
-const VALIDATOR_ROUTE_ID = "routes/form-validators";
-
 /**
  * The attributes that make a lite page's form validate in the browser (lib/lite/validate.ts):
- * the validator module's hashed URL, from React Router's manifest (the one place the server
- * render knows a client chunk's URL), and the schema's name in that module. None when there
- * is no client build (tests that render without one): the form then posts as without JavaScript.
+ * the validator module's hashed URL (lib/lite/form-validators.ts, given by entry.server) and
+ * the schema's name in that module. None when there is no client build (tests that render
+ * without one): the form then posts as without JavaScript.
  */
 export function useLiteValidation(
   schema: "deposit" | "withdraw" | "bank-account" | "bank-replace" | "change-password" | "forced-password" | "limits" | "cooling_off" | "self_exclusion",
 ) {
-  const url = useContext(UNSAFE_FrameworkContext)?.manifest.routes[VALIDATOR_ROUTE_ID]?.module;
+  const url = useLitePageAssets()?.formValidators;
   return url ? { ...hookProps(VALIDATOR, url), ...hookProps(SCHEMA, schema) } : {};
 }

@@ -1,12 +1,9 @@
 import { FINGERPRINT_VERSION, fingerprintStorageKey, localDate, parseStored, shouldSendFingerprint, type FingerprintPayload } from "./fingerprint";
 
 /**
- * Collects the device fingerprint (SPEC §3). Self-contained on purpose: no import, no
- * module-level name, nothing from outside its own body but `version`, because the server
- * also inlines its source text (Function#toString) into the lite script of the pages that
- * ship no React (lite-page.server.ts, decision 021). One collector, so a player's
- * fingerprint at registration and the daily one agree. (Not a `.client` module: React Router
- * empties those on the server, and the server needs this source.)
+ * Collects the device fingerprint (SPEC §3). One collector, so a player's fingerprint at
+ * registration and the daily one agree: the hydrated pages import it, and the lite pages'
+ * `fingerprint` part (lib/lite/fingerprint.ts) is bundled with it by the build (decision 066).
  */
 export async function collectFingerprint(version: string): Promise<FingerprintPayload> {
   // Fonts we probe for by measuring text: common on the phones and PCs of our players. Not

@@ -1,4 +1,4 @@
-import { LITE_PARTS_SOURCE, LITE_RUNTIME, LITE_WRAPPER } from "virtual:lite-parts";
+import { FORM_VALIDATORS_URL, LITE_PARTS_SOURCE, LITE_RUNTIME, LITE_WRAPPER } from "virtual:lite-parts";
 import { AUTH_LIMITS } from "./schemas/auth";
 import { PENDING_DELAY_MS, PENDING_MIN_MS, SCROLL_TOP_THRESHOLD_PX, TOAST_DURATION_MS, TOAST_SWIPE_PX } from "../components/feedback";
 import { FINGERPRINT_SYNC_DELAY_MS } from "./fingerprint";
@@ -52,7 +52,11 @@ function publicScript(options: PublicScriptOptions): string {
   return `${LITE_WRAPPER.open}${parts}${LITE_RUNTIME}${LITE_WRAPPER.close}(${json(config)},[],${json(I18N_DATA_ID)});`;
 }
 
-export const litePageAssets: Omit<LitePageAssets, "nonce" | "stylesheet"> = { script: publicScript, css: appCss };
+export const litePageAssets: Omit<LitePageAssets, "nonce" | "stylesheet" | "buildVersion"> = {
+  script: publicScript,
+  css: appCss,
+  formValidators: FORM_VALIDATORS_URL,
+};
 
 /** The stylesheet file, and whether this request's browser holds it (decision 044). */
 export function liteStylesheet(cookieHeader: string | null): LitePageAssets["stylesheet"] {

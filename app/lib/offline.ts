@@ -5,7 +5,7 @@
  * entry.client calls them on the pages that hydrate, and the lite pages' public part
  * (lib/lite/public.ts, bundled by the build, decision 066).
  */
-import { OFFLINE_ALERT } from "./lite/hooks";
+import { BUILD_VERSION, LOCALE, OFFLINE_ALERT } from "./lite/hooks";
 
 /**
  * Registers /sw.js for this build (`<html data-sw>` holds React Router's manifest version)
@@ -15,10 +15,10 @@ import { OFFLINE_ALERT } from "./lite/hooks";
  */
 export function registerServiceWorker(delayMs: number): void {
   const root = document.documentElement;
-  const version = root.dataset.sw;
+  const version = root.getAttribute(BUILD_VERSION.attribute);
   const sw = navigator.serviceWorker;
   if (!version || !sw || !window.isSecureContext) return;
-  const tell = () => void sw.ready.then((r) => r.active?.postMessage({ lng: root.dataset.locale })).catch(() => {});
+  const tell = () => void sw.ready.then((r) => r.active?.postMessage({ lng: root.getAttribute(LOCALE.attribute) })).catch(() => {});
   const start = () =>
     setTimeout(() => {
       sw.register(`/sw.js?v=${encodeURIComponent(version)}`).then(tell, () => {});

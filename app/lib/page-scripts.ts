@@ -100,6 +100,13 @@ export type LitePageAssets = {
    * still need it.
    */
   nonce: string;
+  /** The lite forms' validator module's address (lib/lite/form-validators.ts); null without a client build. */
+  formValidators: string | null;
+  /**
+   * This build's version (React Router's manifest, a hash of the client chunks' names): the
+   * service worker is registered per build with it (decision 028). Null without a client build.
+   */
+  buildVersion: string | null;
 };
 
 export const LitePageContext = createContext<LitePageAssets | null>(null);

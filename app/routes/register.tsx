@@ -14,7 +14,7 @@ import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import { clientOf } from "~/lib/session.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/register";
-import { USERNAME_CHECK, hookProps } from "~/lib/lite/hooks";
+import { USERNAME_AVAILABLE, USERNAME_CHECK, USERNAME_TAKEN, hookProps } from "~/lib/lite/hooks";
 
 /**
  * No React in the browser (decision 021): the lite script fills the `fingerprint` field
@@ -101,8 +101,8 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         noValidate
         className="stack"
         data-testid="register-form"
-        data-username-taken={t(errorMessageKey("USERNAME_EXISTS"))}
-        data-username-available={t("auth.usernameAvailable")}
+        {...hookProps(USERNAME_TAKEN, t(errorMessageKey("USERNAME_EXISTS")))}
+        {...hookProps(USERNAME_AVAILABLE, t("auth.usernameAvailable"))}
       >
         <Honeypot />
         <input type="hidden" name="fingerprint" defaultValue="" />

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { litePartsIn } from "../setup/lite-script";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { openOrder, playerWithBank, postDeposit } from "../setup/money";
-import { handle } from "../../app/routes/form-validators";
+import { validator } from "../../app/lib/lite/form-validators";
 import { MARK_JS_SCRIPT } from "../../app/lib/page-scripts";
 
 beforeAll(seedDemo);
@@ -19,7 +19,7 @@ function form(fields: Record<string, string>): FormData {
 }
 
 describe("the lite money forms' validator module (decision 034, Forms)", () => {
-  const { validate, preview, vars } = handle.validator;
+  const { validate, preview, vars } = validator;
   const key = crypto.randomUUID();
 
   it("validates with the actions' schemas: errors by field as translation keys, {} when valid", () => {

@@ -128,7 +128,7 @@ export const CREDIT_DIGITS = /^\d{1,12}(\.\d{1,2})?$/;
 /**
  * The deposit form's credit preview: what a typed kip amount buys at a sell rate (scaled),
  * or null while the text is no positive whole kip amount. The server render and the lite
- * script (app/routes/form-validators.ts) show the same figure.
+ * script (app/lib/lite/form-validators.ts) show the same figure.
  */
 export function previewCredit(typed: string, sell: bigint): bigint | null {
   const minor = parseWholeKip(typed);

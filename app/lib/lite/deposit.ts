@@ -95,7 +95,7 @@ export function liteSelectOnFocus(ctx: LiteContext): void {
 
 /**
  * "You get ... credit" under the amount, as the player types. Computed by the validator module's
- * `preview` (routes/form-validators.ts), i.e. workers/core/money's bigint math itself, loaded with
+ * `preview` (lib/lite/form-validators.ts), i.e. workers/core/money's bigint math itself, loaded with
  * the schema on the first touch of the form (the first keystroke comes after it: a focus).
  * Markup: the amount input's `data-credit-rate` (the sell rate, scaled) and the hidden
  * `[data-testid=deposit-credit-preview]` in the same field.

@@ -35,12 +35,19 @@ export function hookProps<A extends DataAttribute>(hook: { attribute: A; value?:
 // Each hook its own constant (marked pure): a part's bundle carries only the hooks it imports.
 // every lite page (root and layout)
 export const TOAST = /* @__PURE__ */ testId("toast");
+export const TOAST_DURATION = /* @__PURE__ */ attribute("data-duration");
 export const SCROLL_TOP = /* @__PURE__ */ testId("scroll-top");
 export const PENDING = /* @__PURE__ */ testId("pending");
 export const OFFLINE_ALERT = /* @__PURE__ */ attribute("data-offline-alert");
 export const DISCLOSURE = /* @__PURE__ */ attribute("data-disclosure");
 export const DRAWER_CLOSE = /* @__PURE__ */ testId("drawer-close");
 export const USERNAME_CHECK = /* @__PURE__ */ attribute("data-availability");
+// the messages of the username check, on the registration form (the script has no translations of its own)
+export const USERNAME_AVAILABLE = /* @__PURE__ */ attribute("data-username-available");
+export const USERNAME_TAKEN = /* @__PURE__ */ attribute("data-username-taken");
+// on <html>: this build's version for the service worker (decision 028), and the page's language
+export const BUILD_VERSION = /* @__PURE__ */ attribute("data-sw");
+export const LOCALE = /* @__PURE__ */ attribute("data-locale");
 export const CREDITS = /* @__PURE__ */ testId("credits");
 export const TIME_PLAYED = /* @__PURE__ */ testId("time-played");
 export const PLAYED_MS = /* @__PURE__ */ attribute("data-played-ms");

@@ -1,6 +1,6 @@
 import { guardOfflineSubmits, registerServiceWorker } from "../offline";
 import type { LiteContext } from "./context";
-import { SCROLL_TOP, TOAST, USERNAME_CHECK } from "./hooks";
+import { SCROLL_TOP, TOAST, TOAST_DURATION, USERNAME_AVAILABLE, USERNAME_CHECK, USERNAME_TAKEN } from "./hooks";
 
 /**
  * What every lite page does (decision 021): `html.js`, the `js=1` cookie, toast, scroll-to-top,
@@ -20,7 +20,7 @@ export function publicPart({ d, config: o }: LiteContext): void {
   const toast = d.querySelector<HTMLElement>(TOAST.selector);
   if (toast) {
     const remove = () => toast.remove();
-    setTimeout(remove, Number(toast.dataset.duration) || o.toastMs);
+    setTimeout(remove, Number(toast.getAttribute(TOAST_DURATION.attribute)) || o.toastMs);
     toast.querySelector("button")?.addEventListener("click", remove);
     let startX: number | null = null;
     toast.addEventListener("pointerdown", (e) => (startX = e.clientX));
@@ -78,7 +78,7 @@ export function publicPart({ d, config: o }: LiteContext): void {
         const ok = d.createElement("p");
         ok.className = "field-ok";
         ok.dataset.testid = "username-available";
-        ok.textContent = form.dataset.usernameAvailable ?? "";
+        ok.textContent = form.getAttribute(USERNAME_AVAILABLE.attribute) ?? "";
         field.appendChild(ok);
       } else {
         user.setAttribute("aria-invalid", "true");
@@ -88,7 +88,7 @@ export function publicPart({ d, config: o }: LiteContext): void {
         list.className = "field-errors";
         list.setAttribute("role", "list");
         const item = d.createElement("li");
-        item.textContent = form.dataset.usernameTaken ?? "";
+        item.textContent = form.getAttribute(USERNAME_TAKEN.attribute) ?? "";
         list.appendChild(item);
         field.appendChild(list);
       }

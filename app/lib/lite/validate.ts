@@ -1,7 +1,7 @@
 import type { LiteContext } from "./context";
 import { SCHEMA, VALIDATOR } from "./hooks";
 
-/** What the validator module gives (routes/form-validators.ts, its `handle.validator`). */
+/** What the validator module gives (lib/lite/form-validators.ts, its `validator`). */
 export type FormValidator = {
   /** Errors by field name ("" = the form's own), `{}` when valid, null for an unknown schema. */
   validate: (schema: string, formData: FormData) => Record<string, string[]> | null;
@@ -122,8 +122,8 @@ export function liteValidate(ctx: LiteContext): void {
 
     const load = () =>
       (loading ??= import(/* @vite-ignore */ form.getAttribute(VALIDATOR.attribute)!)
-        .then((module: { handle: { validator: FormValidator } }) => {
-          validator = module.handle.validator;
+        .then((module: { validator: FormValidator }) => {
+          validator = module.validator;
           if (!left.size) return;
           for (const name of left) shown.add(name);
           left.clear();

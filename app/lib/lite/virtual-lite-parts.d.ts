@@ -6,4 +6,6 @@ declare module "virtual:lite-parts" {
   export const LITE_PARTS_SOURCE: Record<import("./parts").LitePartName, string>;
   /** Around the statements: `open` starts a function of (config, parts, dataId), `close` ends it. */
   export const LITE_WRAPPER: { open: string; close: string };
+  /** The lite forms' validator module's address (lib/lite/form-validators.ts); null without a client build. */
+  export const FORM_VALIDATORS_URL: string | null;
 }

@@ -19,7 +19,7 @@ import type { Route } from "./+types/limits";
 /** The translation key groups this page renders (decision 032). */
 /**
  * A lite page (decisions 021, 034): no React in the browser; its three forms are validated by
- * the lite script with the same schemas (lib/lite/validate.ts, routes/form-validators.ts).
+ * the lite script with the same schemas (lib/lite/validate.ts, lib/lite/form-validators.ts).
  */
 export const handle = { scripts: "lite", lite: ["validate"], i18n: ["limits"] } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { formatAmount, previewCredit } from "../../workers/core/money";
+import { formatAmount, previewCredit } from "../../../workers/core/money";
 import { formatMoney } from "~/lib/format";
 import { ChangePasswordSchema } from "~/lib/schemas/auth";
 import { AUTH_LIMITS } from "~/lib/schemas/auth-limits";
@@ -8,15 +8,14 @@ import { DepositSchema } from "~/lib/schemas/deposit";
 import { ForcedPasswordSchema } from "~/lib/schemas/forced-password";
 import { BreakSchema, LimitsSchema } from "~/lib/schemas/limits";
 import { WithdrawSchema } from "~/lib/schemas/withdraw";
-import type { FormValidator } from "~/lib/lite/validate";
+import type { FormValidator } from "./validate";
 
 /**
  * The lite pages' client validation (decision 034): the same zod schemas the actions
  * use, with the same conform parse, as ONE browser module the lite script `import()`s on the
- * first touch of a form. A route module because React Router's manifest is the one place the
- * server render can find a hashed client chunk's URL (`manifest.routes[id].module`, read by
- * `useFormValidatorUrl`); its client build keeps only the route exports, so the validator
- * travels as `handle`. Never navigated to: a request for its path gets a 404.
+ * first touch of a form (lib/lite/validate.ts). The client build emits it as a chunk of its own
+ * and the server build learns the chunk's hashed URL from the same plugin
+ * (vite-plugins/lite-parts.ts, `FORM_VALIDATORS_URL`).
  */
 const SCHEMAS = {
   deposit: DepositSchema,
@@ -50,15 +49,9 @@ function preview(amount: string, sellScaled: string): string | null {
   return credit === null ? null : formatMoney(formatAmount(credit, "THB"), "THB");
 }
 
-export const handle = {
-  validator: {
-    validate,
-    // the messages' interpolation values, as ErrorList gives them (components/fields.tsx)
-    preview,
-    vars: Object.fromEntries(Object.entries(AUTH_LIMITS).map(([k, v]) => [k, String(v)])),
-  } satisfies FormValidator,
-};
-
-export function loader(): Response {
-  return new Response("Not found", { status: 404 });
-}
+export const validator = {
+  validate,
+  preview,
+  // the messages' interpolation values, as ErrorList gives them (components/fields.tsx)
+  vars: Object.fromEntries(Object.entries(AUTH_LIMITS).map(([k, v]) => [k, String(v)])),
+} satisfies FormValidator;
