@@ -4,7 +4,7 @@ import { useFetcher, useRevalidator } from "react-router";
 import { useTranslation } from "react-i18next";
 import { ErrorList, Field, PasswordToggle, usePasswordVisibility, useSchemaForm } from "./forms";
 import { JsMarker } from "./js-marker";
-import { useLiteValidation } from "./lazy-form";
+import { useLiteValidation } from "./lite-form";
 import { ChangePasswordSchema } from "~/lib/schemas/auth";
 
 /**

@@ -3,7 +3,7 @@ import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { ErrorList, Field, PasswordToggle, usePasswordVisibility, useSchemaForm } from "./forms";
 import { ForcedPasswordSchema } from "~/lib/schemas/forced-password";
-import { useLiteValidation } from "./lazy-form";
+import { useLiteValidation } from "./lite-form";
 
 /**
  * After a staff reset: the player chooses their own password before any other page (plain

@@ -13,8 +13,8 @@ export type FormValidator = {
 
 /**
  * Client validation of a lite page's forms from the SAME zod schema as the action (DESIGN §8,
- * decisions 022 and 034), what useLazySchemaForm does on pages that hydrate. A form opts in with
- * `data-validator` (the validator module's URL, components/lazy-form.tsx) and `data-schema`.
+ * decisions 022 and 034). A form opts in with `data-validator` (the validator module's URL) and
+ * `data-schema` (components/lite-form.tsx `useLiteValidation`).
  *
  * - The module (zod + the schemas + conform's parse) is imported on the first touch of the form
  *   (focus, pointer, input), never with the page. Until it is here nothing validates and a

@@ -13,8 +13,6 @@ const bankAccountName = nameField({
   tooLong: "bank.validation.accountName",
 });
 
-export { BANK_CURRENCIES, BANK_OWNERS };
-
 const accountFields = {
   bankCode: z.enum(BANK_CODES, { error: "bank.validation.bank" }),
   accountNumber: z.string({ error: "validation.required" }).transform(normalizeAccountNumber),

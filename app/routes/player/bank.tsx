@@ -6,7 +6,7 @@ import { BANKS } from "../../../workers/core/banks";
 import { addBankAccount } from "../../../workers/services/bank";
 import { bankPage, replaceOwnBankAccount } from "../../../workers/services/bank-replace";
 import { ErrorList, Field, SelectField } from "~/components/fields";
-import { useLazySchemaForm, useLiteValidation } from "~/components/lazy-form";
+import { useLiteForm, useLiteValidation } from "~/components/lite-form";
 import type { I18nHandle } from "~/lib/i18n";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import { translate } from "~/lib/i18n.server";
@@ -37,10 +37,6 @@ export async function loader({ context }: Route.LoaderArgs) {
   const page = await bankPage(getBindings(context), getAgency(context).id, player.id);
   return { ...page, constraints: { add: getZodConstraint(BankAccountSchema), replace: getZodConstraint(BankReplaceSchema) } };
 }
-
-/** The browser validates with the same schemas, fetched when the player first touches a form. */
-const loadAddSchema = () => import("~/lib/schemas/bank").then((m) => m.BankAccountSchema);
-const loadReplaceSchema = () => import("~/lib/schemas/bank").then((m) => m.BankReplaceSchema);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const player = requirePlayer(context);
@@ -84,16 +80,15 @@ async function replaceAction(request: Request, context: Route.ActionArgs["contex
 
 export default function BankPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const [form, fields] = useLazySchemaForm("bank-account", { load: loadAddSchema, constraint: loaderData.constraints.add }, actionData?.result, {
+  const [form, fields] = useLiteForm<typeof BankAccountSchema>("bank-account", loaderData.constraints.add, actionData?.result, {
     currency: "LAK",
     owner: "SELF",
   });
-  const [replaceForm, replaceFields] = useLazySchemaForm(
-    "bank-replace",
-    { load: loadReplaceSchema, constraint: loaderData.constraints.replace },
-    actionData?.replace,
-    { intent: "replace", currency: "LAK", owner: "SELF" },
-  );
+  const [replaceForm, replaceFields] = useLiteForm<typeof BankReplaceSchema>("bank-replace", loaderData.constraints.replace, actionData?.replace, {
+    intent: "replace",
+    currency: "LAK",
+    owner: "SELF",
+  });
   const addValidation = useLiteValidation("bank-account");
   const replaceValidation = useLiteValidation("bank-replace");
   const account = loaderData.account;
@@ -155,7 +150,7 @@ export default function BankPage({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-type AccountFieldSet = ReturnType<typeof useLazySchemaForm<typeof BankAccountSchema>>[1];
+type AccountFieldSet = ReturnType<typeof useLiteForm<typeof BankAccountSchema>>[1];
 
 /** Bank, number, name, currency, owner: the add form and the replace form show the same fields. */
 function AccountFields({ fields }: { fields: Pick<AccountFieldSet, "bankCode" | "accountNumber" | "accountName" | "currency" | "owner"> }) {

@@ -7,7 +7,7 @@ import { formatAmount, previewCredit } from "../../../workers/core/money";
 import { cancelDeposit, checkDeposit, depositPage, startDeposit, type DepositError } from "../../../workers/services/deposit";
 import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField } from "~/components/fields";
-import { useLazySchemaForm, useLiteValidation } from "~/components/lazy-form";
+import { useLiteForm, useLiteValidation } from "~/components/lite-form";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -43,9 +43,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = await depositPage(getBindings(context), agency, player, new URL(request.url).origin);
   return { ...page, promotion: await currentPromotionView(context, agency, player), constraint: getZodConstraint(DepositSchema) };
 }
-
-/** The browser validates with the same schema, fetched when the player first touches the form. */
-const loadDepositSchema = () => import("~/lib/schemas/deposit").then((m) => m.DepositSchema);
 
 const ERROR_FIELD: Partial<Record<DepositError, "provider" | "channelCode" | "amount">> = {
   PROMOTION_SET_AMOUNT: "amount",
@@ -144,9 +141,9 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
   const { t } = useTranslation();
   // A claimed promotion fixes the provider and (when it has one) the amount: filled in for the player.
   const claimed = loaderData.promotion?.status === "CLAIMED" ? loaderData.promotion : null;
-  const [form, fields] = useLazySchemaForm(
+  const [form, fields] = useLiteForm<typeof DepositSchema>(
     "deposit",
-    { load: loadDepositSchema, constraint: loaderData.constraint },
+    loaderData.constraint,
     lastResult,
     claimed ? { provider: claimed.provider as never, amount: claimed.setAmount?.replace(/\.0+$/, "") ?? undefined } : undefined,
   );

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { COOLING_OFF_DAYS, EXCLUSION_MONTHS, PERIODS, type BreakKind } from "../../../workers/core/responsible-gaming";
 import { limitsPage, setLimits, startBreak } from "../../../workers/services/responsible-gaming";
 import { ErrorList, Field, SelectField } from "~/components/fields";
-import { useLazySchemaForm, useLiteValidation, type FormConstraint } from "~/components/lazy-form";
+import { useLiteForm, useLiteValidation, type FormConstraint } from "~/components/lite-form";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";
@@ -27,13 +27,10 @@ export const clientLoader = loadAsDocument;
 export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const page = await limitsPage(getBindings(context), getAgency(context).id, player.id);
-  // zod loads in the browser on the first touch of a form (decision 022); the native
-  // constraints come with the page so the server HTML and hydration match.
+  // the native constraints (required, pattern) of the forms, which render on the server only
+  // (components/lite-form.tsx); the browser validates with the same schemas (lib/lite/validate.ts)
   return { ...page, constraints: { limits: getZodConstraint(LimitsSchema), break: getZodConstraint(BreakSchema) } };
 }
-
-const loadLimitsSchema = () => import("~/lib/schemas/limits").then((m) => m.LimitsSchema);
-const loadBreakSchema = () => import("~/lib/schemas/limits").then((m) => m.BreakSchema);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const player = requirePlayer(context);
@@ -68,7 +65,7 @@ export default function LimitsPage({ loaderData, actionData }: Route.ComponentPr
   const { t } = useTranslation();
   const { deposit, playDay, usage, playedMs } = loaderData;
   const held = loaderData.break;
-  const [form, fields] = useLazySchemaForm("limits", { load: loadLimitsSchema, constraint: loaderData.constraints.limits }, actionData?.limits, {
+  const [form, fields] = useLiteForm<typeof LimitsSchema>("limits", loaderData.constraints.limits, actionData?.limits, {
     day: kipInput(deposit.day.value),
     week: kipInput(deposit.week.value),
     month: kipInput(deposit.month.value),
@@ -167,7 +164,7 @@ function BreakForm({
   lastResult: SubmissionResult<string[]> | null | undefined;
 }) {
   const { t } = useTranslation();
-  const [form, fields] = useLazySchemaForm(kind, { load: loadBreakSchema, constraint }, lastResult, { kind, length: lengths[0] });
+  const [form, fields] = useLiteForm<typeof BreakSchema>(kind, constraint, lastResult, { kind, length: lengths[0] });
   const validation = useLiteValidation(kind);
   const unit = kind === "cooling_off" ? "limits.days" : "limits.months";
   return (

@@ -7,7 +7,7 @@ import { formatAmount } from "../../../workers/core/money";
 import { confirmWithdraw, reviewWithdraw, withdrawPage, type WithdrawError } from "../../../workers/services/withdraw";
 import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField } from "~/components/fields";
-import { useLazySchemaForm, useLiteValidation } from "~/components/lazy-form";
+import { useLiteForm, useLiteValidation } from "~/components/lite-form";
 import type { I18nHandle } from "~/lib/i18n";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import { translate } from "~/lib/i18n.server";
@@ -35,9 +35,6 @@ export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   return { ...(await withdrawPage(getBindings(context), getAgency(context), player)), constraint: getZodConstraint(WithdrawSchema) };
 }
-
-/** The browser validates with the same schema, fetched when the player first touches the form. */
-const loadWithdrawSchema = () => import("~/lib/schemas/withdraw").then((m) => m.WithdrawSchema);
 
 const ERROR_FIELD: Partial<Record<WithdrawError, "provider" | "amount">> = {
   PROVIDER_REQUIRED: "provider",
@@ -155,7 +152,7 @@ type LoaderData = Route.ComponentProps["loaderData"];
 
 function WithdrawForm({ loaderData, lastResult }: { loaderData: LoaderData; lastResult: SubmissionResult<string[]> | null }) {
   const { t } = useTranslation();
-  const [form, fields] = useLazySchemaForm("withdraw", { load: loadWithdrawSchema, constraint: loaderData.constraint }, lastResult);
+  const [form, fields] = useLiteForm<typeof WithdrawSchema>("withdraw", loaderData.constraint, lastResult);
   const validation = useLiteValidation("withdraw");
   const bank = loaderData.bank!;
   return (
