@@ -115,8 +115,8 @@ export function liteCreditPreview(ctx: LiteContext): void {
   input.addEventListener("input", update);
   const load = () =>
     import(/* @vite-ignore */ url)
-      .then((module: { handle: { validator: FormValidator } }) => {
-        preview = module.handle.validator.preview;
+      .then((module: { validator: FormValidator }) => {
+        preview = module.validator.preview;
         update();
       })
       .catch(() => input.form!.addEventListener("focusin", load, { once: true }));
