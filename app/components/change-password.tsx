@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { ErrorList, Field, PasswordToggle, usePasswordVisibility, useSchemaForm } from "./forms";
 import { JsMarker } from "./js-marker";
 import { useLiteValidation } from "./lite-form";
+import { PASSWORD_CHANGED, PASSWORD_FORM, hookProps } from "~/lib/lite/hooks";
 import { ChangePasswordSchema } from "~/lib/schemas/auth";
 
 /**
@@ -43,7 +44,7 @@ export function ChangePasswordForm({ onCancel, serverResult }: { onCancel?: () =
       {...validation}
       noValidate
       className="stack"
-      data-testid="password-form"
+      {...hookProps(PASSWORD_FORM)}
     >
       <JsMarker />
       <Field
@@ -86,7 +87,7 @@ function PasswordChanged() {
       role="alertdialog"
       aria-labelledby="password-changed-title"
       aria-describedby="password-changed-body"
-      data-testid="password-changed"
+      {...hookProps(PASSWORD_CHANGED)}
     >
       <h2 id="password-changed-title">{t("password.changedTitle")}</h2>
       <p id="password-changed-body">{t("password.changedBody")}</p>

@@ -1,5 +1,5 @@
 import type { LiteContext } from "./context";
-import { CREDITS } from "./hooks";
+import { CREDITS, DEPOSIT_SUCCESS, WITHDRAW_NOTICE } from "./hooks";
 
 /**
  * Live credits on a lite page (DESIGN §8, decision 028; the React version is
@@ -39,7 +39,7 @@ export function creditsPart({ d, config }: LiteContext): void {
       if (main && nextMain) {
         [...nextMain.children].forEach((notice, index) => {
           // (the settlement notices of routes/player/layout.tsx, not the time played)
-          if (!notice.matches('[data-testid="deposit-success"], [data-testid="withdraw-notice"]')) return;
+          if (!notice.matches(`${DEPOSIT_SUCCESS.selector}, ${WITHDRAW_NOTICE.selector}`)) return;
           main.insertBefore(d.importNode(notice, true), main.children[index] ?? null);
         });
       }

@@ -49,6 +49,9 @@ export const USERNAME_TAKEN = /* @__PURE__ */ attribute("data-username-taken");
 export const BUILD_VERSION = /* @__PURE__ */ attribute("data-sw");
 export const LOCALE = /* @__PURE__ */ attribute("data-locale");
 export const CREDITS = /* @__PURE__ */ testId("credits");
+// the settlement notices of the player layout, carried over when the credits refresh
+export const DEPOSIT_SUCCESS = /* @__PURE__ */ testId("deposit-success");
+export const WITHDRAW_NOTICE = /* @__PURE__ */ testId("withdraw-notice");
 export const TIME_PLAYED = /* @__PURE__ */ testId("time-played");
 export const PLAYED_MS = /* @__PURE__ */ attribute("data-played-ms");
 export const LIMIT_MINUTES = /* @__PURE__ */ attribute("data-limit-minutes");
@@ -58,6 +61,9 @@ export const PASSWORD_DIALOG = /* @__PURE__ */ attribute("data-password-dialog")
 export const DIALOG_BODY = /* @__PURE__ */ attribute("data-dialog-body");
 export const DIALOG_ALERT = /* @__PURE__ */ attribute("data-dialog-alert");
 export const DIALOG_CLOSE = /* @__PURE__ */ attribute("data-dialog-close");
+// what the dialog takes from the password page it fetches
+export const PASSWORD_FORM = /* @__PURE__ */ testId("password-form");
+export const PASSWORD_CHANGED = /* @__PURE__ */ testId("password-changed");
 // the money forms (decision 034)
 export const VALIDATOR = /* @__PURE__ */ attribute("data-validator");
 export const SCHEMA = /* @__PURE__ */ attribute("data-schema");

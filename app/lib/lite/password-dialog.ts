@@ -1,5 +1,5 @@
 import type { LiteContext } from "./context";
-import { CHANGE_PASSWORD_LINK, DIALOG_ALERT, DIALOG_BODY, DIALOG_CLOSE, OFFLINE_ALERT, PASSWORD_DIALOG, TOAST } from "./hooks";
+import { CHANGE_PASSWORD_LINK, DIALOG_ALERT, DIALOG_BODY, DIALOG_CLOSE, OFFLINE_ALERT, PASSWORD_CHANGED, PASSWORD_DIALOG, PASSWORD_FORM, TOAST } from "./hooks";
 
 /**
  * "Change password" in the player menu opens a dialog over the current page (SPEC §2,
@@ -49,8 +49,8 @@ export function litePasswordDialog({ d }: LiteContext): void {
   };
 
   const show = (page: Document) => {
-    const done = page.querySelector('[data-testid="password-changed"]');
-    const answer = done ?? page.querySelector('form[data-testid="password-form"]');
+    const done = page.querySelector(PASSWORD_CHANGED.selector);
+    const answer = done ?? page.querySelector(`form${PASSWORD_FORM.selector}`);
     if (!answer) return location.assign(link.href);
     const toast = page.querySelector(`${TOAST.selector}.toast-error`);
     alert.textContent = toast ? ((toast.querySelector(".toast-description") ?? toast).textContent ?? "") : "";

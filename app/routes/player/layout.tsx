@@ -4,6 +4,7 @@ import type { Route } from "./+types/layout";
 import { getAgency, getBindings, playerContext } from "~/lib/context.server";
 import { takeOrderNotices } from "../../../workers/services/wallet";
 import { formatMoney } from "~/lib/format";
+import { DEPOSIT_SUCCESS, WITHDRAW_NOTICE, hookProps } from "~/lib/lite/hooks";
 
 /**
  * Guard for everything under /player (SPEC §4): a visitor without a valid session goes
@@ -32,12 +33,12 @@ export default function PlayerLayout({ loaderData }: Route.ComponentProps) {
   return (
     <>
       {loaderData.notices.map((n) => (
-        <p key={n.code} className="notice notice-success page-notice" role="status" data-testid="deposit-success">
+        <p key={n.code} className="notice notice-success page-notice" role="status" {...hookProps(DEPOSIT_SUCCESS)}>
           {t("deposit.successful", { credit: formatMoney(n.credit, "THB"), provider: t(`providers.${n.provider}`) })}
         </p>
       ))}
       {loaderData.withdrawals.map((w) => (
-        <p key={w.code} className={`notice page-notice ${w.status === "SUCCESS" ? "notice-success" : ""}`} role="status" data-testid="withdraw-notice">
+        <p key={w.code} className={`notice page-notice ${w.status === "SUCCESS" ? "notice-success" : ""}`} role="status" {...hookProps(WITHDRAW_NOTICE)}>
           {w.status === "SUCCESS" ? t("withdraw.successful", { received: formatMoney(w.received, "LAK") }) : t("withdraw.rejected")}
         </p>
       ))}
