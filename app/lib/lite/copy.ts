@@ -4,7 +4,8 @@ import { COPIED, COPY } from "./hooks";
 /**
  * A copy button (`button[data-copy]`, shown only with JavaScript by `.js-only`): puts
  * `data-copy` on the clipboard and then reads `data-copied` (the server renders both words, so
- * the part needs no translation). The React versions: routes/player/referral.tsx CopyButton.
+ * the part needs no translation). The buttons: routes/player/referral.tsx CopyButton and the
+ * deposit's QR step.
  */
 export function copyPart({ d }: LiteContext): void {
   for (const button of d.querySelectorAll<HTMLButtonElement>(`button${COPY.selector}`)) {

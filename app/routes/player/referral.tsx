@@ -1,4 +1,3 @@
-import { useState } from "react";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { claimReferralWeek, referralPage, type WeekView } from "../../../workers/services/referral";
@@ -175,26 +174,15 @@ function WeekCard({ week, providers, enabled }: { week: WeekView; providers: str
   );
 }
 
-/** Shown only with JavaScript (the class hides it otherwise): the link above stays selectable text. */
+/**
+ * Shown only with JavaScript (the class hides it otherwise): the link above stays selectable
+ * text. The page never hydrates: the lite `copy` part (lib/lite/copy.ts) copies and says so.
+ */
 function CopyButton({ text }: { text: string }) {
   const { t } = useTranslation();
-  const [copied, setCopied] = useState(false);
   return (
-    <button
-      type="button"
-      className="button js-only"
-      data-testid="referral-copy"
-      // lib/lite/copy.ts on the lite page
-      {...hookProps(COPY, text)}
-      {...hookProps(COPIED, t("referral.copied"))}
-      onClick={() => {
-        void navigator.clipboard?.writeText(text).then(
-          () => setCopied(true),
-          () => setCopied(false),
-        );
-      }}
-    >
-      {copied ? t("referral.copied") : t("referral.copy")}
+    <button type="button" className="button js-only" data-testid="referral-copy" {...hookProps(COPY, text)} {...hookProps(COPIED, t("referral.copied"))}>
+      {t("referral.copy")}
     </button>
   );
 }
