@@ -4,8 +4,9 @@ import { defineConfig } from "vitest/config";
 import { bundleSandbox } from "./tests/setup/sandbox-workers";
 import { liteParts } from "./vite-plugins/lite-parts";
 
-// Unit and integration tests run inside workerd (the Workers runtime), with the same
-// wrangler.toml bindings and a fresh D1 per test file.
+// Integration tests run inside workerd (the Workers runtime), with the same wrangler.toml
+// bindings and a fresh D1 per test file. The pure rules' unit tests run in Node
+// (vitest.unit.config.ts).
 export default defineConfig(async ({ mode }) => {
   const migrations = await readD1Migrations("./workers/db/migrations");
   const [providerScript, bankScript, telegramScript] = await Promise.all([bundleSandbox("provider"), bundleSandbox("bank"), bundleSandbox("telegram")]);
@@ -66,7 +67,7 @@ export default defineConfig(async ({ mode }) => {
     // 064); the benchmarks (`vitest bench`, mode "benchmark") measure the production cost.
     define: mode === "benchmark" ? {} : { __TEST_SCRYPT_N__: String(2 ** 10) },
     test: {
-      include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts"],
+      include: ["tests/integration/**/*.test.ts"],
       benchmark: { include: ["tests/bench/**/*.bench.ts"] },
       setupFiles: ["./tests/setup/apply-migrations.ts"],
       // Each test file loads the app anew (a fresh module graph per file, so a fresh D1 per

@@ -1,7 +1,8 @@
 // `npm run coverage`: line and branch coverage of workers/ and app/ from the vitest runs that
 // execute them (issue 32: the suite may be made faster, never less tested; decision 055). The
-// workerd run (unit + integration) and the provider contract run (the adapters in Node) are
-// instrumented with istanbul (the workers pool supports no V8 coverage) and merged. The
+// unit run (Node), the workerd run (integration) and the provider contract run (the adapters
+// in Node) are instrumented with istanbul (the workers pool supports no V8 coverage) and
+// merged. The
 // browser scripts of the lite pages never run under vitest: their tests are Playwright's.
 // The sandboxes (workers/sandbox) are left out: they are not the product, and they run as
 // workers of their own that vitest does not instrument. Prints the figures and writes
@@ -13,6 +14,7 @@ import libCoverage from "istanbul-lib-coverage";
 
 const OUT = join(".local", "coverage");
 const RUNS = [
+  { name: "unit", args: ["--config", "vitest.unit.config.ts"] },
   { name: "workerd", args: [] },
   { name: "contract", args: ["--config", "vitest.contract.config.ts"] },
 ];

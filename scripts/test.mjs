@@ -1,9 +1,10 @@
 // `npm test`: every check and test of the project, one step after another (decision 062):
-// the typecheck, Biome's lint and format check, the import rules, unused code, vitest in
-// workerd, the script tests, the provider contracts, Playwright, the production rehearsal, and
-// the check that `npm start`'s folders were left alone. Each output line carries its step's
-// name; after a failing step no other starts, and `npm test` exits 1 naming it. The last lines
-// give each step's time and the sum of every runner's closing line ("N passed, N failed").
+// the typecheck, Biome's lint and format check, the import rules, unused code, the unit tests
+// in Node, the integration tests in workerd, the script tests, the provider contracts,
+// Playwright, the production rehearsal, and the check that `npm start`'s folders were left
+// alone. Each output line carries its step's name; after a failing step no other starts, and
+// `npm test` exits 1 naming it. The last lines give each step's time and the sum of every
+// runner's closing line ("N passed, N failed").
 //
 // The steps run one at a time on purpose: run in two lanes at once on this 2-core machine
 // (lints + vitest in workerd beside script tests + contracts + rehearsal), the lanes took 920 s
@@ -21,7 +22,10 @@ const CHECKS = [
   ["imports", ...npm("lint:arch")],
   ["unused", ...npm("lint:unused")],
 ];
-const UNIT = [["unit", ...npx("vitest", "run")]];
+const UNIT = [
+  ["unit", ...npx("vitest", "run", "--config", "vitest.unit.config.ts")],
+  ["integration", ...npx("vitest", "run")],
+];
 const SCRIPTS_AND_CONTRACTS = [
   ["scripts", ...npx("vitest", "run", "--config", "vitest.node.config.ts")],
   ["contract", ...npx("vitest", "run", "--config", "vitest.contract.config.ts")],

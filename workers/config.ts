@@ -67,7 +67,7 @@ export function isCredentialsKey(value: string): boolean {
 
 /**
  * Every problem of a non-local environment's configuration (empty for local ones).
- * Pure: unit-tested in tests/unit/config.test.ts.
+ * Pure: tested in tests/integration/config.test.ts.
  */
 export function configProblems(env: ConfigEnv): ConfigProblem[] {
   if (isLocalEnvironment(env)) return [];

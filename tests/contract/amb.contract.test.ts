@@ -187,6 +187,38 @@ describe("AMB answers", () => {
     expect(await amb.transferStatus(b.reference)).toEqual({ kind: "failed" });
   });
 
+  it("a first deposit for a name AMB will not make a member of is refused, and the deposit is not sent again", async () => {
+    const { outcome } = await transfer("Bad_Name", "10", "in");
+    expect(outcome).toEqual({ kind: "refused", code: "MEMBER_INVALID_PAYLOAD" });
+    expect(fake.server.requests.map((r) => r.path)).toEqual(["/deposit", "/seamless/member"]);
+    expect(fake.members.has("Bad_Name")).toBe(false);
+  });
+
+  it("a resent reference that AMB had failed is a refusal: the duplicate answer is never taken as a credit", async () => {
+    fake.members.set("demo00001", 0n);
+    fake.nextTransferCode = 4000;
+    const first = await transfer("demo00001", "25", "in");
+    expect(first.outcome).toMatchObject({ kind: "unknown" });
+    const again = await amb.transfer({ username: "demo00001", amount: "25", direction: "in", reference: first.reference });
+    expect(again).toEqual({ kind: "refused", code: "DUPLICATE_REFERENCE_FAILED" });
+    expect(fake.members.get("demo00001")).toBe(0n);
+  });
+
+  it("a duplicate answer whose reference AMB cannot find for this player and direction, or whose status does not come, is unknown", async () => {
+    fake.members.set("demo00001", 10000n);
+    const deposit = await transfer("demo00001", "5", "in");
+    // the same reference as a withdrawal: AMB says duplicate, but has no withdrawal under it
+    expect(await amb.transfer({ username: "demo00001", amount: "5", direction: "out", reference: deposit.reference })).toEqual({
+      kind: "unknown",
+      reason: "duplicate answer but the reference is not found",
+    });
+    fake.server.fault("/verifyDepositWithdraw", "timeout");
+    const resent = await amb.transfer({ username: "demo00001", amount: "5", direction: "in", reference: deposit.reference });
+    expect(resent).toMatchObject({ kind: "unknown", reason: expect.stringMatching(/^duplicate reference: /) });
+    // neither moved any credit a second time
+    expect(fake.members.get("demo00001")).toBe(10500n);
+  });
+
   it("answers with amounts as strings are read the same", async () => {
     fake.amountsAsStrings = true;
     fake.members.set("demo00001", 12345n);
@@ -282,5 +314,18 @@ describe("AMB balance, launch, games, turnover", () => {
     expect(calls.some((c) => c.query.get("nextId"))).toBe(true);
     fake.server.fault("/betTransactionsV2", "http500");
     expect((await amb.turnoverBetween("demo00001", new Date(t0), new Date(t0 + 60_000))).kind).toBe("unavailable");
+  });
+
+  it("turnover since a promotion's start: 0 right at the start, then the player's stakes since it (AMB reports by time window)", async () => {
+    const t0 = Date.parse("2026-11-20T10:00:00.000Z");
+    fake.addBet("demo00001", "10", new Date(t0 + 5 * 60_000));
+    fake.addBet("demo00001", "2.50", new Date(t0 + 20 * 60_000));
+    fake.addBet("demo00001", "99", new Date(t0 - 5 * 60_000)); // before the start: not counted
+    const at = (now: number) => adapter({ now: () => now });
+    expect(await at(t0 + 30_000).turnover("demo00001", t0)).toEqual({ kind: "ok", amountMinor: 0n });
+    expect(fake.server.to("/betTransactionsV2")).toHaveLength(0); // nobody asked: a window that starts now holds no bets
+    expect(await at(t0 + 30 * 60_000).turnover("demo00001", t0)).toEqual({ kind: "ok", amountMinor: 1250n });
+    fake.server.fault("/betTransactionsV2", "http500");
+    expect((await at(t0 + 30 * 60_000).turnover("demo00001", t0)).kind).toBe("unavailable");
   });
 });

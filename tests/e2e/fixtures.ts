@@ -280,8 +280,13 @@ export async function seriousAxeViolations(page: Page, where = ""): Promise<stri
     });
     // Legacy mode: axe.run in the page itself. The default (runPartial, for cross-origin
     // frames, which no page here has) opened a blank page per check to finish the run there,
-    // and injected axe's 560 KB into it again (decision 065).
-    results = await new AxeBuilder({ page }).setLegacyMode().analyze();
+    // and injected axe's 560 KB into it again (decision 065). Every rule still runs; only the
+    // violations are collected in full (passes and incomplete results, which nothing here
+    // reads, keep one node each).
+    results = await new AxeBuilder({ page })
+      .setLegacyMode()
+      .options({ resultTypes: ["violations"] })
+      .analyze();
   } finally {
     await page.emulateMedia({ reducedMotion: null });
   }

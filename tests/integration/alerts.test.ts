@@ -3,14 +3,16 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AlertEvent } from "../../workers/core/alerts";
 import { SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factory";
-import { alertSettingsScreen, saveAlertSettings, sendTestAlert, type AlertSettingsInput } from "../../workers/services/alert-settings";
-import { buryAlerts, deliverAlerts, raiseAlert, sweepAlerts, type AlertMessageBody } from "../../workers/services/alerts";
+import { alertSettingsScreen, clearAlertToken, saveAlertSettings, sendTestAlert, type AlertSettingsInput } from "../../workers/services/alert-settings";
+import { alertOrigin, buryAlerts, deliverAlerts, raiseAlert, sweepAlerts, type AlertMessageBody } from "../../workers/services/alerts";
+import { createForwarder } from "../../workers/services/forwarder";
 import { loadDashboard } from "../../workers/services/dashboard";
 import { insertAlertEvent } from "../../workers/db/alerts";
 import { recordAudit } from "../../workers/db/audit";
 import { insertUnmatchedPayment } from "../../workers/db/payments";
 import { createApiToken } from "../../workers/services/api-tokens";
 import { fundProvider, playerWithBank, postWithdraw } from "../setup/money";
+import { seedOwnAccountChannel } from "../setup/own-account";
 import { seedDemo } from "../setup/seed";
 
 /**
@@ -94,15 +96,23 @@ async function settled(id: string, state = "delivered") {
  * does not say the retry's delay, which is what Telegram's retry_after is about.
  */
 async function deliver(ids: string[], attempts = 1) {
+  return deliverBodies(
+    ids.map((eventId) => ({ agencyId: "demo", eventId })),
+    attempts,
+  );
+}
+
+/** As `deliver`, with the queue messages' bodies as they came (a body the consumer must refuse, too). */
+async function deliverBodies(bodies: unknown[], attempts = 1) {
   const explicitAcks: string[] = [];
   const retryMessages: { msgId: string; delaySeconds: number | undefined }[] = [];
-  const messages = ids.map((eventId, i) => {
-    const id = `m-${eventId}-${i}`;
+  const messages = bodies.map((body, i) => {
+    const id = `m-${(body as Partial<AlertMessageBody> | null)?.eventId ?? "other"}-${i}`;
     return {
       id,
       timestamp: new Date(),
       attempts,
-      body: { agencyId: "demo", eventId },
+      body,
       ack: () => void explicitAcks.push(id),
       retry: (options?: { delaySeconds?: number }) => void retryMessages.push({ msgId: id, delaySeconds: options?.delaySeconds }),
     };
@@ -368,5 +378,144 @@ describe("staff alerts", () => {
     await settled(summary.id);
     // (messages queued by the tests above may share its batch: the consumer reads the chats when it sends)
     expect((await received(chat)).some((text) => text.includes("ສະຫຼຸບປະຈຳວັນ"))).toBe(true);
+  });
+});
+
+describe("staff alerts when the setup or the platform changes under them", () => {
+  const clock = (ms: number) => new Date(ms + 7 * 3600_000).toISOString().slice(11, 16);
+
+  it("a kind the owner turned off, or an agency with no bot token, records and sends nothing", async () => {
+    const chat = await newChat();
+    await saveAlertSettings(env, owner, setup([chat], { topics: ["withdrawals"] }));
+    const unmatched: AlertEvent<"payment.unmatched"> = {
+      id: `payment.unmatched:OFF${Date.now()}`,
+      kind: "payment.unmatched",
+      facts: { id: "OFF", reason: "UNKNOWN_REFERENCE", amountLak: "1000.00", reference: null, channelCode: null, receivedAt: new Date().toISOString() },
+    };
+    expect(await raiseAlert(env, "demo", unmatched)).toBe("off");
+    await clearAlertToken(env, owner);
+    const withdrawal = withdrawalEvent(`WNOTOKEN${Date.now()}`);
+    expect(await raiseAlert(env, "demo", withdrawal)).toBe("off");
+    expect(await eventRow(unmatched.id)).toBeNull();
+    expect(await eventRow(withdrawal.id)).toBeNull();
+  });
+
+  it("the bot token is removed after an event was queued: the consumer fails it as not set up instead of retrying for ever", async () => {
+    const chat = await newChat();
+    await saveAlertSettings(env, owner, setup([chat]));
+    const event = withdrawalEvent(`WCLEARED${Date.now()}`);
+    await recorded(event);
+    await clearAlertToken(env, owner);
+    const result = await deliver([event.id]);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(result.retryMessages).toEqual([]);
+    expect(await eventRow(event.id)).toMatchObject({ state: "failed", last_error: "alerts are not set up (no bot token or chat)" });
+    expect(await received(chat)).toEqual([]);
+  });
+
+  it("quiet hours that began after an event was queued: the consumer holds it for the digest rather than waking staff", async () => {
+    const chat = await newChat();
+    const now = Date.now();
+    await saveAlertSettings(env, owner, setup([chat], { quietStart: clock(now - 3600_000), quietEnd: clock(now + 3600_000) }));
+    const event = withdrawalEvent(`WLATEQUIET${now}`);
+    await recorded(event);
+    const result = await deliver([event.id]);
+    expect(result.explicitAcks).toHaveLength(1);
+    expect(result.retryMessages).toEqual([]);
+    expect(await eventRow(event.id)).toMatchObject({ state: "held" });
+    expect(await received(chat)).toEqual([]);
+  });
+
+  it("the owner drops a chat that kept refusing: the chat that has the alert does not get it twice, and it counts as delivered", async () => {
+    const [a, b] = [await newChat(), await newChat()];
+    await saveAlertSettings(env, owner, setup([a, b]));
+    const event = withdrawalEvent(`WDROPPED${Date.now()}`);
+    await recorded(event);
+    await control("/control/faults", { mode: "error", count: 1, chatId: b });
+    expect((await deliver([event.id])).retryMessages).toHaveLength(1);
+    expect(await eventRow(event.id)).toMatchObject({ state: "queued" });
+
+    await saveAlertSettings(env, owner, setup([a]));
+    const retried = await deliver([event.id], 2);
+    expect(retried.explicitAcks).toHaveLength(1);
+    expect(retried.retryMessages).toEqual([]);
+    expect(await eventRow(event.id)).toMatchObject({ state: "delivered", last_error: null });
+    expect(await received(a)).toHaveLength(1);
+  });
+
+  it("a message on the staff alerts queue that is not an alert is dropped, not retried", async () => {
+    const result = await deliverBodies([null, { agencyId: "demo" }, { agencyId: 7, eventId: "x" }]);
+    expect(result.explicitAcks).toHaveLength(3);
+    expect(result.retryMessages).toEqual([]);
+  });
+
+  it("the queue refuses messages: the alert stays queued, a sweep during the outage does not fail, and the first sweep after it counts the message lost sends it", async () => {
+    const chat = await newChat();
+    await saveAlertSettings(env, owner, setup([chat], { topics: ["withdrawals"] }));
+    const down = () => Promise.reject(new Error("queue unavailable"));
+    const queueDown = { ...env, STAFF_ALERTS: { send: down, sendBatch: down } } as unknown as Env;
+    const now = Date.now();
+    const event = withdrawalEvent(`WQUEUEDOWN${now}`);
+    expect(await raiseAlert(queueDown, "demo", event, now)).toBe("queued");
+    expect(await eventRow(event.id)).toMatchObject({ state: "queued", attempts: 0 });
+
+    const lost = now + 31 * 60_000; // past twice the longest backoff: the message counts as lost
+    await expect(sweepAlerts(queueDown, lost)).resolves.toBeUndefined();
+    expect(await eventRow(event.id)).toMatchObject({ state: "queued" });
+
+    await sweepAlerts(env, lost);
+    await settled(event.id);
+    expect((await received(chat)).some((text) => text.includes(event.facts.code))).toBe(true);
+  });
+
+  it("alert links point at the agency's primary domain over https once deployed, and at npm start's address locally", async () => {
+    await saveAlertSettings(env, owner, setup([await newChat()], { primaryHost: "localhost" }));
+    expect(await alertOrigin({ ...env, ENVIRONMENT: "production" } as Env, "demo")).toBe("https://localhost");
+    expect(await alertOrigin(env, "demo")).toBe("http://localhost:5173");
+  });
+
+  it("the sweep announces, once each: paid deposits waiting for their provider past the owner's minutes, a forwarder that never sent anything while a player waits to pay on its channel, a credit held above the channel's cap", async () => {
+    const chat = await newChat();
+    await saveAlertSettings(env, owner, setup([chat], { topics: ["payments", "providers", "forwarder"], depositWaitMinutes: 10 }));
+    const now = Date.now();
+    const channel = "OWN-ALERTS";
+    await seedOwnAccountChannel("demo", channel);
+    // set up two hours ago with the default 60 minutes of allowed silence, and never heard from
+    expect(await createForwarder(env, owner, channel, now - 2 * 3600_000)).toMatchObject({ ok: true });
+    const paidAt = new Date(now - 25 * 60_000).toISOString();
+    await env.DB.batch([
+      // a player's order open on the channel: the forwarder's silence now matters
+      env.DB.prepare(
+        `INSERT INTO pay_amount_reservations (agency_id, channel_code, pay_amount, order_code, player_id, asked_amount, created_at, expires_at)
+         VALUES ('demo', ?1, '100037.00', ?2, 'alerts-player', '100000.00', ?3, ?4)`,
+      ).bind(channel, `DRES${now}`, now - 60_000, now + 20 * 60_000),
+      // as the forwarder holds a credit above the channel's automatic cap
+      env.DB.prepare(
+        `INSERT INTO forwarder_holds (id, agency_id, channel_code, bank_transaction_id, amount, bank_time, reference, sender, raw, received_at)
+         VALUES (?1, 'demo', ?2, ?3, '9000000.00', ?4, NULL, 'BCEL', 'BCEL One: Received 9,000,000.00 LAK', ?4)`,
+      ).bind(`HALERT${now}`, channel, `FTALERT${now}`, now - 60_000),
+      // as the projection writes a deposit paid at the bank, still waiting for the provider's credit
+      env.DB.prepare(
+        `INSERT INTO deposit_orders_view (code, agency_id, player_id, provider, amount, credit, status, flag, created_at, updated_at, paid_at)
+         VALUES (?1, 'demo', 'alerts-player', 'betflix', '100000.00', '172.41', 'PAID', NULL, ?2, ?2, ?2)`,
+      ).bind(`DPAIDALERT${now}`, paidAt),
+    ]);
+
+    await sweepAlerts(env, now);
+    await sweepAlerts(env, now + 30_000); // nothing new: each is raised once
+    const { results } = await env.DB.prepare(`SELECT id FROM alert_events WHERE agency_id = 'demo' AND created_at >= ?1 ORDER BY id`)
+      .bind(new Date(now - 1).toISOString())
+      .all<{ id: string }>();
+    const ids = results.map((r) => r.id);
+    expect(ids.filter((id) => id.startsWith("deposits.waiting:"))).toHaveLength(1);
+    expect(ids.filter((id) => id.startsWith("forwarder.silent:"))).toEqual([`forwarder.silent:${channel}:never`]);
+    expect(ids.filter((id) => id.startsWith("payment.held:"))).toEqual([`payment.held:HALERT${now}`]);
+
+    await settled(`forwarder.silent:${channel}:never`);
+    await settled(`payment.held:HALERT${now}`);
+    const texts = (await received(chat)).join("\n");
+    expect(texts).toContain(`${channel}`);
+    expect(texts).toContain("₭9.000.000");
+    expect(texts).toContain("/admin/deposits?status=PAID");
   });
 });

@@ -1,15 +1,15 @@
 import type { Reporter, TestModule } from "vitest/node";
 
 /**
- * Prints the plain closing line CI reads: "unit: N passed, N failed, N skipped" (the label is
- * the reporter's option: "scripts" and "contract" for the Node runs; scripts/test.mjs adds the
- * runners' lines up).
+ * Prints the plain closing line CI reads: "integration: N passed, N failed, N skipped". The
+ * label is the reporter's option: none for the workerd run, "unit", "scripts" and "contract"
+ * for the Node runs; scripts/test.mjs adds the runners' lines up.
  */
 export default class SummaryReporter implements Reporter {
   private readonly label: string;
 
   constructor(options: { label?: string } = {}) {
-    this.label = options.label ?? "unit";
+    this.label = options.label ?? "integration";
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>) {
