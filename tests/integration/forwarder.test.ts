@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { afterRedirect, fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { playerWithBank, postDeposit } from "../setup/money";
 import { seedOwnAccountChannel } from "../setup/own-account";
 import { smsForwarderSign } from "../../workers/core/sms-forwarder";
@@ -8,6 +8,10 @@ import { createForwarder, decideHold, savePatterns, setForwarderLimits } from ".
 import { loadDashboard } from "../../workers/services/dashboard";
 import { defaultPatterns, PATTERN_FIELDS } from "../../workers/core/notification-patterns";
 import type { AuditActor } from "../../workers/db/audit";
+import { postForm } from "../setup/players";
+import { createStaff, staffLogin } from "../setup/staff";
+import lo from "../../locales/lo/admin.json";
+import { formatMoney } from "../../app/lib/format";
 
 /**
  * The notification forwarder against real D1 and real wallets in workerd: posts shaped like
@@ -239,5 +243,207 @@ describe("forwarder: silence", () => {
     await env.DB.prepare(`UPDATE pay_amount_reservations SET ended_at = ?1 WHERE channel_code = ?2`).bind(now, CHANNEL).run();
     expect((await loadDashboard(env.DB, "demo", now)).silentForwarders).toEqual([]);
     expect(p.order.code).toBeTruthy();
+  });
+});
+
+describe("forwarder page: what staff see and press", () => {
+  const password = "forwarder-page-pass-1";
+  let ownerCookie = "";
+  let cashierCookie = "";
+  const SECOND = "OWN-FWD2";
+
+  beforeAll(async () => {
+    await seedOwnAccountChannel("demo", SECOND, "static");
+    const o = await createStaff(env, { agencyId: "demo", username: "fwd-owner", password, role: "owner" });
+    const c = await createStaff(env, { agencyId: "demo", username: "fwd-cashier", password, role: "cashier" });
+    ownerCookie = await staffLogin(env, { username: "fwd-owner", password, totpSecret: o.totpSecret });
+    cashierCookie = await staffLogin(env, { username: "fwd-cashier", password, totpSecret: c.totpSecret });
+  }, 120_000);
+
+  const page = (cookie: string, query = "") => fetchApp(`http://localhost/admin/forwarder${query}`, { headers: { Cookie: cookie }, redirect: "manual" });
+  const press = (cookie: string, fields: Record<string, string>) => postForm("/admin/forwarder", fields, { cookie });
+  const landing = async (res: Response, cookie: string) => (await afterRedirect(res, cookie)).html;
+  const forwarderOf = (channel: string) =>
+    env.DB.prepare(`SELECT auto_cap, silence_minutes FROM forwarders WHERE agency_id = 'demo' AND channel_code = ?1`)
+      .bind(channel)
+      .first<{ auto_cap: string; silence_minutes: number }>();
+  const waitingHold = (amount: string) =>
+    env.DB.prepare(`SELECT id FROM forwarder_holds WHERE status = 'WAITING' AND amount = ?1`).bind(amount.replace(/\.00$/, "")).first<{ id: string }>();
+
+  it("the owner sees each own-account channel: the active forwarder with its limits, the others with 'create'", async () => {
+    const html = await shownOf(await page(ownerCookie));
+    const active = html.slice(html.indexOf(`data-channel="${CHANNEL}"`), html.indexOf("</li>", html.indexOf(`data-channel="${CHANNEL}"`)));
+    // the forwarder of these tests has had messages: the last one's time is shown, with its limits form and "renew"
+    expect(active).toContain(lo.forwarder.lastMessage.split("{{")[0]);
+    expect(active).toContain('data-testid="forwarder-limits"');
+    expect(active).toContain(lo.forwarder.renew);
+    expect(active).toContain(lo.forwarder.remove);
+    const other = html.slice(html.indexOf(`data-channel="${SECOND}"`), html.indexOf("</li>", html.indexOf(`data-channel="${SECOND}"`)));
+    expect(other).toContain(lo.forwarder.none);
+    expect(other).toContain(lo.forwarder.create);
+    expect(other).not.toContain('data-testid="forwarder-limits"');
+    // no credit waits: the holds table says so; the patterns shown are BCEL's saved ones (an earlier test saved them)
+    expect(html).toContain('data-testid="forwarder-no-holds"');
+    expect(html).toContain(lo.forwarder.stored.replace("{{bank}}", "BCEL"));
+    // another bank never saved: its example defaults, said so
+    expect(await shownOf(await page(ownerCookie, "?bank=LDB"))).toContain(lo.forwarder.defaults.replace("{{bank}}", "LDB"));
+  });
+
+  it("creating a forwarder shows its URL and secret once; the new pair works, 'no message yet' until one comes", async () => {
+    const res = await press(ownerCookie, { intent: "create", channelCode: SECOND });
+    expect(res.status).toBe(200);
+    const html = await shownOf(res);
+    expect(html).toContain(lo.forwarder.shownTitle.replace("{{channel}}", SECOND));
+    const url = /data-testid="forwarder-url" value="([^"]+)"/.exec(html)?.[1] ?? /value="([^"]+)"[^>]*data-testid="forwarder-url"/.exec(html)?.[1];
+    const shownSecret =
+      /value="([^"]+)"[^>]*data-testid="forwarder-secret"/.exec(html)?.[1] ?? /data-testid="forwarder-secret" value="([^"]+)"/.exec(html)?.[1];
+    expect(url).toMatch(/^http:\/\/localhost\/api\/forwarder\/fwd_/);
+    expect(shownSecret).toBeTruthy();
+    const path = new URL(url!).pathname;
+    expect((await post({ content: `BCEL: hello ${crypto.randomUUID()}`, secret: shownSecret }, path)).status).toBe(200);
+    expect((await post({ content: "x", secret: "not-the-secret" }, path)).status).toBe(401);
+    // the page afterwards: the secret is never shown again
+    const after = await shownOf(await page(ownerCookie));
+    expect(after).not.toContain(shownSecret!);
+    expect(after).not.toContain('data-testid="forwarder-shown"');
+  });
+
+  it("refuses a forwarder for a channel that is not the agency's own account, creating nothing", async () => {
+    const html = await landing(await press(ownerCookie, { intent: "create", channelCode: "BCEL-QR" }), ownerCookie);
+    expect(html).toContain(lo.forwarder.errors.NOT_OWN_ACCOUNT);
+    expect(await forwarderOf("BCEL-QR")).toBeNull();
+  });
+
+  it("limits: a decimal cap or a silence under 5 minutes is refused and nothing changes; valid limits are saved", async () => {
+    const before = await forwarderOf(SECOND);
+    for (const bad of [
+      { autoCap: "1500000.50", silenceMinutes: "60" },
+      { autoCap: "1500000", silenceMinutes: "3" },
+    ]) {
+      const html = await landing(await press(ownerCookie, { intent: "limits", channelCode: SECOND, ...bad }), ownerCookie);
+      expect(html).toContain(lo.forwarder.errors.limits);
+    }
+    expect(await forwarderOf(SECOND)).toEqual(before);
+    const saved = await landing(await press(ownerCookie, { intent: "limits", channelCode: SECOND, autoCap: "2.000.000", silenceMinutes: "45" }), ownerCookie);
+    expect(saved).toContain(lo.forwarder.limitsSaved);
+    expect(await forwarderOf(SECOND)).toEqual({ auto_cap: "2000000", silence_minutes: 45 });
+    // limits of a channel with no forwarder: not found
+    const none = await landing(await press(ownerCookie, { intent: "limits", channelCode: "NO-SUCH", autoCap: "1", silenceMinutes: "60" }), ownerCookie);
+    expect(none).toContain(lo.forwarder.errors.NOT_FOUND);
+  });
+
+  it("removing a forwarder stops its URL; the channel shows 'create' again", async () => {
+    const html = await landing(await press(ownerCookie, { intent: "remove", channelCode: SECOND }), ownerCookie);
+    expect(html).toContain(lo.forwarder.removed);
+    expect(await forwarderOf(SECOND)).toBeNull();
+    expect((await landing(await press(ownerCookie, { intent: "remove", channelCode: "" }), ownerCookie)).includes(lo.forwarder.errors.invalid)).toBe(true);
+    expect((await landing(await press(ownerCookie, { intent: "nonsense" }), ownerCookie)).includes(lo.forwarder.errors.invalid)).toBe(true);
+  });
+
+  it("a cashier sees the credits waiting but not the owner's setup, and cannot change it (403)", async () => {
+    const html = await shownOf(await page(cashierCookie));
+    expect(html).toContain(lo.forwarder.holdsTitle);
+    expect(html).not.toContain('data-testid="forwarder-channels"');
+    expect(html).not.toContain('data-testid="forwarder-patterns"');
+    const before = await forwarderOf(CHANNEL);
+    expect((await press(cashierCookie, { intent: "limits", channelCode: CHANNEL, autoCap: "1", silenceMinutes: "60" })).status).toBe(403);
+    expect((await press(cashierCookie, { intent: "create", channelCode: SECOND })).status).toBe(403);
+    expect(await forwarderOf(CHANNEL)).toEqual(before);
+    expect(await forwarderOf(SECOND)).toBeNull();
+  });
+
+  it("a credit above the cap is listed; the cashier confirms it (credited) and a second press says it is already decided", async () => {
+    await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "0", silenceMinutes: 60 });
+    try {
+      const p = await openOwnOrder("80000");
+      expect((await post({ content: bankText(p.order.payAmount!) })).body.result).toBe("held");
+      const hold = (await waitingHold(p.order.payAmount!))!;
+      const listed = await shownOf(await page(cashierCookie));
+      expect(listed).toContain(`data-hold="${hold.id}"`);
+      expect(listed).toContain(lo.forwarder.confirm);
+      const done = await landing(await press(cashierCookie, { intent: "hold", holdId: hold.id, decision: "confirm" }), cashierCookie);
+      expect(done).toContain(lo.forwarder.confirmed);
+      expect(done).not.toContain(`data-hold="${hold.id}"`);
+      const order = await p.wallet.getDeposit(p.order.code);
+      expect(order?.status === "SUCCESS" || order?.status === "PAID").toBe(true);
+      const again = await landing(await press(cashierCookie, { intent: "hold", holdId: hold.id, decision: "reject" }), cashierCookie);
+      expect(again).toContain(lo.forwarder.errors.ALREADY_DECIDED);
+      // a hold id that is no id at all
+      expect(await landing(await press(cashierCookie, { intent: "hold", holdId: "x", decision: "confirm" }), cashierCookie)).toContain(
+        lo.forwarder.errors.invalid,
+      );
+      expect(await landing(await press(cashierCookie, { intent: "hold", holdId: crypto.randomUUID(), decision: "confirm" }), cashierCookie)).toContain(
+        lo.forwarder.errors.NOT_FOUND,
+      );
+    } finally {
+      await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "1000000", silenceMinutes: 60 });
+    }
+  });
+
+  it("a held credit matching no order, confirmed, goes to the unmatched queue; a rejected one credits nothing", async () => {
+    await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "0", silenceMinutes: 60 });
+    try {
+      expect((await post({ content: bankText("91234") })).body.result).toBe("held");
+      const hold = (await waitingHold("91234"))!;
+      expect(await landing(await press(cashierCookie, { intent: "hold", holdId: hold.id, decision: "confirm" }), cashierCookie)).toContain(
+        lo.forwarder.confirmedUnmatched,
+      );
+      expect((await post({ content: bankText("91235") })).body.result).toBe("held");
+      const second = (await waitingHold("91235"))!;
+      expect(await landing(await press(ownerCookie, { intent: "hold", holdId: second.id, decision: "reject" }), ownerCookie)).toContain(lo.forwarder.rejected);
+      const status = await env.DB.prepare(`SELECT status FROM forwarder_holds WHERE id = ?1`).bind(second.id).first<{ status: string }>();
+      expect(status?.status).not.toBe("WAITING");
+    } finally {
+      await setForwarderLimits(env.DB, owner, { channelCode: CHANNEL, autoCap: "1000000", silenceMinutes: 60 });
+    }
+  });
+
+  describe("patterns: try on a sample, then save", () => {
+    const defaults = Object.fromEntries(PATTERN_FIELDS.map((f) => [f, defaultPatterns("LDB")[f].join("\n")]));
+    const tryOn = (fields: Record<string, string>, intent = "try") => press(ownerCookie, { intent, bankCode: "LDB", ...defaults, ...fields });
+
+    it("reads a credit sample: amount, bank time, reference and transaction id shown", async () => {
+      const res = await tryOn({ sampleFrom: "LDB", sample: `LDB: Received 250,000.00 LAK on ${vientiane(Date.now())}. Ref: FT123456789` });
+      expect(res.status).toBe(200);
+      const html = await shownOf(res);
+      expect(html).toContain('data-testid="patterns-reading"');
+      expect(/data-testid="reading-amount">([^<]+)</.exec(html)?.[1]).toBe(formatMoney("250000.00", "LAK"));
+      expect(/data-testid="reading-transaction">([^<]+)</.exec(html)?.[1]).toBe("FT123456789");
+      expect(html).not.toContain('data-testid="patterns-saved"');
+    });
+
+    it("says a debit is skipped, a sender not listed goes to the unmatched list, and no sample means the patterns are valid", async () => {
+      const debit = await shownOf(await tryOn({ sampleFrom: "LDB", sample: `LDB: Transfer out 20,000 LAK on ${vientiane(Date.now())}` }));
+      expect(debit).toContain(lo.forwarder.readDebit);
+      const stranger = await shownOf(await tryOn({ sampleFrom: "+8562099999", sample: "Received 20,000 LAK" }));
+      expect(stranger).toContain(lo.forwarder.unreadable.SENDER);
+      const noAmount = await shownOf(await tryOn({ sampleFrom: "LDB", sample: "LDB: Received money" }));
+      expect(noAmount).toContain(lo.forwarder.unreadable.NO_AMOUNT);
+      const empty = await shownOf(await tryOn({}));
+      expect(empty).toContain(lo.forwarder.noSample);
+    });
+
+    it("a broken pattern is named with its field and row (400), and is not saved", async () => {
+      const res = await tryOn({ amount: "Amt=([0-9]+)\n(unclosed" }, "save-patterns");
+      expect(res.status).toBe(400);
+      const html = await shownOf(res);
+      expect(html).toContain(lo.forwarder.problems.INVALID.replace("{{field}}", lo.forwarder.fields.amount).replace("{{row}}", "2"));
+      // what was typed is kept in the form
+      expect(html).toContain("(unclosed");
+      expect(await shownOf(await page(ownerCookie, "?bank=LDB"))).toContain(lo.forwarder.defaults.replace("{{bank}}", "LDB"));
+      // a bank code that is no bank code: the request is refused
+      const bad = await press(ownerCookie, { intent: "try", bankCode: "ldb", ...defaults });
+      expect(bad.status).toBe(400);
+      expect(await shownOf(bad)).toContain(lo.forwarder.errors.invalid);
+    });
+
+    it("saving valid patterns says so, and the bank's patterns are then the stored ones", async () => {
+      const res = await tryOn({ senders: "LDB\ncom.ldb\nLDB-TEST" }, "save-patterns");
+      expect(res.status).toBe(200);
+      expect(await shownOf(res)).toContain(lo.forwarder.patternsSaved);
+      const html = await shownOf(await page(ownerCookie, "?bank=LDB"));
+      expect(html).toContain(lo.forwarder.stored.replace("{{bank}}", "LDB"));
+      expect(html).toContain("LDB-TEST");
+    });
   });
 });

@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { seedDemo } from "../setup/seed";
+import { afterRedirect, fetchApp, seedDemo, shownOf } from "../setup/seed";
+import { postForm } from "../setup/players";
+import { createStaff, staffLogin } from "../setup/staff";
+import { formatMoney } from "../../app/lib/format";
+import lo from "../../locales/lo/admin.json";
 import { fundProvider, playerWithBank, postDeposit, providerBalance } from "../setup/money";
 import { findAgencyByHost } from "../../workers/services/agency";
 import { confirmWithdraw, reviewWithdraw } from "../../workers/services/withdraw";
@@ -221,4 +225,82 @@ describe("staff: the open-deposits queue", () => {
       .all<{ staff_username: string }>();
     expect(audit.results).toHaveLength(1);
   }, 120_000);
+});
+
+describe("staff: the open-deposits page", () => {
+  const PAGE = "/admin/deposits/open";
+  let cookie = "";
+
+  beforeAll(async () => {
+    const s = await createStaff(env, { agencyId: "demo", username: "open-cashier", password: "open-cashier-pass-1", role: "cashier" });
+    cookie = await staffLogin(env, { username: "open-cashier", password: "open-cashier-pass-1", totpSecret: s.totpSecret });
+  }, 120_000);
+
+  /** A bank time as the form's datetime-local field holds it (Vientiane time). */
+  const local = (ms: number) => new Date(ms + 7 * 3600_000).toISOString().slice(0, 16);
+  const rowOf = (html: string, code: string) => {
+    const at = html.indexOf(`data-code="${code}"`);
+    return at < 0 ? "" : html.slice(at, html.indexOf("</tr>", at));
+  };
+  const markPaid = (fields: Record<string, string>) => postForm(PAGE, fields, { cookie });
+  const landing = async (res: Response) => (await afterRedirect(res, cookie)).html;
+
+  it("lists each open order with the exact amount to look for; an order past its life is marked expired", async () => {
+    const fresh = await openOwnOrder("70000");
+    const old = await openOwnOrder("70000");
+    // an hour past: expired, still in the queue (listed until the pay amount's two-hour cool-down ends)
+    await ageOrder(old.wallet, "demo", old.order.code, 3600_000);
+    const html = await shownOf(await fetchApp(`http://localhost${PAGE}`, { headers: { Cookie: cookie } }));
+    const row = rowOf(html, fresh.order.code);
+    expect(/data-testid="pay-amount">([^<]+)</.exec(row)?.[1]).toBe(formatMoney(fresh.order.payAmount!, "LAK"));
+    expect(row).toContain(`href="/admin/players/${fresh.playerId}"`);
+    expect(row).not.toContain(lo.openDeposits.expired);
+    expect(rowOf(html, old.order.code)).toContain(lo.openDeposits.expired);
+  });
+
+  it("mark paid without the bank's transaction id, or with an unreadable or future bank time, is refused on that order's row; it stays open", async () => {
+    const p = await openOwnOrder("70000");
+    const noId = await markPaid({ orderCode: p.order.code, bankTransactionId: " ", bankTime: local(Date.now()) });
+    expect(noId.status).toBe(400);
+    const row = rowOf(await shownOf(noId), p.order.code);
+    expect(row).toContain('data-testid="mark-paid-error"');
+    expect(row).toContain(lo.openDeposits.errors.TRANSACTION_ID_REQUIRED);
+    const badTime = await markPaid({ orderCode: p.order.code, bankTransactionId: "FT77001", bankTime: "yesterday" });
+    expect(badTime.status).toBe(400);
+    const badRow = rowOf(await shownOf(badTime), p.order.code);
+    expect(badRow).toContain(lo.openDeposits.errors.BANK_TIME_INVALID);
+    // what the cashier typed is kept
+    expect(badRow).toContain('value="FT77001"');
+    const future = await markPaid({ orderCode: p.order.code, bankTransactionId: "FT77002", bankTime: local(Date.now() + 3600_000) });
+    expect(future.status).toBe(409);
+    expect(rowOf(await shownOf(future), p.order.code)).toContain(lo.openDeposits.errors.BANK_TIME_INVALID);
+    expect((await openDepositsQueue(env, "demo")).items.find((i) => i.code === p.order.code)).toBeTruthy();
+  });
+
+  it("marked paid: credited, said so; the same order pressed again says it is no longer open", async () => {
+    const p = await openOwnOrder("70000");
+    const id = `FTPAGE${Date.now()}`;
+    const html = await landing(await markPaid({ orderCode: p.order.code, bankTransactionId: id, bankTime: local(Date.now() - 60_000) }));
+    expect(html).toContain(lo.openDeposits.marked.replace("{{code}}", p.order.code));
+    expect(rowOf(html, p.order.code)).toBe("");
+    await p.wallet.runDueWork();
+    expect((await p.wallet.getDeposit(p.order.code))!.status).toBe("SUCCESS");
+    const again = await landing(await markPaid({ orderCode: p.order.code, bankTransactionId: `${id}B`, bankTime: local(Date.now() - 60_000) }));
+    expect(again).toContain(lo.openDeposits.errors.NOT_OPEN.replace("{{code}}", p.order.code));
+
+    // the same bank id for another order: refused on its row (409), that order stays open
+    const q = await openOwnOrder("70000");
+    const used = await markPaid({ orderCode: q.order.code, bankTransactionId: id, bankTime: local(Date.now() - 60_000) });
+    expect(used.status).toBe(409);
+    expect(rowOf(await shownOf(used), q.order.code)).toContain(lo.openDeposits.errors.ALREADY_USED);
+    expect((await openDepositsQueue(env, "demo")).items.find((i) => i.code === q.order.code)).toBeTruthy();
+  });
+
+  it("money that came after the order's life, by the bank's time, is not credited: sent to the payments queue, said so", async () => {
+    const p = await openOwnOrder("70000");
+    await ageOrder(p.wallet, "demo", p.order.code, 3600_000);
+    const html = await landing(await markPaid({ orderCode: p.order.code, bankTransactionId: `FTLATE${Date.now()}`, bankTime: local(Date.now() - 60_000) }));
+    expect(html).toContain(lo.openDeposits.errors.LATE.replace("{{code}}", p.order.code));
+    expect((await p.wallet.getDeposit(p.order.code))!.status).not.toBe("SUCCESS");
+  });
 });

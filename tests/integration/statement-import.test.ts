@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
-import { seedDemo, fetchApp } from "../setup/seed";
+import { afterRedirect, fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { playerWithBank, postDeposit, providerBalance } from "../setup/money";
 import { seedOwnAccountChannel } from "../setup/own-account";
 import { createStaff, staffLogin } from "../setup/staff";
@@ -13,6 +13,7 @@ import {
   uploadStatement,
   type MappingFields,
 } from "../../workers/services/statement-import";
+import lo from "../../locales/lo/admin.json";
 
 /**
  * Statement import (issue 14, 1.b) against real D1 and real wallets in workerd: papaparse
@@ -334,3 +335,175 @@ async function createStaffLogin(): Promise<string> {
   const row = await env.DB.prepare(`SELECT totp_secret FROM staff WHERE agency_id = 'demo' AND username = 'st-cashier'`).first<{ totp_secret: string }>();
   return staffLogin(env, { username: "st-cashier", password: "cashier-pass-123", totpSecret: row!.totp_secret });
 }
+
+describe("statement import page: each step as the cashier sees it", () => {
+  const FRESH = "OWN-ST3";
+  const PAGE = "http://localhost/admin/deposits/import";
+  let cookie = "";
+  let upload = "";
+  let freshCsv = "";
+  let player: Awaited<ReturnType<typeof playerWithBank>> & { order: { code: string; payAmount?: string } };
+
+  beforeAll(async () => {
+    await seedOwnAccountChannel("demo", FRESH, "derived");
+    const s = await createStaff(env, { agencyId: "demo", username: "st-page", password: "cashier-pass-456", role: "cashier" });
+    cookie = await staffLogin(env, { username: "st-page", password: "cashier-pass-456", totpSecret: s.totpSecret });
+  }, 120_000);
+
+  const get = (query: string) => fetchApp(`${PAGE}${query}`, { headers: { Cookie: cookie }, redirect: "manual" });
+  // the forms post to the page they are on (its ?upload=...), whose loader renders the answer
+  const postFields = (fields: Record<string, string>) =>
+    fetchApp(fields.upload ? `${PAGE}?upload=${encodeURIComponent(fields.upload)}` : PAGE, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { Cookie: cookie, Origin: "http://localhost", "Content-Type": "application/x-www-form-urlencoded" },
+      redirect: "manual",
+    });
+  const postFile = (channel: string, file: File) => {
+    const form = new FormData();
+    form.set("intent", "upload");
+    form.set("channel", channel);
+    form.set("file", file);
+    return fetchApp(PAGE, { method: "POST", body: form, headers: { Cookie: cookie, Origin: "http://localhost" }, redirect: "manual" });
+  };
+  const landing = (res: Response) => afterRedirect(res, cookie);
+  const mapping = (fields: MappingFields, extra: Record<string, string> = {}) =>
+    Object.fromEntries([...Object.entries(fields).filter(([, v]) => v !== null && v !== undefined), ...Object.entries(extra)]) as Record<string, string>;
+  const rowsOf = (html: string) => [...html.matchAll(/data-row="(\d+)" data-kind="(\w+)" data-outcome="(\w+)"/g)].map((m) => `${m[2]}:${m[3]}`);
+
+  it("the upload step lists every own-account channel, saying which already has a mapping", async () => {
+    const html = await shownOf(await get(""));
+    expect(html).toContain('data-step="upload"');
+    const option = (code: string) => new RegExp(`<option value="${code}"[^>]*>.*?</option>`).exec(html)?.[0] ?? "";
+    expect(option(CHANNEL)).toContain(lo.statements.mapped);
+    expect(option(FRESH)).toContain(lo.statements.notMappedYet);
+  });
+
+  it("an empty file or a channel that is not an own account is refused with the reason; nothing kept", async () => {
+    const before = await env.DB.prepare(`SELECT COUNT(*) AS n FROM statement_uploads`).first<{ n: number }>();
+    const empty = await postFile(FRESH, new File([], "empty.csv", { type: "text/csv" }));
+    expect(empty.status).toBe(400);
+    expect(await shownOf(empty)).toContain(lo.statements.fileProblems.EMPTY);
+    const unknown = await postFile("BCEL-QR", new File(["a,b\n1,2\n"], "x.csv", { type: "text/csv" }));
+    expect(unknown.status).toBe(400);
+    expect(await shownOf(unknown)).toContain(lo.statements.fileProblems.UNKNOWN_CHANNEL);
+    expect((await env.DB.prepare(`SELECT COUNT(*) AS n FROM statement_uploads`).first<{ n: number }>())!.n).toBe(before!.n);
+  });
+
+  it("a first import asks for the mapping: the rows as they are, the header row marked, no saved mapping to keep", async () => {
+    const p = await playerWithBank();
+    expect((await postDeposit(p.cookie, { channelCode: FRESH, amount: "110000", provider: "betflix" })).status).toBe(302);
+    player = { ...p, order: (await p.wallet.openDepositOrder(Date.now()))! };
+    freshCsv = statementCsv(player.order.payAmount!, Date.now());
+    const res = await postFile(FRESH, new File([freshCsv], "fresh.csv", { type: "text/csv" }));
+    const { location, html } = await landing(res);
+    upload = new URL(location, "http://localhost").searchParams.get("upload")!;
+    expect(html).toContain('data-step="map"');
+    expect(html).toContain('data-testid="statement-raw"');
+    // row 2 of the file (index 1) is its header row
+    expect(/<tr data-header="true"><th scope="row">(\d+)<\/th>/.exec(html)?.[1]).toBe("2");
+    expect(html).not.toContain(lo.statements.keepMapping);
+    expect(html).not.toContain('data-testid="statement-missing"');
+  });
+
+  it("confirming before any mapping sends the cashier back to map the columns; nothing applied", async () => {
+    const { location, html } = await landing(await postFields({ intent: "apply", upload }));
+    expect(location).toBe(`/admin/deposits/import?upload=${upload}&remap=1`);
+    expect(html).toContain(lo.statements.notMapped);
+    const recorded = await env.DB.prepare(`SELECT COUNT(*) AS n FROM bank_transactions WHERE channel_code = ?1`).bind(FRESH).first<{ n: number }>();
+    expect(recorded!.n).toBe(0);
+  });
+
+  it("trying an incomplete mapping names what is missing (400); a complete one shows each row as read", async () => {
+    const incomplete = await postFields(mapping({ ...SPLIT, credit: null, date: null }, { intent: "try", upload, headerRow: "1" }));
+    expect(incomplete.status).toBe(400);
+    const problems = await shownOf(incomplete);
+    expect(problems).toContain('data-testid="mapping-errors"');
+    expect(problems).toContain(lo.statements.mappingProblems.CREDIT_REQUIRED);
+    expect(problems).toContain(lo.statements.mappingProblems.DATE_REQUIRED);
+    expect(problems).not.toContain('data-testid="mapping-preview"');
+
+    const tried = await postFields(mapping(SPLIT, { intent: "try", upload, headerRow: "1" }));
+    expect(tried.status).toBe(200);
+    const html = await shownOf(tried);
+    expect(html).toContain('data-testid="mapping-preview"');
+    expect(html).toContain(lo.statements.readTitle.replace("{{count}}", "5"));
+    expect(rowsOf(html)).toEqual(["credit:read", "credit:read", "debit:debit", "error:error", "error:error"]);
+    expect(html).toContain(lo.statements.debitSkipped);
+    expect(html).toContain(lo.statements.readOk);
+    // trying saves nothing: the upload still asks for its mapping
+    expect(await shownOf(await get(`?upload=${upload}`))).toContain('data-step="map"');
+  });
+
+  it("saving the mapping leads to the review: the order's row matches it, the other credit matches nothing", async () => {
+    const refused = await postFields(mapping({ ...SPLIT, debit: "ຝາກ" }, { intent: "save", upload, headerRow: "1" }));
+    expect(refused.status).toBe(400);
+    expect(await shownOf(refused)).toContain(lo.statements.mappingProblems.SAME_COLUMN_TWICE);
+
+    const { location, html } = await landing(await postFields(mapping(SPLIT, { intent: "save", upload, headerRow: "1" })));
+    expect(location).toBe(`/admin/deposits/import?upload=${upload}`);
+    expect(html).toContain(lo.statements.mappingSaved);
+    expect(html).toContain('data-step="review"');
+    expect(rowsOf(html)).toEqual(["credit:match", "credit:none", "debit:debit", "error:error", "error:error"]);
+    expect(html).toContain(lo.statements.outcomes.match.replace("{{code}}", player.order.code).replace("{{username}}", player.username));
+    expect(html).toContain(lo.statements.outcomes.none.replace("{{reason}}", lo.statements.reasons.NO_ORDER));
+    expect(html).toContain('data-testid="statement-apply"');
+  });
+
+  it("changing the mapping shows the saved one with a way to keep it; another header row can be chosen", async () => {
+    const remap = await shownOf(await get(`?upload=${upload}&remap=1`));
+    expect(remap).toContain('data-step="map"');
+    expect(remap).toContain(lo.statements.keepMapping);
+    const other = await shownOf(await get(`?upload=${upload}&remap=1&header=0`));
+    expect(/<tr data-header="true"><th scope="row">(\d+)<\/th>/.exec(other)?.[1]).toBe("1");
+  });
+
+  it("confirming applies the match and queues the rest; the page then shows what was done, with no second confirm", async () => {
+    const { html } = await landing(await postFields({ intent: "apply", upload }));
+    expect(html).toContain(
+      lo.statements.appliedSummary
+        .replace("{{applied}}", "1")
+        .replace("{{duplicate}}", "0")
+        .replace("{{unmatched}}", "1")
+        .replace("{{debit}}", "1")
+        .replace("{{errors}}", "2"),
+    );
+    expect(html).toContain(lo.statements.appliedIntro.replace("{{file}}", "fresh.csv").replace("{{channel}}", FRESH));
+    expect(rowsOf(html)).toEqual(["credit:applied", "credit:unmatched", "debit:debit", "error:error", "error:error"]);
+    expect(html).toContain(`href="/admin/deposits/${player.order.code}"`);
+    expect(html).toContain(lo.statements.outcomes.unmatched.replace("{{reason}}", lo.statements.reasons.NO_ORDER));
+    expect(html).not.toContain('data-testid="statement-apply"');
+    await player.wallet.runDueWork();
+    expect((await player.wallet.getDeposit(player.order.code))!.status).toBe("SUCCESS");
+  });
+
+  it("the same file again: every credit row shown as already recorded", async () => {
+    const { html } = await landing(await postFile(FRESH, new File([freshCsv], "again.csv", { type: "text/csv" })));
+    expect(html).toContain('data-step="review"');
+    expect(rowsOf(html)).toEqual(["credit:duplicate", "credit:duplicate", "debit:debit", "error:error", "error:error"]);
+    expect(html).toContain(lo.statements.outcomes.duplicate);
+  });
+
+  it("a file lacking the saved mapping's columns names them; a header row with no rows after it is refused", async () => {
+    const { location, html } = await landing(
+      await postFile(FRESH, new File(["Date,Memo,Amount\n24/11/2026 10:00,x,100\n"], "other.csv", { type: "text/csv" })),
+    );
+    expect(html).toContain('data-testid="statement-missing"');
+    const id = new URL(location, "http://localhost").searchParams.get("upload")!;
+    const unknownColumn = await postFields(mapping(SPLIT, { intent: "try", upload: id, headerRow: "0" }));
+    expect(unknownColumn.status).toBe(400);
+    expect(await shownOf(unknownColumn)).toContain(lo.statements.mappingProblems.UNKNOWN_COLUMN);
+    const headerOnly = await landing(await postFile(FRESH, new File(["ວັນທີ;ລາຍລະອຽດ;ຖອນ;ຝາກ;ຍອດເຫຼືອ\n"], "header.csv", { type: "text/csv" })));
+    const headerId = new URL(headerOnly.location, "http://localhost").searchParams.get("upload")!;
+    const noRows = await postFields(mapping(SPLIT, { intent: "try", upload: headerId, headerRow: "0" }));
+    expect(noRows.status).toBe(400);
+    expect(await shownOf(noRows)).toContain(lo.statements.fileProblems.NO_DATA_ROWS);
+  });
+
+  it("an upload of no one, or an unknown request, is not found / refused", async () => {
+    expect((await get("?upload=no-such-upload")).status).toBe(404);
+    expect((await postFields(mapping(SPLIT, { intent: "try", upload: "no-such-upload", headerRow: "1" }))).status).toBe(404);
+    expect((await postFields({ intent: "apply", upload: "no-such-upload" })).status).toBe(404);
+    expect((await postFields({ intent: "delete-everything", upload })).status).toBe(400);
+  });
+});
