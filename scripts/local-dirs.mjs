@@ -194,17 +194,7 @@ export async function waitForAnswer(url, child, timeoutMs = 180_000) {
  * `server`: "preview" is `npm start`'s `vite preview`; "wrangler" serves the same build with
  * `wrangler dev` (servePlain).
  */
-export async function startLocalPortal({
-  name,
-  buildName = name,
-  port,
-  stdio = "inherit",
-  env = {},
-  detached = false,
-  seed = ["demo"],
-  prepare = () => {},
-  server: how = "preview",
-}) {
+export async function startLocalPortal({ name, buildName = name, port, stdio = "inherit", env = {}, detached = false, seed = ["demo"], prepare = () => {}, server: how = "preview" }) {
   ensureDevVars();
   useLocalDirs(localDirs(name, buildName));
   // a process of its own: the seed's runtime for the brand images (getPlatformProxy) then
@@ -243,22 +233,7 @@ function servePlain({ name, port, stdio, detached, env }) {
   // wrangler needs the project's Node (devDependency "node"), not whatever is on PATH
   return spawn(
     at("node_modules/.bin/node"),
-    [
-      at("node_modules/.bin/wrangler"),
-      "dev",
-      ...configs,
-      "--port",
-      String(port),
-      "--ip",
-      "127.0.0.1",
-      "--inspector-port",
-      "0",
-      "--persist-to",
-      stateDir(),
-      "--log-level",
-      "warn",
-      "--show-interactive-dev-session=false",
-    ],
+    [at("node_modules/.bin/wrangler"), "dev", ...configs, "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", "0", "--persist-to", stateDir(), "--log-level", "warn", "--show-interactive-dev-session=false"],
     {
       cwd: ROOT,
       stdio,
