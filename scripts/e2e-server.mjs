@@ -1,7 +1,6 @@
 // The server Playwright tests against: the same production build as `npm start`, on its own
 // port, with its own local state (.local/e2e-<port>) and the tests' build (.local/test, decision 055),
-// so a running `npm start` is left alone. `wrangler dev` serves it, without `vite preview`'s
-// Node server in front of workerd (decision 065).
+// so a running `npm start` is left alone.
 import { startLocalPortal } from "./local-dirs.mjs";
 
 // X_LOCAL_EXPLORER: Miniflare's local explorer answers at /cdn-cgi/local/explorer/api inside this
@@ -17,7 +16,6 @@ const server = await startLocalPortal({
   port,
   seed: ["demo", "e2e", "e2e-own-account"],
   env: { X_LOCAL_EXPLORER: "true" },
-  server: "wrangler",
 });
 server.on("exit", (code) => process.exit(code ?? 0));
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));

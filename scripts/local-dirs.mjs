@@ -188,13 +188,11 @@ export async function waitForAnswer(url, child, timeoutMs = 180_000) {
 
 /**
  * The local portal of a test or bench: the demo agency seeded into its own state, the build
- * (ensureBuild), served on `port`, resolved once it answers. `name`/`buildName` as in
+ * (ensureBuild), `vite preview` on `port`, resolved once it answers. `name`/`buildName` as in
  * localDirs; `seed` the seeds of its state (scripts/local-seed.mjs); `prepare` runs before the server starts;
  * `env` adds to the server's environment; `detached` puts it in its own process group.
- * `server`: "preview" is `npm start`'s `vite preview`; "wrangler" serves the same build with
- * `wrangler dev` (servePlain).
  */
-export async function startLocalPortal({ name, buildName = name, port, stdio = "inherit", env = {}, detached = false, seed = ["demo"], prepare = () => {}, server: how = "preview" }) {
+export async function startLocalPortal({ name, buildName = name, port, stdio = "inherit", env = {}, detached = false, seed = ["demo"], prepare = () => {} }) {
   ensureDevVars();
   useLocalDirs(localDirs(name, buildName));
   // a process of its own: the seed's runtime for the brand images (getPlatformProxy) then
@@ -202,11 +200,6 @@ export async function startLocalPortal({ name, buildName = name, port, stdio = "
   execFileSync("node", [at("scripts/local-seed.mjs"), ...seed], { stdio });
   ensureBuild({ stdio });
   prepare();
-  if (how === "wrangler") {
-    const server = servePlain({ name, port, stdio, detached, env });
-    await waitForAnswer(`http://localhost:${port}/api/v2/agency/info`, server);
-    return server;
-  }
   return withOwnDeployConfig(async () => {
     const server = spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort"], {
       stdio,
@@ -216,35 +209,4 @@ export async function startLocalPortal({ name, buildName = name, port, stdio = "
     await waitForAnswer(`http://localhost:${port}/api/v2/agency/info`, server);
     return server;
   });
-}
-
-/**
- * The build served by `wrangler dev`: the portal and its three sandboxes in one workerd, which
- * answers the browser itself. `vite preview` forwards every request through a Node server of
- * its own (one connection per request: vite.config.ts), which cost the e2e run about a tenth
- * of its CPU (decision 065). Its secrets are the build's copy of .dev.vars (wrangler reads them
- * beside the configuration); its registry of local Workers is its own, so another local
- * portal's Workers are never bound to it.
- */
-function servePlain({ name, port, stdio, detached, env }) {
-  const dir = buildDir();
-  copyFileSync(at(".dev.vars"), at(join(dir, "server", ".dev.vars")));
-  const configs = ["server", "sandbox_provider", "sandbox_bank", "sandbox_telegram"].flatMap((worker) => ["-c", join(dir, worker, "wrangler.json")]);
-  // wrangler needs the project's Node (devDependency "node"), not whatever is on PATH
-  return spawn(
-    at("node_modules/.bin/node"),
-    [at("node_modules/.bin/wrangler"), "dev", ...configs, "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", "0", "--persist-to", stateDir(), "--log-level", "warn", "--show-interactive-dev-session=false"],
-    {
-      cwd: ROOT,
-      stdio,
-      detached,
-      env: {
-        ...process.env,
-        CLOUDFLARE_CF_FETCH_ENABLED: "false",
-        WRANGLER_SEND_METRICS: "false",
-        WRANGLER_REGISTRY_PATH: at(join(".local", name, "registry")),
-        ...env,
-      },
-    },
-  );
 }
