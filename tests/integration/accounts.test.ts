@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { changePassword, login, registerPlayer, resolveSession } from "../../workers/services/auth";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../workers/core/session";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { addAgency, loginViaForm, PASSWORD, postForm, postJson, registerViaForm, sessionFrom, uniqueName } from "../setup/players";
 
 beforeAll(async () => {
@@ -299,7 +299,7 @@ describe("password change", () => {
     const toastPage = await fetchApp("http://localhost/player/password", {
       headers: { Cookie: [cookie, ...wrong.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ") },
     });
-    expect(await toastPage.text()).toContain("ລະຫັດຜ່ານບໍ່ຖືກຕ້ອງ");
+    expect(await shownOf(toastPage)).toContain("ລະຫັດຜ່ານບໍ່ຖືກຕ້ອງ");
 
     const mismatch = await postForm(
       "/player/password",
@@ -307,15 +307,15 @@ describe("password change", () => {
       { cookie },
     );
     expect(mismatch.status).toBe(400);
-    expect(await mismatch.text()).toContain("ລະຫັດຜ່ານບໍ່ກົງກັນ");
+    expect(await shownOf(mismatch)).toContain("ລະຫັດຜ່ານບໍ່ກົງກັນ");
     const empty = await postForm("/player/password", { currentPassword: PASSWORD, newPassword: "new-pass-2345", confirmNewPassword: "" }, { cookie });
-    expect(await empty.text()).toContain("ກະລຸນາປ້ອນລະຫັດຜ່ານ");
+    expect(await shownOf(empty)).toContain("ກະລຸນາປ້ອນລະຫັດຜ່ານ");
     const short = await postForm(
       "/player/password",
       { currentPassword: "short", newPassword: "new-pass-2345", confirmNewPassword: "new-pass-2345" },
       { cookie },
     );
-    expect(await short.text()).toContain("ລະຫັດຜ່ານຕ້ອງມີຢ່າງໜ້ອຍ 8 ຕົວອັກສອນ");
+    expect(await shownOf(short)).toContain("ລະຫັດຜ່ານຕ້ອງມີຢ່າງໜ້ອຍ 8 ຕົວອັກສອນ");
 
     const ok = await postForm("/player/password", { currentPassword: PASSWORD, newPassword: "new-pass-2345", confirmNewPassword: "new-pass-2345" }, { cookie });
     expect(ok.status).toBe(200);

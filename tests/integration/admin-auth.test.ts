@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import routesSource from "../../app/routes.ts?raw";
-import { seedDemo, fetchApp } from "../setup/seed";
+import { seedDemo, fetchApp, shownOf } from "../setup/seed";
 import { addAgency, postForm, uniqueName } from "../setup/players";
 import { fundProvider, playerWithBank, postWithdraw } from "../setup/money";
 import { createStaff, currentTotpStep, operatorToken, staffCookieFrom, staffLogin, totpAt } from "../setup/staff";
@@ -94,9 +94,9 @@ describe("staff login", () => {
       expect(res.headers.get("Location")).toBe("/admin/login");
       return /^(lng=[^;]+)/.exec(res.headers.get("Set-Cookie")!)![1];
     };
-    expect(await (await get("/admin/login", await pick("cn"))).text()).toContain("后台登录");
-    expect(await (await get("/admin/login", await pick("vn"))).text()).toContain("Đăng nhập trang quản trị");
-    expect(await (await get("/admin/login")).text()).toContain("ເຂົ້າສູ່ລະບົບຫຼັງບ້ານ");
+    expect(await shownOf(await get("/admin/login", await pick("cn")))).toContain("后台登录");
+    expect(await shownOf(await get("/admin/login", await pick("vn")))).toContain("Đăng nhập trang quản trị");
+    expect(await shownOf(await get("/admin/login"))).toContain("ເຂົ້າສູ່ລະບົບຫຼັງບ້ານ");
   });
 
   it("player pages never carry the admin strings", async () => {

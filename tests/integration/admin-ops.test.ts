@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { addAgency, loginViaForm, PASSWORD, postForm, sessionFrom } from "../setup/players";
 import { openOrder, payQr, playerWithBank, postDeposit, providerBalance, pumpDeliveries, qrPayloadOf, sandboxProvider, signedWebhook } from "../setup/money";
 import type { AuditActor } from "../../workers/db/audit";
@@ -581,7 +581,7 @@ describe("back-office routes: staff only, scoped to their agency, audited", () =
       { cookie },
     );
     expect(unknown.status).toBe(409);
-    expect(await unknown.text()).toContain("ບໍ່ພົບຜູ້ຫຼິ້ນນີ້ໃນເອເຈນຊີ");
+    expect(await shownOf(unknown)).toContain("ບໍ່ພົບຜູ້ຫຼິ້ນນີ້ໃນເອເຈນຊີ");
     const review = await postForm(
       `/admin/payments?id=${payment.id}`,
       { intent: "credit-review", id: payment.id, username: p.username, provider: "alphabet" },

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { fundProvider, playerWithBank, postWithdraw } from "../setup/money";
 import { PASSWORD, postForm } from "../setup/players";
 import { decideWithdrawal } from "../../workers/services/withdraw-review";
@@ -71,7 +71,7 @@ describe("a player replaces their bank account", () => {
     const before = await account(p.playerId);
     const res = await replace(p.cookie, { accountNumber: freshNumber(), currentPassword: "not-the-password" });
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain("ລະຫັດຜ່ານບໍ່ຖືກຕ້ອງ");
+    expect(await shownOf(res)).toContain("ລະຫັດຜ່ານບໍ່ຖືກຕ້ອງ");
     expect(await account(p.playerId)).toEqual(before);
     expect((await audits(p.playerId)).results).toHaveLength(0);
   });
@@ -84,7 +84,7 @@ describe("a player replaces their bank account", () => {
     expect(page).toContain('data-reason="withdrawal-open"');
     const res = await replace(p.cookie, { accountNumber: freshNumber() });
     expect(res.status).toBe(409);
-    expect(await res.text()).toContain("ມີລາຍການຖອນເງິນທີ່ກຳລັງດຳເນີນການຢູ່");
+    expect(await shownOf(res)).toContain("ມີລາຍການຖອນເງິນທີ່ກຳລັງດຳເນີນການຢູ່");
     expect(await account(p.playerId)).toEqual(before);
     expect(order.accountNumber).toBe(before.account_number);
   });
@@ -103,7 +103,7 @@ describe("a player replaces their bank account", () => {
     expect(page).toContain('data-reason="staff-only"');
     const res = await replace(p.cookie, { accountNumber: freshNumber() });
     expect(res.status).toBe(409);
-    expect(await res.text()).toContain("ບັນຊີນີ້ເຄີຍໄດ້ຮັບເງິນຖອນແລ້ວ");
+    expect(await shownOf(res)).toContain("ບັນຊີນີ້ເຄີຍໄດ້ຮັບເງິນຖອນແລ້ວ");
     expect(await account(p.playerId)).toEqual(before);
 
     // staff (owner) in the back office: review, then confirm
@@ -135,7 +135,7 @@ describe("a player replaces their bank account", () => {
     const taken = (await account(b.playerId))!.account_number;
     const res = await replace(a.cookie, { accountNumber: taken });
     expect(res.status).toBe(409);
-    expect(await res.text()).toContain("ບັນຊີນີ້ຖືກໃຊ້ໃນລະບົບແລ້ວ");
+    expect(await shownOf(res)).toContain("ບັນຊີນີ້ຖືກໃຊ້ໃນລະບົບແລ້ວ");
     expect(await account(a.playerId)).toEqual(before);
   });
 
@@ -143,7 +143,7 @@ describe("a player replaces their bank account", () => {
     const p = await playerWithBank();
     const res = await replace(p.cookie, { accountNumber: freshNumber(), accountName: "ab\u0000cd" });
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain("ຕົວອັກສອນຄວບຄຸມ");
+    expect(await shownOf(res)).toContain("ຕົວອັກສອນຄວບຄຸມ");
   });
 
   it("a cashier cannot replace an account (owners only)", async () => {

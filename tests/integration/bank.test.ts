@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { addBankAccount } from "../../workers/services/bank";
 import { registerPlayer } from "../../workers/services/auth";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { loginViaForm, PASSWORD, postForm, registerViaForm, sessionFrom, uniqueName } from "../setup/players";
 
 beforeAll(seedDemo);
@@ -52,16 +52,16 @@ describe("bank page (plain form posts)", () => {
 
     const empty = await post({});
     expect(empty.status).toBe(400);
-    const emptyHtml = await empty.text();
+    const emptyHtml = await shownOf(empty);
     expect(emptyHtml).toContain("ກະລຸນາເລືອກທະນາຄານ");
     expect(emptyHtml).toContain("ກະລຸນາປ້ອນຂໍ້ມູນນີ້");
 
     const thb = await post({ bankCode: "BCEL", accountNumber: "0101000777777", accountName: "Somchai", currency: "THB", owner: "SELF" });
-    expect(await thb.text()).toContain("ໃຊ້ໄດ້ສະເພາະບັນຊີສະກຸນເງິນກີບ (LAK) ເທົ່ານັ້ນ");
+    expect(await shownOf(thb)).toContain("ໃຊ້ໄດ້ສະເພາະບັນຊີສະກຸນເງິນກີບ (LAK) ເທົ່ານັ້ນ");
     const other = await post({ bankCode: "BCEL", accountNumber: "0101000777777", accountName: "Somchai", currency: "LAK", owner: "OTHER" });
-    expect(await other.text()).toContain("ບັນຊີຕ້ອງເປັນຊື່ຂອງທ່ານເອງ");
+    expect(await shownOf(other)).toContain("ບັນຊີຕ້ອງເປັນຊື່ຂອງທ່ານເອງ");
     const short = await post({ bankCode: "BCEL", accountNumber: "12345", accountName: "Somchai", currency: "LAK", owner: "SELF" });
-    expect(await short.text()).toContain("ເລກບັນຊີບໍ່ຖືກຕ້ອງສຳລັບທະນາຄານນີ້");
+    expect(await shownOf(short)).toContain("ເລກບັນຊີບໍ່ຖືກຕ້ອງສຳລັບທະນາຄານນີ້");
 
     const ok = await post({ bankCode: "BCEL", accountNumber: "0101 000 777777", accountName: "Somchai", currency: "LAK", owner: "SELF" });
     expect(ok.status).toBe(302);
@@ -86,6 +86,6 @@ describe("bank page (plain form posts)", () => {
       { cookie: thiefCookie },
     );
     expect(stolen.status).toBe(409);
-    expect(await stolen.text()).toContain("ບັນຊີນີ້ຖືກໃຊ້ໃນລະບົບແລ້ວ");
+    expect(await shownOf(stolen)).toContain("ບັນຊີນີ້ຖືກໃຊ້ໃນລະບົບແລ້ວ");
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { createStaff, staffLogin } from "../setup/staff";
 import { openOrder, payQr, playerWithBank, postDeposit, pumpDeliveries, qrPayloadOf } from "../setup/money";
 import type { AuditActor } from "../../workers/db/audit";
@@ -220,7 +220,7 @@ describe("the Betflix setup", () => {
     const o = await createStaff(env, { agencyId: "demo", username: "bfx-owner", password: "bfx-owner-pass-1", role: "owner" });
     const cookie = await staffLogin(env, { username: "bfx-owner", password: "bfx-owner-pass-1", totpSecret: o.totpSecret });
     await saveProviderSetup(env, owner, setup({ memberPrefix: "be31kk" }));
-    const html = await (await fetchApp("http://localhost/admin/settings/providers", { headers: { Cookie: cookie } })).text();
+    const html = await shownOf(await fetchApp("http://localhost/admin/settings/providers", { headers: { Cookie: cookie } }));
     expect(html).toMatch(/<input[^>]*id="betflix-memberPrefix"[^>]*value="be31kk"/);
     expect(html).toContain("Betflix: ຄ່າ x-api-cat");
     expect(html).toContain("Betflix: ຄ່າ x-api-key");

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { postForm } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
 import { IMAGES, SVG } from "../fixtures/brand/images";
@@ -269,7 +269,7 @@ describe("the owner's brand page", () => {
   });
 
   it("shows the limits next to each upload and the current images with their size", async () => {
-    const page = await (await fetchApp("http://localhost/admin/settings/brand", { headers: { Cookie: ownerCookie } })).text();
+    const page = await shownOf(await fetchApp("http://localhost/admin/settings/brand", { headers: { Cookie: ownerCookie } }));
     expect(page).toContain("ບໍ່ເກີນ 8 KB");
     expect(page).toMatch(/data-testid="brand-current-logo"[\s\S]*?width="240" height="64"/);
     expect(page).toContain("240 × 64 px");
@@ -292,7 +292,7 @@ describe("the owner's brand page", () => {
   it("refuses a failing pair in the staff's language, naming the pair, and changes nothing", async () => {
     const res = await postForm("/admin/settings/brand", colorsForm({ primary: "#767676", primaryText: "#000000" }), { cookie: `${ownerCookie}; ${cn}` });
     expect(res.status).toBe(409);
-    const page = await res.text();
+    const page = await shownOf(res);
     expect(page).toContain("对比度不足");
     expect(page).toContain("页面背景上的主色");
     expect((await findAgencyByHost(env.DB, "localhost"))!.brand.colors.primary).toBe("#14532d");
@@ -313,7 +313,7 @@ describe("the owner's brand page", () => {
     bad.set("file", file(IMAGES.otherLogo, "image/webp", "logo.webp"));
     const refused = await post(bad, `${ownerCookie}; ${cn}`);
     expect(refused.status).toBe(422);
-    expect(await refused.text()).toContain("文件内容与其类型不符");
+    expect(await shownOf(refused)).toContain("文件内容与其类型不符");
     expect((await findAgencyByHost(env.DB, "localhost"))!.brand.logo?.url).not.toMatch(/webp$/);
   });
 
@@ -357,6 +357,6 @@ describe("the owner's brand page", () => {
       body: bad,
     });
     expect(refused.status).toBe(422);
-    expect(await refused.text()).toContain("ເນື້ອໃນຂອງໄຟລ໌ບໍ່ກົງກັບປະເພດຂອງມັນ");
+    expect(await shownOf(refused)).toContain("ເນື້ອໃນຂອງໄຟລ໌ບໍ່ກົງກັບປະເພດຂອງມັນ");
   });
 });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo, shownOf } from "../setup/seed";
+import { markupOf } from "../setup/lite-script";
 import {
   deliver,
   nextDelivery,
@@ -196,7 +197,7 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
     const { postForm } = await import("../setup/players");
     const check = await postForm("/player/deposit", { intent: "check", code: order.code }, { cookie: p.cookie });
     expect(check.status).toBe(200);
-    expect(await check.text()).toContain("ລາຍການນີ້ຍັງບໍ່ໄດ້ຊຳລະ, ກະລຸນາສະແກນ QR ເພື່ອຊຳລະ");
+    expect(await shownOf(check)).toContain("ລາຍການນີ້ຍັງບໍ່ໄດ້ຊຳລະ, ກະລຸນາສະແກນ QR ເພື່ອຊຳລະ");
 
     const ask = await postForm("/player/deposit", { intent: "cancel-request", code: order.code }, { cookie: p.cookie });
     expect(await ask.text()).toContain('data-testid="cancel-confirm"');
@@ -226,7 +227,7 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
       const html = await (await fetchApp("http://localhost/player/deposit", { headers: { Cookie: p.cookie } })).text();
       for (const provider of ["askmebet", "betflix", "gclub_live", "alphabet"]) expect(html).toContain(`data-testid="credit-${provider}"`);
       expect(html).not.toContain('data-testid="credit-gclub"');
-      expect(html).toContain("ບໍ່ສາມາດໂຫຼດໄດ້,");
+      expect(markupOf(html)).toContain("ບໍ່ສາມາດໂຫຼດໄດ້,");
       const api = await fetchApp("http://localhost/api/v2/players/credits/askmebet", { headers: { Cookie: p.cookie } });
       expect(await api.json()).toEqual({ credit: { amount: "0.00", currency: "THB" } });
       expect((await fetchApp("http://localhost/v2/players/credits/nope", { headers: { Cookie: p.cookie } })).status).toBe(404);
@@ -262,11 +263,11 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
     const p = await playerWithBank();
     const { postForm } = await import("../setup/players");
     const empty = await postForm("/player/deposit", { intent: "create", idempotencyKey: crypto.randomUUID() }, { cookie: p.cookie });
-    const html = await empty.text();
+    const html = await shownOf(empty);
     expect(empty.status).toBe(400);
     expect(html).toContain("ກະລຸນາເລືອກຄ່າຍເກມ");
     expect(html).toContain("ກະລຸນາປ້ອນຈຳນວນເງິນເປັນຕົວເລກ (ກີບ)");
     const low = await postDeposit(p.cookie, { amount: "500" });
-    expect(await low.text()).toContain("ຈຳນວນເງິນຕ່ຳກວ່າຂັ້ນຕ່ຳ");
+    expect(await shownOf(low)).toContain("ຈຳນວນເງິນຕ່ຳກວ່າຂັ້ນຕ່ຳ");
   });
 });

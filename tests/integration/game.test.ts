@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { fundProvider, playerWithBank, sandboxProvider } from "../setup/money";
 import { lobby, LOBBY_FRESH_MS } from "../../workers/services/game";
 import { env } from "cloudflare:workers";
@@ -25,7 +25,7 @@ describe("game lobbies and launch", () => {
     const p = await playerWithBank();
     const refused = await postForm("/player/game/gclub", { game: "gc-baccarat" }, { cookie: p.cookie });
     expect(refused.status).toBe(409);
-    expect(await refused.text()).toContain("ບໍ່ສາມາດເປີດເກມໄດ້, ກະລຸນາຝາກເງິນ.");
+    expect(await shownOf(refused)).toContain("ບໍ່ສາມາດເປີດເກມໄດ້, ກະລຸນາຝາກເງິນ.");
     await fundProvider("gclub", p.username, "50.00");
     const opened = await postForm("/player/game/gclub", { game: "gc-baccarat" }, { cookie: p.cookie });
     expect(opened.status).toBe(302);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { seedDemo } from "../setup/seed";
+import { seedDemo, shownOf } from "../setup/seed";
 import type { AuditActor } from "../../workers/db/audit";
 import { changeSettings, type ChannelInput } from "../../workers/services/admin-settings";
 import { handlePaymentWebhook } from "../../workers/services/gateway-callbacks";
@@ -117,9 +117,9 @@ describe("the settings page while the secret is unset", () => {
       );
     const lo = await post("lo");
     expect(lo.status).toBe(409);
-    expect(await lo.text()).toContain("GATEWAY_WEBHOOK_SECRET");
-    expect(await (await post("cn")).text()).toContain("无法保存或启用支付网关渠道");
-    expect(await (await post("vn")).text()).toContain("Không thể lưu hoặc bật kênh của cổng thanh toán");
+    expect(await shownOf(lo)).toContain("GATEWAY_WEBHOOK_SECRET");
+    expect(await shownOf(await post("cn"))).toContain("无法保存或启用支付网关渠道");
+    expect(await shownOf(await post("vn"))).toContain("Không thể lưu hoặc bật kênh của cổng thanh toán");
     expect(await channelRow("GW-PAGE")).toBeNull();
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { addBankAccount } from "../../workers/services/bank";
 import { registerPlayer } from "../../workers/services/auth";
-import { seedDemo } from "../setup/seed";
+import { seedDemo, shownOf } from "../setup/seed";
 import { loginViaForm, PASSWORD, postForm, postJson, registerViaForm, sessionFrom, uniqueName } from "../setup/players";
 
 beforeAll(seedDemo);
@@ -77,7 +77,7 @@ describe("bank account name", () => {
     const { name, cookie } = await playerWithSession("nul");
     const res = await postForm("/player/bank", bankFields("ab\u0000cd", "0101000600001"), { cookie });
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain("ຕົວອັກສອນຄວບຄຸມ");
+    expect(await shownOf(res)).toContain("ຕົວອັກສອນຄວບຄຸມ");
     expect(await bankRow(name)).toBeNull();
   });
 

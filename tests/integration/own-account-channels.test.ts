@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo, shownOf } from "../setup/seed";
+import { markupOf } from "../setup/lite-script";
 import { postForm } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
 import { changeOwnAccountChannels, loadOwnAccountChannels, readOwnAccountQr } from "../../workers/services/own-account-channels";
@@ -207,7 +208,7 @@ describe("the channel screen (owner only)", () => {
       const res = await postMultipart(fields, file, ownerCookie);
       expect(res.status, problem).toBe(400);
       const html = await res.text();
-      expect(html, problem).toContain(lo.ownAccount.problems[problem]);
+      expect(markupOf(html), problem).toContain(lo.ownAccount.problems[problem]);
       expect(html).not.toContain('data-testid="own-account-confirm"');
     }
     expect((await loadOwnAccountChannels(env.DB, "demo")).length).toBe(before);
@@ -220,7 +221,7 @@ describe("the channel screen (owner only)", () => {
       ownerCookie,
     );
     expect(res.status).toBe(413);
-    expect(await res.text()).toContain(lo.ownAccount.problems.IMAGE_TOO_LARGE);
+    expect(await shownOf(res)).toContain(lo.ownAccount.problems.IMAGE_TOO_LARGE);
   });
 
   it("switches a channel to the static QR as is and back, audited; deactivates it without deleting", async () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { postForm } from "../setup/players";
 import {
   fundProvider,
@@ -110,7 +110,7 @@ describe("promotions", () => {
     expect(answers.filter((r) => r.status === 302)).toHaveLength(1);
     const refused = answers.filter((r) => r.status === 409);
     expect(refused).toHaveLength(11);
-    for (const r of refused) expect(await r.text()).toContain("ຮັບໂປຣໂມຊັນໄດ້ເທື່ອລະໜຶ່ງລາຍການເທົ່ານັ້ນ"); // only one at a time
+    for (const r of refused) expect(await shownOf(r)).toContain("ຮັບໂປຣໂມຊັນໄດ້ເທື່ອລະໜຶ່ງລາຍການເທົ່ານັ້ນ"); // only one at a time
     const { total } = await p.wallet.listUsages(1, 50);
     expect(total).toBe(1);
   });
@@ -142,23 +142,23 @@ describe("promotions", () => {
     const p = await playerWithBank();
     // inactive
     const inactive = await claim(p, "songkran");
-    expect(await inactive.text()).toContain("ໂປຣໂມຊັນນີ້ບໍ່ໄດ້ເປີດໃຊ້ງານ");
+    expect(await shownOf(inactive)).toContain("ໂປຣໂມຊັນນີ້ບໍ່ໄດ້ເປີດໃຊ້ງານ");
     // a promotion for other providers
     const wrongProvider = await claim(p, DAILY, "gclub");
-    expect(await wrongProvider.text()).toContain("ໂປຣໂມຊັນນີ້ໃຊ້ບໍ່ໄດ້ກັບຄ່າຍເກມນີ້");
+    expect(await shownOf(wrongProvider)).toContain("ໂປຣໂມຊັນນີ້ໃຊ້ບໍ່ໄດ້ກັບຄ່າຍເກມນີ້");
     // an open deposit order first
     await postDeposit(p.cookie, { provider: "betflix", amount: "30000" });
     const withOpen = await claim(p, SET_AMOUNT_PROMO);
-    expect(await withOpen.text()).toContain("ກະລຸນາປິດລາຍການຝາກທີ່ຄ້າງຢູ່ກ່ອນໃຊ້ໂປຣໂມຊັນ");
+    expect(await shownOf(withOpen)).toContain("ກະລຸນາປິດລາຍການຝາກທີ່ຄ້າງຢູ່ກ່ອນໃຊ້ໂປຣໂມຊັນ");
     await postForm("/player/deposit", { intent: "cancel", code: (await openOrder(p.cookie))!.code }, { cookie: p.cookie });
     expect((await claim(p, SET_AMOUNT_PROMO)).status).toBe(302);
     // the set amount
     const wrongAmount = await postDeposit(p.cookie, { provider: "askmebet", amount: "50000" });
     expect(wrongAmount.status).toBe(400);
-    expect(await wrongAmount.text()).toContain("ໂປຣໂມຊັນນີ້ຕ້ອງຝາກ ₭60.000 ພໍດີ");
+    expect(await shownOf(wrongAmount)).toContain("ໂປຣໂມຊັນນີ້ຕ້ອງຝາກ ₭60.000 ພໍດີ");
     // another provider while the promotion is held for askmebet
     const otherProvider = await postDeposit(p.cookie, { provider: "betflix", amount: "60000" });
-    expect(await otherProvider.text()).toContain("ໂປຣໂມຊັນຖືກໃຊ້ແລ້ວກັບຄ່າຍ");
+    expect(await shownOf(otherProvider)).toContain("ໂປຣໂມຊັນຖືກໃຊ້ແລ້ວກັບຄ່າຍ");
     expect(await openOrder(p.cookie)).toBeNull();
   });
 
@@ -168,7 +168,7 @@ describe("promotions", () => {
     await registerViaForm(username, undefined, "localhost", "10.78.1.1");
     const cookie = sessionFrom(await loginViaForm(username, undefined, { ip: "10.78.1.2" }))!;
     const res = await postForm(`/player/promotion/${SET_AMOUNT_PROMO}`, { intent: "claim", provider: "askmebet" }, { cookie });
-    expect(await res.text()).toContain("ກະລຸນາເພີ່ມບັນຊີທະນາຄານກ່ອນຮັບໂປຣໂມຊັນ");
+    expect(await shownOf(res)).toContain("ກະລຸນາເພີ່ມບັນຊີທະນາຄານກ່ອນຮັບໂປຣໂມຊັນ");
   });
 
   it("first order only: refused once the player has deposited; already used: refused the second time", async () => {
@@ -189,7 +189,7 @@ describe("promotions", () => {
     expect(items[0]).toMatchObject({ status: "SUCCESS", reason: "CREDIT_USED_UP" });
     await postForm("/player/deposit", { intent: "cancel", code: (await openOrder(p.cookie))!.code }, { cookie: p.cookie });
     const again = await claim(p, WELCOME, "alphabet");
-    expect(await again.text()).toContain("ໂປຣໂມຊັນນີ້ຖືກໃຊ້ແລ້ວ"); // already used comes before first-order
+    expect(await shownOf(again)).toContain("ໂປຣໂມຊັນນີ້ຖືກໃຊ້ແລ້ວ"); // already used comes before first-order
     const p2 = await playerWithBank();
     await postDeposit(p2.cookie, { provider: "betflix", amount: "30000" });
     const o = (await openOrder(p2.cookie))!;
@@ -204,20 +204,20 @@ describe("promotions", () => {
         body: JSON.stringify({ username: `demo_${p2.username}`, amount: balance.toFixed(2), transactionRef: `SPEND${Date.now()}` }),
       });
     const firstOnly = await claim(p2, WELCOME, "betflix");
-    expect(await firstOnly.text()).toContain("ໂປຣໂມຊັນນີ້ສຳລັບລູກຄ້າໃໝ່ / ການຝາກຄັ້ງທຳອິດເທົ່ານັ້ນ");
+    expect(await shownOf(firstOnly)).toContain("ໂປຣໂມຊັນນີ້ສຳລັບລູກຄ້າໃໝ່ / ການຝາກຄັ້ງທຳອິດເທົ່ານັ້ນ");
   });
 
   it("credit at the provider must be below the threshold to claim; in use, no new deposit until it is", async () => {
     const p = await playerWithBank();
     await fundProvider("askmebet", p.username, "25.00");
     const tooMuch = await claim(p, DAILY, "askmebet"); // threshold 20
-    expect(await tooMuch.text()).toContain("ເຄຣດິດຂອງທ່ານໃນຄ່າຍນີ້ຕ້ອງຕ່ຳກວ່າ ฿20,00");
+    expect(await shownOf(tooMuch)).toContain("ເຄຣດິດຂອງທ່ານໃນຄ່າຍນີ້ຕ້ອງຕ່ຳກວ່າ ฿20,00");
     const q = await playerWithBank();
     await claim(q, SET_AMOUNT_PROMO, "askmebet");
     await depositWithPromotion(q);
     const again = await postDeposit(q.cookie, { provider: "askmebet", amount: "60000" });
     expect(again.status).toBe(400);
-    expect(await again.text()).toContain("ກຳລັງໃຊ້ໂປຣໂມຊັນຢູ່, ຝາກເພີ່ມບໍ່ໄດ້ຈົນກວ່າເຄຣດິດຈະຕ່ຳກວ່າເກນທີ່ກຳນົດ");
+    expect(await shownOf(again)).toContain("ກຳລັງໃຊ້ໂປຣໂມຊັນຢູ່, ຝາກເພີ່ມບໍ່ໄດ້ຈົນກວ່າເຄຣດິດຈະຕ່ຳກວ່າເກນທີ່ກຳນົດ");
   });
 
   it("withdraw before the turnover: bonus deducted on the confirm summary, paid net, promotion CANCELED, ledger balanced", async () => {
@@ -225,7 +225,7 @@ describe("promotions", () => {
     await claim(p, SET_AMOUNT_PROMO, "askmebet");
     await depositWithPromotion(p);
     const part = await postWithdraw(p.cookie, { amount: "100", intent: "review" });
-    expect(await part.text()).toContain("ໂປຣໂມຊັນນີ້ຕ້ອງຖອນເຄຣດິດທັງໝົດ"); // withdraw-all
+    expect(await shownOf(part)).toContain("ໂປຣໂມຊັນນີ້ຕ້ອງຖອນເຄຣດິດທັງໝົດ"); // withdraw-all
     const review = await postWithdraw(p.cookie, { all: true, intent: "review" });
     const html = await review.text();
     expect(html).toContain('data-testid="deduction-PROMOTION_BONUS"');

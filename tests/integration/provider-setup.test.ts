@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { postForm } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
 import { openOrder, payQr, playerWithBank, postDeposit, pumpDeliveries, qrPayloadOf } from "../setup/money";
@@ -340,7 +340,7 @@ describe("the owner's page", () => {
       { cookie: ownerCookie },
     );
     expect(refused.status).toBe(409);
-    const text = await refused.text();
+    const text = await shownOf(refused);
     expect(text).toContain("ປ້ອນຂໍ້ມູນເຂົ້າລະບົບອີກຄັ້ງ");
     const saved = await postForm("/admin/settings/providers", { provider: "gclub", adapter: "disabled" }, { cookie: ownerCookie });
     expect(saved.status).toBe(302);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { fetchApp, seedDemo, shownOf } from "../setup/seed";
+import { markupOf } from "../setup/lite-script";
 import { openOrder, payQr, playerWithBank, postDeposit, pumpDeliveries, qrPayloadOf } from "../setup/money";
 import { loginViaForm, PASSWORD, postForm, sessionFrom } from "../setup/players";
 import { limitsPage, setLimits, startBreak } from "../../workers/services/responsible-gaming";
@@ -32,7 +33,7 @@ describe("deposit limits (decision 025)", () => {
     const over = await postDeposit(p.cookie, { amount: "120000" });
     expect(over.status).toBe(400);
     // the deposit page says why, and how much is still allowed today
-    const refusal = await over.text();
+    const refusal = await shownOf(over);
     expect(refusal).toContain("ເກີນຂີດຈຳກັດການຝາກຕໍ່ມື້ຂອງທ່ານ");
     expect(refusal).toContain("₭100.000");
 
@@ -86,7 +87,7 @@ describe("deposit limits (decision 025)", () => {
     const p = await playerWithBank();
     const bad = await postForm("/player/limits", { intent: "limits", day: "abc", playMinutes: "2000" }, { cookie: p.cookie });
     expect(bad.status).toBe(400);
-    const html = await bad.text();
+    const html = await shownOf(bad);
     expect(html).toContain("ກະລຸນາປ້ອນຈຳນວນກີບເປັນຕົວເລກ");
     expect(html).toContain("ກະລຸນາປ້ອນນາທີ 1 ຫາ 1440");
   });
@@ -107,14 +108,14 @@ describe("cooling-off and self-exclusion (decision 025)", () => {
 
     const deposit = await postDeposit(p.cookie, { amount: "60000" });
     expect(deposit.status).toBe(400);
-    const text = await deposit.text();
+    const text = await shownOf(deposit);
     expect(text).toContain("ທ່ານກຳລັງພັກການຫຼິ້ນຮອດ");
     expect(text).toMatch(/\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}/);
     expect(await openOrder(p.cookie)).toBeNull();
 
     const launch = await postForm("/player/game/gclub", { game: "gc-baccarat" }, { cookie: p.cookie });
     expect(launch.status).toBe(409);
-    expect(await launch.text()).toContain("ທ່ານກຳລັງພັກການຫຼິ້ນຮອດ");
+    expect(await shownOf(launch)).toContain("ທ່ານກຳລັງພັກການຫຼິ້ນຮອດ");
 
     expect((await page("/player/withdraw", p.cookie)).status).toBe(200);
     expect(sessionFrom(await loginViaForm(p.username, PASSWORD, { ip: "10.61.1.1" }))).toBeTruthy();
@@ -205,7 +206,7 @@ describe("play time (decision 025)", () => {
     const p = await playerWithBank();
     const { html } = await page("/player/bank", p.cookie);
     expect(html).toContain('data-testid="time-played"');
-    expect(html).toContain("ເວລາຫຼິ້ນມື້ນີ້");
+    expect(markupOf(html)).toContain("ເວລາຫຼິ້ນມື້ນີ້");
     expect(html).toContain('href="/player/limits"');
     const visitor = await (await fetchApp("http://localhost/")).text();
     expect(visitor).not.toContain('data-testid="time-played"');

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { seedDemo, fetchApp } from "../setup/seed";
+import { seedDemo, fetchApp, shownOf } from "../setup/seed";
 import { deliver, fundProvider, nextDelivery, playerWithBank, postWithdraw, providerBalance, sandboxBank, sandboxProvider } from "../setup/money";
 import { decideWithdrawal, type StaffDecision } from "../../workers/services/withdraw-review";
 import { operatorToken } from "../setup/staff";
@@ -61,11 +61,11 @@ describe("withdrawals", () => {
     const p = await playerWithBank();
     await fundProvider("betflix", p.username, "150.00");
     const notEnough = await postWithdraw(p.cookie, { provider: "betflix", amount: "200", intent: "review" });
-    expect(await notEnough.text()).toContain("ເຄຣດິດບໍ່ພໍ");
+    expect(await shownOf(notEnough)).toContain("ເຄຣດິດບໍ່ພໍ");
     const low = await postWithdraw(p.cookie, { provider: "betflix", amount: "50", intent: "review" });
-    expect(await low.text()).toContain("ຈຳນວນຕ່ຳກວ່າຂັ້ນຕ່ຳ");
+    expect(await shownOf(low)).toContain("ຈຳນວນຕ່ຳກວ່າຂັ້ນຕ່ຳ");
     const none = await postWithdraw(p.cookie, { provider: "betflix", intent: "review" });
-    expect(await none.text()).toContain("ກະລຸນາປ້ອນຈຳນວນເຄຣດິດ ຫຼື ເລືອກຖອນທັງໝົດ");
+    expect(await shownOf(none)).toContain("ກະລຸນາປ້ອນຈຳນວນເຄຣດິດ ຫຼື ເລືອກຖອນທັງໝົດ");
     const all = await postWithdraw(p.cookie, { provider: "betflix", all: true, intent: "review" });
     expect(await all.text()).toContain("฿150,00");
   });
