@@ -13,6 +13,9 @@ export default defineConfig({
     include: ["tests/unit/**/*.test.ts"],
     environment: "node",
     maxWorkers: 2,
+    // as inside workerd: i18n-keys reads and renders every player page, and took over vitest's
+    // default 5 s under coverage instrumentation
+    testTimeout: 30_000,
     reporters: ["default", ["./tests/setup/summary-reporter.ts", { label: "unit" }]],
   },
 });
