@@ -4,6 +4,7 @@ import { SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factor
 import { alertSettingsScreen } from "../../workers/services/alert-settings";
 import { postForm } from "../setup/players";
 import { afterRedirect, fetchApp, seedDemo, shownOf } from "../setup/seed";
+import { newSandboxChat } from "../setup/sandbox-telegram";
 import { createStaff, staffLogin } from "../setup/staff";
 import lo from "../../locales/lo/admin.json";
 
@@ -39,20 +40,6 @@ const press = (fields: Record<string, string> | URLSearchParams, cookie = ownerC
       })
     : postForm(PAGE, fields, { cookie });
 const landing = async (res: Response) => (await afterRedirect(res, ownerCookie)).html;
-
-let chatCounter = 0;
-/** A chat the sandbox bot is in (or was removed from). */
-async function newChat(kicked = false): Promise<string> {
-  chatCounter += 1;
-  const chatId = `-100${Date.now() % 1_000_000_000}${String(chatCounter).padStart(3, "0")}`;
-  const res = await env.SANDBOX_TELEGRAM.fetch("http://sandbox-telegram/control/chats", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ token: SANDBOX_TELEGRAM_TOKEN, chatId, title: `page test ${chatCounter}`, kicked }),
-  });
-  expect(res.ok).toBe(true);
-  return chatId;
-}
 
 /** The whole form as the owner submits it, with some fields changed. */
 function form(change: Record<string, string> = {}, topics = ["withdrawals", "payments"]): URLSearchParams {
@@ -132,7 +119,7 @@ describe("alert setup page: refused fields, nothing saved", () => {
   });
 
   it("a domain that is not the agency's, or a token Telegram refuses (its answer shown), is refused (409)", async () => {
-    const chat = await newChat();
+    const chat = await newSandboxChat();
     const host = await press(form({ token: SANDBOX_TELEGRAM_TOKEN, chatIds: chat, primaryHost: "evil.example" }));
     expect(host.status).toBe(409);
     expect(await shownOf(host)).toContain(lo.alerts.errors.ALERT_HOST_UNKNOWN);
@@ -149,8 +136,8 @@ describe("alert setup page: refused fields, nothing saved", () => {
 
 describe("alert setup page: set up, tested, cleared", () => {
   it("saved: the page shows the bot, the chats and who changed it; a test message answers per chat", async () => {
-    const good = await newChat();
-    const gone = await newChat(true);
+    const good = await newSandboxChat();
+    const gone = await newSandboxChat(true);
     const html = await landing(
       await press(form({ token: SANDBOX_TELEGRAM_TOKEN, chatIds: `${good}\n${gone}`, quietStart: "23:00", quietEnd: "06:00", summaryHour: "8" })),
     );

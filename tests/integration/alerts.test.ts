@@ -10,6 +10,7 @@ import { loadDashboard } from "../../workers/services/dashboard";
 import { insertAlertEvent } from "../../workers/db/alerts";
 import { recordAudit } from "../../workers/db/audit";
 import { insertUnmatchedPayment } from "../../workers/db/payments";
+import { newSandboxChat, sandboxTelegram } from "../setup/sandbox-telegram";
 import { createApiToken } from "../../workers/services/api-tokens";
 import { fundProvider, playerWithBank, postWithdraw } from "../setup/money";
 import { seedOwnAccountChannel } from "../setup/own-account";
@@ -23,27 +24,13 @@ import { seedDemo } from "../setup/seed";
  */
 
 const owner = { agencyId: "demo", staffId: null, staffUsername: "alerts-owner", ip: "local", userAgent: null };
-let chatCounter = 0;
-
-async function telegram(path: string, init?: RequestInit): Promise<Response> {
-  return env.SANDBOX_TELEGRAM.fetch(`http://sandbox-telegram${path}`, init);
-}
-
 async function control(path: string, body: object): Promise<void> {
-  const res = await telegram(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const res = await sandboxTelegram(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`sandbox telegram ${path}: ${res.status} ${await res.text()}`);
 }
 
-/** A chat of the demo bot of this test's own (the sandbox is shared by every test file). */
-async function newChat(): Promise<string> {
-  chatCounter += 1;
-  const chatId = `-100${Date.now() % 1_000_000_000}${String(chatCounter).padStart(3, "0")}`;
-  await control("/control/chats", { token: SANDBOX_TELEGRAM_TOKEN, chatId, title: `alerts test ${chatCounter}`, kicked: false });
-  return chatId;
-}
-
 async function received(chatId: string): Promise<string[]> {
-  const res = await telegram(`/control/messages?chat=${encodeURIComponent(chatId)}`);
+  const res = await sandboxTelegram(`/control/messages?chat=${encodeURIComponent(chatId)}`);
   const body = (await res.json()) as { messages: { text: string }[] };
   return body.messages.map((m) => m.text);
 }
@@ -141,7 +128,7 @@ beforeAll(seedDemo);
 
 describe("staff alerts", () => {
   it("an event is recorded once and queued; the queue's consumer delivers it to each chat with its facts and a link; a second delivery sends nothing", async () => {
-    const [a, b] = [await newChat(), await newChat()];
+    const [a, b] = [await newSandboxChat(), await newSandboxChat()];
     expect(await saveAlertSettings(env, owner, setup([a, b]))).toEqual({ ok: true });
     const event = withdrawalEvent(`WALERT${Date.now()}`);
     expect(await raiseAlert(env, "demo", event)).toBe("queued");
@@ -166,7 +153,7 @@ describe("staff alerts", () => {
   });
 
   it("Telegram's 429: the message is retried after its retry_after, only to the chat that did not take it", async () => {
-    const [a, b] = [await newChat(), await newChat()];
+    const [a, b] = [await newSandboxChat(), await newSandboxChat()];
     await saveAlertSettings(env, owner, setup([a, b]));
     const event = withdrawalEvent(`WRATE${Date.now()}`);
     await recorded(event);
@@ -186,7 +173,7 @@ describe("staff alerts", () => {
   });
 
   it("no answer or a 5xx: retried with a growing backoff; retries run out: the dead-letter queue marks it on the dashboard", async () => {
-    const chat = await newChat();
+    const chat = await newSandboxChat();
     await saveAlertSettings(env, owner, setup([chat]));
     const before = (await loadDashboard(env.DB, "demo")).alertsNotDelivered;
     const event = withdrawalEvent(`WDOWN${Date.now()}`);
@@ -207,7 +194,7 @@ describe("staff alerts", () => {
   });
 
   it("a chat the bot is not in: failed at once (retrying cannot help), with Telegram's words for the owner", async () => {
-    const chat = await newChat();
+    const chat = await newSandboxChat();
     await saveAlertSettings(env, owner, setup([chat, "-1009999999999"]));
     const event = withdrawalEvent(`WNOCHAT${Date.now()}`);
     await recorded(event);
@@ -221,7 +208,7 @@ describe("staff alerts", () => {
   });
 
   it("quiet hours hold events; when they end the cron sends them together", async () => {
-    const chat = await newChat();
+    const chat = await newSandboxChat();
     // quiet from in an hour to in two hours (Vientiane clock, UTC+7): events raised at +90 min
     // are held; the sweep at +2 h releases them (the consumer runs now, outside the window)
     const clock = (ms: number) => new Date(ms + 7 * 3600_000).toISOString().slice(11, 16);
@@ -243,7 +230,7 @@ describe("staff alerts", () => {
   });
 
   it("a player's withdrawal above the automatic threshold raises its alert in the request; the cron adds the reminder once it waited N minutes", async () => {
-    const chat = await newChat();
+    const chat = await newSandboxChat();
     await saveAlertSettings(env, owner, setup([chat], { withdrawalReminderMinutes: 5 }));
     const p = await playerWithBank();
     await fundProvider("betflix", p.username, "9000.00");
@@ -274,7 +261,7 @@ describe("staff alerts", () => {
   });
 
   it("the owner's setup: a token Telegram refuses is not kept; the token is never shown back nor audited; the test message shows Telegram's answer per chat", async () => {
-    const chat = await newChat();
+    const chat = await newSandboxChat();
     // (a token of a bot the sandbox does not know would go to api.telegram.org: not from a test)
     const refused = await saveAlertSettings(env, owner, setup([chat], { token: "not-a-bot-token" }));
     expect(refused).toMatchObject({ ok: false, code: "ALERT_TOKEN_REFUSED", field: "token" });
@@ -303,7 +290,7 @@ describe("staff alerts", () => {
   });
 
   it("the every-minute sweep announces, once each: a payment that matched no order, a provider failing then recovered, an API token created, a staff login from a new device", async () => {
-    const chat = await newChat();
+    const chat = await newSandboxChat();
     await saveAlertSettings(env, owner, setup([chat], { topics: ["payments", "providers", "security"] }));
     const reference = `ALERTREF${Date.now()}`;
     await insertUnmatchedPayment(env.DB, {
@@ -350,7 +337,7 @@ describe("staff alerts", () => {
   });
 
   it("the daily summary goes once, in its hour: yesterday's report figures and what waits now", async () => {
-    const chat = await newChat();
+    const chat = await newSandboxChat();
     const now = Date.now();
     const hour = new Date(now + 7 * 3600_000).getUTCHours(); // Vientiane's hour now
     await saveAlertSettings(env, owner, setup([chat], { topics: ["summary"], summaryHour: (hour + 1) % 24 }));
@@ -385,7 +372,7 @@ describe("staff alerts when the setup or the platform changes under them", () =>
   const clock = (ms: number) => new Date(ms + 7 * 3600_000).toISOString().slice(11, 16);
 
   it("a kind the owner turned off, or an agency with no bot token, records and sends nothing", async () => {
-    const chat = await newChat();
+    const chat = await newSandboxChat();
     await saveAlertSettings(env, owner, setup([chat], { topics: ["withdrawals"] }));
     const unmatched: AlertEvent<"payment.unmatched"> = {
       id: `payment.unmatched:OFF${Date.now()}`,
@@ -401,7 +388,7 @@ describe("staff alerts when the setup or the platform changes under them", () =>
   });
 
   it("the bot token is removed after an event was queued: the consumer fails it as not set up instead of retrying for ever", async () => {
-    const chat = await newChat();
+    const chat = await newSandboxChat();
     await saveAlertSettings(env, owner, setup([chat]));
     const event = withdrawalEvent(`WCLEARED${Date.now()}`);
     await recorded(event);
@@ -414,7 +401,7 @@ describe("staff alerts when the setup or the platform changes under them", () =>
   });
 
   it("quiet hours that began after an event was queued: the consumer holds it for the digest rather than waking staff", async () => {
-    const chat = await newChat();
+    const chat = await newSandboxChat();
     const now = Date.now();
     await saveAlertSettings(env, owner, setup([chat], { quietStart: clock(now - 3600_000), quietEnd: clock(now + 3600_000) }));
     const event = withdrawalEvent(`WLATEQUIET${now}`);
@@ -427,7 +414,7 @@ describe("staff alerts when the setup or the platform changes under them", () =>
   });
 
   it("the owner drops a chat that kept refusing: the chat that has the alert does not get it twice, and it counts as delivered", async () => {
-    const [a, b] = [await newChat(), await newChat()];
+    const [a, b] = [await newSandboxChat(), await newSandboxChat()];
     await saveAlertSettings(env, owner, setup([a, b]));
     const event = withdrawalEvent(`WDROPPED${Date.now()}`);
     await recorded(event);
@@ -450,7 +437,7 @@ describe("staff alerts when the setup or the platform changes under them", () =>
   });
 
   it("the queue refuses messages: the alert stays queued, a sweep during the outage does not fail, and the first sweep after it counts the message lost sends it", async () => {
-    const chat = await newChat();
+    const chat = await newSandboxChat();
     await saveAlertSettings(env, owner, setup([chat], { topics: ["withdrawals"] }));
     const down = () => Promise.reject(new Error("queue unavailable"));
     const queueDown = { ...env, STAFF_ALERTS: { send: down, sendBatch: down } } as unknown as Env;
@@ -469,13 +456,13 @@ describe("staff alerts when the setup or the platform changes under them", () =>
   });
 
   it("alert links point at the agency's primary domain over https once deployed, and at npm start's address locally", async () => {
-    await saveAlertSettings(env, owner, setup([await newChat()], { primaryHost: "localhost" }));
+    await saveAlertSettings(env, owner, setup([await newSandboxChat()], { primaryHost: "localhost" }));
     expect(await alertOrigin({ ...env, ENVIRONMENT: "production" } as Env, "demo")).toBe("https://localhost");
     expect(await alertOrigin(env, "demo")).toBe("http://localhost:5173");
   });
 
   it("the sweep announces, once each: paid deposits waiting for their provider past the owner's minutes, a forwarder that never sent anything while a player waits to pay on its channel, a credit held above the channel's cap", async () => {
-    const chat = await newChat();
+    const chat = await newSandboxChat();
     await saveAlertSettings(env, owner, setup([chat], { topics: ["payments", "providers", "forwarder"], depositWaitMinutes: 10 }));
     const now = Date.now();
     const channel = "OWN-ALERTS";
