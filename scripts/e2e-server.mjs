@@ -16,6 +16,8 @@ const server = await startLocalPortal({
   port,
   seed: ["demo", "e2e", "e2e-own-account"],
   env: { X_LOCAL_EXPLORER: "true" },
+  // workerd alone, no `vite preview` Node server in front of it (scripts/workerd-portal.mjs)
+  server: "workerd",
 });
 server.on("exit", (code) => process.exit(code ?? 0));
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));

@@ -191,8 +191,20 @@ export async function waitForAnswer(url, child, timeoutMs = 180_000) {
  * (ensureBuild), `vite preview` on `port`, resolved once it answers. `name`/`buildName` as in
  * localDirs; `seed` the seeds of its state (scripts/local-seed.mjs); `prepare` runs before the server starts;
  * `env` adds to the server's environment; `detached` puts it in its own process group.
+ * `server: "workerd"` serves the build from workerd alone, without `vite preview`'s Node server
+ * in front (scripts/workerd-portal.mjs; the e2e server).
  */
-export async function startLocalPortal({ name, buildName = name, port, stdio = "inherit", env = {}, detached = false, seed = ["demo"], prepare = () => {} }) {
+export async function startLocalPortal({
+  name,
+  buildName = name,
+  port,
+  stdio = "inherit",
+  env = {},
+  detached = false,
+  seed = ["demo"],
+  prepare = () => {},
+  server: kind = "vite-preview",
+}) {
   ensureDevVars();
   useLocalDirs(localDirs(name, buildName));
   // a process of its own: the seed's runtime for the brand images (getPlatformProxy) then
@@ -201,7 +213,9 @@ export async function startLocalPortal({ name, buildName = name, port, stdio = "
   ensureBuild({ stdio });
   prepare();
   return withOwnDeployConfig(async () => {
-    const server = spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort"], {
+    const [command, args] =
+      kind === "workerd" ? ["node", [at("scripts/workerd-portal.mjs"), String(port)]] : ["npx", ["vite", "preview", "--port", String(port), "--strictPort"]];
+    const server = spawn(command, args, {
       stdio,
       detached,
       env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", ...env },

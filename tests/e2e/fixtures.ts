@@ -1,4 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
+import "./idle-connections";
 import { test as base, expect, request as newRequest, type APIRequestContext, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 
 /** The running test's baseURL (its spec's `test.use`, else the project's): one test at a time per worker. */
