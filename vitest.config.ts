@@ -102,11 +102,10 @@ export default defineConfig(async ({ mode }) => {
       },
       reporters: ["default", "./tests/setup/summary-reporter.ts"],
       testTimeout: 30_000,
-      // Three files at once on this 2-core machine: much of a file's time is waiting (throttle
-      // windows, provider deadlines, the queue's 5 s batches, retries). On six of the slowest
-      // files: 1 -> 200 s, 2 -> 116 s, 3 -> 119 s, 4 -> 129 s; on the whole step (62 files, a clean
-      // clone, 2026-11-28): 2 -> 352 s (in `npm test`), 3 -> 315 s, 4 -> 334 s (decision 065).
-      maxWorkers: 3,
+      // Two files at once: vitest's default on this 2-core machine is one, and much of a file's
+      // time is waiting (throttle windows, provider deadlines, retries). Measured on six of the
+      // slowest files: 1 -> 200 s, 2 -> 116 s, 3 -> 119 s, 4 -> 129 s.
+      maxWorkers: 2,
     },
   };
 });

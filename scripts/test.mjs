@@ -6,10 +6,9 @@
 // `npm test` exits 1 naming it. The last lines give each step's time and the sum of every
 // runner's closing line ("N passed, N failed").
 //
-// The steps run one at a time on purpose, but for the typecheck beside the lints and the unit
-// tests: run in two lanes at once on this 2-core machine (lints + vitest in workerd beside script
-// tests + contracts + rehearsal), the lanes took 920 s where the same steps one after another
-// take about 500 (decision 062, docs/measurements.md).
+// The steps run one at a time on purpose: run in two lanes at once on this 2-core machine
+// (lints + vitest in workerd beside script tests + contracts + rehearsal), the lanes took 920 s
+// where the same steps one after another take about 500 (decision 062, docs/measurements.md).
 import { spawn } from "node:child_process";
 
 const npm = (script) => ["npm", ["run", "--silent", script]];
@@ -17,17 +16,16 @@ const npx = (...args) => ["npx", args];
 
 /** Each step: [name, command, args]. */
 const TYPECHECK = [["typecheck", ...npm("typecheck")]];
-// after the typecheck, which writes the generated types (wrangler types, react-router typegen)
-const TYPED_CHECKS = [
-  ["imports", ...npm("lint:arch")],
-  ["unused", ...npm("lint:unused")],
-];
 const CHECKS = [
   ["lint", ...npm("lint")],
   ["format", ...npm("format:check")],
+  ["imports", ...npm("lint:arch")],
+  ["unused", ...npm("lint:unused")],
 ];
-const UNIT = [["unit", ...npx("vitest", "run", "--config", "vitest.unit.config.ts")]];
-const INTEGRATION = [["integration", ...npx("vitest", "run")]];
+const UNIT = [
+  ["unit", ...npx("vitest", "run", "--config", "vitest.unit.config.ts")],
+  ["integration", ...npx("vitest", "run")],
+];
 const SCRIPTS_AND_CONTRACTS = [
   ["scripts", ...npx("vitest", "run", "--config", "vitest.node.config.ts")],
   ["contract", ...npx("vitest", "run", "--config", "vitest.contract.config.ts")],
@@ -118,11 +116,7 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   });
 }
 
-await runSteps([["record", "node", ["scripts/start-dirs.mjs", "--record"]]]);
-// The typecheck (one thread) beside the lints and the unit tests: the one place two lanes pay
-// on two cores (decision 062).
-await Promise.all([runSteps([...TYPECHECK, ...TYPED_CHECKS]), runSteps([...CHECKS, ...UNIT])]);
-await runSteps([...INTEGRATION, ...SCRIPTS_AND_CONTRACTS, ...E2E, ...REHEARSAL]);
+await runSteps([["record", "node", ["scripts/start-dirs.mjs", "--record"]], ...TYPECHECK, ...CHECKS, ...UNIT, ...SCRIPTS_AND_CONTRACTS, ...E2E, ...REHEARSAL]);
 await runSteps([["start-dirs", "node", ["scripts/start-dirs.mjs", "--check"]]]);
 
 console.log(
