@@ -10,14 +10,22 @@ export const SANDBOX_TELEGRAM_TOKEN = "123456789:sandbox-demo-bot-token";
 export const SANDBOX_TELEGRAM_CHATS = ["-1001000000001", "-1001000000002"] as const;
 
 /**
+ * A sandbox's token: the demo bot's, or another of the same form (`<digits>:sandbox-...`),
+ * which the sandbox answers as Telegram answers a token it does not know (401 Unauthorized).
+ * A token BotFather issues is its bot's id and 35 letters, digits, - and _.
+ */
+const isSandboxToken = (token: string) => /^\d+:sandbox-/.test(token);
+
+/**
  * Where an agency's bot token is sent, like the provider ports (provider-factory.ts,
  * sandboxPort): the sandbox Telegram through its service binding when the binding exists
  * (npm start, the tests; a deployed agency has none, workers/config.ts refuses it) and the
- * token is the sandbox's demo token; every other token goes to Telegram itself.
+ * token is a sandbox's; every other token goes to Telegram itself. So a test of a refused
+ * token never leaves the machine.
  */
 function telegramSetupFor(env: Env, token: string): TelegramSetup {
   const sandbox = env.SANDBOX_TELEGRAM;
-  if (sandbox && token === SANDBOX_TELEGRAM_TOKEN) {
+  if (sandbox && isSandboxToken(token)) {
     return { token, baseUrl: "http://sandbox-telegram", fetch: (input, init) => sandbox.fetch(input, init) };
   }
   return { token };
