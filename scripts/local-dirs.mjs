@@ -18,7 +18,7 @@ export const START_DIRS = { build: "build", state: ".wrangler/state" };
 
 /** A path of the project (these scripts also run from tests whose working folder may differ). */
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const at = (path) => resolve(ROOT, path);
+export const at = (path) => resolve(ROOT, path);
 
 /**
  * The build and state folders of a test, bench or rehearsal named `name`. The tests that serve

@@ -9,19 +9,18 @@
 // `vite preview`, what an operator runs locally.
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Log, LogLevel, Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from "wrangler";
-import { buildDir, stateDir } from "./local-dirs.mjs";
+import { at, buildDir, stateDir } from "./local-dirs.mjs";
 
 const port = Number(process.argv[2]);
 if (!Number.isInteger(port)) throw new Error("usage: node scripts/workerd-portal.mjs <port>");
 
 /** The wrangler.json files of the build: the portal first, then its sandboxes (as `vite preview` reads them). */
 function builtConfigs() {
-  const deploy = JSON.parse(readFileSync(join(buildDir(), "deploy-config.json"), "utf8"));
+  const deploy = JSON.parse(readFileSync(at(join(buildDir(), "deploy-config.json")), "utf8"));
   // the paths in it are relative to .wrangler/deploy/, where `vite preview` reads it
-  const from = fileURLToPath(new URL("../.wrangler/deploy/", import.meta.url));
+  const from = at(join(".wrangler", "deploy"));
   return [deploy.configPath, ...deploy.auxiliaryWorkers.map((worker) => worker.configPath)].map((path) => resolve(from, path));
 }
 
@@ -47,8 +46,8 @@ const miniflare = new Miniflare(
     port,
     workers: builtConfigs().flatMap(workerOptions),
     // `vite preview`'s persistState: the same folders local-seed.mjs wrote through wrangler
-    resourcePersistencePath: resolve(stateDir(), "v3"),
-    resourceTmpPath: fileURLToPath(new URL("../.wrangler/tmp", import.meta.url)),
+    resourcePersistencePath: at(join(stateDir(), "v3")),
+    resourceTmpPath: at(join(".wrangler", "tmp")),
     unsafeTriggerHandlers: true,
     unsafeLocalExplorer: process.env.X_LOCAL_EXPLORER === "true",
     telemetry: { enabled: false },
