@@ -5,7 +5,7 @@ import { bundleSandbox } from "./tests/setup/sandbox-workers";
 import { liteParts } from "./vite-plugins/lite-parts";
 
 // Integration tests run inside workerd (the Workers runtime), with the same wrangler.toml
-// bindings and a fresh D1 per test file. The pure rules' unit tests run in Node
+// bindings; each test file starts from an empty D1 and empty sandboxes. The pure rules' unit tests run in Node
 // (vitest.unit.config.ts).
 export default defineConfig(async ({ mode }) => {
   const migrations = await readD1Migrations("./workers/db/migrations");
@@ -21,7 +21,7 @@ export default defineConfig(async ({ mode }) => {
           // The test pool's workerd supports compatibility dates up to 2026-08-22.
           compatibilityDate: "2026-08-01",
           compatibilityFlags: ["nodejs_compat"],
-          // The brand images bucket (wrangler.toml BRAND_ASSETS): in memory, fresh per test file.
+          // The brand images bucket (wrangler.toml BRAND_ASSETS): in memory, emptied before each test file.
           r2Buckets: ["BRAND_ASSETS"],
           bindings: {
             TEST_MIGRATIONS: migrations,
@@ -70,10 +70,13 @@ export default defineConfig(async ({ mode }) => {
       include: ["tests/integration/**/*.test.ts"],
       benchmark: { include: ["tests/bench/**/*.bench.ts"] },
       setupFiles: ["./tests/setup/apply-migrations.ts"],
-      // Each test file loads the app anew (a fresh module graph per file, so a fresh D1 per
-      // file stays safe). The pool sends every module through vite one by one, dependencies
-      // included; pre-bundled, the libraries come as one module each. A file's first page
-      // went from 4.2 s to about 3.5 s (decision 065, docs/measurements.md).
+      // The files of one vitest worker share one runtime: isolated, each file started its own
+      // workerd and loaded the app anew (about 5 s a file, 62 files). The setup file empties
+      // every Durable Object (the D1, the bucket, the wallets, the sandboxes) and the provider
+      // setups kept in memory before each file (decision 067). The step: 323 s -> 136 s.
+      isolate: false,
+      // The pool sends every module through vite one by one, dependencies included;
+      // pre-bundled, the libraries come as one module each (a file's first page: 4.2 -> 3.5 s).
       deps: {
         optimizer: {
           ssr: {
