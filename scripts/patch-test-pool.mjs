@@ -9,7 +9,7 @@
 // to the worker's fetch directly stayed at 25 ms. Upstream mended it (workers-sdk PR #15106:
 // each wrapper class installs its Proxy once, still at its first construction) in releases
 // that need vitest 5, which cannot be installed here. This applies the same change.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /** The pool's runtime-side helpers, where the wrapper classes are made. */
@@ -28,8 +28,9 @@ export function mendSource(source) {
   return { state: "applied", source: source.replace(DEFECT, MENDED) };
 }
 
-/** Applies the mend to the installed pool; says what it did. */
+/** Applies the mend to the installed pool; says what it did ("absent": an install without dev dependencies). */
 export function patchTestPool(file = poolHelpersFile()) {
+  if (!existsSync(file)) return "absent";
   const result = mendSource(readFileSync(file, "utf8"));
   if (result.state === "applied") writeFileSync(file, result.source);
   return result.state;

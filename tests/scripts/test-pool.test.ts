@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { mendSource, poolHelpersFile } from "../../scripts/patch-test-pool.mjs";
+import { mendSource, patchTestPool, poolHelpersFile } from "../../scripts/patch-test-pool.mjs";
 
 // scripts/patch-test-pool.mjs (decision 067): the installed test pool's wrapper classes must
 // install their prototype Proxy once, not once more at every construction (workers-sdk #15092).
@@ -55,5 +55,7 @@ describe("the test pool's wrapper classes", () => {
     expect(once.source).toBe(source);
     expect(mendSource(once.source).state).toBe("mended");
     expect(mendSource("function other() {}").state).toBe("unknown");
+    // an install without dev dependencies (`npm ci --omit=dev`) has no pool: nothing to do, no failure
+    expect(patchTestPool("/nonexistent/test-internal.mjs")).toBe("absent");
   });
 });
