@@ -17,8 +17,10 @@ export function poolHelpersFile() {
   return fileURLToPath(new URL("../node_modules/@cloudflare/vitest-pool-workers/dist/worker/lib/cloudflare/test-internal.mjs", import.meta.url));
 }
 
-const DEFECT = "\tfunction Class(...args) {\n\t\tClass.prototype = new Proxy(Class.prototype, {";
-const MENDED = "\tlet proxied = false;\n\tfunction Class(...args) {\n\t\tif (!proxied && (proxied = true)) Class.prototype = new Proxy(Class.prototype, {";
+/** The pool's text as installed, and as mended (exported for its test). */
+export const DEFECT = "\tfunction Class(...args) {\n\t\tClass.prototype = new Proxy(Class.prototype, {";
+export const MENDED =
+  "\tlet proxied = false;\n\tfunction Class(...args) {\n\t\tif (!proxied && (proxied = true)) Class.prototype = new Proxy(Class.prototype, {";
 
 /** The source with the mend applied; "mended" when it already was, "unknown" when neither text is there. */
 export function mendSource(source) {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { mendSource, patchTestPool, poolHelpersFile } from "../../scripts/patch-test-pool.mjs";
+import { DEFECT, MENDED, mendSource, patchTestPool, poolHelpersFile } from "../../scripts/patch-test-pool.mjs";
 
 // scripts/patch-test-pool.mjs (decision 067): the installed test pool's wrapper classes must
 // install their prototype Proxy once, not once more at every construction (workers-sdk #15092).
@@ -43,10 +43,7 @@ describe("the test pool's wrapper classes", () => {
 
   it("the unmended text ran one trap per instance made, and the mend applies once", () => {
     const source = installed();
-    const unmended = source.replace(
-      "\tlet proxied = false;\n\tfunction Class(...args) {\n\t\tif (!proxied && (proxied = true)) Class.prototype",
-      "\tfunction Class(...args) {\n\t\tClass.prototype",
-    );
+    const unmended = source.replace(MENDED, DEFECT);
     expect(unmended).not.toBe(source);
     expect(trapsPerRead(factoryOf(unmended), 50)).toBe(50);
 
