@@ -29,11 +29,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireStaff(request, context, { role: "owner" });
   const submission = parseWithZod(await request.formData(), { schema: NoteSchema });
-  if (submission.status !== "success") return data({ lineKey: String(submission.payload.lineKey ?? ""), error: "NOTE_INVALID" as const }, { status: 400 });
+  // every refusal shows the note form again with what the owner typed (`typed`), as typed
+  const typed = String(submission.payload.note ?? "");
+  if (submission.status !== "success") {
+    const error = submission.error?.note?.[0] === "admin:reconciliation.errors.NOTE_CHARACTERS" ? "NOTE_CHARACTERS" : "NOTE_INVALID";
+    return data({ lineKey: String(submission.payload.lineKey ?? ""), typed, error }, { status: 400 });
+  }
   const { day, lineKey, note } = submission.value;
-  if (!parseBankDay(day)) return data({ lineKey, error: "DAY_INVALID" as const }, { status: 400 });
+  if (!parseBankDay(day)) return data({ lineKey, typed, error: "DAY_INVALID" as const }, { status: 400 });
   const outcome = await saveReconciliationNote(getBindings(context).DB, auditContext(request, staff), { day, lineKey, note });
-  if (!outcome.ok) return data({ lineKey, error: outcome.error }, { status: outcome.error === "NOT_A_DIFFERENCE" ? 409 : 400 });
+  if (!outcome.ok) return data({ lineKey, typed, error: outcome.error }, { status: outcome.error === "NOT_A_DIFFERENCE" ? 409 : 400 });
   return redirectWithSuccess({ request, context }, `/admin/reconciliation?day=${day}`, translate(context, "admin:reconciliation.noteSaved"));
 }
 
@@ -167,7 +172,7 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
                   {t("reconciliation.noteBy", { username: l.note.staffUsername ?? "", when: formatDateTime(new Date(l.note.notedAt)) })}: {l.note.note}
                 </p>
               )}
-              {owner && <NoteForm t={t} day={page.day} line={l} error={actionData?.lineKey === l.key ? actionData.error : null} />}
+              {owner && <NoteForm t={t} day={page.day} line={l} refused={actionData?.lineKey === l.key ? actionData : null} />}
             </li>
           ))}
         </ul>
@@ -272,7 +277,8 @@ function LineTable({ t, lines, testId }: { t: T; lines: Line[]; testId: string }
   );
 }
 
-function NoteForm({ t, day, line, error }: { t: T; day: string; line: Line; error: string | null }) {
+function NoteForm({ t, day, line, refused }: { t: T; day: string; line: Line; refused: { typed: string; error: string } | null }) {
+  const error = refused?.error ?? null;
   const navigation = useNavigation();
   const id = `note-${line.key.replace(/[^A-Za-z0-9]/g, "-")}`;
   return (
@@ -288,7 +294,7 @@ function NoteForm({ t, day, line, error }: { t: T; day: string; line: Line; erro
           minLength={3}
           maxLength={500}
           rows={2}
-          defaultValue={line.note?.note ?? ""}
+          defaultValue={refused ? refused.typed : (line.note?.note ?? "")}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
         />
