@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { fetchApp, seedDemo, shownOf } from "../setup/seed";
+import { afterRedirect, fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { markupOf } from "../setup/lite-script";
 import { postForm } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
@@ -240,6 +240,25 @@ describe("the channel screen (owner only)", () => {
     expect((await postForm(PAGE, { intent: "active", code: "OWN-APB", active: "0" }, { cookie: ownerCookie })).status).toBe(302);
     expect(await channelRow("OWN-APB")).toMatchObject({ active: 0, gateway: "own_account" });
     expect((await auditRows("settings.channel.deactivate")).at(-1)).toMatchObject({ target: "OWN-APB" });
+  });
+
+  it("a window written other than in plain whole minutes (0x10, 1e3) is refused with the message, and nothing changes", async () => {
+    const before = await channelRow("OWN-APB");
+    const audits = (await auditRows("settings.ownAccount.qrMode")).length;
+    for (const typed of ["0x10", "1e3"]) {
+      const refused = await postForm(PAGE, { intent: "mode", code: "OWN-APB", mode: "derived", witnessWindowMinutes: typed }, { cookie: ownerCookie });
+      expect((await afterRedirect(refused, ownerCookie)).html).toContain(lo.ownAccount.validation.window);
+      expect(await channelRow("OWN-APB")).toEqual(before);
+    }
+    expect(await auditRows("settings.ownAccount.qrMode")).toHaveLength(audits);
+    // spaces around the digits are ignored
+    const spaced = await postForm(
+      PAGE,
+      { intent: "mode", code: "OWN-APB", mode: String(before!.qr_mode), witnessWindowMinutes: " 16 " },
+      { cookie: ownerCookie },
+    );
+    expect(spaced.status).toBe(302);
+    expect(await channelRow("OWN-APB")).toMatchObject({ witness_window_minutes: 16 });
   });
 
   it("a cashier gets 403 on the page and every form, and nothing changes", async () => {

@@ -30,17 +30,25 @@ export const OwnAccountCreateSchema = z.object({
     .max(60, { error: "admin:settings.validation.tooLong" }),
 }) satisfies z.ZodType<OwnAccountCreateInput>;
 
+const WINDOW = "admin:ownAccount.validation.window";
+
+/**
+ * Whole minutes 1 to 1440 in plain decimal digits, surrounding spaces ignored. Digits first,
+ * then the number: Number() (z.coerce) reads "0x10" as 16, "1e3" as 1000 and "1.0" as 1.
+ */
+const witnessWindow = z
+  .string({ error: WINDOW })
+  .trim()
+  .regex(/^[0-9]{1,4}$/, { error: WINDOW })
+  .transform(Number)
+  .pipe(z.number().int().min(1, { error: WINDOW }).max(1440, { error: WINDOW }));
+
 export const OwnAccountModeSchema = z.object({
   intent: z.literal("mode"),
   code: z.string().trim().min(1),
   mode: z.enum(["derived", "static"], { error: "admin:ownAccount.validation.mode" }),
   // the witness window (decision 046): reports of one amount this close in bank time are one transfer
-  witnessWindowMinutes: z.coerce
-    .number({ error: "admin:ownAccount.validation.window" })
-    .int({ error: "admin:ownAccount.validation.window" })
-    .min(1, { error: "admin:ownAccount.validation.window" })
-    .max(1440, { error: "admin:ownAccount.validation.window" })
-    .optional(),
+  witnessWindowMinutes: witnessWindow.optional(),
 }) satisfies z.ZodType<OwnAccountModeInput>;
 
 export const OwnAccountActiveSchema = z.object({
