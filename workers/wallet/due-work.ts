@@ -1,9 +1,9 @@
 import type { WalletContext } from "./context";
 import { expireStaleDeposits } from "./deposit-expiry";
 import { reconcileOpenDeposits } from "./deposits";
-import { projectDeposits, projectUsages, projectWithdrawals } from "./projection";
+import { projectChanges } from "./projection";
 import { creditDueBonuses, settleDueDeposits } from "./settlement";
-import { projectRewards, settleDueRewards } from "./rewards";
+import { settleDueRewards } from "./rewards";
 import { advanceDueWithdrawals } from "./withdrawals";
 
 /**
@@ -18,9 +18,6 @@ export async function runDueWork(w: WalletContext, now: number): Promise<void> {
   await creditDueBonuses(w, now);
   await advanceDueWithdrawals(w, now);
   await settleDueRewards(w, now);
-  await projectDeposits(w);
-  await projectWithdrawals(w);
-  await projectUsages(w);
-  await projectRewards(w);
+  await projectChanges(w);
   w.alarm.rearmFromState(Date.now());
 }

@@ -44,7 +44,8 @@ export type { ClaimRewardResult } from "./rewards";
  * between, so "check, then act" cannot race however many requests arrive at once.
  * Provider and gateway calls happen from the alarm, between commands, after the order is
  * marked PAID; retries and the D1 projection run from the alarm too, so nothing depends
- * on a request staying alive.
+ * on a request staying alive. A staff command also copies its change to D1 before it
+ * answers (staff-operations.ts `answered`), so staff read their own writes.
  *
  * This class is the wallet's RPC surface only; each concern lives in its own module:
  * deposits.ts, settlement.ts, withdrawals.ts, promotion-usages.ts, rewards.ts, ledger.ts,
@@ -133,8 +134,10 @@ export class PlayerWallet extends DurableObject<Env> {
     return withdrawals.transferOutResult(this.wallet, code, outcome, now, outcome === "refused" ? reason : undefined);
   }
 
-  decideWithdraw(code: string, decision: WithdrawDecision, now: number): WithdrawDecisionResult {
-    return withdrawals.decideWithdraw(this.wallet, code, decision, now);
+  /** A payout decision; a staff one (back office, operator API) answers after its D1 copy (staff.answered). */
+  async decideWithdraw(code: string, decision: WithdrawDecision, now: number): Promise<WithdrawDecisionResult> {
+    const result = withdrawals.decideWithdraw(this.wallet, code, decision, now);
+    return decision.by === "staff" ? staff.answered(this.wallet, result) : result;
   }
 
   getWithdraw(code: string): WithdrawOrder | null {
@@ -202,9 +205,9 @@ export class PlayerWallet extends DurableObject<Env> {
     return rewards.rewardsHoldingWithdraw(this.wallet, provider);
   }
 
-  /** Staff retry of a FAILED reward: the same reward again, once per press (rewards.retryFailedReward). */
-  retryFailedReward(code: string, expectedRetries: number, now: number): Promise<StaffRewardRetryResult> {
-    return rewards.retryFailedReward(this.wallet, code, expectedRetries, now);
+  /** Staff retry of a FAILED reward: the same reward again, once per press (rewards.retryFailedReward); answered after its D1 copy. */
+  async retryFailedReward(code: string, expectedRetries: number, now: number): Promise<StaffRewardRetryResult> {
+    return staff.answered(this.wallet, await rewards.retryFailedReward(this.wallet, code, expectedRetries, now));
   }
 
   markRewardTurnoverMet(code: string, now: number): void {
@@ -221,20 +224,21 @@ export class PlayerWallet extends DurableObject<Env> {
     return ledger.ledgerFor(this.wallet.store, code);
   }
 
-  // ---- staff operations (back office) ----
+  // ---- staff operations (back office): each answers after the D1 copy of its change (staff.answered) ----
 
   settlementRetries(code: string): number {
     return staff.settlementRetries(this.wallet, code);
   }
 
-  retryFailedSettlement(code: string, expectedRetries: number, now: number): Promise<StaffRetryResult> {
-    return staff.retryFailedSettlement(this.wallet, code, expectedRetries, now);
+  async retryFailedSettlement(code: string, expectedRetries: number, now: number): Promise<StaffRetryResult> {
+    return staff.answered(this.wallet, await staff.retryFailedSettlement(this.wallet, code, expectedRetries, now));
   }
 
-  creditManualPayment(input: ManualCreditInput): Promise<{ kind: "created" | "existing"; order: DepositOrder }> {
-    return staff.creditManualPayment(this.wallet, input);
+  async creditManualPayment(input: ManualCreditInput): Promise<{ kind: "created" | "existing"; order: DepositOrder }> {
+    return staff.answered(this.wallet, await staff.creditManualPayment(this.wallet, input));
   }
 
+  /** A ledger booking only: no row staff lists read changes (nothing to copy). */
   releaseLatePayment(code: string, entry: "late-credited" | "late-refunded", now: number): boolean {
     return staff.releaseLatePayment(this.wallet, code, entry, now);
   }

@@ -14,7 +14,10 @@ import type { DepositOrderRow, WithdrawOrderRow } from "./queries";
 /**
  * Staff lists read D1: every change to an order or a promotion usage marks it unprojected
  * (and wakes the alarm), and the alarm copies what is marked to the read models, retried
- * until it succeeds. A row changed again while its copy was in flight stays marked.
+ * until it succeeds. A row changed again while its copy was in flight stays marked. A staff
+ * command copies its change itself before it answers (staff-operations.ts `answered`, issue
+ * 45), so the page that confirms it reads the new state; the alarm's copy after it finds
+ * nothing marked, or writes the same row again. Copies run one at a time (`projectChanges`).
  *
  * Reports (issue 17, decision 019) read the integer minor-unit columns, the paid times, the
  * bonus credited and taken back, the promotion an order carried, and the player's first
@@ -70,7 +73,7 @@ function owner(w: WalletContext): { agencyId: string; playerId: string } | null 
  * attempts ride in the same D1 batch, so a settlement still costs one D1 round trip (decision
  * 024), and an attempt lands in D1 no later than the order it concerns.
  */
-export async function projectDeposits(w: WalletContext): Promise<void> {
+async function projectDeposits(w: WalletContext): Promise<void> {
   const who = owner(w);
   if (!who) return;
   const dirty = w.store.unprojectedDeposits();
@@ -109,7 +112,7 @@ function attemptCopy(who: Owner, a: AttemptRow): ProviderAttemptCopy {
   };
 }
 
-export async function projectWithdrawals(w: WalletContext): Promise<void> {
+async function projectWithdrawals(w: WalletContext): Promise<void> {
   const who = owner(w);
   if (!who) return;
   const dirty = w.store.unprojectedWithdraws();
@@ -125,7 +128,7 @@ export async function projectWithdrawals(w: WalletContext): Promise<void> {
   }
 }
 
-export async function projectUsages(w: WalletContext): Promise<void> {
+async function projectUsages(w: WalletContext): Promise<void> {
   const who = owner(w);
   if (!who) return;
   const dirty = w.store.unprojectedUsages();
@@ -207,6 +210,27 @@ function withdrawView(w: WalletContext, who: Owner, row: WithdrawOrderRow) {
   };
 }
 
+/** The copy in flight in each wallet, which the next one waits for. */
+const copying = new WeakMap<WalletContext, Promise<void>>();
+
+/**
+ * Copies every marked row (orders, usages, rewards, provider attempts) to D1, after the copy
+ * in flight, if any, has landed: the alarm's, a staff command's and the backfill's copies
+ * run one at a time, so an older copy of a row cannot land after a newer one (the newer one
+ * reads its rows only when the older is done). Never rejects: what fails stays marked.
+ */
+export function projectChanges(w: WalletContext): Promise<void> {
+  const run = (copying.get(w) ?? Promise.resolve()).then(async () => {
+    await projectDeposits(w);
+    await projectWithdrawals(w);
+    await projectUsages(w);
+    await projectRewards(w);
+  });
+  const settled = run.catch((error) => console.error("projection failed; retried at the next alarm", error));
+  copying.set(w, settled);
+  return settled;
+}
+
 /**
  * Copies every order and usage of this wallet to the read models again, now (the reports'
  * backfill, workers/services/report-backfill.ts). Returns how many rows are still not copied
@@ -215,10 +239,7 @@ function withdrawView(w: WalletContext, who: Owner, row: WithdrawOrderRow) {
 export async function reprojectAll(w: WalletContext): Promise<{ rows: number; remaining: number }> {
   w.store.markAllUnprojected();
   const rows = w.store.unprojectedCount();
-  await projectDeposits(w);
-  await projectWithdrawals(w);
-  await projectUsages(w);
-  await projectRewards(w);
+  await projectChanges(w);
   const remaining = w.store.unprojectedCount();
   if (remaining > 0) w.alarm.schedule(Date.now() + 5000);
   return { rows, remaining };

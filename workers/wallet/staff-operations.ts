@@ -3,7 +3,7 @@ import { attemptedPort } from "./provider-attempts";
 import type { WalletContext } from "./context";
 import { getDeposit } from "./deposits";
 import { postLedgerEntry } from "./ledger";
-import { markDepositForProjection } from "./projection";
+import { markDepositForProjection, projectChanges } from "./projection";
 import { toDepositOrder } from "./queries";
 import { finishSettlement, settleDeposit, settlementReference } from "./settlement";
 import type { DepositOrder, ManualCreditInput, StaffRetryResult } from "./types";
@@ -11,8 +11,22 @@ import type { DepositOrder, ManualCreditInput, StaffRetryResult } from "./types"
 /**
  * Everything staff do to a wallet from the back office (issue 7). Each command claims its
  * change with a synchronous guarded write before any provider call, so two staff pressing
- * at once (or one pressing twice) get one outcome.
+ * at once (or one pressing twice) get one outcome. Every staff command answers through
+ * `answered` (PlayerWallet): staff read their own writes.
  */
+
+/**
+ * A staff command's answer, given only after the D1 copy of what it changed is written
+ * (issue 45): the staff lists read D1, and the page that confirms the command must show
+ * the new state, not the one before it until the alarm copies it. The copy is the alarm's
+ * own (projectChanges: everything marked, one copy at a time), so the alarm's run after it
+ * finds nothing left or writes the same row again. A copy that fails stays marked for the
+ * alarm; the command's outcome stands either way.
+ */
+export async function answered<T>(w: WalletContext, result: T): Promise<T> {
+  await projectChanges(w);
+  return result;
+}
 
 /** How many times staff have retried this order's settlement (the retry form carries it). */
 export function settlementRetries(w: WalletContext, code: string): number {
