@@ -16,6 +16,34 @@ import { saveBrandSettings, uploadBrandImage, uploadPromotionBanner, type BrandS
 const actor = (agencyId: string): AuditActor => ({ agencyId, staffId: `s-${agencyId}`, staffUsername: "boss", ip: "10.81.0.1", userAgent: "vitest" });
 const file = (bytes: Uint8Array<ArrayBuffer>, type: string, name = "upload") => new File([bytes], name, { type });
 const logo = () => file(IMAGES.demoLogo, "image/png", "logo.png");
+
+/** CRC-32 (PNG's) of a chunk's type and data. */
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  }
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** The demo logo with a tEXt chunk of its own before IEND: a valid PNG with other bytes, so another image name. */
+function logoNumber(n: number) {
+  const png = IMAGES.demoLogo;
+  const data = new TextEncoder().encode(`Comment\0logo ${n}`);
+  const chunk = new Uint8Array(12 + data.length);
+  const view = new DataView(chunk.buffer);
+  view.setUint32(0, data.length);
+  chunk.set(new TextEncoder().encode("tEXt"), 4);
+  chunk.set(data, 8);
+  view.setUint32(8 + data.length, crc32(chunk.subarray(4, 8 + data.length)));
+  const iend = png.length - 12;
+  const bytes = new Uint8Array(png.length + chunk.length);
+  bytes.set(png.subarray(0, iend));
+  bytes.set(chunk, iend);
+  bytes.set(png.subarray(iend), iend + chunk.length);
+  return file(bytes, "image/png", `logo-${n}.png`);
+}
 const objectsOf = async (agencyId: string) => (await env.BRAND_ASSETS.list({ prefix: `agencies/${agencyId}/` })).objects.map((o) => o.key.split("/").pop());
 const recordsOf = async (agencyId: string) =>
   (await env.DB.prepare(`SELECT name FROM brand_assets WHERE agency_id = ?1 ORDER BY name`).bind(agencyId).all<{ name: string }>()).results.map((r) => r.name);
@@ -45,12 +73,52 @@ beforeAll(async () => {
 describe("uploads per agency and hour", () => {
   it("25 logos in a row: the first 20 are kept, the rest refused; another agency is not held back", async () => {
     const results = [];
-    for (let i = 0; i < 25; i++) results.push(await uploadBrandImage(env, actor("burst"), "logo", logo()));
+    for (let i = 0; i < 25; i++) results.push(await uploadBrandImage(env, actor("burst"), "logo", logoNumber(i)));
     expect(results.filter((r) => r.ok)).toHaveLength(20);
     expect(results.slice(20)).toEqual(Array(5).fill({ ok: false, code: "BRAND_UPLOAD_LIMIT" }));
+    expect(await recordsOf("burst")).toHaveLength(20);
+    expect(await objectsOf("burst")).toHaveLength(20);
     // promotion banners count against the same budget
     expect(await uploadPromotionBanner(env, actor("burst"), file(IMAGES.wideWebp, "image/webp", "b.webp"))).toEqual({ ok: false, code: "BRAND_UPLOAD_LIMIT" });
     expect((await uploadBrandImage(env, actor("calm"), "logo", logo())).ok).toBe(true);
+  });
+
+  it("25 logos at once: exactly 20 records and 20 objects, the other 5 get the limit", async () => {
+    await addAgency("rush");
+    const results = await Promise.all(Array.from({ length: 25 }, (_, i) => uploadBrandImage(env, actor("rush"), "logo", logoNumber(i))));
+    const stored = results.filter((r) => r.ok);
+    expect(stored).toHaveLength(20);
+    expect(results.filter((r) => !r.ok)).toEqual(Array(5).fill({ ok: false, code: "BRAND_UPLOAD_LIMIT" }));
+    const names = stored.map((r) => (r.ok ? r.name : "")).sort();
+    expect(await recordsOf("rush")).toEqual(names);
+    expect((await objectsOf("rush")).sort()).toEqual(names);
+    expect((await env.DB.prepare(`SELECT COUNT(*) AS n FROM audit_log WHERE agency_id = 'rush' AND action = 'brand.upload'`).first<{ n: number }>())?.n).toBe(
+      20,
+    );
+  });
+
+  it("the same bytes again store no new image and do not use the budget", async () => {
+    await addAgency("same");
+    for (let i = 0; i < 19; i++) expect((await uploadBrandImage(env, actor("same"), "logo", logoNumber(i))).ok).toBe(true);
+    for (let i = 0; i < 5; i++) expect((await uploadBrandImage(env, actor("same"), "logo", logoNumber(3))).ok).toBe(true);
+    expect((await uploadBrandImage(env, actor("same"), "logo", logoNumber(19))).ok).toBe(true);
+    expect(await uploadBrandImage(env, actor("same"), "logo", logoNumber(20))).toEqual({ ok: false, code: "BRAND_UPLOAD_LIMIT" });
+    expect(await objectsOf("same")).toHaveLength(20);
+  });
+
+  it("an upload whose object could not be stored leaves a record no page uses, deleted by the hourly job; the slot is unchanged", async () => {
+    await addAgency("broken");
+    const kept = await uploadBrandImage(env, actor("broken"), "logo", logoNumber(0));
+    if (!kept.ok) throw new Error("upload refused");
+    const failing = { ...env, BRAND_ASSETS: { ...env.BRAND_ASSETS, put: () => Promise.reject(new Error("R2 down")) } } as unknown as Env;
+    await expect(uploadBrandImage(failing, actor("broken"), "logo", logoNumber(1))).rejects.toThrow("R2 down");
+    expect(await env.DB.prepare(`SELECT logo_name FROM agency_brand WHERE agency_id = 'broken'`).first()).toEqual({ logo_name: kept.name });
+    expect(await objectsOf("broken")).toEqual([kept.name]);
+    expect(await recordsOf("broken")).toHaveLength(2);
+    const t0 = Date.now();
+    await hourlyJob(t0);
+    await hourlyJob(t0 + 30 * DAY + 3600_000);
+    expect(await recordsOf("broken")).toEqual([kept.name]);
   });
 
   it("a refused file does not use the budget", async () => {

@@ -25,11 +25,11 @@
  * - device (`device`): a device cookie that keeps failing (10 an hour) stops being trusted
  *   and its attempts are a stranger's again.
  * - availability (`avail`): every username availability check counts per address.
- * - brand uploads (`brand-upload`, decision 053): every image an agency stores counts; the
- *   20th in an hour locks the agency's uploads for an hour (at most 20 objects an hour in its
- *   bucket, whoever of its staff uploads them).
+ *
+ * (Brand uploads have a budget of their own, counted where the images are recorded:
+ * workers/services/brand.ts, decision 053.)
  */
-export type ThrottleKind = "acct-ip" | "ip" | "acct" | "reg" | "device" | "agency" | "avail" | "brand-upload";
+export type ThrottleKind = "acct-ip" | "ip" | "acct" | "reg" | "device" | "agency" | "avail";
 
 export type ThrottlePolicy = {
   windowMs: number;
@@ -51,7 +51,6 @@ export const THROTTLE_POLICIES: Record<ThrottleKind, ThrottlePolicy> = {
   device: { windowMs: HOUR, freeFailures: 10, baseLockMs: MINUTE, maxLockMs: HOUR, growth: "double" },
   agency: { windowMs: 10 * MINUTE, freeFailures: 100, baseLockMs: 1000, maxLockMs: MINUTE, growth: "double" },
   avail: { windowMs: HOUR, freeFailures: 30, baseLockMs: 10_000, maxLockMs: HOUR, growth: "double" },
-  "brand-upload": { windowMs: HOUR, freeFailures: 19, baseLockMs: HOUR, maxLockMs: HOUR, growth: "fixed" },
 };
 
 /** The default agency-wide budget of strangers' login failures per 10 minutes. */

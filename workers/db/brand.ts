@@ -159,17 +159,45 @@ export function setBrandSlotStatement(db: D1Database, agencyId: string, slot: Br
 
 export type BrandAssetRecord = { name: string; slot: AssetSlot; contentType: string; byteSize: number; width: number; height: number; sha256: string };
 
+/** The budget of new images (records) of an agency: at most `limit` created after `since` (decisions 053, 068). */
+type UploadBudget = { limit: number; since: number; now: number };
+
+const BUDGET_USED = `(SELECT COUNT(*) FROM brand_assets WHERE agency_id = ?1 AND created_at > ?2)`;
+
+/** How many images the agency recorded after `since` (the early refusal, before the bytes are read). */
+export async function countBrandAssetsSince(db: D1Database, agencyId: string, since: number): Promise<number> {
+  const row = await db.prepare(`SELECT ${BUDGET_USED} AS n`).bind(agencyId, new Date(since).toISOString()).first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
 /**
- * Records an uploaded asset; the same bytes again (same name) keep the first record, which
- * counts as just uploaded: its 30 unreferenced days (decision 053) start over.
+ * Records an uploaded asset if the agency's budget has room, counted and written in this one
+ * statement (concurrent uploads cannot both take the last place); false when it had none. The
+ * same bytes again (same name) keep the first record, which counts as just uploaded: its 30
+ * unreferenced days (decision 053) start over; they are no new image and use no budget.
  */
-export function insertBrandAssetStatement(db: D1Database, agencyId: string, asset: BrandAssetRecord): D1PreparedStatement {
-  return db
+export async function insertBrandAssetWithinBudget(db: D1Database, agencyId: string, asset: BrandAssetRecord, budget: UploadBudget): Promise<boolean> {
+  const result = await db
     .prepare(
-      `INSERT INTO brand_assets (agency_id, name, slot, content_type, byte_size, width, height, sha256) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+      `INSERT INTO brand_assets (agency_id, name, slot, content_type, byte_size, width, height, sha256, created_at)
+       SELECT ?1, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11 WHERE ${BUDGET_USED} < ?3
        ON CONFLICT (agency_id, name) DO UPDATE SET unreferenced_since = NULL`,
     )
-    .bind(agencyId, asset.name, asset.slot, asset.contentType, asset.byteSize, asset.width, asset.height, asset.sha256);
+    .bind(
+      agencyId,
+      new Date(budget.since).toISOString(),
+      budget.limit,
+      asset.name,
+      asset.slot,
+      asset.contentType,
+      asset.byteSize,
+      asset.width,
+      asset.height,
+      asset.sha256,
+      new Date(budget.now).toISOString(),
+    )
+    .run();
+  return (result.meta.changes ?? 0) > 0;
 }
 
 /** The agency's current logo, icon, hero and phone hero records (the admin page shows their bytes and size). */

@@ -23,8 +23,9 @@ import {
 import type { Language } from "../core/languages";
 import { auditStatement, type AuditActor } from "../db/audit";
 import {
+  countBrandAssetsSince,
   deleteStaleBrandAssetStatement,
-  insertBrandAssetStatement,
+  insertBrandAssetWithinBudget,
   listCurrentBrandAssets,
   listStaleBrandAssets,
   markUnreferencedBrandAssets,
@@ -34,7 +35,6 @@ import {
   upsertBrandSettingsStatement,
 } from "../db/brand";
 import type { Agency } from "../db/agencies";
-import { checkThrottle, recordFailure, type ThrottleKey } from "./throttle";
 
 /**
  * An agency's brand (issue 15, decision 018): the owner's texts and colours (each on-screen
@@ -85,8 +85,12 @@ export type ImageUpload = { type: string; name: string; size: number; arrayBuffe
 /** BRAND_UPLOAD_LIMIT: the agency stored its budget of images this hour (decision 053). */
 export type UploadResult = { ok: true; url: string; name: string; width: number; height: number } | { ok: false; code: ImageRefusal | "BRAND_UPLOAD_LIMIT" };
 
-/** Every stored image of an agency counts against one budget per hour, whoever uploads it (core/throttle.ts `brand-upload`). */
-const uploadKeys = (agencyId: string): ThrottleKey[] => [{ kind: "brand-upload", id: agencyId }];
+/**
+ * Every new image of an agency (brand slots and banners, whoever uploads it) counts against one
+ * budget: at most UPLOADS_PER_HOUR records created in the last hour (decisions 053, 068).
+ */
+const UPLOADS_PER_HOUR = 20;
+const HOUR_MS = 3600_000;
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
@@ -95,7 +99,14 @@ async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Checks a file for a slot and stores it (R2 first, then its D1 record with the extra statements and audit). */
+/**
+ * Checks a file for a slot and stores it (decision 068). The record first, counted against the budget in the
+ * same statement (25 uploads at once store 20); then the object; then what uses it (the slot, or
+ * the banner URL the caller gets) and the audit. Whatever stops between them leaves nothing a
+ * page uses without its object: a record no page uses, with or without its object, which the
+ * hourly job deletes after 30 days like any unused image (sweepBrandAssets). An object without
+ * a record would never be found, and an upload past the budget never writes one.
+ */
 async function storeAsset(
   env: Env,
   actor: AuditActor,
@@ -105,7 +116,9 @@ async function storeAsset(
   action: string,
 ): Promise<UploadResult> {
   // Past the hour's budget, and too big, are refused before the bytes are read.
-  if ((await checkThrottle(env.DB, uploadKeys(actor.agencyId), Date.now())).locked) return { ok: false, code: "BRAND_UPLOAD_LIMIT" };
+  const now = Date.now();
+  const budget = { limit: UPLOADS_PER_HOUR, since: now - HOUR_MS, now };
+  if ((await countBrandAssetsSince(env.DB, actor.agencyId, budget.since)) >= budget.limit) return { ok: false, code: "BRAND_UPLOAD_LIMIT" };
   if (file.size > SLOT_LIMITS[slot].maxBytes) return { ok: false, code: "BRAND_IMAGE_TOO_BIG" };
   const bytes = new Uint8Array(await file.arrayBuffer());
   const checked = checkImage(slot, declaredImageType(file.type, file.name), bytes);
@@ -113,14 +126,14 @@ async function storeAsset(
   const sha256 = await sha256Hex(bytes);
   const name = assetName(slot, sha256, checked.image.type);
   const { type: contentType, width, height } = checked.image;
+  const record = { name, slot, contentType, byteSize: bytes.length, width, height, sha256 };
+  // A refused file wrote nothing and used no budget; an upload that finds the budget spent writes nothing either.
+  if (!(await insertBrandAssetWithinBudget(env.DB, actor.agencyId, record, budget))) return { ok: false, code: "BRAND_UPLOAD_LIMIT" };
   await env.BRAND_ASSETS.put(assetKey(actor.agencyId, name), bytes, { httpMetadata: { contentType, cacheControl: IMMUTABLE }, sha256 });
   await env.DB.batch([
-    insertBrandAssetStatement(env.DB, actor.agencyId, { name, slot, contentType, byteSize: bytes.length, width, height, sha256 }),
     ...extra(name),
     auditStatement(env.DB, actor, { action, target: slot, after: { name, contentType, bytes: bytes.length, width, height } }),
   ]);
-  // Only a stored image counts: a refused file put nothing in the bucket.
-  await recordFailure(env.DB, uploadKeys(actor.agencyId), Date.now());
   return { ok: true, url: assetUrl(name), name, width, height };
 }
 
