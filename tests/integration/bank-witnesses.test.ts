@@ -117,9 +117,10 @@ describe("issue 31: the rehearsals' doublings", () => {
     )
       .bind(CHANNEL, p.order.payAmount)
       .all<{ source: string; link: string }>();
+    // the statement row keys the transfer (the bank's own list); the message is tied to it
     expect(witnesses.results).toEqual([
-      { source: "forwarder", link: "key" },
-      { source: "statement", link: "window" },
+      { source: "forwarder", link: "window" },
+      { source: "statement", link: "key" },
     ]);
   });
 
@@ -270,8 +271,8 @@ describe("issue 31: the order's page lists every witness; the owner splits a lin
     await p.wallet.runDueWork(); // the read model the page starts from
     const detail = (await getDepositDetail(env, "demo", p.order.code))!;
     expect(detail.witnesses.map((w) => [w.source, w.witnessId, w.link, w.raw])).toEqual([
-      ["forwarder", "FTSPLITA", "key", "sms A"],
-      ["statement", "FTSPLITB", "window", "row B"],
+      ["statement", "FTSPLITB", "key", "row B"],
+      ["forwarder", "FTSPLITA", "window", "sms A"],
     ]);
     // the cashier cannot split (the route is the owner's)
     const username = `csplit${Date.now() % 100000}`;
@@ -301,7 +302,7 @@ describe("issue 31: the order's page lists every witness; the owner splits a lin
     const twins = await twinsOfPayment(env.DB, "demo", (await getUnmatched(env.DB, "demo", queued!.id))!);
     expect(twins).toMatchObject([{ kind: "applied", orderCode: p.order.code, source: "forwarder", witnessId: "FTSPLITA", sameSource: false }]);
     const audit = await env.DB.prepare(`SELECT after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'bank-transaction.split' AND target = ?1`)
-      .bind(`${CHANNEL}:FTSPLITA`)
+      .bind(`${CHANNEL}:FTSPLITB`)
       .first<{ after_json: string }>();
     expect(JSON.parse(audit!.after_json)).toMatchObject({ source: "statement", id: "FTSPLITB", reason: "two transfers on the statement" });
   });

@@ -296,10 +296,17 @@ describe("staff: the open-deposits page", () => {
     expect((await openDepositsQueue(env, "demo")).items.find((i) => i.code === q.order.code)).toBeTruthy();
   });
 
-  it("money that came after the order's life, by the bank's time, is not credited: sent to the payments queue, said so", async () => {
+  it("money that came after the order's life, by the bank's time, is not credited: said so first; recorded once the cashier confirms, it goes to the payments queue", async () => {
     const p = await openOwnOrder("70000");
     await ageOrder(p.wallet, "demo", p.order.code, 3600_000);
-    const html = await landing(await markPaid({ orderCode: p.order.code, bankTransactionId: `FTLATE${Date.now()}`, bankTime: local(Date.now() - 60_000) }));
+    const fields = { orderCode: p.order.code, bankTransactionId: `FTLATE${Date.now()}`, bankTime: local(Date.now() - 60_000) };
+    const outside = await markPaid(fields);
+    expect(outside.status).toBe(409);
+    const row = rowOf(await shownOf(outside), p.order.code);
+    expect(row).toContain(lo.openDeposits.errors.BANK_TIME_OUTSIDE_ORDER.split("(")[0]!.trim());
+    expect(row).toContain(lo.openDeposits.recordOutside);
+    expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM bank_witnesses WHERE witness_id = ?1`).bind(fields.bankTransactionId).first("n")).toBe(0);
+    const html = await landing(await markPaid({ ...fields, outsideLife: "confirm" }));
     expect(html).toContain(lo.openDeposits.errors.LATE.replace("{{code}}", p.order.code));
     expect((await p.wallet.getDeposit(p.order.code))!.status).not.toBe("SUCCESS");
   });

@@ -49,6 +49,10 @@ export type AlertFacts = {
   };
   "payment.unmatched": { id: string; reason: string; amountLak: string | null; reference: string | null; channelCode: string | null; receivedAt: string };
   "payment.held": { id: string; amountLak: string; channelCode: string; receivedAt: string };
+  /** one bank transfer that two credits paid (decision 068): the owner settles the surplus */
+  "payment.twice": { channelCode: string; transferId: string; amountLak: string; codes: string[] };
+  /** a report that shared a credited transfer turned out to be a second payment: it waits in the queue */
+  "payment.uncovered": { channelCode: string; transferId: string; amountLak: string; bankTime: string };
   "deposits.waiting": { count: number; oldestMinutes: number };
   "provider.failing": { provider: string; timeouts: number; errors: number };
   "provider.recovered": { provider: string; since: string };
@@ -66,6 +70,8 @@ export const ALERT_KIND_TOPIC: Record<AlertKind, AlertTopic | null> = {
   "summary.daily": "summary",
   "payment.unmatched": "payments",
   "payment.held": "payments",
+  "payment.twice": "payments",
+  "payment.uncovered": "payments",
   "deposits.waiting": "providers",
   "provider.failing": "providers",
   "provider.recovered": "providers",
@@ -98,6 +104,8 @@ type Texts = {
   more: (count: number) => string;
   unmatched: string;
   held: string;
+  twice: string;
+  uncovered: string;
   depositsWaiting: (count: number, minutes: number) => string;
   providerFailing: (provider: string, timeouts: number, errors: number) => string;
   providerRecovered: (provider: string, minutes: number) => string;
@@ -123,6 +131,8 @@ const TEXTS: Record<Language, Texts> = {
     more: (n) => `… ແລະ ອີກ ${n}`,
     unmatched: "❓ ການຊຳລະທີ່ບໍ່ກົງກັບຄຳສັ່ງ",
     held: "✋ ເງິນເຂົ້າເກີນຂີດຈຳກັດອັດຕະໂນມັດ: ລໍຖ້າພະນັກງານຢືນຢັນ",
+    twice: "‼️ ການໂອນດຽວຖືກເຕີມເຄຣດິດສອງເທື່ອ: ເຈົ້າຂອງຕ້ອງແກ້ໄຂ",
+    uncovered: "⚠️ ພົບການຈ່າຍຄັ້ງທີສອງທີ່ບໍ່ໄດ້ເຕີມເຄຣດິດ: ລໍຖ້າໃນລາຍການຊຳລະ",
     depositsWaiting: (n, m) => `⏳ ${n} ການຝາກຈ່າຍແລ້ວ ລໍຖ້າຜູ້ໃຫ້ບໍລິການ (ດົນສຸດ ${m} ນາທີ)`,
     providerFailing: (p, t, e) => `⚠️ ${p} ຂັດຂ້ອງ: ໝົດເວລາ ${t} · ຜິດພາດ ${e} ໃນ 15 ນາທີ`,
     providerRecovered: (p, m) => `✅ ${p} ກັບມາເຮັດວຽກແລ້ວ (ຂັດຂ້ອງ ${m} ນາທີ)`,
@@ -150,6 +160,8 @@ const TEXTS: Record<Language, Texts> = {
     more: (n) => `… 另有 ${n} 条`,
     unmatched: "❓ 未匹配订单的付款",
     held: "✋ 超过自动上限的入账：等待员工确认",
+    twice: "‼️ 同一笔转账被入账两次：需店主处理",
+    uncovered: "⚠️ 发现未入账的第二笔付款：已在付款队列等待",
     depositsWaiting: (n, m) => `⏳ ${n} 笔已付款存款等待游戏商（最长 ${m} 分钟）`,
     providerFailing: (p, t, e) => `⚠️ ${p} 故障：15 分钟内超时 ${t} · 错误 ${e}`,
     providerRecovered: (p, m) => `✅ ${p} 已恢复（故障 ${m} 分钟）`,
@@ -177,6 +189,8 @@ const TEXTS: Record<Language, Texts> = {
     more: (n) => `… và ${n} nữa`,
     unmatched: "❓ Thanh toán không khớp lệnh nào",
     held: "✋ Tiền vào vượt hạn mức tự động: chờ nhân viên xác nhận",
+    twice: "‼️ Một giao dịch được cộng điểm hai lần: chủ cần xử lý",
+    uncovered: "⚠️ Phát hiện khoản thanh toán thứ hai chưa cộng điểm: đang chờ trong hàng thanh toán",
     depositsWaiting: (n, m) => `⏳ ${n} lệnh nạp đã trả đang chờ nhà cung cấp (lâu nhất ${m} phút)`,
     providerFailing: (p, t, e) => `⚠️ ${p} gặp sự cố: hết giờ ${t} · lỗi ${e} trong 15 phút`,
     providerRecovered: (p, m) => `✅ ${p} đã hoạt động lại (sự cố ${m} phút)`,
@@ -198,6 +212,8 @@ function alertLink(kind: AlertKind, facts: AlertFacts[AlertKind], origin: string
   if (kind === "staff.new-device" || kind === "api-token.changed") return `${origin}/admin/audit`;
   if (kind === "payment.unmatched") return `${origin}/admin/payments`;
   if (kind === "payment.held") return `${origin}/admin/forwarder`;
+  if (kind === "payment.twice") return `${origin}/admin/reconciliation`;
+  if (kind === "payment.uncovered") return `${origin}/admin/payments`;
   if (kind === "deposits.waiting") return `${origin}/admin/deposits?status=PAID`;
   if (kind === "forwarder.silent") return `${origin}/admin/forwarder`;
   if (kind === "summary.daily" || kind === "provider.failing" || kind === "provider.recovered") return `${origin}/admin`;
@@ -249,6 +265,16 @@ export function alertText(event: AlertEvent, language: Language, origin: string,
     case "payment.held": {
       const f = event.facts as AlertFacts["payment.held"];
       lines.push(t.held, `${formatMoney(f.amountLak, "LAK")} · ${f.channelCode}`);
+      break;
+    }
+    case "payment.twice": {
+      const f = event.facts as AlertFacts["payment.twice"];
+      lines.push(t.twice, `${formatMoney(f.amountLak, "LAK")} · ${f.channelCode}`, f.codes.join(" + "));
+      break;
+    }
+    case "payment.uncovered": {
+      const f = event.facts as AlertFacts["payment.uncovered"];
+      lines.push(t.uncovered, `${formatMoney(f.amountLak, "LAK")} · ${f.channelCode} · ${f.transferId}`);
       break;
     }
     case "deposits.waiting": {

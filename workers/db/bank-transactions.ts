@@ -32,6 +32,7 @@ export type WitnessedTransfer = BankTransactionRecord & { sources: WitnessSource
 
 export type BankWitness = {
   channelCode: string;
+  direction: BankDirection;
   source: WitnessSource;
   witnessId: string;
   transferId: string;
@@ -64,6 +65,7 @@ type Row = {
 
 type WitnessRow = {
   channel_code: string;
+  direction: BankDirection;
   source: WitnessSource;
   witness_id: string;
   transfer_id: string;
@@ -99,6 +101,7 @@ function toRecord(r: Row): BankTransactionRecord {
 function toWitness(r: WitnessRow): BankWitness {
   return {
     channelCode: r.channel_code,
+    direction: r.direction,
     source: r.source,
     witnessId: r.witness_id,
     transferId: r.transfer_id,
@@ -158,121 +161,12 @@ export async function findTransferByWitnessId(
   return row ? { transfer: { ...toRecord(row), sources: sourcesOf(row.sources), orderLife: lifeOf(row) }, sameSource: row.same_source === 1 } : null;
 }
 
-export type CandidateQuery = { channelCode: string; direction: BankDirection; amount: string; from: number; to: number; namedOrders: readonly string[] };
-
 /** The order's life of a transfer (reservation created..expires), for the order rule. */
 const ORDER_LIFE = `(SELECT r.created_at FROM pay_amount_reservations r WHERE r.agency_id = t.agency_id AND r.order_code = t.order_code) AS order_created_at,
               (SELECT r.expires_at FROM pay_amount_reservations r WHERE r.agency_id = t.agency_id AND r.order_code = t.order_code) AS order_expires_at`;
 type LifeRow = { order_created_at: number | null; order_expires_at: number | null };
 const lifeOf = (r: LifeRow) =>
   r.order_created_at !== null && r.order_expires_at !== null ? { createdAt: r.order_created_at, expiresAt: r.order_expires_at } : null;
-
-/**
- * Transfers a report could be a further witness of: same channel, direction and amount, with
- * a bank time in [from, to] or paying one of the orders the report names. At most 50 (a
- * window holds a handful; unique pay amounts make it one).
- */
-export async function linkCandidates(db: D1Database, agencyId: string, q: CandidateQuery): Promise<WitnessedTransfer[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT t.*, (SELECT group_concat(w.source) FROM bank_witnesses w WHERE w.agency_id = t.agency_id AND w.channel_code = t.channel_code AND w.transfer_id = t.bank_transaction_id) AS sources,
-              ${ORDER_LIFE}
-         FROM bank_transactions t
-        WHERE t.agency_id = ?1 AND t.channel_code = ?2 AND t.direction = ?3 AND t.amount = ?4
-          AND (t.bank_time BETWEEN ?5 AND ?6 OR t.order_code IN (SELECT value FROM json_each(?7)))
-        ORDER BY ABS(t.bank_time - (?5 + ?6) / 2)
-        LIMIT 50`,
-    )
-    .bind(agencyId, q.channelCode, q.direction, q.amount, q.from, q.to, JSON.stringify(q.namedOrders))
-    .all<Row & LifeRow & { sources: string | null }>();
-  return results.map(asCandidate);
-}
-
-/** The order rule counts only an order the transfer paid (APPLIED, or PENDING in the wallet), not one it was late for. */
-function asCandidate(r: Row & LifeRow & { sources: string | null }): WitnessedTransfer {
-  const paid = r.outcome === "APPLIED" || r.outcome === "PENDING";
-  return { ...toRecord(r), orderCode: paid ? r.order_code : null, sources: sourcesOf(r.sources), orderLife: paid ? lifeOf(r) : null };
-}
-
-/** A witness as recorded (the split fields are written only by a split). */
-export type WitnessInput = Omit<BankWitness, "splitBy" | "splitReason" | "splitAt">;
-
-/**
- * Records a further witness of a transfer. false: this transfer already has a witness of this
- * source (the unique index: the loser of two racing witnesses learns it here), or this source
- * reported this id before.
- */
-export async function insertWitness(db: D1Database, agencyId: string, w: WitnessInput): Promise<boolean> {
-  const result = await db
-    .prepare(
-      `INSERT OR IGNORE INTO bank_witnesses (agency_id, channel_code, source, witness_id, transfer_id, amount, bank_time, reference, raw, link, staff_username, recorded_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)`,
-    )
-    .bind(agencyId, w.channelCode, w.source, w.witnessId, w.transferId, w.amount, w.bankTime, w.reference, w.raw, w.link, w.staffUsername, w.recordedAt)
-    .run();
-  return (result.meta.changes ?? 0) > 0;
-}
-
-export type ClaimInput = Omit<BankTransactionRecord, "recordedAt"> & {
-  staffUsername: string | null;
-  recordedAt: number;
-  guard: { from: number; to: number; namedOrders: readonly string[] };
-};
-
-/**
- * Records a NEW transfer (with the order it is meant for, PENDING until the wallet applied
- * it) and its key witness, in one batch, unless a transfer it should be linked to exists by
- * then (the same rule as linkCandidates + the one-per-source rule, checked inside the INSERT,
- * so two witnesses of one transfer arriving at the same moment cannot both become transfers).
- * false: not recorded (a twin recorded this id first, or a transfer to link to appeared).
- */
-export async function claimTransfer(db: D1Database, agencyId: string, input: ClaimInput): Promise<boolean> {
-  const [claimed] = await db.batch([
-    db
-      .prepare(
-        `INSERT OR IGNORE INTO bank_transactions (agency_id, channel_code, bank_transaction_id, direction, amount, bank_time, reference, source, raw, outcome, order_code, player_id, staff_username, recorded_at)
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14
-          WHERE NOT EXISTS (SELECT 1 FROM bank_witnesses w WHERE w.agency_id = ?1 AND w.channel_code = ?2 AND w.witness_id = ?3)
-            AND NOT EXISTS (
-              SELECT 1 FROM bank_transactions t
-               WHERE t.agency_id = ?1 AND t.channel_code = ?2 AND t.direction = ?4 AND t.amount = ?5
-                 AND (t.bank_time BETWEEN ?15 AND ?16
-                      OR (t.order_code IN (SELECT value FROM json_each(?17)) AND t.outcome IN ('APPLIED', 'PENDING')
-                          AND EXISTS (SELECT 1 FROM pay_amount_reservations r WHERE r.agency_id = ?1 AND r.order_code = t.order_code
-                                         AND ?6 BETWEEN r.created_at - (?16 - ?6) AND r.expires_at + (?16 - ?6)
-                                         AND t.bank_time BETWEEN r.created_at - (?16 - ?6) AND r.expires_at + (?16 - ?6))))
-                 AND NOT EXISTS (SELECT 1 FROM bank_witnesses w WHERE w.agency_id = ?1 AND w.channel_code = ?2 AND w.transfer_id = t.bank_transaction_id AND w.source = ?8))`,
-      )
-      .bind(
-        agencyId,
-        input.channelCode,
-        input.bankTransactionId,
-        input.direction,
-        input.amount,
-        input.bankTime,
-        input.reference,
-        input.source,
-        input.raw,
-        input.outcome,
-        input.orderCode,
-        input.playerId,
-        input.staffUsername,
-        input.recordedAt,
-        input.guard.from,
-        input.guard.to,
-        JSON.stringify(input.guard.namedOrders),
-      ),
-    // the key witness, only with the transfer this batch recorded
-    db
-      .prepare(
-        `INSERT OR IGNORE INTO bank_witnesses (agency_id, channel_code, source, witness_id, transfer_id, amount, bank_time, reference, raw, link, staff_username, recorded_at)
-         SELECT agency_id, channel_code, source, bank_transaction_id, bank_transaction_id, amount, bank_time, reference, raw, 'key', staff_username, recorded_at
-           FROM bank_transactions WHERE agency_id = ?1 AND channel_code = ?2 AND bank_transaction_id = ?3 AND source = ?4 AND recorded_at = ?5`,
-      )
-      .bind(agencyId, input.channelCode, input.bankTransactionId, input.source, input.recordedAt),
-  ]);
-  return (claimed.meta.changes ?? 0) > 0;
-}
 
 /** What the wallet made of a PENDING transfer. */
 export async function settleBankTransaction(
@@ -331,6 +225,8 @@ export async function appliedTransfersNear(
     coolDown: number;
     namedOrders: readonly string[];
     exceptTransferId: string | null;
+    /** when the payment reached the queue: an order given this pay amount around then is its order, whatever bank time was typed */
+    receivedAt: number;
   },
 ): Promise<WitnessedTransfer[]> {
   const { results } = await db
@@ -342,12 +238,13 @@ export async function appliedTransfersNear(
           AND (t.bank_time BETWEEN ?4 - ?5 AND ?4 + ?5
                OR t.order_code IN (SELECT value FROM json_each(?7))
                OR EXISTS (SELECT 1 FROM pay_amount_reservations r WHERE r.agency_id = ?1 AND r.order_code = t.order_code
-                             AND ?4 BETWEEN r.created_at - ?5 AND r.expires_at + ?6))
+                             AND (?4 BETWEEN r.created_at - ?5 AND r.expires_at + ?6
+                                  OR ?9 BETWEEN r.created_at - ?6 AND MIN(r.expires_at, COALESCE(r.ended_at, r.expires_at)) + ?6)))
           AND t.bank_transaction_id IS NOT ?8
         ORDER BY ABS(t.bank_time - ?4)
         LIMIT 20`,
     )
-    .bind(agencyId, q.channelCode, q.amount, q.bankTime, q.window, q.coolDown, JSON.stringify(q.namedOrders), q.exceptTransferId)
+    .bind(agencyId, q.channelCode, q.amount, q.bankTime, q.window, q.coolDown, JSON.stringify(q.namedOrders), q.exceptTransferId, q.receivedAt)
     .all<Row & LifeRow & { sources: string | null }>();
   return results.map((r) => ({ ...toRecord(r), sources: sourcesOf(r.sources), orderLife: lifeOf(r) }));
 }
@@ -359,34 +256,6 @@ export async function witnessWindowMinutes(db: D1Database, agencyId: string, cha
     .bind(agencyId, channelCode)
     .first<{ m: number }>();
   return row?.m ?? null;
-}
-
-/**
- * Staff split a witness off its transfer (two transfers really happened): the witness becomes
- * the key of a transfer of its own, recorded with what it says and no order. One guarded
- * batch: a second press finds the witness moved and changes nothing.
- */
-export function splitWitnessStatements(
-  db: D1Database,
-  agencyId: string,
-  w: { channelCode: string; source: WitnessSource; witnessId: string; fromTransferId: string; by: string; reason: string; at: number },
-): D1PreparedStatement[] {
-  return [
-    db
-      .prepare(
-        `INSERT OR IGNORE INTO bank_transactions (agency_id, channel_code, bank_transaction_id, direction, amount, bank_time, reference, source, raw, outcome, order_code, player_id, staff_username, recorded_at)
-         SELECT w.agency_id, w.channel_code, w.witness_id, t.direction, w.amount, w.bank_time, w.reference, w.source, w.raw, CASE WHEN t.direction = 'debit' THEN 'DEBIT' ELSE 'NO_ORDER' END, NULL, NULL, ?6, ?7
-           FROM bank_witnesses w JOIN bank_transactions t ON t.agency_id = w.agency_id AND t.channel_code = w.channel_code AND t.bank_transaction_id = w.transfer_id
-          WHERE w.agency_id = ?1 AND w.channel_code = ?2 AND w.source = ?3 AND w.witness_id = ?4 AND w.transfer_id = ?5 AND w.link IN ('window', 'order')`,
-      )
-      .bind(agencyId, w.channelCode, w.source, w.witnessId, w.fromTransferId, w.by, w.at),
-    db
-      .prepare(
-        `UPDATE bank_witnesses SET transfer_id = witness_id, link = 'split', split_by = ?6, split_reason = ?7, split_at = ?8
-          WHERE agency_id = ?1 AND channel_code = ?2 AND source = ?3 AND witness_id = ?4 AND transfer_id = ?5 AND link IN ('window', 'order')`,
-      )
-      .bind(agencyId, w.channelCode, w.source, w.witnessId, w.fromTransferId, w.by, w.reason.slice(0, 500), w.at),
-  ];
 }
 
 export async function findWitness(
@@ -425,4 +294,293 @@ export function insertStatementImportStatement(
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)`,
     )
     .bind(i.id, agencyId, i.channelCode, i.fileName, i.from, i.to, i.creditRows, i.debitRows, i.importedBy, i.importedAt);
+}
+
+// ---- reports and the derivation of transfers (migration 0037, decision 068) ----
+
+/** A report as it arrived: kept once per source and id, whatever became of it. */
+export type ReportInput = {
+  channelCode: string;
+  source: WitnessSource;
+  witnessId: string;
+  direction: BankDirection;
+  amount: string;
+  bankTime: number;
+  reference: string | null;
+  raw: string | null;
+  future: boolean;
+  staffUsername: string | null;
+  recordedAt: number;
+};
+
+/** Keeps a report (a second delivery of the same source and id changes nothing). Its transfer is '' until a derivation places it. */
+export function insertReportStatement(db: D1Database, agencyId: string, r: ReportInput): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT OR IGNORE INTO bank_witnesses (agency_id, channel_code, source, witness_id, transfer_id, amount, bank_time, reference, raw, link, staff_username, recorded_at, direction, future)
+       VALUES (?1, ?2, ?3, ?4, '', ?5, ?6, ?7, ?8, 'key', ?9, ?10, ?11, ?12)`,
+    )
+    .bind(
+      agencyId,
+      r.channelCode,
+      r.source,
+      r.witnessId,
+      r.amount,
+      r.bankTime,
+      r.reference,
+      r.raw,
+      r.staffUsername,
+      r.recordedAt,
+      r.direction,
+      r.future ? 1 : 0,
+    );
+}
+
+export type ScopeKey = { channelCode: string; direction: BankDirection; amount: string };
+export type ScopeReport = BankWitness & { future: boolean };
+export type BankCredit = {
+  code: string;
+  kind: "order" | "hand";
+  channelCode: string;
+  source: WitnessSource;
+  witnessId: string;
+  playerId: string | null;
+  amount: string;
+  creditedAt: number;
+  settled: "reversed" | "loss" | null;
+  settledBy: string | null;
+  settledReason: string | null;
+  settledAt: number | null;
+};
+type CreditRow = {
+  code: string;
+  kind: "order" | "hand";
+  channel_code: string;
+  source: WitnessSource;
+  witness_id: string;
+  player_id: string | null;
+  amount: string;
+  credited_at: number;
+  settled: "reversed" | "loss" | null;
+  settled_by: string | null;
+  settled_reason: string | null;
+  settled_at: number | null;
+};
+const toCredit = (r: CreditRow): BankCredit => ({
+  code: r.code,
+  kind: r.kind,
+  channelCode: r.channel_code,
+  source: r.source,
+  witnessId: r.witness_id,
+  playerId: r.player_id,
+  amount: r.amount,
+  creditedAt: r.credited_at,
+  settled: r.settled,
+  settledBy: r.settled_by,
+  settledReason: r.settled_reason,
+  settledAt: r.settled_at,
+});
+export type ScopeTransfer = BankTransactionRecord & { credits: number; queueId: string | null };
+export type ScopeOrder = { orderCode: string; playerId: string; createdAt: number; expiresAt: number; endedAt: number | null };
+export type Scope = {
+  version: number;
+  reports: ScopeReport[];
+  credits: BankCredit[];
+  transfers: ScopeTransfer[];
+  orders: ScopeOrder[];
+  queue: { id: string; transactionId: string; status: string; kind: string }[];
+};
+
+/**
+ * Everything one derivation reads, in one round trip: the scope's version, its reports within
+ * [from, to], the credits tied to them, the transfers they are in now, the orders given this
+ * pay amount on the channel, and the payments-queue items of those reports.
+ */
+export async function loadScope(db: D1Database, agencyId: string, key: ScopeKey, from: number, to: number): Promise<Scope> {
+  const inScope = `SELECT witness_id FROM bank_witnesses WHERE agency_id = ?1 AND channel_code = ?2 AND direction = ?3 AND amount = ?4 AND bank_time BETWEEN ?5 AND ?6`;
+  const [version, reports, credits, transfers, orders, queue] = await db.batch([
+    db
+      .prepare(`SELECT version FROM bank_derivations WHERE agency_id = ?1 AND channel_code = ?2 AND direction = ?3 AND amount = ?4`)
+      .bind(agencyId, key.channelCode, key.direction, key.amount),
+    db
+      .prepare(`SELECT * FROM bank_witnesses WHERE agency_id = ?1 AND channel_code = ?2 AND direction = ?3 AND amount = ?4 AND bank_time BETWEEN ?5 AND ?6`)
+      .bind(agencyId, key.channelCode, key.direction, key.amount, from, to),
+    db
+      .prepare(`SELECT * FROM bank_credits WHERE agency_id = ?1 AND channel_code = ?2 AND amount = ?4 AND witness_id IN (${inScope})`)
+      .bind(agencyId, key.channelCode, key.direction, key.amount, from, to),
+    db
+      .prepare(
+        `SELECT * FROM bank_transactions WHERE agency_id = ?1 AND channel_code = ?2 AND bank_transaction_id IN
+           (SELECT transfer_id FROM bank_witnesses WHERE agency_id = ?1 AND channel_code = ?2 AND direction = ?3 AND amount = ?4 AND bank_time BETWEEN ?5 AND ?6)`,
+      )
+      .bind(agencyId, key.channelCode, key.direction, key.amount, from, to),
+    db
+      .prepare(
+        `SELECT order_code, player_id, created_at, expires_at, ended_at FROM pay_amount_reservations WHERE agency_id = ?1 AND channel_code = ?2 AND pay_amount = ?3`,
+      )
+      .bind(agencyId, key.channelCode, key.direction === "credit" ? key.amount : "-"),
+    db
+      .prepare(
+        `SELECT id, transaction_id, status, kind FROM unmatched_payments WHERE agency_id = ?1 AND transaction_id IN (SELECT ?1 || ':' || ?2 || ':' || witness_id FROM (${inScope}))`,
+      )
+      .bind(agencyId, key.channelCode, key.direction, key.amount, from, to),
+  ]);
+  return {
+    version: (version.results[0] as { version: number } | undefined)?.version ?? 0,
+    reports: (reports.results as (WitnessRow & { future: number })[]).map((r) => ({ ...toWitness(r), future: r.future === 1 })),
+    credits: (credits.results as CreditRow[]).map(toCredit),
+    transfers: (transfers.results as (Row & { credits: number; queue_id: string | null })[]).map((r) => ({
+      ...toRecord(r),
+      credits: r.credits,
+      queueId: r.queue_id,
+    })),
+    orders: (orders.results as { order_code: string; player_id: string; created_at: number; expires_at: number; ended_at: number | null }[]).map((r) => ({
+      orderCode: r.order_code,
+      playerId: r.player_id,
+      createdAt: r.created_at,
+      expiresAt: r.expires_at,
+      endedAt: r.ended_at,
+    })),
+    queue: (queue.results as { id: string; transaction_id: string; status: string; kind: string }[]).map((r) => ({
+      id: r.id,
+      transactionId: r.transaction_id,
+      status: r.status,
+      kind: r.kind,
+    })),
+  };
+}
+
+/** The guard of a derivation's write: the scope's version moves on only from the version read (else the CHECK fails the batch). */
+export function bumpScopeStatement(db: D1Database, agencyId: string, key: ScopeKey, expected: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO bank_derivations (agency_id, channel_code, direction, amount, version) VALUES (?1, ?2, ?3, ?4, CASE WHEN ?5 = 0 THEN 1 ELSE 0 END)
+       ON CONFLICT (agency_id, channel_code, direction, amount) DO UPDATE SET version = CASE WHEN version = ?5 THEN version + 1 ELSE -1 END`,
+    )
+    .bind(agencyId, key.channelCode, key.direction, key.amount, expected);
+}
+
+/** Places a report in its derived transfer. */
+export function placeReportStatement(
+  db: D1Database,
+  agencyId: string,
+  channelCode: string,
+  source: WitnessSource,
+  witnessId: string,
+  transferId: string,
+  link: string,
+) {
+  return db
+    .prepare(`UPDATE bank_witnesses SET transfer_id = ?5, link = ?6 WHERE agency_id = ?1 AND channel_code = ?2 AND source = ?3 AND witness_id = ?4`)
+    .bind(agencyId, channelCode, source, witnessId, transferId, link);
+}
+
+export function deleteTransferStatement(db: D1Database, agencyId: string, channelCode: string, transferId: string): D1PreparedStatement {
+  return db
+    .prepare(`DELETE FROM bank_transactions WHERE agency_id = ?1 AND channel_code = ?2 AND bank_transaction_id = ?3`)
+    .bind(agencyId, channelCode, transferId);
+}
+
+export type TransferRow = Omit<BankTransactionRecord, "recordedAt"> & {
+  staffUsername: string | null;
+  recordedAt: number;
+  credits: number;
+  queueId: string | null;
+};
+
+/** Writes a derived transfer (its key report's facts, what became of it). */
+export function upsertTransferStatement(db: D1Database, agencyId: string, t: TransferRow): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO bank_transactions (agency_id, channel_code, bank_transaction_id, direction, amount, bank_time, reference, source, raw, outcome, order_code, player_id, staff_username, recorded_at, credits, queue_id)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+       ON CONFLICT (agency_id, channel_code, bank_transaction_id) DO UPDATE SET direction = ?4, amount = ?5, bank_time = ?6, reference = ?7, source = ?8, raw = ?9,
+         outcome = ?10, order_code = ?11, player_id = ?12, staff_username = ?13, credits = ?15, queue_id = ?16`,
+    )
+    .bind(
+      agencyId,
+      t.channelCode,
+      t.bankTransactionId,
+      t.direction,
+      t.amount,
+      t.bankTime,
+      t.reference,
+      t.source,
+      t.raw,
+      t.outcome,
+      t.orderCode,
+      t.playerId,
+      t.staffUsername,
+      t.recordedAt,
+      t.credits,
+      t.queueId,
+    );
+}
+
+/** Records a credit a report's transfer caused (false: that order or manual order already has its credit). */
+export async function insertBankCredit(
+  db: D1Database,
+  agencyId: string,
+  c: Omit<BankCredit, "settled" | "settledBy" | "settledReason" | "settledAt">,
+): Promise<boolean> {
+  const result = await db
+    .prepare(
+      `INSERT OR IGNORE INTO bank_credits (agency_id, code, kind, channel_code, source, witness_id, player_id, amount, credited_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
+    )
+    .bind(agencyId, c.code, c.kind, c.channelCode, c.source, c.witnessId, c.playerId, c.amount, c.creditedAt)
+    .run();
+  return (result.meta.changes ?? 0) > 0;
+}
+
+/** The credits of a transfer's reports (the order page, the owner's settlement). */
+export async function creditsOfTransfer(db: D1Database, agencyId: string, channelCode: string, transferId: string): Promise<BankCredit[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT c.* FROM bank_credits c JOIN bank_witnesses w ON w.agency_id = c.agency_id AND w.channel_code = c.channel_code AND w.source = c.source AND w.witness_id = c.witness_id
+        WHERE c.agency_id = ?1 AND c.channel_code = ?2 AND w.transfer_id = ?3 ORDER BY c.credited_at, c.code`,
+    )
+    .bind(agencyId, channelCode, transferId)
+    .all<CreditRow>();
+  return results.map(toCredit);
+}
+
+export async function findBankCredit(db: D1Database, agencyId: string, code: string): Promise<BankCredit | null> {
+  const row = await db.prepare(`SELECT * FROM bank_credits WHERE agency_id = ?1 AND code = ?2`).bind(agencyId, code).first<CreditRow>();
+  return row ? toCredit(row) : null;
+}
+
+/** The owner settles a surplus credit once: reversed at the provider, or a recorded loss. */
+export function settleBankCreditStatement(
+  db: D1Database,
+  agencyId: string,
+  s: { code: string; settled: "reversed" | "loss"; by: string; reason: string; at: number },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE bank_credits SET settled = ?3, settled_by = ?4, settled_reason = ?5, settled_at = ?6 WHERE agency_id = ?1 AND code = ?2 AND settled IS NULL`,
+    )
+    .bind(agencyId, s.code, s.settled, s.by, s.reason, s.at);
+}
+
+/** Marks a report split off by the owner: from now on it is tied to others by its id only. */
+export function splitReportStatement(
+  db: D1Database,
+  agencyId: string,
+  w: { channelCode: string; source: WitnessSource; witnessId: string; by: string; reason: string; at: number },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE bank_witnesses SET split_by = ?5, split_reason = ?6, split_at = ?7
+        WHERE agency_id = ?1 AND channel_code = ?2 AND source = ?3 AND witness_id = ?4 AND split_at IS NULL`,
+    )
+    .bind(agencyId, w.channelCode, w.source, w.witnessId, w.by, w.reason.slice(0, 500), w.at);
+}
+
+/** Reports kept but never placed in a transfer (their request died before the derivation): the cron derives them. */
+export async function unplacedReports(db: D1Database, limit: number): Promise<(ScopeKey & { agencyId: string; bankTime: number })[]> {
+  const { results } = await db
+    .prepare(`SELECT agency_id, channel_code, direction, amount, bank_time FROM bank_witnesses WHERE transfer_id = '' AND recorded_at < ?1 LIMIT ?2`)
+    .bind(Date.now() - 60_000, limit)
+    .all<{ agency_id: string; channel_code: string; direction: BankDirection; amount: string; bank_time: number }>();
+  return results.map((r) => ({ agencyId: r.agency_id, channelCode: r.channel_code, direction: r.direction, amount: r.amount, bankTime: r.bank_time }));
 }

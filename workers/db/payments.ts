@@ -532,6 +532,27 @@ export function markUnmatchedRefundedStatement(
     .bind(refund.note, refund.staffUsername, refund.resolvedAt, refund.id, refund.agencyId);
 }
 
+/**
+ * A queue item its transfer no longer needs (the derivation found the transfer credited, or
+ * another item speaking for it): deleted while still OPEN only; the report behind it is kept.
+ */
+export function deleteOpenUnmatchedStatement(db: D1Database, agencyId: string, id: string): D1PreparedStatement {
+  return db.prepare(`DELETE FROM unmatched_payments WHERE agency_id = ?1 AND id = ?2 AND status = 'OPEN'`).bind(agencyId, id);
+}
+
+/** A queued own-account payment staff credited to the order its pay amount belongs to (no MANUAL order: the order itself was paid). */
+export function markUnmatchedCreditedToOrderStatement(
+  db: D1Database,
+  c: { id: string; agencyId: string; playerId: string; orderCode: string; staffUsername: string | null; note: string | null; resolvedAt: string },
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE unmatched_payments SET status = 'CREDITED', resolved_player_id = ?3, note = COALESCE(?6, 'order ' || ?4), resolved_by = ?5, resolved_at = ?7
+        WHERE id = ?1 AND agency_id = ?2 AND status = 'OPEN'`,
+    )
+    .bind(c.id, c.agencyId, c.playerId, c.orderCode, c.staffUsername, c.note, c.resolvedAt);
+}
+
 // ---- gateway transactions applied (migration 0004)
 
 export function recordGatewayEventStatement(db: D1Database, transactionId: string, code: string): D1PreparedStatement {

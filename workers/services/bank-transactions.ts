@@ -1,34 +1,50 @@
+import { DEFAULT_WITNESS_WINDOW_MINUTES, orderCodeCandidates, windowMs } from "../core/bank-witness";
+import { deriveTransfers, isFutureDated, refKey, type DerivedTransfer, type ReportFact } from "../core/bank-transfers";
 import { canonicalLak } from "../core/money";
-import { paidInTime, paidLate } from "../core/pay-amount";
+import { paidInTime, paidLate, PAY_AMOUNT_COOL_DOWN_MS } from "../core/pay-amount";
 import { sha256Hex } from "../core/tokens";
 import { recordAudit, type AuditActor } from "../db/audit";
-import { DEFAULT_WITNESS_WINDOW_MINUTES, orderCodeCandidates, pickTransfer, windowMs, type Report } from "../core/bank-witness";
 import {
-  claimTransfer,
-  findTransferByWitnessId,
-  insertWitness,
-  linkCandidates,
-  settleBankTransaction,
+  bumpScopeStatement,
+  deleteTransferStatement,
+  insertBankCredit,
+  insertReportStatement,
+  loadScope,
+  placeReportStatement,
+  upsertTransferStatement,
   witnessWindowMinutes,
   type BankDirection,
   type BankTransactionOutcomeKind,
-  type BankTransactionRecord,
   type BankWitness,
-  type WitnessLink,
+  type Scope,
+  type ScopeKey,
+  type ScopeOrder,
+  type ScopeReport,
+  type TransferRow,
 } from "../db/bank-transactions";
-
-export type { BankWitness };
-import { endPayAmountReservation, findPayAmountReservation, reservationsWithPayAmount, type PayAmountReservation } from "../db/pay-amounts";
-import { insertBankUnmatchedPayment, listChannelKinds } from "../db/payments";
+import { endPayAmountReservation, findPayAmountReservation } from "../db/pay-amounts";
+import { deleteOpenUnmatchedStatement, insertBankUnmatchedPayment, listChannelKinds } from "../db/payments";
 import { findPlayer } from "../db/players";
+import { raiseAlert } from "./alerts";
 import { walletOf } from "./wallet";
 
+export type { BankWitness };
+
 /**
- * The one matcher of own-account channels (decision 016): a bank transaction reported by staff
- * ("mark paid"), a statement import or a notification forwarder is matched to the one order
- * whose unique pay amount it carries, paid (by the BANK's time) within that order's life, and
- * whose code it names when it names one; it is applied at most once (agency + channel + the
- * bank's transaction id), and what cannot be applied goes to the unmatched-payments queue.
+ * The one way bank reports come in on own-account channels (decision 068, superseding 046): a
+ * report from staff ("mark paid"), a statement row or a forwarded message is KEPT as it arrived,
+ * then the transfers of its channel, direction and amount are derived again from every report
+ * (workers/core/bank-transfers.ts), and credits follow the derived transfers:
+ *  - a transfer with no credit is matched to the one order whose unique pay amount it carries,
+ *    paid (by the bank's time) within that order's life, and applied through that player's
+ *    wallet; what cannot be applied waits in the payments queue (one item per transfer);
+ *  - a transfer with a credit is done; a queue item it no longer needs goes (audited);
+ *  - a transfer with two unsettled credits was credited twice, and a transfer that lost the
+ *    credit its reports had (a statement uncovered a second payment) is queued: both are
+ *    alerted to staff at once and keep the day from closing until the owner settles them.
+ * One arrival (one report, or one whole statement import) is one derivation per amount it
+ * touched; a derivation writes only if nobody derived the same scope since it read, else it
+ * reads again.
  */
 
 export type BankTransactionSource = "staff" | "statement" | "forwarder";
@@ -47,39 +63,431 @@ export type BankTransactionOutcome =
   | { kind: "unmatched"; reason: "NO_ORDER" | "AMBIGUOUS" | "LATE" };
 
 type UnmatchedReason = "NO_ORDER" | "AMBIGUOUS" | "LATE";
-/** What the recorded facts say before the wallet is asked: the order meant (in time, or late), or none. */
-type Decision = { kind: "order"; order: PayAmountReservation; late: boolean } | { kind: "none"; reason: UnmatchedReason };
+type Decision = { kind: "order"; order: ScopeOrder; late: boolean } | { kind: "none"; reason: UnmatchedReason };
 
-async function isOwnAccountChannel(db: D1Database, agencyId: string, channelCode: string): Promise<boolean> {
-  return (await listChannelKinds(db, agencyId)).some((c) => c.code === channelCode && c.gateway === "own_account");
+/** How far around the reports that arrived a derivation reads: the longest link (a day's window, an order's life and cool-down). */
+const SCOPE_REACH_MS = 24 * 3600_000 + PAY_AMOUNT_COOL_DOWN_MS;
+/** A derivation that lost its scope to another reads again; and acting on what it derived (a credit) derives once more. */
+const DERIVE_PASSES = 8;
+
+async function ownAccountChannels(db: D1Database, agencyId: string): Promise<Set<string>> {
+  return new Set((await listChannelKinds(db, agencyId)).filter((c) => c.gateway === "own_account").map((c) => c.code));
+}
+
+export async function windowOf(db: D1Database, agencyId: string, channelCode: string): Promise<number> {
+  return windowMs((await witnessWindowMinutes(db, agencyId, channelCode)) ?? DEFAULT_WITNESS_WINDOW_MINUTES);
 }
 
 /**
- * The match rule. Candidates: the channel's reservations of exactly this pay amount whose
- * life (created..expires, with the clock grace) holds the bank's time. A reference naming one
- * of our orders of this channel decides between them: that order if it is a candidate; if the
- * amount points at another order, AMBIGUOUS. Without a usable reference: one candidate is the
- * order, several are AMBIGUOUS, none is LATE when an order of that amount ended before the
- * bank's time but within its cool-down, else NO_ORDER.
+ * The match rule, over the orders given this pay amount. A text naming one of them decides:
+ * that order if paid in its life (or late, in its cool-down). Else one order whose life holds
+ * the bank's time is the order, several are AMBIGUOUS, none is LATE when an order of that amount
+ * ended before the bank's time but within its cool-down, else NO_ORDER. A named order of
+ * another amount makes an in-time candidate AMBIGUOUS (the text and the amount disagree).
  */
-async function decide(db: D1Database, agencyId: string, input: BankTransactionInput, amount: string | null): Promise<Decision> {
-  if (!amount || !Number.isFinite(input.bankTime)) return { kind: "none", reason: "NO_ORDER" };
-  const sameAmount = await reservationsWithPayAmount(db, agencyId, input.channelCode, amount);
-  const inTime = sameAmount.filter((r) => paidInTime(input.bankTime, r));
-  const reference = input.reference?.trim().toUpperCase() || null;
-  const named = reference ? await findPayAmountReservation(db, agencyId, reference) : null;
-  if (named && named.channelCode === input.channelCode) {
-    if (named.payAmount === amount) {
-      if (paidInTime(input.bankTime, named)) return { kind: "order", order: named, late: false };
-      if (paidLate(input.bankTime, named)) return { kind: "order", order: named, late: true };
-      return { kind: "none", reason: "NO_ORDER" };
-    }
-    return { kind: "none", reason: inTime.length > 0 ? "AMBIGUOUS" : "NO_ORDER" };
+function decide(orders: readonly ScopeOrder[], bankTime: number | null, named: readonly string[], namesOtherAmount: boolean): Decision {
+  if (bankTime === null) return { kind: "none", reason: "NO_ORDER" };
+  const inTime = orders.filter((o) => paidInTime(bankTime, o));
+  const namedOrder = orders.find((o) => named.includes(o.orderCode));
+  if (namedOrder) {
+    if (paidInTime(bankTime, namedOrder)) return { kind: "order", order: namedOrder, late: false };
+    if (paidLate(bankTime, namedOrder)) return { kind: "order", order: namedOrder, late: true };
+    return { kind: "none", reason: "NO_ORDER" };
   }
-  if (inTime.length === 1) return { kind: "order", order: inTime[0], late: false };
+  if (namesOtherAmount) return { kind: "none", reason: inTime.length > 0 ? "AMBIGUOUS" : "NO_ORDER" };
+  if (inTime.length === 1) return { kind: "order", order: inTime[0]!, late: false };
   if (inTime.length > 1) return { kind: "none", reason: "AMBIGUOUS" };
-  const late = sameAmount.find((r) => r.createdAt <= input.bankTime && paidLate(input.bankTime, r));
+  const late = [...orders].sort((a, b) => b.createdAt - a.createdAt).find((o) => o.createdAt <= bankTime && paidLate(bankTime, o));
   return late ? { kind: "order", order: late, late: true } : { kind: "none", reason: "NO_ORDER" };
+}
+
+/** The bank time a transfer is matched by: the statement's, else the forwarder's, else staff's; never a future-dated report's. */
+function matchingTime(members: readonly ScopeReport[]): number | null {
+  for (const source of ["statement", "forwarder", "staff"] as const) {
+    const r = members.find((m) => m.source === source && !m.future);
+    if (r) return r.bankTime;
+  }
+  return null;
+}
+
+/** Order codes the reports' texts name that are orders of this channel with another pay amount. */
+async function namesOrderOfOtherAmount(db: D1Database, agencyId: string, channelCode: string, named: readonly string[], scope: Scope): Promise<boolean> {
+  for (const code of named) {
+    if (scope.orders.some((o) => o.orderCode === code)) continue;
+    const order = await findPayAmountReservation(db, agencyId, code);
+    if (order && order.channelCode === channelCode) return true;
+  }
+  return false;
+}
+
+const reportOf = (r: ScopeReport, scope: Scope): ReportFact => ({
+  source: r.source,
+  id: r.witnessId,
+  bankTime: r.bankTime,
+  namedOrders: orderCodeCandidates(r.reference, r.raw),
+  future: r.future,
+  split: r.splitAt !== null,
+  creditedOrder: scope.credits.find((c) => c.kind === "order" && c.source === r.source && c.witnessId === r.witnessId && c.settled === null)?.code ?? null,
+});
+
+const walletTransactionId = (channelCode: string, witnessId: string) => `${channelCode}:${witnessId}`;
+const queueKey = (agencyId: string, channelCode: string, witnessId: string) => `${agencyId}:${channelCode}:${witnessId}`;
+
+/** What acting on a derived transfer needs. */
+type Act =
+  | { kind: "credit"; key: ScopeReport; decision: Extract<Decision, { kind: "order" }>; aliases: string[] }
+  | { kind: "queue"; key: ScopeReport; reason: UnmatchedReason; lateOrder: ScopeOrder | null; lostCredit: boolean }
+  | { kind: "unqueue"; id: string; transferId: string }
+  | { kind: "twice"; transferId: string; codes: string[]; amount: string };
+
+type Plan = { statements: D1PreparedStatement[]; acts: Act[] };
+
+/**
+ * The writes that make D1 say what the derivation derived (placements, transfer rows, their
+ * credits and queue items), and what is left to do through the wallets and the queue.
+ */
+async function planOf(
+  db: D1Database,
+  agencyId: string,
+  key: ScopeKey,
+  scope: Scope,
+  derived: DerivedTransfer[],
+  walletTried: ReadonlySet<string>,
+): Promise<Plan> {
+  const statements: D1PreparedStatement[] = [];
+  const acts: Act[] = [];
+  const byRef = new Map(scope.reports.map((r) => [refKey({ source: r.source, id: r.witnessId }), r]));
+  const previous = new Map(scope.transfers.map((t) => [t.bankTransactionId, t]));
+  const keys = new Set(derived.map((t) => t.key.id));
+  for (const old of new Set(scope.reports.map((r) => r.transferId)))
+    if (old !== "" && !keys.has(old)) statements.push(deleteTransferStatement(db, agencyId, key.channelCode, old));
+
+  for (const transfer of derived) {
+    const members = transfer.members.map((m) => byRef.get(refKey(m.ref))!);
+    const keyReport = byRef.get(refKey(transfer.key))!;
+    for (const m of transfer.members) {
+      const r = byRef.get(refKey(m.ref))!;
+      if (r.transferId !== transfer.key.id || r.link !== m.link)
+        statements.push(placeReportStatement(db, agencyId, key.channelCode, r.source, r.witnessId, transfer.key.id, m.link));
+    }
+    const isMember = (source: string, witnessId: string) =>
+      byRef.has(`${source}:${witnessId}`) && transfer.members.some((m) => m.ref.source === source && m.ref.id === witnessId);
+    const credits = scope.credits.filter((c) => c.settled === null && isMember(c.source, c.witnessId));
+    const memberQueueKeys = new Set(members.map((m) => queueKey(agencyId, key.channelCode, m.witnessId)));
+    const queue = scope.queue.filter((q) => memberQueueKeys.has(q.transactionId));
+    const resolvedQueue = queue.find((q) => q.status !== "OPEN");
+    const keyQueue = queue.find((q) => q.transactionId === queueKey(agencyId, key.channelCode, keyReport.witnessId));
+    const orderCredit = credits.find((c) => c.kind === "order") ?? null;
+    const was = members.map((m) => previous.get(m.transferId)).find((t) => t && t.credits > 0);
+    const row: TransferRow = {
+      channelCode: key.channelCode,
+      bankTransactionId: keyReport.witnessId,
+      direction: key.direction,
+      amount: keyReport.amount,
+      bankTime: keyReport.bankTime,
+      reference: keyReport.reference,
+      source: keyReport.source,
+      raw: keyReport.raw,
+      outcome: "DEBIT",
+      orderCode: orderCredit?.code ?? null,
+      playerId: orderCredit?.playerId ?? null,
+      staffUsername: keyReport.staffUsername,
+      recordedAt: Math.min(...members.map((m) => m.recordedAt)),
+      credits: credits.length,
+      queueId: null,
+    };
+    if (key.direction === "debit") {
+      statements.push(upsertTransferStatement(db, agencyId, row));
+      continue;
+    }
+    if (credits.length > 0) {
+      // credited: a queue item still open would invite a second credit
+      const kept = orderCredit ? null : (resolvedQueue ?? keyQueue ?? queue[0] ?? null);
+      for (const q of queue) if (q.status === "OPEN" && q.id !== kept?.id) acts.push({ kind: "unqueue", id: q.id, transferId: keyReport.witnessId });
+      row.outcome = orderCredit ? "APPLIED" : outcomeOfQueue(kept?.kind);
+      row.queueId = kept?.id ?? null;
+      if (credits.length > 1) acts.push({ kind: "twice", transferId: keyReport.witnessId, codes: credits.map((c) => c.code).sort(), amount: keyReport.amount });
+      statements.push(upsertTransferStatement(db, agencyId, row));
+      continue;
+    }
+    const named = [...new Set(members.flatMap((m) => orderCodeCandidates(m.reference, m.raw)))];
+    const decision = canonicalLak(key.amount)
+      ? decide(scope.orders, matchingTime(members), named, await namesOrderOfOtherAmount(db, agencyId, key.channelCode, named, scope))
+      : ({ kind: "none", reason: "NO_ORDER" } as const);
+    const settledByStaff = resolvedQueue !== undefined;
+    const kept = resolvedQueue ?? keyQueue ?? queue[0] ?? null;
+    // an order already credited by another transfer: this is a second payment, for staff
+    const orderTaken = decision.kind === "order" && scope.credits.some((c) => c.kind === "order" && c.code === decision.order.orderCode);
+    const tried = decision.kind === "order" && walletTried.has(`${keyReport.witnessId}>${decision.order.orderCode}`);
+    if (decision.kind === "order" && !settledByStaff && !orderTaken && !tried && (!kept || !decision.late)) {
+      // an order to pay: through its player's wallet (ids this transfer's reports carried before count as ours)
+      acts.push({ kind: "credit", key: keyReport, decision, aliases: members.map((m) => walletTransactionId(key.channelCode, m.witnessId)) });
+      row.outcome = "PENDING";
+      row.orderCode = decision.order.orderCode;
+      row.playerId = decision.order.playerId;
+      row.queueId = kept?.id ?? null;
+    } else {
+      const reason: UnmatchedReason = decision.kind === "order" ? (decision.late ? "LATE" : "NO_ORDER") : decision.reason;
+      for (const q of queue) if (q.status === "OPEN" && q.id !== kept?.id) acts.push({ kind: "unqueue", id: q.id, transferId: keyReport.witnessId });
+      if (!kept) acts.push({ kind: "queue", key: keyReport, reason, lateOrder: null, lostCredit: Boolean(was) });
+      row.outcome = kept ? outcomeOfQueue(kept.kind) : reason;
+      row.orderCode = decision.kind === "order" && decision.late ? decision.order.orderCode : null;
+      row.playerId = decision.kind === "order" && decision.late ? decision.order.playerId : null;
+      row.queueId = kept?.id ?? null;
+    }
+    statements.push(upsertTransferStatement(db, agencyId, row));
+  }
+  return { statements, acts };
+}
+
+/** A transfer's outcome as its queue item says (LATE_PAYMENT is the queue's word for LATE). */
+function outcomeOfQueue(kind: string | undefined): BankTransactionOutcomeKind {
+  return kind === "LATE_PAYMENT" ? "LATE" : kind === "AMBIGUOUS" ? "AMBIGUOUS" : "NO_ORDER";
+}
+
+const isStaleWrite = (error: unknown) => error instanceof Error && /CHECK constraint failed/i.test(error.message);
+
+/**
+ * Derives the transfers of one scope (channel, direction, amount) around [from, to], writes
+ * them, and acts on them (credits, queue items, alerts), until a pass finds nothing left to do.
+ * `made` collects the orders credited here (what the caller reports as "applied").
+ */
+export async function deriveScope(
+  env: Env,
+  agencyId: string,
+  key: ScopeKey,
+  span: { from: number; to: number },
+  actor: AuditActor | null,
+  made: Set<string>,
+): Promise<void> {
+  const window = await windowOf(env.DB, agencyId, key.channelCode);
+  // a wallet that refused a transfer for an order is not asked again in this arrival (its answer is queued)
+  const walletTried = new Set<string>();
+  for (let pass = 0; pass < DERIVE_PASSES; pass++) {
+    const scope = await loadScope(env.DB, agencyId, key, span.from - SCOPE_REACH_MS, span.to + SCOPE_REACH_MS);
+    const derived = deriveTransfers(
+      scope.reports.map((r) => reportOf(r, scope)),
+      scope.orders,
+      window,
+    );
+    const plan = await planOf(env.DB, agencyId, key, scope, derived, walletTried);
+    try {
+      await env.DB.batch([bumpScopeStatement(env.DB, agencyId, key, scope.version), ...plan.statements]);
+    } catch (error) {
+      if (isStaleWrite(error)) continue; // another arrival derived this scope meanwhile: read again
+      throw error;
+    }
+    if (plan.acts.length === 0) return;
+    for (const act of plan.acts) {
+      if (act.kind === "credit") walletTried.add(`${act.key.witnessId}>${act.decision.order.orderCode}`);
+      await perform(env, agencyId, key, act, actor, made);
+    }
+  }
+  throw new Error(`bank transfers of ${key.channelCode} ${key.direction} ${key.amount} did not settle after ${DERIVE_PASSES} passes`);
+}
+
+async function perform(env: Env, agencyId: string, key: ScopeKey, act: Act, actor: AuditActor | null, made: Set<string>): Promise<void> {
+  const system = actor ?? { agencyId, staffId: null, staffUsername: null };
+  if (act.kind === "unqueue") {
+    const [deleted] = await env.DB.batch([deleteOpenUnmatchedStatement(env.DB, agencyId, act.id)]);
+    if ((deleted.meta.changes ?? 0) > 0)
+      await recordAudit(env.DB, system, { action: "bank-transaction.unqueued", target: act.id, after: { transfer: `${key.channelCode}:${act.transferId}` } });
+    return;
+  }
+  if (act.kind === "twice") {
+    await raiseAlert(env, agencyId, {
+      id: `payment.twice:${key.channelCode}:${act.codes.join("+")}`,
+      kind: "payment.twice",
+      facts: { channelCode: key.channelCode, transferId: act.transferId, amountLak: act.amount, codes: act.codes },
+    });
+    return;
+  }
+  if (act.kind === "queue") {
+    await keepUnmatched(env, agencyId, inputOfReport(act.key), canonicalLak(act.key.amount), act.reason, act.lateOrder);
+    await audit(env, actor, agencyId, inputOfReport(act.key), { outcome: act.reason, lostCredit: act.lostCredit || undefined });
+    if (act.lostCredit)
+      await raiseAlert(env, agencyId, {
+        id: `payment.uncovered:${key.channelCode}:${act.key.source}:${act.key.witnessId}`,
+        kind: "payment.uncovered",
+        facts: { channelCode: key.channelCode, transferId: act.key.witnessId, amountLak: act.key.amount, bankTime: new Date(act.key.bankTime).toISOString() },
+      });
+    return;
+  }
+  // credit: the order's wallet applies a bank payment once per order
+  const order = act.decision.order;
+  const now = Date.now();
+  const result = await walletOf(env, agencyId, order.playerId).applyBankPayment(
+    order.orderCode,
+    {
+      transactionId: walletTransactionId(key.channelCode, act.key.witnessId),
+      amount: key.amount,
+      bankTime: matchingTime([act.key]) ?? act.key.bankTime,
+      aliases: act.aliases,
+    },
+    now,
+  );
+  if (result.kind === "paid" || result.kind === "duplicate") {
+    const recorded = await insertBankCredit(env.DB, agencyId, {
+      code: order.orderCode,
+      kind: "order",
+      channelCode: key.channelCode,
+      source: act.key.source,
+      witnessId: act.key.witnessId,
+      playerId: order.playerId,
+      amount: key.amount,
+      creditedAt: now,
+    });
+    await endPayAmountReservation(env.DB, agencyId, order.orderCode, now);
+    if (recorded) {
+      made.add(order.orderCode);
+      await audit(env, actor, agencyId, inputOfReport(act.key), { outcome: "APPLIED", orderCode: order.orderCode });
+    }
+    return;
+  }
+  const reason: UnmatchedReason = result.kind === "late" ? "LATE" : "NO_ORDER";
+  await keepUnmatched(
+    env,
+    agencyId,
+    inputOfReport(act.key),
+    key.amount,
+    reason,
+    reason === "LATE" ? await findPayAmountReservation(env.DB, agencyId, order.orderCode) : null,
+  );
+  await audit(env, actor, agencyId, inputOfReport(act.key), { outcome: reason, orderCode: order.orderCode, wallet: result.kind });
+}
+
+const inputOfReport = (r: ScopeReport): BankTransactionInput => ({
+  channelCode: r.channelCode,
+  bankTransactionId: r.witnessId,
+  amount: r.amount,
+  bankTime: r.bankTime,
+  reference: r.reference,
+  source: r.source,
+  raw: r.raw,
+});
+
+type Directed = BankTransactionInput & { direction: BankDirection };
+
+/**
+ * Keeps each report and derives the transfers of every amount they touched (one derivation per
+ * amount, however many reports arrived together: a statement import is one call). Answers per
+ * report: applied (its transfer credited an order now), duplicate (a report of a transfer known
+ * before, or the same report again), or unmatched (queued).
+ */
+export async function recordBankReports(env: Env, agencyId: string, inputs: readonly Directed[], actor: AuditActor | null): Promise<BankTransactionOutcome[]> {
+  const now = Date.now();
+  const own = await ownAccountChannels(env.DB, agencyId);
+  const prepared = inputs.map((input) => {
+    const witnessId = input.bankTransactionId.trim();
+    if (!witnessId || !own.has(input.channelCode)) return null;
+    const bankTime = Number.isFinite(input.bankTime) ? input.bankTime : now;
+    return {
+      channelCode: input.channelCode,
+      source: input.source,
+      witnessId,
+      direction: input.direction,
+      amount: canonicalLak(input.amount) ?? input.amount.trim().slice(0, 40),
+      bankTime,
+      reference: input.reference,
+      raw: input.raw,
+      future: isFutureDated(bankTime, now),
+      staffUsername: actor?.staffUsername ?? null,
+      recordedAt: now,
+    };
+  });
+  const kept = prepared.filter((p) => p !== null);
+  const inserted = kept.length > 0 ? await env.DB.batch(kept.map((p) => insertReportStatement(env.DB, agencyId, p))) : [];
+  const fresh = new Set(kept.filter((_, i) => (inserted[i]!.meta.changes ?? 0) > 0).map((p) => `${p.channelCode}:${p.source}:${p.witnessId}`));
+  const scopes = new Map<string, { key: ScopeKey; from: number; to: number }>();
+  for (const p of kept) {
+    if (!fresh.has(`${p.channelCode}:${p.source}:${p.witnessId}`)) continue;
+    const id = `${p.channelCode}\n${p.direction}\n${p.amount}`;
+    const s = scopes.get(id);
+    if (s) [s.from, s.to] = [Math.min(s.from, p.bankTime), Math.max(s.to, p.bankTime)];
+    else scopes.set(id, { key: { channelCode: p.channelCode, direction: p.direction, amount: p.amount }, from: p.bankTime, to: p.bankTime });
+  }
+  const made = new Set<string>();
+  for (const s of scopes.values()) await deriveScope(env, agencyId, s.key, s, actor, made);
+  return outcomesOf(env.DB, agencyId, prepared, fresh, made);
+}
+
+/** Each report's answer, read after the derivations: its transfer and what became of it. */
+async function outcomesOf(
+  db: D1Database,
+  agencyId: string,
+  prepared: ({ channelCode: string; source: string; witnessId: string } | null)[],
+  fresh: Set<string>,
+  made: Set<string>,
+): Promise<BankTransactionOutcome[]> {
+  const refs = prepared.filter((p) => p !== null).map((p) => [p.channelCode, p.source, p.witnessId]);
+  const { results } = refs.length
+    ? await db
+        .prepare(
+          `SELECT w.channel_code, w.source, w.witness_id, t.outcome, t.order_code,
+                  (SELECT COUNT(*) FROM bank_witnesses x WHERE x.agency_id = w.agency_id AND x.channel_code = w.channel_code AND x.transfer_id = w.transfer_id) AS members
+             FROM json_each(?2) j
+             JOIN bank_witnesses w ON w.agency_id = ?1 AND w.channel_code = j.value ->> 0 AND w.source = j.value ->> 1 AND w.witness_id = j.value ->> 2
+             LEFT JOIN bank_transactions t ON t.agency_id = w.agency_id AND t.channel_code = w.channel_code AND t.bank_transaction_id = w.transfer_id`,
+        )
+        .bind(agencyId, JSON.stringify(refs))
+        .all<{
+          channel_code: string;
+          source: string;
+          witness_id: string;
+          outcome: BankTransactionOutcomeKind | null;
+          order_code: string | null;
+          members: number;
+        }>()
+    : { results: [] };
+  const byRef = new Map(results.map((r) => [`${r.channel_code}:${r.source}:${r.witness_id}`, r]));
+  const answered = new Set<string>();
+  return prepared.map((p): BankTransactionOutcome => {
+    if (!p) return { kind: "unmatched", reason: "NO_ORDER" };
+    const ref = `${p.channelCode}:${p.source}:${p.witnessId}`;
+    const row = byRef.get(ref);
+    const orderCode = row?.outcome === "APPLIED" ? row.order_code : null;
+    if (!fresh.has(ref) || !row) return { kind: "duplicate", orderCode };
+    if (orderCode && made.has(orderCode) && !answered.has(orderCode)) {
+      answered.add(orderCode);
+      return { kind: "applied", orderCode };
+    }
+    if (row.outcome === "NO_ORDER" || row.outcome === "AMBIGUOUS" || row.outcome === "LATE") {
+      if (row.members === 1) return { kind: "unmatched", reason: row.outcome };
+    }
+    // a new debit of its own (recordBankDebit says "recorded")
+    if (row.outcome === "DEBIT" && row.members === 1) return { kind: "unmatched", reason: "NO_ORDER" };
+    return { kind: "duplicate", orderCode };
+  });
+}
+
+/** One report of a transfer into an own-account channel (staff, statement row, forwarded message). */
+export async function applyBankTransaction(env: Env, agencyId: string, input: BankTransactionInput, actor: AuditActor | null): Promise<BankTransactionOutcome> {
+  const [outcome] = await recordBankReports(env, agencyId, [{ ...input, direction: "credit" }], actor);
+  return outcome!;
+}
+
+/** A bank debit (a statement debit row, a forwarded debit message): kept and derived the same way, for reconciliation. Nothing is applied. */
+export async function recordBankDebit(env: Env, agencyId: string, input: BankTransactionInput, actor: AuditActor | null): Promise<"recorded" | "duplicate"> {
+  if (!canonicalLak(input.amount)) return "duplicate";
+  const [outcome] = await recordBankReports(env, agencyId, [{ ...input, direction: "debit" }], actor);
+  return outcome!.kind === "unmatched" ? "recorded" : "duplicate";
+}
+
+/** Derives again the scope of one report (after the owner acted on its transfer: a split, a hand credit, a settlement). */
+export async function deriveAround(
+  env: Env,
+  agencyId: string,
+  report: { channelCode: string; direction: BankDirection; amount: string; bankTime: number },
+  actor: AuditActor | null,
+) {
+  await deriveScope(
+    env,
+    agencyId,
+    { channelCode: report.channelCode, direction: report.direction, amount: report.amount },
+    { from: report.bankTime, to: report.bankTime },
+    actor,
+    new Set(),
+  );
 }
 
 /** Preview without writing anything (statement import shows matches before applying). */
@@ -92,263 +500,56 @@ export async function matchBankTransaction(
   | { kind: "duplicate"; orderCode?: string | null }
   | { kind: "none"; reason: "NO_ORDER" | "AMBIGUOUS" | "LATE" }
 > {
-  if (!(await isOwnAccountChannel(env.DB, agencyId, input.channelCode))) return { kind: "none", reason: "NO_ORDER" };
+  if (!(await ownAccountChannels(env.DB, agencyId)).has(input.channelCode)) return { kind: "none", reason: "NO_ORDER" };
   const amount = canonicalLak(input.amount);
-  const seen = await findTransferByWitnessId(env.DB, agencyId, input.channelCode, input.bankTransactionId.trim(), input.source);
-  if (seen) return { kind: "duplicate", orderCode: seen.transfer.orderCode };
-  if (amount) {
-    const linked = await transferToLink(env.DB, agencyId, input, amount, "credit");
-    if (linked) return { kind: "duplicate", orderCode: linked.transfer.orderCode };
-  }
-  const decision = await decide(env.DB, agencyId, input, amount);
-  if (decision.kind === "none") return decision;
-  if (decision.late) return { kind: "none", reason: "LATE" };
-  const player = await findPlayer(env.DB, agencyId, decision.order.playerId);
-  return { kind: "match", orderCode: decision.order.orderCode, username: player?.username ?? "" };
-}
-
-/** The wallet's order key of a transfer: unique per channel within the agency (the transfer's key, never an alias). */
-function walletTransactionId(transfer: { channelCode: string; bankTransactionId: string }): string {
-  return `${transfer.channelCode}:${transfer.bankTransactionId}`;
-}
-
-/** The report as the witness rules see it. */
-function reportOf(input: BankTransactionInput, amount: string): Report {
-  return {
+  if (!amount || !Number.isFinite(input.bankTime)) return { kind: "none", reason: "NO_ORDER" };
+  const key: ScopeKey = { channelCode: input.channelCode, direction: "credit", amount };
+  const scope = await loadScope(env.DB, agencyId, key, input.bankTime - SCOPE_REACH_MS, input.bankTime + SCOPE_REACH_MS);
+  const witnessId = input.bankTransactionId.trim();
+  const known = scope.reports.find((r) => r.source === input.source && r.witnessId === witnessId);
+  const transferOf = (id: string) => scope.transfers.find((t) => t.bankTransactionId === id);
+  if (known) return { kind: "duplicate", orderCode: transferOf(known.transferId)?.orderCode ?? null };
+  // the derivation as it would be with this row: does it join a transfer known before?
+  const now = Date.now();
+  const row: ScopeReport = {
     channelCode: input.channelCode,
     source: input.source,
+    witnessId,
+    transferId: "",
     amount,
     bankTime: input.bankTime,
-    namedOrders: orderCodeCandidates(input.reference, input.raw),
-  };
-}
-
-export async function windowOf(db: D1Database, agencyId: string, channelCode: string): Promise<number> {
-  return windowMs((await witnessWindowMinutes(db, agencyId, channelCode)) ?? DEFAULT_WITNESS_WINDOW_MINUTES);
-}
-
-/** The transfer this report is a further witness of, by the window and order rules (decision 046). */
-async function transferToLink(db: D1Database, agencyId: string, input: BankTransactionInput, amount: string, direction: BankDirection) {
-  if (!Number.isFinite(input.bankTime)) return null;
-  const window = await windowOf(db, agencyId, input.channelCode);
-  const report = reportOf(input, amount);
-  const candidates = await linkCandidates(db, agencyId, {
-    channelCode: input.channelCode,
-    direction,
-    amount,
-    from: input.bankTime - window,
-    to: input.bankTime + window,
-    namedOrders: report.namedOrders,
-  });
-  const picked = pickTransfer(report, candidates, window);
-  return picked ? { ...picked, window, report } : null;
-}
-
-/** Tries to record a transfer a report names, links or creates; racing reports go round again (a handful of times at most). */
-const LINK_ATTEMPTS = 5;
-
-/**
- * Records a report of a bank transfer and applies it (idempotent, audited with `actor` when
- * staff act). The one place every witness passes through (decision 046):
- *  1. the id rule: an id some witness reported before (the key or an alias) is that transfer;
- *  2. the window and order rules: the same amount on the account within the channel's window,
- *     or a text naming the order a transfer paid, with no witness of this source yet, is a
- *     further witness of that transfer: linked, nothing applied;
- *  3. else a new transfer, matched to an order and applied through the player's wallet, or
- *     queued for staff. Its INSERT re-checks rules 1-2, so two witnesses arriving at once
- *     cannot both become transfers.
- */
-export async function applyBankTransaction(env: Env, agencyId: string, input: BankTransactionInput, actor: AuditActor | null): Promise<BankTransactionOutcome> {
-  const bankTransactionId = input.bankTransactionId.trim();
-  const tx = { ...input, bankTransactionId };
-  if (!bankTransactionId || !(await isOwnAccountChannel(env.DB, agencyId, input.channelCode))) return { kind: "unmatched", reason: "NO_ORDER" };
-  const amount = canonicalLak(input.amount);
-  for (let attempt = 0; attempt < LINK_ATTEMPTS; attempt++) {
-    const now = Date.now();
-    const known = await recordIfKnown(env, agencyId, tx, amount, "credit", actor, now);
-    if (known) return known.kind === "resume" ? resumeOrDuplicate(env, agencyId, known.transfer, actor, now) : known.outcome;
-    const decision = await decide(env.DB, agencyId, tx, amount);
-    const claimed = await claimNewTransfer(env.DB, agencyId, tx, amount, "credit", actor, now, {
-      outcome: decision.kind === "order" ? "PENDING" : decision.reason,
-      orderCode: decision.kind === "order" ? decision.order.orderCode : null,
-      playerId: decision.kind === "order" ? decision.order.playerId : null,
-    });
-    if (!claimed) continue; // a twin or a witness of the same transfer was recorded first: look again
-    if (decision.kind === "none") {
-      await keepUnmatched(env, agencyId, tx, amount, decision.reason, null);
-      await audit(env, agencyId, actor, tx, { outcome: decision.reason });
-      return { kind: "unmatched", reason: decision.reason };
-    }
-    return applyToWallet(env, agencyId, { channelCode: tx.channelCode, bankTransactionId, bankTime: tx.bankTime }, tx, decision.order, actor, now, "claimed");
-  }
-  throw new Error(`bank transaction ${input.channelCode}:${bankTransactionId} could not be recorded after ${LINK_ATTEMPTS} attempts`);
-}
-
-type Known = { kind: "done"; outcome: BankTransactionOutcome } | { kind: "resume"; transfer: BankTransactionRecord };
-
-/**
- * Rules 1 and 2: a report of a transfer already recorded. The same source and id again is a
- * duplicate (resumed when its wallet step never finished); another source's report is linked
- * as a witness of it. null: no transfer to link to (or the link was lost to a racing witness
- * of the same source: the caller looks again).
- */
-async function recordIfKnown(
-  env: Env,
-  agencyId: string,
-  tx: BankTransactionInput,
-  amount: string | null,
-  direction: BankDirection,
-  actor: AuditActor | null,
-  now: number,
-): Promise<Known | null> {
-  const byId = await findTransferByWitnessId(env.DB, agencyId, tx.channelCode, tx.bankTransactionId, tx.source);
-  if (byId) {
-    if (!byId.sameSource)
-      await insertWitness(env.DB, agencyId, witnessOf(tx, amount ?? byId.transfer.amount, byId.transfer.bankTransactionId, "id", actor, now));
-    if (byId.sameSource && byId.transfer.bankTransactionId === tx.bankTransactionId) return { kind: "resume", transfer: byId.transfer };
-    return { kind: "done", outcome: { kind: "duplicate", orderCode: byId.transfer.orderCode } };
-  }
-  if (!amount) return null;
-  const linked = await transferToLink(env.DB, agencyId, tx, amount, direction);
-  if (!linked) return null;
-  if (!(await insertWitness(env.DB, agencyId, witnessOf(tx, amount, linked.transfer.bankTransactionId, linked.rule, actor, now)))) {
-    // a witness of this source linked to it first (or this very report's twin did): look again
-    return recordIfKnown(env, agencyId, tx, amount, direction, actor, now);
-  }
-  await recordAudit(env.DB, actor ?? { agencyId, staffId: null, staffUsername: null }, {
-    action: "bank-transaction.witness",
-    target: `${tx.channelCode}:${linked.transfer.bankTransactionId}`,
-    after: {
-      source: tx.source,
-      id: tx.bankTransactionId,
-      rule: linked.rule,
-      amount,
-      bankTime: new Date(tx.bankTime).toISOString(),
-      orderCode: linked.transfer.orderCode,
-    },
-  });
-  return { kind: "done", outcome: { kind: "duplicate", orderCode: linked.transfer.orderCode } };
-}
-
-function witnessOf(tx: BankTransactionInput, amount: string, transferId: string, link: WitnessLink, actor: AuditActor | null, now: number) {
-  return {
-    channelCode: tx.channelCode,
-    source: tx.source,
-    witnessId: tx.bankTransactionId,
-    transferId,
-    amount,
-    bankTime: Number.isFinite(tx.bankTime) ? tx.bankTime : now,
-    reference: tx.reference,
-    raw: tx.raw,
-    link,
-    staffUsername: actor?.staffUsername ?? null,
+    reference: input.reference,
+    raw: input.raw,
+    link: "key",
+    staffUsername: null,
     recordedAt: now,
+    splitBy: null,
+    splitReason: null,
+    splitAt: null,
+    direction: "credit",
+    future: isFutureDated(input.bankTime, now),
   };
-}
-
-/** Rule 3: a new transfer with its key witness, unless rules 1-2 find a transfer by the time it is written. */
-async function claimNewTransfer(
-  db: D1Database,
-  agencyId: string,
-  tx: BankTransactionInput,
-  amount: string | null,
-  direction: BankDirection,
-  actor: AuditActor | null,
-  now: number,
-  what: { outcome: BankTransactionOutcomeKind; orderCode: string | null; playerId: string | null },
-): Promise<boolean> {
-  const bankTime = Number.isFinite(tx.bankTime) ? tx.bankTime : now;
-  const window = await windowOf(db, agencyId, tx.channelCode);
-  return claimTransfer(db, agencyId, {
-    channelCode: tx.channelCode,
-    bankTransactionId: tx.bankTransactionId,
-    direction,
-    amount: amount ?? tx.amount.slice(0, 40),
-    bankTime,
-    reference: tx.reference,
-    source: tx.source,
-    raw: tx.raw,
-    ...what,
-    staffUsername: actor?.staffUsername ?? null,
-    recordedAt: now,
-    // an unreadable amount links to nothing: the guard looks at an impossible window
-    guard: amount
-      ? { from: bankTime - window, to: bankTime + window, namedOrders: orderCodeCandidates(tx.reference, tx.raw) }
-      : { from: 1, to: 0, namedOrders: [] },
-  });
-}
-
-/**
- * A bank debit (a statement debit row, a forwarded debit message): kept as a transfer with its
- * witnesses by the same rules, for reconciliation against withdrawals paid. Nothing is applied.
- */
-export async function recordBankDebit(env: Env, agencyId: string, input: BankTransactionInput, actor: AuditActor | null): Promise<"recorded" | "duplicate"> {
-  const bankTransactionId = input.bankTransactionId.trim();
-  const amount = canonicalLak(input.amount);
-  if (!bankTransactionId || !amount) return "duplicate";
-  const tx = { ...input, bankTransactionId };
-  for (let attempt = 0; attempt < LINK_ATTEMPTS; attempt++) {
-    const now = Date.now();
-    if (await recordIfKnown(env, agencyId, tx, amount, "debit", actor, now)) return "duplicate";
-    if (await claimNewTransfer(env.DB, agencyId, tx, amount, "debit", actor, now, { outcome: "DEBIT", orderCode: null, playerId: null })) return "recorded";
-  }
-  throw new Error(`bank debit ${input.channelCode}:${bankTransactionId} could not be recorded after ${LINK_ATTEMPTS} attempts`);
-}
-
-/**
- * A transfer recorded before: a duplicate, unless its wallet step never finished (the request
- * died between the record and the wallet): then the wallet is asked again, which is safe (it
- * applies a transaction id once), and the one outcome is completed.
- */
-async function resumeOrDuplicate(
-  env: Env,
-  agencyId: string,
-  seen: BankTransactionRecord,
-  actor: AuditActor | null,
-  now: number,
-): Promise<BankTransactionOutcome> {
-  if (seen.outcome !== "PENDING" || !seen.orderCode || !seen.playerId) return { kind: "duplicate", orderCode: seen.orderCode };
-  const order = await findPayAmountReservation(env.DB, agencyId, seen.orderCode);
-  if (!order) return { kind: "duplicate", orderCode: seen.orderCode };
-  const input: BankTransactionInput = {
-    channelCode: seen.channelCode,
-    bankTransactionId: seen.bankTransactionId,
-    amount: seen.amount,
-    bankTime: seen.bankTime,
-    reference: seen.reference,
-    source: seen.source,
-    raw: seen.raw,
-  };
-  await applyToWallet(env, agencyId, seen, input, order, actor, now, "resumed");
-  return { kind: "duplicate", orderCode: seen.orderCode };
-}
-
-async function applyToWallet(
-  env: Env,
-  agencyId: string,
-  transfer: { channelCode: string; bankTransactionId: string; bankTime: number },
-  input: BankTransactionInput,
-  order: PayAmountReservation,
-  actor: AuditActor | null,
-  now: number,
-  how: "claimed" | "resumed",
-): Promise<BankTransactionOutcome> {
-  const result = await walletOf(env, agencyId, order.playerId).applyBankPayment(
-    order.orderCode,
-    { transactionId: walletTransactionId(transfer), amount: order.payAmount, bankTime: transfer.bankTime },
-    now,
+  const all = [...scope.reports, row];
+  const derived = deriveTransfers(
+    all.map((r) => reportOf(r, scope)),
+    scope.orders,
+    await windowOf(env.DB, agencyId, input.channelCode),
   );
-  if (result.kind === "paid" || result.kind === "duplicate") {
-    await settleBankTransaction(env.DB, agencyId, transfer.channelCode, transfer.bankTransactionId, "APPLIED");
-    await endPayAmountReservation(env.DB, agencyId, order.orderCode, now);
-    if (how === "claimed") await audit(env, agencyId, actor, input, { outcome: "APPLIED", orderCode: order.orderCode });
-    return { kind: "applied", orderCode: order.orderCode };
-  }
-  const reason: UnmatchedReason = result.kind === "late" ? "LATE" : "NO_ORDER";
-  await settleBankTransaction(env.DB, agencyId, transfer.channelCode, transfer.bankTransactionId, reason);
-  await keepUnmatched(env, agencyId, input, order.payAmount, reason, reason === "LATE" ? order : null);
-  if (how === "claimed") await audit(env, agencyId, actor, input, { outcome: reason, orderCode: order.orderCode, wallet: result.kind });
-  return { kind: "unmatched", reason };
+  const mine = derived.find((t) => t.members.some((m) => m.ref.source === input.source && m.ref.id === witnessId))!;
+  const other = mine.members.map((m) => scope.reports.find((r) => r.source === m.ref.source && r.witnessId === m.ref.id)).find((r) => r !== undefined);
+  if (other) return { kind: "duplicate", orderCode: transferOf(other.transferId)?.orderCode ?? null };
+  const named = orderCodeCandidates(input.reference, input.raw);
+  const decision = decide(
+    scope.orders,
+    row.future ? null : input.bankTime,
+    named,
+    await namesOrderOfOtherAmount(env.DB, agencyId, input.channelCode, named, scope),
+  );
+  if (decision.kind === "none") return decision;
+  if (decision.late) return { kind: "none", reason: "LATE" };
+  if (scope.credits.some((c) => c.kind === "order" && c.code === decision.order.orderCode)) return { kind: "none", reason: "NO_ORDER" };
+  const player = await findPlayer(env.DB, agencyId, decision.order.playerId);
+  return { kind: "match", orderCode: decision.order.orderCode, username: player?.username ?? "" };
 }
 
 /** Kept for staff (back office, payments): a late payment against its order (so resolving it releases the order's booking), anything else on its own. */
@@ -358,13 +559,13 @@ export async function keepUnmatched(
   input: BankTransactionInput,
   amount: string | null,
   reason: UnmatchedReason,
-  lateOrder: PayAmountReservation | null,
+  lateOrder: { orderCode: string; playerId: string } | null,
 ) {
   await insertBankUnmatchedPayment(env.DB, {
     agencyId,
     kind: reason === "LATE" ? "LATE_PAYMENT" : reason,
     reference: lateOrder ? lateOrder.orderCode : (input.reference?.trim() || input.bankTransactionId).slice(0, 60),
-    transactionKey: `${agencyId}:${input.channelCode}:${input.bankTransactionId}`,
+    transactionKey: queueKey(agencyId, input.channelCode, input.bankTransactionId),
     amount,
     orderPlayerId: lateOrder?.playerId ?? null,
     channelCode: input.channelCode,
@@ -374,7 +575,7 @@ export async function keepUnmatched(
   });
 }
 
-async function audit(env: Env, agencyId: string, actor: AuditActor | null, input: BankTransactionInput, after: Record<string, unknown>) {
+async function audit(env: Env, actor: AuditActor | null, agencyId: string, input: BankTransactionInput, after: Record<string, unknown>) {
   await recordAudit(env.DB, actor ?? { agencyId, staffId: null, staffUsername: null }, {
     action: "bank-transaction.recorded",
     target: `${input.channelCode}:${input.bankTransactionId}`,

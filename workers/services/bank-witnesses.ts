@@ -7,9 +7,9 @@
 import { orderCodeCandidates } from "../core/bank-witness";
 import { PAY_AMOUNT_COOL_DOWN_MS } from "../core/pay-amount";
 import { auditIfChanged, type AuditActor } from "../db/audit";
-import { appliedTransfersNear, findBankTransaction, findWitness, splitWitnessStatements, transfersOfOrder, witnessesOfTransfer } from "../db/bank-transactions";
+import { appliedTransfersNear, findWitness, splitReportStatement, transfersOfOrder, witnessesOfTransfer } from "../db/bank-transactions";
 import { handCreditedNear } from "../db/payments";
-import { keepUnmatched, windowOf, type BankTransactionSource } from "./bank-transactions";
+import { deriveAround, windowOf, type BankTransactionSource } from "./bank-transactions";
 
 /** Another credit of the same money a queued payment may be: what staff are shown, side by side. */
 export type PaymentTwin = {
@@ -35,12 +35,21 @@ type QueuedPayment = {
   reference: string;
   source: string | null;
   raw: string | null;
+  receivedAt: string;
 };
 
-/** The transfer key of an own-account queue item (its transaction id is `agency:channel:key`). */
-function transferKeyOf(agencyId: string, payment: QueuedPayment): string | null {
+/** The report id of an own-account queue item (its transaction id is `agency:channel:id`). */
+function reportIdOf(agencyId: string, payment: { channelCode: string | null; transactionId: string | null }): string | null {
   const prefix = `${agencyId}:${payment.channelCode}:`;
   return payment.transactionId?.startsWith(prefix) ? payment.transactionId.slice(prefix.length) : null;
+}
+
+/** The transfer a queued own-account payment's report is in now (derived: not always the report's own id). */
+async function transferKeyOf(db: D1Database, agencyId: string, payment: QueuedPayment): Promise<string | null> {
+  const id = reportIdOf(agencyId, payment);
+  if (!id || !payment.channelCode) return null;
+  const report = payment.source ? await findWitness(db, agencyId, payment.channelCode, payment.source as BankTransactionSource, id) : null;
+  return report?.transferId || id;
 }
 
 /**
@@ -52,7 +61,7 @@ function transferKeyOf(agencyId: string, payment: QueuedPayment): string | null 
 export async function twinsOfPayment(db: D1Database, agencyId: string, payment: QueuedPayment): Promise<PaymentTwin[]> {
   if (!payment.channelCode || !payment.amount || payment.bankTime === null) return [];
   const window = await windowOf(db, agencyId, payment.channelCode);
-  const key = transferKeyOf(agencyId, payment);
+  const key = await transferKeyOf(db, agencyId, payment);
   const own = key ? await witnessesOfTransfer(db, agencyId, payment.channelCode, key) : [];
   const ownSources = new Set<string>(own.length > 0 ? own.map((w) => w.source) : payment.source ? [payment.source] : []);
   const named = orderCodeCandidates(payment.reference, payment.raw, ...own.map((w) => w.raw));
@@ -65,6 +74,7 @@ export async function twinsOfPayment(db: D1Database, agencyId: string, payment: 
     coolDown: PAY_AMOUNT_COOL_DOWN_MS,
     namedOrders: named,
     exceptTransferId: key,
+    receivedAt: Date.parse(payment.receivedAt) || Date.now(),
   });
   for (const t of applied) {
     const witnesses = await witnessesOfTransfer(db, agencyId, t.channelCode, t.bankTransactionId);
@@ -90,7 +100,7 @@ export async function twinsOfPayment(db: D1Database, agencyId: string, payment: 
       kind: "hand-credited",
       orderCode: u.manualCode,
       source: (u.source ?? "staff") as BankTransactionSource,
-      witnessId: transferKeyOf(agencyId, u) ?? u.reference,
+      witnessId: reportIdOf(agencyId, u) ?? u.reference,
       bankTime: u.bankTime ?? 0,
       raw: u.raw,
       sameSource: u.source !== null && ownSources.has(u.source),
@@ -101,7 +111,7 @@ export async function twinsOfPayment(db: D1Database, agencyId: string, payment: 
 
 /** The witnesses of a queued own-account payment's transfer (none for a gateway payment). */
 export async function witnessesOfQueuedPayment(db: D1Database, agencyId: string, payment: QueuedPayment) {
-  const key = payment.channelCode ? transferKeyOf(agencyId, payment) : null;
+  const key = payment.channelCode ? await transferKeyOf(db, agencyId, payment) : null;
   return key && payment.channelCode ? witnessesOfTransfer(db, agencyId, payment.channelCode, key) : [];
 }
 
@@ -114,8 +124,9 @@ export type SplitError = "NOT_FOUND" | "NOT_LINKED" | "REASON_REQUIRED";
 
 /**
  * The owner splits a witness off the transfer it was linked to (two transfers really
- * happened): it becomes a transfer of its own with no order, queued for staff with its raw
- * text (where a hand credit is checked against the transfer it left). Once, audited.
+ * happened): from now on it is tied to others by its id only, and the transfers of its amount
+ * are derived again: it becomes a transfer of its own, queued for staff with its raw text
+ * (where a hand credit is checked against the transfer it left). Once, audited.
  */
 export async function splitWitness(
   env: Env,
@@ -127,17 +138,13 @@ export async function splitWitness(
   if (reason.length < 3) return { ok: false, error: "REASON_REQUIRED" };
   const witness = await findWitness(env.DB, actor.agencyId, input.channelCode, input.source, input.witnessId);
   if (!witness) return { ok: false, error: "NOT_FOUND" };
-  if (witness.link !== "window" && witness.link !== "order") return { ok: false, error: "NOT_LINKED" };
-  const [, moved] = await env.DB.batch([
-    ...splitWitnessStatements(env.DB, actor.agencyId, {
-      channelCode: input.channelCode,
-      source: input.source,
-      witnessId: input.witnessId,
-      fromTransferId: witness.transferId,
-      by: actor.staffUsername ?? "?",
-      reason,
-      at: now,
-    }),
+  // a report alone, or tied by the same id (firm), is not a link the owner can undo
+  const others = (await witnessesOfTransfer(env.DB, actor.agencyId, input.channelCode, witness.transferId)).filter(
+    (w) => !(w.source === witness.source && w.witnessId === witness.witnessId),
+  );
+  if (witness.splitAt !== null || others.length === 0 || others.some((w) => w.witnessId === witness.witnessId)) return { ok: false, error: "NOT_LINKED" };
+  const [moved] = await env.DB.batch([
+    splitReportStatement(env.DB, actor.agencyId, { ...input, by: actor.staffUsername ?? "?", reason, at: now }),
     auditIfChanged(env.DB, actor, {
       action: "bank-transaction.split",
       target: `${input.channelCode}:${witness.transferId}`,
@@ -146,24 +153,6 @@ export async function splitWitness(
     }),
   ]);
   if ((moved.meta.changes ?? 0) === 0) return { ok: false, error: "NOT_LINKED" };
-  const transfer = await findBankTransaction(env.DB, actor.agencyId, input.channelCode, input.witnessId);
-  if (transfer && transfer.direction === "credit") {
-    await keepUnmatched(
-      env,
-      actor.agencyId,
-      {
-        channelCode: input.channelCode,
-        bankTransactionId: input.witnessId,
-        amount: witness.amount,
-        bankTime: witness.bankTime,
-        reference: witness.reference,
-        source: input.source,
-        raw: witness.raw,
-      },
-      witness.amount,
-      "NO_ORDER",
-      null,
-    );
-  }
+  await deriveAround(env, actor.agencyId, { ...witness, direction: witness.direction }, actor);
   return { ok: true };
 }

@@ -24,7 +24,7 @@ import {
   type StatementMapping,
   type StatementRow,
 } from "../core/statement";
-import { applyBankTransaction, matchBankTransaction, recordBankDebit, type BankTransactionInput } from "./bank-transactions";
+import { matchBankTransaction, recordBankReports, type BankTransactionInput } from "./bank-transactions";
 import { insertStatementImportStatement } from "../db/bank-transactions";
 
 /**
@@ -247,37 +247,37 @@ export async function applyStatement(
   const read = mapping ? readStatement(splitCsv(stored.content), mapping) : null;
   if (!read?.ok) return { ok: false, problem: "NOT_MAPPED" };
   const summary: ApplySummary = { applied: 0, duplicate: 0, unmatched: 0, debit: 0, errors: 0 };
-  const outcomes: (RowOutcome | null)[] = [];
+  // every row kept as a report, and the transfers of each amount derived once for the whole file (decision 068)
+  const reports: (BankTransactionInput & { direction: "credit" | "debit" })[] = [];
+  const rowOf: number[] = [];
+  for (const [i, row] of read.rows.entries()) {
+    if (row.kind === "debit" && row.amount) {
+      reports.push({
+        channelCode: stored.channelCode,
+        bankTransactionId: row.transactionId ?? (await sha256Hex(row.key)),
+        amount: row.amount,
+        bankTime: row.bankTime,
+        reference: null,
+        source: "statement",
+        raw: row.raw,
+        direction: "debit",
+      });
+      rowOf.push(i);
+    } else if (row.kind === "credit") {
+      reports.push({ ...(await inputOf(stored.channelCode, row)), direction: "credit" });
+      rowOf.push(i);
+    }
+  }
+  const answers = await recordBankReports(env, actor.agencyId, reports, actor);
+  const outcomes: (RowOutcome | null)[] = read.rows.map(() => null);
+  for (const [n, answer] of answers.entries()) {
+    if (reports[n]!.direction !== "credit") continue;
+    outcomes[rowOf[n]!] = answer;
+    summary[answer.kind]++;
+  }
   for (const row of read.rows) {
-    if (row.kind === "debit") {
-      // kept for reconciliation against withdrawals paid (decision 046); nothing is applied
-      if (row.amount)
-        await recordBankDebit(
-          env,
-          actor.agencyId,
-          {
-            channelCode: stored.channelCode,
-            bankTransactionId: row.transactionId ?? (await sha256Hex(row.key)),
-            amount: row.amount,
-            bankTime: row.bankTime,
-            reference: null,
-            source: "statement",
-            raw: row.raw,
-          },
-          actor,
-        );
-      summary.debit++;
-      outcomes.push(null);
-      continue;
-    }
-    if (row.kind !== "credit") {
-      summary.errors++;
-      outcomes.push(null);
-      continue;
-    }
-    const outcome = await applyBankTransaction(env, actor.agencyId, await inputOf(stored.channelCode, row), actor);
-    summary[outcome.kind]++;
-    outcomes.push(outcome);
+    if (row.kind === "debit") summary.debit++;
+    else if (row.kind !== "credit") summary.errors++;
   }
   await saveStatementUploadResult(env.DB, actor.agencyId, uploadId, outcomes);
   // the bank-time range this import covers: a day is reconciled against a statement that covers it

@@ -124,13 +124,15 @@ function receivedLines(order: DepositOrderRow): [string, string, bigint][] {
 export function applyBankPayment(
   w: WalletContext,
   code: string,
-  payment: { transactionId: string; amount: string; bankTime: number },
+  payment: { transactionId: string; amount: string; bankTime: number; aliases?: readonly string[] },
   now: number,
 ): BankPaymentResult {
   expireStaleDeposits(w, now);
   const order = w.store.depositByCode(code);
   if (!order) return { kind: "unknown-order" };
-  if (order.gateway_txn === payment.transactionId) return { kind: "duplicate", order: toDepositOrder(order) };
+  // the same transfer under another of its reports' ids (the transfer's key changed when a statement row joined it)
+  if (order.gateway_txn !== null && (order.gateway_txn === payment.transactionId || payment.aliases?.includes(order.gateway_txn)))
+    return { kind: "duplicate", order: toDepositOrder(order) };
   const due = BigInt(order.pay_amount_minor ?? order.amount_minor);
   if (!isLakAmount(payment.amount, due)) return { kind: "amount-mismatch", order: toDepositOrder(order) };
   if (order.gateway_txn !== null || (order.status !== "OPEN" && order.status !== "CANCELED")) return { kind: "already-paid", order: toDepositOrder(order) };

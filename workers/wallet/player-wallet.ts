@@ -95,7 +95,11 @@ export class PlayerWallet extends DurableObject<Env> {
     return deposits.markPaid(this.wallet, code, payment, now);
   }
 
-  applyBankPayment(code: string, payment: { transactionId: string; amount: string; bankTime: number }, now: number): BankPaymentResult {
+  applyBankPayment(
+    code: string,
+    payment: { transactionId: string; amount: string; bankTime: number; aliases?: readonly string[] },
+    now: number,
+  ): BankPaymentResult {
     return deposits.applyBankPayment(this.wallet, code, payment, now);
   }
 

@@ -19,4 +19,9 @@ export const MarkPaidSchema = z.object({
     .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error: "admin:openDeposits.errors.BANK_TIME_INVALID" })
     .transform((v) => Date.parse(`${v.length === 16 ? `${v}:00` : v}+07:00`))
     .pipe(z.number({ error: "admin:openDeposits.errors.BANK_TIME_INVALID" }).finite({ error: "admin:openDeposits.errors.BANK_TIME_INVALID" })),
+  /** the cashier checked a bank time outside the order's life and records it anyway (it goes to the payments queue) */
+  outsideLife: z
+    .literal("confirm")
+    .optional()
+    .transform((v) => v === "confirm"),
 }) satisfies z.ZodType<MarkPaidInput>;

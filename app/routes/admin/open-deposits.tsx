@@ -21,11 +21,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return openDepositsQueue(getBindings(context), staff.agencyId);
 }
 
-type ActionData = { code: string; message: string; bankTransactionId: string; bankTime: string };
+type ActionData = { code: string; message: string; bankTransactionId: string; bankTime: string; outsideLife?: boolean };
 
 const ERROR_KEY: Record<MarkPaidError, string> = {
   TRANSACTION_ID_REQUIRED: "admin:openDeposits.errors.TRANSACTION_ID_REQUIRED",
   BANK_TIME_INVALID: "admin:openDeposits.errors.BANK_TIME_INVALID",
+  BANK_TIME_OUTSIDE_ORDER: "admin:openDeposits.errors.BANK_TIME_OUTSIDE_ORDER",
   NOT_OPEN: "admin:openDeposits.errors.NOT_OPEN",
   ALREADY_USED: "admin:openDeposits.errors.ALREADY_USED",
   LATE: "admin:openDeposits.errors.LATE",
@@ -52,7 +53,11 @@ export async function action({ request, context }: Route.ActionArgs) {
         message: translate(context, ERROR_KEY[done.error], { code: echo.code }),
       });
     }
-    return data<ActionData>({ ...echo, message: translate(context, ERROR_KEY[done.error]) }, { status: 409 });
+    const life = done.life ? { from: formatDateTime(done.life.createdAt), to: formatDateTime(done.life.expiresAt) } : {};
+    return data<ActionData>(
+      { ...echo, message: translate(context, ERROR_KEY[done.error], life), outsideLife: done.error === "BANK_TIME_OUTSIDE_ORDER" },
+      { status: 409 },
+    );
   }
   return redirectWithToast({ request, context }, "/admin/deposits/open", {
     type: "success",
@@ -161,6 +166,11 @@ function MarkPaidForm({ code, now, answer: mine }: { code: string; now: string; 
         <p className="field-error" id={`err-${code}`} role="alert" data-testid="mark-paid-error">
           {mine.message}
         </p>
+      )}
+      {mine?.outsideLife && (
+        <button type="submit" name="outsideLife" value="confirm" className="button" data-testid="mark-paid-outside">
+          {t("openDeposits.recordOutside")}
+        </button>
       )}
     </Form>
   );

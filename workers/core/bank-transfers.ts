@@ -1,0 +1,152 @@
+import { BANK_CLOCK_GRACE_MS } from "./pay-amount";
+import type { WitnessSource } from "./bank-witness";
+
+/**
+ * Transfers derived from reports (decision 068). Every report of a bank transfer (staff's "mark
+ * paid", a forwarded message, a statement row) is kept as it arrived; which reports are one
+ * transfer is derived from the whole set, never decided once by whichever came first. Pure and
+ * deterministic: the same set of reports, in any order, gives the same transfers.
+ *
+ * Evidence, strongest first:
+ * - firm: the same id (a bank id one source reported, another reported too);
+ * - order: two reports of one order during its life (widened by the window), each naming it or
+ *   having credited it (the unique pay amount says which order money is for: the match rule);
+ * - weak: the same amount within the channel's window.
+ * Two reports of one source are never one transfer (a source lists a transfer once: a second
+ * statement row is a second payment), so a statement, which lists every transfer of the period
+ * it covers, overturns weaker links: the reports linked to one transfer until then map onto
+ * its rows, nearest first. A report dated after it arrived (beyond the clock grace) is linked by
+ * its id only; a report the owner split off, likewise.
+ *
+ * The grouping is greedy over candidate links sorted by (firm first, then the gap between the
+ * bank times, then the reports' keys): the nearest evidence wins, and ties fall the same way
+ * whatever the arrival order was.
+ */
+
+export type ReportFact = {
+  source: WitnessSource;
+  id: string;
+  bankTime: number;
+  /** order codes its text names (orderCodeCandidates) */
+  namedOrders: readonly string[];
+  /** dated after it arrived, beyond the clock grace: never linked by time */
+  future: boolean;
+  /** split off by the owner: linked by its id only */
+  split: boolean;
+  /** the order this report's credit paid, when it carries one */
+  creditedOrder: string | null;
+};
+
+/** An order that was given this pay amount on this channel (its reservation). */
+export type OrderLife = { orderCode: string; createdAt: number; expiresAt: number };
+
+export type DerivedLink = "key" | "id" | "order" | "window";
+export type DerivedTransfer = { key: ReportRef; members: { ref: ReportRef; link: DerivedLink }[] };
+export type ReportRef = { source: WitnessSource; id: string };
+
+/** Statement rows key a transfer (the bank's own list), then the forwarder, then staff. */
+const SOURCE_RANK: Record<WitnessSource, number> = { statement: 0, forwarder: 1, staff: 2 };
+
+export const refKey = (r: ReportRef): string => `${r.source}:${r.id}`;
+
+/** A report dated after it arrived, beyond the clock grace the matcher allows every source. */
+export function isFutureDated(bankTime: number, receivedAt: number): boolean {
+  return bankTime > receivedAt + BANK_CLOCK_GRACE_MS;
+}
+
+/** The canonical order of reports: by bank time, then source, then id. */
+export function compareReports(a: ReportFact, b: ReportFact): number {
+  return a.bankTime - b.bankTime || SOURCE_RANK[a.source] - SOURCE_RANK[b.source] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/**
+ * The orders a report says it paid: the one its credit paid (staff bound it to that order,
+ * whatever time was typed), and those its text names, when its bank time falls within that
+ * order's life widened by the window (a payment naming the order after its life is a later
+ * payment of the same QR, not this one).
+ */
+function ordersOf(report: ReportFact, orders: readonly OrderLife[], window: number): Set<string> {
+  const out = new Set<string>();
+  if (report.creditedOrder) out.add(report.creditedOrder);
+  if (report.split || report.future) return out;
+  for (const o of orders)
+    if (report.namedOrders.includes(o.orderCode) && report.bankTime >= o.createdAt - window && report.bankTime <= o.expiresAt + window) out.add(o.orderCode);
+  return out;
+}
+
+type Edge = { a: number; b: number; firm: boolean; gap: number; link: DerivedLink };
+
+/**
+ * The transfers of one channel, direction and amount: `reports` of that amount, `orders` given
+ * that pay amount, `window` the channel's window in ms. Each report is in exactly one transfer;
+ * no transfer has two reports of one source.
+ */
+export function deriveTransfers(reports: readonly ReportFact[], orders: readonly OrderLife[], window: number): DerivedTransfer[] {
+  const list = [...reports].sort(compareReports);
+  const evidence = list.map((r) => ordersOf(r, orders, window));
+  const edges: Edge[] = [];
+  for (let i = 0; i < list.length; i++) {
+    for (let j = i + 1; j < list.length; j++) {
+      const [a, b] = [list[i]!, list[j]!];
+      if (a.source === b.source) continue;
+      const gap = Math.abs(a.bankTime - b.bankTime);
+      if (a.id === b.id) {
+        edges.push({ a: i, b: j, firm: true, gap, link: "id" });
+        continue;
+      }
+      if (a.split || b.split) continue;
+      const sameOrder = [...evidence[i]!].some((code) => evidence[j]!.has(code));
+      const byTime = !a.future && !b.future;
+      const inWindow = byTime && gap <= window;
+      if (sameOrder || inWindow) edges.push({ a: i, b: j, firm: false, gap: byTime ? gap : Number.MAX_SAFE_INTEGER, link: inWindow ? "window" : "order" });
+    }
+  }
+  edges.sort((x, y) => Number(y.firm) - Number(x.firm) || x.gap - y.gap || x.a - y.a || x.b - y.b);
+
+  // union-find over reports, each group remembering its sources
+  const parent = list.map((_, i) => i);
+  const sources = list.map((r) => new Set<WitnessSource>([r.source]));
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]!]!;
+    return i;
+  };
+  for (const e of edges) {
+    const [ra, rb] = [find(e.a), find(e.b)];
+    if (ra === rb) continue;
+    if ([...sources[ra]!].some((s) => sources[rb]!.has(s))) continue;
+    const [root, child] = ra < rb ? [ra, rb] : [rb, ra];
+    parent[child] = root;
+    for (const s of sources[child]!) sources[root]!.add(s);
+  }
+  // how a member is tied to its transfer: the strongest link it has with another member
+  const linkOf = (i: number): DerivedLink => {
+    const edge = edges.find((e) => (e.a === i || e.b === i) && find(e.a) === find(e.b));
+    return edge?.link ?? "window";
+  };
+
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < list.length; i++) {
+    const root = find(i);
+    groups.set(root, [...(groups.get(root) ?? []), i]);
+  }
+  const out: DerivedTransfer[] = [];
+  for (const members of groups.values()) {
+    const keyIndex = members.reduce((best, i) =>
+      SOURCE_RANK[list[i]!.source] < SOURCE_RANK[list[best]!.source] ||
+      (SOURCE_RANK[list[i]!.source] === SOURCE_RANK[list[best]!.source] && compareReports(list[i]!, list[best]!) < 0)
+        ? i
+        : best,
+    );
+    const ref = (i: number): ReportRef => ({ source: list[i]!.source, id: list[i]!.id });
+    out.push({
+      key: ref(keyIndex),
+      members: members.map((i) => ({ ref: ref(i), link: i === keyIndex ? "key" : linkOf(i) })),
+    });
+  }
+  return out.sort((x, y) => (refKey(x.key) < refKey(y.key) ? -1 : 1));
+}
+
+/** The partition as sorted lists of report keys (what a permutation test compares). */
+export function partitionOf(transfers: readonly DerivedTransfer[]): string[][] {
+  return transfers.map((t) => t.members.map((m) => refKey(m.ref)).sort()).sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+}
