@@ -1,3 +1,4 @@
+import { deriveUnplacedReports } from "./services/bank-transactions";
 import { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/lib/context.server";
 import { misconfiguredResponse } from "./config";
@@ -60,7 +61,7 @@ export default {
   // wrangler.toml [triggers]: every 5 minutes wallets with due work are woken even if an
   // alarm was lost, and wallets written before migration 0022 re-project their rows for the
   // reports (a no-op once done), and provider attempts older than a week are deleted
-  // (decision 049); once an hour (PROVIDER_STATS_CRON) the providers' figures
+  // (decision 049), and bank reports never placed in a transfer are derived (decision 069); once an hour (PROVIDER_STATS_CRON) the providers' figures
   // of yesterday and today are collected for the reports instead (decision 058), in bounded
   // batches: what one run could not finish goes on at the next 5-minute tick (decision 051).
   async scheduled(controller, env, ctx) {
@@ -79,6 +80,8 @@ export default {
     ctx.waitUntil(backfillReadModels(env));
     ctx.waitUntil(pruneProviderAttempts(env.DB, controller.scheduledTime));
     ctx.waitUntil(continueProviderStats(env));
+    // bank reports whose request died before their transfers were derived (decision 069)
+    ctx.waitUntil(deriveUnplacedReports(env));
   },
   // wrangler.toml [[queues.consumers]]: the staff alerts (issue 34) and their dead letters
   // (every environment names its own queues; the dead-letter one ends in "-dead").

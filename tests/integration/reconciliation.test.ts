@@ -7,9 +7,10 @@ import { createStaff, staffLogin } from "../setup/staff";
 import type { AuditActor } from "../../workers/db/audit";
 import { vientianeDate } from "../../workers/core/report-range";
 import { findAgencyByHost } from "../../workers/services/agency";
-import { applyBankTransaction } from "../../workers/services/bank-transactions";
+import { applyBankTransaction, deriveAround } from "../../workers/services/bank-transactions";
 import { markOpenDepositPaid } from "../../workers/services/open-deposits";
-import { reconciliationPage, saveReconciliationNote } from "../../workers/services/reconciliation";
+import { reconciliationPage, saveReconciliationNote, settleDoubleCredit } from "../../workers/services/reconciliation";
+import { resolveAsRefunded } from "../../workers/services/admin-payments";
 import { applyStatement, saveStatementMapping, uploadStatement, type MappingFields } from "../../workers/services/statement-import";
 import { confirmWithdraw } from "../../workers/services/withdraw";
 import { decideWithdrawal, withdrawalPage } from "../../workers/services/withdraw-review";
@@ -98,6 +99,7 @@ const seeded = {} as {
   paid: { code: string; amount: string; account: string };
   unpaid: { code: string; amount: string; account: string };
   twins: [string, string];
+  twinCredit: string;
 };
 
 beforeAll(async () => {
@@ -187,8 +189,9 @@ beforeAll(async () => {
     .first<{ transaction_id: string }>();
   seeded.noCredit = queued!.transaction_id.split(":").pop()!;
 
-  // one transfer credited twice, as rows recorded before the witness linker (migration 0030 kept each old id as a transfer
-  // of its own): the statement's transfer of the order above, and a forwarded report of it 3 minutes later, credited by hand
+  // one transfer credited twice, as rows recorded before transfers were derived from every report (decision 069): the
+  // statement's transfer of the order above, and a forwarded report of it 3 minutes later kept as a transfer of its own and
+  // credited by hand. Derived again, the two reports are one transfer with two credits.
   const first = (await env.DB.prepare(`SELECT bank_transaction_id AS id, amount, bank_time FROM bank_transactions WHERE agency_id = 'demo' AND order_code = ?1`)
     .bind(seeded.matched)
     .first<{ id: string; amount: string; bank_time: number }>())!;
@@ -204,7 +207,12 @@ beforeAll(async () => {
       `INSERT INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount, status, channel_code, source, bank_time, raw, manual_code, resolved_at)
        VALUES (?1, 'demo', 'NO_ORDER', ?2, ?3, ?4, 'CREDITED', ?5, 'forwarder', ?6, 'legacy', ?7, ?8)`,
     ).bind(`UP${now}`, twin, `demo:${CHANNEL}:${twin}`, first.amount, CHANNEL, first.bank_time + 3 * 60_000, `${twin}M`, new Date().toISOString()),
+    env.DB.prepare(
+      `INSERT INTO bank_credits (agency_id, code, kind, channel_code, source, witness_id, amount, credited_at) VALUES ('demo', ?1, 'hand', ?2, 'forwarder', ?3, ?4, ?5)`,
+    ).bind(`${twin}M`, CHANNEL, twin, first.amount, now),
   ]);
+  await deriveAround(env, "demo", { channelCode: CHANNEL, direction: "credit", amount: first.amount, bankTime: first.bank_time }, null);
+  seeded.twinCredit = `${twin}M`;
   seeded.twins = [first.id, twin];
 });
 
@@ -219,7 +227,8 @@ describe("a bank day's lines", () => {
     expect(credits.find((l) => l.transferId === seeded.noCredit)).toMatchObject({ kind: "difference", reason: "NO_CREDIT", amount: "7777.00" });
     const twice = credits.filter((l) => l.reason === "CREDITED_TWICE");
     expect(twice).toHaveLength(1);
-    expect([twice[0]!.transferId, twice[0]!.twinId].sort()).toEqual([...seeded.twins].sort());
+    // the statement row keys the transfer; both credits are on the line, the owner settles one
+    expect(twice[0]).toMatchObject({ transferId: seeded.twins[0], money: true, credits: [seeded.matched, seeded.twinCredit].sort() });
   });
 
   it("debits: matched to the withdrawal marked paid (shown on the withdrawal), a debit with no withdrawal, a withdrawal with no debit", async () => {
@@ -256,7 +265,7 @@ describe("a bank day's lines", () => {
 });
 
 describe("closing a day", () => {
-  it("is open while a difference has no note; the owner notes each one (audited) and the day closes", async () => {
+  it("is open while a difference has no note or money is open; the owner notes each one (audited), settles the double, the queue item is refunded, and the day closes", async () => {
     const before = await reconciliationPage(env.DB, "demo", today());
     expect(before).toMatchObject({ covered: true, closed: false });
     const differences = before.lines.filter((l) => l.kind === "difference");
@@ -271,12 +280,23 @@ describe("closing a day", () => {
     });
     for (const line of differences)
       expect(await saveReconciliationNote(env.DB, owner, { day: today(), lineKey: line.key, note: `checked: ${line.reason}` })).toEqual({ ok: true });
+    // a note alone never closes a day with money open: the double and the money not credited
+    expect(await reconciliationPage(env.DB, "demo", today())).toMatchObject({ closed: false, summary: { differences: 5, noted: 5, moneyOpen: 2 } });
+    // the transfer's last credit cannot be settled away; the surplus can, once
+    expect(await settleDoubleCredit(env, owner, { code: seeded.twinCredit, settled: "loss", reason: "credited by hand before the statement" })).toEqual({
+      ok: true,
+    });
+    expect(await settleDoubleCredit(env, owner, { code: seeded.matched, settled: "loss", reason: "again" })).toEqual({ ok: false, error: "NOT_SETTLEABLE" });
+    const queued = await env.DB.prepare(`SELECT id FROM unmatched_payments WHERE agency_id = 'demo' AND amount = '7777.00' AND status = 'OPEN'`).first<{
+      id: string;
+    }>();
+    expect((await resolveAsRefunded(env, owner, queued!.id, "sent back to the payer")).ok).toBe(true);
     const after = await reconciliationPage(env.DB, "demo", today());
-    expect(after).toMatchObject({ closed: true, summary: { differences: 5, noted: 5 } });
+    expect(after).toMatchObject({ closed: true, summary: { differences: 3, noted: 3, moneyOpen: 0 } });
     const audit = await env.DB.prepare(
-      `SELECT COUNT(*) AS n FROM audit_log WHERE agency_id = 'demo' AND action = 'reconciliation.note' AND staff_username = 'rec-owner'`,
+      `SELECT COUNT(*) AS n FROM audit_log WHERE agency_id = 'demo' AND action IN ('reconciliation.note', 'bank-transaction.settle') AND staff_username = 'rec-owner'`,
     ).first<{ n: number }>();
-    expect(audit!.n).toBe(5);
+    expect(audit!.n).toBeGreaterThanOrEqual(6);
   });
 });
 

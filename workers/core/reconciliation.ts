@@ -1,4 +1,4 @@
-import { probablySameTransfer, windowMs, type WitnessSource } from "./bank-witness";
+import { windowMs, type WitnessSource } from "./bank-witness";
 import { canonicalLak, formatAmount, parseAmount } from "./money";
 import { vientianeDate } from "./report-range";
 
@@ -15,8 +15,10 @@ import { vientianeDate } from "./report-range";
  * - difference, with its reason (each needs a staff note before the day closes):
  *   STAFF_ONLY       a credit applied with no witness but staff's "mark paid" (no bank record);
  *   NO_CREDIT        a bank credit nothing was credited for (in the payments queue, or pending);
- *   CREDITED_TWICE   two credits on one channel that probablySameTransfer says are one transfer,
- *                    unless the owner's reason (the hand credit's note) or a split says two;
+ *   CREDITED_TWICE   one derived transfer with two unsettled credits (decision 069): the owner
+ *                    settles the surplus (reversed at the provider, or a recorded loss);
+ *   FUTURE_DATED     a report dated after it arrived (beyond the clock grace): listed on the day
+ *                    it arrived, never linked by time;
  *   DEBIT_NO_WITHDRAWAL  a bank debit no withdrawal marked paid matches;
  *   WITHDRAWAL_NO_DEBIT  a withdrawal marked paid on this day with no debit, while an imported
  *                    statement covers the time it was marked paid;
@@ -34,10 +36,14 @@ import { vientianeDate } from "./report-range";
  * shows the pairs the reconciliation page does).
  *
  * A day is closed once, for every channel with a bank line that day, an imported statement's
- * range overlaps the day, nothing is waiting, and every difference has a note.
+ * range overlaps the day, nothing is waiting, no money difference is open (NO_CREDIT: its queue
+ * item credited or refunded; CREDITED_TWICE: the surplus settled by the owner; a note alone
+ * never closes those), and every other difference has a note.
  */
 
-type DifferenceReason = "STAFF_ONLY" | "NO_CREDIT" | "CREDITED_TWICE" | "DEBIT_NO_WITHDRAWAL" | "WITHDRAWAL_NO_DEBIT";
+type DifferenceReason = "STAFF_ONLY" | "NO_CREDIT" | "CREDITED_TWICE" | "FUTURE_DATED" | "DEBIT_NO_WITHDRAWAL" | "WITHDRAWAL_NO_DEBIT";
+/** Differences of money a note cannot close: the money must be credited, refunded or settled. */
+const MONEY_DIFFERENCES: readonly DifferenceReason[] = ["NO_CREDIT", "CREDITED_TWICE"];
 type LineKind = "matched" | "difference" | "waiting" | "timing";
 type Resolution = "applied" | "hand-credited" | "refunded" | "paid";
 
@@ -72,10 +78,26 @@ export type CreditRow = {
   split: boolean;
   /** order codes its reference or raw text names (orderCodeCandidates) */
   namedOrders: string[];
+  /** the raw text of its key report (else of the first report that has one) */
+  raw: string | null;
+  /** the credits its reports caused (order or hand), with the owner's settlement of a surplus one */
+  credits: { code: string; kind: "order" | "hand"; settled: "reversed" | "loss" | null }[];
   /** its payments-queue item, if it went there */
   queue: { status: "OPEN" | "RESOLVING" | "CREDITED" | "REFUNDED"; manualCode: string | null; note: string | null } | null;
   /** the deposit it credited (its order when applied, the manual order when credited by hand) */
   deposit: DepositRow | null;
+};
+
+/** A report dated after it arrived. */
+export type FutureRow = {
+  channelCode: string;
+  source: WitnessSource;
+  witnessId: string;
+  direction: "credit" | "debit";
+  amount: string;
+  bankTime: number;
+  receivedAt: number;
+  raw: string | null;
 };
 
 export type DebitRow = { channelCode: string; transferId: string; amount: string; bankTime: number; sources: WitnessSource[]; raw: string | null };
@@ -105,6 +127,8 @@ export type DayInput = {
   debits: DebitRow[];
   /** withdrawals marked paid in [day - LOOK_AROUND, day end + LOOK_AROUND) */
   payouts: PayoutRow[];
+  /** reports dated after they arrived, that arrived in [day - LOOK_AROUND, day end + LOOK_AROUND) */
+  future: FutureRow[];
   /** deposits the reports count on the day (own-account channels and hand credits of their queue) */
   reportedDeposits: DepositRow[];
   imports: ImportRange[];
@@ -122,6 +146,10 @@ export type Line = {
   transferId: string | null;
   /** the other transfer of a CREDITED_TWICE pair */
   twinId: string | null;
+  /** CREDITED_TWICE: the unsettled credits of the transfer (order or manual codes), the owner settles all but one */
+  credits: string[];
+  /** a difference only money closes (credit, refund, settlement), never a note */
+  money: boolean;
   amount: string;
   bankTime: number | null;
   /** withdrawals: when staff marked it paid */
@@ -151,6 +179,8 @@ export type ReconciledDay = {
     withdrawalsReported: Totals;
     differences: number;
     noted: number;
+    /** money differences still open (a note does not close them) */
+    moneyOpen: number;
     waiting: number;
   };
   providers: ProviderFigures[];
@@ -169,12 +199,13 @@ const sum = (amounts: string[]): Totals => ({
   ),
 });
 
-function line(fields: Partial<Line> & Pick<Line, "key" | "kind" | "direction" | "amount">): Line {
+function line(fields: Partial<Omit<Line, "money">> & Pick<Line, "key" | "kind" | "direction" | "amount">): Line {
   return {
     reason: null,
     channelCode: null,
     transferId: null,
     twinId: null,
+    credits: [],
     bankTime: null,
     markedPaidAt: null,
     sources: [],
@@ -186,6 +217,7 @@ function line(fields: Partial<Line> & Pick<Line, "key" | "kind" | "direction" | 
     raw: null,
     note: null,
     ...fields,
+    money: fields.kind === "difference" && fields.reason !== undefined && fields.reason !== null && MONEY_DIFFERENCES.includes(fields.reason),
   };
 }
 
@@ -230,32 +262,11 @@ export function matchDebits(debits: readonly DebitRow[], payouts: readonly Payou
 
 const debitKey = (d: { channelCode: string; transferId: string }) => `${d.channelCode}:${d.transferId}`;
 
-/** Whether a credit became a credit to a player (applied, or credited by hand from the queue). */
-const credited = (c: CreditRow) => c.outcome === "APPLIED" || c.queue?.status === "CREDITED";
+/** A transfer's credits the owner has not settled. */
+const unsettled = (c: CreditRow) => c.credits.filter((x) => x.settled === null);
 
-/** The pairs of credits probablySameTransfer calls one transfer, that nobody said are two. */
-function creditedTwice(credits: readonly CreditRow[], windows: Record<string, number>): [CreditRow, CreditRow][] {
-  const list = credits.filter(credited).sort((a, b) => a.bankTime - b.bankTime || a.transferId.localeCompare(b.transferId));
-  const out: [CreditRow, CreditRow][] = [];
-  const seen = (c: CreditRow) => ({
-    channelCode: c.channelCode,
-    amount: canonicalLak(c.amount) ?? c.amount,
-    bankTime: c.bankTime,
-    sources: c.sources,
-    orderCode: c.outcome === "APPLIED" ? c.orderCode : null,
-    namedOrders: c.namedOrders,
-  });
-  // the owner credited it by hand despite the twin, and wrote why; or staff split the witness off
-  const saidTwo = (c: CreditRow) => c.split || (c.queue?.status === "CREDITED" && Boolean(c.queue.note?.trim()));
-  for (let i = 0; i < list.length; i++) {
-    for (let j = i + 1; j < list.length; j++) {
-      const [a, b] = [list[i]!, list[j]!];
-      if (a.channelCode !== b.channelCode || saidTwo(a) || saidTwo(b)) continue;
-      if (probablySameTransfer(seen(a), seen(b), windowMs(windows[a.channelCode] ?? 0))) out.push([a, b]);
-    }
-  }
-  return out;
-}
+/** Whether a credit became a credit to a player (applied, or credited by hand from the queue). */
+const credited = (c: CreditRow) => unsettled(c).length > 0 || c.outcome === "APPLIED" || c.queue?.status === "CREDITED";
 
 /** The day's lines, totals and whether it is closed. */
 export function reconcileDay(input: DayInput): ReconciledDay {
@@ -275,6 +286,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
       amount: canonicalLak(c.amount) ?? c.amount,
       bankTime: c.bankTime,
       sources: c.sources,
+      raw: c.raw,
     };
     const deposit = {
       orderCode: c.deposit?.code ?? (c.outcome === "APPLIED" ? c.orderCode : (c.queue?.manualCode ?? null)),
@@ -311,24 +323,46 @@ export function reconcileDay(input: DayInput): ReconciledDay {
     }
   }
 
-  // one transfer credited twice: on the day of the later of the two
-  for (const [a, b] of creditedTwice(input.credits, input.windows)) {
-    if (!onDay(b.bankTime)) continue;
-    const key = `twice:${a.channelCode}:${[a.transferId, b.transferId].sort().join("+")}`;
+  // one transfer credited twice (two unsettled credits of one derived transfer), on its bank day
+  for (const c of dayCredits) {
+    const open = unsettled(c);
+    if (open.length < 2) continue;
+    const key = `twice:${c.channelCode}:${c.transferId}`;
     lines.push(
       line({
         key,
         kind: "difference",
         reason: "CREDITED_TWICE",
         direction: "credit",
-        channelCode: b.channelCode,
-        transferId: b.transferId,
-        twinId: a.transferId,
-        amount: canonicalLak(b.amount) ?? b.amount,
-        bankTime: b.bankTime,
-        sources: b.sources,
-        orderCode: b.deposit?.code ?? b.orderCode,
-        provider: b.deposit?.provider ?? null,
+        channelCode: c.channelCode,
+        transferId: c.transferId,
+        amount: canonicalLak(c.amount) ?? c.amount,
+        bankTime: c.bankTime,
+        sources: c.sources,
+        orderCode: open.map((x) => x.code).join(" + "),
+        credits: open.map((x) => x.code),
+        raw: c.raw,
+        note: note(key),
+      }),
+    );
+  }
+
+  // reports dated after they arrived: on the day they arrived
+  for (const f of input.future) {
+    if (!onDay(f.receivedAt)) continue;
+    const key = `future:${f.channelCode}:${f.source}:${f.witnessId}`;
+    lines.push(
+      line({
+        key,
+        kind: "difference",
+        reason: "FUTURE_DATED",
+        direction: f.direction,
+        channelCode: f.channelCode,
+        transferId: f.witnessId,
+        amount: canonicalLak(f.amount) ?? f.amount,
+        bankTime: f.bankTime,
+        sources: [f.source],
+        raw: f.raw,
         note: note(key),
       }),
     );
@@ -434,6 +468,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
   const covered = uncoveredChannels.length === 0 && input.imports.some((i) => i.from < bounds.end && i.to >= bounds.start);
   const differences = lines.filter((l) => l.kind === "difference");
   const noted = differences.filter((l) => l.note !== null).length;
+  const moneyOpen = differences.filter((l) => l.money).length;
   const waiting = lines.filter((l) => l.kind === "waiting").length;
 
   const order: Record<LineKind, number> = { difference: 0, waiting: 1, timing: 2, matched: 3 };
@@ -449,11 +484,12 @@ export function reconcileDay(input: DayInput): ReconciledDay {
       withdrawalsReported: sum(reportedPayouts.map((p) => p.amount)),
       differences: differences.length,
       noted,
+      moneyOpen,
       waiting,
     },
     providers: [...providers.values()].sort((a, b) => a.provider.localeCompare(b.provider)),
     uncoveredChannels,
     covered,
-    closed: covered && waiting === 0 && noted === differences.length,
+    closed: covered && waiting === 0 && moneyOpen === 0 && differences.every((l) => l.note !== null),
   };
 }

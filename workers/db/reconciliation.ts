@@ -5,7 +5,7 @@
  * channels' windows and the staff notes of a day. Times are ms, except the read models' ISO
  * strings, turned into ms here.
  */
-import type { CreditRow, DebitRow, DepositRow, ImportRange, Note, PayoutRow } from "../core/reconciliation";
+import type { CreditRow, DebitRow, DepositRow, FutureRow, ImportRange, Note, PayoutRow } from "../core/reconciliation";
 import type { WitnessSource } from "../core/bank-witness";
 
 export type Span = { from: number; to: number };
@@ -16,7 +16,7 @@ const sourcesOf = (text: string | null): WitnessSource[] => [...new Set((text ??
 /** The witnesses' sources of a transfer and whether a split made it (?1 is the agency). */
 const WITNESSES = `
   (SELECT group_concat(w.source) FROM bank_witnesses w WHERE w.agency_id = bt.agency_id AND w.channel_code = bt.channel_code AND w.transfer_id = bt.bank_transaction_id) AS sources,
-  EXISTS (SELECT 1 FROM bank_witnesses w WHERE w.agency_id = bt.agency_id AND w.channel_code = bt.channel_code AND w.transfer_id = bt.bank_transaction_id AND w.link = 'split') AS split`;
+  EXISTS (SELECT 1 FROM bank_witnesses w WHERE w.agency_id = bt.agency_id AND w.channel_code = bt.channel_code AND w.transfer_id = bt.bank_transaction_id AND w.split_at IS NOT NULL) AS split`;
 
 type CreditSqlRow = {
   channel_code: string;
@@ -29,6 +29,7 @@ type CreditSqlRow = {
   order_code: string | null;
   sources: string | null;
   split: number;
+  credits_json: string | null;
   queue_status: "OPEN" | "RESOLVING" | "CREDITED" | "REFUNDED" | null;
   manual_code: string | null;
   queue_note: string | null;
@@ -39,38 +40,44 @@ type CreditSqlRow = {
   credit_minor: number | null;
 };
 
+/** The credits a transfer's reports caused (bank_credits, decision 069), as JSON. */
+const CREDITS = `
+  (SELECT json_group_array(json_object('code', c.code, 'kind', c.kind, 'settled', c.settled))
+     FROM bank_credits c JOIN bank_witnesses w ON w.agency_id = c.agency_id AND w.channel_code = c.channel_code AND w.source = c.source AND w.witness_id = c.witness_id
+    WHERE w.agency_id = bt.agency_id AND w.channel_code = bt.channel_code AND w.transfer_id = bt.bank_transaction_id) AS credits_json`;
+
 /**
  * Bank credits of the span, and the transfers of the deposits the reports count in `reported`
- * (applied to their order, or credited by hand from the queue), each with its queue item and
- * the deposit it credited (SUCCESS only). `reference` and `raw` come back for the caller to
- * find the order codes they name.
+ * (applied to their order, or credited by hand from the queue), each with its credits, its
+ * queue item and the deposit it credited (SUCCESS only). `reference` and `raw` come back for
+ * the caller to find the order codes they name (`raw`: the key report's, else the first
+ * report's that has one).
  */
 export async function loadCredits(
   db: D1Database,
   agencyId: string,
   span: Span,
   reported: { fromIso: string; toIso: string },
-): Promise<(Omit<CreditRow, "namedOrders"> & { reference: string | null; raw: string | null })[]> {
+): Promise<(Omit<CreditRow, "namedOrders"> & { reference: string | null })[]> {
   const { results } = await db
     .prepare(
       `WITH picked AS (
          SELECT channel_code, bank_transaction_id FROM bank_transactions
           WHERE agency_id = ?1 AND bank_time >= ?2 AND bank_time < ?3 AND direction = 'credit'
          UNION
-         SELECT bt.channel_code, bt.bank_transaction_id FROM deposit_orders_view d
-           JOIN bank_transactions bt ON bt.agency_id = d.agency_id AND bt.order_code = d.code AND bt.outcome = 'APPLIED'
+         SELECT w.channel_code, w.transfer_id FROM deposit_orders_view d
+           JOIN bank_credits c ON c.agency_id = d.agency_id AND c.code = d.code
+           JOIN bank_witnesses w ON w.agency_id = c.agency_id AND w.channel_code = c.channel_code AND w.source = c.source AND w.witness_id = c.witness_id
           WHERE d.agency_id = ?1 AND d.status = 'SUCCESS' AND d.paid_at >= ?4 AND d.paid_at < ?5
-         UNION
-         SELECT u.channel_code, substr(u.transaction_id, length(?1) + length(u.channel_code) + 3) FROM deposit_orders_view d
-           JOIN unmatched_payments u ON u.manual_code = d.code AND u.agency_id = d.agency_id
-          WHERE d.agency_id = ?1 AND d.status = 'SUCCESS' AND d.paid_at >= ?4 AND d.paid_at < ?5 AND u.channel_code IS NOT NULL
        )
-       SELECT bt.channel_code, bt.bank_transaction_id, bt.amount, bt.bank_time, bt.reference, bt.raw, bt.outcome, bt.order_code, ${WITNESSES},
+       SELECT bt.channel_code, bt.bank_transaction_id, bt.amount, bt.bank_time, bt.reference, bt.outcome, bt.order_code, ${WITNESSES}, ${CREDITS},
+              COALESCE(bt.raw, (SELECT w.raw FROM bank_witnesses w WHERE w.agency_id = bt.agency_id AND w.channel_code = bt.channel_code
+                                   AND w.transfer_id = bt.bank_transaction_id AND w.raw IS NOT NULL ORDER BY w.recorded_at LIMIT 1)) AS raw,
               u.status AS queue_status, u.manual_code, u.note AS queue_note,
               d.code AS deposit_code, d.provider, d.paid_at, d.paid_minor, d.credit_minor
          FROM picked p
          JOIN bank_transactions bt ON bt.agency_id = ?1 AND bt.channel_code = p.channel_code AND bt.bank_transaction_id = p.bank_transaction_id AND bt.direction = 'credit'
-         LEFT JOIN unmatched_payments u ON u.agency_id = ?1 AND u.transaction_id = ?1 || ':' || bt.channel_code || ':' || bt.bank_transaction_id
+         LEFT JOIN unmatched_payments u ON u.agency_id = ?1 AND u.id = bt.queue_id
          LEFT JOIN deposit_orders_view d ON d.agency_id = ?1 AND d.status = 'SUCCESS'
                AND d.code = CASE WHEN bt.outcome = 'APPLIED' THEN bt.order_code ELSE u.manual_code END
         ORDER BY bt.bank_time, bt.bank_transaction_id`,
@@ -88,6 +95,9 @@ export async function loadCredits(
     orderCode: r.order_code,
     sources: sourcesOf(r.sources),
     split: Boolean(r.split),
+    credits: (JSON.parse(r.credits_json ?? "[]") as { code: string; kind: "order" | "hand"; settled: "reversed" | "loss" | null }[]).sort((a, b) =>
+      a.code.localeCompare(b.code),
+    ),
     queue: r.queue_status ? { status: r.queue_status, manualCode: r.manual_code, note: r.queue_note } : null,
     deposit:
       r.deposit_code && r.paid_at
@@ -99,6 +109,36 @@ export async function loadCredits(
             creditMinor: Number(r.credit_minor ?? 0),
           }
         : null,
+  }));
+}
+
+/** Reports dated after they arrived (beyond the clock grace) that arrived within the span: listed on the day they arrived. */
+export async function loadFutureReports(db: D1Database, agencyId: string, span: Span): Promise<FutureRow[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT channel_code, source, witness_id, direction, amount, bank_time, recorded_at, raw FROM bank_witnesses
+        WHERE agency_id = ?1 AND future = 1 AND recorded_at >= ?2 AND recorded_at < ?3 ORDER BY recorded_at, witness_id`,
+    )
+    .bind(agencyId, span.from, span.to)
+    .all<{
+      channel_code: string;
+      source: WitnessSource;
+      witness_id: string;
+      direction: "credit" | "debit";
+      amount: string;
+      bank_time: number;
+      recorded_at: number;
+      raw: string | null;
+    }>();
+  return results.map((r) => ({
+    channelCode: r.channel_code,
+    source: r.source,
+    witnessId: r.witness_id,
+    direction: r.direction,
+    amount: r.amount,
+    bankTime: Number(r.bank_time),
+    receivedAt: Number(r.recorded_at),
+    raw: r.raw,
   }));
 }
 

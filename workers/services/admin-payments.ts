@@ -21,8 +21,14 @@ import {
   type UnmatchedStatus,
 } from "../db/payments";
 import { findPlayerCard, findPlayerCardByUsername } from "../db/players";
+import { findBankCredit, insertBankCredit } from "../db/bank-transactions";
+import { endPayAmountReservation, reservationsWithPayAmount, type PayAmountReservation } from "../db/pay-amounts";
+import { markUnmatchedCreditedToOrderStatement } from "../db/payments";
+import { PAY_AMOUNT_COOL_DOWN_MS } from "../core/pay-amount";
+import type { WitnessSource } from "../core/bank-witness";
 import { creditRate, walletOf } from "./wallet";
 import { twinsOfPayment, witnessesOfQueuedPayment, type PaymentTwin } from "./bank-witnesses";
+import { deriveAround } from "./bank-transactions";
 
 /**
  * Back office, payments with no matching order (issue 7 item 3); the webhook records them
@@ -110,7 +116,34 @@ export type CreditPreview = {
   /** Credits this money may already have been (shown side by side; non-empty: owner and reason only). */
   twins: PaymentTwin[];
   overrideReason: string | null;
+  /** the order whose unique pay amount this payment carries, not paid yet: the hand credit pays that order (decision 069) */
+  toOrder: boolean;
 };
+
+/** The report behind an own-account queue item (its transaction id is `agency:channel:id`). */
+function reportOf(agencyId: string, payment: UnmatchedPayment): { source: WitnessSource; witnessId: string } | null {
+  const prefix = `${agencyId}:${payment.channelCode}:`;
+  if (!payment.channelCode || !payment.source || !payment.transactionId?.startsWith(prefix)) return null;
+  return { source: payment.source as WitnessSource, witnessId: payment.transactionId.slice(prefix.length) };
+}
+
+/**
+ * The order a queued own-account payment belongs to by its amount, whatever bank time was
+ * typed: the channel's order given exactly this pay amount that is still unpaid and within its
+ * cool-down (no other order can hold the amount then). A paid one is a twin instead (only the
+ * owner may credit it again).
+ */
+async function orderOfPayAmount(db: D1Database, agencyId: string, payment: UnmatchedPayment, now: number): Promise<PayAmountReservation | null> {
+  if (!payment.channelCode || !payment.amount || !reportOf(agencyId, payment)) return null;
+  const received = Date.parse(payment.receivedAt) || now;
+  for (const order of await reservationsWithPayAmount(db, agencyId, payment.channelCode, payment.amount)) {
+    const end = Math.min(order.expiresAt, order.endedAt ?? order.expiresAt);
+    if (order.createdAt - PAY_AMOUNT_COOL_DOWN_MS > received || end + PAY_AMOUNT_COOL_DOWN_MS < received) continue;
+    if (await findBankCredit(db, agencyId, order.orderCode)) return null;
+    return order;
+  }
+  return null;
+}
 
 /** The amount of a payment: recorded by the webhook, else asked from the gateway by reference. */
 async function knownAmount(env: Env, payment: UnmatchedPayment): Promise<{ amount: string; transactionId: string | null } | null> {
@@ -155,6 +188,8 @@ export async function previewManualCredit(
   const reason = input.reason?.trim() || null;
   if (twins.length > 0 && input.role !== "owner") return { ok: false, error: "PROBABLE_DUPLICATE", payment, twins };
   if (twins.length > 0 && (!reason || reason.length < 3)) return { ok: false, error: "OVERRIDE_REASON_REQUIRED", payment, twins };
+  const order = twins.length === 0 ? await orderOfPayAmount(env.DB, agency.id, payment, Date.now()) : null;
+  if (order) return previewOrderCredit(env, agency.id, payment, order);
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED", payment };
   const player = await findPlayerCardByUsername(env.DB, agency.id, input.username.trim().toLowerCase());
   if (!player) return { ok: false, error: "PLAYER_NOT_FOUND", payment };
@@ -178,8 +213,92 @@ export async function previewManualCredit(
       manualCode: await manualCodeOf(env.DB, agency.id, payment),
       twins,
       overrideReason: twins.length > 0 ? reason!.slice(0, 500) : null,
+      toOrder: false,
     },
   };
+}
+
+/** The confirm step of a hand credit that pays the order the amount belongs to: that order's player, provider and credit. */
+async function previewOrderCredit(
+  env: Env,
+  agencyId: string,
+  payment: UnmatchedPayment,
+  order: PayAmountReservation,
+): Promise<{ ok: true; preview: CreditPreview } | { ok: false; error: ResolveError; payment: UnmatchedPayment }> {
+  const [player, deposit] = await Promise.all([
+    findPlayerCard(env.DB, agencyId, order.playerId),
+    walletOf(env, agencyId, order.playerId).getDeposit(order.orderCode),
+  ]);
+  if (!player || !deposit) return { ok: false, error: "PLAYER_NOT_FOUND", payment };
+  return {
+    ok: true,
+    preview: {
+      payment,
+      player: { id: player.id, username: player.username, displayName: player.displayName },
+      provider: deposit.provider,
+      amount: payment.amount!,
+      amountMinor: parseAmount(payment.amount!, "LAK")!,
+      credit: deposit.credit,
+      creditMinor: parseAmount(deposit.credit, "THB") ?? 0n,
+      rateSell: deposit.rateSell ?? "",
+      manualCode: order.orderCode,
+      twins: [],
+      overrideReason: null,
+      toOrder: true,
+    },
+  };
+}
+
+/**
+ * The hand credit of a payment that carries an unpaid order's unique pay amount: that order is
+ * paid through its player's wallet (once: the wallet pays an order once, and the credit is
+ * recorded against the payment's report), then the queue item is closed. A second press finds
+ * the item closed.
+ */
+async function creditToOrder(env: Env, agencyId: string, actor: AuditActor, payment: UnmatchedPayment, order: PayAmountReservation) {
+  const report = reportOf(agencyId, payment)!;
+  const now = Date.now();
+  const paid = await walletOf(env, agencyId, order.playerId).applyBankPayment(
+    order.orderCode,
+    // staff bound this payment to the order: it counts as paid in the order's life, whatever time the report carried
+    { transactionId: `${payment.channelCode}:${report.witnessId}`, amount: payment.amount!, bankTime: order.createdAt },
+    now,
+  );
+  if (paid.kind !== "paid" && paid.kind !== "duplicate") return { ok: false as const, error: "ALREADY_RESOLVED" as const, payment };
+  await insertBankCredit(env.DB, agencyId, {
+    code: order.orderCode,
+    kind: "order",
+    channelCode: payment.channelCode!,
+    ...report,
+    playerId: order.playerId,
+    amount: payment.amount!,
+    creditedAt: now,
+  });
+  await endPayAmountReservation(env.DB, agencyId, order.orderCode, now);
+  await env.DB.batch([
+    markUnmatchedCreditedToOrderStatement(env.DB, {
+      id: payment.id,
+      agencyId,
+      playerId: order.playerId,
+      orderCode: order.orderCode,
+      staffUsername: actor.staffUsername,
+      note: null,
+      resolvedAt: new Date(now).toISOString(),
+    }),
+    auditIfChanged(env.DB, actor, {
+      action: "payment.credited",
+      target: payment.id,
+      before: { status: "OPEN", kind: payment.kind, reference: payment.reference, amount: payment.amount },
+      after: { status: "CREDITED", orderCode: order.orderCode, byPayAmount: true },
+    }),
+  ]);
+  await deriveAround(
+    env,
+    agencyId,
+    { channelCode: payment.channelCode!, direction: "credit", amount: payment.amount!, bankTime: payment.bankTime ?? now },
+    actor,
+  );
+  return { ok: true as const, order: paid.order, payment: (await getUnmatched(env.DB, agencyId, payment.id))! };
 }
 
 /** A claim older than this whose credit never completed (the request died) may be resumed. */
@@ -213,6 +332,11 @@ export async function resolveWithCredit(
   const priced = await previewManualCredit(env, agency, id, input);
   if (!priced.ok) return priced;
   const p = priced.preview;
+  if (p.toOrder) {
+    const order = await orderOfPayAmount(env.DB, agency.id, payment, now);
+    if (order?.orderCode === p.manualCode) return creditToOrder(env, agency.id, actor, payment, order);
+    return { ok: false, error: "ALREADY_RESOLVED", payment };
+  }
   const after = {
     status: "RESOLVING",
     player: p.player.username,
@@ -268,6 +392,25 @@ async function finishCredit(env: Env, agency: Agency, actor: AuditActor, payment
     rateSell: rateSell.toString(),
     now,
   });
+  // the credit belongs to the payment's report: a transfer that turns out to be credited twice is seen at once (decision 069)
+  const report = reportOf(agency.id, payment);
+  if (report && payment.channelCode && payment.amount) {
+    await insertBankCredit(env.DB, agency.id, {
+      code: payment.manualCode!,
+      kind: "hand",
+      channelCode: payment.channelCode,
+      ...report,
+      playerId,
+      amount: payment.amount,
+      creditedAt: now,
+    });
+    await deriveAround(
+      env,
+      agency.id,
+      { channelCode: payment.channelCode, direction: "credit", amount: payment.amount, bankTime: payment.bankTime ?? now },
+      actor,
+    );
+  }
   // a late payment was booked as owed to the order's player: that booking is now accounted for
   if (payment.kind !== "UNKNOWN_REFERENCE" && payment.orderPlayerId) {
     await walletOf(env, agency.id, payment.orderPlayerId).releaseLatePayment(payment.reference, "late-credited", now);

@@ -11,6 +11,7 @@ import {
   insertReportStatement,
   loadScope,
   placeReportStatement,
+  unplacedReports,
   upsertTransferStatement,
   witnessWindowMinutes,
   type BankDirection,
@@ -282,6 +283,8 @@ export async function deriveScope(
       if (act.kind === "credit") walletTried.add(`${act.key.witnessId}>${act.decision.order.orderCode}`);
       await perform(env, agencyId, key, act, actor, made);
     }
+    // an alert changes nothing the derivation reads: nothing left to derive again
+    if (plan.acts.every((act) => act.kind === "twice")) return;
   }
   throw new Error(`bank transfers of ${key.channelCode} ${key.direction} ${key.amount} did not settle after ${DERIVE_PASSES} passes`);
 }
@@ -488,6 +491,17 @@ export async function deriveAround(
     actor,
     new Set(),
   );
+}
+
+/**
+ * Reports kept but never placed (the request that brought them died before its derivation):
+ * each one's scope is derived now (the 5-minute cron). Bounded per run; the rest waits for the
+ * next tick.
+ */
+export async function deriveUnplacedReports(env: Env, limit = 50): Promise<number> {
+  const unplaced = await unplacedReports(env.DB, limit);
+  for (const r of unplaced) await deriveAround(env, r.agencyId, r, null);
+  return unplaced.length;
 }
 
 /** Preview without writing anything (statement import shows matches before applying). */

@@ -2,9 +2,12 @@ import { orderCodeCandidates } from "../core/bank-witness";
 import { bankDayBounds, LOOK_AROUND_MS, matchDebits, reconcileDay, type DayInput, type Line, type ReconciledDay } from "../core/reconciliation";
 import { vientianeDate } from "../core/report-range";
 import { auditStatement, recordAudit, type AuditActor } from "../db/audit";
+import { creditsOfTransfer, findBankCredit, findWitness, settleBankCreditStatement } from "../db/bank-transactions";
+import { deriveAround } from "./bank-transactions";
 import {
   loadCredits,
   loadDebits,
+  loadFutureReports,
   loadPayouts,
   loadReconciliationNotes,
   loadReportedDeposits,
@@ -32,7 +35,7 @@ async function dayInput(db: D1Database, agencyId: string, day: string): Promise<
   const bounds = bankDayBounds(day)!;
   const span: Span = { from: bounds.start - LOOK_AROUND_MS, to: bounds.end + LOOK_AROUND_MS };
   const reported = { fromIso: new Date(bounds.start).toISOString(), toIso: new Date(bounds.end).toISOString() };
-  const [credits, debits, payouts, reportedDeposits, imports, windows, notes] = await Promise.all([
+  const [credits, debits, payouts, reportedDeposits, imports, windows, notes, future] = await Promise.all([
     loadCredits(db, agencyId, span, reported),
     loadDebits(db, agencyId, span),
     loadPayouts(db, agencyId, span),
@@ -40,12 +43,14 @@ async function dayInput(db: D1Database, agencyId: string, day: string): Promise<
     loadStatementImports(db, agencyId, span),
     loadWitnessWindows(db, agencyId),
     loadReconciliationNotes(db, agencyId, day),
+    loadFutureReports(db, agencyId, span),
   ]);
   return {
     day,
-    credits: credits.map(({ reference, raw, ...c }) => ({ ...c, namedOrders: orderCodeCandidates(reference, raw) })),
+    credits: credits.map(({ reference, ...c }) => ({ ...c, namedOrders: orderCodeCandidates(reference, c.raw) })),
     debits,
     payouts,
+    future,
     reportedDeposits,
     imports,
     windows,
@@ -92,6 +97,47 @@ export async function saveReconciliationNote(
       after: { note: text, reason: line.reason, amount: line.amount },
     }),
   ]);
+  return { ok: true };
+}
+
+export type SettleOutcome = { ok: true } | { ok: false; error: "NOT_SETTLEABLE" };
+
+/**
+ * The owner settles the surplus credit of a transfer credited twice (decision 069): taken back
+ * at the provider (done in the provider's back office; recorded here) or a recorded loss, with
+ * the reason, once and audited. The transfer's last unsettled credit cannot be settled (that
+ * one is the payment's real credit). The transfers of its amount are derived again, so the
+ * day's line goes at once.
+ */
+export async function settleDoubleCredit(
+  env: Env,
+  actor: AuditActor,
+  input: { code: string; settled: "reversed" | "loss"; reason: string },
+  now = Date.now(),
+): Promise<SettleOutcome> {
+  const credit = await findBankCredit(env.DB, actor.agencyId, input.code);
+  if (!credit || credit.settled) return { ok: false, error: "NOT_SETTLEABLE" };
+  const report = await findWitness(env.DB, actor.agencyId, credit.channelCode, credit.source, credit.witnessId);
+  if (!report) return { ok: false, error: "NOT_SETTLEABLE" };
+  const open = (await creditsOfTransfer(env.DB, actor.agencyId, credit.channelCode, report.transferId)).filter((c) => c.settled === null);
+  if (open.length < 2 || !open.some((c) => c.code === credit.code)) return { ok: false, error: "NOT_SETTLEABLE" };
+  const [settled] = await env.DB.batch([
+    settleBankCreditStatement(env.DB, actor.agencyId, {
+      code: credit.code,
+      settled: input.settled,
+      by: actor.staffUsername ?? "?",
+      reason: input.reason,
+      at: now,
+    }),
+    auditStatement(env.DB, actor, {
+      action: "bank-transaction.settle",
+      target: `${credit.channelCode}:${report.transferId}`,
+      before: { credits: open.map((c) => c.code) },
+      after: { code: credit.code, kind: credit.kind, settled: input.settled, reason: input.reason, amount: credit.amount },
+    }),
+  ]);
+  if ((settled.meta.changes ?? 0) === 0) return { ok: false, error: "NOT_SETTLEABLE" };
+  await deriveAround(env, actor.agencyId, report, actor);
   return { ok: true };
 }
 

@@ -32,3 +32,32 @@ export const NoteSchema = z.object({
       }),
     ),
 });
+
+const SETTLE_INVALID = "admin:reconciliation.errors.SETTLE_INVALID";
+
+/**
+ * The owner settles the surplus credit of a transfer credited twice (decision 069): which
+ * credit (its order or manual code), how (taken back at the provider, or a recorded loss) and
+ * why, by the same rule as a note.
+ */
+export const SettleSchema = z.object({
+  day: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "admin:reconciliation.errors.DAY_INVALID" }),
+  code: z.string({ error: SETTLE_INVALID }).trim().min(1, { error: SETTLE_INVALID }).max(40, { error: SETTLE_INVALID }),
+  settled: z.enum(["reversed", "loss"], { error: SETTLE_INVALID }),
+  reason: z
+    .string({ error: SETTLE_INVALID })
+    .transform((typed) => typed.replace(/\r\n?|\n/g, " "))
+    .pipe(
+      nameField({
+        min: 3,
+        max: 500,
+        required: SETTLE_INVALID,
+        tooShort: SETTLE_INVALID,
+        tooLong: SETTLE_INVALID,
+        characters: "admin:reconciliation.errors.NOTE_CHARACTERS",
+      }),
+    ),
+});

@@ -50,6 +50,7 @@ type ActionData =
       displayName: string;
       manualCode: string;
       reason: string | null;
+      toOrder: boolean;
     }
   | { step: "refund-review"; id: string; note: string }
   | { step: "error"; id: string | null; message: string; username?: string; provider?: string; note?: string; reason?: string };
@@ -114,6 +115,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         rateSell: p.rateSell,
         manualCode: p.manualCode,
         reason: p.overrideReason,
+        toOrder: p.toOrder,
       });
     }
     const done = await resolveWithCredit(env, agency, auditContext(request, staff), id, input);
@@ -398,6 +400,11 @@ function ResolveForms({
         <input type="hidden" name="username" value={answer.username} />
         <input type="hidden" name="provider" value={answer.provider} />
         {answer.reason && <input type="hidden" name="reason" value={answer.reason} />}
+        {answer.toOrder && (
+          <p className="notice notice-warning" data-testid="credit-to-order">
+            {t("payments.toOrder", { code: answer.manualCode, username: answer.username })}
+          </p>
+        )}
         <p className="notice" role="status">
           {t("payments.creditConfirm", {
             amount: formatMoney(answer.amount, "LAK"),

@@ -2,10 +2,10 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
-import { parseBankDay, reconciliationPage, saveReconciliationNote } from "../../../workers/services/reconciliation";
+import { parseBankDay, reconciliationPage, saveReconciliationNote, settleDoubleCredit } from "../../../workers/services/reconciliation";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
-import { NoteSchema } from "~/lib/schemas/reconciliation";
+import { NoteSchema, SettleSchema } from "~/lib/schemas/reconciliation";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { translate } from "~/lib/i18n.server";
@@ -28,7 +28,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireStaff(request, context, { role: "owner" });
-  const submission = parseWithZod(await request.formData(), { schema: NoteSchema });
+  const form = await request.formData();
+  if (form.get("intent") === "settle") return settle(form, request, context, staff);
+  const submission = parseWithZod(form, { schema: NoteSchema });
   // every refusal shows the note form again with what the owner typed (`typed`), as typed
   const typed = String(submission.payload.note ?? "");
   if (submission.status !== "success") {
@@ -40,6 +42,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const outcome = await saveReconciliationNote(getBindings(context).DB, auditContext(request, staff), { day, lineKey, note });
   if (!outcome.ok) return data({ lineKey, typed, error: outcome.error }, { status: outcome.error === "NOT_A_DIFFERENCE" ? 409 : 400 });
   return redirectWithSuccess({ request, context }, `/admin/reconciliation?day=${day}`, translate(context, "admin:reconciliation.noteSaved"));
+}
+
+/** The owner settles the surplus credit of a transfer credited twice (decision 069); a refusal shows the form again as typed. */
+async function settle(form: FormData, request: Request, context: Route.ActionArgs["context"], staff: Parameters<typeof auditContext>[1]) {
+  const submission = parseWithZod(form, { schema: SettleSchema });
+  const lineKey = String(form.get("lineKey") ?? "");
+  const typed = String(submission.payload.reason ?? "");
+  if (submission.status !== "success") return data({ lineKey, typed, error: "SETTLE_INVALID" as string, settle: true }, { status: 400 });
+  const { day, code, settled, reason } = submission.value;
+  if (!parseBankDay(day)) return data({ lineKey, typed, error: "DAY_INVALID", settle: true }, { status: 400 });
+  const outcome = await settleDoubleCredit(getBindings(context), auditContext(request, staff), { code, settled, reason });
+  if (!outcome.ok) return data({ lineKey, typed, error: outcome.error, settle: true }, { status: 409 });
+  return redirectWithSuccess({ request, context }, `/admin/reconciliation?day=${day}`, translate(context, "admin:reconciliation.settle.done", { code }));
 }
 
 type Page = NonNullable<Route.ComponentProps["loaderData"]["page"]>;
@@ -109,6 +124,12 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
           </>
         )}
         {page.summary.differences > page.summary.noted && <> · {t("reconciliation.withoutNote", { count: page.summary.differences - page.summary.noted })}</>}
+        {page.summary.moneyOpen > 0 && (
+          <>
+            {" "}
+            · <strong data-testid="money-open">{t("reconciliation.moneyOpen", { count: page.summary.moneyOpen })}</strong>
+          </>
+        )}
         {page.summary.waiting > 0 && <> · {t("reconciliation.waitingCount", { count: page.summary.waiting })}</>}
       </p>
 
@@ -167,12 +188,26 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
                 <strong>{t(`reconciliation.reasons.${l.reason}`)}</strong> · {kip(l.amount)}
               </p>
               <LineFacts t={t} line={l} />
+              {l.money && (
+                <p className="notice notice-warning" data-testid="money-hint">
+                  {l.reason === "CREDITED_TWICE" ? t("reconciliation.moneyHintTwice") : t("reconciliation.moneyHintNoCredit")}
+                  {l.reason === "NO_CREDIT" && (
+                    <>
+                      {" "}
+                      <Link to="/admin/payments">{t("nav.payments")}</Link>
+                    </>
+                  )}
+                </p>
+              )}
+              {owner && l.reason === "CREDITED_TWICE" && (
+                <SettleForm t={t} day={page.day} line={l} refused={actionData && "settle" in actionData && actionData.lineKey === l.key ? actionData : null} />
+              )}
               {l.note && (
                 <p data-testid="note">
                   {t("reconciliation.noteBy", { username: l.note.staffUsername ?? "", when: formatDateTime(new Date(l.note.notedAt)) })}: {l.note.note}
                 </p>
               )}
-              {owner && <NoteForm t={t} day={page.day} line={l} refused={actionData?.lineKey === l.key ? actionData : null} />}
+              {owner && <NoteForm t={t} day={page.day} line={l} refused={actionData?.lineKey === l.key && !("settle" in actionData) ? actionData : null} />}
             </li>
           ))}
         </ul>
@@ -306,6 +341,59 @@ function NoteForm({ t, day, line, refused }: { t: T; day: string; line: Line; re
       </div>
       <button type="submit" className="button button-small" disabled={navigation.state === "submitting" && navigation.formData?.get("lineKey") === line.key}>
         {t("reconciliation.saveNote")}
+      </button>
+    </Form>
+  );
+}
+
+function SettleForm({ t, day, line, refused }: { t: T; day: string; line: Line; refused: { typed: string; error: string } | null }) {
+  const id = `settle-${line.key.replace(/[^A-Za-z0-9]/g, "-")}`;
+  return (
+    <Form method="post" className="stack" data-testid="settle-form">
+      <h3>{t("reconciliation.settle.title")}</h3>
+      <input type="hidden" name="intent" value="settle" />
+      <input type="hidden" name="day" value={day} />
+      <input type="hidden" name="lineKey" value={line.key} />
+      <div className="field">
+        <label htmlFor={`${id}-code`}>{t("reconciliation.settle.credit")}</label>
+        <select id={`${id}-code`} name="code" required defaultValue={line.credits[line.credits.length - 1]}>
+          {line.credits.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </select>
+      </div>
+      <fieldset className="field">
+        <legend>{t("reconciliation.settle.how")}</legend>
+        <label>
+          <input type="radio" name="settled" value="reversed" required /> {t("reconciliation.settle.reversed")}
+        </label>
+        <label>
+          <input type="radio" name="settled" value="loss" /> {t("reconciliation.settle.loss")}
+        </label>
+      </fieldset>
+      <div className="field">
+        <label htmlFor={`${id}-reason`}>{t("reconciliation.settle.reason")}</label>
+        <textarea
+          id={`${id}-reason`}
+          name="reason"
+          required
+          minLength={3}
+          maxLength={500}
+          rows={2}
+          defaultValue={refused?.typed ?? ""}
+          aria-invalid={refused ? true : undefined}
+          aria-describedby={refused ? `${id}-error` : undefined}
+        />
+        {refused && (
+          <p id={`${id}-error`} className="field-errors" role="alert">
+            {t(`reconciliation.errors.${refused.error}`)}
+          </p>
+        )}
+      </div>
+      <button type="submit" className="button button-small button-danger">
+        {t("reconciliation.settle.submit")}
       </button>
     </Form>
   );
