@@ -53,15 +53,20 @@ describe("one transfer or several", () => {
     ]);
   });
 
-  it("outside the window two sources are one payment only when both are of the same order in its life: naming it, or having credited it", () => {
+  it("outside the window two sources are one payment of an order when both are of that order: paid in its life, naming it, or having credited it", () => {
     const staff = report({ source: "staff", id: "S", bankTime: T0 - 4 * MIN, namedOrders: [order.orderCode] });
     const sms = report({ source: "forwarder", id: "F", bankTime: T0 + 8 * MIN });
-    expect(derive([staff, sms], [order], 5 * MIN)).toEqual([["forwarder:F"], ["staff:S"]]);
-    expect(derive([staff, { ...sms, namedOrders: [order.orderCode] }], [order], 5 * MIN)).toEqual([["forwarder:F", "staff:S"]]);
-    // a report that credited the order (staff bound it, whatever hour was typed) joins a report of that order in its life
+    // both paid during the order's life: its unique pay amount says they are its payment
+    expect(derive([staff, sms], [order], 5 * MIN)).toEqual([["forwarder:F", "staff:S"]]);
+    // after the life (and the clock grace), only a text naming the order within the window ties a report to it
+    const after = { ...sms, bankTime: order.expiresAt + 4 * MIN };
+    expect(derive([staff, after], [order], 5 * MIN)).toEqual([["forwarder:F"], ["staff:S"]]);
+    expect(derive([staff, { ...after, namedOrders: [order.orderCode] }], [order], 5 * MIN)).toEqual([["forwarder:F", "staff:S"]]);
+    // a report that credited the order (staff bound it, whatever hour was typed) joins a report of that order
     const typedAnHourEarly = report({ source: "staff", id: "S", bankTime: T0 - 3600_000, creditedOrder: order.orderCode });
-    expect(derive([typedAnHourEarly, { ...sms, namedOrders: [order.orderCode] }], [order], 5 * MIN)).toEqual([["forwarder:F", "staff:S"]]);
-    // a payment naming the order after its life (plus the window) is a second payment of the QR
+    expect(derive([typedAnHourEarly, sms], [order], 5 * MIN)).toEqual([["forwarder:F", "staff:S"]]);
+    expect(derive([{ ...typedAnHourEarly, creditedOrder: null }, sms], [order], 5 * MIN)).toEqual([["forwarder:F"], ["staff:S"]]);
+    // a payment naming the order after its life widened by the window is a second payment of the QR
     expect(derive([staff, { ...sms, bankTime: order.expiresAt + 6 * MIN, namedOrders: [order.orderCode] }], [order], 5 * MIN)).toEqual([
       ["forwarder:F"],
       ["staff:S"],

@@ -1,4 +1,4 @@
-import { BANK_CLOCK_GRACE_MS } from "./pay-amount";
+import { BANK_CLOCK_GRACE_MS, paidInTime } from "./pay-amount";
 import type { WitnessSource } from "./bank-witness";
 
 /**
@@ -9,8 +9,8 @@ import type { WitnessSource } from "./bank-witness";
  *
  * Evidence, strongest first:
  * - firm: the same id (a bank id one source reported, another reported too);
- * - order: two reports of one order during its life (widened by the window), each naming it or
- *   having credited it (the unique pay amount says which order money is for: the match rule);
+ * - strong: two reports of one order: each paid during its life (the unique pay amount says
+ *   whose money it is), named it within its life widened by the window, or credited it;
  * - weak: the same amount within the channel's window.
  * Two reports of one source are never one transfer (a source lists a transfer once: a second
  * statement row is a second payment), so a statement, which lists every transfer of the period
@@ -60,17 +60,21 @@ export function compareReports(a: ReportFact, b: ReportFact): number {
 }
 
 /**
- * The orders a report says it paid: the one its credit paid (staff bound it to that order,
- * whatever time was typed), and those its text names, when its bank time falls within that
- * order's life widened by the window (a payment naming the order after its life is a later
- * payment of the same QR, not this one).
+ * The orders a report is evidence of paying: the one its credit paid (staff bound it to that
+ * order, whatever time was typed); those whose life holds its bank time (the match rule: the pay
+ * amount is unique while the order lives); and those its text names, when its bank time falls
+ * within that order's life widened by the window (a payment naming the order after that is a
+ * later payment of the same QR, not this one).
  */
 function ordersOf(report: ReportFact, orders: readonly OrderLife[], window: number): Set<string> {
   const out = new Set<string>();
   if (report.creditedOrder) out.add(report.creditedOrder);
   if (report.split || report.future) return out;
-  for (const o of orders)
-    if (report.namedOrders.includes(o.orderCode) && report.bankTime >= o.createdAt - window && report.bankTime <= o.expiresAt + window) out.add(o.orderCode);
+  for (const o of orders) {
+    if (paidInTime(report.bankTime, o)) out.add(o.orderCode);
+    else if (report.namedOrders.includes(o.orderCode) && report.bankTime >= o.createdAt - window && report.bankTime <= o.expiresAt + window)
+      out.add(o.orderCode);
+  }
   return out;
 }
 
