@@ -139,7 +139,7 @@ const openQueue = async () =>
       .bind(CHANNEL)
       .all<{ id: string; transaction_id: string }>()
   ).results;
-/** The transfer a queue item's report is in now (derived: its key may be another report's id, decision 068). */
+/** The transfer a queue item's report is in now (derived: its key may be another report's id, decision 069). */
 const keyOf = async (transactionId: string) => {
   const id = transactionId.slice(`demo:${CHANNEL}:`.length);
   const row = await env.DB.prepare(`SELECT transfer_id FROM bank_witnesses WHERE agency_id = 'demo' AND channel_code = ?1 AND witness_id = ?2 LIMIT 1`)

@@ -49,7 +49,7 @@ export type AlertFacts = {
   };
   "payment.unmatched": { id: string; reason: string; amountLak: string | null; reference: string | null; channelCode: string | null; receivedAt: string };
   "payment.held": { id: string; amountLak: string; channelCode: string; receivedAt: string };
-  /** one bank transfer that two credits paid (decision 068): the owner settles the surplus */
+  /** one bank transfer that two credits paid (decision 069): the owner settles the surplus */
   "payment.twice": { channelCode: string; transferId: string; amountLak: string; codes: string[] };
   /** a report that shared a credited transfer turned out to be a second payment: it waits in the queue */
   "payment.uncovered": { channelCode: string; transferId: string; amountLak: string; bankTime: string };

@@ -2,7 +2,7 @@ import { BANK_CLOCK_GRACE_MS, paidInTime } from "./pay-amount";
 import type { WitnessSource } from "./bank-witness";
 
 /**
- * Transfers derived from reports (decision 068). Every report of a bank transfer (staff's "mark
+ * Transfers derived from reports (decision 069). Every report of a bank transfer (staff's "mark
  * paid", a forwarded message, a statement row) is kept as it arrived; which reports are one
  * transfer is derived from the whole set, never decided once by whichever came first. Pure and
  * deterministic: the same set of reports, in any order, gives the same transfers.

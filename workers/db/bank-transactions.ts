@@ -296,7 +296,7 @@ export function insertStatementImportStatement(
     .bind(i.id, agencyId, i.channelCode, i.fileName, i.from, i.to, i.creditRows, i.debitRows, i.importedBy, i.importedAt);
 }
 
-// ---- reports and the derivation of transfers (migration 0037, decision 068) ----
+// ---- reports and the derivation of transfers (migration 0037, decision 069) ----
 
 /** A report as it arrived: kept once per source and id, whatever became of it. */
 export type ReportInput = {

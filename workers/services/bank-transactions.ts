@@ -32,7 +32,7 @@ import { walletOf } from "./wallet";
 export type { BankWitness };
 
 /**
- * The one way bank reports come in on own-account channels (decision 068, superseding 046): a
+ * The one way bank reports come in on own-account channels (decision 069, superseding 046): a
  * report from staff ("mark paid"), a statement row or a forwarded message is KEPT as it arrived,
  * then the transfers of its channel, direction and amount are derived again from every report
  * (workers/core/bank-transfers.ts), and credits follow the derived transfers:

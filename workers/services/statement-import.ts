@@ -247,7 +247,7 @@ export async function applyStatement(
   const read = mapping ? readStatement(splitCsv(stored.content), mapping) : null;
   if (!read?.ok) return { ok: false, problem: "NOT_MAPPED" };
   const summary: ApplySummary = { applied: 0, duplicate: 0, unmatched: 0, debit: 0, errors: 0 };
-  // every row kept as a report, and the transfers of each amount derived once for the whole file (decision 068)
+  // every row kept as a report, and the transfers of each amount derived once for the whole file (decision 069)
   const reports: (BankTransactionInput & { direction: "credit" | "debit" })[] = [];
   const rowOf: number[] = [];
   for (const [i, row] of read.rows.entries()) {

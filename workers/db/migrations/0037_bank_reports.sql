@@ -1,4 +1,4 @@
--- Transfers derived from every report (decision 068, superseding 046's links made once).
+-- Transfers derived from every report (decision 069, superseding 046's links made once).
 --
 -- bank_witnesses becomes the list of every report as it arrived (staff "mark paid", a forwarded
 -- message, a statement row): none is dropped any more. Which transfer a report belongs to
