@@ -28,6 +28,8 @@ export default defineConfig(async ({ mode }) => {
             SESSION_SECRET: "test-secret-0123456789abcdef0123456789abcdef",
             // base64 of 32 bytes; a public test value (workers/config.ts refuses it in production).
             CREDENTIALS_KEY: "dGVzdC1jcmVkZW50aWFscy1rZXktMDEyMzQ1Njc4OWE=",
+            // tests/integration/one-payment-model.test.ts: seeds to run instead of CI's ("25": 25 seeds from 1000; "7,42": those)
+            MODEL_SEEDS: process.env.MODEL_SEEDS ?? "",
           },
           workers: [
             {

@@ -9,6 +9,8 @@ declare global {
       SANDBOX_PROVIDER: Fetcher;
       SANDBOX_BANK: Fetcher;
       SANDBOX_TELEGRAM: Fetcher;
+      // one-payment-model.test.ts: seeds to run instead of CI's (vitest.config.ts, from the shell's MODEL_SEEDS)
+      MODEL_SEEDS: string;
     }
   }
 }
