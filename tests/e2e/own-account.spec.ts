@@ -69,10 +69,11 @@ test("own account: the exact pay amount and a derived QR -> the cashier marks it
 });
 
 /**
- * Issue 31 (decision 046): a payment queued as a transfer of its own although the same money
- * was already credited (what the matcher left behind before witnesses were linked). The cashier
- * sees what it may duplicate, with both texts, and cannot credit it; the owner can, only with a
- * written reason.
+ * Issue 31 (decisions 046, 069): a payment queued as a transfer of its own although the same
+ * money may already be credited (what the matcher left behind before witnesses were linked).
+ * The cashier sees what it may duplicate, with both texts, and cannot credit it; the owner can,
+ * only with a written reason (should the two reports still be one transfer, the day shows it
+ * credited twice for the owner to settle).
  */
 test("a probable duplicate in the payments queue: the cashier is refused, the owner credits it with a reason", async ({ page, expectHttpError }, info) => {
   const player = await playerSessionByApi(page, { prefix: "w" });
@@ -84,8 +85,12 @@ test("a probable duplicate in the payments queue: the cashier is refused, the ow
             VALUES ('${agency}', 'OWN-BCEL', 'FTA${tag}', '${amount}', ${at}, 'forwarder', 'BCEL One: +${amount} LAK received', 'APPLIED', 'D${tag}', ${at})`);
   await d1(`INSERT INTO bank_witnesses (agency_id, channel_code, source, witness_id, transfer_id, amount, bank_time, raw, link, recorded_at)
             VALUES ('${agency}', 'OWN-BCEL', 'forwarder', 'FTA${tag}', 'FTA${tag}', '${amount}', ${at}, 'BCEL One: +${amount} LAK received', 'key', ${at})`);
+  await d1(`INSERT INTO bank_credits (agency_id, code, kind, channel_code, source, witness_id, amount, credited_at)
+            VALUES ('${agency}', 'D${tag}', 'order', 'OWN-BCEL', 'forwarder', 'FTA${tag}', '${amount}', ${at})`);
   await d1(`INSERT INTO bank_transactions (agency_id, channel_code, bank_transaction_id, amount, bank_time, source, raw, outcome, recorded_at)
             VALUES ('${agency}', 'OWN-BCEL', 'FTB${tag}', '${amount}', ${at + 60_000}, 'statement', 'Credit: ${amount} | Ref: FTB${tag}', 'NO_ORDER', ${at})`);
+  await d1(`INSERT INTO bank_witnesses (agency_id, channel_code, source, witness_id, transfer_id, amount, bank_time, raw, link, recorded_at)
+            VALUES ('${agency}', 'OWN-BCEL', 'statement', 'FTB${tag}', 'FTB${tag}', '${amount}', ${at + 60_000}, 'Credit: ${amount} | Ref: FTB${tag}', 'key', ${at})`);
   await d1(`INSERT INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount, channel_code, source, bank_time, raw)
             VALUES ('W${tag}', '${agency}', 'NO_ORDER', 'FTB${tag}', '${agency}:OWN-BCEL:FTB${tag}', '${amount}', 'OWN-BCEL', 'statement', ${at + 60_000}, 'Credit: ${amount} | Ref: FTB${tag}')`);
 

@@ -9,7 +9,9 @@ import { DEMO_STAFF, staffLogin } from "./staff";
  * Reconciliation of a bank day (issue 31 item 4, decision 047), a flow in pair B (desktop with
  * JavaScript, phone without): the owner imports a statement of a past day with a credit nothing
  * matches and an ATM debit, opens that day with the plain GET form, sees the two differences,
- * notes each one (plain POST forms) and the day closes; the CSV is offered; a cashier reads the
+ * notes each one (plain POST forms); the day stays open while the money not credited is open (a
+ * note never closes money, decision 069): the owner follows the line to its payment, marks it
+ * refunded, and the day closes; the CSV is offered; a cashier reads the
  * day without note forms and is refused the note action (403). Each project works in its own
  * own-account agency, which has owner and cashier copies (scripts/seed-e2e-own-account.mjs:
  * `<project>.own.localhost`), and each run on a day of its own in 2025, so no other spec's
@@ -69,7 +71,7 @@ async function importStatement(page: Page, file: string) {
   await expect(page.getByTestId("statement-apply")).toHaveCount(0);
 }
 
-test("the owner notes a bank day's differences and the day closes; a cashier reads it only", async ({ page }) => {
+test("the owner notes a bank day's differences, resolves the money not credited, and the day closes; a cashier reads it only", async ({ page }) => {
   // a day of 2025 of this run's own
   const day = `2025-${String(1 + Math.floor(Math.random() * 12)).padStart(2, "0")}-${String(1 + Math.floor(Math.random() * 28)).padStart(2, "0")}`;
   const token = `E2E${Date.now().toString(36).toUpperCase()}`;
@@ -102,6 +104,17 @@ test("the owner notes a bank day's differences and the day closes; a cashier rea
     await line.getByTestId("note-form").locator('button[type="submit"]').click();
     await expect(page.locator(`[data-testid="difference"][data-reason="${reason}"]`)).toHaveAttribute("data-noted", "yes");
   }
+  // money is never closed by a note: the credit nothing matched is still open until the queue resolves it
+  await expect(page.getByTestId("reconciliation")).toHaveAttribute("data-closed", "no");
+  await expect(page.getByTestId("money-open")).toBeVisible();
+  await page.locator('[data-testid="difference"][data-reason="NO_CREDIT"]').getByTestId("money-payment").click();
+  await expect(page.getByTestId("payment-panel")).toContainText(token);
+  await waitForHydration(page);
+  await page.getByTestId("refund-form").locator("textarea").fill("not ours: sent back to the payer by e2e");
+  await page.getByTestId("refund-form").locator('button[type="submit"]').click();
+  await page.getByTestId("refund-submit").click();
+  await expect(page.getByTestId("payment-panel")).toHaveAttribute("data-status", "REFUNDED");
+  await page.goto(`/admin/reconciliation?day=${day}`);
   await expect(page.getByTestId("reconciliation")).toHaveAttribute("data-closed", "yes");
   await expect(page.getByTestId("difference").first().getByTestId("note")).toContainText("checked by e2e");
 

@@ -86,13 +86,13 @@ describe("credits", () => {
         credits: [
           credit({ transferId: "A", orderCode: "D1", deposit: deposit("D1", at("10:01")), sources: ["staff", "forwarder"] }),
           credit({ transferId: "B", amount: "100038", bankTime: at("10:05"), orderCode: "D2", deposit: deposit("D2", at("10:06")), sources: ["staff"] }),
-          credit({ transferId: "C", amount: "7777", outcome: "NO_ORDER", queue: { status: "OPEN", manualCode: null, note: null } }),
-          credit({ transferId: "E", amount: "8888", outcome: "NO_ORDER", queue: { status: "REFUNDED", manualCode: null, note: "sent back" } }),
+          credit({ transferId: "C", amount: "7777", outcome: "NO_ORDER", queue: { id: "Q1", status: "OPEN", manualCode: null, note: null } }),
+          credit({ transferId: "E", amount: "8888", outcome: "NO_ORDER", queue: { id: "Q1", status: "REFUNDED", manualCode: null, note: "sent back" } }),
           credit({
             transferId: "F",
             amount: "9999",
             outcome: "AMBIGUOUS",
-            queue: { status: "CREDITED", manualCode: "UR1M", note: null },
+            queue: { id: "Q1", status: "CREDITED", manualCode: "UR1M", note: null },
             deposit: deposit("UR1M", at("11:00")),
           }),
           credit({ transferId: "OTHER-DAY", bankTime: at("10:00", "2026-11-25") }),
@@ -222,13 +222,15 @@ describe("debits and withdrawals marked paid", () => {
 });
 
 describe("closing a day", () => {
-  const base = () => input({ credits: [credit({ transferId: "C", outcome: "NO_ORDER", queue: { status: "OPEN", manualCode: null, note: null } })] });
+  const base = () => input({ credits: [credit({ transferId: "C", outcome: "NO_ORDER", queue: { id: "Q1", status: "OPEN", manualCode: null, note: null } })] });
   it("closes once a statement covers every channel of the day, no money difference is open and every other difference has a note", () => {
     expect(reconcileDay(base())).toMatchObject({ covered: true, closed: false, summary: { differences: 1, noted: 0, moneyOpen: 1 } });
     // money not credited: a note does not close the day; resolving its queue item does
     const noted = { ...base(), notes: { "no-credit:OWN:C": { note: "returned to the sender", staffUsername: "boss", notedAt: 1 } } };
     expect(reconcileDay(noted)).toMatchObject({ covered: true, closed: false, summary: { differences: 1, noted: 1 } });
-    const refunded = input({ credits: [credit({ transferId: "C", outcome: "NO_ORDER", queue: { status: "REFUNDED", manualCode: null, note: "returned" } })] });
+    const refunded = input({
+      credits: [credit({ transferId: "C", outcome: "NO_ORDER", queue: { id: "Q1", status: "REFUNDED", manualCode: null, note: "returned" } })],
+    });
     expect(reconcileDay(refunded)).toMatchObject({ covered: true, closed: true, summary: { differences: 0 } });
     expect(reconcileDay({ ...refunded, imports: [] })).toMatchObject({ covered: false, closed: false, uncoveredChannels: ["OWN"] });
     expect(reconcileDay({ ...noted, imports: [{ ...statementOfDay, channelCode: "OTHER" }] })).toMatchObject({ covered: false, uncoveredChannels: ["OWN"] });

@@ -40,7 +40,7 @@ export type ReportFact = {
 /** An order that was given this pay amount on this channel (its reservation). */
 export type OrderLife = { orderCode: string; createdAt: number; expiresAt: number };
 
-export type DerivedLink = "key" | "id" | "order" | "window";
+type DerivedLink = "key" | "id" | "order" | "window";
 export type DerivedTransfer = { key: ReportRef; members: { ref: ReportRef; link: DerivedLink }[] };
 export type ReportRef = { source: WitnessSource; id: string };
 
@@ -55,7 +55,7 @@ export function isFutureDated(bankTime: number, receivedAt: number): boolean {
 }
 
 /** The canonical order of reports: by bank time, then source, then id. */
-export function compareReports(a: ReportFact, b: ReportFact): number {
+function compareReports(a: ReportFact, b: ReportFact): number {
   return a.bankTime - b.bankTime || SOURCE_RANK[a.source] - SOURCE_RANK[b.source] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 

@@ -83,7 +83,7 @@ export type CreditRow = {
   /** the credits its reports caused (order or hand), with the owner's settlement of a surplus one */
   credits: { code: string; kind: "order" | "hand"; settled: "reversed" | "loss" | null }[];
   /** its payments-queue item, if it went there */
-  queue: { status: "OPEN" | "RESOLVING" | "CREDITED" | "REFUNDED"; manualCode: string | null; note: string | null } | null;
+  queue: { id: string; status: "OPEN" | "RESOLVING" | "CREDITED" | "REFUNDED"; manualCode: string | null; note: string | null } | null;
   /** the deposit it credited (its order when applied, the manual order when credited by hand) */
   deposit: DepositRow | null;
 };
@@ -150,6 +150,8 @@ export type Line = {
   credits: string[];
   /** a difference only money closes (credit, refund, settlement), never a note */
   money: boolean;
+  /** NO_CREDIT: the payments-queue item where it is credited or refunded */
+  queueId: string | null;
   amount: string;
   bankTime: number | null;
   /** withdrawals: when staff marked it paid */
@@ -206,6 +208,7 @@ function line(fields: Partial<Omit<Line, "money">> & Pick<Line, "key" | "kind" |
     transferId: null,
     twinId: null,
     credits: [],
+    queueId: null,
     bankTime: null,
     markedPaidAt: null,
     sources: [],
@@ -319,7 +322,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
       lines.push(line({ ...base, key: `credit:${c.channelCode}:${c.transferId}`, kind: "matched", resolution: "refunded" }));
     } else {
       const key = `no-credit:${c.channelCode}:${c.transferId}`;
-      lines.push(line({ ...base, orderCode: c.orderCode, key, kind: "difference", reason: "NO_CREDIT", note: note(key) }));
+      lines.push(line({ ...base, orderCode: c.orderCode, key, kind: "difference", reason: "NO_CREDIT", queueId: c.queue?.id ?? null, note: note(key) }));
     }
   }
 

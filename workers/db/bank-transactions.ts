@@ -10,7 +10,7 @@ import type { WitnessSource } from "../core/bank-witness";
 
 export type BankTransactionOutcomeKind = "PENDING" | "APPLIED" | "NO_ORDER" | "AMBIGUOUS" | "LATE" | "DEBIT";
 export type BankDirection = "credit" | "debit";
-export type WitnessLink = "key" | "id" | "window" | "order" | "split";
+type WitnessLink = "key" | "id" | "window" | "order" | "split";
 
 export type BankTransactionRecord = {
   channelCode: string;
@@ -120,20 +120,6 @@ function toWitness(r: WitnessRow): BankWitness {
 
 const sourcesOf = (list: string | null): WitnessSource[] => (list ? (list.split(",") as WitnessSource[]) : []);
 
-/** The transfer keyed by this id (the key witness's id). */
-export async function findBankTransaction(
-  db: D1Database,
-  agencyId: string,
-  channelCode: string,
-  bankTransactionId: string,
-): Promise<BankTransactionRecord | null> {
-  const row = await db
-    .prepare(`SELECT * FROM bank_transactions WHERE agency_id = ?1 AND channel_code = ?2 AND bank_transaction_id = ?3`)
-    .bind(agencyId, channelCode, bankTransactionId)
-    .first<Row>();
-  return row ? toRecord(row) : null;
-}
-
 /**
  * The id rule: the transfer some witness reported under this id (its key, or an alias learned
  * later), with whether this source's witness is the one that did.
@@ -167,20 +153,6 @@ const ORDER_LIFE = `(SELECT r.created_at FROM pay_amount_reservations r WHERE r.
 type LifeRow = { order_created_at: number | null; order_expires_at: number | null };
 const lifeOf = (r: LifeRow) =>
   r.order_created_at !== null && r.order_expires_at !== null ? { createdAt: r.order_created_at, expiresAt: r.order_expires_at } : null;
-
-/** What the wallet made of a PENDING transfer. */
-export async function settleBankTransaction(
-  db: D1Database,
-  agencyId: string,
-  channelCode: string,
-  bankTransactionId: string,
-  outcome: BankTransactionOutcomeKind,
-): Promise<void> {
-  await db
-    .prepare(`UPDATE bank_transactions SET outcome = ?4 WHERE agency_id = ?1 AND channel_code = ?2 AND bank_transaction_id = ?3`)
-    .bind(agencyId, channelCode, bankTransactionId, outcome)
-    .run();
-}
 
 /** Every witness of a transfer, the key first. */
 export async function witnessesOfTransfer(db: D1Database, agencyId: string, channelCode: string, transferId: string): Promise<BankWitness[]> {
@@ -380,7 +352,7 @@ const toCredit = (r: CreditRow): BankCredit => ({
   settledReason: r.settled_reason,
   settledAt: r.settled_at,
 });
-export type ScopeTransfer = BankTransactionRecord & { credits: number; queueId: string | null };
+type ScopeTransfer = BankTransactionRecord & { credits: number; queueId: string | null };
 export type ScopeOrder = { orderCode: string; playerId: string; createdAt: number; expiresAt: number; endedAt: number | null };
 export type Scope = {
   version: number;

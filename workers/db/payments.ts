@@ -502,16 +502,21 @@ export function claimUnmatchedForCreditStatement(
 export async function handCreditedNear(
   db: D1Database,
   agencyId: string,
-  q: { channelCode: string; amount: string; bankTime: number; window: number; exceptId: string },
+  q: { channelCode: string; amount: string; bankTime: number; window: number; exceptId: string; receivedAt: number; coolDown: number },
 ): Promise<UnmatchedPayment[]> {
+  // within the window of the payment's bank time; or, whatever times were typed, money of the
+  // same order: the unique pay amount of an order whose life and cool-down hold both payments
   const { results } = await db
     .prepare(
       `${SELECT_UNMATCHED}
-        WHERE u.agency_id = ?1 AND u.channel_code = ?2 AND u.amount = ?3 AND u.status IN ('RESOLVING', 'CREDITED')
-          AND u.bank_time BETWEEN ?4 - ?5 AND ?4 + ?5 AND u.id <> ?6
+        WHERE u.agency_id = ?1 AND u.channel_code = ?2 AND u.amount = ?3 AND u.status IN ('RESOLVING', 'CREDITED') AND u.id <> ?6
+          AND (u.bank_time BETWEEN ?4 - ?5 AND ?4 + ?5
+               OR EXISTS (SELECT 1 FROM pay_amount_reservations r WHERE r.agency_id = ?1 AND r.channel_code = ?2 AND r.pay_amount = ?3
+                             AND ?7 BETWEEN r.created_at - ?8 AND MIN(r.expires_at, COALESCE(r.ended_at, r.expires_at)) + ?8
+                             AND u.bank_time BETWEEN r.created_at - ?8 AND r.expires_at + ?8))
         ORDER BY u.bank_time LIMIT 20`,
     )
-    .bind(agencyId, q.channelCode, q.amount, q.bankTime, q.window, q.exceptId)
+    .bind(agencyId, q.channelCode, q.amount, q.bankTime, q.window, q.exceptId, q.receivedAt, q.coolDown)
     .all<UnmatchedPaymentRow>();
   return results.map(toUnmatchedPayment);
 }

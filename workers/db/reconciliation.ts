@@ -30,6 +30,7 @@ type CreditSqlRow = {
   sources: string | null;
   split: number;
   credits_json: string | null;
+  queue_id: string | null;
   queue_status: "OPEN" | "RESOLVING" | "CREDITED" | "REFUNDED" | null;
   manual_code: string | null;
   queue_note: string | null;
@@ -73,7 +74,7 @@ export async function loadCredits(
        SELECT bt.channel_code, bt.bank_transaction_id, bt.amount, bt.bank_time, bt.reference, bt.outcome, bt.order_code, ${WITNESSES}, ${CREDITS},
               COALESCE(bt.raw, (SELECT w.raw FROM bank_witnesses w WHERE w.agency_id = bt.agency_id AND w.channel_code = bt.channel_code
                                    AND w.transfer_id = bt.bank_transaction_id AND w.raw IS NOT NULL ORDER BY w.recorded_at LIMIT 1)) AS raw,
-              u.status AS queue_status, u.manual_code, u.note AS queue_note,
+              u.id AS queue_id, u.status AS queue_status, u.manual_code, u.note AS queue_note,
               d.code AS deposit_code, d.provider, d.paid_at, d.paid_minor, d.credit_minor
          FROM picked p
          JOIN bank_transactions bt ON bt.agency_id = ?1 AND bt.channel_code = p.channel_code AND bt.bank_transaction_id = p.bank_transaction_id AND bt.direction = 'credit'
@@ -98,7 +99,7 @@ export async function loadCredits(
     credits: (JSON.parse(r.credits_json ?? "[]") as { code: string; kind: "order" | "hand"; settled: "reversed" | "loss" | null }[]).sort((a, b) =>
       a.code.localeCompare(b.code),
     ),
-    queue: r.queue_status ? { status: r.queue_status, manualCode: r.manual_code, note: r.queue_note } : null,
+    queue: r.queue_status && r.queue_id ? { id: r.queue_id, status: r.queue_status, manualCode: r.manual_code, note: r.queue_note } : null,
     deposit:
       r.deposit_code && r.paid_at
         ? {

@@ -28,7 +28,7 @@ import { PAY_AMOUNT_COOL_DOWN_MS } from "../core/pay-amount";
 import type { WitnessSource } from "../core/bank-witness";
 import { creditRate, walletOf } from "./wallet";
 import { twinsOfPayment, witnessesOfQueuedPayment, type PaymentTwin } from "./bank-witnesses";
-import { deriveAround } from "./bank-transactions";
+import { deriveAround, isPaidOrder } from "./bank-transactions";
 
 /**
  * Back office, payments with no matching order (issue 7 item 3); the webhook records them
@@ -134,7 +134,8 @@ function reportOf(agencyId: string, payment: UnmatchedPayment): { source: Witnes
  * owner may credit it again).
  */
 async function orderOfPayAmount(db: D1Database, agencyId: string, payment: UnmatchedPayment, now: number): Promise<PayAmountReservation | null> {
-  if (!payment.channelCode || !payment.amount || !reportOf(agencyId, payment)) return null;
+  // a late payment keeps its own way: a MANUAL credit that releases the order's late booking
+  if (payment.kind === "LATE_PAYMENT" || !payment.channelCode || !payment.amount || !reportOf(agencyId, payment)) return null;
   const received = Date.parse(payment.receivedAt) || now;
   for (const order of await reservationsWithPayAmount(db, agencyId, payment.channelCode, payment.amount)) {
     const end = Math.min(order.expiresAt, order.endedAt ?? order.expiresAt);
@@ -189,7 +190,8 @@ export async function previewManualCredit(
   if (twins.length > 0 && input.role !== "owner") return { ok: false, error: "PROBABLE_DUPLICATE", payment, twins };
   if (twins.length > 0 && (!reason || reason.length < 3)) return { ok: false, error: "OVERRIDE_REASON_REQUIRED", payment, twins };
   const order = twins.length === 0 ? await orderOfPayAmount(env.DB, agency.id, payment, Date.now()) : null;
-  if (order) return previewOrderCredit(env, agency.id, payment, order);
+  const toOrder = order ? await previewOrderCredit(env, agency.id, payment, order) : null;
+  if (toOrder) return toOrder;
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED", payment };
   const player = await findPlayerCardByUsername(env.DB, agency.id, input.username.trim().toLowerCase());
   if (!player) return { ok: false, error: "PLAYER_NOT_FOUND", payment };
@@ -224,12 +226,13 @@ async function previewOrderCredit(
   agencyId: string,
   payment: UnmatchedPayment,
   order: PayAmountReservation,
-): Promise<{ ok: true; preview: CreditPreview } | { ok: false; error: ResolveError; payment: UnmatchedPayment }> {
+): Promise<{ ok: true; preview: CreditPreview } | null> {
   const [player, deposit] = await Promise.all([
     findPlayerCard(env.DB, agencyId, order.playerId),
     walletOf(env, agencyId, order.playerId).getDeposit(order.orderCode),
   ]);
-  if (!player || !deposit) return { ok: false, error: "PLAYER_NOT_FOUND", payment };
+  // only an order its wallet can still pay: open, or ended unpaid (one with a late payment flagged on it is credited by hand as before)
+  if (!player || !deposit || !(deposit.status === "OPEN" || (deposit.status === "CANCELED" && deposit.flag === null))) return null;
   return {
     ok: true,
     preview: {
@@ -264,7 +267,9 @@ async function creditToOrder(env: Env, agencyId: string, actor: AuditActor, paym
     { transactionId: `${payment.channelCode}:${report.witnessId}`, amount: payment.amount!, bankTime: order.createdAt },
     now,
   );
-  if (paid.kind !== "paid" && paid.kind !== "duplicate") return { ok: false as const, error: "ALREADY_RESOLVED" as const, payment };
+  // "duplicate" is a payment only when the order is paid by it (a late payment flagged on a cancelled order is not)
+  if (paid.kind !== "paid" && !(paid.kind === "duplicate" && isPaidOrder(paid.order.status)))
+    return { ok: false as const, error: "ALREADY_RESOLVED" as const, payment };
   await insertBankCredit(env.DB, agencyId, {
     code: order.orderCode,
     kind: "order",

@@ -132,6 +132,9 @@ const reportOf = (r: ScopeReport, scope: Scope): ReportFact => ({
 });
 
 const walletTransactionId = (channelCode: string, witnessId: string) => `${channelCode}:${witnessId}`;
+
+/** Whether a deposit order was paid (its settlement at the provider may still be on its way, or have failed and wait for a retry). */
+export const isPaidOrder = (status: string): boolean => status === "PAID" || status === "SUCCESS" || status === "FAILED";
 const queueKey = (agencyId: string, channelCode: string, witnessId: string) => `${agencyId}:${channelCode}:${witnessId}`;
 
 /** What acting on a derived transfer needs. */
@@ -253,7 +256,7 @@ const isStaleWrite = (error: unknown) => error instanceof Error && /CHECK constr
  * them, and acts on them (credits, queue items, alerts), until a pass finds nothing left to do.
  * `made` collects the orders credited here (what the caller reports as "applied").
  */
-export async function deriveScope(
+async function deriveScope(
   env: Env,
   agencyId: string,
   key: ScopeKey,
@@ -329,7 +332,8 @@ async function perform(env: Env, agencyId: string, key: ScopeKey, act: Act, acto
     },
     now,
   );
-  if (result.kind === "paid" || result.kind === "duplicate") {
+  // "duplicate" is a payment only when the order is paid by it (a late payment flagged on a cancelled order is not)
+  if (result.kind === "paid" || (result.kind === "duplicate" && isPaidOrder(result.order.status))) {
     const recorded = await insertBankCredit(env.DB, agencyId, {
       code: order.orderCode,
       kind: "order",
@@ -347,7 +351,7 @@ async function perform(env: Env, agencyId: string, key: ScopeKey, act: Act, acto
     }
     return;
   }
-  const reason: UnmatchedReason = result.kind === "late" ? "LATE" : "NO_ORDER";
+  const reason: UnmatchedReason = result.kind === "late" || result.kind === "duplicate" ? "LATE" : "NO_ORDER";
   await keepUnmatched(
     env,
     agencyId,
@@ -567,7 +571,7 @@ export async function matchBankTransaction(
 }
 
 /** Kept for staff (back office, payments): a late payment against its order (so resolving it releases the order's booking), anything else on its own. */
-export async function keepUnmatched(
+async function keepUnmatched(
   env: Env,
   agencyId: string,
   input: BankTransactionInput,

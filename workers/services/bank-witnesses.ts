@@ -95,6 +95,8 @@ export async function twinsOfPayment(db: D1Database, agencyId: string, payment: 
     bankTime: payment.bankTime,
     window,
     exceptId: payment.id,
+    receivedAt: Date.parse(payment.receivedAt) || Date.now(),
+    coolDown: PAY_AMOUNT_COOL_DOWN_MS,
   })) {
     twins.push({
       kind: "hand-credited",

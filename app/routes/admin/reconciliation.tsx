@@ -194,7 +194,9 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
                   {l.reason === "NO_CREDIT" && (
                     <>
                       {" "}
-                      <Link to="/admin/payments">{t("nav.payments")}</Link>
+                      <Link to={l.queueId ? `/admin/payments?id=${encodeURIComponent(l.queueId)}` : "/admin/payments"} data-testid="money-payment">
+                        {t("nav.payments")}
+                      </Link>
                     </>
                   )}
                 </p>
