@@ -7,7 +7,7 @@ import { postForm } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
 
 /**
- * One payment, one credit (issue 45, decisions 046/068/069), model-based. A seeded generator
+ * One payment, one credit (issue 45, decisions 046 and 069), model-based. A seeded generator
  * writes a day of real bank transfers into own-account channel MDL-<seed> (first payments of
  * orders, the same QR paid again within and outside the window, payments after an order's
  * life, payments with no order) and what the agency hears of each: the cashier's "mark paid"

@@ -134,8 +134,7 @@ function reportOf(agencyId: string, payment: UnmatchedPayment): { source: Witnes
  * owner may credit it again).
  */
 async function orderOfPayAmount(db: D1Database, agencyId: string, payment: UnmatchedPayment, now: number): Promise<PayAmountReservation | null> {
-  // a late payment keeps its own way: a MANUAL credit that releases the order's late booking
-  if (payment.kind === "LATE_PAYMENT" || !payment.channelCode || !payment.amount || !reportOf(agencyId, payment)) return null;
+  if (!payment.channelCode || !payment.amount || !reportOf(agencyId, payment)) return null;
   const received = Date.parse(payment.receivedAt) || now;
   for (const order of await reservationsWithPayAmount(db, agencyId, payment.channelCode, payment.amount)) {
     const end = Math.min(order.expiresAt, order.endedAt ?? order.expiresAt);
@@ -189,11 +188,13 @@ export async function previewManualCredit(
   const reason = input.reason?.trim() || null;
   if (twins.length > 0 && input.role !== "owner") return { ok: false, error: "PROBABLE_DUPLICATE", payment, twins };
   if (twins.length > 0 && (!reason || reason.length < 3)) return { ok: false, error: "OVERRIDE_REASON_REQUIRED", payment, twins };
+  // the order the amount belongs to decides who is credited, whatever name was typed
   const order = twins.length === 0 ? await orderOfPayAmount(env.DB, agency.id, payment, Date.now()) : null;
-  const toOrder = order ? await previewOrderCredit(env, agency.id, payment, order) : null;
-  if (toOrder) return toOrder;
-  if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED", payment };
-  const player = await findPlayerCardByUsername(env.DB, agency.id, input.username.trim().toLowerCase());
+  const target = order ? await orderTarget(env, agency.id, payment, order) : null;
+  if (target?.kind === "pay") return { ok: true, preview: target.preview };
+  const provider = target ? target.provider : input.provider;
+  if (!isProvider(provider) || !agency.enabledProviders.includes(provider)) return { ok: false, error: "PROVIDER_REQUIRED", payment };
+  const player = target ? target.player : await findPlayerCardByUsername(env.DB, agency.id, input.username.trim().toLowerCase());
   if (!player) return { ok: false, error: "PLAYER_NOT_FOUND", payment };
   const known = await knownAmount(env, payment);
   if (!known) return { ok: false, error: "AMOUNT_UNKNOWN", payment };
@@ -206,7 +207,7 @@ export async function previewManualCredit(
     preview: {
       payment: { ...payment, amount: known.amount, transactionId: payment.transactionId ?? known.transactionId },
       player: { id: player.id, username: player.username, displayName: player.displayName },
-      provider: input.provider,
+      provider,
       amount: known.amount,
       amountMinor,
       credit: formatAmount(creditMinor, "THB"),
@@ -220,21 +221,28 @@ export async function previewManualCredit(
   };
 }
 
-/** The confirm step of a hand credit that pays the order the amount belongs to: that order's player, provider and credit. */
-async function previewOrderCredit(
+/**
+ * Who a hand credit of an order's pay amount goes to: the order itself when its wallet can still
+ * pay it (open, or ended unpaid), the confirm step showing that order's player, provider and
+ * credit; else (a late payment already flagged on it) a MANUAL credit, but to that order's player
+ * at its provider. null: the order's player or deposit is gone.
+ */
+async function orderTarget(
   env: Env,
   agencyId: string,
   payment: UnmatchedPayment,
   order: PayAmountReservation,
-): Promise<{ ok: true; preview: CreditPreview } | null> {
+): Promise<
+  { kind: "pay"; preview: CreditPreview } | { kind: "manual"; player: { id: string; username: string; displayName: string }; provider: string } | null
+> {
   const [player, deposit] = await Promise.all([
     findPlayerCard(env.DB, agencyId, order.playerId),
     walletOf(env, agencyId, order.playerId).getDeposit(order.orderCode),
   ]);
-  // only an order its wallet can still pay: open, or ended unpaid (one with a late payment flagged on it is credited by hand as before)
-  if (!player || !deposit || !(deposit.status === "OPEN" || (deposit.status === "CANCELED" && deposit.flag === null))) return null;
+  if (!player || !deposit) return null;
+  if (!(deposit.status === "OPEN" || (deposit.status === "CANCELED" && deposit.flag === null))) return { kind: "manual", player, provider: deposit.provider };
   return {
-    ok: true,
+    kind: "pay",
     preview: {
       payment,
       player: { id: player.id, username: player.username, displayName: player.displayName },
