@@ -85,8 +85,8 @@ test("a probable duplicate in the payments queue: the cashier is refused, the ow
             VALUES ('${agency}', 'OWN-BCEL', 'FTA${tag}', '${amount}', ${at}, 'forwarder', 'BCEL One: +${amount} LAK received', 'APPLIED', 'D${tag}', ${at})`);
   await d1(`INSERT INTO bank_witnesses (agency_id, channel_code, source, witness_id, transfer_id, amount, bank_time, raw, link, recorded_at)
             VALUES ('${agency}', 'OWN-BCEL', 'forwarder', 'FTA${tag}', 'FTA${tag}', '${amount}', ${at}, 'BCEL One: +${amount} LAK received', 'key', ${at})`);
-  await d1(`INSERT INTO bank_credits (agency_id, code, kind, channel_code, source, witness_id, amount, credited_at)
-            VALUES ('${agency}', 'D${tag}', 'order', 'OWN-BCEL', 'forwarder', 'FTA${tag}', '${amount}', ${at})`);
+  await d1(`INSERT INTO bank_credits (agency_id, code, kind, channel_code, source, witness_id, amount, for_order, credited_at)
+            VALUES ('${agency}', 'D${tag}', 'order', 'OWN-BCEL', 'forwarder', 'FTA${tag}', '${amount}', 'D${tag}', ${at})`);
   await d1(`INSERT INTO bank_transactions (agency_id, channel_code, bank_transaction_id, amount, bank_time, source, raw, outcome, recorded_at)
             VALUES ('${agency}', 'OWN-BCEL', 'FTB${tag}', '${amount}', ${at + 60_000}, 'statement', 'Credit: ${amount} | Ref: FTB${tag}', 'NO_ORDER', ${at})`);
   await d1(`INSERT INTO bank_witnesses (agency_id, channel_code, source, witness_id, transfer_id, amount, bank_time, raw, link, recorded_at)

@@ -115,6 +115,13 @@ describe("a real second payment is never lost", () => {
       .bind(`${CHANNEL}:R2REPRO2`)
       .all<{ after_json: string }>();
     expect(audit.results.some((r) => JSON.parse(r.after_json).lostCredit === true)).toBe(true);
+    // the link the window made is overturned, audited: which report went where
+    const overturned = await env.DB.prepare(
+      `SELECT after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'bank-transaction.overturned' AND target = ?1`,
+    )
+      .bind(`${CHANNEL}:R1REPRO2`)
+      .first<{ after_json: string }>();
+    expect(JSON.parse(overturned!.after_json).transfers).toEqual({ R1REPRO2: ["statement:R1REPRO2"], R2REPRO2: ["forwarder:R2REPRO2"] });
     // on the day: money not credited, which a note does not close
     const dayKey = vientianeDate(t1);
     await statementCovers(t1, t1 + 60_000);

@@ -318,6 +318,8 @@ export type BankCredit = {
   witnessId: string;
   playerId: string | null;
   amount: string;
+  /** the order whose money it was (see migration 0037) */
+  forOrder: string | null;
   creditedAt: number;
   settled: "reversed" | "loss" | null;
   settledBy: string | null;
@@ -332,6 +334,7 @@ type CreditRow = {
   witness_id: string;
   player_id: string | null;
   amount: string;
+  for_order: string | null;
   credited_at: number;
   settled: "reversed" | "loss" | null;
   settled_by: string | null;
@@ -346,6 +349,7 @@ const toCredit = (r: CreditRow): BankCredit => ({
   witnessId: r.witness_id,
   playerId: r.player_id,
   amount: r.amount,
+  forOrder: r.for_order,
   creditedAt: r.credited_at,
   settled: r.settled,
   settledBy: r.settled_by,
@@ -497,9 +501,10 @@ export async function insertBankCredit(
 ): Promise<boolean> {
   const result = await db
     .prepare(
-      `INSERT OR IGNORE INTO bank_credits (agency_id, code, kind, channel_code, source, witness_id, player_id, amount, credited_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
+      `INSERT OR IGNORE INTO bank_credits (agency_id, code, kind, channel_code, source, witness_id, player_id, amount, for_order, credited_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)`,
     )
-    .bind(agencyId, c.code, c.kind, c.channelCode, c.source, c.witnessId, c.playerId, c.amount, c.creditedAt)
+    .bind(agencyId, c.code, c.kind, c.channelCode, c.source, c.witnessId, c.playerId, c.amount, c.forOrder, c.creditedAt)
     .run();
   return (result.meta.changes ?? 0) > 0;
 }

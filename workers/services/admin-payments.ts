@@ -134,13 +134,17 @@ function reportOf(agencyId: string, payment: UnmatchedPayment): { source: Witnes
  * owner may credit it again).
  */
 async function orderOfPayAmount(db: D1Database, agencyId: string, payment: UnmatchedPayment, now: number): Promise<PayAmountReservation | null> {
+  const order = await reservationOfPayAmount(db, agencyId, payment, now);
+  return order && !(await findBankCredit(db, agencyId, order.orderCode)) ? order : null;
+}
+
+/** The order given this payment's pay amount on its channel while the payment arrived (its life and cool-down hold that time). */
+async function reservationOfPayAmount(db: D1Database, agencyId: string, payment: UnmatchedPayment, now: number): Promise<PayAmountReservation | null> {
   if (!payment.channelCode || !payment.amount || !reportOf(agencyId, payment)) return null;
   const received = Date.parse(payment.receivedAt) || now;
   for (const order of await reservationsWithPayAmount(db, agencyId, payment.channelCode, payment.amount)) {
     const end = Math.min(order.expiresAt, order.endedAt ?? order.expiresAt);
-    if (order.createdAt - PAY_AMOUNT_COOL_DOWN_MS > received || end + PAY_AMOUNT_COOL_DOWN_MS < received) continue;
-    if (await findBankCredit(db, agencyId, order.orderCode)) return null;
-    return order;
+    if (order.createdAt - PAY_AMOUNT_COOL_DOWN_MS <= received && received <= end + PAY_AMOUNT_COOL_DOWN_MS) return order;
   }
   return null;
 }
@@ -240,7 +244,8 @@ async function orderTarget(
     walletOf(env, agencyId, order.playerId).getDeposit(order.orderCode),
   ]);
   if (!player || !deposit) return null;
-  if (!(deposit.status === "OPEN" || (deposit.status === "CANCELED" && deposit.flag === null))) return { kind: "manual", player, provider: deposit.provider };
+  // payable: open, or ended unpaid (expired or cancelled); a late payment flagged on it took the order's payment slot
+  if (!(deposit.status === "OPEN" || (deposit.status === "CANCELED" && deposit.flag !== "LATE_PAYMENT"))) return { kind: "manual", player, provider: deposit.provider };
   return {
     kind: "pay",
     preview: {
@@ -285,6 +290,7 @@ async function creditToOrder(env: Env, agencyId: string, actor: AuditActor, paym
     ...report,
     playerId: order.playerId,
     amount: payment.amount!,
+    forOrder: order.orderCode,
     creditedAt: now,
   });
   await endPayAmountReservation(env.DB, agencyId, order.orderCode, now);
@@ -408,6 +414,8 @@ async function finishCredit(env: Env, agency: Agency, actor: AuditActor, payment
   // the credit belongs to the payment's report: a transfer that turns out to be credited twice is seen at once (decision 069)
   const report = reportOf(agency.id, payment);
   if (report && payment.channelCode && payment.amount) {
+    // the order whose money it was, so its other reports are known as this payment; not when the owner said it is money of its own
+    const forOrder = payment.note ? null : ((await reservationOfPayAmount(env.DB, agency.id, payment, now))?.orderCode ?? null);
     await insertBankCredit(env.DB, agency.id, {
       code: payment.manualCode!,
       kind: "hand",
@@ -415,6 +423,7 @@ async function finishCredit(env: Env, agency: Agency, actor: AuditActor, payment
       ...report,
       playerId,
       amount: payment.amount,
+      forOrder,
       creditedAt: now,
     });
     await deriveAround(

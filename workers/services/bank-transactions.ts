@@ -3,7 +3,7 @@ import { deriveTransfers, isFutureDated, refKey, type DerivedTransfer, type Repo
 import { canonicalLak } from "../core/money";
 import { paidInTime, paidLate, PAY_AMOUNT_COOL_DOWN_MS } from "../core/pay-amount";
 import { sha256Hex } from "../core/tokens";
-import { recordAudit, type AuditActor } from "../db/audit";
+import { auditStatement, recordAudit, type AuditActor } from "../db/audit";
 import {
   bumpScopeStatement,
   deleteTransferStatement,
@@ -128,7 +128,7 @@ const reportOf = (r: ScopeReport, scope: Scope): ReportFact => ({
   namedOrders: orderCodeCandidates(r.reference, r.raw),
   future: r.future,
   split: r.splitAt !== null,
-  creditedOrder: scope.credits.find((c) => c.kind === "order" && c.source === r.source && c.witnessId === r.witnessId && c.settled === null)?.code ?? null,
+  creditedOrder: scope.credits.find((c) => c.forOrder !== null && c.source === r.source && c.witnessId === r.witnessId && c.settled === null)?.forOrder ?? null,
 });
 
 const walletTransactionId = (channelCode: string, witnessId: string) => `${channelCode}:${witnessId}`;
@@ -165,6 +165,7 @@ async function planOf(
   const keys = new Set(derived.map((t) => t.key.id));
   for (const old of new Set(scope.reports.map((r) => r.transferId)))
     if (old !== "" && !keys.has(old)) statements.push(deleteTransferStatement(db, agencyId, key.channelCode, old));
+  statements.push(...overturnedLinks(db, agencyId, key.channelCode, scope, derived));
 
   for (const transfer of derived) {
     const members = transfer.members.map((m) => byRef.get(refKey(m.ref))!);
@@ -221,7 +222,7 @@ async function planOf(
     const settledByStaff = resolvedQueue !== undefined;
     const kept = resolvedQueue ?? keyQueue ?? queue[0] ?? null;
     // an order already credited by another transfer: this is a second payment, for staff
-    const orderTaken = decision.kind === "order" && scope.credits.some((c) => c.kind === "order" && c.code === decision.order.orderCode);
+    const orderTaken = decision.kind === "order" && scope.credits.some((c) => c.forOrder === decision.order.orderCode && c.settled === null);
     const tried = decision.kind === "order" && walletTried.has(`${keyReport.witnessId}>${decision.order.orderCode}`);
     if (decision.kind === "order" && !settledByStaff && !orderTaken && !tried && (!kept || !decision.late)) {
       // an order to pay: through its player's wallet (ids this transfer's reports carried before count as ours)
@@ -245,6 +246,40 @@ async function planOf(
 }
 
 /** A transfer's outcome as its queue item says (LATE_PAYMENT is the queue's word for LATE). */
+/**
+ * One audit row per transfer whose reports the derivation now puts in different transfers (a
+ * link overturned by stronger evidence, e.g. a statement listing two payments the window had
+ * joined): which reports went where.
+ */
+function overturnedLinks(db: D1Database, agencyId: string, channelCode: string, scope: Scope, derived: DerivedTransfer[]): D1PreparedStatement[] {
+  const newKeyOf = new Map(derived.flatMap((t) => t.members.map((m) => [refKey(m.ref), t.key.id] as const)));
+  const before = new Map<string, string[]>();
+  for (const r of scope.reports)
+    if (r.transferId !== "") before.set(r.transferId, [...(before.get(r.transferId) ?? []), refKey({ source: r.source, id: r.witnessId })]);
+  const out: D1PreparedStatement[] = [];
+  for (const [old, refs] of before) {
+    const into = new Map<string, string[]>();
+    for (const ref of refs) {
+      const now = newKeyOf.get(ref) ?? "";
+      into.set(now, [...(into.get(now) ?? []), ref]);
+    }
+    if (into.size < 2) continue;
+    out.push(
+      auditStatement(
+        db,
+        { agencyId, staffId: null, staffUsername: null },
+        {
+          action: "bank-transaction.overturned",
+          target: `${channelCode}:${old}`,
+          before: { reports: refs },
+          after: { transfers: Object.fromEntries(into) },
+        },
+      ),
+    );
+  }
+  return out;
+}
+
 function outcomeOfQueue(kind: string | undefined): BankTransactionOutcomeKind {
   return kind === "LATE_PAYMENT" ? "LATE" : kind === "AMBIGUOUS" ? "AMBIGUOUS" : "NO_ORDER";
 }
@@ -342,6 +377,7 @@ async function perform(env: Env, agencyId: string, key: ScopeKey, act: Act, acto
       witnessId: act.key.witnessId,
       playerId: order.playerId,
       amount: key.amount,
+      forOrder: order.orderCode,
       creditedAt: now,
     });
     await endPayAmountReservation(env.DB, agencyId, order.orderCode, now);

@@ -19,8 +19,11 @@ CREATE INDEX bank_witnesses_scope ON bank_witnesses(agency_id, channel_code, dir
 
 -- Each credit a transfer caused, tied to the report whose transfer it paid: the order it paid
 -- through the player's wallet ('order', code = the order), or a hand credit from the payments
--- queue ('hand', code = the MANUAL order). A derived transfer with two unsettled credits was
--- credited twice; the owner settles the surplus (reversed at the provider, or a recorded loss).
+-- queue ('hand', code = the MANUAL order). for_order: the order whose money it was (the order
+-- paid; for a hand credit, the order whose unique pay amount the payment carried, unless the
+-- owner said it was money of its own), so a later report of that order is known as the same
+-- payment. A derived transfer with two unsettled credits was credited twice; the owner settles
+-- the surplus (reversed at the provider, or a recorded loss).
 CREATE TABLE bank_credits (
   agency_id TEXT NOT NULL REFERENCES agencies(id),
   code TEXT NOT NULL,
@@ -30,6 +33,7 @@ CREATE TABLE bank_credits (
   witness_id TEXT NOT NULL,
   player_id TEXT,
   amount TEXT NOT NULL,
+  for_order TEXT,
   credited_at INTEGER NOT NULL,
   settled TEXT CHECK (settled IN ('reversed', 'loss')),
   settled_by TEXT,
@@ -38,8 +42,8 @@ CREATE TABLE bank_credits (
   PRIMARY KEY (agency_id, code)
 );
 CREATE INDEX bank_credits_report ON bank_credits(agency_id, channel_code, source, witness_id);
-INSERT OR IGNORE INTO bank_credits (agency_id, code, kind, channel_code, source, witness_id, player_id, amount, credited_at)
-SELECT t.agency_id, t.order_code, 'order', t.channel_code, t.source, t.bank_transaction_id, t.player_id, t.amount, t.recorded_at
+INSERT OR IGNORE INTO bank_credits (agency_id, code, kind, channel_code, source, witness_id, player_id, amount, for_order, credited_at)
+SELECT t.agency_id, t.order_code, 'order', t.channel_code, t.source, t.bank_transaction_id, t.player_id, t.amount, t.order_code, t.recorded_at
   FROM bank_transactions t WHERE t.direction = 'credit' AND t.outcome = 'APPLIED' AND t.order_code IS NOT NULL;
 INSERT OR IGNORE INTO bank_credits (agency_id, code, kind, channel_code, source, witness_id, player_id, amount, credited_at)
 SELECT u.agency_id, u.manual_code, 'hand', u.channel_code, t.source, t.bank_transaction_id, u.resolved_player_id, COALESCE(u.amount, t.amount), t.recorded_at
