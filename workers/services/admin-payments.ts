@@ -245,7 +245,8 @@ async function orderTarget(
   ]);
   if (!player || !deposit) return null;
   // payable: open, or ended unpaid (expired or cancelled); a late payment flagged on it took the order's payment slot
-  if (!(deposit.status === "OPEN" || (deposit.status === "CANCELED" && deposit.flag !== "LATE_PAYMENT"))) return { kind: "manual", player, provider: deposit.provider };
+  if (!(deposit.status === "OPEN" || (deposit.status === "CANCELED" && deposit.flag !== "LATE_PAYMENT")))
+    return { kind: "manual", player, provider: deposit.provider };
   return {
     kind: "pay",
     preview: {
