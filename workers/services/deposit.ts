@@ -1,4 +1,3 @@
-import QRCode from "qrcode";
 import { deriveDynamicLaoQr } from "../core/emvco";
 import { checkDepositAmount, depositCredit, formatAmount, parseAmount, type Rate } from "../core/money";
 import { choosePayAmount, MAX_EXTRA_KIP, payAmountRange, retryPick } from "../core/pay-amount";
@@ -16,6 +15,7 @@ import type { Agency } from "./agency";
 import type { CurrentPlayer } from "./auth";
 import { enabledProviders, fetchCredit } from "./credits";
 import { depositLimitGuard } from "./limits-guard";
+import { qrSvg } from "./qr-image";
 import { creditRate, walletOf } from "./wallet";
 
 /** The player's deposit steps: open an order, show its QR, check it, cancel it; and the pages that show them. */
@@ -285,7 +285,7 @@ export async function depositPage(env: Env, agency: Agency, player: CurrentPlaye
       status: order.status,
       expiresAt: new Date(order.expiresAt).toISOString(),
       payload: order.qrPayload,
-      qrSvg: order.qrPayload ? await QRCode.toString(order.qrPayload, { type: "svg", margin: 2, errorCorrectionLevel: "M" }) : null,
+      qrSvg: order.qrPayload ? qrSvg(order.qrPayload) : null,
     },
   };
 }

@@ -1,6 +1,8 @@
 import { convertIndexedToRgb, decode as decodePng, hasPngSignature } from "fast-png";
 import jpeg from "jpeg-js";
 import jsQR from "jsqr";
+import { create as createQr } from "qrcode/lib/core/qrcode";
+import { render as renderSvg } from "qrcode/lib/renderer/svg-tag";
 
 /**
  * Reads the text of a QR code from an uploaded image, inside the Worker: PNG (fast-png, on
@@ -114,4 +116,13 @@ function pngToRgba(bytes: Uint8Array): Rgba | "TOO_LARGE" {
     }
   }
   return { width, height, data: out };
+}
+
+/**
+ * A QR code as an SVG string (the deposit's QR step, staff enrolment's TOTP code). qrcode's own
+ * encoder and SVG renderer, required directly: its Node entry also bundles the PNG renderer and
+ * pngjs into the Worker (about 28 KB minified) for pictures it never draws here.
+ */
+export function qrSvg(text: string): string {
+  return renderSvg(createQr(text, { errorCorrectionLevel: "M" }), { margin: 2 });
 }

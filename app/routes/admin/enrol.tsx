@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import QRCode from "qrcode";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
+import { qrSvg } from "../../../workers/services/qr-image";
 import { completeEnrolment, openEnrolment } from "../../../workers/services/staff-enrolment";
 import { AdminAuthShell } from "~/components/admin";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ? {
           username: view.staff.username,
           secret: view.secret,
-          qrSvg: await QRCode.toString(view.otpauthUri, { type: "svg", margin: 2, errorCorrectionLevel: "M" }),
+          qrSvg: qrSvg(view.otpauthUri),
         }
       : null,
   };
