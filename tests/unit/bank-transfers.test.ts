@@ -12,7 +12,7 @@ const T0 = Date.parse("2026-12-01T10:00:00+07:00");
 const order: OrderLife = { orderCode: "D26120100AA", createdAt: T0 - 5 * MIN, expiresAt: T0 + 10 * MIN };
 
 function report(fields: Partial<ReportFact> & Pick<ReportFact, "source" | "id">): ReportFact {
-  return { bankTime: T0, namedOrders: [], future: false, split: false, creditedOrder: null, ...fields };
+  return { bankTime: T0, receivedAt: T0 + 20 * MIN, namedOrders: [], future: false, split: false, creditedOrder: null, ...fields };
 }
 const derive = (reports: ReportFact[], orders: OrderLife[] = [order], window = WINDOW) => partitionOf(deriveTransfers(reports, orders, window));
 
@@ -73,12 +73,21 @@ describe("one transfer or several", () => {
     ]);
   });
 
-  it("a report dated after it arrived, or split off by the owner, is tied by its id only", () => {
+  it("a report dated after it arrived is never tied by its time: by its id, or as the money of the order whose amount was held when it arrived", () => {
     expect(isFutureDated(T0 + 3 * MIN, T0)).toBe(true);
     expect(isFutureDated(T0 + MIN, T0)).toBe(false);
-    const future = report({ source: "forwarder", id: "F", future: true });
-    expect(derive([report({ source: "statement", id: "R" }), future])).toEqual([["forwarder:F"], ["statement:R"]]);
-    expect(derive([report({ source: "statement", id: "F" }), future])).toEqual([["forwarder:F", "statement:F"]]);
+    const future = report({ source: "forwarder", id: "F", bankTime: Date.parse("2099-01-01T00:00:00Z"), future: true });
+    expect(derive([report({ source: "statement", id: "R" }), future])).toEqual([["forwarder:F", "statement:R"]]);
+    // arrived after the order's cool-down, or with no order of that amount: only its id ties it
+    expect(derive([report({ source: "statement", id: "R" }), { ...future, receivedAt: T0 + 3 * 3600_000 }])).toEqual([["forwarder:F"], ["statement:R"]]);
+    expect(derive([report({ source: "statement", id: "R" }), future], [])).toEqual([["forwarder:F"], ["statement:R"]]);
+    expect(derive([report({ source: "statement", id: "F" }), future], [])).toEqual([["forwarder:F", "statement:F"]]);
+  });
+
+  it("staff's mark paid is of the order the cashier chose, whatever hour was typed; a report split off by the owner is tied by its id only", () => {
+    const staff = report({ source: "staff", id: "S", bankTime: T0 - 3600_000, namedOrders: [order.orderCode] });
+    expect(derive([staff, report({ source: "statement", id: "R" })])).toEqual([["staff:S", "statement:R"]]);
+    expect(derive([{ ...staff, namedOrders: [] }, report({ source: "statement", id: "R" })])).toEqual([["staff:S"], ["statement:R"]]);
     expect(derive([report({ source: "statement", id: "R" }), report({ source: "forwarder", id: "F", split: true })])).toEqual([
       ["forwarder:F"],
       ["statement:R"],

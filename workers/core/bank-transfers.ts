@@ -1,4 +1,4 @@
-import { BANK_CLOCK_GRACE_MS, paidInTime } from "./pay-amount";
+import { BANK_CLOCK_GRACE_MS, PAY_AMOUNT_COOL_DOWN_MS, paidInTime } from "./pay-amount";
 import type { WitnessSource } from "./bank-witness";
 
 /**
@@ -15,8 +15,10 @@ import type { WitnessSource } from "./bank-witness";
  * Two reports of one source are never one transfer (a source lists a transfer once: a second
  * statement row is a second payment), so a statement, which lists every transfer of the period
  * it covers, overturns weaker links: the reports linked to one transfer until then map onto
- * its rows, nearest first. A report dated after it arrived (beyond the clock grace) is linked by
- * its id only; a report the owner split off, likewise.
+ * its rows, nearest first. A report dated after it arrived (beyond the clock grace) is never
+ * linked by its time: by its id, or as the money of the order whose pay amount was held when it
+ * arrived; a report the owner split off by its id only. Staff's "mark paid" names the order the
+ * cashier chose, which ties it to that order whatever hour was typed.
  *
  * The grouping is greedy over candidate links sorted by (firm first, then the gap between the
  * bank times, then the reports' keys): the nearest evidence wins, and ties fall the same way
@@ -27,6 +29,8 @@ export type ReportFact = {
   source: WitnessSource;
   id: string;
   bankTime: number;
+  /** when it reached the portal */
+  receivedAt: number;
   /** order codes its text names (orderCodeCandidates) */
   namedOrders: readonly string[];
   /** dated after it arrived, beyond the clock grace: never linked by time */
@@ -69,7 +73,15 @@ function compareReports(a: ReportFact, b: ReportFact): number {
 function ordersOf(report: ReportFact, orders: readonly OrderLife[], window: number): Set<string> {
   const out = new Set<string>();
   if (report.creditedOrder) out.add(report.creditedOrder);
-  if (report.split || report.future) return out;
+  if (report.split) return out;
+  for (const o of orders) {
+    // staff marked that very order paid (whatever hour they typed); a report dated in the future
+    // is its money when it arrived while the order's pay amount was held (its life and cool-down)
+    if (report.source === "staff" && report.namedOrders.includes(o.orderCode)) out.add(o.orderCode);
+    if (report.future && report.receivedAt >= o.createdAt - BANK_CLOCK_GRACE_MS && report.receivedAt <= o.expiresAt + PAY_AMOUNT_COOL_DOWN_MS)
+      out.add(o.orderCode);
+  }
+  if (report.future) return out;
   for (const o of orders) {
     if (paidInTime(report.bankTime, o)) out.add(o.orderCode);
     else if (report.namedOrders.includes(o.orderCode) && report.bankTime >= o.createdAt - window && report.bankTime <= o.expiresAt + window)

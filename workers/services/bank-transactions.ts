@@ -125,6 +125,7 @@ const reportOf = (r: ScopeReport, scope: Scope): ReportFact => ({
   source: r.source,
   id: r.witnessId,
   bankTime: r.bankTime,
+  receivedAt: r.recordedAt,
   namedOrders: orderCodeCandidates(r.reference, r.raw),
   future: r.future,
   split: r.splitAt !== null,
