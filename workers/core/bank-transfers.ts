@@ -113,7 +113,10 @@ export function deriveTransfers(reports: readonly ReportFact[], orders: readonly
       if (a.split || b.split) continue;
       const sameOrder = [...evidence[i]!].some((code) => evidence[j]!.has(code));
       const byTime = !a.future && !b.future;
-      const inWindow = byTime && gap <= window;
+      // staff's mark paid names the order the cashier chose: it joins that order's reports, never others by the window (a
+      // mistyped hour may fall near another payment of the same amount)
+      const staffNamed = (r: ReportFact) => r.source === "staff" && r.namedOrders.length > 0;
+      const inWindow = byTime && gap <= window && !staffNamed(a) && !staffNamed(b);
       if (sameOrder || inWindow) edges.push({ a: i, b: j, firm: false, gap: byTime ? gap : Number.MAX_SAFE_INTEGER, link: inWindow ? "window" : "order" });
     }
   }

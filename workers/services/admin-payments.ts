@@ -194,8 +194,15 @@ export async function previewManualCredit(
   if (twins.length > 0 && (!reason || reason.length < 3)) return { ok: false, error: "OVERRIDE_REASON_REQUIRED", payment, twins };
   // the order the amount belongs to decides who is credited, whatever name was typed
   const order = twins.length === 0 ? await orderOfPayAmount(env.DB, agency.id, payment, Date.now()) : null;
-  const target = order ? await orderTarget(env, agency.id, payment, order) : null;
-  if (target?.kind === "pay") return { ok: true, preview: target.preview };
+  const found = order ? await orderTarget(env, agency.id, payment, order) : null;
+  if (found?.kind === "pay") return { ok: true, preview: found.preview };
+  const paidMeanwhile = found?.kind === "paid";
+  const target = found?.kind === "manual" ? found : null;
+  if (paidMeanwhile) {
+    // the order was paid meanwhile (by another report of this money, or a second payment): money that may be credited already
+    if (input.role !== "owner") return { ok: false, error: "PROBABLE_DUPLICATE", payment, twins };
+    if (!reason || reason.length < 3) return { ok: false, error: "OVERRIDE_REASON_REQUIRED", payment, twins };
+  }
   const provider = target ? target.provider : input.provider;
   if (!isProvider(provider) || !agency.enabledProviders.includes(provider)) return { ok: false, error: "PROVIDER_REQUIRED", payment };
   const player = target ? target.player : await findPlayerCardByUsername(env.DB, agency.id, input.username.trim().toLowerCase());
@@ -219,7 +226,7 @@ export async function previewManualCredit(
       rateSell: formatRate(rate.sell),
       manualCode: await manualCodeOf(env.DB, agency.id, payment),
       twins,
-      overrideReason: twins.length > 0 ? reason!.slice(0, 500) : null,
+      overrideReason: twins.length > 0 || paidMeanwhile ? reason!.slice(0, 500) : null,
       toOrder: false,
     },
   };
@@ -237,13 +244,17 @@ async function orderTarget(
   payment: UnmatchedPayment,
   order: PayAmountReservation,
 ): Promise<
-  { kind: "pay"; preview: CreditPreview } | { kind: "manual"; player: { id: string; username: string; displayName: string }; provider: string } | null
+  | { kind: "pay"; preview: CreditPreview }
+  | { kind: "manual"; player: { id: string; username: string; displayName: string }; provider: string }
+  | { kind: "paid" }
+  | null
 > {
   const [player, deposit] = await Promise.all([
     findPlayerCard(env.DB, agencyId, order.playerId),
     walletOf(env, agencyId, order.playerId).getDeposit(order.orderCode),
   ]);
   if (!player || !deposit) return null;
+  if (isPaidOrder(deposit.status)) return { kind: "paid" };
   // payable: open, or ended unpaid (expired or cancelled); a late payment flagged on it took the order's payment slot
   if (!(deposit.status === "OPEN" || (deposit.status === "CANCELED" && deposit.flag !== "LATE_PAYMENT")))
     return { kind: "manual", player, provider: deposit.provider };

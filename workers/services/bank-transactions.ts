@@ -140,7 +140,7 @@ const queueKey = (agencyId: string, channelCode: string, witnessId: string) => `
 
 /** What acting on a derived transfer needs. */
 type Act =
-  | { kind: "credit"; key: ScopeReport; decision: Extract<Decision, { kind: "order" }>; aliases: string[] }
+  | { kind: "credit"; key: ScopeReport; decision: Extract<Decision, { kind: "order" }>; aliases: string[]; openQueue: string[] }
   | { kind: "queue"; key: ScopeReport; reason: UnmatchedReason; lateOrder: ScopeOrder | null; lostCredit: boolean }
   | { kind: "unqueue"; id: string; transferId: string }
   | { kind: "twice"; transferId: string; codes: string[]; amount: string };
@@ -227,7 +227,13 @@ async function planOf(
     const tried = decision.kind === "order" && walletTried.has(`${keyReport.witnessId}>${decision.order.orderCode}`);
     if (decision.kind === "order" && !settledByStaff && !orderTaken && !tried && (!kept || !decision.late)) {
       // an order to pay: through its player's wallet (ids this transfer's reports carried before count as ours)
-      acts.push({ kind: "credit", key: keyReport, decision, aliases: members.map((m) => walletTransactionId(key.channelCode, m.witnessId)) });
+      acts.push({
+        kind: "credit",
+        key: keyReport,
+        decision,
+        aliases: members.map((m) => walletTransactionId(key.channelCode, m.witnessId)),
+        openQueue: queue.filter((q) => q.status === "OPEN").map((q) => q.id),
+      });
       row.outcome = "PENDING";
       row.orderCode = decision.order.orderCode;
       row.playerId = decision.order.playerId;
@@ -355,7 +361,13 @@ async function perform(env: Env, agencyId: string, key: ScopeKey, act: Act, acto
       });
     return;
   }
-  // credit: the order's wallet applies a bank payment once per order
+  // credit: the transfer's open queue items go first; one a staff member is crediting by hand meanwhile keeps the
+  // transfer's credit for that hand credit (never both)
+  for (const id of act.openQueue) {
+    const [deleted] = await env.DB.batch([deleteOpenUnmatchedStatement(env.DB, agencyId, id)]);
+    if ((deleted.meta.changes ?? 0) === 0) return;
+  }
+  // the order's wallet applies a bank payment once per order
   const order = act.decision.order;
   const now = Date.now();
   const result = await walletOf(env, agencyId, order.playerId).applyBankPayment(
