@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Page } from "@playwright/test";
-import { accountTest as test, expect, waitForHydration } from "./fixtures";
+import { accountTest as test, expect, playerSessionByApi, waitForHydration } from "./fixtures";
+import { agencyRequest, creditedTwice, importStatement, pastDay } from "./one-payment";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
@@ -12,16 +12,15 @@ import { DEMO_STAFF, staffLogin } from "./staff";
  * notes each one (plain POST forms); the day stays open while the money not credited is open (a
  * note never closes money, decision 069): the owner follows the line to its payment, marks it
  * refunded, and the day closes; the CSV is offered; a cashier reads the
- * day without note forms and is refused the note action (403). Each project works in its own
- * own-account agency, which has owner and cashier copies (scripts/seed-e2e-own-account.mjs:
- * `<project>.own.localhost`), and each run on a day of its own in 2025, so no other spec's
- * payments are on it.
+ * day without note forms and is refused the note action (403). And a transfer credited twice
+ * (decision 069): the day stays open, noted or not, until the owner settles the surplus credit.
+ * Each project works in its own own-account agency, which has owner and cashier copies
+ * (scripts/seed-e2e-own-account.mjs: `<project>.own.localhost`), and each test on a day of its own
+ * (in 2025; before 2025 for the settlement), so no other spec's payments are on it.
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
 test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.own.localhost:${port}`) });
 test.describe.configure({ timeout: 150_000 });
-
-const CHANNEL = "OWN-BCEL"; // scripts/seed-e2e-own-account.mjs
 
 /** A statement of one day as BCEL One exports it: ";" separators, Lao headers, grouped amounts. */
 function statement(day: string, token: string): string {
@@ -32,43 +31,6 @@ function statement(day: string, token: string): string {
     `${d}/${m}/${y} 11:00:00;ATM ${token};"50,000.00";;"957,777.00"`,
     "",
   ].join("\r\n");
-}
-
-/** Node does not resolve *.localhost (the browser does): a request goes to localhost with the agency's Host and the page's cookies. */
-async function agencyRequest(page: Page, path: string, init: { method?: "GET" | "POST"; form?: Record<string, string> } = {}) {
-  const origin = new URL(page.url()).origin;
-  const cookie = (await page.context().cookies(origin)).map((c) => `${c.name}=${c.value}`).join("; ");
-  const headers = { Host: new URL(origin).host, Origin: origin, Cookie: cookie };
-  const url = `http://localhost:${port}${path}`;
-  return init.method === "POST" ? page.request.post(url, { headers, form: init.form, maxRedirects: 0 }) : page.request.get(url, { headers, maxRedirects: 0 });
-}
-
-/** Upload, map when the channel asks for it, apply. */
-async function importStatement(page: Page, file: string) {
-  await page.goto("/admin/deposits/import");
-  await waitForHydration(page);
-  const upload = page.getByTestId("statement-upload");
-  await upload.locator('select[name="channel"]').selectOption(CHANNEL);
-  await upload.locator('input[name="file"]').setInputFiles(file);
-  await upload.locator('button[type="submit"]').click();
-  const statements = page.getByTestId("statements");
-  await expect(statements).toHaveAttribute("data-step", /map|review/);
-  if ((await statements.getAttribute("data-step")) === "map") {
-    await waitForHydration(page);
-    const mapping = page.getByTestId("statement-mapping");
-    await mapping.locator('select[name="amountMode"]').selectOption("split");
-    await mapping.locator('select[name="date"]').selectOption("ວັນທີ");
-    await mapping.locator('select[name="description"]').selectOption("ລາຍລະອຽດ");
-    await mapping.locator('select[name="credit"]').selectOption("ຝາກ");
-    await mapping.locator('select[name="debit"]').selectOption("ຖອນ");
-    await mapping.locator('select[name="dateFormat"]').selectOption("DD/MM/YYYY HH:mm");
-    await mapping.locator('select[name="numberFormat"]').selectOption("1,234.56");
-    await mapping.getByTestId("mapping-save").click();
-  }
-  await expect(statements).toHaveAttribute("data-step", "review");
-  await waitForHydration(page);
-  await page.getByTestId("statement-apply").click();
-  await expect(page.getByTestId("statement-apply")).toHaveCount(0);
 }
 
 test("the owner notes a bank day's differences, resolves the money not credited, and the day closes; a cashier reads it only", async ({ page }) => {
@@ -133,4 +95,78 @@ test("the owner notes a bank day's differences, resolves the money not credited,
   await expect(page.getByTestId("note-form")).toHaveCount(0);
   const refused = await agencyRequest(page, "/admin/reconciliation", { method: "POST", form: { day, lineKey: "anything", note: "a cashier's note" } });
   expect(refused.status()).toBe(403);
+});
+
+/**
+ * Decision 069: money credited twice is closed by the owner's settlement, never by a note. One
+ * transfer of a past day of this run's own carries two credits (tests/e2e/one-payment.ts
+ * `creditedTwice`: an order's credit and the owner's hand credit of the same money); the day
+ * shows it as the one difference, stays open with a note on it, refuses a settlement without a
+ * reason (the form again as typed), and closes once the owner settles the surplus credit
+ * (taken back at the provider) with the line's plain POST form.
+ */
+test("a transfer credited twice keeps its day open, noted or not; the owner settles the surplus credit and the day closes", async ({
+  page,
+  expectHttpError,
+}) => {
+  const day = pastDay();
+  const player = await playerSessionByApi(page, { prefix: "r" });
+  expectHttpError(401, /^\/admin\/login\/totp/);
+  await staffLogin(page, DEMO_STAFF.boss, "/admin/reconciliation");
+  const twice = await creditedTwice(page, day, player.username);
+
+  await page.goto("/admin/reconciliation");
+  await waitForHydration(page);
+  const form = page.getByTestId("reconciliation-day-form");
+  await form.locator('input[name="day"]').fill(day);
+  await form.locator('button[type="submit"]').click();
+  const rec = page.getByTestId("reconciliation");
+  await expect(rec).toHaveAttribute("data-day", day);
+  await expect(rec).toHaveAttribute("data-closed", "no");
+  await expect(page.getByTestId("credited-twice")).toHaveAttribute("data-count", "1");
+  await expect(page.getByTestId("credited-twice")).toHaveText("1 ການໂອນອາດຖືກໃສ່ເຄຣດິດສອງເທື່ອ: ກວດສອບທັນທີ.");
+  // the day's one difference: the transfer with both credits, the owner's to settle
+  await expect(page.getByTestId("difference")).toHaveCount(1);
+  const line = page.locator('[data-testid="difference"][data-reason="CREDITED_TWICE"]');
+  await expect(line).toContainText("ການໂອນດຽວໃສ່ເຄຣດິດສອງເທື່ອ");
+  await expect(line).toContainText(`${twice.orderCredit} + ${twice.handCredit}`);
+  await expect(line.getByTestId("money-hint")).toHaveText("ເຈົ້າຂອງຕ້ອງແກ້ໄຂເຄຣດິດທີ່ເກີນ: ເອົາຄືນຈາກຜູ້ໃຫ້ບໍລິການແລ້ວ ຫຼື ບັນທຶກເປັນການເສຍຫາຍ.");
+  const settle = line.getByTestId("settle-form");
+  await expect(settle.locator('select[name="code"] option')).toHaveText([twice.orderCredit, twice.handCredit]);
+
+  // a note alone does not close it
+  await line.getByTestId("note-form").locator('textarea[name="note"]').fill("checked by e2e: the statement lists one transfer");
+  await line.getByTestId("note-form").locator('button[type="submit"]').click();
+  await expect(line).toHaveAttribute("data-noted", "yes");
+  await expect(rec).toHaveAttribute("data-closed", "no");
+  await expect(page.getByTestId("money-open")).toBeVisible();
+
+  // a settlement without a real reason is refused (the browser's own check aside), the form shown again as typed
+  await waitForHydration(page);
+  await settle.locator('select[name="code"]').selectOption(twice.handCredit);
+  await settle.getByLabel("ເອົາຄືນຈາກຜູ້ໃຫ້ບໍລິການແລ້ວ").check();
+  await settle.locator('textarea[name="reason"]').evaluate((el) => el.removeAttribute("minlength"));
+  await settle.locator('textarea[name="reason"]').fill("no");
+  expectHttpError(400, /^\/admin\/reconciliation/);
+  await settle.getByRole("button", { name: "ບັນທຶກການແກ້ໄຂ" }).click();
+  await expect(settle.getByRole("alert")).toHaveText("ກະລຸນາເລືອກເຄຣດິດ, ວິທີແກ້ໄຂ ແລະ ໃສ່ເຫດຜົນ 3-500 ຕົວອັກສອນ");
+  await expect(settle.locator('textarea[name="reason"]')).toHaveValue("no");
+
+  // settled: the surplus credit taken back at the provider; the line goes and the day closes
+  await settle.locator('select[name="code"]').selectOption(twice.handCredit);
+  await settle.getByLabel("ເອົາຄືນຈາກຜູ້ໃຫ້ບໍລິການແລ້ວ").check();
+  await settle.locator('textarea[name="reason"]').fill("taken back in the provider's back office by e2e");
+  await settle.getByRole("button", { name: "ບັນທຶກການແກ້ໄຂ" }).click();
+  await expect(page.getByTestId("toast")).toContainText(`ບັນທຶກການແກ້ໄຂເຄຣດິດ ${twice.handCredit} ແລ້ວ`, { timeout: 30_000 });
+  await expect(page.getByTestId("reconciliation")).toHaveAttribute("data-closed", "yes");
+  await expect(page.getByTestId("credited-twice")).toHaveAttribute("data-count", "0");
+  await expect(page.getByTestId("difference")).toHaveCount(0);
+  await expect(page.getByTestId("matched")).toContainText(twice.orderCredit);
+
+  // the settlement is recorded once: the same form again is refused
+  const again = await agencyRequest(page, "/admin/reconciliation", {
+    method: "POST",
+    form: { intent: "settle", day, lineKey: "twice", code: twice.handCredit, settled: "reversed", reason: "again by e2e" },
+  });
+  expect(again.status()).toBe(409);
 });

@@ -1,8 +1,11 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
+import { d1 } from "./d1";
 import { accountTest as test, expect, hasJs, isPhone, loginByApi, newPlayer, registerByApi, switchLanguage, waitForHydration } from "./fixtures";
+import { bankTimeInput, creditedTwice, openOwnOrder, ownAgency, OWN_CHANNEL, pastDay, shownTime } from "./one-payment";
 import { playerPages } from "./pages";
+import { DEMO_STAFF, openAdminMenu, staffLogin } from "./staff";
 
 /**
  * Translations per page (issue 16, decision 032): a player page inlines only the key groups
@@ -16,8 +19,12 @@ import { playerPages } from "./pages";
 
 type Tree = Record<string, unknown>;
 
-/** Every key of the player's namespaces ("deposit.amount"): what a missing translation shows instead. */
-function allKeys(info: TestInfo): Set<string> {
+/** A namespace of a language as the portal ships it (locales/<lng>/<ns>.json). */
+const bundle = (info: TestInfo, lng: string, ns: string) =>
+  JSON.parse(readFileSync(join(dirname(info.config.configFile!), `locales/${lng}/${ns}.json`), "utf8")) as Tree;
+
+/** Every key of the namespaces ("deposit.amount"; the player's by default): what a missing translation shows instead. */
+function allKeys(info: TestInfo, namespaces = ["common", "player"]): Set<string> {
   const keys = new Set<string>();
   const walk = (tree: Tree, prefix: string) => {
     for (const [key, value] of Object.entries(tree)) {
@@ -25,7 +32,7 @@ function allKeys(info: TestInfo): Set<string> {
       else walk(value as Tree, `${prefix}${key}.`);
     }
   };
-  for (const ns of ["common", "player"]) walk(JSON.parse(readFileSync(join(dirname(info.config.configFile!), `locales/lo/${ns}.json`), "utf8")) as Tree, "");
+  for (const ns of namespaces) walk(bundle(info, "lo", ns), "");
   return keys;
 }
 
@@ -137,5 +144,110 @@ test.describe("translations per page", () => {
       keyRequests.join("\n"),
     ).toBe(true);
     if (seen.client > 0) expect(keyRequests.length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * The back office's messages of issue 45 (decision 069) in cn and vn, on a phone with JavaScript
+ * on and off (the flows themselves run in lo: one-payment.spec.ts, reconciliation.spec.ts): the
+ * refusal of "mark paid" at a bank time outside the order's life with the order's times, its
+ * "record anyway" button and answer, the hand credit's confirm step of an order's pay amount, and
+ * a transfer credited twice on the reconciliation page with its settlement form and answer. Each
+ * text is the language's own (locales/<lng>/admin.json, its values put in), and no page shows a
+ * raw key. The states are made before, in lo: an open order per language, and a past day with
+ * two transfers credited twice (one settled in each language).
+ */
+test.describe("the back office's messages of issue 45", () => {
+  const port = Number(process.env.E2E_PORT ?? 4173);
+  test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.own.localhost:${port}`) });
+  test.describe.configure({ timeout: 300_000 });
+
+  /** A message of the admin namespace with its values put in, as i18next does. */
+  const text = (tree: Tree, key: string, values: Record<string, string | number> = {}) => {
+    const template = key.split(".").reduce<unknown>((node, part) => (node as Tree)[part], tree);
+    expect(typeof template, key).toBe("string");
+    return (template as string).replace(/\{\{(\w+)\}\}/g, (_all, name: string) => String(values[name]));
+  };
+
+  test("mark paid outside an order's life, the hand credit of an order's pay amount and a transfer credited twice, in cn and vn", async ({
+    page,
+    expectHttpError,
+  }, info) => {
+    test.skip(!isPhone(info), "the phone projects (JavaScript on and off) cover it; the strings do not depend on the viewport");
+    const keys = allKeys(info, ["common", "admin"]);
+    const orders = { cn: await openOwnOrder(page, "64000"), vn: await openOwnOrder(page, "65000") };
+    expectHttpError(401, /^\/admin\/login\/totp/);
+    expectHttpError(409, /^\/admin\/deposits\/open/);
+    await staffLogin(page, DEMO_STAFF.boss, "/admin/deposits/open");
+    const day = pastDay();
+    const doubles = [await creditedTwice(page, day, orders.cn.username), await creditedTwice(page, day, orders.cn.username)];
+
+    const found: string[] = [];
+    for (const [lng, htmlLang] of [
+      ["cn", "zh-CN"],
+      ["vn", "vi"],
+    ] as const) {
+      const admin = bundle(info, lng, "admin");
+      const order = orders[lng];
+      const txn = `FT${order.code}`;
+      const mistyped = order.createdAt - 3600_000;
+      await page.goto("/admin/deposits/open");
+      await openAdminMenu(page);
+      await page.getByTestId("admin-menu").locator(`.admin-languages button[lang="${htmlLang}"]`).click();
+      await expect(page.locator("html")).toHaveAttribute("lang", htmlLang);
+
+      // "mark paid" at an hour before the order opened: refused with the order's life, "record anyway" offered
+      const row = page.locator(`tr[data-code="${order.code}"]`);
+      await waitForHydration(page);
+      await row.locator('input[name="bankTransactionId"]').fill(txn);
+      await row.locator('input[name="bankTime"]').fill(bankTimeInput(mistyped));
+      await row.getByRole("button", { name: text(admin, "openDeposits.markPaid"), exact: true }).click();
+      await expect(row.getByTestId("mark-paid-error")).toHaveText(
+        text(admin, "openDeposits.errors.BANK_TIME_OUTSIDE_ORDER", { from: shownTime(order.createdAt), to: shownTime(order.expiresAt) }),
+        { timeout: 30_000 },
+      );
+      await expect(row.getByTestId("mark-paid-outside")).toHaveText(text(admin, "openDeposits.recordOutside"));
+      for (const key of await rawKeysOn(page, keys)) found.push(`${lng} /admin/deposits/open: ${key}`);
+      await waitForHydration(page);
+      await row.getByTestId("mark-paid-outside").click();
+      await expect(page.getByTestId("toast")).toContainText(text(admin, "openDeposits.recordedQueued", { code: order.code }), { timeout: 30_000 });
+
+      // the payment queued with the order's pay amount: the confirm step says it pays that order
+      const [queued] = await d1(`SELECT id FROM unmatched_payments WHERE transaction_id = '${ownAgency()}:${OWN_CHANNEL}:${txn}'`);
+      expect(queued).toBeTruthy();
+      await page.goto(`/admin/payments?id=${queued.id}`);
+      await waitForHydration(page);
+      const form = page.getByTestId("credit-form");
+      await form.locator('input[name="username"]').fill(order.username);
+      await form.locator('select[name="provider"]').selectOption("askmebet");
+      await form.locator('button[value="credit-review"]').click();
+      await expect(page.getByTestId("credit-to-order")).toHaveText(text(admin, "payments.toOrder", { code: order.code, username: order.username }));
+      for (const key of await rawKeysOn(page, keys)) found.push(`${lng} /admin/payments: ${key}`);
+
+      // the day with transfers credited twice: the count, the line, its hint and the settlement form; one settled
+      const left = lng === "cn" ? 2 : 1;
+      await page.goto(`/admin/reconciliation?day=${day}`);
+      await expect(page.getByTestId("credited-twice")).toHaveText(text(admin, "reconciliation.twiceNotEmpty", { count: left }));
+      const lines = page.locator('[data-testid="difference"][data-reason="CREDITED_TWICE"]');
+      await expect(lines).toHaveCount(left);
+      const line = lines.first();
+      await expect(line.locator("strong").first()).toHaveText(text(admin, "reconciliation.reasons.CREDITED_TWICE"));
+      await expect(line.getByTestId("money-hint")).toHaveText(text(admin, "reconciliation.moneyHintTwice"));
+      const settle = line.getByTestId("settle-form");
+      await expect(settle.getByRole("heading")).toHaveText(text(admin, "reconciliation.settle.title"));
+      await expect(settle.locator("legend")).toHaveText(text(admin, "reconciliation.settle.how"));
+      for (const key of ["credit", "reason", "loss"])
+        await expect(settle.getByText(text(admin, `reconciliation.settle.${key}`), { exact: true })).toBeVisible();
+      for (const key of await rawKeysOn(page, keys)) found.push(`${lng} /admin/reconciliation: ${key}`);
+      // the surplus offered first: the hand credit
+      const code = await settle.locator('select[name="code"]').inputValue();
+      expect(doubles.map((d) => d.handCredit)).toContain(code);
+      await waitForHydration(page);
+      await settle.getByLabel(text(admin, "reconciliation.settle.reversed")).check();
+      await settle.locator('textarea[name="reason"]').fill(`taken back at the provider (${lng})`);
+      await settle.getByRole("button", { name: text(admin, "reconciliation.settle.submit") }).click();
+      await expect(page.getByTestId("toast")).toContainText(text(admin, "reconciliation.settle.done", { code }), { timeout: 30_000 });
+    }
+    expect(found).toEqual([]);
   });
 });

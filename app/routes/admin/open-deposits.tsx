@@ -45,12 +45,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     const first = Object.values(submission.error ?? {}).flat()[0] ?? ERROR_KEY.TRANSACTION_ID_REQUIRED;
     return data<ActionData>({ ...echo, message: translate(context, first) }, { status: 400 });
   }
-  const done = await markOpenDepositPaid(getBindings(context), auditContext(request, staff), submission.value);
+  const env = getBindings(context);
+  const done = await markOpenDepositPaid(env, auditContext(request, staff), submission.value);
   if (!done.ok) {
     if (done.error === "NOT_OPEN" || done.error === "LATE") {
+      // "not open" while the order is still open: the report was recorded and queued, the order reopened (a bank time
+      // outside its life recorded anyway): saying the order is no longer waiting would send the cashier the wrong way
+      const queued = done.error === "NOT_OPEN" && (await openDepositsQueue(env, staff.agencyId)).items.some((o) => o.code === echo.code);
       return redirectWithToast({ request, context }, "/admin/deposits/open", {
         type: "info",
-        message: translate(context, ERROR_KEY[done.error], { code: echo.code }),
+        message: translate(context, queued ? "admin:openDeposits.recordedQueued" : ERROR_KEY[done.error], { code: echo.code }),
       });
     }
     const life = done.life ? { from: formatDateTime(done.life.createdAt), to: formatDateTime(done.life.expiresAt) } : {};
