@@ -34,7 +34,8 @@ import { createStaff, staffLogin } from "../setup/staff";
  * no CREDITED_TWICE, each real transfer credited on exactly one line, the day closed.
  *
  * CI runs SEEDS below. Many seeds: `MODEL_SEEDS=50 npx vitest run tests/integration/one-payment-model.test.ts`
- * (50 seeds from 1000), or MODEL_SEEDS=7,42 for those; the run prints how many ran and failed.
+ * (50 seeds from 1000), MODEL_SEEDS=3000-3009 for a range, MODEL_SEEDS=7,42 (or 7, for one) for those; the run
+ * prints how many ran and failed.
  */
 
 const SEEDS = [11, 12, 13, 14];
@@ -799,7 +800,8 @@ async function runSeed(seed: number): Promise<Run> {
         const members = witnesses.filter((w) => w.transfer_id === transferId);
         const real = [...new Set(members.map((w) => traceOf(w)))];
         if (real.length !== 1 || !real[0]) {
-          problems.push(`${day}: line ${l.key} is ${real.length} real transfers (${real.map((t) => (t ? `#${t.n}` : "?")).join(", ")})`);
+          const parts = members.map((w) => `${w.source}:${w.witness_id.slice(0, 16)} of ${traceOf(w) ? `#${traceOf(w)!.n}` : "?"}`);
+          problems.push(`${day}: line ${l.key} is ${real.length} real transfers (${parts.join(", ")})`);
           continue;
         }
         if ((row?.credits ?? 0) > 0 || row?.outcome === "APPLIED") linesOf.set(real[0], [...(linesOf.get(real[0]) ?? []), l.key]);
@@ -808,13 +810,11 @@ async function runSeed(seed: number): Promise<Run> {
         const ls = linesOf.get(t) ?? [];
         if (ls.length !== 1) problems.push(`${day}: #${t.n} (${t.kind}) credited on ${ls.length} lines ${ls.join(" ")}`);
       }
-      if (!after.closed)
-        problems.push(
-          `${day}: not closed at the end (${after.lines
-            .filter((l) => l.reason && !l.noted)
-            .map((l) => `${l.reason} ${l.key}`)
-            .join(", ")})`,
-        );
+      // the day closes once this seed's lines are settled or noted; another seed's open line (seeds in one process share
+      // today) is that seed's failure, not this one's
+      const open = after.lines.filter((l) => l.reason && !l.noted);
+      if (open.some(mine) || (!after.closed && open.length === 0))
+        problems.push(`${day}: not closed at the end (${open.map((l) => `${l.reason} ${l.key}`).join(", ")})`);
     }
     // a future-dated report is listed on the day it arrived
     for (const s of sent.filter((x) => x.source === "forwarder" && x.transfer.plan.sms?.future)) {
@@ -835,14 +835,16 @@ async function runSeed(seed: number): Promise<Run> {
 // ---------------------------------------------------------------------------------------------
 
 const asked = (env.MODEL_SEEDS ?? "").trim();
+const range = /^(\d+)-(\d+)$/.exec(asked);
 const manySeeds: number[] = /^\d+$/.test(asked)
   ? Array.from({ length: Number(asked) }, (_, i) => 1000 + i)
-  : asked
-    ? asked
+  : range
+    ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => Number(range[1]) + i)
+    : asked
         .split(",")
-        .map((s) => Number(s.trim()))
-        .filter(Number.isFinite)
-    : [];
+        .map((s) => s.trim())
+        .filter((s) => /^\d+$/.test(s))
+        .map(Number);
 
 describe("one payment, one credit: a model of the day against the portal (issue 45)", () => {
   it("CI's seeds together plan every case", () => {

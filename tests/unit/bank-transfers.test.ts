@@ -94,6 +94,22 @@ describe("one transfer or several", () => {
     ]);
   });
 
+  it("staff's mark paid with an hour typed wrong joins the order's payment made in its life, not a nearer late payment a hand credit tied to the order", () => {
+    // model seed 3040: paid at 10:00 (in the life), paid again at 10:34 (late, credited by hand: tied to the order); the
+    // cashier marks the order paid typing 11:00
+    const late = T0 + 34 * MIN;
+    const reports = [
+      report({ source: "statement", id: "R1" }),
+      report({ source: "forwarder", id: "F2", bankTime: late, creditedOrder: order.orderCode }),
+      report({ source: "statement", id: "R2", bankTime: late }),
+      report({ source: "staff", id: "S", bankTime: T0 + 60 * MIN, namedOrders: [order.orderCode] }),
+    ];
+    expect(derive(reports)).toEqual([
+      ["forwarder:F2", "statement:R2"],
+      ["staff:S", "statement:R1"],
+    ]);
+  });
+
   it("a statement row keys its transfer; else the earliest report", () => {
     const [t] = deriveTransfers([report({ source: "forwarder", id: "F", bankTime: T0 - MIN }), report({ source: "statement", id: "R" })], [order], WINDOW);
     expect(t!.key).toEqual({ source: "statement", id: "R" });

@@ -18,7 +18,8 @@ import type { WitnessSource } from "./bank-witness";
  * its rows, nearest first. A report dated after it arrived (beyond the clock grace) is never
  * linked by its time: by its id, or as the money of the order whose pay amount was held when it
  * arrived; a report the owner split off by its id only. Staff's "mark paid" names the order the
- * cashier chose, which ties it to that order whatever hour was typed.
+ * cashier chose, which ties it to that order whatever hour was typed, to the payment made in
+ * the order's life before any other.
  *
  * The grouping is greedy over candidate links sorted by (firm first, then the gap between the
  * bank times, then the reports' keys): the nearest evidence wins, and ties fall the same way
@@ -90,6 +91,9 @@ function ordersOf(report: ReportFact, orders: readonly OrderLife[], window: numb
   return out;
 }
 
+/** Ranks a staff report's link to a report outside the named order's life after every link inside it. */
+const OFF_LIFE_PENALTY_MS = 7 * 24 * 60 * 60 * 1000;
+
 type Edge = { a: number; b: number; firm: boolean; gap: number; link: DerivedLink };
 
 /**
@@ -117,7 +121,12 @@ export function deriveTransfers(reports: readonly ReportFact[], orders: readonly
       // mistyped hour may fall near another payment of the same amount)
       const staffNamed = (r: ReportFact) => r.source === "staff" && r.namedOrders.length > 0;
       const inWindow = byTime && gap <= window && !staffNamed(a) && !staffNamed(b);
-      if (sameOrder || inWindow) edges.push({ a: i, b: j, firm: false, gap: byTime ? gap : Number.MAX_SAFE_INTEGER, link: inWindow ? "window" : "order" });
+      // and among that order's reports, the payment made in its life before a later one (an hour typed wrong may fall
+      // nearer a late second payment that a hand credit tied to the order)
+      const offLife = (named: ReportFact, other: ReportFact) =>
+        staffNamed(named) && !orders.some((o) => named.namedOrders.includes(o.orderCode) && !other.future && paidInTime(other.bankTime, o));
+      const gapOf = byTime ? gap + (offLife(a, b) || offLife(b, a) ? OFF_LIFE_PENALTY_MS : 0) : Number.MAX_SAFE_INTEGER;
+      if (sameOrder || inWindow) edges.push({ a: i, b: j, firm: false, gap: gapOf, link: inWindow ? "window" : "order" });
     }
   }
   edges.sort((x, y) => Number(y.firm) - Number(x.firm) || x.gap - y.gap || x.a - y.a || x.b - y.b);
