@@ -1,6 +1,7 @@
 import { findBank } from "./banks";
 import { formatMoney } from "./format";
 import type { Language } from "./languages";
+import { vientianeMinutes } from "./vientiane";
 
 /**
  * Staff alerts (issue 34): what an event says, in the language the owner chose, and the rules
@@ -347,7 +348,6 @@ export function combinedText(events: AlertEvent[], language: Language, origin: s
   );
 }
 
-const VIENTIANE_OFFSET_MS = 7 * 3600_000;
 const HH_MM = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 /** "22:30" -> minutes after midnight, or null. */
@@ -356,10 +356,8 @@ export function minutesOfDay(text: string | null | undefined): number | null {
   return match ? Number(match[1]) * 60 + Number(match[2]) : null;
 }
 
-/** The Vientiane clock's minutes after midnight at `now`. */
-export function vientianeMinutes(now: number): number {
-  return Math.floor(((now + VIENTIANE_OFFSET_MS) % 86_400_000) / 60_000);
-}
+// The Vientiane clock's minutes after midnight, for the alerts' callers that import it from here.
+export { vientianeMinutes };
 
 /** Whether `now` falls in quiet hours [start, end) on Vientiane's clock; start > end wraps midnight. */
 export function inQuietHours(now: number, start: string | null, end: string | null): boolean {

@@ -1,3 +1,5 @@
+import { vientianeDisplay } from "./vientiane";
+
 /**
  * Display formats of the product (SPEC §1, OUTSIDE.md "Lao locale"). They work on decimal
  * strings, never floats, so a money amount is shown exactly as the ledger holds it, and
@@ -55,8 +57,6 @@ export function roundDecimalString(value: string, digits: number): string {
 
 /** The zero dates the back end uses for "never" (SPEC §1). */
 const ZERO_DATES = new Set(["0001-01-01", "0001-01-01T00:00:00Z"]);
-/** Laos keeps UTC+7 all year (no daylight saving), so a fixed offset is exact. */
-const VIENTIANE_OFFSET_MINUTES = 7 * 60;
 
 /**
  * A date and time without a zone ("2026-11-21 16:05:09", SQLite's datetime(); or a bare date)
@@ -66,18 +66,16 @@ const UTC_WITHOUT_ZONE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{
 
 /**
  * "2026-11-21T16:05:09Z" -> "21/11/2026 23:05:09" (Asia/Vientiane); zero or invalid -> N/A.
- * Plain arithmetic on the fixed offset, without a date library: this runs on every player
- * page in the browser, where dayjs cost 4 KB compressed (decision 022).
+ * The clock is vientiane.ts's fixed offset, without a date library: this also runs in the
+ * browser (the back office, the player forms' validators), where dayjs cost 4.5 KB brotli
+ * (decisions 022 and 071).
  */
 export function formatDateTime(value: string | Date | null | undefined): string {
   if (value == null || value === "") return NOT_AVAILABLE;
   if (typeof value === "string" && ZERO_DATES.has(value.trim())) return NOT_AVAILABLE;
   const epoch = toEpochMilliseconds(value);
   if (epoch === null) return NOT_AVAILABLE;
-  const local = new Date(epoch + VIENTIANE_OFFSET_MINUTES * 60_000);
-  const two = (n: number) => String(n).padStart(2, "0");
-  const date = `${two(local.getUTCDate())}/${two(local.getUTCMonth() + 1)}/${String(local.getUTCFullYear()).padStart(4, "0")}`;
-  return `${date} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())}`;
+  return vientianeDisplay(epoch);
 }
 
 function toEpochMilliseconds(value: string | Date): number | null {

@@ -1,3 +1,5 @@
+import { vientianeInstant } from "./vientiane";
+
 /**
  * Reading a bank's forwarded SMS / app notification (issue 14, part 1c): the amount, the
  * bank's time and, when present, our order code and the bank's transaction id, by patterns
@@ -42,8 +44,6 @@ const MAX_SENDER = 60;
 /** An unbounded repeat counts as this many steps in the repeat budget. */
 const UNBOUNDED_COST = 1000;
 const REPEAT_BUDGET = 100_000;
-
-const VIENTIANE_OFFSET_MS = 7 * 60 * 60 * 1000;
 
 const GENERIC: Omit<BankPatterns, "senders"> = {
   credit: ["\\b(?:received|credited|credit|deposit|incoming|transfer in|money in|CR)\\b", "ໄດ້ຮັບ", "ເງິນເຂົ້າ", "ໂອນເຂົ້າ", "(?:^|\\s)\\+\\s?\\d"],
@@ -238,11 +238,7 @@ function vientianeTime(groups: Record<string, string | undefined>): number | nul
   if (year < 100) year += 2000;
   const [month, day, hour, minute] = [n("month"), n("day"), n("hour"), n("minute")];
   const second = groups.second === undefined ? 0 : n("second");
-  if (![year, month, day, hour, minute, second].every(Number.isInteger)) return null;
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
-  const utc = Date.UTC(year, month - 1, day, hour, minute, second);
-  if (new Date(utc).getUTCDate() !== day) return null; // 31/02
-  return utc - VIENTIANE_OFFSET_MS;
+  return vientianeInstant(year, month, day, hour, minute, second);
 }
 
 export type NotificationReading =

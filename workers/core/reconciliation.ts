@@ -1,6 +1,6 @@
 import { windowMs, type WitnessSource } from "./bank-witness";
 import { canonicalLak, formatAmount, parseAmount } from "./money";
-import { vientianeDate } from "./report-range";
+import { DAY_MS, vientianeDate, vientianeDayBounds } from "./vientiane";
 
 /**
  * Reconciliation of one bank day (issue 31 items 3 and 4, decision 047): what the agency's own
@@ -47,19 +47,11 @@ const MONEY_DIFFERENCES: readonly DifferenceReason[] = ["NO_CREDIT", "CREDITED_T
 type LineKind = "matched" | "difference" | "waiting" | "timing";
 type Resolution = "applied" | "hand-credited" | "refunded" | "paid";
 
-const DAY_MS = 24 * 3600_000;
-const VIENTIANE_OFFSET_MS = 7 * 3600_000;
 /** How far around the day rows are read, so a pair across midnight is seen from both days (the window is at most a day). */
 export const LOOK_AROUND_MS = 2 * DAY_MS;
 
 /** [start, end) of a Vientiane day 'YYYY-MM-DD' in ms, or null when not a real day. */
-export function bankDayBounds(day: string): { start: number; end: number } | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!m) return null;
-  const utc = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  if (vientianeDate(utc - VIENTIANE_OFFSET_MS) !== day) return null;
-  return { start: utc - VIENTIANE_OFFSET_MS, end: utc - VIENTIANE_OFFSET_MS + DAY_MS };
-}
+export const bankDayBounds = vientianeDayBounds;
 
 /** A deposit as the reports see it (deposit_orders_view, SUCCESS): its provider, credit and the time the portal applied it. */
 export type DepositRow = { code: string; provider: string; paidAt: number; kipMinor: number; creditMinor: number };

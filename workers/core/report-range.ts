@@ -1,3 +1,5 @@
+import { calendarDayMs, DAY_MS, vientianeDate, vientianeDateTime, vientianeDayBounds } from "./vientiane";
+
 /**
  * The date ranges of the back office's reports (issue 17) and of the dashboard's "today".
  *
@@ -22,32 +24,19 @@ export type ReportRange = { from: string; to: string; grouping: ReportGrouping }
 
 export const REPORT_PRESETS: readonly ReportPreset[] = ["today", "yesterday", "7d", "month", "last-month"];
 export const MAX_RANGE_DAYS = 92;
-/** Vientiane is UTC+7 all year. */
-const VIENTIANE_OFFSET_MS = 7 * 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Days since the epoch of a 'YYYY-MM-DD' that is a real calendar date, else null. */
 function dayNumber(day: string): number | null {
-  const m = DAY_RE.exec(day);
-  if (!m) return null;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const ms = Date.UTC(y, mo - 1, d);
-  const back = new Date(ms);
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return null;
-  return ms / DAY_MS;
+  const ms = calendarDayMs(day);
+  return ms === null ? null : ms / DAY_MS;
 }
 
 function dayString(n: number): string {
   return new Date(n * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** The Vientiane calendar day ('YYYY-MM-DD') of an instant. */
-export function vientianeDate(at: Date | number): string {
-  const ms = typeof at === "number" ? at : at.getTime();
-  return new Date(ms + VIENTIANE_OFFSET_MS).toISOString().slice(0, 10);
-}
+// The Vientiane day of an instant, for the reports' callers that import it from here.
+export { vientianeDate };
 
 export function presetRange(preset: ReportPreset, now: Date): ReportRange {
   const today = dayNumber(vientianeDate(now))!;
@@ -123,18 +112,15 @@ export function periodsOf(range: ReportRange): string[] {
 
 /** The UTC instants [fromIso, toIsoExclusive) covering the range, as the ISO strings (toISOString) the read models store. */
 export function utcBounds(range: ReportRange): { fromIso: string; toIsoExclusive: string } {
-  const f = dayNumber(range.from);
-  const t = dayNumber(range.to);
-  if (f === null || t === null) throw new Error(`invalid range ${range.from}..${range.to}`);
-  return {
-    fromIso: new Date(f * DAY_MS - VIENTIANE_OFFSET_MS).toISOString(),
-    toIsoExclusive: new Date((t + 1) * DAY_MS - VIENTIANE_OFFSET_MS).toISOString(),
-  };
+  const from = vientianeDayBounds(range.from);
+  const to = vientianeDayBounds(range.to);
+  if (from === null || to === null) throw new Error(`invalid range ${range.from}..${range.to}`);
+  return { fromIso: new Date(from.start).toISOString(), toIsoExclusive: new Date(to.end).toISOString() };
 }
 
 /** The period (as periodsOf names it) an instant falls in, for the given grouping. */
 export function periodOf(at: Date | number | string, grouping: ReportGrouping): string {
   const ms = typeof at === "string" ? Date.parse(at) : typeof at === "number" ? at : at.getTime();
-  const local = new Date(ms + VIENTIANE_OFFSET_MS).toISOString();
+  const local = vientianeDateTime(ms);
   return grouping === "hour" ? `${local.slice(0, 10)}T${local.slice(11, 13)}` : local.slice(0, 10);
 }

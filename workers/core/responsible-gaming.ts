@@ -4,23 +4,20 @@
  * amounts LAK minor units (bigint); the service reads and writes the stores.
  */
 import { weekAt, weekInstants } from "./reward-period";
+import { addVientianeMonths, vientianeDayStart, vientianeMonthStart } from "./vientiane";
 
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
-/** Laos keeps UTC+7 all year (no daylight saving): Vientiane's calendar is UTC shifted by 7 h. */
-const VIENTIANE_OFFSET_MS = 7 * HOUR;
 
 export const PERIODS = ["day", "week", "month"] as const;
 export type Period = (typeof PERIODS)[number];
 
 /** When the Vientiane day, week (Monday to Sunday) or month holding `now` began. */
 export function periodStart(period: Period, now: number): number {
-  const local = new Date(now + VIENTIANE_OFFSET_MS);
-  const midnight = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate());
-  if (period === "day") return midnight - VIENTIANE_OFFSET_MS;
+  if (period === "day") return vientianeDayStart(now);
   if (period === "week") return weekInstants(weekAt(now)).startsAt; // the one week calendar (reward periods)
-  return Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - VIENTIANE_OFFSET_MS;
+  return vientianeMonthStart(now);
 }
 
 /** When the period holding `now` ends (the next one starts): the limit's "resets at". */
@@ -31,14 +28,7 @@ export function periodEnd(period: Period, now: number): number {
 }
 
 /** The same Vientiane wall-clock time `months` later; the 31st becomes the month's last day. */
-export function addMonths(at: number, months: number): number {
-  const local = new Date(at + VIENTIANE_OFFSET_MS);
-  const y = local.getUTCFullYear();
-  const m = local.getUTCMonth() + months;
-  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  const day = Math.min(local.getUTCDate(), lastDay);
-  return Date.UTC(y, m, day, local.getUTCHours(), local.getUTCMinutes(), local.getUTCSeconds(), local.getUTCMilliseconds()) - VIENTIANE_OFFSET_MS;
-}
+export const addMonths = addVientianeMonths;
 
 // ---- limits: lowering applies at once, raising after 24 h ----------------------------------
 

@@ -1,4 +1,4 @@
-import { utcBounds, vientianeDate } from "./report-range";
+import { DAY_MS, vientianeDate, vientianeDayBounds } from "./vientiane";
 
 /**
  * Reward periods (issue 18: weekly cashback, the referral share): weeks run Monday to
@@ -15,8 +15,6 @@ export type RewardWeek = {
   /** Sunday, 'YYYY-MM-DD'. */
   to: string;
 };
-
-const DAY_MS = 86_400_000;
 
 function dayMs(day: string): number {
   return Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
@@ -44,8 +42,10 @@ export function weekOfDay(day: string): RewardWeek {
  * (the referral's deposits, whether a week has ended).
  */
 export function weekInstants(week: RewardWeek): { startsAt: number; endsAt: number } {
-  const { fromIso, toIsoExclusive } = utcBounds({ from: week.from, to: week.to, grouping: "day" });
-  return { startsAt: Date.parse(fromIso), endsAt: Date.parse(toIsoExclusive) };
+  const monday = vientianeDayBounds(week.from);
+  const sunday = vientianeDayBounds(week.to);
+  if (monday === null || sunday === null) throw new Error(`invalid week ${week.from}..${week.to}`);
+  return { startsAt: monday.start, endsAt: sunday.end };
 }
 
 /** The week a moment falls in, by the Vientiane calendar. */

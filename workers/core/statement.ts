@@ -1,4 +1,5 @@
 import { formatAmount } from "./money";
+import { vientianeInstant } from "./vientiane";
 
 /**
  * Bank statement import (issue 14, 1.b): the pure rules that turn the cells of a bank's CSV
@@ -96,7 +97,6 @@ const MAX_STATEMENT_BYTES = 1_000_000;
 const MAX_STATEMENT_ROWS = 2_000;
 /** How many rows the header is looked for in (a preamble with the account's details comes first). */
 const HEADER_SEARCH_ROWS = 30;
-const VIENTIANE_OFFSET_MS = 7 * 3600_000;
 
 const clean = (text: string | undefined): string => (text ?? "").replace(/[\u00a0\u200b\ufeff]/g, " ").trim();
 const norm = (text: string): string => clean(text).replace(/\s+/g, " ").toLowerCase();
@@ -232,10 +232,8 @@ export function parseBankTime(text: string, format: DateFormat): number | null {
     const pm = g.ampm.toUpperCase() === "PM";
     hour = (hour % 12) + (pm ? 12 : 0);
   }
-  if (year < 2000 || year > 2200 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  const utc = Date.UTC(year, month - 1, day, hour, minute, second);
-  if (new Date(utc).getUTCDate() !== day) return null; // 31/02
-  return utc - VIENTIANE_OFFSET_MS;
+  if (year < 2000 || year > 2200) return null;
+  return vientianeInstant(year, month, day, hour, minute, second);
 }
 
 /**

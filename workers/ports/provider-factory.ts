@@ -1,6 +1,7 @@
 import type { Provider } from "../core/providers";
 import { PROVIDER_USERNAME_RULES, providerUsernameFor, type UsernameRule } from "../core/provider-username";
 import type { ProviderSetup } from "../core/provider-setup";
+import { vientianeDate } from "../core/vientiane";
 import {
   sandboxPort,
   UnconfiguredProviderAdapter,
@@ -73,7 +74,7 @@ export function buildProviderPort(env: Env, provider: Provider, setup: ProviderS
           upline: setup.memberPrefix ?? undefined,
           members: memberBook(names, wiring.members),
           // The growing counter starts the day the setup was stored (Bangkok dates).
-          turnoverSince: new Date(Date.parse(setup.createdAt) + 7 * 3600_000).toISOString().slice(0, 10),
+          turnoverSince: vientianeDate(Date.parse(setup.createdAt)),
           fetch: wiring.fetch,
           ownerOf,
         });

@@ -1,5 +1,6 @@
 import type { Provider } from "../core/providers";
 import { parseAmount, parseSignedAmount } from "../core/money";
+import { vientianeDayBounds } from "../core/vientiane";
 
 /**
  * Game provider port (DESIGN.md §6): a transfer wallet per player at each provider.
@@ -262,21 +263,15 @@ export class UnconfiguredProviderAdapter implements GameProviderPort {
   }
 }
 
-const VIENTIANE_OFFSET_MS = 7 * 3600_000;
-const DAY_MS = 24 * 3600_000;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 /**
  * The UTC instants of Vientiane days from..to inclusive: [from 00:00 +07, to+1 00:00 +07).
  * Null when a day is not a calendar date or the period runs backwards.
  */
 export function vientianeWindow(from: string, to: string): { start: number; end: number } | null {
-  if (!DAY.test(from) || !DAY.test(to)) return null;
-  const a = Date.parse(`${from}T00:00:00Z`);
-  const b = Date.parse(`${to}T00:00:00Z`);
-  if (!Number.isFinite(a) || !Number.isFinite(b) || new Date(a).toISOString().slice(0, 10) !== from || new Date(b).toISOString().slice(0, 10) !== to || b < a)
-    return null;
-  return { start: a - VIENTIANE_OFFSET_MS, end: b + DAY_MS - VIENTIANE_OFFSET_MS };
+  const first = vientianeDayBounds(from);
+  const last = vientianeDayBounds(to);
+  if (first === null || last === null || last.start < first.start) return null;
+  return { start: first.start, end: last.end };
 }
 
 /**

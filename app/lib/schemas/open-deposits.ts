@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseVientianeDateTime } from "../../../workers/core/vientiane";
 import type { MarkPaidInput } from "../../../workers/services/open-deposits";
 
 /**
@@ -17,7 +18,7 @@ export const MarkPaidSchema = z.object({
     .string({ error: "admin:openDeposits.errors.BANK_TIME_INVALID" })
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error: "admin:openDeposits.errors.BANK_TIME_INVALID" })
-    .transform((v) => Date.parse(`${v.length === 16 ? `${v}:00` : v}+07:00`))
+    .transform((v) => parseVientianeDateTime(v) ?? Number.NaN)
     .pipe(z.number({ error: "admin:openDeposits.errors.BANK_TIME_INVALID" }).finite({ error: "admin:openDeposits.errors.BANK_TIME_INVALID" })),
   /** the cashier checked a bank time outside the order's life and records it anyway (it goes to the payments queue) */
   outsideLife: z

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
+import { vientianeDateTime } from "../../../workers/core/vientiane";
 import { markOpenDepositPaid, openDepositsQueue, type MarkPaidError } from "../../../workers/services/open-deposits";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -71,7 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /** Now in Vientiane time, as a datetime-local value (the bank app shows local time). */
 function vientianeNow(iso: string): string {
-  return new Date(Date.parse(iso) + 7 * 3600_000).toISOString().slice(0, 16);
+  return vientianeDateTime(Date.parse(iso)).slice(0, 16);
 }
 
 export default function OpenDeposits({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,3 +1,4 @@
+import { vientianeDate } from "../../core/vientiane";
 import type { Figures } from "../provider";
 import { answerBody, gameNamed, httpUrl, isRecord, isSuccessStatus, minorOf, trimSlash, type Exchange, type ProviderGame, type Unavailable } from "./http";
 
@@ -46,13 +47,10 @@ export const EXISTS = /exist|duplicate|already|ซ้ำ/i;
 /** A member name as Betflix could answer it: no spaces or markup; longer than any seen (20). */
 export const MEMBER_NAME = /^[A-Za-z0-9_.@-]{1,64}$/;
 
-const BANGKOK_OFFSET_MS = 7 * 60 * 60 * 1000;
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** YYYY-MM-DD in Asia/Bangkok (UTC+7, no daylight saving), as the public clients send. */
-export function bangkokDate(ms: number): string {
-  return new Date(ms + BANGKOK_OFFSET_MS).toISOString().slice(0, 10);
-}
+/** YYYY-MM-DD in Asia/Bangkok, as the public clients send: Bangkok keeps Vientiane's UTC+7, no daylight saving. */
+export const bangkokDate: (ms: number) => string = vientianeDate;
 
 /** Fields that may carry the transfer reference in a history entry (shape not public). */
 const REF_FIELDS = ["ref", "ref_id", "refId", "reference", "transactionRef"];

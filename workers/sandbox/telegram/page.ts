@@ -1,3 +1,4 @@
+import { vientianeClock } from "../../core/vientiane";
 import type { ChatMessages, ReceivedMessage } from "./telegram";
 
 /**
@@ -6,9 +7,6 @@ import type { ChatMessages, ReceivedMessage } from "./telegram";
  * external assets; every URL is relative (only `?chat=`), so it works under the portal's prefix.
  */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
-
-/** Vientiane is UTC+7 all year (no daylight saving). */
-const VIENTIANE_OFFSET_MS = 7 * 3600_000;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -60,7 +58,7 @@ ${content}
 
 /** "27 Nov 2026, 14:05:07": a message's time in Vientiane. */
 function vientianeTime(receivedAt: string): string {
-  const local = new Date(Date.parse(receivedAt) + VIENTIANE_OFFSET_MS);
+  const local = vientianeClock(Date.parse(receivedAt));
   const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
   const two = (n: number) => String(n).padStart(2, "0");
   return `${local.getUTCDate()} ${months[local.getUTCMonth()]} ${local.getUTCFullYear()}, ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}:${two(local.getUTCSeconds())}`;
