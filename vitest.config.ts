@@ -4,9 +4,9 @@ import { defineConfig } from "vitest/config";
 import { bundleSandbox } from "./tests/setup/sandbox-workers";
 import { liteParts } from "./vite-plugins/lite-parts";
 
-// Integration tests run inside workerd (the Workers runtime), with the same wrangler.toml
-// bindings; each test file starts from an empty D1 and empty sandboxes. The pure rules' unit tests run in Node
-// (vitest.unit.config.ts).
+// Integration tests (`npm run test:integration`) run inside workerd (the Workers runtime), with
+// the same wrangler.toml bindings; each test file starts from an empty D1 and empty sandboxes.
+// The pure rules' unit tests run in Node (vitest.unit.config.ts).
 export default defineConfig(async ({ mode }) => {
   const migrations = await readD1Migrations("./workers/db/migrations");
   const [providerScript, bankScript, telegramScript] = await Promise.all([bundleSandbox("provider"), bundleSandbox("bank"), bundleSandbox("telegram")]);
@@ -101,7 +101,6 @@ export default defineConfig(async ({ mode }) => {
               "remix-toast/middleware",
               "qrcode",
               "isbot",
-              "dayjs",
             ],
           },
         },

@@ -1,8 +1,8 @@
 import { defineConfig } from "vitest/config";
 
 // Tests of the operator scripts (scripts/*.mjs). They spawn processes (wrangler), which the
-// workerd pool cannot, so they run in plain Node: `vitest run --config vitest.node.config.ts`,
-// part of `npm run test:unit`.
+// workerd pool cannot, so they run in plain Node: `npm run test:scripts`
+// (`vitest run --config vitest.node.config.ts`).
 export default defineConfig({
   test: {
     include: ["tests/scripts/**/*.test.ts"],

@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 // The pure rules (workers/core, the schemas, formats and translations of app/lib) in plain
-// Node: `vitest run --config vitest.unit.config.ts`, part of `npm run test:unit`. They need no
+// Node: `npm run test:unit` (`vitest run --config vitest.unit.config.ts`). They need no
 // Workers runtime, and in workerd each file paid for a runtime and a migrated D1 of its own:
 // the 36 files took 89 s of CPU there and 26 s here (decision 065). What needs workerd (the
 // bindings, D1, a rendered page) is an integration test (tests/integration, vitest.config.ts).

@@ -13,8 +13,9 @@ import { stateArgs } from "./local-dirs.mjs";
 import { applyLocalMigrations } from "./local-migrations.mjs";
 
 /**
- * The seeds by name: each a module whose `seed()` returns `{ sql, assets }` (assets: brand
- * images for the local bucket). Idempotent: every row is INSERT OR IGNORE or keyed.
+ * The seeds by name: each a module whose `seed()` returns `{ sql, assets, notes? }` (assets:
+ * brand images for the local bucket; notes: lines printed once it is applied). Idempotent:
+ * every row is INSERT OR IGNORE or keyed. The seed modules import nothing of this one.
  */
 const SEEDS = {
   demo: () => import("./seed.mjs"),
@@ -23,18 +24,15 @@ const SEEDS = {
 };
 
 /**
- * Applies the migrations, then the seeds (in order) to this process's local state. A seed is a
- * name of SEEDS or a function returning `{ sql, assets }` (seed.mjs run as a script passes its
- * own: a module importing itself while its top level awaits would wait for itself).
+ * Applies the migrations, then the seeds named (in order) to this process's local state;
+ * resolves to the seeds' notes.
  */
-export async function seedLocal(seedsToApply) {
+async function seedLocal(names) {
+  const unknown = names.filter((name) => !Object.hasOwn(SEEDS, name));
+  if (unknown.length > 0) throw new Error(`no seed named ${unknown.join(", ")} (known: ${Object.keys(SEEDS).join(", ")})`);
   applyLocalMigrations(stateArgs());
   const seeds = [];
-  for (const entry of seedsToApply) {
-    if (typeof entry === "function") seeds.push(await entry());
-    else if (SEEDS[entry]) seeds.push(await (await SEEDS[entry]()).seed());
-    else throw new Error(`no seed named ${entry} (known: ${Object.keys(SEEDS).join(", ")})`);
-  }
+  for (const name of names) seeds.push(await (await SEEDS[name]()).seed());
   const assets = seeds.flatMap((s) => s.assets);
   if (assets.length > 0) await putLocalBrandObjects(assets);
   const dir = mkdtempSync(join(tmpdir(), "seed-"));
@@ -48,7 +46,17 @@ export async function seedLocal(seedsToApply) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  return seeds.flatMap((s) => s.notes ?? []);
 }
 
-// `node scripts/local-seed.mjs demo e2e ...`: what startLocalPortal runs
-if (import.meta.url === `file://${process.argv[1]}`) await seedLocal(process.argv.slice(2));
+// `node scripts/local-seed.mjs demo e2e ...`: what startLocalPortal runs; `npm start` and
+// `npm run db:seed` run it with `demo`.
+const USAGE = `usage: node scripts/local-seed.mjs <seed>... (seeds: ${Object.keys(SEEDS).join(", ")}); npm run db:seed seeds the demo agency`;
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const names = process.argv.slice(2);
+  if (names.length === 0 || names.includes("--help") || names.includes("-h")) {
+    console.log(USAGE);
+    process.exit(names.length === 0 ? 1 : 0);
+  }
+  for (const note of await seedLocal(names)) console.log(note);
+}

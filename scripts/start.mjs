@@ -3,7 +3,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { ensureDevVars } from "./dev-vars.mjs";
 
 ensureDevVars();
-execFileSync("node", ["scripts/seed.mjs"], { stdio: "inherit" });
+execFileSync("node", ["scripts/local-seed.mjs", "demo"], { stdio: "inherit" });
 execFileSync("npx", ["react-router", "build"], { stdio: "inherit" });
 const server = spawn("npx", ["vite", "preview"], {
   stdio: "inherit",
