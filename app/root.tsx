@@ -16,7 +16,7 @@ import { useTranslation } from "react-i18next";
 import { getToast } from "remix-toast/middleware";
 import type { Route } from "./+types/root";
 import { agencyMiddleware, requireAgencyMiddleware } from "./middleware/agency.server";
-import { bodyTypeMiddleware, forcedPasswordChangeMiddleware, privateCacheMiddleware } from "./middleware/request-guards.server";
+import { bodyTypeMiddleware, forcedPasswordChangeMiddleware, legacyCookieMiddleware, privateCacheMiddleware } from "./middleware/request-guards.server";
 import { getInstance, getLocale, i18nextMiddleware } from "./middleware/i18next.server";
 import { toastMiddleware } from "./lib/toast.server";
 import { sessionMiddleware } from "./lib/session.server";
@@ -40,6 +40,7 @@ import { BUILD_VERSION, LOCALE, OFFLINE_ALERT, hookProps } from "./lib/lite/hook
 export const middleware: Route.MiddlewareFunction[] = [
   // outermost: every answer, error pages and redirects included
   privateCacheMiddleware,
+  legacyCookieMiddleware,
   agencyMiddleware,
   i18nextMiddleware,
   requireAgencyMiddleware,

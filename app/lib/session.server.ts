@@ -2,44 +2,19 @@ import type { MiddlewareFunction } from "react-router";
 import { resolveSession } from "../../workers/services/auth";
 import { SESSION_ABSOLUTE_MS, type Client } from "../../workers/core/session";
 import { agencyContext, getBindings, playerContext, sessionHashContext } from "./context.server";
-import { isSecureRequest } from "./secrets.server";
+import { clearCookie, readCookie, setsCookie, writeCookie } from "./cookies.server";
 
 /**
  * The session cookie holds only a random id; the row in D1 (hashed id) decides whether it
- * is valid. `__Host-` pins it to this exact host over HTTPS; plain-HTTP localhost cannot
- * use that prefix (nor Secure), so it is called `session` there.
+ * is valid (cookies.server.ts names and encodes it).
  */
-export function sessionCookieName(request: Request): string {
-  return isSecureRequest(request) ? "__Host-session" : "session";
+export async function readSessionId(request: Request): Promise<string | null> {
+  return (await readCookie("session", request)).value;
 }
 
-export function readSessionId(request: Request): string | null {
-  const header = request.headers.get("Cookie");
-  if (!header) return null;
-  const name = sessionCookieName(request);
-  for (const part of header.split(";")) {
-    const [key, ...rest] = part.trim().split("=");
-    if (key === name) return rest.join("=") || null;
-  }
-  return null;
-}
+export const sessionCookie = (request: Request, sessionId: string): Promise<string> => writeCookie("session", request, sessionId);
 
-export function sessionCookie(request: Request, sessionId: string): string {
-  const secure = isSecureRequest(request);
-  return [
-    `${sessionCookieName(request)}=${sessionId}`,
-    "Path=/",
-    "HttpOnly",
-    "SameSite=Lax",
-    `Max-Age=${SESSION_ABSOLUTE_MS / 1000}`,
-    ...(secure ? ["Secure"] : []),
-  ].join("; ");
-}
-
-export function clearSessionCookie(request: Request): string {
-  const secure = isSecureRequest(request);
-  return [`${sessionCookieName(request)}=`, "Path=/", "HttpOnly", "SameSite=Lax", "Max-Age=0", ...(secure ? ["Secure"] : [])].join("; ");
-}
+export const clearSessionCookie = (request: Request): Promise<string> => clearCookie("session", request);
 
 export function clientOf(request: Request): Client {
   // Set by Cloudflare's edge and not forgeable there; locally absent.
@@ -49,7 +24,7 @@ export function clientOf(request: Request): Client {
 /** Loads the player of a valid session at this agency; a dead cookie is cleared. */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const agency = context.get(agencyContext);
-  const sessionId = readSessionId(request);
+  const sessionId = await readSessionId(request);
   let stale = false;
   if (agency && sessionId) {
     const session = await resolveSession(getBindings(context).DB, agency.id, sessionId);
@@ -62,8 +37,6 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
     }
   }
   const response = await next();
-  if (stale && !response.headers.get("Set-Cookie")?.includes(`${sessionCookieName(request)}=`)) {
-    response.headers.append("Set-Cookie", clearSessionCookie(request));
-  }
+  if (stale && !setsCookie(response, "session", request)) response.headers.append("Set-Cookie", await clearSessionCookie(request));
   return response;
 };

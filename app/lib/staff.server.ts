@@ -2,45 +2,21 @@ import { redirect, type MiddlewareFunction, type RouterContextProvider } from "r
 import { STAFF_ABSOLUTE_MS, type Client } from "../../workers/core/session";
 import { resolveStaffSession, type StaffMember, type StaffSession } from "../../workers/services/staff-sessions";
 import { getBindings, getAgency } from "./context.server";
-import { isSecureRequest } from "./secrets.server";
+import { clearCookie, readCookie, writeCookie } from "./cookies.server";
 
 export type { StaffMember };
 
 /**
- * Staff sessions: their own table (staff_sessions) and their own cookie, so a player
- * session can never be a staff session. `__Host-staff` over HTTPS (pinned to this host),
- * `staff` on plain-HTTP localhost. SameSite=Strict: no other site can start a navigation
- * that carries it.
+ * Staff sessions: their own table (staff_sessions) and their own cookie (SameSite=Strict,
+ * cookies.server.ts), so a player session can never be a staff session.
  */
-export function staffCookieName(request: Request): string {
-  return isSecureRequest(request) ? "__Host-staff" : "staff";
+export async function readStaffSessionId(request: Request): Promise<string | null> {
+  return (await readCookie("staff", request)).value;
 }
 
-export function readStaffSessionId(request: Request): string | null {
-  const header = request.headers.get("Cookie");
-  if (!header) return null;
-  const name = staffCookieName(request);
-  for (const part of header.split(";")) {
-    const [key, ...rest] = part.trim().split("=");
-    if (key === name) return rest.join("=") || null;
-  }
-  return null;
-}
+export const staffCookie = (request: Request, sessionId: string): Promise<string> => writeCookie("staff", request, sessionId);
 
-export function staffCookie(request: Request, sessionId: string): string {
-  return [
-    `${staffCookieName(request)}=${sessionId}`,
-    "Path=/",
-    "HttpOnly",
-    "SameSite=Strict",
-    `Max-Age=${STAFF_ABSOLUTE_MS / 1000}`,
-    ...(isSecureRequest(request) ? ["Secure"] : []),
-  ].join("; ");
-}
-
-export function clearStaffCookie(request: Request): string {
-  return [`${staffCookieName(request)}=`, "Path=/", "HttpOnly", "SameSite=Strict", "Max-Age=0", ...(isSecureRequest(request) ? ["Secure"] : [])].join("; ");
-}
+export const clearStaffCookie = (request: Request): Promise<string> => clearCookie("staff", request);
 
 export function staffClient(request: Request): Client {
   return { ip: request.headers.get("CF-Connecting-IP") ?? "local", userAgent: request.headers.get("User-Agent") };
@@ -54,8 +30,9 @@ const resolved = new WeakMap<object, Promise<StaffSession | null>>();
 export function currentStaffSession(request: Request, context: Ctx): Promise<StaffSession | null> {
   let pending = resolved.get(context);
   if (!pending) {
-    const sessionId = readStaffSessionId(request);
-    pending = sessionId ? resolveStaffSession(getBindings(context).DB, getAgency(context).id, sessionId) : Promise.resolve(null);
+    pending = readStaffSessionId(request).then((sessionId) =>
+      sessionId ? resolveStaffSession(getBindings(context).DB, getAgency(context).id, sessionId) : null,
+    );
     resolved.set(context, pending);
   }
   return pending;

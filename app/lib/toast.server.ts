@@ -6,6 +6,7 @@ import {
 } from "remix-toast";
 import { toastMiddleware as libToastMiddleware } from "remix-toast/middleware";
 import { getBindings } from "./context.server";
+import { toastCookieOptions } from "./cookies.server";
 import { cookieSecrets, isSecureRequest, type SecretEnv } from "./secrets.server";
 
 /** Toasts flash through our own signed cookie, never remix-toast's default secret. */
@@ -17,7 +18,7 @@ export function toastStorage(env: SecretEnv, secure: boolean): SessionStorage {
   let storage = storages.get(key);
   if (!storage) {
     storage = createCookieSessionStorage({
-      cookie: { name: "toast", path: "/", sameSite: "lax", httpOnly: true, secure, secrets },
+      cookie: toastCookieOptions(secure, secrets),
     });
     storages.set(key, storage);
   }

@@ -13,6 +13,7 @@ import vnAdmin from "../../locales/vn/admin.json";
 import { i18nOptions, type Namespace } from "../lib/i18n";
 import { chooseLanguage, DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, type Language } from "../../workers/core/languages";
 import { agencyContext } from "../lib/context.server";
+import { LANGUAGE_COOKIE_OPTIONS } from "../lib/cookies.server";
 
 /** Bundled at build time: Workers have no file system. */
 export const resources: Record<Language, Record<Namespace, Record<string, unknown>>> = {
@@ -22,12 +23,7 @@ export const resources: Record<Language, Record<Namespace, Record<string, unknow
 };
 
 /** The visitor's language choice; a year, readable by the server only. */
-const languageCookie = createCookie(LANGUAGE_COOKIE, {
-  path: "/",
-  sameSite: "lax",
-  httpOnly: true,
-  maxAge: 60 * 60 * 24 * 365,
-});
+const languageCookie = createCookie(LANGUAGE_COOKIE, LANGUAGE_COOKIE_OPTIONS);
 
 export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
   detection: {

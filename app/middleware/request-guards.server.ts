@@ -2,8 +2,7 @@ import { data, redirect, type MiddlewareFunction } from "react-router";
 import { apiError } from "~/lib/api.server";
 import { getPlayer } from "~/lib/context.server";
 import type { ErrorCode } from "~/lib/errors";
-import { sessionCookieName } from "~/lib/session.server";
-import { staffCookieName } from "~/lib/staff.server";
+import { carriesCookie, readCookie, setsCookie, writeCookie, type CookieKind } from "~/lib/cookies.server";
 
 /**
  * Root guards every loader and action passes (issue 12, findings 5, 6 and 7). They key on the
@@ -24,12 +23,6 @@ const isRawBodyPattern = (pattern: string) => pattern.endsWith("/payments/webhoo
 
 /** Answers that are the same for everyone, whoever asks (public caching stays theirs). */
 const SESSION_INDEPENDENT_PATTERNS = new Set(["/locales/:lng/:file", "/brand/:file", "/app.webmanifest"]);
-
-function hasCookie(request: Request, name: string): boolean {
-  const header = request.headers.get("Cookie");
-  if (!header) return false;
-  return header.split(";").some((part) => part.trim().split("=")[0] === name);
-}
 
 function setHeader(response: Response, name: string, value: string): Response {
   try {
@@ -53,9 +46,29 @@ export const privateCacheMiddleware: MiddlewareFunction<Response> = async (args,
   const pattern = routePattern(args.pattern);
   const response = await next();
   if (SESSION_INDEPENDENT_PATTERNS.has(pattern)) return response;
-  const withSession = hasCookie(request, sessionCookieName(request)) || hasCookie(request, staffCookieName(request));
+  const withSession = carriesCookie("session", request) || carriesCookie("staff", request);
   if (!withSession && !response.headers.has("Set-Cookie")) return response;
   return setHeader(response, "Cache-Control", "private, no-store");
+};
+
+/**
+ * A cookie written before the cookie module (its raw value) works once and comes back in
+ * `createCookie`'s encoding, unless the answer sets that cookie itself (a login, a logout, a
+ * stale session cleared): a deploy logs nobody out.
+ */
+export const legacyCookieMiddleware: MiddlewareFunction<Response> = async ({ request }, next) => {
+  const response = await next();
+  for (const kind of ["session", "staff", "device"] as CookieKind[]) {
+    const read = await readCookie(kind, request);
+    if (!read.legacy || !read.value || setsCookie(response, kind, request)) continue;
+    const line = await writeCookie(kind, request, read.value);
+    try {
+      response.headers.append("Set-Cookie", line);
+    } catch {
+      // immutable headers (a fetched Response): the cookie is rewritten on a later answer
+    }
+  }
+  return response;
 };
 
 /** What a player whose password staff reset may still do (SPEC: the new password comes first). */

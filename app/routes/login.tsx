@@ -37,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const agency = getAgency(context);
   const device = await loginDevice(request, context);
   // Session fixation: whatever session id the browser brought is ended, never upgraded.
-  const credentials = { ...submission.value, replacesSessionId: readSessionId(request) };
+  const credentials = { ...submission.value, replacesSessionId: await readSessionId(request) };
   const outcome = await login(getBindings(context).DB, agency.id, credentials, { ...clientOf(request), device });
   if (!outcome.ok) {
     const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds) : null;
@@ -52,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     translate(context, "auth.loginSuccess", { name: outcome.player.displayName }),
     {
       headers: [
-        ["Set-Cookie", sessionCookie(request, outcome.sessionId)],
+        ["Set-Cookie", await sessionCookie(request, outcome.sessionId)],
         ["Set-Cookie", await deviceCookieHeader(request, context, device, { realm: "player", agencyId: agency.id, username: outcome.player.username })],
       ],
     },

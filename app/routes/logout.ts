@@ -8,10 +8,10 @@ import type { Route } from "./+types/logout";
 
 /** Logout is a POST (no GET changes state): end the session, clear the cookie, reload. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const sessionId = readSessionId(request);
+  const sessionId = await readSessionId(request);
   if (sessionId) await logout(getBindings(context).DB, getAgency(context).id, sessionId);
   return redirectWithSuccess({ request, context }, "/", translate(context, "auth.loggedOut"), {
-    headers: { "Set-Cookie": clearSessionCookie(request), "Clear-Site-Data": '"cache"' },
+    headers: { "Set-Cookie": await clearSessionCookie(request), "Clear-Site-Data": '"cache"' },
   });
 }
 

@@ -90,7 +90,8 @@ export async function staffLogin(page: Page, who: DemoStaff, landing = "/admin")
   await page.context().addCookies([
     {
       name: "staff",
-      value: sessionId,
+      // in createCookie's encoding (decision 072), as the portal writes it
+      value: encodeURIComponent(btoa(JSON.stringify(sessionId))),
       url: `${base.origin}/`,
       httpOnly: true,
       secure: false,

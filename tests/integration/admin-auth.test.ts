@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import routesSource from "../../app/routes.ts?raw";
 import { seedDemo, fetchApp, shownOf } from "../setup/seed";
-import { addAgency, postForm, uniqueName } from "../setup/players";
+import { addAgency, cookieValueOf, postForm, uniqueName } from "../setup/players";
 import { fundProvider, playerWithBank, postWithdraw } from "../setup/money";
 import { createStaff, currentTotpStep, operatorToken, staffCookieFrom, staffLogin, totpAt } from "../setup/staff";
 import { STAFF_IDLE_MS } from "../../workers/core/session";
@@ -192,7 +192,7 @@ describe("staff login", () => {
 
   it("idle staff sessions end after 15 minutes", async () => {
     const { cookie } = await freshStaff();
-    const id = cookie.split("=")[1];
+    const id = cookieValueOf(cookie);
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(id));
     const hash = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
     await env.DB.prepare(`UPDATE staff_sessions SET last_seen_at = last_seen_at - ?1 WHERE id_hash = ?2`)
@@ -236,8 +236,8 @@ describe("players and staff are separate", () => {
 
   it("a staff session is not a player session", async () => {
     const cookie = await sessionOf("cashier");
-    const id = cookie.split("=")[1];
-    for (const c of [cookie, `session=${id}`]) {
+    const id = cookie.slice(cookie.indexOf("=") + 1);
+    for (const c of [cookie, `session=${id}`, `session=${cookieValueOf(cookie)}`]) {
       const res = await get("/player/deposit", c);
       expect(res.status).toBe(302);
       expect(res.headers.get("Location")).toMatch(/^\/login/);

@@ -49,6 +49,11 @@ export async function registerViaForm(username: string, password = PASSWORD, hos
   );
 }
 
+/** The value a cookie (name=value) carries, its createCookie encoding undone (decision 072): a session's id. */
+export function cookieValueOf(cookie: string): string {
+  return JSON.parse(atob(decodeURIComponent(cookie.slice(cookie.indexOf("=") + 1)))) as string;
+}
+
 /** The session cookie (name=value) from a login response. */
 export function sessionFrom(res: Response): string | null {
   for (const cookie of res.headers.getSetCookie()) {

@@ -59,7 +59,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   return data(
     { result: null, wait: null, recoveryCodes: outcome.recoveryCodes },
-    { headers: { "Set-Cookie": staffCookie(request, outcome.sessionId), "Cache-Control": "no-store" } },
+    { headers: { "Set-Cookie": await staffCookie(request, outcome.sessionId), "Cache-Control": "no-store" } },
   );
 }
 

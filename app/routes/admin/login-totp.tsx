@@ -38,7 +38,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = useRecovery ? "recovery" : "totp";
   if (submission.status !== "success") return data({ form, result: submission.reply({ hideFields: ["code", "recoveryCode"] }), wait: null }, { status: 400 });
   const agency = getAgency(context);
-  const halfSession = readStaffSessionId(request);
+  const halfSession = await readStaffSessionId(request);
   const value = submission.value as { code?: string; recoveryCode?: string };
   const device = await loginDevice(request, context);
   const outcome = halfSession
@@ -51,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       )
     : ({ ok: false, code: "SESSION_EXPIRED" } as const);
   if (!outcome.ok) {
-    if (outcome.code === "SESSION_EXPIRED") throw redirect("/admin/login", { headers: { "Set-Cookie": clearStaffCookie(request) } });
+    if (outcome.code === "SESSION_EXPIRED") throw redirect("/admin/login", { headers: { "Set-Cookie": await clearStaffCookie(request) } });
     const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds) : null;
     return data(
       {
@@ -70,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     : translate(context, "admin:auth.welcome", { username: outcome.staff.username });
   return redirectWithSuccess({ request, context }, safeAdminPath(new URL(request.url).searchParams.get("redirectTo")), message, {
     headers: [
-      ["Set-Cookie", staffCookie(request, outcome.sessionId)],
+      ["Set-Cookie", await staffCookie(request, outcome.sessionId)],
       // a full login (password and second factor) makes this browser a known device of the account
       ["Set-Cookie", await deviceCookieHeader(request, context, device, { realm: "staff", agencyId: agency.id, username: outcome.staff.username })],
     ],

@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: submission.reply({ hideFields: ["password"] }), wait: null }, { status: 400 });
   }
   // Session fixation: whatever staff session this browser had ends; the new id is fresh.
-  const credentials = { ...submission.value, replacesSessionId: readStaffSessionId(request) };
+  const credentials = { ...submission.value, replacesSessionId: await readStaffSessionId(request) };
   const outcome = await staffPasswordLogin(getBindings(context).DB, getAgency(context).id, credentials, {
     ...staffClient(request),
     device: await loginDevice(request, context),
@@ -49,7 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const next = safeAdminPath(submission.value.redirectTo);
   return redirect(`/admin/login/totp${next === "/admin" ? "" : `?redirectTo=${encodeURIComponent(next)}`}`, {
-    headers: { "Set-Cookie": staffCookie(request, outcome.sessionId) },
+    headers: { "Set-Cookie": await staffCookie(request, outcome.sessionId) },
   });
 }
 

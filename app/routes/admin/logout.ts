@@ -14,9 +14,9 @@ export function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const sessionId = readStaffSessionId(request);
+  const sessionId = await readStaffSessionId(request);
   if (sessionId) await staffLogout(getBindings(context).DB, getAgency(context).id, sessionId, staffClient(request));
   return redirectWithSuccess({ request, context }, "/admin/login", translate(context, "admin:auth.loggedOut"), {
-    headers: { "Set-Cookie": clearStaffCookie(request) },
+    headers: { "Set-Cookie": await clearStaffCookie(request) },
   });
 }

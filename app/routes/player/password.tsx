@@ -74,7 +74,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   // Every session ended (this one too): the success dialog's Close leads to the login page.
-  return data({ result: submission.reply({ resetForm: true }), changed: true, wait: null }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
+  return data({ result: submission.reply({ resetForm: true }), changed: true, wait: null }, { headers: { "Set-Cookie": await clearSessionCookie(request) } });
 }
 
 /** After a staff reset: the new password (no current one asked); this session stays. */

@@ -15,7 +15,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const outcome = await login(
     getBindings(context).DB,
     agency.id,
-    { ...parsed.data, replacesSessionId: readSessionId(request) },
+    { ...parsed.data, replacesSessionId: await readSessionId(request) },
     { ...clientOf(request), device },
   );
   if (!outcome.ok) {
@@ -29,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     { player: { id: outcome.player.id, displayName: outcome.player.displayName } },
     {
       headers: [
-        ["Set-Cookie", sessionCookie(request, outcome.sessionId)],
+        ["Set-Cookie", await sessionCookie(request, outcome.sessionId)],
         ["Set-Cookie", await deviceCookieHeader(request, context, device, { realm: "player", agencyId: agency.id, username: outcome.player.username })],
       ],
     },

@@ -6,7 +6,7 @@ import type { Route } from "./+types/logout";
 
 /** SPEC §7 `POST /v2/players/logout`. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const sessionId = readSessionId(request);
+  const sessionId = await readSessionId(request);
   if (sessionId) await logout(getBindings(context).DB, getAgency(context).id, sessionId);
-  return apiJson({ ok: true }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
+  return apiJson({ ok: true }, { headers: { "Set-Cookie": await clearSessionCookie(request) } });
 }

@@ -16,5 +16,5 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (outcome.code === "TOO_MANY_ATTEMPTS") return apiError(context, "TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds: outcome.retryAfterSeconds });
     return apiError(context, "PASSWORD_INCORRECT", 400);
   }
-  return apiJson({ ok: true }, { headers: { "Set-Cookie": clearSessionCookie(request) } });
+  return apiJson({ ok: true }, { headers: { "Set-Cookie": await clearSessionCookie(request) } });
 }
