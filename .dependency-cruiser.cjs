@@ -193,8 +193,8 @@ module.exports = {
     // (tsPreCompilationDeps stays unset: it asks for the tsc parser; swc reports type-only
     // imports anyway.)
     parser: "swc",
-    // The `~/*` path alias (tsconfig paths) is read by tsconfig-paths-webpack-plugin, which
-    // needs no TypeScript compiler.
+    // The path aliases `~/*` (app/) and `@workers/*` (workers/), tsconfig.json's paths inherited by
+    // this project, are read by tsconfig-paths-webpack-plugin, which needs no TypeScript compiler.
     tsConfig: { fileName: "tsconfig.cloudflare.json" },
     // Modules the Workers runtime provides.
     builtInModules: { add: ["cloudflare:workers", "cloudflare:test"] },

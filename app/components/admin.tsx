@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { Form, Link, useLocation, useRouteLoaderData } from "react-router";
-import { HTML_LANG, LANGUAGES, type Language } from "../../workers/core/languages";
+import { HTML_LANG, LANGUAGES, type Language } from "@workers/core/languages";
 import { Toaster } from "./feedback";
 import { LANGUAGE_NAMES } from "./menus";
 import { useTranslation } from "react-i18next";

@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * `npm run lint:arch` does, and the report must name that rule for that import.
  *
  * The source tree is never written: app/, workers/, the configuration and the tsconfigs (the
- * `~/*` alias) are copied to a temporary folder, node_modules is linked into it, the files are
- * planted and depcruise runs there. The folder is removed afterwards, whatever happens.
+ * `~/*` and `@workers/*` aliases) are copied to a temporary folder, node_modules is linked into
+ * it, the files are planted and depcruise runs there. The folder is removed afterwards, whatever
+ * happens.
  */
 
 const REPO = resolve(".");
@@ -33,7 +34,10 @@ const service = firstModule("workers/services");
 const dbModule = firstModule("workers/db");
 const walletModule = firstModule("workers/wallet");
 
-/** Path of each planted file -> its source. Imports are relative, as the code base writes them. */
+/**
+ * Path of each planted file -> its source. Imports are written as the code base writes them:
+ * relative inside a folder tree, `@workers/*` from app/ to workers/.
+ */
 const planted: Record<string, string> = {
   // core-is-pure: core reaches into app/ and into npm packages: qrcode (its entry is a .js file)
   // and zod, whose `exports` name its types first (it resolved to a .d.cts, which is not cruised,
@@ -54,29 +58,29 @@ const planted: Record<string, string> = {
   // app-reaches-workers-through-services and app-sees-no-db-wallet-port-types: a route runs a
   // D1 module itself and types its data with the wallet's shape.
   "app/routes/__planted_route__.tsx": [
-    `import * as db from "../../${dbModule}";`,
-    `import type * as wallet from "../../${walletModule}";`,
+    `import * as db from "@${dbModule}";`,
+    `import type * as wallet from "@${walletModule}";`,
     `export const planted: [typeof db, typeof wallet | null] = [db, null];`,
   ].join("\n"),
   // client-not-to-server-modules and client-not-to-services: a component pulls a .server
   // module and a service's code into the browser; its type-only import of a service is legal.
   "app/components/__planted_component__.tsx": [
     `import { toastMiddleware } from "~/lib/toast.server";`,
-    `import * as service from "../../${service}";`,
-    `import type * as types from "../../${service}";`,
+    `import * as service from "@${service}";`,
+    `import type * as types from "@${service}";`,
     `export const planted: [unknown, typeof service, typeof types | null] = [toastMiddleware, service, null];`,
   ].join("\n"),
   // lib-not-to-middleware: client lib takes a type from middleware.
   "app/lib/__planted_lib__.ts": `import type * as guards from "../middleware/request-guards.server";\nexport const planted: typeof guards | null = null;`,
   // production-not-to-sandbox: a server module of the app imports the sandbox bank.
-  "app/lib/__planted_sandbox__.server.ts": `import * as faults from "../../workers/sandbox/bank/faults";\nexport const planted = faults;`,
+  "app/lib/__planted_sandbox__.server.ts": `import * as faults from "@workers/sandbox/bank/faults";\nexport const planted = faults;`,
   // no-orphans: a module that imports nothing and that nothing imports.
   "workers/core/__planted_orphan__.ts": `export const lonely = 1;`,
   // Legal: a route calls a service and a pure core rule, takes a service's type, formats with app/lib.
   "app/routes/__planted_legal__.tsx": [
-    `import * as service from "../../${service}";`,
-    `import type * as types from "../../${service}";`,
-    `import { parseAmount } from "../../workers/core/money";`,
+    `import * as service from "@${service}";`,
+    `import type * as types from "@${service}";`,
+    `import { parseAmount } from "@workers/core/money";`,
     `import { formatMoney } from "~/lib/format";`,
     `export const planted: [typeof service, typeof types | null, unknown, unknown] = [service, null, parseAmount, formatMoney];`,
   ].join("\n"),

@@ -1,8 +1,8 @@
 import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { DEPOSIT_FLAGS, listDeposits } from "../../../workers/services/admin-deposits";
-import { ORDER_STATUSES } from "../../../workers/core/orders";
-import { PROVIDERS } from "../../../workers/core/providers";
+import { DEPOSIT_FLAGS, listDeposits } from "@workers/services/admin-deposits";
+import { ORDER_STATUSES } from "@workers/core/orders";
+import { PROVIDERS } from "@workers/core/providers";
 import { AdminPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
