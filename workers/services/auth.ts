@@ -1,4 +1,5 @@
 import { newSessionTimes, PLAYER_SESSION, sessionState, shouldTouch, storedUserAgent, systemClock, type Client, type Clock } from "../core/session";
+import type { CurrentPlayer } from "../core/session";
 import { randomToken, sha256Hex } from "../core/tokens";
 import {
   deleteExpiredPlayerSession,
@@ -32,8 +33,6 @@ import { tieReferral, type TieOutcome } from "./referral";
  * player id of agency A means nothing at agency B.
  */
 
-/** mustChangePassword: staff reset the password; every /player page leads to /player/password until a new one is set. */
-export type CurrentPlayer = { id: string; username: string; displayName: string; mustChangePassword?: boolean };
 export type AuthFailure =
   | { ok: false; code: "INVALID_CREDENTIALS" }
   | { ok: false; code: "ACCOUNT_LOCKED" }

@@ -1,8 +1,8 @@
 import { cleanName } from "../core/names";
 import { auditIfChanged, type AuditActor } from "../db/audit";
-import type { Client } from "../core/session";
+import type { Client, CurrentPlayer } from "../core/session";
 import { bankAccountOwner, replaceBankAccountStatement } from "../db/bank-accounts";
-import { checkCurrentPassword, type CurrentPlayer } from "./auth";
+import { checkCurrentPassword } from "./auth";
 import { listBankAccounts, type BankAccount } from "./bank";
 import { walletOf } from "./wallet";
 

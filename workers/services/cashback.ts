@@ -9,7 +9,7 @@ import { sumPlayerProviderDays } from "../db/player-provider-stats";
 import { listRewardClaims } from "../db/rewards";
 import type { Reward } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
-import type { CurrentPlayer } from "./auth";
+import type { CurrentPlayer } from "../core/session";
 import { breakInForce } from "./limits-guard";
 import { claimWalletReward, listWalletRewards, withRetry, withTurnoverProgress, type RewardWithProgress } from "./rewards";
 import { walletOf } from "./wallet";

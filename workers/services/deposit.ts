@@ -12,7 +12,7 @@ import { providerUsername } from "../ports/provider";
 import { providerPortFor } from "../wallet/provider-port";
 import type { DepositOrder } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
-import type { CurrentPlayer } from "./auth";
+import type { CurrentPlayer } from "../core/session";
 import { enabledProviders, fetchCredit } from "./credits";
 import { depositLimitGuard } from "./limits-guard";
 import { qrSvg } from "./qr-image";

@@ -3,7 +3,7 @@ import { isProvider, type Provider } from "../core/providers";
 import { providerUsername, type GameList, type LaunchGame } from "../ports/provider";
 import { providerPortFor } from "../wallet/provider-port";
 import type { Agency } from "./agency";
-import type { CurrentPlayer } from "./auth";
+import type { CurrentPlayer } from "../core/session";
 import { gameLaunchGuard } from "./limits-guard";
 
 /** The tab a provider's lobby opens on (SPEC §2 menu links: askmebet Slot, betflix pp.txt). */

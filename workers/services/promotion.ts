@@ -8,7 +8,7 @@ import { providerUsername } from "../ports/provider";
 import { providerPortFor } from "../wallet/provider-port";
 import type { PromotionUsage } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
-import type { CurrentPlayer } from "./auth";
+import type { CurrentPlayer } from "../core/session";
 import { walletOf } from "./wallet";
 
 /** A catalogue promotion a player may see: its rules are well formed. */

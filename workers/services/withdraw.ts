@@ -9,7 +9,7 @@ import { providerPortFor } from "../wallet/provider-port";
 import type { WithdrawOrder } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
 import { announceWaitingWithdrawal } from "./alerts";
-import type { CurrentPlayer } from "./auth";
+import type { CurrentPlayer } from "../core/session";
 import { listBankAccounts, type BankAccount } from "./bank";
 import { enabledProviders, fetchCredit } from "./credits";
 import { promotionForWithdraw, type WithdrawPromotion } from "./promotion";

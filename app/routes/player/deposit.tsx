@@ -20,7 +20,7 @@ import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { currentPromotionView, promotionErrorMessage } from "~/lib/promotion.server";
 import type { PromotionError } from "@workers/core/promotion";
 import type { Agency } from "@workers/services/agency";
-import type { CurrentPlayer } from "@workers/services/auth";
+import type { CurrentPlayer } from "@workers/core/session";
 import type { Route } from "./+types/deposit";
 import { COPIED, COPY, COUNTDOWN, CREDIT_PREVIEW, CREDIT_RATE, POLL_MS, QR_POLL_STEP, QR_STATUS, SELECT_ON_FOCUS, hookProps } from "~/lib/lite/hooks";
 
