@@ -7,7 +7,7 @@ import { finishRequestBody } from "./request-body";
 import { lazyRequestHandler } from "./request-handler";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
 import { buryAlerts, deliverAlerts, sweepAlerts, type AlertMessageBody } from "./services/alerts";
-import { sweepBrandAssets } from "./services/brand";
+import { sweepBrandAssets } from "./services/agency";
 import { providerCspForHost } from "./services/provider-setup";
 import { pruneProviderAttempts } from "./services/provider-attempts";
 import { collectProviderStats, continueProviderStats } from "./services/provider-stats";

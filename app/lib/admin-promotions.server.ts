@@ -1,4 +1,4 @@
-import { uploadPromotionBanner } from "@workers/services/brand";
+import { uploadPromotionBanner } from "@workers/services/agency";
 import type { PromotionResult } from "@workers/services/admin-promotions";
 
 /** A service refusal as the form's errors (field errors where there is a field). */

@@ -16,7 +16,8 @@ import {
   setLimits,
   setProfile,
   setProviderCredentials,
-} from "../../workers/services/admin-settings";
+  findAgencyByHost,
+} from "../../workers/services/agency";
 import type { AuditActor } from "../../workers/db/audit";
 import {
   createPromotion,
@@ -28,7 +29,6 @@ import {
 } from "../../workers/services/admin-promotions";
 import { ChannelSchema, LimitsSchema, RateSchema } from "../../app/lib/schemas/admin-settings";
 import { PromotionSchema } from "../../app/lib/schemas/admin-promotion";
-import { findAgencyByHost } from "../../workers/services/agency";
 import { creditRate } from "../../workers/services/wallet";
 
 const KEY = (env as unknown as { CREDENTIALS_KEY: string }).CREDENTIALS_KEY;

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedDemo, shownOf } from "../setup/seed";
 import type { AuditActor } from "../../workers/db/audit";
-import { changeSettings, type ChannelInput } from "../../workers/services/admin-settings";
+import { changeSettings, type ChannelInput } from "../../workers/services/agency";
 import { handlePaymentWebhook } from "../../workers/services/gateway-callbacks";
 import { createStaff, staffLogin } from "../setup/staff";
 import worker from "../../workers/app";

@@ -9,7 +9,7 @@ import { providerSetupScreen, saveProviderSetup, type ProviderSetupInput } from 
 import { fetchCredit } from "../../workers/services/credits";
 import { forgetProviderSetup, providerPortFor } from "../../workers/wallet/provider-port";
 import { referenceOrder } from "../../workers/core/provider-setup";
-import { readProviderCredentials } from "../../workers/services/admin-settings";
+import { readProviderCredentials } from "../../workers/services/agency";
 
 /**
  * Provider setup (decision 017): the port of an agency is built from its stored settings.

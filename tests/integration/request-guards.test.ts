@@ -9,7 +9,7 @@ import { createStaff, operatorToken, staffLogin } from "../setup/staff";
 import { resetPlayerPassword } from "../../workers/services/admin-players";
 import type { AuditActor } from "../../workers/db/audit";
 import { alertChannelFor, SANDBOX_TELEGRAM_CHATS, SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factory";
-import { forwardToSandbox } from "../../workers/services/sandbox-pages";
+import { forwardToSandbox } from "../../workers/services/agency";
 
 /**
  * Issue 12, findings 5, 6, 7 and 9: the guards every request passes (forced password change,

@@ -11,11 +11,10 @@ import { gatewayPort } from "../ports/gateway";
 import { providerUsername } from "../ports/provider";
 import { providerPortFor } from "../wallet/provider-port";
 import type { DepositOrder } from "../wallet/player-wallet";
-import type { Agency } from "./agency";
+import { qrSvg, type Agency } from "./agency";
 import type { CurrentPlayer } from "../core/session";
 import { enabledProviders, fetchCredit } from "./credits";
 import { depositLimitGuard } from "./limits-guard";
-import { qrSvg } from "./qr-image";
 import { creditRate, walletOf } from "./wallet";
 
 /** The player's deposit steps: open an order, show its QR, check it, cancel it; and the pages that show them. */

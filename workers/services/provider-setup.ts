@@ -16,7 +16,7 @@ import { listCredentialDates, upsertCredentialsStatement } from "../db/agencies"
 import { auditStatement, type AuditActor } from "../db/audit";
 import { forgetProviderMembersStatement } from "../db/provider-members";
 import { findProviderSetup, listProviderSetups, listProviderSetupsByHost, upsertProviderSetupStatement } from "../db/provider-settings";
-import { readProviderCredentials } from "./admin-settings";
+import { readProviderCredentials } from "./agency";
 import { forgetProviderSetup } from "../wallet/provider-port";
 
 /**

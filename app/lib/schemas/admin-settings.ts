@@ -12,7 +12,7 @@ import type {
   ProfileInput,
   ProvidersInput,
   RateInput,
-} from "@workers/services/admin-settings";
+} from "@workers/services/agency";
 
 /**
  * The owner's settings forms (admin/settings). Each form posts an `intent` naming its

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { qrSvg } from "@workers/services/qr-image";
+import { qrSvg } from "@workers/services/agency";
 import { completeEnrolment, openEnrolment } from "@workers/services/staff-enrolment";
 import { AdminAuthShell } from "~/components/admin";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";

@@ -19,9 +19,9 @@ import {
   type ColorPair,
   type ImageRefusal,
   type SlotLimit,
-} from "../core/brand";
-import type { Language } from "../core/languages";
-import { auditStatement, type AuditActor } from "../db/audit";
+} from "../../core/brand";
+import type { Language } from "../../core/languages";
+import { auditStatement, type AuditActor } from "../../db/audit";
 import {
   countBrandAssetsSince,
   deleteStaleBrandAssetStatement,
@@ -33,8 +33,8 @@ import {
   readStoredBrand,
   setBrandSlotStatement,
   upsertBrandSettingsStatement,
-} from "../db/brand";
-import type { Agency } from "../db/agencies";
+} from "../../db/brand";
+import type { Agency } from "../../db/agencies";
 
 /**
  * An agency's brand (issue 15, decision 018): the owner's texts and colours (each on-screen

@@ -1,12 +1,12 @@
-import { findBank } from "../core/banks";
-import { formatRate, parseRate } from "../core/money";
-import { isProvider, PROVIDERS, type Provider } from "../core/providers";
-import { openSecret, sealSecret } from "../core/secret-box";
-import { canonicalDecimal } from "../core/decimal";
-import type { Language } from "../core/languages";
-import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
-import { forgetProviderSetup } from "../wallet/provider-port";
-import { webhookSecret } from "../ports/gateway";
+import { findBank } from "../../core/banks";
+import { formatRate, parseRate } from "../../core/money";
+import { isProvider, PROVIDERS, type Provider } from "../../core/providers";
+import { openSecret, sealSecret } from "../../core/secret-box";
+import { canonicalDecimal } from "../../core/decimal";
+import type { Language } from "../../core/languages";
+import { auditIfChanged, auditStatement, type AuditActor } from "../../db/audit";
+import { forgetProviderSetup } from "../../wallet/provider-port";
+import { webhookSecret } from "../../ports/gateway";
 import {
   credentialsSetAt,
   deleteCredentialsStatement,
@@ -19,7 +19,7 @@ import {
   upsertCredentialsStatement,
   type AgencyLimits,
   type AgencySettings,
-} from "../db/agencies";
+} from "../../db/agencies";
 import {
   findExchangeRate,
   findOwnAccountChannel,
@@ -36,7 +36,7 @@ import {
   type ExchangeRate,
   type ExchangeRateChange,
   type PaymentChannel,
-} from "../db/payments";
+} from "../../db/payments";
 
 /**
  * The owner's settings of an agency (back office item 6): exchange rates with history,

@@ -1,6 +1,6 @@
-import { BANKS, findBank } from "../core/banks";
-import { readStaticLaoQr, type StaticLaoQr, type StaticQrProblem } from "../core/emvco";
-import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
+import { BANKS, findBank } from "../../core/banks";
+import { readStaticLaoQr, type StaticLaoQr, type StaticQrProblem } from "../../core/emvco";
+import { auditIfChanged, auditStatement, type AuditActor } from "../../db/audit";
 import {
   findOwnAccountChannel,
   findPaymentChannel,
@@ -11,7 +11,7 @@ import {
   setWitnessWindowStatement,
   type OwnAccountChannel,
   type QrMode,
-} from "../db/payments";
+} from "../../db/payments";
 import { setChannelActive } from "./admin-settings";
 import { decodeQrImage, type QrImageProblem } from "./qr-image";
 

@@ -1,4 +1,4 @@
-import { hasActiveSandboxChannel } from "../db/payments";
+import { hasActiveSandboxChannel } from "../../db/payments";
 
 /**
  * The sandbox bank's pay page, the sandbox provider's game page and the sandbox Telegram's

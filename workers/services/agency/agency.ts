@@ -1,5 +1,5 @@
-import { normalizeHost } from "../core/host";
-import { findActiveAgencyByHost, type Agency } from "../db/agencies";
+import { normalizeHost } from "../../core/host";
+import { findActiveAgencyByHost, type Agency } from "../../db/agencies";
 
 export type { Agency };
 
