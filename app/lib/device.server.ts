@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import type { DeviceEntry, LoginDevice } from "@workers/core/throttle";
-import { DEVICE_COOKIE_MAX_AGE_S, readDeviceCookie, writeDeviceCookie } from "@workers/services/login-guard";
+import { DEVICE_COOKIE_MAX_AGE_S, readDeviceCookie, writeDeviceCookie } from "@workers/services/login";
 import { getBindings } from "./context.server";
 import { cookieSecrets, isSecureRequest } from "./secrets.server";
 

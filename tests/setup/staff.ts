@@ -1,5 +1,5 @@
 import { generateTOTP } from "@epic-web/totp";
-import { hashPassword } from "../../workers/services/password";
+import { hashPassword } from "../../workers/services/login";
 import { newTotpSecret, TOTP_PERIOD } from "../../workers/services/staff-totp";
 import { postForm } from "./players";
 

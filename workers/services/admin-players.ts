@@ -15,9 +15,8 @@ import {
   type PlayerRecord,
 } from "../db/players";
 import { listBankAccounts, type BankAccount } from "./bank";
-import { hashPassword } from "./password";
+import { clearThrottle, hashPassword } from "./login";
 import { staffLimitsView } from "./responsible-gaming";
-import { clearThrottle } from "./throttle";
 
 /**
  * Back office, players (issue 7 item 4): search, the whole picture of one player, and the

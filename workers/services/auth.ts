@@ -19,9 +19,18 @@ import {
   updatePlayerPasswordHash,
 } from "../db/players";
 import { endPlayerSession } from "../db/play-spans";
-import { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./password";
-import { checkThrottle, recordFailure, type ThrottleKey } from "./throttle";
-import { loginFailed, loginSucceeded, openLoginGate } from "./login-guard";
+import {
+  checkThrottle,
+  dummyPasswordHash,
+  hashPassword,
+  loginFailed,
+  loginSucceeded,
+  needsRehash,
+  openLoginGate,
+  recordFailure,
+  verifyPassword,
+  type ThrottleKey,
+} from "./login";
 import { addressKey, strangerKeys } from "../core/throttle";
 import { listBankAccounts } from "./bank";
 import { cleanName } from "../core/names";

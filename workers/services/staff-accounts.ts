@@ -13,7 +13,7 @@ import {
   type StaffRole,
   type StaffStatus,
 } from "../db/staff";
-import { hashPassword } from "./password";
+import { hashPassword } from "./login";
 import { isEnrolPending, newEnrolLink } from "./staff-enrolment";
 import { isEnrolled } from "./staff-totp";
 

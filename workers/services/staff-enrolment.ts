@@ -10,8 +10,7 @@ import {
   setTotpSecret,
   type StaffRecord,
 } from "../db/staff";
-import { hashPassword } from "./password";
-import { checkThrottle, recordFailure } from "./throttle";
+import { checkThrottle, hashPassword, recordFailure } from "./login";
 import { staffLoginKeys } from "./staff-login";
 import { newStaffSession, staffMember, type StaffMember } from "./staff-sessions";
 import { acceptTotpCode, newRecoveryCode, newTotpSecret, RECOVERY_CODE_COUNT, recoveryCodeHash, totpAuthUri } from "./staff-totp";

@@ -1,5 +1,5 @@
-import { lockDurationMs, nextFailureCount, retryAfterSeconds, THROTTLE_POLICIES, type ThrottleKind } from "../core/throttle";
-import { countThrottleFailure, deleteThrottle, findThrottleCounter, latestLockedUntil } from "../db/throttle";
+import { lockDurationMs, nextFailureCount, retryAfterSeconds, THROTTLE_POLICIES, type ThrottleKind } from "../../core/throttle";
+import { countThrottleFailure, deleteThrottle, findThrottleCounter, latestLockedUntil } from "../../db/throttle";
 
 /** `free`: this key's own allowance, when a setting overrides the policy's (the agency budget). */
 export type ThrottleKey = { kind: ThrottleKind; id: string; free?: number };

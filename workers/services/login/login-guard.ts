@@ -1,6 +1,6 @@
-import { deviceKey, strangerKeys, DEFAULT_LOGIN_FAILURE_BUDGET, type DeviceEntry, type LoginAttempt, type LoginDevice } from "../core/throttle";
-import { base64url } from "../core/tokens";
-import { loginFailureBudget } from "../db/agencies";
+import { deviceKey, strangerKeys, DEFAULT_LOGIN_FAILURE_BUDGET, type DeviceEntry, type LoginAttempt, type LoginDevice } from "../../core/throttle";
+import { base64url } from "../../core/tokens";
+import { loginFailureBudget } from "../../db/agencies";
 import { checkThrottle, clearThrottle, recordFailure, type ThrottleKey } from "./throttle";
 
 /**
