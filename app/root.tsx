@@ -33,7 +33,7 @@ import { BottomBar, Footer, Navbar } from "./components/layout";
 import { PendingIndicator, ScrollToTop, Toaster } from "./components/feedback";
 import { Icon } from "./components/icons";
 import { PlayTime } from "./components/play-time";
-import { playTimeLine } from "@workers/services/limits-guard";
+import { playTimeLine } from "@workers/services/wallets";
 import stylesheet from "./styles/app.css?url";
 import { BUILD_VERSION, LOCALE, OFFLINE_ALERT, hookProps } from "./lib/lite/hooks";
 

@@ -12,7 +12,7 @@ import { providerCspForHost } from "./services/provider-setup";
 import { pruneProviderAttempts } from "./services/provider-attempts";
 import { collectProviderStats, continueProviderStats } from "./services/provider-stats";
 import { backfillReadModels } from "./services/report-backfill";
-import { rearmWallets } from "./services/wakeups";
+import { rearmWallets } from "./services/wallets";
 
 export { PlayerWallet } from "./wallet/player-wallet";
 

@@ -29,7 +29,7 @@ import {
 } from "../../workers/services/admin-promotions";
 import { ChannelSchema, LimitsSchema, RateSchema } from "../../app/lib/schemas/admin-settings";
 import { PromotionSchema } from "../../app/lib/schemas/admin-promotion";
-import { creditRate } from "../../workers/services/wallet";
+import { creditRate } from "../../workers/services/wallets";
 
 const KEY = (env as unknown as { CREDENTIALS_KEY: string }).CREDENTIALS_KEY;
 const owner: AuditActor = { agencyId: "demo", staffId: "s-owner", staffUsername: "boss", ip: "10.77.0.1", userAgent: "vitest" };

@@ -11,7 +11,7 @@ import { adminReferralsPage, saveReferralSettings } from "../../workers/services
 import { SETTLE_MS, weekOf } from "../../workers/core/referral";
 import { listAudit } from "../../workers/db/audit";
 import { providerBalance, sandboxProvider } from "../setup/money";
-import { walletOf } from "../../workers/services/wallet";
+import { walletOf } from "../../workers/services/wallets";
 
 beforeAll(seedDemo);
 

@@ -5,7 +5,7 @@ import { markupOf } from "../setup/lite-script";
 import { openOrder, payQr, playerWithBank, postDeposit, pumpDeliveries, qrPayloadOf } from "../setup/money";
 import { loginViaForm, PASSWORD, postForm, sessionFrom } from "../setup/players";
 import { limitsPage, setLimits, startBreak } from "../../workers/services/responsible-gaming";
-import { gameLaunchGuard, playTimeLine } from "../../workers/services/limits-guard";
+import { gameLaunchGuard, playTimeLine } from "../../workers/services/wallets";
 import { getPlayerDetail } from "../../workers/services/admin-players";
 import { login, logout, resolveSession } from "../../workers/services/auth";
 

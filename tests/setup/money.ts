@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { addBankAccount } from "../../workers/services/bank";
 import { registerPlayer } from "../../workers/services/auth";
-import { walletOf } from "../../workers/services/wallet";
+import { walletOf } from "../../workers/services/wallets";
 import { hmacHex } from "../../workers/ports/gateway";
 import { fetchApp } from "./seed";
 import { loginViaForm, PASSWORD, postForm, sessionFrom, uniqueName } from "./players";

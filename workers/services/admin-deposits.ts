@@ -3,7 +3,7 @@ import { PROVIDERS } from "../core/providers";
 import type { DepositOrder, StaffRetryResult } from "../wallet/player-wallet";
 import { auditStatement, type AuditActor } from "../db/audit";
 import { findAgencyDepositOrder, listDepositOrders, type DepositListItem } from "../db/orders";
-import { walletOf } from "./wallet";
+import { walletOf } from "./wallets";
 import type { BankWitness } from "./bank-transactions";
 import { witnessesOfOrder } from "./bank-witnesses";
 

@@ -26,7 +26,7 @@ import { endPayAmountReservation, reservationsWithPayAmount, type PayAmountReser
 import { markUnmatchedCreditedToOrderStatement } from "../db/payments";
 import { PAY_AMOUNT_COOL_DOWN_MS } from "../core/pay-amount";
 import type { WitnessSource } from "../core/bank-witness";
-import { creditRate, walletOf } from "./wallet";
+import { creditRate, walletOf } from "./wallets";
 import { twinsOfPayment, witnessesOfQueuedPayment, type PaymentTwin } from "./bank-witnesses";
 import { deriveAround, isPaidOrder } from "./bank-transactions";
 

@@ -4,7 +4,7 @@ import type { Client, CurrentPlayer } from "../core/session";
 import { bankAccountOwner, replaceBankAccountStatement } from "../db/bank-accounts";
 import { checkCurrentPassword } from "./auth";
 import { listBankAccounts, type BankAccount } from "./bank";
-import { walletOf } from "./wallet";
+import { walletOf } from "./wallets";
 
 /**
  * Replacing a player's one bank account (issue 12 item 8; decision record

@@ -27,7 +27,7 @@ import { endPayAmountReservation, findPayAmountReservation } from "../db/pay-amo
 import { deleteOpenUnmatchedStatement, insertBankUnmatchedPayment, listChannelKinds } from "../db/payments";
 import { findPlayer } from "../db/players";
 import { raiseAlert } from "./alerts";
-import { walletOf } from "./wallet";
+import { walletOf } from "./wallets";
 
 export type { BankWitness };
 

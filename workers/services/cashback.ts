@@ -10,9 +10,8 @@ import { listRewardClaims } from "../db/rewards";
 import type { Reward } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
 import type { CurrentPlayer } from "../core/session";
-import { breakInForce } from "./limits-guard";
+import { breakInForce, walletOf } from "./wallets";
 import { claimWalletReward, listWalletRewards, withRetry, withTurnoverProgress, type RewardWithProgress } from "./rewards";
-import { walletOf } from "./wallet";
 
 /**
  * Weekly cashback (issue 18 part 3, decision 029): the player's net loss per provider over

@@ -14,7 +14,7 @@ import { verifyWebhookSignature, webhookSecret } from "../ports/gateway";
 import type { MarkPaidResult } from "../wallet/player-wallet";
 import { findAgencyByHost } from "./agency";
 import { sha256Hex } from "../core/tokens";
-import { walletOf } from "./wallet";
+import { walletOf } from "./wallets";
 
 /**
  * What the payment gateway calls back: the deposit payment webhook and the payout callback

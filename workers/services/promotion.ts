@@ -9,7 +9,7 @@ import { providerPortFor } from "../wallet/provider-port";
 import type { PromotionUsage } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
 import type { CurrentPlayer } from "../core/session";
-import { walletOf } from "./wallet";
+import { walletOf } from "./wallets";
 
 /** A catalogue promotion a player may see: its rules are well formed. */
 type Promotion = Omit<PromotionRecord, "rulesValid" | "createdAt" | "updatedAt">;

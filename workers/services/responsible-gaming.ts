@@ -16,8 +16,7 @@ import {
 } from "../core/responsible-gaming";
 import { insertBreak, playerLimits, writeLimit } from "../db/limits";
 import { cancelDeposit } from "./deposit";
-import { breakInForce, depositsUsed, playTimeLine, settingOf, type Limits } from "./limits-guard";
-import { walletOf } from "./wallet";
+import { breakInForce, depositsUsed, playTimeLine, settingOf, walletOf, type Limits } from "./wallets";
 
 /**
  * Responsible gaming (issue 18 part 4, decision 025): the player's limits page, setting

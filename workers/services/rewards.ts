@@ -8,7 +8,7 @@ import { settleClaim } from "../db/referrals";
 import { findRewardClaim, type RewardClaimRow } from "../db/rewards";
 import type { ClaimRewardResult, Reward, RewardClaimInput, StaffRewardRetryResult } from "../wallet/player-wallet";
 import { providerPortFor } from "../wallet/provider-port";
-import { walletOf } from "./wallet";
+import { walletOf } from "./wallets";
 
 /**
  * The reward path shared by cashback and the referral share (issue 18, decision 029): the

@@ -13,7 +13,7 @@ import {
 } from "../db/orders";
 import { findPlayerCard, type PlayerCard } from "../db/players";
 import { debitsOfWithdrawal } from "./reconciliation";
-import { walletOf } from "./wallet";
+import { walletOf } from "./wallets";
 import { awaitsStaffDecision, withdrawDisplayStatus } from "../core/withdraw";
 import type { WithdrawOrder } from "../wallet/player-wallet";
 

@@ -14,7 +14,7 @@ import { listBankAccounts, type BankAccount } from "./bank";
 import { enabledProviders, fetchCredit } from "./credits";
 import { promotionForWithdraw, type WithdrawPromotion } from "./promotion";
 import { rewardHoldForWithdraw, type RewardHoldError } from "./rewards";
-import { creditRate, walletOf } from "./wallet";
+import { creditRate, walletOf } from "./wallets";
 
 /** The player's withdraw steps (review, confirm) and the pages that show them; staff decisions are in withdraw-review.ts. */
 

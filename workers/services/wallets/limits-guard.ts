@@ -1,4 +1,4 @@
-import { parseAmount } from "../core/money";
+import { parseAmount } from "../../core/money";
 import {
   activeBreak,
   breakRefusal,
@@ -18,10 +18,10 @@ import {
   type LimitSetting,
   type Period,
   type Refusal,
-} from "../core/responsible-gaming";
-import { PLAYER_SESSION } from "../core/session";
-import { currentBreaks, playerLimits, type StoredLimit } from "../db/limits";
-import { playSpans } from "../db/play-spans";
+} from "../../core/responsible-gaming";
+import { PLAYER_SESSION } from "../../core/session";
+import { currentBreaks, playerLimits, type StoredLimit } from "../../db/limits";
+import { playSpans } from "../../db/play-spans";
 import { walletOf } from "./wallet";
 
 /**

@@ -1,4 +1,4 @@
-import { listWalletsWithOpenOrders } from "../db/orders";
+import { listWalletsWithOpenOrders } from "../../db/orders";
 import { walletOf } from "./wallet";
 
 /** Unprojected orders are looked for among references this recent (a wallet projects within seconds). */

@@ -1,5 +1,5 @@
-import { isCurrency, parseRate, type Rate } from "../core/money";
-import { findExchangeRate } from "../db/payments";
+import { isCurrency, parseRate, type Rate } from "../../core/money";
+import { findExchangeRate } from "../../db/payments";
 
 /** The player's wallet Durable Object (agency + player): the only writer of their money. */
 export function walletOf(env: Env, agencyId: string, playerId: string) {
