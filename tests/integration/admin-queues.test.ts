@@ -5,7 +5,7 @@ import { addAgency } from "../setup/players";
 import { fundProvider, playerWithBank, postDeposit, postWithdraw } from "../setup/money";
 import { seedOwnAccountChannel } from "../setup/own-account";
 import { createStaff, staffLogin } from "../setup/staff";
-import { waitingCounts, type WaitingCounts } from "../../workers/services/admin-queues";
+import { waitingCounts, type WaitingCounts } from "../../workers/services/staff";
 import { decideWithdrawal } from "../../workers/services/withdraw-review";
 import { markOpenDepositPaid } from "../../workers/services/open-deposits";
 import { resolveAsRefunded } from "../../workers/services/admin-payments";

@@ -11,7 +11,7 @@ import { insertAlertEvent } from "../../workers/db/alerts";
 import { recordAudit } from "../../workers/db/audit";
 import { insertUnmatchedPayment } from "../../workers/db/payments";
 import { newSandboxChat, sandboxTelegram } from "../setup/sandbox-telegram";
-import { createApiToken } from "../../workers/services/api-tokens";
+import { createApiToken } from "../../workers/services/staff";
 import { fundProvider, playerWithBank, postWithdraw } from "../setup/money";
 import { seedOwnAccountChannel } from "../setup/own-account";
 import { seedDemo } from "../setup/seed";

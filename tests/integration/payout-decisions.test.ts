@@ -176,7 +176,7 @@ describe("every caller at once", () => {
 
 describe("operator API tokens", () => {
   it("rotate: the old value stops at once, the new one works; revoke: refused; every use and change audited", async () => {
-    const { createApiToken, rotateApiToken, revokeApiToken } = await import("../../workers/services/api-tokens");
+    const { createApiToken, rotateApiToken, revokeApiToken } = await import("../../workers/services/staff");
     const who = { agencyId: "demo", staffId: null, staffUsername: "boss", ip: "local", userAgent: null };
     const { token: first, apiToken } = await createApiToken(env.DB, "demo", "ledger-sync", who);
     const stored = await env.DB.prepare(`SELECT token_hash, hint FROM api_tokens WHERE id = ?1`)

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { apiTokensPage, createApiToken, revokeApiToken, rotateApiToken } from "@workers/services/api-tokens";
+import { apiTokensPage, createApiToken, revokeApiToken, rotateApiToken } from "@workers/services/staff";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";

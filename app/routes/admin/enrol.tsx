@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { qrSvg } from "@workers/services/agency";
-import { completeEnrolment, openEnrolment } from "@workers/services/staff-enrolment";
+import { completeEnrolment, openEnrolment } from "@workers/services/staff";
 import { AdminAuthShell } from "~/components/admin";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { waitText } from "~/lib/i18n.server";

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { createStaffAccount } from "@workers/services/staff-accounts";
+import { createStaffAccount } from "@workers/services/staff";
 import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
 import { getBindings } from "~/lib/context.server";
 import { CreateStaffSchema } from "~/lib/schemas/admin";

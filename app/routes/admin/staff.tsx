@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { listStaff, resetSecondFactor, setStaffStatus } from "@workers/services/staff-accounts";
+import { listStaff, resetSecondFactor, setStaffStatus } from "@workers/services/staff";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";

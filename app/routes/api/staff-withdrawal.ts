@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { authenticateApiToken } from "@workers/services/api-tokens";
+import { authenticateApiToken } from "@workers/services/staff";
 import { decideWithdrawal, type StaffDecision } from "@workers/services/withdraw-review";
 import { apiJson, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";

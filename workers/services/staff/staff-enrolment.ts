@@ -1,6 +1,6 @@
-import { systemClock, type Client, type Clock } from "../core/session";
-import { randomToken, sha256Hex } from "../core/tokens";
-import { auditStatement } from "../db/audit";
+import { systemClock, type Client, type Clock } from "../../core/session";
+import { randomToken, sha256Hex } from "../../core/tokens";
+import { auditStatement } from "../../db/audit";
 import {
   deleteRecoveryCodesStatement,
   deleteStaffSessionsStatement,
@@ -9,8 +9,8 @@ import {
   insertRecoveryCodeStatement,
   setTotpSecret,
   type StaffRecord,
-} from "../db/staff";
-import { checkThrottle, hashPassword, recordFailure } from "./login";
+} from "../../db/staff";
+import { checkThrottle, hashPassword, recordFailure } from "../login";
 import { staffLoginKeys } from "./staff-login";
 import { newStaffSession, staffMember, type StaffMember } from "./staff-sessions";
 import { acceptTotpCode, newRecoveryCode, newTotpSecret, RECOVERY_CODE_COUNT, recoveryCodeHash, totpAuthUri } from "./staff-totp";

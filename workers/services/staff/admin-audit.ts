@@ -1,4 +1,4 @@
-import { auditActions, listAudit, recordAudit, type AuditActor } from "../db/audit";
+import { auditActions, listAudit, recordAudit, type AuditActor } from "../../db/audit";
 
 /**
  * Back office, the audit log page (owners): one page of entries, newest first, optionally

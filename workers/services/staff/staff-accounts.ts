@@ -1,6 +1,6 @@
-import { randomToken } from "../core/tokens";
-import { systemClock, type Clock } from "../core/session";
-import { auditStatement, type AuditActor } from "../db/audit";
+import { randomToken } from "../../core/tokens";
+import { systemClock, type Clock } from "../../core/session";
+import { auditStatement, type AuditActor } from "../../db/audit";
 import {
   agencyStaff,
   deleteRecoveryCodesStatement,
@@ -12,8 +12,8 @@ import {
   type StaffRecord,
   type StaffRole,
   type StaffStatus,
-} from "../db/staff";
-import { hashPassword } from "./login";
+} from "../../db/staff";
+import { hashPassword } from "../login";
 import { isEnrolPending, newEnrolLink } from "./staff-enrolment";
 import { isEnrolled } from "./staff-totp";
 

@@ -1,7 +1,7 @@
-import { countWaitingHoldsStatement } from "../db/forwarder";
-import { countManualQueueStatement } from "../db/orders";
-import { countOpenReservationsStatement } from "../db/pay-amounts";
-import { countWaitingUnmatchedStatement } from "../db/payments";
+import { countWaitingHoldsStatement } from "../../db/forwarder";
+import { countManualQueueStatement } from "../../db/orders";
+import { countOpenReservationsStatement } from "../../db/pay-amounts";
+import { countWaitingUnmatchedStatement } from "../../db/payments";
 
 /**
  * How many items wait on each queue of the back office, for the badges of its menu (issue 34

@@ -1,6 +1,6 @@
 import { generateTOTP, getTOTPAuthUri, verifyTOTP } from "@epic-web/totp";
-import { sha256Hex } from "../core/tokens";
-import { claimTotpStep, countUnusedRecoveryCodes, useRecoveryCode, type StaffRecord } from "../db/staff";
+import { sha256Hex } from "../../core/tokens";
+import { claimTotpStep, countUnusedRecoveryCodes, useRecoveryCode, type StaffRecord } from "../../db/staff";
 
 /**
  * The staff second factor: TOTP codes (RFC 6238, 30 s, SHA-1, 6 digits, as authenticator

@@ -8,9 +8,9 @@ import {
   systemClock,
   type Client,
   type Clock,
-} from "../core/session";
-import { randomToken, sha256Hex } from "../core/tokens";
-import { recordAudit } from "../db/audit";
+} from "../../core/session";
+import { randomToken, sha256Hex } from "../../core/tokens";
+import { recordAudit } from "../../db/audit";
 import {
   deleteStaffSession,
   deleteStaffSessionStatement,
@@ -20,7 +20,7 @@ import {
   type StaffRecord,
   type StaffRole,
   type StaffSessionStage,
-} from "../db/staff";
+} from "../../db/staff";
 
 /**
  * Server-side sessions of back-office staff, on the shared session core

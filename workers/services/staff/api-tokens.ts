@@ -1,5 +1,5 @@
-import { auditStatement, type AuditActor } from "../db/audit";
-import { randomToken, sha256Hex } from "../core/tokens";
+import { auditStatement, type AuditActor } from "../../db/audit";
+import { randomToken, sha256Hex } from "../../core/tokens";
 import {
   agencyApiTokens,
   findApiToken,
@@ -8,7 +8,7 @@ import {
   rotateApiTokenStatement,
   useApiToken,
   type ApiToken,
-} from "../db/api-tokens";
+} from "../../db/api-tokens";
 
 /**
  * Operator API tokens (issue 12, docs/decisions/010-payout-decisions.md): per agency,

@@ -1,8 +1,8 @@
-import { strangerKeys } from "../core/throttle";
-import { systemClock, type Client, type Clock } from "../core/session";
-import { auditStatement } from "../db/audit";
-import { deleteStaffSessionStatement, findStaff, findStaffByUsername, markStaffLoggedInStatement, updateStaffPasswordHash } from "../db/staff";
-import { dummyPasswordHash, hashPassword, loginFailed, loginSucceeded, needsRehash, openLoginGate, verifyPassword, type ThrottleKey } from "./login";
+import { strangerKeys } from "../../core/throttle";
+import { systemClock, type Client, type Clock } from "../../core/session";
+import { auditStatement } from "../../db/audit";
+import { deleteStaffSessionStatement, findStaff, findStaffByUsername, markStaffLoggedInStatement, updateStaffPasswordHash } from "../../db/staff";
+import { dummyPasswordHash, hashPassword, loginFailed, loginSucceeded, needsRehash, openLoginGate, verifyPassword, type ThrottleKey } from "../login";
 import { endStaffSession, newStaffSession, resolveStaffSession, staffMember, type StaffMember } from "./staff-sessions";
 import { acceptRecoveryCode, acceptTotpCode, isEnrolled, unusedRecoveryCodeCount } from "./staff-totp";
 
