@@ -4,7 +4,7 @@ import type { InputHTMLAttributes } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import { registerPlayer } from "@workers/services/auth";
-import { checkReferralCode } from "@workers/services/referral";
+import { checkReferralCode } from "@workers/services/promotions";
 import { ErrorList, Field, HONEYPOT_FIELD, Honeypot, PasswordToggle, usePasswordVisibility, useSchemaForm } from "~/components/forms";
 import { translate, waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings, getPlayer } from "~/lib/context.server";

@@ -19,14 +19,7 @@ import {
   findAgencyByHost,
 } from "../../workers/services/agency";
 import type { AuditActor } from "../../workers/db/audit";
-import {
-  createPromotion,
-  getPromotion,
-  listPromotions,
-  setPromotionStatus,
-  updatePromotion,
-  type PromotionInput,
-} from "../../workers/services/admin-promotions";
+import { createPromotion, getPromotion, listPromotions, setPromotionStatus, updatePromotion, type PromotionInput } from "../../workers/services/promotions";
 import { ChannelSchema, LimitsSchema, RateSchema } from "../../app/lib/schemas/admin-settings";
 import { PromotionSchema } from "../../app/lib/schemas/admin-promotion";
 import { creditRate } from "../../workers/services/wallets";
@@ -368,7 +361,7 @@ describe("promotions", () => {
   });
 
   it("banners: one URL for every language, or one per language the player pages read", async () => {
-    const { getPromotion: playerPromotion } = await import("../../workers/services/promotion");
+    const { getPlayerPromotion: playerPromotion } = await import("../../workers/services/promotions");
     const { localize } = await import("../../workers/core/promotion");
     const single = await createPromotion(env.DB, owner, valid({ imageUrlLo: "/promotions/daily-10.svg" }));
     const perLanguage = await createPromotion(env.DB, owner, valid({ imageUrlLo: "/lo.svg", imageUrlVn: "https://cdn.example/vn.png" }));

@@ -6,8 +6,7 @@ import { registerPlayer } from "../../workers/services/auth";
 import { addBankAccount } from "../../workers/services/bank";
 import { upsertFingerprint } from "../../workers/db/players";
 import { upsertPlayerProviderDayStatement } from "../../workers/db/player-provider-stats";
-import { claimReferralWeek, ensureReferralCode, referralPage } from "../../workers/services/referral";
-import { adminReferralsPage, saveReferralSettings } from "../../workers/services/referral-admin";
+import { adminReferralsPage, claimReferralWeek, ensureReferralCode, referralPage, saveReferralSettings } from "../../workers/services/promotions";
 import { SETTLE_MS, weekOf } from "../../workers/core/referral";
 import { listAudit } from "../../workers/db/audit";
 import { providerBalance, sandboxProvider } from "../setup/money";
@@ -179,7 +178,7 @@ describe("tie rules", () => {
   it("self-referral is impossible: the referrer's own code never ties the referrer (and a second account from their device does not count)", async () => {
     const referrer = await newPlayer();
     const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
-    const { tieReferral } = await import("../../workers/services/referral");
+    const { tieReferral } = await import("../../workers/services/promotions");
     expect(await tieReferral(env.DB, "demo", referrer.playerId, code, null)).toBe("self");
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM referrals WHERE referred_player_id = ?1`).bind(referrer.playerId).first<number>("n")).toBe(0);
   });
@@ -190,7 +189,7 @@ describe("tie rules", () => {
     const codeA = await ensureReferralCode(env.DB, "demo", a.playerId);
     const codeB = await ensureReferralCode(env.DB, "demo", b.playerId);
     const c = await newPlayer({ ref: codeA });
-    const { tieReferral } = await import("../../workers/services/referral");
+    const { tieReferral } = await import("../../workers/services/promotions");
     await tieReferral(env.DB, "demo", c.playerId, codeB, null);
     const row = await env.DB.prepare(`SELECT referrer_player_id FROM referrals WHERE referred_player_id = ?1`)
       .bind(c.playerId)

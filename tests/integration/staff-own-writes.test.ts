@@ -16,7 +16,7 @@ import {
   sandboxProvider,
   signedWebhook,
 } from "../setup/money";
-import { claimWalletReward } from "../../workers/services/rewards";
+import { claimWalletReward } from "../../workers/services/promotions";
 import { listDeposits, retryDeposit } from "../../workers/services/admin-deposits";
 import { listUnmatched, resolveWithCredit } from "../../workers/services/admin-payments";
 import { findAgencyByHost } from "../../workers/services/agency";

@@ -34,7 +34,7 @@ import {
 import { addressKey, strangerKeys } from "../core/throttle";
 import { listBankAccounts } from "./bank";
 import { cleanName } from "../core/names";
-import { tieReferral, type TieOutcome } from "./referral";
+import { tieReferral, type TieOutcome } from "./promotions";
 
 /**
  * Player accounts of one agency: registration, login with throttling, server-side sessions

@@ -5,7 +5,7 @@ import type { Language } from "../core/languages";
 import type { Provider } from "../core/providers";
 import type { Agency } from "./agency";
 import { defaultTab, lobbyWithin } from "./game";
-import { promotionCards } from "./promotion";
+import { promotionCards } from "./promotions";
 
 /**
  * The landing page (issue 15, decision 020): what the agency already has, gathered in one

@@ -12,8 +12,7 @@ import { announceWaitingWithdrawal } from "./alerts";
 import type { CurrentPlayer } from "../core/session";
 import { listBankAccounts, type BankAccount } from "./bank";
 import { enabledProviders, fetchCredit } from "./credits";
-import { promotionForWithdraw, type WithdrawPromotion } from "./promotion";
-import { rewardHoldForWithdraw, type RewardHoldError } from "./rewards";
+import { promotionForWithdraw, rewardHoldForWithdraw, type RewardHoldError, type WithdrawPromotion } from "./promotions";
 import { creditRate, walletOf } from "./wallets";
 
 /** The player's withdraw steps (review, confirm) and the pages that show them; staff decisions are in withdraw-review.ts. */

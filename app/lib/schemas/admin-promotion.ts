@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PROVIDERS } from "@workers/core/providers";
 import { decimalPattern, scaled } from "@workers/core/decimal";
-import type { PromotionInput } from "@workers/services/admin-promotions";
+import type { PromotionInput } from "@workers/services/promotions";
 
 /**
  * A promotion as staff edit it (admin/promotions/new and /:promotionId), every rule field

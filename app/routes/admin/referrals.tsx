@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { REFERRAL_MODES } from "@workers/core/referral";
-import { adminReferralsPage, saveReferralSettings } from "@workers/services/referral-admin";
+import { adminReferralsPage, saveReferralSettings } from "@workers/services/promotions";
 import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";

@@ -1,16 +1,16 @@
-import { formatPercent, judgeCashback, parsePercent, type CashbackRefusal, type CashbackSettings } from "../core/cashback";
-import { formatAmount, parseAmount } from "../core/money";
-import { isProvider, type Provider } from "../core/providers";
-import { parseMultiple } from "../core/reward";
-import { daysOfWeek, lastCompleteWeek, type RewardWeek } from "../core/reward-period";
-import { auditStatement, type AuditActor } from "../db/audit";
-import { readCashbackSettings, upsertCashbackSettingsStatement } from "../db/cashback";
-import { sumPlayerProviderDays } from "../db/player-provider-stats";
-import { listRewardClaims } from "../db/rewards";
-import type { Reward } from "../wallet/player-wallet";
-import type { Agency } from "./agency";
-import type { CurrentPlayer } from "../core/session";
-import { breakInForce, walletOf } from "./wallets";
+import { formatPercent, judgeCashback, parsePercent, type CashbackRefusal, type CashbackSettings } from "../../core/cashback";
+import { formatAmount, parseAmount } from "../../core/money";
+import { isProvider, type Provider } from "../../core/providers";
+import { parseMultiple } from "../../core/reward";
+import { daysOfWeek, lastCompleteWeek, type RewardWeek } from "../../core/reward-period";
+import { auditStatement, type AuditActor } from "../../db/audit";
+import { readCashbackSettings, upsertCashbackSettingsStatement } from "../../db/cashback";
+import { sumPlayerProviderDays } from "../../db/player-provider-stats";
+import { listRewardClaims } from "../../db/rewards";
+import type { Reward } from "../../wallet/player-wallet";
+import type { Agency } from "../agency";
+import type { CurrentPlayer } from "../../core/session";
+import { breakInForce, walletOf } from "../wallets";
 import { claimWalletReward, listWalletRewards, withRetry, withTurnoverProgress, type RewardWithProgress } from "./rewards";
 
 /**

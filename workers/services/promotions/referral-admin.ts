@@ -3,11 +3,11 @@
  * claims, referrals that do not count or were flagged, and the settings form's save. The
  * rules and the player's side: referral.ts.
  */
-import type { NotCountingReason, ReferralFlag, ReferralMode, ReferralSettings } from "../core/referral";
-import { completeWeeks } from "../core/referral";
-import { auditIfChanged, type AuditActor } from "../db/audit";
-import { listReferralClaims, playerNames, readReferralSettings, upsertReferralSettingsStatement } from "../db/referrals";
-import { listRewardClaims, type RewardClaimRow } from "../db/rewards";
+import type { NotCountingReason, ReferralFlag, ReferralMode, ReferralSettings } from "../../core/referral";
+import { completeWeeks } from "../../core/referral";
+import { auditIfChanged, type AuditActor } from "../../db/audit";
+import { listReferralClaims, playerNames, readReferralSettings, upsertReferralSettingsStatement } from "../../db/referrals";
+import { listRewardClaims, type RewardClaimRow } from "../../db/rewards";
 import {
   claimView,
   credit,

@@ -1,10 +1,10 @@
-import { canonicalDecimal } from "../core/decimal";
-import { LANGUAGES, type Language } from "../core/languages";
-import { limitError, parseAmount } from "../core/money";
-import type { Localized, PromotionRules } from "../core/promotion";
-import { PROVIDERS, type Provider } from "../core/providers";
-import { readAgencySettings, type AgencySettings } from "../db/agencies";
-import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
+import { canonicalDecimal } from "../../core/decimal";
+import { LANGUAGES, type Language } from "../../core/languages";
+import { limitError, parseAmount } from "../../core/money";
+import type { Localized, PromotionRules } from "../../core/promotion";
+import { PROVIDERS, type Provider } from "../../core/providers";
+import { readAgencySettings, type AgencySettings } from "../../db/agencies";
+import { auditIfChanged, auditStatement, type AuditActor } from "../../db/audit";
 import {
   findPromotion,
   insertPromotionStatement,
@@ -15,7 +15,7 @@ import {
   type PromotionRecord,
   type PromotionStatus,
   type PromotionValues,
-} from "../db/promotions";
+} from "../../db/promotions";
 
 /**
  * The agency's promotions catalogue as staff edit it (back office item 5): the `promotions`

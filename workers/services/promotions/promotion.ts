@@ -1,15 +1,15 @@
-import { formatAmount, parseAmount } from "../core/money";
-import { hasBankAccount } from "../db/bank-accounts";
-import { findPromotion, listActivePromotions, type PromotionRecord } from "../db/promotions";
-import { localize, withdrawUnderPromotion, type CurrentPromotionView, type PromotionError } from "../core/promotion";
-import { isProvider, type Provider } from "../core/providers";
-import type { Deduction } from "../core/withdraw";
-import { providerUsername } from "../ports/provider";
-import { providerPortFor } from "../wallet/provider-port";
-import type { PromotionUsage } from "../wallet/player-wallet";
-import type { Agency } from "./agency";
-import type { CurrentPlayer } from "../core/session";
-import { walletOf } from "./wallets";
+import { formatAmount, parseAmount } from "../../core/money";
+import { hasBankAccount } from "../../db/bank-accounts";
+import { findPromotion, listActivePromotions, type PromotionRecord } from "../../db/promotions";
+import { localize, withdrawUnderPromotion, type CurrentPromotionView, type PromotionError } from "../../core/promotion";
+import { isProvider, type Provider } from "../../core/providers";
+import type { Deduction } from "../../core/withdraw";
+import { providerUsername } from "../../ports/provider";
+import { providerPortFor } from "../../wallet/provider-port";
+import type { PromotionUsage } from "../../wallet/player-wallet";
+import type { Agency } from "../agency";
+import type { CurrentPlayer } from "../../core/session";
+import { walletOf } from "../wallets";
 
 /** A catalogue promotion a player may see: its rules are well formed. */
 type Promotion = Omit<PromotionRecord, "rulesValid" | "createdAt" | "updatedAt">;

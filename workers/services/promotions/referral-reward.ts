@@ -1,5 +1,5 @@
-import type { Provider } from "../core/providers";
-import { weekOfDay, weekOfKey } from "../core/reward-period";
+import type { Provider } from "../../core/providers";
+import { weekOfDay, weekOfKey } from "../../core/reward-period";
 import { claimWalletReward, listWalletRewards, withTurnoverProgress, type RewardWithProgress } from "./rewards";
 
 /**

@@ -4,8 +4,8 @@
  * provider through the player's wallet (the reward path: ledger, turnover, once per period),
  * the player's page. The back office's report and settings: referral-admin.ts.
  */
-import { formatAmount } from "../core/money";
-import { isProvider, type Provider } from "../core/providers";
+import { formatAmount } from "../../core/money";
+import { isProvider, type Provider } from "../../core/providers";
 import {
   completeWeeks,
   isClaimable,
@@ -22,8 +22,8 @@ import {
   type ReferralMode,
   type ReferralSettings,
   type Week,
-} from "../core/referral";
-import { sumPlayerProviderDays } from "../db/player-provider-stats";
+} from "../../core/referral";
+import { sumPlayerProviderDays } from "../../db/player-provider-stats";
 import {
   banksOf,
   findCodeHolder,
@@ -44,7 +44,7 @@ import {
   type ClaimStatus,
   type ReferralClaim,
   type ReferralRecord,
-} from "../db/referrals";
+} from "../../db/referrals";
 import { creditReferralReward, referralRewardProgress, referralRewardStatuses } from "./referral-reward";
 
 export type Clock = () => number;

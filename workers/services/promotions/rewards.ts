@@ -1,14 +1,14 @@
-import { formatAmount, parseAmount } from "../core/money";
-import type { Provider } from "../core/providers";
-import type { RewardKind } from "../core/reward";
-import { providerUsername } from "../ports/provider";
-import { weekOfKey } from "../core/reward-period";
-import { auditStatement, type AuditActor } from "../db/audit";
-import { settleClaim } from "../db/referrals";
-import { findRewardClaim, type RewardClaimRow } from "../db/rewards";
-import type { ClaimRewardResult, Reward, RewardClaimInput, StaffRewardRetryResult } from "../wallet/player-wallet";
-import { providerPortFor } from "../wallet/provider-port";
-import { walletOf } from "./wallets";
+import { formatAmount, parseAmount } from "../../core/money";
+import type { Provider } from "../../core/providers";
+import type { RewardKind } from "../../core/reward";
+import { providerUsername } from "../../ports/provider";
+import { weekOfKey } from "../../core/reward-period";
+import { auditStatement, type AuditActor } from "../../db/audit";
+import { settleClaim } from "../../db/referrals";
+import { findRewardClaim, type RewardClaimRow } from "../../db/rewards";
+import type { ClaimRewardResult, Reward, RewardClaimInput, StaffRewardRetryResult } from "../../wallet/player-wallet";
+import { providerPortFor } from "../../wallet/provider-port";
+import { walletOf } from "../wallets";
 
 /**
  * The reward path shared by cashback and the referral share (issue 18, decision 029): the
