@@ -4,7 +4,7 @@ import { GAME_LINKS } from "~/lib/menu";
 import { LanguageSwitcher } from "~/components/menus";
 import { getAgency, getBindings, getWaitUntil } from "~/lib/context.server";
 import { getLocale } from "~/middleware/i18next.server";
-import { landingPage } from "@workers/services/landing";
+import { landingPage } from "@workers/services/providers";
 import type { Language } from "@workers/core/languages";
 import type { Provider } from "@workers/core/providers";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";

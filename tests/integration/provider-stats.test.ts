@@ -5,7 +5,7 @@ import worker from "../../workers/app";
 import { addAgency } from "../setup/players";
 import { vientianeDate } from "../../workers/core/report-range";
 import { collectProviderStats, providersReport } from "../../workers/services/provider-stats";
-import { saveProviderSetup } from "../../workers/services/provider-setup";
+import { saveProviderSetup } from "../../workers/services/providers";
 import { PROVIDER_USERNAME_RULES, providerUsernameFor } from "../../workers/core/provider-username";
 import { sumPlayerProviderDays } from "../../workers/db/player-provider-stats";
 

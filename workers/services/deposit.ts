@@ -13,7 +13,7 @@ import { providerPortFor } from "../wallet/provider-port";
 import type { DepositOrder } from "../wallet/player-wallet";
 import { qrSvg, type Agency } from "./agency";
 import type { CurrentPlayer } from "../core/session";
-import { enabledProviders, fetchCredit } from "./credits";
+import { enabledProviders, fetchCredit } from "./providers";
 import { creditRate, depositLimitGuard, walletOf } from "./wallets";
 
 /** The player's deposit steps: open an order, show its QR, check it, cancel it; and the pages that show them. */

@@ -11,7 +11,7 @@ import type { Agency } from "./agency";
 import { announceWaitingWithdrawal } from "./alerts";
 import type { CurrentPlayer } from "../core/session";
 import { listBankAccounts, type BankAccount } from "./bank";
-import { enabledProviders, fetchCredit } from "./credits";
+import { enabledProviders, fetchCredit } from "./providers";
 import { promotionForWithdraw, rewardHoldForWithdraw, type RewardHoldError, type WithdrawPromotion } from "./promotions";
 import { creditRate, walletOf } from "./wallets";
 

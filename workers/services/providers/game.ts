@@ -1,10 +1,10 @@
-import { parseAmount } from "../core/money";
-import { isProvider, type Provider } from "../core/providers";
-import { providerUsername, type GameList, type LaunchGame } from "../ports/provider";
-import { providerPortFor } from "../wallet/provider-port";
-import type { Agency } from "./agency";
-import type { CurrentPlayer } from "../core/session";
-import { gameLaunchGuard } from "./wallets";
+import { parseAmount } from "../../core/money";
+import { isProvider, type Provider } from "../../core/providers";
+import { providerUsername, type GameList, type LaunchGame } from "../../ports/provider";
+import { providerPortFor } from "../../wallet/provider-port";
+import type { Agency } from "../agency";
+import type { CurrentPlayer } from "../../core/session";
+import { gameLaunchGuard } from "../wallets";
 
 /** The tab a provider's lobby opens on (SPEC §2 menu links: askmebet Slot, betflix pp.txt). */
 const DEFAULT_TAB: Partial<Record<Provider, string>> = { askmebet: "Slot", betflix: "pp.txt" };

@@ -1,6 +1,6 @@
-import { PROVIDERS, type Provider } from "../core/providers";
-import { providerUsername } from "../ports/provider";
-import { providerPortFor } from "../wallet/provider-port";
+import { PROVIDERS, type Provider } from "../../core/providers";
+import { providerUsername } from "../../ports/provider";
+import { providerPortFor } from "../../wallet/provider-port";
 
 /** SPEC §3 credit: { amount (string), currency } (THB 0 by default), fetched live every time. */
 export type Credit = { provider: Provider; credit: { amount: string; currency: string } | null; error?: "UNAVAILABLE" };

@@ -1,11 +1,11 @@
-import { BANKS } from "../core/banks";
-import { brandText, type BrandImage } from "../core/brand";
-import { sameOriginImage } from "../core/brand-style";
-import type { Language } from "../core/languages";
-import type { Provider } from "../core/providers";
-import type { Agency } from "./agency";
+import { BANKS } from "../../core/banks";
+import { brandText, type BrandImage } from "../../core/brand";
+import { sameOriginImage } from "../../core/brand-style";
+import type { Language } from "../../core/languages";
+import type { Provider } from "../../core/providers";
+import type { Agency } from "../agency";
 import { defaultTab, lobbyWithin } from "./game";
-import { promotionCards } from "./promotions";
+import { promotionCards } from "../promotions";
 
 /**
  * The landing page (issue 15, decision 020): what the agency already has, gathered in one

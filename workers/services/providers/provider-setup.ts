@@ -1,4 +1,4 @@
-import { normalizeHost } from "../core/host";
+import { normalizeHost } from "../../core/host";
 import {
   adaptersOffered,
   checkProviderUrl,
@@ -9,15 +9,15 @@ import {
   setupProblem,
   type ProviderAdapterKind,
   type ProviderSetup,
-} from "../core/provider-setup";
-import { isProvider, PROVIDERS, type Provider } from "../core/providers";
-import { sealSecret } from "../core/secret-box";
-import { listCredentialDates, upsertCredentialsStatement } from "../db/agencies";
-import { auditStatement, type AuditActor } from "../db/audit";
-import { forgetProviderMembersStatement } from "../db/provider-members";
-import { findProviderSetup, listProviderSetups, listProviderSetupsByHost, upsertProviderSetupStatement } from "../db/provider-settings";
-import { readProviderCredentials } from "./agency";
-import { forgetProviderSetup } from "../wallet/provider-port";
+} from "../../core/provider-setup";
+import { isProvider, PROVIDERS, type Provider } from "../../core/providers";
+import { sealSecret } from "../../core/secret-box";
+import { listCredentialDates, upsertCredentialsStatement } from "../../db/agencies";
+import { auditStatement, type AuditActor } from "../../db/audit";
+import { forgetProviderMembersStatement } from "../../db/provider-members";
+import { findProviderSetup, listProviderSetups, listProviderSetupsByHost, upsertProviderSetupStatement } from "../../db/provider-settings";
+import { readProviderCredentials } from "../agency";
+import { forgetProviderSetup } from "../../wallet/provider-port";
 
 /**
  * The owner's provider setup (admin/settings/providers, decision 017): per provider, which

@@ -1,5 +1,5 @@
-import { ATTEMPT_RETENTION_MS } from "../core/provider-attempts";
-import { deleteProviderAttemptsBefore } from "../db/provider-attempts";
+import { ATTEMPT_RETENTION_MS } from "../../core/provider-attempts";
+import { deleteProviderAttemptsBefore } from "../../db/provider-attempts";
 
 /**
  * The 5-minute cron keeps provider_attempts bounded (decision 049): rows older than the
