@@ -9,8 +9,7 @@ import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security
 import { buryAlerts, deliverAlerts, sweepAlerts, type AlertMessageBody } from "./services/alerts";
 import { sweepBrandAssets } from "./services/agency";
 import { providerCspForHost, pruneProviderAttempts } from "./services/providers";
-import { collectProviderStats, continueProviderStats } from "./services/provider-stats";
-import { backfillReadModels } from "./services/report-backfill";
+import { backfillReadModels, collectProviderStats, continueProviderStats } from "./services/reports";
 import { rearmWallets } from "./services/wallets";
 
 export { PlayerWallet } from "./wallet/player-wallet";

@@ -6,7 +6,7 @@ import { SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factor
 import { alertSettingsScreen, clearAlertToken, saveAlertSettings, sendTestAlert, type AlertSettingsInput } from "../../workers/services/alert-settings";
 import { alertOrigin, buryAlerts, deliverAlerts, raiseAlert, sweepAlerts, type AlertMessageBody } from "../../workers/services/alerts";
 import { createForwarder } from "../../workers/services/forwarder";
-import { loadDashboard } from "../../workers/services/dashboard";
+import { loadDashboard } from "../../workers/services/reports";
 import { insertAlertEvent } from "../../workers/db/alerts";
 import { recordAudit } from "../../workers/db/audit";
 import { insertUnmatchedPayment } from "../../workers/db/payments";

@@ -5,7 +5,7 @@ import { playerWithBank, postDeposit } from "../setup/money";
 import { seedOwnAccountChannel } from "../setup/own-account";
 import { smsForwarderSign } from "../../workers/core/sms-forwarder";
 import { createForwarder, decideHold, savePatterns, setForwarderLimits } from "../../workers/services/forwarder";
-import { loadDashboard } from "../../workers/services/dashboard";
+import { loadDashboard } from "../../workers/services/reports";
 import { defaultPatterns, PATTERN_FIELDS } from "../../workers/core/notification-patterns";
 import type { AuditActor } from "../../workers/db/audit";
 import { postForm } from "../setup/players";

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedDemo } from "../setup/seed";
 import { openOrder, payQr, playerWithBank, postDeposit, providerBalance, pumpDeliveries, qrPayloadOf, sandboxProvider } from "../setup/money";
-import { loadDashboard } from "../../workers/services/dashboard";
+import { loadDashboard } from "../../workers/services/reports";
 
 /**
  * Issue 35 item 2 (decision 049): a provider that does not answer shows on the dashboard.

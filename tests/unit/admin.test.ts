@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { vientianeDay } from "../../workers/services/dashboard";
+import { vientianeDay } from "../../workers/services/reports";
 import { newRecoveryCode, normalizeRecoveryCode, staffLoginKeys } from "../../workers/services/staff";
 import { safeAdminPath } from "../../app/lib/staff.server";
 import { RecoveryCodeSchema, TotpSchema } from "../../app/lib/schemas/admin";

@@ -1,7 +1,7 @@
-import { parseAmount } from "../core/money";
-import type { Localized } from "../core/promotion";
-import { periodsOf, utcBounds, type ReportRange } from "../core/report-range";
-import { loadMoneyFigures, loadPlayersFigures, loadPromotionFigures, type ReportWindow } from "../db/reports";
+import { parseAmount } from "../../core/money";
+import type { Localized } from "../../core/promotion";
+import { periodsOf, utcBounds, type ReportRange } from "../../core/report-range";
+import { loadMoneyFigures, loadPlayersFigures, loadPromotionFigures, type ReportWindow } from "../../db/reports";
 
 /**
  * The back office's reports (issue 17). Every metric is defined in

@@ -1,10 +1,10 @@
-import { formatAmount } from "../core/money";
-import { PROVIDER_FAILURE_WINDOW_MS } from "../core/provider-attempts";
-import { presetRange, utcBounds, type ReportRange } from "../core/report-range";
-import { undeliveredAlerts } from "../db/alerts";
-import { listSilentForwarders } from "../db/forwarder";
-import { loadDashboardFigures } from "../db/orders";
-import { recentProviderFailures, waitingDeposits, type ProviderFailures } from "../db/provider-attempts";
+import { formatAmount } from "../../core/money";
+import { PROVIDER_FAILURE_WINDOW_MS } from "../../core/provider-attempts";
+import { presetRange, utcBounds, type ReportRange } from "../../core/report-range";
+import { undeliveredAlerts } from "../../db/alerts";
+import { listSilentForwarders } from "../../db/forwarder";
+import { loadDashboardFigures } from "../../db/orders";
+import { recentProviderFailures, waitingDeposits, type ProviderFailures } from "../../db/provider-attempts";
 import { moneyReport } from "./reports";
 
 /**

@@ -1,7 +1,7 @@
-import type { Provider } from "../core/providers";
-import { legacyProviderUsername } from "../core/provider-username";
-import { periodsOf, vientianeDate, type ReportRange } from "../core/report-range";
-import { upsertPlayerProviderDayStatement } from "../db/player-provider-stats";
+import type { Provider } from "../../core/providers";
+import { legacyProviderUsername } from "../../core/provider-username";
+import { periodsOf, vientianeDate, type ReportRange } from "../../core/report-range";
+import { upsertPlayerProviderDayStatement } from "../../db/player-provider-stats";
 import {
   advanceStatsPass,
   listActiveAgencyProviders,
@@ -12,9 +12,9 @@ import {
   startStatsPasses,
   upsertProviderDayOk,
   type StatsPass,
-} from "../db/provider-stats";
-import type { GameProviderPort, PeriodSummary, SummaryInput } from "../ports/provider";
-import { providerPortFor } from "../wallet/provider-port";
+} from "../../db/provider-stats";
+import type { GameProviderPort, PeriodSummary, SummaryInput } from "../../ports/provider";
+import { providerPortFor } from "../../wallet/provider-port";
 
 /**
  * Provider figures (issue 17, decision 058): each game provider's daily

@@ -1,5 +1,5 @@
-import { listWalletsToReproject, markUnownedRows } from "../db/reports";
-import { walletOf } from "./wallets";
+import { listWalletsToReproject, markUnownedRows } from "../../db/reports";
+import { walletOf } from "../wallets";
 
 /** Wallets re-projected by one run of the scheduled job. */
 const WALLETS_PER_RUN = 200;

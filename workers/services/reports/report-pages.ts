@@ -1,6 +1,6 @@
-import type { ReportRange } from "../core/report-range";
-import type { AuditActor } from "../db/audit";
-import { auditReportExport } from "./staff";
+import type { ReportRange } from "../../core/report-range";
+import type { AuditActor } from "../../db/audit";
+import { auditReportExport } from "../staff";
 import { providersReport } from "./provider-stats";
 import { moneyReport, playersReport, promotionsReport } from "./reports";
 
