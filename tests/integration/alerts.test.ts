@@ -3,8 +3,19 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AlertEvent } from "../../workers/core/alerts";
 import { SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factory";
-import { alertSettingsScreen, clearAlertToken, saveAlertSettings, sendTestAlert, type AlertSettingsInput } from "../../workers/services/alert-settings";
-import { alertOrigin, buryAlerts, deliverAlerts, raiseAlert, sweepAlerts, type AlertMessageBody } from "../../workers/services/alerts";
+import {
+  alertOrigin,
+  alertSettingsScreen,
+  buryAlerts,
+  clearAlertToken,
+  deliverAlerts,
+  raiseAlert,
+  saveAlertSettings,
+  sendTestAlert,
+  sweepAlerts,
+  type AlertMessageBody,
+  type AlertSettingsInput,
+} from "../../workers/services/alerts";
 import { createForwarder } from "../../workers/services/forwarder";
 import { loadDashboard } from "../../workers/services/reports";
 import { insertAlertEvent } from "../../workers/db/alerts";

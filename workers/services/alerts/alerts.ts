@@ -7,10 +7,10 @@ import {
   type AlertEvent,
   type AlertFacts,
   type AlertKind,
-} from "../core/alerts";
-import { maskAccountNumber } from "../core/banks";
-import { isLocalEnvironment } from "../core/provider-setup";
-import { openSecret } from "../core/secret-box";
+} from "../../core/alerts";
+import { maskAccountNumber } from "../../core/banks";
+import { isLocalEnvironment } from "../../core/provider-setup";
+import { openSecret } from "../../core/secret-box";
 import {
   insertAlertEvent,
   lastProviderEpisode,
@@ -24,20 +24,20 @@ import {
   releaseHeldAlerts,
   type AlertSettings,
   type StoredAlertEvent,
-} from "../db/alerts";
-import { listAgencyHosts } from "../db/agencies";
-import { recentSecurityAudit } from "../db/audit";
-import { listSilentForwarders, listWaitingHolds } from "../db/forwarder";
-import { listManualQueue, type ManualQueueItem } from "../db/orders";
-import { listUnmatchedPayments } from "../db/payments";
-import { recentProviderFailures, waitingDeposits } from "../db/provider-attempts";
-import { loadDashboard, moneyReport, playersReport } from "./reports";
-import { formatAmount } from "../core/money";
-import { PROVIDER_FAILURE_WINDOW_MS } from "../core/provider-attempts";
-import { presetRange } from "../core/report-range";
-import { alertChannelFor } from "../ports/alert-channel-factory";
-import type { AlertSendResult } from "../ports/alerts";
-import type { WithdrawOrder } from "../wallet/types";
+} from "../../db/alerts";
+import { listAgencyHosts } from "../../db/agencies";
+import { recentSecurityAudit } from "../../db/audit";
+import { listSilentForwarders, listWaitingHolds } from "../../db/forwarder";
+import { listManualQueue, type ManualQueueItem } from "../../db/orders";
+import { listUnmatchedPayments } from "../../db/payments";
+import { recentProviderFailures, waitingDeposits } from "../../db/provider-attempts";
+import { loadDashboard, moneyReport, playersReport } from "../reports";
+import { formatAmount } from "../../core/money";
+import { PROVIDER_FAILURE_WINDOW_MS } from "../../core/provider-attempts";
+import { presetRange } from "../../core/report-range";
+import { alertChannelFor } from "../../ports/alert-channel-factory";
+import type { AlertSendResult } from "../../ports/alerts";
+import type { WithdrawOrder } from "../../wallet/types";
 
 /**
  * Staff alerts (issue 34, decision 057). A request or the cron that sees an event only

@@ -1,9 +1,9 @@
-import { alertText } from "../core/alerts";
-import { sealSecret } from "../core/secret-box";
-import { listAgencyHosts, setPrimaryHostStatements } from "../db/agencies";
-import { clearAlertTokenStatement, readAlertSettings, saveAlertSettingsStatement, undeliveredAlerts, type AlertSettings } from "../db/alerts";
-import { auditStatement, type AuditActor } from "../db/audit";
-import { alertChannelFor, checkAlertBot } from "../ports/alert-channel-factory";
+import { alertText } from "../../core/alerts";
+import { sealSecret } from "../../core/secret-box";
+import { listAgencyHosts, setPrimaryHostStatements } from "../../db/agencies";
+import { clearAlertTokenStatement, readAlertSettings, saveAlertSettingsStatement, undeliveredAlerts, type AlertSettings } from "../../db/alerts";
+import { auditStatement, type AuditActor } from "../../db/audit";
+import { alertChannelFor, checkAlertBot } from "../../ports/alert-channel-factory";
 import { alertOrigin, alertTokenAad, openAlertToken } from "./alerts";
 
 /**
