@@ -1,4 +1,4 @@
-import { deriveUnplacedReports } from "./services/bank-transactions";
+import { deriveUnplacedReports } from "./services/bank-in";
 import { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/lib/context.server";
 import { misconfiguredResponse } from "./config";

@@ -5,7 +5,7 @@ import { addAgency, loginViaForm, PASSWORD, postForm, sessionFrom } from "../set
 import { openOrder, payQr, playerWithBank, postDeposit, providerBalance, pumpDeliveries, qrPayloadOf, sandboxProvider, signedWebhook } from "../setup/money";
 import type { AuditActor } from "../../workers/db/audit";
 import { getDepositDetail, listDeposits, retryDeposit } from "../../workers/services/admin-deposits";
-import { getUnmatched, listUnmatched, previewManualCredit, resolveAsRefunded, resolveWithCredit } from "../../workers/services/admin-payments";
+import { getUnmatched, listUnmatched, previewManualCredit, resolveAsRefunded, resolveWithCredit } from "../../workers/services/bank-in";
 import { endPlayerSessions, getPlayerDetail, lockPlayer, resetPlayerPassword, searchPlayers, unlockPlayer } from "../../workers/services/admin-players";
 import { sharedFingerprints } from "../../workers/services/admin-fingerprints";
 import { recordFingerprint } from "../../workers/services/fingerprint";

@@ -16,7 +16,7 @@ import {
   type AlertMessageBody,
   type AlertSettingsInput,
 } from "../../workers/services/alerts";
-import { createForwarder } from "../../workers/services/forwarder";
+import { createForwarder } from "../../workers/services/bank-in";
 import { loadDashboard } from "../../workers/services/reports";
 import { insertAlertEvent } from "../../workers/db/alerts";
 import { recordAudit } from "../../workers/db/audit";

@@ -4,7 +4,7 @@ import { afterRedirect, fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { playerWithBank, postDeposit } from "../setup/money";
 import { seedOwnAccountChannel } from "../setup/own-account";
 import { smsForwarderSign } from "../../workers/core/sms-forwarder";
-import { createForwarder, decideHold, savePatterns, setForwarderLimits } from "../../workers/services/forwarder";
+import { createForwarder, decideHold, savePatterns, setForwarderLimits } from "../../workers/services/bank-in";
 import { loadDashboard } from "../../workers/services/reports";
 import { defaultPatterns, PATTERN_FIELDS } from "../../workers/core/notification-patterns";
 import type { AuditActor } from "../../workers/db/audit";

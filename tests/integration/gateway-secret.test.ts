@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { seedDemo, shownOf } from "../setup/seed";
 import type { AuditActor } from "../../workers/db/audit";
 import { changeSettings, type ChannelInput } from "../../workers/services/agency";
-import { handlePaymentWebhook } from "../../workers/services/gateway-callbacks";
+import { handlePaymentWebhook } from "../../workers/services/bank-in";
 import { createStaff, staffLogin } from "../setup/staff";
 import worker from "../../workers/app";
 import { serializeLanguageCookie } from "../../app/middleware/i18next.server";

@@ -4,8 +4,7 @@ import type { DepositOrder, StaffRetryResult } from "../wallet/player-wallet";
 import { auditStatement, type AuditActor } from "../db/audit";
 import { findAgencyDepositOrder, listDepositOrders, type DepositListItem } from "../db/orders";
 import { walletOf } from "./wallets";
-import type { BankWitness } from "./bank-transactions";
-import { witnessesOfOrder } from "./bank-witnesses";
+import { witnessesOfOrder, type BankWitness } from "./bank-in";
 
 /**
  * Back office, deposits (issue 7 item 3): the agency's deposit orders from the read model

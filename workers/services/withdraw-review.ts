@@ -12,7 +12,7 @@ import {
   type WithdrawReviewDecision,
 } from "../db/orders";
 import { findPlayerCard, type PlayerCard } from "../db/players";
-import { debitsOfWithdrawal } from "./reconciliation";
+import { debitsOfWithdrawal } from "./bank-in";
 import { walletOf } from "./wallets";
 import { awaitsStaffDecision, withdrawDisplayStatus } from "../core/withdraw";
 import type { WithdrawOrder } from "../wallet/player-wallet";

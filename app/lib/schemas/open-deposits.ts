@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { MarkPaidInput } from "@workers/services/open-deposits";
+import type { MarkPaidInput } from "@workers/services/bank-in";
 
 /**
  * "Mark paid" in the open-deposits queue: the order, the bank's transaction id (required) and

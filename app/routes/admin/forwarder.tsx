@@ -12,7 +12,7 @@ import {
   setForwarderLimits,
   tryPatterns,
   type PatternsResult,
-} from "@workers/services/forwarder";
+} from "@workers/services/bank-in";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";

@@ -9,7 +9,7 @@ import {
   unmatchedPaymentsPage,
   UNMATCHED_STATUSES,
   type ResolveError,
-} from "@workers/services/admin-payments";
+} from "@workers/services/bank-in";
 import { AdminPager } from "~/components/admin";
 import { BankWitnesses } from "~/components/bank-witnesses";
 import { AdminTable } from "~/components/data-table";

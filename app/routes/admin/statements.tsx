@@ -13,7 +13,7 @@ import {
   type MappingTry,
   type ReviewRow,
   type RowOutcome,
-} from "@workers/services/statement-import";
+} from "@workers/services/bank-in";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";

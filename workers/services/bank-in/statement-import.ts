@@ -1,6 +1,6 @@
 import Papa from "papaparse";
-import { sha256Hex } from "../core/tokens";
-import { auditStatement, recordAudit, type AuditActor } from "../db/audit";
+import { sha256Hex } from "../../core/tokens";
+import { auditStatement, recordAudit, type AuditActor } from "../../db/audit";
 import {
   findStatementMapping,
   findStatementUpload,
@@ -9,7 +9,7 @@ import {
   saveStatementMappingStatement,
   saveStatementUploadResult,
   type StatementChannel,
-} from "../db/statement-mappings";
+} from "../../db/statement-mappings";
 import {
   checkMapping,
   decodeStatement,
@@ -23,9 +23,9 @@ import {
   type RowProblem,
   type StatementMapping,
   type StatementRow,
-} from "../core/statement";
+} from "../../core/statement";
 import { matchBankTransaction, recordBankReports, type BankTransactionInput } from "./bank-transactions";
-import { insertStatementImportStatement } from "../db/bank-transactions";
+import { insertStatementImportStatement } from "../../db/bank-transactions";
 
 /**
  * Statement import (issue 14, 1.b), back office (cashier and owner). Staff upload the CSV

@@ -1,7 +1,7 @@
-import { paidInTime } from "../core/pay-amount";
-import type { AuditActor } from "../db/audit";
-import { findTransferByWitnessId } from "../db/bank-transactions";
-import { endPayAmountReservation, findPayAmountReservation, listOpenReservations, reopenPayAmountReservation } from "../db/pay-amounts";
+import { paidInTime } from "../../core/pay-amount";
+import type { AuditActor } from "../../db/audit";
+import { findTransferByWitnessId } from "../../db/bank-transactions";
+import { endPayAmountReservation, findPayAmountReservation, listOpenReservations, reopenPayAmountReservation } from "../../db/pay-amounts";
 import { applyBankTransaction } from "./bank-transactions";
 
 /**

@@ -1,10 +1,10 @@
-import { canonicalLak, depositCredit, formatAmount, formatRate, parseAmount, parseRate } from "../core/money";
-import { isProvider, type Provider } from "../core/providers";
-import { gatewayPort } from "../ports/gateway";
-import type { DepositOrder } from "../wallet/player-wallet";
-import type { Agency } from "./agency";
-import { auditIfChanged, type AuditActor } from "../db/audit";
-import { listUnrecordedFlaggedDeposits } from "../db/orders";
+import { canonicalLak, depositCredit, formatAmount, formatRate, parseAmount, parseRate } from "../../core/money";
+import { isProvider, type Provider } from "../../core/providers";
+import { gatewayPort } from "../../ports/gateway";
+import type { DepositOrder } from "../../wallet/player-wallet";
+import type { Agency } from "../agency";
+import { auditIfChanged, type AuditActor } from "../../db/audit";
+import { listUnrecordedFlaggedDeposits } from "../../db/orders";
 import {
   claimUnmatchedForCreditStatement,
   fillUnmatchedAmount,
@@ -19,14 +19,14 @@ import {
   UNMATCHED_STATUSES,
   type UnmatchedPayment,
   type UnmatchedStatus,
-} from "../db/payments";
-import { findPlayerCard, findPlayerCardByUsername } from "../db/players";
-import { findBankCredit, insertBankCredit } from "../db/bank-transactions";
-import { endPayAmountReservation, reservationsWithPayAmount, type PayAmountReservation } from "../db/pay-amounts";
-import { markUnmatchedCreditedToOrderStatement } from "../db/payments";
-import { PAY_AMOUNT_COOL_DOWN_MS } from "../core/pay-amount";
-import type { WitnessSource } from "../core/bank-witness";
-import { creditRate, walletOf } from "./wallets";
+} from "../../db/payments";
+import { findPlayerCard, findPlayerCardByUsername } from "../../db/players";
+import { findBankCredit, insertBankCredit } from "../../db/bank-transactions";
+import { endPayAmountReservation, reservationsWithPayAmount, type PayAmountReservation } from "../../db/pay-amounts";
+import { markUnmatchedCreditedToOrderStatement } from "../../db/payments";
+import { PAY_AMOUNT_COOL_DOWN_MS } from "../../core/pay-amount";
+import type { WitnessSource } from "../../core/bank-witness";
+import { creditRate, walletOf } from "../wallets";
 import { twinsOfPayment, witnessesOfQueuedPayment, type PaymentTwin } from "./bank-witnesses";
 import { deriveAround, isPaidOrder } from "./bank-transactions";
 

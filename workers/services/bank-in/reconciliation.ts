@@ -1,8 +1,8 @@
-import { orderCodeCandidates } from "../core/bank-witness";
-import { bankDayBounds, LOOK_AROUND_MS, matchDebits, reconcileDay, type DayInput, type Line, type ReconciledDay } from "../core/reconciliation";
-import { vientianeDate } from "../core/report-range";
-import { auditStatement, recordAudit, type AuditActor } from "../db/audit";
-import { creditsOfTransfer, findBankCredit, findWitness, settleBankCreditStatement } from "../db/bank-transactions";
+import { orderCodeCandidates } from "../../core/bank-witness";
+import { bankDayBounds, LOOK_AROUND_MS, matchDebits, reconcileDay, type DayInput, type Line, type ReconciledDay } from "../../core/reconciliation";
+import { vientianeDate } from "../../core/report-range";
+import { auditStatement, recordAudit, type AuditActor } from "../../db/audit";
+import { creditsOfTransfer, findBankCredit, findWitness, settleBankCreditStatement } from "../../db/bank-transactions";
 import { deriveAround } from "./bank-transactions";
 import {
   loadCredits,
@@ -15,7 +15,7 @@ import {
   loadWitnessWindows,
   saveReconciliationNoteStatement,
   type Span,
-} from "../db/reconciliation";
+} from "../../db/reconciliation";
 
 /**
  * The reconciliation page (issue 31 item 4, decision 047): one bank day (Vientiane, by the

@@ -4,11 +4,11 @@
  * queued payment and of an order; the owner's split of a witness wrongly linked. The matcher
  * that links them: bank-transactions.ts.
  */
-import { orderCodeCandidates } from "../core/bank-witness";
-import { PAY_AMOUNT_COOL_DOWN_MS } from "../core/pay-amount";
-import { auditIfChanged, type AuditActor } from "../db/audit";
-import { appliedTransfersNear, findWitness, splitReportStatement, transfersOfOrder, witnessesOfTransfer } from "../db/bank-transactions";
-import { handCreditedNear } from "../db/payments";
+import { orderCodeCandidates } from "../../core/bank-witness";
+import { PAY_AMOUNT_COOL_DOWN_MS } from "../../core/pay-amount";
+import { auditIfChanged, type AuditActor } from "../../db/audit";
+import { appliedTransfersNear, findWitness, splitReportStatement, transfersOfOrder, witnessesOfTransfer } from "../../db/bank-transactions";
+import { handCreditedNear } from "../../db/payments";
 import { deriveAround, windowOf, type BankTransactionSource } from "./bank-transactions";
 
 /** Another credit of the same money a queued payment may be: what staff are shown, side by side. */

@@ -1,6 +1,6 @@
-import { canonicalLak } from "../core/money";
-import type { WithdrawDecision } from "../core/withdraw";
-import { depositOwnerOf, depositOwnerStatement, findWithdrawOwner, type OrderOwner } from "../db/orders";
+import { canonicalLak } from "../../core/money";
+import type { WithdrawDecision } from "../../core/withdraw";
+import { depositOwnerOf, depositOwnerStatement, findWithdrawOwner, type OrderOwner } from "../../db/orders";
 import {
   fillFlaggedPaymentTransaction,
   findWebhookDelivery,
@@ -9,12 +9,12 @@ import {
   recordWebhookSignatureStatement,
   saveWebhookAnswerStatement,
   type UnmatchedKind,
-} from "../db/payments";
-import { verifyWebhookSignature, webhookSecret } from "../ports/gateway";
-import type { MarkPaidResult } from "../wallet/player-wallet";
-import { findAgencyByHost } from "./agency";
-import { sha256Hex } from "../core/tokens";
-import { walletOf } from "./wallets";
+} from "../../db/payments";
+import { verifyWebhookSignature, webhookSecret } from "../../ports/gateway";
+import type { MarkPaidResult } from "../../wallet/player-wallet";
+import { findAgencyByHost } from "../agency";
+import { sha256Hex } from "../../core/tokens";
+import { walletOf } from "../wallets";
 
 /**
  * What the payment gateway calls back: the deposit payment webhook and the payout callback

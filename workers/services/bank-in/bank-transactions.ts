@@ -1,9 +1,9 @@
-import { DEFAULT_WITNESS_WINDOW_MINUTES, orderCodeCandidates, windowMs } from "../core/bank-witness";
-import { deriveTransfers, isFutureDated, refKey, type DerivedTransfer, type ReportFact } from "../core/bank-transfers";
-import { canonicalLak } from "../core/money";
-import { paidInTime, paidLate, PAY_AMOUNT_COOL_DOWN_MS } from "../core/pay-amount";
-import { sha256Hex } from "../core/tokens";
-import { auditStatement, recordAudit, type AuditActor } from "../db/audit";
+import { DEFAULT_WITNESS_WINDOW_MINUTES, orderCodeCandidates, windowMs } from "../../core/bank-witness";
+import { deriveTransfers, isFutureDated, refKey, type DerivedTransfer, type ReportFact } from "../../core/bank-transfers";
+import { canonicalLak } from "../../core/money";
+import { paidInTime, paidLate, PAY_AMOUNT_COOL_DOWN_MS } from "../../core/pay-amount";
+import { sha256Hex } from "../../core/tokens";
+import { auditStatement, recordAudit, type AuditActor } from "../../db/audit";
 import {
   bumpScopeStatement,
   deleteTransferStatement,
@@ -22,12 +22,12 @@ import {
   type ScopeOrder,
   type ScopeReport,
   type TransferRow,
-} from "../db/bank-transactions";
-import { endPayAmountReservation, findPayAmountReservation } from "../db/pay-amounts";
-import { deleteOpenUnmatchedStatement, insertBankUnmatchedPayment, listChannelKinds } from "../db/payments";
-import { findPlayer } from "../db/players";
-import { raiseAlert } from "./alerts";
-import { walletOf } from "./wallets";
+} from "../../db/bank-transactions";
+import { endPayAmountReservation, findPayAmountReservation } from "../../db/pay-amounts";
+import { deleteOpenUnmatchedStatement, insertBankUnmatchedPayment, listChannelKinds } from "../../db/payments";
+import { findPlayer } from "../../db/players";
+import { raiseAlert } from "../alerts";
+import { walletOf } from "../wallets";
 
 export type { BankWitness };
 

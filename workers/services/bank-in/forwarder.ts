@@ -1,4 +1,4 @@
-import { KIP, parseAmount, parseWholeKip } from "../core/money";
+import { KIP, parseAmount, parseWholeKip } from "../../core/money";
 import {
   checkPatterns,
   defaultPatterns,
@@ -7,11 +7,11 @@ import {
   type BankPatterns,
   type NotificationReading,
   type PatternCheck,
-} from "../core/notification-patterns";
-import { openSecret, sealSecret } from "../core/secret-box";
-import { verifySmsForwarder } from "../core/sms-forwarder";
-import { randomToken, sha256Hex } from "../core/tokens";
-import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
+} from "../../core/notification-patterns";
+import { openSecret, sealSecret } from "../../core/secret-box";
+import { verifySmsForwarder } from "../../core/sms-forwarder";
+import { randomToken, sha256Hex } from "../../core/tokens";
+import { auditIfChanged, auditStatement, type AuditActor } from "../../db/audit";
 import {
   decideHoldStatement,
   deleteForwarderStatement,
@@ -31,7 +31,7 @@ import {
   updateForwarderLimitsStatement,
   upsertForwarderStatement,
   upsertPatternsStatement,
-} from "../db/forwarder";
+} from "../../db/forwarder";
 import { applyBankTransaction, recordBankDebit, recordUnreadableBankMessage, type BankTransactionInput } from "./bank-transactions";
 
 /**
