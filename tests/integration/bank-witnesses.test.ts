@@ -13,7 +13,7 @@ import {
   splitWitness,
   twinsOfPayment,
 } from "../../workers/services/bank-in";
-import { getDepositDetail } from "../../workers/services/admin-deposits";
+import { getDepositDetail } from "../../workers/services/deposits";
 import { createStaff, staffLogin } from "../setup/staff";
 import { postForm } from "../setup/players";
 import { findAgencyByHost } from "../../workers/services/agency";

@@ -15,7 +15,7 @@ import {
   type Period,
 } from "../core/responsible-gaming";
 import { insertBreak, playerLimits, writeLimit } from "../db/limits";
-import { cancelDeposit } from "./deposit";
+import { cancelDeposit } from "./deposits";
 import { breakInForce, depositsUsed, playTimeLine, settingOf, walletOf, type Limits } from "./wallets";
 
 /**

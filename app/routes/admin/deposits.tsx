@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { DEPOSIT_FLAGS, listDeposits } from "@workers/services/admin-deposits";
+import { DEPOSIT_FLAGS, listDeposits } from "@workers/services/deposits";
 import { ORDER_STATUSES } from "@workers/core/orders";
 import { PROVIDERS } from "@workers/core/providers";
 import { AdminPager } from "~/components/admin";

@@ -4,7 +4,7 @@ import { useMemo } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import { formatAmount, previewCredit } from "@workers/core/money";
-import { cancelDeposit, checkDeposit, depositPage, startDeposit, type DepositError } from "@workers/services/deposit";
+import { cancelDeposit, checkDeposit, depositPage, startDeposit, type DepositError } from "@workers/services/deposits";
 import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField } from "~/components/fields";
 import { useLiteForm, useLiteValidation } from "~/components/lite-form";

@@ -1,20 +1,20 @@
-import { deriveDynamicLaoQr } from "../core/emvco";
-import { checkDepositAmount, depositCredit, formatAmount, parseAmount, type Rate } from "../core/money";
-import { choosePayAmount, MAX_EXTRA_KIP, payAmountRange, retryPick } from "../core/pay-amount";
-import type { PromotionError } from "../core/promotion";
-import { isProvider, type Provider } from "../core/providers";
-import { hasBankAccount } from "../db/bank-accounts";
-import { insertDepositRef } from "../db/orders";
-import { dropPayAmountReservation, endPayAmountReservation, heldPayAmounts, reservePayAmount } from "../db/pay-amounts";
-import { listActivePaymentChannels, listChannelKinds, type ChannelKind, type PaymentChannel } from "../db/payments";
-import { gatewayPort } from "../ports/gateway";
-import { providerUsername } from "../ports/provider";
-import { providerPortFor } from "../wallet/provider-port";
-import type { DepositOrder } from "../wallet/player-wallet";
-import { qrSvg, type Agency } from "./agency";
-import type { CurrentPlayer } from "../core/session";
-import { enabledProviders, fetchCredit } from "./providers";
-import { creditRate, depositLimitGuard, walletOf } from "./wallets";
+import { deriveDynamicLaoQr } from "../../core/emvco";
+import { checkDepositAmount, depositCredit, formatAmount, parseAmount, type Rate } from "../../core/money";
+import { choosePayAmount, MAX_EXTRA_KIP, payAmountRange, retryPick } from "../../core/pay-amount";
+import type { PromotionError } from "../../core/promotion";
+import { isProvider, type Provider } from "../../core/providers";
+import { hasBankAccount } from "../../db/bank-accounts";
+import { insertDepositRef } from "../../db/orders";
+import { dropPayAmountReservation, endPayAmountReservation, heldPayAmounts, reservePayAmount } from "../../db/pay-amounts";
+import { listActivePaymentChannels, listChannelKinds, type ChannelKind, type PaymentChannel } from "../../db/payments";
+import { gatewayPort } from "../../ports/gateway";
+import { providerUsername } from "../../ports/provider";
+import { providerPortFor } from "../../wallet/provider-port";
+import type { DepositOrder } from "../../wallet/player-wallet";
+import { qrSvg, type Agency } from "../agency";
+import type { CurrentPlayer } from "../../core/session";
+import { enabledProviders, fetchCredit } from "../providers";
+import { creditRate, depositLimitGuard, walletOf } from "../wallets";
 
 /** The player's deposit steps: open an order, show its QR, check it, cancel it; and the pages that show them. */
 

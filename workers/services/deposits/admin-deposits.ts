@@ -1,10 +1,10 @@
-import { ORDER_STATUSES } from "../core/orders";
-import { PROVIDERS } from "../core/providers";
-import type { DepositOrder, StaffRetryResult } from "../wallet/player-wallet";
-import { auditStatement, type AuditActor } from "../db/audit";
-import { findAgencyDepositOrder, listDepositOrders, type DepositListItem } from "../db/orders";
-import { walletOf } from "./wallets";
-import { witnessesOfOrder, type BankWitness } from "./bank-in";
+import { ORDER_STATUSES } from "../../core/orders";
+import { PROVIDERS } from "../../core/providers";
+import type { DepositOrder, StaffRetryResult } from "../../wallet/player-wallet";
+import { auditStatement, type AuditActor } from "../../db/audit";
+import { findAgencyDepositOrder, listDepositOrders, type DepositListItem } from "../../db/orders";
+import { walletOf } from "../wallets";
+import { witnessesOfOrder, type BankWitness } from "../bank-in";
 
 /**
  * Back office, deposits (issue 7 item 3): the agency's deposit orders from the read model
