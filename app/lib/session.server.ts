@@ -1,5 +1,5 @@
 import type { MiddlewareFunction } from "react-router";
-import { resolveSession } from "@workers/services/auth";
+import { resolveSession } from "@workers/services/players";
 import { SESSION_ABSOLUTE_MS, type Client } from "@workers/core/session";
 import { agencyContext, getBindings, playerContext, sessionHashContext } from "./context.server";
 import { isSecureRequest } from "./secrets.server";

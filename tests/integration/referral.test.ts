@@ -2,8 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { loginViaForm, PASSWORD, postForm, postJson, sessionFrom, uniqueName } from "../setup/players";
-import { registerPlayer } from "../../workers/services/auth";
-import { addBankAccount } from "../../workers/services/bank";
+import { addBankAccount, registerPlayer } from "../../workers/services/players";
 import { upsertFingerprint } from "../../workers/db/players";
 import { upsertPlayerProviderDayStatement } from "../../workers/db/player-provider-stats";
 import { adminReferralsPage, claimReferralWeek, ensureReferralCode, referralPage, saveReferralSettings } from "../../workers/services/promotions";
@@ -202,7 +201,7 @@ describe("tie rules", () => {
     const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
     const old = accountNumber();
     expect((await addBankAccount(env.DB, "demo", referrer.playerId, { bankCode: "BCEL", accountNumber: old, accountName: "Ref Errer" })).ok).toBe(true);
-    const { replaceBankAccount } = await import("../../workers/services/bank-replace");
+    const { replaceBankAccount } = await import("../../workers/services/players");
     const replaced = await replaceBankAccount(
       env,
       OWNER,

@@ -1,6 +1,5 @@
 import { env } from "cloudflare:workers";
-import { addBankAccount } from "../../workers/services/bank";
-import { registerPlayer } from "../../workers/services/auth";
+import { addBankAccount, registerPlayer } from "../../workers/services/players";
 import { walletOf } from "../../workers/services/wallets";
 import { hmacHex } from "../../workers/ports/gateway";
 import { fetchApp } from "./seed";

@@ -10,7 +10,7 @@ import type { WithdrawOrder } from "../wallet/player-wallet";
 import type { Agency } from "./agency";
 import { announceWaitingWithdrawal } from "./alerts";
 import type { CurrentPlayer } from "../core/session";
-import { listBankAccounts, type BankAccount } from "./bank";
+import { listBankAccounts, type BankAccount } from "./players";
 import { enabledProviders, fetchCredit } from "./providers";
 import { promotionForWithdraw, rewardHoldForWithdraw, type RewardHoldError, type WithdrawPromotion } from "./promotions";
 import { creditRate, walletOf } from "./wallets";

@@ -1,6 +1,6 @@
-import { newSessionTimes, PLAYER_SESSION, sessionState, shouldTouch, storedUserAgent, systemClock, type Client, type Clock } from "../core/session";
-import type { CurrentPlayer } from "../core/session";
-import { randomToken, sha256Hex } from "../core/tokens";
+import { newSessionTimes, PLAYER_SESSION, sessionState, shouldTouch, storedUserAgent, systemClock, type Client, type Clock } from "../../core/session";
+import type { CurrentPlayer } from "../../core/session";
+import { randomToken, sha256Hex } from "../../core/tokens";
 import {
   deleteExpiredPlayerSession,
   deleteOtherPlayerSessionsStatement,
@@ -17,8 +17,8 @@ import {
   setPlayerPasswordStatement,
   touchPlayerSession,
   updatePlayerPasswordHash,
-} from "../db/players";
-import { endPlayerSession } from "../db/play-spans";
+} from "../../db/players";
+import { endPlayerSession } from "../../db/play-spans";
 import {
   checkThrottle,
   dummyPasswordHash,
@@ -30,11 +30,11 @@ import {
   recordFailure,
   verifyPassword,
   type ThrottleKey,
-} from "./login";
-import { addressKey, strangerKeys } from "../core/throttle";
+} from "../login";
+import { addressKey, strangerKeys } from "../../core/throttle";
 import { listBankAccounts } from "./bank";
-import { cleanName } from "../core/names";
-import { tieReferral, type TieOutcome } from "./promotions";
+import { cleanName } from "../../core/names";
+import { tieReferral, type TieOutcome } from "../promotions";
 
 /**
  * Player accounts of one agency: registration, login with throttling, server-side sessions

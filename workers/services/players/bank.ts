@@ -1,5 +1,5 @@
-import { cleanName } from "../core/names";
-import { bankAccountHolders, insertBankAccount, playerBankAccounts, type BankAccount, type BankAccountHolder } from "../db/bank-accounts";
+import { cleanName } from "../../core/names";
+import { bankAccountHolders, insertBankAccount, playerBankAccounts, type BankAccount, type BankAccountHolder } from "../../db/bank-accounts";
 
 export type { BankAccount };
 

@@ -1,10 +1,10 @@
-import { cleanName } from "../core/names";
-import { auditIfChanged, type AuditActor } from "../db/audit";
-import type { Client, CurrentPlayer } from "../core/session";
-import { bankAccountOwner, replaceBankAccountStatement } from "../db/bank-accounts";
+import { cleanName } from "../../core/names";
+import { auditIfChanged, type AuditActor } from "../../db/audit";
+import type { Client, CurrentPlayer } from "../../core/session";
+import { bankAccountOwner, replaceBankAccountStatement } from "../../db/bank-accounts";
 import { checkCurrentPassword } from "./auth";
 import { listBankAccounts, type BankAccount } from "./bank";
-import { walletOf } from "./wallets";
+import { walletOf } from "../wallets";
 
 /**
  * Replacing a player's one bank account (issue 12 item 8; decision record

@@ -1,4 +1,4 @@
-import { fingerprintAccounts, sharedFingerprintGroups, type FingerprintAccount, type SharedFingerprintGroup } from "../db/players";
+import { fingerprintAccounts, sharedFingerprintGroups, type FingerprintAccount, type SharedFingerprintGroup } from "../../db/players";
 
 /**
  * Back office, fingerprint report (issue 7 item 8): device fingerprints seen on two or more

@@ -1,4 +1,4 @@
-import { formatAmount, parseAmount } from "../core/money";
+import { formatAmount, parseAmount } from "../../core/money";
 import {
   breakEnd,
   changeLimit,
@@ -13,10 +13,10 @@ import {
   type LimitKind,
   type LimitSetting,
   type Period,
-} from "../core/responsible-gaming";
-import { insertBreak, playerLimits, writeLimit } from "../db/limits";
-import { cancelDeposit } from "./deposits";
-import { breakInForce, depositsUsed, playTimeLine, settingOf, walletOf, type Limits } from "./wallets";
+} from "../../core/responsible-gaming";
+import { insertBreak, playerLimits, writeLimit } from "../../db/limits";
+import { cancelDeposit } from "../deposits";
+import { breakInForce, depositsUsed, playTimeLine, settingOf, walletOf, type Limits } from "../wallets";
 
 /**
  * Responsible gaming (issue 18 part 4, decision 025): the player's limits page, setting

@@ -1,6 +1,6 @@
-import { PLAYER_SESSION, sessionState } from "../core/session";
-import { auditIfChanged, auditStatement, type AuditActor } from "../db/audit";
-import { latestPlayerDeposits, latestPlayerPromotionUsages, latestPlayerWithdrawals } from "../db/orders";
+import { PLAYER_SESSION, sessionState } from "../../core/session";
+import { auditIfChanged, auditStatement, type AuditActor } from "../../db/audit";
+import { latestPlayerDeposits, latestPlayerPromotionUsages, latestPlayerWithdrawals } from "../../db/orders";
 import {
   countPlayerSessions,
   deletePlayerSessionsStatement,
@@ -13,9 +13,9 @@ import {
   searchPlayersWithAccount,
   unlockPlayerStatement,
   type PlayerRecord,
-} from "../db/players";
+} from "../../db/players";
 import { listBankAccounts, type BankAccount } from "./bank";
-import { clearThrottle, hashPassword } from "./login";
+import { clearThrottle, hashPassword } from "../login";
 import { staffLimitsView } from "./responsible-gaming";
 
 /**
