@@ -6,7 +6,7 @@ import { fundProvider, playerWithBank, postDeposit, postWithdraw } from "../setu
 import { seedOwnAccountChannel } from "../setup/own-account";
 import { createStaff, staffLogin } from "../setup/staff";
 import { waitingCounts, type WaitingCounts } from "../../workers/services/staff";
-import { decideWithdrawal } from "../../workers/services/withdraw-review";
+import { decideWithdrawal } from "../../workers/services/withdrawals";
 import { decideHold, markOpenDepositPaid, resolveAsRefunded } from "../../workers/services/bank-in";
 import { insertHold } from "../../workers/db/forwarder";
 import { insertUnmatchedPayment } from "../../workers/db/payments";

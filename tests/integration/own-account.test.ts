@@ -7,7 +7,7 @@ import { formatMoney } from "../../app/lib/format";
 import lo from "../../locales/lo/admin.json";
 import { fundProvider, playerWithBank, postDeposit, providerBalance } from "../setup/money";
 import { findAgencyByHost } from "../../workers/services/agency";
-import { confirmWithdraw, reviewWithdraw } from "../../workers/services/withdraw";
+import { confirmWithdraw, reviewWithdraw } from "../../workers/services/withdrawals";
 import {
   applyBankTransaction,
   markOpenDepositPaid,

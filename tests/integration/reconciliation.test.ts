@@ -20,8 +20,7 @@ import {
   uploadStatement,
   type MappingFields,
 } from "../../workers/services/bank-in";
-import { confirmWithdraw } from "../../workers/services/withdraw";
-import { decideWithdrawal, withdrawalPage } from "../../workers/services/withdraw-review";
+import { confirmWithdraw, decideWithdrawal, withdrawalPage } from "../../workers/services/withdrawals";
 
 /**
  * Reconciliation of a bank day (issue 31 items 3, 4; decision 047) against real D1 and real

@@ -30,7 +30,17 @@ function firstModule(dir: string): string {
   return `${dir}/${name.replace(/\.ts$/, "")}`;
 }
 
-const service = firstModule("workers/services");
+/** A domain of workers/services (its folder: imported through its index.ts), whatever the domains are called. */
+function firstDomain(dir: string): string {
+  const name = readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()[0];
+  if (!name) throw new Error(`no domain folder in ${dir}`);
+  return `${dir}/${name}`;
+}
+
+const service = firstDomain("workers/services");
 const dbModule = firstModule("workers/db");
 const walletModule = firstModule("workers/wallet");
 
@@ -52,7 +62,7 @@ const planted: Record<string, string> = {
   "workers/core/__planted_cycle_a__.ts": `import { b } from "./__planted_cycle_b__";\nexport const a = () => b;`,
   "workers/core/__planted_cycle_b__.ts": `import { a } from "./__planted_cycle_a__";\nexport const b = () => a;`,
   // services-import-only-lower-layers: a service imports app/.
-  "workers/services/__planted_service__.ts": `import { formatMoney } from "../../app/lib/format";\nexport const planted = formatMoney;`,
+  [`${service}/__planted_service__.ts`]: `import { formatMoney } from "../../../app/lib/format";\nexport const planted = formatMoney;`,
   // workers-not-to-app: a top-level workers module imports app/.
   "workers/__planted_top__.ts": `import { formatMoney } from "../app/lib/format";\nexport const planted = formatMoney;`,
   // app-reaches-workers-through-services and app-sees-no-db-wallet-port-types: a route runs a
@@ -130,7 +140,7 @@ describe("the import rules catch a planted violation", () => {
   });
 
   it("services-import-only-lower-layers: a service never imports app/", () => {
-    expect(rulesBetween("workers/services/__planted_service__.ts", "app/lib/format.ts")).toEqual(["services-import-only-lower-layers"]);
+    expect(rulesBetween(`${service}/__planted_service__.ts`, "app/lib/format.ts")).toEqual(["services-import-only-lower-layers"]);
   });
 
   it("workers-not-to-app: nothing else in workers/ imports app/", () => {
@@ -148,7 +158,7 @@ describe("the import rules catch a planted violation", () => {
   it("client-not-to-server-modules and client-not-to-services: browser code stays client-safe", () => {
     expect(rulesBetween("app/components/__planted_component__.tsx", "app/lib/toast.server.ts")).toEqual(["client-not-to-server-modules"]);
     // The value import is refused; the type-only import of the same module is not reported.
-    expect(rulesBetween("app/components/__planted_component__.tsx", `${service}.ts`)).toEqual(["client-not-to-services"]);
+    expect(rulesBetween("app/components/__planted_component__.tsx", `${service}/index.ts`)).toEqual(["client-not-to-services"]);
   });
 
   it("lib-not-to-middleware: client lib takes nothing from middleware, not even a type", () => {

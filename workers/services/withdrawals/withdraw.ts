@@ -1,19 +1,19 @@
-import { formatAmount, parseAmount, type Rate } from "../core/money";
-import type { PromotionError } from "../core/promotion";
-import { isProvider, type Provider } from "../core/providers";
-import { awaitsStaffDecision, checkWithdrawAmount, needsManualReview, quoteWithdraw, withdrawDisplayStatus, type WithdrawQuote } from "../core/withdraw";
-import { insertWithdrawRef } from "../db/orders";
-import { payoutGatewayConfigured } from "../ports/gateway";
-import { providerUsername } from "../ports/provider";
-import { providerPortFor } from "../wallet/provider-port";
-import type { WithdrawOrder } from "../wallet/player-wallet";
-import type { Agency } from "./agency";
-import { announceWaitingWithdrawal } from "./alerts";
-import type { CurrentPlayer } from "../core/session";
-import { listBankAccounts, type BankAccount } from "./players";
-import { enabledProviders, fetchCredit } from "./providers";
-import { promotionForWithdraw, rewardHoldForWithdraw, type RewardHoldError, type WithdrawPromotion } from "./promotions";
-import { creditRate, walletOf } from "./wallets";
+import { formatAmount, parseAmount, type Rate } from "../../core/money";
+import type { PromotionError } from "../../core/promotion";
+import { isProvider, type Provider } from "../../core/providers";
+import { awaitsStaffDecision, checkWithdrawAmount, needsManualReview, quoteWithdraw, withdrawDisplayStatus, type WithdrawQuote } from "../../core/withdraw";
+import { insertWithdrawRef } from "../../db/orders";
+import { payoutGatewayConfigured } from "../../ports/gateway";
+import { providerUsername } from "../../ports/provider";
+import { providerPortFor } from "../../wallet/provider-port";
+import type { WithdrawOrder } from "../../wallet/player-wallet";
+import type { Agency } from "../agency";
+import { announceWaitingWithdrawal } from "../alerts";
+import type { CurrentPlayer } from "../../core/session";
+import { listBankAccounts, type BankAccount } from "../players";
+import { enabledProviders, fetchCredit } from "../providers";
+import { promotionForWithdraw, rewardHoldForWithdraw, type RewardHoldError, type WithdrawPromotion } from "../promotions";
+import { creditRate, walletOf } from "../wallets";
 
 /** The player's withdraw steps (review, confirm) and the pages that show them; staff decisions are in withdraw-review.ts. */
 

@@ -1,4 +1,4 @@
-import { auditStatement, type AuditActor } from "../db/audit";
+import { auditStatement, type AuditActor } from "../../db/audit";
 import {
   findAgencyWithdrawPlayer,
   findWithdrawReviewDecision,
@@ -10,12 +10,12 @@ import {
   type RecentDeposit,
   type RecentWithdrawal,
   type WithdrawReviewDecision,
-} from "../db/orders";
-import { findPlayerCard, type PlayerCard } from "../db/players";
-import { debitsOfWithdrawal } from "./bank-in";
-import { walletOf } from "./wallets";
-import { awaitsStaffDecision, withdrawDisplayStatus } from "../core/withdraw";
-import type { WithdrawOrder } from "../wallet/player-wallet";
+} from "../../db/orders";
+import { findPlayerCard, type PlayerCard } from "../../db/players";
+import { debitsOfWithdrawal } from "../bank-in";
+import { walletOf } from "../wallets";
+import { awaitsStaffDecision, withdrawDisplayStatus } from "../../core/withdraw";
+import type { WithdrawOrder } from "../../wallet/player-wallet";
 
 /**
  * The back office's withdraw queue: OPEN withdrawals above the automatic-payout threshold
