@@ -319,7 +319,7 @@ describe("staff alerts", () => {
     )
       .bind(`alerts-player-${now}`, failedAt)
       .run();
-    await createApiToken(env.DB, "demo", "ledger sync", owner);
+    await createApiToken(env.DB, owner, "ledger sync");
     await recordAudit(
       env.DB,
       { ...owner, staffUsername: "cashier-new-phone", ip: "203.0.113.9", userAgent: "Mozilla/5.0 (Linux; Android 14)" },

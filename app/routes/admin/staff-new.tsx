@@ -20,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const me = await requireStaff(request, context, { role: "owner" });
   const submission = parseWithZod(await request.formData(), { schema: CreateStaffSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), link: null }, { status: 400 });
-  const created = await createStaffAccount(getBindings(context).DB, { agencyId: me.agencyId, ...submission.value }, auditContext(request, me));
+  const created = await createStaffAccount(getBindings(context).DB, auditContext(request, me), submission.value);
   if (!created.ok) {
     return data({ result: submission.reply({ fieldErrors: { username: ["admin:staff.errors.usernameExists"] } }), link: null }, { status: 409 });
   }

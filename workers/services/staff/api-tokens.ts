@@ -46,13 +46,14 @@ export async function apiTokensPage(db: D1Database, agencyId: string, asked: { i
 }
 
 /** A new token: the only moment its value exists outside the caller's system. */
-export async function createApiToken(db: D1Database, agencyId: string, name: string, who: AuditActor): Promise<{ token: string; apiToken: ApiToken }> {
+export async function createApiToken(db: D1Database, actor: AuditActor, name: string): Promise<{ token: string; apiToken: ApiToken }> {
+  const { agencyId } = actor;
   const clean = name.trim().slice(0, NAME_MAX);
   const id = crypto.randomUUID();
   const token = newTokenSecret();
   await db.batch([
-    insertApiTokenStatement(db, { id, agencyId, name: clean, tokenHash: await sha256Hex(token), hint: hintOf(token), createdBy: who.staffUsername ?? "?" }),
-    auditStatement(db, who, { action: "api-token.created", target: `api-token:${id}`, after: view({ name: clean, hint: hintOf(token) }) }),
+    insertApiTokenStatement(db, { id, agencyId, name: clean, tokenHash: await sha256Hex(token), hint: hintOf(token), createdBy: actor.staffUsername ?? "?" }),
+    auditStatement(db, actor, { action: "api-token.created", target: `api-token:${id}`, after: view({ name: clean, hint: hintOf(token) }) }),
   ]);
   return { token, apiToken: (await findApiToken(db, agencyId, id))! };
 }
@@ -63,17 +64,17 @@ export async function createApiToken(db: D1Database, agencyId: string, name: str
  */
 export async function rotateApiToken(
   db: D1Database,
-  agencyId: string,
+  actor: AuditActor,
   id: string,
-  who: AuditActor,
 ): Promise<{ ok: true; token: string; apiToken: ApiToken } | { ok: false; code: "NOT_FOUND" | "REVOKED" }> {
+  const { agencyId } = actor;
   const before = await findApiToken(db, agencyId, id);
   if (!before) return { ok: false, code: "NOT_FOUND" };
   if (before.revokedAt) return { ok: false, code: "REVOKED" };
   const token = newTokenSecret();
   const [updated] = await db.batch([
     rotateApiTokenStatement(db, agencyId, id, await sha256Hex(token), hintOf(token)),
-    auditStatement(db, who, {
+    auditStatement(db, actor, {
       action: "api-token.rotated",
       target: `api-token:${id}`,
       before: view(before),
@@ -87,16 +88,16 @@ export async function rotateApiToken(
 /** Revoked for good: the token stays listed (and in the audit log), it no longer works. */
 export async function revokeApiToken(
   db: D1Database,
-  agencyId: string,
+  actor: AuditActor,
   id: string,
-  who: AuditActor,
 ): Promise<{ ok: true; apiToken: ApiToken } | { ok: false; code: "NOT_FOUND" | "REVOKED" }> {
+  const { agencyId } = actor;
   const before = await findApiToken(db, agencyId, id);
   if (!before) return { ok: false, code: "NOT_FOUND" };
   if (before.revokedAt) return { ok: false, code: "REVOKED" };
   const [updated] = await db.batch([
-    revokeApiTokenStatement(db, agencyId, id, who.staffUsername ?? "?"),
-    auditStatement(db, who, { action: "api-token.revoked", target: `api-token:${id}`, before: view(before), after: view({ ...before, revokedAt: "now" }) }),
+    revokeApiTokenStatement(db, agencyId, id, actor.staffUsername ?? "?"),
+    auditStatement(db, actor, { action: "api-token.revoked", target: `api-token:${id}`, before: view(before), after: view({ ...before, revokedAt: "now" }) }),
   ]);
   if ((updated.meta.changes ?? 0) === 0) return { ok: false, code: "REVOKED" };
   return { ok: true, apiToken: (await findApiToken(db, agencyId, id))! };

@@ -56,8 +56,8 @@ export async function listStaff(db: D1Database, agencyId: string, now: Clock = s
  */
 export async function createStaffAccount(
   db: D1Database,
-  input: { agencyId: string; username: string; role: StaffRole },
-  who: AuditActor,
+  actor: AuditActor,
+  input: { username: string; role: StaffRole },
   now: Clock = systemClock,
 ): Promise<{ ok: true; staffId: string; enrolToken: string } | { ok: false; code: "USERNAME_EXISTS" }> {
   const username = input.username.trim().toLowerCase();
@@ -69,14 +69,14 @@ export async function createStaffAccount(
     await db.batch([
       insertStaffStatement(db, {
         id,
-        agencyId: input.agencyId,
+        agencyId: actor.agencyId,
         username,
         passwordHash: unusable,
         role: input.role,
         enrolTokenHash: link.tokenHash,
         enrolExpiresAt: link.expiresAt,
       }),
-      auditStatement(db, who, { action: "staff.create", target: `staff:${id}`, before: null, after: { username, role: input.role, status: "ACTIVE" } }),
+      auditStatement(db, actor, { action: "staff.create", target: `staff:${id}`, before: null, after: { username, role: input.role, status: "ACTIVE" } }),
     ]);
   } catch (error) {
     if (String(error).includes("UNIQUE")) return { ok: false, code: "USERNAME_EXISTS" };
@@ -91,11 +91,11 @@ export async function createStaffAccount(
  */
 export async function resetSecondFactor(
   db: D1Database,
-  agencyId: string,
+  actor: AuditActor,
   staffId: string,
-  who: AuditActor,
   now: Clock = systemClock,
 ): Promise<{ ok: true; enrolToken: string; username: string } | { ok: false }> {
+  const { agencyId } = actor;
   const staff = await findStaff(db, agencyId, staffId);
   if (!staff) return { ok: false };
   const link = await newEnrolLink(now());
@@ -103,7 +103,7 @@ export async function resetSecondFactor(
     resetSecondFactorStatement(db, agencyId, staffId, link.tokenHash, link.expiresAt),
     deleteRecoveryCodesStatement(db, staffId),
     deleteStaffSessionsStatement(db, agencyId, staffId),
-    auditStatement(db, who, {
+    auditStatement(db, actor, {
       action: "staff.reset_second_factor",
       target: `staff:${staffId}`,
       before: { username: staff.username, enrolled: isEnrolled(staff) },
@@ -116,19 +116,19 @@ export async function resetSecondFactor(
 /** Owner: disable (every session ends at once) or enable again. An owner cannot disable themselves. */
 export async function setStaffStatus(
   db: D1Database,
-  agencyId: string,
+  actor: AuditActor,
   staffId: string,
   status: StaffStatus,
-  who: AuditActor,
 ): Promise<{ ok: true; username: string } | { ok: false; code: "NOT_FOUND" | "SELF" | "UNCHANGED" }> {
-  if (who.staffId === staffId && status === "DISABLED") return { ok: false, code: "SELF" };
+  const { agencyId } = actor;
+  if (actor.staffId === staffId && status === "DISABLED") return { ok: false, code: "SELF" };
   const staff = await findStaff(db, agencyId, staffId);
   if (!staff) return { ok: false, code: "NOT_FOUND" };
   if (staff.status === status) return { ok: false, code: "UNCHANGED" };
   await db.batch([
     setStaffStatusStatement(db, agencyId, staffId, status),
     ...(status === "DISABLED" ? [deleteStaffSessionsStatement(db, agencyId, staffId)] : []),
-    auditStatement(db, who, {
+    auditStatement(db, actor, {
       action: status === "DISABLED" ? "staff.disable" : "staff.enable",
       target: `staff:${staffId}`,
       before: { username: staff.username, status: staff.status },
