@@ -1,13 +1,14 @@
 import { spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
- * The import rules (.dependency-cruiser.cjs, decision 015) catch what they claim to: each case
- * plants a file that breaks one rule, `depcruise` runs with the repository's configuration as
- * `npm run lint:arch` does, and the report must name that rule for that import.
+ * The import rules (.dependency-cruiser.cjs, decisions 015 and 070) catch what they claim to:
+ * each case plants a file that breaks one rule, `depcruise` runs with the repository's
+ * configuration as `npm run lint:arch` does, and the report must name that rule for that import.
  *
  * The source tree is never written: app/, workers/, the configuration and the tsconfigs (the
  * `~/*` and `@workers/*` aliases) are copied to a temporary folder, node_modules is linked into
@@ -22,9 +23,9 @@ const COPIED = ["app", "workers", ".dependency-cruiser.cjs", "package.json", ...
 type Violation = { from: string; to: string; rule: { name: string; severity: string }; cycle?: unknown[] };
 
 /** A file of a layer that exists whatever its modules are called after a refactor. */
-function firstModule(dir: string): string {
+function firstModule(dir: string, keep: (file: string) => boolean = () => true): string {
   const name = readdirSync(dir)
-    .filter((file) => file.endsWith(".ts"))
+    .filter((file) => file.endsWith(".ts") && keep(file))
     .sort()[0];
   if (!name) throw new Error(`no module in ${dir}`);
   return `${dir}/${name.replace(/\.ts$/, "")}`;
@@ -41,6 +42,8 @@ function firstDomain(dir: string): string {
 }
 
 const service = firstDomain("workers/services");
+/** A file inside that domain, not its index. */
+const insideService = firstModule(service, (file) => file !== "index.ts");
 const dbModule = firstModule("workers/db");
 const walletModule = firstModule("workers/wallet");
 
@@ -95,6 +98,34 @@ const planted: Record<string, string> = {
     `export const planted: [typeof service, typeof types | null, unknown, unknown] = [service, null, parseAmount, formatMoney];`,
   ].join("\n"),
 };
+
+/**
+ * The domains' order (decision 070): .dependency-cruiser.cjs makes one rule per domain that has
+ * domains above it. Each case plants a file in that domain importing the next one up.
+ */
+type Rule = { name: string; to: { path?: string } };
+const orderRules = (createRequire(import.meta.url)(join(REPO, ".dependency-cruiser.cjs")) as { forbidden: Rule[] }).forbidden
+  .filter((rule) => rule.name.startsWith("domain-order-"))
+  .map((rule) => ({ name: rule.name, domain: rule.name.slice("domain-order-".length), above: rule.to.path!.match(/\(([^|)]+)/)![1]! }));
+const domains = readdirSync("workers/services", { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+/** The one domain with none above it: it may import every other. */
+const topDomain = domains.find((domain) => !orderRules.some((rule) => rule.domain === domain))!;
+for (const rule of orderRules) {
+  planted[`workers/services/${rule.domain}/__planted_upward__.ts`] = `import * as above from "../${rule.above}";\nexport const planted = above;`;
+}
+Object.assign(planted, {
+  // domain-entered-through-its-index: a route, and the top domain (which may import any other),
+  // reach a file inside a domain instead of its index.
+  "app/routes/__planted_inside__.tsx": `import * as inside from "@${insideService}";\nexport const planted = inside;`,
+  [`workers/services/${topDomain}/__planted_inside__.ts`]: `import * as inside from "../../../${insideService}";\nexport const planted = inside;`,
+  // Legal: a file of a domain imports its sibling directly.
+  [`${service}/__planted_sibling__.ts`]: `import * as sibling from "./${insideService.split("/").pop()}";\nexport const planted = sibling;`,
+  // services-in-a-known-domain: a service loose in workers/services, and a "shared" folder.
+  "workers/services/__planted_loose__.ts": `import * as domain from "../../${service}";\nexport const planted = domain;`,
+  "workers/services/shared/__planted_shared__.ts": `import * as domain from "../../../${service}";\nexport const planted = domain;`,
+});
 
 let violations: Violation[] = [];
 /** The temporary copy the files are planted in. */
@@ -175,6 +206,25 @@ describe("the import rules catch a planted violation", () => {
 
   it("no-orphans: a module nothing imports and that imports nothing is reported", () => {
     expect(violations.filter((v) => v.from === "workers/core/__planted_orphan__.ts").map((v) => v.rule.name)).toEqual(["no-orphans"]);
+  });
+
+  it("services-in-a-known-domain: no service outside the folders of DOMAINS, no 'shared' folder", () => {
+    expect(rulesBetween("workers/services/__planted_loose__.ts", `${service}/index.ts`)).toEqual(["services-in-a-known-domain"]);
+    expect(rulesBetween("workers/services/shared/__planted_shared__.ts", `${service}/index.ts`)).toEqual(["services-in-a-known-domain"]);
+  });
+
+  it("domain-entered-through-its-index: app/ and other domains import a domain's index, never a file inside it", () => {
+    expect(rulesBetween("app/routes/__planted_inside__.tsx", `${insideService}.ts`)).toEqual(["domain-entered-through-its-index"]);
+    expect(rulesBetween(`workers/services/${topDomain}/__planted_inside__.ts`, `${insideService}.ts`)).toEqual(["domain-entered-through-its-index"]);
+    // a sibling in the same folder is imported directly
+    expect(violations.filter((v) => v.from === `${service}/__planted_sibling__.ts` && v.rule.name !== "no-orphans")).toEqual([]);
+  });
+
+  it("domain-order-*: each domain but the top one has its rule, and importing the domain above it breaks that rule", () => {
+    expect(orderRules.map((rule) => rule.domain).sort()).toEqual(domains.filter((domain) => domain !== topDomain).sort());
+    for (const rule of orderRules) {
+      expect(rulesBetween(`workers/services/${rule.domain}/__planted_upward__.ts`, `workers/services/${rule.above}/index.ts`)).toEqual([rule.name]);
+    }
   });
 
   it("a legal route (service and core values, a service's types, app/lib) passes every rule", () => {
