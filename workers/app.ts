@@ -64,7 +64,7 @@ export default {
   // batches: what one run could not finish goes on at the next 5-minute tick (decision 051).
   async scheduled(controller, env, ctx) {
     if (controller.cron === ALERTS_CRON) {
-      // staff alerts' timed events, quiet hours' end and lost messages (services/alerts.ts)
+      // staff alerts' timed events, quiet hours' end and lost messages (services/alerts/alerts.ts)
       ctx.waitUntil(sweepAlerts(env, controller.scheduledTime));
       return;
     }

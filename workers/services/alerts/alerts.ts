@@ -235,7 +235,7 @@ export async function buryAlerts(batch: MessageBatch<AlertMessageBody>, env: Env
 }
 
 /**
- * A withdrawal that now waits for staff (services/withdraw.ts): queued for the agency's staff.
+ * A withdrawal that now waits for staff (services/withdrawals/withdraw.ts): queued for the agency's staff.
  * Never fails the withdrawal: an alert that cannot be queued is the cron's to raise again.
  */
 export async function announceWaitingWithdrawal(env: Env, agencyId: string, username: string, order: WithdrawOrder, now = Date.now()): Promise<void> {

@@ -9,7 +9,7 @@ import { acceptRecoveryCode, acceptTotpCode, isEnrolled, unusedRecoveryCodeCount
 /**
  * Staff login in two steps: username + password opens a PASSWORD-stage session, then a
  * TOTP code (or one recovery code) turns it into a FULL session with a new id. Both steps
- * pass the same login gate (workers/services/login-guard.ts) on staff keys.
+ * pass the same login gate (workers/services/login/login-guard.ts) on staff keys.
  */
 
 export type StaffAuthFailure =
