@@ -7,6 +7,7 @@ import { createStaff, staffLogin } from "../setup/staff";
 import { playerWithBank, postDeposit, openOrder } from "../setup/money";
 import {
   clearProviderCredentials,
+  findAgencyByHost,
   loadSettings,
   readProviderCredentials,
   saveChannel,
@@ -16,7 +17,6 @@ import {
   setLimits,
   setProfile,
   setProviderCredentials,
-  findAgencyByHost,
 } from "../../workers/services/agency";
 import type { AuditActor } from "../../workers/db/audit";
 import { createPromotion, getPromotion, listPromotions, setPromotionStatus, updatePromotion, type PromotionInput } from "../../workers/services/promotions";

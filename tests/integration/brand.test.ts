@@ -7,8 +7,8 @@ import { IMAGES, SVG } from "../fixtures/brand/images";
 import { NEUTRAL_BRAND } from "../../workers/core/brand";
 import type { AuditActor } from "../../workers/db/audit";
 import {
-  findAgencyByHost,
   brandSettingsPage,
+  findAgencyByHost,
   removeBrandImage,
   saveBrandSettings,
   uploadBrandImage,

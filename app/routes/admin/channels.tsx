@@ -3,9 +3,9 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import {
-  MAX_QR_IMAGE_BYTES,
   changeOwnAccountChannels,
   loadOwnAccountChannels,
+  MAX_QR_IMAGE_BYTES,
   readOwnAccountQr,
   type OwnAccountQrProblem,
   type OwnAccountQrRead,
