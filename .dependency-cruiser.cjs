@@ -6,7 +6,8 @@
 //   workers/db         every D1 statement, one module per table group; core only
 //   workers/ports      adapters to the outside (game provider, payment gateway, staff alerts); core only
 //   workers/wallet     the PlayerWallet Durable Object; core, db, ports
-//   workers/services   use cases; core, db, ports, wallet (never app/)
+//   workers/services   use cases; core, db, ports, wallet (never app/); one folder per domain,
+//                      entered through its index.ts, the domains in one order (decision 070)
 //   workers/app.ts     the Worker entry: wires the React Router server build and the context
 //   workers/sandbox    stand-ins for the outside bank, provider and Telegram; never used by production
 //   app/               React Router: routes, components, lib; reaches workers through services
@@ -25,6 +26,24 @@ const CLIENT_CODE = "^app/(components/(?!.*\\.server(\\.tsx?$|/))|lib/(?!.*\\.se
 const SERVER_ONLY = "(\\.server\\.tsx?$|/\\.server/|^app/middleware/)";
 /** A package or a runtime built-in (node:*, cloudflare:*) rather than a file of ours. */
 const PACKAGE_OR_BUILTIN = ["npm", "npm-dev", "npm-optional", "npm-peer", "npm-bundled", "npm-no-pkg", "core"];
+
+/**
+ * The domains of workers/services (decision 070), one folder each, lowest first: a domain may
+ * import the domains before it in this list and none after it, so no two import each other.
+ * The order is the one the code has (a break cancels the open deposit: players after deposits;
+ * a summary reads the reports: alerts after reports). A new domain or a new direction changes
+ * this list, with a decision record.
+ */
+const DOMAINS = ["agency", "login", "wallets", "staff", "promotions", "providers", "reports", "alerts", "bank-in", "deposits", "players", "withdrawals"];
+
+/** One rule per domain that has domains above it: it imports none of them. */
+const DOMAIN_ORDER = DOMAINS.slice(0, -1).map((domain, i) => ({
+  name: `domain-order-${domain}`,
+  comment: `workers/services/${domain}/ imports only the domains before it in DOMAINS (${DOMAINS.slice(0, i).join(", ") || "none"}), never ${DOMAINS.slice(i + 1).join(", ")}: the domains point one way, so none imports another that imports it back (decision 070). Type-only imports count: through the indexes they would close a cycle too.`,
+  severity: "error",
+  from: { path: `^workers/services/${domain}/` },
+  to: { path: `^workers/services/(${DOMAINS.slice(i + 1).join("|")})/` },
+}));
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -70,6 +89,25 @@ module.exports = {
       from: { path: "^workers/services/" },
       to: { pathNot: "^workers/(services|wallet|ports|db|core)/", dependencyTypesNot: PACKAGE_OR_BUILTIN },
     },
+
+    // ---- workers/services: one folder per domain, one door each, one direction between them
+    {
+      name: "services-in-a-known-domain",
+      comment:
+        "Every service lives in the folder of its domain, one of DOMAINS (decision 070): no file loose in workers/services, no folder outside the list (a 'shared' or 'common' folder would become everyone's dumping ground and escape the domains' order). A new domain is added to DOMAINS, at its place in the order.",
+      severity: "error",
+      from: { path: "^workers/services/", pathNot: `^workers/services/(${DOMAINS.join("|")})/[^/]+$` },
+      to: {},
+    },
+    {
+      name: "domain-entered-through-its-index",
+      comment:
+        "A domain's index.ts is its only door (decision 070): code outside the folder (app/, workers/app.ts, another domain) imports the folder, never a file inside it, so a domain's files can be split, merged or renamed behind its index. Files of one domain import each other directly. ($1 is the importer's own domain folder, or nothing outside workers/services.)",
+      severity: "error",
+      from: { path: "^(workers/services/[^/]+/|)" },
+      to: { path: "^workers/services/[^/]+/", pathNot: ["^workers/services/[^/]+/index\\.ts$", "^$1[^/]+$"] },
+    },
+    ...DOMAIN_ORDER,
     {
       name: "workers-not-to-app",
       comment:
@@ -193,8 +231,8 @@ module.exports = {
     // (tsPreCompilationDeps stays unset: it asks for the tsc parser; swc reports type-only
     // imports anyway.)
     parser: "swc",
-    // The `~/*` path alias (tsconfig paths) is read by tsconfig-paths-webpack-plugin, which
-    // needs no TypeScript compiler.
+    // The path aliases `~/*` (app/) and `@workers/*` (workers/), tsconfig.json's paths inherited by
+    // this project, are read by tsconfig-paths-webpack-plugin, which needs no TypeScript compiler.
     tsConfig: { fileName: "tsconfig.cloudflare.json" },
     // Modules the Workers runtime provides.
     builtInModules: { add: ["cloudflare:workers", "cloudflare:test"] },

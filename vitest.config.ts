@@ -65,7 +65,7 @@ export default defineConfig(async ({ mode }) => {
       reactRouter(),
     ],
     resolve: { tsconfigPaths: true },
-    // Passwords inside the tests hash at N=2^10, not 2^14 (workers/services/password.ts, decision
+    // Passwords inside the tests hash at N=2^10, not 2^14 (workers/services/login/password.ts, decision
     // 064); the benchmarks (`vitest bench`, mode "benchmark") measure the production cost.
     define: mode === "benchmark" ? {} : { __TEST_SCRYPT_N__: String(2 ** 10) },
     test: {

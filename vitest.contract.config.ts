@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 // of the providers (tests/contract/*-fake.ts: node:http servers on 127.0.0.1). Plain Node:
 // `npm run test:contract`.
 export default defineConfig({
+  // the tsconfig paths (`~/*`, `@workers/*`), as in the other configs
+  resolve: { tsconfigPaths: true },
   test: {
     include: ["tests/contract/**/*.test.ts"],
     environment: "node",

@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config";
 // workerd pool cannot, so they run in plain Node: `npm run test:scripts`
 // (`vitest run --config vitest.node.config.ts`).
 export default defineConfig({
+  // the tsconfig paths (`~/*`, `@workers/*`), as in the other configs
+  resolve: { tsconfigPaths: true },
   test: {
     include: ["tests/scripts/**/*.test.ts"],
     environment: "node",

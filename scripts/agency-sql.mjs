@@ -10,7 +10,7 @@ import * as util from "node:util";
 export const ENROL_TTL_MS = 72 * 60 * 60 * 1000;
 /**
  * staff.password_hash until enrolment: the hash of a random password nobody ever sees (same
- * scrypt format as workers/services/password.ts, like the staff screen's new accounts), so
+ * scrypt format as workers/services/login/password.ts, like the staff screen's new accounts), so
  * logging in is impossible and takes as long as for any account.
  */
 export function unusablePasswordHash() {

@@ -25,7 +25,7 @@ export const E2E_COPIES_PER_SLOT = 3;
 /** The username of one copy of a demo staff member: `boss-phone-js-4`. */
 export const e2eStaffUsername = (username, project, copy) => `${username}-${project}-${copy}`;
 
-/** Same format and parameters as workers/services/password.ts (scrypt N=2^14, r=8, p=5). */
+/** Same format and parameters as workers/services/login/password.ts (scrypt N=2^14, r=8, p=5). */
 export function hashPassword(password) {
   const salt = randomBytes(16);
   const key = scryptSync(password.normalize("NFKC"), salt, 32, { N: 2 ** 14, r: 8, p: 5, maxmem: 64 * 1024 * 1024 });

@@ -12,7 +12,7 @@
 import { chromium } from "playwright-core";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { catalogueCodes, gameDrawing } from "../workers/sandbox/provider/games.ts";
+import { catalogueCodes, gameDrawing } from "../workers/sandbox/provider/games";
 
 /** WebP quality: flat colours and large letters; 0.7 keeps the edges clean at a third of 0.9's bytes. */
 const QUALITY = 0.7;

@@ -1,4 +1,4 @@
-import { deriveUnplacedReports } from "./services/bank-transactions";
+import { deriveUnplacedReports } from "./services/bank-in";
 import { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/lib/context.server";
 import { misconfiguredResponse } from "./config";
@@ -7,12 +7,10 @@ import { finishRequestBody } from "./request-body";
 import { lazyRequestHandler } from "./request-handler";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
 import { buryAlerts, deliverAlerts, sweepAlerts, type AlertMessageBody } from "./services/alerts";
-import { sweepBrandAssets } from "./services/brand";
-import { providerCspForHost } from "./services/provider-setup";
-import { pruneProviderAttempts } from "./services/provider-attempts";
-import { collectProviderStats, continueProviderStats } from "./services/provider-stats";
-import { backfillReadModels } from "./services/report-backfill";
-import { rearmWallets } from "./services/wakeups";
+import { sweepBrandAssets } from "./services/agency";
+import { providerCspForHost, pruneProviderAttempts } from "./services/providers";
+import { backfillReadModels, collectProviderStats, continueProviderStats } from "./services/reports";
+import { rearmWallets } from "./services/wallets";
 
 export { PlayerWallet } from "./wallet/player-wallet";
 
@@ -66,7 +64,7 @@ export default {
   // batches: what one run could not finish goes on at the next 5-minute tick (decision 051).
   async scheduled(controller, env, ctx) {
     if (controller.cron === ALERTS_CRON) {
-      // staff alerts' timed events, quiet hours' end and lost messages (services/alerts.ts)
+      // staff alerts' timed events, quiet hours' end and lost messages (services/alerts/alerts.ts)
       ctx.waitUntil(sweepAlerts(env, controller.scheduledTime));
       return;
     }

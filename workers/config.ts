@@ -75,7 +75,7 @@ export function configProblems(env: ConfigEnv): ConfigProblem[] {
   const push = (p: ConfigProblem | null) => p && problems.push(p);
   push(checkSecret("SESSION_SECRET", env.SESSION_SECRET, { required: true }));
   // Only an agency paid through a payment gateway has a value for it (issue 35): without it the
-  // webhook refuses every delivery and no gateway channel can be saved (services/admin-settings.ts).
+  // webhook refuses every delivery and no gateway channel can be saved (services/agency/admin-settings.ts).
   push(checkSecret("GATEWAY_WEBHOOK_SECRET", env.GATEWAY_WEBHOOK_SECRET, { required: false }));
   const key = env.CREDENTIALS_KEY;
   if (typeof key !== "string" || key.trim() === "") push({ name: "CREDENTIALS_KEY", problem: "missing" });

@@ -1,4 +1,4 @@
-// qrcode's encoder and SVG renderer, required without its Node entry (workers/services/qr-image.ts).
+// qrcode's encoder and SVG renderer, required without its Node entry (workers/services/agency/qr-image.ts).
 declare module "qrcode/lib/core/qrcode" {
   export function create(text: string, options?: { errorCorrectionLevel?: "L" | "M" | "Q" | "H" }): unknown;
 }

@@ -2,10 +2,10 @@ import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, type
 import { useId } from "react";
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
-import { PROVIDERS } from "../../workers/core/providers";
-import { IMAGE_TYPES, SLOT_LIMITS } from "../../workers/core/brand";
+import { PROVIDERS } from "@workers/core/providers";
+import { IMAGE_TYPES, SLOT_LIMITS } from "@workers/core/brand";
 import { ErrorList, Field, SelectField, useSchemaForm } from "./forms";
-import { HTML_LANG, LANGUAGES } from "../../workers/core/languages";
+import { HTML_LANG, LANGUAGES } from "@workers/core/languages";
 import { PromotionSchema } from "~/lib/schemas/admin-promotion";
 
 type Values = Partial<Record<string, string | string[] | undefined>>;

@@ -1,12 +1,12 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { Form, Link, useLocation, useRouteLoaderData } from "react-router";
-import { HTML_LANG, LANGUAGES, type Language } from "../../workers/core/languages";
+import { HTML_LANG, LANGUAGES, type Language } from "@workers/core/languages";
 import { Toaster } from "./feedback";
 import { LANGUAGE_NAMES } from "./menus";
 import { useTranslation } from "react-i18next";
 
 type QueueKey = "withdrawals" | "openDeposits" | "payments" | "heldCredits";
-/** How many items wait on each queue (workers/services/admin-queues.ts, read by the layout's loader). */
+/** How many items wait on each queue (workers/services/staff/admin-queues.ts, read by the layout's loader). */
 type WaitingCounts = Record<QueueKey, number>;
 type Section = { key: string; to: string; ownerOnly: boolean; label?: string; queue?: QueueKey };
 

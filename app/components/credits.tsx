@@ -2,7 +2,7 @@ import { Suspense } from "react";
 import { Await } from "react-router";
 import { useTranslation } from "react-i18next";
 import { formatMoney } from "~/lib/format";
-import type { Credit } from "../../workers/services/credits";
+import type { Credit } from "@workers/services/providers";
 import { CREDITS, hookProps } from "~/lib/lite/hooks";
 
 /**

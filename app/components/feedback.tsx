@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { BrandImage } from "../../workers/core/brand";
+import type { BrandImage } from "@workers/core/brand";
 import { Icon } from "./icons";
 import { Logo } from "./logo";
 import { PENDING, SCROLL_TOP, TOAST, TOAST_DURATION, hookProps } from "~/lib/lite/hooks";

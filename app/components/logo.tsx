@@ -1,5 +1,5 @@
-import type { BrandImage } from "../../workers/core/brand";
-import { fitImage } from "../../workers/core/brand-style";
+import type { BrandImage } from "@workers/core/brand";
+import { fitImage } from "@workers/core/brand-style";
 
 /** The box a logo is drawn into: the navbar's height, and a width that leaves room for the actions on a phone. */
 const LOGO_BOX = { width: 160, height: 40 } as const;

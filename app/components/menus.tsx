@@ -1,7 +1,7 @@
 import { useEffect, useRef, type ReactNode } from "react";
 import { useLocation } from "react-router";
 import { useTranslation } from "react-i18next";
-import { HTML_LANG, LANGUAGES, type Language } from "../../workers/core/languages";
+import { HTML_LANG, LANGUAGES, type Language } from "@workers/core/languages";
 import { Icon } from "./icons";
 import { DISCLOSURE, hookProps } from "~/lib/lite/hooks";
 

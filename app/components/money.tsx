@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { displayStatus } from "../../workers/core/orders";
-import type { OrderStatus } from "../../workers/core/orders";
+import { displayStatus } from "@workers/core/orders";
+import type { OrderStatus } from "@workers/core/orders";
 import { statusColour } from "~/lib/format";
 import { DataTable } from "./data-table";
 

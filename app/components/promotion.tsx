@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import type { CurrentPromotionView, PromotionRules, UsageStatus } from "../../workers/core/promotion";
+import type { CurrentPromotionView, PromotionRules, UsageStatus } from "@workers/core/promotion";
 import { formatDateTime, formatMoney } from "~/lib/format";
 
 const USAGE_COLOUR: Record<UsageStatus, "grey" | "yellow" | "green" | "red"> = { CLAIMED: "grey", USED: "yellow", SUCCESS: "green", CANCELED: "red" };

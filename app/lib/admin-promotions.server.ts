@@ -1,5 +1,5 @@
-import { uploadPromotionBanner } from "../../workers/services/brand";
-import type { PromotionResult } from "../../workers/services/admin-promotions";
+import { uploadPromotionBanner } from "@workers/services/agency";
+import type { PromotionResult } from "@workers/services/promotions";
 
 /** A service refusal as the form's errors (field errors where there is a field). */
 export function promotionErrors(outcome: Extract<PromotionResult, { ok: false }>) {

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { getInstance } from "~/middleware/i18next.server";
 import { errorMessageKey, type ErrorCode } from "./errors";
 import type { RouterContextProvider } from "react-router";
-import type { CurrentPlayer } from "../../workers/services/auth";
+import type { CurrentPlayer } from "@workers/core/session";
 import { getPlayer } from "./context.server";
 import { askedPaging, MAX_PAGE, type Paging } from "./paging";
 

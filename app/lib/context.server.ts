@@ -1,6 +1,6 @@
 import { createContext, type RouterContextProvider } from "react-router";
-import type { Agency } from "../../workers/services/agency";
-import type { CurrentPlayer } from "../../workers/services/auth";
+import type { Agency } from "@workers/services/agency";
+import type { CurrentPlayer } from "@workers/core/session";
 
 /**
  * What the Worker entry hands to every loader, action and middleware. Created here, under

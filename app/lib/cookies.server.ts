@@ -1,6 +1,6 @@
 import { createCookie, type Cookie, type CookieOptions } from "react-router";
-import { SESSION_ABSOLUTE_MS, STAFF_ABSOLUTE_MS } from "../../workers/core/session";
-import { DEVICE_COOKIE_MAX_AGE_S } from "../../workers/services/login-guard";
+import { SESSION_ABSOLUTE_MS, STAFF_ABSOLUTE_MS } from "@workers/core/session";
+import { DEVICE_COOKIE_MAX_AGE_S } from "@workers/services/login";
 import { isSecureRequest } from "./secrets.server";
 
 /**

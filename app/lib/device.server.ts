@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
-import type { DeviceEntry, LoginDevice } from "../../workers/core/throttle";
-import { readDeviceCookie, writeDeviceCookie } from "../../workers/services/login-guard";
+import type { DeviceEntry, LoginDevice } from "@workers/core/throttle";
+import { readDeviceCookie, writeDeviceCookie } from "@workers/services/login";
 import { getBindings } from "./context.server";
 import { readCookie, writeCookie } from "./cookies.server";
 import { cookieSecrets } from "./secrets.server";

@@ -1,2 +1,2 @@
 /** The product's display formats live in workers/core/format.ts: staff alerts write them too. */
-export * from "../../workers/core/format";
+export * from "@workers/core/format";

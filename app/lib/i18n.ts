@@ -1,4 +1,4 @@
-import { DEFAULT_LANGUAGE, LANGUAGES } from "../../workers/core/languages";
+import { DEFAULT_LANGUAGE, LANGUAGES } from "@workers/core/languages";
 
 /**
  * Translation namespaces; each is a file locales/{lng}/{ns}.json. `common` is inlined on

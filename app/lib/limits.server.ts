@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
-import { formatAmount } from "../../workers/core/money";
-import type { Refusal } from "../../workers/core/responsible-gaming";
+import { formatAmount } from "@workers/core/money";
+import type { Refusal } from "@workers/core/responsible-gaming";
 import { errorMessageKey } from "./errors";
 import { formatDateTime, formatMoney } from "./format";
 import { translate } from "./i18n.server";

@@ -1,6 +1,6 @@
-import { brandCss } from "../../workers/core/brand-style";
-import { HTML_LANG, type Language } from "../../workers/core/languages";
-import type { BrandColors } from "../../workers/core/brand";
+import { brandCss } from "@workers/core/brand-style";
+import { HTML_LANG, type Language } from "@workers/core/languages";
+import type { BrandColors } from "@workers/core/brand";
 
 export type OfflinePageInput = {
   lang: Language;

@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
-import type { PromotionError } from "../../workers/core/promotion";
-import { cancelPromotion, currentPromotionView as currentPromotionViewOf } from "../../workers/services/promotion";
-import type { Agency } from "../../workers/services/agency";
-import type { CurrentPlayer } from "../../workers/services/auth";
+import type { PromotionError } from "@workers/core/promotion";
+import { cancelPromotion, currentPromotionView as currentPromotionViewOf } from "@workers/services/promotions";
+import type { Agency } from "@workers/services/agency";
+import type { CurrentPlayer } from "@workers/core/session";
 import { translate } from "./i18n.server";
 import { errorMessageKey, isErrorCode } from "./errors";
 import { formatMoney } from "./format";

@@ -1,8 +1,8 @@
 import type { TFunction } from "i18next";
-import { formatAmount } from "../../workers/core/money";
-import { localize } from "../../workers/core/promotion";
-import type { CsvCell } from "../../workers/core/csv";
-import type { MoneyReport, PlayersReport, PromotionsReport, ProvidersReport, ReportExport, ReportTable } from "../../workers/services/report-pages";
+import { formatAmount } from "@workers/core/money";
+import { localize } from "@workers/core/promotion";
+import type { CsvCell } from "@workers/core/csv";
+import type { MoneyReport, PlayersReport, PromotionsReport, ProvidersReport, ReportExport, ReportTable } from "@workers/services/reports";
 import { formatMoney, formatNumber, roundDecimalString } from "./format";
 
 /**

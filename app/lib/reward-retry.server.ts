@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { RouterContextProvider } from "react-router";
-import type { RewardKind } from "../../workers/core/reward";
-import { retryRewardClaim, type RewardRetryOutcome } from "../../workers/services/rewards";
+import type { RewardKind } from "@workers/core/reward";
+import { retryRewardClaim, type RewardRetryOutcome } from "@workers/services/promotions";
 import { getBindings } from "./context.server";
 import { translate } from "./i18n.server";
 import { RewardRetrySchema } from "./schemas/reward-retry";

@@ -1,5 +1,5 @@
 import { data, type MiddlewareFunction } from "react-router";
-import { findAgencyByHost } from "../../workers/services/agency";
+import { findAgencyByHost } from "@workers/services/agency";
 import { agencyContext, getBindings } from "../lib/context.server";
 
 /** Resolves the agency of the Host header once per request (null when unknown or disabled). */

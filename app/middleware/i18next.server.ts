@@ -11,7 +11,7 @@ import loAdmin from "../../locales/lo/admin.json";
 import cnAdmin from "../../locales/cn/admin.json";
 import vnAdmin from "../../locales/vn/admin.json";
 import { i18nOptions, type Namespace } from "../lib/i18n";
-import { chooseLanguage, DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, type Language } from "../../workers/core/languages";
+import { chooseLanguage, DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LANGUAGES, type Language } from "@workers/core/languages";
 import { agencyContext } from "../lib/context.server";
 import { LANGUAGE_COOKIE_OPTIONS } from "../lib/cookies.server";
 

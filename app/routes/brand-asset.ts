@@ -1,4 +1,4 @@
-import { readBrandAsset } from "../../workers/services/brand";
+import { readBrandAsset } from "@workers/services/agency";
 import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/brand-asset";
 

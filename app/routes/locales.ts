@@ -1,5 +1,5 @@
 import { resources } from "~/middleware/i18next.server";
-import { isLanguage } from "../../workers/core/languages";
+import { isLanguage } from "@workers/core/languages";
 import { isNamespace, KEYS_FILE, pickGroups } from "~/lib/i18n";
 import type { Route } from "./+types/locales";
 

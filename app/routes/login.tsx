@@ -2,7 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { login } from "../../workers/services/auth";
+import { login } from "@workers/services/players";
 import { ErrorList, Field, PasswordToggle, usePasswordVisibility, useSchemaForm } from "~/components/forms";
 import { translate, waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings, getPlayer } from "~/lib/context.server";

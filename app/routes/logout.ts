@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { logout } from "../../workers/services/auth";
+import { logout } from "@workers/services/players";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { clearSessionCookie, readSessionId } from "~/lib/session.server";

@@ -1,5 +1,5 @@
-import { pageBrand } from "../../workers/core/brand-style";
-import { isLanguage, type Language } from "../../workers/core/languages";
+import { pageBrand } from "@workers/core/brand-style";
+import { isLanguage, type Language } from "@workers/core/languages";
 import { getAgency, getNonce } from "~/lib/context.server";
 import { offlinePageHtml } from "~/lib/offline-page.server";
 import { getInstance, getLocale } from "~/middleware/i18next.server";

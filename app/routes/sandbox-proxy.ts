@@ -1,4 +1,4 @@
-import { forwardToSandbox } from "../../workers/services/sandbox-pages";
+import { forwardToSandbox } from "@workers/services/agency";
 import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/sandbox-proxy";
 

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import { serializeLanguageCookie } from "~/middleware/i18next.server";
-import { isLanguage } from "../../workers/core/languages";
+import { isLanguage } from "@workers/core/languages";
 import { safeRedirectPath } from "~/lib/menu";
 import { isSecureRequest } from "~/lib/secrets.server";
 import type { Route } from "./+types/set-language";

@@ -1,4 +1,4 @@
-import { webManifest } from "../../workers/services/brand";
+import { webManifest } from "@workers/services/agency";
 import { getAgency } from "~/lib/context.server";
 import type { Route } from "./+types/web-manifest";
 

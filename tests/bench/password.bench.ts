@@ -1,5 +1,5 @@
 import { bench, describe } from "vitest";
-import { hashPassword, verifyPassword } from "../../workers/services/password";
+import { hashPassword, verifyPassword } from "../../workers/services/login";
 
 // Runs inside workerd (the Cloudflare pool), so the figures are the Workers runtime's own.
 // Prints the median of 20 timed runs of each (the figure the accounts issue asks for).

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { bench, describe } from "vitest";
-import { login, registerPlayer } from "../../workers/services/auth";
+import { login, registerPlayer } from "../../workers/services/players";
 import { seedDemo } from "../setup/seed";
 import { addAgency } from "../setup/players";
 

@@ -61,7 +61,7 @@ const sql = (value: string | null) => (value === null ? "NULL" : `'${value.repla
 /**
  * A FULL staff session opened directly, for the flows that are not about logging in: what
  * /admin/login/totp leaves behind after the right password and code
- * (workers/services/staff-sessions.ts newStaffSession): a random id (32 bytes, base64url) in
+ * (workers/services/staff/staff-sessions.ts newStaffSession): a random id (32 bytes, base64url) in
  * the `staff` cookie of the test's host (plain HTTP: not `__Host-staff`), its SHA-256 in
  * staff_sessions with the staff member's agency, stage FULL and the service's times, and the
  * account's last_login_at. The row goes in through the e2e server's own D1 (./d1.ts). The

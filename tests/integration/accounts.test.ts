@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { changePassword, login, registerPlayer, resolveSession } from "../../workers/services/auth";
+import { changePassword, login, registerPlayer, resolveSession } from "../../workers/services/players";
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from "../../workers/core/session";
 import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { addAgency, cookieValueOf, loginViaForm, PASSWORD, postForm, postJson, registerViaForm, sessionFrom, uniqueName } from "../setup/players";

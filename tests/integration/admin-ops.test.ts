@@ -4,11 +4,18 @@ import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { addAgency, loginViaForm, PASSWORD, postForm, sessionFrom } from "../setup/players";
 import { openOrder, payQr, playerWithBank, postDeposit, providerBalance, pumpDeliveries, qrPayloadOf, sandboxProvider, signedWebhook } from "../setup/money";
 import type { AuditActor } from "../../workers/db/audit";
-import { getDepositDetail, listDeposits, retryDeposit } from "../../workers/services/admin-deposits";
-import { getUnmatched, listUnmatched, previewManualCredit, resolveAsRefunded, resolveWithCredit } from "../../workers/services/admin-payments";
-import { endPlayerSessions, getPlayerDetail, lockPlayer, resetPlayerPassword, searchPlayers, unlockPlayer } from "../../workers/services/admin-players";
-import { sharedFingerprints } from "../../workers/services/admin-fingerprints";
-import { recordFingerprint } from "../../workers/services/fingerprint";
+import { getDepositDetail, listDeposits, retryDeposit } from "../../workers/services/deposits";
+import { getUnmatched, listUnmatched, previewManualCredit, resolveAsRefunded, resolveWithCredit } from "../../workers/services/bank-in";
+import {
+  endPlayerSessions,
+  getPlayerDetail,
+  lockPlayer,
+  recordFingerprint,
+  resetPlayerPassword,
+  searchPlayers,
+  sharedFingerprints,
+  unlockPlayer,
+} from "../../workers/services/players";
 import { findAgencyByHost, type Agency } from "../../workers/services/agency";
 
 beforeAll(async () => {

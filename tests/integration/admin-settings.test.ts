@@ -7,6 +7,7 @@ import { createStaff, staffLogin } from "../setup/staff";
 import { playerWithBank, postDeposit, openOrder } from "../setup/money";
 import {
   clearProviderCredentials,
+  findAgencyByHost,
   loadSettings,
   readProviderCredentials,
   saveChannel,
@@ -16,20 +17,12 @@ import {
   setLimits,
   setProfile,
   setProviderCredentials,
-} from "../../workers/services/admin-settings";
+} from "../../workers/services/agency";
 import type { AuditActor } from "../../workers/db/audit";
-import {
-  createPromotion,
-  getPromotion,
-  listPromotions,
-  setPromotionStatus,
-  updatePromotion,
-  type PromotionInput,
-} from "../../workers/services/admin-promotions";
+import { createPromotion, getPromotion, listPromotions, setPromotionStatus, updatePromotion, type PromotionInput } from "../../workers/services/promotions";
 import { ChannelSchema, LimitsSchema, RateSchema } from "../../app/lib/schemas/admin-settings";
 import { PromotionSchema } from "../../app/lib/schemas/admin-promotion";
-import { findAgencyByHost } from "../../workers/services/agency";
-import { creditRate } from "../../workers/services/wallet";
+import { creditRate } from "../../workers/services/wallets";
 
 const KEY = (env as unknown as { CREDENTIALS_KEY: string }).CREDENTIALS_KEY;
 const owner: AuditActor = { agencyId: "demo", staffId: "s-owner", staffUsername: "boss", ip: "10.77.0.1", userAgent: "vitest" };
@@ -368,7 +361,7 @@ describe("promotions", () => {
   });
 
   it("banners: one URL for every language, or one per language the player pages read", async () => {
-    const { getPromotion: playerPromotion } = await import("../../workers/services/promotion");
+    const { getPlayerPromotion: playerPromotion } = await import("../../workers/services/promotions");
     const { localize } = await import("../../workers/core/promotion");
     const single = await createPromotion(env.DB, owner, valid({ imageUrlLo: "/promotions/daily-10.svg" }));
     const perLanguage = await createPromotion(env.DB, owner, valid({ imageUrlLo: "/lo.svg", imageUrlVn: "https://cdn.example/vn.png" }));

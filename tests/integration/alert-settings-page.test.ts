@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factory";
-import { alertSettingsScreen } from "../../workers/services/alert-settings";
+import { alertSettingsScreen } from "../../workers/services/alerts";
 import { postForm } from "../setup/players";
 import { afterRedirect, fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { newSandboxChat } from "../setup/sandbox-telegram";

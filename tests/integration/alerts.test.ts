@@ -3,15 +3,26 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AlertEvent } from "../../workers/core/alerts";
 import { SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factory";
-import { alertSettingsScreen, clearAlertToken, saveAlertSettings, sendTestAlert, type AlertSettingsInput } from "../../workers/services/alert-settings";
-import { alertOrigin, buryAlerts, deliverAlerts, raiseAlert, sweepAlerts, type AlertMessageBody } from "../../workers/services/alerts";
-import { createForwarder } from "../../workers/services/forwarder";
-import { loadDashboard } from "../../workers/services/dashboard";
+import {
+  alertOrigin,
+  alertSettingsScreen,
+  buryAlerts,
+  clearAlertToken,
+  deliverAlerts,
+  raiseAlert,
+  saveAlertSettings,
+  sendTestAlert,
+  sweepAlerts,
+  type AlertMessageBody,
+  type AlertSettingsInput,
+} from "../../workers/services/alerts";
+import { createForwarder } from "../../workers/services/bank-in";
+import { loadDashboard } from "../../workers/services/reports";
 import { insertAlertEvent } from "../../workers/db/alerts";
 import { recordAudit } from "../../workers/db/audit";
 import { insertUnmatchedPayment } from "../../workers/db/payments";
 import { newSandboxChat, sandboxTelegram } from "../setup/sandbox-telegram";
-import { createApiToken } from "../../workers/services/api-tokens";
+import { createApiToken } from "../../workers/services/staff";
 import { fundProvider, playerWithBank, postWithdraw } from "../setup/money";
 import { seedOwnAccountChannel } from "../setup/own-account";
 import { seedDemo } from "../setup/seed";
@@ -308,7 +319,7 @@ describe("staff alerts", () => {
     )
       .bind(`alerts-player-${now}`, failedAt)
       .run();
-    await createApiToken(env.DB, "demo", "ledger sync", owner);
+    await createApiToken(env.DB, owner, "ledger sync");
     await recordAudit(
       env.DB,
       { ...owner, staffUsername: "cashier-new-phone", ip: "203.0.113.9", userAgent: "Mozilla/5.0 (Linux; Android 14)" },

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { fundProvider, playerWithBank, postWithdraw } from "../setup/money";
 import { PASSWORD, postForm } from "../setup/players";
-import { decideWithdrawal } from "../../workers/services/withdraw-review";
+import { decideWithdrawal } from "../../workers/services/withdrawals";
 
 beforeAll(seedDemo);
 

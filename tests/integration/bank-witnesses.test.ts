@@ -4,14 +4,18 @@ import { fetchApp, seedDemo } from "../setup/seed";
 import { playerWithBank, postDeposit, providerBalance } from "../setup/money";
 import { ageOrder, seedOwnAccountChannel } from "../setup/own-account";
 import { smsForwarderSign } from "../../workers/core/sms-forwarder";
-import { createForwarder } from "../../workers/services/forwarder";
-import { applyBankTransaction } from "../../workers/services/bank-transactions";
-import { splitWitness, twinsOfPayment } from "../../workers/services/bank-witnesses";
-import { getDepositDetail } from "../../workers/services/admin-deposits";
+import {
+  applyBankTransaction,
+  createForwarder,
+  getUnmatched,
+  markOpenDepositPaid,
+  resolveWithCredit,
+  splitWitness,
+  twinsOfPayment,
+} from "../../workers/services/bank-in";
+import { getDepositDetail } from "../../workers/services/deposits";
 import { createStaff, staffLogin } from "../setup/staff";
 import { postForm } from "../setup/players";
-import { markOpenDepositPaid } from "../../workers/services/open-deposits";
-import { getUnmatched, resolveWithCredit } from "../../workers/services/admin-payments";
 import { findAgencyByHost } from "../../workers/services/agency";
 import type { AuditActor } from "../../workers/db/audit";
 

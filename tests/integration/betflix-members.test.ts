@@ -4,8 +4,7 @@ import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { createStaff, staffLogin } from "../setup/staff";
 import { openOrder, payQr, playerWithBank, postDeposit, pumpDeliveries, qrPayloadOf } from "../setup/money";
 import type { AuditActor } from "../../workers/db/audit";
-import { providerSetupScreen, saveProviderSetup, type ProviderSetupInput } from "../../workers/services/provider-setup";
-import { fetchCredit } from "../../workers/services/credits";
+import { fetchCredit, providerSetupScreen, saveProviderSetup, type ProviderSetupInput } from "../../workers/services/providers";
 import { forgetProviderSetup, providerPortFor } from "../../workers/wallet/provider-port";
 
 /**

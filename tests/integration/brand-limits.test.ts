@@ -5,7 +5,7 @@ import worker from "../../workers/app";
 import { seedDemo } from "../setup/seed";
 import { IMAGES } from "../fixtures/brand/images";
 import type { AuditActor } from "../../workers/db/audit";
-import { saveBrandSettings, uploadBrandImage, uploadPromotionBanner, type BrandSettingsInput } from "../../workers/services/brand";
+import { saveBrandSettings, uploadBrandImage, uploadPromotionBanner, type BrandSettingsInput } from "../../workers/services/agency";
 
 /**
  * Issue 35 item 10 (decision 053): brand uploads are limited per agency and hour, an image no

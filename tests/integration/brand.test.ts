@@ -6,15 +6,15 @@ import { createStaff, staffLogin } from "../setup/staff";
 import { IMAGES, SVG } from "../fixtures/brand/images";
 import { NEUTRAL_BRAND } from "../../workers/core/brand";
 import type { AuditActor } from "../../workers/db/audit";
-import { findAgencyByHost } from "../../workers/services/agency";
 import {
   brandSettingsPage,
+  findAgencyByHost,
   removeBrandImage,
   saveBrandSettings,
   uploadBrandImage,
   uploadPromotionBanner,
   type BrandSettingsInput,
-} from "../../workers/services/brand";
+} from "../../workers/services/agency";
 
 /**
  * The brand of an agency (issue 15, decision 018) against real D1 and R2 inside workerd:

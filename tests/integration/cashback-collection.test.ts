@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { addAgency } from "../setup/players";
 import { vientianeDate } from "../../workers/core/report-range";
-import { collectProviderStats } from "../../workers/services/provider-stats";
+import { collectProviderStats } from "../../workers/services/reports";
 import { sumPlayerProviderDays } from "../../workers/db/player-provider-stats";
 
 /**

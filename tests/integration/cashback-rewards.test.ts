@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedDemo } from "../setup/seed";
 import { playerWithBank, providerBalance, sandboxProvider } from "../setup/money";
-import { claimWalletReward, rewardHoldForWithdraw } from "../../workers/services/rewards";
+import { claimWalletReward, rewardHoldForWithdraw } from "../../workers/services/promotions";
 
 /** The wallet's reward path (decision 029), shared by cashback and the referral share. */
 

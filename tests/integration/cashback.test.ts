@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { seedDemo } from "../setup/seed";
 import { playerWithBank, providerBalance } from "../setup/money";
 import { findAgencyByHost } from "../../workers/services/agency";
-import { cashbackAdminPage, cashbackPage, claimCashback, saveCashbackSettings } from "../../workers/services/cashback";
+import { cashbackAdminPage, cashbackPage, claimCashback, saveCashbackSettings } from "../../workers/services/promotions";
 import { lastCompleteWeek, daysOfWeek } from "../../workers/core/reward-period";
 import { upsertPlayerProviderDayStatement } from "../../workers/db/player-provider-stats";
 
@@ -87,7 +87,7 @@ describe("cashback service", () => {
     await seedWeek(p.playerId, "betflix", 1_000);
     const promo = await env.DB.prepare(`SELECT id FROM promotions WHERE agency_id = 'demo' AND status = 'ACTIVE' LIMIT 1`).first<{ id: string }>();
     expect(promo).toBeTruthy();
-    const { claimPromotion } = await import("../../workers/services/promotion");
+    const { claimPromotion } = await import("../../workers/services/promotions");
     const usage = await claimPromotion(env, a, player, { promotionId: promo!.id, provider: "betflix" });
     expect(usage.ok).toBe(true);
     expect(await claimCashback(env, a, player, { provider: "betflix" })).toEqual({ ok: false, error: "CASHBACK_PROMOTION_ACTIVE" });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cookieSecrets } from "../../app/lib/secrets.server";
-import { readDeviceCookie } from "../../workers/services/login-guard";
+import { readDeviceCookie } from "../../workers/services/login";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { loginViaForm, ORIGIN, PASSWORD, registerViaForm, sessionFrom, uniqueName } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { fundProvider, playerWithBank, sandboxProvider } from "../setup/money";
-import { lobby, LOBBY_FRESH_MS } from "../../workers/services/game";
+import { lobby, LOBBY_FRESH_MS } from "../../workers/services/providers";
 import { env } from "cloudflare:workers";
 import { postForm } from "../setup/players";
 

@@ -4,7 +4,7 @@ import { fetchApp, seedDemo } from "../setup/seed";
 import { sandboxProvider } from "../setup/money";
 import { addAgency } from "../setup/players";
 import { findAgencyByHost } from "../../workers/services/agency";
-import { FEATURED_GAMES, FEATURED_WAIT_MS, landingPage } from "../../workers/services/landing";
+import { FEATURED_GAMES, FEATURED_WAIT_MS, landingPage } from "../../workers/services/providers";
 import { NEUTRAL_BRAND, type Brand } from "../../workers/core/brand";
 
 beforeAll(seedDemo);

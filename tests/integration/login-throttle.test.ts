@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedDemo } from "../setup/seed";
 import { addAgency, loginViaForm, PASSWORD, postForm, postJson, registerViaForm, uniqueName } from "../setup/players";
-import { login, registerPlayer } from "../../workers/services/auth";
+import { login, registerPlayer } from "../../workers/services/players";
 import { createStaff, currentTotpStep, totpAt } from "../setup/staff";
 
 /**

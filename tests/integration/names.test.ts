@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { addBankAccount } from "../../workers/services/bank";
-import { registerPlayer } from "../../workers/services/auth";
+import { addBankAccount, registerPlayer } from "../../workers/services/players";
 import { seedDemo, shownOf } from "../setup/seed";
 import { loginViaForm, PASSWORD, postForm, postJson, registerViaForm, sessionFrom, uniqueName } from "../setup/players";
 

@@ -6,10 +6,15 @@ import { ageOrder, seedOwnAccountChannel } from "../setup/own-account";
 import type { AuditActor } from "../../workers/db/audit";
 import { vientianeDate } from "../../workers/core/report-range";
 import { findAgencyByHost, type Agency } from "../../workers/services/agency";
-import { applyBankTransaction, type BankTransactionInput } from "../../workers/services/bank-transactions";
-import { markOpenDepositPaid } from "../../workers/services/open-deposits";
-import { getUnmatched, resolveWithCredit } from "../../workers/services/admin-payments";
-import { reconciliationPage, saveReconciliationNote } from "../../workers/services/reconciliation";
+import {
+  applyBankTransaction,
+  getUnmatched,
+  markOpenDepositPaid,
+  reconciliationPage,
+  resolveWithCredit,
+  saveReconciliationNote,
+  type BankTransactionInput,
+} from "../../workers/services/bank-in";
 
 /**
  * One payment, one credit, from the outside (decision 069): the reproductions an independent

@@ -7,10 +7,16 @@ import { formatMoney } from "../../app/lib/format";
 import lo from "../../locales/lo/admin.json";
 import { fundProvider, playerWithBank, postDeposit, providerBalance } from "../setup/money";
 import { findAgencyByHost } from "../../workers/services/agency";
-import { confirmWithdraw, reviewWithdraw } from "../../workers/services/withdraw";
-import { markOpenDepositPaid, openDepositsQueue } from "../../workers/services/open-deposits";
+import { confirmWithdraw, reviewWithdraw } from "../../workers/services/withdrawals";
+import {
+  applyBankTransaction,
+  markOpenDepositPaid,
+  matchBankTransaction,
+  openDepositsQueue,
+  recordUnreadableBankMessage,
+  type BankTransactionInput,
+} from "../../workers/services/bank-in";
 import { ageOrder, seedOwnAccountChannel } from "../setup/own-account";
-import { applyBankTransaction, matchBankTransaction, recordUnreadableBankMessage, type BankTransactionInput } from "../../workers/services/bank-transactions";
 import { parseLaoQr } from "../../workers/core/emvco";
 
 /**

@@ -176,9 +176,9 @@ describe("every caller at once", () => {
 
 describe("operator API tokens", () => {
   it("rotate: the old value stops at once, the new one works; revoke: refused; every use and change audited", async () => {
-    const { createApiToken, rotateApiToken, revokeApiToken } = await import("../../workers/services/api-tokens");
+    const { createApiToken, rotateApiToken, revokeApiToken } = await import("../../workers/services/staff");
     const who = { agencyId: "demo", staffId: null, staffUsername: "boss", ip: "local", userAgent: null };
-    const { token: first, apiToken } = await createApiToken(env.DB, "demo", "ledger-sync", who);
+    const { token: first, apiToken } = await createApiToken(env.DB, who, "ledger-sync");
     const stored = await env.DB.prepare(`SELECT token_hash, hint FROM api_tokens WHERE id = ?1`)
       .bind(apiToken.id)
       .first<{ token_hash: string; hint: string }>();
@@ -193,14 +193,14 @@ describe("operator API tokens", () => {
         headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
         body: "{}",
       });
-    const rotated = await rotateApiToken(env.DB, "demo", apiToken.id, who);
+    const rotated = await rotateApiToken(env.DB, who, apiToken.id);
     if (!rotated.ok) throw new Error("rotate failed");
     expect((await call(first)).status).toBe(401);
     expect((await call(rotated.token)).status).toBe(200);
     expect((await call(rotated.token)).status).toBe(200); // a repeat: duplicate, still one decision
-    expect(await revokeApiToken(env.DB, "demo", apiToken.id, who)).toMatchObject({ ok: true });
+    expect(await revokeApiToken(env.DB, who, apiToken.id)).toMatchObject({ ok: true });
     expect((await call(rotated.token)).status).toBe(401);
-    expect(await rotateApiToken(env.DB, "demo", apiToken.id, who)).toMatchObject({ ok: false, code: "REVOKED" });
+    expect(await rotateApiToken(env.DB, who, apiToken.id)).toMatchObject({ ok: false, code: "REVOKED" });
 
     const audit = (
       await env.DB.prepare(`SELECT action, staff_username, after_json FROM audit_log WHERE target IN (?1, ?2) ORDER BY id`)

@@ -16,7 +16,7 @@ import {
   sandboxProvider,
 } from "../setup/money";
 import { runInDurableObject } from "cloudflare:test";
-import { walletOf } from "../../workers/services/wallet";
+import { walletOf } from "../../workers/services/wallets";
 
 beforeAll(seedDemo);
 

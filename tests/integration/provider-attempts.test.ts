@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedDemo } from "../setup/seed";
 import { openOrder, payQr, playerWithBank, postDeposit, providerBalance, pumpDeliveries, qrPayloadOf, sandboxProvider } from "../setup/money";
-import { loadDashboard } from "../../workers/services/dashboard";
+import { loadDashboard } from "../../workers/services/reports";
 
 /**
  * Issue 35 item 2 (decision 049): a provider that does not answer shows on the dashboard.
@@ -115,7 +115,7 @@ describe("provider attempts are stored and the dashboard shows an outage", () =>
   }, 60_000);
 
   it("the cron keeps the table bounded: rows older than the retention are pruned, recent ones kept", async () => {
-    const { pruneProviderAttempts } = await import("../../workers/services/provider-attempts");
+    const { pruneProviderAttempts } = await import("../../workers/services/providers");
     const old = new Date(Date.now() - 8 * 86400_000).toISOString();
     const recent = new Date().toISOString();
     await env.DB.batch([

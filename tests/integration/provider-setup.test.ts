@@ -5,11 +5,10 @@ import { postForm } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
 import { openOrder, payQr, playerWithBank, postDeposit, pumpDeliveries, qrPayloadOf } from "../setup/money";
 import type { AuditActor } from "../../workers/db/audit";
-import { providerSetupScreen, saveProviderSetup, type ProviderSetupInput } from "../../workers/services/provider-setup";
-import { fetchCredit } from "../../workers/services/credits";
+import { fetchCredit, providerSetupScreen, saveProviderSetup, type ProviderSetupInput } from "../../workers/services/providers";
 import { forgetProviderSetup, providerPortFor } from "../../workers/wallet/provider-port";
 import { referenceOrder } from "../../workers/core/provider-setup";
-import { readProviderCredentials } from "../../workers/services/admin-settings";
+import { readProviderCredentials } from "../../workers/services/agency";
 
 /**
  * Provider setup (decision 017): the port of an agency is built from its stored settings.

@@ -4,7 +4,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import worker from "../../workers/app";
 import { addAgency } from "../setup/players";
 import { vientianeDate } from "../../workers/core/report-range";
-import { collectProviderStats, continueProviderStats, providersReport } from "../../workers/services/provider-stats";
+import { collectProviderStats, continueProviderStats, providersReport } from "../../workers/services/reports";
 import { advanceStatsPass, listOpenStatsPasses } from "../../workers/db/provider-stats";
 import { sumPlayerProviderDays } from "../../workers/db/player-provider-stats";
 

@@ -4,8 +4,8 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import worker from "../../workers/app";
 import { addAgency } from "../setup/players";
 import { vientianeDate } from "../../workers/core/report-range";
-import { collectProviderStats, providersReport } from "../../workers/services/provider-stats";
-import { saveProviderSetup } from "../../workers/services/provider-setup";
+import { collectProviderStats, providersReport } from "../../workers/services/reports";
+import { saveProviderSetup } from "../../workers/services/providers";
 import { PROVIDER_USERNAME_RULES, providerUsernameFor } from "../../workers/core/provider-username";
 import { sumPlayerProviderDays } from "../../workers/db/player-provider-stats";
 

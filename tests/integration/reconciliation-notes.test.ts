@@ -6,9 +6,8 @@ import { createStaff, staffLogin } from "../setup/staff";
 import type { AuditActor } from "../../workers/db/audit";
 import { vientianeDate } from "../../workers/core/report-range";
 import { findAgencyByHost } from "../../workers/services/agency";
-import { reconciliationPage } from "../../workers/services/reconciliation";
-import { confirmWithdraw } from "../../workers/services/withdraw";
-import { decideWithdrawal } from "../../workers/services/withdraw-review";
+import { reconciliationPage } from "../../workers/services/bank-in";
+import { confirmWithdraw, decideWithdrawal } from "../../workers/services/withdrawals";
 import lo from "../../locales/lo/admin.json";
 
 /**

@@ -7,13 +7,20 @@ import { createStaff, staffLogin } from "../setup/staff";
 import type { AuditActor } from "../../workers/db/audit";
 import { vientianeDate } from "../../workers/core/report-range";
 import { findAgencyByHost } from "../../workers/services/agency";
-import { applyBankTransaction, deriveAround } from "../../workers/services/bank-transactions";
-import { markOpenDepositPaid } from "../../workers/services/open-deposits";
-import { reconciliationPage, saveReconciliationNote, settleDoubleCredit } from "../../workers/services/reconciliation";
-import { resolveAsRefunded } from "../../workers/services/admin-payments";
-import { applyStatement, saveStatementMapping, uploadStatement, type MappingFields } from "../../workers/services/statement-import";
-import { confirmWithdraw } from "../../workers/services/withdraw";
-import { decideWithdrawal, withdrawalPage } from "../../workers/services/withdraw-review";
+import {
+  applyBankTransaction,
+  applyStatement,
+  deriveAround,
+  markOpenDepositPaid,
+  reconciliationPage,
+  resolveAsRefunded,
+  saveReconciliationNote,
+  saveStatementMapping,
+  settleDoubleCredit,
+  uploadStatement,
+  type MappingFields,
+} from "../../workers/services/bank-in";
+import { confirmWithdraw, decideWithdrawal, withdrawalPage } from "../../workers/services/withdrawals";
 
 /**
  * Reconciliation of a bank day (issue 31 items 3, 4; decision 047) against real D1 and real

@@ -2,16 +2,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { loginViaForm, PASSWORD, postForm, postJson, sessionFrom, uniqueName } from "../setup/players";
-import { registerPlayer } from "../../workers/services/auth";
-import { addBankAccount } from "../../workers/services/bank";
+import { addBankAccount, registerPlayer } from "../../workers/services/players";
 import { upsertFingerprint } from "../../workers/db/players";
 import { upsertPlayerProviderDayStatement } from "../../workers/db/player-provider-stats";
-import { claimReferralWeek, ensureReferralCode, referralPage } from "../../workers/services/referral";
-import { adminReferralsPage, saveReferralSettings } from "../../workers/services/referral-admin";
+import { adminReferralsPage, claimReferralWeek, ensureReferralCode, referralPage, saveReferralSettings } from "../../workers/services/promotions";
 import { SETTLE_MS, weekOf } from "../../workers/core/referral";
 import { listAudit } from "../../workers/db/audit";
 import { providerBalance, sandboxProvider } from "../setup/money";
-import { walletOf } from "../../workers/services/wallet";
+import { walletOf } from "../../workers/services/wallets";
 
 beforeAll(seedDemo);
 
@@ -179,7 +177,7 @@ describe("tie rules", () => {
   it("self-referral is impossible: the referrer's own code never ties the referrer (and a second account from their device does not count)", async () => {
     const referrer = await newPlayer();
     const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
-    const { tieReferral } = await import("../../workers/services/referral");
+    const { tieReferral } = await import("../../workers/services/promotions");
     expect(await tieReferral(env.DB, "demo", referrer.playerId, code, null)).toBe("self");
     expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM referrals WHERE referred_player_id = ?1`).bind(referrer.playerId).first<number>("n")).toBe(0);
   });
@@ -190,7 +188,7 @@ describe("tie rules", () => {
     const codeA = await ensureReferralCode(env.DB, "demo", a.playerId);
     const codeB = await ensureReferralCode(env.DB, "demo", b.playerId);
     const c = await newPlayer({ ref: codeA });
-    const { tieReferral } = await import("../../workers/services/referral");
+    const { tieReferral } = await import("../../workers/services/promotions");
     await tieReferral(env.DB, "demo", c.playerId, codeB, null);
     const row = await env.DB.prepare(`SELECT referrer_player_id FROM referrals WHERE referred_player_id = ?1`)
       .bind(c.playerId)
@@ -203,7 +201,7 @@ describe("tie rules", () => {
     const code = await ensureReferralCode(env.DB, "demo", referrer.playerId);
     const old = accountNumber();
     expect((await addBankAccount(env.DB, "demo", referrer.playerId, { bankCode: "BCEL", accountNumber: old, accountName: "Ref Errer" })).ok).toBe(true);
-    const { replaceBankAccount } = await import("../../workers/services/bank-replace");
+    const { replaceBankAccount } = await import("../../workers/services/players");
     const replaced = await replaceBankAccount(
       env,
       OWNER,

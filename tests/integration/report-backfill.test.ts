@@ -6,8 +6,7 @@ import { walletFromFixture } from "../setup/wallet-fixture";
 import fixture from "./fixtures/wallet-v3.json";
 import { vientianeDate, type ReportRange } from "../../workers/core/report-range";
 import worker from "../../workers/app";
-import { backfillReadModels } from "../../workers/services/report-backfill";
-import { moneyReport, playersReport, promotionsReport } from "../../workers/services/reports";
+import { backfillReadModels, moneyReport, playersReport, promotionsReport } from "../../workers/services/reports";
 
 /**
  * The reports' backfill (migration 0022, decision 019): rows the wallets projected before the

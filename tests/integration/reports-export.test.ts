@@ -4,7 +4,7 @@ import { fetchApp, seedDemo } from "../setup/seed";
 import { markupOf } from "../setup/lite-script";
 import { createStaff, staffLogin } from "../setup/staff";
 import { openOrder, payQr, playerWithBank, postDeposit, pumpDeliveries, qrPayloadOf } from "../setup/money";
-import { createPromotion, type PromotionInput } from "../../workers/services/admin-promotions";
+import { createPromotion, type PromotionInput } from "../../workers/services/promotions";
 import { vientianeDate } from "../../workers/core/report-range";
 
 /**

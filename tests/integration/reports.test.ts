@@ -18,10 +18,9 @@ import { depositCredit, formatAmount, parseAmount, parseRate, withdrawPayout, ty
 import { periodOf, presetRange, type ReportRange } from "../../workers/core/report-range";
 import type { AuditActor } from "../../workers/db/audit";
 import { findPromotion } from "../../workers/db/promotions";
-import { listUnmatched, resolveAsRefunded, resolveWithCredit } from "../../workers/services/admin-payments";
+import { listUnmatched, resolveAsRefunded, resolveWithCredit } from "../../workers/services/bank-in";
 import { findAgencyByHost } from "../../workers/services/agency";
-import { loadDashboard } from "../../workers/services/dashboard";
-import { moneyReport, playersReport, promotionsReport, type MoneyRow } from "../../workers/services/reports";
+import { loadDashboard, moneyReport, playersReport, promotionsReport, type MoneyRow } from "../../workers/services/reports";
 import type { Provider } from "../../workers/core/providers";
 
 /**

@@ -6,10 +6,10 @@ import { fetchApp, seedDemo } from "../setup/seed";
 import { loginViaForm, ORIGIN, postForm, sessionFrom } from "../setup/players";
 import { fundProvider, playerWithBank, postWithdraw, providerBalance } from "../setup/money";
 import { createStaff, operatorToken, staffLogin } from "../setup/staff";
-import { resetPlayerPassword } from "../../workers/services/admin-players";
+import { resetPlayerPassword } from "../../workers/services/players";
 import type { AuditActor } from "../../workers/db/audit";
 import { alertChannelFor, SANDBOX_TELEGRAM_CHATS, SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factory";
-import { forwardToSandbox } from "../../workers/services/sandbox-pages";
+import { forwardToSandbox } from "../../workers/services/agency";
 
 /**
  * Issue 12, findings 5, 6, 7 and 9: the guards every request passes (forced password change,

@@ -4,10 +4,8 @@ import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { markupOf } from "../setup/lite-script";
 import { openOrder, payQr, playerWithBank, postDeposit, pumpDeliveries, qrPayloadOf } from "../setup/money";
 import { loginViaForm, PASSWORD, postForm, sessionFrom } from "../setup/players";
-import { limitsPage, setLimits, startBreak } from "../../workers/services/responsible-gaming";
-import { gameLaunchGuard, playTimeLine } from "../../workers/services/limits-guard";
-import { getPlayerDetail } from "../../workers/services/admin-players";
-import { login, logout, resolveSession } from "../../workers/services/auth";
+import { getPlayerDetail, limitsPage, login, logout, resolveSession, setLimits, startBreak } from "../../workers/services/players";
+import { gameLaunchGuard, playTimeLine } from "../../workers/services/wallets";
 
 beforeAll(seedDemo);
 

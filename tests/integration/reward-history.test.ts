@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { fundProvider, playerWithBank, sandboxProvider } from "../setup/money";
-import { claimWalletReward, withTurnoverProgress } from "../../workers/services/rewards";
+import { claimWalletReward, withTurnoverProgress } from "../../workers/services/promotions";
 
 /** The reward history shows each credited reward's turnover progress ("turnover X / Y"), like a promotion's. */
 

@@ -4,7 +4,7 @@ import { fetchApp, seedDemo } from "../setup/seed";
 import { postForm } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
 import { playerWithBank, providerBalance, sandboxProvider } from "../setup/money";
-import { claimWalletReward, retryRewardClaim } from "../../workers/services/rewards";
+import { claimWalletReward, retryRewardClaim } from "../../workers/services/promotions";
 
 /** Staff retry of a FAILED reward (decision 029): the same reward again, never a second credit. */
 

@@ -4,7 +4,7 @@ import { fetchApp, seedDemo } from "../setup/seed";
 import { openOrder, playerWithBank, postDeposit } from "../setup/money";
 import { PASSWORD, uniqueName } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
-import { registerPlayer } from "../../workers/services/auth";
+import { registerPlayer } from "../../workers/services/players";
 
 /**
  * Issue 35 items 4 and 5 (decision 050), in workerd with real D1: back-office search with a

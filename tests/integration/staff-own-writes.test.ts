@@ -16,9 +16,9 @@ import {
   sandboxProvider,
   signedWebhook,
 } from "../setup/money";
-import { claimWalletReward } from "../../workers/services/rewards";
-import { listDeposits, retryDeposit } from "../../workers/services/admin-deposits";
-import { listUnmatched, resolveWithCredit } from "../../workers/services/admin-payments";
+import { claimWalletReward } from "../../workers/services/promotions";
+import { listDeposits, retryDeposit } from "../../workers/services/deposits";
+import { listUnmatched, resolveWithCredit } from "../../workers/services/bank-in";
 import { findAgencyByHost } from "../../workers/services/agency";
 import type { PlayerWallet } from "../../workers/wallet/player-wallet";
 

@@ -5,14 +5,7 @@ import { playerWithBank, postDeposit, providerBalance } from "../setup/money";
 import { seedOwnAccountChannel } from "../setup/own-account";
 import { createStaff, staffLogin } from "../setup/staff";
 import type { AuditActor } from "../../workers/db/audit";
-import {
-  applyStatement,
-  saveStatementMapping,
-  statementPage,
-  tryStatementMapping,
-  uploadStatement,
-  type MappingFields,
-} from "../../workers/services/statement-import";
+import { applyStatement, saveStatementMapping, statementPage, tryStatementMapping, uploadStatement, type MappingFields } from "../../workers/services/bank-in";
 import lo from "../../locales/lo/admin.json";
 
 /**

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedDemo, fetchApp, shownOf } from "../setup/seed";
 import { deliver, fundProvider, nextDelivery, playerWithBank, postWithdraw, providerBalance, sandboxBank, sandboxProvider } from "../setup/money";
-import { decideWithdrawal, type StaffDecision } from "../../workers/services/withdraw-review";
+import { decideWithdrawal, type StaffDecision } from "../../workers/services/withdrawals";
 import { operatorToken } from "../setup/staff";
 import { addAgency } from "../setup/players";
 

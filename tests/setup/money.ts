@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
-import { addBankAccount } from "../../workers/services/bank";
-import { registerPlayer } from "../../workers/services/auth";
-import { walletOf } from "../../workers/services/wallet";
+import { addBankAccount, registerPlayer } from "../../workers/services/players";
+import { walletOf } from "../../workers/services/wallets";
 import { hmacHex } from "../../workers/ports/gateway";
 import { fetchApp } from "./seed";
 import { loginViaForm, PASSWORD, postForm, sessionFrom, uniqueName } from "./players";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { crc16, field } from "../../workers/core/emvco";
-import type { walletOf } from "../../workers/services/wallet";
+import type { walletOf } from "../../workers/services/wallets";
 
 /** A static LAO QR shaped like a BCEL OnePay code of the agency's own account (receiver token in 38.03). */
 export function ownAccountStaticQr(receiver = "mch19B73F61B9E"): string {

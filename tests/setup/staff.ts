@@ -1,6 +1,6 @@
 import { generateTOTP } from "@epic-web/totp";
-import { hashPassword } from "../../workers/services/password";
-import { newTotpSecret, TOTP_PERIOD } from "../../workers/services/staff-totp";
+import { hashPassword } from "../../workers/services/login";
+import { newTotpSecret, TOTP_PERIOD } from "../../workers/services/staff";
 import { postForm } from "./players";
 
 /**
@@ -102,7 +102,7 @@ export async function staffLogin(
 
 /** An operator API token of this agency (created as an owner would, at /admin/api-tokens). */
 export async function operatorToken(env: { DB: D1Database }, agencyId = "demo", name = `test-${crypto.randomUUID().slice(0, 8)}`): Promise<string> {
-  const { createApiToken } = await import("../../workers/services/api-tokens");
-  const { token } = await createApiToken(env.DB, agencyId, name, { agencyId, staffId: null, staffUsername: "test-owner", ip: "local", userAgent: null });
+  const { createApiToken } = await import("../../workers/services/staff");
+  const { token } = await createApiToken(env.DB, { agencyId, staffId: null, staffUsername: "test-owner", ip: "local", userAgent: null }, name);
   return token;
 }

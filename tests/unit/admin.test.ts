@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { vientianeDay } from "../../workers/services/dashboard";
-import { newRecoveryCode, normalizeRecoveryCode } from "../../workers/services/staff-totp";
-import { staffLoginKeys } from "../../workers/services/staff-login";
+import { vientianeDay } from "../../workers/services/reports";
+import { newRecoveryCode, normalizeRecoveryCode, staffLoginKeys } from "../../workers/services/staff";
 import { safeAdminPath } from "../../app/lib/staff.server";
 import { RecoveryCodeSchema, TotpSchema } from "../../app/lib/schemas/admin";
 import lo from "../../locales/lo/admin.json";

@@ -24,7 +24,7 @@ import { WithdrawSchema } from "../../app/lib/schemas/withdraw";
 /**
  * The amount rules of workers/core/money.ts (issue 33, "one rule per fact"): each layer that
  * reads or bounds a deposit or withdraw amount calls these, so the inputs every former copy
- * handled are pinned here: services/deposit.ts's `% 100n` and min/max, admin-promotions.ts's
+ * handled are pinned here: services/deposits/deposit.ts's `% 100n` and min/max, admin-promotions.ts's
  * min/max over scaled(), wallet/deposits.ts's normalizeLak regex, ports/providers/http.ts's
  * signed parse and transfer form, ports/provider.ts's parseSigned.
  */

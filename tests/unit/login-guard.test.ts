@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addressKey, strangerKeys } from "../../workers/core/throttle";
-import { readDeviceCookie, writeDeviceCookie } from "../../workers/services/login-guard";
+import { readDeviceCookie, writeDeviceCookie } from "../../workers/services/login";
 
 describe("addresses and keys (decision 011)", () => {
   it("groups an IPv6 address by its /64; IPv4 stays as it is", () => {

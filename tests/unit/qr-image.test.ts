@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { encode as encodePng } from "fast-png";
 import QRCode from "qrcode";
-import { decodeQrImage, MAX_QR_IMAGE_BYTES } from "../../workers/services/qr-image";
+import { decodeQrImage, MAX_QR_IMAGE_BYTES } from "../../workers/services/agency";
 import { blankPng, qrJpeg, qrPng } from "../integration/fixtures/qr-images";
 
 const TEXT =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { csvRows, moneyByProviderTable, moneyTable, periodLabel, playersTable, promotionsTable, screenCell, TOTAL } from "~/lib/report-tables";
-import type { MoneyReport, PlayersReport, PromotionsReport } from "../../workers/services/report-pages";
+import type { MoneyReport, PlayersReport, PromotionsReport } from "../../workers/services/reports";
 
 /** Keys as the translation would give them, so the test reads what a header or a label is. */
 const t = ((key: string, options?: { defaultValue?: string }) => (key.startsWith("common:providers.") ? (options?.defaultValue ?? key) : key)) as never;

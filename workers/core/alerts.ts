@@ -5,7 +5,7 @@ import { vientianeMinutes } from "./vientiane";
 
 /**
  * Staff alerts (issue 34): what an event says, in the language the owner chose, and the rules
- * of when it goes. Pure: the queue, D1 and Telegram are services/alerts.ts's and the port's.
+ * of when it goes. Pure: the queue, D1 and Telegram are services/alerts/alerts.ts's and the port's.
  */
 
 /** What the owner turns on or off; each event kind belongs to one. */

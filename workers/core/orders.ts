@@ -14,7 +14,7 @@ export const DEPOSIT_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderSta
   OPEN: ["PAID", "CANCELED"],
   PAID: ["SUCCESS", "FAILED"],
   SUCCESS: [],
-  FAILED: ["PAID"], // staff retry (workers/services/admin-deposits.ts retryDeposit)
+  FAILED: ["PAID"], // staff retry (workers/services/deposits/admin-deposits.ts retryDeposit)
   CANCELED: [],
   REJECTED: [],
 };

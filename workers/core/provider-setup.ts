@@ -39,7 +39,7 @@ export function isLocalEnvironment(name: string | undefined): boolean {
   return name === "local" || name === "development" || name === "test";
 }
 
-/** The associated data sealing a provider's credentials to their row (services/admin-settings.ts seals with the same). */
+/** The associated data sealing a provider's credentials to their row (services/agency/admin-settings.ts seals with the same). */
 export function providerCredentialsAad(agencyId: string, provider: string): string {
   return `provider_credentials:${agencyId}:${provider}`;
 }

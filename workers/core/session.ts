@@ -41,6 +41,14 @@ export function newSessionTimes(now: number, lifetimeMs: number): SessionTimes {
   return { createdAt: now, lastSeenAt: now, expiresAt: now + lifetimeMs };
 }
 
+/**
+ * The signed-in player as every service takes it (the players' sessions resolve it). Here, not
+ * with the players' services, because deposits, promotions and games take it too, and the
+ * players' services call those. mustChangePassword: staff reset the password; every /player
+ * page leads to /player/password until a new one is set.
+ */
+export type CurrentPlayer = { id: string; username: string; displayName: string; mustChangePassword?: boolean };
+
 /** The browser: its address, and (for logins) the device cookie entries it showed, verified. */
 export type Client = { ip: string; userAgent: string | null; device?: LoginDevice };
 export type Clock = () => number;

@@ -27,7 +27,7 @@
  * - availability (`avail`): every username availability check counts per address.
  *
  * (Brand uploads have a budget of their own, counted where the images are recorded:
- * workers/services/brand.ts, decision 053.)
+ * workers/services/agency/brand.ts, decision 053.)
  */
 export type ThrottleKind = "acct-ip" | "ip" | "acct" | "reg" | "device" | "agency" | "avail";
 

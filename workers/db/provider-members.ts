@@ -2,7 +2,7 @@
  * provider_members (0031, decision 048): the member name a game provider answered for a
  * player (Betflix puts its agent prefix before the name we register), kept the first time
  * and used for every later call. Rows are never updated; a new account at the provider
- * forgets them (services/provider-setup.ts).
+ * forgets them (services/providers/provider-setup.ts).
  */
 import type { Provider } from "../core/providers";
 

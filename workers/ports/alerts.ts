@@ -1,7 +1,7 @@
 /**
  * The staff alert channel (issue 34): where a message to an agency's staff goes. Telegram is
  * the first channel (ports/alert-channels/telegram.ts); another messenger is another adapter
- * of this port, and the events (services/alerts.ts) never change for it.
+ * of this port, and the events (services/alerts/alerts.ts) never change for it.
  *
  * Delivery is at least once: Telegram's sendMessage has no idempotency key, so a send that
  * timed out after Telegram accepted it is sent again by the retry.

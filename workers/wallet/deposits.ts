@@ -114,7 +114,7 @@ function receivedLines(order: DepositOrderRow): [string, string, bigint][] {
 
 /**
  * A bank transaction of an own-account channel, meant by the matcher for this order
- * (workers/services/bank-transactions.ts). Checked against the pay amount; in time when the
+ * (workers/services/bank-in/bank-transactions.ts). Checked against the pay amount; in time when the
  * BANK's time falls within the order's life, even if the wallet has expired (or the player
  * cancelled) the order since: then CANCELED -> PAID (schema v4). Paid after its life: flagged
  * LATE_PAYMENT and booked "late-paid" like a gateway's late payment, for staff to resolve.

@@ -251,7 +251,7 @@ export class PlayerWallet extends DurableObject<Env> {
 
   /**
    * Copies every order and usage of this wallet to the D1 read models again, now: the
-   * reports' backfill of wallets written before migration 0022 (workers/services/report-backfill.ts).
+   * reports' backfill of wallets written before migration 0022 (workers/services/reports/report-backfill.ts).
    * `remaining` > 0: some rows could not be copied; the alarm retries them.
    */
   reproject(): Promise<{ rows: number; remaining: number }> {
@@ -266,7 +266,7 @@ export class PlayerWallet extends DurableObject<Env> {
   }
 
   /**
-   * The cron's safety net (workers/services/wakeups.ts): arms the alarm from the wallet's
+   * The cron's safety net (workers/services/wallets/wakeups.ts): arms the alarm from the wallet's
    * own state, whatever `meta` believes is armed, so due work is woken even if its alarm
    * was lost. Returns the time armed, or null when nothing is due.
    */

@@ -233,7 +233,7 @@ export function projectChanges(w: WalletContext): Promise<void> {
 
 /**
  * Copies every order and usage of this wallet to the read models again, now (the reports'
- * backfill, workers/services/report-backfill.ts). Returns how many rows are still not copied
+ * backfill, workers/services/reports/report-backfill.ts). Returns how many rows are still not copied
  * (0 = done; otherwise the alarm retries them like any projection).
  */
 export async function reprojectAll(w: WalletContext): Promise<{ rows: number; remaining: number }> {

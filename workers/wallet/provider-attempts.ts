@@ -37,7 +37,7 @@ export function attemptedPort(w: WalletContext, agencyId: string, provider: Prov
 }
 
 /**
- * A transfer-out sent by the withdraw service (workers/services/withdraw.ts) and reported to
+ * A transfer-out sent by the withdraw service (workers/services/withdrawals/withdraw.ts) and reported to
  * the wallet with its answer: written like the wallet's own calls. `detail` is the provider's
  * code when refused, the port's reason when unknown.
  */

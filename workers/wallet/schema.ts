@@ -168,7 +168,7 @@ SCHEMA_STEPS.push([
 // if the player claimed again meanwhile); `reference` is the provider reference of the current
 // attempt (NULL = the code); `retries` counts staff retries (a second press of one form does
 // nothing). Rewards already FAILED get their key back from kind and period (cashback is per
-// provider, the referral share per period: workers/services/cashback.ts, referral-reward.ts).
+// provider, the referral share per period: workers/services/promotions/cashback.ts, referral-reward.ts).
 SCHEMA_STEPS.push([
   `ALTER TABLE rewards ADD COLUMN released_key TEXT`,
   `ALTER TABLE rewards ADD COLUMN reference TEXT`,

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { formatAmount, previewCredit } from "../../../workers/core/money";
+import { formatAmount, previewCredit } from "@workers/core/money";
 import { formatMoney } from "~/lib/format";
 import { ChangePasswordSchema } from "~/lib/schemas/auth";
 import { AUTH_LIMITS } from "~/lib/schemas/auth-limits";

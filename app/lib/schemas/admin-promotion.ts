@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { PROVIDERS } from "../../../workers/core/providers";
-import { decimalPattern, scaled } from "../../../workers/core/decimal";
-import type { PromotionInput } from "../../../workers/services/admin-promotions";
+import { PROVIDERS } from "@workers/core/providers";
+import { decimalPattern, scaled } from "@workers/core/decimal";
+import type { PromotionInput } from "@workers/services/promotions";
 
 /**
  * A promotion as staff edit it (admin/promotions/new and /:promotionId), every rule field
  * of migration 0007. Amounts are decimal strings: credit (THB) with up to 2 decimals,
  * set_amount in whole kip, percentages and the turnover multiple with up to 2 decimals.
  * Rules that depend on the agency (providers it offers, deposit limits) are checked again
- * by the service (workers/services/admin-promotions.ts), whose plain input type the
+ * by the service (workers/services/promotions/admin-promotions.ts), whose plain input type the
  * schema's output satisfies.
  */
 const PROMOTION_LIMITS = { titleMax: 120, descriptionMax: 2000, percentMax: "1000", turnoverMax: "1000", sortMax: 9999 } as const;
@@ -45,7 +45,7 @@ export const PromotionSchema = z
     descriptionLo: description,
     descriptionCn: description,
     descriptionVn: description,
-    /** Banner per language (cn/vn fall back to lo; see workers/services/promotion.ts). */
+    /** Banner per language (cn/vn fall back to lo; see workers/services/promotions/promotion.ts). */
     imageUrlLo: imageUrl,
     imageUrlCn: imageUrl,
     imageUrlVn: imageUrl,

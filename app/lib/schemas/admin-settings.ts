@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { BANK_CODES } from "../../../workers/core/banks";
-import { PROVIDERS } from "../../../workers/core/providers";
-import { LANGUAGES } from "../../../workers/core/languages";
-import { decimalPattern, scaled } from "../../../workers/core/decimal";
+import { BANK_CODES } from "@workers/core/banks";
+import { PROVIDERS } from "@workers/core/providers";
+import { LANGUAGES } from "@workers/core/languages";
+import { decimalPattern, scaled } from "@workers/core/decimal";
 import type {
   ChannelActiveInput,
   ChannelInput,
@@ -12,7 +12,7 @@ import type {
   ProfileInput,
   ProvidersInput,
   RateInput,
-} from "../../../workers/services/admin-settings";
+} from "@workers/services/agency";
 
 /**
  * The owner's settings forms (admin/settings). Each form posts an `intent` naming its

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { ALERT_TOPICS, CHAT_ID, minutesOfDay } from "../../../workers/core/alerts";
-import { LANGUAGES } from "../../../workers/core/languages";
-import type { AlertSettingsInput } from "../../../workers/services/alert-settings";
+import { ALERT_TOPICS, CHAT_ID, minutesOfDay } from "@workers/core/alerts";
+import { LANGUAGES } from "@workers/core/languages";
+import type { AlertSettingsInput } from "@workers/services/alerts";
 
 /**
  * The alert setup form (admin/settings/alerts, issue 34), one plain POST form that works

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BANK_CURRENCIES, BANK_OWNERS } from "./bank-options";
 import { nameField } from "./name";
-import { BANK_CODES, isValidAccountNumber, normalizeAccountNumber } from "../../../workers/core/banks";
+import { BANK_CODES, isValidAccountNumber, normalizeAccountNumber } from "@workers/core/banks";
 
 /** SPEC §5 bank form. Messages are translation keys. */
 const ACCOUNT_NAME_LIMITS = { min: 2, max: 60 } as const;

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { BRAND_SLOTS, parseHexColor } from "../../../workers/core/brand";
-import { LANGUAGES } from "../../../workers/core/languages";
-import type { BrandSettingsInput } from "../../../workers/services/brand";
+import { BRAND_SLOTS, parseHexColor } from "@workers/core/brand";
+import { LANGUAGES } from "@workers/core/languages";
+import type { BrandSettingsInput } from "@workers/services/agency";
 
 /**
  * The owner's brand page (admin/settings/brand): the texts-and-colours form, the upload form

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CashbackSettingsInput } from "../../../workers/services/cashback";
+import type { CashbackSettingsInput } from "@workers/services/promotions";
 
 /**
  * The owner's cashback settings form (admin/cashback), parsed by the route and the

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { stripDigitGrouping, WHOLE_AMOUNT_DIGITS } from "../../../workers/core/money";
-import { PROVIDERS } from "../../../workers/core/providers";
+import { stripDigitGrouping, WHOLE_AMOUNT_DIGITS } from "@workers/core/money";
+import { PROVIDERS } from "@workers/core/providers";
 
 /** SPEC §5 deposit: provider required; MID (payment channel) required; amount valid. */
 export const DepositSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { parseWholeKip } from "../../../workers/core/money";
-import type { ForwarderLimitsInput, HoldDecision, PatternsInput } from "../../../workers/services/forwarder";
+import { parseWholeKip } from "@workers/core/money";
+import type { ForwarderLimitsInput, HoldDecision, PatternsInput } from "@workers/services/bank-in";
 
 /**
  * The notification forwarder page's forms (admin/forwarder). Messages are translation keys of the admin namespace.

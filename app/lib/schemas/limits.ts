@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { KIP_LIMIT_DIGITS, stripDigitGrouping } from "../../../workers/core/money";
-import { BREAK_KINDS, COOLING_OFF_DAYS, EXCLUSION_MONTHS, PLAY_MINUTES_MAX } from "../../../workers/core/responsible-gaming";
-import type { BreakInput, LimitsInput } from "../../../workers/services/responsible-gaming";
+import { KIP_LIMIT_DIGITS, stripDigitGrouping } from "@workers/core/money";
+import { BREAK_KINDS, COOLING_OFF_DAYS, EXCLUSION_MONTHS, PLAY_MINUTES_MAX } from "@workers/core/responsible-gaming";
+import type { BreakInput, LimitsInput } from "@workers/services/players";
 
 /** Whole kip, 1 to 12 digits (groups as the deposit form reads them); blank: no limit. */
 const kip = z

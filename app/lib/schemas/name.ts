@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { cleanName } from "../../../workers/core/names";
+import { cleanName } from "@workers/core/names";
 
 /** The message (common namespace) shown when a name holds a refused character. */
 const NAME_CHARACTERS_MESSAGE = "validation.nameCharacters";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { parseVientianeDateTime } from "../../../workers/core/vientiane";
-import type { MarkPaidInput } from "../../../workers/services/open-deposits";
+import { parseVientianeDateTime } from "@workers/core/vientiane";
+import type { MarkPaidInput } from "@workers/services/bank-in";
 
 /**
  * "Mark paid" in the open-deposits queue: the order, the bank's transaction id (required) and

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { OwnAccountActiveInput, OwnAccountCreateInput, OwnAccountModeInput } from "../../../workers/services/own-account-channels";
+import type { OwnAccountActiveInput, OwnAccountCreateInput, OwnAccountModeInput } from "@workers/services/agency";
 
 /**
  * The own-account channel screen (admin/settings/channels). The read step posts the pasted

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { PROVIDER_ADAPTERS } from "../../../workers/core/provider-setup";
-import { PROVIDERS } from "../../../workers/core/providers";
-import type { ProviderSetupInput } from "../../../workers/services/provider-setup";
+import { PROVIDER_ADAPTERS } from "@workers/core/provider-setup";
+import { PROVIDERS } from "@workers/core/providers";
+import type { ProviderSetupInput } from "@workers/services/providers";
 
 /**
  * The provider setup form (admin/settings/providers): one form per provider. Empty text

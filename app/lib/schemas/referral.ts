@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { PROVIDERS } from "../../../workers/core/providers";
-import { PERCENT_BP_MAX, REFERRAL_MODES, TURNOVER_MULTIPLIER_MAX } from "../../../workers/core/referral";
-import { scaled } from "../../../workers/core/decimal";
-import type { ReferralSettingsInput } from "../../../workers/services/referral-admin";
+import { PROVIDERS } from "@workers/core/providers";
+import { PERCENT_BP_MAX, REFERRAL_MODES, TURNOVER_MULTIPLIER_MAX } from "@workers/core/referral";
+import { scaled } from "@workers/core/decimal";
+import type { ReferralSettingsInput } from "@workers/services/promotions";
 
 /**
  * The referral forms (decision 030). Messages are translation keys. The player's claim form is

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { MappingFields } from "../../../workers/services/statement-import";
+import type { MappingFields } from "@workers/services/bank-in";
 
 /**
  * Statement import, the mapping form (app/routes/admin/statements.tsx). Every field is a

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { CREDIT_DIGITS, normalizeTypedCredit } from "../../../workers/core/money";
-import { PROVIDERS } from "../../../workers/core/providers";
+import { CREDIT_DIGITS, normalizeTypedCredit } from "@workers/core/money";
+import { PROVIDERS } from "@workers/core/providers";
 
 /** SPEC §5 withdraw: provider, bank and amount required (or "all credit"). */
 export const WithdrawSchema = z

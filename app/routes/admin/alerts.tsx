@@ -1,8 +1,8 @@
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { ALERT_TOPICS } from "../../../workers/core/alerts";
-import { LANGUAGES } from "../../../workers/core/languages";
-import { alertSettingsScreen, clearAlertToken, saveAlertSettings, sendTestAlert, type AlertTestAnswer } from "../../../workers/services/alert-settings";
+import { ALERT_TOPICS } from "@workers/core/alerts";
+import { LANGUAGES } from "@workers/core/languages";
+import { alertSettingsScreen, clearAlertToken, saveAlertSettings, sendTestAlert, type AlertTestAnswer } from "@workers/services/alerts";
 import { ErrorList } from "~/components/forms";
 import { LANGUAGE_NAMES } from "~/components/menus";
 import { getAgency, getBindings } from "~/lib/context.server";

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { apiTokensPage, createApiToken, revokeApiToken, rotateApiToken } from "../../../workers/services/api-tokens";
+import { apiTokensPage, createApiToken, revokeApiToken, rotateApiToken } from "@workers/services/staff";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";
@@ -34,18 +34,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (formData.get("intent") === "create") {
     const submission = parseWithZod(formData, { schema: ApiTokenCreateSchema });
     if (submission.status !== "success") return data({ result: submission.reply(), shown: null }, { status: 400 });
-    const created = await createApiToken(db, me.agencyId, submission.value.name, who);
+    const created = await createApiToken(db, who, submission.value.name);
     return data({ result: submission.reply({ resetForm: true }), shown: { name: created.apiToken.name, token: created.token } });
   }
   const submission = parseWithZod(formData, { schema: ApiTokenChangeSchema });
   if (submission.status !== "success") return data({ result: null, shown: null }, { status: 400 });
   const { intent, tokenId } = submission.value;
   if (intent === "rotate") {
-    const rotated = await rotateApiToken(db, me.agencyId, tokenId, who);
+    const rotated = await rotateApiToken(db, who, tokenId);
     if (!rotated.ok) return redirectWithError({ request, context }, "/admin/api-tokens", translate(context, "admin:apiTokens.errors.gone"));
     return data({ result: null, shown: { name: rotated.apiToken.name, token: rotated.token } });
   }
-  const revoked = await revokeApiToken(db, me.agencyId, tokenId, who);
+  const revoked = await revokeApiToken(db, who, tokenId);
   if (!revoked.ok) return redirectWithError({ request, context }, "/admin/api-tokens", translate(context, "admin:apiTokens.errors.gone"));
   return redirectWithSuccess({ request, context }, "/admin/api-tokens", translate(context, "admin:apiTokens.revoked", { name: revoked.apiToken.name }));
 }

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
-import { auditLogPage } from "../../../workers/services/admin-audit";
+import { auditLogPage } from "@workers/services/staff";
 import { AdminPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { brandSettingsPage, removeBrandImage, saveBrandSettings, uploadBrandImage } from "../../../workers/services/brand";
-import { IMAGE_TYPES, type BrandSlot, type SlotLimit } from "../../../workers/core/brand";
-import { HTML_LANG, LANGUAGES } from "../../../workers/core/languages";
+import { brandSettingsPage, removeBrandImage, saveBrandSettings, uploadBrandImage } from "@workers/services/agency";
+import { IMAGE_TYPES, type BrandSlot, type SlotLimit } from "@workers/core/brand";
+import { HTML_LANG, LANGUAGES } from "@workers/core/languages";
 import { ErrorList } from "~/components/forms";
 import { getBindings } from "~/lib/context.server";
 import { translate } from "~/lib/i18n.server";

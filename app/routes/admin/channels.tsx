@@ -2,14 +2,14 @@ import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { MAX_QR_IMAGE_BYTES } from "../../../workers/services/qr-image";
 import {
   changeOwnAccountChannels,
   loadOwnAccountChannels,
+  MAX_QR_IMAGE_BYTES,
   readOwnAccountQr,
   type OwnAccountQrProblem,
   type OwnAccountQrRead,
-} from "../../../workers/services/own-account-channels";
+} from "@workers/services/agency";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";

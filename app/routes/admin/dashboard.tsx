@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { loadDashboard } from "../../../workers/services/dashboard";
+import { loadDashboard } from "@workers/services/reports";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { requireStaff } from "~/lib/staff.server";

@@ -1,9 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { getDepositDetail, retryDeposit } from "../../../workers/services/admin-deposits";
-import { formatRate } from "../../../workers/core/money";
-import { splitWitness } from "../../../workers/services/bank-witnesses";
+import { getDepositDetail, retryDeposit } from "@workers/services/deposits";
+import { formatRate } from "@workers/core/money";
+import { splitWitness } from "@workers/services/bank-in";
 import { BankWitnesses } from "~/components/bank-witnesses";
 import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";

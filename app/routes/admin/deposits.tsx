@@ -1,8 +1,8 @@
 import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { DEPOSIT_FLAGS, listDeposits } from "../../../workers/services/admin-deposits";
-import { ORDER_STATUSES } from "../../../workers/core/orders";
-import { PROVIDERS } from "../../../workers/core/providers";
+import { DEPOSIT_FLAGS, listDeposits } from "@workers/services/deposits";
+import { ORDER_STATUSES } from "@workers/core/orders";
+import { PROVIDERS } from "@workers/core/providers";
 import { AdminPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
@@ -21,12 +21,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const pageSize = 25;
   const filter = Object.fromEntries(FILTERS.map((k) => [k, url.searchParams.get(k)?.trim() ?? ""])) as Record<(typeof FILTERS)[number], string>;
   const list = await listDeposits(getBindings(context).DB, staff.agencyId, { ...filter, page, pageSize });
-  return { ...list, page, pageSize, filter };
+  return { ...list, page, pageSize, filter, flags: DEPOSIT_FLAGS };
 }
 
 export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { items, total, page, pageSize, filter } = loaderData;
+  const { items, total, page, pageSize, filter, flags } = loaderData;
   const query = Object.fromEntries(Object.entries(filter).filter(([, v]) => v));
   return (
     <section>
@@ -56,7 +56,7 @@ export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
           <label htmlFor="f-flag">{t("deposits.flag")}</label>
           <select id="f-flag" name="flag" defaultValue={filter.flag}>
             <option value="">{t("deposits.any")}</option>
-            {DEPOSIT_FLAGS.map((f) => (
+            {flags.map((f) => (
               <option key={f} value={f}>
                 {t(`deposits.flags.${f === "PROVIDER_*" ? "PROVIDER" : f}`)}
               </option>

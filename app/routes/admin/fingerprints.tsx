@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { sharedFingerprints } from "../../../workers/services/admin-fingerprints";
+import { sharedFingerprints } from "@workers/services/players";
 import { AdminPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";

@@ -1,8 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { BANK_CODES } from "../../../workers/core/banks";
-import { PATTERN_FIELDS } from "../../../workers/core/notification-patterns";
+import { BANK_CODES } from "@workers/core/banks";
+import { PATTERN_FIELDS } from "@workers/core/notification-patterns";
 import {
   createForwarder,
   decideHold,
@@ -12,7 +12,7 @@ import {
   setForwarderLimits,
   tryPatterns,
   type PatternsResult,
-} from "../../../workers/services/forwarder";
+} from "@workers/services/bank-in";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";

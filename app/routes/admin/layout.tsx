@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { AdminChrome } from "~/components/admin";
-import { waitingCounts } from "../../../workers/services/admin-queues";
+import { waitingCounts } from "@workers/services/staff";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { adminHeadersMiddleware, requireStaff } from "~/lib/staff.server";
 import adminStyles from "~/styles/admin.css?url";

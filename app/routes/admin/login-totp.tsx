@@ -2,7 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { staffSecondFactor } from "../../../workers/services/staff-login";
+import { staffSecondFactor } from "@workers/services/staff";
 import { AdminAuthShell } from "~/components/admin";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { translate, waitText } from "~/lib/i18n.server";

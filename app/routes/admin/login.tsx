@@ -2,7 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
-import { staffPasswordLogin } from "../../../workers/services/staff-login";
+import { staffPasswordLogin } from "@workers/services/staff";
 import { AdminAuthShell } from "~/components/admin";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { waitText } from "~/lib/i18n.server";

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { staffLogout } from "../../../workers/services/staff-sessions";
+import { staffLogout } from "@workers/services/staff";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { translate } from "~/lib/i18n.server";
 import { adminHeadersMiddleware, clearStaffCookie, readStaffSessionId, staffClient } from "~/lib/staff.server";

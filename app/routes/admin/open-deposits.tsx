@@ -1,8 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { vientianeDateTime } from "../../../workers/core/vientiane";
-import { markOpenDepositPaid, openDepositsQueue, type MarkPaidError } from "../../../workers/services/open-deposits";
+import { vientianeDateTime } from "@workers/core/vientiane";
+import { markOpenDepositPaid, openDepositsQueue, type MarkPaidError } from "@workers/services/bank-in";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";

@@ -9,7 +9,7 @@ import {
   unmatchedPaymentsPage,
   UNMATCHED_STATUSES,
   type ResolveError,
-} from "../../../workers/services/admin-payments";
+} from "@workers/services/bank-in";
 import { AdminPager } from "~/components/admin";
 import { BankWitnesses } from "~/components/bank-witnesses";
 import { AdminTable } from "~/components/data-table";
@@ -35,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const status = url.searchParams.get("status") ?? "";
   const list = await unmatchedPaymentsPage(getBindings(context).DB, staff.agencyId, { status, page, pageSize, id: url.searchParams.get("id") });
   if (!list) throw new Response("Not found", { status: 404 });
-  return { ...list, providers: getAgency(context).enabledProviders, role: staff.role };
+  return { ...list, providers: getAgency(context).enabledProviders, role: staff.role, statuses: UNMATCHED_STATUSES };
 }
 
 type ActionData =
@@ -179,7 +179,7 @@ function kindLabel(t: (key: string) => string, kind: string): string {
 
 export default function AdminPayments({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { items, total, page, pageSize, status, selected, providers, twins, witnesses, role } = loaderData;
+  const { items, total, page, pageSize, status, selected, providers, twins, witnesses, role, statuses } = loaderData;
   const answer = actionData as ActionData | undefined;
   return (
     <section>
@@ -279,7 +279,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
           <label htmlFor="p-status">{t("payments.status")}</label>
           <select id="p-status" name="status" defaultValue={status}>
             <option value="">{t("payments.statusOpen")}</option>
-            {UNMATCHED_STATUSES.map((s) => (
+            {statuses.map((s) => (
               <option key={s} value={s}>
                 {t(`payments.statuses.${s}`)}
               </option>

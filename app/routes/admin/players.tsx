@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { searchPlayers } from "../../../workers/services/admin-players";
+import { searchPlayers } from "@workers/services/players";
 import { AdminPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";

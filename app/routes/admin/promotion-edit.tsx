@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
-import { promotionEditPage, setPromotionStatus, updatePromotion } from "../../../workers/services/admin-promotions";
+import { promotionEditPage, setPromotionStatus, updatePromotion } from "@workers/services/promotions";
 import { PromotionForm } from "~/components/admin-promotion-form";
 import { promotionErrors, withUploadedBanner } from "~/lib/admin-promotions.server";
 import { translate } from "~/lib/i18n.server";

@@ -1,6 +1,6 @@
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { listPromotions, setPromotionStatus } from "../../../workers/services/admin-promotions";
+import { listPromotions, setPromotionStatus } from "@workers/services/promotions";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { PromotionStatusSchema } from "~/lib/schemas/admin-promotion";

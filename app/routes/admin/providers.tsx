@@ -1,6 +1,6 @@
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { providerSetupScreen, saveProviderSetup } from "../../../workers/services/provider-setup";
+import { providerSetupScreen, saveProviderSetup } from "@workers/services/providers";
 import { ErrorList } from "~/components/forms";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";

@@ -1,5 +1,5 @@
-import { toCsv } from "../../../workers/core/csv";
-import { parseBankDay, reconciliationCsvRows, reconciliationExport } from "../../../workers/services/reconciliation";
+import { toCsv } from "@workers/core/csv";
+import { parseBankDay, reconciliationCsvRows, reconciliationExport } from "@workers/services/bank-in";
 import { getBindings } from "~/lib/context.server";
 import { translate } from "~/lib/i18n.server";
 import { auditContext, requireStaff } from "~/lib/staff.server";

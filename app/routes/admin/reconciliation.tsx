@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
-import { parseBankDay, reconciliationPage, saveReconciliationNote, settleDoubleCredit } from "../../../workers/services/reconciliation";
+import { parseBankDay, reconciliationPage, saveReconciliationNote, settleDoubleCredit } from "@workers/services/bank-in";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { NoteSchema, SettleSchema } from "~/lib/schemas/reconciliation";

@@ -1,6 +1,6 @@
-import { parseRange } from "../../../workers/core/report-range";
-import { toCsv } from "../../../workers/core/csv";
-import { isReportTable, mayExport, reportExport } from "../../../workers/services/report-pages";
+import { parseRange } from "@workers/core/report-range";
+import { toCsv } from "@workers/core/csv";
+import { isReportTable, mayExport, reportExport } from "@workers/services/reports";
 import { getBindings } from "~/lib/context.server";
 import { translate } from "~/lib/i18n.server";
 import { getLocale } from "~/middleware/i18next.server";

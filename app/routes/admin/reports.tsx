@@ -1,8 +1,8 @@
 import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
-import { parseRange, presetRange, REPORT_PRESETS, type ReportRange } from "../../../workers/core/report-range";
-import { reportsPage, type ReportTable as ReportTableName } from "../../../workers/services/report-pages";
+import { parseRange, presetRange, REPORT_PRESETS, type ReportRange } from "@workers/core/report-range";
+import { reportsPage, type ReportTable as ReportTableName } from "@workers/services/reports";
 import { BarChart, LineChart, type ChartSeries } from "~/components/charts";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";

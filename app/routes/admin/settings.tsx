@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { changeSettings, loadSettings } from "../../../workers/services/admin-settings";
+import { changeSettings, loadSettings } from "@workers/services/agency";
 import { ChannelsSection, LimitsSection, ProfileSection, ProvidersSection, RatesSection } from "~/components/admin-settings";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { createStaffAccount } from "../../../workers/services/staff-accounts";
+import { createStaffAccount } from "@workers/services/staff";
 import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
 import { getBindings } from "~/lib/context.server";
 import { CreateStaffSchema } from "~/lib/schemas/admin";
@@ -20,7 +20,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const me = await requireStaff(request, context, { role: "owner" });
   const submission = parseWithZod(await request.formData(), { schema: CreateStaffSchema });
   if (submission.status !== "success") return data({ result: submission.reply(), link: null }, { status: 400 });
-  const created = await createStaffAccount(getBindings(context).DB, { agencyId: me.agencyId, ...submission.value }, auditContext(request, me));
+  const created = await createStaffAccount(getBindings(context).DB, auditContext(request, me), submission.value);
   if (!created.ok) {
     return data({ result: submission.reply({ fieldErrors: { username: ["admin:staff.errors.usernameExists"] } }), link: null }, { status: 409 });
   }

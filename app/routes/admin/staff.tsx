@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { listStaff, resetSecondFactor, setStaffStatus } from "../../../workers/services/staff-accounts";
+import { listStaff, resetSecondFactor, setStaffStatus } from "@workers/services/staff";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
@@ -26,14 +26,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { intent, staffId } = submission.value;
   const who = auditContext(request, me);
   if (intent === "reset") {
-    const reset = await resetSecondFactor(db, me.agencyId, staffId, who);
+    const reset = await resetSecondFactor(db, who, staffId);
     if (!reset.ok) throw new Response("Not found", { status: 404 });
     return data({
       link: { username: reset.username, url: enrolUrl(request, reset.enrolToken) },
       message: translate(context, "admin:staff.resetDone", { username: reset.username }),
     });
   }
-  const outcome = await setStaffStatus(db, me.agencyId, staffId, intent === "disable" ? "DISABLED" : "ACTIVE", who);
+  const outcome = await setStaffStatus(db, who, staffId, intent === "disable" ? "DISABLED" : "ACTIVE");
   if (!outcome.ok) {
     if (outcome.code === "NOT_FOUND") throw new Response("Not found", { status: 404 });
     const key =

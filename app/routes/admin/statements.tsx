@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
-import { AMOUNT_MODES, DATE_FORMATS, NUMBER_FORMATS } from "../../../workers/core/statement";
+import { AMOUNT_MODES, DATE_FORMATS, NUMBER_FORMATS } from "@workers/core/statement";
 import {
   applyStatement,
   saveStatementMapping,
@@ -13,7 +13,7 @@ import {
   type MappingTry,
   type ReviewRow,
   type RowOutcome,
-} from "../../../workers/services/statement-import";
+} from "@workers/services/bank-in";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";

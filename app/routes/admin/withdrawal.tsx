@@ -2,7 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { decideWithdrawal, withdrawalPage } from "../../../workers/services/withdraw-review";
+import { decideWithdrawal, withdrawalPage } from "@workers/services/withdrawals";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { StatusBadge } from "~/components/money";
 import { AdminTable } from "~/components/data-table";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { listManualQueue } from "../../../workers/services/withdraw-review";
+import { listManualQueue } from "@workers/services/withdrawals";
 import { AdminPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";

@@ -1,4 +1,4 @@
-import { agencyInfo } from "../../../workers/services/agency";
+import { agencyInfo } from "@workers/services/agency";
 import { getAgency } from "~/lib/context.server";
 import type { Route } from "./+types/agency-info";
 

@@ -1,5 +1,5 @@
-import { isProvider } from "../../../workers/core/providers";
-import { fetchCredit } from "../../../workers/services/credits";
+import { isProvider } from "@workers/core/providers";
+import { fetchCredit } from "@workers/services/providers";
 import { apiError, apiJson, apiPlayer } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/credits";

@@ -1,4 +1,4 @@
-import { listDepositSummaries, openDepositSummaries } from "../../../workers/services/deposit";
+import { listDepositSummaries, openDepositSummaries } from "@workers/services/deposits";
 import { apiJson, apiPaging, apiPlayer } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/deposits";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { recordFingerprint } from "../../../workers/services/fingerprint";
+import { recordFingerprint } from "@workers/services/players";
 import { apiError, apiJson, readBody } from "~/lib/api.server";
 import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
 import type { Route } from "./+types/fingerprint";

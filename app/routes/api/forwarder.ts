@@ -1,4 +1,4 @@
-import { receiveForwardedMessage } from "../../../workers/services/forwarder";
+import { receiveForwardedMessage } from "@workers/services/bank-in";
 import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/forwarder";
 

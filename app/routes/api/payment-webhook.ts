@@ -1,4 +1,4 @@
-import { handlePaymentWebhook } from "../../../workers/services/gateway-callbacks";
+import { handlePaymentWebhook } from "@workers/services/bank-in";
 import { getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/payment-webhook";
 

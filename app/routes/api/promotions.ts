@@ -5,7 +5,7 @@ import {
   promotionSummaries,
   promotionSummaryById,
   usageSummaries,
-} from "../../../workers/services/promotion";
+} from "@workers/services/promotions";
 import { apiError, apiJson, apiPaging, apiPlayer, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { isErrorCode } from "~/lib/errors";

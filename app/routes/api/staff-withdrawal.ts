@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { authenticateApiToken } from "../../../workers/services/api-tokens";
-import { decideWithdrawal, type StaffDecision } from "../../../workers/services/withdraw-review";
+import { authenticateApiToken } from "@workers/services/staff";
+import { decideWithdrawal, type StaffDecision } from "@workers/services/withdrawals";
 import { apiJson, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/staff-withdrawal";

@@ -1,4 +1,4 @@
-import { listWithdrawSummaries, openWithdrawSummaries } from "../../../workers/services/withdraw";
+import { listWithdrawSummaries, openWithdrawSummaries } from "@workers/services/withdrawals";
 import { apiJson, apiPaging, apiPlayer } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/withdrawals";

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
-import { cashbackPage, claimCashback } from "../../../workers/services/cashback";
+import { cashbackPage, claimCashback } from "@workers/services/promotions";
 import { HistoryTable } from "~/components/money";
 import { RewardTurnover } from "~/components/reward-turnover";
 import { translate } from "~/lib/i18n.server";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { depositHistoryPage } from "../../../workers/services/deposit";
+import { depositHistoryPage } from "@workers/services/deposits";
 import { HistoryTable, Pagination, StatusBadge } from "~/components/money";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";

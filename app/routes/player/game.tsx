@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
-import { launchFromLobby, lobbyPage } from "../../../workers/services/game";
+import { launchFromLobby, lobbyPage } from "@workers/services/providers";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { getLocale } from "~/middleware/i18next.server";
 import { limitMessage, limitOf } from "~/lib/limits.server";

@@ -2,7 +2,7 @@ import { Outlet, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/layout";
 import { getAgency, getBindings, playerContext } from "~/lib/context.server";
-import { takeOrderNotices } from "../../../workers/services/wallet";
+import { takeOrderNotices } from "@workers/services/wallets";
 import { formatMoney } from "~/lib/format";
 import { DEPOSIT_SUCCESS, WITHDRAW_NOTICE, hookProps } from "~/lib/lite/hooks";
 

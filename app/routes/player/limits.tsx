@@ -2,8 +2,8 @@ import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
-import { COOLING_OFF_DAYS, EXCLUSION_MONTHS, PERIODS, type BreakKind } from "../../../workers/core/responsible-gaming";
-import { limitsPage, setLimits, startBreak } from "../../../workers/services/responsible-gaming";
+import { COOLING_OFF_DAYS, EXCLUSION_MONTHS, PERIODS, type BreakKind } from "@workers/core/responsible-gaming";
+import { limitsPage, setLimits, startBreak } from "@workers/services/players";
 import { ErrorList, Field, SelectField } from "~/components/fields";
 import { useLiteForm, useLiteValidation, type FormConstraint } from "~/components/lite-form";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";

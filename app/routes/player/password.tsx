@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ShouldRevalidateFunctionArgs } from "react-router";
 import { useTranslation } from "react-i18next";
 import { dataWithToast } from "remix-toast";
-import { changePassword, setForcedPassword } from "../../../workers/services/auth";
+import { changePassword, setForcedPassword } from "@workers/services/players";
 import { ForcedPasswordForm } from "~/components/forced-password";
 import { ForcedPasswordSchema } from "~/lib/schemas/forced-password";
 import { ChangePasswordForm } from "~/components/change-password";

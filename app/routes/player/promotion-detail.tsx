@@ -1,6 +1,6 @@
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { claimPromotion, promotionDetailPage } from "../../../workers/services/promotion";
+import { claimPromotion, promotionDetailPage } from "@workers/services/promotions";
 import { CurrentPromotion, PromotionRuleList } from "~/components/promotion";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { promotionHistoryPage } from "../../../workers/services/promotion";
+import { promotionHistoryPage } from "@workers/services/promotions";
 import { HistoryTable, Pagination } from "~/components/money";
 import { UsageStatusBadge } from "~/components/promotion";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";

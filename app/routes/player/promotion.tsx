@@ -1,6 +1,6 @@
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { promotionListPage } from "../../../workers/services/promotion";
+import { promotionListPage } from "@workers/services/promotions";
 import { CurrentPromotion, PromotionRuleList } from "~/components/promotion";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { cancelClaimAction } from "~/lib/promotion.server";

@@ -1,6 +1,6 @@
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
-import { claimReferralWeek, referralPage, type WeekView } from "../../../workers/services/referral";
+import { claimReferralWeek, referralPage, type WeekView } from "@workers/services/promotions";
 import { HistoryTable } from "~/components/money";
 import { RewardTurnover } from "~/components/reward-turnover";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
-import { endOtherSessions, listSessions } from "../../../workers/services/auth";
+import { endOtherSessions, listSessions } from "@workers/services/players";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer, sessionHashContext } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";

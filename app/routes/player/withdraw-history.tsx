@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { withdrawHistoryPage } from "../../../workers/services/withdraw";
+import { withdrawHistoryPage } from "@workers/services/withdrawals";
 import { HistoryTable, Pagination, StatusBadge } from "~/components/money";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";

@@ -3,8 +3,8 @@ import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { formatAmount } from "../../../workers/core/money";
-import { confirmWithdraw, reviewWithdraw, withdrawPage, type WithdrawError } from "../../../workers/services/withdraw";
+import { formatAmount } from "@workers/core/money";
+import { confirmWithdraw, reviewWithdraw, withdrawPage, type WithdrawError } from "@workers/services/withdrawals";
 import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField } from "~/components/fields";
 import { useLiteForm, useLiteValidation } from "~/components/lite-form";

@@ -1,4 +1,4 @@
-import { getPlayerInfo } from "../../../../workers/services/auth";
+import { getPlayerInfo } from "@workers/services/players";
 import { apiError, apiJson } from "~/lib/api.server";
 import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
 import type { Route } from "./+types/info";

@@ -1,4 +1,4 @@
-import { login } from "../../../../workers/services/auth";
+import { login } from "@workers/services/players";
 import { apiError, apiJson, fieldErrors, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { AUTH_LIMITS, LoginSchema } from "~/lib/schemas/auth";

@@ -1,4 +1,4 @@
-import { logout } from "../../../../workers/services/auth";
+import { logout } from "@workers/services/players";
 import { apiJson } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { clearSessionCookie, readSessionId } from "~/lib/session.server";

@@ -1,4 +1,4 @@
-import { changePassword } from "../../../../workers/services/auth";
+import { changePassword } from "@workers/services/players";
 import { apiError, apiJson, fieldErrors, readBody } from "~/lib/api.server";
 import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
 import { AUTH_LIMITS, ChangePasswordSchema } from "~/lib/schemas/auth";

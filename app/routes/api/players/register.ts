@@ -1,4 +1,4 @@
-import { registerPlayer } from "../../../../workers/services/auth";
+import { registerPlayer } from "@workers/services/players";
 import { apiError, apiJson, fieldErrors, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { AUTH_LIMITS, RegisterSchema } from "~/lib/schemas/auth";

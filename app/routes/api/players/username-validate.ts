@@ -1,4 +1,4 @@
-import { checkUsernameAvailability } from "../../../../workers/services/auth";
+import { checkUsernameAvailability } from "@workers/services/players";
 import { clientOf } from "~/lib/session.server";
 import { apiError, apiJson, fieldErrors, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";

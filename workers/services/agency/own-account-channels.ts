@@ -1,0 +1,140 @@
+import { BANKS, findBank } from "../../core/banks";
+import { readStaticLaoQr, type StaticLaoQr, type StaticQrProblem } from "../../core/emvco";
+import { auditIfChanged, auditStatement, type AuditActor } from "../../db/audit";
+import {
+  findOwnAccountChannel,
+  findPaymentChannel,
+  insertOwnAccountChannelStatement,
+  listOwnAccountChannels,
+  listPaymentChannels,
+  setOwnAccountQrModeStatement,
+  setWitnessWindowStatement,
+  type OwnAccountChannel,
+  type QrMode,
+} from "../../db/payments";
+import { setChannelActive } from "./admin-settings";
+import { decodeQrImage, type QrImageProblem } from "./qr-image";
+
+/**
+ * Own-account payment channels (issue 14): the agency's own bank account, set up by the
+ * owner from the static LAO QR its bank app shows, pasted as text or uploaded as an image.
+ * The portal only ever takes the receiver (tag 38) from that QR; it never builds one from
+ * an account number (../shared/OUTSIDE.md: the receiver id is a token the bank issues).
+ *
+ * Two steps: `readOwnAccountQr` checks the QR and says what it read (nothing written);
+ * `changeOwnAccountChannels` with intent "create" reads the same text again (never trusting
+ * the confirm form's hidden copy) and saves the channel with its audit row. A channel is
+ * deactivated, never deleted; its QR mode ('derived' per order, or 'static' as is) can be
+ * switched later.
+ */
+
+export type OwnAccountQrProblem = StaticQrProblem | QrImageProblem | "EMPTY" | "SAME_ACCOUNT";
+
+/** What the owner is shown before saving. */
+export type OwnAccountQrRead = StaticLaoQr & { bankName: string; suggestedCode: string };
+
+export type OwnAccountQrInput = { text?: string; image?: Uint8Array };
+
+export async function readOwnAccountQr(
+  db: D1Database,
+  agencyId: string,
+  input: OwnAccountQrInput,
+): Promise<{ ok: true; qr: OwnAccountQrRead } | { ok: false; problem: OwnAccountQrProblem }> {
+  let text = input.text?.trim() ?? "";
+  // A chosen file is a deliberate act (the file input starts empty): it wins over the text box.
+  if (input.image && input.image.byteLength > 0) {
+    const decoded = decodeQrImage(input.image);
+    if (!decoded.ok) return decoded;
+    text = decoded.text.trim();
+  }
+  if (!text) return { ok: false, problem: "EMPTY" };
+  const read = readStaticLaoQr(text, BANKS);
+  if (!read.ok) return read;
+  const [own, all] = await Promise.all([listOwnAccountChannels(db, agencyId), listPaymentChannels(db, agencyId)]);
+  // Two channels on one receiver would make every payment into it ambiguous.
+  if (own.some((c) => c.active && c.iin === read.qr.iin && c.mid === read.qr.receiverId)) return { ok: false, problem: "SAME_ACCOUNT" };
+  const codes = new Set(all.map((c) => c.code));
+  const base = `OWN-${read.qr.bankCode}`;
+  let suggestedCode = base;
+  for (let n = 2; codes.has(suggestedCode); n++) suggestedCode = `${base}-${n}`;
+  return { ok: true, qr: { ...read.qr, bankName: findBank(read.qr.bankCode)?.name ?? read.qr.bankCode, suggestedCode } };
+}
+
+export async function loadOwnAccountChannels(db: D1Database, agencyId: string): Promise<OwnAccountChannel[]> {
+  return listOwnAccountChannels(db, agencyId);
+}
+
+/*
+ * What the channel screen posts after the read step; `intent` names the form (the schemas in
+ * app/lib/schemas/own-account-channel.ts produce exactly these values).
+ */
+export type OwnAccountCreateInput = { intent: "create"; qrText: string; code: string; displayName: string };
+export type OwnAccountModeInput = { intent: "mode"; code: string; mode: QrMode; witnessWindowMinutes?: number };
+export type OwnAccountActiveInput = { intent: "active"; code: string; active: "1" | "0" };
+type OwnAccountChange = OwnAccountCreateInput | OwnAccountModeInput | OwnAccountActiveInput;
+
+type ChangeResult =
+  | { ok: true }
+  | { ok: false; code: "CHANNEL_NOT_FOUND" }
+  /** The code is taken: what the QR says comes back, to ask for another code. */
+  | { ok: false; code: "CHANNEL_EXISTS"; field: "code"; qr: OwnAccountQrRead }
+  | { ok: false; code: "QR"; problem: OwnAccountQrProblem };
+
+export async function changeOwnAccountChannels(db: D1Database, actor: AuditActor, change: OwnAccountChange): Promise<ChangeResult> {
+  switch (change.intent) {
+    case "create":
+      return createOwnAccountChannel(db, actor, change);
+    case "mode":
+      return setOwnAccountQrMode(db, actor, change.code, change.mode, change.witnessWindowMinutes);
+    case "active": {
+      if (!(await findOwnAccountChannel(db, actor.agencyId, change.code))) return { ok: false, code: "CHANNEL_NOT_FOUND" };
+      const done = await setChannelActive(db, actor, change.code, change.active === "1");
+      return done.ok ? done : { ok: false, code: "CHANNEL_NOT_FOUND" };
+    }
+  }
+}
+
+async function createOwnAccountChannel(db: D1Database, actor: AuditActor, input: OwnAccountCreateInput): Promise<ChangeResult> {
+  const read = await readOwnAccountQr(db, actor.agencyId, { text: input.qrText });
+  if (!read.ok) return { ok: false, code: "QR", problem: read.problem };
+  const { qr } = read;
+  if (await findPaymentChannel(db, actor.agencyId, input.code)) return { ok: false, code: "CHANNEL_EXISTS", field: "code", qr };
+  const values = {
+    code: input.code,
+    displayName: input.displayName,
+    bankCode: qr.bankCode,
+    iin: qr.iin,
+    receiverId: qr.receiverId,
+    // EMV limits (tags 59, 60): what the QR carries fits, the columns take it as is.
+    merchantName: qr.receiverName,
+    merchantCity: qr.receiverCity,
+    staticQr: qr.text,
+    qrMode: "derived" as const,
+  };
+  const { staticQr: _qr, ...after } = values;
+  const [inserted] = await db.batch([
+    insertOwnAccountChannelStatement(db, actor.agencyId, values),
+    // Audited only if the row was really inserted (a concurrent create of the same code loses).
+    auditIfChanged(db, actor, { action: "settings.ownAccount.create", target: input.code, before: null, after }),
+  ]);
+  if ((inserted.meta.changes ?? 0) === 0) return { ok: false, code: "CHANNEL_EXISTS", field: "code", qr };
+  return { ok: true };
+}
+
+async function setOwnAccountQrMode(db: D1Database, actor: AuditActor, code: string, mode: QrMode, windowMinutes?: number): Promise<ChangeResult> {
+  const current = await findOwnAccountChannel(db, actor.agencyId, code);
+  if (!current) return { ok: false, code: "CHANNEL_NOT_FOUND" };
+  const window = windowMinutes ?? current.witnessWindowMinutes;
+  if (current.qrMode === mode && current.witnessWindowMinutes === window) return { ok: true };
+  await db.batch([
+    setOwnAccountQrModeStatement(db, actor.agencyId, code, mode),
+    setWitnessWindowStatement(db, actor.agencyId, code, window),
+    auditStatement(db, actor, {
+      action: "settings.ownAccount.qrMode",
+      target: code,
+      before: { qrMode: current.qrMode, witnessWindowMinutes: current.witnessWindowMinutes },
+      after: { qrMode: mode, witnessWindowMinutes: window },
+    }),
+  ]);
+  return { ok: true };
+}

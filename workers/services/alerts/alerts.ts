@@ -1,0 +1,453 @@
+import {
+  ALERT_KIND_TOPIC,
+  combinedText,
+  inQuietHours,
+  retryDelaySeconds,
+  vientianeMinutes,
+  type AlertEvent,
+  type AlertFacts,
+  type AlertKind,
+} from "../../core/alerts";
+import { maskAccountNumber } from "../../core/banks";
+import { isLocalEnvironment } from "../../core/provider-setup";
+import { openSecret } from "../../core/secret-box";
+import {
+  insertAlertEvent,
+  lastProviderEpisode,
+  listAlertingAgencies,
+  providersEverFailing,
+  listStaleQueuedAlerts,
+  loadAlertEvents,
+  markAlertFailedStatement,
+  readAlertSettings,
+  recordAlertAttemptStatement,
+  releaseHeldAlerts,
+  type AlertSettings,
+  type StoredAlertEvent,
+} from "../../db/alerts";
+import { listAgencyHosts } from "../../db/agencies";
+import { recentSecurityAudit } from "../../db/audit";
+import { listSilentForwarders, listWaitingHolds } from "../../db/forwarder";
+import { listManualQueue, type ManualQueueItem } from "../../db/orders";
+import { listUnmatchedPayments } from "../../db/payments";
+import { recentProviderFailures, waitingDeposits } from "../../db/provider-attempts";
+import { loadDashboard, moneyReport, playersReport } from "../reports";
+import { formatAmount } from "../../core/money";
+import { PROVIDER_FAILURE_WINDOW_MS } from "../../core/provider-attempts";
+import { presetRange } from "../../core/report-range";
+import { alertChannelFor } from "../../ports/alert-channel-factory";
+import type { AlertSendResult } from "../../ports/alerts";
+import type { WithdrawOrder } from "../../wallet/types";
+
+/**
+ * Staff alerts (issue 34, decision 057). A request or the cron that sees an event only
+ * records it and puts its id on the STAFF_ALERTS queue (`raiseAlert`); it never waits for
+ * Telegram. The queue's consumer (`deliverAlerts`) sends, one message per chat per batch, and
+ * retries; what still fails after the queue's retries reaches the dead-letter queue
+ * (`buryAlerts`) and the dashboard. Delivery is at least once (ports/alerts.ts).
+ */
+
+/** What goes on the queue: which event of which agency. The facts stay in D1 (no secret travels). */
+export type AlertMessageBody = { agencyId: string; eventId: string };
+
+/** The sealed token's associated data: a token copied to another agency's row does not open. */
+export function alertTokenAad(agencyId: string): string {
+  return `alerts:${agencyId}`;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function topicOn(settings: AlertSettings, kind: AlertKind): boolean {
+  const topic = ALERT_KIND_TOPIC[kind];
+  return topic === null || settings.topics.includes(topic);
+}
+
+function canSend(settings: AlertSettings | null): settings is AlertSettings & { botTokenSealed: string } {
+  return settings !== null && settings.botTokenSealed !== null && settings.chatIds.length > 0;
+}
+
+/**
+ * Records `event` for the agency's staff and queues it: "off" when the agency sends nothing of
+ * that kind, "repeated" when the same event was raised before (nothing new is sent), "held"
+ * in quiet hours (sent in the digest when they end).
+ */
+export async function raiseAlert(
+  env: Env,
+  agencyId: string,
+  event: AlertEvent,
+  now = Date.now(),
+  // the sweep has them already: not read again for each event
+  known?: AlertSettings,
+): Promise<"queued" | "held" | "off" | "repeated"> {
+  const settings = known ?? (await readAlertSettings(env.DB, agencyId));
+  if (!canSend(settings) || !topicOn(settings, event.kind)) return "off";
+  const held = inQuietHours(now, settings.quietStart, settings.quietEnd);
+  if (!(await insertAlertEvent(env.DB, agencyId, event, held ? "held" : "queued", iso(now)))) return "repeated";
+  if (held) return "held";
+  // A send the queue refuses leaves the event queued: the cron's sweep sends it again.
+  await env.STAFF_ALERTS.send({ agencyId, eventId: event.id } satisfies AlertMessageBody).catch((error: unknown) =>
+    console.error("staff alert not queued", error),
+  );
+  return "queued";
+}
+
+/** The origin alert links point at: the agency's primary domain (https), or npm start's address locally. */
+export async function alertOrigin(env: Env, agencyId: string): Promise<string> {
+  const [primary] = await listAgencyHosts(env.DB, agencyId);
+  const host = primary?.host ?? "localhost";
+  if (isLocalEnvironment(env.ENVIRONMENT)) return `http://${host}${env.LOCAL_PORTAL_PORT ? `:${env.LOCAL_PORTAL_PORT}` : ""}`;
+  return `https://${host}`;
+}
+
+/** The agency's bot token, opened; null when none is set or it does not open with this key. */
+export async function openAlertToken(env: Env, settings: AlertSettings): Promise<string | null> {
+  return settings.botTokenSealed === null ? null : openSecret(env.CREDENTIALS_KEY, settings.botTokenSealed, alertTokenAad(settings.agencyId));
+}
+
+/** The messages of one agency in one batch: the events still to send, and what became of each. */
+async function deliverForAgency(env: Env, agencyId: string, messages: Message<AlertMessageBody>[], now: number): Promise<void> {
+  const settings = await readAlertSettings(env.DB, agencyId);
+  const events = new Map(
+    (
+      await loadAlertEvents(
+        env.DB,
+        agencyId,
+        messages.map((m) => m.body.eventId),
+      )
+    ).map((e) => [e.id, e]),
+  );
+  // Delivered, failed, held or unknown: nothing to send (a second delivery of the same message ends here).
+  const pending = messages.filter((m) => events.get(m.body.eventId)?.state === "queued");
+  for (const m of messages) if (!pending.includes(m)) m.ack();
+  if (pending.length === 0) return;
+  const token = canSend(settings) ? await openAlertToken(env, settings) : null;
+  if (!settings || !token) {
+    await env.DB.batch(
+      pending.map((m) =>
+        recordAlertAttemptStatement(
+          env.DB,
+          agencyId,
+          m.body.eventId,
+          { state: "failed", deliveredTo: [], error: "alerts are not set up (no bot token or chat)" },
+          iso(now),
+        ),
+      ),
+    );
+    for (const m of pending) m.ack();
+    return;
+  }
+  if (inQuietHours(now, settings.quietStart, settings.quietEnd)) {
+    await env.DB.batch(
+      pending.map((m) =>
+        recordAlertAttemptStatement(
+          env.DB,
+          agencyId,
+          m.body.eventId,
+          { state: "held", deliveredTo: events.get(m.body.eventId)!.deliveredTo, error: null },
+          iso(now),
+        ),
+      ),
+    );
+    for (const m of pending) m.ack();
+    return;
+  }
+  const channel = alertChannelFor(env, token);
+  const origin = await alertOrigin(env, agencyId);
+  const pendingEvents = pending.map((m) => events.get(m.body.eventId)!);
+  const results = new Map<string, AlertSendResult>();
+  for (const chatId of settings.chatIds) {
+    const forChat = pendingEvents.filter((e) => !e.deliveredTo.includes(chatId));
+    if (forChat.length === 0) continue;
+    results.set(chatId, await channel.send({ chatId, text: combinedText(forChat, settings.language, origin, now) }));
+  }
+  const statements: D1PreparedStatement[] = [];
+  for (const message of pending) {
+    const event = events.get(message.body.eventId)!;
+    const outcome = outcomeOf(event, settings.chatIds, results);
+    statements.push(
+      recordAlertAttemptStatement(env.DB, agencyId, event.id, { state: outcome.state, deliveredTo: outcome.deliveredTo, error: outcome.error }, iso(now)),
+    );
+    if (outcome.retryAfterSeconds === null) message.ack();
+    else message.retry({ delaySeconds: outcome.retryAfterSeconds ?? retryDelaySeconds(message.attempts) });
+  }
+  await env.DB.batch(statements);
+}
+
+type Outcome = { state: "queued" | "delivered" | "failed"; deliveredTo: string[]; error: string | null; retryAfterSeconds: number | null | undefined };
+
+/**
+ * One event after the sends of a batch: delivered when every chat has it; failed when a chat
+ * refused it for good (a wrong token, a chat the bot is not in: staff must fix the setup, and
+ * the dashboard says so); otherwise retried, after what Telegram asked (429) or the backoff
+ * (`retryAfterSeconds` undefined), only to the chats that do not have it yet.
+ */
+function outcomeOf(event: StoredAlertEvent, chatIds: string[], results: Map<string, AlertSendResult>): Outcome {
+  const deliveredTo = [...event.deliveredTo];
+  const errors: string[] = [];
+  let rejected = false;
+  let waitSeconds: number | undefined;
+  for (const chatId of chatIds) {
+    if (deliveredTo.includes(chatId)) continue;
+    const result = results.get(chatId);
+    if (!result) continue;
+    if (result.kind === "sent") deliveredTo.push(chatId);
+    else {
+      errors.push(`${chatId}: ${result.description}`);
+      if (result.kind === "rejected") rejected = true;
+      if (result.kind === "rate-limited") waitSeconds = Math.max(waitSeconds ?? 0, result.retryAfterSeconds);
+    }
+  }
+  const error = errors.length > 0 ? errors.join("; ").slice(0, 500) : null;
+  if (chatIds.every((c) => deliveredTo.includes(c))) return { state: "delivered", deliveredTo, error: null, retryAfterSeconds: null };
+  if (rejected) return { state: "failed", deliveredTo, error, retryAfterSeconds: null };
+  return { state: "queued", deliveredTo, error, retryAfterSeconds: waitSeconds };
+}
+
+/** The STAFF_ALERTS queue's consumer: each agency's messages of the batch together. */
+export async function deliverAlerts(batch: MessageBatch<AlertMessageBody>, env: Env, now = Date.now()): Promise<void> {
+  const byAgency = new Map<string, Message<AlertMessageBody>[]>();
+  for (const message of batch.messages) {
+    const body = message.body;
+    if (!body || typeof body.agencyId !== "string" || typeof body.eventId !== "string") {
+      message.ack(); // not ours: nothing could ever send it
+      continue;
+    }
+    byAgency.set(body.agencyId, [...(byAgency.get(body.agencyId) ?? []), message]);
+  }
+  for (const [agencyId, messages] of byAgency) {
+    try {
+      await deliverForAgency(env, agencyId, messages, now);
+    } catch (error) {
+      // D1 or the channel threw: the queue tries these messages again later
+      console.error("staff alerts of", agencyId, "not delivered", error);
+      for (const m of messages) m.retry({ delaySeconds: retryDelaySeconds(m.attempts) });
+    }
+  }
+}
+
+/** The dead-letter queue's consumer: the events whose retries ran out, on the dashboard. */
+export async function buryAlerts(batch: MessageBatch<AlertMessageBody>, env: Env, now = Date.now()): Promise<void> {
+  const statements = batch.messages
+    .filter((m) => typeof m.body?.agencyId === "string" && typeof m.body?.eventId === "string")
+    .map((m) => markAlertFailedStatement(env.DB, m.body.agencyId, m.body.eventId, "retries ran out", iso(now)));
+  if (statements.length > 0) await env.DB.batch(statements);
+  batch.ackAll();
+}
+
+/**
+ * A withdrawal that now waits for staff (services/withdrawals/withdraw.ts): queued for the agency's staff.
+ * Never fails the withdrawal: an alert that cannot be queued is the cron's to raise again.
+ */
+export async function announceWaitingWithdrawal(env: Env, agencyId: string, username: string, order: WithdrawOrder, now = Date.now()): Promise<void> {
+  const facts: AlertFacts["withdrawal.waiting"] = {
+    code: order.code,
+    username,
+    credit: order.credit,
+    receivedLak: order.receivedLak,
+    bankCode: order.bankCode,
+    accountMasked: maskAccountNumber(order.accountNumber),
+    createdAt: iso(order.createdAt),
+  };
+  try {
+    await raiseAlert(env, agencyId, { id: `withdrawal.waiting:${order.code}`, kind: "withdrawal.waiting", facts }, now);
+  } catch (error) {
+    console.error("staff alert of withdrawal", order.code, "not raised", error);
+  }
+}
+
+// ---- the cron's sweep (every 5 minutes): timed events, quiet hours' end, lost messages
+
+/** A withdrawal's facts for its message (the account masked as on the player pages). */
+function withdrawalFacts(item: ManualQueueItem): AlertFacts["withdrawal.waiting"] {
+  return {
+    code: item.code,
+    username: item.username,
+    credit: item.credit,
+    receivedLak: item.received,
+    bankCode: item.bankCode,
+    accountMasked: item.accountNumber ? maskAccountNumber(item.accountNumber) : null,
+    createdAt: item.createdAt,
+  };
+}
+
+/** A queued message not tried for this long (twice the longest backoff) was lost: sent again. */
+const LOST_AFTER_MS = 30 * 60_000;
+
+/**
+ * Worst-case delays (ALERTS_CRON runs every minute, plus the queue's 5 s batch): a withdrawal
+ * that starts waiting outside a request's own raise, a payment that matched no order, a held
+ * forwarder credit, a provider failing or recovered, a forwarder past its silence limit are
+ * announced within a minute of the dashboard showing them; a reminder within a minute of its
+ * N minutes; held events within a minute of the quiet hours' end; the daily summary in the
+ * first minute of its hour.
+ */
+export async function sweepAlerts(env: Env, now = Date.now()): Promise<void> {
+  for (const settings of await listAlertingAgencies(env.DB)) {
+    try {
+      await sweepAgency(env, settings, now);
+    } catch (error) {
+      console.error("staff alerts sweep of", settings.agencyId, "failed", error);
+    }
+  }
+}
+
+async function sweepAgency(env: Env, settings: AlertSettings, now: number): Promise<void> {
+  const agencyId = settings.agencyId;
+  const quiet = inQuietHours(now, settings.quietStart, settings.quietEnd);
+  const again = quiet
+    ? []
+    : [...(await releaseHeldAlerts(env.DB, agencyId, iso(now))), ...(await listStaleQueuedAlerts(env.DB, agencyId, iso(now - LOST_AFTER_MS)))];
+  if (again.length > 0) {
+    // sendBatch takes up to 100 messages
+    for (let i = 0; i < again.length; i += 100) {
+      await env.STAFF_ALERTS.sendBatch(again.slice(i, i + 100).map((eventId) => ({ body: { agencyId, eventId } satisfies AlertMessageBody })));
+    }
+  }
+  if (settings.topics.includes("withdrawals")) {
+    const { items } = await listManualQueue(env.DB, agencyId, { page: 1, pageSize: 100 });
+    for (const item of items) {
+      const facts = withdrawalFacts(item);
+      await raiseAlert(env, agencyId, { id: `withdrawal.waiting:${item.code}`, kind: "withdrawal.waiting", facts }, now, settings);
+      if (now - Date.parse(item.createdAt) >= settings.withdrawalReminderMinutes * 60_000) {
+        await raiseAlert(env, agencyId, { id: `withdrawal.reminder:${item.code}`, kind: "withdrawal.reminder", facts }, now, settings);
+      }
+    }
+  }
+  if (settings.topics.includes("payments")) await sweepPayments(env, settings, now);
+  if (settings.topics.includes("security")) await sweepSecurity(env, settings, now);
+  if (settings.topics.includes("providers") || settings.topics.includes("forwarder")) await sweepOutages(env, settings, now);
+  if (settings.topics.includes("summary") && settings.summaryHour !== null && Math.floor(vientianeMinutes(now) / 60) === settings.summaryHour) {
+    const facts = await dailySummaryFacts(env, agencyId, now);
+    await raiseAlert(env, agencyId, { id: `summary.daily:${facts.date}`, kind: "summary.daily", facts }, now, settings);
+  }
+}
+
+/**
+ * The daily summary: the last whole Vientiane day in the reports' figures (the same numbers as
+ * /admin/reports "yesterday"), and what is waiting now (the dashboard's counts).
+ */
+async function dailySummaryFacts(env: Env, agencyId: string, now: number): Promise<AlertFacts["summary.daily"]> {
+  const range = presetRange("yesterday", new Date(now));
+  const [money, players, dashboard] = await Promise.all([
+    moneyReport(env.DB, agencyId, range),
+    playersReport(env.DB, agencyId, range),
+    loadDashboard(env.DB, agencyId, now),
+  ]);
+  return {
+    date: range.from,
+    depositCount: money.total.depositCount,
+    depositLak: formatAmount(BigInt(money.total.depositKip), "LAK"),
+    withdrawCount: money.total.withdrawCount,
+    withdrawLakPaid: formatAmount(BigInt(money.total.withdrawKipPaid), "LAK"),
+    newPlayers: players.total.registrations,
+    firstDeposits: players.total.firstDeposits,
+    waitingWithdrawals: dashboard.pending.manualWithdrawals,
+    waitingDeposits: dashboard.waitingDeposits.count,
+    unmatchedPayments: dashboard.pending.unmatchedPayments,
+  };
+}
+
+/**
+ * What the dashboard shows as outages (the same queries), announced once each: paid deposits waiting for their
+ * provider longer than the owner's N minutes (once per oldest order), a provider failing in the
+ * last 15 minutes and its recovery (once per episode), a forwarder silent past its limit (once
+ * per silence, keyed by its last message).
+ */
+async function sweepOutages(env: Env, settings: AlertSettings, now: number): Promise<void> {
+  const agencyId = settings.agencyId;
+  if (settings.topics.includes("providers")) {
+    const [waiting, failures] = await Promise.all([
+      waitingDeposits(env.DB, agencyId),
+      recentProviderFailures(env.DB, agencyId, iso(now - PROVIDER_FAILURE_WINDOW_MS), iso(now)),
+    ]);
+    const oldestMinutes = waiting.oldestPaidAt === null ? null : Math.floor((now - Date.parse(waiting.oldestPaidAt)) / 60_000);
+    if (waiting.count > 0 && oldestMinutes !== null && oldestMinutes >= settings.depositWaitMinutes) {
+      // one alert per oldest order: a new one is raised when that one is done and another waits
+      const facts = { count: waiting.count, oldestMinutes };
+      await raiseAlert(env, agencyId, { id: `deposits.waiting:${waiting.oldestPaidAt}`, kind: "deposits.waiting", facts }, now, settings);
+    }
+    const failing = new Map(failures.map((f) => [f.provider, f]));
+    for (const provider of new Set([...failing.keys(), ...(await providersEverFailing(env.DB, agencyId))])) {
+      const episode = await lastProviderEpisode(env.DB, agencyId, provider);
+      const failure = failing.get(provider);
+      if (failure && (!episode || episode.recovered)) {
+        const start = iso(now);
+        await raiseAlert(
+          env,
+          agencyId,
+          { id: `provider.failing:${provider}:${start}`, kind: "provider.failing", facts: { provider, timeouts: failure.timeouts, errors: failure.errors } },
+          now,
+          settings,
+        );
+      } else if (!failure && episode && !episode.recovered) {
+        await raiseAlert(
+          env,
+          agencyId,
+          { id: `provider.recovered:${provider}:${episode.start}`, kind: "provider.recovered", facts: { provider, since: episode.start } },
+          now,
+          settings,
+        );
+      }
+    }
+  }
+  if (settings.topics.includes("forwarder")) {
+    for (const f of await listSilentForwarders(env.DB, agencyId, now)) {
+      const last = f.lastMessageAt === null ? null : iso(f.lastMessageAt);
+      await raiseAlert(
+        env,
+        agencyId,
+        {
+          id: `forwarder.silent:${f.channelCode}:${last ?? "never"}`,
+          kind: "forwarder.silent",
+          facts: { channelCode: f.channelCode, silenceMinutes: f.silenceMinutes, lastMessageAt: last },
+        },
+        now,
+        settings,
+      );
+    }
+  }
+}
+
+/**
+ * Money that waits for staff: a payment that matched no order (webhook, statement or
+ * forwarder, every path records it in unmatched_payments) and a forwarder credit held above
+ * its channel's cap, each announced once (its row's id).
+ */
+async function sweepPayments(env: Env, settings: AlertSettings, now: number): Promise<void> {
+  const agencyId = settings.agencyId;
+  const [{ items }, holds] = await Promise.all([
+    listUnmatchedPayments(env.DB, agencyId, { status: "OPEN", page: 1, pageSize: 50 }),
+    listWaitingHolds(env.DB, agencyId),
+  ]);
+  for (const p of items) {
+    const facts = { id: p.id, reason: p.kind, amountLak: p.amount, reference: p.reference, channelCode: p.channelCode, receivedAt: p.receivedAt };
+    await raiseAlert(env, agencyId, { id: `payment.unmatched:${p.id}`, kind: "payment.unmatched", facts }, now, settings);
+  }
+  for (const h of holds) {
+    const facts = { id: h.id, amountLak: h.amount, channelCode: h.channelCode, receivedAt: iso(h.receivedAt) };
+    await raiseAlert(env, agencyId, { id: `payment.held:${h.id}`, kind: "payment.held", facts }, now, settings);
+  }
+}
+
+/** The audit log's logins from a new device and API token changes of the last 10 minutes, once each (the row's id). */
+async function sweepSecurity(env: Env, settings: AlertSettings, now: number): Promise<void> {
+  const agencyId = settings.agencyId;
+  for (const row of await recentSecurityAudit(env.DB, agencyId, iso(now - 10 * 60_000))) {
+    const after = (row.after ?? {}) as { newDevice?: boolean; name?: string };
+    if (row.action.startsWith("auth.login")) {
+      if (after.newDevice !== true) continue;
+      const facts = { username: row.staffUsername ?? "?", ip: row.ip, userAgent: row.userAgent, at: row.createdAt };
+      await raiseAlert(env, agencyId, { id: `staff.new-device:${row.id}`, kind: "staff.new-device", facts }, now, settings);
+    } else {
+      const change = row.action.slice("api-token.".length) as "created" | "rotated" | "revoked";
+      const name = after.name ?? ((row.before ?? {}) as { name?: string }).name ?? "?";
+      await raiseAlert(
+        env,
+        agencyId,
+        { id: `api-token:${row.id}`, kind: "api-token.changed", facts: { change, name, by: row.staffUsername, at: row.createdAt } },
+        now,
+        settings,
+      );
+    }
+  }
+}

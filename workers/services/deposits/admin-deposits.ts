@@ -1,0 +1,128 @@
+import { ORDER_STATUSES } from "../../core/orders";
+import { PROVIDERS } from "../../core/providers";
+import type { DepositOrder, StaffRetryResult } from "../../wallet/player-wallet";
+import { auditStatement, type AuditActor } from "../../db/audit";
+import { findAgencyDepositOrder, listDepositOrders, type DepositListItem } from "../../db/orders";
+import { walletOf } from "../wallets";
+import { witnessesOfOrder, type BankWitness } from "../bank-in";
+
+/**
+ * Back office, deposits (issue 7 item 3): the agency's deposit orders from the read model
+ * (deposit_orders_view, projected by each wallet), their detail from the wallet itself, and
+ * the staff retry of a FAILED settlement. Every query is scoped by agency_id: an order code
+ * of another agency is "not found".
+ */
+
+/** Flags a staff member filters on (PROVIDER_* = any provider refusal; NONE = no flag). */
+export const DEPOSIT_FLAGS = ["LATE_PAYMENT", "AMOUNT_MISMATCH", "EXPIRED", "GATEWAY", "MANUAL", "PROVIDER_*", "NONE"] as const;
+
+export type DepositFilter = {
+  status?: string | null;
+  flag?: string | null;
+  provider?: string | null;
+  username?: string | null;
+  code?: string | null;
+  /** YYYY-MM-DD, a day in Vientiane time (UTC+7), inclusive */
+  from?: string | null;
+  to?: string | null;
+  page: number;
+  pageSize: number;
+};
+
+export type DepositRow = DepositListItem;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The first instant of a Vientiane day (UTC+7), as the ISO string the read model stores. */
+function vientianeDayStart(day: string): string | null {
+  if (!DAY.test(day)) return null;
+  const t = Date.parse(`${day}T00:00:00+07:00`);
+  return Number.isNaN(t) ? null : new Date(t).toISOString();
+}
+
+export async function listDeposits(db: D1Database, agencyId: string, filter: DepositFilter): Promise<{ items: DepositRow[]; total: number }> {
+  const from = filter.from ? vientianeDayStart(filter.from) : null;
+  const toStart = filter.to ? vientianeDayStart(filter.to) : null;
+  return listDepositOrders(db, agencyId, {
+    status: filter.status && (ORDER_STATUSES as readonly string[]).includes(filter.status) ? filter.status : null,
+    flag: filter.flag || null,
+    provider: filter.provider && (PROVIDERS as readonly string[]).includes(filter.provider) ? filter.provider : null,
+    username: filter.username?.trim() ? filter.username.trim().toLowerCase() : null,
+    codePrefix: filter.code?.trim() ? filter.code.trim().toUpperCase() : null,
+    from,
+    until: toStart ? new Date(Date.parse(toStart) + 86_400_000).toISOString() : null,
+    page: filter.page,
+    pageSize: filter.pageSize,
+  });
+}
+
+export type DepositDetail = {
+  row: DepositRow;
+  order: DepositOrder | null;
+  ledger: { entry: string; account: string; currency: string; amountMinor: string }[];
+  retries: number;
+  player: { id: string; username: string; displayName: string; status: string };
+  witnesses: BankWitness[];
+};
+
+export async function getDepositDetail(env: Env, agencyId: string, code: string): Promise<DepositDetail | null> {
+  const found = await findAgencyDepositOrder(env.DB, agencyId, code);
+  if (!found) return null;
+  const wallet = walletOf(env, agencyId, found.playerId);
+  const [order, ledger, retries, transfers] = await Promise.all([
+    wallet.getDeposit(code),
+    wallet.ledgerFor(code),
+    wallet.settlementRetries(code),
+    witnessesOfOrder(env.DB, agencyId, code),
+  ]);
+  return {
+    row: {
+      code: found.code,
+      playerId: found.playerId,
+      username: found.username,
+      provider: found.provider,
+      amount: found.amount,
+      credit: found.credit,
+      status: order?.status ?? found.status,
+      flag: order ? order.flag : found.flag,
+      createdAt: found.createdAt,
+      updatedAt: found.updatedAt,
+    },
+    order,
+    ledger,
+    retries,
+    player: { id: found.playerId, username: found.username, displayName: found.displayName, status: found.playerStatus },
+    // every bank transfer that paid it, each with every witness (decision 046)
+    witnesses: transfers.flatMap((t) => t.witnesses),
+  };
+}
+
+export type RetryOutcome = StaffRetryResult["kind"];
+
+/**
+ * Staff retry of a FAILED settlement: the wallet re-runs the transfer-in saga once per
+ * press (see PlayerWallet.retryFailedSettlement). Audited right after the wallet answers,
+ * with its before/after, whatever the outcome (a refused press is recorded too).
+ */
+export async function retryDeposit(
+  env: Env,
+  actor: AuditActor,
+  code: string,
+  expectedRetries: number,
+): Promise<{ kind: RetryOutcome | "not-found"; order: DepositOrder | null }> {
+  const found = await findAgencyDepositOrder(env.DB, actor.agencyId, code);
+  if (!found) return { kind: "not-found", order: null };
+  const wallet = walletOf(env, actor.agencyId, found.playerId);
+  await wallet.identify(actor.agencyId, found.playerId, found.username);
+  const before = await wallet.getDeposit(code);
+  if (!before) return { kind: "not-found", order: null };
+  const result = (await wallet.retryFailedSettlement(code, expectedRetries, Date.now())) as StaffRetryResult;
+  const after = "order" in result ? result.order : null;
+  await auditStatement(env.DB, actor, {
+    action: "deposit.retry",
+    target: code,
+    before: { status: before.status, flag: before.flag, retries: expectedRetries },
+    after: { outcome: result.kind, status: after?.status ?? null, flag: after?.flag ?? null, reference: "reference" in result ? result.reference : null },
+  }).run();
+  return { kind: result.kind, order: after };
+}

@@ -1,0 +1,16 @@
+/**
+ * Deposits: the player's order, its QR, check and cancel, the history; and the back office's
+ * list, detail and retry of a failed settlement.
+ * The folder's only door: code outside it imports from here, and only what is exported here.
+ */
+export { DEPOSIT_FLAGS, getDepositDetail, listDeposits, retryDeposit } from "./admin-deposits";
+export {
+  cancelDeposit,
+  checkDeposit,
+  depositHistoryPage,
+  depositPage,
+  listDepositSummaries,
+  openDepositSummaries,
+  startDeposit,
+  type DepositError,
+} from "./deposit";

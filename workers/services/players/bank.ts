@@ -1,0 +1,53 @@
+import { cleanName } from "../../core/names";
+import { bankAccountHolders, insertBankAccount, playerBankAccounts, type BankAccount, type BankAccountHolder } from "../../db/bank-accounts";
+
+export type { BankAccount };
+
+/** The player's bank accounts (one at most today). */
+export async function listBankAccounts(db: D1Database, agencyId: string, playerId: string): Promise<BankAccount[]> {
+  return playerBankAccounts(db, agencyId, playerId);
+}
+
+export type AddBankAccountResult =
+  | { ok: true; account: BankAccount }
+  | { ok: false; code: "ACCOUNT_IN_USED" | "ACCOUNT_ALREADY_ADDED" | "ONE_ACCOUNT_ONLY" | "NAME_CHARACTERS" };
+
+/**
+ * Adds the player's one LAK account. The unique indexes decide races: two players adding
+ * the same number at once, or one player double-submitting, end with one row.
+ */
+export async function addBankAccount(
+  db: D1Database,
+  agencyId: string,
+  playerId: string,
+  input: { bankCode: string; accountNumber: string; accountName: string },
+): Promise<AddBankAccountResult> {
+  // The name rule again: a NUL or a bidi override in the name makes every payout fail.
+  const name = cleanName(input.accountName);
+  if (!name.ok) return { ok: false, code: name.error };
+  input = { ...input, accountName: name.value };
+  const verdict = classify(await bankAccountHolders(db, agencyId, playerId, input), playerId, input);
+  if (verdict) return { ok: false, code: verdict };
+  const id = crypto.randomUUID();
+  try {
+    await insertBankAccount(db, { id, agencyId, playerId, bankCode: input.bankCode, accountNumber: input.accountNumber, accountName: input.accountName });
+  } catch (error) {
+    if (!String(error).includes("UNIQUE")) throw error;
+    // A race lost to the unique indexes: say which one.
+    return { ok: false, code: classify(await bankAccountHolders(db, agencyId, playerId, input), playerId, input) ?? "ACCOUNT_IN_USED" };
+  }
+  const [account] = (await listBankAccounts(db, agencyId, playerId)).filter((a) => a.id === id);
+  return { ok: true, account };
+}
+
+function classify(
+  holders: BankAccountHolder[],
+  playerId: string,
+  input: { bankCode: string; accountNumber: string },
+): "ACCOUNT_IN_USED" | "ACCOUNT_ALREADY_ADDED" | "ONE_ACCOUNT_ONLY" | null {
+  const sameNumber = holders.find((h) => h.bankCode === input.bankCode && h.accountNumber === input.accountNumber);
+  if (sameNumber && sameNumber.playerId !== playerId) return "ACCOUNT_IN_USED";
+  if (sameNumber) return "ACCOUNT_ALREADY_ADDED";
+  if (holders.some((h) => h.playerId === playerId)) return "ONE_ACCOUNT_ONLY";
+  return null;
+}

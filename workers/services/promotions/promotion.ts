@@ -1,0 +1,323 @@
+import { formatAmount, parseAmount } from "../../core/money";
+import { hasBankAccount } from "../../db/bank-accounts";
+import { findPromotion, listActivePromotions, type PromotionRecord } from "../../db/promotions";
+import { localize, withdrawUnderPromotion, type CurrentPromotionView, type PromotionError } from "../../core/promotion";
+import { isProvider, type Provider } from "../../core/providers";
+import type { Deduction } from "../../core/withdraw";
+import { providerUsername } from "../../ports/provider";
+import { providerPortFor } from "../../wallet/provider-port";
+import type { PromotionUsage } from "../../wallet/player-wallet";
+import type { Agency } from "../agency";
+import type { CurrentPlayer } from "../../core/session";
+import { walletOf } from "../wallets";
+
+/** A catalogue promotion a player may see: its rules are well formed. */
+type Promotion = Omit<PromotionRecord, "rulesValid" | "createdAt" | "updatedAt">;
+
+function toPromotion(record: PromotionRecord): Promotion | null {
+  if (!record.rulesValid) return null;
+  return {
+    id: record.id,
+    status: record.status,
+    title: record.title,
+    description: record.description,
+    imageUrl: record.imageUrl,
+    rules: record.rules,
+    sortOrder: record.sortOrder,
+  };
+}
+
+/** The catalogue a player sees: ACTIVE promotions of the agency, in the staff's order. */
+async function listPromotions(db: D1Database, agencyId: string): Promise<Promotion[]> {
+  return (await listActivePromotions(db, agencyId)).map(toPromotion).filter((p): p is Promotion => p !== null);
+}
+
+/** One promotion of this agency, ACTIVE or not (a detail link may outlive the promotion). */
+export async function getPromotion(db: D1Database, agencyId: string, id: string): Promise<Promotion | null> {
+  const record = await findPromotion(db, agencyId, id);
+  return record ? toPromotion(record) : null;
+}
+
+/** The providers a player may claim this promotion for: the promotion's, among the agency's. */
+function eligibleProviders(promotion: Promotion, agency: Agency): Provider[] {
+  return promotion.rules.providers.filter((p) => agency.enabledProviders.includes(p));
+}
+
+/** A refused claim; `creditThreshold` comes with PROMOTION_CREDIT_TOO_HIGH (the player's message names it). */
+type ClaimResult = { ok: true; usage: PromotionUsage } | { ok: false; error: PromotionError | "PROVIDER_UNAVAILABLE"; creditThreshold?: string };
+
+/**
+ * Claim: the service gathers what lives outside the wallet (catalogue, bank account, the
+ * provider's credit), the wallet judges the rest and records the claim atomically, so two
+ * claims at once end with one.
+ */
+export async function claimPromotion(env: Env, agency: Agency, player: CurrentPlayer, input: { promotionId: string; provider: string }): Promise<ClaimResult> {
+  const promotion = await getPromotion(env.DB, agency.id, input.promotionId);
+  if (!promotion) return { ok: false, error: "PROMOTION_NOT_FOUND" };
+  if (promotion.status !== "ACTIVE") return { ok: false, error: "PROMOTION_INACTIVE" };
+  if (!isProvider(input.provider) || !eligibleProviders(promotion, agency).includes(input.provider)) return { ok: false, error: "PROMOTION_PROVIDER" };
+  const hasBank = await hasBankAccount(env.DB, agency.id, player.id);
+  if (!hasBank) return { ok: false, error: "PROMOTION_BANK_ACCOUNT_REQUIRED" };
+  const balance = await providerPortFor(env, agency.id, input.provider).balance(providerUsername(agency.id, player.username));
+  if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
+  const wallet = walletOf(env, agency.id, player.id);
+  await wallet.identify(agency.id, player.id, player.username);
+  const claimed = await wallet.claimPromotion({
+    usageId: crypto.randomUUID(),
+    promotionId: promotion.id,
+    provider: input.provider,
+    rules: promotion.rules,
+    facts: {
+      promotionActive: true,
+      enabledProviders: agency.enabledProviders,
+      hasBankAccount: true,
+      creditAtProviderMinor: parseAmount(balance.amount, "THB") ?? 0n,
+    },
+    now: Date.now(),
+  });
+  if (!claimed.ok && claimed.error === "PROMOTION_CREDIT_TOO_HIGH") return { ...claimed, creditThreshold: promotion.rules.creditThreshold };
+  return claimed;
+}
+
+export async function cancelPromotion(env: Env, agency: Agency, player: CurrentPlayer, usageId: string) {
+  return walletOf(env, agency.id, player.id).cancelPromotion(usageId, Date.now());
+}
+
+type CurrentPromotion = { usage: PromotionUsage; promotion: Promotion | null; turnoverDone: string | null };
+
+/** The promotion claimed or in use, with its catalogue entry and (when in use) the turnover so far. */
+async function currentPromotion(env: Env, agency: Agency, player: CurrentPlayer, options: { withTurnover?: boolean } = {}): Promise<CurrentPromotion | null> {
+  const usage = await walletOf(env, agency.id, player.id).activeUsage();
+  if (!usage) return null;
+  const promotion = await getPromotion(env.DB, agency.id, usage.promotionId);
+  let turnoverDone: string | null = null;
+  if (options.withTurnover && usage.status === "USED") {
+    const counter = await providerPortFor(env, agency.id, usage.provider).turnover(providerUsername(agency.id, player.username), usage.usedAt ?? undefined);
+    if (counter.kind === "ok") turnoverDone = formatAmount(turnoverSince(counter.amountMinor, usage.turnoverStart), "THB");
+  }
+  return { usage, promotion, turnoverDone };
+}
+
+async function listUsages(env: Env, agency: Agency, player: CurrentPlayer, page: number, pageSize: number) {
+  const { items, total } = await walletOf(env, agency.id, player.id).listUsages(page, pageSize);
+  const ids = [...new Set(items.map((u) => u.promotionId))];
+  const promotions = new Map<string, Promotion>();
+  for (const id of ids) {
+    const promotion = await getPromotion(env.DB, agency.id, id);
+    if (promotion) promotions.set(id, promotion);
+  }
+  return { items: items.map((usage) => ({ usage, promotion: promotions.get(usage.promotionId) ?? null })), total };
+}
+
+function turnoverSince(counterMinor: bigint, start: string | null): bigint {
+  const startMinor = start === null ? 0n : (parseAmount(start, "THB") ?? 0n);
+  return counterMinor > startMinor ? counterMinor - startMinor : 0n;
+}
+
+export type WithdrawPromotion = { usageId: string; outcome: "SUCCESS" | "CANCELED"; deductions: Deduction[]; turnoverDone: string; turnoverTarget: string };
+
+/**
+ * A withdrawal from the provider of the promotion in use: the promotion's rules decide the
+ * deductions (bonus taken back when the turnover is not met; excess above the maximum
+ * received). Null when no promotion governs this withdrawal.
+ */
+export async function promotionForWithdraw(
+  env: Env,
+  agency: Agency,
+  player: CurrentPlayer,
+  input: { provider: Provider; creditMinor: bigint; balanceMinor: bigint },
+): Promise<{ ok: true; promotion: WithdrawPromotion | null } | { ok: false; error: PromotionError | "PROVIDER_UNAVAILABLE" }> {
+  const usage = await walletOf(env, agency.id, player.id).activeUsage();
+  if (!usage || usage.status !== "USED" || usage.provider !== input.provider) return { ok: true, promotion: null };
+  const counter = await providerPortFor(env, agency.id, input.provider).turnover(providerUsername(agency.id, player.username), usage.usedAt ?? undefined);
+  if (counter.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
+  const done = turnoverSince(counter.amountMinor, usage.turnoverStart);
+  const target = parseAmount(usage.turnoverTarget ?? "0", "THB") ?? 0n;
+  const verdict = withdrawUnderPromotion({
+    usage: { rules: usage.rules, bonusMinor: usage.bonusCredited ? (parseAmount(usage.bonus ?? "0", "THB") ?? 0n) : 0n, turnoverTargetMinor: target },
+    creditMinor: input.creditMinor,
+    balanceMinor: input.balanceMinor,
+    turnoverDoneMinor: done,
+  });
+  if (!verdict.ok) return verdict;
+  return {
+    ok: true,
+    promotion: {
+      usageId: usage.id,
+      outcome: verdict.outcome,
+      deductions: verdict.deductions,
+      turnoverDone: formatAmount(done, "THB"),
+      turnoverTarget: formatAmount(target, "THB"),
+    },
+  };
+}
+
+/** JSON shapes of the SPEC §3 promotion data groups. */
+function promotionSummary(promotion: Promotion, lang: string) {
+  return {
+    id: promotion.id,
+    status: promotion.status,
+    title: localize(promotion.title, lang),
+    description: localize(promotion.description, lang),
+    imageUrl: promotion.imageUrl && localize(promotion.imageUrl, lang),
+    bonus: { kind: promotion.rules.bonusKind, value: promotion.rules.bonusValue, cap: promotion.rules.bonusCap, currency: "THB" },
+    setAmount: promotion.rules.setAmount,
+    setAmountCurrency: "LAK",
+    firstOrderOnly: promotion.rules.firstOrderOnly,
+    creditThreshold: promotion.rules.creditThreshold,
+    turnoverMultiple: promotion.rules.turnoverMultiple,
+    maxWithdrawCredit: promotion.rules.maxWithdrawCredit,
+    withdrawAll: promotion.rules.withdrawAll,
+    providers: promotion.rules.providers,
+  };
+}
+
+function usageSummary(usage: PromotionUsage, promotion: Promotion | null, lang: string) {
+  return {
+    id: usage.id,
+    promotionId: usage.promotionId,
+    title: promotion ? localize(promotion.title, lang) : null,
+    provider: usage.provider,
+    status: usage.status,
+    depositCode: usage.depositCode,
+    bonus: usage.bonus,
+    bonusCredited: usage.bonusCredited,
+    turnoverTarget: usage.turnoverTarget,
+    reason: usage.reason,
+    claimedAt: new Date(usage.claimedAt).toISOString(),
+    usedAt: usage.usedAt === null ? null : new Date(usage.usedAt).toISOString(),
+    endedAt: usage.endedAt === null ? null : new Date(usage.endedAt).toISOString(),
+  };
+}
+
+/** The promotion claimed or in use, as the player pages show it (<CurrentPromotion>). */
+export async function currentPromotionView(
+  env: Env,
+  agency: Agency,
+  player: CurrentPlayer,
+  lang: string,
+  options: { withTurnover?: boolean } = {},
+): Promise<CurrentPromotionView | null> {
+  const current = await currentPromotion(env, agency, player, options);
+  if (!current) return null;
+  const { usage, promotion } = current;
+  return {
+    usageId: usage.id,
+    promotionId: usage.promotionId,
+    title: promotion ? localize(promotion.title, lang) : usage.promotionId,
+    provider: usage.provider,
+    status: usage.status,
+    setAmount: usage.rules.setAmount,
+    bonus: usage.bonus,
+    bonusCredited: usage.bonusCredited,
+    turnoverDone: current.turnoverDone,
+    turnoverTarget: usage.turnoverTarget,
+    claimedAt: new Date(usage.claimedAt).toISOString(),
+  };
+}
+
+/** A catalogue promotion in the player's language (its page). */
+function promotionView(promotion: Promotion, lang: string) {
+  return {
+    id: promotion.id,
+    status: promotion.status,
+    title: localize(promotion.title, lang),
+    description: localize(promotion.description, lang),
+    imageUrl: promotion.imageUrl && localize(promotion.imageUrl, lang),
+    rules: promotion.rules,
+  };
+}
+
+/** The promotion page: the catalogue and the promotion claimed or in use (with its turnover). */
+export async function promotionListPage(env: Env, agency: Agency, player: CurrentPlayer, lang: string) {
+  const [promotions, current] = await Promise.all([listPromotions(env.DB, agency.id), currentPromotionView(env, agency, player, lang, { withTurnover: true })]);
+  return {
+    current,
+    promotions: promotions.map((p) => ({
+      id: p.id,
+      title: localize(p.title, lang),
+      description: localize(p.description, lang),
+      imageUrl: p.imageUrl && localize(p.imageUrl, lang),
+      rules: p.rules,
+    })),
+  };
+}
+
+/** A promotion's page: the promotion, the providers it may be claimed for, the current one, and whether the player has a bank account. Null when not found. */
+export async function promotionDetailPage(env: Env, agency: Agency, player: CurrentPlayer, promotionId: string, lang: string) {
+  const promotion = await getPromotion(env.DB, agency.id, promotionId);
+  if (!promotion) return null;
+  const [hasBank, current] = await Promise.all([
+    hasBankAccount(env.DB, agency.id, player.id),
+    currentPromotionView(env, agency, player, lang, { withTurnover: true }),
+  ]);
+  return { promotion: promotionView(promotion, lang), providers: eligibleProviders(promotion, agency), current, hasBank };
+}
+
+/** The player's promotion history, one page. */
+export async function promotionHistoryPage(env: Env, agency: Agency, player: CurrentPlayer, page: number, pageSize: number, lang: string) {
+  const { items, total } = await listUsages(env, agency, player, page, pageSize);
+  return {
+    page,
+    pageSize,
+    total,
+    items: items.map(({ usage, promotion }) => ({
+      code: usage.id,
+      promotionId: usage.promotionId,
+      title: promotion ? localize(promotion.title, lang) : usage.promotionId,
+      provider: usage.provider,
+      // SPEC §2 "used-at": when the promotion started (its deposit landed), else when it was claimed
+      usedAt: new Date(usage.usedAt ?? usage.claimedAt).toISOString(),
+      status: usage.status,
+      bonus: usage.bonusCredited ? usage.bonus : null,
+      reason: usage.reason,
+    })),
+  };
+}
+
+/** The catalogue as the landing page shows it: ACTIVE promotions in the staff's order, in the visitor's language, with their banners. */
+export async function promotionCards(db: D1Database, agencyId: string, lang: string) {
+  return (await listPromotions(db, agencyId)).map((p) => ({
+    id: p.id,
+    title: localize(p.title, lang),
+    description: localize(p.description, lang),
+    imageUrl: p.imageUrl && localize(p.imageUrl, lang),
+  }));
+}
+
+// SPEC §3 promotion data groups (app/routes/api/promotions.ts), in the player's language.
+
+export async function promotionSummaries(db: D1Database, agencyId: string, lang: string) {
+  return (await listPromotions(db, agencyId)).map((p) => promotionSummary(p, lang));
+}
+
+export async function promotionSummaryById(db: D1Database, agencyId: string, promotionId: string, lang: string) {
+  const promotion = await getPromotion(db, agencyId, promotionId);
+  return promotion && promotionSummary(promotion, lang);
+}
+
+export async function currentUsageSummary(env: Env, agency: Agency, player: CurrentPlayer, lang: string) {
+  const current = await currentPromotion(env, agency, player, { withTurnover: true });
+  return current && { ...usageSummary(current.usage, current.promotion, lang), turnoverDone: current.turnoverDone };
+}
+
+export async function usageSummaries(env: Env, agency: Agency, player: CurrentPlayer, page: number, pageSize: number, lang: string) {
+  const { items, total } = await listUsages(env, agency, player, page, pageSize);
+  return { page, pageSize, total, items: items.map(({ usage, promotion }) => usageSummary(usage, promotion, lang)) };
+}
+
+/** Claims a promotion; on success the usage's summary. */
+export async function claimPromotionSummary(env: Env, agency: Agency, player: CurrentPlayer, input: { promotionId: string; provider: string }, lang: string) {
+  const claimed = await claimPromotion(env, agency, player, input);
+  if (!claimed.ok) return claimed;
+  return { ok: true as const, usage: usageSummary(claimed.usage, await getPromotion(env.DB, agency.id, input.promotionId), lang) };
+}
+
+/** Cancels the promotion claimed (not yet in use); null when there is none. */
+export async function cancelCurrentPromotion(env: Env, agency: Agency, player: CurrentPlayer, lang: string) {
+  const current = await currentPromotion(env, agency, player);
+  if (!current) return null;
+  const cancelled = await cancelPromotion(env, agency, player, current.usage.id);
+  if (!cancelled.ok) return cancelled;
+  return { ok: true as const, usage: usageSummary(cancelled.usage, current.promotion, lang) };
+}

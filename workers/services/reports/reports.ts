@@ -1,0 +1,271 @@
+import { parseAmount } from "../../core/money";
+import type { Localized } from "../../core/promotion";
+import { periodsOf, utcBounds, type ReportRange } from "../../core/report-range";
+import { loadMoneyFigures, loadPlayersFigures, loadPromotionFigures, type ReportWindow } from "../../db/reports";
+
+/**
+ * The back office's reports (issue 17). Every metric is defined in
+ * docs/decisions/019-reports.md; in short:
+ *  - a deposit is a SUCCESS deposit order counted at its paid time, manual credits apart;
+ *  - a withdrawal is a SUCCESS withdraw order counted at its payout time;
+ *  - amounts are integer minor units as JS numbers: kip = LAK minor (1/100 kip), credit and
+ *    bonus = THB minor (satang);
+ *  - periods are Asia/Vientiane days or hours (workers/core/report-range.ts), in order, every
+ *    period of the range present (zeros included).
+ */
+
+export type MoneyRow = {
+  period: string;
+  depositCount: number;
+  /** LAK minor the bank received for those deposits (the unique pay amount on own-account channels). */
+  depositKip: number;
+  /** THB minor credited for them. */
+  depositCredit: number;
+  withdrawCount: number;
+  /** THB minor taken from the provider (deductions included). */
+  withdrawCredit: number;
+  /** LAK minor paid out. */
+  withdrawKipPaid: number;
+  /** depositKip + manualCreditKip - withdrawKipPaid. */
+  netKip: number;
+  /** THB minor of promotion bonuses credited, counted with their deposit. */
+  bonusGiven: number;
+  /** THB minor of promotion deductions taken back at paid withdrawals. */
+  bonusDeducted: number;
+  /** THB minor credited by staff from the unmatched-payments queue (MANUAL orders, SUCCESS). */
+  manualCredit: number;
+  /** LAK minor of those payments. */
+  manualCreditKip: number;
+  manualCount: number;
+  /** LAK minor of unmatched payments marked refunded (not per provider: a refund has none). */
+  refundKip: number;
+  refundCount: number;
+};
+
+export type PlayersRow = {
+  period: string;
+  registrations: number;
+  firstDeposits: number;
+  /** Of the players registered in the period, the share whose first deposit was in that same period; null without registrations. */
+  conversion: number | null;
+  activeDepositors: number;
+  returningDepositors: number;
+};
+
+export type PromotionRow = {
+  promotionId: string;
+  title: Localized;
+  claims: number;
+  completed: number;
+  cancelled: number;
+  /** THB minor: bonusGiven - bonusDeducted. */
+  bonusCost: number;
+  bonusGiven: number;
+  bonusDeducted: number;
+};
+
+function windowOf(agencyId: string, range: ReportRange): ReportWindow {
+  return { agencyId, grouping: range.grouping, ...utcBounds(range) };
+}
+
+/** How the whole range is named in `total` and `byProvider` rows: an ISO 8601 interval of days. */
+function rangeLabel(range: ReportRange): string {
+  return `${range.from}/${range.to}`;
+}
+
+function emptyMoney(period: string): MoneyRow {
+  return {
+    period,
+    depositCount: 0,
+    depositKip: 0,
+    depositCredit: 0,
+    withdrawCount: 0,
+    withdrawCredit: 0,
+    withdrawKipPaid: 0,
+    netKip: 0,
+    bonusGiven: 0,
+    bonusDeducted: 0,
+    manualCredit: 0,
+    manualCreditKip: 0,
+    manualCount: 0,
+    refundKip: 0,
+    refundCount: 0,
+  };
+}
+
+const MONEY_SUMS = [
+  "depositCount",
+  "depositKip",
+  "depositCredit",
+  "withdrawCount",
+  "withdrawCredit",
+  "withdrawKipPaid",
+  "bonusGiven",
+  "bonusDeducted",
+  "manualCredit",
+  "manualCreditKip",
+  "manualCount",
+  "refundKip",
+  "refundCount",
+] as const;
+
+function addMoney(into: MoneyRow, from: MoneyRow): void {
+  for (const key of MONEY_SUMS) into[key] += from[key];
+}
+
+function withNet(row: MoneyRow): MoneyRow {
+  row.netKip = row.depositKip + row.manualCreditKip - row.withdrawKipPaid;
+  return row;
+}
+
+export async function moneyReport(
+  db: D1Database,
+  agencyId: string,
+  range: ReportRange,
+): Promise<{ periods: MoneyRow[]; byProvider: (MoneyRow & { provider: string })[]; total: MoneyRow }> {
+  const figures = await loadMoneyFigures(db, windowOf(agencyId, range));
+  // One cell per (period, provider); refunds have no provider ("").
+  const cells = new Map<string, MoneyRow & { provider: string }>();
+  const cell = (period: string, provider: string) => {
+    const key = `${period}\u0000${provider}`;
+    let found = cells.get(key);
+    if (!found) cells.set(key, (found = { ...emptyMoney(period), provider }));
+    return found;
+  };
+  for (const d of figures.deposits) {
+    const c = cell(d.period, d.provider);
+    if (d.manual) {
+      c.manualCount += d.n;
+      c.manualCreditKip += d.kip;
+      c.manualCredit += d.credit;
+    } else {
+      c.depositCount += d.n;
+      c.depositKip += d.kip;
+      c.depositCredit += d.credit;
+    }
+    c.bonusGiven += d.bonus;
+  }
+  for (const w of figures.withdrawals) {
+    const c = cell(w.period, w.provider);
+    c.withdrawCount += w.n;
+    c.withdrawCredit += w.credit;
+    c.withdrawKipPaid += w.kip;
+    c.bonusDeducted += w.deducted;
+  }
+  for (const r of figures.refunds) {
+    const c = cell(r.period, "");
+    c.refundCount += 1;
+    c.refundKip += Number(parseAmount(r.amount ?? "0", "LAK") ?? 0n);
+  }
+
+  const periods = new Map(periodsOf(range).map((p) => [p, emptyMoney(p)]));
+  const providers = new Map<string, MoneyRow & { provider: string }>();
+  const total = emptyMoney(rangeLabel(range));
+  for (const c of cells.values()) {
+    const p = periods.get(c.period);
+    if (!p) continue; // cannot happen: the window is the range's
+    addMoney(p, c);
+    addMoney(total, c);
+    if (c.provider === "") continue;
+    let byProvider = providers.get(c.provider);
+    if (!byProvider) providers.set(c.provider, (byProvider = { ...emptyMoney(rangeLabel(range)), provider: c.provider }));
+    addMoney(byProvider, c);
+  }
+  return {
+    periods: [...periods.values()].map(withNet),
+    byProvider: [...providers.values()].map((row) => ({ ...withNet(row), provider: row.provider })).sort((a, b) => a.provider.localeCompare(b.provider)),
+    total: withNet(total),
+  };
+}
+
+export async function playersReport(db: D1Database, agencyId: string, range: ReportRange): Promise<{ periods: PlayersRow[]; total: PlayersRow }> {
+  const figures = await loadPlayersFigures(db, windowOf(agencyId, range));
+  const rows = new Map(periodsOf(range).map((p) => [p, { period: p, registrations: 0, firstDeposits: 0, converted: 0, activeDepositors: 0 }]));
+  for (const r of figures.registrations) {
+    const row = rows.get(r.period);
+    if (row) row.registrations += r.n;
+  }
+  for (const r of figures.firstDeposits) {
+    const row = rows.get(r.period);
+    if (!row) continue;
+    row.firstDeposits += r.n;
+    row.converted += r.converted;
+  }
+  for (const r of figures.active) {
+    const row = rows.get(r.period);
+    if (row) row.activeDepositors += r.n;
+  }
+  const finish = (r: { period: string; registrations: number; firstDeposits: number; converted: number; activeDepositors: number }): PlayersRow => ({
+    period: r.period,
+    registrations: r.registrations,
+    firstDeposits: r.firstDeposits,
+    conversion: r.registrations === 0 ? null : r.converted / r.registrations,
+    activeDepositors: r.activeDepositors,
+    // a first deposit in the period is also a deposit in it: the rest deposited before
+    returningDepositors: r.activeDepositors - r.firstDeposits,
+  });
+  const periods = [...rows.values()];
+  const sum = (key: "registrations" | "firstDeposits") => periods.reduce((n, r) => n + r[key], 0);
+  return {
+    periods: periods.map(finish),
+    total: finish({
+      period: rangeLabel(range),
+      registrations: sum("registrations"),
+      firstDeposits: sum("firstDeposits"),
+      converted: figures.totals.converted,
+      activeDepositors: figures.totals.activeDepositors,
+    }),
+  };
+}
+
+function decodeTitle(json: string): Localized {
+  try {
+    const parsed = JSON.parse(json) as Partial<Localized>;
+    if (parsed && typeof parsed.lo === "string") return parsed as Localized;
+  } catch {
+    // a title that is no JSON is shown as it is
+  }
+  return { lo: json };
+}
+
+/**
+ * Per promotion of the agency, over the whole range: every ACTIVE promotion, and any other
+ * with activity in the range. Ordered by claims, then bonus cost, then id.
+ */
+export async function promotionsReport(db: D1Database, agencyId: string, range: ReportRange): Promise<{ promotions: PromotionRow[] }> {
+  const { fromIso, toIsoExclusive } = utcBounds(range);
+  const figures = await loadPromotionFigures(db, { agencyId, fromIso, toIsoExclusive });
+  const rows = new Map<string, PromotionRow>();
+  const known = new Map(figures.promotions.map((p) => [p.id, p]));
+  const row = (id: string) => {
+    let found = rows.get(id);
+    if (!found) {
+      const p = known.get(id);
+      rows.set(
+        id,
+        (found = {
+          promotionId: id,
+          title: p ? decodeTitle(p.title) : { lo: id },
+          claims: 0,
+          completed: 0,
+          cancelled: 0,
+          bonusCost: 0,
+          bonusGiven: 0,
+          bonusDeducted: 0,
+        }),
+      );
+    }
+    return found;
+  };
+  for (const p of figures.promotions) if (p.status === "ACTIVE") row(p.id);
+  for (const c of figures.claims) row(c.promotionId).claims += c.n;
+  for (const e of figures.ended) {
+    if (e.status === "SUCCESS") row(e.promotionId).completed += e.n;
+    else row(e.promotionId).cancelled += e.n;
+  }
+  for (const b of figures.bonus) row(b.promotionId).bonusGiven += b.given;
+  for (const d of figures.deducted) row(d.promotionId).bonusDeducted += d.deducted;
+  const promotions = [...rows.values()].map((r) => ({ ...r, bonusCost: r.bonusGiven - r.bonusDeducted }));
+  promotions.sort((a, b) => b.claims - a.claims || b.bonusCost - a.bonusCost || a.promotionId.localeCompare(b.promotionId));
+  return { promotions };
+}

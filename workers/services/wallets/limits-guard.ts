@@ -1,0 +1,114 @@
+import { parseAmount } from "../../core/money";
+import {
+  activeBreak,
+  breakRefusal,
+  DEPOSIT_LIMIT_OF,
+  depositAllowance,
+  depositRefusal,
+  depositUsage,
+  effectiveLimit,
+  NO_LIMIT,
+  periodStart,
+  PERIODS,
+  playedToday,
+  playTimeRefusal,
+  usageFrom,
+  type Break,
+  type LimitKind,
+  type LimitSetting,
+  type Period,
+  type Refusal,
+} from "../../core/responsible-gaming";
+import { PLAYER_SESSION } from "../../core/session";
+import { currentBreaks, playerLimits, type StoredLimit } from "../../db/limits";
+import { playSpans } from "../../db/play-spans";
+import { walletOf } from "./wallet";
+
+/**
+ * The responsible-gaming guards (decision 025) the deposit and game-launch services call
+ * first, and the time played every page shows. Apart from responsible-gaming.ts, which
+ * cancels deposits through deposit.ts: deposit.ts calls this file, so no import cycle.
+ */
+
+export type Limits = Partial<Record<LimitKind, StoredLimit>>;
+export const settingOf = (limits: Limits, kind: LimitKind, now: number): LimitSetting => effectiveLimit(limits[kind] ?? NO_LIMIT, now);
+
+export async function breakInForce(db: D1Database, agencyId: string, playerId: string, now: number): Promise<Break | null> {
+  return activeBreak(await currentBreaks(db, agencyId, playerId, now), now);
+}
+
+/** The deposits of the current day, week and month windows, summed from the wallet's orders (newest first, paged). */
+export async function depositsUsed(env: Env, agencyId: string, playerId: string, now: number): Promise<Record<Period, bigint>> {
+  const wallet = walletOf(env, agencyId, playerId);
+  const from = usageFrom(now);
+  const orders: { amountMinor: bigint; status: string; createdAt: number }[] = [];
+  for (let page = 1; ; page++) {
+    const { items } = await wallet.listDeposits(page, 100);
+    for (const o of items) if (o.createdAt >= from) orders.push({ amountMinor: parseAmount(o.amount, "LAK") ?? 0n, status: o.status, createdAt: o.createdAt });
+    if (items.length < 100 || items[items.length - 1].createdAt < from) break;
+  }
+  return depositUsage(orders, now);
+}
+
+/**
+ * The deposit service's first step: null lets the deposit go on. A break refuses every new
+ * order; a deposit limit refuses an amount above what is left. With an order already OPEN no
+ * new one can be created (the wallet keeps one at a time), so the limit is not judged then
+ * and a repeated post still finds its order. The refusal is CANNOT_DEPOSIT (SPEC §8) with the
+ * reason beside it for the page.
+ */
+export async function depositLimitGuard(
+  env: Env,
+  agencyId: string,
+  playerId: string,
+  amountText: string,
+  now = Date.now(),
+): Promise<{ ok: false; error: "CANNOT_DEPOSIT"; limit: Refusal } | null> {
+  const refusal = await depositRefusalFor(env, agencyId, playerId, amountText, now);
+  return refusal ? { ok: false, error: "CANNOT_DEPOSIT", limit: refusal } : null;
+}
+
+async function depositRefusalFor(env: Env, agencyId: string, playerId: string, amountText: string, now: number): Promise<Refusal | null> {
+  const [breaks, limits] = await Promise.all([currentBreaks(env.DB, agencyId, playerId, now), playerLimits(env.DB, agencyId, playerId)]);
+  const held = breakRefusal(activeBreak(breaks, now));
+  if (held) return held;
+  const amountMinor = parseAmount(amountText.trim(), "LAK");
+  const values = Object.fromEntries(PERIODS.map((p) => [p, settingOf(limits, DEPOSIT_LIMIT_OF[p], now).value])) as Record<Period, bigint | null>;
+  if (amountMinor === null || PERIODS.every((p) => values[p] === null)) return null;
+  if (await walletOf(env, agencyId, playerId).openDepositOrder(now)) return null;
+  return depositRefusal(depositAllowance(values, await depositsUsed(env, agencyId, playerId, now)), amountMinor, now);
+}
+
+/** Today's time played (ms): the union of the player's sessions today, ended ones included; a live one counts up to now. */
+async function playedMs(db: D1Database, agencyId: string, playerId: string, now: number): Promise<number> {
+  const spans = await playSpans(db, agencyId, playerId, periodStart("day", now));
+  // a session still alive (seen within the idle window) is being used now; an ended one stopped at its end
+  return playedToday(
+    spans.map((s) => ({ from: s.from, to: !s.ended && now - s.to < PLAYER_SESSION.idleMs ? now : s.to })),
+    now,
+  );
+}
+
+/** The game-launch service's first step: a break, or today's play time at its limit, refuses a new launch. */
+export async function gameLaunchGuard(
+  db: D1Database,
+  agencyId: string,
+  playerId: string,
+  now = Date.now(),
+): Promise<{ ok: false; error: "RESPONSIBLE_GAMING"; limit: Refusal } | null> {
+  const [held, limits] = await Promise.all([breakInForce(db, agencyId, playerId, now), playerLimits(db, agencyId, playerId)]);
+  const refusal = breakRefusal(held) ?? playTimeRefusal(settingOf(limits, "play_day", now).value, await playedMs(db, agencyId, playerId, now), now);
+  return refusal ? { ok: false, error: "RESPONSIBLE_GAMING", limit: refusal } : null;
+}
+
+/** The line every page shows a logged-in player: time played today, and the day's limit (minutes) if set. */
+export async function playTimeLine(
+  db: D1Database,
+  agencyId: string,
+  playerId: string,
+  now = Date.now(),
+): Promise<{ playedMs: number; limitMinutes: number | null }> {
+  const [played, limits] = await Promise.all([playedMs(db, agencyId, playerId, now), playerLimits(db, agencyId, playerId)]);
+  const limit = settingOf(limits, "play_day", now).value;
+  return { playedMs: played, limitMinutes: limit === null ? null : Number(limit) };
+}
