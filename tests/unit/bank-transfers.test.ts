@@ -110,6 +110,18 @@ describe("one transfer or several", () => {
     ]);
   });
 
+  it("staff's mark paid typed outside the order's life joins the order's first payment, not a second one in its life nearer the typed hour", () => {
+    // model seed 4151: paid at 10:03, paid again at 10:11 (the life's end and its grace), marked paid typing 11:03
+    const reports = [
+      report({ source: "statement", id: "R1", bankTime: T0 + 3 * MIN }),
+      report({ source: "statement", id: "R2", bankTime: T0 + 11 * MIN }),
+      report({ source: "staff", id: "S", bankTime: T0 + 63 * MIN, namedOrders: [order.orderCode] }),
+    ];
+    expect(derive(reports)).toEqual([["staff:S", "statement:R1"], ["statement:R2"]]);
+    // typed within the life, the nearer payment
+    expect(derive([...reports.slice(0, 2), { ...reports[2]!, bankTime: T0 + 10 * MIN }])).toEqual([["staff:S", "statement:R2"], ["statement:R1"]]);
+  });
+
   it("a statement row keys its transfer; else the earliest report", () => {
     const [t] = deriveTransfers([report({ source: "forwarder", id: "F", bankTime: T0 - MIN }), report({ source: "statement", id: "R" })], [order], WINDOW);
     expect(t!.key).toEqual({ source: "statement", id: "R" });

@@ -94,6 +94,20 @@ function ordersOf(report: ReportFact, orders: readonly OrderLife[], window: numb
 /** Ranks a staff report's link to a report outside the named order's life after every link inside it. */
 const OFF_LIFE_PENALTY_MS = 7 * 24 * 60 * 60 * 1000;
 
+/**
+ * How near staff's mark paid is to another report of the order the cashier named: a payment made
+ * in that order's life comes before any later one (an hour typed wrong may fall nearer a second
+ * payment); a mark paid whose typed time is outside the life (confirmed anyway) says nothing by
+ * its time, so it is the order's first payment, the one that paid it.
+ */
+function staffGap(staff: ReportFact, other: ReportFact, gap: number, orders: readonly OrderLife[]): number {
+  const named = orders.filter((o) => staff.namedOrders.includes(o.orderCode));
+  const lifeOf = (r: ReportFact) => named.find((o) => !r.future && paidInTime(r.bankTime, o));
+  const life = lifeOf(other);
+  if (!life) return gap + OFF_LIFE_PENALTY_MS;
+  return lifeOf(staff) ? gap : Math.max(0, other.bankTime - life.createdAt);
+}
+
 type Edge = { a: number; b: number; firm: boolean; gap: number; link: DerivedLink };
 
 /**
@@ -121,11 +135,7 @@ export function deriveTransfers(reports: readonly ReportFact[], orders: readonly
       // mistyped hour may fall near another payment of the same amount)
       const staffNamed = (r: ReportFact) => r.source === "staff" && r.namedOrders.length > 0;
       const inWindow = byTime && gap <= window && !staffNamed(a) && !staffNamed(b);
-      // and among that order's reports, the payment made in its life before a later one (an hour typed wrong may fall
-      // nearer a late second payment that a hand credit tied to the order)
-      const offLife = (named: ReportFact, other: ReportFact) =>
-        staffNamed(named) && !orders.some((o) => named.namedOrders.includes(o.orderCode) && !other.future && paidInTime(other.bankTime, o));
-      const gapOf = byTime ? gap + (offLife(a, b) || offLife(b, a) ? OFF_LIFE_PENALTY_MS : 0) : Number.MAX_SAFE_INTEGER;
+      const gapOf = !byTime ? Number.MAX_SAFE_INTEGER : staffNamed(a) ? staffGap(a, b, gap, orders) : staffNamed(b) ? staffGap(b, a, gap, orders) : gap;
       if (sameOrder || inWindow) edges.push({ a: i, b: j, firm: false, gap: gapOf, link: inWindow ? "window" : "order" });
     }
   }
