@@ -39,8 +39,8 @@ const FLOWS: Record<string, string[]> = {
   "reports.spec.ts": PAIR_A,
   "reconciliation.spec.ts": PAIR_B,
   "alerts.spec.ts": PAIR_A,
-  // issue 45: mark paid outside an order's life, a hand credit of an order's pay amount (reconciliation.spec's
-  // settlement of a transfer credited twice runs in pair B, so the issue's flows see both pairs)
+  // one payment, one credit (decision 069): mark paid outside an order's life, a hand credit of an order's pay amount
+  // (reconciliation.spec's settlement of a transfer credited twice runs in pair B, so these flows see both pairs)
   "one-payment.spec.ts": PAIR_A,
   // Byte budgets are measured once: a phone with JavaScript on (decision 023).
   "budgets.spec.ts": ["phone-js"],

@@ -8,7 +8,7 @@ import { liteParts } from "./vite-plugins/lite-parts";
 /**
  * In the browser build only, `i18next` and `react-i18next` are our ~1 KB versions of what the
  * portal uses of them (app/lib/i18n-browser.ts, i18n-react.ts): the packages cost ~18 KB
- * compressed on every page that hydrates (issue 16, decision 021). The server keeps the
+ * compressed on every page that hydrates (decision 021). The server keeps the
  * packages (remix-i18next needs them); tests/unit/i18n-browser.test.ts holds the two to the
  * same strings for every key of every locale file.
  */
@@ -88,7 +88,7 @@ export default defineConfig({
     include: ["@conform-to/react", "@conform-to/zod/v4", "zod"],
   },
   // The Worker is minified like the browser code: it is uploaded and parsed on every cold
-  // start (issue 16: 777 -> 510 KiB gzip). (The lite pages' script is minified apart, by
+  // start (decision 031: 777 -> 510 KiB gzip). (The lite pages' script is minified apart, by
   // vite-plugins/lite-parts.ts.)
   // (PROFILE_UNMINIFIED=1: kept readable for a CPU profile's function names, scripts/worker-profile.mjs)
   environments: {

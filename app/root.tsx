@@ -145,7 +145,7 @@ function playerSummary(player: { id: string; displayName: string } | null) {
 
 /**
  * The page's scripts (decision 021): its routes' `handle.scripts`, except that a page without
- * any script still gets the lite one for a logged-in player (the daily fingerprint, SPEC §1).
+ * any script still gets the lite one for a logged-in player (the daily fingerprint, docs/product.md §1).
  */
 function usePageScripts(loggedIn: boolean): PageScripts {
   const mode = pageScriptsOf(useMatches());
@@ -193,7 +193,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
         {/* `html.js` before the body is parsed: the `.js-only` controls are in the first layout
             instead of appearing when the page's script runs at the end of the body, after a
-            paint (the "show passwords" switch moved the login form down: CLS, issue 16). */}
+            paint (the "show passwords" switch moved the login form down: CLS; decision 045). */}
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant of this module, run under the page's nonce */}
         {scripts !== "none" && nonce && <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: MARK_JS_SCRIPT }} />}
         {/* the 700 weight too, except on a page that draws its bold from the regular (home.tsx) */}

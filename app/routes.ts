@@ -1,6 +1,6 @@
 import { index, prefix, route, type RouteConfig } from "@react-router/dev/routes";
 
-/** The route map of SPEC §2, plus the JSON API of SPEC §7 (both /api/v2 and /v2 spellings). */
+/** The route map of docs/product.md §2, plus the JSON API of docs/product.md §7 (both /api/v2 and /v2 spellings). */
 export default [
   index("routes/home.tsx"),
   route("login", "routes/login.tsx"),
@@ -48,7 +48,7 @@ export default [
     ]),
   ),
 
-  // The back office (issue 7). Login, second factor, enrolment and logout stay outside the
+  // The back office (decision 007). Login, second factor, enrolment and logout stay outside the
   // guarded layout; every section lives inside it.
   route("admin/login", "routes/admin/login.tsx"),
   route("admin/login/totp", "routes/admin/login-totp.tsx"),
@@ -90,10 +90,10 @@ export default [
   route("api/staff/withdrawals/:code/:op", "routes/api/staff-withdrawal.ts"),
   route("api/forwarder/:token", "routes/api/forwarder.ts"),
   route("locales/:lng/:file", "routes/locales.ts"),
-  // The agency's own brand images and web manifest (issue 15; not public/, which is the same for all).
+  // The agency's own brand images and web manifest (decision 018; not public/, which is the same for all).
   route("brand/:file", "routes/brand-asset.ts"),
   route("app.webmanifest", "routes/web-manifest.ts"),
-  // What the service worker shows when the network is gone (issue 18, decision 028).
+  // What the service worker shows when the network is gone (decision 028).
   route("offline", "routes/offline.ts"),
   route("sandbox/:target/*", "routes/sandbox-proxy.ts"),
   route("*", "routes/not-found.tsx"),

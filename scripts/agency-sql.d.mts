@@ -21,7 +21,7 @@ export const ENROL_TTL_MS: number;
 export class Refusal extends Error {}
 export function fail(message: string): never;
 export function parse(argv: string[]): AgencyOptions;
-/** The origin the printed enrolment link starts with (issue 35). */
+/** The origin the printed enrolment link starts with (tests/scripts/enrol-link.test.ts). */
 export function linkOrigin(opts: AgencyOptions): string;
 export function unusablePasswordHash(): string;
 export const q: (value: unknown) => string;

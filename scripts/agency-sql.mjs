@@ -89,7 +89,7 @@ export function parse(argv) {
 const LOOPBACK = /^(localhost|127\.0\.0\.1|.*\.localhost)$/;
 
 /**
- * The origin the printed enrolment link starts with (issue 35), decided by the DOMAIN, not by
+ * The origin the printed enrolment link starts with (tests/scripts/enrol-link.test.ts), decided by the DOMAIN, not by
  * --env: a real domain is served by Cloudflare over https on the default port, whichever
  * environment is being created; a loopback name only by a server on this machine, over http,
  * at its port: --port, else 5173 for --env local (`npm start`) and 8787 for another

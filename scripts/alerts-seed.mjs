@@ -1,4 +1,4 @@
-// The demo agency's staff alerts (issue 34): the sandbox Telegram's demo bot and the demo
+// The demo agency's staff alerts (decision 057): the sandbox Telegram's demo bot and the demo
 // cashier group, every topic on, so `npm start` shows alerts at /sandbox/telegram without a
 // Telegram account. Kept as they are when the agency has a setup (the owner may have changed it).
 import { readFileSync } from "node:fs";

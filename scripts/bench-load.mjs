@@ -1,6 +1,6 @@
 // `npm run bench:load` (decision 051): the local server of `npm start` (production build,
-// `vite preview`, workerd inside) under a crowd, counting the answers 500. Issue 35 item 6:
-// vite preview answered 500 "fetch failed" when workerd closed a connection it was still
+// `vite preview`, workerd inside) under a crowd, counting the answers 500. Why
+// (decision 051): vite preview answered 500 "fetch failed" when workerd closed a connection it was still
 // being sent on (an early refusal's unread body; a request that waited behind a thread held
 // by the hourly provider-figures job).
 //

@@ -191,7 +191,7 @@ async function oneDeposit(player) {
 
 /** POST /player/deposit (the form the page posts), then the page, for the QR payload. */
 async function openOrder(player) {
-  // The same idempotency key on a retry: a repeated post is the same order (SPEC), never a second.
+  // The same idempotency key on a retry: a repeated post is the same order (decision 004), never a second.
   const form = new URLSearchParams({ intent: "create", provider: "askmebet", channelCode: "BCEL-QR", amount: "60000", idempotencyKey: randomUUID() });
   for (let attempt = 1; ; attempt++) {
     const res = await fetch(`${base}/player/deposit`, {

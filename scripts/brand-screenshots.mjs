@@ -1,4 +1,4 @@
-// Screenshots of two agencies' landing pages side by side (issue 15's note; re-run after a
+// Screenshots of two agencies' landing pages side by side (re-run after a
 // brand change). Needs a running portal with the seeded brands, e.g. the e2e server:
 //   E2E_PORT=4173 node scripts/e2e-server.mjs &   then   node scripts/brand-screenshots.mjs [port]
 // Writes docs/screenshots/brands-phone.png (demo agency | phone-js e2e agency, 360x740 each).

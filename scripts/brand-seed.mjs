@@ -1,4 +1,4 @@
-// The seeded brands (issue 15): the demo agency and the four e2e agencies each look like
+// The seeded brands (decision 018): the demo agency and the four e2e agencies each look like
 // themselves (name, colours, logo, icon, hero, phone hero). Used by scripts/seed.mjs and seed-e2e.mjs;
 // the images are drawn by scripts/brand-images.mjs (phone heroes: render-demo-images.mjs) into scripts/brand/. Also the R2 and
 // SQL steps agency:create uses for --logo (scripts/create-agency.mjs).

@@ -1,5 +1,5 @@
 // `npm run coverage`: line and branch coverage of workers/ and app/ from the vitest runs that
-// execute them (issue 32: the suite may be made faster, never less tested; decision 055). The
+// execute them (the suite may be made faster, never less tested: decision 055). The
 // unit run (Node), the workerd run (integration) and the provider contract run (the adapters
 // in Node) are instrumented with istanbul (the workers pool supports no V8 coverage) and
 // merged. The

@@ -1,6 +1,6 @@
 // `npm run lighthouse`: Lighthouse (mobile defaults, performance only) on the public and player
 // pages, through a local proxy that compresses like the edge (scripts/edge-proxy.mjs), driving
-// Debian's Chromium. Not part of CI: its scores move with the machine (issue 16, decision 023).
+// Debian's Chromium. Not part of CI: its scores move with the machine (decision 023).
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -15,7 +15,7 @@ import { CHROMIUM, fullBrowserLaunchOptions } from "./chromium.mjs";
 const PAGES = ["/", "/login", "/register", "/player/deposit", "/player/withdraw", "/player/promotion", "/player/game/askmebet"];
 /**
  * The floor: what this machine's Chromium gives a page with nothing on it, in the same run
- * (as the settlement bench states its floor, issue 16). Its TBT is the browser's own work
+ * (as the settlement bench states its floor; decision 040). Its TBT is the browser's own work
  * (committing the document, creating the page's JavaScript context, the first layout and
  * paint) at Lighthouse's 4x slowdown, plus whatever else the machine is doing meanwhile.
  */

@@ -1,4 +1,4 @@
-// Production rehearsal (`npm run test:production`, issue 14 section 4). Builds the portal
+// Production rehearsal (`npm run test:production`, docs/testing.md). Builds the portal
 // for the [env.rehearsal] block of wrangler.toml (ENVIRONMENT = "production", no sandbox
 // bindings), starts it locally with `wrangler dev --env rehearsal` (own port, own state
 // directory, secrets generated for this run), creates the agency with `agency:create`, and
@@ -181,7 +181,7 @@ async function main() {
 
 /** The Worker's size, then the agency created while the Worker starts. */
 async function sizeAndStart() {
-  // The production Worker's upload size stays within its budget (issue 16, decision 023):
+  // The production Worker's upload size stays within its budget (decision 023):
   // deterministic for a build, and this build is the one that would be deployed.
   step = "worker size";
   const size = workerSize();

@@ -1,4 +1,4 @@
-// Agencies for the own-account e2e test (tests/e2e/own-account.spec.ts, issue 14): one per
+// Agencies for the own-account e2e test (tests/e2e/own-account.spec.ts, decision 016): one per
 // Playwright project, host `<project>.own.localhost`, agency `own-<project>`, ONE payment
 // channel of kind own account (the agency's static LAO QR, derived per order), the demo rate,
 // and the e2e copies of the demo owner and cashier (`boss-<project>-<n>`, scripts/demo-staff.mjs;

@@ -1,4 +1,4 @@
-// The Worker's upload size as Cloudflare counts it (issue 16, decision 023): wrangler's own
+// The Worker's upload size as Cloudflare counts it (decision 023): wrangler's own
 // dry run of the last `react-router build`, which prints "Total Upload: X KiB / gzip: Y KiB".
 // Deterministic for a given build, so CI checks it (scripts/rehearsal.mjs, on the production
 // build); `npm run bench` prints it with the startup profile.

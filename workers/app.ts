@@ -81,7 +81,7 @@ export default {
     // bank reports whose request died before their transfers were derived (decision 069)
     ctx.waitUntil(deriveUnplacedReports(env));
   },
-  // wrangler.toml [[queues.consumers]]: the staff alerts (issue 34) and their dead letters
+  // wrangler.toml [[queues.consumers]]: the staff alerts (decision 057) and their dead letters
   // (every environment names its own queues; the dead-letter one ends in "-dead").
   async queue(batch, env) {
     const alerts = batch as MessageBatch<AlertMessageBody>;

@@ -11,7 +11,7 @@ type RequestHandler = ReturnType<typeof createRequestHandler>;
  * paths) so that a dev server can swap the build. Given the build itself it derives once. In
  * production the build never changes, so it is loaded on the first request (the module stays
  * lazy: the Worker's global scope, and so its startup, does not grow) and handed over as an
- * object; the handler is kept. Profiled under a crowd (issue 16, scripts/worker-profile.mjs),
+ * object; the handler is kept. Profiled under a crowd (scripts/worker-profile.mjs, decision 035),
  * the per-request derive was about 6 % of the portal's CPU.
  *
  * `dev`: the build may change between requests (vite's hot reload): the function is passed on.

@@ -10,7 +10,7 @@ import { ChangePasswordSchema } from "~/lib/schemas/auth";
 
 /**
  * The change-password form of the /player/password page and of the navbar's dialog
- * (SPEC §2): it posts to /player/password with a fetcher when JavaScript runs, as a plain
+ * (docs/product.md §2): it posts to /player/password with a fetcher when JavaScript runs, as a plain
  * form post when it does not.
  */
 type ChangeResult = { result: SubmissionResult<string[]>; changed: boolean; wait: string | null };
@@ -78,7 +78,7 @@ export function ChangePasswordForm({ onCancel, serverResult }: { onCancel?: () =
   );
 }
 
-/** Success (SPEC §4): title, message, Close; Close reloads into the login screen. */
+/** Success (docs/product.md §4): title, message, Close; Close reloads into the login screen. */
 function PasswordChanged() {
   const { t } = useTranslation();
   return (

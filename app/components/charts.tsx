@@ -3,7 +3,7 @@ import { scaleBand, scaleLinear, scalePoint } from "d3-scale";
 import { line } from "d3-shape";
 
 /**
- * Report charts (issue 17), drawn as SVG during the server render by d3-scale (scales, ticks)
+ * Report charts (decision 059), drawn as SVG during the server render by d3-scale (scales, ticks)
  * and d3-shape (line paths): no DOM, no canvas, nothing measured in the browser. So a chart
  * is complete without JavaScript: axes with labels, a legend, and a <title> on every bar or
  * point (the browser shows it on hover). With JavaScript the same marks get a small tooltip

@@ -93,7 +93,7 @@ function cells<Row>(row: Row, columns: readonly Column<Row>[], labels: boolean):
 }
 
 /**
- * The back office's table (issue 33): a named scrolling region (TableWrap) around an
+ * The back office's table: a named scrolling region (TableWrap) around an
  * `admin-table`, each header written once in its column. `cards` makes a queue table's rows
  * cards on a phone (`admin-table-cards` and every cell's data-label, decision 056). `caption`
  * repeats the region's label as the table's caption, shown or for screen readers only. With

@@ -8,7 +8,7 @@ import { PENDING, SCROLL_TOP, TOAST, TOAST_DURATION, hookProps } from "~/lib/lit
 
 export type ToastData = { message: string; type: "success" | "error" | "info" | "warning"; description?: string; duration?: number };
 
-/** SPEC §9: one toast at a time, 5000 ms, F8 moves focus to it, a 50 px swipe dismisses it. */
+/** docs/product.md §9: one toast at a time, 5000 ms, F8 moves focus to it, a 50 px swipe dismisses it. */
 export const TOAST_DURATION_MS = 5000;
 const TOAST_HOTKEY = "F8";
 export const TOAST_SWIPE_PX = 50;
@@ -69,7 +69,7 @@ export function Toaster({ toast }: { toast: ToastData | null }) {
   );
 }
 
-/** SPEC §9: the spinner appears only after 1000 ms of pending navigation, then stays >= 500 ms. */
+/** docs/product.md §9: the spinner appears only after 1000 ms of pending navigation, then stays >= 500 ms. */
 export const PENDING_DELAY_MS = 1000;
 export const PENDING_MIN_MS = 500;
 
@@ -110,7 +110,7 @@ export function PendingIndicator({ logoAlt, logo, serverOnly = false }: { logoAl
   );
 }
 
-/** SPEC §9: appears after 500 px of scrolling; scrolls smoothly back to the top. */
+/** docs/product.md §9: appears after 500 px of scrolling; scrolls smoothly back to the top. */
 export const SCROLL_TOP_THRESHOLD_PX = 500;
 
 /**

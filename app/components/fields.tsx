@@ -63,7 +63,7 @@ export function Field({
 }
 
 /**
- * One "show passwords" switch for every password field of a form (SPEC §2). A checkbox,
+ * One "show passwords" switch for every password field of a form (docs/product.md §2). A checkbox,
  * so it is reachable by keyboard; with JavaScript it flips the inputs' type. Without
  * JavaScript it does nothing and is hidden.
  */
@@ -83,7 +83,7 @@ export function PasswordToggle({ visible, onChange }: { visible: boolean; onChan
   );
 }
 
-/** A visually hidden field bots fill and people never see (SPEC: registration honeypot). */
+/** A visually hidden field bots fill and people never see (the registration honeypot, decision 003). */
 export const HONEYPOT_FIELD = "website";
 export function Honeypot() {
   return (

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { afterLoadWhenIdle, FINGERPRINT_SYNC_DELAY_MS } from "~/lib/fingerprint";
 
-/** Sends the device fingerprint once a day or when it changes (SPEC §1), for logged-in players. */
+/** Sends the device fingerprint once a day or when it changes (docs/product.md §1), for logged-in players. */
 export function FingerprintSync({ agencyId }: { agencyId: string }) {
   useEffect(() => {
     // After the page's first seconds, in idle time: never compete with the page the player asked for.

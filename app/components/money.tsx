@@ -6,7 +6,7 @@ import type { OrderStatus } from "@workers/core/orders";
 import { statusColour } from "~/lib/format";
 import { DataTable } from "./data-table";
 
-/** SPEC §4 status with its colour; REJECTED is shown as cancelled. */
+/** docs/product.md §4 status with its colour; REJECTED is shown as cancelled. */
 export function StatusBadge({ status }: { status: OrderStatus }) {
   const { t } = useTranslation();
   const shown = displayStatus(status);

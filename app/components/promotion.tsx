@@ -5,7 +5,7 @@ import { formatDateTime, formatMoney } from "~/lib/format";
 
 const USAGE_COLOUR: Record<UsageStatus, "grey" | "yellow" | "green" | "red"> = { CLAIMED: "grey", USED: "yellow", SUCCESS: "green", CANCELED: "red" };
 
-/** SPEC §4 promotion statuses; the colours follow the order statuses' (in use = yellow, like PAID). */
+/** docs/product.md §4 promotion statuses; the colours follow the order statuses' (in use = yellow, like PAID). */
 export function UsageStatusBadge({ status }: { status: UsageStatus }) {
   const { t } = useTranslation();
   return (

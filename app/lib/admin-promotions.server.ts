@@ -13,7 +13,7 @@ export function promotionErrors(outcome: Extract<PromotionResult, { ok: false }>
 }
 
 /**
- * The promotion form's banner upload (slot "banner", issue 15): when a file was chosen it is
+ * The promotion form's banner upload (slot "banner", decision 018): when a file was chosen it is
  * checked and stored, and its /brand/ URL becomes the promotion's lo image (cn and vn fall
  * back to it unless they have their own). No file: the image URL fields as typed.
  */

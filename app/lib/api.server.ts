@@ -6,7 +6,7 @@ import type { CurrentPlayer } from "@workers/core/session";
 import { getPlayer } from "./context.server";
 import { askedPaging, MAX_PAGE, type Paging } from "./paging";
 
-/** JSON answers of the compatibility API (SPEC §7): never cached, errors carry a code. */
+/** JSON answers of the compatibility API (docs/product.md §7): never cached, errors carry a code. */
 export function apiJson(body: unknown, init?: ResponseInit): Response {
   const headers = new Headers(init?.headers);
   headers.set("Cache-Control", "no-store");

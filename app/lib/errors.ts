@@ -1,5 +1,5 @@
 /**
- * Error codes (SPEC §8 plus our own) and the translation key of the message a player
+ * Error codes (docs/product.md §8 plus our own) and the translation key of the message a player
  * sees for each. The JSON API answers `{ error: { code, message } }`; pages show the
  * message in the player's language.
  */

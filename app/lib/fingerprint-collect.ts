@@ -1,7 +1,7 @@
 import { FINGERPRINT_VERSION, fingerprintStorageKey, localDate, parseStored, shouldSendFingerprint, type FingerprintPayload } from "./fingerprint";
 
 /**
- * Collects the device fingerprint (SPEC §3). One collector, so a player's fingerprint at
+ * Collects the device fingerprint (docs/product.md §3). One collector, so a player's fingerprint at
  * registration and the daily one agree: the hydrated pages import it, and the lite pages'
  * `fingerprint` part (lib/lite/fingerprint.ts) is bundled with it by the build (decision 066).
  */

@@ -1,5 +1,5 @@
 /**
- * Device fingerprint (SPEC §1, §3): collected in the browser, sent to
+ * Device fingerprint (docs/product.md §1, §3): collected in the browser, sent to
  * POST /api/v2/fingerprint only when it changed or the stored copy is not from today.
  * The decision is a pure function so it can be tested without a browser.
  */
@@ -32,11 +32,11 @@ export type StoredFingerprint = { date: string; fingerprint: string };
 export const FINGERPRINT_VERSION = "1";
 
 /**
- * A logged-in player's daily fingerprint (SPEC §1) is collected this long after the page's
+ * A logged-in player's daily fingerprint (docs/product.md §1) is collected this long after the page's
  * `load`, then in idle time: collecting opens a WebGL context and an AudioContext, one long
  * task (about 340 ms in headless Chromium, tens of ms on a phone's GPU) that would otherwise
  * land in the page's first second, when the player reaches for it (Lighthouse's TBT: the
- * largest task of every player page, issue 16). Nothing waits for it; a page left sooner
+ * largest task of every player page; decision 036). Nothing waits for it; a page left sooner
  * simply leaves it to the next one (it is sent at most once a day anyway).
  */
 export const FINGERPRINT_SYNC_DELAY_MS = 5_000;

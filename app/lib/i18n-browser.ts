@@ -1,5 +1,5 @@
 /**
- * The browser's i18next (issue 16, decision 021): what the portal's components use of it, in
+ * The browser's i18next (decision 021): what the portal's components use of it, in
  * about 1 KB instead of i18next + react-i18next's ~18 KB compressed on every page that
  * hydrates. vite.config.ts swaps it in for `i18next` in the client build only; the server
  * (remix-i18next's middleware, emails of text, the tests) keeps the real one, and the types

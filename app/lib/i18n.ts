@@ -35,7 +35,7 @@ export function namespacesFor(pathname: string): Namespace[] {
 }
 
 /**
- * Translations per page (issue 16, decision 032). A route module says which key groups it
+ * Translations per page (decision 032). A route module says which key groups it
  * renders: `export const handle = { i18n: ["deposit", "credits", "errors.code"] }`. A group is
  * a key path (a top-level key or a deeper one, "errors.generic"), taken from every namespace
  * the page has (`common` and `player` may hold the same top-level key). A page ships the union

@@ -1,5 +1,5 @@
 /**
- * The side drawer's player menu (SPEC §2). An entry has a translation key, an optional
+ * The side drawer's player menu (docs/product.md §2). An entry has a translation key, an optional
  * link, optional children and an icon; it is active when the current path (query string
  * ignored) equals its link or one of its children's links.
  */

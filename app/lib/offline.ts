@@ -1,5 +1,5 @@
 /**
- * The browser side of a bad network (issue 18, docs/decisions/028-offline.md).
+ * The browser side of a bad network (docs/decisions/028-offline.md).
  *
  * `registerServiceWorker` and `guardOfflineSubmits` run on every page that has JavaScript:
  * entry.client calls them on the pages that hydrate, and the lite pages' public part

@@ -1,10 +1,10 @@
 import { createContext, useContext } from "react";
 
 /**
- * What JavaScript a page ships (issue 16, decision 021). A route module says it with
+ * What JavaScript a page ships (decision 021). A route module says it with
  * `export const handle = { scripts: "lite" }`; the deepest route that says wins, and a page
- * whose routes say nothing gets the whole app (the safe default: player pages and the back
- * office need React for DESIGN §8).
+ * whose routes say nothing gets the whole app (the safe default, which the back office, 404
+ * and error pages take).
  *
  * - "app": React hydrates the page (entry.client, route chunks, modulepreloads).
  * - "lite": no React, no module script: one small inline script (lite-page.server.ts) made of
@@ -25,7 +25,7 @@ export const MARK_JS_SCRIPT = 'document.documentElement.classList.add("js")';
 
 export type ScriptsHandle = {
   scripts?: PageScripts;
-  /** The page's form carries a `fingerprint` field the lite script fills (SPEC §3: registration). */
+  /** The page's form carries a `fingerprint` field the lite script fills (docs/product.md §3: registration). */
   fingerprintField?: boolean;
   /**
    * Parts of the lite script this page runs beyond the common ones (lib/lite-page.server.ts
@@ -118,7 +118,7 @@ export function useLitePageAssets(): LitePageAssets | null {
 export type PublicScriptOptions = {
   /** Fill the form's `fingerprint` field (registration). */
   fingerprintField: boolean;
-  /** A logged-in player's agency: send the fingerprint once a day (SPEC §1). */
+  /** A logged-in player's agency: send the fingerprint once a day (docs/product.md §1). */
   syncAgencyId: string | null;
   /** Extra parts by name (`handle.lite`). */
   parts: readonly string[];

@@ -1,4 +1,4 @@
-/** SPEC §3 list groups take page and pageSize; bounded so a client cannot ask for everything. */
+/** docs/product.md §3 list groups take page and pageSize; bounded so a client cannot ask for everything. */
 const DEFAULT_PAGE_SIZE = 10;
 const MAX_PAGE_SIZE = 50;
 /**

@@ -6,7 +6,7 @@ import type { MoneyReport, PlayersReport, PromotionsReport, ProvidersReport, Rep
 import { formatMoney, formatNumber, roundDecimalString } from "./format";
 
 /**
- * The report tables (issue 17), defined once for the screen and the CSV export so both show
+ * The report tables (decision 059), defined once for the screen and the CSV export so both show
  * the same figures: the page renders a table's cells with `screenCell`, the export route
  * writes the same cells with `csvCell`. Amounts arrive as integer minor units (kip in att,
  * credit in satang); both outputs go through the same decimal string (formatAmount) and the

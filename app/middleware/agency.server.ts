@@ -10,7 +10,7 @@ export const agencyMiddleware: MiddlewareFunction<Response> = async ({ request, 
 };
 
 /**
- * Runs after the language is known, so the "cannot log in, contact Support" page (SPEC §2)
+ * Runs after the language is known, so the "cannot log in, contact Support" page (docs/product.md §2)
  * is rendered in the visitor's language by the root error boundary, with status 404.
  */
 export const requireAgencyMiddleware: MiddlewareFunction<Response> = async ({ context }, next) => {

@@ -5,7 +5,7 @@ import type { ErrorCode } from "~/lib/errors";
 import { carriesCookie, readCookie, setsCookie, writeCookie, type CookieKind } from "~/lib/cookies.server";
 
 /**
- * Root guards every loader and action passes (issue 12, findings 5, 6 and 7). They key on the
+ * Root guards every loader and action passes (decision 014). They key on the
  * matched route pattern of app/routes.ts (`/player/promotion/:promotionId`, ...), never on the
  * raw URL, so `.data` requests and odd spellings of a path meet the same rule.
  */
@@ -15,7 +15,7 @@ const routePattern = (pattern: string) => `/${pattern.replace(/^\/+/, "")}`;
 
 const UNSAFE = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS";
 
-/** The compatibility JSON API (SPEC §7) and the operator API answer JSON errors with a code. */
+/** The compatibility JSON API (docs/product.md §7) and the operator API answer JSON errors with a code. */
 const isApiPattern = (pattern: string) => pattern.startsWith("/api/") || pattern.startsWith("/v2/");
 
 /** The gateway's webhook verifies a signature over the raw body: its bytes are never judged here. */
@@ -71,7 +71,7 @@ export const legacyCookieMiddleware: MiddlewareFunction<Response> = async ({ req
   return response;
 };
 
-/** What a player whose password staff reset may still do (SPEC: the new password comes first). */
+/** What a player whose password staff reset may still do (docs/product.md §4: the new password comes first). */
 const ALLOWED_DURING_FORCED_CHANGE = new Set([
   "/player/password",
   "/logout",

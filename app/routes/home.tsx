@@ -20,7 +20,7 @@ export const handle = { scripts: "lite", fonts: "regular" } satisfies ScriptsHan
 export const clientLoader = loadAsDocument;
 
 /**
- * The landing page (issue 15, decision 020): the agency's hero and call to action, its
+ * The landing page (decision 020): the agency's hero and call to action, its
  * active promotions, game categories, featured games, the accepted banks. No client code of
  * its own; every image has its size; only the hero image loads eagerly.
  */

@@ -18,13 +18,13 @@ import { USERNAME_AVAILABLE, USERNAME_CHECK, USERNAME_TAKEN, hookProps } from "~
 
 /**
  * No React in the browser (decision 021): the lite script fills the `fingerprint` field
- * (SPEC §3) and checks the username on blur (the `data-availability` endpoint, the two
+ * (docs/product.md §3) and checks the username on blur (the `data-availability` endpoint, the two
  * messages on the form); the server validates everything with the same schema.
  */
 export const handle = { scripts: "lite", fingerprintField: true } satisfies ScriptsHandle;
 export const clientLoader = loadAsDocument;
 
-/** Where the lite script asks whether a username is free (SPEC §7). */
+/** Where the lite script asks whether a username is free (docs/product.md §7). */
 const AVAILABILITY_URL = "/api/v2/players/username/validate";
 
 /** `?ref=CODE` (a referral link, decision 030): "invited by", or a clear word when the code is not valid. */

@@ -5,7 +5,7 @@ import type { ReportRange } from "../../workers/core/report-range";
 import { moneyReport, playersReport, promotionsReport } from "../../workers/services/reports";
 
 /**
- * Issue 17: the reports stay fast as data grows. Inside workerd with the local D1 (SQLite),
+ * Decision 019: the reports stay fast as data grows. Inside workerd with the local D1 (SQLite),
  * seeded with 10,000 players and 100,000 orders (75,000 deposit orders, 25,000 withdraw
  * orders) plus 15,000 promotion usages and 1,000 unmatched payments, spread over 92 days;
  * a 31-day report (money + players + promotions, grouped by day) must answer with p95 <= 300 ms.

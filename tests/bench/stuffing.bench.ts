@@ -4,7 +4,7 @@ import { login, registerPlayer } from "../../workers/services/players";
 import { seedDemo } from "../setup/seed";
 import { addAgency } from "../setup/players";
 
-// Issue 12, finding 4, at full scale (the CI tests use small counts): 1,000 credential-
+// Decision 011 at full scale (the CI tests use small counts): 1,000 credential-
 // stuffing attempts over 50 addresses x 200 usernames, 10 a second, against an agency with
 // the default budget of strangers' failures; then every real owner logs in from their own
 // browser (a device cookie) and from a new one. Prints how many attempts met a 429, how

@@ -190,7 +190,7 @@ test.describe("player accounts", () => {
     await expect(page.getByTestId("player-menu")).toContainText(player.displayName);
   });
 
-  test("change password from the player menu: a dialog over the current page with JavaScript, the page without (issue 35)", async ({
+  test("change password from the player menu: a dialog over the current page with JavaScript, the page without (decision 052)", async ({
     page,
     clientIp,
     expectHttpError,
@@ -259,7 +259,7 @@ test.describe("player accounts", () => {
     await expect(page.getByTestId("player-menu")).toBeVisible();
   });
 
-  test("registration carries the device fingerprint with JavaScript, and works without it (SPEC §3)", { tag: "@pair-b" }, async ({ page }, info) => {
+  test("registration carries the device fingerprint with JavaScript, and works without it (docs/product.md §3)", { tag: "@pair-b" }, async ({ page }, info) => {
     const player = newPlayer();
     const posted: string[] = [];
     page.on("request", (req) => {
@@ -312,7 +312,7 @@ test.describe("player accounts", () => {
     await expect(page.locator('script[type="module"]')).toHaveCount(0);
   });
 
-  test.describe("validation messages (SPEC §5) in the player's language", () => {
+  test.describe("validation messages (docs/product.md §5) in the player's language", () => {
     test("register: username format and length, password length, confirmation (lo)", { tag: "@pair-a" }, async ({ page, expectHttpError }) => {
       expectHttpError(400, REGISTER);
       await page.goto("/register");
@@ -555,7 +555,7 @@ test.describe("player accounts", () => {
   });
 
   test("fingerprint: sent once a day, again when the stored date is old or missing", { tag: "@pair-a" }, async ({ page, clientIp }, info) => {
-    test.skip(!hasJs(info), "the fingerprint is collected by a script (SPEC §1)");
+    test.skip(!hasJs(info), "the fingerprint is collected by a script (docs/product.md §1)");
     const SYNC = { timeout: 20_000 };
     const KEY = "fingerprint:demo";
     const sent: string[] = [];

@@ -184,7 +184,7 @@ test("a payment with no order is credited by hand to a player, after a confirm s
   await expect(page.getByTestId("deposit-status")).toHaveText("SUCCESS", { timeout: 15_000 });
 });
 
-test("a deposit's page shows the sell rate it was priced at as a rate, not in micro-units (issue 35)", async ({ page, request, clientIp, expectHttpError }) => {
+test("a deposit's page shows the sell rate it was priced at as a rate, not in micro-units", async ({ page, request, clientIp, expectHttpError }) => {
   const player = newPlayer();
   await registerByApi(request, player, clientIp);
   await loginByApi(page, player, clientIp);

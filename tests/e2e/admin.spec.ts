@@ -206,7 +206,7 @@ test.describe("back office", () => {
 });
 
 /**
- * Issue 35 item 2 (decision 049): a provider that stops answering shows on the dashboard while
+ * Decision 049: a provider that stops answering shows on the dashboard while
  * its deposits are neither failed nor flagged. What the wallets' projection writes during an
  * outage (provider_attempts: timeouts and an error; a deposit PAID for 7 minutes) is seeded in
  * this project's own agency (`<project>.e2e.localhost`) through the server's own D1, and
@@ -262,7 +262,7 @@ test.describe("dashboard during a provider outage", () => {
 });
 
 /**
- * Issue 34 item 7 (decision 056): the back office on a cashier's phone. The agency at
+ * Decision 056: the back office on a cashier's phone. The agency at
  * `queues.e2e.localhost` (scripts/seed-e2e.mjs) has one item waiting on each of its four
  * queues; these tests only read it.
  */

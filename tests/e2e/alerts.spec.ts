@@ -3,7 +3,7 @@ import { d1 } from "./d1";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
- * The owner's staff alerts page (issue 34), with JavaScript on and off, phone and desktop: a
+ * The owner's staff alerts page (decision 057), with JavaScript on and off, phone and desktop: a
  * malformed chat is refused with the translated message and nothing is kept; the sandbox
  * Telegram's bot is checked and saved (its token never shown back); "send a test message"
  * shows Telegram's answer, and the message is at /sandbox/telegram; a payment that matched no

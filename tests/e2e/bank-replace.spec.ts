@@ -4,7 +4,7 @@ import { addBankAccount, E2E_PASSWORD, loggedInPlayerByApi } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
- * Issue 12 #8 on the 4 projects (phone/desktop x JS on/off): the name rule on the bank
+ * Decision 013 on the 4 projects (phone/desktop x JS on/off): the name rule on the bank
  * form, a player replacing an account never paid to (current password), and an owner
  * replacing a player's account in the back office (review, then confirm).
  */

@@ -5,7 +5,7 @@ import { accountTest as test, expect, hasJs, isPhone, PAGE_READY, seriousAxeViol
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
- * The owner's brand page (issue 15, decision 018), phone and desktop, JavaScript on and off.
+ * The owner's brand page (decision 018), phone and desktop, JavaScript on and off.
  * Each Playwright project works on its own agency (`<project>.e2e.localhost`, seeded with
  * its own brand by scripts/seed-e2e.mjs): the owner uploads a logo made for this project
  * (its own bytes, so its own content-hashed name) and picks a primary colour; the player

@@ -5,8 +5,8 @@ import { expect, PAGE_READY, hasJs, isPhone, loginByApi, newPlayer, randomIp, re
 import { playerPages } from "./pages";
 
 /**
- * First-load bytes per page, as a phone downloads them from the edge (issue 16, decision
- * docs/decisions/023-performance-budgets.md): a fresh browser (empty cache, first visit) at
+ * First-load bytes per page, as a phone downloads them from the edge
+ * (docs/decisions/023-performance-budgets.md): a fresh browser (empty cache, first visit) at
  * 360x740 with JavaScript on, every response until the network is idle, each body counted as
  * the edge serves it (brotli for text at the fixed qualities of scripts/edge-proxy.mjs; images
  * and fonts as they are). Deterministic for a given build, so the budgets are checked in CI;
@@ -19,7 +19,7 @@ import { playerPages } from "./pages";
 test.use({ launchOptions: fullBrowserLaunchOptions });
 
 const KB = 1024;
-// Issue 16's goals are 50 KB (landing) and 120 KB (player pages). Landing at its goal: one Lao
+// Decision 023's goals are 50 KB (landing) and 120 KB (player pages). Landing at its goal: one Lao
 // weight there (decision 027 "Next" 3: 50.4 -> 41.7 KB). Player pages below it since they ship no
 // React (decision 034: 142-182 KB -> 33-37 KB measured); CI holds 48 KB so that any page that starts
 // hydrating again (about +100 KB) or grows by a third fails here. Decision 037: the demo's

@@ -4,7 +4,7 @@ import { accountTest as test, expect, hasJs, playerSessionByApi, submitLogin, wa
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
- * Weekly cashback (issue 18 part 3, decision 029), end to end on the 4 projects (phone and
+ * Weekly cashback (decision 029), end to end on the 4 projects (phone and
  * desktop, JavaScript on and off): the owner sets the rules on /admin/cashback; a player whose
  * last week at the providers is in player_provider_daily (what the hourly collection writes,
  * seeded here in the e2e server's local D1 like the other specs seed their data) sees each

@@ -2,7 +2,7 @@ import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
- * The notification forwarder page (issue 14): the owner creates a forwarder for an
+ * The notification forwarder page (decision 016): the owner creates a forwarder for an
  * own-account channel (URL and secret shown once), edits a reading pattern and tries it on a
  * pasted sample. Each Playwright project works in its own agency (scripts/seed-e2e.mjs); the
  * own-account channel is seeded there (inactive, so players of that agency never see it).

@@ -3,7 +3,7 @@ import { accountTest, expect, hasJs, isPhone, PAGE_READY, test, seriousAxeViolat
 import { loggedInPlayerByApi } from "./player";
 
 /**
- * The landing page of the demo agency (issue 15, decision 020): hero with its call to action,
+ * The landing page of the demo agency (decision 020): hero with its call to action,
  * active promotions with their banners, categories leading to lobbies, featured games with
  * pictures from the sandbox provider's lists, the accepted banks; the brand's colours in the
  * HTML; every image sized (nothing shifts) and only the first screen's loaded eagerly.
@@ -176,7 +176,7 @@ test.describe("landing page", () => {
 
   test("no layout shift while the page loads and scrolls", async ({ page }, info) => {
     test.skip(!hasJs(info), "measured by a script in the page");
-    // The web font included: `font-display: optional` never swaps it in late (issue 16).
+    // The web font included: `font-display: optional` never swaps it in late (decision 021).
     await page.goto("/");
     await loadAllImages(page);
     const shift = await page.evaluate(

@@ -93,7 +93,7 @@ test.describe("root layout and landing page", () => {
     },
   );
 
-  test("with JavaScript, html.js is set before the body is parsed: the JavaScript-only controls are in the first layout, nothing shifts (issue 16, CLS)", async ({
+  test("with JavaScript, html.js is set before the body is parsed: the JavaScript-only controls are in the first layout, nothing shifts (CLS, decision 045)", async ({
     page,
   }, info) => {
     test.skip(!hasJs(info), "without JavaScript the .js-only controls stay hidden and no class is set");
@@ -238,7 +238,7 @@ test.describe("root layout and landing page", () => {
   });
 
   test("scroll-to-top appears after 500 px and scrolls back up", async ({ page }, info) => {
-    test.skip(!hasJs(info), "scroll-to-top is a JavaScript enhancement (SPEC §9)");
+    test.skip(!hasJs(info), "scroll-to-top is a JavaScript enhancement (docs/product.md §9)");
     await page.goto("/");
     await page.locator(PAGE_READY).waitFor({ state: "attached" });
     // make the page long enough to scroll on any viewport
@@ -258,9 +258,7 @@ test.describe("root layout and landing page", () => {
 });
 
 test.describe("player pages at phone widths", () => {
-  test("at 320 and 360 px no text starts outside the screen or ends past it; the time played line has the page's padding (issue 35)", async ({
-    page,
-  }, info) => {
+  test("at 320 and 360 px no text starts outside the screen or ends past it; the time played line has the page's padding", async ({ page }, info) => {
     test.skip(!isPhone(info), "phone widths: the phone projects run it, with JavaScript on and off");
     test.setTimeout(120_000); // every player page, twice
     const ip = randomIp();

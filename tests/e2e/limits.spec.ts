@@ -5,7 +5,7 @@ import { addBankAccount, E2E_PASSWORD, loggedInPlayerByApi } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
- * Responsible gaming (issue 18 part 4, decision 025) on the 4 projects (phone/desktop x
+ * Responsible gaming (decision 025) on the 4 projects (phone/desktop x
  * JavaScript on/off): a deposit limit refuses an amount over it and says what is left; a
  * raise waits 24 h and shows when; a cooling-off refuses deposits and game launches and
  * says until when, while the withdraw page still works; staff see it on the player's page.

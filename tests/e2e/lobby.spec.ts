@@ -2,7 +2,7 @@ import { accountTest as test, expect } from "./fixtures";
 import { loggedInPlayerByApi } from "./player";
 
 /**
- * Lobbies that look like lobbies (issue 14): every game shows its picture (the sandbox
+ * Lobbies that look like lobbies: every game shows its picture (the sandbox
  * provider's small SVGs, served under our origin), lazy, with fixed dimensions so nothing
  * shifts while pictures arrive; tabs and a search that work with JavaScript on and off.
  */

@@ -6,7 +6,7 @@ import { loggedInPlayer, payQrPayload } from "./player";
 const expect = baseExpect.configure({ timeout: 20_000 });
 
 /**
- * A bad network (issue 18 part 1, decision docs/decisions/028-offline.md), with the network
+ * A bad network (docs/decisions/028-offline.md), with the network
  * cut by `context.setOffline`. JavaScript projects only (playwright.config.ts): without
  * JavaScript there is no service worker and no polling; those players get the browser's own
  * "no internet" page and the "check payment" button (covered by deposit.spec.ts).

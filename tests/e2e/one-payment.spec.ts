@@ -7,7 +7,7 @@ import { bankTimeInput, groupedKip, importStatement, openOwnOrder, ownAgency, OW
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
- * One payment, one credit, from the back office (issue 45, decision 069), a flow in pair A (a
+ * One payment, one credit, from the back office (decision 069), a flow in pair A (a
  * phone with JavaScript, a desktop without; reconciliation.spec's settlement of a transfer
  * credited twice runs in pair B). Each project works in its own own-account agency
  * (`<project>.own.localhost`, scripts/seed-e2e-own-account.mjs), each test with a player and an

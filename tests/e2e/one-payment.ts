@@ -4,7 +4,7 @@ import { currentBaseURL, expect, playerSessionByApi, waitForHydration } from "./
 import { addBankAccount } from "./player";
 
 /**
- * Helpers of the "one payment, one credit" flows (issue 45, decision 069) in the own-account
+ * Helpers of the "one payment, one credit" flows (decision 069) in the own-account
  * agencies (scripts/seed-e2e-own-account.mjs: `<project>.own.localhost`, agency `own-<project>`,
  * channel OWN-BCEL): an open order made through the player's own form post, the bank times as
  * the back office types and shows them, and a transfer credited twice.

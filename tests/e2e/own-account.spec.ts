@@ -4,7 +4,7 @@ import { DEMO_STAFF, staffLogin } from "./staff";
 import { d1 } from "./d1";
 
 /**
- * Deposits into the agency's own bank account (issue 14, decision 016). Each Playwright
+ * Deposits into the agency's own bank account (decision 016). Each Playwright
  * project works in its own agency with one own-account channel (scripts/seed-e2e-own-account.mjs):
  * `<project>.own.localhost`, cashiers `cashier-<project>-<n>`. The player sees the exact amount to
  * pay and a QR derived from the agency's static QR; the cashier marks it paid in the
@@ -69,7 +69,7 @@ test("own account: the exact pay amount and a derived QR -> the cashier marks it
 });
 
 /**
- * Issue 31 (decisions 046, 069): a payment queued as a transfer of its own although the same
+ * Decisions 046 and 069: a payment queued as a transfer of its own although the same
  * money may already be credited (what the matcher left behind before witnesses were linked).
  * The cashier sees what it may duplicate, with both texts, and cannot credit it; the owner can,
  * only with a written reason (should the two reports still be one transfer, the day shows it

@@ -2,7 +2,7 @@ import { accountTest as test, expect, hasJs, PAGE_READY } from "./fixtures";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
- * The owner's provider setup page (issue 14, decision 017), with JavaScript on and off: a real
+ * The owner's provider setup page (decision 017), with JavaScript on and off: a real
  * adapter without its credentials is refused with the translated message and changes nothing;
  * the sandbox (what every other e2e spec plays on) saves. Each Playwright project works in
  * its own agency (scripts/seed-e2e.mjs), and only `alphabet` is touched.

@@ -6,7 +6,7 @@ import { agencyRequest, creditedTwice, importStatement, pastDay } from "./one-pa
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
- * Reconciliation of a bank day (issue 31 item 4, decision 047), a flow in pair B (desktop with
+ * Reconciliation of a bank day (decision 047), a flow in pair B (desktop with
  * JavaScript, phone without): the owner imports a statement of a past day with a credit nothing
  * matches and an ATM debit, opens that day with the plain GET form, sees the two differences,
  * notes each one (plain POST forms); the day stays open while the money not credited is open (a

@@ -4,7 +4,7 @@ import { accountTest as test, expect, hasJs, PAGE_READY, playerSessionByApi, sub
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
- * Referral (issue 18 part 2, decision 030) on the 4 projects (phone/desktop x JavaScript
+ * Referral (decision 030) on the 4 projects (phone/desktop x JavaScript
  * on/off): the owner turns it on; a player reads their link and code; a newcomer opens the
  * link (an invalid code is told, the valid one carried in a hidden field) and registers; the
  * newcomer's provider figures of last week are put in D1 (the scheduled collection's table)

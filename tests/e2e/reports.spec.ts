@@ -4,7 +4,7 @@ import { accountTest as test, expect, hasJs, isPhone, waitForHydration, seriousA
 import { DEMO_STAFF, openAdminMenu, staffLogin } from "./staff";
 
 /**
- * Reports (issue 17) on the demo agency, read-only: an owner sees money, players, promotions
+ * Reports (decision 059) on the demo agency, read-only: an owner sees money, players, promotions
  * and providers as SVG charts with a table each, picks ranges by preset links and by the GET
  * form, and downloads a CSV (BOM, translated header); a cashier sees the money part only and
  * gets 403 for an owner's CSV. Phone and desktop, JavaScript on and off.

@@ -8,7 +8,7 @@ import { addBankAccount } from "./player";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
- * Statement import (issue 14, 1.b), end to end on the 4 projects (phone/desktop x JS on/off):
+ * Statement import (decision 016), end to end on the 4 projects (phone/desktop x JS on/off):
  * a player opens an own-account deposit; the owner uploads the bank's CSV statement, maps its
  * columns on this channel's first import, sees the first rows as read, saves, sees the row
  * matching the player's order, confirms; the deposit turns SUCCESS. Each project works in its
@@ -112,7 +112,7 @@ test("staff map a channel's first statement, preview it, confirm: the player's d
     await expect(page.getByTestId("deposit-status")).toHaveText("SUCCESS", { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
 
-  // the order's page lists every witness of its transfer (issue 31, decision 046): the statement row;
+  // the order's page lists every witness of its transfer (decisions 046 and 069): the statement row;
   // a forwarded SMS linked to it by amount and time (written as the linker would) can be split off by the owner
   const witnesses = page.getByTestId("bank-witnesses");
   await expect(witnesses.locator('tr[data-source="statement"]')).toHaveAttribute("data-link", "key");

@@ -8,7 +8,7 @@ import { playerPages } from "./pages";
 import { DEMO_STAFF, openAdminMenu, staffLogin } from "./staff";
 
 /**
- * Translations per page (issue 16, decision 032): a player page inlines only the key groups
+ * Translations per page (decision 032): a player page inlines only the key groups
  * its routes declare, and a client navigation fetches the next page's groups before it renders.
  * Here, on a phone with JavaScript on and off, in lo, cn and vn: no player page shows a raw
  * key (a key it renders but did not ship would show as "deposit.amount"), none logs a
@@ -148,7 +148,7 @@ test.describe("translations per page", () => {
 });
 
 /**
- * The back office's messages of issue 45 (decision 069) in cn and vn, on a phone with JavaScript
+ * The back office's messages of one payment, one credit (decision 069) in cn and vn, on a phone with JavaScript
  * on and off (the flows themselves run in lo: one-payment.spec.ts, reconciliation.spec.ts): the
  * refusal of "mark paid" at a bank time outside the order's life with the order's times, its
  * "record anyway" button and answer, the hand credit's confirm step of an order's pay amount, and
@@ -157,7 +157,7 @@ test.describe("translations per page", () => {
  * raw key. The states are made before, in lo: an open order per language, and a past day with
  * two transfers credited twice (one settled in each language).
  */
-test.describe("the back office's messages of issue 45", () => {
+test.describe("the back office's messages of one payment, one credit", () => {
   const port = Number(process.env.E2E_PORT ?? 4173);
   test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.own.localhost:${port}`) });
   test.describe.configure({ timeout: 300_000 });

@@ -96,7 +96,7 @@ test.describe("withdraw to the player's bank", () => {
       await page.goto("/player/withdraw/history");
       const rejected = page.locator(`tr[data-code="${code}"]`);
       const badge = rejected.locator('[data-status="REJECTED"]');
-      await expect(badge).toHaveText("ຍົກເລີກ", { timeout: 1000 }); // REJECTED is shown as cancelled (SPEC §4)
+      await expect(badge).toHaveText("ຍົກເລີກ", { timeout: 1000 }); // REJECTED is shown as cancelled (docs/product.md §4)
       await expect(rejected.getByTestId("returned")).toHaveText("฿5.500,00");
     }).toPass({ timeout: 30_000 });
     await page.goto("/player/withdraw");

@@ -339,7 +339,7 @@ describe("password change", () => {
   });
 });
 
-describe("JSON API (SPEC §7)", () => {
+describe("JSON API (docs/product.md §7)", () => {
   it("register, validate username, login, info, fingerprint, logout on both spellings", async () => {
     const name = uniqueName("api");
     const reg = await postJson(

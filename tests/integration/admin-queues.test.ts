@@ -13,7 +13,7 @@ import { insertUnmatchedPayment } from "../../workers/db/payments";
 import { PAY_AMOUNT_COOL_DOWN_MS } from "../../workers/core/pay-amount";
 
 /**
- * The back office menu's waiting counts (issue 34 item 7, decision 056), against this file's
+ * The back office menu's waiting counts (decision 056), against this file's
  * own D1: each queue's count goes up when an item starts waiting, the way it does in the
  * portal (a withdrawal above the automatic limit, an own-account deposit order, a payment the
  * webhook could not match, a forwarded credit above the cap), and down when staff handle it

@@ -20,7 +20,7 @@ describe("agency resolution against D1", () => {
     expect(await findAgencyByHost(env.DB, null)).toBeNull();
   });
 
-  it("shapes agency info as SPEC §7", async () => {
+  it("shapes agency info as docs/product.md §7", async () => {
     const agency = await findAgencyByHost(env.DB, "localhost");
     expect(agencyInfo(agency!)).toEqual({
       agency: {

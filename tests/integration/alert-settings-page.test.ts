@@ -9,7 +9,7 @@ import { createStaff, staffLogin } from "../setup/staff";
 import lo from "../../locales/lo/admin.json";
 
 /**
- * The owner's alert setup page (/admin/settings/alerts, issue 34) through the whole Worker,
+ * The owner's alert setup page (/admin/settings/alerts, decision 057) through the whole Worker,
  * against real D1 and the sandbox Telegram: what the owner sees before and after a setup, each
  * refused field named beside its input with nothing saved, Telegram's answer to a test message
  * per chat, clearing the token; cashiers never reach it. (The alert pipeline itself is tested

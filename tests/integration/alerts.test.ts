@@ -28,7 +28,7 @@ import { seedOwnAccountChannel } from "../setup/own-account";
 import { seedDemo } from "../setup/seed";
 
 /**
- * Staff alerts (issue 34) against real D1 and the sandbox Telegram (a real HTTP fake behind
+ * Staff alerts (decision 057) against real D1 and the sandbox Telegram (a real HTTP fake behind
  * its service binding): raised once, queued, delivered per chat, retried after Telegram's
  * retry_after or a backoff, failed for good when Telegram refuses the setup, dead-lettered when
  * the retries run out, held in quiet hours; and the withdrawal that waits for staff raising it.

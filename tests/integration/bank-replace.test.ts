@@ -7,7 +7,7 @@ import { decideWithdrawal } from "../../workers/services/withdrawals";
 
 beforeAll(seedDemo);
 
-/** Issue 12 #8: a player replaces a bank account that was never paid to; staff replace older ones. */
+/** Decision 013: a player replaces a bank account that was never paid to; staff replace older ones. */
 
 let n = 0;
 const freshNumber = () => `0101${String(Date.now()).slice(-6)}${String(++n).padStart(3, "0")}`;

@@ -20,7 +20,7 @@ import { findAgencyByHost } from "../../workers/services/agency";
 import type { AuditActor } from "../../workers/db/audit";
 
 /**
- * One payment, one credit (issue 31): the two doublings two operator rehearsals found, as
+ * One payment, one credit (decisions 046 and 069): the two doublings two operator rehearsals found, as
  * they happened: a transfer seen by two witnesses under two ids was credited once by its
  * first witness and queued as a new payment by the second, and "credit by hand" on that queue
  * item paid the player again.
@@ -74,7 +74,7 @@ const queueItems = async () =>
       .all<{ id: string }>()
   ).results;
 
-describe("issue 31: the rehearsals' doublings", () => {
+describe("the rehearsals' doublings", () => {
   it("a forwarded notification without a bank reference, then the statement row of the same transfer: one credit, nothing queued", async () => {
     const p = await openOwnOrder("120000");
     const minute = Math.floor(Date.now() / 60_000) * 60_000;
@@ -205,7 +205,7 @@ describe("issue 31: the rehearsals' doublings", () => {
   });
 });
 
-describe("issue 31: witnesses of one transfer at the same moment", () => {
+describe("witnesses of one transfer at the same moment", () => {
   it("staff, statement and forwarder reporting one transfer at once, under three ids: one transfer, one credit, nothing queued", async () => {
     const cases = [];
     for (let i = 0; i < 8; i++) cases.push(await openOwnOrder(String(60_000 + i * 10_000)));
@@ -246,7 +246,7 @@ describe("issue 31: witnesses of one transfer at the same moment", () => {
   }, 120_000);
 });
 
-describe("issue 31: the order's page lists every witness; the owner splits a link", () => {
+describe("the order's page lists every witness; the owner splits a link", () => {
   it("a statement row linked by amount and time is listed on the order; split by the owner (reason, audited) it is queued with its raw text, flagged against the order; the cashier's split is 403", async () => {
     const p = await openOwnOrder("140000");
     const bankTime = Date.now() - 120_000;

@@ -8,7 +8,7 @@ import type { AuditActor } from "../../workers/db/audit";
 import { saveBrandSettings, uploadBrandImage, uploadPromotionBanner, type BrandSettingsInput } from "../../workers/services/agency";
 
 /**
- * Issue 35 item 10 (decision 053): brand uploads are limited per agency and hour, an image no
+ * Decision 053: brand uploads are limited per agency and hour, an image no
  * page has referred to for 30 days is deleted (object and record) by the hourly scheduled
  * job, and the brand texts follow the name rule of workers/core/names.ts.
  */

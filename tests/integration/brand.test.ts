@@ -17,7 +17,7 @@ import {
 } from "../../workers/services/agency";
 
 /**
- * The brand of an agency (issue 15, decision 018) against real D1 and R2 inside workerd:
+ * The brand of an agency (decision 018) against real D1 and R2 inside workerd:
  * saving and refusing colours, uploads into R2 and D1, the /brand/ route (this agency's
  * assets only), the web manifest per agency, the neutral fallback, and the owner's page.
  */

@@ -6,7 +6,7 @@ import { collectProviderStats } from "../../workers/services/reports";
 import { sumPlayerProviderDays } from "../../workers/db/player-provider-stats";
 
 /**
- * Per-player collection (issue 18): beside each provider's daily figures, the scheduled job
+ * Per-player collection (decision 058): beside each provider's daily figures, the scheduled job
  * records each player's own day (player_provider_daily) from the sandbox provider, the
  * figures cashback and the referral share are computed from.
  */

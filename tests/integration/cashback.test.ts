@@ -7,7 +7,7 @@ import { cashbackAdminPage, cashbackPage, claimCashback, saveCashbackSettings } 
 import { lastCompleteWeek, daysOfWeek } from "../../workers/core/reward-period";
 import { upsertPlayerProviderDayStatement } from "../../workers/db/player-provider-stats";
 
-/** Cashback service on real D1 and the player's wallet (issue 18 part 3, decision 029). */
+/** Cashback service on real D1 and the player's wallet (decision 029). */
 
 beforeAll(seedDemo);
 

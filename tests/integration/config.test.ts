@@ -23,7 +23,7 @@ describe("production configuration guard", () => {
     expect(configProblems({ ...GOOD, SESSION_SECRET: `${"n".repeat(32)},${"o".repeat(32)}` })).toEqual([]);
   });
 
-  it("needs no GATEWAY_WEBHOOK_SECRET for an agency without a payment gateway (issue 35); one that is set is still checked", () => {
+  it("needs no GATEWAY_WEBHOOK_SECRET for an agency without a payment gateway; one that is set is still checked", () => {
     const { GATEWAY_WEBHOOK_SECRET: _unset, ...noGateway } = GOOD;
     expect(configProblems(noGateway)).toEqual([]);
     expect(configProblems({ ...GOOD, GATEWAY_WEBHOOK_SECRET: "short" })).toEqual([{ name: "GATEWAY_WEBHOOK_SECRET", problem: "too short" }]);
@@ -37,7 +37,7 @@ describe("production configuration guard", () => {
   it("names each missing secret", () => {
     expect(configProblems({ ...GOOD, SESSION_SECRET: undefined })).toEqual([{ name: "SESSION_SECRET", problem: "missing" }]);
     expect(configProblems({ ...GOOD, CREDENTIALS_KEY: "" })).toEqual([{ name: "CREDENTIALS_KEY", problem: "missing" }]);
-    expect(configProblems({ ...GOOD, GATEWAY_WEBHOOK_SECRET: " " })).toEqual([]); // only with a gateway (issue 35)
+    expect(configProblems({ ...GOOD, GATEWAY_WEBHOOK_SECRET: " " })).toEqual([]); // only with a gateway
   });
 
   it("refuses every public demo/test/default value, wherever it is", () => {

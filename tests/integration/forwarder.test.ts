@@ -143,7 +143,7 @@ describe("forwarder: a correctly signed post", () => {
     expect(row).toMatchObject({ kind: "UNREADABLE", source: "forwarder", channel_code: CHANNEL });
   });
 
-  it("money going out is not a deposit: kept as a bank debit for reconciliation (issue 31), nothing queued", async () => {
+  it("money going out is not a deposit: kept as a bank debit for reconciliation (decision 047), nothing queued", async () => {
     const before = await stored();
     const content = `BCEL: Transfer out 20,000 LAK on ${vientiane(Date.now())}`;
     const res = await post({ content });

@@ -9,7 +9,7 @@ import worker from "../../workers/app";
 import { serializeLanguageCookie } from "../../app/middleware/i18next.server";
 
 /**
- * Issue 35 item 14: GATEWAY_WEBHOOK_SECRET is no longer required of every agency (an agency
+ * GATEWAY_WEBHOOK_SECRET is no longer required of every agency (an agency
  * paid into its own account has no gateway to sign anything). Instead a gateway channel is
  * refused while the secret is unset, and the webhook still refuses every delivery then.
  */

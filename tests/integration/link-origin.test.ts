@@ -3,7 +3,7 @@ import { fetchApp, seedDemo } from "../setup/seed";
 import { loginViaForm, registerViaForm, sessionFrom, uniqueName } from "../setup/players";
 
 /**
- * Issue 35 item 9: links are printed with the origin the browser used. `wrangler dev` with an
+ * Links are printed with the origin the browser used. `wrangler dev` with an
  * environment whose routes name the agency's host rewrites every request to that route's
  * host (its "upstream": http, no port) and keeps the address the browser used in the
  * MF-Original-Hostname header; the Worker entry puts it back before anything reads the URL.

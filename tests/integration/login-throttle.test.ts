@@ -6,7 +6,7 @@ import { login, registerPlayer } from "../../workers/services/players";
 import { createStaff, currentTotpStep, totpAt } from "../setup/staff";
 
 /**
- * Issue 12 finding 4: anyone could lock any account. OWASP's device-cookie scheme: a browser
+ * Decision 011: without it anyone could lock any account. OWASP's device-cookie scheme: a browser
  * that logged in to the account before is not held back by the per-account limit; strangers
  * are slowed per account and per address (IPv6 by /64), and an agency-wide budget of
  * failures slows unknown devices during a stuffing wave.

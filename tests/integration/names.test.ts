@@ -6,7 +6,7 @@ import { loginViaForm, PASSWORD, postForm, postJson, registerViaForm, sessionFro
 
 beforeAll(seedDemo);
 
-/** Issue 12, finding 8: names with control characters, bidi overrides and zero-width characters. */
+/** Decision 013: names with control characters, bidi overrides and zero-width characters. */
 
 const stored = (username: string) =>
   env.DB.prepare(`SELECT display_name FROM players WHERE agency_id = 'demo' AND username = ?1`).bind(username).first<{ display_name: string }>();

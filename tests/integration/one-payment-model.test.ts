@@ -7,7 +7,7 @@ import { postForm } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
 
 /**
- * One payment, one credit (issue 45, decisions 046 and 069), model-based. A seeded generator
+ * One payment, one credit (decisions 046 and 069), model-based. A seeded generator
  * writes a day of real bank transfers into own-account channel MDL-<seed> (first payments of
  * orders, the same QR paid again within and outside the window, payments after an order's
  * life, payments with no order) and what the agency hears of each: the cashier's "mark paid"
@@ -846,7 +846,7 @@ const manySeeds: number[] = /^\d+$/.test(asked)
         .filter((s) => /^\d+$/.test(s))
         .map(Number);
 
-describe("one payment, one credit: a model of the day against the portal (issue 45)", () => {
+describe("one payment, one credit: a model of the day against the portal", () => {
   it("CI's seeds together plan every case", () => {
     const total: Record<string, number> = {};
     for (const seed of SEEDS) for (const [k, v] of Object.entries(casesOf(planOf(seed)))) total[k] = (total[k] ?? 0) + v;

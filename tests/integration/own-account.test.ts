@@ -20,7 +20,7 @@ import { ageOrder, seedOwnAccountChannel } from "../setup/own-account";
 import { parseLaoQr } from "../../workers/core/emvco";
 
 /**
- * Own-account deposits (issue 14, decision 016) against real D1 and real wallets in workerd:
+ * Own-account deposits (decision 016) against real D1 and real wallets in workerd:
  * unique pay amounts under concurrency, and the one matcher every confirmation goes through.
  */
 

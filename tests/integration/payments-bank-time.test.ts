@@ -5,7 +5,7 @@ import { createStaff, staffLogin } from "../setup/staff";
 import { formatDateTime } from "../../app/lib/format";
 
 /**
- * Issue 35 item 8: /admin/payments listed the recording time in its time column, so a
+ * /admin/payments once listed the recording time in its time column, so a
  * statement row of 16:31 imported at 19:31 showed 19:31. The list shows the bank's time, the
  * recording time beneath it.
  */

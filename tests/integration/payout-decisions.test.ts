@@ -6,7 +6,7 @@ import { postForm } from "../setup/players";
 import { createStaff, operatorToken, staffLogin } from "../setup/staff";
 
 /**
- * Issue 12 finding 1: one payout per withdrawal on every path. Each race is forced in a
+ * Decision 010: one payout per withdrawal on every path. Each race is forced in a
  * fixed order: the sandbox bank holds payouts (payout-hold) so "the gateway is paying it"
  * is a state the test controls, and the wallet's due work is run by hand.
  */

@@ -5,7 +5,7 @@ import { openOrder, payQr, playerWithBank, postDeposit, providerBalance, pumpDel
 import { loadDashboard } from "../../workers/services/reports";
 
 /**
- * Issue 35 item 2 (decision 049): a provider that does not answer shows on the dashboard.
+ * Decision 049: a provider that does not answer shows on the dashboard.
  * Every provider call of a wallet's sagas is stored in D1 (provider_attempts) through the
  * wallet's projection; the dashboard reads the deposits waiting for a provider and each
  * provider's timeouts and errors of the last 15 minutes. The sandbox provider's faults

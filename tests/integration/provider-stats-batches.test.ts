@@ -9,7 +9,7 @@ import { advanceStatsPass, listOpenStatsPasses } from "../../workers/db/provider
 import { sumPlayerProviderDays } from "../../workers/db/player-provider-stats";
 
 /**
- * Decision 051 (issue 35 item 6): the hourly collection of the providers' figures works in
+ * Decision 051: the hourly collection of the providers' figures works in
  * bounded batches of players with a cursor (provider_stats_progress). One run does what its
  * share allows and stops; the next run (the 5-minute tick) goes on where it stopped; the
  * day's total is the sum of every batch, each counted once. Its own file: the job runs for

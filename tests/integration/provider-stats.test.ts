@@ -10,7 +10,7 @@ import { PROVIDER_USERNAME_RULES, providerUsernameFor } from "../../workers/core
 import { sumPlayerProviderDays } from "../../workers/db/player-provider-stats";
 
 /**
- * Provider figures (issue 17, decision 058): the sandbox provider records bets at a time
+ * Provider figures (decision 058): the sandbox provider records bets at a time
  * and reports a period per set of players; the scheduled job collects yesterday and today
  * of every active agency and offered provider into provider_daily_stats; the reports read
  * them per agency.

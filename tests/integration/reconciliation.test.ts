@@ -23,7 +23,7 @@ import {
 import { confirmWithdraw, decideWithdrawal, withdrawalPage } from "../../workers/services/withdrawals";
 
 /**
- * Reconciliation of a bank day (issue 31 items 3, 4; decision 047) against real D1 and real
+ * Reconciliation of a bank day (decision 047) against real D1 and real
  * wallets in workerd: a day seeded through the real services (a statement import with credit and
  * debit rows, forwarded and staff-reported payments, withdrawals marked paid), every line kind,
  * the debits on the withdrawal page, closing the day with notes, the cashier's 403 on the note

@@ -109,7 +109,7 @@ describe("referral codes and the register page", () => {
   });
 });
 
-describe("the JSON register API (SPEC §7) takes `ref` like the form", () => {
+describe("the JSON register API (docs/product.md §7) takes `ref` like the form", () => {
   const registerJson = (path: string, fields: Record<string, unknown>, headers: Record<string, string> = {}) =>
     fetchApp(`http://localhost${path}`, {
       method: "POST",
@@ -236,7 +236,7 @@ async function withdrawal(playerId: string, creditMinor: number, status = "SUCCE
     .run();
 }
 
-describe("issue 35 item 3: self-referral without a fingerprint, and deposits net of withdrawals (decision 049)", () => {
+describe("self-referral without a fingerprint, and deposits net of withdrawals (decision 049)", () => {
   it("deposits mode: a referred player who deposits 1,000,000 kip and withdraws it all in the week earns the referrer nothing", async () => {
     await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "deposits", percentBp: 1000, weeklyCapMinor: 0n, turnoverMultiplier: 1 });
     const referrer = await newPlayer();

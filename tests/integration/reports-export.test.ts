@@ -8,7 +8,7 @@ import { createPromotion, type PromotionInput } from "../../workers/services/pro
 import { vientianeDate } from "../../workers/core/report-range";
 
 /**
- * The reports page and its CSV exports through the real Worker (issue 17): the role is
+ * The reports page and its CSV exports through the real Worker (decision 059): the role is
  * enforced on the page's parts and on the CSV links themselves, every export is audited, a
  * CSV carries the BOM, translated headers and the same figures as the page, and formula-like
  * text (a promotion titled "=...") is neutralised.

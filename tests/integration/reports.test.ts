@@ -24,7 +24,7 @@ import { loadDashboard, moneyReport, playersReport, promotionsReport, type Money
 import type { Provider } from "../../workers/core/providers";
 
 /**
- * Issue 17: every figure of the reports against known activity over several days. Past days
+ * Decision 019: every figure of the reports against known activity over several days. Past days
  * are driven through real wallets with their own clock (the wallet's commands take `now`: the
  * deposit's paid time, the payout's time), today's through the routes and the staff services
  * (manual credit, refund, a promotion with its bonus given and taken back). Each period's

@@ -12,7 +12,7 @@ import { alertChannelFor, SANDBOX_TELEGRAM_CHATS, SANDBOX_TELEGRAM_TOKEN } from 
 import { forwardToSandbox } from "../../workers/services/agency";
 
 /**
- * Issue 12, findings 5, 6, 7 and 9: the guards every request passes (forced password change,
+ * Decision 014: the guards every request passes (forced password change,
  * private caching, bodies that are not forms, the sandbox proxy). The route walks read the
  * route map itself (app/routes.ts), so a route added later is walked too.
  */

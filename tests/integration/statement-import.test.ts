@@ -9,7 +9,7 @@ import { applyStatement, saveStatementMapping, statementPage, tryStatementMappin
 import lo from "../../locales/lo/admin.json";
 
 /**
- * Statement import (issue 14, 1.b) against real D1 and real wallets in workerd: papaparse
+ * Statement import (decision 016) against real D1 and real wallets in workerd: papaparse
  * reading a bank's CSV (BOM, ";" separator, quoted fields, Lao and Thai text, a preamble),
  * the first import's mapping and preview, the matcher's review, confirm, the same file
  * again (nothing twice), malformed and debit rows, an unmappable file, and the route's
@@ -137,7 +137,7 @@ describe("statement import: first import of a channel", () => {
     expect(await providerBalance("betflix", player.username)).not.toBe("0.00");
     const queued = await env.DB.prepare(`SELECT amount FROM unmatched_payments WHERE agency_id = 'demo' AND amount = '7777.00'`).first<{ amount: string }>();
     expect(queued).toBeTruthy();
-    // the debit row is kept as a bank debit, and the import's bank-time range is recorded (issue 31: reconciliation)
+    // the debit row is kept as a bank debit, and the import's bank-time range is recorded (for reconciliation, decision 047)
     const debits = await env.DB.prepare(`SELECT source, outcome FROM bank_transactions WHERE agency_id = 'demo' AND channel_code = ?1 AND direction = 'debit'`)
       .bind(CHANNEL)
       .all();

@@ -6,7 +6,7 @@ import { nextDelivery, openOrder, payQr, playerWithBank, postDeposit, providerBa
 
 beforeAll(seedDemo);
 
-// Issue 12, finding 2: a gateway that retries an event the portal already recorded must get
+// Decision 012: a gateway that retries an event the portal already recorded must get
 // 2xx with what was recorded, or it marks the delivery dead. Only an unverifiable delivery
 // (signature, timestamp) is refused.
 

@@ -8,7 +8,7 @@ import { currentStep, totpAt } from "../e2e/staff";
 import { startProviderFakes, type ProviderFakes } from "./fakes";
 
 /**
- * The production rehearsal's walk (issue 14 section 4), against the Worker that
+ * The production rehearsal's walk, against the Worker that
  * scripts/rehearsal.mjs built for [env.rehearsal] (ENVIRONMENT = "production", no sandbox
  * bindings, secrets generated for the run) and started with `wrangler dev --env rehearsal`.
  * The agency exists (agency:create); its owner has only the one-time enrolment token.

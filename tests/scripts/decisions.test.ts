@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * The decision records (docs/decisions/, issue 33) and every reference to them.
+ * The decision records (docs/decisions/) and every reference to them.
  *
  * - Every "decision NNN" written in code, tests, scripts, configs and docs names a record that
  *   exists, and every path to a record (`docs/decisions/015-layers-and-import-rules.md`, or the
@@ -20,7 +20,7 @@ const DIR = "docs/decisions";
 const MAX_LINES = 80;
 const SECTIONS = ["Context", "Decision", "Consequences", "Status"];
 
-/** Where references are looked for: the brief's list (issue 33); folders are walked. */
+/** Where references are looked for: the code, tests, scripts, configs and docs; folders are walked. */
 const SCANNED = [
   "app",
   "workers",

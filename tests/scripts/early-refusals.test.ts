@@ -9,7 +9,7 @@ import { ensureDevVars } from "../../scripts/dev-vars.mjs";
 import { ensureBuild, localDirs, useLocalDirs, withOwnDeployConfig } from "../../scripts/local-dirs.mjs";
 import { applyLocalMigrations } from "../../scripts/local-migrations.mjs";
 
-// Issue 35, item 6 (decision 051): requests refused before their body is read, against the
+// Decision 051: requests refused before their body is read, against the
 // REAL local server of `npm start` (the production build under `vite preview`, workerd
 // inside). workerd (kj's HTTP server) closes a connection whose request body was left unread
 // beyond 64 KiB; vite preview's forwarder (miniflare's dispatchFetch, undici) was still

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { linkOrigin, parse } from "../../scripts/agency-sql.mjs";
 
 /**
- * Issue 35 item 9: `agency:create` prints the enrolment link with the scheme and port the
+ * `agency:create` prints the enrolment link with the scheme and port the
  * domain is reached at: a loopback name (localhost, *.localhost, 127.0.0.1) only answers on
  * this machine, over http, at the local server's port (5173 for `npm start`, else wrangler
  * dev's, 8787 unless --port says otherwise); any other domain over https, without a port.

@@ -7,7 +7,7 @@ import { ensureDevVars } from "../../scripts/dev-vars.mjs";
 import { ensureBuild, localDirs, useLocalDirs } from "../../scripts/local-dirs.mjs";
 import { applyLocalMigrations } from "../../scripts/local-migrations.mjs";
 
-// Issue 12, finding 3, with a REAL restart: the portal's Worker process (workerd under
+// Decision 012 (alarms armed with the writes), with a REAL restart: the portal's Worker process (workerd under
 // `wrangler dev`, on the production build) is killed with SIGKILL while a deposit is PAID
 // and its transfer-in keeps failing (a sandbox provider fault), then started again on the
 // same persisted state. The order must settle, once, woken by its persisted alarm or by the

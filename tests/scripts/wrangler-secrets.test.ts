@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 /**
  * The secrets wrangler.toml requires of each deployed environment (`[env.<name>.secrets]
  * required`): the ones workers/config.ts refuses to run without. GATEWAY_WEBHOOK_SECRET is
- * not one of them (issue 35): an agency without a payment gateway has no value to give it.
+ * not one of them: an agency without a payment gateway has no value to give it.
  */
 const toml = readFileSync("wrangler.toml", "utf8");
 const required = [...toml.matchAll(/^\[env\.([\w-]+)\.secrets\]\s*\nrequired\s*=\s*\[([^\]]*)\]/gm)].map((m) => ({

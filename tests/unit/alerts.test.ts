@@ -13,7 +13,7 @@ import {
   type AlertEvent,
 } from "../../workers/core/alerts";
 
-/** Staff alerts' pure rules (issue 34): the messages, quiet hours on Vientiane's clock, the backoff. */
+/** Staff alerts' pure rules (decision 057): the messages, quiet hours on Vientiane's clock, the backoff. */
 
 const at = (vientiane: string) => Date.parse(`2026-11-27T${vientiane}:00+07:00`);
 

@@ -81,7 +81,7 @@ describe("fingerprint: sent once a day or on change", () => {
 const errorsOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join("."), i.message]));
 
-describe("account schemas (SPEC §5)", () => {
+describe("account schemas (docs/product.md §5)", () => {
   it("username: lowercase letters, digits, - and _, 4 to 20", () => {
     for (const ok of ["abcd", "a-b_c9", "x".repeat(20)]) expect(LoginSchema.safeParse({ username: ok, password: "12345678" }).success).toBe(true);
     expect(errorsOf(LoginSchema.safeParse({ username: "abc", password: "12345678" })).username).toBe("validation.usernameMin");

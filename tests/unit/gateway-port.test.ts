@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { gatewayPort, payoutGatewayConfigured } from "../../workers/ports/gateway";
 
 /**
- * The payment gateway port (DESIGN.md §6) when the bank misbehaves: every answer it cannot use
+ * The payment gateway port (decision 004) when the bank misbehaves: every answer it cannot use
  * becomes "unavailable" or "unknown" (the check button and the reconciler try again later),
  * never a thrown error and never a payout taken as refused when it may have gone out.
  * The bank here is a fake Fetcher answering what a real gateway can answer.

@@ -55,7 +55,7 @@ function random(seed: number) {
   };
 }
 
-describe("promotion usage state machine (DESIGN.md §5)", () => {
+describe("promotion usage state machine (decision 006)", () => {
   const allowed = new Set(["CLAIMED>USED", "CLAIMED>CANCELED", "USED>SUCCESS", "USED>CANCELED"]);
   it("allows exactly claimed -> used -> success|cancelled and claimed -> cancelled", () => {
     for (const from of USAGE_STATUSES)
@@ -63,7 +63,7 @@ describe("promotion usage state machine (DESIGN.md §5)", () => {
   });
 });
 
-describe("claim rules and their codes (SPEC §8)", () => {
+describe("claim rules and their codes (docs/product.md §8)", () => {
   it("accepts a claim that breaks no rule", () => expect(checkClaim(facts())).toEqual({ ok: true }));
   it.each<[string, Partial<ClaimFacts>, string]>([
     ["inactive promotion", { promotionActive: false }, "PROMOTION_INACTIVE"],
@@ -170,7 +170,7 @@ describe("deposit under a promotion", () => {
   });
 });
 
-describe("withdrawal under a promotion (SPEC §9)", () => {
+describe("withdrawal under a promotion (docs/product.md §9)", () => {
   const usage = { rules: rules(), bonusMinor: 5000n, turnoverTargetMinor: 45000n };
   it("withdraw-all: a part of the credit is refused", () => {
     expect(withdrawUnderPromotion({ usage, creditMinor: 10000n, balanceMinor: 15000n, turnoverDoneMinor: 0n })).toEqual({

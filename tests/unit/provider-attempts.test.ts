@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { statusAttempt, transferAttempt } from "../../workers/core/provider-attempts";
 
-/** How a provider call's answer is stored (issue 35 item 2, decision 049). */
+/** How a provider call's answer is stored (decision 049). */
 describe("provider attempt outcomes", () => {
   it("a transfer: ok, refused with the provider's code, timeout, or error with a short code", () => {
     expect(transferAttempt({ kind: "ok" })).toEqual({ outcome: "ok", errorCode: null, detail: null });

@@ -15,7 +15,7 @@ import {
 const rate: Rate = { currency: "THB", buy: parseRate("580")!, sell: parseRate("600")! };
 const limits = { min: "100", max: "50000" };
 
-describe("withdraw state machine (DESIGN.md §5)", () => {
+describe("withdraw state machine (decision 005)", () => {
   const allowed = new Set(["PENDING>OPEN", "PENDING>FAILED", "OPEN>SUCCESS", "OPEN>REJECTED"]);
   it("allows exactly the designed arrows and refuses every other", () => {
     for (const from of WITHDRAW_STATUSES)
@@ -26,7 +26,7 @@ describe("withdraw state machine (DESIGN.md §5)", () => {
   });
 });
 
-describe("withdraw rules (SPEC §5)", () => {
+describe("withdraw rules (docs/product.md §5)", () => {
   it("accepts an amount within the limits and the credit", () => {
     expect(checkWithdrawAmount({ amount: "200", balance: "500.00", limits, rate })).toEqual({ ok: true, creditMinor: 20000n });
     expect(checkWithdrawAmount({ amount: "100", balance: "100.00", limits, rate })).toEqual({ ok: true, creditMinor: 10000n });

@@ -4,7 +4,7 @@ import type { Language } from "./languages";
 import { vientianeMinutes } from "./vientiane";
 
 /**
- * Staff alerts (issue 34): what an event says, in the language the owner chose, and the rules
+ * Staff alerts (decision 057): what an event says, in the language the owner chose, and the rules
  * of when it goes. Pure: the queue, D1 and Telegram are services/alerts/alerts.ts's and the port's.
  */
 

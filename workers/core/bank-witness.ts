@@ -1,5 +1,5 @@
 /**
- * Witnesses of one bank transfer (issue 31). A transfer into an own-account channel is reported
+ * Witnesses of one bank transfer (decision 069). A transfer into an own-account channel is reported
  * by up to three witnesses, each under its own id or none: staff ("mark paid" with the id they
  * typed), the statement import, the notification forwarder. Their sources, the channel's window
  * and the order codes a bank text names; which reports are one transfer is derived in

@@ -2,7 +2,7 @@
  * Lao banks a player may add (LAPNet members, ../shared/OUTSIDE.md). Account number
  * lengths are the ranges seen on the banks' own account formats, kept generous; an agency
  * that knows better can tighten them here. E-money wallets (M-Money, U-Money, ...) are
- * deliberately absent: SPEC §1, wallet accounts cannot be used for banking.
+ * deliberately absent: docs/product.md §1, wallet accounts cannot be used for banking.
  */
 export type Bank = { code: string; iin: string; name: string; digits: [min: number, max: number] };
 

@@ -2,7 +2,7 @@ import { brandText, NEUTRAL_BRAND, type Brand, type BrandColors, type BrandImage
 import type { Language } from "./languages";
 
 /**
- * How a brand reaches the page (issue 15, decision 020): its colours as CSS custom
+ * How a brand reaches the page (decision 020): its colours as CSS custom
  * properties written into the server-rendered HTML, its images sized so nothing shifts,
  * its link-preview image as an absolute URL. Pure: no I/O.
  *

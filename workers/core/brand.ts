@@ -2,7 +2,7 @@ import type { Language } from "./languages";
 import { cleanName } from "./names";
 
 /**
- * An agency's brand (issue 15): what its players see of it. Pure types and the neutral
+ * An agency's brand (decision 018): what its players see of it. Pure types and the neutral
  * default; the rules that check a brand (colour contrast, image bytes) live here too.
  * A missing brand, or a missing part of one, falls back to NEUTRAL_BRAND, never to another
  * agency's.

@@ -1,7 +1,7 @@
 import { parseMultiple } from "./reward";
 
 /**
- * Weekly cashback (issue 18 part 3, decision 029): a percent of the player's net loss at a
+ * Weekly cashback (decision 029): a percent of the player's net loss at a
  * provider over the last complete Monday–Sunday week (Vientiane), capped per claim, paid
  * once per week and provider as credit at that provider, with a turnover requirement.
  */

@@ -1,5 +1,5 @@
 /**
- * CSV for the back office's report exports (issue 17), written for spreadsheets:
+ * CSV for the back office's report exports (decision 059), written for spreadsheets:
  *
  * - UTF-8 with a byte-order mark first, so Excel reads Lao, Chinese and Vietnamese text as
  *   UTF-8 instead of the machine's code page;

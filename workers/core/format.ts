@@ -1,7 +1,7 @@
 import { vientianeDisplay } from "./vientiane";
 
 /**
- * Display formats of the product (SPEC §1, OUTSIDE.md "Lao locale"). They work on decimal
+ * Display formats of the product (docs/product.md §1). They work on decimal
  * strings, never floats, so a money amount is shown exactly as the ledger holds it, and
  * they do not depend on the ICU data of the runtime (workerd, a cheap phone, Node).
  */
@@ -55,7 +55,7 @@ export function roundDecimalString(value: string, digits: number): string {
   return (sign && !isZero ? "-" : "") + intPart + fracPart;
 }
 
-/** The zero dates the back end uses for "never" (SPEC §1). */
+/** The zero dates the back end uses for "never" (docs/product.md §1). */
 const ZERO_DATES = new Set(["0001-01-01", "0001-01-01T00:00:00Z"]);
 
 /**
@@ -111,7 +111,7 @@ function numberToPlainString(value: number): string {
   return value.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 20 });
 }
 
-/** SPEC §4 display: colour per order status; REJECTED is shown as cancelled, so coloured as cancelled. */
+/** docs/product.md §4 display: colour per order status; REJECTED is shown as cancelled, so coloured as cancelled. */
 type StatusColour = "grey" | "red" | "yellow" | "green";
 export function statusColour(status: string): StatusColour {
   switch (status) {

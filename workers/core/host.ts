@@ -19,7 +19,7 @@ export function normalizeHost(hostHeader: string | null | undefined): string | n
 }
 
 /**
- * The URL the browser asked for, when `wrangler dev` rewrote it (issue 35): with routes in the
+ * The URL the browser asked for, when `wrangler dev` rewrote it (tests/integration/link-origin.test.ts): with routes in the
  * environment (`wrangler dev --env <agency>`), wrangler dev sends every request to the first
  * route's host as its "upstream", so the Worker sees `http://<route host>/...` without the
  * port the browser used, and keeps the browser's host in `MF-Original-Hostname`. Every link

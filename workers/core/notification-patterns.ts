@@ -1,7 +1,7 @@
 import { vientianeInstant } from "./vientiane";
 
 /**
- * Reading a bank's forwarded SMS / app notification (issue 14, part 1c): the amount, the
+ * Reading a bank's forwarded SMS / app notification (decision 016): the amount, the
  * bank's time and, when present, our order code and the bank's transaction id, by patterns
  * kept as data per bank (the owner edits them in the back office and tries them on a pasted
  * sample before saving). Pure: no I/O.

@@ -1,5 +1,5 @@
 /**
- * Order state machines (DESIGN.md §5). Every other arrow is refused, here and by the
+ * Order state machines (docs/product.md §4; decisions 004 and 005). Every other arrow is refused, here and by the
  * storage guard (`UPDATE ... WHERE status = <from>`).
  */
 export const ORDER_STATUSES = ["OPEN", "CANCELED", "PAID", "SUCCESS", "FAILED", "REJECTED"] as const;
@@ -27,7 +27,7 @@ export function isFinal(machine: Readonly<Record<OrderStatus, readonly OrderStat
   return machine[status].length === 0;
 }
 
-/** SPEC §4 display: REJECTED is shown as cancelled. */
+/** docs/product.md §4 display: REJECTED is shown as cancelled. */
 export function displayStatus(status: OrderStatus): OrderStatus {
   return status === "REJECTED" ? "CANCELED" : status;
 }

@@ -3,7 +3,7 @@ import type { Provider } from "./providers";
 import type { Deduction } from "./withdraw";
 
 /**
- * Promotion rules (SPEC §5, §8, §9; DESIGN.md §5). Pure: the wallet Durable Object feeds
+ * Promotion rules (docs/product.md §5, §8, §9; decision 006). Pure: the wallet Durable Object feeds
  * these the facts it holds and applies the verdict in the same atomic step as the money
  * movement, so a rule can never be checked against one state and applied to another.
  *
@@ -53,7 +53,7 @@ export function canUsageTransition(from: UsageStatus, to: UsageStatus): boolean 
   return USAGE_TRANSITIONS[from].includes(to);
 }
 
-/** SPEC §8 codes, plus our own where the spec only gives a message. */
+/** docs/product.md §8 codes, plus our own where the spec only gives a message. */
 export type PromotionError =
   | "PROMOTION_INACTIVE"
   | "PROMOTION_NOT_FOUND"
@@ -179,7 +179,7 @@ type UsageForWithdraw = { rules: PromotionRules; bonusMinor: bigint; turnoverTar
 type WithdrawVerdict = { ok: true; deductions: Deduction[]; outcome: "SUCCESS" | "CANCELED" } | { ok: false; error: PromotionError };
 
 /**
- * What a withdrawal from the promotion's provider costs (SPEC §9). Turnover met: the
+ * What a withdrawal from the promotion's provider costs (docs/product.md §9). Turnover met: the
  * promotion succeeded, only the maximum credit received applies. Not met: the bonus is
  * deducted (never more than the credit withdrawn) and the promotion is cancelled. Then the
  * maximum credit received caps what is left; the excess stays with the agency.

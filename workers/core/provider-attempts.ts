@@ -1,6 +1,6 @@
 /**
- * How a call to a game provider went, as stored in provider_attempts (issue 35 item 2,
- * decision 049): the dashboard shows an outage from these, and the staff alerts read them.
+ * How a call to a game provider went, as stored in provider_attempts (decision
+ * 049): the dashboard shows an outage from these, and the staff alerts read them.
  * Pure: the port's answer in, the stored outcome out. The port says only "unknown" with a
  * reason when there was no usable answer; the reason's words tell a timeout (the adapters'
  * own AbortSignal.timeout: "TimeoutError: ... timeout", AMB/Betflix: "timeout after N ms")

@@ -3,7 +3,7 @@ import { canonicalLak, formatAmount, parseAmount } from "./money";
 import { DAY_MS, vientianeDate, vientianeDayBounds } from "./vientiane";
 
 /**
- * Reconciliation of one bank day (issue 31 items 3 and 4, decision 047): what the agency's own
+ * Reconciliation of one bank day (decision 047): what the agency's own
  * bank accounts say moved (statement rows, forwarded messages, staff's "mark paid") against
  * what the portal did (deposits applied, withdrawals marked paid, the credit moved to each
  * provider). Pure: the service reads plain rows (workers/db/reconciliation.ts) and this module

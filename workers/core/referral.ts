@@ -1,5 +1,5 @@
 /**
- * Referral rules (issue 18 part 2, decision 030): codes, the tie at registration, whether a
+ * Referral rules (decision 030): codes, the tie at registration, whether a
  * referred player counts, the weekly share and when a week can be claimed. Pure: no I/O.
  * Amounts are credit minor units (THB satang, like player_provider_daily and the wallet).
  */

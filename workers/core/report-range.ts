@@ -1,7 +1,7 @@
 import { calendarDayMs, DAY_MS, vientianeDate, vientianeDateTime, vientianeDayBounds } from "./vientiane";
 
 /**
- * The date ranges of the back office's reports (issue 17) and of the dashboard's "today".
+ * The date ranges of the back office's reports (decision 019) and of the dashboard's "today".
  *
  * Days are Asia/Vientiane days: UTC+7, no daylight saving, so a Vientiane day D is the UTC
  * interval [D-1 17:00, D 17:00). A range is inclusive at both ends ('YYYY-MM-DD'), grouped by

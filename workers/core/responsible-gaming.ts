@@ -1,5 +1,5 @@
 /**
- * Responsible gaming rules (issue 18 part 4, decision 025): the player's own deposit and
+ * Responsible gaming rules (decision 025): the player's own deposit and
  * play-time limits, cooling-off and self-exclusion. Pure: times are epoch milliseconds,
  * amounts LAK minor units (bigint); the service reads and writes the stores.
  */

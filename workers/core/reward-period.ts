@@ -1,7 +1,7 @@
 import { DAY_MS, vientianeDate, vientianeDayBounds } from "./vientiane";
 
 /**
- * Reward periods (issue 18: weekly cashback, the referral share): weeks run Monday to
+ * Reward periods (weekly cashback, the referral share: decisions 029 and 030): weeks run Monday to
  * Sunday in Asia/Vientiane (UTC+7, no daylight saving), named by their ISO week
  * ("2026-W47"), the key a reward is claimed once per. Days are 'YYYY-MM-DD' Vientiane,
  * the same days the provider figures are collected under.

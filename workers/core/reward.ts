@@ -1,5 +1,5 @@
 /**
- * Rewards (issue 18: cashback, referral share) as the wallet credits them: an amount of
+ * Rewards (cashback, referral share) as the wallet credits them: an amount of
  * credit at a provider the player chose, with a turnover requirement like a promotion's
  * (decision 029): the credit must be played through `multiple` times at that provider
  * before a withdrawal from it.

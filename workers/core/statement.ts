@@ -2,7 +2,7 @@ import { formatAmount } from "./money";
 import { vientianeInstant } from "./vientiane";
 
 /**
- * Bank statement import (issue 14, 1.b): the pure rules that turn the cells of a bank's CSV
+ * Bank statement import (decision 016): the pure rules that turn the cells of a bank's CSV
  * export (already split into rows by the service's CSV parser) into credit rows the matcher
  * can take, with one clear problem per row that cannot be read. No bank publishes its export
  * columns, so staff map them once per channel; the mapping names columns by their HEADER

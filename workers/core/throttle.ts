@@ -14,7 +14,7 @@
  * - registration per client (`reg`): every registration counts; the 10th in an hour locks
  *   the address for an hour (so at most 10 accounts per address per hour).
  *
- * Device cookies (OWASP "Slow Down Online Guessing Attacks with Device Cookies", issue 12,
+ * Device cookies (OWASP "Slow Down Online Guessing Attacks with Device Cookies",
  * docs/decisions/011-login-throttling.md): a browser that logged in to the account before
  * shows a signed device cookie and is judged only on its own key (`device`), so strangers
  * cannot lock the owner out of their own browser. Every other attempt is a stranger's:

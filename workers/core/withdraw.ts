@@ -1,7 +1,7 @@
 import { limitError, parseAmount, withdrawPayout, type AmountLimits, type Rate } from "./money";
 
 /**
- * Withdraw order (DESIGN.md §5): the credit is taken from the provider first
+ * Withdraw order (decision 005): the credit is taken from the provider first
  * (transfer-out, reference = order code). PENDING is that transfer in flight (shown to the
  * player as waiting); then OPEN (credit taken, awaiting payout) -> SUCCESS (paid to the
  * bank) | REJECTED (payout refused or staff rejected; the credit goes back to the
@@ -32,7 +32,7 @@ export type WithdrawCheck =
   | { ok: false; error: "AMOUNT_INVALID" | "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "CREDIT_NOT_ENOUGH" | "NO_RATE" };
 
 /**
- * SPEC §5 withdraw rules that need no I/O: a valid amount (or all credit), within the
+ * docs/product.md §5 withdraw rules that need no I/O: a valid amount (or all credit), within the
  * agency's minimum and maximum (in credit), not above the provider credit, and a rate.
  */
 export function checkWithdrawAmount(input: { amount: string | "ALL"; balance: string; limits: AmountLimits; rate: Rate | null }): WithdrawCheck {

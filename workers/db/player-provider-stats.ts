@@ -1,6 +1,6 @@
 /**
  * player_provider_daily (0025): each player's daily turnover and win/loss per game provider
- * (issue 18: cashback and the referral share of net loss come from these, never from
+ * (decisions 029 and 030: cashback and the referral share of net loss come from these, never from
  * deposits). Written by the scheduled collection beside provider_daily_stats; amounts are
  * credit minor units (THB satang), win/loss on the agency's side (positive: the player lost).
  */

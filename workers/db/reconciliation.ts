@@ -1,5 +1,5 @@
 /**
- * The SQL of the reconciliation page (issue 31 items 3 and 4, decision 047): the bank's
+ * The SQL of the reconciliation page (decision 047): the bank's
  * transfers and their witnesses (migration 0030) with what became of them (payments queue,
  * deposit read model), the withdrawals staff marked paid, the statement imports' ranges, the
  * channels' windows and the staff notes of a day. Times are ms, except the read models' ISO

@@ -1,5 +1,5 @@
 /**
- * The SQL of the back office's reports (issue 17, decision 019), over the read models the
+ * The SQL of the back office's reports (decision 019), over the read models the
  * wallets project (deposit_orders_view, withdraw_orders_view, promotion_usages_view, players,
  * unmatched_payments). Every sum is SUM() over INTEGER minor-unit columns (migration 0022),
  * which SQLite adds as integers, exactly (never TOTAL(), which is floating point); the one decimal-text amount (a refunded unmatched payment) is

@@ -1,7 +1,7 @@
 import type { StatementMapping } from "../core/statement";
 
 /**
- * Statement import (issue 14, 1.b): the column mapping saved per own-account channel, and
+ * Statement import (decision 016): the column mapping saved per own-account channel, and
  * uploaded statements between their steps (tables statement_mappings, statement_uploads;
  * migration 0018).
  */

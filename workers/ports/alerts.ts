@@ -1,5 +1,5 @@
 /**
- * The staff alert channel (issue 34): where a message to an agency's staff goes. Telegram is
+ * The staff alert channel (decision 057): where a message to an agency's staff goes. Telegram is
  * the first channel (ports/alert-channels/telegram.ts); another messenger is another adapter
  * of this port, and the events (services/alerts/alerts.ts) never change for it.
  *

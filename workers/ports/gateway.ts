@@ -1,5 +1,5 @@
 /**
- * Payment gateway port (DESIGN.md §6): dynamic LAO QR per order, a signed webhook, and a
+ * Payment gateway port (decision 004): dynamic LAO QR per order, a signed webhook, and a
  * status query by reference (the "check" button and the reconciler), because real
  * gateways differ and some sign nothing.
  */

@@ -3,7 +3,7 @@ import { parseAmount, parseSignedAmount } from "../core/money";
 import { vientianeDayBounds } from "../core/vientiane";
 
 /**
- * Game provider port (DESIGN.md §6): a transfer wallet per player at each provider.
+ * Game provider port (decision 017): a transfer wallet per player at each provider.
  * Every transfer carries our reference and is processed at most once by the provider;
  * after a timeout or a 5xx the outcome is UNKNOWN and is resolved by transferStatus(ref),
  * never by a new transfer under a new reference.
@@ -38,7 +38,7 @@ type ReportPlayer = { username: string; playerId: string };
 export type PeriodSummary = ({ kind: "ok"; players: PlayerFigures } & Figures) | { kind: "unavailable"; reason: string };
 
 /**
- * The same figures per player (issue 18: cashback and the referral share are computed from
+ * The same figures per player (decisions 029 and 030: cashback and the referral share are computed from
  * each player's days), from the very answers the totals were summed from: the adapter never
  * asks the provider a second time for them. Keyed by the `playerId` of the SummaryInput
  * player, so no caller has to map provider names back. Every player asked has an entry, zero

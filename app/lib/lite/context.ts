@@ -11,7 +11,7 @@ export type LiteConfig = {
   parts: readonly string[];
   /** Fill the form's `fingerprint` field (registration). */
   fingerprintField: boolean;
-  /** A logged-in player's agency: send the fingerprint once a day (SPEC §1). */
+  /** A logged-in player's agency: send the fingerprint once a day (docs/product.md §1). */
   syncAgencyId: string | null;
   toastMs: number;
   swipePx: number;
@@ -23,7 +23,7 @@ export type LiteConfig = {
   stylesheetCookie: string | null;
   /** The daily fingerprint waits this long after `load` (lib/fingerprint.ts FINGERPRINT_SYNC_DELAY_MS). */
   fingerprintDelayMs: number;
-  /** Pending UI (SPEC §9): shown after this long, then at least `pendingMinMs`. */
+  /** Pending UI (docs/product.md §9): shown after this long, then at least `pendingMinMs`. */
   pendingDelayMs: number;
   pendingMinMs: number;
   /** Live credits (decision 028): every `creditEveryMs` while visible, never within `creditGapMs`. */

@@ -2,7 +2,7 @@ import type { LiteContext } from "./context";
 import { CREDITS, DEPOSIT_SUCCESS, WITHDRAW_NOTICE } from "./hooks";
 
 /**
- * Live credits on a lite page (DESIGN §8, decision 028; the React version is
+ * Live credits on a lite page (decision 028; the React version is
  * components/credits.tsx `useLiveCredits`): every provider's credit is asked anew when the
  * player comes back to the tab or the window, when the browser is back online, every
  * `creditEveryMs` while the page is visible, and on the panel's refresh link; never within

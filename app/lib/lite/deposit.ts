@@ -10,7 +10,7 @@ import { COUNTDOWN, CREDIT_PREVIEW, CREDIT_RATE, POLL_MS, QR_POLL_STEP, QR_STATU
  */
 
 /**
- * QR status polling (DESIGN §8, decision 028), the rules of the React useDepositStatus: asks the
+ * QR status polling (decision 028), the rules of the React useDepositStatus: asks the
  * JSON API for the player's latest orders, first after 3 s, then less and less often (up to
  * every 15 s); not while the page is hidden or the browser offline, and at once when it comes
  * back. Paid: says so and keeps looking until the credit landed; then (or when the order expired

@@ -3,12 +3,12 @@ import { collectFingerprint, syncFingerprint } from "../fingerprint-collect";
 import type { LiteContext } from "./context";
 
 /**
- * The device fingerprint (SPEC §1, §3) on a lite page: registration's form carries it, and a
+ * The device fingerprint (docs/product.md §1, §3) on a lite page: registration's form carries it, and a
  * logged-in player's page sends it once a day. Only on those pages (lite-page.server.ts): the
  * collector is most of the script's weight. The React version: components/fingerprint-sync.tsx.
  */
 export function fingerprintPart({ d, config: o }: LiteContext): void {
-  // Registration carries the fingerprint (SPEC §3). Collected when the visitor starts on the
+  // Registration carries the fingerprint (docs/product.md §3). Collected when the visitor starts on the
   // form, not at load: a WebGL context costs a long task on a phone (Lighthouse's TBT), and
   // there are seconds of typing before the submit. A submit before it is ready waits for it.
   const input = o.fingerprintField ? d.querySelector<HTMLInputElement>('input[name="fingerprint"]') : null;
@@ -28,7 +28,7 @@ export function fingerprintPart({ d, config: o }: LiteContext): void {
       void start().then(() => form.submit());
     });
   }
-  // A logged-in player's daily fingerprint (SPEC §1), after the page's first seconds, in idle
+  // A logged-in player's daily fingerprint (docs/product.md §1), after the page's first seconds, in idle
   // time, like FingerprintSync.
   const agencyId = o.syncAgencyId;
   if (agencyId) afterLoadWhenIdle(() => void syncFingerprint(agencyId).catch(() => {}), o.fingerprintDelayMs);

@@ -2,7 +2,7 @@ import type { LiteContext } from "./context";
 import { CHANGE_PASSWORD_LINK, DIALOG_ALERT, DIALOG_BODY, DIALOG_CLOSE, OFFLINE_ALERT, PASSWORD_CHANGED, PASSWORD_DIALOG, PASSWORD_FORM, TOAST } from "./hooks";
 
 /**
- * "Change password" in the player menu opens a dialog over the current page (SPEC §2,
+ * "Change password" in the player menu opens a dialog over the current page (docs/product.md §2,
  * decision 052); without JavaScript the entry stays the link to /player/password.
  *
  * The root renders the dialog's shell on a lite page (components/layout.tsx

@@ -2,7 +2,7 @@ import type { LiteContext } from "./context";
 import { PENDING } from "./hooks";
 
 /**
- * Pending UI (SPEC §9, DESIGN §8) for every form post and link of a lite page: the spinner the
+ * Pending UI (docs/product.md §9, decision 034) for every form post and link of a lite page: the spinner the
  * root renders hidden (`[data-testid=pending]`, components/feedback.tsx) appears only when the
  * next document takes more than `pendingDelayMs`, and once shown stays at least
  * `pendingMinMs` while this document lives. Another document replaces it when the answer

@@ -16,7 +16,7 @@ export function publicPart({ d, config: o }: LiteContext): void {
   // entry.client does.
   if (!/(?:^|;\s*)js=1(?:;|$)/.test(d.cookie)) d.cookie = "js=1; path=/; max-age=31536000; samesite=lax";
 
-  // Toast (SPEC §9): leaves after its duration, on its close button or a 50 px swipe; F8 focuses it.
+  // Toast (docs/product.md §9): leaves after its duration, on its close button or a 50 px swipe; F8 focuses it.
   const toast = d.querySelector<HTMLElement>(TOAST.selector);
   if (toast) {
     const remove = () => toast.remove();
@@ -36,12 +36,12 @@ export function publicPart({ d, config: o }: LiteContext): void {
     });
   }
 
-  // Scroll-to-top (SPEC §9): the server renders the button hidden.
+  // Scroll-to-top (docs/product.md §9): the server renders the button hidden.
   const up = d.querySelector<HTMLElement>(SCROLL_TOP.selector);
   if (up) {
     const onScroll = () => (up.hidden = window.scrollY <= o.scrollPx);
     // Not read now: scrollY forces the page's first layout inside this script (tens of ms on a
-    // phone, one long task with the parse; issue 16's TBT). The first frame lays out anyway.
+    // phone, one long task with the parse; Lighthouse's TBT). The first frame lays out anyway.
     requestAnimationFrame(onScroll);
     window.addEventListener("scroll", onScroll, { passive: true });
     up.addEventListener("click", () => window.scrollTo({ top: 0, behavior: "smooth" }));

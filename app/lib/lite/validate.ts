@@ -12,8 +12,8 @@ export type FormValidator = {
 };
 
 /**
- * Client validation of a lite page's forms from the SAME zod schema as the action (DESIGN §8,
- * decisions 022 and 034). A form opts in with `data-validator` (the validator module's URL) and
+ * Client validation of a lite page's forms from the SAME zod schema as the action (decisions
+ * 022 and 034). A form opts in with `data-validator` (the validator module's URL) and
  * `data-schema` (components/lite-form.tsx `useLiteValidation`).
  *
  * - The module (zod + the schemas + conform's parse) is imported on the first touch of the form

@@ -4,7 +4,7 @@ import { LANGUAGES } from "@workers/core/languages";
 import type { AlertSettingsInput } from "@workers/services/alerts";
 
 /**
- * The alert setup form (admin/settings/alerts, issue 34), one plain POST form that works
+ * The alert setup form (admin/settings/alerts, decision 057), one plain POST form that works
  * without JavaScript. The token is write-only: empty keeps the one set. Chats are one per
  * line (or comma-separated). Messages are keys of the admin namespace.
  */

@@ -54,7 +54,7 @@ export const RegisterSchema = z
     path: ["confirmPassword"],
   });
 
-/** SPEC §5: each >= 8 ("password must be greater than 8"); confirm empty -> "please enter password". */
+/** docs/product.md §5: each >= 8 ("password must be greater than 8"); confirm empty -> "please enter password". */
 const changeField = z
   .string(required)
   .min(AUTH_LIMITS.passwordMin, { error: "validation.passwordMin" })

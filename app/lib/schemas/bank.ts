@@ -3,7 +3,7 @@ import { BANK_CURRENCIES, BANK_OWNERS } from "./bank-options";
 import { nameField } from "./name";
 import { BANK_CODES, isValidAccountNumber, normalizeAccountNumber } from "@workers/core/banks";
 
-/** SPEC §5 bank form. Messages are translation keys. */
+/** docs/product.md §5 bank form. Messages are translation keys. */
 const ACCOUNT_NAME_LIMITS = { min: 2, max: 60 } as const;
 /** The name on a bank account (player's form and staff's replacement form). */
 const bankAccountName = nameField({
@@ -27,7 +27,7 @@ function accountRules(value: AccountFields, ctx: z.RefinementCtx) {
   if (!isValidAccountNumber(value.bankCode, value.accountNumber)) {
     ctx.addIssue({ code: "custom", path: ["accountNumber"], message: "bank.validation.accountNumber" });
   }
-  // Listed so a player sees the choice exists, refused with a clear reason (SPEC §1, §9).
+  // Listed so a player sees the choice exists, refused with a clear reason (docs/product.md §1, §9).
   if (value.currency !== "LAK") {
     ctx.addIssue({ code: "custom", path: ["currency"], message: "bank.validation.onlyLak" });
   }

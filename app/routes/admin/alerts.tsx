@@ -14,7 +14,7 @@ import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/alerts";
 
 /**
- * Staff alerts (owner only, issue 34): the Telegram bot, its chats, language, quiet hours, the
+ * Staff alerts (owner only, decision 057): the Telegram bot, its chats, language, quiet hours, the
  * topics to send, the reminders' and summary's times and the primary domain links point at;
  * "send a test message" shows Telegram's answer per chat. Plain POST forms (no JavaScript needed).
  */

@@ -13,7 +13,7 @@ import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/brand";
 
 /**
- * The agency's brand (owner only, issue 15, decision 018): site name and hero texts per
+ * The agency's brand (owner only, decision 018): site name and hero texts per
  * language, the four colours (each on-screen pair checked for 4.5:1 by the service), and
  * per slot (logo, icon, hero) an upload with its limits stated, the current image and a
  * remove button. Plain POST forms (multipart for uploads), working without JavaScript; a

@@ -23,7 +23,7 @@ import type { Route } from "./+types/forwarder";
 import { AdminTable } from "~/components/data-table";
 
 /**
- * The notification forwarder (issue 14): per own-account channel a URL and a secret for the
+ * The notification forwarder (decision 016): per own-account channel a URL and a secret for the
  * SmsForwarder app (shown once), the cap one message credits alone and the silence time,
  * the reading patterns per bank (edit, try on a pasted sample, save) — all the owner's — and
  * the credits above the cap, which any staff member confirms or rejects.

@@ -172,7 +172,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<ActionData>({ step: "error", id: null, message: translate(context, "admin:payments.errors.NOT_FOUND") }, { status: 400 });
 }
 
-/** The own-account kinds (issue 14) are labelled in the openDeposits section; the others as before. */
+/** The own-account kinds (decision 016) are labelled in the openDeposits section; the others as before. */
 function kindLabel(t: (key: string) => string, kind: string): string {
   return kind === "NO_ORDER" || kind === "AMBIGUOUS" || kind === "UNREADABLE" ? t(`openDeposits.kinds.${kind}`) : t(`payments.kinds.${kind}`);
 }

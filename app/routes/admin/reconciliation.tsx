@@ -13,7 +13,7 @@ import type { Route } from "./+types/reconciliation";
 import { AdminTable } from "~/components/data-table";
 
 /**
- * Reconciliation of one bank day (issue 31 item 4, decision 047): the bank's credits and debits
+ * Reconciliation of one bank day (decision 047): the bank's credits and debits
  * of the agency's own accounts against deposits applied, withdrawals marked paid and the credit
  * per provider. Every staff member reads it; owners write a note on each difference (the note
  * action answers a cashier 403). The day is a plain GET form, each note a plain POST form.

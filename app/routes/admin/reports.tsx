@@ -29,7 +29,7 @@ import type { Route } from "./+types/reports";
 export const links: Route.LinksFunction = () => (reportStyles ? [{ rel: "stylesheet", href: reportStyles }] : []);
 
 /**
- * Reports (issue 17): money (every staff member), players, promotions and providers (owners),
+ * Reports (decision 059): money (every staff member), players, promotions and providers (owners),
  * for a range of Vientiane days chosen by preset links or a plain GET form. The loader asks the
  * service for the role's parts only, so a cashier's page never holds the owner's figures.
  * A range the rules refuse is shown as a message above the form; the page still renders.

@@ -25,7 +25,7 @@ import { TableWrap } from "~/components/table-wrap";
 import { AdminTable } from "~/components/data-table";
 
 /**
- * Statement import (issue 14, 1.b), cashier and owner: upload the CSV statement of an
+ * Statement import (decision 016), cashier and owner: upload the CSV statement of an
  * own-account channel -> map its columns (first import of the channel, or "change mapping")
  * with the first rows shown as they are and as read -> review what each credit row matches
  * -> confirm (applied once; rows matching nothing go to the unmatched-payments queue).

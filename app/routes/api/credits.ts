@@ -4,7 +4,7 @@ import { apiError, apiJson, apiPlayer } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/credits";
 
-/** SPEC §7 `GET /v2/players/credits/{provider}`: `{ credit: { amount, currency } }`, live from the provider. */
+/** docs/product.md §7 `GET /v2/players/credits/{provider}`: `{ credit: { amount, currency } }`, live from the provider. */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { player, error } = apiPlayer(context);
   if (error) return error;

@@ -5,7 +5,7 @@ import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
 import type { Route } from "./+types/fingerprint";
 
 const text = (max: number) => z.string().max(max).default("");
-/** SPEC §3 device fingerprint payload; bounded so a client cannot store megabytes. */
+/** docs/product.md §3 device fingerprint payload; bounded so a client cannot store megabytes. */
 export const FingerprintSchema = z.object({
   screen: text(32),
   version: text(16),
@@ -33,7 +33,7 @@ export const FingerprintSchema = z.object({
   vendor: text(128),
 });
 
-/** SPEC §7 `POST /api/v2/fingerprint`: stored per player with first and last seen. */
+/** docs/product.md §7 `POST /api/v2/fingerprint`: stored per player with first and last seen. */
 export async function action({ request, context }: Route.ActionArgs) {
   const player = getPlayer(context);
   if (!player) return apiError(context, "UNAUTHORIZED", 401);

@@ -3,7 +3,7 @@ import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/forwarder";
 
 /**
- * The notification forwarder's endpoint (issue 14): the SmsForwarder app on the agency's
+ * The notification forwarder's endpoint (decision 016): the SmsForwarder app on the agency's
  * phone posts each bank SMS / notification here as a form (from, content, timestamp, sign;
  * its doc/POST_WEB.md). No session, no cookies: the URL token and the signature are the proof.
  */

@@ -13,7 +13,7 @@ import { getLocale } from "~/middleware/i18next.server";
 import type { Route } from "./+types/promotions";
 
 /**
- * SPEC §3 promotion data groups: the list, the current promotion, a promotion by id, and
+ * docs/product.md §3 promotion data groups: the list, the current promotion, a promotion by id, and
  * the player's usages (page, pageSize). POST to a promotion claims it ({ provider });
  * POST to /current cancels the claim.
  */

@@ -12,7 +12,7 @@ import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { I18nHandle } from "~/lib/i18n";
 
 /**
- * Weekly cashback (issue 18, decision 029): last complete week's net loss per provider,
+ * Weekly cashback (decision 029): last complete week's net loss per provider,
  * what each pays, one claim button per provider (plain POST: works without JavaScript),
  * and the rewards credited so far with their turnover progress. Why a line cannot be claimed
  * is said on the line.

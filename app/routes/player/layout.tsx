@@ -7,7 +7,7 @@ import { formatMoney } from "~/lib/format";
 import { DEPOSIT_SUCCESS, WITHDRAW_NOTICE, hookProps } from "~/lib/lite/hooks";
 
 /**
- * Guard for everything under /player (SPEC §4): a visitor without a valid session goes
+ * Guard for everything under /player (docs/product.md §4): a visitor without a valid session goes
  * to /login?redirectTo=<the page they wanted>.
  */
 /** The translation key groups this page renders (decision 032). */
@@ -24,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (player.mustChangePassword && new URL(request.url).pathname.replace(/\.data$/, "").replace(/\/$/, "") !== "/player/password")
     throw redirect("/player/password");
   // Deposits that settled since the player last looked are announced once, on whatever
-  // player page comes next (SPEC §8 "deposit successful" with the value).
+  // player page comes next (docs/product.md §8 "deposit successful" with the value).
   return takeOrderNotices(getBindings(context), getAgency(context).id, player.id);
 }
 

@@ -18,7 +18,7 @@ import type { I18nHandle } from "~/lib/i18n";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { Route } from "./+types/password";
 
-/** Wrong current password: an error toast for 5000 ms (SPEC §8). */
+/** Wrong current password: an error toast for 5000 ms (docs/product.md §8). */
 export const PASSWORD_ERROR_TOAST_MS = 5000;
 
 /**

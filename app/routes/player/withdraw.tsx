@@ -59,7 +59,7 @@ type Summary = {
   promotion: { outcome: "SUCCESS" | "CANCELED"; turnoverDone: string; turnoverTarget: string } | null;
 };
 
-/** Promotion rules speak with the catalogue's messages (SPEC §8); the rest with the withdraw page's. */
+/** Promotion rules speak with the catalogue's messages (docs/product.md §8); the rest with the withdraw page's. */
 function errorKey(error: string): string {
   if (error.startsWith("REWARD_")) return `reward.errors.${error}`; // decision 029: a reward's turnover holds the provider
   return error.startsWith("PROMOTION_") ? `errors.code.${error}` : `withdraw.errors.${error}`;
@@ -201,7 +201,7 @@ function WithdrawForm({ loaderData, lastResult }: { loaderData: LoaderData; last
   );
 }
 
-/** The confirm summary (SPEC §2): bank, account name and number, amount, amount received. */
+/** The confirm summary (docs/product.md §2): bank, account name and number, amount, amount received. */
 function ConfirmStep({ summary }: { summary: Summary }) {
   const { t } = useTranslation();
   return (

@@ -254,7 +254,7 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
           bets: r.bets,
           players: r.players,
           // each member named who placed a bet in the window (one report answers the agency's
-          // day and each player's, issue 18): a member without a row had no bet
+          // day and each player's, decision 058): a member without a row had no bet
           rows: r.rows.map((row) => ({
             username: row.username,
             turnover: money(row.turnover),

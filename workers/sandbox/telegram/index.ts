@@ -1,5 +1,5 @@
 /**
- * Sandbox Telegram: a fake Bot API for the portal's staff alerts (issue 34). Local
+ * Sandbox Telegram: a fake Bot API for the portal's staff alerts (decision 057). Local
  * development and tests only; never deployed. docs/sandbox-telegram.md describes it.
  *
  *   /bot<token>/sendMessage, /bot<token>/getMe   the Bot API (JSON, form or query parameters)

@@ -13,7 +13,7 @@ export async function findAgencyByHost(db: D1Database, hostHeader: string | null
   return findActiveAgencyByHost(db, host);
 }
 
-/** The public shape of SPEC §7 `GET /v2/agency/info`. */
+/** The public shape of docs/product.md §7 `GET /v2/agency/info`. */
 export function agencyInfo(agency: Agency) {
   return { agency: { id: agency.id, social: agency.social } };
 }

@@ -37,7 +37,7 @@ import {
 import type { Agency } from "../../db/agencies";
 
 /**
- * An agency's brand (issue 15, decision 018): the owner's texts and colours (each on-screen
+ * An agency's brand (decision 018): the owner's texts and colours (each on-screen
  * colour pair checked for 4.5:1 before saving), images per slot stored in the BRAND_ASSETS
  * R2 bucket under `agencies/<agencyId>/<content-hashed name>` and recorded in D1, promotion
  * banners the same way, and the reading side: an asset of the request's agency for

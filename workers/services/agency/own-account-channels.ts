@@ -16,7 +16,7 @@ import { setChannelActive } from "./admin-settings";
 import { decodeQrImage, type QrImageProblem } from "./qr-image";
 
 /**
- * Own-account payment channels (issue 14): the agency's own bank account, set up by the
+ * Own-account payment channels (decision 016): the agency's own bank account, set up by the
  * owner from the static LAO QR its bank app shows, pasted as text or uploaded as an image.
  * The portal only ever takes the receiver (tag 38) from that QR; it never builds one from
  * an account number (../shared/OUTSIDE.md: the receiver id is a token the bank issues).

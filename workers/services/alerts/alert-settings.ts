@@ -7,7 +7,7 @@ import { alertChannelFor, checkAlertBot } from "../../ports/alert-channel-factor
 import { alertOrigin, alertTokenAad, openAlertToken } from "./alerts";
 
 /**
- * The owner's alert setup (/admin/settings/alerts, issue 34): the Telegram bot token
+ * The owner's alert setup (/admin/settings/alerts, decision 057): the Telegram bot token
  * (write-only, sealed like provider credentials, checked with Telegram before it is kept), the
  * chats, the language, quiet hours, the topics, the reminders' and summary's times, and the
  * agency's primary domain that alert links point at. Every change is audited without the token.

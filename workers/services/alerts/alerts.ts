@@ -40,7 +40,7 @@ import type { AlertSendResult } from "../../ports/alerts";
 import type { WithdrawOrder } from "../../wallet/types";
 
 /**
- * Staff alerts (issue 34, decision 057). A request or the cron that sees an event only
+ * Staff alerts (decision 057). A request or the cron that sees an event only
  * records it and puts its id on the STAFF_ALERTS queue (`raiseAlert`); it never waits for
  * Telegram. The queue's consumer (`deliverAlerts`) sends, one message per chat per batch, and
  * retries; what still fails after the queue's retries reaches the dead-letter queue

@@ -31,7 +31,7 @@ import { twinsOfPayment, witnessesOfQueuedPayment, type PaymentTwin } from "./ba
 import { deriveAround, isPaidOrder } from "./bank-transactions";
 
 /**
- * Back office, payments with no matching order (issue 7 item 3); the webhook records them
+ * Back office, payments with no matching order (decision 008); the webhook records them
  * (gateway-callbacks.ts). Three kinds reach staff:
  *  - UNKNOWN_REFERENCE: the webhook got a payment whose reference is no order of ours;
  *  - AMOUNT_MISMATCH: an OPEN order was paid another amount (the order is flagged, nothing booked);

@@ -35,7 +35,7 @@ import {
 import { applyBankTransaction, recordBankDebit, recordUnreadableBankMessage, type BankTransactionInput } from "./bank-transactions";
 
 /**
- * The notification forwarder (issue 14, part 1c): an Android app on the agency's phone
+ * The notification forwarder (decision 016): an Android app on the agency's phone
  * (SmsForwarder, workers/core/sms-forwarder.ts) posts each bank SMS / app notification to
  * POST /api/forwarder/{token}; the text is read by the owner's patterns for the channel's
  * bank (workers/core/notification-patterns.ts) and a credit goes through the one matcher

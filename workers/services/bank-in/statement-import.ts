@@ -28,7 +28,7 @@ import { matchBankTransaction, recordBankReports, type BankTransactionInput } fr
 import { insertStatementImportStatement } from "../../db/bank-transactions";
 
 /**
- * Statement import (issue 14, 1.b), back office (cashier and owner). Staff upload the CSV
+ * Statement import (decision 016), back office (cashier and owner). Staff upload the CSV
  * statement export of an own-account channel's internet banking; the file is kept (24 h) so
  * the next steps never send it again: map its columns (first import of a channel, or when
  * staff change the mapping), review what each credit row matches (the matcher's preview,

@@ -1,7 +1,7 @@
 import { fingerprintAccounts, sharedFingerprintGroups, type FingerprintAccount, type SharedFingerprintGroup } from "../../db/players";
 
 /**
- * Back office, fingerprint report (issue 7 item 8): device fingerprints seen on two or more
+ * Back office, fingerprint report (decision 008): device fingerprints seen on two or more
  * players of the same agency, the multi-account signal. Newest activity first, with the
  * players on each device and when each was first and last seen there.
  */

@@ -19,7 +19,7 @@ import { clearThrottle, hashPassword } from "../login";
 import { staffLimitsView } from "./responsible-gaming";
 
 /**
- * Back office, players (issue 7 item 4): search, the whole picture of one player, and the
+ * Back office, players (decision 008): search, the whole picture of one player, and the
  * account actions staff take (lock/unlock, end sessions, reset password). Every query is
  * scoped by agency_id: a player id of another agency is "not found". Each action is one D1
  * batch with its audit account; the audit account is written only if the guarded change happened.

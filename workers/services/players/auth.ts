@@ -49,7 +49,7 @@ export type AuthFailure =
   | { ok: false; code: "PASSWORD_INCORRECT" }
   | { ok: false; code: "TOO_MANY_ATTEMPTS"; retryAfterSeconds: number };
 
-/** `ref`: a referral code (decision 030); `fingerprint`: the device fingerprint the form carried (SPEC §3). */
+/** `ref`: a referral code (decision 030); `fingerprint`: the device fingerprint the form carried (docs/product.md §3). */
 export type NewPlayer = { username: string; password: string; displayName?: string; phone: string; ref?: string | null; fingerprint?: string | null };
 
 /** `replacesSessionId`: the session cookie the browser brought; a successful login ends it (never upgrades it: no session fixation). */
@@ -209,7 +209,7 @@ export async function endOtherSessions(db: D1Database, agencyId: string, playerI
 
 /**
  * Change the password after checking the current one. On success every session of the
- * player ends (this one too): they log in again with the new password (SPEC §4).
+ * player ends (this one too): they log in again with the new password (docs/product.md §4).
  * Wrong current passwords count against the same throttle as logins.
  */
 export async function changePassword(
@@ -259,7 +259,7 @@ export async function setForcedPassword(
   return (update.meta.changes ?? 0) > 0 ? { ok: true } : { ok: false, code: "NOT_REQUIRED" };
 }
 
-/** SPEC §7 `GET /v2/players/info`: player, credential, bankAccounts. */
+/** docs/product.md §7 `GET /v2/players/info`: player, credential, bankAccounts. */
 export async function getPlayerInfo(db: D1Database, agencyId: string, playerId: string) {
   const account = await findPlayer(db, agencyId, playerId);
   if (!account) return null;

@@ -7,7 +7,7 @@ import { listBankAccounts, type BankAccount } from "./bank";
 import { walletOf } from "../wallets";
 
 /**
- * Replacing a player's one bank account (issue 12 item 8; decision record
+ * Replacing a player's one bank account (decision record
  * docs/decisions/013-names-and-bank-replacement.md): by the player, after the current
  * password, while the account has never been paid to; by staff (owner) at any time. Never
  * while a withdrawal is open; every replacement audited (a player's as "player:<username>").

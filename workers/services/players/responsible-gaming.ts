@@ -19,7 +19,7 @@ import { cancelDeposit } from "../deposits";
 import { breakInForce, depositsUsed, playTimeLine, settingOf, walletOf, type Limits } from "../wallets";
 
 /**
- * Responsible gaming (issue 18 part 4, decision 025): the player's limits page, setting
+ * Responsible gaming (decision 025): the player's limits page, setting
  * limits, starting a break, and the staff's read-only view (the guards are limits-guard.ts). Limits and breaks live in D1; deposits are read from the
  * player's wallet (the only current account of them).
  */

@@ -14,7 +14,7 @@ import { breakInForce, walletOf } from "../wallets";
 import { claimWalletReward, listWalletRewards, withRetry, withTurnoverProgress, type RewardWithProgress } from "./rewards";
 
 /**
- * Weekly cashback (issue 18 part 3, decision 029): the player's net loss per provider over
+ * Weekly cashback (decision 029): the player's net loss per provider over
  * the last complete week (player_provider_daily, collected daily), a percent of it capped
  * per claim, claimed once per week and provider, credited at that provider by the wallet's
  * reward path with a turnover requirement. Owner settings are audited.

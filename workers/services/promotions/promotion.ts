@@ -152,7 +152,7 @@ export async function promotionForWithdraw(
   };
 }
 
-/** JSON shapes of the SPEC §3 promotion data groups. */
+/** JSON shapes of the docs/product.md §3 promotion data groups. */
 function promotionSummary(promotion: Promotion, lang: string) {
   return {
     id: promotion.id,
@@ -266,7 +266,7 @@ export async function promotionHistoryPage(env: Env, agency: Agency, player: Cur
       promotionId: usage.promotionId,
       title: promotion ? localize(promotion.title, lang) : usage.promotionId,
       provider: usage.provider,
-      // SPEC §2 "used-at": when the promotion started (its deposit landed), else when it was claimed
+      // docs/product.md §2 "used-at": when the promotion started (its deposit landed), else when it was claimed
       usedAt: new Date(usage.usedAt ?? usage.claimedAt).toISOString(),
       status: usage.status,
       bonus: usage.bonusCredited ? usage.bonus : null,
@@ -285,7 +285,7 @@ export async function promotionCards(db: D1Database, agencyId: string, lang: str
   }));
 }
 
-// SPEC §3 promotion data groups (app/routes/api/promotions.ts), in the player's language.
+// docs/product.md §3 promotion data groups (app/routes/api/promotions.ts), in the player's language.
 
 export async function promotionSummaries(db: D1Database, agencyId: string, lang: string) {
   return (await listPromotions(db, agencyId)).map((p) => promotionSummary(p, lang));

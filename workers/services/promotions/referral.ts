@@ -1,5 +1,5 @@
 /**
- * Referral (issue 18 part 2, decision 030): each player's code and link, the tie at
+ * Referral (decision 030): each player's code and link, the tie at
  * registration, which referred players count, the weekly share, its claim as credit at a
  * provider through the player's wallet (the reward path: ledger, turnover, once per period),
  * the player's page. The back office's report and settings: referral-admin.ts.
@@ -85,7 +85,7 @@ export type TieOutcome = "tied" | "not_counting" | "invalid" | "self" | null;
 
 /** What the registration knows of the newcomer besides the code (decision 049). */
 export type Registrant = {
-  /** The device fingerprint the register form carried (SPEC §3; empty without JavaScript). */
+  /** The device fingerprint the register form carried (docs/product.md §3; empty without JavaScript). */
   fingerprint?: string | null;
   /** The phone number registered with: the referrer's makes the tie not count. */
   phone?: string | null;

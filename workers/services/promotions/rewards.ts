@@ -11,7 +11,7 @@ import { providerPortFor } from "../../wallet/provider-port";
 import { walletOf } from "../wallets";
 
 /**
- * The reward path shared by cashback and the referral share (issue 18, decision 029): the
+ * The reward path shared by cashback and the referral share (decision 029): the
  * player's wallet credits the reward at the provider the player chose and holds
  * withdrawals from that provider until its turnover requirement is met.
  */

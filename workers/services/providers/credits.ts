@@ -2,7 +2,7 @@ import { PROVIDERS, type Provider } from "../../core/providers";
 import { providerUsername } from "../../ports/provider";
 import { providerPortFor } from "../../wallet/provider-port";
 
-/** SPEC §3 credit: { amount (string), currency } (THB 0 by default), fetched live every time. */
+/** docs/product.md §3 credit: { amount (string), currency } (THB 0 by default), fetched live every time. */
 export type Credit = { provider: Provider; credit: { amount: string; currency: string } | null; error?: "UNAVAILABLE" };
 
 export async function fetchCredit(env: Env, agencyId: string, username: string, provider: Provider): Promise<Credit> {

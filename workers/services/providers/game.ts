@@ -6,7 +6,7 @@ import type { Agency } from "../agency";
 import type { CurrentPlayer } from "../../core/session";
 import { gameLaunchGuard } from "../wallets";
 
-/** The tab a provider's lobby opens on (SPEC §2 menu links: askmebet Slot, betflix pp.txt). */
+/** The tab a provider's lobby opens on (docs/product.md §2 menu links: askmebet Slot, betflix pp.txt). */
 const DEFAULT_TAB: Partial<Record<Provider, string>> = { askmebet: "Slot", betflix: "pp.txt" };
 
 function lobbyProvider(agency: Agency, value: string | undefined): Provider | null {
@@ -14,8 +14,8 @@ function lobbyProvider(agency: Agency, value: string | undefined): Provider | nu
 }
 
 /**
- * How long a provider's game list is fresh (SPEC §9: 5 minutes). askmebet's menu is never
- * treated as stale (SPEC §2): once loaded it is kept (a day, the Cache API's bound here)
+ * How long a provider's game list is fresh (docs/product.md §9: 5 minutes). askmebet's menu is never
+ * treated as stale (docs/product.md §2): once loaded it is kept (a day, the Cache API's bound here)
  * instead of being asked again on every lobby view.
  */
 export const LOBBY_FRESH_MS = 5 * 60 * 1000;
@@ -91,7 +91,7 @@ export type LaunchResult =
   | { ok: false; error: "NO_CREDIT" | "PROVIDER_UNAVAILABLE" }
   | NonNullable<Awaited<ReturnType<typeof gameLaunchGuard>>>;
 
-/** SPEC §8: without credit at that provider the game does not open ("please deposit"). */
+/** docs/product.md §8: without credit at that provider the game does not open ("please deposit"). */
 async function launchGame(env: Env, agency: Agency, player: CurrentPlayer, provider: Provider, lang: string, game: LaunchGame | null): Promise<LaunchResult> {
   const limited = await gameLaunchGuard(env.DB, agency.id, player.id); // a break or the day's play time (decision 025)
   if (limited) return limited;

@@ -8,7 +8,7 @@ import { defaultTab, lobbyWithin } from "./game";
 import { promotionCards } from "../promotions";
 
 /**
- * The landing page (issue 15, decision 020): what the agency already has, gathered in one
+ * The landing page (decision 020): what the agency already has, gathered in one
  * call. Promotions come from the catalogue (D1); featured games from the providers' game
  * lists as the lobbies cache them. The page never waits long on a provider and never fails
  * because of one: a cached list (however old) is used at once; a provider with no cached

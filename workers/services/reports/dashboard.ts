@@ -35,15 +35,15 @@ export type Dashboard = {
   providerErrors: { provider: string; failedDeposits: number; failedWithdrawals: number }[];
   /**
    * Deposits paid and still waiting for their provider's credit (PAID: the wallet retries),
-   * with the oldest one's wait in whole minutes (issue 35, decision 049): a provider that does
+   * with the oldest one's wait in whole minutes (decision 049): a provider that does
    * not answer shows here while the orders are neither failed nor flagged.
    */
   waitingDeposits: { count: number; oldestMinutes: number | null };
   /** Each provider's timeouts and errors in the last 15 minutes (provider_attempts; providers without any left out). */
   providerFailures: ProviderFailures[];
-  /** Notification forwarders silent for longer than their owner-set time while orders of their channel are open (issue 14). */
+  /** Notification forwarders silent for longer than their owner-set time while orders of their channel are open (decision 057). */
   silentForwarders: { channelCode: string; lastMessageAt: number | null; silenceMinutes: number }[];
-  /** Staff alerts whose retries ran out or whose setup refused them (issue 34). */
+  /** Staff alerts whose retries ran out or whose setup refused them (decision 057). */
   alertsNotDelivered: number;
 };
 

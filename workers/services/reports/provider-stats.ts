@@ -17,7 +17,7 @@ import type { GameProviderPort, PeriodSummary, SummaryInput } from "../../ports/
 import { providerPortFor } from "../../wallet/provider-port";
 
 /**
- * Provider figures (issue 17, decision 058): each game provider's daily
+ * Provider figures (decision 058): each game provider's daily
  * turnover and win/loss per agency, collected by the scheduled job into provider_daily_stats
  * and read by the reports.
  *

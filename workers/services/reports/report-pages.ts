@@ -5,7 +5,7 @@ import { providersReport } from "./provider-stats";
 import { moneyReport, playersReport, promotionsReport } from "./reports";
 
 /**
- * The back office's reports page and its CSV exports (issue 17): which parts a role may see,
+ * The back office's reports page and its CSV exports (decision 059): which parts a role may see,
  * and one call each for the page's loader and the export route. The figures come from the
  * report services (workers/services/reports/reports.ts, provider-stats.ts); this module only chooses
  * which of them a staff member gets, and audits every export.

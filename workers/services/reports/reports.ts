@@ -4,7 +4,7 @@ import { periodsOf, utcBounds, type ReportRange } from "../../core/report-range"
 import { loadMoneyFigures, loadPlayersFigures, loadPromotionFigures, type ReportWindow } from "../../db/reports";
 
 /**
- * The back office's reports (issue 17). Every metric is defined in
+ * The back office's reports. Every metric is defined in
  * docs/decisions/019-reports.md; in short:
  *  - a deposit is a SUCCESS deposit order counted at its paid time, manual credits apart;
  *  - a withdrawal is a SUCCESS withdraw order counted at its payout time;

@@ -12,7 +12,7 @@ export async function auditLogPage(db: D1Database, agencyId: string, query: { pa
 }
 
 /**
- * A report export (issue 17, /admin/reports/:table.csv): who took which table of which range,
+ * A report export (decision 059, /admin/reports/:table.csv): who took which table of which range,
  * and how many data rows it held. Written before the file is sent; an export is never
  * handed out without its row.
  */

@@ -4,8 +4,8 @@ import { countOpenReservationsStatement } from "../../db/pay-amounts";
 import { countWaitingUnmatchedStatement } from "../../db/payments";
 
 /**
- * How many items wait on each queue of the back office, for the badges of its menu (issue 34
- * item 7, decision 056). Each count is the one its queue page shows (the same statement or
+ * How many items wait on each queue of the back office, for the badges of its menu (decision
+ * 056). Each count is the one its queue page shows (the same statement or
  * predicate), so a badge never disagrees with the list it opens. One D1 batch: four COUNTs on
  * indexed columns, read on every back-office page.
  */

@@ -11,7 +11,7 @@ import {
 } from "../../db/api-tokens";
 
 /**
- * Operator API tokens (issue 12, docs/decisions/010-payout-decisions.md): per agency,
+ * Operator API tokens (docs/decisions/010-payout-decisions.md): per agency,
  * created, rotated and revoked by an owner, stored as SHA-256 only, shown once. A token is
  * 32 random bytes (256 bits), so a plain hash is enough to store it and a lookup by hash
  * leaks nothing useful about timing. Every change is audited in the same D1 batch.

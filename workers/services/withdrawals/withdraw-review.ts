@@ -71,8 +71,8 @@ async function getWithdrawalDetail(env: Env, agencyId: string, code: string): Pr
 
 /**
  * The back office's withdrawal page: the order, whether it awaits a decision, the player and
- * their history, and the bank debits matched to it once marked paid (issue 31 item 3: the
- * reconciliation's pairs) (null: not ours).
+ * their history, and the bank debits matched to it once marked paid (the
+ * reconciliation's pairs, decision 047) (null: not ours).
  */
 export async function withdrawalPage(env: Env, agencyId: string, code: string) {
   const detail = await getWithdrawalDetail(env, agencyId, code);

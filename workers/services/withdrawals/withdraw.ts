@@ -40,7 +40,7 @@ export type WithdrawReview = {
   promotion: WithdrawPromotion | null;
 };
 
-/** SPEC §5 withdraw rules with the provider's live credit: what the confirm step shows. */
+/** docs/product.md §5 withdraw rules with the provider's live credit: what the confirm step shows. */
 export async function reviewWithdraw(
   env: Env,
   agency: Agency,
@@ -217,13 +217,13 @@ export async function withdrawHistoryPage(env: Env, agencyId: string, playerId: 
   };
 }
 
-/** SPEC §3 data groups: a page of the player's withdrawals, as the API shows them. */
+/** docs/product.md §3 data groups: a page of the player's withdrawals, as the API shows them. */
 export async function listWithdrawSummaries(env: Env, agencyId: string, playerId: string, { page, pageSize }: { page: number; pageSize: number }) {
   const { items, total } = await walletOf(env, agencyId, playerId).listWithdraws(page, pageSize);
   return { page, pageSize, total, items: items.map(withdrawSummary) };
 }
 
-/** SPEC §3 data groups: the open withdraw orders, as the API shows them. */
+/** docs/product.md §3 data groups: the open withdraw orders, as the API shows them. */
 export async function openWithdrawSummaries(env: Env, agencyId: string, playerId: string) {
   return { orders: (await walletOf(env, agencyId, playerId).openWithdraws()).map(withdrawSummary) };
 }

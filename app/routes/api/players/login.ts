@@ -6,7 +6,7 @@ import { clientOf, readSessionId, sessionCookie } from "~/lib/session.server";
 import { deviceCookieHeader, loginDevice } from "~/lib/device.server";
 import type { Route } from "./+types/login";
 
-/** SPEC §7 `POST /v2/players/login`: same service, same throttling as the login page. */
+/** docs/product.md §7 `POST /v2/players/login`: same service, same throttling as the login page. */
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = LoginSchema.safeParse(await readBody(request));
   if (!parsed.success) return apiError(context, "VALIDATION_FAILED", 400, { fields: fieldErrors(context, parsed.error, AUTH_LIMITS) });

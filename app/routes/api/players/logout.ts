@@ -4,7 +4,7 @@ import { getAgency, getBindings } from "~/lib/context.server";
 import { clearSessionCookie, readSessionId } from "~/lib/session.server";
 import type { Route } from "./+types/logout";
 
-/** SPEC §7 `POST /v2/players/logout`. */
+/** docs/product.md §7 `POST /v2/players/logout`. */
 export async function action({ request, context }: Route.ActionArgs) {
   const sessionId = await readSessionId(request);
   if (sessionId) await logout(getBindings(context).DB, getAgency(context).id, sessionId);

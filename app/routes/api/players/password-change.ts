@@ -5,7 +5,7 @@ import { AUTH_LIMITS, ChangePasswordSchema } from "~/lib/schemas/auth";
 import { clearSessionCookie, clientOf } from "~/lib/session.server";
 import type { Route } from "./+types/password-change";
 
-/** SPEC §7 `POST /api/v2/players/security/password/change`. */
+/** docs/product.md §7 `POST /api/v2/players/security/password/change`. */
 export async function action({ request, context }: Route.ActionArgs) {
   const player = getPlayer(context);
   if (!player) return apiError(context, "UNAUTHORIZED", 401);

@@ -9,7 +9,7 @@ import { HONEYPOT_FIELD } from "~/components/forms";
 import type { Route } from "./+types/register";
 
 /**
- * SPEC §7 `POST /v2/players/register`: the fingerprint comes in the body and/or the
+ * docs/product.md §7 `POST /v2/players/register`: the fingerprint comes in the body and/or the
  * X-Fingerprint header. `ref` is the referral code, the register form's own field (decision
  * 030): the same schema, the same tie with the same fingerprint, and like the form a code
  * never refuses a registration. The answer says whether the code was taken ("accepted") or

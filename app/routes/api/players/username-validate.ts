@@ -5,7 +5,7 @@ import { getAgency, getBindings } from "~/lib/context.server";
 import { AUTH_LIMITS, UsernameValidateSchema } from "~/lib/schemas/auth";
 import type { Route } from "./+types/username-validate";
 
-/** SPEC §7 `POST /v2/players/username/validate` `{ username }` -> `{ username, available }`. */
+/** docs/product.md §7 `POST /v2/players/username/validate` `{ username }` -> `{ username, available }`. */
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = UsernameValidateSchema.safeParse(await readBody(request));
   if (!parsed.success) return apiError(context, "VALIDATION_FAILED", 400, { fields: fieldErrors(context, parsed.error, AUTH_LIMITS) });
