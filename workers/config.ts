@@ -5,7 +5,7 @@
  * Local `npm start`, `npm run dev`, vitest and the e2e server run with ENVIRONMENT =
  * "local" (wrangler.toml top level) and are not checked.
  *
- * The list of secrets is the README's "Secrets" table; keep both in step.
+ * The list of secrets is the "Secrets" table of docs/deploy-and-go-live.md; keep both in step.
  */
 
 /** Environments where sandboxes and generated/demo secrets are expected. */
@@ -74,7 +74,7 @@ export function configProblems(env: ConfigEnv): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const push = (p: ConfigProblem | null) => p && problems.push(p);
   push(checkSecret("SESSION_SECRET", env.SESSION_SECRET, { required: true }));
-  // Only an agency paid through a payment gateway has a value for it (issue 35): without it the
+  // Only an agency paid through a payment gateway has a value for it: without it the
   // webhook refuses every delivery and no gateway channel can be saved (services/agency/admin-settings.ts).
   push(checkSecret("GATEWAY_WEBHOOK_SECRET", env.GATEWAY_WEBHOOK_SECRET, { required: false }));
   const key = env.CREDENTIALS_KEY;
@@ -107,7 +107,7 @@ export function misconfiguredResponse(env: ConfigEnv): Response | null {
     logged = true;
     console.error(
       `misconfigured ${env.ENVIRONMENT ?? "(no ENVIRONMENT)"} environment: ${problems.map((p) => `${p.name} ${p.problem}`).join("; ")}. ` +
-        'See README "Secrets"; set them with `wrangler secret put <NAME> --env <agency>`.',
+        'See docs/deploy-and-go-live.md "Secrets"; set them with `wrangler secret put <NAME> --env <agency>`.',
     );
   }
   return new Response("misconfigured", { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });

@@ -1,6 +1,7 @@
 import { orderCodeCandidates } from "../../core/bank-witness";
 import { bankDayBounds, LOOK_AROUND_MS, matchDebits, reconcileDay, type DayInput, type Line, type ReconciledDay } from "../../core/reconciliation";
 import { vientianeDate } from "../../core/report-range";
+import { vientianeDateTime } from "../../core/vientiane";
 import { auditStatement, recordAudit, type AuditActor } from "../../db/audit";
 import { creditsOfTransfer, findBankCredit, findWitness, settleBankCreditStatement } from "../../db/bank-transactions";
 import { deriveAround } from "./bank-transactions";
@@ -18,7 +19,7 @@ import {
 } from "../../db/reconciliation";
 
 /**
- * The reconciliation page (issue 31 item 4, decision 047): one bank day (Vientiane, by the
+ * The reconciliation page (decision 047): one bank day (Vientiane, by the
  * bank's time) of the agency's own accounts against the portal's deposits, withdrawals marked
  * paid and credit per provider; the lines come from workers/core/reconciliation.ts. Owners
  * write a note on each difference (audited); cashiers read. The withdrawal page shows the bank
@@ -168,7 +169,7 @@ export async function debitsOfWithdrawal(db: D1Database, agencyId: string, code:
  * member's language (keys under reconciliation.), times are Vientiane's.
  */
 export function reconciliationCsvRows(page: ReconciliationPage, label: (key: string) => string): (string | null)[][] {
-  const time = (ms: number | null) => (ms === null ? null : new Date(ms + 7 * 3600_000).toISOString().slice(0, 19).replace("T", " "));
+  const time = (ms: number | null) => (ms === null ? null : vientianeDateTime(ms).replace("T", " "));
   const columns = [
     "kind",
     "reason",
