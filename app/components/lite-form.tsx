@@ -1,7 +1,7 @@
 import { useForm, type SubmissionResult } from "@conform-to/react";
 import type { getZodConstraint } from "@conform-to/zod/v4";
 import type { z } from "zod";
-import { SCHEMA, VALIDATOR, hookProps } from "~/lib/lite/hooks";
+import { SCHEMA, SCHEMA_ARGS, VALIDATOR, hookProps } from "~/lib/lite/hooks";
 import { useLitePageAssets } from "~/lib/page-scripts";
 
 type FormSchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
@@ -14,7 +14,7 @@ export type FormConstraint = ReturnType<typeof getZodConstraint>;
  * and never hydrates, so this is what the server render needs: the fields' ids and names, the
  * action's errors (`lastResult`), the default values, and the schema's native constraints
  * (`constraint`, computed by the loader with `getZodConstraint`). The schema is a type
- * parameter only (`useLiteForm<typeof DepositSchema>`): the route's browser chunk carries no
+ * parameter only (`useLiteForm<DepositSchema>`): the route's browser chunk carries no
  * zod. In the browser the page's `validate` part checks the form with the same schema
  * (lib/lite/validate.ts, the attributes of `useLiteValidation` below); without JavaScript the
  * action validates and answers with the errors.
@@ -31,12 +31,14 @@ export function useLiteForm<S extends FormSchema>(
 /**
  * The attributes that make a lite page's form validate in the browser (lib/lite/validate.ts):
  * the validator module's hashed URL (lib/lite/form-validators.ts, given by entry.server) and
- * the schema's name in that module. None when there is no client build (tests that render
- * without one): the form then posts as without JavaScript.
+ * the schema's name in that module, and `args` for a schema made per agency (the deposit's
+ * "min,max"). None when there is no client build (tests that render without one): the form
+ * then posts as without JavaScript.
  */
 export function useLiteValidation(
   schema: "deposit" | "withdraw" | "bank-account" | "bank-replace" | "change-password" | "forced-password" | "limits" | "cooling_off" | "self_exclusion",
+  args?: string,
 ) {
   const url = useLitePageAssets()?.formValidators;
-  return url ? { ...hookProps(VALIDATOR, url), ...hookProps(SCHEMA, schema) } : {};
+  return url ? { ...hookProps(VALIDATOR, url), ...hookProps(SCHEMA, schema), ...(args === undefined ? {} : hookProps(SCHEMA_ARGS, args)) } : {};
 }

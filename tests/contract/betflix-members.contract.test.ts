@@ -73,7 +73,7 @@ describe("Betflix answers register with its prefix before our name", () => {
   it("the first deposit registers, keeps the name Betflix answered and credits that member (today: REGISTER_FAILED)", async () => {
     const bf = adapter(); // no prefix configured: what every agency had
     const reference = nextRef();
-    const outcome = await bf.transfer({ username: "demo0001", amount: "100", direction: "in", reference });
+    const outcome = await bf.transfer({ username: "demo0001", amountMinor: 10_000n, direction: "in", reference });
     expect(outcome).toEqual({ kind: "ok", balance: "100.00", txId: reference });
     expect(kept.get("demo0001")).toBe("bf7xdemo0001");
     expect(paths()).toEqual(["POST /v4/user/register", "POST /v4/user/transfer"]);
@@ -85,11 +85,17 @@ describe("Betflix answers register with its prefix before our name", () => {
   it("every later call uses the kept name: deposit, balance, withdrawal, lobby, game, turnover, history, report; nothing is registered again", async () => {
     const bf = adapter();
     const first = nextRef();
-    await bf.transfer({ username: "demo0001", amount: "100", direction: "in", reference: first });
+    await bf.transfer({ username: "demo0001", amountMinor: 10_000n, direction: "in", reference: first });
     fake.api.clearRequests();
-    expect(await bf.transfer({ username: "demo0001", amount: "20", direction: "in", reference: nextRef() })).toMatchObject({ kind: "ok", balance: "120.00" });
+    expect(await bf.transfer({ username: "demo0001", amountMinor: 2000n, direction: "in", reference: nextRef() })).toMatchObject({
+      kind: "ok",
+      balance: "120.00",
+    });
     expect(await bf.balance("demo0001")).toEqual({ kind: "ok", amount: "120.00", currency: "THB" });
-    expect(await bf.transfer({ username: "demo0001", amount: "50", direction: "out", reference: nextRef() })).toMatchObject({ kind: "ok", balance: "70.00" });
+    expect(await bf.transfer({ username: "demo0001", amountMinor: 5000n, direction: "out", reference: nextRef() })).toMatchObject({
+      kind: "ok",
+      balance: "70.00",
+    });
     expect(await bf.launchUrl("demo0001", "lo")).toEqual({ kind: "ok", url: `${fake.entrance.baseUrl}/login/apilogin/tok_bf7xdemo0001` });
     expect(await bf.launchUrl("demo0001", "lo", { code: "fortune-tiger", tab: "pg" })).toMatchObject({
       kind: "ok",
@@ -107,7 +113,7 @@ describe("Betflix answers register with its prefix before our name", () => {
   it("a register answer without data.username keeps prefix + name (what [BFP] falls back to)", async () => {
     fake.registerAnswersUsername = false;
     const bf = adapter({ upline: PREFIX });
-    expect((await bf.transfer({ username: "demo0003", amount: "1", direction: "in", reference: nextRef() })).kind).toBe("ok");
+    expect((await bf.transfer({ username: "demo0003", amountMinor: 100n, direction: "in", reference: nextRef() })).kind).toBe("ok");
     expect(kept.get("demo0003")).toBe("bf7xdemo0003");
   });
 });
@@ -116,7 +122,7 @@ describe("a member that already exists at Betflix", () => {
   it("is adopted: register says 'already exists', the prefix from the settings finds it, its name is kept and credited", async () => {
     fake.members.set("bf7xdemo0002", { balance: 5000n, password: "x", history: [], turnover: 0n });
     const bf = adapter({ upline: PREFIX });
-    const outcome = await bf.transfer({ username: "demo0002", amount: "10", direction: "in", reference: nextRef() });
+    const outcome = await bf.transfer({ username: "demo0002", amountMinor: 1000n, direction: "in", reference: nextRef() });
     expect(outcome).toMatchObject({ kind: "ok", balance: "60.00" });
     expect(paths()).toEqual(["POST /v4/user/register", "POST /v4/user/balance", "POST /v4/user/transfer"]);
     expect(kept.get("demo0002")).toBe("bf7xdemo0002");
@@ -133,7 +139,7 @@ describe("a member that already exists at Betflix", () => {
   it("without the prefix its name cannot be found: refused, nothing moved, nothing kept", async () => {
     fake.members.set("bf7xdemo0002", { balance: 5000n, password: "x", history: [], turnover: 0n });
     const bf = adapter();
-    expect(await bf.transfer({ username: "demo0002", amount: "10", direction: "in", reference: nextRef() })).toEqual({
+    expect(await bf.transfer({ username: "demo0002", amountMinor: 1000n, direction: "in", reference: nextRef() })).toEqual({
       kind: "refused",
       code: "REGISTER_FAILED",
     });
@@ -146,7 +152,7 @@ describe("a member that already exists at Betflix", () => {
     kept.set("other001", "bf7xdemo0002");
     fake.members.set("bf7xdemo0002", { balance: 5000n, password: "x", history: [], turnover: 0n });
     const bf = adapter({ upline: PREFIX });
-    expect(await bf.transfer({ username: "demo0002", amount: "10", direction: "in", reference: nextRef() })).toEqual({
+    expect(await bf.transfer({ username: "demo0002", amountMinor: 1000n, direction: "in", reference: nextRef() })).toEqual({
       kind: "refused",
       code: "REGISTER_FAILED",
     });
@@ -157,13 +163,13 @@ describe("a member that already exists at Betflix", () => {
 describe("the kept names themselves", () => {
   it("a name that could not be kept moves nothing (the next attempt adopts the member)", async () => {
     const failing = adapter({ members: memoryBook(kept, { keep: async () => false }) });
-    expect(await failing.transfer({ username: "demo0004", amount: "10", direction: "in", reference: nextRef() })).toEqual({
+    expect(await failing.transfer({ username: "demo0004", amountMinor: 1000n, direction: "in", reference: nextRef() })).toEqual({
       kind: "refused",
       code: "REGISTER_FAILED",
     });
     expect(fake.api.to("/v4/user/transfer")).toHaveLength(0);
     const bf = adapter({ upline: PREFIX });
-    expect((await bf.transfer({ username: "demo0004", amount: "10", direction: "in", reference: nextRef() })).kind).toBe("ok");
+    expect((await bf.transfer({ username: "demo0004", amountMinor: 1000n, direction: "in", reference: nextRef() })).kind).toBe("ok");
     expect(kept.get("demo0004")).toBe("bf7xdemo0004");
   });
 
@@ -180,7 +186,7 @@ describe("the kept names themselves", () => {
         },
       }),
     });
-    expect(await racing.transfer({ username: "demo0005", amount: "10", direction: "in", reference: nextRef() })).toMatchObject({
+    expect(await racing.transfer({ username: "demo0005", amountMinor: 1000n, direction: "in", reference: nextRef() })).toMatchObject({
       kind: "ok",
       balance: "10.00",
     });
@@ -191,11 +197,11 @@ describe("the kept names themselves", () => {
     const down = adapter({
       members: memoryBook(kept, { find: () => Promise.reject(new Error("D1 down")), findMany: () => Promise.reject(new Error("D1 down")) }),
     });
-    expect(await down.transfer({ username: "demo0001", amount: "10", direction: "in", reference: nextRef() })).toEqual({
+    expect(await down.transfer({ username: "demo0001", amountMinor: 1000n, direction: "in", reference: nextRef() })).toEqual({
       kind: "refused",
       code: "MEMBER_NAME_UNAVAILABLE",
     });
-    expect(await down.transfer({ username: "demo0001", amount: "10", direction: "out", reference: nextRef() })).toEqual({
+    expect(await down.transfer({ username: "demo0001", amountMinor: 1000n, direction: "out", reference: nextRef() })).toEqual({
       kind: "refused",
       code: "MEMBER_NAME_UNAVAILABLE",
     });
@@ -236,7 +242,7 @@ describe("through the port factory (what the wallet and services call)", () => {
   it("a deposit for a player (legacy name) registers under the derived name, keeps Betflix's answer under the player id, and the balance reads it", async () => {
     const byPlayer = new Map<string, string>();
     const port = buildProviderPort({} as Env, "betflix", { ...setup, baseUrl: fake.api.baseUrl, lobbyUrl: fake.entrance.baseUrl }, wiring(byPlayer));
-    expect((await port.transfer({ username: "demo_alice", amount: "100", direction: "in", reference: nextRef() })).kind).toBe("ok");
+    expect((await port.transfer({ username: "demo_alice", amountMinor: 10_000n, direction: "in", reference: nextRef() })).kind).toBe("ok");
     const sent = new URLSearchParams(fake.api.requests[0]!.body).get("username")!;
     expect(sent).toMatch(/^demo[a-z0-9]{10}$/); // the derived name (core/provider-username.ts)
     expect(byPlayer.get("0b7e5c1e-2f4a-4c39-9d51-3f0a7c2b9e11")).toBe(`${PREFIX}${sent}`);
@@ -250,7 +256,7 @@ describe("through the port factory (what the wallet and services call)", () => {
   it("the prefix from the settings reaches the adapter (adoption of an existing member)", async () => {
     const byPlayer = new Map<string, string>();
     const probe = buildProviderPort({} as Env, "betflix", { ...setup, baseUrl: fake.api.baseUrl, lobbyUrl: fake.entrance.baseUrl }, wiring(new Map()));
-    await probe.transfer({ username: "demo_alice", amount: "1", direction: "in", reference: nextRef() }); // creates bf7x<derived>
+    await probe.transfer({ username: "demo_alice", amountMinor: 100n, direction: "in", reference: nextRef() }); // creates bf7x<derived>
     const member = [...fake.members.keys()][0]!;
     const port = buildProviderPort(
       {} as Env,
@@ -258,7 +264,7 @@ describe("through the port factory (what the wallet and services call)", () => {
       { ...setup, baseUrl: fake.api.baseUrl, lobbyUrl: fake.entrance.baseUrl, memberPrefix: PREFIX },
       wiring(byPlayer),
     );
-    expect((await port.transfer({ username: "demo_alice", amount: "1", direction: "in", reference: nextRef() })).kind).toBe("ok");
+    expect((await port.transfer({ username: "demo_alice", amountMinor: 100n, direction: "in", reference: nextRef() })).kind).toBe("ok");
     expect(byPlayer.get("0b7e5c1e-2f4a-4c39-9d51-3f0a7c2b9e11")).toBe(member);
   });
 });

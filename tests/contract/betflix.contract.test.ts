@@ -62,16 +62,16 @@ function seed(name: string, balance: bigint) {
   fake.members.set(UPLINE + name, { balance, password: "x", history: [], turnover: 0n });
 }
 
-async function transfer(username: string, amount: string, direction: "in" | "out", reference = nextRef()) {
+async function transfer(username: string, amountMinor: bigint, direction: "in" | "out", reference = nextRef()) {
   owners.set(reference, { username, direction, at: Date.now() });
-  return { reference, outcome: await bf.transfer({ username, amount, direction, reference }) };
+  return { reference, outcome: await bf.transfer({ username, amountMinor, direction, reference }) };
 }
 
 const form = (i: number) => Object.fromEntries(new URLSearchParams(fake.api.requests[i]!.body));
 
 describe("Betflix requests", () => {
   it("the first transfer-in registers the member (no name kept yet), keeps the name Betflix answered, then transfers with ref; form bodies, x-api-key and x-api-cat on every call", async () => {
-    const { reference, outcome } = await transfer("demo0001", "100.5", "in");
+    const { reference, outcome } = await transfer("demo0001", 10_050n, "in");
     expect(outcome).toEqual({ kind: "ok", balance: "100.50", txId: reference });
     expect(fake.api.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /v4/user/register", "POST /v4/user/transfer"]);
     for (const r of fake.api.requests) {
@@ -89,14 +89,14 @@ describe("Betflix requests", () => {
 
   it("a member that exists is adopted once (register says exists, balance finds upline + name), then never registered again; a transfer-out sends a negative amount", async () => {
     seed("demo0001", 50000n);
-    const a = await transfer("demo0001", "10", "in");
+    const a = await transfer("demo0001", 1000n, "in");
     expect(a.outcome).toMatchObject({ kind: "ok", balance: "510.00" });
     expect(fake.api.requests.map((r) => r.path)).toEqual(["/v4/user/register", "/v4/user/balance", "/v4/user/transfer"]);
     fake.api.clearRequests();
-    expect((await transfer("demo0001", "10", "in")).outcome).toMatchObject({ kind: "ok", balance: "520.00" });
+    expect((await transfer("demo0001", 1000n, "in")).outcome).toMatchObject({ kind: "ok", balance: "520.00" });
     expect(fake.api.requests.map((r) => r.path)).toEqual(["/v4/user/transfer"]);
     fake.api.clearRequests();
-    const b = await transfer("demo0001", "20.25", "out");
+    const b = await transfer("demo0001", 2025n, "out");
     expect(b.outcome).toEqual({ kind: "ok", balance: "499.75", txId: b.reference });
     expect(fake.api.requests.map((r) => r.path)).toEqual(["/v4/user/transfer"]);
     expect(form(0)).toEqual({ username: "ab12demo0001", amount: "-20.25", ref: b.reference });
@@ -111,8 +111,8 @@ describe("Betflix requests", () => {
   });
 
   it("an invalid amount is refused without sending anything", async () => {
-    expect((await transfer("demo0001", "0", "in")).outcome).toEqual({ kind: "refused", code: "INVALID_AMOUNT" });
-    expect((await transfer("demo0001", "-1", "out")).outcome).toEqual({ kind: "refused", code: "INVALID_AMOUNT" });
+    expect((await transfer("demo0001", 0n, "in")).outcome).toEqual({ kind: "refused", code: "INVALID_AMOUNT" });
+    expect((await transfer("demo0001", -100n, "out")).outcome).toEqual({ kind: "refused", code: "INVALID_AMOUNT" });
     expect(fake.api.requests).toHaveLength(0);
   });
 });
@@ -120,16 +120,16 @@ describe("Betflix requests", () => {
 describe("Betflix answers", () => {
   it("not enough credit and an unknown member are refusals", async () => {
     seed("demo0001", 500n);
-    expect((await transfer("demo0001", "10", "out")).outcome).toEqual({ kind: "refused", code: "INSUFFICIENT_CREDIT" });
-    expect((await transfer("ghost001", "10", "out")).outcome).toEqual({ kind: "refused", code: "MEMBER_NOT_FOUND" });
+    expect((await transfer("demo0001", 1000n, "out")).outcome).toEqual({ kind: "refused", code: "INSUFFICIENT_CREDIT" });
+    expect((await transfer("ghost001", 1000n, "out")).outcome).toEqual({ kind: "refused", code: "MEMBER_NOT_FOUND" });
     expect(fake.members.get(UPLINE + "demo0001")!.balance).toBe(500n);
   });
 
   it("a repeated ref is resolved from the credit history under the same ref: success without a second credit", async () => {
     seed("demo0001", 0n);
-    const first = await transfer("demo0001", "30", "in");
+    const first = await transfer("demo0001", 3000n, "in");
     fake.api.clearRequests();
-    const again = await bf.transfer({ username: "demo0001", amount: "30", direction: "in", reference: first.reference });
+    const again = await bf.transfer({ username: "demo0001", amountMinor: 3000n, direction: "in", reference: first.reference });
     expect(again).toEqual({ kind: "ok", balance: "30.00", txId: first.reference });
     const history = fake.api.to("/v4/user/creditHistory")[0]!;
     expect(history.method).toBe("GET");
@@ -141,16 +141,16 @@ describe("Betflix answers", () => {
 
   it("a repeated ref that the history does not show stays UNKNOWN (never guessed)", async () => {
     seed("demo0001", 0n);
-    const first = await transfer("demo0001", "30", "in");
+    const first = await transfer("demo0001", 3000n, "in");
     fake.historyDropsEntries = true;
-    const again = await bf.transfer({ username: "demo0001", amount: "30", direction: "in", reference: first.reference });
+    const again = await bf.transfer({ username: "demo0001", amountMinor: 3000n, direction: "in", reference: first.reference });
     expect(again.kind).toBe("unknown");
   });
 
   it("a timeout after Betflix applied the transfer is UNKNOWN; transferStatus finds our ref in the history: success", async () => {
     seed("demo0001", 0n);
     fake.api.fault("/v4/user/transfer", "apply-then-timeout");
-    const { reference, outcome } = await transfer("demo0001", "40", "in");
+    const { reference, outcome } = await transfer("demo0001", 4000n, "in");
     expect(outcome.kind).toBe("unknown");
     expect(await bf.transferStatus(reference)).toEqual({ kind: "success" });
     fake.historyRefField = "ref_id";
@@ -160,7 +160,7 @@ describe("Betflix answers", () => {
   it("a timeout before anything was applied is UNKNOWN, and the status stays UNKNOWN (not-found is never claimed)", async () => {
     seed("demo0001", 0n);
     fake.api.fault("/v4/user/transfer", "timeout");
-    const { reference, outcome } = await transfer("demo0001", "40", "in");
+    const { reference, outcome } = await transfer("demo0001", 4000n, "in");
     expect(outcome.kind).toBe("unknown");
     const status = await bf.transferStatus(reference);
     expect(status.kind).toBe("unknown");
@@ -169,7 +169,7 @@ describe("Betflix answers", () => {
 
   it("a history entry with our ref but the other direction is not taken as success", async () => {
     seed("demo0001", 10000n);
-    const out = await transfer("demo0001", "10", "out");
+    const out = await transfer("demo0001", 1000n, "out");
     expect((await bf.transferStatusOf(out.reference, { username: "demo0001", direction: "in" })).kind).toBe("unknown");
     expect(await bf.transferStatusOf(out.reference, { username: "demo0001", direction: "out" })).toEqual({ kind: "success" });
   });
@@ -177,11 +177,11 @@ describe("Betflix answers", () => {
   it("HTTP 5xx is UNKNOWN; the history tells when it was applied", async () => {
     seed("demo0001", 0n);
     fake.api.fault("/v4/user/transfer", "http500");
-    const a = await transfer("demo0001", "5", "in");
+    const a = await transfer("demo0001", 500n, "in");
     expect(a.outcome.kind).toBe("unknown");
     expect((await bf.transferStatus(a.reference)).kind).toBe("unknown");
     fake.api.fault("/v4/user/transfer", "apply-then-500");
-    const b = await transfer("demo0001", "6", "in");
+    const b = await transfer("demo0001", 600n, "in");
     expect(b.outcome.kind).toBe("unknown");
     expect(await bf.transferStatus(b.reference)).toEqual({ kind: "success" });
   });
@@ -189,9 +189,9 @@ describe("Betflix answers", () => {
   it("an unparsable answer is never a success", async () => {
     seed("demo0001", 0n);
     fake.api.fault("/v4/user/transfer", "garbage");
-    expect((await transfer("demo0001", "5", "in")).outcome.kind).toBe("unknown");
+    expect((await transfer("demo0001", 500n, "in")).outcome.kind).toBe("unknown");
     fake.api.fault("/v4/user/transfer", "apply-then-garbage");
-    const b = await transfer("demo0001", "6", "in");
+    const b = await transfer("demo0001", 600n, "in");
     expect(b.outcome.kind).toBe("unknown");
     expect(await bf.transferStatus(b.reference)).toEqual({ kind: "success" });
     fake.api.fault("/v4/user/creditHistory", "garbage");
@@ -201,8 +201,8 @@ describe("Betflix answers", () => {
   it("HTTP 200 with an error text that is not a known refusal is UNKNOWN on a transfer-out; on a transfer-in the failed member check moves nothing: refused", async () => {
     seed("demo0001", 10000n);
     const wrong = adapter({ apiKey: "wrong" });
-    expect((await wrong.transfer({ username: "demo0001", amount: "1", direction: "out", reference: nextRef() })).kind).toBe("unknown");
-    expect(await wrong.transfer({ username: "demo0001", amount: "1", direction: "in", reference: nextRef() })).toEqual({
+    expect((await wrong.transfer({ username: "demo0001", amountMinor: 100n, direction: "out", reference: nextRef() })).kind).toBe("unknown");
+    expect(await wrong.transfer({ username: "demo0001", amountMinor: 100n, direction: "in", reference: nextRef() })).toEqual({
       kind: "refused",
       code: "REGISTER_FAILED",
     });
@@ -211,7 +211,7 @@ describe("Betflix answers", () => {
 
   it("when the registration before a transfer-in times out, nothing is transferred and nothing kept: refused (the next attempt adopts the member)", async () => {
     fake.api.fault("/v4/user/register", "timeout");
-    expect((await transfer("demo0001", "5", "in")).outcome).toEqual({ kind: "refused", code: "REGISTER_FAILED" });
+    expect((await transfer("demo0001", 500n, "in")).outcome).toEqual({ kind: "refused", code: "REGISTER_FAILED" });
     expect(fake.api.to("/v4/user/transfer")).toHaveLength(0);
     expect(kept.size).toBe(0);
   });

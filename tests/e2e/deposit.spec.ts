@@ -95,9 +95,15 @@ test.describe("deposit by LAO QR", () => {
       },
       () => expect(form).toContainText("ກະລຸນາປ້ອນຈຳນວນເງິນເປັນຕົວເລກ (ກີບ)"),
     );
-    // revalidated as the player types (conform: on input once a field was validated)
+    // revalidated as the player types (conform: on input once a field was validated); the
+    // agency's bounds (demo: 10,000 to 50,000,000 kip) are checked in the browser too
+    await amount.fill("9,999");
+    await expect(form).toContainText("ຈຳນວນເງິນຕ່ຳກວ່າຂັ້ນຕ່ຳ");
+    await amount.fill("50.000.001");
+    await expect(form).toContainText("ຈຳນວນເງິນເກີນຂັ້ນສູງສຸດ");
     await amount.fill("60.000");
     await expect(form).not.toContainText("ກະລຸນາປ້ອນຈຳນວນເງິນເປັນຕົວເລກ (ກີບ)");
+    await expect(form).not.toContainText("ຈຳນວນເງິນເກີນຂັ້ນສູງສຸດ");
     await form.getByRole("button", { name: "ສ້າງ QR ເພື່ອຊຳລະ" }).click();
     await expect(form).toContainText("ກະລຸນາເລືອກຄ່າຍເກມ");
     expect(posts, "the submit was stopped in the browser").toEqual([]);

@@ -136,13 +136,13 @@ describe("a deposit at Betflix, which prefixes the name it registers", () => {
     await env.DB.prepare(`DELETE FROM provider_members WHERE agency_id = 'demo' AND provider = 'betflix'`).run();
     forgetProviderSetup("demo", "betflix"); // written behind the portal's back: the isolate forgets what it kept
     // Without the prefix the existing member cannot be found: refused, nothing moved.
-    expect(await port().transfer({ username: `demo_${p.username}`, amount: "10.00", direction: "in", reference: "D261127ADOPT" })).toEqual({
+    expect(await port().transfer({ username: `demo_${p.username}`, amountMinor: 1000n, direction: "in", reference: "D261127ADOPT" })).toEqual({
       kind: "refused",
       code: "REGISTER_FAILED",
     });
     expect(await keptMember(p.playerId)).toBeNull();
     expect(await saveProviderSetup(env, owner, setup({ memberPrefix: PREFIX, agent: null, secret: null }))).toEqual({ ok: true });
-    expect(await port().transfer({ username: `demo_${p.username}`, amount: "10.00", direction: "in", reference: "D261127ADOP2" })).toMatchObject({
+    expect(await port().transfer({ username: `demo_${p.username}`, amountMinor: 1000n, direction: "in", reference: "D261127ADOP2" })).toMatchObject({
       kind: "ok",
       balance: "10.00",
     });

@@ -270,4 +270,30 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
     const low = await postDeposit(p.cookie, { amount: "500" });
     expect(await shownOf(low)).toContain("ຈຳນວນເງິນຕ່ຳກວ່າຂັ້ນຕ່ຳ");
   });
+
+  it("reads the typed amount once: digit groups to LAK minor units within the agency's bounds (10,000 to 50,000,000 kip), the codes of SPEC §8 with the text kept", async () => {
+    const p = await playerWithBank();
+    const amountInput = (html: string) => /<input[^>]*name="amount"[^>]*>/.exec(html)?.[0] ?? "";
+    // AMOUNT_TOO_LOW and AMOUNT_TOO_HIGH, in the player's language, on the field that still shows what was typed
+    const low = await postDeposit(p.cookie, { amount: "9,999" });
+    expect(low.status).toBe(400);
+    const lowHtml = await shownOf(low);
+    expect(lowHtml).toContain("ຈຳນວນເງິນຕ່ຳກວ່າຂັ້ນຕ່ຳ"); // deposit.errors.AMOUNT_TOO_LOW
+    expect(amountInput(lowHtml)).toContain('value="9,999"');
+    const high = await postDeposit(p.cookie, { amount: "50.000.001" });
+    expect(high.status).toBe(400);
+    const highHtml = await shownOf(high);
+    expect(highHtml).toContain("ຈຳນວນເງິນເກີນຂັ້ນສູງສຸດ"); // deposit.errors.AMOUNT_TOO_HIGH
+    expect(amountInput(highHtml)).toContain('value="50.000.001"');
+    expect(await openOrder(p.cookie)).toBeNull();
+    // the bounds themselves are deposits; "1,000,000" is a million kip all the way to the wallet
+    const created = await postDeposit(p.cookie, { amount: "1,000,000" });
+    expect(created.status).toBe(302);
+    const order = await openOrder(p.cookie);
+    expect(order).toMatchObject({ amount: "1000000.00", credit: "1666.66", status: "OPEN" });
+    expect((await p.wallet.getDeposit(order!.code))!.amount).toBe("1000000.00");
+    // the form's browser check is made with the same bounds (lib/lite/form-validators.ts)
+    const page = await shownOf(await fetchApp("http://localhost/player/deposit", { headers: { Cookie: (await playerWithBank()).cookie } }));
+    expect(page).toContain('data-schema-args="10000,50000000"');
+  });
 });

@@ -28,6 +28,12 @@ describe("the lite money forms' validator module (decision 034, Forms)", () => {
     });
     expect(validate("deposit", form({ provider: "askmebet", channelCode: "BCEL-QR", amount: "60.000", idempotencyKey: key }))).toEqual({});
     expect(validate("deposit", form({ channelCode: "BCEL-QR", amount: "60000", idempotencyKey: key }))).toEqual({ provider: ["deposit.validation.provider"] });
+    // the deposit's schema is the agency's: the bounds the form carries ("min,max" in kip)
+    const deposit = (amount: string) =>
+      validate("deposit", form({ provider: "askmebet", channelCode: "BCEL-QR", amount, idempotencyKey: key }), "10000,50000000");
+    expect(deposit("9.999")).toEqual({ amount: ["deposit.errors.AMOUNT_TOO_LOW"] });
+    expect(deposit("50,000,001")).toEqual({ amount: ["deposit.errors.AMOUNT_TOO_HIGH"] });
+    expect(deposit("1 000 000")).toEqual({});
     // the refine of "all credit": no amount needs the box
     expect(validate("withdraw", form({ provider: "askmebet", idempotencyKey: key }))).toEqual({ amount: ["withdraw.validation.amount"] });
     expect(validate("withdraw", form({ provider: "askmebet", all: "on", idempotencyKey: key }))).toEqual({});

@@ -137,7 +137,7 @@ describe("the port factory", () => {
     const seen: Seen[] = [];
     vi.stubGlobal("fetch", fakeAmb(seen, { transfer: () => new Response("<html>gateway timeout</html>", { status: 200 }) }));
     const port = providerPortFor(env, "demo", "askmebet");
-    const outcome = await port.transfer({ username: `demo_${p.username}`, amount: "10.00", direction: "in", reference: "D261124QQQQQ" });
+    const outcome = await port.transfer({ username: `demo_${p.username}`, amountMinor: 1000n, direction: "in", reference: "D261124QQQQQ" });
     expect(outcome.kind).toBe("unknown");
     // The order does not exist in deposit_refs: the status stays unknown (never "not found", never a resend).
     expect((await port.transferStatus("D261124QQQQQ")).kind).toBe("unknown");
@@ -233,7 +233,7 @@ describe("saving a provider setup", () => {
     const seen: Seen[] = [];
     vi.stubGlobal("fetch", fakeAmb(seen));
     const port = providerPortFor(env, "demo", "alphabet");
-    expect(await port.transfer({ username: "demo_x", amount: "1.00", direction: "in", reference: "D261124AAAAA" })).toEqual({
+    expect(await port.transfer({ username: "demo_x", amountMinor: 100n, direction: "in", reference: "D261124AAAAA" })).toEqual({
       kind: "refused",
       code: "NOT_CONFIGURED",
     });

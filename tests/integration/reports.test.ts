@@ -58,7 +58,7 @@ async function player(registered: number): Promise<Player> {
 }
 
 /** A deposit opened and paid at `at` (the wallet's clock), then settled at the provider. */
-async function depositAt(p: Player, o: { provider: Provider; amount: string; at: number; pay?: string; creditAtProvider?: string }) {
+async function depositAt(p: Player, o: { provider: Provider; amount: string; at: number; pay?: string; creditAtProvider?: bigint }) {
   const code = newCode("RD");
   const amountMinor = parseAmount(o.amount, "LAK")!;
   const opened = await p.wallet.openDeposit({
@@ -66,15 +66,15 @@ async function depositAt(p: Player, o: { provider: Provider; amount: string; at:
     code,
     provider: o.provider,
     channelCode: "BCEL-QR",
-    amountMinor: amountMinor.toString(),
-    creditMinor: depositCredit(amountMinor, RATE).toString(),
-    rateSell: RATE.sell.toString(),
+    amountMinor,
+    creditMinor: depositCredit(amountMinor, RATE),
+    rateSell: RATE.sell,
     // expiry is not what this test is about: an order already past its expiry by the wall
     // clock would be lapsed by the wallet's alarm before it is paid
     expiresAt: Date.now() + 60 * 60_000,
     now: o.at,
     creditAtProviderMinor: o.creditAtProvider ?? null,
-    payAmountMinor: o.pay ? parseAmount(o.pay, "LAK")!.toString() : null,
+    payAmountMinor: o.pay ? parseAmount(o.pay, "LAK")! : null,
   });
   expect(opened.kind).toBe("created");
   expect((await p.wallet.markPaid(code, { transactionId: `TX${code}`, amount: o.pay ?? o.amount }, o.at)).kind).toBe("paid");
@@ -169,9 +169,9 @@ beforeAll(async () => {
     code: cancelled,
     provider: "askmebet",
     channelCode: "BCEL-QR",
-    amountMinor: "9000000",
-    creditMinor: "15000",
-    rateSell: RATE.sell.toString(),
+    amountMinor: 9_000_000n,
+    creditMinor: 15_000n,
+    rateSell: RATE.sell,
     expiresAt: Date.now() + 3_600_000,
     now: vte("2026-06-10T20:00:00"),
     creditAtProviderMinor: null,
@@ -197,7 +197,7 @@ beforeAll(async () => {
     now: vte("2026-06-12T09:00:00"),
   });
   expect(claimed.ok).toBe(true);
-  await depositAt(b, { provider: "betflix", amount: "120000", at: vte("2026-06-12T09:05:00"), creditAtProvider: "0" });
+  await depositAt(b, { provider: "betflix", amount: "120000", at: vte("2026-06-12T09:05:00"), creditAtProvider: 0n });
   // D registers and deposits in the last second of the 12th
   await depositAt(d, { provider: "gclub", amount: "30000", at: vte("2026-06-12T23:59:59.500") });
   // the next day is outside the range

@@ -1,10 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   canonicalAmount,
   canonicalLak,
-  checkDepositAmount,
   CREDIT_DIGITS,
+  depositAmountError,
   isLakAmount,
   isWholeKip,
   KIP,
@@ -17,7 +18,11 @@ import {
   previewCredit,
 } from "../../workers/core/money";
 import { decimalOf, minorOf, transferAmount } from "../../workers/ports/providers/http";
-import { DepositSchema } from "../../app/lib/schemas/deposit";
+import { depositSchema, type DepositSchema } from "../../app/lib/schemas/deposit";
+import type { TransferInput } from "../../workers/ports/provider";
+import type { startDeposit } from "../../workers/services/deposits";
+import type { depositLimitGuard } from "../../workers/services/wallets";
+import type { OpenDepositInput } from "../../workers/wallet/player-wallet";
 import { LimitsSchema } from "../../app/lib/schemas/limits";
 import { WithdrawSchema } from "../../app/lib/schemas/withdraw";
 
@@ -26,39 +31,34 @@ import { WithdrawSchema } from "../../app/lib/schemas/withdraw";
  * reads or bounds a deposit or withdraw amount calls these, so the inputs every former copy
  * handled are pinned here: services/deposits/deposit.ts's `% 100n` and min/max, admin-promotions.ts's
  * min/max over scaled(), wallet/deposits.ts's normalizeLak regex, ports/providers/http.ts's
- * signed parse and transfer form, ports/provider.ts's parseSigned.
+ * signed parse and transfer form, ports/provider.ts's parseSigned. The deposit amount is read
+ * once, by the form's schema (depositSchema); the layers after it take its bigint.
  */
 
 const limits = { min: "10000", max: "50000000" };
 
 describe("the deposit amount (SPEC §5): positive whole kip within the agency's limits", () => {
   it.each([
-    ["60000", 6_000_000n],
-    ["60000.00", 6_000_000n],
-    ["60000.0", 6_000_000n],
-    [" 60000 ", 6_000_000n],
-    ["10000", 1_000_000n], // the minimum itself
-    ["50000000", 5_000_000_000n], // the maximum itself
-  ])("%j -> %s att", (text, minor) => {
-    expect(checkDepositAmount(text, limits)).toEqual({ ok: true, minor });
+    [6_000_000n], // 60000 kip
+    [1_000_000n], // the minimum itself
+    [5_000_000_000n], // the maximum itself
+  ])("%s att is a deposit amount", (minor) => {
+    expect(depositAmountError(minor, limits)).toBeNull();
   });
   it.each([
-    ["0", "AMOUNT_INVALID"],
-    ["0.00", "AMOUNT_INVALID"],
-    ["60000.50", "AMOUNT_INVALID"], // att: not whole kip (the service's former `% 100n`)
-    ["60000.01", "AMOUNT_INVALID"],
-    ["-60000", "AMOUNT_INVALID"],
-    ["60.000", "AMOUNT_TOO_LOW"], // our decimal form: 60 kip (digit groups are the schema's, which hands on "60000")
-    ["abc", "AMOUNT_INVALID"],
-    ["", "AMOUNT_INVALID"],
-    ["9999", "AMOUNT_TOO_LOW"],
-    ["50000001", "AMOUNT_TOO_HIGH"],
-  ] as const)("%j -> %s", (text, error) => {
-    expect(checkDepositAmount(text, limits)).toEqual({ ok: false, error });
+    [0n, "AMOUNT_INVALID"],
+    [6_000_050n, "AMOUNT_INVALID"], // att: not whole kip (the service's former `% 100n`)
+    [6_000_001n, "AMOUNT_INVALID"],
+    [-6_000_000n, "AMOUNT_INVALID"],
+    [6_000n, "AMOUNT_TOO_LOW"], // 60 kip
+    [999_900n, "AMOUNT_TOO_LOW"],
+    [5_000_000_100n, "AMOUNT_TOO_HIGH"],
+  ] as const)("%s att -> %s", (minor, error) => {
+    expect(depositAmountError(minor, limits)).toBe(error);
   });
   it("a limit that cannot be read bounds nothing (minimum 0, no maximum)", () => {
-    expect(checkDepositAmount("1", { min: "", max: "" })).toEqual({ ok: true, minor: 100n });
-    expect(checkDepositAmount("999999999999", { min: "x", max: "y" })).toEqual({ ok: true, minor: 99_999_999_999_900n });
+    expect(depositAmountError(100n, { min: "", max: "" })).toBeNull();
+    expect(depositAmountError(99_999_999_999_900n, { min: "x", max: "y" })).toBeNull();
   });
   it("whole kip is 100 att", () => {
     expect(KIP).toBe(100n);
@@ -132,17 +132,28 @@ describe("the form schemas read amounts by these rules (server and browser share
     for (const [name, value] of Object.entries(fields)) data.set(name, value);
     return data;
   };
-  const deposit = (amount: string) =>
-    parseWithZod(form({ provider: "betflix", channelCode: "BCEL-QR", amount, idempotencyKey: key }), { schema: DepositSchema });
+  const deposit = (amount: string, bounds = { min: "", max: "" }) =>
+    parseWithZod(form({ provider: "betflix", channelCode: "BCEL-QR", amount, idempotencyKey: key }), { schema: depositSchema(bounds) });
   const withdraw = (amount: string) => parseWithZod(form({ provider: "betflix", amount, idempotencyKey: key }), { schema: WithdrawSchema });
   const limit = (day: string) => parseWithZod(form({ day, week: "", month: "", playMinutes: "" }), { schema: LimitsSchema });
-  it("deposit: the schema accepts exactly what parseWholeKip reads, and hands on the digits", () => {
-    for (const typed of ["60000", "60.000", "60,000", "60 000", "1.000.000", "0", "1.5", "1,50", "60000.00", "12a", "-1", "1234567890123456"]) {
+  it("deposit: the schema reads exactly what parseWholeKip reads, and hands on LAK minor units (bigint)", () => {
+    for (const typed of ["60000", "60.000", "60,000", "60 000", "1.000.000", "1.5", "1,50", "60000.00", "12a", "-1", "1234567890123456"]) {
       const parsed = deposit(typed);
       expect(parsed.status === "success", typed).toBe(parseWholeKip(typed) !== null);
-      if (parsed.status === "success") expect(BigInt(parsed.value.amount) * KIP).toBe(parseWholeKip(typed));
+      if (parsed.status === "success") expect(parsed.value.amountMinor).toBe(parseWholeKip(typed));
       else expect(parsed.error?.amount).toEqual(["deposit.validation.amount"]);
     }
+    expect(deposit("1,000,000")).toMatchObject({ status: "success", value: { amountMinor: 1_000_000n * KIP } });
+    expect(deposit("0")).toMatchObject({ error: { amount: ["deposit.errors.AMOUNT_INVALID"] } });
+  });
+  it("deposit: the agency's bounds, both included, with SPEC §8's codes as the field's message", () => {
+    const bounds = { min: "10000", max: "50000000" };
+    expect(deposit("10.000", bounds)).toMatchObject({ status: "success", value: { amountMinor: 1_000_000n } });
+    expect(deposit("50,000,000", bounds)).toMatchObject({ status: "success", value: { amountMinor: 5_000_000_000n } });
+    expect(deposit("9 999", bounds)).toMatchObject({ error: { amount: ["deposit.errors.AMOUNT_TOO_LOW"] } });
+    expect(deposit("50.000.001", bounds)).toMatchObject({ error: { amount: ["deposit.errors.AMOUNT_TOO_HIGH"] } });
+    // the answer keeps the text as typed, for the form to show again
+    expect(deposit("9 999", bounds).reply().initialValue).toMatchObject({ amount: "9 999" });
   });
   it("withdraw: the typed credit's digits, or withdraw.validation.amount", () => {
     expect(withdraw(" 1 234,5 ")).toMatchObject({ status: "success", value: { amount: "1234.5" } });
@@ -196,10 +207,10 @@ describe("provider amounts (ports/providers/http.ts and the sandbox port read th
     expect(parseSignedAmount("-0", "THB")).toBe(0n);
     for (const bad of ["-", "--1", "+1", "1.234", "", "1,5"]) expect(parseSignedAmount(bad, "THB"), bad).toBeNull();
   });
-  it("a transfer is sent in the canonical credit form, or refused before sending", () => {
-    expect(transferAmount("100")).toBe("100.00");
-    expect(transferAmount("100.25")).toBe("100.25");
-    for (const bad of ["0", "-5", "1.234", "", "abc"]) expect(transferAmount(bad), bad).toBeNull();
+  it("a transfer's minor units are written in the credit's decimal form, or refused before sending", () => {
+    expect(transferAmount(10_000n)).toBe("100.00");
+    expect(transferAmount(10_025n)).toBe("100.25");
+    for (const bad of [0n, -500n]) expect(transferAmount(bad), String(bad)).toBeNull();
   });
   it("answers: strings with thousand separators, numbers with at most 2 decimals, a sign only when asked for", () => {
     expect(decimalOf("1,234.5")).toBe("1234.50");
@@ -211,5 +222,18 @@ describe("provider amounts (ports/providers/http.ts and the sandbox port read th
     expect(decimalOf(-0.05, true)).toBe("-0.05");
     expect(minorOf("-1,000.25", true)).toBe(-100025n);
     expect(minorOf(null)).toBeNull();
+  });
+});
+
+describe("the deposit amount is read once (the form's schema); every layer after it takes its bigint", () => {
+  // checked by the type checker (npx tsc -b): a layer that took the amount as text again fails here
+  it("schema -> service -> responsible-gaming guard -> wallet RPC -> provider port", () => {
+    expectTypeOf<z.output<DepositSchema>["amountMinor"]>().toEqualTypeOf<bigint>();
+    expectTypeOf<Parameters<typeof startDeposit>[3]["amountMinor"]>().toEqualTypeOf<bigint>();
+    expectTypeOf<z.output<DepositSchema>>().toMatchTypeOf<Parameters<typeof startDeposit>[3]>();
+    expectTypeOf<Parameters<typeof depositLimitGuard>[3]>().toEqualTypeOf<bigint>();
+    expectTypeOf<OpenDepositInput["amountMinor"]>().toEqualTypeOf<bigint>();
+    expectTypeOf<OpenDepositInput["creditMinor"]>().toEqualTypeOf<bigint>();
+    expectTypeOf<TransferInput["amountMinor"]>().toEqualTypeOf<bigint>();
   });
 });

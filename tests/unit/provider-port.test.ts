@@ -27,7 +27,7 @@ const json = (status: number, body: unknown) => new Response(JSON.stringify(body
 const timedOut = () => {
   throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
 };
-const transferOut = { username: "demo_somchai", amount: "100.00", direction: "out" as const, reference: "W1" };
+const transferOut = { username: "demo_somchai", amountMinor: 10_000n, direction: "out" as const, reference: "W1" };
 
 describe("what a player sees when the provider is out of reach", () => {
   it("games, the game link, the balance and the bets are unavailable, with the cause, rather than an error page", async () => {

@@ -91,8 +91,8 @@ export function depositFrom(creditMinor: bigint, rate: Rate | null): bigint {
 }
 
 // ---------------------------------------------------------------- amount rules (SPEC §5)
-// Every layer reads and bounds an amount with these: the form schemas (app/lib/schemas, the
-// same ones in the browser), the services, the wallet and the provider adapters.
+// The form schemas (app/lib/schemas, the same ones in the browser) read and bound a typed
+// amount with these; the layers after a schema take its minor units (the deposit: depositSchema).
 
 export function isWholeKip(minor: bigint): boolean {
   return minor % KIP === 0n;
@@ -107,7 +107,7 @@ export function isWholeKip(minor: bigint): boolean {
 export function stripDigitGrouping(text: string): string {
   return text.replace(/[\s.,](?=\d{3}(\D|$))/g, "").trim();
 }
-export const WHOLE_AMOUNT_DIGITS = /^\d{1,15}$/;
+const WHOLE_AMOUNT_DIGITS = /^\d{1,15}$/;
 export const KIP_LIMIT_DIGITS = /^[1-9]\d{0,11}$/;
 
 /** "100.000" -> 10000000n (LAK minor units), or null when it is not a whole kip amount. */
@@ -153,14 +153,13 @@ export function limitError(minor: bigint, limits: AmountLimits, currency: Curren
 }
 
 /**
- * SPEC §5 deposit amount: a positive whole kip amount in our decimal form ("60000" as the
- * form's schema hands it on, or "60000.00") within the agency's deposit limits.
+ * SPEC §5 deposit amount, in LAK minor units: a positive whole kip amount within the agency's
+ * deposit limits, or why not. The deposit form's schema (app/lib/schemas/deposit.ts, the same
+ * one in the browser) applies it to the amount it has just read; no layer after reads it again.
  */
-export function checkDepositAmount(text: string, limits: AmountLimits): { ok: true; minor: bigint } | { ok: false; error: AmountError } {
-  const minor = parseAmount(text, "LAK");
-  if (minor === null || minor <= 0n || !isWholeKip(minor)) return { ok: false, error: "AMOUNT_INVALID" };
-  const error = limitError(minor, limits, "LAK");
-  return error ? { ok: false, error } : { ok: true, minor };
+export function depositAmountError(minor: bigint, limits: AmountLimits): AmountError | null {
+  if (minor <= 0n || !isWholeKip(minor)) return "AMOUNT_INVALID";
+  return limitError(minor, limits, "LAK");
 }
 
 /** Is this text (a gateway's or a bank's report) exactly this many LAK minor units? "50000", "50000.0", "50000.00" all are 5000000n. */

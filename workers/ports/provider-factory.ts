@@ -9,6 +9,7 @@ import {
   type LaunchGame,
   type PeriodSummary,
   type SummaryInput,
+  type TransferInput,
   type TransferOutcome,
 } from "./provider";
 import { AmbSuperApiAdapter } from "./providers/amb";
@@ -172,7 +173,7 @@ class RenamingPort implements GameProviderPort {
     const name = await this.names.of(username);
     return name ? this.inner.turnover(name, since) : { kind: "unavailable" as const, reason: this.unknownPlayer };
   }
-  async transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome> {
+  async transfer(input: TransferInput): Promise<TransferOutcome> {
     const name = await this.names.of(input.username);
     // Nothing was sent: a refusal, the credit did not move.
     return name ? this.inner.transfer({ ...input, username: name }) : { kind: "refused", code: "PLAYER_UNKNOWN" };

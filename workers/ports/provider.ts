@@ -1,5 +1,5 @@
 import type { Provider } from "../core/providers";
-import { parseAmount, parseSignedAmount } from "../core/money";
+import { formatAmount, parseAmount, parseSignedAmount } from "../core/money";
 import { vientianeDayBounds } from "../core/vientiane";
 
 /**
@@ -9,6 +9,12 @@ import { vientianeDayBounds } from "../core/vientiane";
  * never by a new transfer under a new reference.
  */
 export type TransferOutcome = { kind: "ok"; balance: string; txId: string } | { kind: "refused"; code: string } | { kind: "unknown"; reason: string };
+
+/**
+ * A transfer as the port takes it: `amountMinor` in credit minor units (THB satang), the bigint
+ * the wallet and the services hold; an adapter writes it as text only in the provider's body.
+ */
+export type TransferInput = { username: string; amountMinor: bigint; direction: "in" | "out"; reference: string };
 
 export type TransferStatus = { kind: "success" } | { kind: "failed" } | { kind: "not-found" } | { kind: "unknown"; reason: string };
 
@@ -67,7 +73,7 @@ export interface GameProviderPort {
    * so "counter now - counter at the start" reads the same for both (decision 017).
    */
   turnover(username: string, since?: number): Promise<{ kind: "ok"; amountMinor: bigint } | { kind: "unavailable"; reason: string }>;
-  transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome>;
+  transfer(input: TransferInput): Promise<TransferOutcome>;
   transferStatus(reference: string): Promise<TransferStatus>;
   /** Turnover and the agency's win/loss of these players over whole days, in total and per player, in one pass (see PeriodSummary). */
   periodSummary(input: SummaryInput): Promise<PeriodSummary>;
@@ -153,13 +159,13 @@ class SandboxProviderAdapter implements GameProviderPort {
     }
   }
 
-  async transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome> {
+  async transfer(input: TransferInput): Promise<TransferOutcome> {
     try {
       // No separate "create member" call first: the sandbox's deposit opens the member's
       // wallet itself, so one round trip per transfer, not two (decision 024).
       const res = await this.call(input.direction === "in" ? "/deposit" : "/withdraw", {
         method: "POST",
-        body: { username: input.username, amount: input.amount, transactionRef: input.reference },
+        body: { username: input.username, amount: formatAmount(input.amountMinor, "THB"), transactionRef: input.reference },
       });
       if (res.status >= 500) return { kind: "unknown", reason: `HTTP ${res.status}` };
       const body = (await res.json().catch(() => ({}))) as { data?: { status?: string; balance?: string; txId?: string }; error?: { code?: string } };

@@ -38,9 +38,9 @@ export function openDeposit(w: WalletContext, input: OpenDepositInput): OpenDepo
         }
       : null,
     provider: input.provider,
-    amountMinor: BigInt(input.amountMinor),
-    creditMinor: BigInt(input.creditMinor),
-    creditAtProviderMinor: input.creditAtProviderMinor === null ? null : BigInt(input.creditAtProviderMinor),
+    amountMinor: input.amountMinor,
+    creditMinor: input.creditMinor,
+    creditAtProviderMinor: input.creditAtProviderMinor,
   });
   if (!verdict.ok) return { kind: "refused", error: verdict.error, provider: verdict.provider };
   if (verdict.endUsedUp && usage) endUsage(w, usage.id, "USED", "SUCCESS", "CREDIT_USED_UP", input.now);
@@ -86,7 +86,7 @@ export function markPaid(w: WalletContext, code: string, payment: { transactionI
     return { kind: "late", order: getDeposit(w, code)! };
   }
   // the amount the player was asked to pay: the unique pay amount when the order has one
-  if (!isLakAmount(payment.amount, BigInt(order.pay_amount_minor ?? order.amount_minor))) {
+  if (!isLakAmount(payment.amount, order.pay_amount_minor ?? order.amount_minor)) {
     w.store.flagAmountMismatch(code);
     markDepositForProjection(w, code);
     return { kind: "amount-mismatch", order: getDeposit(w, code)! };
@@ -103,8 +103,8 @@ export function markPaid(w: WalletContext, code: string, payment: { transactionI
  * the few kip a unique pay amount adds (own-account channels) are the agency's.
  */
 function receivedLines(order: DepositOrderRow): [string, string, bigint][] {
-  const asked = BigInt(order.amount_minor);
-  const paid = BigInt(order.pay_amount_minor ?? order.amount_minor);
+  const asked = order.amount_minor;
+  const paid = order.pay_amount_minor ?? order.amount_minor;
   return [
     ["bank:receiving", "LAK", paid],
     ["player:deposit-pending", "LAK", -asked],
@@ -133,7 +133,7 @@ export function applyBankPayment(
   // the same transfer under another of its reports' ids (the transfer's key changed when a statement row joined it)
   if (order.gateway_txn !== null && (order.gateway_txn === payment.transactionId || payment.aliases?.includes(order.gateway_txn)))
     return { kind: "duplicate", order: toDepositOrder(order) };
-  const due = BigInt(order.pay_amount_minor ?? order.amount_minor);
+  const due = order.pay_amount_minor ?? order.amount_minor;
   if (!isLakAmount(payment.amount, due)) return { kind: "amount-mismatch", order: toDepositOrder(order) };
   if (order.gateway_txn !== null || (order.status !== "OPEN" && order.status !== "CANCELED")) return { kind: "already-paid", order: toDepositOrder(order) };
   if (!paidInTime(payment.bankTime, { createdAt: order.created_at, expiresAt: order.expires_at })) {
@@ -157,7 +157,7 @@ export function applyBankPayment(
 /** The reconciler: OPEN orders whose payment never arrived by webhook are looked up. */
 export async function reconcileOpenDeposits(w: WalletContext, now: number): Promise<void> {
   for (const order of w.store.openDepositsToReconcile(now - RECONCILE_EVERY_MS)) {
-    if (order.pay_amount_minor) continue; // own-account: no gateway to ask; the bank's transactions come through the matcher
+    if (order.pay_amount_minor !== null) continue; // own-account: no gateway to ask; the bank's transactions come through the matcher
     w.store.recordPaymentLookup(order.code, now);
     const status = await gatewayPort(w.env).paymentStatus(order.code);
     if (status.kind === "paid") markPaid(w, order.code, { transactionId: status.transactionId, amount: status.amount }, Date.now());

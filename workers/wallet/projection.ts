@@ -28,9 +28,9 @@ import type { DepositOrderRow, WithdrawOrderRow } from "./queries";
 /** Statements per D1 batch (a wallet re-projected whole may have many rows). */
 const BATCH_SIZE = 100;
 
-/** minor units stored as decimal text in the wallet -> a JS number (safe: far below 2^53). */
-function minor(text: string | null): number {
-  return text === null ? 0 : Number(BigInt(text));
+/** minor units, as the wallet's rows hold them -> a JS number, as D1's view columns take them (safe: far below 2^53). */
+function minor(value: bigint | null): number {
+  return value === null ? 0 : Number(value);
 }
 
 function iso(ms: number | null): string | null {
@@ -169,8 +169,8 @@ function depositView(w: WalletContext, who: Owner, row: DepositOrderRow) {
     agencyId: who.agencyId,
     playerId: who.playerId,
     provider: row.provider,
-    amount: formatAmount(BigInt(row.amount_minor), "LAK"),
-    credit: formatAmount(BigInt(row.credit_minor), "THB"),
+    amount: formatAmount(row.amount_minor, "LAK"),
+    credit: formatAmount(row.credit_minor, "THB"),
     status: row.status,
     flag: row.flag,
     createdAt: new Date(row.created_at).toISOString(),
@@ -204,7 +204,7 @@ function withdrawView(w: WalletContext, who: Owner, row: WithdrawOrderRow) {
     updatedAt: new Date().toISOString(),
     creditMinor: Number(credit),
     deductedMinor: Number(credit > net ? credit - net : 0n),
-    paidLakMinor: minor(row.received_lak_minor),
+    paidLakMinor: minor(BigInt(row.received_lak_minor)),
     promotionId: promotionOf(w, row.usage_id),
     paidAt: row.status === "SUCCESS" ? iso(row.completed_at) : null,
   };

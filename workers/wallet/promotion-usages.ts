@@ -62,8 +62,8 @@ export function startUsage(w: WalletContext, code: string, now: number): void {
   const usage = w.store.usageById(deposit.usage_id);
   if (!usage || usage.status !== "CLAIMED") return; // cancelled meanwhile: no bonus
   const rules = JSON.parse(usage.rules_json) as PromotionRules;
-  const credit = BigInt(deposit.credit_minor);
-  const bonus = BigInt(deposit.bonus_minor ?? "0");
+  const credit = deposit.credit_minor;
+  const bonus = deposit.bonus_minor ?? 0n;
   w.store.markUsageUsed(usage.id, {
     now,
     depositCode: code,

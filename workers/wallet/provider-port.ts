@@ -5,7 +5,7 @@ import { readCredentialsCiphertext } from "../db/agencies";
 import { findPlayerByUsername } from "../db/players";
 import { findProviderMember, keepProviderMember, listProviderMembers } from "../db/provider-members";
 import { findOrderPlayer, findProviderSetup } from "../db/provider-settings";
-import type { GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../ports/provider";
+import type { GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferInput, TransferOutcome, TransferStatus } from "../ports/provider";
 import { buildProviderPort } from "../ports/provider-factory";
 import type { TransferOwner } from "../ports/providers/http";
 
@@ -155,7 +155,7 @@ class LazyPort implements GameProviderPort {
     return port ? port.turnover(username, since) : { kind: "unavailable" as const, reason: this.noSetup };
   }
   /** Nothing is sent without a setup, but "unknown" (not "refused") keeps the order for the status query. */
-  async transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome> {
+  async transfer(input: TransferInput): Promise<TransferOutcome> {
     const port = await this.get();
     return port ? port.transfer(input) : { kind: "unknown", reason: this.noSetup };
   }

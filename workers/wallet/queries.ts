@@ -13,12 +13,16 @@ import type { DepositOrder, LedgerLine, OpenDepositInput, OpenWithdrawInput, Man
  * as stored (snake_case); the `to…` functions below map them for callers.
  */
 
+/**
+ * A deposit order as stored, its amounts as bigints: the columns are TEXT (schema.ts) and read
+ * into bigint by the row readers below, the one place they change form (see storedMinor).
+ */
 export type DepositOrderRow = {
   code: string;
   provider: string;
   channel_code: string;
-  amount_minor: string;
-  credit_minor: string;
+  amount_minor: bigint;
+  credit_minor: bigint;
   rate_sell: string;
   status: OrderStatus;
   flag: string | null;
@@ -33,13 +37,44 @@ export type DepositOrderRow = {
   last_poll_at: number | null;
   notified: number;
   usage_id: string | null;
-  bonus_minor: string | null;
+  bonus_minor: bigint | null;
   bonus_state: "PENDING" | "DONE" | "FAILED" | null;
   bonus_attempts: number;
   bonus_next_at: number | null;
   turnover_start_minor: string | null;
+  pay_amount_minor: bigint | null;
+};
+
+/** The columns of deposit_orders as SQLite hands them back. */
+type StoredDepositRow = Omit<DepositOrderRow, "amount_minor" | "credit_minor" | "bonus_minor" | "pay_amount_minor"> & {
+  amount_minor: string;
+  credit_minor: string;
+  bonus_minor: string | null;
   pay_amount_minor: string | null;
 };
+
+/**
+ * Why the wallet's amounts are TEXT and change form here: the Durable Object's SQLite answers an
+ * INTEGER column as a JavaScript number, exact only up to 2^53 (about 9.0e15), and a LAK amount
+ * in minor units reaches 17 digits (15 digits of kip, the deposit form's limit, times 100). So
+ * amounts are written as their decimal digits (insertOpenDeposit) and read back into bigint
+ * (the deposit row readers); callers on both sides hold bigints.
+ */
+function storedMinor(minor: bigint): string;
+function storedMinor(minor: bigint | null | undefined): string | null;
+function storedMinor(minor: bigint | null | undefined): string | null {
+  return minor == null ? null : minor.toString();
+}
+
+function depositRow(stored: StoredDepositRow): DepositOrderRow {
+  return {
+    ...stored,
+    amount_minor: BigInt(stored.amount_minor),
+    credit_minor: BigInt(stored.credit_minor),
+    bonus_minor: stored.bonus_minor === null ? null : BigInt(stored.bonus_minor),
+    pay_amount_minor: stored.pay_amount_minor === null ? null : BigInt(stored.pay_amount_minor),
+  };
+}
 
 export type WithdrawOrderRow = {
   code: string;
@@ -199,14 +234,14 @@ export class WalletStore {
       input.idempotencyKey,
       input.provider,
       input.channelCode,
-      input.amountMinor,
-      input.creditMinor,
-      input.rateSell,
+      storedMinor(input.amountMinor),
+      storedMinor(input.creditMinor),
+      storedMinor(input.rateSell),
       input.expiresAt,
       input.now,
       bonus?.usageId ?? null,
-      bonus ? bonus.bonusMinor.toString() : null,
-      input.payAmountMinor ?? null,
+      storedMinor(bonus?.bonusMinor),
+      storedMinor(input.payAmountMinor),
     );
   }
 
@@ -643,11 +678,12 @@ export class WalletStore {
   // ---- row readers ----
 
   private firstDeposit(query: string, ...params: unknown[]): DepositOrderRow | null {
-    return (this.sql.exec<DepositOrderRow>(query, ...params).toArray()[0] as DepositOrderRow | undefined) ?? null;
+    const stored = this.sql.exec<StoredDepositRow>(query, ...params).toArray()[0] as StoredDepositRow | undefined;
+    return stored ? depositRow(stored) : null;
   }
 
   private deposits(query: string, ...params: unknown[]): DepositOrderRow[] {
-    return this.sql.exec<DepositOrderRow>(query, ...params).toArray() as DepositOrderRow[];
+    return (this.sql.exec<StoredDepositRow>(query, ...params).toArray() as StoredDepositRow[]).map(depositRow);
   }
 
   private firstWithdraw(query: string, ...params: unknown[]): WithdrawOrderRow | null {
@@ -674,8 +710,8 @@ export function toDepositOrder(row: DepositOrderRow): DepositOrder {
     code: row.code,
     provider: row.provider as Provider,
     channelCode: row.channel_code,
-    amount: formatAmount(BigInt(row.amount_minor), "LAK"),
-    credit: formatAmount(BigInt(row.credit_minor), "THB"),
+    amount: formatAmount(row.amount_minor, "LAK"),
+    credit: formatAmount(row.credit_minor, "THB"),
     rateSell: row.rate_sell,
     status: row.status,
     flag: row.flag,
@@ -686,10 +722,10 @@ export function toDepositOrder(row: DepositOrderRow): DepositOrder {
     settledAt: row.settled_at,
     attempts: row.attempts,
     usageId: row.usage_id,
-    bonus: row.bonus_minor === null ? null : formatAmount(BigInt(row.bonus_minor), "THB"),
+    bonus: row.bonus_minor === null ? null : formatAmount(row.bonus_minor, "THB"),
     bonusState: row.bonus_state,
     // only own-account orders have one (absent, not null, elsewhere: older readers see the same order)
-    ...(row.pay_amount_minor ? { payAmount: formatAmount(BigInt(row.pay_amount_minor), "LAK") } : {}),
+    ...(row.pay_amount_minor !== null ? { payAmount: formatAmount(row.pay_amount_minor, "LAK") } : {}),
   };
 }
 

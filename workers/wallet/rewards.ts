@@ -74,7 +74,7 @@ async function settleReward(w: WalletContext, row: RewardRow, now: number): Prom
     if (status.kind === "failed") return finishReward(w, row.code, "FAILED", "PROVIDER_FAILED");
     if (status.kind === "unknown") return;
   }
-  const outcome = await port.transfer({ username: user, amount: formatAmount(BigInt(row.amount_minor), "THB"), direction: "in", reference });
+  const outcome = await port.transfer({ username: user, amountMinor: BigInt(row.amount_minor), direction: "in", reference });
   if (outcome.kind === "ok") return finishReward(w, row.code, "SUCCESS");
   if (outcome.kind === "refused") return finishReward(w, row.code, "FAILED", `PROVIDER_${outcome.code}`);
   // unknown: the next attempt starts with the status query

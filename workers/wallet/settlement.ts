@@ -1,4 +1,3 @@
-import { formatAmount } from "../core/money";
 import { isProvider, type Provider } from "../core/providers";
 import { providerUsername } from "../ports/provider";
 import { attemptedPort } from "./provider-attempts";
@@ -56,7 +55,7 @@ export async function settleDeposit(w: WalletContext, order: DepositOrderRow, no
   }
   const outcome = await port.transfer({
     username: providerUsername(agencyId, username),
-    amount: formatAmount(BigInt(order.credit_minor), "THB"),
+    amountMinor: order.credit_minor,
     direction: "in",
     reference,
   });
@@ -71,8 +70,8 @@ export function finishSettlement(w: WalletContext, code: string, to: "SUCCESS" |
   const now = Date.now();
   w.store.transitionDeposit(code, "PAID", to, { settled_at: now, next_attempt_at: null, flag: to === "FAILED" ? `PROVIDER_${reason ?? "FAILED"}` : null });
   if (to === "SUCCESS") {
-    const lak = BigInt(order.amount_minor);
-    const credit = BigInt(order.credit_minor);
+    const lak = order.amount_minor;
+    const credit = order.credit_minor;
     postLedgerEntry(
       w.store,
       code,
@@ -117,7 +116,7 @@ async function creditBonus(w: WalletContext, order: DepositOrderRow, now: number
   }
   const outcome = await port.transfer({
     username: providerUsername(agencyId, username),
-    amount: formatAmount(BigInt(order.bonus_minor ?? "0"), "THB"),
+    amountMinor: order.bonus_minor ?? 0n,
     direction: "in",
     reference,
   });
@@ -131,7 +130,7 @@ function finishBonus(w: WalletContext, code: string, to: "DONE" | "FAILED"): voi
   if (!order || order.bonus_state !== "PENDING") return;
   w.store.finishBonus(code, to);
   if (to === "DONE") {
-    const bonus = BigInt(order.bonus_minor ?? "0");
+    const bonus = order.bonus_minor ?? 0n;
     // the agency gives the bonus credit; it lands in the provider wallet
     postLedgerEntry(
       w.store,

@@ -77,20 +77,28 @@ export type OpenWithdrawInput = {
   promotion: { usageId: string; outcome: "SUCCESS" | "CANCELED"; deductions: { kind: Deduction["kind"]; creditMinor: string }[] } | null;
 };
 
+/**
+ * A new deposit order. Amounts in minor units and the rate scaled, as bigints: Workers RPC
+ * (structured clone) carries a bigint as it is, so no text crosses the Durable Object's
+ * boundary; the wallet's storage writes them as TEXT (queries.ts, insertOpenDeposit).
+ */
 export type OpenDepositInput = {
   idempotencyKey: string;
   code: string;
   provider: Provider;
   channelCode: string;
-  amountMinor: string;
-  creditMinor: string;
-  rateSell: string;
+  /** LAK minor units, as the deposit form's schema read them (app/lib/schemas/deposit.ts). */
+  amountMinor: bigint;
+  /** Credit minor units (THB satang). */
+  creditMinor: bigint;
+  /** The sell rate, scaled (core/money.ts parseRate). */
+  rateSell: bigint;
   expiresAt: number;
   now: number;
   /** The player's credit at that provider, when a promotion in use needs it (else null). */
-  creditAtProviderMinor: string | null;
+  creditAtProviderMinor: bigint | null;
   /** Own-account channels: the reserved unique amount to pay (LAK minor); absent for a gateway channel. */
-  payAmountMinor?: string | null;
+  payAmountMinor?: bigint | null;
 };
 
 export type OpenDepositResult =

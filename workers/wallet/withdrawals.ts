@@ -229,7 +229,7 @@ async function returnCredit(w: WalletContext, order: WithdrawOrderRow, now: numb
   }
   const outcome = await port.transfer({
     username: providerUsername(agencyId, username),
-    amount: formatAmount(BigInt(order.credit_minor), "THB"),
+    amountMinor: BigInt(order.credit_minor),
     direction: "in",
     reference,
   });

@@ -4,7 +4,7 @@ import { formatMoney } from "~/lib/format";
 import { ChangePasswordSchema } from "~/lib/schemas/auth";
 import { AUTH_LIMITS } from "~/lib/schemas/auth-limits";
 import { BankAccountSchema, BankReplaceSchema } from "~/lib/schemas/bank";
-import { DepositSchema } from "~/lib/schemas/deposit";
+import { depositSchema } from "~/lib/schemas/deposit";
 import { ForcedPasswordSchema } from "~/lib/schemas/forced-password";
 import { BreakSchema, LimitsSchema } from "~/lib/schemas/limits";
 import { WithdrawSchema } from "~/lib/schemas/withdraw";
@@ -18,7 +18,11 @@ import type { FormValidator } from "./validate";
  * (vite-plugins/lite-parts.ts, `FORM_VALIDATORS_URL`).
  */
 const SCHEMAS = {
-  deposit: DepositSchema,
+  // made with the agency's deposit limits, which the form carries ("min,max", routes/player/deposit.tsx)
+  deposit: (args: string) => {
+    const [min = "", max = ""] = args.split(",");
+    return depositSchema({ min, max });
+  },
   withdraw: WithdrawSchema,
   "bank-account": BankAccountSchema,
   "bank-replace": BankReplaceSchema,
@@ -32,10 +36,10 @@ const SCHEMAS = {
 
 export type FormSchemaName = keyof typeof SCHEMAS;
 
-function validate(schema: string, formData: FormData): Record<string, string[]> | null {
+function validate(schema: string, formData: FormData, args?: string | null): Record<string, string[]> | null {
   const known = SCHEMAS[schema as FormSchemaName];
   if (!known) return null;
-  const submission = parseWithZod(formData, { schema: known });
+  const submission = parseWithZod(formData, { schema: typeof known === "function" ? known(args ?? "") : known });
   if (submission.status === "success") return {};
   const errors: Record<string, string[]> = {};
   for (const [name, messages] of Object.entries(submission.error ?? {})) if (messages?.length) errors[name] = messages;

@@ -1,10 +1,10 @@
 import type { LiteContext } from "./context";
-import { SCHEMA, VALIDATOR } from "./hooks";
+import { SCHEMA, SCHEMA_ARGS, VALIDATOR } from "./hooks";
 
 /** What the validator module gives (lib/lite/form-validators.ts, its `validator`). */
 export type FormValidator = {
-  /** Errors by field name ("" = the form's own), `{}` when valid, null for an unknown schema. */
-  validate: (schema: string, formData: FormData) => Record<string, string[]> | null;
+  /** Errors by field name ("" = the form's own), `{}` when valid, null for an unknown schema; `args` makes a per-agency schema. */
+  validate: (schema: string, formData: FormData, args?: string | null) => Record<string, string[]> | null;
   /** Interpolation values of the messages (AUTH_LIMITS, as ErrorList passes them). */
   vars: Record<string, string>;
   /** The deposit's credit for an amount typed in kip at a sell rate (scaled), formatted; null when none. */
@@ -33,6 +33,7 @@ export function liteValidate(ctx: LiteContext): void {
   const { d, t } = ctx;
   for (const form of d.querySelectorAll<HTMLFormElement>(`form${VALIDATOR.selector}${SCHEMA.selector}`)) {
     const schema = form.getAttribute(SCHEMA.attribute)!;
+    const args = form.getAttribute(SCHEMA_ARGS.attribute);
     let validator: FormValidator | null = null;
     let loading: Promise<unknown> | null = null;
     const left = new Set<string>();
@@ -92,7 +93,7 @@ export function liteValidate(ctx: LiteContext): void {
 
     /** Parses the whole form; redraws every shown field. Returns the errors of visible fields. */
     const check = (submitter?: HTMLElement | null) => {
-      const errors = validator!.validate(schema, new FormData(form, submitter)) ?? {};
+      const errors = validator!.validate(schema, new FormData(form, submitter), args) ?? {};
       for (const name of shown) draw(name, errors[name] ?? []);
       return errors;
     };

@@ -1,15 +1,43 @@
 import { z } from "zod";
-import { stripDigitGrouping, WHOLE_AMOUNT_DIGITS } from "@workers/core/money";
+import { depositAmountError, parseWholeKip, type AmountLimits } from "@workers/core/money";
 import { PROVIDERS } from "@workers/core/providers";
 
-/** SPEC §5 deposit: provider required; MID (payment channel) required; amount valid. */
-export const DepositSchema = z.object({
-  provider: z.enum(PROVIDERS, { error: "deposit.validation.provider" }),
-  channelCode: z.string({ error: "deposit.validation.channel" }).min(1, { error: "deposit.validation.channel" }),
-  amount: z
-    .string({ error: "deposit.validation.amount" })
-    .transform(stripDigitGrouping)
-    // conform reads an emptied text ("   " trimmed) as not given, here too (tests/unit/blank-input.test.ts)
-    .pipe(z.string({ error: "deposit.validation.amount" }).regex(WHOLE_AMOUNT_DIGITS, { error: "deposit.validation.amount" })),
-  idempotencyKey: z.string().uuid(),
-});
+/**
+ * SPEC §5 deposit: provider required; MID (payment channel) required; the amount a positive
+ * whole kip amount within the agency's deposit limits (`limits`, as its settings store them).
+ *
+ * The one place the typed amount is read: the text ("1.000.000", "1,000,000", "1 000 000") becomes
+ * `amountMinor`, LAK minor units, by workers/core/money's rules, and every layer after it (the
+ * deposit service, the responsible-gaming guard, the wallet, the provider port) takes that bigint.
+ * A factory because the bounds are the agency's: the action builds it with the agency's limits,
+ * the browser with the same limits carried by the form (routes/player/deposit.tsx,
+ * lib/lite/form-validators.ts). The form's field stays `amount`, so an answer with errors shows
+ * the text as typed. For conform's constraint read the fields before the rename:
+ * `getZodConstraint(depositSchema(limits).in)`.
+ */
+export function depositSchema(limits: AmountLimits) {
+  return z
+    .object({
+      provider: z.enum(PROVIDERS, { error: "deposit.validation.provider" }),
+      channelCode: z.string({ error: "deposit.validation.channel" }).min(1, { error: "deposit.validation.channel" }),
+      // conform reads an empty field as not given: the same message (tests/unit/blank-input.test.ts)
+      amount: z.string({ error: "deposit.validation.amount" }).transform((typed, ctx) => {
+        const minor = parseWholeKip(typed);
+        if (minor === null) {
+          ctx.issues.push({ code: "custom", message: "deposit.validation.amount", input: typed });
+          return z.NEVER;
+        }
+        const error = depositAmountError(minor, limits);
+        if (error) {
+          // SPEC §8's codes (AMOUNT_INVALID for 0, AMOUNT_TOO_LOW, AMOUNT_TOO_HIGH), as the player's words
+          ctx.issues.push({ code: "custom", message: `deposit.errors.${error}`, input: typed });
+          return z.NEVER;
+        }
+        return minor;
+      }),
+      idempotencyKey: z.string().uuid(),
+    })
+    .transform(({ amount, ...fields }) => ({ ...fields, amountMinor: amount }));
+}
+
+export type DepositSchema = ReturnType<typeof depositSchema>;

@@ -14,7 +14,7 @@ import { formatDateTime, formatMoney } from "~/lib/format";
 import { QR_POLL } from "~/lib/offline";
 import type { I18nHandle } from "~/lib/i18n";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
-import { DepositSchema } from "~/lib/schemas/deposit";
+import { depositSchema, type DepositSchema } from "~/lib/schemas/deposit";
 import { limitMessage, limitOf } from "~/lib/limits.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import { currentPromotionView, promotionErrorMessage } from "~/lib/promotion.server";
@@ -37,11 +37,17 @@ export const handle = {
 } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
 
+/** The agency's deposit bounds, as the form's schema takes them (here and, carried by the form, in the browser). */
+function depositLimits(agency: Agency) {
+  return { min: agency.limits.depositMin, max: agency.limits.depositMax };
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const agency = getAgency(context);
   const page = await depositPage(getBindings(context), agency, player, new URL(request.url).origin);
-  return { ...page, promotion: await currentPromotionView(context, agency, player), constraint: getZodConstraint(DepositSchema) };
+  // the fields' constraints, before the schema renames `amount` (lib/schemas/deposit.ts)
+  return { ...page, promotion: await currentPromotionView(context, agency, player), constraint: getZodConstraint(depositSchema(depositLimits(agency)).in) };
 }
 
 const ERROR_FIELD: Partial<Record<DepositError, "provider" | "channelCode" | "amount">> = {
@@ -49,9 +55,6 @@ const ERROR_FIELD: Partial<Record<DepositError, "provider" | "channelCode" | "am
   PROMOTION_OTHER_PROVIDER: "provider",
   PROVIDER_REQUIRED: "provider",
   CHANNEL_REQUIRED: "channelCode",
-  AMOUNT_INVALID: "amount",
-  AMOUNT_TOO_LOW: "amount",
-  AMOUNT_TOO_HIGH: "amount",
 };
 
 /** A promotion rule said no: its message, with the provider holding it or the set amount. */
@@ -81,7 +84,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectWithSuccess(args, "/player/deposit", translate(context, "deposit.cancelled"));
   }
 
-  const submission = parseWithZod(formData, { schema: DepositSchema });
+  // the one reading of the typed amount: `submission.value.amountMinor` (LAK minor units) from here on
+  const submission = parseWithZod(formData, { schema: depositSchema(depositLimits(agency)) });
   if (submission.status !== "success") return data({ result: submission.reply(), message: null, confirmCancel: false }, { status: 400 });
   const started = await startDeposit(env, agency, player, submission.value, new URL(request.url).origin);
   if (!started.ok) {
@@ -141,13 +145,14 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
   const { t } = useTranslation();
   // A claimed promotion fixes the provider and (when it has one) the amount: filled in for the player.
   const claimed = loaderData.promotion?.status === "CLAIMED" ? loaderData.promotion : null;
-  const [form, fields] = useLiteForm<typeof DepositSchema>(
+  const [form, fields] = useLiteForm<DepositSchema>(
     "deposit",
     loaderData.constraint,
     lastResult,
     claimed ? { provider: claimed.provider as never, amount: claimed.setAmount?.replace(/\.0+$/, "") ?? undefined } : undefined,
   );
-  const validation = useLiteValidation("deposit");
+  // the browser checks the agency's bounds too: the schema's argument, "min,max" (lib/lite/form-validators.ts)
+  const validation = useLiteValidation("deposit", `${loaderData.limits.min},${loaderData.limits.max}`);
   // The preview of the amount the server rendered (a post answered with errors keeps it); the
   // lite script recomputes it as the player types, with the same functions (lib/lite/deposit.ts).
   const credit = useMemo(() => {

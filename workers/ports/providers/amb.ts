@@ -1,4 +1,4 @@
-import type { GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../provider";
+import type { GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferInput, TransferOutcome, TransferStatus } from "../provider";
 import { figuresOf, vientianeWindow } from "../provider";
 import { betPage, classify, DUPLICATE_USERNAME, DUPLICATES, gamesOf, isVoid, MEMBER_NOT_FOUND, readable, REFUSALS, TRANSACTION_NOT_FOUND } from "./amb-api";
 import {
@@ -144,8 +144,8 @@ export class AmbSuperApiAdapter implements GameProviderPort {
 
   // ---------------------------------------------------------------- transfers
 
-  async transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome> {
-    const amount = transferAmount(input.amount);
+  async transfer(input: TransferInput): Promise<TransferOutcome> {
+    const amount = transferAmount(input.amountMinor);
     if (amount === null) return { kind: "refused", code: "INVALID_AMOUNT" }; // nothing sent
     const owner: TransferOwner = { username: input.username, direction: input.direction };
     const first = await this.sendTransfer(input.username, amount, input.direction, input.reference);

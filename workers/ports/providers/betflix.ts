@@ -1,4 +1,4 @@
-import type { Figures, GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferOutcome, TransferStatus } from "../provider";
+import type { Figures, GameProviderPort, LaunchGame, PeriodSummary, SummaryInput, TransferInput, TransferOutcome, TransferStatus } from "../provider";
 import { figuresOf } from "../provider";
 import {
   bangkokDate,
@@ -177,8 +177,8 @@ export class BetflixAdapter implements GameProviderPort {
 
   // ---------------------------------------------------------------- transfers
 
-  async transfer(input: { username: string; amount: string; direction: "in" | "out"; reference: string }): Promise<TransferOutcome> {
-    const amount = transferAmount(input.amount);
+  async transfer(input: TransferInput): Promise<TransferOutcome> {
+    const amount = transferAmount(input.amountMinor);
     if (amount === null) return { kind: "refused", code: "INVALID_AMOUNT" }; // nothing sent
     // A transfer-in creates (or adopts) the member first; nothing has moved yet, so a
     // failure is a refusal (staff retry it), not an unknown outcome.

@@ -1,4 +1,4 @@
-import { canonicalAmount, formatAmount, parseSignedAmount } from "../../core/money";
+import { formatAmount, parseSignedAmount } from "../../core/money";
 import { PROVIDER_TIMEOUT_MS, type TransferStatus } from "../provider";
 
 /**
@@ -161,9 +161,9 @@ export function minorOf(value: unknown, signed = false): bigint | null {
   return text === null ? null : parseSignedAmount(text, "THB");
 }
 
-/** A positive transfer amount in our format, normalised to 2 decimals ("100" -> "100.00"): core/money's canonical form. */
-export function transferAmount(amount: string): string | null {
-  return canonicalAmount(amount, "THB");
+/** A transfer's amount as a provider's body writes it, 2 decimals (10000n -> "100.00"); null when not positive (nothing is sent). */
+export function transferAmount(minor: bigint): string | null {
+  return minor > 0n ? formatAmount(minor, "THB") : null;
 }
 
 export function trimSlash(url: string): string {

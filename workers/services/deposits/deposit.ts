@@ -1,5 +1,5 @@
 import { deriveDynamicLaoQr } from "../../core/emvco";
-import { checkDepositAmount, depositCredit, formatAmount, parseAmount, type Rate } from "../../core/money";
+import { depositCredit, formatAmount, parseAmount, type Rate } from "../../core/money";
 import { choosePayAmount, MAX_EXTRA_KIP, payAmountRange, retryPick } from "../../core/pay-amount";
 import type { PromotionError } from "../../core/promotion";
 import { isProvider, type Provider } from "../../core/providers";
@@ -32,12 +32,10 @@ function newDepositCode(now: Date): string {
 
 type DepositQuote = { amountMinor: bigint; creditMinor: bigint; rate: Rate };
 
+/** Why a deposit is refused. The amount's own errors (AMOUNT_*) are the form schema's (app/lib/schemas/deposit.ts). */
 export type DepositError =
   | "PROVIDER_REQUIRED"
   | "CHANNEL_REQUIRED"
-  | "AMOUNT_INVALID"
-  | "AMOUNT_TOO_LOW"
-  | "AMOUNT_TOO_HIGH"
   | "NO_RATE"
   | "CANNOT_DEPOSIT"
   | "BANK_ACCOUNT_REQUIRED"
@@ -45,18 +43,20 @@ export type DepositError =
   | "CHANNEL_BUSY"
   | PromotionError;
 
-/** Validates a deposit against the agency's settings and prices it (DEPOSIT = amount / sell). */
-function quoteDeposit(agency: Agency, rate: Rate | null, amountText: string): { ok: true; quote: DepositQuote } | { ok: false; error: DepositError } {
-  const amount = checkDepositAmount(amountText, { min: agency.limits.depositMin, max: agency.limits.depositMax });
-  if (!amount.ok) return amount;
-  const amountMinor = amount.minor;
+/** Prices a deposit at the agency's rate (DEPOSIT = amount / sell). */
+function quoteDeposit(rate: Rate | null, amountMinor: bigint): { ok: true; quote: DepositQuote } | { ok: false; error: DepositError } {
   if (!rate) return { ok: false, error: "NO_RATE" };
   const creditMinor = depositCredit(amountMinor, rate);
   if (creditMinor <= 0n) return { ok: false, error: "NO_RATE" };
   return { ok: true, quote: { amountMinor, creditMinor, rate } };
 }
 
-export type StartDepositInput = { provider: string; channelCode: string; amount: string; idempotencyKey: string };
+/**
+ * The deposit form's values as its schema hands them on: `amountMinor` is the typed amount in LAK
+ * minor units, already read and bounded by the agency's limits there (depositSchema); it is
+ * carried as this bigint to the wallet and never read from text again.
+ */
+export type StartDepositInput = { provider: string; channelCode: string; amountMinor: bigint; idempotencyKey: string };
 export type StartDepositResult =
   | { ok: true; kind: "created" | "existing" | "open-exists"; order: DepositOrder }
   | { ok: false; error: DepositError; provider?: Provider };
@@ -67,7 +67,7 @@ export type StartDepositResult =
  * and a second deposit finds the open one.
  */
 export async function startDeposit(env: Env, agency: Agency, player: CurrentPlayer, input: StartDepositInput, origin: string): Promise<StartDepositResult> {
-  const limited = await depositLimitGuard(env, agency.id, player.id, input.amount); // responsible gaming, decision 025
+  const limited = await depositLimitGuard(env, agency.id, player.id, input.amountMinor); // responsible gaming, decision 025
   if (limited) return limited;
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED" };
   const channels = await listActivePaymentChannels(env.DB, agency.id);
@@ -75,18 +75,18 @@ export async function startDeposit(env: Env, agency: Agency, player: CurrentPlay
   if (!channel) return { ok: false, error: "CHANNEL_REQUIRED" };
   const hasBank = await hasBankAccount(env.DB, agency.id, player.id);
   if (!hasBank) return { ok: false, error: "BANK_ACCOUNT_REQUIRED" };
-  const priced = quoteDeposit(agency, await creditRate(env.DB, agency.id), input.amount);
+  const priced = quoteDeposit(await creditRate(env.DB, agency.id), input.amountMinor);
   if (!priced.ok) return priced;
 
   const wallet = walletOf(env, agency.id, player.id);
   await wallet.identify(agency.id, player.id, player.username);
   // A promotion in use at this provider needs the provider's credit (below its threshold).
   const usage = await wallet.activeUsage();
-  let creditAtProviderMinor: string | null = null;
+  let creditAtProviderMinor: bigint | null = null;
   if (usage?.status === "USED" && usage.provider === input.provider) {
     const balance = await providerPortFor(env, agency.id, usage.provider).balance(providerUsername(agency.id, player.username));
     if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
-    creditAtProviderMinor = (parseAmount(balance.amount, "THB") ?? 0n).toString();
+    creditAtProviderMinor = parseAmount(balance.amount, "THB") ?? 0n;
   }
   const now = Date.now();
   const code = newDepositCode(new Date(now));
@@ -112,13 +112,13 @@ export async function startDeposit(env: Env, agency: Agency, player: CurrentPlay
     code,
     provider: input.provider as Provider,
     channelCode: channel.code,
-    amountMinor: priced.quote.amountMinor.toString(),
-    creditMinor: priced.quote.creditMinor.toString(),
-    rateSell: priced.quote.rate.sell.toString(),
+    amountMinor: priced.quote.amountMinor,
+    creditMinor: priced.quote.creditMinor,
+    rateSell: priced.quote.rate.sell,
     expiresAt,
     now,
     creditAtProviderMinor,
-    payAmountMinor: payAmountMinor?.toString() ?? null,
+    payAmountMinor,
   });
   if (payAmountMinor !== null && opened.kind !== "created") await dropPayAmountReservation(env.DB, agency.id, code);
   if (opened.kind === "refused") return { ok: false, error: opened.error, provider: opened.provider };

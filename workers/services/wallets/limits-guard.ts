@@ -61,20 +61,19 @@ export async function depositLimitGuard(
   env: Env,
   agencyId: string,
   playerId: string,
-  amountText: string,
+  amountMinor: bigint,
   now = Date.now(),
 ): Promise<{ ok: false; error: "CANNOT_DEPOSIT"; limit: Refusal } | null> {
-  const refusal = await depositRefusalFor(env, agencyId, playerId, amountText, now);
+  const refusal = await depositRefusalFor(env, agencyId, playerId, amountMinor, now);
   return refusal ? { ok: false, error: "CANNOT_DEPOSIT", limit: refusal } : null;
 }
 
-async function depositRefusalFor(env: Env, agencyId: string, playerId: string, amountText: string, now: number): Promise<Refusal | null> {
+async function depositRefusalFor(env: Env, agencyId: string, playerId: string, amountMinor: bigint, now: number): Promise<Refusal | null> {
   const [breaks, limits] = await Promise.all([currentBreaks(env.DB, agencyId, playerId, now), playerLimits(env.DB, agencyId, playerId)]);
   const held = breakRefusal(activeBreak(breaks, now));
   if (held) return held;
-  const amountMinor = parseAmount(amountText.trim(), "LAK");
   const values = Object.fromEntries(PERIODS.map((p) => [p, settingOf(limits, DEPOSIT_LIMIT_OF[p], now).value])) as Record<Period, bigint | null>;
-  if (amountMinor === null || PERIODS.every((p) => values[p] === null)) return null;
+  if (PERIODS.every((p) => values[p] === null)) return null;
   if (await walletOf(env, agencyId, playerId).openDepositOrder(now)) return null;
   return depositRefusal(depositAllowance(values, await depositsUsed(env, agencyId, playerId, now)), amountMinor, now);
 }

@@ -1,4 +1,4 @@
-import { formatAmount, parseAmount, type Rate } from "../../core/money";
+import { parseAmount, type Rate } from "../../core/money";
 import type { PromotionError } from "../../core/promotion";
 import { isProvider, type Provider } from "../../core/providers";
 import { awaitsStaffDecision, checkWithdrawAmount, needsManualReview, quoteWithdraw, withdrawDisplayStatus, type WithdrawQuote } from "../../core/withdraw";
@@ -148,7 +148,7 @@ export async function confirmWithdraw(
   await insertWithdrawRef(env.DB, code, agency.id, player.id);
   const outcome = await providerPortFor(env, agency.id, review.provider).transfer({
     username: providerUsername(agency.id, player.username),
-    amount: formatAmount(review.quote.creditMinor, "THB"),
+    amountMinor: review.quote.creditMinor,
     direction: "out",
     reference: code,
   });
