@@ -1,6 +1,6 @@
 import type { MiddlewareFunction } from "react-router";
 import { resolveSession } from "@workers/services/players";
-import { SESSION_ABSOLUTE_MS, type Client } from "@workers/core/session";
+import type { Client } from "@workers/core/session";
 import { agencyContext, getBindings, playerContext, sessionHashContext } from "./context.server";
 import { clearCookie, readCookie, setsCookie, writeCookie } from "./cookies.server";
 

@@ -1,5 +1,5 @@
 import { redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { STAFF_ABSOLUTE_MS, type Client } from "@workers/core/session";
+import type { Client } from "@workers/core/session";
 import { resolveStaffSession, type StaffMember, type StaffSession } from "@workers/services/staff";
 import { getBindings, getAgency } from "./context.server";
 import { clearCookie, readCookie, writeCookie } from "./cookies.server";
