@@ -6,7 +6,7 @@ import type { ProviderSetup } from "../../workers/core/provider-setup";
 import { BetflixFake } from "./betflix-fake";
 
 /**
- * Issue 35 item 1, decision 048: Betflix puts its agent prefix before the name we register
+ * Decision 048: Betflix puts its agent prefix before the name we register
  * (OUTSIDE.md "Betflix v4": "the agent prefix appears to be added by Betflix; use what it
  * returns"; [EXP] in workers/ports/providers/betflix.ts hands `data.username` on as the
  * member). The name Betflix answers is kept per player and used for every later call; a

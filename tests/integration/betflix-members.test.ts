@@ -8,7 +8,7 @@ import { fetchCredit, providerSetupScreen, saveProviderSetup, type ProviderSetup
 import { forgetProviderSetup, providerPortFor } from "../../workers/wallet/provider-port";
 
 /**
- * Issue 35 item 1, decision 048: Betflix answers `/v4/user/register` with its agent prefix
+ * Decision 048: Betflix answers `/v4/user/register` with its agent prefix
  * before our name. The settlement saga inside the wallet registers, keeps that name in D1
  * (provider_members) and credits it; every later call (balance, launch) uses it. A fake
  * Betflix answers through a fetch stub (workerd cannot start node:http), as in

@@ -5,7 +5,7 @@ import { openOrder, playerWithBank, postDeposit } from "../setup/money";
 import { createStaff, staffLogin } from "../setup/staff";
 
 /**
- * Issue 35 item 7: /admin/deposits/<code> showed the sell rate as the wallet keeps it, in
+ * /admin/deposits/<code> once showed the sell rate as the wallet keeps it, in
  * millionths (600000000 for 600 kip per THB). The page shows it with formatRate. (The same
  * screen in Chromium: tests/e2e/admin-ops.spec.ts.)
  */

@@ -271,7 +271,7 @@ describe("deposit: LAO QR -> webhook -> credit at the provider", () => {
     expect(await shownOf(low)).toContain("ຈຳນວນເງິນຕ່ຳກວ່າຂັ້ນຕ່ຳ");
   });
 
-  it("reads the typed amount once: digit groups to LAK minor units within the agency's bounds (10,000 to 50,000,000 kip), the codes of SPEC §8 with the text kept", async () => {
+  it("reads the typed amount once: digit groups to LAK minor units within the agency's bounds (10,000 to 50,000,000 kip), the codes of docs/product.md §8 with the text kept", async () => {
     const p = await playerWithBank();
     const amountInput = (html: string) => /<input[^>]*name="amount"[^>]*>/.exec(html)?.[0] ?? "";
     // AMOUNT_TOO_LOW and AMOUNT_TOO_HIGH, in the player's language, on the field that still shows what was typed

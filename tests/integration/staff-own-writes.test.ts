@@ -23,7 +23,7 @@ import { findAgencyByHost } from "../../workers/services/agency";
 import type { PlayerWallet } from "../../workers/wallet/player-wallet";
 
 /**
- * Staff read their own writes (issue 45): staff lists read the D1 copies of the wallets'
+ * Staff read their own writes (decision 069): staff lists read the D1 copies of the wallets'
  * rows, which the wallet's alarm writes later. A staff command on a wallet answers only after
  * the copy of what it changed is written, so the page that confirms it shows the new state.
  * In every case here the wallet's alarm is held (it fires, if armed, but does nothing): what

@@ -8,7 +8,7 @@ import { openOrder, playerWithBank, postDeposit, providerBalance } from "../setu
 
 beforeAll(seedDemo);
 
-// Issue 12, finding 3: the wallet's alarm must be armed in the same storage step as the
+// Decision 012: the wallet's alarm must be armed in the same storage step as the
 // command's writes, and a cron must re-arm every wallet with due work, so a PAID order is
 // never left with nothing to wake it.
 

@@ -27,7 +27,7 @@ import { LimitsSchema } from "../../app/lib/schemas/limits";
 import { WithdrawSchema } from "../../app/lib/schemas/withdraw";
 
 /**
- * The amount rules of workers/core/money.ts (issue 33, "one rule per fact"): each layer that
+ * The amount rules of workers/core/money.ts ("one rule per fact"): each layer that
  * reads or bounds a deposit or withdraw amount calls these, so the inputs every former copy
  * handled are pinned here: services/deposits/deposit.ts's `% 100n` and min/max, admin-promotions.ts's
  * min/max over scaled(), wallet/deposits.ts's normalizeLak regex, ports/providers/http.ts's
@@ -37,7 +37,7 @@ import { WithdrawSchema } from "../../app/lib/schemas/withdraw";
 
 const limits = { min: "10000", max: "50000000" };
 
-describe("the deposit amount (SPEC §5): positive whole kip within the agency's limits", () => {
+describe("the deposit amount (docs/product.md §5): positive whole kip within the agency's limits", () => {
   it.each([
     [6_000_000n], // 60000 kip
     [1_000_000n], // the minimum itself
@@ -146,7 +146,7 @@ describe("the form schemas read amounts by these rules (server and browser share
     expect(deposit("1,000,000")).toMatchObject({ status: "success", value: { amountMinor: 1_000_000n * KIP } });
     expect(deposit("0")).toMatchObject({ error: { amount: ["deposit.errors.AMOUNT_INVALID"] } });
   });
-  it("deposit: the agency's bounds, both included, with SPEC §8's codes as the field's message", () => {
+  it("deposit: the agency's bounds, both included, with docs/product.md §8's codes as the field's message", () => {
     const bounds = { min: "10000", max: "50000000" };
     expect(deposit("10.000", bounds)).toMatchObject({ status: "success", value: { amountMinor: 1_000_000n } });
     expect(deposit("50,000,000", bounds)).toMatchObject({ status: "success", value: { amountMinor: 5_000_000_000n } });

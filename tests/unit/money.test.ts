@@ -44,7 +44,7 @@ describe("amounts in minor units", () => {
   });
 });
 
-describe("conversion (SPEC §9) with explicit rounding", () => {
+describe("conversion (docs/product.md §9) with explicit rounding", () => {
   // 1 THB = 600 LAK to sell credit, 580 LAK to buy it back
   const rate: Rate = { currency: "THB", sell: parseRate("600")!, buy: parseRate("580")! };
   it("DEPOSIT = amount / sell, rounded down to 0.01 credit", () => {
@@ -144,7 +144,7 @@ describe("EMVCo / LAO QR", () => {
   });
 });
 
-describe("deposit state machine (DESIGN.md §5)", () => {
+describe("deposit state machine (decisions 004 and 005)", () => {
   const allowed = new Set(["OPEN>PAID", "OPEN>CANCELED", "PAID>SUCCESS", "PAID>FAILED", "FAILED>PAID"]);
   it("allows exactly the designed arrows and refuses every other", () => {
     for (const from of ORDER_STATUSES) {
@@ -156,7 +156,7 @@ describe("deposit state machine (DESIGN.md §5)", () => {
   it("knows the final states", () => {
     expect(ORDER_STATUSES.filter((s) => isFinal(DEPOSIT_TRANSITIONS, s))).toEqual(["CANCELED", "SUCCESS", "REJECTED"]); // FAILED can be retried by staff
   });
-  it("colours statuses as SPEC §4 and shows REJECTED as cancelled", () => {
+  it("colours statuses as docs/product.md §4 and shows REJECTED as cancelled", () => {
     expect(ORDER_STATUSES.map(statusColour)).toEqual(["grey", "red", "yellow", "green", "red", "red"]);
     expect(statusColour("SOMETHING")).toBe("grey");
     expect(displayStatus("REJECTED")).toBe("CANCELED");

@@ -8,7 +8,7 @@
  * - WITHDRAW payout = credit * buy, rounded DOWN to whole kip: LAK is paid in whole kip.
  * - DEPOSIT_FROM amount = credit * sell, rounded UP to whole kip: the kip needed to buy at
  *   least that credit.
- * - No rate for the currency -> 0, and callers refuse the operation (SPEC §9).
+ * - No rate for the currency -> 0, and callers refuse the operation (docs/product.md §9).
  */
 const CURRENCIES = ["LAK", "THB", "USD"] as const;
 export type Currency = (typeof CURRENCIES)[number];
@@ -90,7 +90,7 @@ export function depositFrom(creditMinor: bigint, rate: Rate | null): bigint {
   return roundUpTo(lakMinor, KIP);
 }
 
-// ---------------------------------------------------------------- amount rules (SPEC §5)
+// ---------------------------------------------------------------- amount rules (docs/product.md §5)
 // The form schemas (app/lib/schemas, the same ones in the browser) read and bound a typed
 // amount with these; the layers after a schema take its minor units (the deposit: depositSchema).
 
@@ -141,7 +141,7 @@ export type AmountLimits = { min: string; max: string };
 export type AmountError = "AMOUNT_INVALID" | "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH";
 
 /**
- * Within the agency's minimum and maximum, both included (SPEC §5); a minimum that cannot be
+ * Within the agency's minimum and maximum, both included (docs/product.md §5); a minimum that cannot be
  * read is 0 and a maximum that cannot be read is no maximum.
  */
 export function limitError(minor: bigint, limits: AmountLimits, currency: Currency): "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | null {
@@ -153,7 +153,7 @@ export function limitError(minor: bigint, limits: AmountLimits, currency: Curren
 }
 
 /**
- * SPEC §5 deposit amount, in LAK minor units: a positive whole kip amount within the agency's
+ * docs/product.md §5 deposit amount, in LAK minor units: a positive whole kip amount within the agency's
  * deposit limits, or why not. The deposit form's schema (app/lib/schemas/deposit.ts, the same
  * one in the browser) applies it to the amount it has just read; no layer after reads it again.
  */

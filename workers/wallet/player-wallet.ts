@@ -186,7 +186,7 @@ export class PlayerWallet extends DurableObject<Env> {
     return usages.listUsages(this.wallet, page, pageSize);
   }
 
-  // ---- rewards (cashback, referral share: issue 18, decision 029) ----
+  // ---- rewards (cashback, referral share: decision 029) ----
 
   /**
    * Claims a reward: credited at `input.provider` by the deposit settlement saga (reference =

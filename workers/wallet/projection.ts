@@ -19,7 +19,7 @@ import type { DepositOrderRow, WithdrawOrderRow } from "./queries";
  * 45), so the page that confirms it reads the new state; the alarm's copy after it finds
  * nothing marked, or writes the same row again. Copies run one at a time (`projectChanges`).
  *
- * Reports (issue 17, decision 019) read the integer minor-unit columns, the paid times, the
+ * Reports (decision 019) read the integer minor-unit columns, the paid times, the
  * bonus credited and taken back, the promotion an order carried, and the player's first
  * deposit, all written here. `reprojectAll` copies a whole wallet again (the backfill of rows
  * written before those columns existed).

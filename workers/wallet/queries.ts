@@ -634,7 +634,7 @@ export class WalletStore {
   /**
    * When each kind of due work is next due, in ONE statement: the alarm is armed from these
    * after every command and every alarm, and each `exec` costs far more than the lookups
-   * themselves (one statement instead of nine; issue 16, profiled under a crowd).
+   * themselves (one statement instead of nine; profiled under a crowd).
    * - settle: the earliest settlement attempt of a PAID deposit;
    * - open: the OPEN deposit's expiry, or its next look-up at the gateway (`reconcileEveryMs`
    *   after the last, `now` if never), whichever is first;

@@ -11,7 +11,7 @@ import type { RewardRow } from "./reward-store";
 import type { Reward, RewardClaimInput, StaffRewardRetryResult } from "./types";
 
 /**
- * Rewards (issue 18, decision 029): cashback and the referral share, credited at the
+ * Rewards (decision 029): cashback and the referral share, credited at the
  * provider the player chose. A claim is written PENDING synchronously, unique per claim
  * key (kind, period[, provider]) in the storage itself, so however many copies arrive at
  * once one reward exists; then it is settled by the same saga as a deposit: transfer-in

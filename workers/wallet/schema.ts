@@ -68,7 +68,7 @@ SCHEMA_STEPS.push(SCHEMA_V1);
 // v2: announce settled withdrawals once, like deposits
 SCHEMA_STEPS.push([`ALTER TABLE withdraw_orders ADD COLUMN notified INTEGER NOT NULL DEFAULT 0`]);
 // v3: promotion usages, the bonus leg of a deposit's settlement, deductions on withdrawals,
-// and the state machines guarded by the storage itself (DESIGN.md §5).
+// and the state machines guarded by the storage itself (decisions 004 and 005).
 SCHEMA_STEPS.push([
   `CREATE TABLE promotion_usages (
      id TEXT PRIMARY KEY,
@@ -118,7 +118,7 @@ SCHEMA_STEPS.push([
   `ALTER TABLE withdraw_orders ADD COLUMN deductions_json TEXT NOT NULL DEFAULT '[]'`,
 ]);
 
-// v4 (issue 14, own-account channels, decision 016): an order keeps the amount the player
+// v4 (own-account channels, decision 016): an order keeps the amount the player
 // must pay (unique per channel) beside the amount asked; a payment the bank made within the
 // order's life counts even when the wallet had already expired the order: CANCELED -> PAID.
 SCHEMA_STEPS.push([
@@ -133,7 +133,7 @@ SCHEMA_STEPS.push([
      BEGIN SELECT RAISE(ABORT, 'refused deposit transition'); END`,
 ]);
 
-// v5 (issue 18, decision 029): rewards (cashback, referral share) credited at a provider the
+// v5 (decision 029): rewards (cashback, referral share) credited at a provider the
 // player chose. `claim_key` (kind:period[:provider]) makes a claim once per period, enforced
 // by the storage; a FAILED credit gives its key up (NULL) so the player may claim again.
 SCHEMA_STEPS.push([
@@ -163,7 +163,7 @@ SCHEMA_STEPS.push([
      BEGIN SELECT RAISE(ABORT, 'refused reward transition'); END`,
 ]);
 
-// v6 (issue 18 leftover, decision 029): staff retry a FAILED reward. `released_key` keeps the
+// v6 (decision 029): staff retry a FAILED reward. `released_key` keeps the
 // claim key a FAILED reward gave up, so a retry can take it back (refused by the UNIQUE index
 // if the player claimed again meanwhile); `reference` is the provider reference of the current
 // attempt (NULL = the code); `retries` counts staff retries (a second press of one form does
@@ -182,7 +182,7 @@ SCHEMA_STEPS.push([
      BEGIN SELECT RAISE(ABORT, 'refused reward transition'); END`,
 ]);
 
-// v7 (issue 35 item 2, decision 049): the outbox of provider attempts, copied to D1's
+// v7 (decision 049): the outbox of provider attempts, copied to D1's
 // provider_attempts by the projection and deleted once copied (attempt-store.ts). AUTOINCREMENT:
 // an id is never reused after a delete, so (player, id) stays unique in D1.
 SCHEMA_STEPS.push([

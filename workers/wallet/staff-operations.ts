@@ -9,7 +9,7 @@ import { finishSettlement, settleDeposit, settlementReference } from "./settleme
 import type { DepositOrder, ManualCreditInput, StaffRetryResult } from "./types";
 
 /**
- * Everything staff do to a wallet from the back office (issue 7). Each command claims its
+ * Everything staff do to a wallet from the back office (decision 008). Each command claims its
  * change with a synchronous guarded write before any provider call, so two staff pressing
  * at once (or one pressing twice) get one outcome. Every staff command answers through
  * `answered` (PlayerWallet): staff read their own writes.
@@ -17,7 +17,7 @@ import type { DepositOrder, ManualCreditInput, StaffRetryResult } from "./types"
 
 /**
  * A staff command's answer, given only after the D1 copy of what it changed is written
- * (issue 45): the staff lists read D1, and the page that confirms the command must show
+ * (decision 069): the staff lists read D1, and the page that confirms the command must show
  * the new state, not the one before it until the alarm copies it. The copy is the alarm's
  * own (projectChanges: everything marked, one copy at a time), so the alarm's run after it
  * finds nothing left or writes the same row again. A copy that fails stays marked for the

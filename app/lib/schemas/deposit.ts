@@ -3,7 +3,7 @@ import { depositAmountError, parseWholeKip, type AmountLimits } from "@workers/c
 import { PROVIDERS } from "@workers/core/providers";
 
 /**
- * SPEC §5 deposit: provider required; MID (payment channel) required; the amount a positive
+ * docs/product.md §5 deposit: provider required; MID (payment channel) required; the amount a positive
  * whole kip amount within the agency's deposit limits (`limits`, as its settings store them).
  *
  * The one place the typed amount is read: the text ("1.000.000", "1,000,000", "1 000 000") becomes
@@ -29,7 +29,7 @@ export function depositSchema(limits: AmountLimits) {
         }
         const error = depositAmountError(minor, limits);
         if (error) {
-          // SPEC §8's codes (AMOUNT_INVALID for 0, AMOUNT_TOO_LOW, AMOUNT_TOO_HIGH), as the player's words
+          // docs/product.md §8's codes (AMOUNT_INVALID for 0, AMOUNT_TOO_LOW, AMOUNT_TOO_HIGH), as the player's words
           ctx.issues.push({ code: "custom", message: `deposit.errors.${error}`, input: typed });
           return z.NEVER;
         }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CREDIT_DIGITS, normalizeTypedCredit } from "@workers/core/money";
 import { PROVIDERS } from "@workers/core/providers";
 
-/** SPEC §5 withdraw: provider, bank and amount required (or "all credit"). */
+/** docs/product.md §5 withdraw: provider, bank and amount required (or "all credit"). */
 export const WithdrawSchema = z
   .object({
     provider: z.enum(PROVIDERS, { error: "withdraw.validation.provider" }),

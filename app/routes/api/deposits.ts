@@ -3,7 +3,7 @@ import { apiJson, apiPaging, apiPlayer } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import type { Route } from "./+types/deposits";
 
-/** SPEC §3 data groups: the deposit list (page, pageSize) and the open deposit order. */
+/** docs/product.md §3 data groups: the deposit list (page, pageSize) and the open deposit order. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { player, error } = apiPlayer(context);
   if (error) return error;

@@ -1,5 +1,6 @@
 import { ORDER_STATUSES } from "../../core/orders";
 import { PROVIDERS } from "../../core/providers";
+import { vientianeDayBounds } from "../../core/vientiane";
 import type { DepositOrder, StaffRetryResult } from "../../wallet/player-wallet";
 import { auditStatement, type AuditActor } from "../../db/audit";
 import { findAgencyDepositOrder, listDepositOrders, type DepositListItem } from "../../db/orders";
@@ -7,7 +8,7 @@ import { walletOf } from "../wallets";
 import { witnessesOfOrder, type BankWitness } from "../bank-in";
 
 /**
- * Back office, deposits (issue 7 item 3): the agency's deposit orders from the read model
+ * Back office, deposits (decision 008): the agency's deposit orders from the read model
  * (deposit_orders_view, projected by each wallet), their detail from the wallet itself, and
  * the staff retry of a FAILED settlement. Every query is scoped by agency_id: an order code
  * of another agency is "not found".
@@ -31,18 +32,15 @@ export type DepositFilter = {
 
 export type DepositRow = DepositListItem;
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** The first instant of a Vientiane day (UTC+7), as the ISO string the read model stores. */
-function vientianeDayStart(day: string): string | null {
-  if (!DAY.test(day)) return null;
-  const t = Date.parse(`${day}T00:00:00+07:00`);
-  return Number.isNaN(t) ? null : new Date(t).toISOString();
+/** The first instant of a Vientiane day, as the ISO string the read model stores (null: no such day). */
+function dayStartIso(day: string): string | null {
+  const bounds = vientianeDayBounds(day);
+  return bounds ? new Date(bounds.start).toISOString() : null;
 }
 
 export async function listDeposits(db: D1Database, agencyId: string, filter: DepositFilter): Promise<{ items: DepositRow[]; total: number }> {
-  const from = filter.from ? vientianeDayStart(filter.from) : null;
-  const toStart = filter.to ? vientianeDayStart(filter.to) : null;
+  const from = filter.from ? dayStartIso(filter.from) : null;
+  const toStart = filter.to ? dayStartIso(filter.to) : null;
   return listDepositOrders(db, agencyId, {
     status: filter.status && (ORDER_STATUSES as readonly string[]).includes(filter.status) ? filter.status : null,
     flag: filter.flag || null,

@@ -306,13 +306,13 @@ export async function depositHistoryPage(env: Env, agencyId: string, playerId: s
   };
 }
 
-/** SPEC §3 data groups: a page of the player's deposits, as the API shows them. */
+/** docs/product.md §3 data groups: a page of the player's deposits, as the API shows them. */
 export async function listDepositSummaries(env: Env, agencyId: string, playerId: string, { page, pageSize }: { page: number; pageSize: number }) {
   const { items, total } = await walletOf(env, agencyId, playerId).listDeposits(page, pageSize);
   return { page, pageSize, total, items: items.map(depositSummary) };
 }
 
-/** SPEC §3 data groups: the open deposit order (none or one), as the API shows it. */
+/** docs/product.md §3 data groups: the open deposit order (none or one), as the API shows it. */
 export async function openDepositSummaries(env: Env, agencyId: string, playerId: string) {
   const order = await walletOf(env, agencyId, playerId).openDepositOrder(Date.now());
   return { orders: order ? [depositSummary(order)] : [] };

@@ -54,7 +54,7 @@ export async function depositsUsed(env: Env, agencyId: string, playerId: string,
  * The deposit service's first step: null lets the deposit go on. A break refuses every new
  * order; a deposit limit refuses an amount above what is left. With an order already OPEN no
  * new one can be created (the wallet keeps one at a time), so the limit is not judged then
- * and a repeated post still finds its order. The refusal is CANNOT_DEPOSIT (SPEC §8) with the
+ * and a repeated post still finds its order. The refusal is CANNOT_DEPOSIT (docs/product.md §8) with the
  * reason beside it for the page.
  */
 export async function depositLimitGuard(

@@ -17,7 +17,7 @@ async function walletsWithDueWork(db: D1Database, now: number = Date.now()): Pro
 }
 
 /**
- * The cron's safety net (issue 12): every wallet with due work arms its alarm again from
+ * The cron's safety net (decision 012): every wallet with due work arms its alarm again from
  * its own state, so no order depends on one alarm surviving. A wallet with nothing due
  * arms nothing; one failing wallet does not stop the others.
  */

@@ -6,7 +6,7 @@ export function walletOf(env: Env, agencyId: string, playerId: string) {
   return env.PLAYER_WALLET.get(env.PLAYER_WALLET.idFromName(`${agencyId}:${playerId}`));
 }
 
-/** SPEC §3 exchange rate of the credit currency (THB), or null when none is set. */
+/** docs/product.md §3 exchange rate of the credit currency (THB), or null when none is set. */
 export async function creditRate(db: D1Database, agencyId: string, currency = "THB"): Promise<Rate | null> {
   const stored = await findExchangeRate(db, agencyId, currency);
   if (!stored || !isCurrency(stored.currency)) return null;
@@ -17,7 +17,7 @@ export async function creditRate(db: D1Database, agencyId: string, currency = "T
 
 /**
  * Deposits settled and withdrawals finished since the player last looked, taken once (the
- * player layout announces them on whatever page comes next, SPEC §8).
+ * player layout announces them on whatever page comes next, docs/product.md §8).
  */
 export async function takeOrderNotices(env: Env, agencyId: string, playerId: string) {
   const wallet = walletOf(env, agencyId, playerId);
