@@ -167,7 +167,9 @@ describe("play time (decision 025)", () => {
   it("a session ended by logout still counts: log in again and the day's limit still refuses a launch", async () => {
     const p = await playerWithBank();
     const client = { ip: "10.0.25.1", userAgent: "vitest" };
-    const noon = Date.parse("2026-12-02T05:00:00Z");
+    // a day long past: the session playerWithBank opened now is never on it (a date of its own was
+    // today on 2026-12-02, and that morning's session counted)
+    const noon = Date.parse("2026-11-11T05:00:00Z");
     await setLimits(env.DB, "demo", p.playerId, { ...NO, playMinutes: "60" }, noon - 3 * H);
     const first = await login(env.DB, "demo", { username: p.username, password: PASSWORD }, client, () => noon - 2 * H);
     if (!first.ok) throw new Error(first.code);
@@ -182,16 +184,16 @@ describe("play time (decision 025)", () => {
     expect((await gameLaunchGuard(env.DB, "demo", p.playerId, noon))?.limit).toEqual({
       code: "PLAY_TIME_LIMIT_REACHED",
       minutes: 60,
-      until: Date.parse("2026-12-02T17:00:00Z"),
+      until: Date.parse("2026-11-11T17:00:00Z"),
     });
     // a new Vientiane day starts from nothing
-    expect((await playTimeLine(env.DB, "demo", p.playerId, Date.parse("2026-12-02T17:00:00Z"))).playedMs).toBe(0);
+    expect((await playTimeLine(env.DB, "demo", p.playerId, Date.parse("2026-11-11T17:00:00Z"))).playedMs).toBe(0);
   });
 
   it("a session that ended idle counts up to its last activity, not to the logout", async () => {
     const p = await playerWithBank();
     const client = { ip: "10.0.25.2", userAgent: "vitest" };
-    const noon = Date.parse("2026-12-03T05:00:00Z");
+    const noon = Date.parse("2026-11-12T05:00:00Z");
     const s = await login(env.DB, "demo", { username: p.username, password: PASSWORD }, client, () => noon - 3 * H);
     if (!s.ok) throw new Error(s.code);
     await resolveSession(env.DB, "demo", s.sessionId, () => noon - 3 * H + 20 * 60_000);
