@@ -31,9 +31,9 @@ export function useLiteForm<S extends FormSchema>(
 /**
  * The attributes that make a lite page's form validate in the browser (lib/lite/validate.ts):
  * the validator module's hashed URL (lib/lite/form-validators.ts, given by entry.server) and
- * the schema's name in that module, and `args` for a schema made per agency (the deposit's
- * "min,max"). None when there is no client build (tests that render without one): the form
- * then posts as without JavaScript.
+ * the schema's name in that module, and `args` for a schema made per agency (the deposit's and
+ * the withdraw's "min,max"). None when there is no client build (tests that render without
+ * one): the form then posts as without JavaScript.
  */
 export function useLiteValidation(
   schema: "deposit" | "withdraw" | "bank-account" | "bank-replace" | "change-password" | "forced-password" | "limits" | "cooling_off" | "self_exclusion",

@@ -37,6 +37,11 @@ describe("the lite money forms' validator module (decision 034, Forms)", () => {
     // the refine of "all credit": no amount needs the box
     expect(validate("withdraw", form({ provider: "askmebet", idempotencyKey: key }))).toEqual({ amount: ["withdraw.validation.amount"] });
     expect(validate("withdraw", form({ provider: "askmebet", all: "on", idempotencyKey: key }))).toEqual({});
+    // the withdraw's schema is the agency's too: the bounds the form carries ("min,max" in credit)
+    const withdraw = (amount: string) => validate("withdraw", form({ provider: "askmebet", amount, idempotencyKey: key }), "100,50000");
+    expect(withdraw("99,99")).toEqual({ amount: ["withdraw.errors.AMOUNT_TOO_LOW"] });
+    expect(withdraw("1,000,000")).toEqual({ amount: ["withdraw.errors.AMOUNT_TOO_HIGH"] });
+    expect(withdraw("1 000")).toEqual({});
     const bank = validate("bank-account", form({ bankCode: "BCEL", accountNumber: "12", accountName: "A", currency: "THB", owner: "SELF" }));
     expect(Object.keys(bank ?? {}).sort()).toEqual(["accountName", "accountNumber", "currency"]);
     expect(

@@ -172,7 +172,7 @@ describe("payouts without a payout gateway", () => {
     await fundProvider("betflix", p.username, "100.00");
     const agency = (await findAgencyByHost(env.DB, "localhost"))!;
     const player = { id: p.playerId, username: p.username, displayName: p.username };
-    const input = { provider: "betflix", amount: "100", idempotencyKey: crypto.randomUUID() };
+    const input = { provider: "betflix", amountMinor: 10_000n, idempotencyKey: crypto.randomUUID() }; // 100 credit
     const withGateway = await reviewWithdraw(env, agency, player, input);
     expect(withGateway.ok && withGateway.review.review).toBe("AUTO");
     // a production deploy: no sandbox bank binding, so no payout gateway

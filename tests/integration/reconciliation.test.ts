@@ -66,7 +66,7 @@ async function withdrawalMarkedPaid() {
   await fundProvider("betflix", p.username, "100.00");
   const agency = (await findAgencyByHost(env.DB, "localhost"))!;
   const production = { ...env, SANDBOX_BANK: undefined, SANDBOX_BANK_MERCHANT: undefined, SANDBOX_BANK_SECRET: undefined } as unknown as Env;
-  const input = { provider: "betflix", amount: "100", idempotencyKey: crypto.randomUUID() };
+  const input = { provider: "betflix", amountMinor: 10_000n, idempotencyKey: crypto.randomUUID() }; // 100 credit
   const confirmed = await confirmWithdraw(production, agency, { id: p.playerId, username: p.username, displayName: p.username }, input, "http://localhost");
   if (!confirmed.ok) throw new Error("withdrawal refused");
   await p.wallet.runDueWork();

@@ -70,6 +70,41 @@ describe("withdrawals", () => {
     expect(await all.text()).toContain("฿150,00");
   });
 
+  it("reads the typed amount once: digit groups to credit minor units within the agency's bounds (100 to 50,000 credit), the codes of docs/product.md §8 with the text kept", async () => {
+    const p = await playerWithBank();
+    await fundProvider("betflix", p.username, "60000.00");
+    const amountInput = (html: string) => /<input[^>]*name="amount"[^>]*>/.exec(html)?.[0] ?? "";
+    // AMOUNT_TOO_LOW and AMOUNT_TOO_HIGH, in the player's language, on the field that still shows what was typed; a confirm makes no order
+    const low = await postWithdraw(p.cookie, { provider: "betflix", amount: "99,99" });
+    expect(low.status).toBe(400);
+    const lowHtml = await shownOf(low);
+    expect(lowHtml).toContain("ຈຳນວນຕ່ຳກວ່າຂັ້ນຕ່ຳ"); // withdraw.errors.AMOUNT_TOO_LOW
+    expect(amountInput(lowHtml)).toContain('value="99,99"');
+    const high = await postWithdraw(p.cookie, { provider: "betflix", amount: "1,000,000" });
+    expect(high.status).toBe(400);
+    const highHtml = await shownOf(high);
+    expect(highHtml).toContain("ຈຳນວນເກີນຂັ້ນສູງສຸດ"); // withdraw.errors.AMOUNT_TOO_HIGH
+    expect(amountInput(highHtml)).toContain('value="1,000,000"');
+    expect((await withdrawals(p.cookie)).total).toBe(0);
+    expect(await providerBalance("betflix", p.username)).toBe("60000.00");
+    // "1,000" is a thousand credit all the way to the wallet and the provider's transfer-out
+    const review = await postWithdraw(p.cookie, { provider: "betflix", amount: "1,000", intent: "review" });
+    expect(review.status).toBe(200);
+    const reviewHtml = await review.text();
+    expect(reviewHtml).toContain('name="amount" value="1000.00"'); // the confirm step posts back the amount as read
+    expect(reviewHtml).toContain("₭580.000"); // 1000 credit * 580 buy
+    const confirmed = await postWithdraw(p.cookie, { provider: "betflix", amount: "1,000" });
+    expect(confirmed.status).toBe(302);
+    const list = await withdrawals(p.cookie);
+    expect(list.total).toBe(1);
+    expect(list.items[0]).toMatchObject({ credit: "1000.00" });
+    expect((await p.wallet.getWithdraw(list.items[0].code))!.credit).toBe("1000.00");
+    expect(await providerBalance("betflix", p.username)).toBe("59000.00");
+    // the form's browser check is made with the same bounds (lib/lite/form-validators.ts)
+    const page = await shownOf(await fetchApp("http://localhost/player/withdraw", { headers: { Cookie: p.cookie } }));
+    expect(page).toContain('data-schema-args="100,50000"');
+  });
+
   it("the same confirm posted 20 times makes one order and takes the credit once", async () => {
     const p = await playerWithBank();
     await fundProvider("gclub", p.username, "1000.00");

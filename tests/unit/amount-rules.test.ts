@@ -4,35 +4,38 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   canonicalAmount,
   canonicalLak,
-  CREDIT_DIGITS,
   depositAmountError,
   isLakAmount,
   isWholeKip,
   KIP,
   KIP_LIMIT_DIGITS,
   limitError,
-  normalizeTypedCredit,
   parseRate,
   parseSignedAmount,
+  parseTypedCredit,
   parseWholeKip,
   previewCredit,
+  withdrawAmountError,
 } from "../../workers/core/money";
 import { decimalOf, minorOf, transferAmount } from "../../workers/ports/providers/http";
 import { depositSchema, type DepositSchema } from "../../app/lib/schemas/deposit";
 import type { TransferInput } from "../../workers/ports/provider";
 import type { startDeposit } from "../../workers/services/deposits";
 import type { depositLimitGuard } from "../../workers/services/wallets";
-import type { OpenDepositInput } from "../../workers/wallet/player-wallet";
+import type { confirmWithdraw, reviewWithdraw, WithdrawInput } from "../../workers/services/withdrawals";
+import type { checkWithdrawAmount } from "../../workers/core/withdraw";
+import type { OpenDepositInput, OpenWithdrawInput } from "../../workers/wallet/player-wallet";
 import { LimitsSchema } from "../../app/lib/schemas/limits";
-import { WithdrawSchema } from "../../app/lib/schemas/withdraw";
+import { withdrawSchema, type WithdrawSchema } from "../../app/lib/schemas/withdraw";
 
 /**
  * The amount rules of workers/core/money.ts ("one rule per fact"): each layer that
  * reads or bounds a deposit or withdraw amount calls these, so the inputs every former copy
  * handled are pinned here: services/deposits/deposit.ts's `% 100n` and min/max, admin-promotions.ts's
  * min/max over scaled(), wallet/deposits.ts's normalizeLak regex, ports/providers/http.ts's
- * signed parse and transfer form, ports/provider.ts's parseSigned. The deposit amount is read
- * once, by the form's schema (depositSchema); the layers after it take its bigint.
+ * signed parse and transfer form, ports/provider.ts's parseSigned. The deposit and withdraw
+ * amounts are read once, by the form's schema (depositSchema, withdrawSchema); the layers after
+ * it take its bigint.
  */
 
 const limits = { min: "10000", max: "50000000" };
@@ -112,16 +115,33 @@ describe("kip as a player types it (deposit form, its credit preview, the limits
 
 describe("credit as a player types it (withdraw form)", () => {
   it.each([
-    ["200", "200"],
-    [" 1 234,5 ", "1234.5"],
-    ["1,50", "1.50"],
-    ["999999999999.99", "999999999999.99"],
-  ])("%j -> %j", (typed, digits) => {
-    expect(normalizeTypedCredit(typed)).toBe(digits);
-    expect(CREDIT_DIGITS.test(digits)).toBe(true);
+    ["200", 20_000n],
+    [" 1 234,5 ", 123_450n],
+    ["1,50", 150n],
+    ["1,000", 100_000n], // digit groups, as kip's: a separator before exactly 3 digits
+    ["1,000,000", 100_000_000n],
+    ["1.000", 100_000n],
+    ["1,234.50", 123_450n],
+    ["1.234,56", 123_456n],
+    ["999999999999.99", 99_999_999_999_999n],
+    ["0", 0n],
+  ])("%j -> %s satang", (typed, minor) => {
+    expect(parseTypedCredit(typed)).toBe(minor);
   });
-  it.each(["1,234.50", "1.234", "1000000000000", "-1", "1e3", ""])("refuses %j", (typed) => {
-    expect(CREDIT_DIGITS.test(normalizeTypedCredit(typed))).toBe(false);
+  it.each(["1.5.5", "1.2345", "1000000000000", "-1", "1e3", "", "abc", "1,2,3"])("refuses %j", (typed) => {
+    expect(parseTypedCredit(typed)).toBeNull();
+  });
+});
+
+describe("the withdraw amount (docs/product.md §5): positive credit within the agency's limits (in credit)", () => {
+  const credit = { min: "100", max: "50000" };
+  it("both ends included; 0 is no amount; a limit that cannot be read bounds nothing", () => {
+    expect(withdrawAmountError(10_000n, credit)).toBeNull();
+    expect(withdrawAmountError(5_000_000n, credit)).toBeNull();
+    expect(withdrawAmountError(0n, credit)).toBe("AMOUNT_INVALID");
+    expect(withdrawAmountError(9_999n, credit)).toBe("AMOUNT_TOO_LOW");
+    expect(withdrawAmountError(5_000_001n, credit)).toBe("AMOUNT_TOO_HIGH");
+    expect(withdrawAmountError(1n, { min: "", max: "x" })).toBeNull();
   });
 });
 
@@ -134,7 +154,8 @@ describe("the form schemas read amounts by these rules (server and browser share
   };
   const deposit = (amount: string, bounds = { min: "", max: "" }) =>
     parseWithZod(form({ provider: "betflix", channelCode: "BCEL-QR", amount, idempotencyKey: key }), { schema: depositSchema(bounds) });
-  const withdraw = (amount: string) => parseWithZod(form({ provider: "betflix", amount, idempotencyKey: key }), { schema: WithdrawSchema });
+  const withdraw = (amount: string, extra: Record<string, string> = {}, bounds = { min: "", max: "" }) =>
+    parseWithZod(form({ provider: "betflix", amount, idempotencyKey: key, ...extra }), { schema: withdrawSchema(bounds) });
   const limit = (day: string) => parseWithZod(form({ day, week: "", month: "", playMinutes: "" }), { schema: LimitsSchema });
   it("deposit: the schema reads exactly what parseWholeKip reads, and hands on LAK minor units (bigint)", () => {
     for (const typed of ["60000", "60.000", "60,000", "60 000", "1.000.000", "1.5", "1,50", "60000.00", "12a", "-1", "1234567890123456"]) {
@@ -155,10 +176,29 @@ describe("the form schemas read amounts by these rules (server and browser share
     // the answer keeps the text as typed, for the form to show again
     expect(deposit("9 999", bounds).reply().initialValue).toMatchObject({ amount: "9 999" });
   });
-  it("withdraw: the typed credit's digits, or withdraw.validation.amount", () => {
-    expect(withdraw(" 1 234,5 ")).toMatchObject({ status: "success", value: { amount: "1234.5" } });
-    expect(withdraw("1,234.50")).toMatchObject({ error: { amount: ["withdraw.validation.amount"] } });
-    expect(withdraw("1000000000000")).toMatchObject({ error: { amount: ["withdraw.validation.amount"] } });
+  it("withdraw: the schema reads exactly what parseTypedCredit reads, and hands on credit minor units (bigint)", () => {
+    for (const typed of ["200", " 1 234,5 ", "1,50", "1,000,000", "1.000", "1,234.50", "1.2345", "1000000000000", "12a", "-1"]) {
+      const parsed = withdraw(typed);
+      expect(parsed.status === "success", typed).toBe(parseTypedCredit(typed) !== null);
+      if (parsed.status === "success") expect(parsed.value.amountMinor).toBe(parseTypedCredit(typed));
+      else expect(parsed.error?.amount).toEqual(["withdraw.validation.amount"]);
+    }
+    expect(withdraw("1,000,000")).toMatchObject({ status: "success", value: { amountMinor: 100_000_000n } });
+    expect(withdraw("0")).toMatchObject({ error: { amount: ["withdraw.errors.AMOUNT_INVALID"] } });
+    // all credit: "ALL", the provider's credit bounded later (core/withdraw.ts); no amount and no box: asked for one
+    expect(withdraw("", { all: "on" })).toMatchObject({ status: "success", value: { amountMinor: "ALL" } });
+    expect(withdraw("")).toMatchObject({ error: { amount: ["withdraw.validation.amount"] } });
+  });
+  it("withdraw: the agency's bounds in credit, both included, with docs/product.md §8's codes as the field's message", () => {
+    const bounds = { min: "100", max: "50000" };
+    expect(withdraw("100", {}, bounds)).toMatchObject({ status: "success", value: { amountMinor: 10_000n } });
+    expect(withdraw("50,000", {}, bounds)).toMatchObject({ status: "success", value: { amountMinor: 5_000_000n } });
+    expect(withdraw("99,99", {}, bounds)).toMatchObject({ error: { amount: ["withdraw.errors.AMOUNT_TOO_LOW"] } });
+    expect(withdraw("1,000,000", {}, bounds)).toMatchObject({ error: { amount: ["withdraw.errors.AMOUNT_TOO_HIGH"] } });
+    // the answer keeps the text as typed, for the form to show again
+    expect(withdraw("1,000,000", {}, bounds).reply().initialValue).toMatchObject({ amount: "1,000,000" });
+    // with all credit the typed amount is not bounded
+    expect(withdraw("50", { all: "on" }, bounds)).toMatchObject({ status: "success", value: { amountMinor: "ALL" } });
   });
   it("limits: digit groups, 1 to 12 digits, never 0, or limits.validation.amount", () => {
     expect(limit("100.000")).toMatchObject({ status: "success", value: { day: "100000" } });
@@ -235,5 +275,19 @@ describe("the deposit amount is read once (the form's schema); every layer after
     expectTypeOf<OpenDepositInput["amountMinor"]>().toEqualTypeOf<bigint>();
     expectTypeOf<OpenDepositInput["creditMinor"]>().toEqualTypeOf<bigint>();
     expectTypeOf<TransferInput["amountMinor"]>().toEqualTypeOf<bigint>();
+  });
+});
+
+describe("the withdraw amount is read once (the form's schema); every layer after it takes its bigint", () => {
+  it("schema -> service (review, confirm) -> core rules -> wallet RPC -> provider port's transfer-out", () => {
+    expectTypeOf<z.output<WithdrawSchema>["amountMinor"]>().toEqualTypeOf<bigint | "ALL">();
+    expectTypeOf<WithdrawInput["amountMinor"]>().toEqualTypeOf<bigint | "ALL">();
+    expectTypeOf<z.output<WithdrawSchema>>().toMatchTypeOf<Parameters<typeof reviewWithdraw>[3]>();
+    expectTypeOf<z.output<WithdrawSchema>>().toMatchTypeOf<Parameters<typeof confirmWithdraw>[3]>();
+    expectTypeOf<Parameters<typeof checkWithdrawAmount>[0]["amountMinor"]>().toEqualTypeOf<bigint | "ALL">();
+    expectTypeOf<OpenWithdrawInput["creditMinor"]>().toEqualTypeOf<bigint>();
+    expectTypeOf<OpenWithdrawInput["netCreditMinor"]>().toEqualTypeOf<bigint>();
+    expectTypeOf<OpenWithdrawInput["receivedLakMinor"]>().toEqualTypeOf<bigint>();
+    expectTypeOf<NonNullable<OpenWithdrawInput["promotion"]>["deductions"][number]["creditMinor"]>().toEqualTypeOf<bigint>();
   });
 });

@@ -27,26 +27,28 @@ describe("withdraw state machine (decision 005)", () => {
 });
 
 describe("withdraw rules (docs/product.md §5)", () => {
+  // the amount as the withdraw form's schema hands it on: credit minor units (satang), or all credit
   it("accepts an amount within the limits and the credit", () => {
-    expect(checkWithdrawAmount({ amount: "200", balance: "500.00", limits, rate })).toEqual({ ok: true, creditMinor: 20000n });
-    expect(checkWithdrawAmount({ amount: "100", balance: "100.00", limits, rate })).toEqual({ ok: true, creditMinor: 10000n });
+    expect(checkWithdrawAmount({ amountMinor: 20_000n, balance: "500.00", limits, rate })).toEqual({ ok: true, creditMinor: 20000n });
+    expect(checkWithdrawAmount({ amountMinor: 10_000n, balance: "100.00", limits, rate })).toEqual({ ok: true, creditMinor: 10000n });
   });
-  it("all credit takes the whole balance", () => {
-    expect(checkWithdrawAmount({ amount: "ALL", balance: "321.45", limits, rate })).toEqual({ ok: true, creditMinor: 32145n });
-    expect(checkWithdrawAmount({ amount: "ALL", balance: "0.00", limits, rate })).toEqual({ ok: false, error: "CREDIT_NOT_ENOUGH" });
+  it("all credit takes the whole balance, within the agency's bounds", () => {
+    expect(checkWithdrawAmount({ amountMinor: "ALL", balance: "321.45", limits, rate })).toEqual({ ok: true, creditMinor: 32145n });
+    expect(checkWithdrawAmount({ amountMinor: "ALL", balance: "0.00", limits, rate })).toEqual({ ok: false, error: "CREDIT_NOT_ENOUGH" });
+    expect(checkWithdrawAmount({ amountMinor: "ALL", balance: "99.99", limits, rate })).toEqual({ ok: false, error: "AMOUNT_TOO_LOW" });
+    expect(checkWithdrawAmount({ amountMinor: "ALL", balance: "50000.01", limits, rate })).toEqual({ ok: false, error: "AMOUNT_TOO_HIGH" });
   });
   it.each([
-    ["abc", "500.00", "AMOUNT_INVALID"],
-    ["0", "500.00", "AMOUNT_INVALID"],
-    ["1.234", "500.00", "AMOUNT_INVALID"],
-    ["600", "500.00", "CREDIT_NOT_ENOUGH"],
-    ["99.99", "500.00", "AMOUNT_TOO_LOW"],
-    ["50000.01", "90000.00", "AMOUNT_TOO_HIGH"],
-  ])("%s with %s credit -> %s", (amount, balance, error) => {
-    expect(checkWithdrawAmount({ amount, balance, limits, rate })).toEqual({ ok: false, error });
+    [0n, "500.00", "AMOUNT_INVALID"],
+    [-100n, "500.00", "AMOUNT_INVALID"],
+    [60_000n, "500.00", "CREDIT_NOT_ENOUGH"],
+    [9_999n, "500.00", "AMOUNT_TOO_LOW"],
+    [5_000_001n, "90000.00", "AMOUNT_TOO_HIGH"],
+  ] as const)("%s satang with %s credit -> %s", (amountMinor, balance, error) => {
+    expect(checkWithdrawAmount({ amountMinor, balance, limits, rate })).toEqual({ ok: false, error });
   });
   it("refuses without a rate (no rate -> 0)", () => {
-    expect(checkWithdrawAmount({ amount: "200", balance: "500.00", limits, rate: null })).toEqual({ ok: false, error: "NO_RATE" });
+    expect(checkWithdrawAmount({ amountMinor: 20_000n, balance: "500.00", limits, rate: null })).toEqual({ ok: false, error: "NO_RATE" });
   });
 });
 

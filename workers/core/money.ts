@@ -92,7 +92,7 @@ export function depositFrom(creditMinor: bigint, rate: Rate | null): bigint {
 
 // ---------------------------------------------------------------- amount rules (docs/product.md §5)
 // The form schemas (app/lib/schemas, the same ones in the browser) read and bound a typed
-// amount with these; the layers after a schema take its minor units (the deposit: depositSchema).
+// amount with these; the layers after a schema take its minor units (depositSchema, withdrawSchema).
 
 export function isWholeKip(minor: bigint): boolean {
   return minor % KIP === 0n;
@@ -117,13 +117,22 @@ export function parseWholeKip(text: string): bigint | null {
 }
 
 /**
- * Credit as a player types it (the withdraw form): spaces dropped and a decimal comma read as
- * a point ("1 234,5" -> "1234.5"); then 1 to 12 digits and at most 2 decimals (CREDIT_DIGITS).
+ * Credit as a player types it (the withdraw form): digit groups by the kip rule above
+ * ("1,000,000", "1.000", "1 000": stripDigitGrouping), then spaces dropped and a decimal comma
+ * read as a point ("1 234,5" -> "1234.5", "1,50" -> "1.50"); what remains must be 1 to 12
+ * digits and at most 2 decimals (CREDIT_DIGITS). A separator before exactly 3 digits is a
+ * group's, never a decimal point: credit has 2 decimals.
  */
 export function normalizeTypedCredit(text: string): string {
-  return text.replace(/\s/g, "").replace(/,/g, ".");
+  return stripDigitGrouping(text).replace(/\s/g, "").replace(/,/g, ".");
 }
-export const CREDIT_DIGITS = /^\d{1,12}(\.\d{1,2})?$/;
+const CREDIT_DIGITS = /^\d{1,12}(\.\d{1,2})?$/;
+
+/** "1,000" -> 100000n (THB minor units), or null when it is no credit amount as typed (the withdraw form's schema). */
+export function parseTypedCredit(text: string): bigint | null {
+  const digits = normalizeTypedCredit(text);
+  return CREDIT_DIGITS.test(digits) ? parseAmount(digits, "THB") : null;
+}
 
 /**
  * The deposit form's credit preview: what a typed kip amount buys at a sell rate (scaled),
@@ -160,6 +169,17 @@ export function limitError(minor: bigint, limits: AmountLimits, currency: Curren
 export function depositAmountError(minor: bigint, limits: AmountLimits): AmountError | null {
   if (minor <= 0n || !isWholeKip(minor)) return "AMOUNT_INVALID";
   return limitError(minor, limits, "LAK");
+}
+
+/**
+ * docs/product.md §5 withdraw amount, in credit minor units (THB satang): positive and within the
+ * agency's withdraw limits (in credit), or why not. The withdraw form's schema
+ * (app/lib/schemas/withdraw.ts, the same one in the browser) applies it to the amount it has just
+ * read; "all credit" is bounded by core/withdraw.ts once the provider's credit is known.
+ */
+export function withdrawAmountError(minor: bigint, limits: AmountLimits): AmountError | null {
+  if (minor <= 0n) return "AMOUNT_INVALID";
+  return limitError(minor, limits, "THB");
 }
 
 /** Is this text (a gateway's or a bank's report) exactly this many LAK minor units? "50000", "50000.0", "50000.00" all are 5000000n. */

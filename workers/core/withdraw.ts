@@ -32,14 +32,17 @@ export type WithdrawCheck =
   | { ok: false; error: "AMOUNT_INVALID" | "AMOUNT_TOO_LOW" | "AMOUNT_TOO_HIGH" | "CREDIT_NOT_ENOUGH" | "NO_RATE" };
 
 /**
- * docs/product.md §5 withdraw rules that need no I/O: a valid amount (or all credit), within the
- * agency's minimum and maximum (in credit), not above the provider credit, and a rate.
+ * docs/product.md §5 withdraw rules that need no I/O: the amount (credit minor units, as the
+ * withdraw form's schema read it, or all credit) positive, within the agency's minimum and
+ * maximum (in credit), not above the provider credit, and a rate. The schema bounds a typed
+ * amount already; all credit is bounded here, once the provider's credit is known.
  */
-export function checkWithdrawAmount(input: { amount: string | "ALL"; balance: string; limits: AmountLimits; rate: Rate | null }): WithdrawCheck {
+export function checkWithdrawAmount(input: { amountMinor: bigint | "ALL"; balance: string; limits: AmountLimits; rate: Rate | null }): WithdrawCheck {
   const balance = parseAmount(input.balance, "THB");
   if (balance === null) return { ok: false, error: "CREDIT_NOT_ENOUGH" };
-  const creditMinor = input.amount === "ALL" ? balance : parseAmount(input.amount, "THB");
-  if (creditMinor === null || creditMinor <= 0n) return { ok: false, error: input.amount === "ALL" ? "CREDIT_NOT_ENOUGH" : "AMOUNT_INVALID" };
+  const all = input.amountMinor === "ALL";
+  const creditMinor = input.amountMinor === "ALL" ? balance : input.amountMinor;
+  if (creditMinor <= 0n) return { ok: false, error: all ? "CREDIT_NOT_ENOUGH" : "AMOUNT_INVALID" };
   if (creditMinor > balance) return { ok: false, error: "CREDIT_NOT_ENOUGH" };
   const outside = limitError(creditMinor, input.limits, "THB");
   if (outside) return { ok: false, error: outside };

@@ -187,15 +187,15 @@ function depositView(w: WalletContext, who: Owner, row: DepositOrderRow) {
 }
 
 function withdrawView(w: WalletContext, who: Owner, row: WithdrawOrderRow) {
-  const credit = BigInt(row.credit_minor);
-  const net = BigInt(row.net_credit_minor);
+  const credit = row.credit_minor;
+  const net = row.net_credit_minor;
   return {
     code: row.code,
     agencyId: who.agencyId,
     playerId: who.playerId,
     provider: row.provider,
     credit: formatAmount(credit, "THB"),
-    received: formatAmount(BigInt(row.received_lak_minor), "LAK"),
+    received: formatAmount(row.received_lak_minor, "LAK"),
     status: row.status,
     review: row.review,
     returnState: row.return_state,
@@ -204,7 +204,7 @@ function withdrawView(w: WalletContext, who: Owner, row: WithdrawOrderRow) {
     updatedAt: new Date().toISOString(),
     creditMinor: Number(credit),
     deductedMinor: Number(credit > net ? credit - net : 0n),
-    paidLakMinor: minor(BigInt(row.received_lak_minor)),
+    paidLakMinor: minor(row.received_lak_minor),
     promotionId: promotionOf(w, row.usage_id),
     paidAt: row.status === "SUCCESS" ? iso(row.completed_at) : null,
   };

@@ -58,7 +58,9 @@ type StoredDepositRow = Omit<DepositOrderRow, "amount_minor" | "credit_minor" | 
  * INTEGER column as a JavaScript number, exact only up to 2^53 (about 9.0e15), and a LAK amount
  * in minor units reaches 17 digits (15 digits of kip, the deposit form's limit, times 100). So
  * amounts are written as their decimal digits (insertOpenDeposit) and read back into bigint
- * (the deposit row readers); callers on both sides hold bigints.
+ * (the deposit and withdraw row readers); callers on both sides hold bigints. A withdrawal's
+ * deductions are kept as JSON (deductions_json), which has no bigint: their amounts are written
+ * as decimal text there too (insertPendingWithdraw) and read back by toWithdrawOrder.
  */
 function storedMinor(minor: bigint): string;
 function storedMinor(minor: bigint | null | undefined): string | null;
@@ -76,13 +78,14 @@ function depositRow(stored: StoredDepositRow): DepositOrderRow {
   };
 }
 
+/** A withdraw order as stored, its amounts as bigints, read by the row readers below like a deposit's (see storedMinor). */
 export type WithdrawOrderRow = {
   code: string;
   provider: string;
-  credit_minor: string;
-  net_credit_minor: string;
-  received_lak_minor: string;
-  rate_buy: string;
+  credit_minor: bigint;
+  net_credit_minor: bigint;
+  received_lak_minor: bigint;
+  rate_buy: bigint;
   bank_code: string;
   account_number: string;
   account_name: string;
@@ -102,6 +105,24 @@ export type WithdrawOrderRow = {
   usage_outcome: "SUCCESS" | "CANCELED" | null;
   deductions_json: string;
 };
+
+/** The columns of withdraw_orders as SQLite hands them back. */
+type StoredWithdrawRow = Omit<WithdrawOrderRow, "credit_minor" | "net_credit_minor" | "received_lak_minor" | "rate_buy"> & {
+  credit_minor: string;
+  net_credit_minor: string;
+  received_lak_minor: string;
+  rate_buy: string;
+};
+
+function withdrawRow(stored: StoredWithdrawRow): WithdrawOrderRow {
+  return {
+    ...stored,
+    credit_minor: BigInt(stored.credit_minor),
+    net_credit_minor: BigInt(stored.net_credit_minor),
+    received_lak_minor: BigInt(stored.received_lak_minor),
+    rate_buy: BigInt(stored.rate_buy),
+  };
+}
 
 export type PromotionUsageRow = {
   id: string;
@@ -413,10 +434,10 @@ export class WalletStore {
       input.code,
       input.idempotencyKey,
       input.provider,
-      input.creditMinor,
-      input.netCreditMinor,
-      input.receivedLakMinor,
-      input.rateBuy,
+      storedMinor(input.creditMinor),
+      storedMinor(input.netCreditMinor),
+      storedMinor(input.receivedLakMinor),
+      storedMinor(input.rateBuy),
       input.bankCode,
       input.accountNumber,
       input.accountName,
@@ -425,7 +446,7 @@ export class WalletStore {
       nextAttemptAt,
       promotion?.usageId ?? null,
       promotion ? promotion.outcome : null,
-      JSON.stringify(promotion ? promotion.deductions : []),
+      JSON.stringify(promotion ? promotion.deductions.map((d) => ({ kind: d.kind, creditMinor: storedMinor(d.creditMinor) })) : []),
     );
   }
 
@@ -687,11 +708,12 @@ export class WalletStore {
   }
 
   private firstWithdraw(query: string, ...params: unknown[]): WithdrawOrderRow | null {
-    return (this.sql.exec<WithdrawOrderRow>(query, ...params).toArray()[0] as WithdrawOrderRow | undefined) ?? null;
+    const stored = this.sql.exec<StoredWithdrawRow>(query, ...params).toArray()[0] as StoredWithdrawRow | undefined;
+    return stored ? withdrawRow(stored) : null;
   }
 
   private withdraws(query: string, ...params: unknown[]): WithdrawOrderRow[] {
-    return this.sql.exec<WithdrawOrderRow>(query, ...params).toArray() as WithdrawOrderRow[];
+    return (this.sql.exec<StoredWithdrawRow>(query, ...params).toArray() as StoredWithdrawRow[]).map(withdrawRow);
   }
 
   private firstUsage(query: string, ...params: unknown[]): PromotionUsageRow | null {
@@ -733,9 +755,9 @@ export function toWithdrawOrder(row: WithdrawOrderRow): WithdrawOrder {
   return {
     code: row.code,
     provider: row.provider as Provider,
-    credit: formatAmount(BigInt(row.credit_minor), "THB"),
-    netCredit: formatAmount(BigInt(row.net_credit_minor), "THB"),
-    receivedLak: formatAmount(BigInt(row.received_lak_minor), "LAK"),
+    credit: formatAmount(row.credit_minor, "THB"),
+    netCredit: formatAmount(row.net_credit_minor, "THB"),
+    receivedLak: formatAmount(row.received_lak_minor, "LAK"),
     bankCode: row.bank_code,
     accountNumber: row.account_number,
     accountName: row.account_name,

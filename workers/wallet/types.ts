@@ -60,21 +60,30 @@ export type WithdrawDecisionResult = {
   order: WithdrawOrder | null;
 };
 
+/**
+ * A new withdraw order. Amounts in minor units and the rate scaled, as bigints: Workers RPC
+ * (structured clone) carries a bigint as it is, so no text crosses the Durable Object's
+ * boundary; the wallet's storage writes them as TEXT (queries.ts, insertPendingWithdraw).
+ */
 export type OpenWithdrawInput = {
   idempotencyKey: string;
   code: string;
   provider: Provider;
-  creditMinor: string;
-  netCreditMinor: string;
-  receivedLakMinor: string;
-  rateBuy: string;
+  /** Credit minor units (THB satang), as the withdraw form's schema read them (app/lib/schemas/withdraw.ts), or the provider's whole credit. */
+  creditMinor: bigint;
+  /** The credit after deductions. */
+  netCreditMinor: bigint;
+  /** LAK minor units paid out (whole kip). */
+  receivedLakMinor: bigint;
+  /** The buy rate, scaled (core/money.ts parseRate). */
+  rateBuy: bigint;
   bankCode: string;
   accountNumber: string;
   accountName: string;
   review: "AUTO" | "MANUAL";
   now: number;
   /** The promotion the quote was computed under (null: none applied), checked again here. */
-  promotion: { usageId: string; outcome: "SUCCESS" | "CANCELED"; deductions: { kind: Deduction["kind"]; creditMinor: string }[] } | null;
+  promotion: { usageId: string; outcome: "SUCCESS" | "CANCELED"; deductions: { kind: Deduction["kind"]; creditMinor: bigint }[] } | null;
 };
 
 /**

@@ -57,7 +57,7 @@ export function transferOutResult(w: WalletContext, code: string, outcome: "ok" 
   if (!order || order.status !== "PENDING") return order ? toWithdrawOrder(order) : null;
   if (outcome === "ok") {
     w.store.transitionWithdraw(code, "PENDING", "OPEN", { transferred_at: now, next_attempt_at: now });
-    const credit = BigInt(order.credit_minor);
+    const credit = order.credit_minor;
     // the credit left the provider wallet; it is owed to the player until paid out
     postLedgerEntry(
       w.store,
@@ -119,9 +119,9 @@ export function decideWithdraw(w: WalletContext, code: string, decision: Withdra
 function payOut(w: WalletContext, order: WithdrawOrderRow, transactionId: string, now: number): void {
   const code = order.code;
   w.store.transitionWithdraw(code, "OPEN", "SUCCESS", { completed_at: now, payout_txn: transactionId, next_attempt_at: null });
-  const credit = BigInt(order.credit_minor);
-  const net = BigInt(order.net_credit_minor);
-  const lak = BigInt(order.received_lak_minor);
+  const credit = order.credit_minor;
+  const net = order.net_credit_minor;
+  const lak = order.received_lak_minor;
   // deductions (bonus taken back, excess above the maximum received) stay with the agency
   postLedgerEntry(
     w.store,
@@ -203,7 +203,7 @@ async function advancePayout(w: WalletContext, order: WithdrawOrderRow, now: num
   const origin = w.store.readMeta("origin");
   const answer = await gateway.requestPayout({
     reference: code,
-    amount: formatAmount(BigInt(order.received_lak_minor), "LAK"),
+    amount: formatAmount(order.received_lak_minor, "LAK"),
     bankCode: order.bank_code,
     accountNumber: order.account_number,
     accountName: order.account_name,
@@ -229,7 +229,7 @@ async function returnCredit(w: WalletContext, order: WithdrawOrderRow, now: numb
   }
   const outcome = await port.transfer({
     username: providerUsername(agencyId, username),
-    amountMinor: BigInt(order.credit_minor),
+    amountMinor: order.credit_minor,
     direction: "in",
     reference,
   });
@@ -238,7 +238,7 @@ async function returnCredit(w: WalletContext, order: WithdrawOrderRow, now: numb
 
 function finishReturn(w: WalletContext, order: WithdrawOrderRow, now: number): void {
   if (!w.store.markCreditReturned(order.code)) return;
-  const credit = BigInt(order.credit_minor);
+  const credit = order.credit_minor;
   postLedgerEntry(
     w.store,
     order.code,

@@ -7,7 +7,7 @@ import { BankAccountSchema, BankReplaceSchema } from "~/lib/schemas/bank";
 import { depositSchema } from "~/lib/schemas/deposit";
 import { ForcedPasswordSchema } from "~/lib/schemas/forced-password";
 import { BreakSchema, LimitsSchema } from "~/lib/schemas/limits";
-import { WithdrawSchema } from "~/lib/schemas/withdraw";
+import { withdrawSchema } from "~/lib/schemas/withdraw";
 import type { FormValidator } from "./validate";
 
 /**
@@ -23,7 +23,11 @@ const SCHEMAS = {
     const [min = "", max = ""] = args.split(",");
     return depositSchema({ min, max });
   },
-  withdraw: WithdrawSchema,
+  // the same with the agency's withdraw limits, in credit ("min,max", routes/player/withdraw.tsx)
+  withdraw: (args: string) => {
+    const [min = "", max = ""] = args.split(",");
+    return withdrawSchema({ min, max });
+  },
   "bank-account": BankAccountSchema,
   "bank-replace": BankReplaceSchema,
   "change-password": ChangePasswordSchema,

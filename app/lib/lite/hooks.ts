@@ -67,7 +67,7 @@ export const PASSWORD_CHANGED = /* @__PURE__ */ testId("password-changed");
 // the money forms (decision 034)
 export const VALIDATOR = /* @__PURE__ */ attribute("data-validator");
 export const SCHEMA = /* @__PURE__ */ attribute("data-schema");
-// what a schema made per agency is made from (the deposit's limits), beside its name
+// what a schema made per agency is made from (the deposit's or the withdraw's limits), beside its name
 export const SCHEMA_ARGS = /* @__PURE__ */ attribute("data-schema-args");
 export const CREDIT_RATE = /* @__PURE__ */ attribute("data-credit-rate");
 export const CREDIT_PREVIEW = /* @__PURE__ */ testId("deposit-credit-preview");

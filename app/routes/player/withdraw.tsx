@@ -12,8 +12,9 @@ import type { I18nHandle } from "~/lib/i18n";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
+import type { Agency } from "@workers/services/agency";
 import { formatMoney } from "~/lib/format";
-import { WithdrawSchema } from "~/lib/schemas/withdraw";
+import { withdrawSchema, type WithdrawSchema } from "~/lib/schemas/withdraw";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/withdraw";
 import { BankMark } from "../../components/bank-mark";
@@ -31,11 +32,19 @@ export const handle = {
 } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const player = requirePlayer(context);
-  return { ...(await withdrawPage(getBindings(context), getAgency(context), player)), constraint: getZodConstraint(WithdrawSchema) };
+/** The agency's withdraw bounds in credit, as the form's schema takes them (here and, carried by the form, in the browser). */
+function withdrawLimits(agency: Agency) {
+  return { min: agency.limits.withdrawMin, max: agency.limits.withdrawMax };
 }
 
+export async function loader({ context }: Route.LoaderArgs) {
+  const player = requirePlayer(context);
+  const agency = getAgency(context);
+  // the fields' constraints, before the schema reads `amount` into `amountMinor` (lib/schemas/withdraw.ts)
+  return { ...(await withdrawPage(getBindings(context), agency, player)), constraint: getZodConstraint(withdrawSchema(withdrawLimits(agency)).in) };
+}
+
+/** The service's refusals shown on a field ("all credit" outside the agency's bounds, more than the credit...). */
 const ERROR_FIELD: Partial<Record<WithdrawError, "provider" | "amount">> = {
   PROVIDER_REQUIRED: "provider",
   AMOUNT_INVALID: "amount",
@@ -71,18 +80,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const env = getBindings(context);
   const formData = await request.formData();
   const intent = formData.get("intent");
-  const submission = parseWithZod(formData, { schema: WithdrawSchema });
+  // the one reading of the typed amount: `amountMinor` (credit minor units, or "ALL") from here on
+  const submission = parseWithZod(formData, { schema: withdrawSchema(withdrawLimits(agency)) });
   if (submission.status !== "success") return data({ result: submission.reply(), summary: null as Summary | null }, { status: 400 });
-  const amount = submission.value.all === "on" ? "ALL" : submission.value.amount!;
+  const { provider, amountMinor, idempotencyKey } = submission.value;
 
   if (intent === "confirm") {
-    const confirmed = await confirmWithdraw(
-      env,
-      agency,
-      player,
-      { provider: submission.value.provider, amount, idempotencyKey: submission.value.idempotencyKey },
-      new URL(request.url).origin,
-    );
+    const confirmed = await confirmWithdraw(env, agency, player, { provider, amountMinor, idempotencyKey }, new URL(request.url).origin);
     const args = { request, context };
     if (!confirmed.ok) return redirectWithError(args, "/player/withdraw", translate(context, errorKey(confirmed.error)));
     if (confirmed.order.status === "FAILED") return redirectWithError(args, "/player/withdraw", translate(context, "withdraw.cannotWithdraw"));
@@ -93,7 +97,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
 
-  const reviewed = await reviewWithdraw(env, agency, player, { provider: submission.value.provider, amount });
+  const reviewed = await reviewWithdraw(env, agency, player, { provider, amountMinor });
   if (!reviewed.ok) {
     const field = ERROR_FIELD[reviewed.error];
     const key = errorKey(reviewed.error);
@@ -105,9 +109,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { review } = reviewed;
   const summary: Summary = {
     provider: review.provider,
-    amount: submission.value.amount ?? "",
-    all: submission.value.all === "on",
-    idempotencyKey: submission.value.idempotencyKey,
+    // the confirm step posts the amount back as the schema read it, in our decimal form ("200.00")
+    amount: amountMinor === "ALL" ? "" : formatAmount(amountMinor, "THB"),
+    all: amountMinor === "ALL",
+    idempotencyKey,
     bankCode: review.bank.bankCode,
     accountName: review.bank.accountName,
     accountNumber: review.bank.maskedNumber,
@@ -152,8 +157,9 @@ type LoaderData = Route.ComponentProps["loaderData"];
 
 function WithdrawForm({ loaderData, lastResult }: { loaderData: LoaderData; lastResult: SubmissionResult<string[]> | null }) {
   const { t } = useTranslation();
-  const [form, fields] = useLiteForm<typeof WithdrawSchema>("withdraw", loaderData.constraint, lastResult);
-  const validation = useLiteValidation("withdraw");
+  const [form, fields] = useLiteForm<WithdrawSchema>("withdraw", loaderData.constraint, lastResult);
+  // the browser checks the agency's bounds too: the schema's argument, "min,max" in credit (lib/lite/form-validators.ts)
+  const validation = useLiteValidation("withdraw", `${loaderData.limits.min},${loaderData.limits.max}`);
   const bank = loaderData.bank!;
   return (
     <Form method="post" {...getFormProps(form)} {...validation} noValidate className="stack" data-testid="withdraw-form">

@@ -12,4 +12,5 @@ export {
   withdrawHistoryPage,
   withdrawPage,
   type WithdrawError,
+  type WithdrawInput,
 } from "./withdraw";

@@ -40,12 +40,20 @@ export type WithdrawReview = {
   promotion: WithdrawPromotion | null;
 };
 
+/**
+ * The withdraw form's values as its schema hands them on: `amountMinor` is the typed amount in
+ * credit minor units (THB satang), already read and bounded by the agency's limits there
+ * (app/lib/schemas/withdraw.ts), or "ALL" (all credit); carried as this bigint to the wallet and
+ * the provider's transfer-out, never read from text again.
+ */
+export type WithdrawInput = { provider: string; amountMinor: bigint | "ALL" };
+
 /** docs/product.md §5 withdraw rules with the provider's live credit: what the confirm step shows. */
 export async function reviewWithdraw(
   env: Env,
   agency: Agency,
   player: CurrentPlayer,
-  input: { provider: string; amount: string | "ALL" },
+  input: WithdrawInput,
 ): Promise<{ ok: true; review: WithdrawReview } | { ok: false; error: WithdrawError; balance?: string }> {
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED" };
   // Independent reads, asked at once (they were one after another: decision 024); the
@@ -58,7 +66,7 @@ export async function reviewWithdraw(
   if (!bank) return { ok: false, error: "BANK_ACCOUNT_REQUIRED" };
   if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
   const checked = checkWithdrawAmount({
-    amount: input.amount,
+    amountMinor: input.amountMinor,
     balance: balance.amount,
     limits: { min: agency.limits.withdrawMin, max: agency.limits.withdrawMax },
     rate,
@@ -107,7 +115,7 @@ export async function confirmWithdraw(
   env: Env,
   agency: Agency,
   player: CurrentPlayer,
-  input: { provider: string; amount: string | "ALL"; idempotencyKey: string },
+  input: WithdrawInput & { idempotencyKey: string },
   origin: string,
 ): Promise<{ ok: true; order: WithdrawOrder; repeated: boolean } | { ok: false; error: WithdrawError }> {
   const wallet = walletOf(env, agency.id, player.id);
@@ -124,10 +132,10 @@ export async function confirmWithdraw(
     idempotencyKey: input.idempotencyKey,
     code,
     provider: review.provider,
-    creditMinor: review.quote.creditMinor.toString(),
-    netCreditMinor: review.quote.netCreditMinor.toString(),
-    receivedLakMinor: review.quote.receivedLakMinor.toString(),
-    rateBuy: review.rate.buy.toString(),
+    creditMinor: review.quote.creditMinor,
+    netCreditMinor: review.quote.netCreditMinor,
+    receivedLakMinor: review.quote.receivedLakMinor,
+    rateBuy: review.rate.buy,
     bankCode: review.bank.bankCode,
     accountNumber: review.bank.accountNumber,
     accountName: review.bank.accountName,
@@ -136,7 +144,7 @@ export async function confirmWithdraw(
     promotion: review.promotion && {
       usageId: review.promotion.usageId,
       outcome: review.promotion.outcome,
-      deductions: review.promotion.deductions.map((d) => ({ kind: d.kind, creditMinor: d.creditMinor.toString() })),
+      deductions: review.promotion.deductions.map((d) => ({ kind: d.kind, creditMinor: d.creditMinor })),
     },
   });
   if (opened.kind === "refused")
