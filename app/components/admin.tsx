@@ -255,6 +255,50 @@ export function AdminPager({
   );
 }
 
+/** A list's count line: exact up to the bound, "more than" past it (decision 077). */
+export function AdminListCount({ total, exact }: { total: { count: number; more: boolean }; exact: string }) {
+  const { t } = useTranslation("admin");
+  return <p data-testid="list-count">{total.more ? t("common.moreThan", { count: total.count }) : exact}</p>;
+}
+
+/**
+ * The links of a keyset page (decision 077): newer and older rows around the page shown, the
+ * filters kept. Plain links: they work without JavaScript.
+ */
+export function AdminListPager({
+  next,
+  previous,
+  basePath,
+  query,
+}: {
+  next: string | null;
+  previous: string | null;
+  basePath: string;
+  query?: Record<string, string>;
+}) {
+  const { t } = useTranslation("admin");
+  if (!next && !previous) return null;
+  const href = (key: "after" | "before", cursor: string) => `${basePath}?${new URLSearchParams({ ...(query ?? {}), [key]: cursor }).toString()}`;
+  return (
+    <nav className="pagination" aria-label={t("common.pages")}>
+      {previous ? (
+        <a href={href("before", previous)} rel="prev">
+          {t("common.previous")}
+        </a>
+      ) : (
+        <span />
+      )}
+      {next ? (
+        <a href={href("after", next)} rel="next">
+          {t("common.next")}
+        </a>
+      ) : (
+        <span />
+      )}
+    </nav>
+  );
+}
+
 /** The root's toast, shown in the page flow (never over the header's buttons). */
 function AdminToaster() {
   const root = useRouteLoaderData("root") as { toast?: Parameters<typeof Toaster>[0]["toast"] } | undefined;

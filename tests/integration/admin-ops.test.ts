@@ -4,6 +4,7 @@ import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { addAgency, loginViaForm, PASSWORD, postForm, sessionFrom } from "../setup/players";
 import { openOrder, payQr, playerWithBank, postDeposit, providerBalance, pumpDeliveries, qrPayloadOf, sandboxProvider, signedWebhook } from "../setup/money";
 import type { AuditActor } from "../../workers/db/audit";
+import { firstListPage } from "../../workers/core/keyset";
 import { getDepositDetail, listDeposits, retryDeposit } from "../../workers/services/deposits";
 import { getUnmatched, listUnmatched, previewManualCredit, resolveAsRefunded, resolveWithCredit } from "../../workers/services/bank-in";
 import {
@@ -133,17 +134,17 @@ describe("deposits: list, detail, retry of a FAILED settlement", () => {
   it("lists and filters the agency's deposits; staff of another agency see nothing of them", async () => {
     const p = await failedDeposit("betflix");
     await p.wallet.runDueWork();
-    const byUser = await listDeposits(env.DB, "demo", { username: p.username, page: 1, pageSize: 10 });
+    const byUser = await listDeposits(env.DB, "demo", { username: p.username }, firstListPage(10));
     expect(byUser.items.map((i) => i.code)).toEqual([p.code]);
     expect(byUser.items[0]).toMatchObject({ username: p.username, status: "FAILED", provider: "betflix", amount: "60000.00" });
-    expect((await listDeposits(env.DB, "demo", { username: p.username, status: "SUCCESS", page: 1, pageSize: 10 })).total).toBe(0);
-    expect((await listDeposits(env.DB, "demo", { username: p.username, flag: "PROVIDER_*", page: 1, pageSize: 10 })).total).toBe(1);
-    expect((await listDeposits(env.DB, "demo", { code: p.code.slice(0, 9), username: p.username, page: 1, pageSize: 10 })).total).toBe(1);
+    expect((await listDeposits(env.DB, "demo", { username: p.username, status: "SUCCESS" }, firstListPage(10))).total.count).toBe(0);
+    expect((await listDeposits(env.DB, "demo", { username: p.username, flag: "PROVIDER_*" }, firstListPage(10))).total.count).toBe(1);
+    expect((await listDeposits(env.DB, "demo", { code: p.code.slice(0, 9), username: p.username }, firstListPage(10))).total.count).toBe(1);
     const today = new Date(Date.now() + 7 * 3600_000).toISOString().slice(0, 10);
-    expect((await listDeposits(env.DB, "demo", { username: p.username, from: today, to: today, page: 1, pageSize: 10 })).total).toBe(1);
-    expect((await listDeposits(env.DB, "demo", { username: p.username, to: "2020-01-01", page: 1, pageSize: 10 })).total).toBe(0);
+    expect((await listDeposits(env.DB, "demo", { username: p.username, from: today, to: today }, firstListPage(10))).total.count).toBe(1);
+    expect((await listDeposits(env.DB, "demo", { username: p.username, to: "2020-01-01" }, firstListPage(10))).total.count).toBe(0);
     // agency B: not in its list, no detail, no retry
-    expect((await listDeposits(env.DB, "other", { page: 1, pageSize: 50 })).items.map((i) => i.code)).not.toContain(p.code);
+    expect((await listDeposits(env.DB, "other", {}, firstListPage(50))).items.map((i) => i.code)).not.toContain(p.code);
     expect(await getDepositDetail(env, "other", p.code)).toBeNull();
     expect((await retryDeposit(env, staffB, p.code, 0)).kind).toBe("not-found");
     expect((await p.wallet.getDeposit(p.code))!.status).toBe("FAILED");
@@ -163,10 +164,10 @@ describe("payments with no matching order: resolved by hand, once", () => {
       paidAt: new Date().toISOString(),
     });
     expect(res.status).toBe(200); // kept for staff: the gateway must not retry it
-    const list = await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 });
+    const list = await listUnmatched(env.DB, "demo", { ask: firstListPage(50) });
     const payment = list.items.find((i) => i.reference === reference)!;
     expect(payment).toMatchObject({ kind: "UNKNOWN_REFERENCE", amount: "120000.00", status: "OPEN" });
-    expect((await listUnmatched(env.DB, "other", { page: 1, pageSize: 50 })).items.find((i) => i.reference === reference)).toBeUndefined();
+    expect((await listUnmatched(env.DB, "other", { ask: firstListPage(50) })).items.find((i) => i.reference === reference)).toBeUndefined();
 
     const agency = await demoAgency();
     const preview = await previewManualCredit(env, agency, payment.id, { username: p.username, provider: "askmebet" });
@@ -218,7 +219,7 @@ describe("payments with no matching order: resolved by hand, once", () => {
       paidAt: new Date().toISOString(),
     });
     expect(late.status).toBe(200);
-    const payment = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.find((i) => i.reference === order.code)!;
+    const payment = (await listUnmatched(env.DB, "demo", { ask: firstListPage(50) })).items.find((i) => i.reference === order.code)!;
     expect(payment).toMatchObject({ kind: "LATE_PAYMENT", amount: "60000.00", orderUsername: p.username });
     expect(await resolveAsRefunded(env, staffA, payment.id, "  ")).toMatchObject({ ok: false, error: "NOTE_REQUIRED" });
     const answers = await Promise.all(Array.from({ length: 3 }, () => resolveAsRefunded(env, staffA, payment.id, "returned by BCEL transfer 123")));
@@ -249,7 +250,7 @@ describe("payments with no matching order: resolved by hand, once", () => {
       paidAt: new Date().toISOString(),
     });
     expect(mismatch.status).toBe(200); // kept for staff: the gateway must not retry it
-    const payment = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.find((i) => i.reference === order.code)!;
+    const payment = (await listUnmatched(env.DB, "demo", { ask: firstListPage(50) })).items.find((i) => i.reference === order.code)!;
     expect(payment).toMatchObject({ kind: "AMOUNT_MISMATCH", amount: "6000.00", status: "OPEN" });
     const agency = await demoAgency();
     expect(await resolveWithCredit(env, agency, staffA, payment.id, { username: "nobody-here", provider: "betflix" })).toMatchObject({
@@ -266,7 +267,7 @@ describe("payments with no matching order: resolved by hand, once", () => {
     expect(await providerBalance("betflix", owner.username)).toBe("0.00");
     // the friend's history and the back office's deposit list show the manual order
     await friend.wallet.runDueWork();
-    const listed = await listDeposits(env.DB, "demo", { code: `${order.code}M`, page: 1, pageSize: 10 });
+    const listed = await listDeposits(env.DB, "demo", { code: `${order.code}M` }, firstListPage(10));
     expect(listed.items[0]).toMatchObject({ username: friend.username, status: "SUCCESS", amount: "6000.00", credit: "10.00" });
     expect((await getDepositDetail(env, "demo", `${order.code}M`))!.order).toMatchObject({ channelCode: "MANUAL", provider: "betflix" });
   });
@@ -302,7 +303,7 @@ describe("payments: two payments for one order", () => {
         })
       ).status,
     ).toBe(200);
-    const rows = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.filter((i) => i.reference === order.code);
+    const rows = (await listUnmatched(env.DB, "demo", { ask: firstListPage(50) })).items.filter((i) => i.reference === order.code);
     expect(rows.map((r) => r.kind).sort()).toEqual(["AMOUNT_MISMATCH", "LATE_PAYMENT"]);
     const agency = await demoAgency();
     const results = [];
@@ -328,7 +329,7 @@ describe("payments: a claim whose request died", () => {
       currency: "LAK",
       paidAt: new Date().toISOString(),
     });
-    const payment = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.find((i) => i.reference === reference)!;
+    const payment = (await listUnmatched(env.DB, "demo", { ask: firstListPage(50) })).items.find((i) => i.reference === reference)!;
     // the claim was written (player, provider, credit, rate) but the wallet was never called
     await env.DB.prepare(
       `UPDATE unmatched_payments SET status = 'RESOLVING', resolved_player_id = ?1, resolved_provider = 'gclub', credit = '100.00', rate_sell = '600.000000', manual_code = ?2, resolved_by = 'cashier-a', claimed_at = ?3 WHERE id = ?4`,
@@ -358,10 +359,12 @@ describe("players: search, view, lock, sessions, reset", () => {
     const p = await playerWithBank();
     const detail = await getPlayerDetail(env.DB, "demo", p.playerId);
     const number = detail!.bankAccounts[0]!.accountNumber;
-    expect((await searchPlayers(env.DB, "demo", p.username.toUpperCase(), { page: 1, pageSize: 10 })).items.map((i) => i.id)).toContain(p.playerId);
-    expect((await searchPlayers(env.DB, "demo", number.slice(-9), { page: 1, pageSize: 10 })).items.map((i) => i.id)).toEqual([p.playerId]);
-    expect((await searchPlayers(env.DB, "demo", "%", { page: 1, pageSize: 10 })).total).toBe(0);
-    expect((await searchPlayers(env.DB, "other", p.username, { page: 1, pageSize: 10 })).total).toBe(0);
+    expect((await searchPlayers(env.DB, "demo", p.username.toUpperCase(), firstListPage(10))).items.map((i) => i.id)).toContain(p.playerId);
+    // a number is found whole or by its start, through an index (decision 077), its spaces ignored
+    expect((await searchPlayers(env.DB, "demo", number, firstListPage(10))).items.map((i) => i.id)).toEqual([p.playerId]);
+    expect((await searchPlayers(env.DB, "demo", `${number.slice(0, 4)} ${number.slice(4)}`, firstListPage(10))).items.map((i) => i.id)).toEqual([p.playerId]);
+    expect((await searchPlayers(env.DB, "demo", "%", firstListPage(10))).total.count).toBe(0);
+    expect((await searchPlayers(env.DB, "other", p.username, firstListPage(10))).total.count).toBe(0);
     expect(detail!.sessions.length).toBe(1);
     expect(await getPlayerDetail(env.DB, "other", p.playerId)).toBeNull();
   });
@@ -579,7 +582,7 @@ describe("back-office routes: staff only, scoped to their agency, audited", () =
       currency: "LAK",
       paidAt: new Date().toISOString(),
     });
-    const payment = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.find((i) => i.reference === reference)!;
+    const payment = (await listUnmatched(env.DB, "demo", { ask: firstListPage(50) })).items.find((i) => i.reference === reference)!;
     const page = await (await fetchApp(`http://localhost/admin/payments?id=${payment.id}`, { headers: { Cookie: cookie } })).text();
     expect(page).toContain('data-testid="credit-form"');
     const unknown = await postForm(

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
+import { firstListPage } from "../../workers/core/keyset";
 import { loginViaForm, PASSWORD, postForm, postJson, sessionFrom, uniqueName } from "../setup/players";
 import { addBankAccount, registerPlayer } from "../../workers/services/players";
 import { upsertFingerprint } from "../../workers/db/players";
@@ -454,7 +455,7 @@ describe("owner settings and report", () => {
     const input = { enabled: true, mode: "net_loss" as const, percentBp: 777, weeklyCapMinor: 123_400n, turnoverMultiplier: 5 };
     await saveReferralSettings(env.DB, OWNER, input);
     await saveReferralSettings(env.DB, OWNER, input);
-    const rows = (await listAudit(env.DB, "demo", { page: 1, pageSize: 50, action: "referral.settings" })).items.filter(
+    const rows = (await listAudit(env.DB, "demo", { action: "referral.settings", ask: firstListPage(50) })).items.filter(
       (r) => (r.after as { percentBp: number }).percentBp === 777,
     );
     expect(rows).toHaveLength(1);

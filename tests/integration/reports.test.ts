@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
+import { firstListPage } from "../../workers/core/keyset";
 import { seedDemo } from "../setup/seed";
 import { postForm } from "../setup/players";
 import {
@@ -347,7 +348,7 @@ describe("today: manual credits, refunds, a promotion given and taken back, and 
       });
       expect(res.status).toBe(200);
     }
-    const queue = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items;
+    const queue = (await listUnmatched(env.DB, "demo", { ask: firstListPage(50) })).items;
     const credited = await resolveWithCredit(env, agency, staff, queue.find((i) => i.reference === "NOORDER1")!.id, {
       username: e.username,
       provider: "betflix",

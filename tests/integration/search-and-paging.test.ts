@@ -85,7 +85,7 @@ describe("back-office search: any input up to the field's length", () => {
     expect(await percent.text()).toContain('data-testid="players-empty"');
   });
 
-  it("/admin/deposits?username=<49 letters> answers 200 with no rows; a part of a username still finds its orders", async () => {
+  it("/admin/deposits?username=<49 letters> answers 200 with no rows; the start of a username still finds its orders", async () => {
     const long = await get(`/admin/deposits?username=${"a".repeat(49)}`, staffCookie);
     expect(long.status).toBe(200);
     expect(await long.text()).toContain('data-testid="deposits-empty"');
@@ -93,8 +93,11 @@ describe("back-office search: any input up to the field's length", () => {
     expect(lao.status).toBe(200);
     expect(await lao.text()).toContain('data-testid="deposits-empty"');
     const code = (await openOrder(player.cookie))!.code;
-    const part = await (await get(`/admin/deposits?username=${q(player.username.slice(1, -1).toUpperCase())}`, staffCookie)).text();
-    expect(part).toContain(`data-code="${code}"`);
+    // exact or by its start, through the players' username index (decision 077)
+    const start = await (await get(`/admin/deposits?username=${q(player.username.slice(0, -1).toUpperCase())}`, staffCookie)).text();
+    expect(start).toContain(`data-code="${code}"`);
+    const middle = await (await get(`/admin/deposits?username=${q(player.username.slice(1))}`, staffCookie)).text();
+    expect(middle).not.toContain(`data-code="${code}"`);
     const longCode = await get(`/admin/deposits?code=${code}${"X".repeat(60)}`, staffCookie);
     expect(longCode.status).toBe(200);
     expect(await longCode.text()).toContain('data-testid="deposits-empty"');
@@ -127,6 +130,15 @@ describe("?page far beyond the data", () => {
       for (const page of FAR_PAGES) {
         const res = await get(`${path}?page=${page}`, staffCookie);
         expect(res.status, `${path}?page=${page}`).toBe(200);
+      }
+    }
+    // a cursor of keyset paging (decision 077) that is not one is the first page, never an error
+    for (const path of ["/admin/deposits", "/admin/players", "/admin/audit", "/admin/payments", "/admin/withdrawals"]) {
+      for (const cursor of ["x", "~", "2026-01-01~", "~id", `${"9".repeat(200)}~a`, "2026-01-01T00:00:00.000Z~'; DROP TABLE players; --"]) {
+        for (const key of ["after", "before"]) {
+          const res = await get(`${path}?${key}=${q(cursor)}`, staffCookie);
+          expect(res.status, `${path}?${key}=${cursor}`).toBe(200);
+        }
       }
     }
     // the filters keep working with a far page

@@ -17,6 +17,7 @@ import {
   signedWebhook,
 } from "../setup/money";
 import { claimWalletReward } from "../../workers/services/promotions";
+import { firstListPage } from "../../workers/core/keyset";
 import { listDeposits, retryDeposit } from "../../workers/services/deposits";
 import { listUnmatched, resolveWithCredit } from "../../workers/services/bank-in";
 import { findAgencyByHost } from "../../workers/services/agency";
@@ -136,7 +137,7 @@ describe("staff read their own writes: the D1 copy is written before the answer"
     } finally {
       await faults(null);
     }
-    const listed = async () => (await listDeposits(env.DB, "demo", { code: order.code, page: 1, pageSize: 5 })).items[0]?.status;
+    const listed = async () => (await listDeposits(env.DB, "demo", { code: order.code }, firstListPage(5))).items[0]?.status;
     expect(await listed()).toBe("FAILED");
 
     expect((await retryDeposit(env, actor, order.code, 0)).order?.status).toBe("SUCCESS");
@@ -157,12 +158,12 @@ describe("staff read their own writes: the D1 copy is written before the answer"
       paidAt: new Date().toISOString(),
     });
     expect(paid.status).toBe(200);
-    const payment = (await listUnmatched(env.DB, "demo", { page: 1, pageSize: 50 })).items.find((i) => i.reference === reference)!;
+    const payment = (await listUnmatched(env.DB, "demo", { ask: firstListPage(50) })).items.find((i) => i.reference === reference)!;
     const agency = (await findAgencyByHost(env.DB, "localhost"))!;
     const done = await resolveWithCredit(env, agency, actor, payment.id, { username: p.username, provider: "askmebet" });
     expect(done.ok && done.order.status).toBe("SUCCESS");
     const code = done.ok ? done.order.code : "";
-    expect((await listDeposits(env.DB, "demo", { code, page: 1, pageSize: 5 })).items).toMatchObject([{ code, status: "SUCCESS" }]);
+    expect((await listDeposits(env.DB, "demo", { code }, firstListPage(5))).items).toMatchObject([{ code, status: "SUCCESS" }]);
     expect(await release()).toEqual({ held: true });
   }, 120_000);
 

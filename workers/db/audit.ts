@@ -4,7 +4,7 @@
  * operator API token), what (action + target), before/after as JSON, when, and from where
  * (CF-Connecting-IP, user agent). The one place audit rows are written and read.
  */
-import { startsWithText } from "./text-search";
+import { pageOfRows, prefixRange, type ListAsk, type ListPage } from "../core/keyset";
 
 /** Who did something, and from where: what auditContext(request, staff) returns (app/lib/staff.server.ts). */
 export type AuditActor = {
@@ -90,22 +90,27 @@ const parse = (text: string | null): unknown => {
   }
 };
 
-/** Newest first, one agency only; optionally one action (exact) or an action prefix ("staff."). */
-export async function listAudit(
-  db: D1Database,
-  agencyId: string,
-  { page, pageSize, action }: { page: number; pageSize: number; action?: string | null },
-): Promise<{ items: AuditRow[]; total: number }> {
-  const filter = action ? (action.endsWith(".") ? `AND ${startsWithText("action", "?2")}` : `AND action = ?2`) : `AND ?2 IS NULL`;
-  const [count, rows] = await db.batch<{ n: number } | Row>([
-    db.prepare(`SELECT COUNT(*) AS n FROM audit_log WHERE agency_id = ?1 ${filter}`).bind(agencyId, action ?? null),
-    db
-      .prepare(`SELECT * FROM audit_log WHERE agency_id = ?1 ${filter} ORDER BY id DESC LIMIT ?3 OFFSET ?4`)
-      .bind(agencyId, action ?? null, pageSize, (page - 1) * pageSize),
-  ]);
-  const total = (count.results[0] as { n: number } | undefined)?.n ?? 0;
-  const items = (rows.results as Row[]).map(toAuditRow);
-  return { items, total };
+/**
+ * A keyset page of the audit log, newest first (decision 077: by id, through audit_log_agency
+ * or, for one action, audit_log_agency_action), one agency only; optionally one action (exact)
+ * or an action prefix ("staff.").
+ */
+export async function listAudit(db: D1Database, agencyId: string, { action, ask }: { action?: string | null; ask: ListAsk }): Promise<ListPage<AuditRow>> {
+  // a prefix is a range of audit_log_agency_action (?5: where it ends)
+  const filter = action
+    ? action.endsWith(".")
+      ? `AND action >= ?2 AND action < ?5`
+      : `AND action = ?2 AND ?5 IS NOT NULL`
+    : `AND ?2 IS NULL AND ?5 IS NOT NULL`;
+  const until = prefixRange(action ?? "").until;
+  const after = ask.from ? Number(ask.from.id) : null;
+  const backwards = ask.step === "previous";
+  const cursor = after === null || !Number.isSafeInteger(after) ? "AND ?3 IS NULL" : `AND id ${backwards ? ">" : "<"} ?3`;
+  const rows = await db
+    .prepare(`SELECT * FROM audit_log WHERE agency_id = ?1 ${filter} ${cursor} ORDER BY id ${backwards ? "ASC" : "DESC"} LIMIT ?4`)
+    .bind(agencyId, action ?? null, after !== null && Number.isSafeInteger(after) ? after : null, Math.floor(ask.pageSize) + 1, until)
+    .all<Row>();
+  return pageOfRows(rows.results.map(toAuditRow), ask, (entry) => ({ at: entry.createdAt, id: String(entry.id) }));
 }
 
 const toAuditRow = (r: Row): AuditRow => ({
@@ -136,6 +141,17 @@ export async function recentSecurityAudit(db: D1Database, agencyId: string, sinc
 
 /** The distinct actions of an agency's log (for the filter of the audit page). */
 export async function auditActions(db: D1Database, agencyId: string): Promise<string[]> {
-  const { results } = await db.prepare(`SELECT DISTINCT action FROM audit_log WHERE agency_id = ?1 ORDER BY action`).bind(agencyId).all<{ action: string }>();
+  // one index seek per distinct action (audit_log_agency_action), not a read of every entry
+  const { results } = await db
+    .prepare(
+      `WITH RECURSIVE actions(action) AS (
+         SELECT MIN(action) FROM audit_log WHERE agency_id = ?1
+         UNION ALL
+         SELECT (SELECT MIN(a.action) FROM audit_log a WHERE a.agency_id = ?1 AND a.action > actions.action) FROM actions WHERE actions.action IS NOT NULL
+       )
+       SELECT action FROM actions WHERE action IS NOT NULL`,
+    )
+    .bind(agencyId)
+    .all<{ action: string }>();
   return results.map((r) => r.action);
 }

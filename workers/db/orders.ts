@@ -4,7 +4,8 @@
  * (deposit_orders_view, withdraw_orders_view).
  */
 import { countWaitingUnmatchedStatement } from "./payments";
-import { containsText, startsWithText } from "./text-search";
+import { boundedCount, pageOfRows, prefixRange, type BoundedCount, type ListAsk, type ListPage } from "../core/keyset";
+import { boundedCountSql, keysetSql } from "./keyset";
 
 export type OrderOwner = { agencyId: string; playerId: string };
 
@@ -179,12 +180,17 @@ function toManualQueueItem(r: ManualQueueRow): ManualQueueItem {
   };
 }
 
-/** A page of the manual queue, oldest first, with the player's bank account to pay by hand. */
-export async function listManualQueue(
-  db: D1Database,
-  agencyId: string,
-  { page, pageSize }: { page: number; pageSize: number },
-): Promise<{ items: ManualQueueItem[]; total: number }> {
+/**
+ * A keyset page of the manual queue, oldest first (decision 077), with the player's bank
+ * account to pay by hand, and the queue's whole count (the queue is short: its count is exact).
+ */
+export async function listManualQueue(db: D1Database, agencyId: string, ask: ListAsk): Promise<ListPage<ManualQueueItem> & { total: number }> {
+  const params: unknown[] = [agencyId];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `?${params.length}`;
+  };
+  const page = keysetSql({ at: "v.created_at", id: "v.code" }, "ASC", ask, param);
   const [count, rows] = await db.batch<Record<string, unknown>>([
     countManualQueueStatement(db, agencyId),
     db
@@ -194,13 +200,13 @@ export async function listManualQueue(
            FROM withdraw_orders_view v
            JOIN players p ON p.id = v.player_id AND p.agency_id = v.agency_id
            LEFT JOIN bank_accounts b ON b.player_id = v.player_id AND b.agency_id = v.agency_id
-          WHERE ${MANUAL_QUEUE}
-          ORDER BY v.created_at ASC, v.code ASC
-          LIMIT ?2 OFFSET ?3`,
+          WHERE ${MANUAL_QUEUE}${page.where ? ` AND ${page.where}` : ""}
+          ${page.orderBy} LIMIT ${page.limit}`,
       )
-      .bind(agencyId, pageSize, (page - 1) * pageSize),
+      .bind(...params),
   ]);
-  return { total: countOf(count), items: (rows.results as ManualQueueRow[]).map(toManualQueueItem) };
+  const listed = pageOfRows((rows.results as ManualQueueRow[]).map(toManualQueueItem), ask, (w) => ({ at: w.createdAt, id: w.code }));
+  return { ...listed, total: countOf(count) };
 }
 
 function countOf(result: D1Result<Record<string, unknown>>): number {
@@ -214,15 +220,13 @@ export type DepositListFilter = {
   /** a flag, `PROVIDER_*` (any provider refusal) or `NONE` (no flag) */
   flag: string | null;
   provider: string | null;
-  /** part of a username, lower case */
+  /** a username or the start of one, lower case */
   username: string | null;
   /** start of an order code, upper case */
   codePrefix: string | null;
   /** ISO instants: created at or after `from`, before `until` */
   from: string | null;
   until: string | null;
-  page: number;
-  pageSize: number;
 };
 
 export type DepositListItem = {
@@ -266,39 +270,83 @@ function toDepositListItem(r: DepositListRow): DepositListItem {
   };
 }
 
-/** A page of the agency's deposit orders, newest first. */
-export async function listDepositOrders(db: D1Database, agencyId: string, filter: DepositListFilter): Promise<{ items: DepositListItem[]; total: number }> {
-  const where = ["v.agency_id = ?1"];
+/**
+ * Players a username filter stands for: the one of exactly that name, else the first of those
+ * whose name starts with it (through players_agency_username), so a one-letter filter reads a
+ * bounded set, never the agency's history.
+ */
+const USERNAME_FILTER_PLAYERS = 50;
+/** Codes a code filter stands for at most: its own, or the first of those that start with it. */
+const CODE_FILTER_ORDERS = 200;
+
+function usernameFilterSql(param: (value: unknown) => string, username: string): string {
+  const { from, until } = prefixRange(username);
+  return `v.player_id IN (SELECT id FROM players WHERE agency_id = ?1 AND username >= ${param(from)} AND username < ${param(until)}
+    ORDER BY username LIMIT ${USERNAME_FILTER_PLAYERS})`;
+}
+
+function codeFilterSql(param: (value: unknown) => string, codePrefix: string): string {
+  const { from, until } = prefixRange(codePrefix);
+  return `v.code IN (SELECT code FROM deposit_orders_view WHERE code >= ${param(from)} AND code < ${param(until)} ORDER BY code LIMIT ${CODE_FILTER_ORDERS})`;
+}
+
+/**
+ * Where a filtered list starts reading. Left to itself the planner walks the agency's newest
+ * orders and tests each against a username's or a code's few matches (in the order the page
+ * wants, but through the whole history when they are old): with either filter the read starts
+ * from the matches instead, then sorts that bounded set. Usernames through the player index;
+ * codes through the primary key, which the agency's own indexes would outrank, so the agency
+ * term is kept out of index choice (`+`).
+ */
+function depositListSource(filter: DepositListFilter): { from: string; agency: string } {
+  if (filter.username) return { from: "deposit_orders_view v INDEXED BY deposit_orders_view_player", agency: "v.agency_id = ?1" };
+  if (filter.codePrefix) return { from: "deposit_orders_view v", agency: "+v.agency_id = ?1" };
+  return { from: "deposit_orders_view v", agency: "v.agency_id = ?1" };
+}
+
+/**
+ * A keyset page of the agency's deposit orders, newest first (decision 077), and their count
+ * up to COUNT_BOUND, in one batch. Every filter is a range of an index of migration 0038.
+ */
+export async function listDepositOrders(
+  db: D1Database,
+  agencyId: string,
+  filter: DepositListFilter,
+  ask: ListAsk,
+): Promise<ListPage<DepositListItem> & { total: BoundedCount }> {
+  const source = depositListSource(filter);
+  const where = [source.agency];
   const params: unknown[] = [agencyId];
-  const add = (clause: string, value: unknown) => {
+  const param = (value: unknown) => {
     params.push(value);
-    where.push(clause.replace("?", `?${params.length}`));
+    return `?${params.length}`;
   };
-  if (filter.status) add("v.status = ?", filter.status);
-  if (filter.flag === "PROVIDER_*") where.push(startsWithText("v.flag", "'PROVIDER_'"));
+  if (filter.status) where.push(`v.status = ${param(filter.status)}`);
+  // the very term of deposit_orders_view_provider_flagged's WHERE, so that index serves it in order
+  if (filter.flag === "PROVIDER_*") where.push(`substr(v.flag, 1, 9) = 'PROVIDER_'`);
   else if (filter.flag === "NONE") where.push("v.flag IS NULL");
-  else if (filter.flag) add("v.flag = ?", filter.flag);
-  if (filter.provider) add("v.provider = ?", filter.provider);
-  if (filter.username) add(containsText("p.username", "?"), filter.username);
-  if (filter.codePrefix) add(startsWithText("v.code", "?"), filter.codePrefix);
-  if (filter.from) add("v.created_at >= ?", filter.from);
-  if (filter.until) add("v.created_at < ?", filter.until);
-  const joined = `FROM deposit_orders_view v JOIN players p ON p.id = v.player_id AND p.agency_id = v.agency_id WHERE ${where.join(" AND ")}`;
-  const total =
-    (
-      await db
-        .prepare(`SELECT COUNT(*) AS n ${joined}`)
-        .bind(...params)
-        .first<{ n: number }>()
-    )?.n ?? 0;
-  const { results } = await db
-    .prepare(
-      `SELECT v.code, v.player_id, p.username, v.provider, v.amount, v.credit, v.status, v.flag, v.created_at, v.updated_at ${joined}
-        ORDER BY v.created_at DESC, v.code DESC LIMIT ${Math.floor(filter.pageSize)} OFFSET ${Math.floor((filter.page - 1) * filter.pageSize)}`,
-    )
-    .bind(...params)
-    .all<DepositListRow>();
-  return { total, items: results.map(toDepositListItem) };
+  else if (filter.flag) where.push(`v.flag = ${param(filter.flag)}`);
+  if (filter.provider) where.push(`v.provider = ${param(filter.provider)}`);
+  if (filter.username) where.push(usernameFilterSql(param, filter.username));
+  if (filter.codePrefix) where.push(codeFilterSql(param, filter.codePrefix));
+  if (filter.from) where.push(`v.created_at >= ${param(filter.from)}`);
+  if (filter.until) where.push(`v.created_at < ${param(filter.until)}`);
+  const filtered = `FROM ${source.from} WHERE ${where.join(" AND ")}`;
+  const countParams = [...params];
+  const page = keysetSql({ at: "v.created_at", id: "v.code" }, "DESC", ask, param);
+  const [count, rows] = await db.batch<Record<string, unknown>>([
+    db.prepare(boundedCountSql(filtered)).bind(...countParams),
+    db
+      .prepare(
+        `SELECT v.code, v.player_id, p.username, v.provider, v.amount, v.credit, v.status, v.flag, v.created_at, v.updated_at
+           FROM ${source.from} JOIN players p ON p.id = v.player_id
+          WHERE ${[...where, ...(page.where ? [page.where] : [])].join(" AND ")}
+          ${page.orderBy} LIMIT ${page.limit}`,
+      )
+      .bind(...params),
+  ]);
+  const listed = pageOfRows((rows.results as DepositListRow[]).map(toDepositListItem), ask, (d) => ({ at: d.createdAt, id: d.code }));
+  return { ...listed, total: boundedCount(countOf(count)) };
 }
 
 export type LocatedDeposit = DepositListItem & { displayName: string; playerStatus: string };
@@ -317,21 +365,23 @@ export async function findAgencyDepositOrder(db: D1Database, agencyId: string, c
 }
 
 /**
- * Flagged deposit orders (late payment, amount mismatch) with no unmatched payment recorded
- * for them yet: the webhook did not report them (the player's Check button or the wallet's
- * reconciler found them).
+ * Flagged deposit orders (late payment, amount mismatch) created since `since` with no
+ * unmatched payment recorded for them yet: the webhook did not report them (the player's Check
+ * button or the wallet's reconciler found them). Read through deposit_orders_view_flagged, from
+ * `since` on: the whole history of flags is never read again.
  */
 export async function listUnrecordedFlaggedDeposits(
   db: D1Database,
   agencyId: string,
+  since: string,
 ): Promise<{ code: string; playerId: string; flag: "LATE_PAYMENT" | "AMOUNT_MISMATCH"; amount: string }[]> {
   const { results } = await db
     .prepare(
       `SELECT v.code, v.player_id, v.flag, v.amount FROM deposit_orders_view v
-        WHERE v.agency_id = ?1 AND v.flag IN ('LATE_PAYMENT', 'AMOUNT_MISMATCH')
+        WHERE v.agency_id = ?1 AND v.flag IN ('LATE_PAYMENT', 'AMOUNT_MISMATCH') AND v.created_at >= ?2
           AND NOT EXISTS (SELECT 1 FROM unmatched_payments u WHERE u.agency_id = v.agency_id AND u.reference = v.code AND u.kind = v.flag)`,
     )
-    .bind(agencyId)
+    .bind(agencyId, since)
     .all<{ code: string; player_id: string; flag: "LATE_PAYMENT" | "AMOUNT_MISMATCH"; amount: string }>();
   return results.map((r) => ({ code: r.code, playerId: r.player_id, flag: r.flag, amount: r.amount }));
 }
@@ -340,8 +390,8 @@ export async function listUnrecordedFlaggedDeposits(
 
 export type DashboardFigures = {
   manualWithdrawals: number;
-  flaggedDeposits: number;
-  failedDeposits: number;
+  flaggedDeposits: BoundedCount;
+  failedDeposits: BoundedCount;
   unmatchedPayments: number;
   failedDepositsByProvider: { provider: string; count: number }[];
   failedWithdrawalsByProvider: { provider: string; count: number }[];
@@ -352,8 +402,9 @@ export async function loadDashboardFigures(db: D1Database, agencyId: string, day
   // today's money comes from the reports (workers/db/reports.ts), by paid time
   const [manual, flagged, failed, unmatched, depositErrors, withdrawErrors] = await db.batch<Record<string, unknown>>([
     countManualQueueStatement(db, agencyId),
-    db.prepare(`SELECT COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND flag IS NOT NULL`).bind(agencyId),
-    db.prepare(`SELECT COUNT(*) AS n FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'FAILED'`).bind(agencyId),
+    // every flagged or failed order the agency ever had: counted up to COUNT_BOUND (decision 077)
+    db.prepare(boundedCountSql(`FROM deposit_orders_view WHERE agency_id = ?1 AND flag IS NOT NULL`)).bind(agencyId),
+    db.prepare(boundedCountSql(`FROM deposit_orders_view WHERE agency_id = ?1 AND status = 'FAILED'`)).bind(agencyId),
     // money that matched no order, not yet credited or refunded by staff
     countWaitingUnmatchedStatement(db, agencyId),
     db
@@ -371,8 +422,8 @@ export async function loadDashboardFigures(db: D1Database, agencyId: string, day
     (r.results as { provider: string; n: number }[]).map((e) => ({ provider: e.provider, count: Number(e.n) }));
   return {
     manualWithdrawals: countOf(manual),
-    flaggedDeposits: countOf(flagged),
-    failedDeposits: countOf(failed),
+    flaggedDeposits: boundedCount(countOf(flagged)),
+    failedDeposits: boundedCount(countOf(failed)),
     unmatchedPayments: countOf(unmatched),
     failedDepositsByProvider: byProvider(depositErrors),
     failedWithdrawalsByProvider: byProvider(withdrawErrors),

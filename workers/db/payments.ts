@@ -3,6 +3,8 @@
  * read and written by the owner's settings), payments that matched no order, the gateway's applied
  * transactions and the webhook deliveries already answered.
  */
+import { boundedCount, pageOfRows, type BoundedCount, type ListAsk, type ListPage } from "../core/keyset";
+import { boundedCountSql, keysetSql } from "./keyset";
 
 // ---- payment channels (migration 0004)
 
@@ -391,28 +393,30 @@ export function insertFlaggedOrderPaymentStatement(
     .bind(newUnmatchedId(), input.agencyId, input.kind, input.reference, input.amount, input.orderPlayerId);
 }
 
-/** A page of the agency's unmatched payments, newest first: one status, or all still waiting (OPEN, RESOLVING). */
+/**
+ * A keyset page of the agency's unmatched payments, newest first (decision 077): one status, or
+ * all still waiting (OPEN, RESOLVING); and the count up to COUNT_BOUND, in one batch.
+ */
 export async function listUnmatchedPayments(
   db: D1Database,
   agencyId: string,
-  opts: { status: UnmatchedStatus | null; page: number; pageSize: number },
-): Promise<{ total: number; items: UnmatchedPayment[] }> {
-  const where = opts.status ? `u.agency_id = ?1 AND u.status = ?2` : `u.agency_id = ?1 AND u.status IN ('OPEN', 'RESOLVING')`;
-  const params = opts.status ? [agencyId, opts.status] : [agencyId];
-  const total =
-    (
-      await db
-        .prepare(`SELECT COUNT(*) AS n FROM unmatched_payments u WHERE ${where}`)
-        .bind(...params)
-        .first<{ n: number }>()
-    )?.n ?? 0;
-  const { results } = await db
-    .prepare(
-      `${SELECT_UNMATCHED} WHERE ${where} ORDER BY u.received_at DESC, u.id LIMIT ${Math.floor(opts.pageSize)} OFFSET ${Math.floor((opts.page - 1) * opts.pageSize)}`,
-    )
-    .bind(...params)
-    .all<UnmatchedPaymentRow>();
-  return { total, items: results.map(toUnmatchedPayment) };
+  opts: { status: UnmatchedStatus | null; ask: ListAsk },
+): Promise<ListPage<UnmatchedPayment> & { total: BoundedCount }> {
+  const params: unknown[] = [agencyId];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `?${params.length}`;
+  };
+  const where = [opts.status ? `u.agency_id = ?1 AND u.status = ${param(opts.status)}` : `u.agency_id = ?1 AND u.status IN ('OPEN', 'RESOLVING')`];
+  const countParams = [...params];
+  const page = keysetSql({ at: "u.received_at", id: "u.id" }, "DESC", opts.ask, param);
+  if (page.where) where.push(page.where);
+  const [count, rows] = await db.batch<Record<string, unknown>>([
+    db.prepare(boundedCountSql(`FROM unmatched_payments u WHERE ${where[0]}`)).bind(...countParams),
+    db.prepare(`${SELECT_UNMATCHED} WHERE ${where.join(" AND ")} ${page.orderBy} LIMIT ${page.limit}`).bind(...params),
+  ]);
+  const listed = pageOfRows((rows.results as UnmatchedPaymentRow[]).map(toUnmatchedPayment), opts.ask, (u) => ({ at: u.receivedAt, id: u.id }));
+  return { ...listed, total: boundedCount(Number((count.results[0] as { n: number } | undefined)?.n ?? 0)) };
 }
 
 export async function findUnmatchedPayment(db: D1Database, agencyId: string, id: string): Promise<UnmatchedPayment | null> {

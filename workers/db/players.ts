@@ -1,4 +1,6 @@
 import type { SessionTimes } from "../core/session";
+import { boundedCount, pageOfRows, prefixRange, type BoundedCount, type ListAsk, type ListPage } from "../core/keyset";
+import { boundedCountSql, keysetSql } from "./keyset";
 import { containsText } from "./text-search";
 
 /**
@@ -96,41 +98,74 @@ export async function findPlayerWithAccount(db: D1Database, agencyId: string, pl
 }
 
 /**
- * One box finds a player by username, display name, phone or bank account number (spaces
- * and dashes ignored for the numbers). Empty: the newest players.
+ * One box finds a player (decision 077, amending 050). What can be a username or a number is
+ * looked up through an index: a username or its start, a phone or bank account number or its
+ * start (spaces and dashes ignored). A part of a display name (a Lao name is typed in part) is
+ * the one search that reads the agency's players table: asked when the box holds what no
+ * username is (spaces, letters beyond a-z) or when the lookups found no one. Empty: the newest
+ * players. A keyset page, newest first, and the count up to COUNT_BOUND.
  */
 export async function searchPlayersWithAccount(
   db: D1Database,
   agencyId: string,
   query: string,
-  paging: { page: number; pageSize: number },
-): Promise<{ items: PlayerRecord[]; total: number }> {
+  ask: ListAsk,
+): Promise<ListPage<PlayerRecord> & { total: BoundedCount }> {
   const q = query.trim().slice(0, 64);
-  const params: unknown[] = [agencyId];
-  let where = "p.agency_id = ?1";
-  if (q) {
-    // a query of only spaces and dashes has no digits: it matches no number (not every one)
-    const digits = q.replace(/[\s-]/g, "") || null;
-    // toLowerCase folds more than SQLite's ASCII lower(): "NGUYỄN" still finds "Nguyễn" (as before)
-    params.push(q.toLowerCase(), digits);
-    where += ` AND (${containsText("p.username", "?2")} OR ${containsText("p.display_name", "?2")} OR ${containsText("p.phone", "?3")} OR ${containsText("b.account_number", "?3")})`;
+  if (!q) return playersPage(db, agencyId, ask, null);
+  // toLowerCase folds more than SQLite's ASCII lower(): "NGUYỄN" still finds "Nguyễn" (as before)
+  const text = q.toLowerCase();
+  const digits = q.replace(/[\s-]/g, "");
+  const lookups: ((param: (value: unknown) => string) => string)[] = [];
+  if (/^[a-z0-9_-]+$/.test(text)) {
+    const name = prefixRange(text);
+    lookups.push((param) => `SELECT id FROM players WHERE agency_id = ?1 AND username >= ${param(name.from)} AND username < ${param(name.until)}`);
   }
-  const from = `${WITH_ACCOUNT} WHERE ${where}`;
-  const total =
-    (
-      await db
-        .prepare(`SELECT COUNT(*) AS n ${from}`)
-        .bind(...params)
-        .first<{ n: number }>()
-    )?.n ?? 0;
-  const { results } = await db
-    .prepare(
-      `SELECT p.*, b.account_number
-       ${from} ORDER BY p.created_at DESC, p.id LIMIT ${Math.floor(paging.pageSize)} OFFSET ${Math.floor((paging.page - 1) * paging.pageSize)}`,
-    )
-    .bind(...params)
-    .all<PlayerRow>();
-  return { total, items: results.map(toPlayer) };
+  if (/^\d+$/.test(digits)) {
+    const number = prefixRange(digits);
+    lookups.push((param) => `SELECT id FROM players WHERE agency_id = ?1 AND phone >= ${param(number.from)} AND phone < ${param(number.until)}`);
+    lookups.push(
+      (param) =>
+        `SELECT player_id FROM bank_accounts WHERE agency_id = ?1 AND account_number >= ${param(number.from)} AND account_number < ${param(number.until)}`,
+    );
+  }
+  if (lookups.length > 0) {
+    const found = await playersPage(db, agencyId, ask, (param) => `p.id IN (${lookups.map((lookup) => lookup(param)).join(" UNION ")})`, true);
+    if (found.items.length > 0 || ask.from || !/\p{L}/u.test(q)) return found;
+  }
+  return playersPage(db, agencyId, ask, (param) => containsText("p.display_name", param(text)));
+}
+
+/** A keyset page of the agency's players matching `condition` (null: all), newest first, with its bounded count, in one batch. */
+async function playersPage(
+  db: D1Database,
+  agencyId: string,
+  ask: ListAsk,
+  condition: ((param: (value: unknown) => string) => string) | null,
+  byLookup = false,
+): Promise<ListPage<PlayerRecord> & { total: BoundedCount }> {
+  const params: unknown[] = [agencyId];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `?${params.length}`;
+  };
+  // Found by lookups, the page is read from their few ids (the primary key) and sorted: left to
+  // itself the planner walks the agency's newest players testing each against them (`+` keeps
+  // the agency term out of index choice).
+  const where = [byLookup ? "+p.agency_id = ?1" : "p.agency_id = ?1", ...(condition ? [condition(param)] : [])];
+  const countParams = [...params];
+  const page = keysetSql({ at: "p.created_at", id: "p.id" }, "DESC", ask, param);
+  const [count, rows] = await db.batch<Record<string, unknown>>([
+    db.prepare(boundedCountSql(`FROM players p WHERE ${where.join(" AND ")}`)).bind(...countParams),
+    db
+      .prepare(
+        `SELECT p.*, b.account_number ${WITH_ACCOUNT} WHERE ${[...where, ...(page.where ? [page.where] : [])].join(" AND ")} ${page.orderBy} LIMIT ${page.limit}`,
+      )
+      .bind(...params),
+  ]);
+  const listed = pageOfRows((rows.results as PlayerRow[]).map(toPlayer), ask, (p) => ({ at: p.createdAt, id: p.id }));
+  const seen = Number((count.results[0] as { n: number } | undefined)?.n ?? 0);
+  return { ...listed, total: boundedCount(seen) };
 }
 
 /** A stronger hash of the same password (login, when the stored parameters are outdated). */

@@ -1,27 +1,27 @@
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
+import { listAskOf } from "@workers/core/keyset";
 import { auditLogPage } from "@workers/services/staff";
-import { AdminPager } from "~/components/admin";
+import { AdminListPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
-import { readPaging } from "~/lib/paging";
 import { requireStaff } from "~/lib/staff.server";
 import type { Route } from "./+types/audit";
+
+const PAGE_SIZE = 25;
 
 /** Owner only: the append-only audit log, newest first, filterable by action. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context, { role: "owner" });
   const url = new URL(request.url);
-  const { page } = readPaging(url);
-  const pageSize = 25;
   const action = url.searchParams.get("action")?.slice(0, 80) || null;
-  return { page, pageSize, action, ...(await auditLogPage(getBindings(context).DB, staff.agencyId, { page, pageSize, action })) };
+  return { action, ...(await auditLogPage(getBindings(context).DB, staff.agencyId, { action, ask: listAskOf(url.searchParams, PAGE_SIZE) })) };
 }
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { items, page, pageSize, total, action, actions } = loaderData;
+  const { items, next, previous, action, actions } = loaderData;
   return (
     <section>
       <title>{t("audit.title")}</title>
@@ -71,7 +71,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           },
         ]}
       />
-      <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/audit" query={action ? { action } : undefined} />
+      <AdminListPager next={next} previous={previous} basePath="/admin/audit" query={action ? { action } : undefined} />
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { loadDashboard } from "@workers/services/reports";
 import { getBindings } from "~/lib/context.server";
-import { formatDateTime, formatMoney } from "~/lib/format";
+import { boundedFigure, formatDateTime, formatMoney } from "~/lib/format";
 import { requireStaff } from "~/lib/staff.server";
 import type { Route } from "./+types/dashboard";
 import { AdminTable } from "~/components/data-table";
@@ -89,11 +89,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             </li>
             <li>
               <Link to="/admin/deposits?flagged=1">{t("dashboard.flaggedDeposits")}</Link>:{" "}
-              <strong data-testid="dash-flagged">{d.pending.flaggedDeposits}</strong>
+              <strong data-testid="dash-flagged">{boundedFigure(d.pending.flaggedDeposits)}</strong>
             </li>
             <li>
               <Link to="/admin/deposits?status=FAILED">{t("dashboard.failedDeposits")}</Link>:{" "}
-              <strong data-testid="dash-failed">{d.pending.failedDeposits}</strong>
+              <strong data-testid="dash-failed">{boundedFigure(d.pending.failedDeposits)}</strong>
             </li>
             <li>
               <Link to="/admin/payments">{t("dashboard.unmatchedPayments")}</Link>: <strong data-testid="dash-unmatched">{d.pending.unmatchedPayments}</strong>

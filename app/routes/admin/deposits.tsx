@@ -3,30 +3,29 @@ import { useTranslation } from "react-i18next";
 import { DEPOSIT_FLAGS, listDeposits } from "@workers/services/deposits";
 import { ORDER_STATUSES } from "@workers/core/orders";
 import { PROVIDERS } from "@workers/core/providers";
-import { AdminPager } from "~/components/admin";
+import { listAskOf } from "@workers/core/keyset";
+import { AdminListCount, AdminListPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
-import { readPaging } from "~/lib/paging";
 import { requireStaff } from "~/lib/staff.server";
 import type { Route } from "./+types/deposits";
 
+const PAGE_SIZE = 25;
 const FILTERS = ["code", "username", "status", "flag", "provider", "from", "to"] as const;
 
 /** Deposits of this agency, newest first, filtered by a plain GET form (works without JavaScript). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
   const url = new URL(request.url);
-  const { page } = readPaging(url);
-  const pageSize = 25;
   const filter = Object.fromEntries(FILTERS.map((k) => [k, url.searchParams.get(k)?.trim() ?? ""])) as Record<(typeof FILTERS)[number], string>;
-  const list = await listDeposits(getBindings(context).DB, staff.agencyId, { ...filter, page, pageSize });
-  return { ...list, page, pageSize, filter, flags: DEPOSIT_FLAGS };
+  const list = await listDeposits(getBindings(context).DB, staff.agencyId, filter, listAskOf(url.searchParams, PAGE_SIZE));
+  return { ...list, filter, flags: DEPOSIT_FLAGS };
 }
 
 export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { items, total, page, pageSize, filter, flags } = loaderData;
+  const { items, total, next, previous, filter, flags } = loaderData;
   const query = Object.fromEntries(Object.entries(filter).filter(([, v]) => v));
   return (
     <section>
@@ -89,7 +88,7 @@ export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
           {t("deposits.clear")}
         </a>
       </Form>
-      <p>{t("deposits.count", { count: total })}</p>
+      <AdminListCount total={total} exact={t("deposits.count", { count: total.count })} />
       <AdminTable
         label={t("deposits.title")}
         testId="deposits-table"
@@ -108,7 +107,7 @@ export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
           { header: t("deposits.flag"), cell: (d) => d.flag ?? t("common.none") },
         ]}
       />
-      <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/deposits" query={query} />
+      <AdminListPager next={next} previous={previous} basePath="/admin/deposits" query={query} />
     </section>
   );
 }

@@ -10,13 +10,13 @@ import {
   UNMATCHED_STATUSES,
   type ResolveError,
 } from "@workers/services/bank-in";
-import { AdminPager } from "~/components/admin";
+import { AdminListCount, AdminListPager } from "~/components/admin";
 import { BankWitnesses } from "~/components/bank-witnesses";
 import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
-import { readPaging } from "~/lib/paging";
+import { listAskOf } from "@workers/core/keyset";
 import { ManualCreditSchema, RefundSchema } from "~/lib/schemas/admin-ops";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -30,13 +30,14 @@ import type { Route } from "./+types/payments";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
   const url = new URL(request.url);
-  const { page } = readPaging(url);
-  const pageSize = 25;
   const status = url.searchParams.get("status") ?? "";
-  const list = await unmatchedPaymentsPage(getBindings(context).DB, staff.agencyId, { status, page, pageSize, id: url.searchParams.get("id") });
+  const ask = listAskOf(url.searchParams, PAGE_SIZE);
+  const list = await unmatchedPaymentsPage(getBindings(context).DB, staff.agencyId, { status, ask, id: url.searchParams.get("id") });
   if (!list) throw new Response("Not found", { status: 404 });
   return { ...list, providers: getAgency(context).enabledProviders, role: staff.role, statuses: UNMATCHED_STATUSES };
 }
+
+const PAGE_SIZE = 25;
 
 type ActionData =
   | {
@@ -179,7 +180,7 @@ function kindLabel(t: (key: string) => string, kind: string): string {
 
 export default function AdminPayments({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { items, total, page, pageSize, status, selected, providers, twins, witnesses, role, statuses } = loaderData;
+  const { items, total, next, previous, status, selected, providers, twins, witnesses, role, statuses } = loaderData;
   const answer = actionData as ActionData | undefined;
   return (
     <section>
@@ -291,7 +292,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
         </button>
       </Form>
 
-      <p>{t("payments.count", { count: total })}</p>
+      <AdminListCount total={total} exact={t("payments.count", { count: total.count })} />
       <AdminTable
         label={t("payments.title")}
         cards
@@ -327,7 +328,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
           },
         ]}
       />
-      <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/payments" query={status ? { status } : {}} />
+      <AdminListPager next={next} previous={previous} basePath="/admin/payments" query={status ? { status } : {}} />
     </section>
   );
 }

@@ -1,28 +1,28 @@
 import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
+import { listAskOf } from "@workers/core/keyset";
 import { searchPlayers } from "@workers/services/players";
-import { AdminPager } from "~/components/admin";
+import { AdminListCount, AdminListPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
-import { readPaging } from "~/lib/paging";
 import { requireStaff } from "~/lib/staff.server";
 import type { Route } from "./+types/players";
+
+const PAGE_SIZE = 25;
 
 /** One search box: username, display name, phone or bank account number (GET form). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
   const url = new URL(request.url);
-  const { page } = readPaging(url);
-  const pageSize = 25;
   const q = url.searchParams.get("q") ?? "";
-  const list = await searchPlayers(getBindings(context).DB, staff.agencyId, q, { page, pageSize });
-  return { ...list, page, pageSize, q };
+  const list = await searchPlayers(getBindings(context).DB, staff.agencyId, q, listAskOf(url.searchParams, PAGE_SIZE));
+  return { ...list, q };
 }
 
 export default function AdminPlayers({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { items, total, page, pageSize, q } = loaderData;
+  const { items, total, next, previous, q } = loaderData;
   return (
     <section>
       <title>{t("players.title")}</title>
@@ -36,7 +36,7 @@ export default function AdminPlayers({ loaderData }: Route.ComponentProps) {
           {t("players.searchButton")}
         </button>
       </Form>
-      <p>{t("players.count", { count: total })}</p>
+      <AdminListCount total={total} exact={t("players.count", { count: total.count })} />
       <AdminTable
         label={t("players.title")}
         testId="players-table"
@@ -53,7 +53,7 @@ export default function AdminPlayers({ loaderData }: Route.ComponentProps) {
           { header: t("players.lastLogin"), cell: (p) => (p.lastLoginAt ? formatDateTime(p.lastLoginAt) : t("common.none")) },
         ]}
       />
-      <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/players" query={q ? { q } : {}} />
+      <AdminListPager next={next} previous={previous} basePath="/admin/players" query={q ? { q } : {}} />
     </section>
   );
 }

@@ -1,25 +1,25 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { listManualQueue } from "@workers/services/withdrawals";
-import { AdminPager } from "~/components/admin";
+import { AdminListPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
-import { readPaging } from "~/lib/paging";
+import { listAskOf } from "@workers/core/keyset";
 import { requireStaff } from "~/lib/staff.server";
 import type { Route } from "./+types/withdrawals";
+
+const PAGE_SIZE = 10;
 
 /** OPEN withdrawals waiting for a manual payout, oldest first (owner and cashier). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
-  const { page, pageSize } = readPaging(new URL(request.url));
-  const { items, total } = await listManualQueue(getBindings(context).DB, staff.agencyId, { page, pageSize });
-  return { items, total, page, pageSize };
+  return listManualQueue(getBindings(context).DB, staff.agencyId, listAskOf(new URL(request.url).searchParams, PAGE_SIZE));
 }
 
 export default function WithdrawQueue({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { items, total, page, pageSize } = loaderData;
+  const { items, total, next, previous } = loaderData;
   return (
     <section>
       <title>{t("withdrawals.title")}</title>
@@ -60,7 +60,7 @@ export default function WithdrawQueue({ loaderData }: Route.ComponentProps) {
           { header: t("withdrawals.bank"), cell: (w) => (w.bankCode ? `${w.bankCode} · ${w.accountName} · ${w.accountNumber}` : t("common.none")) },
         ]}
       />
-      <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/withdrawals" />
+      <AdminListPager next={next} previous={previous} basePath="/admin/withdrawals" />
     </section>
   );
 }

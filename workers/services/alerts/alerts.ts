@@ -9,6 +9,7 @@ import {
   type AlertKind,
 } from "../../core/alerts";
 import { maskAccountNumber } from "../../core/banks";
+import { firstListPage } from "../../core/keyset";
 import { isLocalEnvironment } from "../../core/provider-setup";
 import { openSecret } from "../../core/secret-box";
 import {
@@ -304,7 +305,7 @@ async function sweepAgency(env: Env, settings: AlertSettings, now: number): Prom
     }
   }
   if (settings.topics.includes("withdrawals")) {
-    const { items } = await listManualQueue(env.DB, agencyId, { page: 1, pageSize: 100 });
+    const { items } = await listManualQueue(env.DB, agencyId, firstListPage(100));
     for (const item of items) {
       const facts = withdrawalFacts(item);
       await raiseAlert(env, agencyId, { id: `withdrawal.waiting:${item.code}`, kind: "withdrawal.waiting", facts }, now, settings);
@@ -416,7 +417,7 @@ async function sweepOutages(env: Env, settings: AlertSettings, now: number): Pro
 async function sweepPayments(env: Env, settings: AlertSettings, now: number): Promise<void> {
   const agencyId = settings.agencyId;
   const [{ items }, holds] = await Promise.all([
-    listUnmatchedPayments(env.DB, agencyId, { status: "OPEN", page: 1, pageSize: 50 }),
+    listUnmatchedPayments(env.DB, agencyId, { status: "OPEN", ask: firstListPage(50) }),
     listWaitingHolds(env.DB, agencyId),
   ]);
   for (const p of items) {

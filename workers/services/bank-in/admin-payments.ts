@@ -1,3 +1,4 @@
+import type { ListAsk } from "../../core/keyset";
 import { canonicalLak, depositCredit, formatAmount, formatRate, parseAmount, parseRate } from "../../core/money";
 import { isProvider, type Provider } from "../../core/providers";
 import { gatewayPort } from "../../ports/gateway";
@@ -46,11 +47,19 @@ export { UNMATCHED_STATUSES };
 export type { UnmatchedPayment, PaymentTwin };
 
 /**
+ * How far back the payments page looks for flagged orders to take into its queue. An order is
+ * flagged within hours of its creation (its payment came late or wrong) and every opening of
+ * the page takes what it finds, so two weeks covers a queue nobody opened for days, without
+ * reading every flag of the agency's history at each opening (decision 077).
+ */
+const FLAGGED_ORDERS_WINDOW_MS = 14 * 86_400_000;
+
+/**
  * Flagged orders the webhook did not report (found by the player's Check button or the
  * wallet's reconciler) are taken from the read model, so none is missed.
  */
-async function importFlaggedOrders(db: D1Database, agencyId: string): Promise<void> {
-  const flagged = await listUnrecordedFlaggedDeposits(db, agencyId);
+async function importFlaggedOrders(db: D1Database, agencyId: string, now = Date.now()): Promise<void> {
+  const flagged = await listUnrecordedFlaggedDeposits(db, agencyId, new Date(now - FLAGGED_ORDERS_WINDOW_MS).toISOString());
   if (flagged.length === 0) return;
   await db.batch(
     flagged.map((order) =>
@@ -66,10 +75,10 @@ async function importFlaggedOrders(db: D1Database, agencyId: string): Promise<vo
   );
 }
 
-export async function listUnmatched(db: D1Database, agencyId: string, opts: { status?: string | null; page: number; pageSize: number }) {
+export async function listUnmatched(db: D1Database, agencyId: string, opts: { status?: string | null; ask: ListAsk }) {
   await importFlaggedOrders(db, agencyId);
   const status = opts.status && (UNMATCHED_STATUSES as readonly string[]).includes(opts.status) ? (opts.status as UnmatchedStatus) : null;
-  return listUnmatchedPayments(db, agencyId, { status, page: opts.page, pageSize: opts.pageSize });
+  return listUnmatchedPayments(db, agencyId, { status, ask: opts.ask });
 }
 
 export async function getUnmatched(db: D1Database, agencyId: string, id: string): Promise<UnmatchedPayment | null> {
@@ -77,14 +86,14 @@ export async function getUnmatched(db: D1Database, agencyId: string, id: string)
 }
 
 /** The payments page: a page of the list (flagged orders imported first) and the payment chosen with ?id= (null: that id is not ours). */
-export async function unmatchedPaymentsPage(db: D1Database, agencyId: string, opts: { status: string; page: number; pageSize: number; id: string | null }) {
-  const list = await listUnmatched(db, agencyId, { status: opts.status, page: opts.page, pageSize: opts.pageSize });
+export async function unmatchedPaymentsPage(db: D1Database, agencyId: string, opts: { status: string; ask: ListAsk; id: string | null }) {
+  const list = await listUnmatched(db, agencyId, { status: opts.status, ask: opts.ask });
   const selected = opts.id ? await getUnmatched(db, agencyId, opts.id) : null;
   if (opts.id && !selected) return null;
   // what else this money may have been credited as, and every witness of it (decision 046)
   const twins = selected && selected.status === "OPEN" ? await twinsOfPayment(db, agencyId, selected) : [];
   const witnesses = selected ? await witnessesOfQueuedPayment(db, agencyId, selected) : [];
-  return { ...list, page: opts.page, pageSize: opts.pageSize, status: opts.status, selected, twins, witnesses };
+  return { ...list, status: opts.status, selected, twins, witnesses };
 }
 
 export type ResolveError =

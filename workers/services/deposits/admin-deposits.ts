@@ -1,3 +1,4 @@
+import type { BoundedCount, ListAsk, ListPage } from "../../core/keyset";
 import { ORDER_STATUSES } from "../../core/orders";
 import { PROVIDERS } from "../../core/providers";
 import { vientianeDayBounds } from "../../core/vientiane";
@@ -26,8 +27,6 @@ export type DepositFilter = {
   /** YYYY-MM-DD, a day in Vientiane time (UTC+7), inclusive */
   from?: string | null;
   to?: string | null;
-  page: number;
-  pageSize: number;
 };
 
 export type DepositRow = DepositListItem;
@@ -38,20 +37,29 @@ function dayStartIso(day: string): string | null {
   return bounds ? new Date(bounds.start).toISOString() : null;
 }
 
-export async function listDeposits(db: D1Database, agencyId: string, filter: DepositFilter): Promise<{ items: DepositRow[]; total: number }> {
+/** A keyset page of the agency's deposit orders (decision 077); `ask` from the URL (listAskOf). */
+export async function listDeposits(
+  db: D1Database,
+  agencyId: string,
+  filter: DepositFilter,
+  ask: ListAsk,
+): Promise<ListPage<DepositRow> & { total: BoundedCount }> {
   const from = filter.from ? dayStartIso(filter.from) : null;
   const toStart = filter.to ? dayStartIso(filter.to) : null;
-  return listDepositOrders(db, agencyId, {
-    status: filter.status && (ORDER_STATUSES as readonly string[]).includes(filter.status) ? filter.status : null,
-    flag: filter.flag || null,
-    provider: filter.provider && (PROVIDERS as readonly string[]).includes(filter.provider) ? filter.provider : null,
-    username: filter.username?.trim() ? filter.username.trim().toLowerCase() : null,
-    codePrefix: filter.code?.trim() ? filter.code.trim().toUpperCase() : null,
-    from,
-    until: toStart ? new Date(Date.parse(toStart) + 86_400_000).toISOString() : null,
-    page: filter.page,
-    pageSize: filter.pageSize,
-  });
+  return listDepositOrders(
+    db,
+    agencyId,
+    {
+      status: filter.status && (ORDER_STATUSES as readonly string[]).includes(filter.status) ? filter.status : null,
+      flag: filter.flag || null,
+      provider: filter.provider && (PROVIDERS as readonly string[]).includes(filter.provider) ? filter.provider : null,
+      username: filter.username?.trim() ? filter.username.trim().toLowerCase() : null,
+      codePrefix: filter.code?.trim() ? filter.code.trim().toUpperCase() : null,
+      from,
+      until: toStart ? new Date(Date.parse(toStart) + 86_400_000).toISOString() : null,
+    },
+    ask,
+  );
 }
 
 export type DepositDetail = {

@@ -1,3 +1,4 @@
+import type { BoundedCount, ListAsk, ListPage } from "../../core/keyset";
 import { PLAYER_SESSION, sessionState } from "../../core/session";
 import { auditIfChanged, auditStatement, type AuditActor } from "../../db/audit";
 import { latestPlayerDeposits, latestPlayerPromotionUsages, latestPlayerWithdrawals } from "../../db/orders";
@@ -49,18 +50,10 @@ const toSummary = (player: PlayerRecord): PlayerSummary => ({
   bankAccountNumber: player.bankAccountNumber,
 });
 
-/**
- * One box finds a player by username, display name, phone or bank account number (spaces
- * and dashes ignored for the numbers). Empty: the newest players.
- */
-export async function searchPlayers(
-  db: D1Database,
-  agencyId: string,
-  query: string,
-  paging: { page: number; pageSize: number },
-): Promise<{ items: PlayerSummary[]; total: number }> {
-  const { items, total } = await searchPlayersWithAccount(db, agencyId, query, paging);
-  return { total, items: items.map(toSummary) };
+/** One box finds a player (workers/db/players.ts says how); empty: the newest players. A keyset page (decision 077). */
+export async function searchPlayers(db: D1Database, agencyId: string, query: string, ask: ListAsk): Promise<ListPage<PlayerSummary> & { total: BoundedCount }> {
+  const found = await searchPlayersWithAccount(db, agencyId, query, ask);
+  return { ...found, items: found.items.map(toSummary) };
 }
 
 export type PlayerDetail = {

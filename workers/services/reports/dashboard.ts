@@ -1,3 +1,4 @@
+import type { BoundedCount } from "../../core/keyset";
 import { formatAmount } from "../../core/money";
 import { PROVIDER_FAILURE_WINDOW_MS } from "../../core/provider-attempts";
 import { presetRange, utcBounds, type ReportRange } from "../../core/report-range";
@@ -31,7 +32,7 @@ export type Dashboard = {
   date: string;
   deposits: { count: number; amountLak: string; credit: string };
   withdrawals: { count: number; credit: string; paidLak: string };
-  pending: { manualWithdrawals: number; flaggedDeposits: number; failedDeposits: number; unmatchedPayments: number };
+  pending: { manualWithdrawals: number; flaggedDeposits: BoundedCount; failedDeposits: BoundedCount; unmatchedPayments: number };
   providerErrors: { provider: string; failedDeposits: number; failedWithdrawals: number }[];
   /**
    * Deposits paid and still waiting for their provider's credit (PAID: the wallet retries),

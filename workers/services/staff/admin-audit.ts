@@ -1,3 +1,4 @@
+import type { ListAsk } from "../../core/keyset";
 import { auditActions, listAudit, recordAudit, type AuditActor } from "../../db/audit";
 
 /**
@@ -5,10 +6,10 @@ import { auditActions, listAudit, recordAudit, type AuditActor } from "../../db/
  * one action or an action prefix ("staff."), and the actions to filter by. Before/after
  * states are shown as indented JSON.
  */
-export async function auditLogPage(db: D1Database, agencyId: string, query: { page: number; pageSize: number; action: string | null }) {
-  const [{ items, total }, actions] = await Promise.all([listAudit(db, agencyId, query), auditActions(db, agencyId)]);
+export async function auditLogPage(db: D1Database, agencyId: string, query: { action: string | null; ask: ListAsk }) {
+  const [{ items, next, previous }, actions] = await Promise.all([listAudit(db, agencyId, query), auditActions(db, agencyId)]);
   const shown = (state: unknown) => (state === null ? null : JSON.stringify(state, null, 1));
-  return { total, actions, items: items.map((entry) => ({ ...entry, before: shown(entry.before), after: shown(entry.after) })) };
+  return { next, previous, actions, items: items.map((entry) => ({ ...entry, before: shown(entry.before), after: shown(entry.after) })) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ListAsk, ListPage } from "../../core/keyset";
 import { auditStatement, type AuditActor } from "../../db/audit";
 import {
   findAgencyWithdrawPlayer,
@@ -29,12 +30,8 @@ import type { WithdrawOrder } from "../../wallet/player-wallet";
 export type QueueItem = ManualQueueItem;
 
 /** A page of the agency's manual queue, oldest first. */
-export async function listManualQueue(
-  db: D1Database,
-  agencyId: string,
-  paging: { page: number; pageSize: number },
-): Promise<{ items: QueueItem[]; total: number }> {
-  return listManualQueuePage(db, agencyId, paging);
+export async function listManualQueue(db: D1Database, agencyId: string, ask: ListAsk): Promise<ListPage<QueueItem> & { total: number }> {
+  return listManualQueuePage(db, agencyId, ask);
 }
 
 type Decision = WithdrawReviewDecision;
