@@ -299,7 +299,7 @@ function codeFilterSql(param: (value: unknown) => string, codePrefix: string): s
  * term is kept out of index choice (`+`).
  */
 function depositListSource(filter: DepositListFilter): { from: string; agency: string } {
-  if (filter.username) return { from: "deposit_orders_view v INDEXED BY deposit_orders_view_player", agency: "v.agency_id = ?1" };
+  if (filter.username) return { from: "deposit_orders_view v INDEXED BY deposit_orders_view_player_provider", agency: "v.agency_id = ?1" };
   if (filter.codePrefix) return { from: "deposit_orders_view v", agency: "+v.agency_id = ?1" };
   return { from: "deposit_orders_view v", agency: "v.agency_id = ?1" };
 }
