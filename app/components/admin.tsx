@@ -228,33 +228,6 @@ export function AdminAuthShell({ agencyName, children }: { agencyName: string; c
   );
 }
 
-/** Previous / next links that work without JavaScript. */
-export function AdminPager({
-  page,
-  pageSize,
-  total,
-  basePath,
-  query,
-}: {
-  page: number;
-  pageSize: number;
-  total: number;
-  basePath: string;
-  query?: Record<string, string>;
-}) {
-  const { t } = useTranslation("admin");
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  if (pages <= 1) return null;
-  const href = (p: number) => `${basePath}?${new URLSearchParams({ ...(query ?? {}), page: String(p) }).toString()}`;
-  return (
-    <nav className="pagination" aria-label={t("common.pageOf", { page, pages })}>
-      {page > 1 ? <a href={href(page - 1)}>{t("common.previous")}</a> : <span />}
-      <span>{t("common.pageOf", { page, pages })}</span>
-      {page < pages ? <a href={href(page + 1)}>{t("common.next")}</a> : <span />}
-    </nav>
-  );
-}
-
 /** A list's count line: exact up to the bound, "more than" past it (decision 077). */
 export function AdminListCount({ total, exact }: { total: { count: number; more: boolean }; exact: string }) {
   const { t } = useTranslation("admin");

@@ -488,12 +488,12 @@ describe("fingerprint report", () => {
     await recordFingerprint(env.DB, "demo", a.playerId, shared, {});
     await recordFingerprint(env.DB, "demo", b.playerId, shared, {});
     await recordFingerprint(env.DB, "demo", c.playerId, `fp-alone-${Date.now()}`, {});
-    const report = await sharedFingerprints(env.DB, "demo", { page: 1, pageSize: 50 });
+    const report = await sharedFingerprints(env.DB, "demo", firstListPage(50));
     const item = report.items.find((i) => i.fingerprint === shared)!;
     expect(item.players).toBe(2);
     expect(item.accounts.map((x) => x.username).sort()).toEqual([a.username, b.username].sort());
     expect(report.items.some((i) => i.fingerprint.startsWith("fp-alone"))).toBe(false);
-    expect((await sharedFingerprints(env.DB, "other", { page: 1, pageSize: 50 })).items.find((i) => i.fingerprint === shared)).toBeUndefined();
+    expect((await sharedFingerprints(env.DB, "other", firstListPage(50))).items.find((i) => i.fingerprint === shared)).toBeUndefined();
     expect((await getPlayerDetail(env.DB, "demo", a.playerId))!.fingerprints.find((f) => f.fingerprint === shared)!.sharedWith).toBe(1);
   });
 });

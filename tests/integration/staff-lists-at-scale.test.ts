@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { COUNT_BOUND, firstListPage, listAskOf } from "../../workers/core/keyset";
 import { listDeposits } from "../../workers/services/deposits";
-import { searchPlayers } from "../../workers/services/players";
+import { getPlayerDetail, searchPlayers, sharedFingerprints } from "../../workers/services/players";
 import { loadDashboard } from "../../workers/services/reports";
 import { auditLogPage } from "../../workers/services/staff";
 import { unmatchedPaymentsPage } from "../../workers/services/bank-in";
@@ -26,7 +26,17 @@ const LARGE = { players: 3_000, orders: 30_000 };
  */
 const READS_PLAYERS = "players by a part of a Lao name";
 /** Tables that grow with the agency's history: a plan may never SCAN them. */
-const BIG_TABLES = ["deposit_orders_view", "withdraw_orders_view", "players", "bank_accounts", "unmatched_payments", "audit_log", "promotion_usages_view"];
+const BIG_TABLES = [
+  "fingerprints",
+  "fingerprint_groups",
+  "deposit_orders_view",
+  "withdraw_orders_view",
+  "players",
+  "bank_accounts",
+  "unmatched_payments",
+  "audit_log",
+  "promotion_usages_view",
+];
 
 type Recorded = { name: string; sql: string; params: unknown[]; rowsRead: number };
 
@@ -111,6 +121,17 @@ async function seedHistory(from: { players: number; orders: number }, size: { pl
        SELECT 'pu-' || i, '${AGENCY}', 'UNKNOWN_REFERENCE', 'REF' || i, '60000.00', ${at("i")},
               CASE WHEN i < 300 THEN 'OPEN' ELSE 'REFUNDED' END FROM n WHERE i % 10 = 0`,
     ),
+    // two players on each device
+    env.DB.prepare(
+      `INSERT INTO fingerprints (agency_id, player_id, fingerprint, payload, first_seen_at, last_seen_at)
+       ${range(from.players, size.players)}
+       SELECT '${AGENCY}', 'pp-' || i, 'fp-' || (i / 2), '{}', ${at("i * 10")}, ${at("i * 10")} FROM n`,
+    ),
+    env.DB.prepare(
+      `INSERT OR REPLACE INTO fingerprint_groups (agency_id, fingerprint, players, first_seen_at, last_seen_at)
+       SELECT agency_id, fingerprint, COUNT(*), MIN(first_seen_at), MAX(last_seen_at) FROM fingerprints
+        WHERE agency_id = '${AGENCY}' GROUP BY agency_id, fingerprint HAVING COUNT(*) >= 2`,
+    ),
     env.DB.prepare(
       `INSERT INTO audit_log (agency_id, staff_username, action, target, created_at)
        ${range(from.orders, size.orders)}
@@ -141,6 +162,8 @@ async function readEveryList(db: D1Database, setName: (name: string) => void) {
     ["players by account number", () => searchPlayers(db, AGENCY, "0101000000123", firstListPage(25))],
     ["players by a part of a Lao name", () => searchPlayers(db, AGENCY, "ສົມສັກ 12", firstListPage(25))],
     ["players far down the list", () => searchPlayers(db, AGENCY, "", listAskOf(new URLSearchParams({ after: "2026-06-01T01:00:00.000Z~pp-6" }), 25))],
+    ["shared devices", () => sharedFingerprints(db, AGENCY, firstListPage(20))],
+    ["a player's page", () => getPlayerDetail(db, AGENCY, "pp-5")],
     ["audit", () => auditLogPage(db, AGENCY, { action: null, ask: firstListPage(25) })],
     ["audit by action", () => auditLogPage(db, AGENCY, { action: "payment.refund", ask: firstListPage(25) })],
     ["audit far down", () => auditLogPage(db, AGENCY, { action: null, ask: listAskOf(new URLSearchParams({ after: "x~40" }), 25) })],

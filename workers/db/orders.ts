@@ -448,7 +448,9 @@ export type RecentWithdrawal = {
 export async function latestPlayerDeposits(db: D1Database, agencyId: string, playerId: string, limit: number): Promise<RecentDeposit[]> {
   const { results } = await db
     .prepare(
-      `SELECT code, provider, amount, credit, status, flag, created_at FROM deposit_orders_view WHERE agency_id = ?1 AND player_id = ?2 ORDER BY created_at DESC LIMIT ?3`,
+      // from the player's own orders: walking the agency's newest orders for theirs reads the history when they are old
+      `SELECT code, provider, amount, credit, status, flag, created_at FROM deposit_orders_view INDEXED BY deposit_orders_view_player_provider
+        WHERE agency_id = ?1 AND player_id = ?2 ORDER BY created_at DESC LIMIT ?3`,
     )
     .bind(agencyId, playerId, limit)
     .all<{ code: string; provider: string; amount: string; credit: string; status: string; flag: string | null; created_at: string }>();

@@ -317,18 +317,32 @@ const toFingerprint = (row: FingerprintRow): FingerprintRecord => ({
   seenCount: row.seen_count,
 });
 
-/** First seen once, then last seen and counted at every report. */
+/**
+ * First seen once, then last seen and counted at every report; and, in the same batch, the
+ * device's group when two or more players of the agency were seen on it (the shared-devices
+ * page reads the groups, decision 077), its count read through fingerprints_by_fingerprint.
+ */
 export async function upsertFingerprint(db: D1Database, agencyId: string, playerId: string, fingerprint: string, payloadJson: string): Promise<void> {
-  await db
-    .prepare(
-      `INSERT INTO fingerprints (agency_id, player_id, fingerprint, payload) VALUES (?1, ?2, ?3, ?4)
-       ON CONFLICT(agency_id, player_id, fingerprint) DO UPDATE SET
-         payload = excluded.payload,
-         last_seen_at = ${NOW_ISO},
-         seen_count = fingerprints.seen_count + 1`,
-    )
-    .bind(agencyId, playerId, fingerprint, payloadJson)
-    .run();
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO fingerprints (agency_id, player_id, fingerprint, payload) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(agency_id, player_id, fingerprint) DO UPDATE SET
+           payload = excluded.payload,
+           last_seen_at = ${NOW_ISO},
+           seen_count = fingerprints.seen_count + 1`,
+      )
+      .bind(agencyId, playerId, fingerprint, payloadJson),
+    db
+      .prepare(
+        `INSERT INTO fingerprint_groups (agency_id, fingerprint, players, first_seen_at, last_seen_at)
+         SELECT agency_id, fingerprint, COUNT(*), MIN(first_seen_at), MAX(last_seen_at) FROM fingerprints
+          WHERE agency_id = ?1 AND fingerprint = ?2 GROUP BY agency_id, fingerprint HAVING COUNT(*) >= 2
+         ON CONFLICT(agency_id, fingerprint) DO UPDATE SET
+           players = excluded.players, first_seen_at = excluded.first_seen_at, last_seen_at = excluded.last_seen_at`,
+      )
+      .bind(agencyId, fingerprint),
+  ]);
 }
 
 export async function listPlayerFingerprints(db: D1Database, agencyId: string, playerId: string): Promise<FingerprintRecord[]> {
@@ -339,17 +353,17 @@ export async function listPlayerFingerprints(db: D1Database, agencyId: string, p
   return results.map(toFingerprint);
 }
 
-/** For each fingerprint of the player, how many other players of the agency were seen on it. */
+/** For each fingerprint of the player, how many other players of the agency were seen on it (from the device's group). */
 export async function fingerprintSharing(db: D1Database, agencyId: string, playerId: string): Promise<Map<string, number>> {
   const { results } = await db
     .prepare(
-      `SELECT f.fingerprint, COUNT(DISTINCT o.player_id) AS n FROM fingerprints f
-         JOIN fingerprints o ON o.agency_id = f.agency_id AND o.fingerprint = f.fingerprint AND o.player_id <> f.player_id
-        WHERE f.agency_id = ?1 AND f.player_id = ?2 GROUP BY f.fingerprint`,
+      `SELECT g.fingerprint, g.players - 1 AS n FROM fingerprints f
+         JOIN fingerprint_groups g ON g.agency_id = f.agency_id AND g.fingerprint = f.fingerprint
+        WHERE f.agency_id = ?1 AND f.player_id = ?2`,
     )
     .bind(agencyId, playerId)
     .all<{ fingerprint: string; n: number }>();
-  return new Map(results.map((s) => [s.fingerprint, s.n]));
+  return new Map(results.map((s) => [s.fingerprint, Number(s.n)]));
 }
 
 /** A fingerprint seen on two or more players of one agency. */
@@ -357,24 +371,38 @@ export type SharedFingerprintGroup = { fingerprint: string; players: number; fir
 /** One player seen on a shared fingerprint. */
 export type FingerprintAccount = FingerprintRecord & { playerId: string; username: string; displayName: string; status: string };
 
-const SHARED_GROUPS = `SELECT f.fingerprint, COUNT(DISTINCT f.player_id) AS players, MIN(f.first_seen_at) AS first_seen_at, MAX(f.last_seen_at) AS last_seen_at
-      FROM fingerprints f JOIN players p ON p.id = f.player_id AND p.agency_id = f.agency_id
-     WHERE f.agency_id = ?1 GROUP BY f.fingerprint HAVING COUNT(DISTINCT f.player_id) >= 2`;
-
-/** Shared fingerprints, newest activity first, one page. */
+/**
+ * A keyset page of the shared devices, newest activity first (decision 077), and their count up
+ * to COUNT_BOUND, in one batch.
+ */
 export async function sharedFingerprintGroups(
   db: D1Database,
   agencyId: string,
-  paging: { page: number; pageSize: number },
-): Promise<{ items: SharedFingerprintGroup[]; total: number }> {
-  const total = (await db.prepare(`SELECT COUNT(*) AS n FROM (${SHARED_GROUPS})`).bind(agencyId).first<{ n: number }>())?.n ?? 0;
-  const { results } = await db
-    .prepare(
-      `${SHARED_GROUPS} ORDER BY last_seen_at DESC, f.fingerprint LIMIT ${Math.floor(paging.pageSize)} OFFSET ${Math.floor((paging.page - 1) * paging.pageSize)}`,
-    )
-    .bind(agencyId)
-    .all<{ fingerprint: string; players: number; first_seen_at: string; last_seen_at: string }>();
-  return { total, items: results.map((g) => ({ fingerprint: g.fingerprint, players: g.players, firstSeenAt: g.first_seen_at, lastSeenAt: g.last_seen_at })) };
+  ask: ListAsk,
+): Promise<ListPage<SharedFingerprintGroup> & { total: BoundedCount }> {
+  const params: unknown[] = [agencyId];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `?${params.length}`;
+  };
+  const page = keysetSql({ at: "last_seen_at", id: "fingerprint" }, "DESC", ask, param);
+  const [count, rows] = await db.batch<Record<string, unknown>>([
+    db.prepare(boundedCountSql(`FROM fingerprint_groups WHERE agency_id = ?1`)).bind(agencyId),
+    db
+      .prepare(
+        `SELECT fingerprint, players, first_seen_at, last_seen_at FROM fingerprint_groups
+          WHERE agency_id = ?1${page.where ? ` AND ${page.where}` : ""} ${page.orderBy} LIMIT ${page.limit}`,
+      )
+      .bind(...params),
+  ]);
+  const groups = (rows.results as { fingerprint: string; players: number; first_seen_at: string; last_seen_at: string }[]).map((g) => ({
+    fingerprint: g.fingerprint,
+    players: Number(g.players),
+    firstSeenAt: g.first_seen_at,
+    lastSeenAt: g.last_seen_at,
+  }));
+  const listed = pageOfRows(groups, ask, (g) => ({ at: g.lastSeenAt, id: g.fingerprint }));
+  return { ...listed, total: boundedCount(Number((count.results[0] as { n: number } | undefined)?.n ?? 0)) };
 }
 
 /** The players seen on these fingerprints, first seen first. */

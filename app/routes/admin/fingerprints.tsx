@@ -1,31 +1,31 @@
 import { Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { sharedFingerprints } from "@workers/services/players";
-import { AdminPager } from "~/components/admin";
+import { AdminListCount, AdminListPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
-import { readPaging } from "~/lib/paging";
+import { listAskOf } from "@workers/core/keyset";
 import { requireStaff } from "~/lib/staff.server";
 import type { Route } from "./+types/fingerprints";
+
+const PAGE_SIZE = 20;
 
 /** Devices seen on two or more players of this agency: the multi-account signal. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
-  const { page } = readPaging(new URL(request.url));
-  const pageSize = 20;
-  return { ...(await sharedFingerprints(getBindings(context).DB, staff.agencyId, { page, pageSize })), page, pageSize };
+  return sharedFingerprints(getBindings(context).DB, staff.agencyId, listAskOf(new URL(request.url).searchParams, PAGE_SIZE));
 }
 
 export default function AdminFingerprints({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { items, total, page, pageSize } = loaderData;
+  const { items, total, next, previous } = loaderData;
   return (
     <section>
       <title>{t("fingerprints.title")}</title>
       <h1>{t("fingerprints.title")}</h1>
       <p>{t("fingerprints.intro")}</p>
-      <p>{t("fingerprints.count", { count: total })}</p>
+      <AdminListCount total={total} exact={t("fingerprints.count", { count: total.count })} />
       {items.length === 0 ? (
         <p data-testid="fingerprints-empty">{t("fingerprints.empty")}</p>
       ) : (
@@ -55,7 +55,7 @@ export default function AdminFingerprints({ loaderData }: Route.ComponentProps) 
           ))}
         </ul>
       )}
-      <AdminPager page={page} pageSize={pageSize} total={total} basePath="/admin/fingerprints" />
+      <AdminListPager next={next} previous={previous} basePath="/admin/fingerprints" />
     </section>
   );
 }

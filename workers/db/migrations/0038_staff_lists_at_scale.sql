@@ -29,3 +29,19 @@ CREATE INDEX audit_log_agency_action ON audit_log(agency_id, action, id);
 
 -- deposits any provider refused (PROVIDER_*), newest first: the query names the same term
 CREATE INDEX deposit_orders_view_provider_flagged ON deposit_orders_view(agency_id, created_at, code) WHERE substr(flag, 1, 9) = 'PROVIDER_';
+
+-- devices seen on two or more players: kept with each sighting (workers/db/players.ts), so the
+-- shared-devices page reads them newest first instead of grouping every sighting of the agency
+CREATE INDEX fingerprints_by_fingerprint ON fingerprints(agency_id, fingerprint);
+CREATE TABLE fingerprint_groups (
+  agency_id TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  players INTEGER NOT NULL,
+  first_seen_at TEXT NOT NULL,
+  last_seen_at TEXT NOT NULL,
+  PRIMARY KEY (agency_id, fingerprint)
+);
+CREATE INDEX fingerprint_groups_newest ON fingerprint_groups(agency_id, last_seen_at, fingerprint);
+INSERT INTO fingerprint_groups (agency_id, fingerprint, players, first_seen_at, last_seen_at)
+SELECT agency_id, fingerprint, COUNT(*), MIN(first_seen_at), MAX(last_seen_at) FROM fingerprints
+ GROUP BY agency_id, fingerprint HAVING COUNT(*) >= 2;

@@ -1,3 +1,4 @@
+import type { BoundedCount, ListAsk, ListPage } from "../../core/keyset";
 import { fingerprintAccounts, sharedFingerprintGroups, type FingerprintAccount, type SharedFingerprintGroup } from "../../db/players";
 
 /**
@@ -9,13 +10,9 @@ export type SharedFingerprint = SharedFingerprintGroup & {
   accounts: Omit<FingerprintAccount, "fingerprint">[];
 };
 
-export async function sharedFingerprints(
-  db: D1Database,
-  agencyId: string,
-  paging: { page: number; pageSize: number },
-): Promise<{ items: SharedFingerprint[]; total: number }> {
-  const { items: groups, total } = await sharedFingerprintGroups(db, agencyId, paging);
-  if (groups.length === 0) return { items: [], total };
+export async function sharedFingerprints(db: D1Database, agencyId: string, ask: ListAsk): Promise<ListPage<SharedFingerprint> & { total: BoundedCount }> {
+  const { items: groups, total, next, previous } = await sharedFingerprintGroups(db, agencyId, ask);
+  if (groups.length === 0) return { items: [], total, next, previous };
   const accounts = await fingerprintAccounts(
     db,
     agencyId,
@@ -23,6 +20,8 @@ export async function sharedFingerprints(
   );
   return {
     total,
+    next,
+    previous,
     items: groups.map((group) => ({
       ...group,
       accounts: accounts
