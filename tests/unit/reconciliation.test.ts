@@ -10,7 +10,9 @@ import {
   type CreditRow,
   type DayInput,
   type DebitRow,
+  type DepositRow,
   type PayoutRow,
+  type ReportedDeposits,
 } from "../../workers/core/reconciliation";
 
 // 2026-11-26 in Vientiane is [2026-11-25T17:00Z, 2026-11-26T17:00Z)
@@ -25,8 +27,6 @@ function credit(fields: Partial<CreditRow> & { transferId: string }): CreditRow 
     outcome: "APPLIED",
     orderCode: null,
     sources: ["statement"],
-    split: false,
-    namedOrders: [],
     raw: null,
     credits: [],
     queue: null,
@@ -53,6 +53,12 @@ const payout = (fields: Partial<PayoutRow> & { code: string }): PayoutRow => ({
   ...fields,
 });
 const deposit = (code: string, paidAt: number, provider = "betflix") => ({ code, provider, paidAt, kipMinor: 10_003_700, creditMinor: 16_600 });
+/** Deposits the reports count, per provider (as the page reads them: counted and summed in D1). */
+const reported = (...deposits: DepositRow[]): ReportedDeposits[] =>
+  [...new Set(deposits.map((d) => d.provider))].map((provider) => {
+    const of = deposits.filter((d) => d.provider === provider);
+    return { provider, n: of.length, kipMinor: of.reduce((a, d) => a + d.kipMinor, 0), creditMinor: of.reduce((a, d) => a + d.creditMinor, 0) };
+  });
 const statementOfDay = { channelCode: "OWN", from: at("00:01"), to: at("23:50") };
 
 function input(fields: Partial<DayInput>): DayInput {
@@ -97,7 +103,7 @@ describe("credits", () => {
           }),
           credit({ transferId: "OTHER-DAY", bankTime: at("10:00", "2026-11-25") }),
         ],
-        reportedDeposits: [deposit("D1", at("10:01")), deposit("D2", at("10:06")), deposit("UR1M", at("11:00"))],
+        reportedDeposits: reported(deposit("D1", at("10:01")), deposit("D2", at("10:06")), deposit("UR1M", at("11:00"))),
       }),
     );
     expect(kinds(day.lines)).toEqual([
@@ -165,7 +171,7 @@ describe("credits", () => {
       input({ day: "2026-11-25", credits: [c], imports: [{ channelCode: "OWN", from: at("00:00", "2026-11-25"), to: at("23:59", "2026-11-25") }] }),
     );
     expect(bankDay.lines.find((l) => l.kind === "timing")).toMatchObject({ key: "timing:D1", bankDay: "2026-11-25", reportsDay: DAY, direction: "credit" });
-    const reportsDay = reconcileDay(input({ credits: [c], reportedDeposits: [c.deposit!] }));
+    const reportsDay = reconcileDay(input({ credits: [c], reportedDeposits: reported(c.deposit!) }));
     expect(kinds(reportsDay.lines)).toEqual([["timing", null, "timing:D1"]]);
     expect(reportsDay.providers).toEqual([{ provider: "betflix", inByBank: 0, inByReports: 16_600, outByBank: 0, outByReports: 0 }]);
   });

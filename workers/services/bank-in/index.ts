@@ -43,8 +43,7 @@ export { markOpenDepositPaid, openDepositsQueue, type MarkPaidError, type MarkPa
 export {
   debitsOfWithdrawal,
   parseBankDay,
-  reconciliationCsvRows,
-  reconciliationExport,
+  reconciliationCsv,
   reconciliationPage,
   saveReconciliationNote,
   settleDoubleCredit,
