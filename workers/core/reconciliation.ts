@@ -660,6 +660,8 @@ export function pageOfLines(lines: readonly Line[], view: LineView, size = LINES
     end = firstPast(shown, (l) => comparePlaces(placeOf(l), before) >= 0);
     start = Math.max(0, end - size);
   }
+  // a cursor past either end (the lines after it went meanwhile): the last page, or the first
+  if (start >= end && shown.length > 0) [start, end] = after ? [Math.max(0, shown.length - size), shown.length] : [0, Math.min(size, shown.length)];
   return {
     lines: shown.slice(start, end),
     show,
