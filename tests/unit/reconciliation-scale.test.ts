@@ -41,8 +41,10 @@ type Generated = { input: DayInput; fates: Map<string, Fate> };
 
 /**
  * A day and the two around it each side: `n` credits spread over 2,000 pay amounts and three
- * channels, and n / 2 withdrawals marked paid over 50 amounts with the debit of most of them
- * (most naming the account paid to). `fates` is what the generator made of each credit of the day.
+ * channels, and n / 2 withdrawals marked paid over n / 400 amounts (as many of one amount in an
+ * hour whatever the day's size: the pairs that can pair grow with the rows, not faster) with the
+ * debit of most of them (most naming the account paid to). `fates` is what the generator made
+ * of each credit of the day.
  */
 function day(n: number, seed = 47): Generated {
   const r = random(seed);
@@ -63,14 +65,7 @@ function day(n: number, seed = 47): Generated {
       orderCode: credited ? code : null,
       sources: fate === "staffOnly" ? ["staff"] : ["statement", "forwarder"],
       raw: null,
-      credits: !credited
-        ? []
-        : fate === "twice"
-          ? [
-              { code, kind: "order", settled: null },
-              { code: `${code}M`, kind: "hand", settled: null },
-            ]
-          : [{ code, kind: "order", settled: null }],
+      unsettled: { n: !credited ? 0 : fate === "twice" ? 2 : 1, codes: fate === "twice" ? [code, `${code}M`] : [] },
       queue: credited ? null : { id: `Q${i}`, status: fate === "refunded" ? "REFUNDED" : "OPEN", manualCode: null, note: null },
       deposit: credited ? { code, provider: "betflix", paidAt: bankTime + 60_000, kipMinor: 10_000_000, creditMinor: 16_000 } : null,
     };
@@ -81,7 +76,7 @@ function day(n: number, seed = 47): Generated {
   const debits: DebitRow[] = [];
   for (let i = 0; i < n / 2; i++) {
     const marked = START - 2 * DAY_MS + r.int(5 * DAY_MS);
-    const amount = `${(1 + r.int(50)) * 50_000}`;
+    const amount = `${(1 + r.int(n / 400)) * 50_000}`;
     const account = `0101000${String(100_000 + i)}`;
     payouts.push({
       code: `W${i}`,

@@ -75,8 +75,11 @@ export type CreditRow = {
   sources: WitnessSource[];
   /** the raw text of its key report (else of the first report that has one); null while only the day's lines are counted (read for a page's lines) */
   raw: string | null;
-  /** the credits its reports caused (order or hand), with the owner's settlement of a surplus one */
-  credits: { code: string; kind: "order" | "hand"; settled: "reversed" | "loss" | null }[];
+  /**
+   * the credits its reports caused (order or hand) that the owner has not settled: how many (the
+   * derivation's count, decision 069), and their codes when more than one (the owner settles all but one)
+   */
+  unsettled: { n: number; codes: string[] };
   /** its payments-queue item, if it went there */
   queue: { id: string; status: "OPEN" | "RESOLVING" | "CREDITED" | "REFUNDED"; manualCode: string | null; note: string | null } | null;
   /** the deposit it credited (its order when applied, the manual order when credited by hand) */
@@ -193,7 +196,19 @@ export type ReconciledDay = {
   closed: boolean;
 };
 
-const lak = (amount: string): bigint => parseAmount(canonicalLak(amount) ?? "0", "LAK") ?? 0n;
+/** A function of an amount's text, remembered: a day's thousands of rows repeat a few thousand amounts (forgotten past 20,000 texts). */
+function remembered<T>(of: (text: string) => T): (text: string) => T {
+  const seen = new Map<string, T>();
+  return (text) => {
+    if (seen.has(text)) return seen.get(text) as T;
+    if (seen.size >= 20_000) seen.clear();
+    const value = of(text);
+    seen.set(text, value);
+    return value;
+  };
+}
+const canonical = remembered(canonicalLak);
+const lak = remembered((amount: string): bigint => parseAmount(canonicalLak(amount) ?? "0", "LAK") ?? 0n);
 const sum = (amounts: string[]): Totals => ({
   n: amounts.length,
   kip: formatAmount(
@@ -263,7 +278,7 @@ function payoutsNamedBy(raw: string | null, index: AccountIndex): PayoutRow[] {
   return [...found];
 }
 
-const amountKey = (amount: string) => String(canonicalLak(amount));
+const amountKey = (amount: string) => String(canonical(amount));
 
 function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -302,9 +317,10 @@ function pairsInTime(debits: readonly DebitRow[], payouts: readonly PayoutRow[],
  * code per debit (channel + transfer id) it is matched to.
  */
 export function matchDebits(debits: readonly DebitRow[], payouts: readonly PayoutRow[], windows: Record<string, number>): Map<string, string> {
-  const pairs: { debit: string; payout: string; named: boolean; distance: number }[] = [];
+  const keys = new Map(debits.map((d) => [d, debitKey(d)]));
+  const pairs: { debit: DebitRow; payout: PayoutRow; named: boolean; distance: number }[] = [];
   const pair = (debit: DebitRow, payout: PayoutRow, named: boolean) =>
-    pairs.push({ debit: debitKey(debit), payout: payout.code, named, distance: Math.abs(debit.bankTime - payout.markedPaidAt) });
+    pairs.push({ debit, payout, named, distance: Math.abs(debit.bankTime - payout.markedPaidAt) });
   const windowOf = (debit: DebitRow) => windowMs(windows[debit.channelCode] ?? 0);
 
   // a debit naming accounts pairs only with withdrawals to them, of its amount and in time
@@ -328,24 +344,28 @@ export function matchDebits(debits: readonly DebitRow[], payouts: readonly Payou
     pairsInTime(group, candidates, windowOf(group[0]!), (debit, payout) => pair(debit, payout, false));
   }
 
-  pairs.sort((a, b) => Number(b.named) - Number(a.named) || a.distance - b.distance || a.payout.localeCompare(b.payout) || a.debit.localeCompare(b.debit));
+  pairs.sort(
+    (a, b) =>
+      Number(b.named) - Number(a.named) ||
+      a.distance - b.distance ||
+      a.payout.code.localeCompare(b.payout.code) ||
+      keys.get(a.debit)!.localeCompare(keys.get(b.debit)!),
+  );
   const byDebit = new Map<string, string>();
   const taken = new Set<string>();
   for (const p of pairs) {
-    if (byDebit.has(p.debit) || taken.has(p.payout)) continue;
-    byDebit.set(p.debit, p.payout);
-    taken.add(p.payout);
+    const key = keys.get(p.debit)!;
+    if (byDebit.has(key) || taken.has(p.payout.code)) continue;
+    byDebit.set(key, p.payout.code);
+    taken.add(p.payout.code);
   }
   return byDebit;
 }
 
 const debitKey = (d: { channelCode: string; transferId: string }) => `${d.channelCode}:${d.transferId}`;
 
-/** A transfer's credits the owner has not settled. */
-const unsettled = (c: CreditRow) => c.credits.filter((x) => x.settled === null);
-
 /** Whether a credit became a credit to a player (applied, or credited by hand from the queue). */
-const credited = (c: CreditRow) => unsettled(c).length > 0 || c.outcome === "APPLIED" || c.queue?.status === "CREDITED";
+const credited = (c: CreditRow) => c.unsettled.n > 0 || c.outcome === "APPLIED" || c.queue?.status === "CREDITED";
 
 /** The day's lines, totals and whether it is closed. */
 export function reconcileDay(input: DayInput): ReconciledDay {
@@ -362,7 +382,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
       direction: "credit" as const,
       channelCode: c.channelCode,
       transferId: c.transferId,
-      amount: canonicalLak(c.amount) ?? c.amount,
+      amount: canonical(c.amount) ?? c.amount,
       bankTime: c.bankTime,
       sources: c.sources,
       raw: c.raw,
@@ -404,8 +424,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
 
   // one transfer credited twice (two unsettled credits of one derived transfer), on its bank day
   for (const c of dayCredits) {
-    const open = unsettled(c);
-    if (open.length < 2) continue;
+    if (c.unsettled.n < 2) continue;
     const key = `twice:${c.channelCode}:${c.transferId}`;
     lines.push(
       line({
@@ -415,11 +434,11 @@ export function reconcileDay(input: DayInput): ReconciledDay {
         direction: "credit",
         channelCode: c.channelCode,
         transferId: c.transferId,
-        amount: canonicalLak(c.amount) ?? c.amount,
+        amount: canonical(c.amount) ?? c.amount,
         bankTime: c.bankTime,
         sources: c.sources,
-        orderCode: open.map((x) => x.code).join(" + "),
-        credits: open.map((x) => x.code),
+        orderCode: c.unsettled.codes.join(" + "),
+        credits: c.unsettled.codes,
         raw: c.raw,
         note: note(key),
       }),
@@ -438,7 +457,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
         direction: f.direction,
         channelCode: f.channelCode,
         transferId: f.witnessId,
-        amount: canonicalLak(f.amount) ?? f.amount,
+        amount: canonical(f.amount) ?? f.amount,
         bankTime: f.bankTime,
         sources: [f.source],
         raw: f.raw,
@@ -461,7 +480,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
       direction: "debit" as const,
       channelCode: d.channelCode,
       transferId: d.transferId,
-      amount: canonicalLak(d.amount) ?? d.amount,
+      amount: canonical(d.amount) ?? d.amount,
       bankTime: d.bankTime,
       sources: d.sources,
       raw: d.raw,
@@ -490,7 +509,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
     const key = `withdrawal:${p.code}`;
     const base = {
       direction: "debit" as const,
-      amount: canonicalLak(p.amount) ?? p.amount,
+      amount: canonical(p.amount) ?? p.amount,
       markedPaidAt: p.markedPaidAt,
       orderCode: p.code,
       provider: p.provider,
@@ -510,7 +529,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
         key: `timing:${code}`,
         kind: "timing",
         direction,
-        amount: canonicalLak(amount) ?? amount,
+        amount: canonical(amount) ?? amount,
         orderCode: code,
         provider,
         bankTime,
@@ -581,8 +600,8 @@ const lineTime = (l: Line) => l.bankTime ?? l.markedPaidAt ?? 0;
 /** Where a line stands on the day: its kind (differences first), its time, its key. A page's cursor is the same three. */
 type LinePlace = { order: number; time: number; key: string };
 const placeOf = (l: Line): LinePlace => ({ order: KIND_ORDER[l.kind], time: lineTime(l), key: l.key });
-const comparePlaces = (a: LinePlace, b: LinePlace) => a.order - b.order || a.time - b.time || a.key.localeCompare(b.key);
-const compareLines = (a: Line, b: Line) => comparePlaces(placeOf(a), placeOf(b));
+const comparePlace = (l: Line, place: LinePlace) => KIND_ORDER[l.kind] - place.order || lineTime(l) - place.time || l.key.localeCompare(place.key);
+const compareLines = (a: Line, b: Line) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || lineTime(a) - lineTime(b) || a.key.localeCompare(b.key);
 
 /** The lines counted per kind, reason and direction, ordered as the lines are (the reasons in DIFFERENCE_REASONS' order). */
 function lineGroups(lines: readonly Line[]): LineGroup[] {
@@ -654,10 +673,10 @@ export function pageOfLines(lines: readonly Line[], view: LineView, size = LINES
   const [after, before] = [parseCursor(view.after), parseCursor(view.before)];
   let [start, end] = [0, Math.min(size, shown.length)];
   if (after) {
-    start = firstPast(shown, (l) => comparePlaces(placeOf(l), after) > 0);
+    start = firstPast(shown, (l) => comparePlace(l, after) > 0);
     end = Math.min(start + size, shown.length);
   } else if (before) {
-    end = firstPast(shown, (l) => comparePlaces(placeOf(l), before) >= 0);
+    end = firstPast(shown, (l) => comparePlace(l, before) >= 0);
     start = Math.max(0, end - size);
   }
   // a cursor past either end (the lines after it went meanwhile): the last page, or the first

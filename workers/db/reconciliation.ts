@@ -25,6 +25,7 @@ type CreditSqlRow = {
   outcome: CreditRow["outcome"];
   order_code: string | null;
   sources: string | null;
+  credits: number;
   credits_json: string | null;
   queue_id: string | null;
   queue_status: "OPEN" | "RESOLVING" | "CREDITED" | "REFUNDED" | null;
@@ -37,17 +38,23 @@ type CreditSqlRow = {
   credit_minor: number | null;
 };
 
-/** The credits a transfer's reports caused (bank_credits, decision 069), as JSON. */
-const CREDITS = `
-  (SELECT json_group_array(json_object('code', c.code, 'kind', c.kind, 'settled', c.settled))
-     FROM bank_credits c JOIN bank_witnesses w ON w.agency_id = c.agency_id AND w.channel_code = c.channel_code AND w.source = c.source AND w.witness_id = c.witness_id
-    WHERE w.agency_id = bt.agency_id AND w.channel_code = bt.channel_code AND w.transfer_id = bt.bank_transaction_id) AS credits_json`;
+/**
+ * The codes of the credits a transfer's reports caused (bank_credits, decision 069), as JSON, read
+ * for a transfer the derivation counted two unsettled credits on (credited twice): from the
+ * transfer's reports to their credits (CROSS JOIN keeps that order: without statistics SQLite read
+ * every credit of the channel for each transfer).
+ */
+const TWICE_CREDITS = `
+  CASE WHEN bt.credits >= 2 THEN
+  (SELECT json_group_array(json_object('code', c.code, 'settled', c.settled))
+     FROM bank_witnesses w CROSS JOIN bank_credits c ON c.agency_id = w.agency_id AND c.channel_code = w.channel_code AND c.source = w.source AND c.witness_id = w.witness_id
+    WHERE w.agency_id = bt.agency_id AND w.channel_code = bt.channel_code AND w.transfer_id = bt.bank_transaction_id) END AS credits_json`;
 
 /**
  * Bank credits of the span, and the transfers of the deposits the reports count in `reported`
  * (applied to their order, or credited by hand from the queue), each with what the derivation
- * (decision 069) says became of it: its credits, its queue item and the deposit it credited
- * (SUCCESS only). Without their raw texts: a page reads those for its own lines
+ * (decision 069) says became of it: how many unsettled credits it caused (`credits`, what the
+ * derivation wrote), its queue item and the deposit it credited (SUCCESS only). Without their raw texts: a page reads those for its own lines
  * (`loadCreditTexts`).
  */
 export async function loadCredits(db: D1Database, agencyId: string, span: Span, reported: { fromIso: string; toIso: string }): Promise<CreditRow[]> {
@@ -62,7 +69,7 @@ export async function loadCredits(db: D1Database, agencyId: string, span: Span, 
            JOIN bank_witnesses w ON w.agency_id = c.agency_id AND w.channel_code = c.channel_code AND w.source = c.source AND w.witness_id = c.witness_id
           WHERE d.agency_id = ?1 AND d.paid_at >= ?4 AND d.paid_at < ?5 AND d.status = 'SUCCESS'
        )
-       SELECT bt.channel_code, bt.bank_transaction_id, bt.amount, bt.bank_time, bt.outcome, bt.order_code, ${WITNESSES}, ${CREDITS},
+       SELECT bt.channel_code, bt.bank_transaction_id, bt.amount, bt.bank_time, bt.outcome, bt.order_code, bt.credits, ${WITNESSES}, ${TWICE_CREDITS},
               u.id AS queue_id, u.status AS queue_status, u.manual_code, u.note AS queue_note,
               d.code AS deposit_code, d.provider, d.paid_at, d.paid_minor, d.credit_minor
          FROM picked p
@@ -83,9 +90,13 @@ export async function loadCredits(db: D1Database, agencyId: string, span: Span, 
     outcome: r.outcome,
     orderCode: r.order_code,
     sources: sourcesOf(r.sources),
-    credits: (JSON.parse(r.credits_json ?? "[]") as { code: string; kind: "order" | "hand"; settled: "reversed" | "loss" | null }[]).sort((a, b) =>
-      a.code.localeCompare(b.code),
-    ),
+    unsettled: {
+      n: Number(r.credits),
+      codes: (JSON.parse(r.credits_json ?? "[]") as { code: string; settled: string | null }[])
+        .filter((c) => c.settled === null)
+        .map((c) => c.code)
+        .sort((a, b) => a.localeCompare(b)),
+    },
     queue: r.queue_status && r.queue_id ? { id: r.queue_id, status: r.queue_status, manualCode: r.manual_code, note: r.queue_note } : null,
     deposit:
       r.deposit_code && r.paid_at
@@ -102,7 +113,8 @@ export async function loadCredits(db: D1Database, agencyId: string, span: Span, 
 
 /**
  * The raw texts of some credit transfers (the lines of one page, or one chunk of the CSV): the
- * key report's, else the first report's that has one. Keyed `channel:transfer`.
+ * key report's, else the first report's that has one. Keyed `channel:transfer`. The keys drive
+ * (CROSS JOIN): each is one lookup by the transfer's key.
  */
 export async function loadCreditTexts(
   db: D1Database,
@@ -116,7 +128,7 @@ export async function loadCreditTexts(
               COALESCE(bt.raw, (SELECT w.raw FROM bank_witnesses w WHERE w.agency_id = bt.agency_id AND w.channel_code = bt.channel_code
                                    AND w.transfer_id = bt.bank_transaction_id AND w.raw IS NOT NULL ORDER BY w.recorded_at LIMIT 1)) AS raw
          FROM json_each(?2) k
-         JOIN bank_transactions bt ON bt.agency_id = ?1 AND bt.channel_code = k.value ->> '$[0]' AND bt.bank_transaction_id = k.value ->> '$[1]'`,
+         CROSS JOIN bank_transactions bt ON bt.agency_id = ?1 AND bt.channel_code = k.value ->> '$[0]' AND bt.bank_transaction_id = k.value ->> '$[1]'`,
     )
     .bind(agencyId, JSON.stringify(transfers.map((t) => [t.channelCode, t.transferId])))
     .all<{ channel_code: string; bank_transaction_id: string; raw: string | null }>();
@@ -153,14 +165,17 @@ export async function loadFutureReports(db: D1Database, agencyId: string, span: 
   }));
 }
 
-/** Bank debits of the span (statement debit rows, forwarded debit messages). */
+/**
+ * Bank debits of the span (statement debit rows, forwarded debit messages), in no order (the
+ * pairing orders what it compares): sorted here, SQLite preferred the index of every transfer by
+ * time to the debits' own.
+ */
 export async function loadDebits(db: D1Database, agencyId: string, span: Span): Promise<DebitRow[]> {
   const { results } = await db
     .prepare(
       `SELECT bt.channel_code, bt.bank_transaction_id, bt.amount, bt.bank_time, bt.raw, ${WITNESSES}
          FROM bank_transactions bt
-        WHERE bt.agency_id = ?1 AND bt.direction = 'debit' AND bt.bank_time >= ?2 AND bt.bank_time < ?3
-        ORDER BY bt.bank_time, bt.bank_transaction_id`,
+        WHERE bt.agency_id = ?1 AND bt.direction = 'debit' AND bt.bank_time >= ?2 AND bt.bank_time < ?3`,
     )
     .bind(agencyId, span.from, span.to)
     .all<{ channel_code: string; bank_transaction_id: string; amount: string; bank_time: number; raw: string | null; sources: string | null }>();

@@ -41,6 +41,7 @@ export {
 export { handlePaymentWebhook } from "./gateway-callbacks";
 export { markOpenDepositPaid, openDepositsQueue, type MarkPaidError, type MarkPaidInput } from "./open-deposits";
 export {
+  CSV_CHUNK_LINES,
   debitsOfWithdrawal,
   parseBankDay,
   reconciliationCsv,
