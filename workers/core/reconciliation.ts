@@ -170,7 +170,7 @@ type ProviderFigures = { provider: string; inByBank: number; inByReports: number
 type Totals = { n: number; kip: string };
 
 /** The lines of one kind (a difference: of one reason) and direction: how many, and their kip. */
-export type LineGroup = { kind: LineKind; reason: DifferenceReason | null; direction: "credit" | "debit"; n: number; kip: string; unnoted: number };
+type LineGroup = { kind: LineKind; reason: DifferenceReason | null; direction: "credit" | "debit"; n: number; kip: string; unnoted: number };
 
 export type ReconciledDay = {
   day: string;
