@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { d1 } from "./d1";
-import { accountTest as test, expect, playerSessionByApi, seriousAxeViolations, waitForHydration } from "./fixtures";
+import { accountTest as test, expect, hasJs, playerSessionByApi, seriousAxeViolations, waitForHydration } from "./fixtures";
 import { agencyRequest, creditedTwice, importStatement, OWN_CHANNEL, ownAgency, pastDay } from "./one-payment";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
@@ -94,7 +94,8 @@ test("a large day: the summary first, then its lines a page at a time by plain l
   await expect(page.getByTestId("matched")).toHaveCount(0);
   await expect(pager).toContainText("ລາຍການ 1-50 ຈາກ 65");
   await expect(page.getByTestId("previous-page")).toHaveCount(0);
-  expect(await seriousAxeViolations(page, "large day")).toEqual([]);
+  // axe runs as a script in the page: with JavaScript on (the markup is the same without)
+  if (hasJs(test.info())) expect(await seriousAxeViolations(page, "large day")).toEqual([]);
 
   // the next page: the last differences, then the matched lines
   await page.getByTestId("next-page").click();
