@@ -119,7 +119,7 @@ export type Note = { note: string; staffUsername: string | null; notedAt: number
 
 export type DayInput = {
   day: string;
-  /** credits of [day - LOOK_AROUND, day end + LOOK_AROUND), and the transfers of deposits the reports put on the day */
+  /** credits of the day (a credit's line is on its bank day), and the transfers of deposits the reports put on the day */
   credits: CreditRow[];
   /** debits of [day - LOOK_AROUND, day end + LOOK_AROUND) */
   debits: DebitRow[];
