@@ -37,10 +37,9 @@ const FLOWS: Record<string, string[]> = {
   "brand-admin.spec.ts": PAIR_A,
   "admin-ops.spec.ts": PAIR_B,
   "reports.spec.ts": PAIR_A,
-  "reconciliation.spec.ts": PAIR_B,
   "alerts.spec.ts": PAIR_A,
   // one payment, one credit (decision 069): mark paid outside an order's life, a hand credit of an order's pay amount
-  // (reconciliation.spec's settlement of a transfer credited twice runs in pair B, so these flows see both pairs)
+  // (reconciliation.spec's settlement of a transfer credited twice runs in pair B, tagged, so these flows see both pairs)
   "one-payment.spec.ts": PAIR_A,
   // Byte budgets are measured once: a phone with JavaScript on (decision 023).
   "budgets.spec.ts": ["phone-js"],

@@ -1,12 +1,15 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { accountTest as test, expect, playerSessionByApi, waitForHydration } from "./fixtures";
-import { agencyRequest, creditedTwice, importStatement, pastDay } from "./one-payment";
+import { d1 } from "./d1";
+import { accountTest as test, expect, hasJs, playerSessionByApi, seriousAxeViolations, waitForHydration } from "./fixtures";
+import { agencyRequest, creditedTwice, importStatement, OWN_CHANNEL, ownAgency, pastDay } from "./one-payment";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
- * Reconciliation of a bank day (decision 047), a flow in pair B (desktop with
+ * Reconciliation of a bank day (decision 047). The screen of a large day (decision 074) in all
+ * four projects: the summary first, then the lines a page at a time by plain links,
+ * differences first, and a reason's lines through its summary link. Two flows in pair B (desktop with
  * JavaScript, phone without): the owner imports a statement of a past day with a credit nothing
  * matches and an ATM debit, opens that day with the plain GET form, sees the two differences,
  * notes each one (plain POST forms); the day stays open while the money not credited is open (a
@@ -33,7 +36,93 @@ function statement(day: string, token: string): string {
   ].join("\r\n");
 }
 
-test("the owner notes a bank day's differences, resolves the money not credited, and the day closes; a cashier reads it only", async ({ page }) => {
+/** A day of this run's own for the large day (before 2010: the flows below take 2025 and 2015-2024). */
+const largeDay = () => new Date(Date.UTC(2000, 0, 1) + Math.floor(Math.random() * 3650) * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * 55 bank debits no withdrawal explains and 10 credits applied, on `day` in the project's agency,
+ * with a statement covering the day: written into D1 as the statement import and the derivation
+ * would have (one statement each, through the server's own workerd).
+ */
+async function seedLargeDay(day: string, token: string) {
+  const agency = ownAgency();
+  const at = (minute: number) => Date.parse(`${day}T08:00:00+07:00`) + minute * 60_000;
+  const debits = Array.from(
+    { length: 55 },
+    (_, i) => `('${agency}', '${OWN_CHANNEL}', 'ATM${token}${i}', 'debit', '${1000 + i}.00', ${at(i)}, 'statement', 'ATM ${token}', 'DEBIT', ${at(i)})`,
+  );
+  const credits = Array.from(
+    { length: 10 },
+    (_, i) =>
+      `('${agency}', '${OWN_CHANNEL}', 'IN${token}${i}', 'credit', '${90000 + i}.00', ${at(100 + i)}, 'statement', 'IN ${token}', 'APPLIED', ${at(100 + i)})`,
+  );
+  await d1(
+    `INSERT INTO bank_transactions (agency_id, channel_code, bank_transaction_id, direction, amount, bank_time, source, raw, outcome, recorded_at) VALUES ${[...debits, ...credits].join(", ")}`,
+  );
+  await d1(
+    `UPDATE bank_transactions SET credits = 1, order_code = 'D' || bank_transaction_id WHERE agency_id = '${agency}' AND bank_transaction_id LIKE 'IN${token}%'`,
+  );
+  const witnesses = Array.from(
+    { length: 10 },
+    (_, i) => `('${agency}', '${OWN_CHANNEL}', 'statement', 'IN${token}${i}', 'IN${token}${i}', '${90000 + i}.00', ${at(100 + i)}, 'key', ${at(100 + i)})`,
+  );
+  await d1(
+    `INSERT INTO bank_witnesses (agency_id, channel_code, source, witness_id, transfer_id, amount, bank_time, link, recorded_at) VALUES ${witnesses.join(", ")}`,
+  );
+  await d1(`INSERT INTO statement_imports (id, agency_id, channel_code, file_name, bank_time_from, bank_time_to, credit_rows, debit_rows, imported_at)
+            VALUES ('IMP${token}', '${agency}', '${OWN_CHANNEL}', 'bcel-${day}.csv', ${at(-60)}, ${at(200)}, 10, 55, ${at(300)})`);
+}
+
+test("a large day: the summary first, then its lines a page at a time by plain links, differences first", async ({ page }) => {
+  const day = largeDay();
+  const token = `L${Date.now().toString(36).toUpperCase()}`;
+  await seedLargeDay(day, token);
+  await staffLogin(page, DEMO_STAFF.cashier, `/admin/reconciliation?day=${day}`);
+  const rec = page.getByTestId("reconciliation");
+  await expect(rec).toHaveAttribute("data-day", day);
+
+  // the summary: the day's lines by kind and reason, before any line
+  const groups = page.getByTestId("reconciliation-groups");
+  await expect(groups.locator('[data-reason="DEBIT_NO_WITHDRAWAL"]')).toHaveAttribute("data-n", "55");
+  await expect(groups.locator('[data-kind="matched"][data-direction="credit"]')).toHaveAttribute("data-n", "10");
+  await expect(groups.locator('[data-reason="DEBIT_NO_WITHDRAWAL"]')).toContainText("ເງິນອອກທີ່ບໍ່ມີການຖອນ");
+  expect(await groups.evaluate((el) => el.compareDocumentPosition(document.getElementById("lines")!) & Node.DOCUMENT_POSITION_FOLLOWING)).toBeTruthy();
+
+  // the first page: 50 differences, no matched line yet
+  const pager = page.getByTestId("pager");
+  await expect(page.getByTestId("difference")).toHaveCount(50);
+  await expect(page.getByTestId("matched")).toHaveCount(0);
+  await expect(pager).toContainText("ລາຍການ 1-50 ຈາກ 65");
+  await expect(page.getByTestId("previous-page")).toHaveCount(0);
+  // axe runs as a script in the page: with JavaScript on (the markup is the same without)
+  if (hasJs(test.info())) expect(await seriousAxeViolations(page, "large day")).toEqual([]);
+
+  // the next page: the last differences, then the matched lines
+  await page.getByTestId("next-page").click();
+  await expect(pager).toHaveAttribute("data-first", "51");
+  await expect(page).toHaveURL(/after=/);
+  await expect(page.getByTestId("difference")).toHaveCount(5);
+  await expect(page.getByTestId("matched").locator("tbody tr")).toHaveCount(10);
+  await expect(page.getByTestId("next-page")).toHaveCount(0);
+
+  // back, by the previous page's link
+  await page.getByTestId("previous-page").click();
+  await expect(pager).toHaveAttribute("data-first", "1");
+  await expect(page.getByTestId("difference")).toHaveCount(50);
+
+  // one reason's lines, through its summary link
+  await groups.locator('[data-reason="DEBIT_NO_WITHDRAWAL"] a').click();
+  await expect(page.getByTestId("lines-filter")).toBeVisible();
+  await expect(pager).toHaveAttribute("data-total", "55");
+  await page.getByTestId("next-page").click();
+  await expect(page.getByTestId("difference")).toHaveCount(5);
+  await expect(page.locator('[data-testid="difference"][data-reason="DEBIT_NO_WITHDRAWAL"]')).toHaveCount(5);
+  await expect(page.getByTestId("matched")).toHaveCount(0);
+});
+
+test("the owner notes a bank day's differences, resolves the money not credited, and the day closes; a cashier reads it only", { tag: "@pair-b" }, async ({
+  page,
+}) => {
   // a day of 2025 of this run's own
   const day = `2025-${String(1 + Math.floor(Math.random() * 12)).padStart(2, "0")}-${String(1 + Math.floor(Math.random() * 28)).padStart(2, "0")}`;
   const token = `E2E${Date.now().toString(36).toUpperCase()}`;
@@ -105,7 +194,7 @@ test("the owner notes a bank day's differences, resolves the money not credited,
  * reason (the form again as typed), and closes once the owner settles the surplus credit
  * (taken back at the provider) with the line's plain POST form.
  */
-test("a transfer credited twice keeps its day open, noted or not; the owner settles the surplus credit and the day closes", async ({
+test("a transfer credited twice keeps its day open, noted or not; the owner settles the surplus credit and the day closes", { tag: "@pair-b" }, async ({
   page,
   expectHttpError,
 }) => {

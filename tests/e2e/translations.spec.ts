@@ -228,6 +228,9 @@ test.describe("the back office's messages of one payment, one credit", () => {
       const left = lng === "cn" ? 2 : 1;
       await page.goto(`/admin/reconciliation?day=${day}`);
       await expect(page.getByTestId("credited-twice")).toHaveText(text(admin, "reconciliation.twiceNotEmpty", { count: left }));
+      // the summary of the day's lines and the lines' heading (decision 074)
+      await expect(page.getByTestId("reconciliation-groups").locator("caption")).toHaveText(text(admin, "reconciliation.linesByKind"));
+      await expect(page.locator("#lines")).toHaveText(text(admin, "reconciliation.lines"));
       const lines = page.locator('[data-testid="difference"][data-reason="CREDITED_TWICE"]');
       await expect(lines).toHaveCount(left);
       const line = lines.first();

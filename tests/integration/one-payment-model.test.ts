@@ -329,9 +329,18 @@ async function importStatement(staff: Staff, channel: string, csv: string, withI
 }
 
 type Line = { key: string; reason: string | null; noted: boolean };
+/** A bank day's page and the lines of all its pages (followed by their "next" links, decision 074). */
 async function reconciliationDay(staff: Staff, day: string): Promise<{ html: string; closed: boolean; lines: Line[] }> {
-  const html = await (await get(`/admin/reconciliation?day=${day}`, staff)).text();
-  const closed = /data-closed="yes"/.test(html);
+  let path: string | null = `/admin/reconciliation?day=${day}`;
+  const pages: string[] = [];
+  while (path) {
+    const text = await (await get(path, staff)).text();
+    pages.push(text);
+    const next = /href="([^"]+)"[^>]*data-testid="next-page"|data-testid="next-page"[^>]*href="([^"]+)"/.exec(text);
+    path = next ? (next[1] ?? next[2]!).replaceAll("&amp;", "&").split("#")[0]! : null;
+  }
+  const html = pages.join("\n");
+  const closed = /data-closed="yes"/.test(pages[0]!);
   const differences = [...html.matchAll(/data-testid="difference" data-key="([^"]+)" data-reason="([^"]*)" data-noted="(yes|no)"/g)].map((m) => ({
     key: m[1]!,
     reason: m[2]!,

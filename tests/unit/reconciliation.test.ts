@@ -10,7 +10,9 @@ import {
   type CreditRow,
   type DayInput,
   type DebitRow,
+  type DepositRow,
   type PayoutRow,
+  type ReportedDeposits,
 } from "../../workers/core/reconciliation";
 
 // 2026-11-26 in Vientiane is [2026-11-25T17:00Z, 2026-11-26T17:00Z)
@@ -25,10 +27,8 @@ function credit(fields: Partial<CreditRow> & { transferId: string }): CreditRow 
     outcome: "APPLIED",
     orderCode: null,
     sources: ["statement"],
-    split: false,
-    namedOrders: [],
     raw: null,
-    credits: [],
+    unsettled: { n: 0, codes: [] },
     queue: null,
     deposit: null,
     ...fields,
@@ -53,6 +53,12 @@ const payout = (fields: Partial<PayoutRow> & { code: string }): PayoutRow => ({
   ...fields,
 });
 const deposit = (code: string, paidAt: number, provider = "betflix") => ({ code, provider, paidAt, kipMinor: 10_003_700, creditMinor: 16_600 });
+/** Deposits the reports count, per provider (as the page reads them: counted and summed in D1). */
+const reported = (...deposits: DepositRow[]): ReportedDeposits[] =>
+  [...new Set(deposits.map((d) => d.provider))].map((provider) => {
+    const of = deposits.filter((d) => d.provider === provider);
+    return { provider, n: of.length, kipMinor: of.reduce((a, d) => a + d.kipMinor, 0), creditMinor: of.reduce((a, d) => a + d.creditMinor, 0) };
+  });
 const statementOfDay = { channelCode: "OWN", from: at("00:01"), to: at("23:50") };
 
 function input(fields: Partial<DayInput>): DayInput {
@@ -97,7 +103,7 @@ describe("credits", () => {
           }),
           credit({ transferId: "OTHER-DAY", bankTime: at("10:00", "2026-11-25") }),
         ],
-        reportedDeposits: [deposit("D1", at("10:01")), deposit("D2", at("10:06")), deposit("UR1M", at("11:00"))],
+        reportedDeposits: reported(deposit("D1", at("10:01")), deposit("D2", at("10:06")), deposit("UR1M", at("11:00"))),
       }),
     );
     expect(kinds(day.lines)).toEqual([
@@ -120,10 +126,7 @@ describe("credits", () => {
       sources: ["statement", "staff"],
       raw: "Date: 26/11/2026 10:00 | Credit: 100,037.00",
       deposit: deposit("D1", at("10:01")),
-      credits: [
-        { code: "D1", kind: "order", settled: null },
-        { code: "U7M", kind: "hand", settled: null },
-      ],
+      unsettled: { n: 2, codes: ["D1", "U7M"] },
     });
     const day = reconcileDay(input({ credits: [twice] }));
     const line = day.lines.find((l) => l.reason === "CREDITED_TWICE");
@@ -132,11 +135,11 @@ describe("credits", () => {
     // a note alone never closes it
     const noted = reconcileDay(input({ credits: [twice], notes: { "twice:OWN:A": { note: "will ask the player", staffUsername: "boss", notedAt: 1 } } }));
     expect(noted).toMatchObject({ closed: false, summary: { differences: 1, noted: 1, moneyOpen: 1 } });
-    // settled: the surplus credit reversed, the line is gone and the day closes
-    const settled = { ...twice, credits: [twice.credits[0]!, { code: "U7M", kind: "hand" as const, settled: "reversed" as const }] };
+    // settled: the surplus credit reversed (the derivation counts one unsettled credit), the line is gone and the day closes
+    const settled = { ...twice, unsettled: { n: 1, codes: [] } };
     expect(reconcileDay(input({ credits: [settled] }))).toMatchObject({ closed: true, summary: { differences: 0, moneyOpen: 0 } });
     // two transfers credited once each are not credited twice, however near (the derivation said two)
-    const b = credit({ transferId: "B", bankTime: at("10:04"), credits: [{ code: "D2", kind: "order", settled: null }] });
+    const b = credit({ transferId: "B", bankTime: at("10:04"), unsettled: { n: 1, codes: [] } });
     expect(reconcileDay(input({ credits: [settled, b] })).lines.some((l) => l.reason === "CREDITED_TWICE")).toBe(false);
   });
 
@@ -165,7 +168,7 @@ describe("credits", () => {
       input({ day: "2026-11-25", credits: [c], imports: [{ channelCode: "OWN", from: at("00:00", "2026-11-25"), to: at("23:59", "2026-11-25") }] }),
     );
     expect(bankDay.lines.find((l) => l.kind === "timing")).toMatchObject({ key: "timing:D1", bankDay: "2026-11-25", reportsDay: DAY, direction: "credit" });
-    const reportsDay = reconcileDay(input({ credits: [c], reportedDeposits: [c.deposit!] }));
+    const reportsDay = reconcileDay(input({ credits: [c], reportedDeposits: reported(c.deposit!) }));
     expect(kinds(reportsDay.lines)).toEqual([["timing", null, "timing:D1"]]);
     expect(reportsDay.providers).toEqual([{ provider: "betflix", inByBank: 0, inByReports: 16_600, outByBank: 0, outByReports: 0 }]);
   });

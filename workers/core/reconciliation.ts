@@ -33,7 +33,10 @@ import { DAY_MS, vientianeDate, vientianeDayBounds } from "./vientiane";
  * raw text names the account number of a withdrawal considered, only a withdrawal paid to that
  * account. Pairs are taken greedily, one to one: an account named first, then the nearest to
  * the marking; ties by code, so the same rows always give the same pairs (the withdrawal page
- * shows the pairs the reconciliation page does).
+ * shows the pairs the reconciliation page does). Only what can pair is compared (decision 074):
+ * withdrawals are found by the account digits a debit's text holds, or among those of its
+ * amount whose time span holds its bank time (a sweep in time order), so a day of thousands of
+ * rows costs about its rows, never their square.
  *
  * A day is closed once, for every channel with a bank line that day, an imported statement's
  * range overlaps the day, nothing is waiting, no money difference is open (NO_CREDIT: its queue
@@ -41,10 +44,12 @@ import { DAY_MS, vientianeDate, vientianeDayBounds } from "./vientiane";
  * never closes those), and every other difference has a note.
  */
 
-type DifferenceReason = "STAFF_ONLY" | "NO_CREDIT" | "CREDITED_TWICE" | "FUTURE_DATED" | "DEBIT_NO_WITHDRAWAL" | "WITHDRAWAL_NO_DEBIT";
+const DIFFERENCE_REASONS = ["CREDITED_TWICE", "NO_CREDIT", "STAFF_ONLY", "FUTURE_DATED", "DEBIT_NO_WITHDRAWAL", "WITHDRAWAL_NO_DEBIT"] as const;
+type DifferenceReason = (typeof DIFFERENCE_REASONS)[number];
 /** Differences of money a note cannot close: the money must be credited, refunded or settled. */
 const MONEY_DIFFERENCES: readonly DifferenceReason[] = ["NO_CREDIT", "CREDITED_TWICE"];
-type LineKind = "matched" | "difference" | "waiting" | "timing";
+const LINE_KINDS = ["difference", "waiting", "timing", "matched"] as const;
+type LineKind = (typeof LINE_KINDS)[number];
 type Resolution = "applied" | "hand-credited" | "refunded" | "paid";
 
 /** How far around the day rows are read, so a pair across midnight is seen from both days (the window is at most a day). */
@@ -55,6 +60,8 @@ export const bankDayBounds = vientianeDayBounds;
 
 /** A deposit as the reports see it (deposit_orders_view, SUCCESS): its provider, credit and the time the portal applied it. */
 export type DepositRow = { code: string; provider: string; paidAt: number; kipMinor: number; creditMinor: number };
+/** The deposits the reports count on the day for one provider: how many, their kip and their credit (minor units). */
+export type ReportedDeposits = { provider: string; n: number; kipMinor: number; creditMinor: number };
 
 /** A bank credit (one transfer, bank_transactions direction 'credit') with what became of it. */
 export type CreditRow = {
@@ -66,14 +73,13 @@ export type CreditRow = {
   orderCode: string | null;
   /** the sources of its witnesses (bank_witnesses) */
   sources: WitnessSource[];
-  /** a witness split off by staff made this transfer: it is not one with another */
-  split: boolean;
-  /** order codes its reference or raw text names (orderCodeCandidates) */
-  namedOrders: string[];
-  /** the raw text of its key report (else of the first report that has one) */
+  /** the raw text of its key report (else of the first report that has one); null while only the day's lines are counted (read for a page's lines) */
   raw: string | null;
-  /** the credits its reports caused (order or hand), with the owner's settlement of a surplus one */
-  credits: { code: string; kind: "order" | "hand"; settled: "reversed" | "loss" | null }[];
+  /**
+   * the credits its reports caused (order or hand) that the owner has not settled: how many (the
+   * derivation's count, decision 069), and their codes when more than one (the owner settles all but one)
+   */
+  unsettled: { n: number; codes: string[] };
   /** its payments-queue item, if it went there */
   queue: { id: string; status: "OPEN" | "RESOLVING" | "CREDITED" | "REFUNDED"; manualCode: string | null; note: string | null } | null;
   /** the deposit it credited (its order when applied, the manual order when credited by hand) */
@@ -113,7 +119,7 @@ export type Note = { note: string; staffUsername: string | null; notedAt: number
 
 export type DayInput = {
   day: string;
-  /** credits of [day - LOOK_AROUND, day end + LOOK_AROUND), and the transfers of deposits the reports put on the day */
+  /** credits of the day (a credit's line is on its bank day), and the transfers of deposits the reports put on the day */
   credits: CreditRow[];
   /** debits of [day - LOOK_AROUND, day end + LOOK_AROUND) */
   debits: DebitRow[];
@@ -121,8 +127,8 @@ export type DayInput = {
   payouts: PayoutRow[];
   /** reports dated after they arrived, that arrived in [day - LOOK_AROUND, day end + LOOK_AROUND) */
   future: FutureRow[];
-  /** deposits the reports count on the day (own-account channels and hand credits of their queue) */
-  reportedDeposits: DepositRow[];
+  /** deposits the reports count on the day (own-account channels and hand credits of their queue), per provider */
+  reportedDeposits: ReportedDeposits[];
   imports: ImportRange[];
   /** witness window per channel, minutes */
   windows: Record<string, number>;
@@ -163,9 +169,15 @@ export type Line = {
 type ProviderFigures = { provider: string; inByBank: number; inByReports: number; outByBank: number; outByReports: number };
 type Totals = { n: number; kip: string };
 
+/** The lines of one kind (a difference: of one reason) and direction: how many, and their kip. */
+type LineGroup = { kind: LineKind; reason: DifferenceReason | null; direction: "credit" | "debit"; n: number; kip: string; unnoted: number };
+
 export type ReconciledDay = {
   day: string;
+  /** differences first, then waiting, timing and matched lines; each kind by time, then key */
   lines: Line[];
+  /** the lines counted by kind, reason and direction, in the order of `lines` (differences by reason, money first) */
+  groups: LineGroup[];
   summary: {
     bankCredits: Totals;
     bankDebits: Totals;
@@ -184,7 +196,19 @@ export type ReconciledDay = {
   closed: boolean;
 };
 
-const lak = (amount: string): bigint => parseAmount(canonicalLak(amount) ?? "0", "LAK") ?? 0n;
+/** A function of an amount's text, remembered: a day's thousands of rows repeat a few thousand amounts (forgotten past 20,000 texts). */
+function remembered<T>(of: (text: string) => T): (text: string) => T {
+  const seen = new Map<string, T>();
+  return (text) => {
+    if (seen.has(text)) return seen.get(text) as T;
+    if (seen.size >= 20_000) seen.clear();
+    const value = of(text);
+    seen.set(text, value);
+    return value;
+  };
+}
+const canonical = remembered(canonicalLak);
+const lak = remembered((amount: string): bigint => parseAmount(canonicalLak(amount) ?? "0", "LAK") ?? 0n);
 const sum = (amounts: string[]): Totals => ({
   n: amounts.length,
   kip: formatAmount(
@@ -228,40 +252,120 @@ export function namesAccount(raw: string | null, accountNumber: string | null): 
   return digitRuns(raw).some((run) => run.includes(digits));
 }
 
+/** The withdrawals marked paid by the digits of the account they were paid to (6 digits or more: shorter never name one). */
+type AccountIndex = { byDigits: Map<string, PayoutRow[]>; lengths: number[] };
+
+function accountIndex(payouts: readonly PayoutRow[]): AccountIndex {
+  const byDigits = new Map<string, PayoutRow[]>();
+  for (const payout of payouts) {
+    const digits = payout.accountNumber?.replace(/\D/g, "") ?? "";
+    if (digits.length < 6) continue;
+    byDigits.set(digits, [...(byDigits.get(digits) ?? []), payout]);
+  }
+  return { byDigits, lengths: [...new Set([...byDigits.keys()].map((d) => d.length))] };
+}
+
+/**
+ * The withdrawals whose account a debit's text names (what `namesAccount` says of each), found
+ * by looking each stretch of the text's digit runs up in the index: the cost is the text's
+ * length, not the number of withdrawals.
+ */
+function payoutsNamedBy(raw: string | null, index: AccountIndex): PayoutRow[] {
+  const found = new Set<PayoutRow>();
+  for (const run of digitRuns(raw))
+    for (const length of index.lengths)
+      for (let at = 0; at + length <= run.length; at++) for (const payout of index.byDigits.get(run.slice(at, at + length)) ?? []) found.add(payout);
+  return [...found];
+}
+
+const amountKey = (amount: string) => String(canonical(amount));
+
+function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = keyOf(row);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  return groups;
+}
+
+/**
+ * Each (debit, withdrawal) of one amount whose times can pair: the withdrawal requested before
+ * the debit's bank time plus the window and marked paid after it minus the window. A sweep in
+ * bank time order: a withdrawal joins the open set when its request comes within reach and
+ * leaves it once its marking is out of reach, so only pairs that can pair are visited (and each
+ * withdrawal left once).
+ */
+function pairsInTime(debits: readonly DebitRow[], payouts: readonly PayoutRow[], window: number, visit: (debit: DebitRow, payout: PayoutRow) => void): void {
+  const byTime = [...debits].sort((a, b) => a.bankTime - b.bankTime);
+  const byRequest = [...payouts].sort((a, b) => a.requestedAt - b.requestedAt);
+  const open = new Set<PayoutRow>();
+  let next = 0;
+  for (const debit of byTime) {
+    while (next < byRequest.length && byRequest[next]!.requestedAt - window <= debit.bankTime) open.add(byRequest[next++]!);
+    for (const payout of open) {
+      if (payout.markedPaidAt + window < debit.bankTime) open.delete(payout);
+      else visit(debit, payout);
+    }
+  }
+}
+
 /**
  * Debits paired with withdrawals marked paid (the rule in the header). Returns the withdrawal
  * code per debit (channel + transfer id) it is matched to.
  */
 export function matchDebits(debits: readonly DebitRow[], payouts: readonly PayoutRow[], windows: Record<string, number>): Map<string, string> {
-  const pairs: { debit: string; payout: string; named: boolean; distance: number }[] = [];
+  const keys = new Map(debits.map((d) => [d, debitKey(d)]));
+  const pairs: { debit: DebitRow; payout: PayoutRow; named: boolean; distance: number }[] = [];
+  const pair = (debit: DebitRow, payout: PayoutRow, named: boolean) =>
+    pairs.push({ debit, payout, named, distance: Math.abs(debit.bankTime - payout.markedPaidAt) });
+  const windowOf = (debit: DebitRow) => windowMs(windows[debit.channelCode] ?? 0);
+
+  // a debit naming accounts pairs only with withdrawals to them, of its amount and in time
+  const index = accountIndex(payouts);
+  const unnamed: DebitRow[] = [];
   for (const debit of debits) {
-    const amount = canonicalLak(debit.amount);
-    const window = windowMs(windows[debit.channelCode] ?? 0);
-    const naming = payouts.filter((p) => namesAccount(debit.raw, p.accountNumber));
-    for (const payout of naming.length > 0 ? naming : payouts) {
-      if (canonicalLak(payout.amount) !== amount) continue;
-      if (debit.bankTime < payout.requestedAt - window || debit.bankTime > payout.markedPaidAt + window) continue;
-      pairs.push({ debit: debitKey(debit), payout: payout.code, named: naming.length > 0, distance: Math.abs(debit.bankTime - payout.markedPaidAt) });
+    const naming = payoutsNamedBy(debit.raw, index);
+    if (naming.length === 0) {
+      unnamed.push(debit);
+      continue;
     }
+    const [amount, window] = [amountKey(debit.amount), windowOf(debit)];
+    for (const payout of naming)
+      if (amountKey(payout.amount) === amount && debit.bankTime >= payout.requestedAt - window && debit.bankTime <= payout.markedPaidAt + window)
+        pair(debit, payout, true);
   }
-  pairs.sort((a, b) => Number(b.named) - Number(a.named) || a.distance - b.distance || a.payout.localeCompare(b.payout) || a.debit.localeCompare(b.debit));
+  // the others: the withdrawals of the same amount whose time span holds the debit's (per window: channels may differ)
+  const payoutsByAmount = groupBy(payouts, (p) => amountKey(p.amount));
+  for (const group of groupBy(unnamed, (d) => `${amountKey(d.amount)} ${windowOf(d)}`).values()) {
+    const candidates = payoutsByAmount.get(amountKey(group[0]!.amount)) ?? [];
+    pairsInTime(group, candidates, windowOf(group[0]!), (debit, payout) => pair(debit, payout, false));
+  }
+
+  pairs.sort(
+    (a, b) =>
+      Number(b.named) - Number(a.named) ||
+      a.distance - b.distance ||
+      a.payout.code.localeCompare(b.payout.code) ||
+      keys.get(a.debit)!.localeCompare(keys.get(b.debit)!),
+  );
   const byDebit = new Map<string, string>();
   const taken = new Set<string>();
-  for (const pair of pairs) {
-    if (byDebit.has(pair.debit) || taken.has(pair.payout)) continue;
-    byDebit.set(pair.debit, pair.payout);
-    taken.add(pair.payout);
+  for (const p of pairs) {
+    const key = keys.get(p.debit)!;
+    if (byDebit.has(key) || taken.has(p.payout.code)) continue;
+    byDebit.set(key, p.payout.code);
+    taken.add(p.payout.code);
   }
   return byDebit;
 }
 
 const debitKey = (d: { channelCode: string; transferId: string }) => `${d.channelCode}:${d.transferId}`;
 
-/** A transfer's credits the owner has not settled. */
-const unsettled = (c: CreditRow) => c.credits.filter((x) => x.settled === null);
-
 /** Whether a credit became a credit to a player (applied, or credited by hand from the queue). */
-const credited = (c: CreditRow) => unsettled(c).length > 0 || c.outcome === "APPLIED" || c.queue?.status === "CREDITED";
+const credited = (c: CreditRow) => c.unsettled.n > 0 || c.outcome === "APPLIED" || c.queue?.status === "CREDITED";
 
 /** The day's lines, totals and whether it is closed. */
 export function reconcileDay(input: DayInput): ReconciledDay {
@@ -278,7 +382,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
       direction: "credit" as const,
       channelCode: c.channelCode,
       transferId: c.transferId,
-      amount: canonicalLak(c.amount) ?? c.amount,
+      amount: canonical(c.amount) ?? c.amount,
       bankTime: c.bankTime,
       sources: c.sources,
       raw: c.raw,
@@ -320,8 +424,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
 
   // one transfer credited twice (two unsettled credits of one derived transfer), on its bank day
   for (const c of dayCredits) {
-    const open = unsettled(c);
-    if (open.length < 2) continue;
+    if (c.unsettled.n < 2) continue;
     const key = `twice:${c.channelCode}:${c.transferId}`;
     lines.push(
       line({
@@ -331,11 +434,11 @@ export function reconcileDay(input: DayInput): ReconciledDay {
         direction: "credit",
         channelCode: c.channelCode,
         transferId: c.transferId,
-        amount: canonicalLak(c.amount) ?? c.amount,
+        amount: canonical(c.amount) ?? c.amount,
         bankTime: c.bankTime,
         sources: c.sources,
-        orderCode: open.map((x) => x.code).join(" + "),
-        credits: open.map((x) => x.code),
+        orderCode: c.unsettled.codes.join(" + "),
+        credits: c.unsettled.codes,
         raw: c.raw,
         note: note(key),
       }),
@@ -354,7 +457,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
         direction: f.direction,
         channelCode: f.channelCode,
         transferId: f.witnessId,
-        amount: canonicalLak(f.amount) ?? f.amount,
+        amount: canonical(f.amount) ?? f.amount,
         bankTime: f.bankTime,
         sources: [f.source],
         raw: f.raw,
@@ -377,7 +480,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
       direction: "debit" as const,
       channelCode: d.channelCode,
       transferId: d.transferId,
-      amount: canonicalLak(d.amount) ?? d.amount,
+      amount: canonical(d.amount) ?? d.amount,
       bankTime: d.bankTime,
       sources: d.sources,
       raw: d.raw,
@@ -406,7 +509,7 @@ export function reconcileDay(input: DayInput): ReconciledDay {
     const key = `withdrawal:${p.code}`;
     const base = {
       direction: "debit" as const,
-      amount: canonicalLak(p.amount) ?? p.amount,
+      amount: canonical(p.amount) ?? p.amount,
       markedPaidAt: p.markedPaidAt,
       orderCode: p.code,
       provider: p.provider,
@@ -418,14 +521,15 @@ export function reconcileDay(input: DayInput): ReconciledDay {
 
   // timing: the reports' day (applied / marked paid) against the bank's
   const timing = (direction: "credit" | "debit", code: string, provider: string, amount: string, bankTime: number, reportsAt: number) => {
+    // on two days, one of them this one: exactly one of the two times falls on the day
+    if (onDay(bankTime) === onDay(reportsAt)) return;
     const [bankDay, reportsDay] = [vientianeDate(bankTime), vientianeDate(reportsAt)];
-    if (bankDay === reportsDay || (bankDay !== input.day && reportsDay !== input.day)) return;
     lines.push(
       line({
         key: `timing:${code}`,
         kind: "timing",
         direction,
-        amount: canonicalLak(amount) ?? amount,
+        amount: canonical(amount) ?? amount,
         orderCode: code,
         provider,
         bankTime,
@@ -466,16 +570,18 @@ export function reconcileDay(input: DayInput): ReconciledDay {
   const moneyOpen = differences.filter((l) => l.money).length;
   const waiting = lines.filter((l) => l.kind === "waiting").length;
 
-  const order: Record<LineKind, number> = { difference: 0, waiting: 1, timing: 2, matched: 3 };
-  const time = (l: Line) => l.bankTime ?? l.markedPaidAt ?? 0;
-  lines.sort((a, b) => order[a.kind] - order[b.kind] || time(a) - time(b) || a.key.localeCompare(b.key));
+  lines.sort(compareLines);
   return {
     day: input.day,
     lines,
+    groups: lineGroups(lines),
     summary: {
       bankCredits: sum(dayCredits.map((c) => c.amount)),
       bankDebits: sum(dayDebits.map((d) => d.amount)),
-      depositsReported: { n: input.reportedDeposits.length, kip: formatAmount(BigInt(input.reportedDeposits.reduce((a, d) => a + d.kipMinor, 0)), "LAK") },
+      depositsReported: {
+        n: input.reportedDeposits.reduce((a, d) => a + d.n, 0),
+        kip: formatAmount(BigInt(input.reportedDeposits.reduce((a, d) => a + d.kipMinor, 0)), "LAK"),
+      },
       withdrawalsReported: sum(reportedPayouts.map((p) => p.amount)),
       differences: differences.length,
       noted,
@@ -486,5 +592,101 @@ export function reconcileDay(input: DayInput): ReconciledDay {
     uncoveredChannels,
     covered,
     closed: covered && waiting === 0 && moneyOpen === 0 && differences.every((l) => l.note !== null),
+  };
+}
+
+const KIND_ORDER: Record<LineKind, number> = { difference: 0, waiting: 1, timing: 2, matched: 3 };
+const lineTime = (l: Line) => l.bankTime ?? l.markedPaidAt ?? 0;
+/** Where a line stands on the day: its kind (differences first), its time, its key. A page's cursor is the same three. */
+type LinePlace = { order: number; time: number; key: string };
+const placeOf = (l: Line): LinePlace => ({ order: KIND_ORDER[l.kind], time: lineTime(l), key: l.key });
+const comparePlace = (l: Line, place: LinePlace) => KIND_ORDER[l.kind] - place.order || lineTime(l) - place.time || l.key.localeCompare(place.key);
+const compareLines = (a: Line, b: Line) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || lineTime(a) - lineTime(b) || a.key.localeCompare(b.key);
+
+/** The lines counted per kind, reason and direction, ordered as the lines are (the reasons in DIFFERENCE_REASONS' order). */
+function lineGroups(lines: readonly Line[]): LineGroup[] {
+  const groups = new Map<string, { group: LineGroup; kip: bigint }>();
+  for (const l of lines) {
+    const id = `${l.kind}:${l.reason}:${l.direction}`;
+    let entry = groups.get(id);
+    if (!entry) groups.set(id, (entry = { group: { kind: l.kind, reason: l.reason, direction: l.direction, n: 0, kip: "0", unnoted: 0 }, kip: 0n }));
+    entry.group.n++;
+    entry.kip += lak(l.amount);
+    if (l.kind === "difference" && l.note === null) entry.group.unnoted++;
+  }
+  const rank = (g: LineGroup) => KIND_ORDER[g.kind] * 100 + (g.reason ? DIFFERENCE_REASONS.indexOf(g.reason) : 0) * 2 + (g.direction === "credit" ? 0 : 1);
+  return [...groups.values()].map(({ group, kip }) => ({ ...group, kip: formatAmount(kip, "LAK") })).sort((a, b) => rank(a) - rank(b));
+}
+
+/** Which lines a page lists: one kind, or the differences of one reason; none lists every line. */
+export type LineFilter = LineKind | DifferenceReason;
+export const LINES_PER_PAGE = 50;
+
+/** The filter a link asked for, or null (every line) when it names none. */
+export function parseLineFilter(value: string | null | undefined): LineFilter | null {
+  return [...LINE_KINDS, ...DIFFERENCE_REASONS].find((f) => f === value) ?? null;
+}
+
+const shownBy = (filter: LineFilter | null) => (l: Line) => filter === null || l.kind === filter || l.reason === filter;
+
+/** A page's cursor: the place of a line, as text for a link ("order.time.key"). */
+const cursorOf = (l: Line) => {
+  const place = placeOf(l);
+  return `${place.order}.${place.time}.${place.key}`;
+};
+function parseCursor(text: string | null | undefined): LinePlace | null {
+  const m = /^(\d)\.(\d{1,16})\.(.{1,300})$/s.exec(text ?? "");
+  return m ? { order: Number(m[1]), time: Number(m[2]), key: m[3]! } : null;
+}
+
+/** The first index of sorted `lines` for which `past` holds (it holds from some index on). */
+function firstPast(lines: readonly Line[], past: (l: Line) => boolean): number {
+  let [lo, hi] = [0, lines.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (past(lines[mid]!)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+export type LineView = { show?: LineFilter | null; after?: string | null; before?: string | null };
+export type LinePage = {
+  lines: Line[];
+  show: LineFilter | null;
+  /** the lines the filter keeps on the day, and the place of the page's first among them (1-based; 0 when none) */
+  total: number;
+  first: number;
+  /** cursors of the pages before and after this one (`before=` and `after=`), null at either end */
+  previous: string | null;
+  next: string | null;
+};
+
+/**
+ * One page of a day's sorted lines (keyset: the lines after a cursor, or the `size` before
+ * one), so a link names a place among the lines, not an offset: a line that is noted, settled
+ * or gone meanwhile moves no other line to another page.
+ */
+export function pageOfLines(lines: readonly Line[], view: LineView, size = LINES_PER_PAGE): LinePage {
+  const show = view.show ?? null;
+  const shown = show === null ? lines : lines.filter(shownBy(show));
+  const [after, before] = [parseCursor(view.after), parseCursor(view.before)];
+  let [start, end] = [0, Math.min(size, shown.length)];
+  if (after) {
+    start = firstPast(shown, (l) => comparePlace(l, after) > 0);
+    end = Math.min(start + size, shown.length);
+  } else if (before) {
+    end = firstPast(shown, (l) => comparePlace(l, before) >= 0);
+    start = Math.max(0, end - size);
+  }
+  // a cursor past either end (the lines after it went meanwhile): the last page, or the first
+  if (start >= end && shown.length > 0) [start, end] = after ? [Math.max(0, shown.length - size), shown.length] : [0, Math.min(size, shown.length)];
+  return {
+    lines: shown.slice(start, end),
+    show,
+    total: shown.length,
+    first: start < end ? start + 1 : 0,
+    previous: start > 0 && start < shown.length ? cursorOf(shown[start]!) : null,
+    next: end < shown.length && end > 0 ? cursorOf(shown[end - 1]!) : null,
   };
 }

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useNavigation } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
+import { LINES_PER_PAGE, parseLineFilter } from "@workers/core/reconciliation";
 import { parseBankDay, reconciliationPage, saveReconciliationNote, settleDoubleCredit } from "@workers/services/bank-in";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -17,13 +18,29 @@ import { AdminTable } from "~/components/data-table";
  * of the agency's own accounts against deposits applied, withdrawals marked paid and the credit
  * per provider. Every staff member reads it; owners write a note on each difference (the note
  * action answers a cashier 403). The day is a plain GET form, each note a plain POST form.
+ * A large day on a phone (decision 074): the summary first (totals, lines by kind and reason,
+ * each a link to its lines), then one page of lines, differences first, paged by plain links
+ * (`show`, `after`, `before`); a note or a settlement comes back to the same page.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
-  const asked = new URL(request.url).searchParams.get("day");
+  const params = new URL(request.url).searchParams;
+  const asked = params.get("day");
   const day = parseBankDay(asked);
-  if (!day) return { role: staff.role, error: "DAY_INVALID" as const, asked: asked?.slice(0, 10) ?? "", page: null };
-  return { role: staff.role, error: null, asked: day, page: await reconciliationPage(getBindings(context).DB, staff.agencyId, day) };
+  if (!day) return { role: staff.role, error: "DAY_INVALID" as const, asked: asked?.slice(0, 10) ?? "", page: null, view: null };
+  const view = { show: parseLineFilter(params.get("show")), after: params.get("after"), before: params.get("before") };
+  const page = await reconciliationPage(getBindings(context).DB, staff.agencyId, day, view);
+  return { role: staff.role, error: null, asked: day, page, view };
+}
+
+/** The page a form was sent from (its day, filter and cursor), where the answer goes back to. */
+function pageUrl(day: string, form: FormData): string {
+  const query = new URLSearchParams({ day });
+  for (const name of ["show", "after", "before"]) {
+    const value = form.get(name);
+    if (typeof value === "string" && value !== "" && value.length <= 400) query.set(name, value);
+  }
+  return `/admin/reconciliation?${query}`;
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -41,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parseBankDay(day)) return data({ lineKey, typed, error: "DAY_INVALID" as const }, { status: 400 });
   const outcome = await saveReconciliationNote(getBindings(context).DB, auditContext(request, staff), { day, lineKey, note });
   if (!outcome.ok) return data({ lineKey, typed, error: outcome.error }, { status: outcome.error === "NOT_A_DIFFERENCE" ? 409 : 400 });
-  return redirectWithSuccess({ request, context }, `/admin/reconciliation?day=${day}`, translate(context, "admin:reconciliation.noteSaved"));
+  return redirectWithSuccess({ request, context }, pageUrl(day, form), translate(context, "admin:reconciliation.noteSaved"));
 }
 
 /** The owner settles the surplus credit of a transfer credited twice (decision 069); a refusal shows the form again as typed. */
@@ -54,7 +71,7 @@ async function settle(form: FormData, request: Request, context: Route.ActionArg
   if (!parseBankDay(day)) return data({ lineKey, typed, error: "DAY_INVALID", settle: true }, { status: 400 });
   const outcome = await settleDoubleCredit(getBindings(context), auditContext(request, staff), { code, settled, reason });
   if (!outcome.ok) return data({ lineKey, typed, error: outcome.error, settle: true }, { status: 409 });
-  return redirectWithSuccess({ request, context }, `/admin/reconciliation?day=${day}`, translate(context, "admin:reconciliation.settle.done", { code }));
+  return redirectWithSuccess({ request, context }, pageUrl(day, form), translate(context, "admin:reconciliation.settle.done", { code }));
 }
 
 type Page = NonNullable<Route.ComponentProps["loaderData"]["page"]>;
@@ -63,7 +80,7 @@ type T = TFunction<"admin">;
 
 export default function Reconciliation({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { page, role, error, asked } = loaderData;
+  const { page, role, error, asked, view } = loaderData;
   return (
     <section className="reconciliation">
       <title>{t("reconciliation.title")}</title>
@@ -83,17 +100,34 @@ export default function Reconciliation({ loaderData, actionData }: Route.Compone
           {t(`reconciliation.errors.${error}`)}
         </p>
       )}
-      {page && <Day t={t} page={page} owner={role === "owner"} actionData={actionData} />}
+      {page && view && <Day t={t} page={page} view={view} owner={role === "owner"} actionData={actionData} />}
     </section>
   );
 }
 
-function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean; actionData: Route.ComponentProps["actionData"] }) {
-  const differences = page.lines.filter((l) => l.kind === "difference");
-  const twice = differences.filter((l) => l.reason === "CREDITED_TWICE");
-  const waiting = page.lines.filter((l) => l.kind === "waiting");
-  const timing = page.lines.filter((l) => l.kind === "timing");
-  const matched = page.lines.filter((l) => l.kind === "matched");
+/** A link to a view of the day: a filter and a cursor (none: the first page of every line), landing on the lines. */
+function dayLink(day: string, view: { show?: string | null; after?: string | null; before?: string | null }): string {
+  const query = new URLSearchParams({ day });
+  for (const [name, value] of Object.entries(view)) if (value) query.set(name, value);
+  return `/admin/reconciliation?${query}#lines`;
+}
+
+/** What a filter keeps, in words: a difference's reason, or a kind of line. */
+function filterName(t: T, show: NonNullable<Page["paging"]["show"]>): string {
+  return LINE_KINDS.includes(show) ? t(`reconciliation.kinds.${show}`) : t(`reconciliation.reasons.${show}`);
+}
+const LINE_KINDS: readonly string[] = ["difference", "waiting", "timing", "matched"] satisfies Line["kind"][];
+
+type View = { show: string | null; after: string | null; before: string | null };
+
+/** Hidden fields that bring a form's answer back to the page it was sent from (its filter and cursor). */
+function ViewFields({ view }: { view: View }) {
+  return <>{Object.entries(view).map(([name, value]) => value && <input key={name} type="hidden" name={name} value={value} />)}</>;
+}
+
+function Day({ t, page, view, owner, actionData }: { t: T; page: Page; view: View; owner: boolean; actionData: Route.ComponentProps["actionData"] }) {
+  const count = (kind: Line["kind"]) => page.groups.filter((g) => g.kind === kind).reduce((n, g) => n + g.n, 0);
+  const twice = page.groups.find((g) => g.reason === "CREDITED_TWICE")?.n ?? 0;
   const kip = (v: string) => formatMoney(v, "LAK");
   const credit = (minor: number) => formatMoney((minor / 100).toFixed(2), "THB");
   return (
@@ -154,6 +188,30 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
         ]}
       />
 
+      <AdminTable
+        label={t("reconciliation.linesByKind")}
+        caption="shown"
+        testId="reconciliation-groups"
+        empty={<p className="muted">{t("reconciliation.noLines")}</p>}
+        rows={page.groups}
+        rowKey={(g) => `${g.kind}:${g.reason}:${g.direction}`}
+        rowProps={(g) => ({ "data-testid": "group", "data-kind": g.kind, "data-reason": g.reason ?? "", "data-direction": g.direction, "data-n": g.n })}
+        columns={[
+          {
+            header: t("reconciliation.csv.kind"),
+            rowHeader: true,
+            cell: (g) => (
+              <Link to={dayLink(page.day, { show: g.reason ?? g.kind })} prefetch="none">
+                {g.reason ? t(`reconciliation.reasons.${g.reason}`) : t(`reconciliation.kinds.${g.kind}`)} · {t(`reconciliation.directions.${g.direction}`)}
+              </Link>
+            ),
+          },
+          { header: t("reconciliation.count"), cell: (g) => g.n },
+          { header: t("reconciliation.kip"), cell: (g) => kip(g.kip) },
+          { header: t("reconciliation.unnoted"), cell: (g) => (g.kind === "difference" ? g.unnoted : "") },
+        ]}
+      />
+
       <h2>{t("reconciliation.providers")}</h2>
       <p className="muted">{t("reconciliation.providersHint")}</p>
       <AdminTable
@@ -172,20 +230,54 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
         ]}
       />
 
-      <h2>{t("reconciliation.differences")}</h2>
-      <p className="muted" data-testid="credited-twice" data-count={twice.length}>
-        {twice.length === 0 ? t("reconciliation.twiceEmpty") : t("reconciliation.twiceNotEmpty", { count: twice.length })}
-      </p>
-      {differences.length === 0 ? (
-        <p className="muted" data-testid="no-differences">
-          {t("reconciliation.noDifferences")}
+      <h2 id="lines">{t("reconciliation.lines")}</h2>
+      <p className="muted">{t("reconciliation.linesHint", { count: LINES_PER_PAGE })}</p>
+      {page.paging.show && (
+        <p data-testid="lines-filter">
+          {t("reconciliation.showing", { what: filterName(t, page.paging.show) })} · <Link to={dayLink(page.day, {})}>{t("reconciliation.showAll")}</Link>
         </p>
-      ) : (
+      )}
+      <p className="muted" data-testid="credited-twice" data-count={twice}>
+        {twice === 0 ? t("reconciliation.twiceEmpty") : t("reconciliation.twiceNotEmpty", { count: twice })}
+      </p>
+      <Lines t={t} page={page} view={view} owner={owner} actionData={actionData} count={count} />
+      <Pager t={t} page={page} />
+    </div>
+  );
+}
+
+/**
+ * The page's lines under their kinds' headings, differences first. On the first page of every
+ * line, a kind the day has none of says so; on other pages a kind is shown only with lines.
+ */
+function Lines({
+  t,
+  page,
+  view,
+  owner,
+  actionData,
+  count,
+}: {
+  t: T;
+  page: Page;
+  view: View;
+  owner: boolean;
+  actionData: Route.ComponentProps["actionData"];
+  count: (kind: Line["kind"]) => number;
+}) {
+  const of = (kind: Line["kind"]) => page.lines.filter((l) => l.kind === kind);
+  const opening = page.paging.show === null && page.paging.previous === null;
+  const [differences, waiting, timing, matched] = [of("difference"), of("waiting"), of("timing"), of("matched")];
+  if (page.paging.total === 0 && page.paging.show !== null) return <p className="muted">{t("reconciliation.noLines")}</p>;
+  return (
+    <>
+      {(differences.length > 0 || (opening && count("difference") === 0)) && <h3>{t("reconciliation.differences")}</h3>}
+      {differences.length > 0 ? (
         <ul className="stack reconciliation-lines" data-testid="differences">
           {differences.map((l) => (
             <li key={l.key} className="card stack" data-testid="difference" data-key={l.key} data-reason={l.reason} data-noted={l.note ? "yes" : "no"}>
               <p>
-                <strong>{t(`reconciliation.reasons.${l.reason}`)}</strong> · {kip(l.amount)}
+                <strong>{t(`reconciliation.reasons.${l.reason}`)}</strong> · {formatMoney(l.amount, "LAK")}
               </p>
               <LineFacts t={t} line={l} />
               {l.money && (
@@ -202,34 +294,88 @@ function Day({ t, page, owner, actionData }: { t: T; page: Page; owner: boolean;
                 </p>
               )}
               {owner && l.reason === "CREDITED_TWICE" && (
-                <SettleForm t={t} day={page.day} line={l} refused={actionData && "settle" in actionData && actionData.lineKey === l.key ? actionData : null} />
+                <SettleForm
+                  t={t}
+                  day={page.day}
+                  view={view}
+                  line={l}
+                  refused={actionData && "settle" in actionData && actionData.lineKey === l.key ? actionData : null}
+                />
               )}
               {l.note && (
                 <p data-testid="note">
                   {t("reconciliation.noteBy", { username: l.note.staffUsername ?? "", when: formatDateTime(new Date(l.note.notedAt)) })}: {l.note.note}
                 </p>
               )}
-              {owner && <NoteForm t={t} day={page.day} line={l} refused={actionData?.lineKey === l.key && !("settle" in actionData) ? actionData : null} />}
+              {owner && (
+                <NoteForm t={t} day={page.day} view={view} line={l} refused={actionData?.lineKey === l.key && !("settle" in actionData) ? actionData : null} />
+              )}
             </li>
           ))}
         </ul>
+      ) : (
+        opening &&
+        count("difference") === 0 && (
+          <p className="muted" data-testid="no-differences">
+            {t("reconciliation.noDifferences")}
+          </p>
+        )
       )}
 
       {waiting.length > 0 && (
         <>
-          <h2>{t("reconciliation.waiting")}</h2>
+          <h3>{t("reconciliation.waiting")}</h3>
           <p className="muted">{t("reconciliation.waitingHint")}</p>
           <LineTable t={t} lines={waiting} testId="waiting" />
         </>
       )}
 
-      <h2>{t("reconciliation.timing")}</h2>
-      <p className="muted">{t("reconciliation.timingHint")}</p>
-      {timing.length === 0 ? <p className="muted">{t("common.none")}</p> : <LineTable t={t} lines={timing} testId="timing" />}
+      {(timing.length > 0 || (opening && count("timing") === 0)) && (
+        <>
+          <h3>{t("reconciliation.timing")}</h3>
+          <p className="muted">{t("reconciliation.timingHint")}</p>
+          {timing.length === 0 ? <p className="muted">{t("common.none")}</p> : <LineTable t={t} lines={timing} testId="timing" />}
+        </>
+      )}
 
-      <h2>{t("reconciliation.matched")}</h2>
-      {matched.length === 0 ? <p className="muted">{t("common.none")}</p> : <LineTable t={t} lines={matched} testId="matched" />}
-    </div>
+      {(matched.length > 0 || (opening && count("matched") === 0)) && (
+        <>
+          <h3>{t("reconciliation.matched")}</h3>
+          {matched.length === 0 ? <p className="muted">{t("common.none")}</p> : <LineTable t={t} lines={matched} testId="matched" />}
+        </>
+      )}
+    </>
+  );
+}
+
+/** Where the page stands among the lines, and plain links to the first, previous and next pages. */
+function Pager({ t, page }: { t: T; page: Page }) {
+  const { paging } = page;
+  if (paging.total === 0) return null;
+  const show = paging.show;
+  return (
+    <nav aria-label={t("reconciliation.pager")} className="pager" data-testid="pager" data-first={paging.first} data-total={paging.total}>
+      <span>{t("reconciliation.pageOf", { from: paging.first, to: paging.first + page.lines.length - 1, total: paging.total })}</span>
+      {paging.previous && (
+        <>
+          {" "}
+          <Link to={dayLink(page.day, { show })} prefetch="none" data-testid="first-page">
+            {t("reconciliation.firstPage")}
+          </Link>{" "}
+          <Link to={dayLink(page.day, { show, before: paging.previous })} prefetch="none" rel="prev" data-testid="previous-page">
+            ← {t("reconciliation.previousPage", { count: LINES_PER_PAGE })}
+          </Link>
+        </>
+      )}
+      {paging.next && (
+        <>
+          {" "}
+          <Link to={dayLink(page.day, { show, after: paging.next })} prefetch="none" rel="next" data-testid="next-page">
+            {t("reconciliation.nextPage", { count: LINES_PER_PAGE })} →
+          </Link>
+        </>
+      )}
+    </nav>
   );
 }
 
@@ -314,13 +460,14 @@ function LineTable({ t, lines, testId }: { t: T; lines: Line[]; testId: string }
   );
 }
 
-function NoteForm({ t, day, line, refused }: { t: T; day: string; line: Line; refused: { typed: string; error: string } | null }) {
+function NoteForm({ t, day, view, line, refused }: { t: T; day: string; view: View; line: Line; refused: { typed: string; error: string } | null }) {
   const error = refused?.error ?? null;
   const navigation = useNavigation();
   const id = `note-${line.key.replace(/[^A-Za-z0-9]/g, "-")}`;
   return (
     <Form method="post" className="stack" data-testid="note-form">
       <input type="hidden" name="day" value={day} />
+      <ViewFields view={view} />
       <input type="hidden" name="lineKey" value={line.key} />
       <div className="field">
         <label htmlFor={id}>{line.note ? t("reconciliation.noteChange") : t("reconciliation.note")}</label>
@@ -348,13 +495,14 @@ function NoteForm({ t, day, line, refused }: { t: T; day: string; line: Line; re
   );
 }
 
-function SettleForm({ t, day, line, refused }: { t: T; day: string; line: Line; refused: { typed: string; error: string } | null }) {
+function SettleForm({ t, day, view, line, refused }: { t: T; day: string; view: View; line: Line; refused: { typed: string; error: string } | null }) {
   const id = `settle-${line.key.replace(/[^A-Za-z0-9]/g, "-")}`;
   return (
     <Form method="post" className="stack" data-testid="settle-form">
       <h3>{t("reconciliation.settle.title")}</h3>
       <input type="hidden" name="intent" value="settle" />
       <input type="hidden" name="day" value={day} />
+      <ViewFields view={view} />
       <input type="hidden" name="lineKey" value={line.key} />
       <div className="field">
         <label htmlFor={`${id}-code`}>{t("reconciliation.settle.credit")}</label>

@@ -41,10 +41,10 @@ export {
 export { handlePaymentWebhook } from "./gateway-callbacks";
 export { markOpenDepositPaid, openDepositsQueue, type MarkPaidError, type MarkPaidInput } from "./open-deposits";
 export {
+  CSV_CHUNK_LINES,
   debitsOfWithdrawal,
   parseBankDay,
-  reconciliationCsvRows,
-  reconciliationExport,
+  reconciliationCsv,
   reconciliationPage,
   saveReconciliationNote,
   settleDoubleCredit,
