@@ -54,8 +54,8 @@ export type DayRow = {
 
 // ---- the figures the reports compose, per period (a day, or an hour of the live path) ----
 
-export type DepositFigures = { period: string; provider: string; manual: number; n: number; kip: number; credit: number; bonus: number };
-export type WithdrawFigures = { period: string; provider: string; n: number; credit: number; kip: number; deducted: number };
+type DepositFigures = { period: string; provider: string; manual: number; n: number; kip: number; credit: number; bonus: number };
+type WithdrawFigures = { period: string; provider: string; n: number; credit: number; kip: number; deducted: number };
 export type RefundRow = { period: string; amount: string | null };
 export type MoneyFigures = { deposits: DepositFigures[]; withdrawals: WithdrawFigures[]; refunds: RefundRow[] };
 

@@ -85,7 +85,7 @@ export type MoneyRow = {
   refundCount: number;
 };
 
-export type PlayersRow = {
+type PlayersRow = {
   period: string;
   registrations: number;
   firstDeposits: number;
@@ -95,7 +95,7 @@ export type PlayersRow = {
   returningDepositors: number;
 };
 
-export type PromotionRow = {
+type PromotionRow = {
   promotionId: string;
   title: Localized;
   claims: number;
