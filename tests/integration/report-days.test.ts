@@ -435,7 +435,12 @@ describe("the rollup path equals what the rows add up to (decision 078)", () => 
     expect(sealed.at(-1)).toBe("2026-06-08");
     expect(sealed).toHaveLength(92);
     expect((await rollUpReportDays(env, NOW, 1_000)).days).toBe(0);
-    for (const range of [LAST_30, CLOSED_MONTH, ONE_CLOSED_DAY, LONGEST]) await expectReportsToMatch(h, range);
+    for (const range of [LAST_30, CLOSED_MONTH, ONE_CLOSED_DAY, LONGEST]) {
+      await expectReportsToMatch(h, range);
+      // and the same as every day read live (a "now" before the range: no day closed yet)
+      const live = await reportsPage(env.DB, h.agencyId, "owner", range, Date.parse("2026-01-01T00:00:00Z"));
+      expect(await reportsPage(env.DB, h.agencyId, "owner", range, NOW)).toEqual(live);
+    }
   });
 
   it("a late write into a rolled-up day drops that day's rollup, and the next report has it", async () => {
