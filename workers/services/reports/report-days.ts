@@ -3,9 +3,10 @@ import { utcBounds } from "../../core/report-range";
 import { listActiveAgencyIds, rollUpDayStatements, sealedDays } from "../../db/report-days";
 
 /**
- * Days rolled up by one run, all agencies together: one D1 batch each, 50-140 ms for a day of
- * 7,000 deposits (decision 078), so a run holds D1's writer about a second at most, and the 92
- * days of a new agency's history (or of a deploy of migration 0042) are rolled up within 30 minutes.
+ * Days rolled up by one run, all agencies together: one D1 batch (a transaction) each, 50-140 ms
+ * for a day of 7,000 deposits (decision 078), so D1's writer is held for a day at a time, a run
+ * is one or two seconds of D1, and the 92 days of a new agency's history (or of a deploy of
+ * migration 0042) are rolled up within 30 minutes.
  */
 const DAYS_PER_RUN = 16;
 

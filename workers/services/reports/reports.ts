@@ -312,12 +312,12 @@ function composePromotions(figures: PromotionActivity & { promotions: AgencyProm
 // ---- where the figures come from ----
 
 /**
- * Closed days one report rolls up itself at most (one batch each; about 60 ms of D1 for a day
- * of 7,000 deposits, measured in decision 078); the other missing days are read live and left
- * to the scheduled roll-up.
+ * Closed days one report rolls up itself at most (one batch each; about 70 ms of D1 for a day
+ * of 7,000 deposits, decision 078); the other missing days are read live and left to the
+ * scheduled roll-up.
  */
 const ROLL_UP_PER_REQUEST = 3;
-/** Days of orders one live statement reads at most, beyond the open days (about 0.4 s of D1 at 7,000 deposits a day). */
+/** Days of orders one live statement reads at most, beyond the open days (up to about 0.7 s of D1 at 7,000 deposits a day). */
 const LIVE_RUN_DAYS = 7;
 
 export type ReportPart = "money" | "players" | "promotions";
