@@ -6,6 +6,7 @@
  * returned row by row for the service to add as bigint. Times are the ISO strings the read
  * models store; periods are Vientiane days or hours (UTC+7), named as report-range's periodsOf.
  */
+import type { MoneyFigures, PlayersFigures, PromotionActivity } from "../core/report-days";
 import type { ReportGrouping } from "../core/report-range";
 
 export type ReportWindow = { agencyId: string; fromIso: string; toIsoExclusive: string; grouping: ReportGrouping };
@@ -20,14 +21,7 @@ const DEPOSIT_PAID = `agency_id = ?1 AND status = 'SUCCESS' AND paid_at >= ?2 AN
 const WITHDRAW_PAID = `agency_id = ?1 AND status = 'SUCCESS' AND paid_at >= ?2 AND paid_at < ?3`;
 const NOT_MANUAL = `channel_code IS NOT 'MANUAL'`;
 
-export type DepositFigures = { period: string; provider: string; manual: number; n: number; kip: number; credit: number; bonus: number };
-export type WithdrawFigures = { period: string; provider: string; n: number; credit: number; kip: number; deducted: number };
-export type RefundRow = { period: string; amount: string | null };
-
-export async function loadMoneyFigures(
-  db: D1Database,
-  w: ReportWindow,
-): Promise<{ deposits: DepositFigures[]; withdrawals: WithdrawFigures[]; refunds: RefundRow[] }> {
+export async function loadMoneyFigures(db: D1Database, w: ReportWindow): Promise<MoneyFigures> {
   const args = [w.agencyId, w.fromIso, w.toIsoExclusive];
   const [deposits, withdrawals, refunds] = await db.batch<Record<string, unknown>>([
     db
@@ -54,7 +48,7 @@ export async function loadMoneyFigures(
       .bind(...args),
   ]);
   return {
-    deposits: (deposits.results as DepositFigures[]).map((r) => ({
+    deposits: (deposits.results as MoneyFigures["deposits"]).map((r) => ({
       ...r,
       manual: Number(r.manual),
       n: Number(r.n),
@@ -62,24 +56,16 @@ export async function loadMoneyFigures(
       credit: Number(r.credit),
       bonus: Number(r.bonus),
     })),
-    withdrawals: (withdrawals.results as WithdrawFigures[]).map((r) => ({
+    withdrawals: (withdrawals.results as MoneyFigures["withdrawals"]).map((r) => ({
       ...r,
       n: Number(r.n),
       credit: Number(r.credit),
       kip: Number(r.kip),
       deducted: Number(r.deducted),
     })),
-    refunds: refunds.results as RefundRow[],
+    refunds: refunds.results as MoneyFigures["refunds"],
   };
 }
-
-export type PlayersFigures = {
-  registrations: { period: string; n: number }[];
-  /** First deposits per period, and how many of those players registered in that same period. */
-  firstDeposits: { period: string; n: number; converted: number }[];
-  active: { period: string; n: number }[];
-  totals: { activeDepositors: number; converted: number };
-};
 
 export async function loadPlayersFigures(db: D1Database, w: ReportWindow): Promise<PlayersFigures> {
   const args = [w.agencyId, w.fromIso, w.toIsoExclusive];
@@ -121,18 +107,21 @@ export async function loadPlayersFigures(db: D1Database, w: ReportWindow): Promi
   };
 }
 
-export type PromotionFigures = {
-  promotions: { id: string; title: string; status: string }[];
-  claims: { promotionId: string; n: number }[];
-  ended: { promotionId: string; status: string; n: number }[];
-  bonus: { promotionId: string; given: number }[];
-  deducted: { promotionId: string; deducted: number }[];
-};
+export type AgencyPromotion = { id: string; title: string; status: string };
 
-export async function loadPromotionFigures(db: D1Database, w: Omit<ReportWindow, "grouping">): Promise<PromotionFigures> {
+/** Every promotion of the agency (the promotions report lists the active ones even without activity). */
+export function agencyPromotionsStatement(db: D1Database, agencyId: string): D1PreparedStatement {
+  return db.prepare(`SELECT id, title, status FROM promotions WHERE agency_id = ?1`).bind(agencyId);
+}
+
+export function readAgencyPromotions(result: D1Result<Record<string, unknown>>): AgencyPromotion[] {
+  return result.results as AgencyPromotion[];
+}
+
+export async function loadPromotionFigures(db: D1Database, w: Omit<ReportWindow, "grouping">): Promise<PromotionActivity & { promotions: AgencyPromotion[] }> {
   const args = [w.agencyId, w.fromIso, w.toIsoExclusive];
   const [promotions, claims, ended, bonus, deducted] = await db.batch<Record<string, unknown>>([
-    db.prepare(`SELECT id, title, status FROM promotions WHERE agency_id = ?1`).bind(w.agencyId),
+    agencyPromotionsStatement(db, w.agencyId),
     db
       .prepare(
         `SELECT promotion_id AS promotionId, COUNT(*) AS n FROM promotion_usages_view WHERE agency_id = ?1 AND claimed_at >= ?2 AND claimed_at < ?3 GROUP BY 1`,
@@ -157,7 +146,7 @@ export async function loadPromotionFigures(db: D1Database, w: Omit<ReportWindow,
   ]);
   const rows = (r: D1Result<Record<string, unknown>>, key: string) => r.results.map((row) => ({ ...row, [key]: Number(row[key] ?? 0) }));
   return {
-    promotions: promotions.results as { id: string; title: string; status: string }[],
+    promotions: readAgencyPromotions(promotions),
     claims: rows(claims, "n") as { promotionId: string; n: number }[],
     ended: rows(ended, "n") as { promotionId: string; status: string; n: number }[],
     bonus: rows(bonus, "given") as { promotionId: string; given: number }[],

@@ -52,7 +52,7 @@ export async function loadDashboard(db: D1Database, agencyId: string, now: numbe
   const day = vientianeDay(now);
   const [figures, money, silentForwarders, waiting, providerFailures, alerts] = await Promise.all([
     loadDashboardFigures(db, agencyId, day),
-    moneyReport(db, agencyId, todayRange(now)),
+    moneyReport(db, agencyId, todayRange(now), now),
     listSilentForwarders(db, agencyId, now),
     waitingDeposits(db, agencyId),
     recentProviderFailures(db, agencyId, new Date(now - PROVIDER_FAILURE_WINDOW_MS).toISOString(), new Date(now).toISOString()),

@@ -2,7 +2,7 @@ import type { ReportRange } from "../../core/report-range";
 import type { AuditActor } from "../../db/audit";
 import { auditReportExport } from "../staff";
 import { providersReport } from "./provider-stats";
-import { moneyReport, playersReport, promotionsReport } from "./reports";
+import { moneyReport, playersReport, promotionsReport, reportsOf, type MoneyReport, type PlayersReport, type PromotionsReport } from "./reports";
 
 /**
  * The back office's reports page and its CSV exports (decision 059): which parts a role may see,
@@ -31,9 +31,7 @@ export function mayExport(role: StaffRole, table: ReportTable): boolean {
   return role === "owner" || CASHIER_TABLES.has(table);
 }
 
-export type MoneyReport = Awaited<ReturnType<typeof moneyReport>>;
-export type PlayersReport = Awaited<ReturnType<typeof playersReport>>;
-export type PromotionsReport = Awaited<ReturnType<typeof promotionsReport>>;
+export type { MoneyReport, PlayersReport, PromotionsReport };
 export type ProvidersReport = Awaited<ReturnType<typeof providersReport>>;
 
 export type ReportsPage = {
@@ -45,16 +43,15 @@ export type ReportsPage = {
   providers: ProvidersReport | null;
 };
 
-/** Every part the role may see, for one range. */
-export async function reportsPage(db: D1Database, agencyId: string, role: StaffRole, range: ReportRange): Promise<ReportsPage> {
+/** Every part the role may see, for one range (money, players and promotions read together). */
+export async function reportsPage(db: D1Database, agencyId: string, role: StaffRole, range: ReportRange, now: number = Date.now()): Promise<ReportsPage> {
   const owner = role === "owner";
-  const [money, players, promotions, providers] = await Promise.all([
-    moneyReport(db, agencyId, range),
-    owner ? playersReport(db, agencyId, range) : null,
-    owner ? promotionsReport(db, agencyId, range) : null,
+  const [reports, providers] = await Promise.all([
+    reportsOf(db, agencyId, range, owner ? ["money", "players", "promotions"] : ["money"], now),
     owner ? providersReport(db, agencyId, range) : null,
   ]);
-  return { range, money, players, promotions, providers };
+  if (!reports.money) throw new Error("the money report is every role's");
+  return { range, money: reports.money, players: reports.players, promotions: reports.promotions, providers };
 }
 
 /** What one export carries: the report the table is drawn from (the page draws the same table from it). */
@@ -75,7 +72,14 @@ class ReportForbiddenError extends Error {
  * the number of data rows) before they are handed out. A cashier asking for an owner's table
  * gets ReportForbiddenError and no audit row (nothing left the server).
  */
-export async function reportExport(db: D1Database, actor: AuditActor, role: StaffRole, table: ReportTable, range: ReportRange): Promise<ReportExport> {
+export async function reportExport(
+  db: D1Database,
+  actor: AuditActor,
+  role: StaffRole,
+  table: ReportTable,
+  range: ReportRange,
+  now: number = Date.now(),
+): Promise<ReportExport> {
   if (!mayExport(role, table)) throw new ReportForbiddenError(table);
   const agencyId = actor.agencyId;
   let data: ReportExport;
@@ -83,19 +87,19 @@ export async function reportExport(db: D1Database, actor: AuditActor, role: Staf
   switch (table) {
     case "money":
     case "money-by-provider": {
-      const money = await moneyReport(db, agencyId, range);
+      const money = await moneyReport(db, agencyId, range, now);
       data = { table, money };
       rows = table === "money" ? money.periods.length : money.byProvider.length;
       break;
     }
     case "players": {
-      const players = await playersReport(db, agencyId, range);
+      const players = await playersReport(db, agencyId, range, now);
       data = { table, players };
       rows = players.periods.length;
       break;
     }
     case "promotions": {
-      const promotions = await promotionsReport(db, agencyId, range);
+      const promotions = await promotionsReport(db, agencyId, range, now);
       data = { table, promotions };
       rows = promotions.promotions.length;
       break;
