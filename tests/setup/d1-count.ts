@@ -66,7 +66,7 @@ export function countingD1(db: D1Database): { db: D1Database; count: D1Count; re
     batch: async <T = unknown>(statements: CountedStatement[]): Promise<D1Result<T>[]> => {
       const results = await db.batch<T>(statements.map((s) => s.inner));
       count.roundTrips++;
-      statements.forEach((s, i) => note(count, s.sql, results[i]?.meta));
+      for (const [i, s] of statements.entries()) note(count, s.sql, results[i]?.meta);
       return results;
     },
     exec: (sql: string) => db.exec(sql),
