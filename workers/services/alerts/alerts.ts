@@ -73,15 +73,8 @@ function canSend(settings: AlertSettings | null): settings is AlertSettings & { 
  * that kind, "repeated" when the same event was raised before (nothing new is sent), "held"
  * in quiet hours (sent in the digest when they end).
  */
-export async function raiseAlert(
-  env: Env,
-  agencyId: string,
-  event: AlertEvent,
-  now = Date.now(),
-  // the sweep has them already: not read again for each event
-  known?: AlertSettings,
-): Promise<"queued" | "held" | "off" | "repeated"> {
-  const settings = known ?? (await readAlertSettings(env.DB, agencyId));
+export async function raiseAlert(env: Env, agencyId: string, event: AlertEvent, now = Date.now()): Promise<"queued" | "held" | "off" | "repeated"> {
+  const settings = await readAlertSettings(env.DB, agencyId);
   if (!canSend(settings) || !topicOn(settings, event.kind)) return "off";
   const held = inQuietHours(now, settings.quietStart, settings.quietEnd);
   if (!(await insertAlertEvent(env.DB, agencyId, event, held ? "held" : "queued", iso(now)))) return "repeated";
