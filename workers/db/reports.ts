@@ -169,9 +169,9 @@ export async function loadPromotionFigures(db: D1Database, w: Omit<ReportWindow,
 
 /**
  * Wallets with read-model rows not yet written by the current projection, in random order (a
- * wallet that keeps failing cannot hold the others back), drawn from the first
- * `limit * 5` wallets of each table in the partial indexes of those rows: bounded reads while
- * a backfill is under way, nothing once it is done (decision 075).
+ * few wallets that keep failing cannot hold the others back), drawn from the first
+ * `limit * 5` wallets of each table in the partial indexes of those rows: reads bounded while
+ * a backfill is under way, none once it is done (decision 075).
  */
 export async function listWalletsToReproject(db: D1Database, limit: number): Promise<{ agencyId: string; playerId: string }[]> {
   const { results } = await db
