@@ -1,5 +1,7 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import worker from "../../workers/app";
 import { PLAYER_SESSION } from "../../workers/core/session";
 import { SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factory";
 import { optimizeDatabase } from "../../workers/services/agency";
@@ -359,5 +361,39 @@ describe("the planner's statistics", () => {
     }
     expect(errors).toEqual([]);
     expect(counted.count.sql.map((s) => s.text)).toEqual(["PRAGMA optimize"]);
+  });
+});
+
+describe("the Worker's scheduled handler", () => {
+  /** One tick of a cron trigger, as Cloudflare calls it, with a D1 that counts. */
+  async function tick(cron: string, at: number): Promise<D1Count> {
+    const counted = countingD1(env.DB);
+    const ctx = createExecutionContext();
+    await worker.scheduled!(createScheduledController({ scheduledTime: at, cron }), { ...env, DB: counted.db }, ctx);
+    await waitOnExecutionContext(ctx);
+    return counted.count;
+  }
+
+  it("the 5-minute tick deletes expired player and staff sessions; the hourly one runs PRAGMA optimize", async () => {
+    const now = Date.now();
+    await env.DB.batch([
+      env.DB.prepare(
+        `INSERT INTO sessions (id_hash, agency_id, player_id, created_at, last_seen_at, expires_at) VALUES ('tick-gone', 'demo', 'prune-player', ?1, ?1, ?2)`,
+      ).bind(now - 13 * H, now - H),
+      env.DB.prepare(
+        `INSERT INTO staff_sessions (id_hash, agency_id, staff_id, stage, created_at, last_seen_at, expires_at) VALUES ('tick-gone', 'demo', 'prune-staff', 'FULL', ?1, ?1, ?2)`,
+      ).bind(now - 9 * H, now - H),
+    ]);
+    await tick("*/5 * * * *", now);
+    const left = await env.DB.prepare(
+      `SELECT (SELECT COUNT(*) FROM sessions WHERE id_hash = 'tick-gone') + (SELECT COUNT(*) FROM staff_sessions WHERE id_hash = 'tick-gone') AS n`,
+    ).first<{
+      n: number;
+    }>();
+    expect(left?.n).toBe(0);
+    // no provider to ask: the hourly tick's collection has nothing to do here
+    await env.DB.prepare(`UPDATE agency_settings SET enabled_providers = '[]'`).run();
+    const hourly = await tick("17 * * * *", now);
+    expect(hourly.sql.map((s) => s.text)).toContain("PRAGMA optimize");
   });
 });
