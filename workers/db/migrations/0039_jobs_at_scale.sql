@@ -6,7 +6,7 @@
 CREATE INDEX deposit_orders_view_provider_players ON deposit_orders_view (agency_id, provider, player_id) WHERE status = 'SUCCESS';
 
 -- The 5-minute wake-up of wallets with due work: the orders not final (a few), and the
--- references of the last day (was: both read models and both reference tables read whole).
+-- references of the last hour (was: both read models and both reference tables read whole).
 CREATE INDEX deposit_orders_view_due ON deposit_orders_view (agency_id, player_id) WHERE status IN ('OPEN', 'PAID');
 CREATE INDEX withdraw_orders_view_due ON withdraw_orders_view (agency_id, player_id)
   WHERE status IN ('PENDING', 'OPEN') OR (status = 'REJECTED' AND return_state = 'PENDING');
