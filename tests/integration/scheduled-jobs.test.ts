@@ -341,7 +341,7 @@ describe("expired sessions pruned (every 5 minutes)", () => {
       .run();
     const first = countingD1(env.DB);
     expect(await pruneExpiredPlayerSessions(first.db, now)).toBe(5_000);
-    expect(first.count.statements).toBe(5);
+    expect(first.count.statements).toBe(10);
     expect(await pruneExpiredPlayerSessions(env.DB, now)).toBe(500);
     expect((await env.DB.prepare(`SELECT COUNT(*) AS n FROM sessions WHERE player_id = 'backlog'`).first<{ n: number }>())?.n).toBe(0);
   });
