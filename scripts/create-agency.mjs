@@ -30,7 +30,7 @@ import { join } from "node:path";
 import { buildSql, ENROL_TTL_MS, enrolToken, fail, linkOrigin, parse, q, Refusal } from "./agency-sql.mjs";
 import { brandAsset, brandSql, putBrandObjects } from "./brand-seed.mjs";
 import { loadBrandRules } from "./brand-rules.mjs";
-import { applyLocalMigrations } from "./local-migrations.mjs";
+import { applyLocalMigrations, OPTIMIZE } from "./local-migrations.mjs";
 
 function target(opts) {
   const args = ["DB"];
@@ -93,9 +93,12 @@ export async function main(argv) {
     ? `remote D1 of env ${opts.env}`
     : `local D1${opts.env === "local" ? "" : ` of env ${opts.env}`}${opts.persistTo ? ` (${opts.persistTo})` : ""}`;
   console.log(`applying migrations to the ${where}`);
-  // a local database in one go (decision 063); a remote one through wrangler's own apply
-  if (opts.remote) wrangler(["d1", "migrations", "apply", ...target(opts)]);
-  else applyLocalMigrations(target(opts).slice(1));
+  // a local database in one go (decision 063, PRAGMA optimize included); a remote one through
+  // wrangler's own apply, then the planner's statistics for the indexes it added (decision 075)
+  if (opts.remote) {
+    wrangler(["d1", "migrations", "apply", ...target(opts)]);
+    wrangler(["d1", "execute", ...target(opts), "--command", OPTIMIZE]);
+  } else applyLocalMigrations(target(opts).slice(1));
 
   // Refuse before writing; the write below is also guarded by the primary keys, in one transaction.
   // One query for both (each wrangler call starts a runtime: about 3.5 s locally).

@@ -7,7 +7,8 @@
 // afterwards find nothing to apply: one call lists what is applied, one `d1 execute --file`
 // runs every pending migration followed by its bookkeeping row, as wrangler's apply does for
 // each. A remote database (`agency:create --remote`, `wrangler deploy`) still goes through
-// wrangler's own `migrations apply`.
+// wrangler's own `migrations apply`. After the migrations, `PRAGMA optimize` (decision 075):
+// a migration that adds an index leaves the query planner without its statistics.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,6 +26,9 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS "d1_migrations"(
 		name       TEXT UNIQUE,
 		applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL
 );`;
+
+/** What runs after the migrations: the planner's statistics for the new indexes (D1 recommends it after creating one). */
+export const OPTIMIZE = "PRAGMA optimize;";
 
 /** One migration as wrangler applies it: its text, then its bookkeeping row. */
 export function migrationQuery(name, text) {
@@ -62,7 +66,8 @@ export function applyLocalMigrations(target, { env = {} } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "migrations-"));
   try {
     const file = join(dir, "pending.sql");
-    writeFileSync(file, pending.map((name) => migrationQuery(name, readFileSync(join(MIGRATIONS_DIR, name), "utf8"))).join("\n"));
+    const migrations = pending.map((name) => migrationQuery(name, readFileSync(join(MIGRATIONS_DIR, name), "utf8")));
+    writeFileSync(file, [...migrations, OPTIMIZE].join("\n"));
     wrangler(["--file", file]);
   } finally {
     rmSync(dir, { recursive: true, force: true });

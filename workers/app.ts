@@ -7,7 +7,7 @@ import { finishRequestBody } from "./request-body";
 import { lazyRequestHandler } from "./request-handler";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
 import { buryAlerts, deliverAlerts, sweepAlerts, type AlertMessageBody } from "./services/alerts";
-import { sweepBrandAssets } from "./services/agency";
+import { optimizeDatabase, sweepBrandAssets } from "./services/agency";
 import { providerCspForHost, pruneProviderAttempts } from "./services/providers";
 import { backfillReadModels, collectProviderStats, continueProviderStats } from "./services/reports";
 import { rearmWallets } from "./services/wallets";
@@ -59,27 +59,38 @@ export default {
   // wrangler.toml [triggers]: every 5 minutes wallets with due work are woken even if an
   // alarm was lost, and wallets written before migration 0022 re-project their rows for the
   // reports (a no-op once done), and provider attempts older than a week are deleted
-  // (decision 049), and bank reports never placed in a transfer are derived (decision 069); once an hour (PROVIDER_STATS_CRON) the providers' figures
+  // (decision 049), and bank reports never placed in a transfer are derived (decision 069), and
+  // expired sessions are deleted; once an hour (PROVIDER_STATS_CRON) the providers' figures
   // of yesterday and today are collected for the reports instead (decision 058), in bounded
   // batches: what one run could not finish goes on at the next 5-minute tick (decision 051).
+  // Every statement of these jobs reads through an index, and every delete is bounded
+  // (decision 075).
   async scheduled(controller, env, ctx) {
+    const at = controller.scheduledTime;
     if (controller.cron === ALERTS_CRON) {
       // staff alerts' timed events, quiet hours' end and lost messages (services/alerts/alerts.ts)
-      ctx.waitUntil(sweepAlerts(env, controller.scheduledTime));
+      ctx.waitUntil(sweepAlerts(env, at));
       return;
     }
     if (controller.cron === PROVIDER_STATS_CRON) {
-      ctx.waitUntil(collectProviderStats(env, controller.scheduledTime));
+      ctx.waitUntil(collectProviderStats(env, at));
       // brand images no page has used for 30 days (decision 053)
-      ctx.waitUntil(sweepBrandAssets(env, controller.scheduledTime));
+      ctx.waitUntil(sweepBrandAssets(env, at));
+      // the query planner's statistics, as the tables grow (decision 075)
+      ctx.waitUntil(optimizeDatabase(env.DB));
       return;
     }
     ctx.waitUntil(rearmWallets(env));
     ctx.waitUntil(backfillReadModels(env));
-    ctx.waitUntil(pruneProviderAttempts(env.DB, controller.scheduledTime));
+    ctx.waitUntil(pruneProviderAttempts(env.DB, at));
     ctx.waitUntil(continueProviderStats(env));
     // bank reports whose request died before their transfers were derived (decision 069)
     ctx.waitUntil(deriveUnplacedReports(env));
+    // sessions past their expiry, in bounded batches; a player's keeps its play time (decision
+    // 025). Loaded here, not at the top: the players' and staff's services would otherwise join
+    // the Worker's global scope, which every cold start evaluates (workers/request-handler.ts).
+    ctx.waitUntil(import("./services/players").then(({ pruneExpiredPlayerSessions }) => pruneExpiredPlayerSessions(env.DB, at)));
+    ctx.waitUntil(import("./services/staff").then(({ pruneExpiredStaffSessions }) => pruneExpiredStaffSessions(env.DB, at)));
   },
   // wrangler.toml [[queues.consumers]]: the staff alerts (decision 057) and their dead letters
   // (every environment names its own queues; the dead-letter one ends in "-dead").

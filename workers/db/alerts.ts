@@ -171,14 +171,28 @@ const toEvent = (r: EventRow): StoredAlertEvent => ({
 
 /** Records an event once: false when an event of that id was already raised (nothing to send). */
 export async function insertAlertEvent(db: D1Database, agencyId: string, event: AlertEvent, state: "queued" | "held", now: string): Promise<boolean> {
-  const result = await db
+  const result = await insertAlertEventStatement(db, agencyId, event, state, now).run();
+  return result.meta.changes > 0;
+}
+
+/** The insert of `insertAlertEvent` as a statement (the sweep batches its new events); `meta.changes` 0: raised before. */
+export function insertAlertEventStatement(db: D1Database, agencyId: string, event: AlertEvent, state: "queued" | "held", now: string): D1PreparedStatement {
+  return db
     .prepare(
       `INSERT INTO alert_events (id, agency_id, kind, facts, state, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)
        ON CONFLICT (agency_id, id) DO NOTHING`,
     )
-    .bind(event.id, agencyId, event.kind, JSON.stringify(event.facts), state, now)
-    .run();
-  return result.meta.changes > 0;
+    .bind(event.id, agencyId, event.kind, JSON.stringify(event.facts), state, now);
+}
+
+/** The ids among `ids` raised before (one read for every event a sweep found, instead of an insert each). */
+export async function knownAlertIds(db: D1Database, agencyId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { results } = await db
+    .prepare(`SELECT id FROM alert_events WHERE agency_id = ?1 AND id IN (SELECT value FROM json_each(?2))`)
+    .bind(agencyId, JSON.stringify(ids))
+    .all<{ id: string }>();
+  return new Set(results.map((r) => r.id));
 }
 
 export async function loadAlertEvents(db: D1Database, agencyId: string, ids: readonly string[]): Promise<StoredAlertEvent[]> {
@@ -224,13 +238,21 @@ export async function releaseHeldAlerts(db: D1Database, agencyId: string, now: s
   return results.sort((a, b) => a.created_at.localeCompare(b.created_at)).map((r) => r.id);
 }
 
-/** Queued events whose message was lost (the queue refused the send, or it never came back): to enqueue again. */
-export async function listStaleQueuedAlerts(db: D1Database, agencyId: string, olderThan: string): Promise<string[]> {
+/**
+ * What the sweep sends again, in one read: whether events are held (quiet hours), and queued
+ * events whose message was lost (the queue refused the send, or it never came back), the
+ * oldest 100.
+ */
+export async function alertsToSendAgain(db: D1Database, agencyId: string, lostBefore: string): Promise<{ held: boolean; lost: string[] }> {
   const { results } = await db
-    .prepare(`SELECT id FROM alert_events WHERE agency_id = ?1 AND state = 'queued' AND updated_at < ?2 ORDER BY created_at LIMIT 100`)
-    .bind(agencyId, olderThan)
-    .all<{ id: string }>();
-  return results.map((r) => r.id);
+    .prepare(
+      `SELECT 'held' AS state, NULL AS id WHERE EXISTS (SELECT 1 FROM alert_events WHERE agency_id = ?1 AND state = 'held')
+       UNION ALL
+       SELECT * FROM (SELECT 'queued', id FROM alert_events WHERE agency_id = ?1 AND state = 'queued' AND updated_at < ?2 ORDER BY created_at LIMIT 100)`,
+    )
+    .bind(agencyId, lostBefore)
+    .all<{ state: "held" | "queued"; id: string | null }>();
+  return { held: results.some((r) => r.state === "held"), lost: results.flatMap((r) => (r.state === "queued" && r.id !== null ? [r.id] : [])) };
 }
 
 /** Alerts not delivered (the dashboard): how many, and the newest few with Telegram's last answer. */
@@ -243,27 +265,24 @@ export async function undeliveredAlerts(db: D1Database, agencyId: string, limit 
 }
 
 /**
- * The provider's last failing episode (the start in its event id), and whether its recovery
- * was announced: the cron raises "failing" once per episode and "recovered" once after it.
+ * Each provider's last failing episode (the start in its event id: the newest id is the newest
+ * start, ISO times sort), and whether its recovery was announced: the cron raises "failing"
+ * once per episode and "recovered" once after it. Read through the events' key range, never
+ * the agency's whole history of events.
  */
-export async function lastProviderEpisode(db: D1Database, agencyId: string, provider: string): Promise<{ start: string; recovered: boolean } | null> {
-  const row = await db
-    .prepare(
-      `SELECT f.id, EXISTS (SELECT 1 FROM alert_events r WHERE r.agency_id = f.agency_id AND r.id = 'provider.recovered:' || substr(f.id, 18)) AS recovered
-         FROM alert_events f
-        WHERE f.agency_id = ?1 AND f.kind = 'provider.failing' AND f.id LIKE ?2
-        ORDER BY f.created_at DESC LIMIT 1`,
-    )
-    .bind(agencyId, `provider.failing:${provider}:%`)
-    .first<{ id: string; recovered: number }>();
-  return row ? { start: row.id.slice(`provider.failing:${provider}:`.length), recovered: row.recovered === 1 } : null;
-}
-
-/** Providers that have had a "failing" event (the cron checks whether each has recovered). */
-export async function providersEverFailing(db: D1Database, agencyId: string): Promise<string[]> {
+export async function lastProviderEpisodes(db: D1Database, agencyId: string): Promise<Map<string, { start: string; recovered: boolean }>> {
   const { results } = await db
-    .prepare(`SELECT DISTINCT json_extract(facts, '$.provider') AS provider FROM alert_events WHERE agency_id = ?1 AND kind = 'provider.failing'`)
+    .prepare(
+      `SELECT f.id, EXISTS (SELECT 1 FROM alert_events r WHERE r.agency_id = ?1 AND r.id = 'provider.recovered:' || substr(f.id, 18)) AS recovered
+         FROM (SELECT max(id) AS id FROM alert_events WHERE agency_id = ?1 AND id >= 'provider.failing:' AND id < 'provider.failing;'
+                GROUP BY substr(id, 18, instr(substr(id, 18), ':') - 1)) AS f`,
+    )
     .bind(agencyId)
-    .all<{ provider: string }>();
-  return results.map((r) => r.provider);
+    .all<{ id: string; recovered: number }>();
+  const episodes = new Map<string, { start: string; recovered: boolean }>();
+  for (const row of results) {
+    const [provider, ...start] = row.id.slice("provider.failing:".length).split(":");
+    episodes.set(provider, { start: start.join(":"), recovered: row.recovered === 1 });
+  }
+  return episodes;
 }

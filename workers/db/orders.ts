@@ -44,18 +44,22 @@ export async function findAgencyWithdrawPlayer(db: D1Database, agencyId: string,
 
 /**
  * The wallets that may have due work: non-final orders in the read models, plus references
- * created since `since` whose order was never projected.
+ * created since `since` whose order was never projected. Each part reads through an index
+ * (migration 0039): the non-final orders through partial indexes of them alone (their WHERE
+ * clauses repeat the indexes' word for word, or SQLite would not use them), the references
+ * through their creation time, so the rows read follow the open orders and the window, never
+ * the agency's history (decision 075).
  */
 export async function listWalletsWithOpenOrders(db: D1Database, since: string): Promise<OrderOwner[]> {
   const { results } = await db
     .prepare(
       `SELECT agency_id, player_id FROM deposit_orders_view WHERE status IN ('OPEN', 'PAID')
-       UNION SELECT r.agency_id, r.player_id FROM deposit_refs r LEFT JOIN deposit_orders_view v ON v.code = r.code
-        WHERE v.code IS NULL AND r.created_at >= ?1
+       UNION SELECT r.agency_id, r.player_id FROM deposit_refs r
+        WHERE r.created_at >= ?1 AND NOT EXISTS (SELECT 1 FROM deposit_orders_view v WHERE v.code = r.code)
        UNION SELECT agency_id, player_id FROM withdraw_orders_view
         WHERE status IN ('PENDING', 'OPEN') OR (status = 'REJECTED' AND return_state = 'PENDING')
-       UNION SELECT r.agency_id, r.player_id FROM withdraw_refs r LEFT JOIN withdraw_orders_view v ON v.code = r.code
-        WHERE v.code IS NULL AND r.created_at >= ?1`,
+       UNION SELECT r.agency_id, r.player_id FROM withdraw_refs r
+        WHERE r.created_at >= ?1 AND NOT EXISTS (SELECT 1 FROM withdraw_orders_view v WHERE v.code = r.code)`,
     )
     .bind(since)
     .all<{ agency_id: string; player_id: string }>();

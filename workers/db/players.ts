@@ -304,6 +304,20 @@ export function deleteOtherPlayerSessionsStatement(db: D1Database, agencyId: str
   return db.prepare(`DELETE FROM sessions WHERE agency_id = ?1 AND player_id = ?2 AND id_hash <> ?3`).bind(agencyId, playerId, keptHash);
 }
 
+/**
+ * The cron's prune: up to `limit` sessions that expired at or before `before`, oldest expiry
+ * first (an index on expires_at), deleted whatever the agency. The `sessions_keep_play_span`
+ * trigger copies each one's span to play_spans as it goes, as for a logout. Answers how many
+ * sessions went (counted by RETURNING: D1's `changes` counts the trigger's rows too).
+ */
+export async function deleteExpiredPlayerSessions(db: D1Database, before: number, limit: number): Promise<number> {
+  const { results } = await db
+    .prepare(`DELETE FROM sessions WHERE id_hash IN (SELECT id_hash FROM sessions WHERE expires_at <= ?1 ORDER BY expires_at LIMIT ?2) RETURNING 1 AS gone`)
+    .bind(before, limit)
+    .all();
+  return results.length;
+}
+
 // ---- fingerprints --------------------------------------------------------------------------
 
 export type FingerprintRecord = { fingerprint: string; firstSeenAt: string; lastSeenAt: string; seenCount: number };

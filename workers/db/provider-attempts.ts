@@ -57,8 +57,11 @@ export async function waitingDeposits(db: D1Database, agencyId: string): Promise
   return { count: Number(row?.n ?? 0), oldestPaidAt: row?.oldest ?? null };
 }
 
-/** The cron's prune: rows answered before `beforeIso`, every agency. */
-export async function deleteProviderAttemptsBefore(db: D1Database, beforeIso: string): Promise<number> {
-  const result = await db.prepare(`DELETE FROM provider_attempts WHERE at < ?1`).bind(beforeIso).run();
+/** The cron's prune: up to `limit` rows answered before `beforeIso`, oldest first, every agency (the index on `at`). */
+export async function deleteProviderAttemptsBefore(db: D1Database, beforeIso: string, limit: number): Promise<number> {
+  const result = await db
+    .prepare(`DELETE FROM provider_attempts WHERE rowid IN (SELECT rowid FROM provider_attempts WHERE at < ?1 ORDER BY at LIMIT ?2)`)
+    .bind(beforeIso, limit)
+    .run();
   return result.meta.changes ?? 0;
 }

@@ -101,11 +101,26 @@ export async function listActiveAgencyProviders(db: D1Database): Promise<{ agenc
   });
 }
 
+/** One page of the players a provider-day's pass asks about, and where the page ended. */
+export type ProviderPlayersPage = {
+  players: { playerId: string; username: string }[];
+  /** The last player id the page reached (the pass's next cursor); null when none was left. */
+  lastId: string | null;
+  /** Whether players may follow (the page was full). */
+  more: boolean;
+};
+
 /**
  * The players of an agency who ever received credit at a provider (a successful deposit,
  * bonus and manual credits included: they are deposits too): only they can have bet there.
  * One page: the next `limit` after `afterId` in id order (decision 051: the job's batches),
  * so no run reads every player of a large agency at once.
+ *
+ * Each next player is one seek in the index of successful deposits by agency, provider and
+ * player (migration 0039): the smallest player id after the one before, `limit` times (a
+ * recursive query that skips over each player's other deposits). Rows read grow with the
+ * page, never with the agency's players or orders (decision 075): reading the players and
+ * looking up each one's deposits read every order of the agency per player.
  */
 export async function listProviderPlayersPage(
   db: D1Database,
@@ -113,17 +128,26 @@ export async function listProviderPlayersPage(
   provider: Provider,
   afterId: string,
   limit: number,
-): Promise<{ playerId: string; username: string }[]> {
+): Promise<ProviderPlayersPage> {
   const { results } = await db
     .prepare(
-      `SELECT p.id, p.username FROM players p
-        WHERE p.agency_id = ?1 AND p.id > ?3
-          AND EXISTS (SELECT 1 FROM deposit_orders_view v WHERE v.player_id = p.id AND v.agency_id = ?1 AND v.provider = ?2 AND v.status = 'SUCCESS')
-        ORDER BY p.id LIMIT ?4`,
+      `WITH RECURSIVE next (player_id, n) AS (
+         SELECT (SELECT min(player_id) FROM deposit_orders_view WHERE agency_id = ?1 AND provider = ?2 AND status = 'SUCCESS' AND player_id > ?3), 1
+         UNION ALL
+         SELECT (SELECT min(v.player_id) FROM deposit_orders_view v WHERE v.agency_id = ?1 AND v.provider = ?2 AND v.status = 'SUCCESS' AND v.player_id > next.player_id),
+                next.n + 1
+           FROM next WHERE next.player_id IS NOT NULL AND next.n < ?4)
+       SELECT next.player_id AS id, p.username FROM next LEFT JOIN players p ON p.id = next.player_id AND p.agency_id = ?1
+        WHERE next.player_id IS NOT NULL ORDER BY next.player_id`,
     )
     .bind(agencyId, provider, afterId, limit)
-    .all<{ id: string; username: string }>();
-  return results.map((r) => ({ playerId: r.id, username: r.username }));
+    .all<{ id: string; username: string | null }>();
+  return {
+    // an order whose player row is gone (written by hand) moves the cursor, and asks nobody
+    players: results.flatMap((r) => (r.username === null ? [] : [{ playerId: r.id, username: r.username }])),
+    lastId: results.at(-1)?.id ?? null,
+    more: results.length >= limit,
+  };
 }
 
 /** One provider-day's pass of the collection (provider_stats_progress, 0034). */

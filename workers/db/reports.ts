@@ -156,17 +156,22 @@ export async function loadPromotionFigures(db: D1Database, w: Omit<ReportWindow,
 
 // ---- the backfill of rows written before migration 0022 ----
 
-/** Wallets with read-model rows not yet written by the current projection, in random order (a wallet that keeps failing cannot hold the others back). */
+/**
+ * Wallets with read-model rows not yet written by the current projection, in random order (a
+ * few wallets that keep failing cannot hold the others back), drawn from the first
+ * `limit * 5` wallets of each table in the partial indexes of those rows: reads bounded while
+ * a backfill is under way, none once it is done (decision 075).
+ */
 export async function listWalletsToReproject(db: D1Database, limit: number): Promise<{ agencyId: string; playerId: string }[]> {
   const { results } = await db
     .prepare(
       `SELECT agency_id AS agencyId, player_id AS playerId FROM (
-         SELECT agency_id, player_id FROM deposit_orders_view WHERE projection_version = 0
-         UNION SELECT agency_id, player_id FROM withdraw_orders_view WHERE projection_version = 0
-         UNION SELECT agency_id, player_id FROM promotion_usages_view WHERE projection_version = 0)
+         SELECT * FROM (SELECT DISTINCT agency_id, player_id FROM deposit_orders_view WHERE projection_version = 0 LIMIT ?2)
+         UNION SELECT * FROM (SELECT DISTINCT agency_id, player_id FROM withdraw_orders_view WHERE projection_version = 0 LIMIT ?2)
+         UNION SELECT * FROM (SELECT DISTINCT agency_id, player_id FROM promotion_usages_view WHERE projection_version = 0 LIMIT ?2))
        ORDER BY random() LIMIT ?1`,
     )
-    .bind(limit)
+    .bind(limit, limit * 5)
     .all<{ agencyId: string; playerId: string }>();
   return results;
 }

@@ -241,3 +241,12 @@ export async function deleteStaffSession(db: D1Database, agencyId: string, idHas
 export function deleteStaffSessionsStatement(db: D1Database, agencyId: string, staffId: string): D1PreparedStatement {
   return db.prepare(`DELETE FROM staff_sessions WHERE staff_id = ?1 AND agency_id = ?2`).bind(staffId, agencyId);
 }
+
+/** The cron's prune: up to `limit` staff sessions that expired at or before `before`, oldest expiry first, whatever the agency. Answers how many. */
+export async function deleteExpiredStaffSessions(db: D1Database, before: number, limit: number): Promise<number> {
+  const result = await db
+    .prepare(`DELETE FROM staff_sessions WHERE id_hash IN (SELECT id_hash FROM staff_sessions WHERE expires_at <= ?1 ORDER BY expires_at LIMIT ?2)`)
+    .bind(before, limit)
+    .run();
+  return result.meta.changes ?? 0;
+}

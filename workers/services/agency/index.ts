@@ -1,7 +1,8 @@
 /**
  * The agency: which one a request is for (by its Host), its owner's settings (rates, limits,
  * payment channels, own bank accounts read from their QR, providers' credentials, profile),
- * its brand and images, and the sandbox pages of an agency on the sandbox gateway.
+ * its brand and images, the sandbox pages of an agency on the sandbox gateway, and the
+ * database's upkeep on the cron (the planner's statistics, bounded deletes).
  * The folder's only door: code outside it imports from here, and only what is exported here.
  */
 export {
@@ -51,3 +52,4 @@ export {
 } from "./own-account-channels";
 export { decodeQrImage, MAX_QR_IMAGE_BYTES, qrSvg } from "./qr-image";
 export { forwardToSandbox } from "./sandbox-pages";
+export { deleteInBatches, optimizeDatabase } from "./upkeep";

@@ -7,17 +7,19 @@ import {
   type AlertEvent,
   type AlertFacts,
   type AlertKind,
+  type AlertTopic,
 } from "../../core/alerts";
 import { maskAccountNumber } from "../../core/banks";
 import { firstListPage } from "../../core/keyset";
 import { isLocalEnvironment } from "../../core/provider-setup";
 import { openSecret } from "../../core/secret-box";
 import {
+  alertsToSendAgain,
   insertAlertEvent,
-  lastProviderEpisode,
+  insertAlertEventStatement,
+  knownAlertIds,
+  lastProviderEpisodes,
   listAlertingAgencies,
-  providersEverFailing,
-  listStaleQueuedAlerts,
   loadAlertEvents,
   markAlertFailedStatement,
   readAlertSettings,
@@ -72,15 +74,8 @@ function canSend(settings: AlertSettings | null): settings is AlertSettings & { 
  * that kind, "repeated" when the same event was raised before (nothing new is sent), "held"
  * in quiet hours (sent in the digest when they end).
  */
-export async function raiseAlert(
-  env: Env,
-  agencyId: string,
-  event: AlertEvent,
-  now = Date.now(),
-  // the sweep has them already: not read again for each event
-  known?: AlertSettings,
-): Promise<"queued" | "held" | "off" | "repeated"> {
-  const settings = known ?? (await readAlertSettings(env.DB, agencyId));
+export async function raiseAlert(env: Env, agencyId: string, event: AlertEvent, now = Date.now()): Promise<"queued" | "held" | "off" | "repeated"> {
+  const settings = await readAlertSettings(env.DB, agencyId);
   if (!canSend(settings) || !topicOn(settings, event.kind)) return "off";
   const held = inQuietHours(now, settings.quietStart, settings.quietEnd);
   if (!(await insertAlertEvent(env.DB, agencyId, event, held ? "held" : "queued", iso(now)))) return "repeated";
@@ -256,7 +251,7 @@ export async function announceWaitingWithdrawal(env: Env, agencyId: string, user
   }
 }
 
-// ---- the cron's sweep (every 5 minutes): timed events, quiet hours' end, lost messages
+// ---- the cron's sweep (every minute): timed events, quiet hours' end, lost messages
 
 /** A withdrawal's facts for its message (the account masked as on the player pages). */
 function withdrawalFacts(item: ManualQueueItem): AlertFacts["withdrawal.waiting"] {
@@ -273,6 +268,8 @@ function withdrawalFacts(item: ManualQueueItem): AlertFacts["withdrawal.waiting"
 
 /** A queued message not tried for this long (twice the longest backoff) was lost: sent again. */
 const LOST_AFTER_MS = 30 * 60_000;
+/** Messages per sendBatch, and statements per D1 batch of new events. */
+const PER_BATCH = 100;
 
 /**
  * Worst-case delays (ALERTS_CRON runs every minute, plus the queue's 5 s batch): a withdrawal
@@ -292,35 +289,82 @@ export async function sweepAlerts(env: Env, now = Date.now()): Promise<void> {
   }
 }
 
+/**
+ * One agency's sweep, in three steps whatever waits (decision 075): every read at once (what
+ * the dashboard shows, and what to send again); one read of which of the events found were
+ * raised before; one batch recording the new ones, then one message batch queueing them. A
+ * minute in which nothing new happened writes nothing: most of the dashboard's items are
+ * still the ones announced the minute before.
+ */
 async function sweepAgency(env: Env, settings: AlertSettings, now: number): Promise<void> {
   const agencyId = settings.agencyId;
-  const quiet = inQuietHours(now, settings.quietStart, settings.quietEnd);
-  const again = quiet
-    ? []
-    : [...(await releaseHeldAlerts(env.DB, agencyId, iso(now))), ...(await listStaleQueuedAlerts(env.DB, agencyId, iso(now - LOST_AFTER_MS)))];
-  if (again.length > 0) {
-    // sendBatch takes up to 100 messages
-    for (let i = 0; i < again.length; i += 100) {
-      await env.STAFF_ALERTS.sendBatch(again.slice(i, i + 100).map((eventId) => ({ body: { agencyId, eventId } satisfies AlertMessageBody })));
-    }
+  const on = (topic: AlertTopic) => settings.topics.includes(topic);
+  const [again, ...found] = await Promise.all([
+    inQuietHours(now, settings.quietStart, settings.quietEnd) ? null : alertsToSendAgain(env.DB, agencyId, iso(now - LOST_AFTER_MS)),
+    on("withdrawals") ? withdrawalEvents(env, settings, now) : [],
+    on("payments") ? paymentEvents(env, agencyId) : [],
+    on("security") ? securityEvents(env, agencyId, now) : [],
+    on("providers") ? providerEvents(env, settings, now) : [],
+    on("forwarder") ? forwarderEvents(env, agencyId, now) : [],
+  ]);
+  if (again) await sendAgain(env, agencyId, again, now);
+  const events = new Map(found.flat().map((event) => [event.id, event]));
+  const summaryId = summaryDue(settings, now) ? `summary.daily:${presetRange("yesterday", new Date(now)).from}` : null;
+  const known = await knownAlertIds(env.DB, agencyId, [...events.keys(), ...(summaryId ? [summaryId] : [])]);
+  const fresh = [...events.values()].filter((event) => !known.has(event.id));
+  // the summary's figures are read only on the one minute it is raised
+  if (summaryId && !known.has(summaryId)) fresh.push({ id: summaryId, kind: "summary.daily", facts: await dailySummaryFacts(env, agencyId, now) });
+  await recordAndQueue(env, settings, fresh, now);
+}
+
+/** Held events (quiet hours are over) go back to the queue, and queued ones whose message was lost. */
+async function sendAgain(env: Env, agencyId: string, again: { held: boolean; lost: string[] }, now: number): Promise<void> {
+  const released = again.held ? await releaseHeldAlerts(env.DB, agencyId, iso(now)) : [];
+  await enqueue(env, agencyId, [...released, ...again.lost]);
+}
+
+/**
+ * New events recorded in one D1 batch (a second sweep racing this one records each once: the
+ * insert does nothing on a known id), then queued together; held in quiet hours (sent in the
+ * digest when they end).
+ */
+async function recordAndQueue(env: Env, settings: AlertSettings, events: AlertEvent[], now: number): Promise<void> {
+  const wanted = events.filter((event) => topicOn(settings, event.kind));
+  if (wanted.length === 0) return;
+  const state = inQuietHours(now, settings.quietStart, settings.quietEnd) ? "held" : "queued";
+  const recorded: string[] = [];
+  for (let i = 0; i < wanted.length; i += PER_BATCH) {
+    const chunk = wanted.slice(i, i + PER_BATCH);
+    const results = await env.DB.batch(chunk.map((event) => insertAlertEventStatement(env.DB, settings.agencyId, event, state, iso(now))));
+    chunk.forEach((event, j) => {
+      if ((results[j]?.meta.changes ?? 0) > 0) recorded.push(event.id);
+    });
   }
-  if (settings.topics.includes("withdrawals")) {
-    const { items } = await listManualQueue(env.DB, agencyId, firstListPage(100));
-    for (const item of items) {
-      const facts = withdrawalFacts(item);
-      await raiseAlert(env, agencyId, { id: `withdrawal.waiting:${item.code}`, kind: "withdrawal.waiting", facts }, now, settings);
-      if (now - Date.parse(item.createdAt) >= settings.withdrawalReminderMinutes * 60_000) {
-        await raiseAlert(env, agencyId, { id: `withdrawal.reminder:${item.code}`, kind: "withdrawal.reminder", facts }, now, settings);
-      }
-    }
+  if (state === "queued") await enqueue(env, settings.agencyId, recorded);
+}
+
+/** Event ids onto the queue, 100 a message batch. A send the queue refuses leaves them queued: the sweep finds them lost and sends them again. */
+async function enqueue(env: Env, agencyId: string, eventIds: string[]): Promise<void> {
+  for (let i = 0; i < eventIds.length; i += PER_BATCH) {
+    const bodies = eventIds.slice(i, i + PER_BATCH).map((eventId) => ({ body: { agencyId, eventId } satisfies AlertMessageBody }));
+    await env.STAFF_ALERTS.sendBatch(bodies).catch((error: unknown) => console.error("staff alerts not queued", error));
   }
-  if (settings.topics.includes("payments")) await sweepPayments(env, settings, now);
-  if (settings.topics.includes("security")) await sweepSecurity(env, settings, now);
-  if (settings.topics.includes("providers") || settings.topics.includes("forwarder")) await sweepOutages(env, settings, now);
-  if (settings.topics.includes("summary") && settings.summaryHour !== null && Math.floor(vientianeMinutes(now) / 60) === settings.summaryHour) {
-    const facts = await dailySummaryFacts(env, agencyId, now);
-    await raiseAlert(env, agencyId, { id: `summary.daily:${facts.date}`, kind: "summary.daily", facts }, now, settings);
-  }
+}
+
+/** The daily summary's hour (Vientiane clock) has come. */
+function summaryDue(settings: AlertSettings, now: number): boolean {
+  return settings.topics.includes("summary") && settings.summaryHour !== null && Math.floor(vientianeMinutes(now) / 60) === settings.summaryHour;
+}
+
+/** Withdrawals waiting for staff (the manual queue's oldest 100), and a reminder for each that waited the owner's N minutes. */
+async function withdrawalEvents(env: Env, settings: AlertSettings, now: number): Promise<AlertEvent[]> {
+  const { items } = await listManualQueue(env.DB, settings.agencyId, firstListPage(100));
+  return items.flatMap((item): AlertEvent[] => {
+    const facts = withdrawalFacts(item);
+    const waiting: AlertEvent = { id: `withdrawal.waiting:${item.code}`, kind: "withdrawal.waiting", facts };
+    const due = now - Date.parse(item.createdAt) >= settings.withdrawalReminderMinutes * 60_000;
+    return due ? [waiting, { id: `withdrawal.reminder:${item.code}`, kind: "withdrawal.reminder", facts }] : [waiting];
+  });
 }
 
 /**
@@ -349,64 +393,47 @@ async function dailySummaryFacts(env: Env, agencyId: string, now: number): Promi
 }
 
 /**
- * What the dashboard shows as outages (the same queries), announced once each: paid deposits waiting for their
- * provider longer than the owner's N minutes (once per oldest order), a provider failing in the
- * last 15 minutes and its recovery (once per episode), a forwarder silent past its limit (once
- * per silence, keyed by its last message).
+ * What the dashboard shows as provider outages (the same queries), announced once each: paid
+ * deposits waiting for their provider longer than the owner's N minutes (once per oldest
+ * order), a provider failing in the last 15 minutes and its recovery (once per episode).
  */
-async function sweepOutages(env: Env, settings: AlertSettings, now: number): Promise<void> {
+async function providerEvents(env: Env, settings: AlertSettings, now: number): Promise<AlertEvent[]> {
   const agencyId = settings.agencyId;
-  if (settings.topics.includes("providers")) {
-    const [waiting, failures] = await Promise.all([
-      waitingDeposits(env.DB, agencyId),
-      recentProviderFailures(env.DB, agencyId, iso(now - PROVIDER_FAILURE_WINDOW_MS), iso(now)),
-    ]);
-    const oldestMinutes = waiting.oldestPaidAt === null ? null : Math.floor((now - Date.parse(waiting.oldestPaidAt)) / 60_000);
-    if (waiting.count > 0 && oldestMinutes !== null && oldestMinutes >= settings.depositWaitMinutes) {
-      // one alert per oldest order: a new one is raised when that one is done and another waits
-      const facts = { count: waiting.count, oldestMinutes };
-      await raiseAlert(env, agencyId, { id: `deposits.waiting:${waiting.oldestPaidAt}`, kind: "deposits.waiting", facts }, now, settings);
-    }
-    const failing = new Map(failures.map((f) => [f.provider, f]));
-    for (const provider of new Set([...failing.keys(), ...(await providersEverFailing(env.DB, agencyId))])) {
-      const episode = await lastProviderEpisode(env.DB, agencyId, provider);
-      const failure = failing.get(provider);
-      if (failure && (!episode || episode.recovered)) {
-        const start = iso(now);
-        await raiseAlert(
-          env,
-          agencyId,
-          { id: `provider.failing:${provider}:${start}`, kind: "provider.failing", facts: { provider, timeouts: failure.timeouts, errors: failure.errors } },
-          now,
-          settings,
-        );
-      } else if (!failure && episode && !episode.recovered) {
-        await raiseAlert(
-          env,
-          agencyId,
-          { id: `provider.recovered:${provider}:${episode.start}`, kind: "provider.recovered", facts: { provider, since: episode.start } },
-          now,
-          settings,
-        );
-      }
+  const [waiting, failures, episodes] = await Promise.all([
+    waitingDeposits(env.DB, agencyId),
+    recentProviderFailures(env.DB, agencyId, iso(now - PROVIDER_FAILURE_WINDOW_MS), iso(now)),
+    lastProviderEpisodes(env.DB, agencyId),
+  ]);
+  const events: AlertEvent[] = [];
+  const oldestMinutes = waiting.oldestPaidAt === null ? null : Math.floor((now - Date.parse(waiting.oldestPaidAt)) / 60_000);
+  if (waiting.count > 0 && oldestMinutes !== null && oldestMinutes >= settings.depositWaitMinutes) {
+    // one alert per oldest order: a new one is raised when that one is done and another waits
+    events.push({ id: `deposits.waiting:${waiting.oldestPaidAt}`, kind: "deposits.waiting", facts: { count: waiting.count, oldestMinutes } });
+  }
+  const failing = new Map(failures.map((f) => [f.provider, f]));
+  for (const provider of new Set([...failing.keys(), ...episodes.keys()])) {
+    const episode = episodes.get(provider);
+    const failure = failing.get(provider);
+    if (failure && (!episode || episode.recovered)) {
+      const facts = { provider, timeouts: failure.timeouts, errors: failure.errors };
+      events.push({ id: `provider.failing:${provider}:${iso(now)}`, kind: "provider.failing", facts });
+    } else if (!failure && episode && !episode.recovered) {
+      events.push({ id: `provider.recovered:${provider}:${episode.start}`, kind: "provider.recovered", facts: { provider, since: episode.start } });
     }
   }
-  if (settings.topics.includes("forwarder")) {
-    for (const f of await listSilentForwarders(env.DB, agencyId, now)) {
-      const last = f.lastMessageAt === null ? null : iso(f.lastMessageAt);
-      await raiseAlert(
-        env,
-        agencyId,
-        {
-          id: `forwarder.silent:${f.channelCode}:${last ?? "never"}`,
-          kind: "forwarder.silent",
-          facts: { channelCode: f.channelCode, silenceMinutes: f.silenceMinutes, lastMessageAt: last },
-        },
-        now,
-        settings,
-      );
-    }
-  }
+  return events;
+}
+
+/** A forwarder silent past its limit while a player waits to pay on its channel, once per silence (keyed by its last message). */
+async function forwarderEvents(env: Env, agencyId: string, now: number): Promise<AlertEvent[]> {
+  return (await listSilentForwarders(env.DB, agencyId, now)).map((f) => {
+    const last = f.lastMessageAt === null ? null : iso(f.lastMessageAt);
+    return {
+      id: `forwarder.silent:${f.channelCode}:${last ?? "never"}`,
+      kind: "forwarder.silent",
+      facts: { channelCode: f.channelCode, silenceMinutes: f.silenceMinutes, lastMessageAt: last },
+    };
+  });
 }
 
 /**
@@ -414,41 +441,40 @@ async function sweepOutages(env: Env, settings: AlertSettings, now: number): Pro
  * forwarder, every path records it in unmatched_payments) and a forwarder credit held above
  * its channel's cap, each announced once (its row's id).
  */
-async function sweepPayments(env: Env, settings: AlertSettings, now: number): Promise<void> {
-  const agencyId = settings.agencyId;
+async function paymentEvents(env: Env, agencyId: string): Promise<AlertEvent[]> {
   const [{ items }, holds] = await Promise.all([
     listUnmatchedPayments(env.DB, agencyId, { status: "OPEN", ask: firstListPage(50) }),
     listWaitingHolds(env.DB, agencyId),
   ]);
-  for (const p of items) {
-    const facts = { id: p.id, reason: p.kind, amountLak: p.amount, reference: p.reference, channelCode: p.channelCode, receivedAt: p.receivedAt };
-    await raiseAlert(env, agencyId, { id: `payment.unmatched:${p.id}`, kind: "payment.unmatched", facts }, now, settings);
-  }
-  for (const h of holds) {
-    const facts = { id: h.id, amountLak: h.amount, channelCode: h.channelCode, receivedAt: iso(h.receivedAt) };
-    await raiseAlert(env, agencyId, { id: `payment.held:${h.id}`, kind: "payment.held", facts }, now, settings);
-  }
+  return [
+    ...items.map(
+      (p): AlertEvent => ({
+        id: `payment.unmatched:${p.id}`,
+        kind: "payment.unmatched",
+        facts: { id: p.id, reason: p.kind, amountLak: p.amount, reference: p.reference, channelCode: p.channelCode, receivedAt: p.receivedAt },
+      }),
+    ),
+    ...holds.map(
+      (h): AlertEvent => ({
+        id: `payment.held:${h.id}`,
+        kind: "payment.held",
+        facts: { id: h.id, amountLak: h.amount, channelCode: h.channelCode, receivedAt: iso(h.receivedAt) },
+      }),
+    ),
+  ];
 }
 
 /** The audit log's logins from a new device and API token changes of the last 10 minutes, once each (the row's id). */
-async function sweepSecurity(env: Env, settings: AlertSettings, now: number): Promise<void> {
-  const agencyId = settings.agencyId;
-  for (const row of await recentSecurityAudit(env.DB, agencyId, iso(now - 10 * 60_000))) {
+async function securityEvents(env: Env, agencyId: string, now: number): Promise<AlertEvent[]> {
+  return (await recentSecurityAudit(env.DB, agencyId, iso(now - 10 * 60_000))).flatMap((row): AlertEvent[] => {
     const after = (row.after ?? {}) as { newDevice?: boolean; name?: string };
     if (row.action.startsWith("auth.login")) {
-      if (after.newDevice !== true) continue;
+      if (after.newDevice !== true) return [];
       const facts = { username: row.staffUsername ?? "?", ip: row.ip, userAgent: row.userAgent, at: row.createdAt };
-      await raiseAlert(env, agencyId, { id: `staff.new-device:${row.id}`, kind: "staff.new-device", facts }, now, settings);
-    } else {
-      const change = row.action.slice("api-token.".length) as "created" | "rotated" | "revoked";
-      const name = after.name ?? ((row.before ?? {}) as { name?: string }).name ?? "?";
-      await raiseAlert(
-        env,
-        agencyId,
-        { id: `api-token:${row.id}`, kind: "api-token.changed", facts: { change, name, by: row.staffUsername, at: row.createdAt } },
-        now,
-        settings,
-      );
+      return [{ id: `staff.new-device:${row.id}`, kind: "staff.new-device", facts }];
     }
-  }
+    const change = row.action.slice("api-token.".length) as "created" | "rotated" | "revoked";
+    const name = after.name ?? ((row.before ?? {}) as { name?: string }).name ?? "?";
+    return [{ id: `api-token:${row.id}`, kind: "api-token.changed", facts: { change, name, by: row.staffUsername, at: row.createdAt } }];
+  });
 }

@@ -21,3 +21,4 @@ export { bankPage, replaceBankAccount, replaceOwnBankAccount } from "./bank-repl
 export { addBankAccount, listBankAccounts, type BankAccount } from "./bank";
 export { recordFingerprint } from "./fingerprint";
 export { limitsPage, setLimits, startBreak, type BreakInput, type LimitsInput } from "./responsible-gaming";
+export { pruneExpiredPlayerSessions } from "./session-prune";

@@ -11,6 +11,7 @@ import {
   markProviderDayUnavailable,
   startStatsPasses,
   upsertProviderDayOk,
+  type ProviderPlayersPage,
   type StatsPass,
 } from "../../db/provider-stats";
 import type { GameProviderPort, PeriodSummary, SummaryInput } from "../../ports/provider";
@@ -164,7 +165,7 @@ async function oneBatch(
     );
     return { spent, next: null };
   };
-  let page: { playerId: string; username: string }[];
+  let page: ProviderPlayersPage;
   try {
     page = await listProviderPlayersPage(env.DB, agencyId, provider, pass.cursor, perBatch);
   } catch (error) {
@@ -173,8 +174,8 @@ async function oneBatch(
     await markProviderDayUnavailable(env.DB, { agencyId, provider, day, reason, collectedAt }).catch(() => {});
     return finish({ cursor: pass.cursor, players: 0, turnoverMinor: 0n, winLossMinor: 0n, failure: reason });
   }
-  const last = page.length < perBatch;
-  const players = page.map((p) => ({ username: legacyProviderUsername(agencyId, p.username), playerId: p.playerId }));
+  const last = !page.more;
+  const players = page.players.map((p) => ({ username: legacyProviderUsername(agencyId, p.username), playerId: p.playerId }));
   // A pass with nobody still asks the provider once (an adapter that is not set up answers unavailable).
   const summary: PeriodSummary =
     players.length === 0 && pass.cursor !== ""
@@ -218,7 +219,7 @@ async function oneBatch(
     console.error("player provider days not stored", error);
   }
   const step = {
-    cursor: page.at(-1)?.playerId ?? pass.cursor,
+    cursor: page.lastId ?? pass.cursor,
     players: players.length,
     turnoverMinor: summary.turnoverMinor,
     winLossMinor: summary.winLossMinor,

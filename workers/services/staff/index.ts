@@ -9,5 +9,6 @@ export { apiTokensPage, authenticateApiToken, createApiToken, revokeApiToken, ro
 export { createStaffAccount, listStaff, resetSecondFactor, setStaffStatus } from "./staff-accounts";
 export { completeEnrolment, openEnrolment } from "./staff-enrolment";
 export { staffLoginKeys, staffPasswordLogin, staffSecondFactor } from "./staff-login";
+export { pruneExpiredStaffSessions } from "./staff-session-prune";
 export { resolveStaffSession, staffLogout, type StaffMember, type StaffSession } from "./staff-sessions";
 export { newRecoveryCode, newTotpSecret, normalizeRecoveryCode, TOTP_PERIOD } from "./staff-totp";

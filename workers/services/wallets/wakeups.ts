@@ -1,8 +1,14 @@
 import { listWalletsWithOpenOrders } from "../../db/orders";
 import { walletOf } from "./wallet";
 
-/** Unprojected orders are looked for among references this recent (a wallet projects within seconds). */
-const UNPROJECTED_LOOKBACK_DAYS = 7;
+/**
+ * Unprojected orders are looked for among references this recent. A wallet projects a new
+ * order within seconds of its reference; one that lost its alarm before that gets 12 runs of
+ * this cron to be woken. Each reference of the window costs a read on every run, so the window
+ * is an hour, not the week it was (decision 075): a large agency's week of references, read
+ * every 5 minutes, was most of the job's rows read.
+ */
+const UNPROJECTED_LOOKBACK_MS = 60 * 60_000;
 /** Wallets woken at once by one cron run (each call is one Durable Object request). */
 const REARM_CONCURRENCY = 10;
 
@@ -12,7 +18,7 @@ const REARM_CONCURRENCY = 10;
  * first projection is only in deposit_refs / withdraw_refs).
  */
 async function walletsWithDueWork(db: D1Database, now: number = Date.now()): Promise<{ agencyId: string; playerId: string }[]> {
-  const since = new Date(now - UNPROJECTED_LOOKBACK_DAYS * 86_400_000).toISOString();
+  const since = new Date(now - UNPROJECTED_LOOKBACK_MS).toISOString();
   return listWalletsWithOpenOrders(db, since);
 }
 
