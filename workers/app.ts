@@ -9,7 +9,7 @@ import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security
 import { buryAlerts, deliverAlerts, sweepAlerts, type AlertMessageBody } from "./services/alerts";
 import { optimizeDatabase, sweepBrandAssets } from "./services/agency";
 import { providerCspForHost, pruneProviderAttempts } from "./services/providers";
-import { backfillReadModels, collectProviderStats, continueProviderStats } from "./services/reports";
+import { backfillReadModels, collectProviderStats, continueProviderStats, rollUpReportDays } from "./services/reports";
 import { rearmWallets } from "./services/wallets";
 
 export { PlayerWallet } from "./wallet/player-wallet";
@@ -86,6 +86,8 @@ export default {
     ctx.waitUntil(continueProviderStats(env));
     // bank reports whose request died before their transfers were derived (decision 069)
     ctx.waitUntil(deriveUnplacedReports(env));
+    // closed days' report figures, a bounded number of days a tick (decision 078)
+    ctx.waitUntil(rollUpReportDays(env, at));
     // sessions past their expiry, in bounded batches; a player's keeps its play time (decision
     // 025). Loaded here, not at the top: the players' and staff's services would otherwise join
     // the Worker's global scope, which every cold start evaluates (workers/request-handler.ts).
