@@ -3,6 +3,8 @@ import { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/lib/context.server";
 import { misconfiguredResponse } from "./config";
 import { browserUrl } from "./core/host";
+import { d1MetricsHeader, meteredD1 } from "./db/metered";
+import { isLocalEnvironment } from "./core/provider-setup";
 import { finishRequestBody } from "./request-body";
 import { lazyRequestHandler } from "./request-handler";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
@@ -36,7 +38,20 @@ async function answer(received: Request, env: Env, ctx: ExecutionContext): Promi
   return response;
 }
 
+/**
+ * Outside production every answer says what it asked of D1 (`X-D1-Metrics`: the sequential
+ * round trips, statements and rows; workers/db/metered.ts, decision 076), read by the tests
+ * that hold each page's round trips and by the scale bench. Production talks to D1 directly.
+ */
 async function respond(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  if (!isLocalEnvironment(env.ENVIRONMENT)) return respondWith(request, env, ctx);
+  const metered = meteredD1(env.DB);
+  const response = await respondWith(request, { ...env, DB: metered.db }, ctx);
+  response.headers.set("X-D1-Metrics", d1MetricsHeader(metered.metrics()));
+  return response;
+}
+
+async function respondWith(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const nonce = createNonce();
   const dev = import.meta.env.DEV;
   // A deployed agency with a missing or demo secret serves nothing (workers/config.ts).
