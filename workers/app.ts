@@ -62,11 +62,14 @@ async function respondWith(request: Request, env: Env, ctx: ExecutionContext): P
   }
   const context = new RouterContextProvider();
   context.set(cloudflareContext, { env, ctx, nonce });
+  // Pages admit the agency's configured provider image and launch hosts, nothing else. Kept by
+  // the isolate; when not, read while the page renders, not after it (decision 076).
+  const providerSources = providerCspForHost(env, request.headers.get("Host") ?? new URL(request.url).host);
   const response = await requestHandler(request, context);
-  // Pages admit the agency's configured provider image and launch hosts, nothing else.
   const html = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
-  const providers = html ? await providerCspForHost(env, request.headers.get("Host") ?? new URL(request.url).host) : undefined;
-  return withSecurityHeaders(response, nonce, { dev, providers });
+  // not a page: the read still ends (and is kept) after the answer
+  if (!html) ctx.waitUntil(providerSources);
+  return withSecurityHeaders(response, nonce, { dev, providers: html ? await providerSources : undefined });
 }
 
 export default {

@@ -180,3 +180,19 @@ export function meteredD1(db: D1Database): { db: D1Database; metrics: () => D1Me
 export function offThePath(db: D1Database): D1Database {
   return db instanceof MeteredD1 ? new MeteredD1(db.inner, db.meter, true) : db;
 }
+
+/**
+ * A write the answer need not wait for (a session's last-seen): handed to `waitUntil` and sent
+ * off the measured path, or awaited where no caller keeps it alive (direct calls in tests).
+ */
+export async function writeAfterAnswer(
+  db: D1Database,
+  waitUntil: ((promise: Promise<unknown>) => void) | undefined,
+  write: (db: D1Database) => Promise<unknown>,
+): Promise<void> {
+  if (!waitUntil) {
+    await write(db);
+    return;
+  }
+  waitUntil(write(offThePath(db)).catch((error: unknown) => console.error("a write after the answer failed", error)));
+}
