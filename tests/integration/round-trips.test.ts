@@ -3,7 +3,8 @@ import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { fundProvider, playerWithBank, postDeposit, postWithdraw } from "../setup/money";
 import { seedOwnAccountChannel } from "../setup/own-account";
-import { cookieValueOf, loginViaForm, PASSWORD } from "../setup/players";
+import { markupOf } from "../setup/lite-script";
+import { cookieValueOf, loginViaForm, PASSWORD, postForm } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
 import { KIP } from "../../workers/core/money";
 import { payAmountRange } from "../../workers/core/pay-amount";
@@ -149,6 +150,20 @@ describe("round trips to D1 per request", () => {
     expect(order.payAmount).toBe("60001.00");
     expect(await env.DB.prepare(`SELECT player_id FROM deposit_refs WHERE code = ?1`).bind(order.code).first("player_id")).toBe(p.playerId);
     expect(overBudget({ ownAccountDeposit: PLAYER_POSTS.deposit }, { ownAccountDeposit: deposit })).toEqual([]);
+  });
+
+  it("a player with a promotion claimed: its title comes with the page's reads, not after the wallet's answer", async () => {
+    const p = await playerWithBank();
+    const claimed = await postForm("/player/promotion/daily-10", { intent: "claim", provider: "askmebet" }, { cookie: p.cookie });
+    expect(claimed.status).toBe(302);
+    const figures: Record<string, Measured> = {};
+    for (const page of ["/player/deposit", "/player/promotion", "/player/promotion/daily-10", "/player/promotion/history"])
+      figures[page] = await get(page, p.cookie);
+    expect(Object.entries(figures).filter(([, m]) => m.status !== 200)).toEqual([]);
+    const budgets = Object.fromEntries(Object.keys(figures).map((page) => [page, PLAYER_PAGE_MOST]));
+    expect(overBudget(budgets, figures)).toEqual([]);
+    const deposit = await fetchApp("http://localhost/player/deposit", { headers: { Cookie: p.cookie } });
+    expect(markupOf(await deposit.text())).toContain("10%");
   });
 
   it("a withdraw POST (review, then confirm)", async () => {
