@@ -3,6 +3,8 @@ import { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../app/lib/context.server";
 import { misconfiguredResponse } from "./config";
 import { browserUrl } from "./core/host";
+import { d1MetricsHeader, meteredD1 } from "./db/metered";
+import { isLocalEnvironment } from "./core/provider-setup";
 import { finishRequestBody } from "./request-body";
 import { lazyRequestHandler } from "./request-handler";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
@@ -36,7 +38,20 @@ async function answer(received: Request, env: Env, ctx: ExecutionContext): Promi
   return response;
 }
 
+/**
+ * Outside production every answer says what it asked of D1 (`X-D1-Metrics`: the sequential
+ * round trips, statements and rows; workers/db/metered.ts, decision 076), read by the tests
+ * that hold each page's round trips and by the scale bench. Production talks to D1 directly.
+ */
 async function respond(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  if (!isLocalEnvironment(env.ENVIRONMENT)) return respondWith(request, env, ctx);
+  const metered = meteredD1(env.DB);
+  const response = await respondWith(request, { ...env, DB: metered.db }, ctx);
+  response.headers.set("X-D1-Metrics", d1MetricsHeader(metered.metrics()));
+  return response;
+}
+
+async function respondWith(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const nonce = createNonce();
   const dev = import.meta.env.DEV;
   // A deployed agency with a missing or demo secret serves nothing (workers/config.ts).
@@ -47,11 +62,14 @@ async function respond(request: Request, env: Env, ctx: ExecutionContext): Promi
   }
   const context = new RouterContextProvider();
   context.set(cloudflareContext, { env, ctx, nonce });
+  // Pages admit the agency's configured provider image and launch hosts, nothing else. Kept by
+  // the isolate; when not, read while the page renders, not after it (decision 076).
+  const providerSources = providerCspForHost(env, request.headers.get("Host") ?? new URL(request.url).host);
   const response = await requestHandler(request, context);
-  // Pages admit the agency's configured provider image and launch hosts, nothing else.
   const html = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
-  const providers = html ? await providerCspForHost(env, request.headers.get("Host") ?? new URL(request.url).host) : undefined;
-  return withSecurityHeaders(response, nonce, { dev, providers });
+  // not a page: the read still ends (and is kept) after the answer
+  if (!html) ctx.waitUntil(providerSources);
+  return withSecurityHeaders(response, nonce, { dev, providers: html ? await providerSources : undefined });
 }
 
 export default {

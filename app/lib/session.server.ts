@@ -1,7 +1,7 @@
 import type { MiddlewareFunction } from "react-router";
 import { resolveSession } from "@workers/services/players";
 import type { Client } from "@workers/core/session";
-import { agencyContext, getBindings, playerContext, sessionHashContext } from "./context.server";
+import { agencyContext, getBindings, getWaitUntil, playerContext, sessionHashContext } from "./context.server";
 import { clearCookie, readCookie, setsCookie, writeCookie } from "./cookies.server";
 
 /**
@@ -27,7 +27,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const sessionId = await readSessionId(request);
   let stale = false;
   if (agency && sessionId) {
-    const session = await resolveSession(getBindings(context).DB, agency.id, sessionId);
+    // the last-seen write (once a minute) goes after the answer (decision 076)
+    const session = await resolveSession(getBindings(context).DB, agency.id, sessionId, { waitUntil: getWaitUntil(context) });
     if (session) {
       const { sessionHash, ...player } = session;
       context.set(playerContext, player);

@@ -1,7 +1,7 @@
 import { redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { Client } from "@workers/core/session";
 import { resolveStaffSession, type StaffMember, type StaffSession } from "@workers/services/staff";
-import { getBindings, getAgency } from "./context.server";
+import { getBindings, getAgency, getWaitUntil } from "./context.server";
 import { clearCookie, readCookie, writeCookie } from "./cookies.server";
 
 export type { StaffMember };
@@ -31,7 +31,7 @@ export function currentStaffSession(request: Request, context: Ctx): Promise<Sta
   let pending = resolved.get(context);
   if (!pending) {
     pending = readStaffSessionId(request).then((sessionId) =>
-      sessionId ? resolveStaffSession(getBindings(context).DB, getAgency(context).id, sessionId) : null,
+      sessionId ? resolveStaffSession(getBindings(context).DB, getAgency(context).id, sessionId, { waitUntil: getWaitUntil(context) }) : null,
     );
     resolved.set(context, pending);
   }

@@ -162,18 +162,18 @@ describe("attacks", () => {
     const t0 = Date.UTC(2026, 0, 1);
     const idle = await login(env.DB, "demo", { username: name, password: PASSWORD }, client("10.0.1.4"), () => t0);
     if (!idle.ok) throw new Error("login failed");
-    expect(await resolveSession(env.DB, "demo", idle.sessionId, () => t0 + SESSION_IDLE_MS - 1000)).not.toBeNull();
-    expect(await resolveSession(env.DB, "demo", idle.sessionId, () => t0 + 2 * SESSION_IDLE_MS)).toBeNull();
+    expect(await resolveSession(env.DB, "demo", idle.sessionId, {}, () => t0 + SESSION_IDLE_MS - 1000)).not.toBeNull();
+    expect(await resolveSession(env.DB, "demo", idle.sessionId, {}, () => t0 + 2 * SESSION_IDLE_MS)).toBeNull();
     // and it is gone for good, even if the clock went back
-    expect(await resolveSession(env.DB, "demo", idle.sessionId, () => t0)).toBeNull();
+    expect(await resolveSession(env.DB, "demo", idle.sessionId, {}, () => t0)).toBeNull();
 
     const old = await login(env.DB, "demo", { username: name, password: PASSWORD }, client("10.0.1.4"), () => t0);
     if (!old.ok) throw new Error("login failed");
     // active every 20 minutes, still ends at the absolute limit
     for (let t = t0; t < t0 + SESSION_ABSOLUTE_MS - 1; t += 20 * 60 * 1000) {
-      expect(await resolveSession(env.DB, "demo", old.sessionId, () => t)).not.toBeNull();
+      expect(await resolveSession(env.DB, "demo", old.sessionId, {}, () => t)).not.toBeNull();
     }
-    expect(await resolveSession(env.DB, "demo", old.sessionId, () => t0 + SESSION_ABSOLUTE_MS)).toBeNull();
+    expect(await resolveSession(env.DB, "demo", old.sessionId, {}, () => t0 + SESSION_ABSOLUTE_MS)).toBeNull();
   });
 
   it("the password column never holds the password", async () => {

@@ -5,7 +5,7 @@ import { postForm } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
 import { openOrder, payQr, playerWithBank, postDeposit, pumpDeliveries, qrPayloadOf } from "../setup/money";
 import type { AuditActor } from "../../workers/db/audit";
-import { fetchCredit, providerSetupScreen, saveProviderSetup, type ProviderSetupInput } from "../../workers/services/providers";
+import { fetchCredit, forgetProviderCsp, providerSetupScreen, saveProviderSetup, type ProviderSetupInput } from "../../workers/services/providers";
 import { forgetProviderSetup, providerPortFor } from "../../workers/wallet/provider-port";
 import { referenceOrder } from "../../workers/core/provider-setup";
 import { readProviderCredentials } from "../../workers/services/agency";
@@ -288,6 +288,8 @@ describe("the setup kept by the isolate (decision 033)", () => {
 describe("the Content-Security-Policy", () => {
   it("admits the configured providers' image and launch hosts, and nothing else", async () => {
     await env.DB.prepare(`DELETE FROM provider_settings WHERE agency_id = 'demo'`).run();
+    // written behind the portal's back: the sources each host's policy adds are kept 30 s otherwise (decision 076)
+    forgetProviderCsp();
     const strict = (await fetchApp("http://localhost/")).headers.get("Content-Security-Policy")!;
     expect(strict).toContain("img-src 'self' data:;");
     expect(strict).toContain("form-action 'self';");
@@ -305,6 +307,7 @@ describe("the Content-Security-Policy", () => {
     const other = (await fetchApp("http://csp2.localhost/")).headers.get("Content-Security-Policy")!;
     expect(other).not.toContain("amb.example");
     await env.DB.prepare(`DELETE FROM provider_settings WHERE agency_id = 'demo'`).run();
+    forgetProviderCsp();
   });
 });
 

@@ -174,9 +174,9 @@ describe("play time (decision 025)", () => {
     const first = await login(env.DB, "demo", { username: p.username, password: PASSWORD }, client, () => noon - 2 * H);
     if (!first.ok) throw new Error(first.code);
     // played: a page view every 10 minutes for 70 minutes, then logout 30 s after the last one
-    for (let m = 10; m <= 70; m += 10) expect(await resolveSession(env.DB, "demo", first.sessionId, () => noon - 2 * H + m * 60_000)).not.toBeNull();
+    for (let m = 10; m <= 70; m += 10) expect(await resolveSession(env.DB, "demo", first.sessionId, {}, () => noon - 2 * H + m * 60_000)).not.toBeNull();
     await logout(env.DB, "demo", first.sessionId, () => noon - 2 * H + 70 * 60_000 + 30_000);
-    expect(await resolveSession(env.DB, "demo", first.sessionId, () => noon - H)).toBeNull();
+    expect(await resolveSession(env.DB, "demo", first.sessionId, {}, () => noon - H)).toBeNull();
     // an hour later the player comes back: the 70.5 minutes are still today's
     const again = await login(env.DB, "demo", { username: p.username, password: PASSWORD }, client, () => noon);
     if (!again.ok) throw new Error(again.code);
@@ -196,7 +196,7 @@ describe("play time (decision 025)", () => {
     const noon = Date.parse("2026-11-12T05:00:00Z");
     const s = await login(env.DB, "demo", { username: p.username, password: PASSWORD }, client, () => noon - 3 * H);
     if (!s.ok) throw new Error(s.code);
-    await resolveSession(env.DB, "demo", s.sessionId, () => noon - 3 * H + 20 * 60_000);
+    await resolveSession(env.DB, "demo", s.sessionId, {}, () => noon - 3 * H + 20 * 60_000);
     // logout two hours later from a forgotten tab: the idle time is not play
     await logout(env.DB, "demo", s.sessionId, () => noon - H);
     expect((await playTimeLine(env.DB, "demo", p.playerId, noon)).playedMs).toBe(20 * 60_000);

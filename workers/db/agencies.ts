@@ -2,6 +2,7 @@ import { isLanguage, type Language } from "../core/languages";
 import { PROVIDERS, type Provider } from "../core/providers";
 import type { Brand } from "../core/brand";
 import { BRAND_COLUMNS, BRAND_JOINS, toBrand, type BrandRow } from "./brand";
+import { rowsOf, type Read } from "./reads";
 
 /**
  * Statements over `agencies`, `agency_domains`, `agency_settings` (migration 0001 and
@@ -107,12 +108,11 @@ export async function readAgencySettings(db: D1Database, agencyId: string): Prom
 }
 
 /** The agency's budget of strangers' login failures per 10 minutes (agency_settings), null when unset. */
-export async function loginFailureBudget(db: D1Database, agencyId: string): Promise<number | null> {
-  const row = await db
-    .prepare(`SELECT login_failure_budget AS budget FROM agency_settings WHERE agency_id = ?1`)
-    .bind(agencyId)
-    .first<{ budget: number | null }>();
-  return row?.budget ?? null;
+export function loginFailureBudgetRead(db: D1Database, agencyId: string): Read<number | null> {
+  return {
+    statement: db.prepare(`SELECT login_failure_budget AS budget FROM agency_settings WHERE agency_id = ?1`).bind(agencyId),
+    read: (result) => rowsOf<{ budget: number | null }>(result)[0]?.budget ?? null,
+  };
 }
 
 export function updateLimitsStatement(db: D1Database, agencyId: string, limits: AgencyLimits): D1PreparedStatement {

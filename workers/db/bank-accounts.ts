@@ -1,4 +1,5 @@
 import { findBank, maskAccountNumber } from "../core/banks";
+import { readOne, rowsOf, type Read } from "./reads";
 
 /** Statements over `bank_accounts`: a player's one LAK account (migration 0003). */
 
@@ -29,16 +30,28 @@ const toBankAccount = (row: BankAccountRow): BankAccount => ({
 });
 
 /** Whether the player has added their bank account (deposits, promotions and withdrawals need one). */
-export async function hasBankAccount(db: D1Database, agencyId: string, playerId: string): Promise<boolean> {
-  return (await db.prepare(`SELECT 1 FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`).bind(agencyId, playerId).first()) !== null;
+export function hasBankAccountRead(db: D1Database, agencyId: string, playerId: string): Read<boolean> {
+  return {
+    statement: db.prepare(`SELECT 1 FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2 LIMIT 1`).bind(agencyId, playerId),
+    read: (result) => result.results.length > 0,
+  };
 }
 
-export async function playerBankAccounts(db: D1Database, agencyId: string, playerId: string): Promise<BankAccount[]> {
-  const { results } = await db
-    .prepare(`SELECT id, bank_code, account_number, account_name, currency, owner, created_at FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`)
-    .bind(agencyId, playerId)
-    .all<BankAccountRow>();
-  return results.map(toBankAccount);
+export function hasBankAccount(db: D1Database, agencyId: string, playerId: string): Promise<boolean> {
+  return readOne(hasBankAccountRead(db, agencyId, playerId));
+}
+
+function playerBankAccountsRead(db: D1Database, agencyId: string, playerId: string): Read<BankAccount[]> {
+  return {
+    statement: db
+      .prepare(`SELECT id, bank_code, account_number, account_name, currency, owner, created_at FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`)
+      .bind(agencyId, playerId),
+    read: (result) => rowsOf<BankAccountRow>(result).map(toBankAccount),
+  };
+}
+
+export function playerBankAccounts(db: D1Database, agencyId: string, playerId: string): Promise<BankAccount[]> {
+  return readOne(playerBankAccountsRead(db, agencyId, playerId));
 }
 
 /** Who holds an account: the player's own, or this bank + number at any player of the agency. */

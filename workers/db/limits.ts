@@ -1,4 +1,5 @@
 import type { Break, BreakKind, LimitKind, LimitSetting } from "../core/responsible-gaming";
+import { readOne, rowsOf, type Read } from "./reads";
 
 /** Statements over `player_limits` and `player_breaks` (migration 0024, decision 025). */
 
@@ -9,11 +10,20 @@ export type StoredLimit = LimitSetting & { version: number };
 const big = (n: number | null) => (n === null ? null : BigInt(n));
 
 /** The player's limits by kind; a kind never set is absent. */
-export async function playerLimits(db: D1Database, agencyId: string, playerId: string): Promise<Partial<Record<LimitKind, StoredLimit>>> {
-  const { results } = await db
-    .prepare(`SELECT kind, value, pending_value, pending_from, version FROM player_limits WHERE agency_id = ?1 AND player_id = ?2`)
-    .bind(agencyId, playerId)
-    .all<LimitRow>();
+export function playerLimitsRead(db: D1Database, agencyId: string, playerId: string): Read<Partial<Record<LimitKind, StoredLimit>>> {
+  return {
+    statement: db
+      .prepare(`SELECT kind, value, pending_value, pending_from, version FROM player_limits WHERE agency_id = ?1 AND player_id = ?2`)
+      .bind(agencyId, playerId),
+    read: (result) => limitsOf(rowsOf<LimitRow>(result)),
+  };
+}
+
+export function playerLimits(db: D1Database, agencyId: string, playerId: string): Promise<Partial<Record<LimitKind, StoredLimit>>> {
+  return readOne(playerLimitsRead(db, agencyId, playerId));
+}
+
+function limitsOf(results: LimitRow[]): Partial<Record<LimitKind, StoredLimit>> {
   return Object.fromEntries(
     results.map((r) => [
       r.kind,
@@ -59,12 +69,17 @@ export async function writeLimit(
 type BreakRow = { kind: BreakKind; starts_at: number; ends_at: number };
 
 /** The player's breaks that have not ended by `now`. */
-export async function currentBreaks(db: D1Database, agencyId: string, playerId: string, now: number): Promise<Break[]> {
-  const { results } = await db
-    .prepare(`SELECT kind, starts_at, ends_at FROM player_breaks WHERE agency_id = ?1 AND player_id = ?2 AND ends_at > ?3 ORDER BY ends_at DESC`)
-    .bind(agencyId, playerId, now)
-    .all<BreakRow>();
-  return results.map((r) => ({ kind: r.kind, startsAt: r.starts_at, endsAt: r.ends_at }));
+export function currentBreaksRead(db: D1Database, agencyId: string, playerId: string, now: number): Read<Break[]> {
+  return {
+    statement: db
+      .prepare(`SELECT kind, starts_at, ends_at FROM player_breaks WHERE agency_id = ?1 AND player_id = ?2 AND ends_at > ?3 ORDER BY ends_at DESC`)
+      .bind(agencyId, playerId, now),
+    read: (result) => rowsOf<BreakRow>(result).map((r) => ({ kind: r.kind, startsAt: r.starts_at, endsAt: r.ends_at })),
+  };
+}
+
+export function currentBreaks(db: D1Database, agencyId: string, playerId: string, now: number): Promise<Break[]> {
+  return readOne(currentBreaksRead(db, agencyId, playerId, now));
 }
 
 /**

@@ -12,8 +12,17 @@ export type OrderOwner = { agencyId: string; playerId: string };
 // ---- deposit_refs / withdraw_refs: order code -> the wallet holding it
 
 /** Remembers which wallet holds a deposit order (the webhook finds it by code). */
+export function depositRefStatement(db: D1Database, code: string, agencyId: string, playerId: string): D1PreparedStatement {
+  return db.prepare(`INSERT OR IGNORE INTO deposit_refs (code, agency_id, player_id) VALUES (?1, ?2, ?3)`).bind(code, agencyId, playerId);
+}
+
 export async function insertDepositRef(db: D1Database, code: string, agencyId: string, playerId: string): Promise<void> {
-  await db.prepare(`INSERT OR IGNORE INTO deposit_refs (code, agency_id, player_id) VALUES (?1, ?2, ?3)`).bind(code, agencyId, playerId).run();
+  await depositRefStatement(db, code, agencyId, playerId).run();
+}
+
+/** A reference written with a pay amount for an order the wallet did not open (it had one open already). */
+export function deleteDepositRefStatement(db: D1Database, code: string, agencyId: string): D1PreparedStatement {
+  return db.prepare(`DELETE FROM deposit_refs WHERE code = ?1 AND agency_id = ?2`).bind(code, agencyId);
 }
 
 /** Whose deposit order this is, as a statement (batched with the webhook's replay row); read it with depositOwnerOf. */

@@ -1,4 +1,6 @@
+import { formatAmount, KIP } from "../core/money";
 import { PAY_AMOUNT_COOL_DOWN_MS } from "../core/pay-amount";
+import { readOne, rowsOf, type Read } from "./reads";
 
 /**
  * Pay amount reservations of own-account channels (migration 0017, decision 016): which
@@ -45,31 +47,70 @@ function toReservation(r: ReservationRow): PayAmountReservation {
 }
 
 /** The amounts (canonical LAK strings) of the channel held at `now`, among those given. */
-export async function heldPayAmounts(db: D1Database, agencyId: string, channelCode: string, amounts: string[], now: number): Promise<string[]> {
-  if (amounts.length === 0) return [];
-  const { results } = await db
-    .prepare(
-      `SELECT pay_amount FROM pay_amount_reservations
-        WHERE agency_id = ?1 AND channel_code = ?2 AND held = 1 AND MIN(expires_at, COALESCE(ended_at, expires_at)) + ?3 > ?4
-          AND pay_amount IN (SELECT value FROM json_each(?5))`,
-    )
-    .bind(agencyId, channelCode, PAY_AMOUNT_COOL_DOWN_MS, now, JSON.stringify(amounts))
-    .all<{ pay_amount: string }>();
-  return results.map((r) => r.pay_amount);
+/**
+ * [low, high] as ranges of the stored text ("60001.00"), each of one length: text compares as
+ * the amount only between texts as long (a range crosses at most one power of ten: 99,500 ..
+ * 100,499 kip is two). Both ranges are given; the second repeats the first when one suffices.
+ */
+function textRanges(lowMinor: bigint, highMinor: bigint): [string, string, string, string] {
+  const low = formatAmount(lowMinor, "LAK");
+  const integerDigits = low.indexOf(".");
+  // the largest amount written with as many integer digits: 99999.99 for 5
+  const lastOfLength = 10n ** BigInt(integerDigits) * KIP - 1n;
+  if (highMinor <= lastOfLength) return [low, formatAmount(highMinor, "LAK"), low, formatAmount(highMinor, "LAK")];
+  return [low, formatAmount(lastOfLength, "LAK"), formatAmount(lastOfLength + 1n, "LAK"), formatAmount(highMinor, "LAK")];
+}
+
+/**
+ * The amounts between low and high (LAK minor units) that orders of the channel hold. A range
+ * on the held index, not a list of the 999 candidates: a list was read as 999 rows (json_each)
+ * at every deposit (decision 076).
+ */
+export function heldPayAmountsRead(
+  db: D1Database,
+  agencyId: string,
+  channelCode: string,
+  range: { lowMinor: bigint; highMinor: bigint },
+  now: number,
+): Read<string[]> {
+  const [from, to, nextFrom, nextTo] = textRanges(range.lowMinor, range.highMinor);
+  return {
+    statement: db
+      .prepare(
+        `SELECT pay_amount FROM pay_amount_reservations
+          WHERE agency_id = ?1 AND channel_code = ?2 AND held = 1 AND MIN(expires_at, COALESCE(ended_at, expires_at)) + ?3 > ?4
+            AND ((length(pay_amount) = length(?5) AND pay_amount BETWEEN ?5 AND ?6) OR (length(pay_amount) = length(?7) AND pay_amount BETWEEN ?7 AND ?8))`,
+      )
+      .bind(agencyId, channelCode, PAY_AMOUNT_COOL_DOWN_MS, now, from, to, nextFrom, nextTo),
+    read: (result) => rowsOf<{ pay_amount: string }>(result).map((r) => r.pay_amount),
+  };
+}
+
+export function heldPayAmounts(
+  db: D1Database,
+  agencyId: string,
+  channelCode: string,
+  range: { lowMinor: bigint; highMinor: bigint },
+  now: number,
+): Promise<string[]> {
+  return readOne(heldPayAmountsRead(db, agencyId, channelCode, range, now));
 }
 
 /**
  * Holds `payAmount` for an order, in one batch: a reservation of that amount past its
  * cool-down lets go first (kept as history), then the INSERT, which the unique index refuses
- * when another order holds the amount (false: try another amount).
+ * when another order holds the amount (false: try another amount). `alsoWritten` (the order's
+ * reference) goes in the same transaction: written with the reservation or not at all.
  */
 export async function reservePayAmount(
   db: D1Database,
   agencyId: string,
   input: { channelCode: string; payAmount: string; orderCode: string; playerId: string; askedAmount: string; createdAt: number; expiresAt: number },
+  alsoWritten: D1PreparedStatement[] = [],
 ): Promise<boolean> {
   try {
     await db.batch([
+      ...alsoWritten,
       db
         .prepare(
           `UPDATE pay_amount_reservations SET held = NULL
@@ -91,8 +132,8 @@ export async function reservePayAmount(
 }
 
 /** An order that was never opened (the wallet had one open already): its amount is free at once. */
-export async function dropPayAmountReservation(db: D1Database, agencyId: string, orderCode: string): Promise<void> {
-  await db.prepare(`DELETE FROM pay_amount_reservations WHERE agency_id = ?1 AND order_code = ?2`).bind(agencyId, orderCode).run();
+export function dropPayAmountReservationStatement(db: D1Database, agencyId: string, orderCode: string): D1PreparedStatement {
+  return db.prepare(`DELETE FROM pay_amount_reservations WHERE agency_id = ?1 AND order_code = ?2`).bind(agencyId, orderCode);
 }
 
 /**

@@ -6,6 +6,8 @@
 import { boundedCount, pageOfRows, type BoundedCount, type ListAsk, type ListPage } from "../core/keyset";
 import { boundedCountSql, keysetSql } from "./keyset";
 
+import { readOne, rowsOf, type Read } from "./reads";
+
 // ---- payment channels (migration 0004)
 
 /** A receiving channel of an agency: the merchant the deposit QR pays. */
@@ -50,12 +52,15 @@ function toPaymentChannel(row: PaymentChannelRow): PaymentChannel {
 }
 
 /** The channels a player may pay into, by code. */
-export async function listActivePaymentChannels(db: D1Database, agencyId: string): Promise<PaymentChannel[]> {
-  const { results } = await db
-    .prepare(`SELECT ${CHANNEL_COLUMNS} FROM payment_channels WHERE agency_id = ?1 AND active = 1 ORDER BY code`)
-    .bind(agencyId)
-    .all<PaymentChannelRow>();
-  return results.map(toPaymentChannel);
+export function activePaymentChannelsRead(db: D1Database, agencyId: string): Read<PaymentChannel[]> {
+  return {
+    statement: db.prepare(`SELECT ${CHANNEL_COLUMNS} FROM payment_channels WHERE agency_id = ?1 AND active = 1 ORDER BY code`).bind(agencyId),
+    read: (result) => rowsOf<PaymentChannelRow>(result).map(toPaymentChannel),
+  };
+}
+
+export function listActivePaymentChannels(db: D1Database, agencyId: string): Promise<PaymentChannel[]> {
+  return readOne(activePaymentChannelsRead(db, agencyId));
 }
 
 /** Every channel of the agency, active ones first (the settings screen). */
@@ -84,12 +89,16 @@ export async function hasActiveSandboxChannel(db: D1Database, agencyId: string):
 export type ChannelKind = { code: string; gateway: string; staticQr: string | null; qrMode: "derived" | "static"; active: boolean };
 
 /** The kind of each of the agency's channels (own-account deposits, the matcher). */
-export async function listChannelKinds(db: D1Database, agencyId: string): Promise<ChannelKind[]> {
-  const { results } = await db
-    .prepare(`SELECT code, gateway, static_qr, qr_mode, active FROM payment_channels WHERE agency_id = ?1 ORDER BY code`)
-    .bind(agencyId)
-    .all<{ code: string; gateway: string; static_qr: string | null; qr_mode: "derived" | "static"; active: number }>();
-  return results.map((r) => ({ code: r.code, gateway: r.gateway, staticQr: r.static_qr, qrMode: r.qr_mode, active: r.active === 1 }));
+export function channelKindsRead(db: D1Database, agencyId: string): Read<ChannelKind[]> {
+  type Row = { code: string; gateway: string; static_qr: string | null; qr_mode: "derived" | "static"; active: number };
+  return {
+    statement: db.prepare(`SELECT code, gateway, static_qr, qr_mode, active FROM payment_channels WHERE agency_id = ?1 ORDER BY code`).bind(agencyId),
+    read: (result) => rowsOf<Row>(result).map((r) => ({ code: r.code, gateway: r.gateway, staticQr: r.static_qr, qrMode: r.qr_mode, active: r.active === 1 })),
+  };
+}
+
+export function listChannelKinds(db: D1Database, agencyId: string): Promise<ChannelKind[]> {
+  return readOne(channelKindsRead(db, agencyId));
 }
 
 /** What a channel is set to; `iin` is the bank's, for the EMVCo QR. */
@@ -156,12 +165,18 @@ function toExchangeRate(row: ExchangeRateRow): ExchangeRate {
   return { currency: row.currency, buy: row.buy, sell: row.sell, updatedAt: row.updated_at };
 }
 
-export async function findExchangeRate(db: D1Database, agencyId: string, currency: string): Promise<ExchangeRate | null> {
-  const row = await db
-    .prepare(`SELECT currency, buy, sell, updated_at FROM exchange_rates WHERE agency_id = ?1 AND currency = ?2`)
-    .bind(agencyId, currency)
-    .first<ExchangeRateRow>();
-  return row ? toExchangeRate(row) : null;
+export function exchangeRateRead(db: D1Database, agencyId: string, currency: string): Read<ExchangeRate | null> {
+  return {
+    statement: db.prepare(`SELECT currency, buy, sell, updated_at FROM exchange_rates WHERE agency_id = ?1 AND currency = ?2`).bind(agencyId, currency),
+    read: (result) => {
+      const row = rowsOf<ExchangeRateRow>(result)[0];
+      return row ? toExchangeRate(row) : null;
+    },
+  };
+}
+
+export function findExchangeRate(db: D1Database, agencyId: string, currency: string): Promise<ExchangeRate | null> {
+  return readOne(exchangeRateRead(db, agencyId, currency));
 }
 
 export async function listExchangeRates(db: D1Database, agencyId: string): Promise<ExchangeRate[]> {

@@ -2,6 +2,7 @@ import type { SessionTimes } from "../core/session";
 import { boundedCount, pageOfRows, prefixRange, type BoundedCount, type ListAsk, type ListPage } from "../core/keyset";
 import { boundedCountSql, keysetSql } from "./keyset";
 import { containsText } from "./text-search";
+import { readOne, rowsOf, type Read } from "./reads";
 
 /**
  * Statements over `players`, their server-side `sessions` and device `fingerprints`
@@ -79,9 +80,18 @@ export async function insertPlayer(
     .run();
 }
 
-export async function findPlayerByUsername(db: D1Database, agencyId: string, username: string): Promise<PlayerRecord | null> {
-  const row = await db.prepare(`SELECT * FROM players WHERE agency_id = ?1 AND username = ?2`).bind(agencyId, username).first<PlayerRow>();
-  return row ? toPlayer(row) : null;
+export function playerByUsernameRead(db: D1Database, agencyId: string, username: string): Read<PlayerRecord | null> {
+  return {
+    statement: db.prepare(`SELECT * FROM players WHERE agency_id = ?1 AND username = ?2`).bind(agencyId, username),
+    read: (result) => {
+      const row = rowsOf<PlayerRow>(result)[0];
+      return row ? toPlayer(row) : null;
+    },
+  };
+}
+
+export function findPlayerByUsername(db: D1Database, agencyId: string, username: string): Promise<PlayerRecord | null> {
+  return readOne(playerByUsernameRead(db, agencyId, username));
 }
 
 export async function findPlayer(db: D1Database, agencyId: string, playerId: string): Promise<PlayerRecord | null> {
@@ -169,12 +179,12 @@ async function playersPage(
 }
 
 /** A stronger hash of the same password (login, when the stored parameters are outdated). */
-export async function updatePlayerPasswordHash(db: D1Database, playerId: string, passwordHash: string): Promise<void> {
-  await db.prepare(`UPDATE players SET password_hash = ?1 WHERE id = ?2`).bind(passwordHash, playerId).run();
+export function updatePlayerPasswordHashStatement(db: D1Database, playerId: string, passwordHash: string): D1PreparedStatement {
+  return db.prepare(`UPDATE players SET password_hash = ?1 WHERE id = ?2`).bind(passwordHash, playerId);
 }
 
-export async function markPlayerLoggedIn(db: D1Database, playerId: string, at: string): Promise<void> {
-  await db.prepare(`UPDATE players SET last_login_at = ?1 WHERE id = ?2`).bind(at, playerId).run();
+export function markPlayerLoggedInStatement(db: D1Database, playerId: string, at: string): D1PreparedStatement {
+  return db.prepare(`UPDATE players SET last_login_at = ?1 WHERE id = ?2`).bind(at, playerId);
 }
 
 /** A password the player chose (knowing the current one): it also ends a staff-forced change. */
@@ -239,18 +249,17 @@ const toSession = (row: SessionRow): PlayerSessionRecord => ({
   ip: row.ip,
 });
 
-export async function insertPlayerSession(
+export function insertPlayerSessionStatement(
   db: D1Database,
   session: { idHash: string; agencyId: string; playerId: string; times: SessionTimes; userAgent: string | null; ip: string },
-): Promise<void> {
+): D1PreparedStatement {
   const { times } = session;
-  await db
+  return db
     .prepare(
       `INSERT INTO sessions (id_hash, agency_id, player_id, created_at, last_seen_at, expires_at, user_agent, ip)
        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
     )
-    .bind(session.idHash, session.agencyId, session.playerId, times.createdAt, times.lastSeenAt, times.expiresAt, session.userAgent, session.ip)
-    .run();
+    .bind(session.idHash, session.agencyId, session.playerId, times.createdAt, times.lastSeenAt, times.expiresAt, session.userAgent, session.ip);
 }
 
 /** A session of an ACTIVE player of this agency, with the player it stands for. */
@@ -276,8 +285,9 @@ export async function deleteExpiredPlayerSession(db: D1Database, idHash: string)
   await db.prepare(`DELETE FROM sessions WHERE id_hash = ?1`).bind(idHash).run();
 }
 
+/** The session was seen at `at`; never moved back (a late write after a newer one, or after the logout's). */
 export async function touchPlayerSession(db: D1Database, idHash: string, at: number): Promise<void> {
-  await db.prepare(`UPDATE sessions SET last_seen_at = ?1 WHERE id_hash = ?2`).bind(at, idHash).run();
+  await db.prepare(`UPDATE sessions SET last_seen_at = ?1 WHERE id_hash = ?2 AND last_seen_at < ?1`).bind(at, idHash).run();
 }
 
 /** Every stored session of the player (expired ones included), most recently seen first. */

@@ -14,12 +14,19 @@ export async function findReferralCode(db: D1Database, agencyId: string, playerI
   return row?.code ?? null;
 }
 
-/** Inserts the code unless the player has one; throws on the code's unique index (a collision: retry). */
-export async function insertReferralCode(db: D1Database, agencyId: string, playerId: string, code: string): Promise<void> {
-  await db
-    .prepare(`INSERT INTO referral_codes (agency_id, player_id, code) VALUES (?1, ?2, ?3) ON CONFLICT (agency_id, player_id) DO NOTHING`)
-    .bind(agencyId, playerId, code)
-    .run();
+/**
+ * Inserts the code unless the player has one, and reads back the player's code (this one, or
+ * the one a concurrent request inserted) in the same batch; throws on the code's unique index
+ * (a collision: retry).
+ */
+export async function insertReferralCode(db: D1Database, agencyId: string, playerId: string, code: string): Promise<string | null> {
+  const [, read] = await db.batch<{ code: string }>([
+    db
+      .prepare(`INSERT INTO referral_codes (agency_id, player_id, code) VALUES (?1, ?2, ?3) ON CONFLICT (agency_id, player_id) DO NOTHING`)
+      .bind(agencyId, playerId, code),
+    db.prepare(`SELECT code FROM referral_codes WHERE agency_id = ?1 AND player_id = ?2`).bind(agencyId, playerId),
+  ]);
+  return read?.results[0]?.code ?? null;
 }
 
 /** The player holding a code, with their name (for "invited by") and phone (the tie's check, decision 049), or null. */

@@ -224,8 +224,9 @@ export async function findActiveStaffSession(db: D1Database, agencyId: string, i
   return row ? toStaffSession(row) : null;
 }
 
+/** The session was seen at `at`; never moved back (a late write after a newer one). */
 export async function touchStaffSession(db: D1Database, idHash: string, at: number): Promise<void> {
-  await db.prepare(`UPDATE staff_sessions SET last_seen_at = ?1 WHERE id_hash = ?2`).bind(at, idHash).run();
+  await db.prepare(`UPDATE staff_sessions SET last_seen_at = ?1 WHERE id_hash = ?2 AND last_seen_at < ?1`).bind(at, idHash).run();
 }
 
 /** One session, whichever agency (an expired one, or the half-open one a login replaces). */

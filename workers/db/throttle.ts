@@ -1,24 +1,28 @@
 /** Statements over `throttles`: failure counters per throttle key (migration 0002). */
+import { rowsOf, type Read } from "./reads";
 
 export type ThrottleCounter = { failures: number; windowStartedAt: number };
 
-/** The latest lock over these keys (0 when none is locked or known). */
-export async function latestLockedUntil(db: D1Database, keys: string[]): Promise<number> {
-  if (keys.length === 0) return 0;
+/** The latest lock over these keys (0 when none is locked or known, or no key is given). */
+export function latestLockedUntilRead(db: D1Database, keys: string[]): Read<number> {
   const placeholders = keys.map((_, i) => `?${i + 1}`).join(",");
-  const row = await db
-    .prepare(`SELECT MAX(locked_until) AS until FROM throttles WHERE key IN (${placeholders})`)
-    .bind(...keys)
-    .first<{ until: number | null }>();
-  return row?.until ?? 0;
+  return {
+    statement: keys.length
+      ? db.prepare(`SELECT MAX(locked_until) AS until FROM throttles WHERE key IN (${placeholders})`).bind(...keys)
+      : db.prepare(`SELECT 0 AS until`),
+    read: (result) => rowsOf<{ until: number | null }>(result)[0]?.until ?? 0,
+  };
 }
 
-export async function findThrottleCounter(db: D1Database, key: string): Promise<ThrottleCounter | null> {
-  const row = await db
-    .prepare(`SELECT failures, window_started_at FROM throttles WHERE key = ?1`)
-    .bind(key)
-    .first<{ failures: number; window_started_at: number }>();
-  return row ? { failures: row.failures, windowStartedAt: row.window_started_at } : null;
+/** The failure counter of a key, null when it has none. */
+export function throttleCounterRead(db: D1Database, key: string): Read<ThrottleCounter | null> {
+  return {
+    statement: db.prepare(`SELECT failures, window_started_at FROM throttles WHERE key = ?1`).bind(key),
+    read: (result) => {
+      const row = rowsOf<{ failures: number; window_started_at: number }>(result)[0];
+      return row ? { failures: row.failures, windowStartedAt: row.window_started_at } : null;
+    },
+  };
 }
 
 /**
@@ -26,8 +30,8 @@ export async function findThrottleCounter(db: D1Database, key: string): Promise<
  * request wrote, so a burst cannot reset the counter (the window start is only moved when
  * it had expired). `lockedUntil` only ever moves later.
  */
-export async function countThrottleFailure(db: D1Database, key: string, next: ThrottleCounter, lockedUntil: number): Promise<void> {
-  await db
+export function countThrottleFailureStatement(db: D1Database, key: string, next: ThrottleCounter, lockedUntil: number): D1PreparedStatement {
+  return db
     .prepare(
       `INSERT INTO throttles (key, failures, window_started_at, locked_until) VALUES (?1, ?2, ?3, ?4)
        ON CONFLICT(key) DO UPDATE SET
@@ -35,10 +39,9 @@ export async function countThrottleFailure(db: D1Database, key: string, next: Th
          window_started_at = ?3,
          locked_until = MAX(throttles.locked_until, ?4)`,
     )
-    .bind(key, next.failures, next.windowStartedAt, lockedUntil)
-    .run();
+    .bind(key, next.failures, next.windowStartedAt, lockedUntil);
 }
 
-export async function deleteThrottle(db: D1Database, key: string): Promise<void> {
-  await db.prepare(`DELETE FROM throttles WHERE key = ?1`).bind(key).run();
+export function deleteThrottleStatement(db: D1Database, key: string): D1PreparedStatement {
+  return db.prepare(`DELETE FROM throttles WHERE key = ?1`).bind(key);
 }

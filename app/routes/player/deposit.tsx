@@ -45,9 +45,12 @@ function depositLimits(agency: Agency) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const agency = getAgency(context);
-  const page = await depositPage(getBindings(context), agency, player, new URL(request.url).origin);
+  const [page, promotion] = await Promise.all([
+    depositPage(getBindings(context), agency, player, new URL(request.url).origin),
+    currentPromotionView(context, agency, player),
+  ]);
   // the fields' constraints, before the schema renames `amount` (lib/schemas/deposit.ts)
-  return { ...page, promotion: await currentPromotionView(context, agency, player), constraint: getZodConstraint(depositSchema(depositLimits(agency)).in) };
+  return { ...page, promotion, constraint: getZodConstraint(depositSchema(depositLimits(agency)).in) };
 }
 
 const ERROR_FIELD: Partial<Record<DepositError, "provider" | "channelCode" | "amount">> = {

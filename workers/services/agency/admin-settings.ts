@@ -6,6 +6,7 @@ import { canonicalDecimal } from "../../core/decimal";
 import type { Language } from "../../core/languages";
 import { auditIfChanged, auditStatement, type AuditActor } from "../../db/audit";
 import { forgetProviderSetup } from "../../wallet/provider-port";
+import { forgetAgency } from "./agency";
 import { webhookSecret } from "../../ports/gateway";
 import {
   credentialsSetAt,
@@ -199,6 +200,7 @@ export async function setLimits(db: D1Database, actor: AuditActor, input: Limits
     updateLimitsStatement(db, actor.agencyId, next),
     auditStatement(db, actor, { action: "settings.limits", target: null, before, after: next }),
   ]);
+  forgetAgency(actor.agencyId);
   return { ok: true };
 }
 
@@ -266,6 +268,7 @@ export async function setEnabledProviders(db: D1Database, actor: AuditActor, pro
     updateEnabledProvidersStatement(db, actor.agencyId, next),
     auditStatement(db, actor, { action: "settings.providers", target: null, before: { providers: before }, after: { providers: next } }),
   ]);
+  forgetAgency(actor.agencyId);
   return { ok: true };
 }
 
@@ -353,5 +356,6 @@ export async function setProfile(db: D1Database, actor: AuditActor, input: Profi
     updateProfileStatement(db, actor.agencyId, fallbackLanguage, social),
     auditStatement(db, actor, { action: "settings.profile", target: null, before, after: next }),
   ]);
+  forgetAgency(actor.agencyId);
   return { ok: true };
 }

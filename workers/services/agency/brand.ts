@@ -35,6 +35,7 @@ import {
   upsertBrandSettingsStatement,
 } from "../../db/brand";
 import type { Agency } from "../../db/agencies";
+import { forgetAgency } from "./agency";
 
 /**
  * An agency's brand (decision 018): the owner's texts and colours (each on-screen
@@ -76,6 +77,7 @@ export async function saveBrandSettings(env: Env, actor: AuditActor, input: Bran
       after: { ...texts, colors: checked.colors },
     }),
   ]);
+  forgetAgency(actor.agencyId);
   return { ok: true };
 }
 
@@ -134,6 +136,8 @@ async function storeAsset(
     ...extra(name),
     auditStatement(env.DB, actor, { action, target: slot, after: { name, contentType, bytes: bytes.length, width, height } }),
   ]);
+  // a brand slot now shows this image (a banner changes no brand: forgetting it costs one read)
+  forgetAgency(actor.agencyId);
   return { ok: true, url: assetUrl(name), name, width, height };
 }
 
@@ -157,6 +161,7 @@ export async function removeBrandImage(env: Env, actor: AuditActor, slot: BrandS
     setBrandSlotStatement(env.DB, actor.agencyId, slot, null),
     auditStatement(env.DB, actor, { action: "brand.remove", target: slot, before: { name: before?.[slot] ?? null }, after: { name: null } }),
   ]);
+  forgetAgency(actor.agencyId);
 }
 
 type SlotView = { slot: BrandSlot; limit: SlotLimit; current: { url: string; width: number; height: number; type: string; bytes: number } | null };

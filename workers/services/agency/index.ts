@@ -28,7 +28,7 @@ export {
   type RateInput,
   type SettingsScreen,
 } from "./admin-settings";
-export { agencyInfo, findAgencyByHost, type Agency } from "./agency";
+export { agencyInfo, findAgencyByHost, forgetAgency, type Agency } from "./agency";
 export {
   brandSettingsPage,
   readBrandAsset,

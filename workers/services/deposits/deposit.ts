@@ -1,12 +1,13 @@
 import { deriveDynamicLaoQr } from "../../core/emvco";
 import { depositCredit, formatAmount, parseAmount, type Rate } from "../../core/money";
-import { choosePayAmount, MAX_EXTRA_KIP, payAmountRange, retryPick } from "../../core/pay-amount";
+import { choosePayAmount, payAmountRange, retryPick } from "../../core/pay-amount";
 import type { PromotionError } from "../../core/promotion";
 import { isProvider, type Provider } from "../../core/providers";
-import { hasBankAccount } from "../../db/bank-accounts";
-import { insertDepositRef } from "../../db/orders";
-import { dropPayAmountReservation, endPayAmountReservation, heldPayAmounts, reservePayAmount } from "../../db/pay-amounts";
-import { listActivePaymentChannels, listChannelKinds, type ChannelKind, type PaymentChannel } from "../../db/payments";
+import { hasBankAccountRead } from "../../db/bank-accounts";
+import { deleteDepositRefStatement, depositRefStatement, insertDepositRef } from "../../db/orders";
+import { dropPayAmountReservationStatement, endPayAmountReservation, heldPayAmounts, heldPayAmountsRead, reservePayAmount } from "../../db/pay-amounts";
+import { activePaymentChannelsRead, channelKindsRead, exchangeRateRead, type ChannelKind, type PaymentChannel } from "../../db/payments";
+import { readTogether } from "../../db/reads";
 import { gatewayPort } from "../../ports/gateway";
 import { providerUsername } from "../../ports/provider";
 import { providerPortFor } from "../../wallet/provider-port";
@@ -14,7 +15,7 @@ import type { DepositOrder } from "../../wallet/player-wallet";
 import { qrSvg, type Agency } from "../agency";
 import type { CurrentPlayer } from "../../core/session";
 import { enabledProviders, fetchCredit } from "../providers";
-import { creditRate, depositLimitGuard, walletOf } from "../wallets";
+import { depositGuardReads, depositLimitGuard, rateOf, walletOf } from "../wallets";
 
 /** The player's deposit steps: open an order, show its QR, check it, cancel it; and the pages that show them. */
 
@@ -61,50 +62,63 @@ export type StartDepositResult =
   | { ok: true; kind: "created" | "existing" | "open-exists"; order: DepositOrder }
   | { ok: false; error: DepositError; provider?: Provider };
 
+/** The agency's channels as a deposit reads them: the active ones (their merchants) and every channel's kind. */
+type KnownChannels = { channels: PaymentChannel[]; kinds: ChannelKind[] };
+
 /**
  * Opens a deposit order in the player's wallet, then asks the gateway for its QR. The order
  * exists before the gateway is called, so a double tap or a retry finds it (idempotency key)
  * and a second deposit finds the open one.
+ *
+ * Round trips to D1 (decision 076): everything the checks need in one batch (the guard's
+ * breaks and limits, channels, bank account, rate, and the pay amounts held on the chosen
+ * channel, read even if it is a gateway's: it answers nothing there), then one write (the
+ * order's reference, with the own-account reservation or beside the gateway's QR request).
  */
 export async function startDeposit(env: Env, agency: Agency, player: CurrentPlayer, input: StartDepositInput, origin: string): Promise<StartDepositResult> {
-  const limited = await depositLimitGuard(env, agency.id, player.id, input.amountMinor); // responsible gaming, decision 025
+  const now = Date.now();
+  const [breaks, limits, channels, kinds, hasBank, storedRate, held] = await readTogether(env.DB, [
+    ...depositGuardReads(env.DB, agency.id, player.id, now),
+    activePaymentChannelsRead(env.DB, agency.id),
+    channelKindsRead(env.DB, agency.id),
+    hasBankAccountRead(env.DB, agency.id, player.id),
+    exchangeRateRead(env.DB, agency.id, "THB"),
+    heldPayAmountsRead(env.DB, agency.id, input.channelCode, payAmountRange(input.amountMinor), now),
+  ]);
+  const limited = await depositLimitGuard(env, agency.id, player.id, input.amountMinor, { breaks, limits }, now); // responsible gaming, decision 025
   if (limited) return limited;
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED" };
-  const channels = await listActivePaymentChannels(env.DB, agency.id);
   const channel = channels.find((c) => c.code === input.channelCode);
   if (!channel) return { ok: false, error: "CHANNEL_REQUIRED" };
-  const hasBank = await hasBankAccount(env.DB, agency.id, player.id);
   if (!hasBank) return { ok: false, error: "BANK_ACCOUNT_REQUIRED" };
-  const priced = quoteDeposit(await creditRate(env.DB, agency.id), input.amountMinor);
+  const priced = quoteDeposit(rateOf(storedRate), input.amountMinor);
   if (!priced.ok) return priced;
 
   const wallet = walletOf(env, agency.id, player.id);
-  await wallet.identify(agency.id, player.id, player.username);
   // A promotion in use at this provider needs the provider's credit (below its threshold).
-  const usage = await wallet.activeUsage();
+  const [, usage] = await Promise.all([wallet.identify(agency.id, player.id, player.username), wallet.activeUsage()]);
   let creditAtProviderMinor: bigint | null = null;
   if (usage?.status === "USED" && usage.provider === input.provider) {
     const balance = await providerPortFor(env, agency.id, usage.provider).balance(providerUsername(agency.id, player.username));
     if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
     creditAtProviderMinor = parseAmount(balance.amount, "THB") ?? 0n;
   }
-  const now = Date.now();
   const code = newDepositCode(new Date(now));
   const expiresAt = now + DEPOSIT_QR_TTL_SECONDS * 1000;
-  const kind = await channelKind(env.DB, agency.id, channel.code);
+  const known = { channels, kinds };
   let payAmountMinor: bigint | null = null;
-  if (kind?.gateway === "own_account") {
-    // the order exists in the wallet only with its pay amount held in D1 first (decision 016)
+  if (kinds.find((k) => k.code === channel.code)?.gateway === "own_account") {
+    // the order exists in the wallet only with its pay amount held in D1 first (decision 016),
+    // and its reference written in the same transaction
     const existing = await wallet.openDepositOrder(now);
-    if (existing) return { ok: true, kind: "open-exists", order: await ensureQr(env, agency, player, existing, channel, origin) };
-    payAmountMinor = await reserveUniquePayAmount(env.DB, agency.id, {
-      channelCode: channel.code,
-      askedMinor: priced.quote.amountMinor,
-      orderCode: code,
-      playerId: player.id,
-      createdAt: now,
-      expiresAt,
-    });
+    if (existing) return { ok: true, kind: "open-exists", order: await ensureQr(env, agency, player, existing, known, origin) };
+    payAmountMinor = await reserveUniquePayAmount(
+      env.DB,
+      agency.id,
+      { channelCode: channel.code, askedMinor: priced.quote.amountMinor, orderCode: code, playerId: player.id, createdAt: now, expiresAt },
+      held,
+      [depositRefStatement(env.DB, code, agency.id, player.id)],
+    );
     if (payAmountMinor === null) return { ok: false, error: "CHANNEL_BUSY" };
   }
   const opened = await wallet.openDeposit({
@@ -120,44 +134,54 @@ export async function startDeposit(env: Env, agency: Agency, player: CurrentPlay
     creditAtProviderMinor,
     payAmountMinor,
   });
-  if (payAmountMinor !== null && opened.kind !== "created") await dropPayAmountReservation(env.DB, agency.id, code);
+  if (payAmountMinor !== null && opened.kind !== "created") {
+    await env.DB.batch([dropPayAmountReservationStatement(env.DB, agency.id, code), deleteDepositRefStatement(env.DB, code, agency.id)]);
+  }
   if (opened.kind === "refused") return { ok: false, error: opened.error, provider: opened.provider };
-  const order = await ensureQr(env, agency, player, opened.order, channel, origin);
+  const order = await ensureQr(env, agency, player, opened.order, known, origin, { referenced: payAmountMinor !== null && opened.order.code === code });
   return { ok: true, kind: opened.kind, order };
 }
 
-/** The QR of an OPEN order, created at the gateway if it is not there yet (idempotent by code). */
+/**
+ * The QR of an OPEN order, created at the gateway if it is not there yet (idempotent by code).
+ * The order's reference is written first (own account: with its reservation, `referenced`), or
+ * while the gateway makes the QR: either way before anyone can see the QR and pay it.
+ */
 async function ensureQr(
   env: Env,
   agency: Agency,
   player: CurrentPlayer,
   order: DepositOrder,
-  channel: PaymentChannel | undefined,
+  { channels, kinds }: KnownChannels,
   origin: string,
+  { referenced = false } = {},
 ): Promise<DepositOrder> {
   if (order.status !== "OPEN" || order.qrPayload) return order;
-  await insertDepositRef(env.DB, order.code, agency.id, player.id);
-  const ch = channel ?? (await listActivePaymentChannels(env.DB, agency.id)).find((c) => c.code === order.channelCode);
-  if (!ch) return order;
-  const kind = await channelKind(env.DB, agency.id, ch.code);
+  const reference = referenced ? Promise.resolve() : insertDepositRef(env.DB, order.code, agency.id, player.id);
+  const ch = channels.find((c) => c.code === order.channelCode);
+  if (!ch) {
+    await reference;
+    return order;
+  }
+  const kind = kinds.find((k) => k.code === ch.code);
   if (kind?.gateway === "own_account") {
+    await reference;
     // the agency's own account: no gateway; the QR is the bank's static one, as is or derived for this order
     const payload = ownAccountQr(kind, order);
     return payload ? ((await walletOf(env, agency.id, player.id).attachQr(order.code, payload)) ?? order) : order;
   }
-  const qr = await gatewayPort(env).createQr({
-    reference: order.code,
-    amount: order.amount,
-    callbackUrl: `${origin}/api/v2/payments/webhook`,
-    expiresInSeconds: Math.max(1, Math.floor((order.expiresAt - Date.now()) / 1000)),
-    receiver: { iin: ch.iin, merchantId: ch.mid, name: ch.merchantName, city: ch.merchantCity },
-  });
+  const [, qr] = await Promise.all([
+    reference,
+    gatewayPort(env).createQr({
+      reference: order.code,
+      amount: order.amount,
+      callbackUrl: `${origin}/api/v2/payments/webhook`,
+      expiresInSeconds: Math.max(1, Math.floor((order.expiresAt - Date.now()) / 1000)),
+      receiver: { iin: ch.iin, merchantId: ch.mid, name: ch.merchantName, city: ch.merchantCity },
+    }),
+  ]);
   if (qr.kind !== "ok") return order; // shown as "QR not ready, try again"; the next view retries
   return (await walletOf(env, agency.id, player.id).attachQr(order.code, qr.payload)) ?? order;
-}
-
-async function channelKind(db: D1Database, agencyId: string, code: string): Promise<ChannelKind | null> {
-  return (await listChannelKinds(db, agencyId)).find((c) => c.code === code) ?? null;
 }
 
 /**
@@ -173,29 +197,41 @@ function ownAccountQr(kind: ChannelKind, order: DepositOrder): string | null {
 
 /**
  * Holds a pay amount unique among the channel's orders (all players): the first free one of
- * asked + 1..999 kip; when another order took it in the meantime (the unique index refused
- * it), the next try picks among the free ones further on. null: every amount is held.
+ * asked + 1..999 kip (`held`: those taken when the deposit read them); when another order
+ * took it in the meantime (the unique index refused it), the next try reads them again and
+ * picks among the free ones further on. null: every amount is held. `alsoWritten` goes with
+ * the reservation that succeeds.
  */
 async function reserveUniquePayAmount(
   db: D1Database,
   agencyId: string,
   input: { channelCode: string; askedMinor: bigint; orderCode: string; playerId: string; createdAt: number; expiresAt: number },
+  held: string[],
+  alsoWritten: D1PreparedStatement[],
 ): Promise<bigint | null> {
-  const { lowMinor } = payAmountRange(input.askedMinor);
-  const candidates = Array.from({ length: MAX_EXTRA_KIP }, (_, i) => formatAmount(lowMinor + BigInt(i) * 100n, "LAK"));
+  let taken = held;
   for (let attempt = 0; attempt < 40; attempt++) {
-    const held = (await heldPayAmounts(db, agencyId, input.channelCode, candidates, Date.now())).map((a) => parseAmount(a, "LAK")!);
-    const pay = choosePayAmount(input.askedMinor, held, retryPick(attempt, Math.random()));
+    if (attempt > 0) taken = await heldPayAmounts(db, agencyId, input.channelCode, payAmountRange(input.askedMinor), Date.now());
+    const pay = choosePayAmount(
+      input.askedMinor,
+      taken.map((a) => parseAmount(a, "LAK")!),
+      retryPick(attempt, Math.random()),
+    );
     if (pay === null) return null;
-    const reserved = await reservePayAmount(db, agencyId, {
-      channelCode: input.channelCode,
-      payAmount: formatAmount(pay, "LAK"),
-      orderCode: input.orderCode,
-      playerId: input.playerId,
-      askedAmount: formatAmount(input.askedMinor, "LAK"),
-      createdAt: input.createdAt,
-      expiresAt: input.expiresAt,
-    });
+    const reserved = await reservePayAmount(
+      db,
+      agencyId,
+      {
+        channelCode: input.channelCode,
+        payAmount: formatAmount(pay, "LAK"),
+        orderCode: input.orderCode,
+        playerId: input.playerId,
+        askedAmount: formatAmount(input.askedMinor, "LAK"),
+        createdAt: input.createdAt,
+        expiresAt: input.expiresAt,
+      },
+      alsoWritten,
+    );
     if (reserved) return pay;
   }
   return null;
@@ -255,13 +291,18 @@ function depositSummary(order: DepositOrder) {
  */
 export async function depositPage(env: Env, agency: Agency, player: CurrentPlayer, origin: string) {
   const wallet = walletOf(env, agency.id, player.id);
-  let order: DepositOrder | null = await wallet.openDepositOrder(Date.now());
-  if (order && !order.qrPayload) order = await ensureQr(env, agency, player, order, undefined, origin);
-  const [channels, rate, hasBank] = await Promise.all([
-    listActivePaymentChannels(env.DB, agency.id),
-    creditRate(env.DB, agency.id),
-    hasBankAccount(env.DB, agency.id, player.id),
+  // the open order (the wallet) and what a new one needs (D1) at the same time: one round trip each
+  const [open, [channels, kinds, storedRate, hasBank]] = await Promise.all([
+    wallet.openDepositOrder(Date.now()),
+    readTogether(env.DB, [
+      activePaymentChannelsRead(env.DB, agency.id),
+      channelKindsRead(env.DB, agency.id),
+      exchangeRateRead(env.DB, agency.id, "THB"),
+      hasBankAccountRead(env.DB, agency.id, player.id),
+    ]),
   ]);
+  const order = open && !open.qrPayload ? await ensureQr(env, agency, player, open, { channels, kinds }, origin) : open;
+  const rate = rateOf(storedRate);
   const providers = enabledProviders(agency.enabledProviders);
   return {
     credits: Object.fromEntries(providers.map((p) => [p, fetchCredit(env, agency.id, player.username, p)])),
@@ -277,7 +318,7 @@ export async function depositPage(env: Env, agency: Agency, player: CurrentPlaye
       amount: order.amount,
       /** own-account channels: the exact amount to pay (the asked amount plus a few kip), and whether the QR carries it */
       payAmount: order.payAmount ?? null,
-      qrMode: order.payAmount ? ((await channelKind(env.DB, agency.id, order.channelCode))?.qrMode ?? "derived") : null,
+      qrMode: order.payAmount ? (kinds.find((k) => k.code === order.channelCode)?.qrMode ?? "derived") : null,
       credit: order.credit,
       bonus: order.bonus,
       status: order.status,

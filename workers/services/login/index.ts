@@ -3,6 +3,16 @@
  * login gate with its device cookie (decision 011).
  * The folder's only door: code outside it imports from here, and only what is exported here.
  */
-export { DEVICE_COOKIE_MAX_AGE_S, loginFailed, loginSucceeded, openLoginGate, readDeviceCookie, writeDeviceCookie } from "./login-guard";
+export {
+  DEVICE_COOKIE_MAX_AGE_S,
+  loginFailed,
+  loginGateOf,
+  loginGateReads,
+  loginSucceeded,
+  openLoginGate,
+  readDeviceCookie,
+  succeededKeys,
+  writeDeviceCookie,
+} from "./login-guard";
 export { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./password";
-export { checkThrottle, clearThrottle, recordFailure, type ThrottleKey } from "./throttle";
+export { checkThrottle, clearThrottle, clearThrottleStatements, recordFailure, type ThrottleKey } from "./throttle";

@@ -1,7 +1,8 @@
 import { deviceKey, strangerKeys, DEFAULT_LOGIN_FAILURE_BUDGET, type DeviceEntry, type LoginAttempt, type LoginDevice } from "../../core/throttle";
 import { base64url } from "../../core/tokens";
-import { loginFailureBudget } from "../../db/agencies";
-import { checkThrottle, clearThrottle, recordFailure, type ThrottleKey } from "./throttle";
+import { loginFailureBudgetRead } from "../../db/agencies";
+import { readTogether } from "../../db/reads";
+import { clearThrottle, lockedUntilRead, recordFailure, throttleCheck, type ThrottleKey } from "./throttle";
 
 /**
  * The gate every login passes (players: page and JSON API; staff: password and second
@@ -82,25 +83,54 @@ export async function writeDeviceCookie(
 
 export type Gate = { keys: ThrottleKey[]; trusted: boolean };
 
+/** The device key of this attempt, when the browser's cookie holds an entry for this account. */
+function ownKey(attempt: Omit<LoginAttempt, "deviceNonce">, device: LoginDevice | undefined): ThrottleKey | null {
+  const nonce = device?.entries.find((e) => e.realm === attempt.realm && e.agencyId === attempt.agencyId && e.username === attempt.username)?.nonce ?? null;
+  return deviceKey({ ...attempt, deviceNonce: nonce });
+}
+
+/**
+ * What the gate reads, in one round trip that the caller may share with its own reads (the
+ * account): the device key's lock, the stranger keys' lock, the agency's budget of strangers'
+ * failures (decision 076). Decide with loginGateOf.
+ */
+export function loginGateReads(db: D1Database, attempt: Omit<LoginAttempt, "deviceNonce">, device: LoginDevice | undefined) {
+  const own = ownKey(attempt, device);
+  return [
+    lockedUntilRead(db, own ? [own] : []),
+    lockedUntilRead(db, strangerKeys({ ...attempt, deviceNonce: null })),
+    loginFailureBudgetRead(db, attempt.agencyId),
+  ] as const;
+}
+
 /**
  * Decides which keys judge this attempt and whether it may go on: `{ ok: false }` means
- * answer 429 without checking the password.
+ * answer 429 without checking the password. `read`: what loginGateReads read.
  */
+export function loginGateOf(
+  attempt: Omit<LoginAttempt, "deviceNonce">,
+  device: LoginDevice | undefined,
+  [ownLockedUntil, strangersLockedUntil, storedBudget]: readonly [number, number, number | null],
+  now: number,
+): { ok: true; gate: Gate } | { ok: false; retryAfterSeconds: number } {
+  const own = ownKey(attempt, device);
+  // a trusted device that keeps failing is a stranger again until its lock runs out
+  if (own && !throttleCheck(ownLockedUntil, now).locked) return { ok: true, gate: { keys: [own], trusted: true } };
+  const budget = storedBudget ?? DEFAULT_LOGIN_FAILURE_BUDGET;
+  const keys: ThrottleKey[] = strangerKeys({ ...attempt, deviceNonce: null }).map((k) => (k.kind === "agency" ? { ...k, free: budget } : k));
+  const check = throttleCheck(strangersLockedUntil, now);
+  if (check.locked) return { ok: false, retryAfterSeconds: check.retryAfterSeconds };
+  return { ok: true, gate: { keys, trusted: false } };
+}
+
+/** The gate alone: its reads, then its decision (one round trip). */
 export async function openLoginGate(
   db: D1Database,
   attempt: Omit<LoginAttempt, "deviceNonce">,
   device: LoginDevice | undefined,
   now: number,
 ): Promise<{ ok: true; gate: Gate } | { ok: false; retryAfterSeconds: number }> {
-  const nonce = device?.entries.find((e) => e.realm === attempt.realm && e.agencyId === attempt.agencyId && e.username === attempt.username)?.nonce ?? null;
-  const own = deviceKey({ ...attempt, deviceNonce: nonce });
-  // a trusted device that keeps failing is a stranger again until its lock runs out
-  if (own && !(await checkThrottle(db, [own], now)).locked) return { ok: true, gate: { keys: [own], trusted: true } };
-  const budget = (await loginFailureBudget(db, attempt.agencyId)) ?? DEFAULT_LOGIN_FAILURE_BUDGET;
-  const keys: ThrottleKey[] = strangerKeys({ ...attempt, deviceNonce: null }).map((k) => (k.kind === "agency" ? { ...k, free: budget } : k));
-  const check = await checkThrottle(db, keys, now);
-  if (check.locked) return { ok: false, retryAfterSeconds: check.retryAfterSeconds };
-  return { ok: true, gate: { keys, trusted: false } };
+  return loginGateOf(attempt, device, await readTogether(db, loginGateReads(db, attempt, device)), now);
 }
 
 export async function loginFailed(db: D1Database, gate: Gate, now: number): Promise<void> {
@@ -109,5 +139,8 @@ export async function loginFailed(db: D1Database, gate: Gate, now: number): Prom
 
 /** The owner got in: forget this device's (or this address's) failures on the account, nothing wider. */
 export async function loginSucceeded(db: D1Database, gate: Gate): Promise<void> {
-  await clearThrottle(db, gate.keys.slice(0, 1));
+  await clearThrottle(db, succeededKeys(gate));
 }
+
+/** The keys a successful login clears (its writes may go with the login's others: clearThrottleStatements). */
+export const succeededKeys = (gate: Gate): ThrottleKey[] => gate.keys.slice(0, 1);

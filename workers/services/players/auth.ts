@@ -7,27 +7,31 @@ import {
   deletePlayerSessionsStatement,
   findActivePlayerSession,
   findPlayer,
-  findPlayerByUsername,
   insertPlayer,
-  insertPlayerSession,
+  insertPlayerSessionStatement,
   isUsernameTaken,
   listPlayerSessions,
-  markPlayerLoggedIn,
+  markPlayerLoggedInStatement,
+  playerByUsernameRead,
   setForcedPasswordStatement,
   setPlayerPasswordStatement,
   touchPlayerSession,
-  updatePlayerPasswordHash,
+  updatePlayerPasswordHashStatement,
 } from "../../db/players";
-import { endPlayerSession } from "../../db/play-spans";
+import { endPlayerSession, endPlayerSessionStatements } from "../../db/play-spans";
+import { writeAfterAnswer } from "../../db/metered";
+import { readTogether } from "../../db/reads";
 import {
   checkThrottle,
+  clearThrottleStatements,
   dummyPasswordHash,
   hashPassword,
   loginFailed,
-  loginSucceeded,
+  loginGateOf,
+  loginGateReads,
   needsRehash,
-  openLoginGate,
   recordFailure,
+  succeededKeys,
   verifyPassword,
   type ThrottleKey,
 } from "../login";
@@ -113,6 +117,11 @@ export async function registerPlayer(
   return { ok: true, playerId: id, referral };
 }
 
+/**
+ * A login in two round trips to D1 (decision 076): the gate's locks and budget with the account
+ * in one batch, then, once the password is checked, every write of a success in another (the
+ * device's failures forgotten, a rehash, the login time, the session, the session it replaces).
+ */
 export async function login(
   db: D1Database,
   agencyId: string,
@@ -121,38 +130,64 @@ export async function login(
   now: Clock = systemClock,
 ): Promise<{ ok: true; sessionId: string; player: CurrentPlayer } | AuthFailure> {
   const username = credentials.username.trim().toLowerCase();
-  const opened = await openLoginGate(db, { realm: "player", agencyId, username, ip: client.ip }, client.device, now());
+  const t = now();
+  const attempt = { realm: "player", agencyId, username, ip: client.ip } as const;
+  const [ownLockedUntil, strangersLockedUntil, budget, account] = await readTogether(db, [
+    ...loginGateReads(db, attempt, client.device),
+    playerByUsernameRead(db, agencyId, username),
+  ]);
+  const opened = loginGateOf(attempt, client.device, [ownLockedUntil, strangersLockedUntil, budget], t);
   if (!opened.ok) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: opened.retryAfterSeconds };
 
-  const account = await findPlayerByUsername(db, agencyId, username);
   const valid = await verifyPassword(credentials.password, account?.passwordHash ?? (await dummyPasswordHash()));
   if (!account || !valid || account.status !== "ACTIVE") {
-    await loginFailed(db, opened.gate, now());
+    await loginFailed(db, opened.gate, t);
     // Locked by staff: said so only to someone who knows the password (no account probing).
     return { ok: false, code: account && valid ? "ACCOUNT_LOCKED" : "INVALID_CREDENTIALS" };
   }
-  // The owner got in: forget this device's / address's failures on this account (not the others).
-  await loginSucceeded(db, opened.gate);
-  if (needsRehash(account.passwordHash)) await updatePlayerPasswordHash(db, account.id, await hashPassword(credentials.password));
-  await markPlayerLoggedIn(db, account.id, new Date(now()).toISOString());
-  const sessionId = await createSession(db, agencyId, account.id, client, now());
-  if (credentials.replacesSessionId) await logout(db, agencyId, credentials.replacesSessionId, now);
+  const sessionId = randomToken();
+  const rehash = needsRehash(account.passwordHash) ? await hashPassword(credentials.password) : null;
+  await db.batch([
+    // The owner got in: forget this device's / address's failures on this account (not the others).
+    ...clearThrottleStatements(db, succeededKeys(opened.gate)),
+    ...(rehash ? [updatePlayerPasswordHashStatement(db, account.id, rehash)] : []),
+    markPlayerLoggedInStatement(db, account.id, new Date(t).toISOString()),
+    await newSessionStatement(db, sessionId, agencyId, account.id, client, t),
+    ...(credentials.replacesSessionId
+      ? endPlayerSessionStatements(db, agencyId, await sha256Hex(credentials.replacesSessionId), t, PLAYER_SESSION.idleMs)
+      : []),
+  ]);
   return { ok: true, sessionId, player: { id: account.id, username: account.username, displayName: account.displayName } };
 }
 
 /** The raw id (256 random bits) goes only to the player's cookie; D1 keeps its SHA-256. */
-async function createSession(db: D1Database, agencyId: string, playerId: string, client: Client, now: number): Promise<string> {
-  const sessionId = randomToken();
+async function newSessionStatement(
+  db: D1Database,
+  sessionId: string,
+  agencyId: string,
+  playerId: string,
+  client: Client,
+  now: number,
+): Promise<D1PreparedStatement> {
   const times = newSessionTimes(now, PLAYER_SESSION.absoluteMs);
-  await insertPlayerSession(db, { idHash: await sha256Hex(sessionId), agencyId, playerId, times, userAgent: storedUserAgent(client), ip: client.ip });
-  return sessionId;
+  return insertPlayerSessionStatement(db, { idHash: await sha256Hex(sessionId), agencyId, playerId, times, userAgent: storedUserAgent(client), ip: client.ip });
 }
+
+type SessionOptions = {
+  /**
+   * Given (a page's `ctx.waitUntil`): the last-seen write, once a minute, is sent after the
+   * answer instead of before it (decision 076). Play time stays exact to the minute: a live
+   * session counts up to now whatever it last wrote, and an ended one up to its last write.
+   */
+  waitUntil?: (promise: Promise<unknown>) => void;
+};
 
 /** The player behind a session cookie at this agency, or null (unknown, expired, other agency). */
 export async function resolveSession(
   db: D1Database,
   agencyId: string,
   sessionId: string,
+  options: SessionOptions = {},
   now: Clock = systemClock,
 ): Promise<(CurrentPlayer & { sessionHash: string }) | null> {
   if (!sessionId || sessionId.length > 100) return null;
@@ -164,7 +199,7 @@ export async function resolveSession(
     await deleteExpiredPlayerSession(db, idHash);
     return null;
   }
-  if (shouldTouch(found.session, PLAYER_SESSION, t)) await touchPlayerSession(db, idHash, t);
+  if (shouldTouch(found.session, PLAYER_SESSION, t)) await writeAfterAnswer(db, options.waitUntil, (on) => touchPlayerSession(on, idHash, t));
   return {
     id: found.session.playerId,
     username: found.username,

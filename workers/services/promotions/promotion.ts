@@ -1,6 +1,13 @@
 import { formatAmount, parseAmount } from "../../core/money";
 import { hasBankAccount } from "../../db/bank-accounts";
-import { findPromotion, listActivePromotions, type PromotionRecord } from "../../db/promotions";
+import {
+  findPromotion,
+  latestClaimedPromotionRead,
+  listActivePromotions,
+  listPromotions as listEveryPromotion,
+  type PromotionRecord,
+} from "../../db/promotions";
+import { readOne } from "../../db/reads";
 import { localize, withdrawUnderPromotion, type CurrentPromotionView, type PromotionError } from "../../core/promotion";
 import { isProvider, type Provider } from "../../core/providers";
 import type { Deduction } from "../../core/withdraw";
@@ -87,9 +94,13 @@ type CurrentPromotion = { usage: PromotionUsage; promotion: Promotion | null; tu
 
 /** The promotion claimed or in use, with its catalogue entry and (when in use) the turnover so far. */
 async function currentPromotion(env: Env, agency: Agency, player: CurrentPlayer, options: { withTurnover?: boolean } = {}): Promise<CurrentPromotion | null> {
-  const usage = await walletOf(env, agency.id, player.id).activeUsage();
+  // the wallet's usage and the promotion of the latest claim at once (decision 076); by id only when they differ
+  const [usage, latest] = await Promise.all([
+    walletOf(env, agency.id, player.id).activeUsage(),
+    readOne(latestClaimedPromotionRead(env.DB, agency.id, player.id)),
+  ]);
   if (!usage) return null;
-  const promotion = await getPromotion(env.DB, agency.id, usage.promotionId);
+  const promotion = latest?.id === usage.promotionId ? toPromotion(latest) : await getPromotion(env.DB, agency.id, usage.promotionId);
   let turnoverDone: string | null = null;
   if (options.withTurnover && usage.status === "USED") {
     const counter = await providerPortFor(env, agency.id, usage.provider).turnover(providerUsername(agency.id, player.username), usage.usedAt ?? undefined);
@@ -98,14 +109,13 @@ async function currentPromotion(env: Env, agency: Agency, player: CurrentPlayer,
   return { usage, promotion, turnoverDone };
 }
 
+/** A page of the player's usages with their promotions: the catalogue (every status) read beside the wallet's page, not one read per promotion after it. */
 async function listUsages(env: Env, agency: Agency, player: CurrentPlayer, page: number, pageSize: number) {
-  const { items, total } = await walletOf(env, agency.id, player.id).listUsages(page, pageSize);
-  const ids = [...new Set(items.map((u) => u.promotionId))];
-  const promotions = new Map<string, Promotion>();
-  for (const id of ids) {
-    const promotion = await getPromotion(env.DB, agency.id, id);
-    if (promotion) promotions.set(id, promotion);
-  }
+  const [{ items, total }, catalogue] = await Promise.all([
+    walletOf(env, agency.id, player.id).listUsages(page, pageSize),
+    listEveryPromotion(env.DB, agency.id),
+  ]);
+  const promotions = new Map(catalogue.map((record) => [record.id, toPromotion(record)]));
   return { items: items.map((usage) => ({ usage, promotion: promotions.get(usage.promotionId) ?? null })), total };
 }
 
@@ -245,12 +255,13 @@ export async function promotionListPage(env: Env, agency: Agency, player: Curren
 
 /** A promotion's page: the promotion, the providers it may be claimed for, the current one, and whether the player has a bank account. Null when not found. */
 export async function promotionDetailPage(env: Env, agency: Agency, player: CurrentPlayer, promotionId: string, lang: string) {
-  const promotion = await getPromotion(env.DB, agency.id, promotionId);
-  if (!promotion) return null;
-  const [hasBank, current] = await Promise.all([
+  // all at once (decision 076): a promotion not found costs the other two reads, rarely
+  const [promotion, hasBank, current] = await Promise.all([
+    getPromotion(env.DB, agency.id, promotionId),
     hasBankAccount(env.DB, agency.id, player.id),
     currentPromotionView(env, agency, player, lang, { withTurnover: true }),
   ]);
+  if (!promotion) return null;
   return { promotion: promotionView(promotion, lang), providers: eligibleProviders(promotion, agency), current, hasBank };
 }
 

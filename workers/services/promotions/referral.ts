@@ -57,11 +57,12 @@ export const WEEKS_SHOWN = 8;
 
 /** The player's code, created on first use (existing players get theirs lazily). */
 export async function ensureReferralCode(db: D1Database, agencyId: string, playerId: string): Promise<string> {
+  const existing = await findReferralCode(db, agencyId, playerId);
+  if (existing) return existing;
   for (let attempt = 0; attempt < 5; attempt++) {
-    const existing = await findReferralCode(db, agencyId, playerId);
-    if (existing) return existing;
     try {
-      await insertReferralCode(db, agencyId, playerId, newReferralCode(crypto.getRandomValues(new Uint8Array(8))));
+      const code = await insertReferralCode(db, agencyId, playerId, newReferralCode(crypto.getRandomValues(new Uint8Array(8))));
+      if (code) return code;
     } catch (error) {
       // Another player drew the same code (about 1 in 10^11): draw again.
       if (!String(error).includes("UNIQUE")) throw error;

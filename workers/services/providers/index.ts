@@ -8,4 +8,4 @@ export { enabledProviders, fetchCredit, type Credit } from "./credits";
 export { launchFromLobby, lobby, LOBBY_FRESH_MS, lobbyPage } from "./game";
 export { FEATURED_GAMES, FEATURED_WAIT_MS, landingPage } from "./landing";
 export { pruneProviderAttempts } from "./provider-attempts";
-export { providerCspForHost, providerSetupScreen, saveProviderSetup, type ProviderSetupInput } from "./provider-setup";
+export { forgetProviderCsp, providerCspForHost, providerSetupScreen, saveProviderSetup, type ProviderSetupInput } from "./provider-setup";

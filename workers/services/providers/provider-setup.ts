@@ -160,7 +160,26 @@ export async function saveProviderSetup(env: Env, actor: AuditActor, input: Prov
   );
   await env.DB.batch(statements);
   forgetProviderSetup(actor.agencyId, provider);
+  forgetProviderCsp();
   return { ok: true };
+}
+
+/**
+ * The sources each host's Content-Security-Policy adds, kept by the isolate as long as a
+ * provider setup (decision 033): every page needs them after it has rendered, and a read
+ * then was one more round trip to D1 at the end of every page (decision 076). Saving a
+ * setup here forgets them at once; another isolate's save reaches this one at most 30 s later.
+ */
+const PROVIDER_CSP_KEPT_MS = 30_000;
+type CspSources = { img: string[]; launch: string[] };
+const keptCsp = new Map<string, { sources: CspSources; until: number }>();
+/** Bumped by every forgetProviderCsp: a read that began before a save must not keep what it read. */
+let cspChanges = 0;
+
+/** After a provider setup is saved: every host's sources are read again (a host does not say its agency). */
+export function forgetProviderCsp(): void {
+  cspChanges += 1;
+  keptCsp.clear();
 }
 
 /**
@@ -168,11 +187,16 @@ export async function saveProviderSetup(env: Env, actor: AuditActor, input: Prov
  * configured providers' image hosts and launch hosts (core/provider-setup.ts
  * providerCspSources). Nothing for an unknown host or a failed read (the strict policy).
  */
-export async function providerCspForHost(env: Env, hostHeader: string | null): Promise<{ img: string[]; launch: string[] }> {
+export async function providerCspForHost(env: Env, hostHeader: string | null, now: number = Date.now()): Promise<CspSources> {
   const host = normalizeHost(hostHeader);
   if (!host) return { img: [], launch: [] };
+  const kept = keptCsp.get(host);
+  if (kept && kept.until > now) return kept.sources;
+  const changesBefore = cspChanges;
   try {
-    return providerCspSources(await listProviderSetupsByHost(env.DB, host));
+    const sources = providerCspSources(await listProviderSetupsByHost(env.DB, host));
+    if (changesBefore === cspChanges) keptCsp.set(host, { sources, until: now + PROVIDER_CSP_KEPT_MS });
+    return sources;
   } catch (error) {
     console.error("provider CSP sources unreadable", error);
     return { img: [], launch: [] };

@@ -73,7 +73,7 @@ export async function staffSecondFactor(
   client: Client,
   now: Clock = systemClock,
 ): Promise<{ ok: true; sessionId: string; staff: StaffMember; usedRecoveryCode: boolean; recoveryCodesLeft: number | null } | StaffAuthFailure> {
-  const session = await resolveStaffSession(db, agencyId, halfSessionId, now);
+  const session = await resolveStaffSession(db, agencyId, halfSessionId, {}, now);
   if (!session || session.stage !== "PASSWORD") return { ok: false, code: "SESSION_EXPIRED" };
   // wrong codes count on the same gate as wrong passwords (the device's own key when trusted)
   const opened = await openLoginGate(db, { realm: "staff", agencyId, username: session.staff.username, ip: client.ip }, client.device, now());

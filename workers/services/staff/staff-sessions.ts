@@ -11,6 +11,7 @@ import {
 } from "../../core/session";
 import { randomToken, sha256Hex } from "../../core/tokens";
 import { recordAudit } from "../../db/audit";
+import { writeAfterAnswer } from "../../db/metered";
 import {
   deleteStaffSession,
   deleteStaffSessionStatement,
@@ -67,7 +68,13 @@ export async function newStaffSession(
  * expired, idle for 15 minutes, other agency, disabled account). Activity is written back
  * at most once a minute, and only for FULL sessions.
  */
-export async function resolveStaffSession(db: D1Database, agencyId: string, sessionId: string, now: Clock = systemClock): Promise<StaffSession | null> {
+export async function resolveStaffSession(
+  db: D1Database,
+  agencyId: string,
+  sessionId: string,
+  options: { waitUntil?: (promise: Promise<unknown>) => void } = {},
+  now: Clock = systemClock,
+): Promise<StaffSession | null> {
   if (!sessionId || sessionId.length > 100) return null;
   const idHash = await sha256Hex(sessionId);
   const session = await findActiveStaffSession(db, agencyId, idHash);
@@ -77,7 +84,9 @@ export async function resolveStaffSession(db: D1Database, agencyId: string, sess
     await deleteStaffSessionStatement(db, idHash).run();
     return null;
   }
-  if (session.stage === "FULL" && shouldTouch(session, STAFF_SESSION, t)) await touchStaffSession(db, idHash, t);
+  // given the page's waitUntil, the last-seen write goes after the answer (decision 076)
+  if (session.stage === "FULL" && shouldTouch(session, STAFF_SESSION, t))
+    await writeAfterAnswer(db, options.waitUntil, (on) => touchStaffSession(on, idHash, t));
   return { staff: { id: session.staffId, agencyId, username: session.username, role: session.role }, stage: session.stage, idHash };
 }
 
@@ -87,7 +96,7 @@ export async function endStaffSession(db: D1Database, agencyId: string, sessionI
 
 /** Logout: the session ends; a FULL one (a real login) is audited. */
 export async function staffLogout(db: D1Database, agencyId: string, sessionId: string, client: Client, now: Clock = systemClock): Promise<void> {
-  const session = await resolveStaffSession(db, agencyId, sessionId, now);
+  const session = await resolveStaffSession(db, agencyId, sessionId, {}, now);
   await endStaffSession(db, agencyId, sessionId);
   if (session?.stage !== "FULL") return;
   const { staff } = session;

@@ -4,6 +4,15 @@
  * responsible-gaming guards that read the wallet's deposits, the breaks and the time played.
  * The folder's only door: code outside it imports from here, and only what is exported here.
  */
-export { breakInForce, depositLimitGuard, depositsUsed, gameLaunchGuard, playTimeLine, settingOf, type Limits } from "./limits-guard";
+export {
+  breakInForce,
+  depositGuardReads,
+  depositLimitGuard,
+  depositsUsed,
+  gameLaunchGuard,
+  playTimeLine,
+  settingOf,
+  type Limits,
+} from "./limits-guard";
 export { rearmWallets } from "./wakeups";
-export { creditRate, takeOrderNotices, walletOf } from "./wallet";
+export { creditRate, rateOf, takeOrderNotices, walletOf } from "./wallet";

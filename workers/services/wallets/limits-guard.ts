@@ -20,8 +20,9 @@ import {
   type Refusal,
 } from "../../core/responsible-gaming";
 import { PLAYER_SESSION } from "../../core/session";
-import { currentBreaks, playerLimits, type StoredLimit } from "../../db/limits";
-import { playSpans } from "../../db/play-spans";
+import { currentBreaks, currentBreaksRead, playerLimitsRead, type StoredLimit } from "../../db/limits";
+import { playSpansRead, type PlaySpan } from "../../db/play-spans";
+import { readTogether } from "../../db/reads";
 import { walletOf } from "./wallet";
 
 /**
@@ -50,26 +51,41 @@ export async function depositsUsed(env: Env, agencyId: string, playerId: string,
   return depositUsage(orders, now);
 }
 
+/** What the deposit guard reads from D1: sent by the deposit service with its own reads, in one batch. */
+export function depositGuardReads(db: D1Database, agencyId: string, playerId: string, now: number) {
+  return [currentBreaksRead(db, agencyId, playerId, now), playerLimitsRead(db, agencyId, playerId)] as const;
+}
+
+/** The breaks in force and the limits, as depositGuardReads read them. */
+type DepositGuardFacts = { breaks: Break[]; limits: Limits };
+
 /**
  * The deposit service's first step: null lets the deposit go on. A break refuses every new
  * order; a deposit limit refuses an amount above what is left. With an order already OPEN no
  * new one can be created (the wallet keeps one at a time), so the limit is not judged then
  * and a repeated post still finds its order. The refusal is CANNOT_DEPOSIT (docs/product.md §8) with the
- * reason beside it for the page.
+ * reason beside it for the page. `facts`: the breaks and limits already read (depositGuardReads).
  */
 export async function depositLimitGuard(
   env: Env,
   agencyId: string,
   playerId: string,
   amountMinor: bigint,
+  facts: DepositGuardFacts,
   now = Date.now(),
 ): Promise<{ ok: false; error: "CANNOT_DEPOSIT"; limit: Refusal } | null> {
-  const refusal = await depositRefusalFor(env, agencyId, playerId, amountMinor, now);
+  const refusal = await depositRefusalFor(env, agencyId, playerId, amountMinor, facts, now);
   return refusal ? { ok: false, error: "CANNOT_DEPOSIT", limit: refusal } : null;
 }
 
-async function depositRefusalFor(env: Env, agencyId: string, playerId: string, amountMinor: bigint, now: number): Promise<Refusal | null> {
-  const [breaks, limits] = await Promise.all([currentBreaks(env.DB, agencyId, playerId, now), playerLimits(env.DB, agencyId, playerId)]);
+async function depositRefusalFor(
+  env: Env,
+  agencyId: string,
+  playerId: string,
+  amountMinor: bigint,
+  { breaks, limits }: DepositGuardFacts,
+  now: number,
+): Promise<Refusal | null> {
   const held = breakRefusal(activeBreak(breaks, now));
   if (held) return held;
   const values = Object.fromEntries(PERIODS.map((p) => [p, settingOf(limits, DEPOSIT_LIMIT_OF[p], now).value])) as Record<Period, bigint | null>;
@@ -79,8 +95,7 @@ async function depositRefusalFor(env: Env, agencyId: string, playerId: string, a
 }
 
 /** Today's time played (ms): the union of the player's sessions today, ended ones included; a live one counts up to now. */
-async function playedMs(db: D1Database, agencyId: string, playerId: string, now: number): Promise<number> {
-  const spans = await playSpans(db, agencyId, playerId, periodStart("day", now));
+function playedMs(spans: readonly PlaySpan[], now: number): number {
   // a session still alive (seen within the idle window) is being used now; an ended one stopped at its end
   return playedToday(
     spans.map((s) => ({ from: s.from, to: !s.ended && now - s.to < PLAYER_SESSION.idleMs ? now : s.to })),
@@ -88,26 +103,30 @@ async function playedMs(db: D1Database, agencyId: string, playerId: string, now:
   );
 }
 
-/** The game-launch service's first step: a break, or today's play time at its limit, refuses a new launch. */
+/** The game-launch service's first step: a break, or today's play time at its limit, refuses a new launch. One round trip to D1. */
 export async function gameLaunchGuard(
   db: D1Database,
   agencyId: string,
   playerId: string,
   now = Date.now(),
 ): Promise<{ ok: false; error: "RESPONSIBLE_GAMING"; limit: Refusal } | null> {
-  const [held, limits] = await Promise.all([breakInForce(db, agencyId, playerId, now), playerLimits(db, agencyId, playerId)]);
-  const refusal = breakRefusal(held) ?? playTimeRefusal(settingOf(limits, "play_day", now).value, await playedMs(db, agencyId, playerId, now), now);
+  const [breaks, limits, spans] = await readTogether(db, [
+    currentBreaksRead(db, agencyId, playerId, now),
+    playerLimitsRead(db, agencyId, playerId),
+    playSpansRead(db, agencyId, playerId, periodStart("day", now)),
+  ]);
+  const refusal = breakRefusal(activeBreak(breaks, now)) ?? playTimeRefusal(settingOf(limits, "play_day", now).value, playedMs(spans, now), now);
   return refusal ? { ok: false, error: "RESPONSIBLE_GAMING", limit: refusal } : null;
 }
 
-/** The line every page shows a logged-in player: time played today, and the day's limit (minutes) if set. */
+/** The line every page shows a logged-in player: time played today, and the day's limit (minutes) if set. One round trip to D1. */
 export async function playTimeLine(
   db: D1Database,
   agencyId: string,
   playerId: string,
   now = Date.now(),
 ): Promise<{ playedMs: number; limitMinutes: number | null }> {
-  const [played, limits] = await Promise.all([playedMs(db, agencyId, playerId, now), playerLimits(db, agencyId, playerId)]);
+  const [spans, limits] = await readTogether(db, [playSpansRead(db, agencyId, playerId, periodStart("day", now)), playerLimitsRead(db, agencyId, playerId)]);
   const limit = settingOf(limits, "play_day", now).value;
-  return { playedMs: played, limitMinutes: limit === null ? null : Number(limit) };
+  return { playedMs: playedMs(spans, now), limitMinutes: limit === null ? null : Number(limit) };
 }

@@ -1,5 +1,5 @@
 import { isCurrency, parseRate, type Rate } from "../../core/money";
-import { findExchangeRate } from "../../db/payments";
+import { findExchangeRate, type ExchangeRate } from "../../db/payments";
 
 /** The player's wallet Durable Object (agency + player): the only writer of their money. */
 export function walletOf(env: Env, agencyId: string, playerId: string) {
@@ -8,7 +8,11 @@ export function walletOf(env: Env, agencyId: string, playerId: string) {
 
 /** docs/product.md §3 exchange rate of the credit currency (THB), or null when none is set. */
 export async function creditRate(db: D1Database, agencyId: string, currency = "THB"): Promise<Rate | null> {
-  const stored = await findExchangeRate(db, agencyId, currency);
+  return rateOf(await findExchangeRate(db, agencyId, currency));
+}
+
+/** A stored exchange rate as money reads it (read with other statements: exchangeRateRead), or null when none is set. */
+export function rateOf(stored: ExchangeRate | null): Rate | null {
   if (!stored || !isCurrency(stored.currency)) return null;
   const buy = parseRate(stored.buy);
   const sell = parseRate(stored.sell);
