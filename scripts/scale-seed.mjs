@@ -20,7 +20,7 @@
 // Without --base the file is made from the migrations and the demo agency's SQL; with --base
 // <file> the data is added to a copy of a database that has them (the bench's seeded state).
 import { createHash, scryptSync } from "node:crypto";
-import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -1754,6 +1754,17 @@ export function scaleCacheName(params) {
   return `scale-${params.players}p-${params.orders}o-${params.days}d-${params.historyDays}h-${vientianeDay(Date.parse(params.now))}-${migrations.digest("hex").slice(0, 8)}${generator}.sqlite`;
 }
 
+/** A copy through SQLite, not of the file: a local D1 keeps its latest writes in its -wal file. */
+function copyDatabase(from, to) {
+  rmSync(to, { force: true });
+  const source = new DatabaseSync(from);
+  try {
+    source.exec(`VACUUM INTO '${to.replace(/'/g, "''")}'`);
+  } finally {
+    source.close();
+  }
+}
+
 /**
  * The scale data on a copy of `base` (a seeded D1 file) at `cacheFile`, made unless it is
  * there already; generated beside it and renamed, so a killed run leaves no half file.
@@ -1761,7 +1772,7 @@ export function scaleCacheName(params) {
 export function ensureScaleCopy(base, cacheFile, params, { log = console.log } = {}) {
   if (existsSync(cacheFile)) return { generated: false, file: cacheFile };
   const partial = `${cacheFile}.partial`;
-  copyFileSync(base, partial);
+  copyDatabase(base, partial);
   const result = generateScaleDatabase(partial, params, { log });
   renameSync(partial, cacheFile);
   writeFileSync(`${cacheFile}.json`, JSON.stringify({ params, ...result }, null, 2));
@@ -1793,7 +1804,7 @@ function parseArgs(argv) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = parseArgs(process.argv.slice(2));
   const params = scaleParams(process.env, args.overrides);
-  if (args.base) copyFileSync(args.base, args.out);
+  if (args.base) copyDatabase(args.base, args.out);
   const result = generateScaleDatabase(args.out, params, { schema: !args.base, log: console.log });
   const db = new DatabaseSync(args.out, { readOnly: true });
   const counts = tableCounts(db);
