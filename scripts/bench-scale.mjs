@@ -26,7 +26,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { DEMO_STAFF } from "./demo-staff.mjs";
 import { ensureDevVars } from "./dev-vars.mjs";
-import { at, ensureBuild, localDirs, startLocalPortal, stateDir, useLocalDirs } from "./local-dirs.mjs";
+import { at, ensureBuild, localDirs, START_DIRS, startLocalPortal, stateDir, useLocalDirs, waitForAnswer, withOwnDeployConfig } from "./local-dirs.mjs";
 import { ensureScaleCopy, SCALE_PLAYER_PASSWORD, scaleCacheName, scaleParams, vientianeDay } from "./scale-seed.mjs";
 
 const env = process.env;
@@ -65,12 +65,26 @@ async function holdLock(file) {
     child.stdout.once("data", resolve);
     child.once("exit", (code) => reject(new Error(`flock ${file} exited with ${code}`)));
   });
-  return () => {
+  const release = () => {
+    cleanups.delete(release);
     try {
       process.kill(-child.pid, "SIGTERM");
     } catch {}
   };
+  cleanups.add(release);
+  return release;
 }
+
+/**
+ * What a run started in groups of their own (the lock's holder, the server), ended when the run
+ * is interrupted too: an interrupted run must not keep the tests' lock.
+ */
+const cleanups = new Set();
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"])
+  process.once(signal, () => {
+    for (const cleanup of cleanups) cleanup();
+    process.exit(130);
+  });
 
 // ---- the data in the bench's own D1
 
@@ -92,8 +106,11 @@ function loadScaleData() {
   const cacheDir = at(join(".local", NAME, "cache"));
   mkdirSync(cacheDir, { recursive: true });
   const cached = join(cacheDir, scaleCacheName(params));
-  // an earlier set of parameters' files are removed: each is a gigabyte
-  for (const f of readdirSync(cacheDir)) if (!cached.endsWith(f.replace(/\.json$|\.partial$/, ""))) rmSync(join(cacheDir, f), { force: true });
+  // the files of the same sizes made on another day or by another generator are removed (each
+  // is a gigabyte at the default size); other sizes stay (a tiny run keeps the big file)
+  const sameSizes = scaleCacheName(params).split("-").slice(0, 5).join("-");
+  for (const f of readdirSync(cacheDir))
+    if (f.startsWith(sameSizes) && !cached.endsWith(f.replace(/\.json$|\.partial$/, ""))) rmSync(join(cacheDir, f), { force: true });
   const made = ensureScaleCopy(file, cached, params);
   console.log(made.generated ? `generated ${cached} in ${made.seconds.toFixed(0)} s` : `using ${cached}`);
   for (const suffix of ["-wal", "-shm", "-journal"]) rmSync(`${file}${suffix}`, { force: true });
@@ -121,10 +138,10 @@ class Jar {
   }
 }
 
-/** One request, timed to the end of its body; `null` time when it took longer than the timeout. */
-async function timed(path, jar, init = {}) {
+/** One request, timed to the end of its body; `null` time when it took longer than `limitMs`. */
+async function timed(path, jar, init = {}, limitMs = timeoutMs) {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  const timer = setTimeout(() => controller.abort(), limitMs);
   const started = performance.now();
   try {
     const res = await fetch(`${base}${path}`, {
@@ -172,6 +189,9 @@ const form = (fields) => ({
 
 // ---- logging in
 
+/** A login is the way in, not a figure of the table: it gets time whatever SCALE_TIMEOUT_MS says. */
+const LOGIN_LIMIT_MS = Math.max(timeoutMs, 120_000);
+
 function base32(secret) {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
   const out = [];
@@ -198,24 +218,23 @@ function totp(secret, step) {
   return String(value % 1_000_000).padStart(6, "0");
 }
 
-/** The owner through /admin/login and /admin/login/totp; returns the jar and the two POSTs' times. */
-async function staffLogin() {
-  const jar = new Jar();
+/** The owner through /admin/login and /admin/login/totp, into `jar`; returns the two POSTs' answers. */
+async function staffLogin(jar) {
   const who = DEMO_STAFF.boss;
-  const password = await timed("/admin/login", jar, form({ username: who.username, password: who.password, redirectTo: "" }));
+  const password = await timed("/admin/login", jar, form({ username: who.username, password: who.password, redirectTo: "" }), LOGIN_LIMIT_MS);
   if (password.status !== 302 || !password.location?.includes("/admin/login/totp"))
     throw new Error(`staff login: the password step answered ${password.status}`);
   const step = Math.floor(Date.now() / 30_000);
   for (const s of [step, step + 1]) {
-    const code = await timed("/admin/login/totp", jar, form({ code: totp(who.totpSecret, s) }));
-    if (code.status === 302 && !code.location?.includes("/admin/login")) return { jar, password, code };
+    const code = await timed("/admin/login/totp", jar, form({ code: totp(who.totpSecret, s) }), LOGIN_LIMIT_MS);
+    if (code.status === 302 && !code.location?.includes("/admin/login")) return { password, code };
   }
   throw new Error("staff login: the TOTP codes were refused");
 }
 
 /** The player through /login, into `jar` (just before the player pages: a player session ends after 30 idle minutes). */
 async function playerLogin(jar, username) {
-  const answer = await timed("/login", jar, form({ username, password: SCALE_PLAYER_PASSWORD, redirectTo: "" }));
+  const answer = await timed("/login", jar, form({ username, password: SCALE_PLAYER_PASSWORD, redirectTo: "" }), LOGIN_LIMIT_MS);
   if (answer.status !== 302) throw new Error(`player login as ${username} answered ${answer.status}: ${answer.text.slice(0, 200)}`);
   return answer;
 }
@@ -339,20 +358,21 @@ async function expand(entry, firstDeposits) {
   return [entry];
 }
 
-/**
- * After a request that timed out the Worker may still be busy with it (a CPU-bound loader holds
- * the isolate): wait until the floor answers fast again, so the next row is not measured behind it.
- */
-async function waitUntilIdle() {
-  const started = performance.now();
-  for (;;) {
-    const floor = await timed(FLOOR, null);
-    if (floor.ms !== null && floor.ms < 1000) return (performance.now() - started) / 1000;
-  }
-}
+/** Logged out meanwhile (a staff session ends after 15 idle minutes, a player's after 30): the page sends to its login. */
+const sentToLogin = (answer) => answer.status === 302 && /\/(admin\/)?login\b/.test(answer.location ?? "");
 
+/**
+ * One row: a warm-up (compiles the route, fills the isolate's caches; not counted), then
+ * `runs` times the page, each after the floor. A request over the timeout ends the row: the
+ * Worker may still be busy with it (a loader bound by CPU holds the isolate), so the caller
+ * restarts the server before the next row.
+ */
 async function measure(entry) {
-  const warm = await timed(entry.path, entry.jar); // compiles the route, fills caches (not counted)
+  let warm = await timed(entry.path, entry.jar);
+  if (sentToLogin(warm) && entry.login) {
+    await entry.login();
+    warm = await timed(entry.path, entry.jar);
+  }
   const floors = [];
   const times = [];
   let last = warm;
@@ -364,7 +384,7 @@ async function measure(entry) {
       times.push(last.ms);
     }
   }
-  const row = {
+  return {
     name: entry.name,
     who: entry.who,
     status: last.status,
@@ -372,9 +392,48 @@ async function measure(entry) {
     floor: floors.length > 0 ? median(floors.filter((f) => f !== null)) : null,
     bytes: last.bytes,
     metrics: last.metrics,
+    timedOut: last.ms === null,
   };
-  if (last.ms === null) row.waited = await waitUntilIdle();
-  return row;
+}
+
+// ---- the server
+
+const serverStdio = env.SCALE_DEBUG ? "inherit" : ["ignore", "ignore", "inherit"];
+
+/** Ends the server's process group and waits for it to exit (its port is then free). */
+async function stopServer(server) {
+  cleanups.delete(server.cleanup);
+  const exited = server.exitCode !== null ? Promise.resolve() : new Promise((resolve) => server.once("exit", resolve));
+  try {
+    process.kill(-server.pid, "SIGTERM");
+  } catch {}
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+}
+
+/** The server's process group is ended if the run is interrupted. */
+function watchServer(server) {
+  server.cleanup = () => {
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {}
+  };
+  cleanups.add(server.cleanup);
+  return server;
+}
+
+/** The same server again on the same state, as startLocalPortal starts it (no seed, no build). */
+async function restartServer(server) {
+  await stopServer(server);
+  return withOwnDeployConfig(async () => {
+    const next = spawn("npx", ["vite", "preview", "--port", String(port), "--strictPort"], {
+      stdio: serverStdio,
+      detached: true,
+      env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+    });
+    watchServer(next);
+    await waitForAnswer(`${base}/api/v2/agency/info`, next);
+    return next;
+  });
 }
 
 // ---- the scheduled jobs
@@ -414,6 +473,8 @@ async function runJob(cron, db) {
 
 const msText = (ms) =>
   ms === null || ms === undefined ? `> ${timeoutMs / 1000} s` : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms).toLocaleString("en-US")} ms`;
+/** The floor of a row that timed out at its warm-up was never measured. */
+const floorText = (ms) => (ms === null ? "-" : msText(ms));
 const metric = (m, key) => (m && Number.isFinite(m[key]) ? m[key].toLocaleString("en-US") : "-");
 
 function table(rows, jobs, logins) {
@@ -426,7 +487,7 @@ function table(rows, jobs, logins) {
   for (const r of rows) {
     const note = r.status === 200 || r.status === "timeout" ? "" : ` (HTTP ${r.status})`;
     lines.push(
-      `| \`${r.name}\`${note} | ${msText(r.median)} | ${msText(r.floor)} | ${metric(r.metrics, "rows_read")} | ${metric(r.metrics, "depth")} | ${(r.bytes / 1024).toFixed(1)} |`,
+      `| \`${r.name}\`${note} | ${msText(r.median)} | ${floorText(r.floor)} | ${metric(r.metrics, "rows_read")} | ${metric(r.metrics, "depth")} | ${(r.bytes / 1024).toFixed(1)} |`,
     );
   }
   lines.push("", "| login (POST) | time | rows read | depth |", "|---|---|---|---|");
@@ -442,67 +503,84 @@ function table(rows, jobs, logins) {
 
 ensureDevVars();
 useLocalDirs(localDirs(NAME));
-let release = await holdLock(lockFile);
-try {
-  ensureBuild({ stdio: env.SCALE_DEBUG ? "inherit" : ["ignore", "ignore", "inherit"] });
-} finally {
-  release();
+// a state of its own, made anew each run: its D1 is seeded afresh (the base of the scale data) and
+// no wallet keeps what an earlier run did
+if (stateDir() === START_DIRS.state) throw new Error("the scale bench never runs on npm start's state");
+rmSync(at(stateDir()), { recursive: true, force: true });
+/** `fn` holding the tests' lock: one row or job at a time, so the test runs of the machine wait only that long. */
+async function locked(fn) {
+  const release = await holdLock(lockFile);
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
 }
+
+await locked(() => ensureBuild({ stdio: serverStdio }));
 let meta = null;
-const server = await startLocalPortal({
+let server = await startLocalPortal({
   name: NAME,
   port,
-  stdio: env.SCALE_DEBUG ? "inherit" : ["ignore", "ignore", "inherit"],
+  stdio: serverStdio,
   detached: true,
   prepare: () => {
     meta = loadScaleData();
   },
 });
-release = await holdLock(lockFile);
+watchServer(server);
 try {
   const sample = meta.sample;
   console.log(`players asked for: ${JSON.stringify(sample)}`);
-  const { jar: staffJar, password, code } = await staffLogin();
+  const logins = [];
+  const staffJar = new Jar();
   const playerJar = new Jar();
-  let playerAnswer = null;
-  const firstDeposits = await timed("/admin/deposits", staffJar);
-  const rows = [await measure({ name: `${FLOOR} (floor)`, path: FLOOR, jar: null, who: "-" })];
+  const staff = async () => {
+    const answers = await staffLogin(staffJar);
+    logins.push(["staff password (/admin/login)", answers.password], ["staff TOTP (/admin/login/totp)", answers.code]);
+  };
+  let playerIn = false;
+  const player = async () => {
+    logins.push(["player (/login)", await playerLogin(playerJar, sample.busiest)]);
+    playerIn = true;
+  };
+  await staff();
+  const firstDeposits = await timed("/admin/deposits", staffJar, {}, LOGIN_LIMIT_MS);
+  const rows = [];
+  const record = (row) => {
+    rows.push(row);
+    console.log(`${row.name}: ${msText(row.median)} (floor ${floorText(row.floor)}), HTTP ${row.status}, rows read ${metric(row.metrics, "rows_read")}`);
+  };
+  record(await locked(() => measure({ name: `${FLOOR} (floor)`, path: FLOOR, jar: null, who: "-" })));
   for (const entry of pageList(sample, staffJar, playerJar, firstDeposits)) {
-    for (const page of await expand(entry, firstDeposits)) {
+    const pages = await locked(() => expand(entry, firstDeposits));
+    for (const page of pages) {
       if (only && !only.test(page.name)) continue;
-      if (page.who === "player" && playerAnswer === null) playerAnswer = await playerLogin(playerJar, sample.busiest);
-      const row = await measure(page);
-      rows.push(row);
-      console.log(
-        `${row.name}: ${msText(row.median)} (floor ${msText(row.floor)}), HTTP ${row.status}, rows read ${metric(row.metrics, "rows_read")}${row.waited ? `; the Worker was busy ${row.waited.toFixed(0)} s more` : ""}`,
-      );
+      if (page.who === "player" && !playerIn) await player();
+      const row = await locked(() => measure({ ...page, login: page.who === "player" ? player : staff }));
+      record(row);
+      if (row.timedOut) server = await restartServer(server);
     }
   }
   const jobs = [];
   if (env.SCALE_JOBS !== "0") {
-    const db = new DatabaseSync(d1File(), { readOnly: true });
-    try {
-      for (const [name, cron] of JOBS) {
-        const job = await runJob(cron, db);
-        jobs.push({ name, cron, ...job });
-        console.log(`job ${cron}: answered after ${msText(job.answered)}, last D1 write ${msText(job.finished)}`);
+    for (const [name, cron] of JOBS) {
+      const db = new DatabaseSync(d1File(), { readOnly: true });
+      let job;
+      try {
+        job = await locked(() => runJob(cron, db));
+      } finally {
+        db.close();
       }
-    } finally {
-      db.close();
+      jobs.push({ name, cron, ...job });
+      console.log(`job ${cron}: answered after ${msText(job.answered)}, last D1 write ${msText(job.finished)}`);
+      if (job.finished === null || job.answered === null) server = await restartServer(server);
     }
   }
-  const logins = [
-    ["staff password (/admin/login)", password],
-    ["staff TOTP (/admin/login/totp)", code],
-    ["player (/login)", playerAnswer],
-  ].filter(([, answer]) => answer !== null);
   const out = table(rows, jobs, logins);
   const file = at(join(".local", NAME, `results-${new Date().toISOString().replace(/[:.]/g, "-")}.md`));
   writeFileSync(file, `${out}\n`);
   console.log(`\n${out}\n\n(also in ${file})`);
 } finally {
-  release();
-  try {
-    process.kill(-server.pid, "SIGTERM");
-  } catch {}
+  await stopServer(server);
 }
