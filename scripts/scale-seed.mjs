@@ -774,7 +774,8 @@ class AgencyOrders {
     this.cashiers = staff;
     this.ctx = ctx;
     this.random = ctx.random;
-    this.codes = new Set();
+    // order codes are keys of deposit_refs / withdraw_refs across agencies: one set for all
+    this.codes = ctx.codes;
     this.accounts = new Set();
     this.extraKip = new Map();
     this.derivations = new Map();
@@ -996,7 +997,9 @@ class AgencyOrders {
 
   paidByGateway(code, paidAt) {
     const { w, random } = this;
-    w.put("gateway_events", [`BCEL${random.digits(12)}`, code, iso(paidAt)]);
+    // the gateway's transaction ids are keys across agencies (gateway_events)
+    this.ctx.counters.gatewayTxns += 1;
+    w.put("gateway_events", [`BCEL${String(this.ctx.counters.gatewayTxns).padStart(12, "0")}${random.digits(2)}`, code, iso(paidAt)]);
     const body = random.hex(64);
     w.put("webhook_signatures", [`t=${Math.floor(paidAt / 1000)},v1=${random.hex(64)}`, iso(paidAt), body, 200, '{"ok":true}']);
   }
@@ -1504,7 +1507,7 @@ function writeRewardsAndReferrals(w, agency, players, ctx) {
       if (at >= ctx.now) continue;
       const amountMinor = random.int(5, 500) * 100;
       w.put("reward_claims", [
-        `${orderCode(random, "R", at)}${(claims++).toString(36)}`,
+        `${orderCode(random, "R", at)}${agency.id === "demo" ? "" : "B"}${(claims++).toString(36)}`,
         agency.id,
         p.id,
         "CASHBACK",
@@ -1700,6 +1703,9 @@ export function generateScaleDatabase(path, params, { schema = false, log = () =
     if (schema) createSchema(db, params);
     const now = Date.parse(params.now);
     const ctx = {
+      // what is unique across agencies (shared by reference with each agency's context)
+      codes: new Set(),
+      counters: { gatewayTxns: 0 },
       now,
       historyStart: now - params.historyDays * DAY,
       bankFrom: now - params.days * DAY,
