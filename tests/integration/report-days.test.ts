@@ -12,6 +12,7 @@ import {
   type WithdrawOrderView,
 } from "../../workers/db/order-projection";
 import { reportsPage, rollUpReportDays, type MoneyReport, type PlayersReport, type PromotionsReport } from "../../workers/services/reports";
+import { recordingDb, type Recorded } from "../setup/d1-record";
 
 /**
  * Decision 078, in workerd with real D1: the reports of a range by day, read from the rollup of
@@ -194,57 +195,6 @@ async function store(h: History): Promise<void> {
 }
 
 // ---- what a page sends, recorded ----
-
-/** One statement as D1 ran it: its SQL, bindings, and the rows D1 says it read. */
-type Recorded = { name: string; sql: string; params: unknown[]; rowsRead: number };
-
-/**
- * A D1 that runs every statement on the real one and records its SQL, bindings and rows read
- * (D1's meta.rows_read), under the name `name()` gives at the time (as the staff lists' test
- * of decision 077 does).
- */
-function recordingDb(db: D1Database, name: () => string, log: Recorded[]): D1Database {
-  const known = new WeakMap<object, { real: D1PreparedStatement; sql: string; params: unknown[] }>();
-  const note = (entry: { sql: string; params: unknown[] }, result: D1Result) =>
-    log.push({ name: name(), sql: entry.sql, params: entry.params, rowsRead: Number(result.meta?.rows_read ?? 0) });
-  const statement = (real: D1PreparedStatement, sql: string, params: unknown[]): D1PreparedStatement => {
-    const wrapped = {
-      bind: (...values: unknown[]) => statement(real.bind(...values), sql, values),
-      async all() {
-        const result = await real.all();
-        note({ sql, params }, result);
-        return result;
-      },
-      async first(column?: string) {
-        const result = await real.all<Record<string, unknown>>();
-        note({ sql, params }, result);
-        const row = result.results[0] ?? null;
-        return column ? (row?.[column] ?? null) : row;
-      },
-      async run() {
-        const result = await real.run();
-        note({ sql, params }, result);
-        return result;
-      },
-      raw: (options?: { columnNames?: boolean }) => real.raw(options as { columnNames: true }),
-    } as unknown as D1PreparedStatement;
-    known.set(wrapped, { real, sql, params });
-    return wrapped;
-  };
-  return {
-    prepare: (sql: string) => statement(db.prepare(sql), sql, []),
-    async batch(statements: D1PreparedStatement[]) {
-      const entries = statements.map((s) => known.get(s)!);
-      const results = await db.batch(entries.map((e) => e.real));
-      for (const [i, result] of results.entries()) note(entries[i]!, result);
-      return results;
-    },
-    exec: (sql: string) => db.exec(sql),
-    dump: () => db.dump(),
-    withSession: () => db.withSession(),
-  } as unknown as D1Database;
-}
-
 /** Tables that grow with an agency's history: a plan may never SCAN them. */
 const BIG_TABLES = [
   "deposit_orders_view",

@@ -7,6 +7,7 @@ import { loadDashboard } from "../../workers/services/reports";
 import { auditLogPage } from "../../workers/services/staff";
 import { unmatchedPaymentsPage } from "../../workers/services/bank-in";
 import { listManualQueue } from "../../workers/services/withdrawals";
+import { recordingDb, type Recorded } from "../setup/d1-record";
 import { seedDemo } from "../setup/seed";
 
 /**
@@ -37,51 +38,6 @@ const BIG_TABLES = [
   "audit_log",
   "promotion_usages_view",
 ];
-
-type Recorded = { name: string; sql: string; params: unknown[]; rowsRead: number };
-
-/** A D1 that runs every statement on the real one and records its SQL, bindings and rows read. */
-function recordingDb(db: D1Database, name: () => string, log: Recorded[]): D1Database {
-  const known = new WeakMap<object, { real: D1PreparedStatement; sql: string; params: unknown[] }>();
-  const note = (entry: { sql: string; params: unknown[] }, result: D1Result) =>
-    log.push({ name: name(), sql: entry.sql, params: entry.params, rowsRead: Number(result.meta?.rows_read ?? 0) });
-  const statement = (real: D1PreparedStatement, sql: string, params: unknown[]): D1PreparedStatement => {
-    const wrapped = {
-      bind: (...values: unknown[]) => statement(real.bind(...values), sql, values),
-      async all() {
-        const result = await real.all();
-        note({ sql, params }, result);
-        return result;
-      },
-      async first(column?: string) {
-        const result = await real.all<Record<string, unknown>>();
-        note({ sql, params }, result);
-        const row = result.results[0] ?? null;
-        return column ? (row?.[column] ?? null) : row;
-      },
-      async run() {
-        const result = await real.run();
-        note({ sql, params }, result);
-        return result;
-      },
-      raw: (options?: { columnNames?: boolean }) => real.raw(options as { columnNames: true }),
-    } as unknown as D1PreparedStatement;
-    known.set(wrapped, { real, sql, params });
-    return wrapped;
-  };
-  return {
-    prepare: (sql: string) => statement(db.prepare(sql), sql, []),
-    async batch(statements: D1PreparedStatement[]) {
-      const entries = statements.map((s) => known.get(s)!);
-      const results = await db.batch(entries.map((e) => e.real));
-      for (const [i, result] of results.entries()) note(entries[i]!, result);
-      return results;
-    },
-    exec: (sql: string) => db.exec(sql),
-    dump: () => db.dump(),
-    withSession: () => db.withSession(),
-  } as unknown as D1Database;
-}
 
 /** Grows the agency's history to `size` (rows numbered from where the last size ended). */
 async function seedHistory(from: { players: number; orders: number }, size: { players: number; orders: number }) {
