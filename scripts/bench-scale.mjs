@@ -80,7 +80,7 @@ async function holdLock(file) {
  * is interrupted too: an interrupted run must not keep the tests' lock.
  */
 const cleanups = new Set();
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"])
+for (const signal of ["SIGINT", "SIGTERM"])
   process.once(signal, () => {
     for (const cleanup of cleanups) cleanup();
     process.exit(130);
