@@ -80,7 +80,7 @@ async function holdLock(file) {
  * is interrupted too: an interrupted run must not keep the tests' lock.
  */
 const cleanups = new Set();
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"])
+for (const signal of ["SIGINT", "SIGTERM"])
   process.once(signal, () => {
     for (const cleanup of cleanups) cleanup();
     process.exit(130);
@@ -458,14 +458,18 @@ async function runJob(cron, db) {
   }, 50);
   const answer = await timed(`/cdn-cgi/local/scheduled?cron=${encodeURIComponent(cron)}`, null);
   const answered = answer.ms;
+  if (answered === null) {
+    clearInterval(poll);
+    return { status: answer.status, answered, finished: null };
+  }
   const quietMs = 3000;
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 250));
-    if (performance.now() - (lastWrite ?? started) > quietMs && performance.now() - started > (answered ?? 0) + quietMs) break;
+    if (performance.now() - (lastWrite ?? started) > quietMs && performance.now() - started > answered + quietMs) break;
   }
   clearInterval(poll);
-  const finished = performance.now() - deadline > 0 ? null : Math.max(answered ?? 0, (lastWrite ?? started) - started);
+  const finished = performance.now() - deadline > 0 ? null : Math.max(answered, (lastWrite ?? started) - started);
   return { status: answer.status, answered, finished };
 }
 
