@@ -24,3 +24,15 @@ export function keysetSql(
 export function boundedCountSql(from: string): string {
   return `SELECT COUNT(*) AS n FROM (SELECT 1 ${from} LIMIT ${COUNT_BOUND + 1})`;
 }
+
+/** Bindings numbered as they are added: `param(value)` keeps the value and answers its placeholder ("?2"). */
+export function numberedParams(...first: unknown[]): { params: unknown[]; param: (value: unknown) => string } {
+  const params = [...first];
+  return {
+    params,
+    param: (value) => {
+      params.push(value);
+      return `?${params.length}`;
+    },
+  };
+}

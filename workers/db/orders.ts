@@ -5,7 +5,7 @@
  */
 import { countWaitingUnmatchedStatement } from "./payments";
 import { boundedCount, pageOfRows, prefixRange, type BoundedCount, type ListAsk, type ListPage } from "../core/keyset";
-import { boundedCountSql, keysetSql } from "./keyset";
+import { boundedCountSql, keysetSql, numberedParams } from "./keyset";
 
 export type OrderOwner = { agencyId: string; playerId: string };
 
@@ -198,11 +198,7 @@ function toManualQueueItem(r: ManualQueueRow): ManualQueueItem {
  * account to pay by hand, and the queue's whole count (the queue is short: its count is exact).
  */
 export async function listManualQueue(db: D1Database, agencyId: string, ask: ListAsk): Promise<ListPage<ManualQueueItem> & { total: number }> {
-  const params: unknown[] = [agencyId];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `?${params.length}`;
-  };
+  const { params, param } = numberedParams(agencyId);
   const page = keysetSql({ at: "v.created_at", id: "v.code" }, "ASC", ask, param);
   const [count, rows] = await db.batch<Record<string, unknown>>([
     countManualQueueStatement(db, agencyId),
@@ -329,11 +325,7 @@ export async function listDepositOrders(
 ): Promise<ListPage<DepositListItem> & { total: BoundedCount }> {
   const source = depositListSource(filter);
   const where = [source.agency];
-  const params: unknown[] = [agencyId];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `?${params.length}`;
-  };
+  const { params, param } = numberedParams(agencyId);
   if (filter.status) where.push(`v.status = ${param(filter.status)}`);
   // the very term of deposit_orders_view_provider_flagged's WHERE, so that index serves it in order
   if (filter.flag === "PROVIDER_*") where.push(`substr(v.flag, 1, 9) = 'PROVIDER_'`);

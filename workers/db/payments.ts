@@ -4,7 +4,7 @@
  * transactions and the webhook deliveries already answered.
  */
 import { boundedCount, pageOfRows, type BoundedCount, type ListAsk, type ListPage } from "../core/keyset";
-import { boundedCountSql, keysetSql } from "./keyset";
+import { boundedCountSql, keysetSql, numberedParams } from "./keyset";
 
 import { readOne, rowsOf, type Read } from "./reads";
 
@@ -417,11 +417,7 @@ export async function listUnmatchedPayments(
   agencyId: string,
   opts: { status: UnmatchedStatus | null; ask: ListAsk },
 ): Promise<ListPage<UnmatchedPayment> & { total: BoundedCount }> {
-  const params: unknown[] = [agencyId];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `?${params.length}`;
-  };
+  const { params, param } = numberedParams(agencyId);
   const where = [opts.status ? `u.agency_id = ?1 AND u.status = ${param(opts.status)}` : `u.agency_id = ?1 AND u.status IN ('OPEN', 'RESOLVING')`];
   const countParams = [...params];
   const page = keysetSql({ at: "u.received_at", id: "u.id" }, "DESC", opts.ask, param);

@@ -1,6 +1,6 @@
 import type { SessionTimes } from "../core/session";
 import { boundedCount, pageOfRows, prefixRange, type BoundedCount, type ListAsk, type ListPage } from "../core/keyset";
-import { boundedCountSql, keysetSql } from "./keyset";
+import { boundedCountSql, keysetSql, numberedParams } from "./keyset";
 import { containsText } from "./text-search";
 import { readOne, rowsOf, type Read } from "./reads";
 
@@ -154,11 +154,7 @@ async function playersPage(
   condition: ((param: (value: unknown) => string) => string) | null,
   byLookup = false,
 ): Promise<ListPage<PlayerRecord> & { total: BoundedCount }> {
-  const params: unknown[] = [agencyId];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `?${params.length}`;
-  };
+  const { params, param } = numberedParams(agencyId);
   // Found by lookups, the page is read from their few ids (the primary key) and sorted: left to
   // itself the planner walks the agency's newest players testing each against them (`+` keeps
   // the agency term out of index choice).
@@ -404,11 +400,7 @@ export async function sharedFingerprintGroups(
   agencyId: string,
   ask: ListAsk,
 ): Promise<ListPage<SharedFingerprintGroup> & { total: BoundedCount }> {
-  const params: unknown[] = [agencyId];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `?${params.length}`;
-  };
+  const { params, param } = numberedParams(agencyId);
   const page = keysetSql({ at: "last_seen_at", id: "fingerprint" }, "DESC", ask, param);
   const [count, rows] = await db.batch<Record<string, unknown>>([
     db.prepare(boundedCountSql(`FROM fingerprint_groups WHERE agency_id = ?1`)).bind(agencyId),
