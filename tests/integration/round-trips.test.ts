@@ -198,9 +198,17 @@ describe("round trips to D1 per request", () => {
     // CSP sources are cold: under a busy suite the test came more than 30 s after the last page
     await player.wallet.runDueWork();
     expect((await get("/player/deposit", player.cookie)).status).toBe(200);
-    forgetAgency("demo");
-    forgetProviderCsp();
-    const cold = await get("/player/deposit", player.cookie);
+    // The depth is read from when queries complete, so on a loaded machine a query the page starts
+    // together with another can land one level deeper when something else (the wallet's answer)
+    // kept it waiting: the least of three cold requests is the page's structure, a trip the code
+    // adds shows in all three.
+    const tries: Measured[] = [];
+    for (let i = 0; i < 3; i++) {
+      forgetAgency("demo");
+      forgetProviderCsp();
+      tries.push(await get("/player/deposit", player.cookie));
+    }
+    const cold = tries.reduce((least, m) => (m.depth < least.depth ? m : least));
     expect(cold.status).toBe(200);
     expect(overBudget({ coldDepositPage: PLAYER_PAGES["/player/deposit"]! + 1 }, { coldDepositPage: cold })).toEqual([]);
   });
