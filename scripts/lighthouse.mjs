@@ -47,6 +47,10 @@ Options:
   --trace DIR    also write every run's Chromium trace (open in DevTools' Performance panel)
   --lang LANG    measure the pages in lo (default: the agency's language), cn or vn
                  (the switcher's cookie goes into Chromium's jar)
+  --against URL  a second portal already running (main's build, e.g. from a worktree of
+                 main: npm start there); every page is measured on both in the same rounds,
+                 one after the other, and the table gives both scores and the difference,
+                 each read against the floor. A page more than 2 points below main's is named.
   --help         this text
 
 Chromium: CHROMIUM_PATH or /usr/bin/chromium (Debian's chromium package; npm test installs it).
@@ -61,6 +65,7 @@ const { values } = parseArgs({
     lang: { type: "string" },
     port: { type: "string", default: process.env.LIGHTHOUSE_PORT ?? "4181" },
     json: { type: "string" },
+    against: { type: "string" },
     help: { type: "boolean", default: false },
   },
 });
@@ -89,6 +94,8 @@ let chrome = null;
 let proxy = null;
 /** @type {Awaited<ReturnType<typeof startFloor>> | null} */
 let floor = null;
+/** @type {Awaited<ReturnType<typeof startEdgeProxy>> | null} */
+let againstProxy = null;
 const profile = mkdtempSync(join(tmpdir(), "lighthouse-chromium-"));
 
 try {
@@ -102,7 +109,15 @@ try {
   await waitForAnswer(`${target}/api/v2/agency/info`);
   proxy = await startEdgeProxy({ target });
   floor = await startFloor();
-  const cookie = pages.some((p) => p.startsWith("/player")) ? await loginDemo(target) : null;
+  const wantsLogin = pages.some((p) => p.startsWith("/player"));
+  const against = values.against?.replace(/\/$/, "");
+  if (against) {
+    await waitForAnswer(`${against}/api/v2/agency/info`);
+    againstProxy = await startEdgeProxy({ target: against });
+  }
+  /** Where each measured portal answers, and its demo player's session (cookies of localhost are shared by every port: the jar holds one portal's at a time). */
+  const portals = [{ name: "this", url: proxy.url, cookie: wantsLogin ? await loginDemo(target) : null }];
+  if (against && againstProxy) portals.push({ name: "main", url: againstProxy.url, cookie: wantsLogin ? await loginDemo(against) : null });
   const launched = await launchChromium(chromiumPath, profile);
   chrome = launched.process;
   if (values.trace) mkdirSync(values.trace, { recursive: true });
@@ -112,28 +127,32 @@ try {
   // leaves cookies alone, so one login serves every run.
   // Public pages are measured logged out (a player is sent from /login to /): the jar holds
   // the session only while a /player page is measured.
-  /** @type {boolean | null} */
+  /** @type {string | null} */
   let inJar = null;
-  /** @param {string} page */
-  const fillJar = async (page) => {
-    const wantCookie = Boolean(cookie) && page.startsWith("/player");
-    if (wantCookie === inJar) return;
+  /** @param {string} page @param {{ name: string, url: string, cookie: string | null }} portal */
+  const fillJar = async (page, portal) => {
+    const cookie = portal.cookie && page.startsWith("/player") ? portal.cookie : null;
+    const key = `${portal.name}:${Boolean(cookie)}`;
+    if (key === inJar) return;
     await browserCommand(launched.ws, "Storage.clearCookies", {});
     /** @type {string[]} */
     const jar = [];
     if (values.lang) jar.push(languageCookie(values.lang));
-    if (wantCookie) jar.push(cookie);
-    if (jar.length) await browserCommand(launched.ws, "Storage.setCookies", { cookies: jar.map((c) => jarCookie(c, proxy.url)) });
-    inJar = wantCookie;
+    if (cookie) jar.push(cookie);
+    if (jar.length) await browserCommand(launched.ws, "Storage.setCookies", { cookies: jar.map((c) => jarCookie(c, portal.url)) });
+    inJar = key;
   };
 
+  /** What each round measures: the floor, then each page on this portal and (with --against) on main's, one after the other. */
+  const runsOf = measured.flatMap((page) => (page === FLOOR ? [{ page, portal: null }] : portals.map((portal) => ({ page, portal }))));
+  const keyOf = (page, portal) => (page === FLOOR || !portal || portal.name === "this" ? page : `${page} (main)`);
   /** @type {Record<string, Array<Record<string, number>>>} */
-  const results = Object.fromEntries(measured.map((page) => [page, []]));
+  const results = Object.fromEntries(runsOf.map(({ page, portal }) => [keyOf(page, portal), []]));
   let version = "";
   for (let i = 0; i < runs; i++) {
-    for (const page of measured) {
-      const url = page === FLOOR ? `${floor.url}/` : proxy.url + page;
-      if (page !== FLOOR) await fillJar(page);
+    for (const { page, portal } of runsOf) {
+      const url = portal ? portal.url + page : `${floor.url}/`;
+      if (portal) await fillJar(page, portal);
       const result = await lighthouse(url, {
         port: launched.port,
         output: "json",
@@ -151,15 +170,15 @@ try {
         writeFileSync(join(values.trace, `${name}-${i + 1}.trace.json`), JSON.stringify(result.artifacts.Trace));
       }
       const figures = figuresOf(lhr);
-      results[page].push(figures);
-      console.error(`${page} run ${i + 1}/${runs}: ${JSON.stringify(figures)}`);
+      results[keyOf(page, portal)].push(figures);
+      console.error(`${keyOf(page, portal)} run ${i + 1}/${runs}: ${JSON.stringify(figures)}`);
     }
   }
 
   console.log(`\nLighthouse ${version} mobile defaults, performance only, median of ${runs} run(s), through the edge proxy (brotli)\n`);
   console.log("| page | performance | LCP | TBT | CLS | all bytes | JS bytes |");
   console.log("|---|---|---|---|---|---|---|");
-  for (const page of measured) {
+  for (const page of Object.keys(results)) {
     const m = (key) => median(results[page].map((r) => r[key]));
     console.log(
       `| ${page} | ${Math.round(m("score"))} | ${(m("lcp") / 1000).toFixed(1)} s | ${Math.round(m("tbt"))} ms | ${m("cls").toFixed(3)} | ${kb(m("bytes"))} | ${kb(m("jsBytes"))} |`,
@@ -172,6 +191,20 @@ try {
   console.log(
     `benchmarkIndex (what Lighthouse makes of this CPU) median ${Math.round(median(speeds))}, from ${Math.round(Math.min(...speeds))} to ${Math.round(Math.max(...speeds))}`,
   );
+  if (againstProxy) {
+    const score = (page) => median(results[page].map((r) => r.score));
+    const floorScore = score(FLOOR);
+    console.log(`\n| page | this build | main | difference | this below the floor (${Math.round(floorScore)}) | main below the floor |`);
+    console.log("|---|---|---|---|---|---|");
+    const below = [];
+    for (const page of pages) {
+      const mine = score(page);
+      const main = score(`${page} (main)`);
+      if (mine < main - 2) below.push(`${page}: ${mine} against main's ${main}`);
+      console.log(`| ${page} | ${mine} | ${main} | ${mine - main > 0 ? "+" : ""}${mine - main} | ${floorScore - mine} | ${floorScore - main} |`);
+    }
+    console.log(below.length ? `\nmore than 2 points below main's: ${below.join("; ")}` : "\nno page more than 2 points below main's");
+  }
   if (values.json) {
     writeFileSync(values.json, JSON.stringify(results, null, 2));
   }
@@ -186,6 +219,7 @@ try {
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
   }
   await proxy?.close();
+  await againstProxy?.close();
   await floor?.close();
   if (server?.pid)
     try {
