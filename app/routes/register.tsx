@@ -12,6 +12,7 @@ import { errorMessageKey } from "~/lib/errors";
 import { RegisterSchema } from "~/lib/schemas/auth";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import { useLiteValidation } from "~/components/lite-form";
+import type { I18nHandle } from "~/lib/i18n";
 import { clientOf } from "~/lib/session.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/register";
@@ -23,7 +24,13 @@ import { USERNAME_AVAILABLE, USERNAME_CHECK, USERNAME_TAKEN, hookProps } from "~
  * messages on the form) and validates the form with its schema before the post (the `validate`
  * part, decision 034); the server validates everything with the same schema.
  */
-export const handle = { scripts: "lite", lite: ["validate"], fingerprintField: true } satisfies ScriptsHandle;
+export const handle = {
+  scripts: "lite",
+  lite: ["validate"],
+  fingerprintField: true,
+  // no groups of its own: declaring (none) ships the root's, whose `validation` messages the validate part shows (decision 032)
+  i18n: [],
+} satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
 
 /** Where the lite script asks whether a username is free (docs/product.md §7). */
