@@ -60,9 +60,9 @@ const SEEN: [string, string, string | null, string | null][] = [
   ],
   ["Chrome on Linux", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36", "Chrome", "Linux"],
   [
-    "Headless Chromium (the e2e browser)",
+    "Headless Chrome (a test browser): Chrome all the same",
     "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/124.0.0.0 Safari/537.36",
-    null,
+    "Chrome",
     "Linux",
   ],
   ["a script", "curl/8.5.0", null, null],
