@@ -293,7 +293,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
         {playTime && <PlayTime {...playTime} />}
         <Outlet />
       </main>
-      <Footer agencyName={agency.name} logo={brand.logo} />
+      <Footer agencyName={agency.name} logo={brand.logo} loggedIn={Boolean(player)} />
       <BottomBar social={agency.social} />
       <Toaster toast={toast} />
       <ScrollToTop serverOnly={scripts === "lite"} />

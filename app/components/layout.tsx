@@ -255,7 +255,7 @@ export function BottomBar({ social }: { social: Social }) {
 /** The six Lao banks shown in the footer (OUTSIDE.md). */
 const FOOTER_BANKS = ["BCEL", "LDB", "APB", "JDB", "LVB", "STB"] as const;
 
-export function Footer({ agencyName, logo }: LayoutProps) {
+export function Footer({ agencyName, logo, loggedIn }: LayoutProps & { loggedIn: boolean }) {
   const { t } = useTranslation();
   const year = new Date().getUTCFullYear();
   return (
@@ -293,8 +293,13 @@ export function Footer({ agencyName, logo }: LayoutProps) {
             title={t("footer.aboutUs")}
             links={[
               [t("footer.home"), "/"],
-              [t("nav.register"), "/register"],
-              [t("nav.login"), "/login"],
+              // a logged-in player is not offered an account they have
+              ...(loggedIn
+                ? []
+                : ([
+                    [t("nav.register"), "/register"],
+                    [t("nav.login"), "/login"],
+                  ] as [string, string][])),
               [t("limits.footer"), "/player/limits"],
             ]}
           />

@@ -36,7 +36,17 @@ export function useLiteForm<S extends FormSchema>(
  * one): the form then posts as without JavaScript.
  */
 export function useLiteValidation(
-  schema: "deposit" | "withdraw" | "bank-account" | "bank-replace" | "change-password" | "forced-password" | "limits" | "cooling_off" | "self_exclusion",
+  schema:
+    | "deposit"
+    | "withdraw"
+    | "bank-account"
+    | "bank-replace"
+    | "change-password"
+    | "forced-password"
+    | "register"
+    | "limits"
+    | "cooling_off"
+    | "self_exclusion",
   args?: string,
 ) {
   const url = useLitePageAssets()?.formValidators;

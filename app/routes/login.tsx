@@ -8,7 +8,7 @@ import { translate, waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
 import { safeRedirectPath } from "~/lib/menu";
-import { LoginSchema } from "~/lib/schemas/auth";
+import { LoginSchema, UsernameValidateSchema } from "~/lib/schemas/auth";
 import { clientOf, readSessionId, sessionCookie } from "~/lib/session.server";
 import { deviceCookieHeader, loginDevice } from "~/lib/device.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
@@ -59,12 +59,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
+/** A username the address carries, if it is one (anything else is ignored, not shown). */
+function registeredUsername(value: string | null): string | null {
+  return value !== null && UsernameValidateSchema.safeParse({ username: value }).success ? value : null;
+}
+
 export default function Login({ actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [searchParams] = useSearchParams();
   const redirectTo = safeRedirectPath(searchParams.get("redirectTo"), "");
   const visibility = usePasswordVisibility();
-  const [form, fields] = useSchemaForm("login", LoginSchema, actionData?.result);
+  // Just registered (register.tsx sends `?username=`): the name is filled in, the password is next.
+  const username = registeredUsername(searchParams.get("username"));
+  const [form, fields] = useSchemaForm("login", LoginSchema, actionData?.result, username ? { username } : undefined);
   return (
     <section className="page narrow auth-page">
       <title>{t("auth.loginTitle")}</title>
@@ -79,7 +86,12 @@ export default function Login({ actionData }: Route.ComponentProps) {
         />
         <Field
           label={t("auth.password")}
-          inputProps={{ ...getInputProps(fields.password, { type: "password" }), type: visibility.type, autoComplete: "current-password" }}
+          inputProps={{
+            ...getInputProps(fields.password, { type: "password" }),
+            type: visibility.type,
+            autoComplete: "current-password",
+            autoFocus: username !== null && !actionData,
+          }}
           errors={fields.password.errors}
         />
         <PasswordToggle visible={visibility.visible} onChange={visibility.setVisible} />

@@ -11,6 +11,8 @@ import { getAgency, getBindings, getPlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
 import { RegisterSchema } from "~/lib/schemas/auth";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
+import { useLiteValidation } from "~/components/lite-form";
+import type { I18nHandle } from "~/lib/i18n";
 import { clientOf } from "~/lib/session.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/register";
@@ -18,10 +20,17 @@ import { USERNAME_AVAILABLE, USERNAME_CHECK, USERNAME_TAKEN, hookProps } from "~
 
 /**
  * No React in the browser (decision 021): the lite script fills the `fingerprint` field
- * (docs/product.md §3) and checks the username on blur (the `data-availability` endpoint, the two
- * messages on the form); the server validates everything with the same schema.
+ * (docs/product.md §3), checks the username on blur (the `data-availability` endpoint, the two
+ * messages on the form) and validates the form with its schema before the post (the `validate`
+ * part, decision 034); the server validates everything with the same schema.
  */
-export const handle = { scripts: "lite", fingerprintField: true } satisfies ScriptsHandle;
+export const handle = {
+  scripts: "lite",
+  lite: ["validate"],
+  fingerprintField: true,
+  // no groups of its own: declaring (none) ships the root's, whose `validation` messages the validate part shows (decision 032)
+  i18n: [],
+} satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
 
 /** Where the lite script asks whether a username is free (docs/product.md §7). */
@@ -68,15 +77,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   const registered = translate(context, "auth.registered");
   return redirectWithSuccess(
     { request, context },
-    "/login",
+    loginPathFor(username),
     outcome.referral === "invalid" ? `${registered} ${translate(context, "referral.registeredWithoutCode")}` : registered,
   );
+}
+
+/** The login page with the new username filled in (never the password): the player types the password once more. */
+function loginPathFor(username: string): string {
+  return `/login?${new URLSearchParams({ username })}`;
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const visibility = usePasswordVisibility();
   const [form, fields] = useSchemaForm("register", RegisterSchema, actionData?.result);
+  const validation = useLiteValidation("register");
   // (a data-* attribute is not in InputHTMLAttributes' type, so it goes in through a cast)
   const availability = hookProps(USERNAME_CHECK, AVAILABILITY_URL) as InputHTMLAttributes<HTMLInputElement>;
   const referral = loaderData.referral;
@@ -98,6 +113,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
       <Form
         method="post"
         {...getFormProps(form)}
+        {...validation}
         noValidate
         className="stack"
         data-testid="register-form"

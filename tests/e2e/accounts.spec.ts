@@ -31,6 +31,7 @@ const LO = {
   usernameMin: "ຊື່ຜູ້ໃຊ້ຕ້ອງມີຢ່າງໜ້ອຍ 4 ຕົວອັກສອນ",
   passwordMin: "ລະຫັດຜ່ານຕ້ອງມີຢ່າງໜ້ອຍ 8 ຕົວອັກສອນ",
   confirmMismatch: "ການຢືນຢັນລະຫັດຜ່ານບໍ່ກົງກັນ",
+  required: "ກະລຸນາປ້ອນຂໍ້ມູນນີ້",
   pleaseEnterPassword: "ກະລຸນາປ້ອນລະຫັດຜ່ານ",
   passwordNotMatch: "ລະຫັດຜ່ານບໍ່ກົງກັນ",
   usernameExists: "ຊື່ຜູ້ໃຊ້ນີ້ມີແລ້ວ, ກະລຸນາໃສ່ຊື່ໃໝ່ ຫຼື ຕິດຕໍ່ພະນັກງານ",
@@ -157,8 +158,11 @@ test.describe("player accounts", () => {
       adult: true,
     });
     await submitRegister(page);
-    await expect(page).toHaveURL(/\/login$/);
+    // the login page with the new username filled in (never the password), the spec's "please log in" toast
+    await expect(page).toHaveURL(new RegExp(`/login\\?username=${player.username}$`));
     await expect(page.getByTestId("toast")).toContainText("ສະໝັກສະມາຊິກສຳເລັດ");
+    await expect(page.getByTestId("login-form").locator('input[name="username"]')).toHaveValue(player.username);
+    await expect(page.getByTestId("login-form").locator('input[name="password"]')).toHaveValue("");
 
     await submitLogin(page, player);
     await expect(page).toHaveURL(/\/$/);
@@ -236,6 +240,18 @@ test.describe("player accounts", () => {
     await expect(dialog).toBeHidden();
     await expect(link).toBeFocused();
 
+    // the mismatch shows as soon as the confirmation is left (the current password still empty, and said so); corrected, it goes
+    await link.click();
+    const inDialog = dialog.getByTestId("password-form");
+    await inDialog.locator('input[name="newPassword"]').fill(newPassword);
+    await inDialog.locator('input[name="confirmNewPassword"]').fill(`${newPassword}x`);
+    await inDialog.locator('input[name="confirmNewPassword"]').blur();
+    await expect(fieldErrors(inDialog, "confirmNewPassword")).toHaveText(LO.passwordNotMatch);
+    await expect(fieldErrors(inDialog, "currentPassword")).toHaveText(LO.required);
+    await inDialog.locator('input[name="confirmNewPassword"]').fill(newPassword);
+    await expect(fieldErrors(inDialog, "confirmNewPassword")).toHaveCount(0);
+    await dialog.getByRole("button", { name: "ປິດ" }).click();
+
     // a wrong current password: the server's translated message, in the dialog
     await link.click();
     await fillChangePassword(dialog.getByTestId("password-form"), { currentPassword: "not-my-password", newPassword, confirmNewPassword: newPassword });
@@ -273,7 +289,7 @@ test.describe("player accounts", () => {
     await fillRegister(page, { username: player.username, phone: player.phone, password: player.password, confirmPassword: player.password, adult: true });
     // Submitted at once: a submit before the fingerprint is ready waits for it.
     await submitRegister(page);
-    await expect(page).toHaveURL(/\/login$/);
+    await expect(page).toHaveURL(/\/login\?username=/);
     await expect(page.getByTestId("toast")).toContainText("ສະໝັກສະມາຊິກສຳເລັດ");
     // With JavaScript the field holds the SHA-256 of the device; without, it is empty and the account is made all the same.
     expect(posted).toEqual([hasJs(info) ? expect.stringMatching(/^[0-9a-f]{64}$/) : ""]);
@@ -328,6 +344,32 @@ test.describe("player accounts", () => {
       await expect(fieldErrors(page, "confirmPassword")).toHaveText(LO.confirmMismatch);
       await expect(page).toHaveURL(/\/register$/);
     });
+
+    test(
+      "register: no stale 'please fill in' under a filled field; the mismatch beside the other errors (lo)",
+      { tag: "@pair-b" },
+      async ({ page, expectHttpError }, info) => {
+        expectHttpError(400, REGISTER);
+        await page.goto("/register");
+        await submitRegister(page);
+        await expect(fieldErrors(page, "phone")).toHaveText(LO.required);
+        await fillRegister(page, { phone: "02055551234", password: "long-enough-1", confirmPassword: "long-enough-2" });
+        if (hasJs(info)) {
+          // checked in the browser with the form's schema: the filled field's message goes as it is typed,
+          // the mismatch shows once the confirmation is left, the username still empty
+          await expect(fieldErrors(page, "phone")).toHaveCount(0);
+          await page.getByTestId("register-form").locator('input[name="confirmPassword"]').blur();
+          await expect(fieldErrors(page, "confirmPassword")).toHaveText(LO.confirmMismatch);
+          await expect(fieldErrors(page, "username")).toHaveText(LO.required);
+          return;
+        }
+        // without JavaScript: the server's answer, all errors together, none under a filled field
+        await submitRegister(page);
+        await expect(fieldErrors(page, "phone")).toHaveCount(0);
+        await expect(fieldErrors(page, "username")).toHaveText(LO.required);
+        await expect(fieldErrors(page, "confirmPassword")).toHaveText(LO.confirmMismatch);
+      },
+    );
 
     test("register: username already exists (lo)", { tag: "@pair-b" }, async ({ page, clientIp, expectHttpError }) => {
       expectHttpError(409, REGISTER);
@@ -663,6 +705,9 @@ test.describe("player accounts", () => {
     await expect(list).toHaveCount(1);
     await expect(list.first()).toHaveAttribute("data-current", "true");
     await expect(list.first()).toContainText(LO.thisDevice);
+    // a device's name, not its user-agent ("Chrome ໃນ Android" from the phone projects' user-agent)
+    const device = list.first().getByTestId("session-device");
+    await expect(device).toHaveText(/^Chrome ໃນ (Android|Windows|Linux|macOS)$/);
     await expect(page.getByTestId("end-others")).toBeDisabled();
 
     const other = await secondContext(browser, info);

@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { DEMO_SOCIAL, expect, hasJs, isPhone, loginByApi, newPlayer, PAGE_READY, randomIp, registerByApi, test } from "./fixtures";
 import { playerPages } from "./pages";
+import { breaksInsideWords, smallTargets } from "./polish";
 
 test.describe("root layout and landing page", () => {
   test("navbar, hero, categories and footer for a visitor", async ({ page }, info) => {
@@ -135,6 +136,9 @@ test.describe("root layout and landing page", () => {
     // the same logo, at the same size, as the navbar's
     const navbarLogo = page.locator("header.navbar .navbar-logo img.logo");
     await expect(panel.locator("img.logo")).toHaveAttribute("width", (await navbarLogo.getAttribute("width"))!);
+    // on the navbar's colour, which the logo is made for (a white logo was white on white)
+    const background = (selector: string) => page.locator(selector).evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(await background(".drawer-head")).toBe(await background("header.navbar"));
     await expect(panel.locator("img.logo")).toHaveAttribute("src", (await navbarLogo.getAttribute("src"))!);
     await expect(panel.getByRole("link", { name: "ເຂົ້າສູ່ລະບົບ" })).toHaveAttribute("href", "/login");
     await expect(panel.getByRole("link", { name: "ສະໝັກສະມາຊິກ" })).toHaveAttribute("href", "/register");
@@ -258,9 +262,11 @@ test.describe("root layout and landing page", () => {
 });
 
 test.describe("player pages at phone widths", () => {
-  test("at 320 and 360 px no text starts outside the screen or ends past it; the time played line has the page's padding", async ({ page }, info) => {
+  test("at 320 and 360 px no text starts outside the screen or ends past it; the time played line has the page's padding; Lao lines break between words; 44 px targets", async ({
+    page,
+  }, info) => {
     test.skip(!isPhone(info), "phone widths: the phone projects run it, with JavaScript on and off");
-    test.setTimeout(120_000); // every player page, twice
+    test.setTimeout(150_000); // every player page, twice
     const ip = randomIp();
     await page.context().setExtraHTTPHeaders({ "CF-Connecting-IP": ip });
     const player = newPlayer();
@@ -284,7 +290,21 @@ test.describe("player pages at phone widths", () => {
           return { played: textLeft(document.querySelector('[data-testid="time-played"]')), heading: textLeft(document.querySelector("main h1")) };
         });
         expect.soft(starts.played, `${path} at ${width} px: the time played line starts with the heading`).toBe(starts.heading);
+        // Lao is written without spaces: a line breaks only where a word ends (decision 083)
+        expect.soft(await page.evaluate(breaksInsideWords, "lo"), `${path} at ${width} px: lines broken inside a word`).toEqual([]);
+        // a touch target stands 44 px tall, a link in a sentence on a line of at least 24 px (decision 083)
+        if (width === 360) expect.soft(await page.evaluate(smallTargets), `${path}: small touch targets`).toEqual([]);
       }
+    }
+    // a logged-in player is not offered register and login
+    await expect(page.getByTestId("footer").locator('a[href="/register"], a[href="/login"]')).toHaveCount(0);
+    // the language's name on one line in every language, at the narrowest width
+    await page.setViewportSize({ width: 320, height: 740 });
+    for (const lng of ["cn", "vn", "lo"]) {
+      await page.request.post("/set-language", { form: { lng, redirectTo: "/player/deposit" }, maxRedirects: 0 });
+      await page.goto("/player/deposit");
+      const label = page.getByTestId("language-switcher").locator("summary span[lang]");
+      expect(await label.evaluate((el) => el.getClientRects().length), `${lng}: the language's name on one line`).toBe(1);
     }
   });
 });

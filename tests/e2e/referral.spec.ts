@@ -135,7 +135,8 @@ test("the owner turns referral on; a newcomer joins by the link; the referrer cl
   await expect(page.getByTestId("toast")).toContainText("ໄດ້ຮັບ");
   await expect(page.getByTestId("toast")).toContainText("฿200,00"); // turnover 2x
   const history = page.getByTestId("referral-history");
-  await expect(history).toContainText(week.start);
+  // the week's first day as DD/MM/YYYY, as every date on the page (decision 083)
+  await expect(history).toContainText(week.start.split("-").reverse().join("/"));
   await expect(history).toContainText("ສຳເລັດ");
   // the share's turnover so far, in the words of a promotion's (nothing played yet of 200.00)
   await expect(history.getByTestId("reward-turnover")).toHaveText(/ຍອດຫຼິ້ນ ฿0,00 \/ ฿200,00/);

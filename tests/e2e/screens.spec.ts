@@ -1,11 +1,12 @@
 import { accountTest as test, expect, loginByApi, newPlayer, registerByApi, waitForHydration } from "./fixtures";
 import { adminPages, playerPages } from "./pages";
+import { isoDatesShown } from "./polish";
 import { DEMO_STAFF, staffLogin } from "./staff";
 
 /**
  * Every public, player and back-office screen, in all four projects (phone and desktop,
  * JavaScript on and off): it answers 200 and renders its main region; player screens fit the
- * viewport's width. The long flows run in two projects only (playwright.config.ts, decisions
+ * viewport's width; no screen shows a date in the ISO form. The long flows run in two projects only (playwright.config.ts, decisions
  * 026 and 039); this spec is what keeps "every screen in all four" true.
  */
 test.describe("screens", () => {
@@ -21,6 +22,8 @@ test.describe("screens", () => {
       if (!(await page.locator("main#main").isVisible())) failures.push(`${path}: no main region`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       if (overflow > 1) failures.push(`${path}: ${overflow}px wider than the viewport`);
+      // one date format, DD/MM/YYYY HH:mm:ss (decision 083)
+      for (const date of await page.evaluate(isoDatesShown)) failures.push(`${path}: an ISO date "${date}"`);
     };
     for (const path of ["/", "/login", "/register"]) await visit(path);
     const player = newPlayer();
@@ -40,6 +43,7 @@ test.describe("screens", () => {
       if (new URL(page.url()).pathname !== path) failures.push(`${path}: ended at ${page.url()}`);
       if (!(await page.locator("main#admin-main").isVisible())) failures.push(`${path}: no main region`);
       if (!(await page.locator("main#admin-main h1").first().isVisible())) failures.push(`${path}: no heading`);
+      for (const date of await page.evaluate(isoDatesShown)) failures.push(`${path}: an ISO date "${date}"`);
     }
     expect(failures).toEqual([]);
   });

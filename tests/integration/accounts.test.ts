@@ -21,7 +21,16 @@ describe("register and login pages (plain form posts)", () => {
     const name = uniqueName("reg");
     const res = await registerViaForm(name);
     expect(res.status).toBe(302);
-    expect(res.headers.get("Location")).toBe("/login");
+    // the login page with the new username filled in, never the password
+    expect(res.headers.get("Location")).toBe(`/login?username=${name}`);
+    const login = await fetchApp(`http://localhost${res.headers.get("Location")}`);
+    const html = await login.text();
+    expect(html).toMatch(new RegExp(`<input[^>]*name="username"[^>]*value="${name}"`));
+    expect(html).not.toContain(PASSWORD);
+    // an address that carries something else than a username fills in nothing
+    const odd = await (await fetchApp(`http://localhost/login?username=${encodeURIComponent('"><b>x')}`)).text();
+    expect(odd).not.toContain("&quot;&gt;&lt;b&gt;x");
+    expect(odd).not.toContain('"><b>x');
     const again = await registerViaForm(name);
     expect(again.status).toBe(409);
     expect(await again.text()).toContain("ຊື່ຜູ້ໃຊ້ນີ້ມີແລ້ວ");

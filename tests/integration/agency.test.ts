@@ -89,13 +89,16 @@ describe("the Worker end to end (inside workerd)", () => {
     expect((await fetchApp("http://localhost/locales/lo/common.txt")).status).toBe(404);
   });
 
-  it("a public page that hydrates inlines only the common strings; the pages without React none (decision 021)", async () => {
+  it("a public page that hydrates inlines only the common strings; the pages without React none, but registration its checks' messages (decision 021)", async () => {
     const inline = (html: string) =>
-      JSON.parse(/<script[^>]*id="i18n-resources"[^>]*>(.*?)<\/script>/s.exec(html)![1]) as { resources: Record<string, unknown> };
+      JSON.parse(/<script[^>]*id="i18n-resources"[^>]*>(.*?)<\/script>/s.exec(html)![1]) as { resources: Record<string, Record<string, unknown>> };
     const notFound = await (await fetchApp("http://localhost/nowhere")).text();
     expect(Object.keys(inline(notFound).resources)).toEqual(["common"]);
-    for (const path of ["/", "/login", "/register"])
-      expect(await (await fetchApp(`http://localhost${path}`)).text(), path).not.toContain('id="i18n-resources"');
+    for (const path of ["/", "/login"]) expect(await (await fetchApp(`http://localhost${path}`)).text(), path).not.toContain('id="i18n-resources"');
+    // the validate part's messages: the root's groups (validation among them), not whole namespaces
+    const register = inline(await (await fetchApp("http://localhost/register")).text()).resources.common as Record<string, Record<string, unknown>>;
+    expect(Object.keys(register)).toContain("validation");
+    expect(Object.keys(register.auth!)).toEqual(["showPasswords"]);
   });
 
   it("sets the language cookie from the switcher and returns to the same page", async () => {

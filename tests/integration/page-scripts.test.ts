@@ -34,19 +34,22 @@ describe("what each page ships (decision 021)", () => {
     expect(holdsStylesheet("xcss=app-QDnLl0VN.css", href)).toBe(false);
   });
 
-  it("registration: the head's html.js marker and one inline script, under the CSP nonce, with the fingerprint collector and nothing else", async () => {
+  it("registration: the head's html.js marker and one inline script, under the CSP nonce, with the fingerprint collector and the form's checks; its messages as data", async () => {
     const res = await fetchApp("http://localhost/register");
     const html = await res.text();
     const nonce = /'nonce-([^']+)'/.exec(res.headers.get("Content-Security-Policy") ?? "")?.[1];
     expect(nonce).toBeTruthy();
-    const [marker, only, ...rest] = scripts(html);
+    const [marker, messages, only, ...rest] = scripts(html);
     expect(rest).toEqual([]);
+    // the validate part's messages (the root's `validation` group), data, not a script that runs
+    expect(messages!.attrs).toContain('type="application/json"');
+    expect(messages!.text).toContain('"validation":{');
     // decision 045: set in the head, before the body is parsed
     expect(marker).toEqual({ attrs: ` nonce="${nonce}"`, text: MARK_JS_SCRIPT });
     expect(html.indexOf(MARK_JS_SCRIPT)).toBeLessThan(html.indexOf("</head>"));
     expect(only!.attrs).toBe(` nonce="${nonce}"`);
     // the parts, bundled by the build (decision 066): the fingerprint part carries the collector
-    expect(litePartsIn(only!.text)).toEqual(["public", "fingerprint"]);
+    expect(litePartsIn(only!.text)).toEqual(["public", "fingerprint", "validate"]);
     expect(only!.text).toContain(FINGERPRINT_MARK);
     expect(only!.text).not.toMatch(/:undefined\b/);
     expect(only!.text).toContain('"fingerprintField":true');

@@ -105,6 +105,14 @@ describe("account schemas (docs/product.md §5)", () => {
     expect(errorsOf(RegisterSchema.safeParse({ ...base, adult: undefined })).adult).toBe("validation.adult");
     expect(RegisterSchema.safeParse({ ...base, adult: true }).success).toBe(true);
   });
+  it("register: a mismatch shows at once, beside the other errors (not only once they are fixed)", () => {
+    const errors = errorsOf(RegisterSchema.safeParse({ password: "12345678", confirmPassword: "12345679" }));
+    expect(errors.confirmPassword).toBe("validation.confirmMismatch");
+    expect(errors.username).toBe("validation.required");
+    expect(errors.phone).toBe("validation.required");
+    // nothing to compare until both are typed
+    expect(errorsOf(RegisterSchema.safeParse({ password: "12345678" })).confirmPassword).toBe("validation.confirmRequired");
+  });
   it("change password: >= 8 each, 'please enter password', 'password not match' on confirm", () => {
     const base = { currentPassword: "12345678", newPassword: "abcdefgh", confirmNewPassword: "abcdefgh" };
     expect(ChangePasswordSchema.safeParse(base).success).toBe(true);
@@ -112,6 +120,10 @@ describe("account schemas (docs/product.md §5)", () => {
     expect(errorsOf(ChangePasswordSchema.safeParse({ ...base, newPassword: "short" })).newPassword).toBe("validation.passwordMin");
     expect(errorsOf(ChangePasswordSchema.safeParse({ ...base, confirmNewPassword: undefined })).confirmNewPassword).toBe("validation.pleaseEnterPassword");
     expect(errorsOf(ChangePasswordSchema.safeParse({ ...base, confirmNewPassword: "abcdefgX" })).confirmNewPassword).toBe("validation.passwordNotMatch");
+    // the mismatch with the current password still missing: shown at once
+    expect(errorsOf(ChangePasswordSchema.safeParse({ newPassword: "abcdefgh", confirmNewPassword: "abcdefgX" })).confirmNewPassword).toBe(
+      "validation.passwordNotMatch",
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cashbackAmount, DEFAULT_CASHBACK, formatPercent, judgeCashback, parsePercent, type CashbackFacts } from "../../workers/core/cashback";
+import { cashbackAmount, DEFAULT_CASHBACK, formatPercent, judgeCashback, parsePercent, sharedRefusal, type CashbackFacts } from "../../workers/core/cashback";
 import { parseMultiple, rewardClaimKey, rewardTurnoverTarget } from "../../workers/core/reward";
 import { daysOfWeek, lastCompleteWeek, weekAt, weekOfDay, weekOfKey } from "../../workers/core/reward-period";
 
@@ -90,5 +90,18 @@ describe("cashback rules", () => {
     expect(formatPercent(750)).toBe("7.5");
     expect(formatPercent(1005)).toBe("10.05");
     expect(formatPercent(500)).toBe("5");
+  });
+});
+
+describe("the cashback page's reasons: said once when every provider has the same", () => {
+  it("one reason for all lines is said once", () => {
+    expect(sharedRefusal([{ refusal: "CASHBACK_NOTHING_LOST" }, { refusal: "CASHBACK_NOTHING_LOST" }, { refusal: "CASHBACK_NOTHING_LOST" }])).toBe(
+      "CASHBACK_NOTHING_LOST",
+    );
+  });
+  it("a claimable line or different reasons stay on their lines", () => {
+    expect(sharedRefusal([{ refusal: "CASHBACK_NOTHING_LOST" }, { refusal: null }])).toBeNull();
+    expect(sharedRefusal([{ refusal: "CASHBACK_NOTHING_LOST" }, { refusal: "CASHBACK_ALREADY_CLAIMED" }])).toBeNull();
+    expect(sharedRefusal([])).toBeNull();
   });
 });

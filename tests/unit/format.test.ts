@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, formatMoney, formatNumber, NOT_AVAILABLE, roundDecimalString } from "~/lib/format";
+import { formatDateTime, formatDay, formatMoney, formatNumber, NOT_AVAILABLE, roundDecimalString } from "~/lib/format";
 
 describe("formatNumber (Lao locale: group '.', decimal ',')", () => {
   it.each([
@@ -88,5 +88,15 @@ describe("formatDateTime (DD/MM/YYYY HH:mm:ss, Asia/Vientiane)", () => {
   });
   it.each(["0001-01-01", "0001-01-01T00:00:00Z", "", "not a date", null, undefined])("%s -> N/A", (value) => {
     expect(formatDateTime(value)).toBe(NOT_AVAILABLE);
+  });
+});
+
+describe("formatDay (a calendar day: DD/MM/YYYY, never the raw ISO text)", () => {
+  it("a day of a reward week", () => {
+    expect(formatDay("2026-11-23")).toBe("23/11/2026");
+    expect(formatDay("2026-01-05")).toBe("05/01/2026");
+  });
+  it("anything else: N/A", () => {
+    for (const odd of [null, undefined, "", "2026-W47", "2026-11-23T00:00:00Z"]) expect(formatDay(odd)).toBe(NOT_AVAILABLE);
   });
 });

@@ -15,6 +15,9 @@ import {
 import { rulesFromRow } from "../../workers/db/promotions";
 import { PROVIDERS } from "../../workers/core/providers";
 import { quoteWithdraw } from "../../workers/core/withdraw";
+import loPlayerText from "../../locales/lo/player.json";
+import cnPlayerText from "../../locales/cn/player.json";
+import vnPlayerText from "../../locales/vn/player.json";
 
 const rules = (over: Partial<PromotionRules> = {}): PromotionRules => ({
   bonusKind: "FIXED",
@@ -273,5 +276,16 @@ describe("catalogue rows", () => {
     expect(rulesFromRow({ ...row, providers: "nope" })).toBeNull();
     expect(rulesFromRow({ ...row, providers: '["nope"]' })).toBeNull();
     expect(rulesFromRow({ ...row, bonus_kind: "GIFT" })).toBeNull();
+  });
+});
+
+describe("the current promotion's bonus: the value beside its label does not say the label again", () => {
+  it.each([
+    ["lo", loPlayerText],
+    ["cn", cnPlayerText],
+    ["vn", vnPlayerText],
+  ])("%s", (_, locale) => {
+    const label = locale.promotion.col.bonus.toLowerCase();
+    for (const value of [locale.promotion.bonusCredited, locale.promotion.bonusPending]) expect(value.toLowerCase()).not.toContain(label);
   });
 });

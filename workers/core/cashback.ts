@@ -38,6 +38,16 @@ export type CashbackRefusal =
   | "CASHBACK_ALREADY_CLAIMED"
   | "CASHBACK_BREAK";
 
+/**
+ * The one reason that holds for every provider's line, or null: then the page says it once
+ * instead of under each of the five providers ("no cashback" five times). A line that can be
+ * claimed, or two different reasons, keep the reason on each line.
+ */
+export function sharedRefusal(lines: readonly { refusal: CashbackRefusal | null }[]): CashbackRefusal | null {
+  const first = lines[0]?.refusal ?? null;
+  return first !== null && lines.every((line) => line.refusal === first) ? first : null;
+}
+
 /** The cashback a net loss earns: percent of it, rounded down to the satang, capped. */
 export function cashbackAmount(netLossMinor: bigint, settings: CashbackSettings): bigint {
   if (netLossMinor <= 0n) return 0n;

@@ -78,6 +78,16 @@ export function formatDateTime(value: string | Date | null | undefined): string 
   return vientianeDisplay(epoch);
 }
 
+/**
+ * A calendar day ("2026-11-23", a reward week's first or last day in Vientiane) -> "23/11/2026":
+ * the date part of formatDateTime's DD/MM/YYYY, for values that are days, not instants.
+ * Anything else is shown as N/A rather than as the raw text.
+ */
+export function formatDay(day: string | null | undefined): string {
+  const parts = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day?.trim() ?? "");
+  return parts ? `${parts[3]}/${parts[2]}/${parts[1]}` : NOT_AVAILABLE;
+}
+
 function toEpochMilliseconds(value: string | Date): number | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.getTime();
   const text = value.trim();

@@ -22,8 +22,10 @@ export function fingerprintPart({ d, config: o }: LiteContext): void {
         .catch(() => {})
         .then(() => void (ready = true)));
     form.addEventListener("focusin", start, { once: true });
-    form.addEventListener("submit", (e) => {
-      if (ready) return;
+    // On the document, bubbling: after the form's own validation (the validate part), so a
+    // submit it stopped for an error stays stopped instead of being posted once this is ready.
+    d.addEventListener("submit", (e) => {
+      if (e.target !== form || ready || e.defaultPrevented) return;
       e.preventDefault();
       void start().then(() => form.submit());
     });

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { formatAmount, previewCredit } from "@workers/core/money";
 import { formatMoney } from "~/lib/format";
-import { ChangePasswordSchema } from "~/lib/schemas/auth";
+import { ChangePasswordSchema, RegisterSchema } from "~/lib/schemas/auth";
 import { AUTH_LIMITS } from "~/lib/schemas/auth-limits";
 import { BankAccountSchema, BankReplaceSchema } from "~/lib/schemas/bank";
 import { depositSchema } from "~/lib/schemas/deposit";
@@ -31,6 +31,7 @@ const SCHEMAS = {
   "bank-account": BankAccountSchema,
   "bank-replace": BankReplaceSchema,
   "change-password": ChangePasswordSchema,
+  register: RegisterSchema,
   "forced-password": ForcedPasswordSchema,
   limits: LimitsSchema,
   // the cooling-off and self-exclusion forms share one schema (their `kind` field says which)

@@ -1,5 +1,17 @@
 import type { LiteContext } from "./context";
-import { CHANGE_PASSWORD_LINK, DIALOG_ALERT, DIALOG_BODY, DIALOG_CLOSE, OFFLINE_ALERT, PASSWORD_CHANGED, PASSWORD_DIALOG, PASSWORD_FORM, TOAST } from "./hooks";
+import { validateForm } from "./validate";
+import {
+  CHANGE_PASSWORD_LINK,
+  DIALOG_ALERT,
+  DIALOG_BODY,
+  DIALOG_CLOSE,
+  OFFLINE_ALERT,
+  VALIDATOR,
+  PASSWORD_CHANGED,
+  PASSWORD_DIALOG,
+  PASSWORD_FORM,
+  TOAST,
+} from "./hooks";
 
 /**
  * "Change password" in the player menu opens a dialog over the current page (docs/product.md §2,
@@ -22,10 +34,12 @@ import { CHANGE_PASSWORD_LINK, DIALOG_ALERT, DIALOG_BODY, DIALOG_CLOSE, OFFLINE_
  *
  * Escape and the Close button close it; focus goes into it (the first field once the form is
  * there) and back to the menu item, whose menu is opened again. The "show passwords" switch
- * works as the public part's does on a page. No client validation here: the server's answer
- * shows every error (the validate part binds the forms a page is rendered with).
+ * works as the public part's does on a page. The form validates in the browser with its schema
+ * as on the page (lib/lite/validate.ts, bound to each form moved in): a mismatch shows as soon
+ * as the confirmation is left, and a field the server's answer marked clears once corrected.
  */
-export function litePasswordDialog({ d }: LiteContext): void {
+export function litePasswordDialog(ctx: LiteContext): void {
+  const { d } = ctx;
   const link = d.querySelector<HTMLAnchorElement>(`a${CHANGE_PASSWORD_LINK.selector}`);
   const dialog = d.querySelector<HTMLDialogElement>(`dialog${PASSWORD_DIALOG.selector}`);
   // on the password page itself the form is the page
@@ -63,6 +77,7 @@ export function litePasswordDialog({ d }: LiteContext): void {
       node.querySelector<HTMLElement>("a")?.focus();
       return;
     }
+    if (node instanceof HTMLFormElement && node.matches(VALIDATOR.selector)) validateForm(ctx, node);
     const toggle = node.querySelector<HTMLInputElement>(".password-toggle input");
     const fields = [...node.querySelectorAll<HTMLInputElement>('input[type="password"]')];
     toggle?.addEventListener("change", () => {
@@ -93,33 +108,30 @@ export function litePasswordDialog({ d }: LiteContext): void {
     link.focus();
   });
 
-  // Capture on window, after the offline guard (public part): a submit it stopped says so here.
-  window.addEventListener(
-    "submit",
-    (event) => {
-      const form = event.target as HTMLFormElement;
-      if (!dialog.contains(form)) return;
-      if (event.defaultPrevented) {
-        if (!navigator.onLine) alert.textContent = notSent();
-        return;
-      }
-      event.preventDefault();
-      if (busy) return;
-      busy = true;
-      const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
-      if (submit) submit.disabled = true;
-      form.setAttribute("aria-busy", "true");
-      const fields = new URLSearchParams();
-      for (const [name, value] of new FormData(form)) if (typeof value === "string") fields.append(name, value);
-      load({ method: "POST", body: fields })
-        .then((page) => page && show(page))
-        .catch(() => (alert.textContent = notSent()))
-        .finally(() => {
-          busy = false;
-          if (submit) submit.disabled = false;
-          form.removeAttribute("aria-busy");
-        });
-    },
-    true,
-  );
+  // Bubbling at the dialog: after the offline guard (public part, capture on window) and the
+  // form's validation (at the form), before the pending part (on the document). A submit one of
+  // them stopped posts nothing; the offline one says so here.
+  dialog.addEventListener("submit", (event) => {
+    const form = event.target as HTMLFormElement;
+    if (event.defaultPrevented) {
+      if (!navigator.onLine) alert.textContent = notSent();
+      return;
+    }
+    event.preventDefault();
+    if (busy) return;
+    busy = true;
+    const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+    if (submit) submit.disabled = true;
+    form.setAttribute("aria-busy", "true");
+    const fields = new URLSearchParams();
+    for (const [name, value] of new FormData(form)) if (typeof value === "string") fields.append(name, value);
+    load({ method: "POST", body: fields })
+      .then((page) => page && show(page))
+      .catch(() => (alert.textContent = notSent()))
+      .finally(() => {
+        busy = false;
+        if (submit) submit.disabled = false;
+        form.removeAttribute("aria-busy");
+      });
+  });
 }

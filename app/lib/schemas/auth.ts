@@ -33,6 +33,18 @@ export const LoginSchema = z.object({
   redirectTo: z.string().optional(),
 });
 
+/**
+ * Whether two password fields can be compared: both typed. A refinement on an object runs only
+ * once every field parses (zod's default), so a mismatch showed only after every other error was
+ * fixed; with this `when` it shows as soon as both are there, beside the other errors.
+ */
+export function bothTyped(first: string, second: string) {
+  return ({ value }: { value: unknown }) => {
+    const fields = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+    return typeof fields[first] === "string" && typeof fields[second] === "string";
+  };
+}
+
 export const RegisterSchema = z
   .object({
     username: usernameSchema,
@@ -52,6 +64,7 @@ export const RegisterSchema = z
   .refine((value) => value.password === value.confirmPassword, {
     error: "validation.confirmMismatch",
     path: ["confirmPassword"],
+    when: bothTyped("password", "confirmPassword"),
   });
 
 /** docs/product.md §5: each >= 8 ("password must be greater than 8"); confirm empty -> "please enter password". */
@@ -72,6 +85,7 @@ export const ChangePasswordSchema = z
   .refine((value) => value.newPassword === value.confirmNewPassword, {
     error: "validation.passwordNotMatch",
     path: ["confirmNewPassword"],
+    when: bothTyped("newPassword", "confirmNewPassword"),
   });
 
 export const UsernameValidateSchema = z.object({ username: usernameSchema });

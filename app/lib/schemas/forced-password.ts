@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AUTH_LIMITS } from "./auth";
+import { AUTH_LIMITS, bothTyped } from "./auth";
 
 /**
  * The new password a player must set after staff reset theirs (no current password: they
@@ -23,4 +23,5 @@ export const ForcedPasswordSchema = z
   .refine((value) => value.newPassword === value.confirmNewPassword, {
     error: "validation.passwordNotMatch",
     path: ["confirmNewPassword"],
+    when: bothTyped("newPassword", "confirmNewPassword"),
   });

@@ -6,7 +6,7 @@ import { cashbackAdminPage, saveCashbackSettings } from "@workers/services/promo
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
-import { formatMoney } from "~/lib/format";
+import { formatDay, formatMoney } from "~/lib/format";
 import { CashbackSettingsSchema, cashbackSettingsInput } from "~/lib/schemas/cashback";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
@@ -107,7 +107,7 @@ export default function AdminCashback({ loaderData, actionData }: Route.Componen
       <section className="admin-card stack" aria-labelledby="cashback-claims-title">
         <h2 id="cashback-claims-title">{t("cashback.claims")}</h2>
         <p>
-          {t("cashback.lastWeek", { key: week.key, from: week.from, to: week.to })} · {t("cashback.totalCredited")}:{" "}
+          {t("cashback.lastWeek", { key: week.key, from: formatDay(week.from), to: formatDay(week.to) })} · {t("cashback.totalCredited")}:{" "}
           <strong data-testid="cashback-total">{formatMoney(totalCredited, "THB")}</strong>
         </p>
         {claims.length === 0 ? (

@@ -5,7 +5,7 @@ import type { TFunction } from "i18next";
 import { LINES_PER_PAGE, parseLineFilter } from "@workers/core/reconciliation";
 import { parseBankDay, reconciliationPage, saveReconciliationNote, settleDoubleCredit } from "@workers/services/bank-in";
 import { getBindings } from "~/lib/context.server";
-import { formatDateTime, formatMoney } from "~/lib/format";
+import { formatDateTime, formatDay, formatMoney } from "~/lib/format";
 import { NoteSchema, SettleSchema } from "~/lib/schemas/reconciliation";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
@@ -134,12 +134,12 @@ function Day({ t, page, view, owner, actionData }: { t: T; page: Page; view: Vie
     <div data-testid="reconciliation" data-day={page.day} data-closed={page.closed ? "yes" : "no"}>
       <nav aria-label={t("reconciliation.days")}>
         <Link to={`/admin/reconciliation?day=${page.previousDay}`} prefetch="none" data-testid="previous-day">
-          ← {page.previousDay}
+          ← {formatDay(page.previousDay)}
         </Link>{" "}
-        <strong>{page.day}</strong>{" "}
+        <strong>{formatDay(page.day)}</strong>{" "}
         {page.nextDay && (
           <Link to={`/admin/reconciliation?day=${page.nextDay}`} prefetch="none" data-testid="next-day">
-            {page.nextDay} →
+            {formatDay(page.nextDay)} →
           </Link>
         )}{" "}
         <a href={`/admin/reconciliation/${page.day}.csv`} className="button button-ghost button-small" data-testid="reconciliation-csv" download>

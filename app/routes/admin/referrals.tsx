@@ -6,7 +6,7 @@ import { REFERRAL_MODES } from "@workers/core/referral";
 import { adminReferralsPage, saveReferralSettings } from "@workers/services/promotions";
 import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
 import { getBindings } from "~/lib/context.server";
-import { formatDateTime, formatMoney } from "~/lib/format";
+import { formatDateTime, formatDay, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";
 import { ReferralSettingsSchema } from "~/lib/schemas/referral";
 import { auditContext, requireStaff } from "~/lib/staff.server";
@@ -86,13 +86,13 @@ export default function AdminReferrals({ loaderData, actionData }: Route.Compone
         </button>
       </Form>
 
-      <h2>{t("referral.reportTitle", { from: week.start, to: week.end })}</h2>
+      <h2>{t("referral.reportTitle", { from: formatDay(week.start), to: formatDay(week.end) })}</h2>
       <Form method="get" className="form-inline" data-testid="referral-week-form">
         <label htmlFor="referral-week">{t("referral.week")}</label>{" "}
         <select id="referral-week" name="week" defaultValue={week.start}>
           {weeks.map((w) => (
             <option key={w.start} value={w.start}>
-              {w.start} – {w.end}
+              {formatDay(w.start)} – {formatDay(w.end)}
             </option>
           ))}
         </select>{" "}

@@ -5,7 +5,8 @@ import { HistoryTable } from "~/components/money";
 import { RewardTurnover } from "~/components/reward-turnover";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
-import { formatDateTime, formatMoney } from "~/lib/format";
+import { formatDateTime, formatDay, formatMoney } from "~/lib/format";
+import { sharedRefusal, type CashbackRefusal } from "@workers/core/cashback";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/cashback";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
@@ -17,7 +18,7 @@ import type { I18nHandle } from "~/lib/i18n";
  * and the rewards credited so far with their turnover progress. Why a line cannot be claimed
  * is said on the line.
  */
-export const handle = { scripts: "lite", i18n: ["cashback", "reward", "history", "status"] } satisfies ScriptsHandle & I18nHandle;
+export const handle = { scripts: "lite", i18n: ["cashback", "cashbackAll", "reward", "history", "status"] } satisfies ScriptsHandle & I18nHandle;
 /** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
 export const clientLoader = loadAsDocument;
 
@@ -36,9 +37,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   return redirectWithSuccess({ request, context }, "/player/cashback", message);
 }
 
+/** Reasons worded for one provider ("at this provider"): said for all of them in words of their own (the rules paragraph already says the disabled one). */
+const SAID_FOR_ALL: ReadonlySet<CashbackRefusal> = new Set(["CASHBACK_NOTHING_LOST", "CASHBACK_ALREADY_CLAIMED"]);
+
 export default function Cashback({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { week, settings, lines, history } = loaderData;
+  // the same reason at every provider: said once, above the list, not on each card
+  const shared = sharedRefusal(lines);
   return (
     <section className="page" data-testid="cashback">
       <title>{t("cashback.title")}</title>
@@ -53,7 +59,12 @@ export default function Cashback({ loaderData }: Route.ComponentProps) {
             })
           : t("cashback.errors.CASHBACK_DISABLED")}
       </p>
-      <h2>{t("cashback.week", { from: week.from, to: week.to })}</h2>
+      <h2>{t("cashback.week", { from: formatDay(week.from), to: formatDay(week.to) })}</h2>
+      {shared && shared !== "CASHBACK_DISABLED" && (
+        <p className="notice" role="note" data-testid="refusal" data-refusal={shared}>
+          {t(SAID_FOR_ALL.has(shared) ? `cashbackAll.${shared}` : `cashback.errors.${shared}`)}
+        </p>
+      )}
       <ul className="card-list" role="list" data-testid="cashback-lines">
         {lines.map((line) => (
           <li key={line.provider} className="card" data-provider={line.provider} data-testid={`cashback-${line.provider}`}>
@@ -70,9 +81,11 @@ export default function Cashback({ loaderData }: Route.ComponentProps) {
                 </button>
               </Form>
             ) : (
-              <p className="notice" role="note" data-testid="refusal" data-refusal={line.refusal ?? undefined}>
-                {t(`cashback.errors.${line.refusal}`)}
-              </p>
+              !shared && (
+                <p className="notice" role="note" data-testid="refusal" data-refusal={line.refusal ?? undefined}>
+                  {t(`cashback.errors.${line.refusal}`)}
+                </p>
+              )
             )}
           </li>
         ))}

@@ -4,7 +4,7 @@ import { claimReferralWeek, referralPage, type WeekView } from "@workers/service
 import { HistoryTable } from "~/components/money";
 import { RewardTurnover } from "~/components/reward-turnover";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
-import { formatDateTime, formatMoney } from "~/lib/format";
+import { formatDateTime, formatDay, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";
 import { ReferralClaimSchema } from "~/lib/schemas/referral";
 import { redirectWithSuccess } from "~/lib/toast.server";
@@ -122,7 +122,7 @@ export default function ReferralPage({ loaderData, actionData }: Route.Component
           testId="referral-history"
           rows={history.map((c) => ({ ...c, code: c.week }))}
           columns={[
-            { label: t("referral.week"), cell: (c) => t("referral.weekRange", { from: c.week, to: c.weekEnd }) },
+            { label: t("referral.week"), cell: (c) => t("referral.weekRange", { from: formatDay(c.week), to: formatDay(c.weekEnd) }) },
             { label: t("history.provider"), cell: (c) => t(`providers.${c.provider}`) },
             { label: t("referral.amount"), cell: (c) => formatMoney(c.amount, "THB") },
             { label: t("referral.turnover"), cell: (c) => <RewardTurnover target={c.turnover} done={c.turnoverDone} met={c.turnoverMet} /> },
@@ -141,7 +141,7 @@ function WeekCard({ week, providers, enabled }: { week: WeekView; providers: str
   const pending = week.claim?.status === "PENDING";
   return (
     <li className="card stack" data-week={week.week} data-testid="referral-week">
-      <p className="card-title">{t("referral.weekRange", { from: week.week, to: week.weekEnd })}</p>
+      <p className="card-title">{t("referral.weekRange", { from: formatDay(week.week), to: formatDay(week.weekEnd) })}</p>
       <p>
         {t("referral.weekLine", { counted: week.counted, basis: formatMoney(week.basis, "THB"), amount: formatMoney(week.amount, "THB") })}
         {week.capped && <span className="muted"> {t("referral.capped")}</span>}
