@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo, shownOf } from "../setup/seed";
-import { fundProvider, playerWithBank, sandboxProvider } from "../setup/money";
+import { fundProvider, openOrder, payQr, playerWithBank, postDeposit, pumpDeliveries, qrPayloadOf, sandboxProvider } from "../setup/money";
 import { addAgency } from "../setup/players";
 import { recordLastCredit } from "../../workers/db/last-credits";
 import { lastCredits } from "../../workers/services/providers";
@@ -139,5 +139,20 @@ describe("the last credit known, in the header (decision 081)", () => {
     expect((await chipOf(p.cookie, "/")).amount).toBe("—");
     await recordLastCredit(env.DB, "demo", p.playerId, { provider: "askmebet", amount: "1.00", currency: "THB", seenAt: Date.now() });
     expect((await lastCredits(env.DB, demo, p.playerId)).map((c) => c.amount)).toEqual(["1.00"]);
+  });
+
+  it("a successful deposit's notice offers 'play now' at that provider's lobby", async () => {
+    const p = await playerWithBank();
+    expect((await postDeposit(p.cookie, { amount: "60000", provider: "betflix" })).status).toBe(302);
+    const order = (await openOrder(p.cookie))!;
+    await payQr(await qrPayloadOf(p.wallet, order.code));
+    await pumpDeliveries();
+    await p.wallet.runDueWork();
+    expect((await p.wallet.getDeposit(order.code))!.status).toBe("SUCCESS");
+    const page = await shownOf(await fetchApp("http://localhost/player/bank", { headers: { Cookie: p.cookie } }));
+    const notice = /<p[^>]*data-testid="deposit-success"[\s\S]*?<\/p>/.exec(page)?.[0] ?? "";
+    expect(notice).toContain("ຝາກເງິນສຳເລັດ");
+    // the menu's link to the lobby, with the tab it opens on
+    expect(notice).toMatch(/<a href="\/player\/game\/betflix\?tab=pp\.txt"[^>]*data-testid="deposit-play-now"[^>]*>ຫຼິ້ນເລີຍ<\/a>/);
   });
 });
