@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { chipFigure, chipTime, type KnownCredit } from "@workers/core/credit-chip";
 import { formatMoney } from "~/lib/format";
-import { CHIP_AMOUNT, CHIP_AS_OF, CREDIT_CHIP, hookProps } from "~/lib/lite/hooks";
+import { CHIP_AMOUNT, CHIP_UNKNOWN, CREDIT_CHIP, hookProps } from "~/lib/lite/hooks";
 
 /**
  * Where a tap on the credit goes: the withdraw page, whose first block lists each provider's
@@ -40,10 +40,17 @@ export function CreditChip({ credits, provider }: { credits: HeaderCredits; prov
       <span className="credit-chip-amount" {...hookProps(CHIP_AMOUNT)} data-testid="credit-chip-amount">
         {figure ? formatMoney(figure.amount, figure.currency) : "—"}
       </span>{" "}
-      <span className="sr-only" {...hookProps(CHIP_AS_OF)}>
-        {when ? t("creditChip.asOf", { time: when.full }) : t("creditChip.unknown")}
+      {/* the time is read as it is shown (HH:mm today, else the date); its title has it in full */}
+      {/* (nothing known yet: the live figure, when it comes, shows the first and removes the second) */}
+      <span className="sr-only" hidden={!when}>
+        {t("creditChip.asOf")}{" "}
       </span>
-      <time className="credit-chip-time" aria-hidden="true" dateTime={figure ? new Date(figure.seenAt).toISOString() : undefined} title={when?.full}>
+      {!when && (
+        <span className="sr-only" {...hookProps(CHIP_UNKNOWN)}>
+          {t("creditChip.unknown")}
+        </span>
+      )}
+      <time className="credit-chip-time" dateTime={figure ? new Date(figure.seenAt).toISOString() : undefined} title={when?.full}>
         {when?.short}
       </time>
     </a>

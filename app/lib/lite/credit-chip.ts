@@ -1,7 +1,7 @@
-import { chipFigure, chipTime, type ChipFigure, type KnownCredit } from "../../../workers/core/credit-chip";
+import { chipTime, sumDecimals } from "../../../workers/core/credit-chip";
 import { formatMoney } from "../../../workers/core/format";
 import type { LiteContext } from "./context";
-import { CHIP_AMOUNT, CHIP_AS_OF, CREDIT_CHIP } from "./hooks";
+import { CHIP_AMOUNT, CHIP_UNKNOWN, CREDIT_CHIP } from "./hooks";
 
 /**
  * The header's credit, live (decision 081). The server renders the last credit it knows with
@@ -12,42 +12,36 @@ import { CHIP_AMOUNT, CHIP_AS_OF, CREDIT_CHIP } from "./hooks";
  * not send a provider call per page. The figure changes only when every provider answered: a
  * total with a part missing would be wrong, the stored one says how old it is.
  */
-export function creditChipPart({ d, t, config }: LiteContext): void {
+export function creditChipPart({ d, config }: LiteContext): void {
   const chip = d.querySelector<HTMLElement>(CREDIT_CHIP.selector);
   const amount = chip?.querySelector(CHIP_AMOUNT.selector);
-  const asOf = chip?.querySelector(CHIP_AS_OF.selector);
   const time = chip?.querySelector("time");
-  if (!chip || !amount || !asOf || !time) return;
+  if (!chip || !amount || !time) return;
   const providers = (chip.getAttribute(CREDIT_CHIP.attribute) ?? "").split(" ").filter(Boolean);
   const key = `credit-chip:${providers.join(",")}`;
   let loading = false;
-
-  const show = (figure: NonNullable<ChipFigure>) => {
-    const when = chipTime(figure.seenAt, Date.now());
-    amount.textContent = formatMoney(figure.amount, figure.currency);
-    asOf.textContent = t("creditChip.asOf", { time: when.full });
-    time.textContent = when.short;
-    time.title = when.full;
-    time.dateTime = new Date(figure.seenAt).toISOString();
-    chip.dataset.live = "true";
-  };
 
   const refresh = async (asked: boolean) => {
     if (loading || d.hidden || !navigator.onLine || providers.length === 0) return;
     if (!asked && Date.now() - lastAsked(key) < config.creditGapMs) return;
     loading = true;
-    chip.setAttribute("aria-busy", "true");
-    try {
-      const seenAt = Date.now();
-      remember(key, seenAt);
-      const answers = await Promise.all(providers.map((provider) => creditOf(provider, seenAt)));
-      if (answers.some((a) => a === null)) return;
-      const figure = chipFigure(answers as KnownCredit[], providers, null);
-      if (figure) show(figure);
-    } finally {
-      loading = false;
-      chip.setAttribute("aria-busy", "false");
-    }
+    const seenAt = Date.now();
+    remember(key, seenAt);
+    const answers = await Promise.all(providers.map(creditOf));
+    loading = false;
+    // the figure of workers/core/credit-chip.ts chipFigure: one currency, summed exactly
+    const currency = answers[0]?.currency;
+    const total = answers.every((a) => a?.currency === currency) ? sumDecimals(answers.map((a) => a!.amount)) : null;
+    if (total === null || !currency) return;
+    const when = chipTime(seenAt, seenAt);
+    amount.textContent = formatMoney(total, currency);
+    time.textContent = when.short;
+    time.title = when.full;
+    time.dateTime = new Date(seenAt).toISOString();
+    chip.dataset.live = "true";
+    // a screen reader now hears "updated" before the time, no longer "not known yet"
+    chip.querySelector(CHIP_UNKNOWN.selector)?.remove();
+    chip.querySelector("[hidden]")?.removeAttribute("hidden");
   };
 
   void refresh(false);
@@ -57,13 +51,13 @@ export function creditChipPart({ d, t, config }: LiteContext): void {
 }
 
 /** One provider's credit from the JSON API (docs/product.md §7), or null when it did not answer. */
-async function creditOf(provider: string, seenAt: number): Promise<KnownCredit | null> {
+async function creditOf(provider: string): Promise<{ amount: string; currency: string } | null> {
   try {
     const res = await fetch(`/api/v2/players/credits/${encodeURIComponent(provider)}`, { credentials: "same-origin" });
     if (!res.ok) return null;
     const body = (await res.json()) as { credit?: { amount?: unknown; currency?: unknown } };
     const { amount, currency } = body.credit ?? {};
-    return typeof amount === "string" && typeof currency === "string" ? { provider, amount, currency, seenAt } : null;
+    return typeof amount === "string" && typeof currency === "string" ? { amount, currency } : null;
   } catch {
     return null; // offline or a dropped connection: the figure shown stays
   }
