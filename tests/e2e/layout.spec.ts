@@ -1,19 +1,6 @@
 import type { Page } from "@playwright/test";
 import { d1 } from "./d1";
-import {
-  DEMO_SOCIAL,
-  expect,
-  hasJs,
-  isPhone,
-  loginByApi,
-  newPlayer,
-  PAGE_READY,
-  playerSessionByApi,
-  randomIp,
-  registerByApi,
-  switchLanguage,
-  test,
-} from "./fixtures";
+import { DEMO_SOCIAL, expect, hasJs, isPhone, loginByApi, newPlayer, PAGE_READY, randomIp, registerByApi, switchLanguage, test } from "./fixtures";
 import { playerPages } from "./pages";
 
 test.describe("root layout and landing page", () => {
