@@ -34,6 +34,7 @@ import { PendingIndicator, ScrollToTop, Toaster } from "./components/feedback";
 import { Icon } from "./components/icons";
 import { PlayTime } from "./components/play-time";
 import { playTimeLine } from "@workers/services/wallets";
+import { lastCredits } from "@workers/services/providers";
 import stylesheet from "./styles/app.css?url";
 import { BUILD_VERSION, LOCALE, OFFLINE_ALERT, hookProps } from "./lib/lite/hooks";
 
@@ -71,6 +72,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     origin: new URL(request.url).origin,
     defaultDescription: getInstance(context).t("home.subtitle"),
   });
+  const player = getPlayer(context);
+  const { DB } = getBindings(context);
+  // Read together (one level of D1 round trips): the time played today (decision 025) and the
+  // last credits known, for the header's credit (decision 081; no provider is asked here).
+  const [playTime, credits] = player ? await Promise.all([playTimeLine(DB, agency.id, player.id), lastCredits(DB, agency, player.id)]) : [null, null];
   return data({
     locale,
     nonce: getNonce(context),
@@ -78,9 +84,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     agency: { id: agency.id, name: brand.siteName, social: agency.social },
     brand: { colors: brand.colors, logo: brand.logo, icon: brand.icon },
     preview: brand.preview,
-    player: playerSummary(getPlayer(context)),
+    player: playerSummary(player),
     // time played today, shown on every page (decision 025)
-    playTime: getPlayer(context) ? await playTimeLine(getBindings(context).DB, agency.id, getPlayer(context)!.id) : null,
+    playTime,
+    // the header's credit: what is known, and the providers the lite script asks live
+    credits: credits && { known: credits, providers: agency.enabledProviders, now: Date.now() },
     toast: getToast(context),
   });
 }
@@ -105,7 +113,8 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
  * The key groups the root renders on every page that declares its own (decision 032): skip
  * link, offline alert, navbar with the change-password dialog (its schema's messages:
  * `validation`), drawer menu, footer, bottom bar, toasts, pending indicator, scroll-to-top,
- * time played, the error boundary's generic texts. An error page ships everything.
+ * time played, the header's credit (and the deposit notice's "play now"), the error
+ * boundary's generic texts. An error page ships everything.
  */
 export const handle = {
   i18n: [
@@ -128,6 +137,7 @@ export const handle = {
     "limits.hm",
     "limits.playedLine",
     "limits.playedLineOf",
+    "creditChip",
     "errors.generic",
     "errors.notFound",
     "errors.backHome",
@@ -265,11 +275,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {
-  const { locale, agency, brand, player, toast, playTime } = loaderData;
+  const { locale, agency, brand, player, toast, playTime, credits } = loaderData;
   // The language switcher is a plain form post that reloads the document, so the strings
   // inlined in the page (see Layout) always match the locale.
   const { i18n } = useTranslation();
   const scripts = usePageScripts(Boolean(player));
+  const creditProvider = useLobbyProvider(credits?.providers ?? []);
   // Marks the page as interactive (tests wait for it before touching the DOM themselves).
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
@@ -288,7 +299,16 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <a href="#main" className="skip-link">
         {i18n.t("nav.skip")}
       </a>
-      <Navbar agencyName={agency.name} logo={brand.logo} player={player} locale={locale} social={agency.social} lite={scripts === "lite"} />
+      <Navbar
+        agencyName={agency.name}
+        logo={brand.logo}
+        player={player}
+        locale={locale}
+        social={agency.social}
+        lite={scripts === "lite"}
+        credits={credits}
+        creditProvider={creditProvider}
+      />
       <main id="main" className="main" tabIndex={-1}>
         {playTime && <PlayTime {...playTime} />}
         <Outlet />
@@ -302,6 +322,12 @@ export default function App({ loaderData }: Route.ComponentProps) {
       {player && scripts === "app" && <FingerprintSync agencyId={agency.id} />}
     </>
   );
+}
+
+/** On a provider's lobby (routes/player/game.tsx) that provider, when the agency offers it: the header shows its credit. */
+function useLobbyProvider(providers: readonly string[]): string | null {
+  const provider = useMatches().find((m) => m.id === "routes/player/game")?.params.provider;
+  return provider && providers.includes(provider) ? provider : null;
 }
 
 /** Per-agency title and link previews (Telegram, Facebook); pages without a meta of their own inherit these. */

@@ -12,13 +12,17 @@ import { Logo } from "./logo";
 import { Icon } from "./icons";
 import { ContactMenu, Disclosure, LanguageSwitcher, SocialLinks, useCurrentPath, type Social } from "./menus";
 import { BankMark } from "./bank-mark";
+import { CreditChip, type HeaderCredits } from "./credit-chip";
 import { CHANGE_PASSWORD_LINK, DIALOG_ALERT, DIALOG_BODY, DIALOG_CLOSE, DRAWER_CLOSE, PASSWORD_DIALOG, hookProps } from "~/lib/lite/hooks";
 
 export type LayoutPlayer = { id: string; displayName: string } | null;
 
 type LayoutProps = { agencyName: string; logo: BrandImage | null };
 
-/** `lite`: the page ships no React (decision 034); its menu's change-password dialog is the lite script's (decision 052). */
+/**
+ * `lite`: the page ships no React (decision 034); its menu's change-password dialog is the lite script's (decision 052).
+ * `credits`: a player's credit in the header (decision 081), that of `creditProvider` on its lobby.
+ */
 export function Navbar({
   agencyName,
   logo,
@@ -26,7 +30,16 @@ export function Navbar({
   locale,
   social,
   lite = false,
-}: LayoutProps & { player: LayoutPlayer; locale: Language; social: Social; lite?: boolean }) {
+  credits = null,
+  creditProvider = null,
+}: LayoutProps & {
+  player: LayoutPlayer;
+  locale: Language;
+  social: Social;
+  lite?: boolean;
+  credits?: HeaderCredits | null;
+  creditProvider?: string | null;
+}) {
   const { t } = useTranslation();
   return (
     <header className="navbar">
@@ -38,6 +51,7 @@ export function Navbar({
         <nav className="navbar-actions" aria-label={t("nav.account")}>
           {player ? (
             <>
+              {credits && <CreditChip credits={credits} provider={creditProvider} />}
               <Link to="/player/deposit" className="button button-primary hide-sm" prefetch="intent">
                 {t("nav.deposit")}
               </Link>

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
-import { DEMO_SOCIAL, expect, hasJs, isPhone, loginByApi, newPlayer, PAGE_READY, randomIp, registerByApi, test } from "./fixtures";
+import { d1 } from "./d1";
+import { DEMO_SOCIAL, expect, hasJs, isPhone, loginByApi, newPlayer, PAGE_READY, randomIp, registerByApi, switchLanguage, test } from "./fixtures";
 import { playerPages } from "./pages";
 import { breaksInsideWords, smallTargets } from "./polish";
 
@@ -259,6 +260,64 @@ test.describe("root layout and landing page", () => {
 
   // The landing page's axe check is landing.spec's "landing page has no serious or critical axe
   // violations (images loaded)": the same page, checked with its lazy pictures loaded too.
+});
+
+test.describe("the header's credit (decision 081)", () => {
+  test("the last credit known without JavaScript, the live one with it; a lobby shows its provider's; the header holds it in every language", async ({
+    page,
+  }, info) => {
+    const ip = randomIp();
+    await page.context().setExtraHTTPHeaders({ "CF-Connecting-IP": ip });
+    const player = newPlayer();
+    await registerByApi(page.request, player, ip);
+    await loginByApi(page, player, ip);
+    const [row] = await d1(`SELECT id, agency_id FROM players WHERE username = '${player.username}'`);
+    // what an earlier read kept: a page without JavaScript shows it, no provider is asked
+    const seen = Date.now() - 5 * 60_000;
+    await d1(
+      `INSERT INTO last_credits (agency_id, player_id, provider, amount, currency, seen_at) VALUES ('${row!.agency_id}', '${row!.id}', 'betflix', '12.50', 'THB', ${seen}), ('${row!.agency_id}', '${row!.id}', 'askmebet', '100', 'THB', ${seen})`,
+    );
+    await page.goto("/");
+    const chip = page.locator("header.navbar").getByTestId("credit-chip");
+    const amount = chip.getByTestId("credit-chip-amount");
+    await expect(chip).toBeVisible();
+    await expect(chip).toHaveAttribute("href", "/player/withdraw#credits-title");
+    if (hasJs(info)) {
+      // live: a new player has nothing at any provider (and the read replaces what was kept)
+      await expect(chip).toHaveAttribute("data-live", "true");
+      await expect(amount).toHaveText("฿0,00");
+    } else {
+      await expect(amount).toHaveText("฿112,50");
+      await expect(chip.locator("time")).toHaveAttribute("title", /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
+    }
+    await page.goto("/player/game/betflix");
+    await expect(chip).toHaveAttribute("data-provider", "betflix");
+    await expect(amount).toHaveText(hasJs(info) ? "฿0,00" : "฿12,50");
+    const box = await chip.boundingBox();
+    expect(box!.height).toBeGreaterThanOrEqual(44);
+    // one row, nothing past the screen's edge, in each language (the widest labels: 中文, Tiếng Việt)
+    for (const lang of ["lo", "zh-CN", "vi"] as const) {
+      if (lang !== "lo") await switchLanguage(page, lang);
+      const fit = await page.evaluate(() => {
+        const inner = document.querySelector(".navbar-inner")!;
+        // what the header shows (a closed menu's panel is not drawn)
+        const shown = [...inner.querySelectorAll(".navbar-inner > *, .navbar-actions > *, .navbar-actions > details > summary")].filter(
+          (el) => el.getClientRects().length > 0,
+        );
+        const boxes = shown.map((el) => el.getBoundingClientRect());
+        return {
+          overflow: inner.scrollWidth - inner.clientWidth,
+          right: Math.max(...boxes.map((b) => b.right)),
+          width: document.documentElement.clientWidth,
+          // one row of 44 px controls (a wrapped label or control makes it taller)
+          navbar: Math.round(inner.getBoundingClientRect().height),
+        };
+      });
+      expect(fit.overflow, lang).toBeLessThanOrEqual(0);
+      expect(fit.right, lang).toBeLessThanOrEqual(fit.width);
+      expect(fit.navbar, lang).toBeLessThanOrEqual(56);
+    }
+  });
 });
 
 test.describe("player pages at phone widths", () => {

@@ -113,7 +113,7 @@ describe("a deposit at Betflix, which prefixes the name it registers", () => {
 
     // Every later call names the kept member; nothing is registered again.
     seen.length = 0;
-    expect((await fetchCredit(env, "demo", p.username, "betflix")).credit).toEqual({ amount: "100.00", currency: "THB" });
+    expect((await fetchCredit(env, "demo", { id: p.playerId, username: p.username }, "betflix")).credit).toEqual({ amount: "100.00", currency: "THB" });
     expect(await providerPortFor(env, "demo", "betflix").launchUrl(`demo_${p.username}`, "lo")).toEqual({
       kind: "ok",
       url: `${ENTRANCE}/login/apilogin/tok_${member}`,
@@ -173,8 +173,8 @@ describe("the names kept by the isolate (as setups, decision 033)", () => {
       },
     });
     const counted = { ...env, DB } as Env;
-    expect((await fetchCredit(counted, "demo", p.username, "betflix")).credit?.amount).toBe("5.00");
-    await Promise.all(Array.from({ length: 10 }, () => fetchCredit(counted, "demo", p.username, "betflix")));
+    expect((await fetchCredit(counted, "demo", { id: p.playerId, username: p.username }, "betflix")).credit?.amount).toBe("5.00");
+    await Promise.all(Array.from({ length: 10 }, () => fetchCredit(counted, "demo", { id: p.playerId, username: p.username }, "betflix")));
     expect(reads).toBe(1);
   });
 });

@@ -19,8 +19,8 @@ type Case = { path: string; player: boolean; state?: (cookie: string) => Promise
 const CASES: Case[] = [
   { path: "/", player: false, parts: ["public"] },
   { path: "/register", player: false, parts: ["public"] },
-  { path: "/", player: true, parts: ["public", "menus", "passwordDialog", "pending"] },
-  { path: "/player/deposit", player: true, parts: ["validate", "creditPreview", "menus", "passwordDialog", "pending"] },
+  { path: "/", player: true, parts: ["public", "menus", "creditChip", "passwordDialog", "pending"] },
+  { path: "/player/deposit", player: true, parts: ["validate", "creditPreview", "menus", "creditChip", "passwordDialog", "pending"] },
   {
     path: "/player/deposit",
     player: true,

@@ -70,7 +70,7 @@ function fakeAmb(seen: Seen[], answers: { balance?: string; verify?: unknown; tr
 describe("the port factory", () => {
   it("keeps the sandbox where nothing is stored (npm start, every other test)", async () => {
     const p = await playerWithBank();
-    const credit = await fetchCredit(env, "demo", p.username, "gclub");
+    const credit = await fetchCredit(env, "demo", { id: p.playerId, username: p.username }, "gclub");
     expect(credit.credit).toEqual({ amount: "0.00", currency: "THB" });
     const port = providerPortFor(env, "demo", "gclub");
     expect((await port.games(null)).kind).toBe("ok");
@@ -81,7 +81,7 @@ describe("the port factory", () => {
     const p = await playerWithBank();
     const seen: Seen[] = [];
     vi.stubGlobal("fetch", fakeAmb(seen, { balance: "12.50" }));
-    const credit = await fetchCredit(env, "demo", p.username, "askmebet");
+    const credit = await fetchCredit(env, "demo", { id: p.playerId, username: p.username }, "askmebet");
     expect(credit.credit).toEqual({ amount: "12.50", currency: "THB" });
     expect(seen).toHaveLength(1);
     expect(seen[0].url.origin + seen[0].url.pathname).toBe(`${AMB}/balance`);
@@ -90,10 +90,10 @@ describe("the port factory", () => {
     const name = seen[0].url.searchParams.get("username")!;
     expect(name).toMatch(/^[a-z0-9]{5,20}$/); // the legacy demo_<name> breaks AMB's rule: the derived name
     // Stable: the same player is the same member every time.
-    await fetchCredit(env, "demo", p.username, "askmebet");
+    await fetchCredit(env, "demo", { id: p.playerId, username: p.username }, "askmebet");
     expect(seen[1].url.searchParams.get("username")).toBe(name);
     // Other providers of the agency stay on the sandbox.
-    expect((await fetchCredit(env, "demo", p.username, "gclub")).credit?.amount).toBe("0.00");
+    expect((await fetchCredit(env, "demo", { id: p.playerId, username: p.username }, "gclub")).credit?.amount).toBe("0.00");
     expect(seen).toHaveLength(2);
   });
 

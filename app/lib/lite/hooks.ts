@@ -49,6 +49,10 @@ export const USERNAME_TAKEN = /* @__PURE__ */ attribute("data-username-taken");
 export const BUILD_VERSION = /* @__PURE__ */ attribute("data-sw");
 export const LOCALE = /* @__PURE__ */ attribute("data-locale");
 export const CREDITS = /* @__PURE__ */ testId("credits");
+// the header's credit (decision 081): its value is the providers the live figure is made of
+export const CREDIT_CHIP = /* @__PURE__ */ attribute("data-credit-chip");
+export const CHIP_AMOUNT = /* @__PURE__ */ attribute("data-chip-amount");
+export const CHIP_UNKNOWN = /* @__PURE__ */ attribute("data-chip-unknown");
 // the settlement notices of the player layout, carried over when the credits refresh
 export const DEPOSIT_SUCCESS = /* @__PURE__ */ testId("deposit-success");
 export const WITHDRAW_NOTICE = /* @__PURE__ */ testId("withdraw-notice");
@@ -89,6 +93,7 @@ export const PART_MARKUP: Record<LitePartName, readonly Hook[]> = {
   fingerprint: [],
   menus: [DISCLOSURE],
   credits: [],
+  creditChip: [CREDIT_CHIP, CHIP_AMOUNT],
   playTime: [],
   copy: [COPY, COPIED],
   validate: [VALIDATOR, SCHEMA],

@@ -15,6 +15,7 @@ export const LITE_PARTS = {
   fingerprint: { file: "fingerprint.ts", run: "fingerprintPart" },
   menus: { file: "menus.ts", run: "menusPart" },
   credits: { file: "credits.ts", run: "creditsPart" },
+  creditChip: { file: "credit-chip.ts", run: "creditChipPart" },
   playTime: { file: "play-time.ts", run: "playTimePart" },
   copy: { file: "copy.ts", run: "copyPart" },
   // the money forms (decision 034)
@@ -30,7 +31,7 @@ export const LITE_PARTS = {
 
 export type LitePartName = keyof typeof LITE_PARTS;
 
-export const PLAYER_PARTS: readonly LitePartName[] = ["menus", "credits", "playTime", "passwordDialog"];
+export const PLAYER_PARTS: readonly LitePartName[] = ["menus", "credits", "creditChip", "playTime", "passwordDialog"];
 export const LAST_PARTS: readonly LitePartName[] = ["pending"];
 
 export function isLitePartName(name: string): name is LitePartName {

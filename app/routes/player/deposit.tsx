@@ -9,7 +9,7 @@ import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField } from "~/components/fields";
 import { useLiteForm, useLiteValidation } from "~/components/lite-form";
 import { translate } from "~/lib/i18n.server";
-import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
+import { getAgency, getBindings, getWaitUntil, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { QR_POLL } from "~/lib/offline";
 import type { I18nHandle } from "~/lib/i18n";
@@ -46,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const agency = getAgency(context);
   const [page, promotion] = await Promise.all([
-    depositPage(getBindings(context), agency, player, new URL(request.url).origin),
+    depositPage(getBindings(context), agency, player, new URL(request.url).origin, getWaitUntil(context)),
     currentPromotionView(context, agency, player),
   ]);
   // the fields' constraints, before the schema renames `amount` (lib/schemas/deposit.ts)

@@ -5,6 +5,12 @@ import { getAgency, getBindings, playerContext } from "~/lib/context.server";
 import { takeOrderNotices } from "@workers/services/wallets";
 import { formatMoney } from "~/lib/format";
 import { DEPOSIT_SUCCESS, WITHDRAW_NOTICE, hookProps } from "~/lib/lite/hooks";
+import { GAME_LINKS } from "~/lib/menu";
+
+/** A provider's lobby: the menu's link (with its opening tab) where it has one. */
+function lobbyLink(provider: string): string {
+  return GAME_LINKS[provider as keyof typeof GAME_LINKS] ?? `/player/game/${encodeURIComponent(provider)}`;
+}
 
 /**
  * Guard for everything under /player (docs/product.md §4): a visitor without a valid session goes
@@ -34,7 +40,11 @@ export default function PlayerLayout({ loaderData }: Route.ComponentProps) {
     <>
       {loaderData.notices.map((n) => (
         <p key={n.code} className="notice notice-success page-notice" role="status" {...hookProps(DEPOSIT_SUCCESS)}>
-          {t("deposit.successful", { credit: formatMoney(n.credit, "THB"), provider: t(`providers.${n.provider}`) })}
+          {t("deposit.successful", { credit: formatMoney(n.credit, "THB"), provider: t(`providers.${n.provider}`) })}{" "}
+          {/* the credit just landed there: one tap to play with it */}
+          <a href={lobbyLink(n.provider)} className="button button-primary notice-action" data-testid="deposit-play-now">
+            {t("creditChip.playNow")}
+          </a>
         </p>
       ))}
       {loaderData.withdrawals.map((w) => (

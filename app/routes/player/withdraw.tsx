@@ -11,7 +11,7 @@ import { useLiteForm, useLiteValidation } from "~/components/lite-form";
 import type { I18nHandle } from "~/lib/i18n";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import { translate } from "~/lib/i18n.server";
-import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
+import { getAgency, getBindings, getWaitUntil, requirePlayer } from "~/lib/context.server";
 import type { Agency } from "@workers/services/agency";
 import { formatMoney } from "~/lib/format";
 import { withdrawSchema, type WithdrawSchema } from "~/lib/schemas/withdraw";
@@ -41,7 +41,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
   const agency = getAgency(context);
   // the fields' constraints, before the schema reads `amount` into `amountMinor` (lib/schemas/withdraw.ts)
-  return { ...(await withdrawPage(getBindings(context), agency, player)), constraint: getZodConstraint(withdrawSchema(withdrawLimits(agency)).in) };
+  return {
+    ...(await withdrawPage(getBindings(context), agency, player, getWaitUntil(context))),
+    constraint: getZodConstraint(withdrawSchema(withdrawLimits(agency)).in),
+  };
 }
 
 /** The service's refusals shown on a field ("all credit" outside the agency's bounds, more than the credit...). */

@@ -289,7 +289,7 @@ function depositSummary(order: DepositOrder) {
  * the channels, rate and limits for a new one, and each provider's credit (streamed: each
  * provider answers on its own time).
  */
-export async function depositPage(env: Env, agency: Agency, player: CurrentPlayer, origin: string) {
+export async function depositPage(env: Env, agency: Agency, player: CurrentPlayer, origin: string, waitUntil?: (promise: Promise<unknown>) => void) {
   const wallet = walletOf(env, agency.id, player.id);
   // the open order (the wallet) and what a new one needs (D1) at the same time: one round trip each
   const [open, [channels, kinds, storedRate, hasBank]] = await Promise.all([
@@ -305,7 +305,7 @@ export async function depositPage(env: Env, agency: Agency, player: CurrentPlaye
   const rate = rateOf(storedRate);
   const providers = enabledProviders(agency.enabledProviders);
   return {
-    credits: Object.fromEntries(providers.map((p) => [p, fetchCredit(env, agency.id, player.username, p)])),
+    credits: Object.fromEntries(providers.map((p) => [p, fetchCredit(env, agency.id, player, p, waitUntil)])),
     providers,
     channels: channels.map((c) => ({ code: c.code, displayName: c.displayName, bankCode: c.bankCode, currency: c.currency })),
     rate: rate ? { sell: formatAmount(rate.sell / 10000n, "THB"), sellScaled: rate.sell.toString() } : null,

@@ -193,11 +193,11 @@ function withdrawSummary(order: WithdrawOrder) {
 }
 
 /** The withdraw page: each provider's credit (streamed), the bank account paid into, the limits. */
-export async function withdrawPage(env: Env, agency: Agency, player: CurrentPlayer) {
+export async function withdrawPage(env: Env, agency: Agency, player: CurrentPlayer, waitUntil?: (promise: Promise<unknown>) => void) {
   const [bank] = await listBankAccounts(env.DB, agency.id, player.id);
   const providers = enabledProviders(agency.enabledProviders);
   return {
-    credits: Object.fromEntries(providers.map((p) => [p, fetchCredit(env, agency.id, player.username, p)])),
+    credits: Object.fromEntries(providers.map((p) => [p, fetchCredit(env, agency.id, player, p, waitUntil)])),
     providers,
     bank: bank ? { bankCode: bank.bankCode, maskedNumber: bank.maskedNumber, accountName: bank.accountName } : null,
     limits: { min: agency.limits.withdrawMin, max: agency.limits.withdrawMax },
