@@ -50,7 +50,11 @@ export function liteDepositStatus(ctx: LiteContext): void {
     box.dataset.status = status;
     box.classList.toggle("notice-success", status === "paid");
     box.textContent = t(status === "paid" ? "deposit.paidCrediting" : status === "offline" ? "offline.paused" : "offline.waiting");
-    if (playNow) playNow.hidden = !paid;
+    if (playNow && playNow.hidden === paid) {
+      playNow.hidden = !paid;
+      // back from the bank app, the player sees "paid" and "play now" without looking for them
+      if (paid) box.scrollIntoView({ block: "center" });
+    }
   };
   const schedule = (now = false) => {
     clearTimeout(timer);

@@ -276,18 +276,12 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
   return (
     <div className="qr-step card" data-testid="qr-step" {...hookProps(QR_POLL_STEP, order.code)} {...hookProps(POLL_MS, `${QR_POLL.min},${QR_POLL.max}`)}>
       <h2 className="sr-only">{t("deposit.scanTitle")}</h2>
-      {/* With JavaScript the page follows the order by itself (lib/lite/deposit.ts fills and shows
-          this, and "play now" once paid); without, "check payment" below. */}
-      <p className="notice" role="status" {...hookProps(QR_STATUS)} hidden />
-      <a href={GAME_LINKS[order.provider as keyof typeof GAME_LINKS] ?? "/"} className="button button-primary button-block" {...hookProps(PLAY_NOW)} hidden>
-        {t("depositQr.playNow", { provider })}
-      </a>
       <div className="qr-head">
         <p className="qr-amount" data-testid="qr-amount">
           <span className="qr-label">{t("depositQr.payAmount")}</span> {payAmount}
         </p>
         <p className="qr-time" data-testid="qr-valid-until">
-          {t("depositQr.validUntil", { time: vientianeTime(Date.parse(order.expiresAt)) })} <Countdown until={order.expiresAt} />
+          <span className="qr-label">{t("depositQr.validUntil")}</span> {vientianeTime(Date.parse(order.expiresAt))} <Countdown until={order.expiresAt} />
         </p>
       </div>
       {order.qrSvg ? (
@@ -344,6 +338,12 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
           </button>
         </Form>
       )}
+      {/* With JavaScript the page follows the order by itself (lib/lite/deposit.ts fills and shows
+          this, and "play now" once paid); without, "check payment" below. */}
+      <p className="notice" role="status" {...hookProps(QR_STATUS)} hidden />
+      <a href={GAME_LINKS[order.provider as keyof typeof GAME_LINKS] ?? "/"} className="button button-primary button-block" {...hookProps(PLAY_NOW)} hidden>
+        {t("depositQr.playNow", { provider })}
+      </a>
       {order.payAmount ? (
         <div className="pay-exactly" data-testid="pay-exactly" data-qr-mode={order.qrMode}>
           <p className="pay-exactly-amount" data-testid="pay-amount" data-amount={order.payAmount}>
