@@ -9,7 +9,7 @@ import { parseAmount, type AmountLimits } from "./money";
  * in the hint under the field; anything else is typed. Whole kip as decimal strings ("50000"),
  * as the amount field takes them.
  */
-export const QUICK_AMOUNT_COUNT = 4;
+const QUICK_AMOUNT_COUNT = 4;
 /** Where the series starts: 1.000 kip in LAK minor units (below it nothing is worth a button). */
 const SERIES_START = 100_000n;
 /** Where it stops (a trillion kip): an agency without a maximum gets no absurd button. */

@@ -14,4 +14,4 @@ export {
   startDeposit,
   type DepositError,
 } from "./deposit";
-export { depositQrPicture, type DepositQrPicture } from "./qr-picture";
+export { depositQrPicture } from "./qr-picture";

@@ -11,7 +11,7 @@ import { walletOf } from "../wallets";
  * Only the player's own wallet is asked, so another player's code finds nothing; an order
  * that is no longer open (paid, cancelled, expired) or has no QR yet gives no picture.
  */
-export type DepositQrPicture = { png: Uint8Array<ArrayBuffer>; fileName: string };
+type DepositQrPicture = { png: Uint8Array<ArrayBuffer>; fileName: string };
 
 /** fflate's level 3 (fast-png's default) on 1-bit rows: about 6 ms of CPU, a file of 1-3 KB. */
 const PNG_ZLIB_LEVEL = 3;
