@@ -1,4 +1,6 @@
-// Playwright cannot download browsers here; we use Debian's chromium packages (scripts/chromium.mjs).
+// Playwright cannot download browsers here; we use Debian's chromium packages (scripts/chromium.mjs),
+// and Debian's zbar-tools for zbarimg, the QR reader that checks the deposit's saved QR picture
+// the way a bank app's gallery scanner would (tests/e2e/deposit.spec.ts, decision 080).
 // Installs the missing ones when we are root; otherwise stops with how to do it.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -7,6 +9,7 @@ import { CHROMIUM, TEST_CHROMIUM } from "./chromium.mjs";
 const wanted = [
   { path: CHROMIUM, pkg: "chromium" },
   { path: TEST_CHROMIUM, pkg: "chromium-headless-shell" },
+  { path: process.env.ZBARIMG_PATH ?? "/usr/bin/zbarimg", pkg: "zbar-tools" },
 ];
 const missing = wanted.filter(({ path }) => !existsSync(path)).map(({ pkg }) => pkg);
 

@@ -14,7 +14,8 @@ const PARAMS: Record<string, string> = { provider: "askmebet", promotionId: "dep
  */
 export function playerPages(info: TestInfo): string[] {
   const routes = routesFile(info);
-  const paths = [...routes.matchAll(/route\("([^"]+)",\s*"routes\/player\/(?!layout)[^"]+"/g)].map(([, path]) => `/player/${path}`);
+  // pages only (.tsx): a resource route such as the deposit's QR picture file is no screen
+  const paths = [...routes.matchAll(/route\("([^"]+)",\s*"routes\/player\/(?!layout)[^"]+\.tsx"/g)].map(([, path]) => `/player/${path}`);
   if (!paths.includes("/player/deposit")) throw new Error("pages.ts: no player route found in app/routes.ts (did its shape change?)");
   return paths.map((path) =>
     path.replace(/:(\w+)/g, (_, name: string) => {

@@ -20,14 +20,14 @@ const CASES: Case[] = [
   { path: "/", player: false, parts: ["public"] },
   { path: "/register", player: false, parts: ["public"] },
   { path: "/", player: true, parts: ["public", "menus", "creditChip", "passwordDialog", "pending"] },
-  { path: "/player/deposit", player: true, parts: ["validate", "creditPreview", "menus", "creditChip", "passwordDialog", "pending"] },
+  { path: "/player/deposit", player: true, parts: ["validate", "creditPreview", "quickAmount", "menus", "creditChip", "passwordDialog", "pending"] },
   {
     path: "/player/deposit",
     player: true,
     state: async (cookie) => {
       expect((await postDeposit(cookie, { amount: "60000" })).status).toBe(302);
     },
-    parts: ["depositStatus", "countdown", "copy", "selectOnFocus"],
+    parts: ["depositStatus", "countdown", "copy", "selectOnFocus", "saveQr"],
   },
   { path: "/player/withdraw", player: true, parts: ["validate"] },
   { path: "/player/bank", player: true, parts: ["validate"] },

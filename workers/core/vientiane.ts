@@ -111,3 +111,8 @@ export function parseVientianeDateTime(text: string): number | null {
   if (!m) return null;
   return vientianeInstant(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]), Number(m[5]), m[6] === undefined ? 0 : Number(m[6]));
 }
+
+/** The hour and minute of an instant in Vientiane, "14:30" (a deposit QR's "valid until", on the page and in its picture). */
+export function vientianeTime(at: number): string {
+  return vientianeDisplay(at).slice(11, 16);
+}

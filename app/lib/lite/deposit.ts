@@ -1,7 +1,20 @@
 import { nextPollDelay } from "../offline";
 import type { LiteContext } from "./context";
 import type { FormValidator } from "./validate";
-import { COUNTDOWN, CREDIT_PREVIEW, CREDIT_RATE, POLL_MS, QR_POLL_STEP, QR_STATUS, SELECT_ON_FOCUS, VALIDATOR } from "./hooks";
+import {
+  COUNTDOWN,
+  CREDIT_PREVIEW,
+  CREDIT_RATE,
+  PLAY_NOW,
+  POLL_MS,
+  QR_POLL_STEP,
+  QR_STATUS,
+  QUICK_AMOUNT,
+  SCHEMA,
+  SCHEMA_ARGS,
+  SELECT_ON_FOCUS,
+  VALIDATOR,
+} from "./hooks";
 
 /*
  * The deposit page's lite parts (decision 034): what routes/player/deposit.tsx's React
@@ -16,12 +29,14 @@ import { COUNTDOWN, CREDIT_PREVIEW, CREDIT_RATE, POLL_MS, QR_POLL_STEP, QR_STATU
  * back. Paid: says so and keeps looking until the credit landed; then (or when the order expired
  * or was cancelled elsewhere) the page is loaded again (a GET of the same address: the layout
  * announces the deposit, the credits are fresh). Markup: `[data-qr-poll]` on the QR step
- * (order code, min and max delay) and its `[data-testid=qr-status]`, rendered hidden.
+ * (order code, min and max delay) and its `[data-testid=qr-status]`, rendered hidden. Once
+ * paid, the hidden "play now" link to the provider's lobby shows beside it (decision 080).
  */
 export function liteDepositStatus(ctx: LiteContext): void {
   const { d, t } = ctx;
   const step = d.querySelector<HTMLElement>(QR_POLL_STEP.selector);
   const box = step?.querySelector<HTMLElement>(QR_STATUS.selector);
+  const playNow = step?.querySelector<HTMLElement>(PLAY_NOW.selector);
   if (!step || !box) return;
   const next = nextPollDelay;
   const code = step.getAttribute(QR_POLL_STEP.attribute)!;
@@ -35,6 +50,11 @@ export function liteDepositStatus(ctx: LiteContext): void {
     box.dataset.status = status;
     box.classList.toggle("notice-success", status === "paid");
     box.textContent = t(status === "paid" ? "deposit.paidCrediting" : status === "offline" ? "offline.paused" : "offline.waiting");
+    if (playNow && playNow.hidden === paid) {
+      playNow.hidden = !paid;
+      // back from the bank app, the player sees "paid" and "play now" without looking for them
+      if (paid) box.scrollIntoView({ block: "center" });
+    }
   };
   const schedule = (now = false) => {
     clearTimeout(timer);
@@ -98,17 +118,21 @@ export function liteSelectOnFocus(ctx: LiteContext): void {
  * `preview` (lib/lite/form-validators.ts), i.e. workers/core/money's bigint math itself, loaded with
  * the schema on the first touch of the form (the first keystroke comes after it: a focus).
  * Markup: the amount input's `data-credit-rate` (the sell rate, scaled) and the hidden
- * `[data-testid=deposit-credit-preview]` in the same field.
+ * `[data-testid=deposit-credit-preview]` in the same field. Hidden while the form's schema
+ * finds the amount wrong (below the minimum, not a number...): a quote beside a red error
+ * would contradict it.
  */
 export function liteCreditPreview(ctx: LiteContext): void {
   const { d, t } = ctx;
   const input = d.querySelector<HTMLInputElement>(`input${CREDIT_RATE.selector}`);
   const out = input?.closest(".field")?.querySelector<HTMLElement>(CREDIT_PREVIEW.selector);
-  const url = input?.form?.getAttribute(VALIDATOR.attribute);
-  if (!input || !out || !url) return;
-  let preview: FormValidator["preview"] | null = null;
+  const form = input?.form;
+  const url = form?.getAttribute(VALIDATOR.attribute);
+  if (!input || !form || !out || !url) return;
+  let validator: FormValidator | null = null;
   const update = () => {
-    const credit = preview?.(input.value, input.getAttribute(CREDIT_RATE.attribute)!) ?? null;
+    const wrong = validator?.validate(form.getAttribute(SCHEMA.attribute) ?? "", new FormData(form), form.getAttribute(SCHEMA_ARGS.attribute))?.[input.name];
+    const credit = wrong ? null : (validator?.preview(input.value, input.getAttribute(CREDIT_RATE.attribute)!) ?? null);
     out.hidden = credit === null;
     out.textContent = credit === null ? "" : t("deposit.youGet", { credit });
   };
@@ -116,9 +140,26 @@ export function liteCreditPreview(ctx: LiteContext): void {
   const load = () =>
     import(/* @vite-ignore */ url)
       .then((module: { validator: FormValidator }) => {
-        preview = module.validator.preview;
+        validator = module.validator;
         update();
       })
-      .catch(() => input.form!.addEventListener("focusin", load, { once: true }));
-  input.form!.addEventListener("focusin", load, { once: true });
+      .catch(() => form.addEventListener("focusin", load, { once: true }));
+  form.addEventListener("focusin", load, { once: true });
+}
+
+/**
+ * Quick amounts (decision 080): without JavaScript each button submits the form by GET and the
+ * page comes back with the amount filled in (and the provider and channel kept); with it, a tap
+ * fills the field in place, as typing would (the validation and the quote follow its `input`).
+ */
+export function liteQuickAmount({ d }: LiteContext): void {
+  for (const button of d.querySelectorAll<HTMLButtonElement>(`button${QUICK_AMOUNT.selector}`)) {
+    const input = button.form?.elements.namedItem("amount");
+    if (!(input instanceof HTMLInputElement)) continue;
+    button.addEventListener("click", (event) => {
+      event.preventDefault();
+      input.value = button.getAttribute(QUICK_AMOUNT.attribute)!;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  }
 }

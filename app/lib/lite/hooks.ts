@@ -82,6 +82,10 @@ export const COUNTDOWN = /* @__PURE__ */ attribute("data-countdown");
 export const SELECT_ON_FOCUS = /* @__PURE__ */ attribute("data-select-on-focus");
 export const COPY = /* @__PURE__ */ attribute("data-copy");
 export const COPIED = /* @__PURE__ */ attribute("data-copied");
+// the deposit page's "Save QR" link (its value: the share sheet's title), quick amounts and "play now" (decision 080)
+export const SAVE_QR = /* @__PURE__ */ attribute("data-save-qr");
+export const QUICK_AMOUNT = /* @__PURE__ */ attribute("data-quick-amount");
+export const PLAY_NOW = /* @__PURE__ */ testId("play-now");
 
 /**
  * What each part cannot work without, where the page runs it. Parts that every lite page
@@ -98,9 +102,11 @@ export const PART_MARKUP: Record<LitePartName, readonly Hook[]> = {
   copy: [COPY, COPIED],
   validate: [VALIDATOR, SCHEMA],
   creditPreview: [CREDIT_RATE, CREDIT_PREVIEW],
-  depositStatus: [QR_POLL_STEP, POLL_MS, QR_STATUS],
+  depositStatus: [QR_POLL_STEP, POLL_MS, QR_STATUS, PLAY_NOW],
   countdown: [COUNTDOWN],
   selectOnFocus: [SELECT_ON_FOCUS],
+  saveQr: [SAVE_QR],
+  quickAmount: [QUICK_AMOUNT],
   passwordDialog: [CHANGE_PASSWORD_LINK, PASSWORD_DIALOG, DIALOG_BODY, DIALOG_ALERT, DIALOG_CLOSE],
   pending: [PENDING],
 };

@@ -24,6 +24,9 @@ export const LITE_PARTS = {
   depositStatus: { file: "deposit.ts", run: "liteDepositStatus" },
   countdown: { file: "deposit.ts", run: "liteCountdown" },
   selectOnFocus: { file: "deposit.ts", run: "liteSelectOnFocus" },
+  quickAmount: { file: "deposit.ts", run: "liteQuickAmount" },
+  // "Save QR": the share sheet with the picture, where the browser offers it (decision 080)
+  saveQr: { file: "save-qr.ts", run: "saveQrPart" },
   // the player menu's change-password dialog (decision 052)
   passwordDialog: { file: "password-dialog.ts", run: "litePasswordDialog" },
   pending: { file: "pending.ts", run: "pendingPart" },

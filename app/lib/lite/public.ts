@@ -36,10 +36,18 @@ export function publicPart({ d, config: o }: LiteContext): void {
     });
   }
 
-  // Scroll-to-top (docs/product.md §9): the server renders the button hidden.
+  // Scroll-to-top (docs/product.md §9): the server renders the button hidden (so it covers
+  // nothing without JavaScript). It also stays hidden while a form's actions are on screen
+  // (decision 080): in the corner, it covered the QR step's "check payment" on a phone.
   const up = d.querySelector<HTMLElement>(SCROLL_TOP.selector);
   if (up) {
-    const onScroll = () => (up.hidden = window.scrollY <= o.scrollPx);
+    const actionsInView = new Set<Element>();
+    const onScroll = () => (up.hidden = actionsInView.size > 0 || window.scrollY <= o.scrollPx);
+    const watch = new IntersectionObserver((entries) => {
+      for (const e of entries) e.isIntersecting ? actionsInView.add(e.target) : actionsInView.delete(e.target);
+      onScroll();
+    });
+    for (const actions of d.querySelectorAll("main .form-actions, main .button-block")) watch.observe(actions);
     // Not read now: scrollY forces the page's first layout inside this script (tens of ms on a
     // phone, one long task with the parse; Lighthouse's TBT). The first frame lays out anyway.
     requestAnimationFrame(onScroll);

@@ -3,7 +3,9 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { data, Form, Link, redirect } from "react-router";
 import { useTranslation } from "react-i18next";
-import { formatAmount, previewCredit } from "@workers/core/money";
+import { depositAmountError, formatAmount, parseWholeKip, previewCredit } from "@workers/core/money";
+import { quickAmounts } from "@workers/core/quick-amounts";
+import { vientianeTime } from "@workers/core/vientiane";
 import { cancelDeposit, checkDeposit, depositPage, startDeposit, type DepositError } from "@workers/services/deposits";
 import { CreditsPanel } from "~/components/credits";
 import { ErrorList, SelectField } from "~/components/fields";
@@ -11,6 +13,7 @@ import { useLiteForm, useLiteValidation } from "~/components/lite-form";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, getWaitUntil, requirePlayer } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
+import { GAME_LINKS } from "~/lib/menu";
 import { QR_POLL } from "~/lib/offline";
 import type { I18nHandle } from "~/lib/i18n";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
@@ -22,18 +25,33 @@ import type { PromotionError } from "@workers/core/promotion";
 import type { Agency } from "@workers/services/agency";
 import type { CurrentPlayer } from "@workers/core/session";
 import type { Route } from "./+types/deposit";
-import { COPIED, COPY, COUNTDOWN, CREDIT_PREVIEW, CREDIT_RATE, POLL_MS, QR_POLL_STEP, QR_STATUS, SELECT_ON_FOCUS, hookProps } from "~/lib/lite/hooks";
+import {
+  COPIED,
+  COPY,
+  COUNTDOWN,
+  CREDIT_PREVIEW,
+  CREDIT_RATE,
+  PLAY_NOW,
+  POLL_MS,
+  QR_POLL_STEP,
+  QR_STATUS,
+  QUICK_AMOUNT,
+  SAVE_QR,
+  SELECT_ON_FOCUS,
+  hookProps,
+} from "~/lib/lite/hooks";
 
 /**
  * A lite page (decisions 021, 034): no React in the browser; the lite script gives client
  * validation (the schema on first touch), the credit preview, QR status polling, the countdown
- * and the copy button (lib/lite/validate.ts, lib/lite/deposit.ts). The translation key groups
- * it renders (decision 032) are also the words those parts use.
+ * the copy button, the quick amounts and "Save QR" (lib/lite/validate.ts, lib/lite/deposit.ts,
+ * lib/lite/save-qr.ts). The translation key groups it renders (decision 032) are also the words
+ * those parts use.
  */
 export const handle = {
   scripts: "lite",
-  lite: ["validate", "creditPreview", "depositStatus", "countdown", "selectOnFocus", "copy"],
-  i18n: ["deposit", "ownAccount", "credits", "offline", "promotion.rule.setAmount", "promotion.col.bonus"],
+  lite: ["validate", "creditPreview", "quickAmount", "depositStatus", "countdown", "selectOnFocus", "copy", "saveQr"],
+  i18n: ["deposit", "depositQr", "ownAccount", "credits", "offline", "promotion.rule.setAmount", "promotion.col.bonus"],
 } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
 
@@ -50,7 +68,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     currentPromotionView(context, agency, player),
   ]);
   // the fields' constraints, before the schema renames `amount` (lib/schemas/deposit.ts)
-  return { ...page, promotion, constraint: getZodConstraint(depositSchema(depositLimits(agency)).in) };
+  return {
+    ...page,
+    promotion,
+    constraint: getZodConstraint(depositSchema(depositLimits(agency)).in),
+    quickAmounts: quickAmounts(depositLimits(agency)),
+    prefill: quickAmountPrefill(new URL(request.url).searchParams, page),
+  };
+}
+
+/**
+ * A quick amount tapped without JavaScript submits the form by GET (`?quick=50000&provider=...`):
+ * the form comes back with that amount and the provider and channel the player had chosen.
+ */
+function quickAmountPrefill(query: URLSearchParams, page: { providers: string[]; channels: { code: string }[] }) {
+  const amount = query.get("quick");
+  if (!amount || !/^\d{1,12}$/.test(amount)) return null;
+  const provider = query.get("provider");
+  const channelCode = query.get("channelCode");
+  return {
+    amount,
+    provider: provider && page.providers.includes(provider) ? provider : undefined,
+    channelCode: channelCode && page.channels.some((c) => c.code === channelCode) ? channelCode : undefined,
+  };
 }
 
 const ERROR_FIELD: Partial<Record<DepositError, "provider" | "channelCode" | "amount">> = {
@@ -117,7 +157,8 @@ export default function DepositPage({ loaderData, actionData }: Route.ComponentP
     <section className="page narrow">
       <title>{t("menu.deposit")}</title>
       <h1>{t("menu.deposit")}</h1>
-      <CreditsPanel credits={loaderData.credits} />
+      {/* On the QR step the code comes first, inside the first screen; the credits follow it. */}
+      {!order && <CreditsPanel credits={loaderData.credits} />}
       {loaderData.promotion && !order && (
         <p className="notice" data-testid="deposit-promotion">
           {t("deposit.promotionClaimed", { title: loaderData.promotion.title, provider: t(`providers.${loaderData.promotion.provider}`) })}
@@ -135,6 +176,7 @@ export default function DepositPage({ loaderData, actionData }: Route.ComponentP
       ) : (
         <DepositForm loaderData={loaderData} lastResult={actionData?.result ?? null} />
       )}
+      {order && <CreditsPanel credits={loaderData.credits} />}
       <p>
         <Link to="/player/deposit/history">{t("menu.depositHistory")}</Link>
       </p>
@@ -152,17 +194,24 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
     "deposit",
     loaderData.constraint,
     lastResult,
-    claimed ? { provider: claimed.provider as never, amount: claimed.setAmount?.replace(/\.0+$/, "") ?? undefined } : undefined,
+    claimed
+      ? { provider: claimed.provider as never, amount: claimed.setAmount?.replace(/\.0+$/, "") ?? undefined }
+      : ((loaderData.prefill as { provider?: never; channelCode?: string; amount: string } | null) ?? undefined),
   );
   // the browser checks the agency's bounds too: the schema's argument, "min,max" (lib/lite/form-validators.ts)
   const validation = useLiteValidation("deposit", `${loaderData.limits.min},${loaderData.limits.max}`);
   // The preview of the amount the server rendered (a post answered with errors keeps it); the
   // lite script recomputes it as the player types, with the same functions (lib/lite/deposit.ts).
+  // No quote for an amount the schema refuses: "you get" beside "below the minimum" contradicts it.
+  const amountWrong = Boolean(fields.amount.errors);
   const credit = useMemo(() => {
-    if (!loaderData.rate) return null;
-    const credit = previewCredit(String(fields.amount.initialValue ?? ""), BigInt(loaderData.rate.sellScaled));
+    if (!loaderData.rate || amountWrong) return null;
+    const typed = String(fields.amount.initialValue ?? "");
+    const minor = parseWholeKip(typed);
+    if (minor === null || depositAmountError(minor, loaderData.limits)) return null;
+    const credit = previewCredit(typed, BigInt(loaderData.rate.sellScaled));
     return credit === null ? null : formatAmount(credit, "THB");
-  }, [fields.amount.initialValue, loaderData.rate]);
+  }, [fields.amount.initialValue, loaderData.rate, loaderData.limits, amountWrong]);
   return (
     <Form method="post" {...getFormProps(form)} {...validation} noValidate className="stack" data-testid="deposit-form">
       <input type="hidden" name="idempotencyKey" value={loaderData.idempotencyKey} />
@@ -189,6 +238,7 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
           aria-invalid={fields.amount.errors ? true : undefined}
           aria-describedby={`${fields.amount.id}-hint${fields.amount.errors ? ` ${fields.amount.id}-error` : ""}`}
         />
+        {!claimed?.setAmount && <QuickAmounts amounts={loaderData.quickAmounts} />}
         <p id={`${fields.amount.id}-hint`} className="field-hint">
           {t("deposit.limits", { min: formatMoney(loaderData.limits.min, "LAK"), max: formatMoney(loaderData.limits.max, "LAK") })}
           {loaderData.rate && <> · {t("deposit.rate", { sell: formatMoney(loaderData.rate.sell, "LAK") })}</>}
@@ -210,31 +260,35 @@ function DepositForm({ loaderData, lastResult }: { loaderData: LoaderData; lastR
   );
 }
 
+/** The bank apps most Lao players pay with (docs/product.md §5), then any other with LAO QR. */
+const BANK_APPS = ["BCEL One", "LDB Trust", "JDB Yes"] as const;
+
+/**
+ * The QR step, built for a player paying from the phone that shows it (decision 080): the
+ * amount, the time left and the code inside the first screen, "Save QR" (a picture for the bank
+ * app's "scan from gallery") as the main action, "check payment" beside it; the steps per bank
+ * app, the order's facts and the QR's text (for support: bank apps do not take it) below.
+ */
 function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderData["order"]>; message: string | null; confirmCancel: boolean }) {
   const { t } = useTranslation();
+  const payAmount = formatMoney(order.payAmount ?? order.amount, "LAK");
+  const provider = t(`providers.${order.provider}`);
   return (
     <div className="qr-step card" data-testid="qr-step" {...hookProps(QR_POLL_STEP, order.code)} {...hookProps(POLL_MS, `${QR_POLL.min},${QR_POLL.max}`)}>
-      <h2>{t("deposit.scanTitle")}</h2>
-      {/* With JavaScript the page follows the order by itself (lib/lite/deposit.ts fills and shows
-          this); without, "check payment" below. */}
-      <p className="notice" role="status" {...hookProps(QR_STATUS)} hidden />
-      {order.payAmount ? (
-        <div className="pay-exactly" data-testid="pay-exactly" data-qr-mode={order.qrMode}>
-          <p className="pay-exactly-amount" data-testid="pay-amount" data-amount={order.payAmount}>
-            {t("ownAccount.payExactly", { amount: formatMoney(order.payAmount, "LAK") })}
-          </p>
-          <p>{t("ownAccount.payExactlyHint", { asked: formatMoney(order.amount, "LAK") })}</p>
-          <p>{order.qrMode === "static" ? t("ownAccount.staticHint") : t("ownAccount.derivedHint", { amount: formatMoney(order.payAmount, "LAK") })}</p>
-          <p className="muted">{t("ownAccount.waiting")}</p>
-        </div>
-      ) : (
-        <p>{t("deposit.scanHelp")}</p>
-      )}
+      <h2 className="sr-only">{t("deposit.scanTitle")}</h2>
+      <div className="qr-head">
+        <p className="qr-amount" data-testid="qr-amount">
+          <span className="qr-label">{t("depositQr.payAmount")}</span> {payAmount}
+        </p>
+        <p className="qr-time" data-testid="qr-valid-until">
+          <span className="qr-label">{t("depositQr.validUntil")}</span> {vientianeTime(Date.parse(order.expiresAt))} <Countdown until={order.expiresAt} />
+        </p>
+      </div>
       {order.qrSvg ? (
         <div
           className="qr"
           role="img"
-          aria-label={t("deposit.qrLabel", { amount: formatMoney(order.payAmount ?? order.amount, "LAK") })}
+          aria-label={t("deposit.qrLabel", { amount: payAmount })}
           data-testid="qr"
           // biome-ignore lint/security/noDangerouslySetInnerHtml: the SVG is the qrcode package's drawing of the order's own LAO QR payload, made by the server
           dangerouslySetInnerHTML={{ __html: order.qrSvg }}
@@ -244,32 +298,16 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
           {t("deposit.qrNotReady")} <a href="/player/deposit">{t("credits.retry")}</a>
         </p>
       )}
-      <dl className="facts">
-        <dt>{t("deposit.code")}</dt>
-        <dd data-testid="deposit-code">{order.code}</dd>
-        <dt>{t("deposit.amount")}</dt>
-        <dd>{formatMoney(order.amount, "LAK")}</dd>
-        <dt>{t("deposit.credit")}</dt>
-        <dd>
-          {formatMoney(order.credit, "THB")} · {t(`providers.${order.provider}`)}
-        </dd>
-        {order.bonus && (
-          <>
-            <dt>{t("promotion.col.bonus")}</dt>
-            <dd data-testid="deposit-bonus">{formatMoney(order.bonus, "THB")}</dd>
-          </>
-        )}
-        <dt>{t("deposit.expiresAt")}</dt>
-        <dd>
-          {formatDateTime(order.expiresAt)} <Countdown until={order.expiresAt} />
-        </dd>
-      </dl>
       {order.payload && (
-        <div className="field">
-          <label htmlFor="qr-payload">{t("deposit.payload")}</label>
-          <textarea id="qr-payload" readOnly rows={3} value={order.payload} data-testid="qr-payload" {...hookProps(SELECT_ON_FOCUS)} />
-          <CopyButton text={order.payload} />
-        </div>
+        <a
+          href={`/player/deposit/qr/${order.code}.png`}
+          download
+          className="button button-primary button-block"
+          data-testid="save-qr"
+          {...hookProps(SAVE_QR, t("deposit.qrLabel", { amount: payAmount }))}
+        >
+          {t("depositQr.saveQr")}
+        </a>
       )}
       {message && (
         <p className="form-alert" role="alert" data-testid="deposit-message">
@@ -290,17 +328,115 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
           </div>
         </Form>
       ) : (
-        <Form method="post" className="form-actions">
+        <Form method="post" className="form-actions qr-actions">
           <input type="hidden" name="code" value={order.code} />
           <button type="submit" name="intent" value="cancel-request" className="button button-ghost">
             {t("deposit.cancel")}
           </button>
-          <button type="submit" name="intent" value="check" className="button button-primary" data-testid="check-payment">
+          <button type="submit" name="intent" value="check" className="button button-secondary" data-testid="check-payment">
             {t("deposit.check")}
           </button>
         </Form>
       )}
+      {/* With JavaScript the page follows the order by itself (lib/lite/deposit.ts fills and shows
+          this, and "play now" once paid); without, "check payment" below. */}
+      <p className="notice" role="status" {...hookProps(QR_STATUS)} hidden />
+      <a href={GAME_LINKS[order.provider as keyof typeof GAME_LINKS] ?? "/"} className="button button-primary button-block" {...hookProps(PLAY_NOW)} hidden>
+        {t("depositQr.playNow", { provider })}
+      </a>
+      {order.payAmount ? (
+        <div className="pay-exactly" data-testid="pay-exactly" data-qr-mode={order.qrMode}>
+          <p className="pay-exactly-amount" data-testid="pay-amount" data-amount={order.payAmount}>
+            {t("ownAccount.payExactly", { amount: payAmount })}
+          </p>
+          <p>{t("ownAccount.payExactlyHint", { asked: formatMoney(order.amount, "LAK") })}</p>
+          <p>{order.qrMode === "static" ? t("ownAccount.staticHint") : t("ownAccount.derivedHint", { amount: payAmount })}</p>
+          <p className="muted">{t("ownAccount.waiting")}</p>
+        </div>
+      ) : (
+        <p>{t("deposit.scanHelp")}</p>
+      )}
+      {order.payload && <BankSteps amount={payAmount} />}
+      <dl className="facts">
+        <dt>{t("deposit.code")}</dt>
+        <dd data-testid="deposit-code">{order.code}</dd>
+        <dt>{t("deposit.amount")}</dt>
+        <dd>{formatMoney(order.amount, "LAK")}</dd>
+        <dt>{t("deposit.credit")}</dt>
+        <dd>
+          {formatMoney(order.credit, "THB")} · {provider}
+        </dd>
+        {order.bonus && (
+          <>
+            <dt>{t("promotion.col.bonus")}</dt>
+            <dd data-testid="deposit-bonus">{formatMoney(order.bonus, "THB")}</dd>
+          </>
+        )}
+        <dt>{t("deposit.expiresAt")}</dt>
+        <dd>{formatDateTime(order.expiresAt)}</dd>
+      </dl>
+      {order.payload && (
+        // the text bank apps do not accept: kept for support, never offered as a way to pay
+        <details className="qr-text">
+          <summary>{t("depositQr.qrText")}</summary>
+          <p className="field-hint">{t("depositQr.qrTextHint")}</p>
+          <textarea aria-label={t("depositQr.qrText")} readOnly rows={3} value={order.payload} data-testid="qr-payload" {...hookProps(SELECT_ON_FOCUS)} />
+          <CopyButton text={order.payload} />
+        </details>
+      )}
     </div>
+  );
+}
+
+/** How to pay from the saved picture, per bank app, in the player's language (a <details> each: no JavaScript needed). */
+function BankSteps({ amount }: { amount: string }) {
+  const { t } = useTranslation();
+  return (
+    <section className="bank-steps" aria-labelledby="bank-steps-title" data-testid="bank-steps">
+      <h3 id="bank-steps-title">{t("depositQr.howTo")}</h3>
+      <p className="field-hint">{t("depositQr.saveHint")}</p>
+      {[...BANK_APPS, t("depositQr.otherBank")].map((app) => (
+        <details key={app}>
+          <summary>{app}</summary>
+          <ol>
+            <li>{t("depositQr.steps.save")}</li>
+            <li>{t("depositQr.steps.open", { app })}</li>
+            <li>{t("depositQr.steps.scan")}</li>
+            <li>{t("depositQr.steps.gallery")}</li>
+            <li>{t("depositQr.steps.confirm", { amount })}</li>
+          </ol>
+        </details>
+      ))}
+    </section>
+  );
+}
+
+/**
+ * Round amounts from the agency's limits (workers/core/quick-amounts.ts). Without JavaScript a
+ * tap submits the form by GET and the page returns with the amount filled in (the loader's
+ * `prefill`); with it, lib/lite/deposit.ts fills the field in place.
+ */
+function QuickAmounts({ amounts }: { amounts: string[] }) {
+  const { t } = useTranslation();
+  if (amounts.length === 0) return null;
+  return (
+    <fieldset className="quick-amounts" data-testid="quick-amounts">
+      <legend className="sr-only">{t("depositQr.quickAmounts")}</legend>
+      {amounts.map((amount) => (
+        <button
+          key={amount}
+          type="submit"
+          name="quick"
+          value={amount}
+          formMethod="get"
+          formNoValidate
+          className="button button-ghost button-small"
+          {...hookProps(QUICK_AMOUNT, amount)}
+        >
+          {formatMoney(amount, "LAK")}
+        </button>
+      ))}
+    </fieldset>
   );
 }
 

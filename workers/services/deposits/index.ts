@@ -14,3 +14,4 @@ export {
   startDeposit,
   type DepositError,
 } from "./deposit";
+export { depositQrPicture } from "./qr-picture";
