@@ -4,7 +4,8 @@
 // (frame, document loader, parser) for every SVG <img>, which made the landing's first seconds
 // the busiest of the portal (decision 037). The drawings stay as SVG sources:
 //   scripts/demo-images/<promotion>.svg  -> public/promotions/<promotion>.webp (640x240, seed.sql)
-//   gameDrawing(code) of the sandbox     -> workers/sandbox/provider/game-pictures.ts (320x240)
+//   gameDrawing(code) of the sandbox     -> workers/sandbox/provider/game-pictures.ts (320x240,
+//     game-art.ts: scenes that pass for a provider's own game art, decision 082)
 //   scripts/brand/<agency>-hero.jpg       -> scripts/brand/<agency>-hero-phone.webp (720 px wide:
 //     the seeded brands' phone heroes, decision 038; what an operator's mobile banner is)
 // Rendered by Debian's Chromium (canvas -> WebP); run again after changing a drawing or the
@@ -12,10 +13,18 @@
 import { chromium } from "playwright-core";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { catalogueCodes, gameDrawing } from "../workers/sandbox/provider/games";
+// with their extension: Node strips the types but resolves paths as written
+import { catalogueGames } from "../workers/sandbox/provider/games.ts";
+import { gameDrawing } from "../workers/sandbox/provider/game-art.ts";
 
 /** WebP quality: flat colours and large letters; 0.7 keeps the edges clean at a third of 0.9's bytes. */
 const QUALITY = 0.7;
+/**
+ * The game pictures' quality: scenes with gradients and rays, shown at 2x on a phone; 0.5
+ * looks the same at that size and keeps four of them (a lobby's first screen) within the
+ * player page's budget (decision 082).
+ */
+const GAME_QUALITY = 0.5;
 const SOURCES = "scripts/demo-images";
 const PROMOTIONS = "public/promotions";
 const GAME_MODULE = "workers/sandbox/provider/game-pictures.ts";
@@ -23,11 +32,37 @@ const BRANDS = "scripts/brand";
 /** A 360-px phone at twice its pixels. */
 const PHONE_HERO_WIDTH = 720;
 
+/**
+ * A WebP without the sRGB colour profile Chromium's encoder adds (an ICCP chunk of about 470
+ * bytes, a tenth of a game picture): browsers take an untagged picture as sRGB anyway. The
+ * chunk goes, and the VP8X header's ICC flag with it.
+ * @param {Buffer} webp
+ */
+function withoutColourProfile(webp) {
+  if (webp.toString("ascii", 0, 4) !== "RIFF" || webp.toString("ascii", 8, 12) !== "WEBP") return webp;
+  const chunks = [];
+  for (let at = 12; at + 8 <= webp.length; ) {
+    const size = webp.readUInt32LE(at + 4);
+    const end = at + 8 + size + (size % 2);
+    const chunk = Buffer.from(webp.subarray(at, end));
+    const type = chunk.toString("ascii", 0, 4);
+    if (type === "VP8X") chunk[8] &= ~0x20;
+    if (type !== "ICCP") chunks.push(chunk);
+    at = end;
+  }
+  const body = Buffer.concat(chunks);
+  const header = Buffer.alloc(12);
+  header.write("RIFF", 0, "ascii");
+  header.writeUInt32LE(body.length + 4, 4);
+  header.write("WEBP", 8, "ascii");
+  return Buffer.concat([header, body]);
+}
+
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
 try {
   const page = await browser.newPage();
   /** A picture (as a data: URL) drawn into a canvas `width` wide (its own width by default), as WebP. */
-  const dataUrlToWebp = async (src, width) => {
+  const dataUrlToWebp = async (src, width, quality = QUALITY) => {
     const base64 = await page.evaluate(
       async ({ src, width, quality }) => {
         const img = new Image();
@@ -41,12 +76,12 @@ try {
         context.drawImage(img, 0, 0, canvas.width, canvas.height);
         return canvas.toDataURL("image/webp", quality).split(",")[1];
       },
-      { src, width, quality: QUALITY },
+      { src, width, quality },
     );
     return Buffer.from(base64, "base64");
   };
   /** @param {string} svg */
-  const toWebp = (svg) => dataUrlToWebp(`data:image/svg+xml;base64,${Buffer.from(svg, "utf8").toString("base64")}`);
+  const toWebp = (svg, quality = QUALITY) => dataUrlToWebp(`data:image/svg+xml;base64,${Buffer.from(svg, "utf8").toString("base64")}`, undefined, quality);
 
   for (const file of readdirSync(SOURCES)
     .filter((f) => f.endsWith(".svg"))
@@ -67,10 +102,11 @@ try {
   }
 
   const entries = [];
-  for (const code of catalogueCodes()) {
-    const drawing = gameDrawing(code);
+  for (const game of catalogueGames()) {
+    const { code } = game;
+    const drawing = gameDrawing(game);
     if (!drawing) throw new Error(`no drawing for ${code}`);
-    const webp = await toWebp(drawing);
+    const webp = withoutColourProfile(await toWebp(drawing, GAME_QUALITY));
     entries.push(`  "${code}": "${webp.toString("base64")}",`);
     console.log(`${code}: ${webp.length} bytes`);
   }
