@@ -200,7 +200,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
             {featured.map((game) => (
               <li key={`${game.provider}:${game.code}`}>
                 <Link to={playerHref(gameHref(game), loggedIn)} className="featured-game" data-provider={game.provider}>
-                  <img className="featured-img" src={game.img} alt="" width={160} height={120} loading="lazy" decoding="async" />
+                  <img className="featured-img" src={game.img} alt="" width={320} height={240} loading="lazy" decoding="async" />
                   <span className="featured-name">{game.name}</span>
                   <span className="featured-provider">{t(`providers.${game.provider}`)}</span>
                 </Link>

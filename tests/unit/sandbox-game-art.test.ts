@@ -36,7 +36,7 @@ describe("the sandbox games' pictures", () => {
       expect(webp.readUInt32LE(4) + 8, code).toBe(webp.length);
       expect(chunksOf(webp), code).not.toContain("ICCP");
       // a lobby's first screen holds four: within the player page's budget (decision 082)
-      expect(webp.length, code).toBeLessThanOrEqual(6 * 1024);
+      expect(webp.length, code).toBeLessThanOrEqual(4.5 * 1024);
     }
   });
 });
