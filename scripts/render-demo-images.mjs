@@ -11,6 +11,7 @@
 // Rendered by Debian's Chromium (canvas -> WebP); run again after changing a drawing or the
 // sandbox's catalogue, and commit what it writes. Needs Node 24 (the npm script's `node`).
 import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 // with their extension: Node strips the types but resolves paths as written
@@ -121,6 +122,8 @@ try {
       "",
     ].join("\n"),
   );
+  // as the repository formats it (npm run format:check), so a run changes only the pictures
+  execFileSync("npx", ["biome", "format", "--write", GAME_MODULE], { stdio: "inherit" });
   console.log(`${GAME_MODULE}: ${entries.length} pictures`);
 } finally {
   await browser.close();

@@ -12,13 +12,14 @@ import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { Route } from "./+types/home";
 import { BankMark } from "../components/bank-mark";
 import { ProviderMark } from "../components/provider-mark";
+import { CAROUSEL, CAROUSEL_DOT, hookProps } from "~/lib/lite/hooks";
 
 /**
  * No React in the browser: links and forms only, plus the lite script (decision 021). One Lao
  * weight: the 700 file is not preloaded here (root.tsx) and the bold is drawn from the regular
  * (app.css, `data-fonts="regular"` below), to keep the first load under 50 KB (decision 027).
  */
-export const handle = { scripts: "lite", fonts: "regular" } satisfies ScriptsHandle & { fonts: "regular" };
+export const handle = { scripts: "lite", fonts: "regular", lite: ["carousel"] } satisfies ScriptsHandle & { fonts: "regular" };
 export const clientLoader = loadAsDocument;
 
 /**
@@ -63,7 +64,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
         links to the slides. The hero's picture is fetched first; the banners wait (lazy).
       */}
       <section className="carousel" aria-roledescription="carousel" aria-label={t("landingCarousel.label")} data-testid="carousel">
-        <ul className="carousel-slides" role="list">
+        <ul className="carousel-slides" role="list" {...hookProps(CAROUSEL)}>
           <li id="slide-1" className="carousel-slide" aria-roledescription="slide" aria-label={t("landingCarousel.slide", { n: 1, count: slides })}>
             <section className={hero.image ? "hero hero-with-image" : "hero"} data-testid="hero" data-fonts="regular">
               {hero.image && (
@@ -127,7 +128,7 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
         {slides > 1 && (
           <nav className="carousel-dots" aria-label={t("landingCarousel.dots")}>
             {Array.from({ length: slides }, (_, i) => (
-              <a key={i} href={`#slide-${i + 1}`} className="carousel-dot">
+              <a key={i} href={`#slide-${i + 1}`} className="carousel-dot" {...hookProps(CAROUSEL_DOT)}>
                 <span className="sr-only">{t("landingCarousel.slide", { n: i + 1, count: slides })}</span>
               </a>
             ))}

@@ -89,6 +89,8 @@ test.describe("landing page", () => {
     await expect.poll(() => slides.evaluate((row) => Math.round(row.scrollLeft / row.clientWidth))).toBe(2);
     await expect(banners.nth(1)).toBeInViewport();
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    // with JavaScript the dot of the slide in view says so
+    if (hasJs(info)) await expect(dots.nth(2)).toHaveAttribute("aria-current", "true");
 
     // every picture of the page really arrives (banners, games, banks)
     await loadAllImages(page);

@@ -69,7 +69,11 @@ describe("landing page service", () => {
     ]);
     // no sport book and no rooster among this agency's providers: those categories are not offered
     const some = await landingPage(env, await freshAgency("land-cat-some", ["gclub_live", "alphabet"]), "lo");
-    expect(some.categories.map((c) => `${c.category} ${c.provider} ${c.tab}`)).toEqual(["casino gclub_live Live", "card alphabet Card", "chicken alphabet Chicken"]);
+    expect(some.categories.map((c) => `${c.category} ${c.provider} ${c.tab}`)).toEqual([
+      "casino gclub_live Live",
+      "card alphabet Card",
+      "chicken alphabet Chicken",
+    ]);
     const amb = await landingPage(env, await freshAgency("land-cat-amb", ["askmebet"]), "lo");
     expect(amb.categories.map((c) => c.category)).toEqual(["slot", "fish", "card"]);
   });

@@ -78,6 +78,9 @@ export const COUNTDOWN = /* @__PURE__ */ attribute("data-countdown");
 export const SELECT_ON_FOCUS = /* @__PURE__ */ attribute("data-select-on-focus");
 export const COPY = /* @__PURE__ */ attribute("data-copy");
 export const COPIED = /* @__PURE__ */ attribute("data-copied");
+// the landing's banner carousel (decision 082): its row of slides and its dots
+export const CAROUSEL = /* @__PURE__ */ attribute("data-carousel");
+export const CAROUSEL_DOT = /* @__PURE__ */ attribute("data-carousel-dot");
 
 /**
  * What each part cannot work without, where the page runs it. Parts that every lite page
@@ -98,6 +101,8 @@ export const PART_MARKUP: Record<LitePartName, readonly Hook[]> = {
   selectOnFocus: [SELECT_ON_FOCUS],
   passwordDialog: [CHANGE_PASSWORD_LINK, PASSWORD_DIALOG, DIALOG_BODY, DIALOG_ALERT, DIALOG_CLOSE],
   pending: [PENDING],
+  // the dots come only with a second slide (a promotion with a banner)
+  carousel: [CAROUSEL],
 };
 
 /** Whether an HTML page carries a hook (its attribute, with its value for a test id). */

@@ -25,6 +25,8 @@ export const LITE_PARTS = {
   selectOnFocus: { file: "deposit.ts", run: "liteSelectOnFocus" },
   // the player menu's change-password dialog (decision 052)
   passwordDialog: { file: "password-dialog.ts", run: "litePasswordDialog" },
+  // the landing's banner carousel (decision 082)
+  carousel: { file: "carousel.ts", run: "carouselPart" },
   pending: { file: "pending.ts", run: "pendingPart" },
 } as const;
 
