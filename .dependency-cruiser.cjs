@@ -206,6 +206,7 @@ module.exports = {
           "^workers/sandbox/[^/]+/index\\.ts$", // the sandboxes' wrangler.toml main
           "^app/(root\\.tsx|routes\\.ts|entry\\.(client|server)\\.tsx)$", // React Router's own entries
           "^app/routes/", // route modules: entries listed in app/routes.ts
+          "^workers/sandbox/provider/game-art\\.ts$", // the sandbox games' drawings: scripts/render-demo-images.mjs renders them
         ],
       },
       to: {},

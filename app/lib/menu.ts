@@ -1,3 +1,5 @@
+import type { Provider } from "@workers/core/providers";
+
 /**
  * The side drawer's player menu (docs/product.md §2). An entry has a translation key, an optional
  * link, optional children and an icon; it is active when the current path (query string
@@ -12,12 +14,14 @@ export type MenuEntry = {
   children?: MenuEntry[];
 };
 
+/** Each provider's lobby as the menu and the landing's provider marks open it (the tab its lobby opens on). */
 export const GAME_LINKS = {
   askmebet: "/player/game/askmebet?tab=Slot",
   betflix: "/player/game/betflix?tab=pp.txt",
   gclub: "/player/game/gclub",
+  gclub_live: "/player/game/gclub_live",
   alphabet: "/player/game/alphabet",
-} as const;
+} as const satisfies Record<Provider, string>;
 
 /** Two groups with a divider between them. */
 export const PLAYER_MENU: MenuEntry[][] = [

@@ -281,6 +281,11 @@ describe("AMB balance, launch, games, turnover", () => {
       language: "cn",
       callbackUrl: "https://portal.example.test/games",
     });
+    // the port's return URL (the portal's lobby) is AMB's callbackUrl: the game's "home" button leads back to it
+    fake.server.clearRequests();
+    const back = "https://portal.example.test/player/game/askmebet?tab=SLOT";
+    expect((await amb.launchUrl("demo00003", "lo", { code: "PGS-1", tab: "SLOT" }, back)).kind).toBe("ok");
+    expect(body(0)).toMatchObject({ gameCode: "PGS-1", callbackUrl: back });
     fake.server.fault("/logIn", "http500");
     expect((await amb.launchUrl("demo00003", "lo")).kind).toBe("unavailable");
   });

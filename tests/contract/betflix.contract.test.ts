@@ -254,6 +254,10 @@ describe("Betflix balance, launch, games, turnover", () => {
       returnUrl: "https://portal.example.test/games",
       return_url: "https://portal.example.test/games",
     });
+    // through the port: the lobby's tab names the brand, the return URL is the portal's lobby
+    const back = "https://portal.example.test/player/game/betflix?tab=pg.txt";
+    expect((await bf.launchUrl("demo0001", "lo", { code: "fortune-tiger", tab: "pg.txt" }, back)).kind).toBe("ok");
+    expect(form(1)).toMatchObject({ provider: "pg", gamecode: "fortune-tiger", returnUrl: back, return_url: back });
     fake.launchField = "url";
     expect((await bf.launchGame("demo0001", "pp", "vs20olympgate", "cn")).kind).toBe("ok");
     fake.api.fault("/v4/play/login", "garbage");

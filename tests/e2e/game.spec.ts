@@ -23,5 +23,8 @@ test.describe("game lobby and launch", () => {
     await page.getByTestId("games").getByRole("button", { name: "ຫຼິ້ນ" }).first().click();
     await expect(page).toHaveURL(/\/sandbox\/provider\/play\/askmebet\?token=/);
     await expect(page.locator("body")).toContainText("100.00");
+    // the game page's way back: the lobby it was opened from, on the game's tab
+    await page.getByRole("link", { name: "ກັບໄປໜ້າລວມເກມ" }).click();
+    await expect(page).toHaveURL(/\/player\/game\/askmebet\?tab=Slot$/);
   });
 });

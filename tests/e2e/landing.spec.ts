@@ -49,6 +49,10 @@ test.describe("landing page", () => {
       "href",
       "/login?redirectTo=%2Fplayer%2Fgame%2Faskmebet%3Ftab%3DSlot",
     );
+    // a mark per provider, each a link to its lobby, named by the provider
+    const marks = page.getByTestId("provider-marks").getByRole("link");
+    await expect(marks).toHaveText(["AskMeBet", "Betflix", "GClub", "GClub Live", "Alphabet"].map((name) => new RegExp(name, "i")));
+    await expect(marks.first()).toHaveAttribute("href", "/login?redirectTo=%2Fplayer%2Fgame%2Faskmebet%3Ftab%3DSlot");
 
     const featured = page.getByTestId("featured-games");
     await expect(featured.getByRole("heading", { level: 2 })).toHaveText("ເກມແນະນຳ");
@@ -67,6 +71,26 @@ test.describe("landing page", () => {
     const banks = page.getByTestId("landing-banks");
     await expect(banks.locator(".bank-mark")).toHaveCount(10);
     await expect(banks.getByRole("img", { name: "ທະນາຄານການຄ້າຕ່າງປະເທດລາວ (BCEL)" })).toBeVisible();
+
+    // the banner carousel: the hero, then each active promotion's banner, lazily; dots are links to the slides
+    const carousel = page.getByTestId("carousel");
+    await expect(carousel.locator(".carousel-slide")).toHaveCount(4);
+    await expect(carousel.locator(".carousel-slide").first().getByTestId("hero")).toHaveCount(1);
+    const banners = carousel.getByTestId("carousel-banner");
+    for (const img of await banners.locator("img").all()) await expect(img).toHaveAttribute("loading", "lazy");
+    await expect(banners.first()).toHaveAttribute("href", "/login?redirectTo=%2Fplayer%2Fpromotion%2Fwelcome-100");
+    await expect(banners.first()).toContainText("ໂບນັດຕ້ອນຮັບ 100%");
+    const dots = carousel.locator(".carousel-dot");
+    await expect(dots).toHaveCount(4);
+    await expect(dots.nth(1)).toHaveAttribute("href", "#slide-2");
+    // a dot scrolls the row to its slide (a plain link: no JavaScript needed), the page stays where it was
+    await dots.nth(2).click();
+    const slides = carousel.locator(".carousel-slides");
+    await expect.poll(() => slides.evaluate((row) => Math.round(row.scrollLeft / row.clientWidth))).toBe(2);
+    await expect(banners.nth(1)).toBeInViewport();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    // with JavaScript the dot of the slide in view says so
+    if (hasJs(info)) await expect(dots.nth(2)).toHaveAttribute("aria-current", "true");
 
     // every picture of the page really arrives (banners, games, banks)
     await loadAllImages(page);
@@ -268,6 +292,26 @@ accountTest.describe("landing page for a logged-in player", () => {
     await expect(page.getByTestId("hero-deposit")).toHaveAttribute("href", "/player/deposit");
     await expect(page.getByTestId("hero-register")).toHaveCount(0);
     await expect(page.getByTestId("landing-promotions").getByRole("link").first()).toHaveAttribute("href", "/player/promotion/welcome-100");
+    // each category opens the lobby whose current tab holds it (decision 082)
+    const held: Record<string, { tab: string; game: string }> = {
+      slot: { tab: "ສະລັອດ", game: "Lucky Reels" },
+      sport: { tab: "ກິລາ", game: "Football Live" },
+      casino: { tab: "ຄາສິໂນ", game: "Baccarat" },
+      fish: { tab: "ຍິງປາ", game: "Fish Hunter" },
+      card: { tab: "ເກມໄພ່", game: "Pok Deng" },
+      chicken: { tab: "ຕີໄກ່", game: "Chicken Fight" },
+    };
+    const links = await page
+      .getByTestId("categories")
+      .locator("a.category")
+      .evaluateAll((list) => list.map((a) => ({ key: /category-(\w+)/.exec(a.className)![1]!, href: a.getAttribute("href")! })));
+    expect(links.map((l) => l.key)).toEqual(Object.keys(held));
+    for (const { key, href } of links) {
+      await page.goto(href);
+      await expect(page.locator('.tabs [aria-current="page"]'), key).toHaveText(held[key]!.tab);
+      await expect(page.getByTestId("games"), key).toContainText(held[key]!.game);
+    }
+    await page.goto("/");
     const game = page.getByTestId("featured-games").locator(".featured-game").first();
     await expect(game).toHaveAttribute("href", "/player/game/askmebet?tab=Slot&q=Lucky+Reels");
     await game.click();

@@ -18,6 +18,16 @@ describe("game lobbies and launch", () => {
     expect(search).not.toContain("Lucky Reels");
     const betflix = await (await fetchApp("http://localhost/player/game/betflix", { headers: { Cookie: p.cookie } })).text();
     expect(betflix).toContain("Sweet Bonanza"); // default tab pp.txt
+    // tabs in the player's language by kind; a brand's tab by its own name, tidied
+    const tabs = (html: string) => [...html.matchAll(/<a[^>]*class="tab"[^>]*>([^<]+)<\/a>/g)].map((m) => m[1]);
+    expect(tabs(slot)).toEqual(["ສະລັອດ", "ຍິງປາ", "ເກມໄພ່"]);
+    expect(tabs(betflix)).toEqual(["PP", "ກິລາ"]);
+    const cn = await (
+      await fetchApp("http://localhost/player/game/askmebet?tab=Slot", {
+        headers: { Cookie: `${p.cookie}; lng=${encodeURIComponent(btoa(JSON.stringify("cn")))}` },
+      })
+    ).text();
+    expect(tabs(cn)).toEqual(["老虎机", "捕鱼", "棋牌"]);
     expect((await fetchApp("http://localhost/player/game/nope", { headers: { Cookie: p.cookie } })).status).toBe(404);
   });
 
@@ -27,13 +37,16 @@ describe("game lobbies and launch", () => {
     expect(refused.status).toBe(409);
     expect(await shownOf(refused)).toContain("ບໍ່ສາມາດເປີດເກມໄດ້, ກະລຸນາຝາກເງິນ.");
     await fundProvider("gclub", p.username, "50.00");
-    const opened = await postForm("/player/game/gclub", { game: "gc-baccarat" }, { cookie: p.cookie });
+    const opened = await postForm("/player/game/gclub", { game: "gc-baccarat", tab: "Casino" }, { cookie: p.cookie });
     expect(opened.status).toBe(302);
     const location = opened.headers.get("Location")!;
     expect(location).toMatch(/^\/sandbox\/provider\/play\/gclub\?token=/);
     const page = await fetchApp(`http://localhost${location}`, { headers: { Cookie: p.cookie } });
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("50.00");
+    const html = await page.text();
+    expect(html).toContain("50.00");
+    // the game page leads back to the lobby the game was opened from (the launch's return URL)
+    expect(html).toContain('<a class="back" href="http://localhost/player/game/gclub?tab=Casino" data-lobby-link>← ກັບໄປໜ້າລວມເກມ</a>');
   });
 
   it("game lists are cached: fresh 5 minutes, then asked again; askmebet's is never stale; a stale list beats none", async () => {

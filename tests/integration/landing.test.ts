@@ -57,6 +57,27 @@ describe("landing page service", () => {
     expect(demo.promotions.every((p) => p.imageUrl?.startsWith("/promotions/"))).toBe(true);
   });
 
+  it("categories: each opens the provider and tab that hold it, checked against the lists the providers answered", async () => {
+    const all = await landingPage(env, await freshAgency("land-cat"), "lo");
+    expect(all.categories.map((c) => `${c.category} ${c.provider} ${c.tab}`)).toEqual([
+      "slot askmebet Slot",
+      "sport betflix sport.txt",
+      "casino gclub Casino",
+      "fish askmebet Fishing",
+      "card askmebet Card",
+      "chicken alphabet Chicken",
+    ]);
+    // no sport book and no rooster among this agency's providers: those categories are not offered
+    const some = await landingPage(env, await freshAgency("land-cat-some", ["gclub_live", "alphabet"]), "lo");
+    expect(some.categories.map((c) => `${c.category} ${c.provider} ${c.tab}`)).toEqual([
+      "casino gclub_live Live",
+      "card alphabet Card",
+      "chicken alphabet Chicken",
+    ]);
+    const amb = await landingPage(env, await freshAgency("land-cat-amb", ["askmebet"]), "lo");
+    expect(amb.categories.map((c) => c.category)).toEqual(["slot", "fish", "card"]);
+  });
+
   it("featured games: pictures from the providers' lists, taken in turn from each provider, at most 8", async () => {
     const agency = await freshAgency("land-feat");
     const page = await landingPage(env, agency, "lo");

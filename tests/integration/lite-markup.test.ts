@@ -17,7 +17,7 @@ beforeAll(seedDemo);
 type Case = { path: string; player: boolean; state?: (cookie: string) => Promise<void>; parts: LitePartName[] };
 
 const CASES: Case[] = [
-  { path: "/", player: false, parts: ["public"] },
+  { path: "/", player: false, parts: ["public", "carousel"] },
   { path: "/register", player: false, parts: ["public"] },
   { path: "/", player: true, parts: ["public", "menus", "creditChip", "passwordDialog", "pending"] },
   { path: "/player/deposit", player: true, parts: ["validate", "creditPreview", "quickAmount", "menus", "creditChip", "passwordDialog", "pending"] },

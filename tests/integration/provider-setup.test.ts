@@ -354,15 +354,15 @@ describe("the owner's page", () => {
 });
 
 describe("sandbox lobby pictures", () => {
-  it("each game shows its picture with fixed dimensions, lazy; the picture is a small WebP under our origin", async () => {
+  it("each game shows its picture with fixed dimensions, the first screen's at once; the picture is a small WebP under our origin", async () => {
     const p = await playerWithBank();
     const html = await (await fetchApp("http://localhost/player/game/askmebet?tab=Slot", { headers: { Cookie: p.cookie } })).text();
     const imgs = [...html.matchAll(/<img [^>]*data-testid="game-img"[^>]*>/g)].map((m) => m[0]);
     expect(imgs.length).toBe(3);
     for (const img of imgs) {
-      expect(img).toContain('width="160"');
-      expect(img).toContain('height="120"');
-      expect(img).toContain('loading="lazy"');
+      expect(img).toContain('width="320"');
+      expect(img).toContain('height="240"');
+      expect(img).toContain('loading="eager"'); // three tiles: all within a phone's first screen (decision 082)
       expect(img).toMatch(/src="\/sandbox\/provider\/img\/amb-[a-z-]+\.webp"/);
     }
     // raster, like a real provider's thumbnails (decision 037): a WebP file (RIFF....WEBP)

@@ -511,6 +511,21 @@ describe("launch and the playable page", () => {
     expect(await big.text()).toContain("Không đủ tín dụng");
   });
 
+  it("the page leads back to the return URL the launch gave; none, or one that is not a web address, gives no link", async () => {
+    const user = uniqueUser();
+    const back = async (returnUrl: string | null) => {
+      const res = await get(`/api/askmebet/launch?username=${user}&lang=cn${returnUrl === null ? "" : `&returnUrl=${encodeURIComponent(returnUrl)}`}`);
+      const html = await (await page(res.body.data.url)).text();
+      return /<a class="back" href="([^"]*)" data-lobby-link>← 返回游戏大厅<\/a>/.exec(html)?.[1] ?? null;
+    };
+    expect(await back("https://portal.example/player/game/askmebet?tab=Slot&q=a")).toBe("https://portal.example/player/game/askmebet?tab=Slot&amp;q=a");
+    expect(await back("/player/game/askmebet?tab=Fishing")).toBe("/player/game/askmebet?tab=Fishing");
+    expect(await back(null)).toBeNull();
+    expect(await back("javascript:alert(1)")).toBeNull();
+    expect(await back("//evil.example/")).toBeNull();
+    expect(await back(`https://portal.example/${"x".repeat(600)}`)).toBeNull();
+  });
+
   it("refuses tampered, foreign, wrongly signed and expired tokens", async () => {
     const user = uniqueUser();
     const url = await launch("betflix", user);

@@ -161,9 +161,9 @@ class RenamingPort implements GameProviderPort {
   games(tab: string | null) {
     return this.inner.games(tab);
   }
-  async launchUrl(username: string, lang: string, game?: LaunchGame | null) {
+  async launchUrl(username: string, lang: string, game?: LaunchGame | null, returnUrl?: string | null) {
     const name = await this.names.of(username);
-    return name ? this.inner.launchUrl(name, lang, game) : { kind: "unavailable" as const, reason: this.unknownPlayer };
+    return name ? this.inner.launchUrl(name, lang, game, returnUrl) : { kind: "unavailable" as const, reason: this.unknownPlayer };
   }
   async balance(username: string) {
     const name = await this.names.of(username);

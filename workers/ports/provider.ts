@@ -63,8 +63,16 @@ export type SummaryInput = { from: string; to: string; players: readonly ReportP
 
 export interface GameProviderPort {
   games(tab: string | null): Promise<{ kind: "ok"; list: GameList } | { kind: "unavailable"; reason: string }>;
-  /** The provider's lobby, or one game when `game` is given. */
-  launchUrl(username: string, lang: string, game?: LaunchGame | null): Promise<{ kind: "ok"; url: string } | { kind: "unavailable"; reason: string }>;
+  /**
+   * The provider's lobby, or one game when `game` is given. `returnUrl`: where the game's own
+   * "home"/"lobby" button leads back to (AMB's callbackUrl, Betflix's returnUrl).
+   */
+  launchUrl(
+    username: string,
+    lang: string,
+    game?: LaunchGame | null,
+    returnUrl?: string | null,
+  ): Promise<{ kind: "ok"; url: string } | { kind: "unavailable"; reason: string }>;
   balance(username: string): Promise<{ kind: "ok"; amount: string; currency: string } | { kind: "unavailable"; reason: string }>;
   /**
    * The player's bets: a counter that only grows (the sandbox, Betflix from the setup's
@@ -120,10 +128,12 @@ class SandboxProviderAdapter implements GameProviderPort {
   }
 
   /** The sandbox answers a path of its own; the portal serves it under /sandbox/provider. */
-  async launchUrl(username: string, lang: string, game?: LaunchGame | null) {
+  async launchUrl(username: string, lang: string, game?: LaunchGame | null, returnUrl?: string | null) {
     try {
       const res = await this.call(
-        `/launch?username=${encodeURIComponent(username)}&lang=${encodeURIComponent(lang)}${game ? `&game=${encodeURIComponent(game.code)}` : ""}`,
+        `/launch?username=${encodeURIComponent(username)}&lang=${encodeURIComponent(lang)}${game ? `&game=${encodeURIComponent(game.code)}` : ""}${
+          returnUrl ? `&returnUrl=${encodeURIComponent(returnUrl)}` : ""
+        }`,
       );
       if (!res.ok) return { kind: "unavailable" as const, reason: `HTTP ${res.status}` };
       const body = (await res.json()) as { data?: { url?: string } };

@@ -142,9 +142,9 @@ class LazyPort implements GameProviderPort {
     const port = await this.get();
     return port ? port.games(tab) : { kind: "unavailable" as const, reason: this.noSetup };
   }
-  async launchUrl(username: string, lang: string, game?: LaunchGame | null) {
+  async launchUrl(username: string, lang: string, game?: LaunchGame | null, returnUrl?: string | null) {
     const port = await this.get();
-    return port ? port.launchUrl(username, lang, game) : { kind: "unavailable" as const, reason: this.noSetup };
+    return port ? port.launchUrl(username, lang, game, returnUrl) : { kind: "unavailable" as const, reason: this.noSetup };
   }
   async balance(username: string) {
     const port = await this.get();

@@ -86,6 +86,9 @@ export const COPIED = /* @__PURE__ */ attribute("data-copied");
 export const SAVE_QR = /* @__PURE__ */ attribute("data-save-qr");
 export const QUICK_AMOUNT = /* @__PURE__ */ attribute("data-quick-amount");
 export const PLAY_NOW = /* @__PURE__ */ testId("play-now");
+// the landing's banner carousel (decision 082): its row of slides and its dots
+export const CAROUSEL = /* @__PURE__ */ attribute("data-carousel");
+export const CAROUSEL_DOT = /* @__PURE__ */ attribute("data-carousel-dot");
 
 /**
  * What each part cannot work without, where the page runs it. Parts that every lite page
@@ -109,6 +112,8 @@ export const PART_MARKUP: Record<LitePartName, readonly Hook[]> = {
   quickAmount: [QUICK_AMOUNT],
   passwordDialog: [CHANGE_PASSWORD_LINK, PASSWORD_DIALOG, DIALOG_BODY, DIALOG_ALERT, DIALOG_CLOSE],
   pending: [PENDING],
+  // the dots come only with a second slide (a promotion with a banner)
+  carousel: [CAROUSEL],
 };
 
 /** Whether an HTML page carries a hook (its attribute, with its value for a test id). */

@@ -29,6 +29,8 @@ export const LITE_PARTS = {
   saveQr: { file: "save-qr.ts", run: "saveQrPart" },
   // the player menu's change-password dialog (decision 052)
   passwordDialog: { file: "password-dialog.ts", run: "litePasswordDialog" },
+  // the landing's banner carousel (decision 082)
+  carousel: { file: "carousel.ts", run: "carouselPart" },
   pending: { file: "pending.ts", run: "pendingPart" },
 } as const;
 

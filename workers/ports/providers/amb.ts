@@ -270,8 +270,8 @@ export class AmbSuperApiAdapter implements GameProviderPort {
   // ---------------------------------------------------------------- launch
 
   /** The lobby, or one game by its code (the port's `game`). */
-  async launchUrl(username: string, lang: string, game?: LaunchGame | null) {
-    return this.logIn(username, game?.code ?? null, lang, { callbackUrl: this.config.callbackUrl });
+  async launchUrl(username: string, lang: string, game?: LaunchGame | null, returnUrl?: string | null) {
+    return this.logIn(username, game?.code ?? null, lang, { callbackUrl: returnUrl ?? this.config.callbackUrl });
   }
 
   /** Launch one game (port gap: the port launches a lobby only). */

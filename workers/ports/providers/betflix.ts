@@ -282,10 +282,10 @@ export class BetflixAdapter implements GameProviderPort {
    * `{entrance}/login/apilogin/{token}`; [BFP] some answers carry `data.url` directly.
    * A player with no kept name is registered (or adopted) first.
    */
-  async launchUrl(username: string, lang: string, game?: LaunchGame | null) {
+  async launchUrl(username: string, lang: string, game?: LaunchGame | null, returnUrl?: string | null) {
     // One game needs its brand: the lobby's tab (a brand file such as "pg.txt" names it).
     const brand = game?.tab?.replace(/\.txt$/, "") ?? null;
-    if (game && brand) return this.launchGame(username, brand, game.code, lang);
+    if (game && brand) return this.launchGame(username, brand, game.code, lang, { returnUrl: returnUrl ?? undefined });
     return this.playLogin(username, {});
   }
 

@@ -22,7 +22,7 @@ import {
 } from "./object";
 import { expiredPage, pageLanguage, playPage } from "./page";
 import { shardOf } from "../shard";
-import { LAUNCH_TTL_SECONDS, safeEqual, signLaunchToken, verifyLaunchToken } from "./token";
+import { LAUNCH_TTL_SECONDS, returnUrlOf, safeEqual, signLaunchToken, verifyLaunchToken } from "./token";
 import type { ProviderEnv } from "./object";
 
 export { SandboxProvider } from "./object";
@@ -278,7 +278,8 @@ async function api(request: Request, env: ProviderEnv, url: URL, provider: Provi
       const username = requireUsername(url.searchParams.get("username"));
       const lang = pageLanguage(url.searchParams.get("lang"));
       const exp = Math.floor(Date.now() / 1000) + LAUNCH_TTL_SECONDS;
-      const token = await signLaunchToken(env.AGENT_SECRET, { u: username, p: provider, l: lang, exp });
+      const back = returnUrlOf(url.searchParams.get("returnUrl"));
+      const token = await signLaunchToken(env.AGENT_SECRET, { u: username, p: provider, l: lang, exp, ...(back ? { r: back } : {}) });
       return json({ data: { url: `/play/${provider}?token=${encodeURIComponent(token)}`, expiresAt: new Date(exp * 1000).toISOString() } });
     }
     default:
@@ -507,6 +508,7 @@ async function playGet(env: ProviderEnv, url: URL, provider: Provider): Promise<
       nextRef: newPlayRef(),
       lastRound,
       error: null,
+      lobbyUrl: claims.r ?? null,
     }),
   );
 }
@@ -537,6 +539,7 @@ async function playPost(request: Request, env: ProviderEnv, url: URL, provider: 
         nextRef: newPlayRef(),
         lastRound: null,
         error,
+        lobbyUrl: claims.r ?? null,
       }),
       status,
     );

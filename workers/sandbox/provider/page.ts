@@ -17,6 +17,7 @@ const TEXT: Record<PageLanguage, Record<string, string>> = {
     invalidAmount: "ຈຳນວນບໍ່ຖືກຕ້ອງ",
     failed: "ຜູ້ໃຫ້ບໍລິການຂັດຂ້ອງ, ກະລຸນາລອງໃໝ່",
     expired: "ລິ້ງໝົດອາຍຸ ຫຼື ບໍ່ຖືກຕ້ອງ. ກະລຸນາເປີດເກມໃໝ່ຈາກໜ້າເວັບ.",
+    back: "ກັບໄປໜ້າລວມເກມ",
   },
   cn: {
     balance: "余额",
@@ -29,6 +30,7 @@ const TEXT: Record<PageLanguage, Record<string, string>> = {
     invalidAmount: "金额无效",
     failed: "供应商出错，请重试",
     expired: "链接无效或已过期，请从网站重新打开游戏。",
+    back: "返回游戏大厅",
   },
   vn: {
     balance: "Số dư",
@@ -41,6 +43,7 @@ const TEXT: Record<PageLanguage, Record<string, string>> = {
     invalidAmount: "Số tiền không hợp lệ",
     failed: "Nhà cung cấp gặp lỗi, vui lòng thử lại",
     expired: "Liên kết không hợp lệ hoặc đã hết hạn. Hãy mở lại trò chơi từ trang web.",
+    back: "Quay lại sảnh trò chơi",
   },
   en: {
     balance: "Balance",
@@ -53,6 +56,7 @@ const TEXT: Record<PageLanguage, Record<string, string>> = {
     invalidAmount: "Invalid amount",
     failed: "Provider error, please try again",
     expired: "This link is invalid or has expired. Open the game again from the site.",
+    back: "Back to the lobby",
   },
 };
 
@@ -81,6 +85,8 @@ const STYLE = `
   .quick button{background:#334155;color:#e2e8f0;font-weight:400}
   .error{background:#7f1d1d;padding:.75rem;border-radius:.5rem;margin-bottom:1rem}
   .muted{color:#94a3b8;font-size:.9rem}
+  .back{display:inline-flex;align-items:center;min-height:44px;padding:0 1rem;border-radius:.5rem;background:#334155;color:#f8fafc;font-weight:700;text-decoration:none}
+  .back:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 `;
 
 function layout(lang: PageLanguage, title: string, body: string): string {
@@ -98,6 +104,8 @@ export type PlayView = {
   nextRef: string;
   lastRound: { bet: string; win: string; balance: string } | null;
   error: "insufficient" | "invalidAmount" | "failed" | null;
+  /** Where "back to the lobby" leads (the launch's return URL), or null: no link. */
+  lobbyUrl: string | null;
 };
 
 export function playPage(view: PlayView): string {
@@ -112,11 +120,13 @@ export function playPage(view: PlayView): string {
         .map((r) => `<span>${r}</span>`)
         .join("")}</div><div>${t.bet} <strong data-bet>${view.lastRound.bet}</strong> · ${t.win} <strong data-win>${view.lastRound.win}</strong></div></div>`
     : "";
+  // First on the page, as a real game's "home" button: the way back to the portal's lobby.
+  const back = view.lobbyUrl ? `<nav><a class="back" href="${escapeHtml(view.lobbyUrl)}" data-lobby-link>← ${escapeHtml(t.back!)}</a></nav>\n` : "";
   const quick = ["10.00", "50.00", "100.00"].map((amount) => `<button type="submit" name="quick" value="${amount}">${amount}</button>`).join("");
   return layout(
     view.lang,
     title,
-    `<h1>${escapeHtml(title)} · ${escapeHtml(view.username)}</h1>
+    `${back}<h1>${escapeHtml(title)} · ${escapeHtml(view.username)}</h1>
 ${error}<div class="card"><div class="muted">${t.balance} (THB)</div><div class="big" id="balance">${view.balance}</div><div class="muted">${t.turnover}: <span id="turnover">${view.turnover}</span></div></div>
 ${last}<form method="post" class="card">
 <input type="hidden" name="token" value="${escapeHtml(view.token)}">

@@ -4,11 +4,14 @@
  * agent secret.
  *
  *   token   = base64url(JSON payload) "." base64url(HMAC-SHA256(AGENT_SECRET, first part))
- *   payload = { u: username, p: provider, l: language, exp: unix seconds }
+ *   payload = { u: username, p: provider, l: language, exp: unix seconds, r?: return URL }
+ *
+ * `r` is where the game page's "back to the lobby" link leads (the portal's lobby, passed at
+ * launch as real providers take a callbackUrl / returnUrl).
  */
 export const LAUNCH_TTL_SECONDS = 15 * 60;
 
-export type LaunchClaims = { u: string; p: string; l: string; exp: number };
+export type LaunchClaims = { u: string; p: string; l: string; exp: number; r?: string };
 
 const encoder = new TextEncoder();
 
@@ -57,10 +60,25 @@ export async function verifyLaunchToken(secret: string, token: string, provider:
     return null;
   }
   if (!claims || typeof claims !== "object") return null;
-  const { u, p, l, exp } = claims as Record<string, unknown>;
+  const { u, p, l, exp, r } = claims as Record<string, unknown>;
   if (typeof u !== "string" || typeof p !== "string" || typeof l !== "string" || typeof exp !== "number") return null;
   if (p !== provider || exp * 1000 <= nowMs) return null;
-  return { u, p, l, exp };
+  return typeof r === "string" ? { u, p, l, exp, r } : { u, p, l, exp };
+}
+
+/**
+ * A return URL a launch may carry: an http(s) address or a path of the same site ("/..." but
+ * not "//host"), at most 500 characters; anything else is dropped (the page then has no link back).
+ */
+export function returnUrlOf(value: string | null): string | null {
+  if (!value || value.length > 500) return null;
+  if (value.startsWith("/")) return value.startsWith("//") || value.startsWith("/\\") ? null : value;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Constant-time equality of two strings (compares their SHA-256 digests). */

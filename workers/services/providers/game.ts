@@ -1,5 +1,6 @@
 import { parseAmount } from "../../core/money";
 import { isProvider, type Provider } from "../../core/providers";
+import { lobbyHref } from "../../core/game-categories";
 import { providerUsername, type GameList, type LaunchGame } from "../../ports/provider";
 import { providerPortFor } from "../../wallet/provider-port";
 import type { Agency } from "../agency";
@@ -92,7 +93,15 @@ export type LaunchResult =
   | NonNullable<Awaited<ReturnType<typeof gameLaunchGuard>>>;
 
 /** docs/product.md §8: without credit at that provider the game does not open ("please deposit"). */
-async function launchGame(env: Env, agency: Agency, player: CurrentPlayer, provider: Provider, lang: string, game: LaunchGame | null): Promise<LaunchResult> {
+async function launchGame(
+  env: Env,
+  agency: Agency,
+  player: CurrentPlayer,
+  provider: Provider,
+  lang: string,
+  game: LaunchGame | null,
+  returnUrl: string | null,
+): Promise<LaunchResult> {
   const limited = await gameLaunchGuard(env.DB, agency.id, player.id); // a break or the day's play time (decision 025)
   if (limited) return limited;
   const port = providerPortFor(env, agency.id, provider);
@@ -101,7 +110,7 @@ async function launchGame(env: Env, agency: Agency, player: CurrentPlayer, provi
   if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
   const minor = parseAmount(balance.amount, "THB");
   if (minor === null || minor <= 0n) return { ok: false, error: "NO_CREDIT" };
-  const launch = await port.launchUrl(username, lang, game);
+  const launch = await port.launchUrl(username, lang, game, returnUrl);
   return launch.kind === "ok" ? { ok: true, url: launch.url } : { ok: false, error: "PROVIDER_UNAVAILABLE" };
 }
 
@@ -119,7 +128,11 @@ export async function lobbyPage(env: Env, agency: Agency, providerName: string |
 /** The game a lobby form names: its code and tab as posted (the provider checks the code). */
 export type LaunchChoice = { game: string | null; tab: string | null };
 
-/** Launch from a lobby page (null: no such provider here): the game chosen, else the provider's lobby. */
+/**
+ * Launch from a lobby page (null: no such provider here): the game chosen, else the provider's
+ * lobby. `origin` (the portal's, as the player reached it) makes the address the game's own
+ * "back to lobby" button leads to: this lobby, on the game's tab.
+ */
 export async function launchFromLobby(
   env: Env,
   agency: Agency,
@@ -127,9 +140,12 @@ export async function launchFromLobby(
   providerName: string | undefined,
   lang: string,
   choice: LaunchChoice = { game: null, tab: null },
+  origin: string | null = null,
 ): Promise<LaunchResult | null> {
   const provider = lobbyProvider(agency, providerName);
   if (!provider) return null;
   const code = choice.game?.trim().slice(0, 100) || null;
-  return launchGame(env, agency, player, provider, lang, code ? { code, tab: choice.tab?.trim().slice(0, 100) || null } : null);
+  const tab = choice.tab?.trim().slice(0, 100) || null;
+  const returnUrl = origin ? `${origin}${lobbyHref(provider, tab ?? defaultTab(provider))}` : null;
+  return launchGame(env, agency, player, provider, lang, code ? { code, tab } : null, returnUrl);
 }

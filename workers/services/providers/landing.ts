@@ -2,7 +2,9 @@ import { BANKS } from "../../core/banks";
 import { brandText, type BrandImage } from "../../core/brand";
 import { sameOriginImage } from "../../core/brand-style";
 import type { Language } from "../../core/languages";
+import { categoryLinks } from "../../core/game-categories";
 import type { Provider } from "../../core/providers";
+import type { GameList } from "../../ports/provider";
 import type { Agency } from "../agency";
 import { defaultTab, lobbyWithin } from "./game";
 import { promotionCards } from "../promotions";
@@ -33,7 +35,7 @@ type LandingOptions = {
 
 export async function landingPage(env: Env, agency: Agency, lang: Language, options: LandingOptions = {}) {
   const deadline = (options.now ?? Date.now()) + (options.waitMs ?? FEATURED_WAIT_MS);
-  const [promotions, featured] = await Promise.all([promotionCards(env.DB, agency.id, lang), featuredGames(env, agency, deadline, options.waitUntil)]);
+  const [promotions, lists] = await Promise.all([promotionCards(env.DB, agency.id, lang), openingLists(env, agency, deadline, options.waitUntil)]);
   const { brand } = agency;
   return {
     // null title/subtitle: the page shows its own translated text
@@ -41,7 +43,9 @@ export async function landingPage(env: Env, agency: Agency, lang: Language, opti
     promotions,
     /** the agency's providers: the page offers categories and lobbies of these only */
     providers: agency.enabledProviders,
-    featured,
+    /** each game category an enabled provider holds, with the lobby tab that holds it (decision 082) */
+    categories: categoryLinks(agency.enabledProviders, knownTabs(lists)),
+    featured: featuredGames(lists),
     /** the Lao banks a player may deposit from and withdraw to (drawn by app/components/bank-mark.tsx) */
     banks: BANKS.map((bank) => bank.code),
   };
@@ -58,19 +62,36 @@ function heroImages(hero: BrandImage | null, heroPhone: BrandImage | null): { im
   return wide ? { image: wide, phoneImage: phone } : { image: phone, phoneImage: null };
 }
 
+type OpeningList = { provider: Provider; list: GameList | null };
+
+/**
+ * Each enabled provider's list as its lobby opens on it (the same cache entry), or null
+ * when the provider has not answered by the deadline.
+ */
+async function openingLists(env: Env, agency: Agency, deadline: number, waitUntil?: (promise: Promise<unknown>) => void): Promise<OpeningList[]> {
+  return Promise.all(
+    agency.enabledProviders.map(async (provider) => ({
+      provider,
+      list: await lobbyWithin(env, agency.id, provider, defaultTab(provider), deadline, waitUntil).catch(() => null),
+    })),
+  );
+}
+
+/** The tabs of the providers whose list is in hand: a category is checked against them. */
+function knownTabs(lists: OpeningList[]): Partial<Record<Provider, readonly string[]>> {
+  return Object.fromEntries(lists.filter((l) => l.list !== null && l.list.tabs.length > 0).map((l) => [l.provider, l.list!.tabs]));
+}
+
 /**
  * Up to FEATURED_GAMES games that have a picture, taken in turn from each enabled provider
  * (the first game of each, then the second, ...) so every provider shows, in the agency's
- * provider order. Each list is the one the provider's lobby opens on (the same cache entry).
+ * provider order.
  */
-async function featuredGames(env: Env, agency: Agency, deadline: number, waitUntil?: (promise: Promise<unknown>) => void): Promise<FeaturedGame[]> {
-  const lists = await Promise.all(
-    agency.enabledProviders.map(async (provider) => {
-      const list = await lobbyWithin(env, agency.id, provider, defaultTab(provider), deadline, waitUntil).catch(() => null);
-      return (list?.games ?? [])
-        .filter((g) => typeof g.img === "string" && g.img !== "")
-        .map((g) => ({ provider, code: g.code, name: g.name, tab: g.tab, img: g.img as string }));
-    }),
+function featuredGames(opening: OpeningList[]): FeaturedGame[] {
+  const lists = opening.map(({ provider, list }) =>
+    (list?.games ?? [])
+      .filter((g) => typeof g.img === "string" && g.img !== "")
+      .map((g) => ({ provider, code: g.code, name: g.name, tab: g.tab, img: g.img as string })),
   );
   const picked: FeaturedGame[] = [];
   for (let round = 0; picked.length < FEATURED_GAMES && lists.some((list) => list.length > round); round++) {
