@@ -7,15 +7,6 @@ import type { WitnessSource } from "../core/bank-witness";
  * paid it, as credits are (decision 069): transfers are derived again as reports arrive.
  */
 
-/** The fee the owner declared for a channel's transfers out ('0' when none or no such channel). */
-export async function debitFee(db: D1Database, agencyId: string, channelCode: string): Promise<string> {
-  const row = await db
-    .prepare(`SELECT debit_fee FROM payment_channels WHERE agency_id = ?1 AND code = ?2`)
-    .bind(agencyId, channelCode)
-    .first<{ debit_fee: string }>();
-  return row?.debit_fee ?? "0";
-}
-
 /** Sets an own-account channel's fee per transfer out (whole kip). */
 export function setDebitFeeStatement(db: D1Database, agencyId: string, channelCode: string, fee: string): D1PreparedStatement {
   return db
@@ -23,30 +14,38 @@ export function setDebitFeeStatement(db: D1Database, agencyId: string, channelCo
     .bind(agencyId, channelCode, fee);
 }
 
+type OpenPayoutRow = { code: string; player_id: string; received: string; created_at: string; account_number: string | null; account_name: string | null };
+
 /**
- * Every withdrawal of the agency waiting for the cashier (the manual queue: OPEN, review
- * MANUAL, no decision recorded), with the account it is paid to. The wallet judges again
- * whether one may still be decided; this is who a debit may be for.
+ * What matching a channel's debits needs, in one round trip: the fee the owner declared for the
+ * channel ('0' when none), and every withdrawal of the agency waiting for the cashier (the
+ * manual queue: OPEN, review MANUAL, no decision recorded) with the account it is paid to. The
+ * wallet judges again whether one may still be decided; this is who a debit may be for.
  */
-export async function openPayouts(db: D1Database, agencyId: string): Promise<OpenPayout[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT v.code, v.player_id, v.received, v.created_at, b.account_number, b.account_name
-         FROM withdraw_orders_view v
-         LEFT JOIN bank_accounts b ON b.player_id = v.player_id AND b.agency_id = v.agency_id
-        WHERE v.agency_id = ?1 AND v.status = 'OPEN' AND v.review = 'MANUAL'
-          AND NOT EXISTS (SELECT 1 FROM withdraw_reviews r WHERE r.code = v.code AND r.state = 'DONE')`,
-    )
-    .bind(agencyId)
-    .all<{ code: string; player_id: string; received: string; created_at: string; account_number: string | null; account_name: string | null }>();
-  return results.map((r) => ({
-    code: r.code,
-    playerId: r.player_id,
-    amount: r.received,
-    openedAt: Date.parse(r.created_at),
-    accountNumber: r.account_number,
-    accountName: r.account_name,
-  }));
+export async function debitMatchingFacts(db: D1Database, agencyId: string, channelCode: string): Promise<{ fee: string; open: OpenPayout[] }> {
+  const [fee, open] = await db.batch([
+    db.prepare(`SELECT debit_fee FROM payment_channels WHERE agency_id = ?1 AND code = ?2`).bind(agencyId, channelCode),
+    db
+      .prepare(
+        `SELECT v.code, v.player_id, v.received, v.created_at, b.account_number, b.account_name
+           FROM withdraw_orders_view v
+           LEFT JOIN bank_accounts b ON b.player_id = v.player_id AND b.agency_id = v.agency_id
+          WHERE v.agency_id = ?1 AND v.status = 'OPEN' AND v.review = 'MANUAL'
+            AND NOT EXISTS (SELECT 1 FROM withdraw_reviews r WHERE r.code = v.code AND r.state = 'DONE')`,
+      )
+      .bind(agencyId),
+  ]);
+  return {
+    fee: (fee.results[0] as { debit_fee: string } | undefined)?.debit_fee ?? "0",
+    open: (open.results as OpenPayoutRow[]).map((r) => ({
+      code: r.code,
+      playerId: r.player_id,
+      amount: r.received,
+      openedAt: Date.parse(r.created_at),
+      accountNumber: r.account_number,
+      accountName: r.account_name,
+    })),
+  };
 }
 
 export type DebitReportRef = { channelCode: string; source: WitnessSource; witnessId: string };

@@ -4,11 +4,10 @@ import type { ScopeReport } from "../../db/bank-transactions";
 import {
   clearDebitCandidatesStatement,
   debitCandidatesOf,
-  debitFee,
+  debitMatchingFacts,
   debitPayoutOf,
   insertDebitCandidateStatement,
   insertDebitPayoutStatement,
-  openPayouts,
   type DebitCandidate,
   type DebitPayout,
 } from "../../db/debit-payouts";
@@ -70,7 +69,7 @@ export async function planDebits(
     if (link) linked.set(t.key.witnessId, link.withdrawCode);
   }
   if (waiting.length === 0) return { statements, acts, linked };
-  const [open, fee] = await Promise.all([openPayouts(db, agencyId), debitFee(db, agencyId, channelCode)]);
+  const { open, fee } = await debitMatchingFacts(db, agencyId, channelCode);
   const claimed = new Set(paid.map((p) => p.withdrawCode));
   const earliestFirst = [...waiting].sort((a, b) => (a.bankTime ?? Infinity) - (b.bankTime ?? Infinity) || (a.key.witnessId < b.key.witnessId ? -1 : 1));
   for (const t of earliestFirst) {
