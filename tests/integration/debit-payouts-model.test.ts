@@ -155,6 +155,37 @@ function planOf(seed: number): Plan {
   return { withdrawals, payouts, statementIds: r.chance(0.5), partials, twinStyle, fee: r.chance(0.5) ? 2000 : 0 };
 }
 
+/** What a plan exercises: CI's seeds together must plan every case. */
+function casesOf(plan: Plan): Record<string, number> {
+  const cases: Record<string, number> = {};
+  const count = (name: string, when: boolean) => {
+    if (when) cases[name] = (cases[name] ?? 0) + 1;
+  };
+  const second = plan.payouts.find((p) => p.kind === "second")!;
+  const first = plan.payouts.find((p) => p.w === second.w && p.kind === "payout")!;
+  count(`twins named by ${plan.twinStyle}`, true);
+  count("both twins paid", plan.payouts.filter((p) => p.w !== null && plan.withdrawals[p.w]!.twin).length === 2);
+  count(`fee ${plan.fee}`, true);
+  count(plan.statementIds ? "statement with ids" : "statement without ids", true);
+  count("two payouts of one withdrawal forwarded at once", Boolean(first.sms && second.sms));
+  count(
+    "a stranger's debit of an open withdrawal's amount",
+    plan.payouts.some((p) => p.kind === "stranger"),
+  );
+  for (const p of plan.payouts) {
+    count(`a payout named by ${p.style}`, p.kind === "payout" && p.w !== null && !plan.withdrawals[p.w]!.twin);
+    count("SMS with the bank's id", p.sms?.withId === true);
+    count("SMS without the bank's id", p.sms?.withId === false);
+    count("SMS delivered twice", p.sms?.twice === true);
+    count("no SMS", p.sms === null);
+    count(
+      "in a partial statement",
+      plan.partials.some((list) => list.includes(p.n)),
+    );
+  }
+  return cases;
+}
+
 const vientianeParts = (ms: number) => {
   const d = new Date(ms + 7 * 3600_000);
   const two = (n: number) => String(n).padStart(2, "0");
@@ -444,6 +475,32 @@ const asked = (env.DEBIT_SEEDS ?? "")
   .map(Number);
 
 describe("the bank's debit closes a withdrawal: a model of the cashier's day against the portal", () => {
+  it("CI's seeds together plan every case", () => {
+    const total: Record<string, number> = {};
+    for (const seed of SEEDS) for (const [k, v] of Object.entries(casesOf(planOf(seed)))) total[k] = (total[k] ?? 0) + v;
+    for (const seed of SEEDS) console.log(`debit payouts model, seed ${seed}: ${JSON.stringify(casesOf(planOf(seed)))}`);
+    const every = [
+      "twins named by tail",
+      "twins named by amount",
+      "both twins paid",
+      "fee 0",
+      "fee 2000",
+      "statement with ids",
+      "statement without ids",
+      "two payouts of one withdrawal forwarded at once",
+      "a stranger's debit of an open withdrawal's amount",
+      "a payout named by tail",
+      "a payout named by full",
+      "a payout named by amount",
+      "SMS with the bank's id",
+      "SMS without the bank's id",
+      "SMS delivered twice",
+      "no SMS",
+      "in a partial statement",
+    ];
+    for (const name of every) expect(total[name] ?? 0, name).toBeGreaterThan(0);
+  });
+
   const seeds = asked.length > 0 ? asked : SEEDS;
   const failed: number[] = [];
   for (const seed of seeds)
