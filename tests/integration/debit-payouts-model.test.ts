@@ -407,6 +407,27 @@ async function runSeed(seed: number): Promise<string[]> {
           `${w.code} closed by its debit`,
         ).toBe(true);
     }
+    // a debit's decision is audited with the debit as who decided and the report it came from; the page says so
+    for (const link of links) {
+      const report = `${channel}:${link.source}:${link.witness_id}`;
+      const audit = await env.DB.prepare(
+        `SELECT staff_username, after_json FROM audit_log WHERE agency_id = ?1 AND action = 'withdrawal.paid-by-debit' AND target = ?2`,
+      )
+        .bind(AGENCY, `withdrawal:${link.withdraw_code}`)
+        .first<{ staff_username: string; after_json: string }>();
+      expect(audit?.staff_username, `${link.withdraw_code}: who decided`).toBe(`debit:${report}`);
+      expect(JSON.parse(audit!.after_json), `${link.withdraw_code}: the audit names its report`).toMatchObject({
+        status: "SUCCESS",
+        report,
+        fee: String(plan.fee),
+      });
+    }
+    if (links.length > 0) {
+      const page = await (await staffGet(`/admin/withdrawals/${links[0]!.withdraw_code}`, cashier)).text();
+      expect(page.includes(`data-testid="paid-by-debit"`) && page.includes(links[0]!.witness_id), "the withdrawal's page names the debit that paid it").toBe(
+        true,
+      );
+    }
     // the twins wait for the cashier, each with the other among the candidates of its debit
     for (const p of payouts.filter((x) => x.w !== null && withdrawals[x.w]!.twin)) {
       const reports = witnesses.filter((x) => payoutOf(x.amount, x.bank_time) === p);
