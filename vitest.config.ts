@@ -30,6 +30,8 @@ export default defineConfig(async ({ mode }) => {
             CREDENTIALS_KEY: "dGVzdC1jcmVkZW50aWFscy1rZXktMDEyMzQ1Njc4OWE=",
             // tests/integration/one-payment-model.test.ts: seeds to run instead of CI's ("25": 25 seeds from 1000; "7,42": those)
             MODEL_SEEDS: process.env.MODEL_SEEDS ?? "",
+            // tests/integration/debit-payouts-model.test.ts: seeds to run instead of CI's ("7,42")
+            DEBIT_SEEDS: process.env.DEBIT_SEEDS ?? "",
           },
           workers: [
             {

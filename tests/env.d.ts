@@ -11,6 +11,8 @@ declare global {
       SANDBOX_TELEGRAM: Fetcher;
       // one-payment-model.test.ts: seeds to run instead of CI's (vitest.config.ts, from the shell's MODEL_SEEDS)
       MODEL_SEEDS: string;
+      // debit-payouts-model.test.ts: seeds to run instead of CI's (vitest.config.ts, from the shell's DEBIT_SEEDS)
+      DEBIT_SEEDS: string;
     }
   }
 }

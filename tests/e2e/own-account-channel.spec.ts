@@ -112,6 +112,9 @@ test("the owner pastes the bank's QR, sees what it read, saves it, then switches
   // the witness window (decision 046): reports of one amount this close in bank time are one transfer
   await expect(channel.getByLabel("ໄລຍະເວລາຂອງພະຍານ (ນາທີ)")).toHaveValue("10");
   await channel.getByLabel("ໄລຍະເວລາຂອງພະຍານ (ນາທີ)").fill("15");
+  // the bank's fee per transfer out (decision 084): a debit of payout + fee closes the withdrawal
+  await expect(channel.getByLabel("ຄ່າທຳນຽມທະນາຄານຕໍ່ການໂອນອອກ (ກີບ)")).toHaveValue("0");
+  await channel.getByLabel("ຄ່າທຳນຽມທະນາຄານຕໍ່ການໂອນອອກ (ກີບ)").fill("2000");
   // The first save's toast ("saved", the same words) may still be up: wait for this post's answer,
   // or the reload can overtake it (phone-js, CI 2026-11-27: the mode read back unchanged).
   const saved = page.waitForResponse((res) => res.request().method() === "POST" && new URL(res.url()).pathname.startsWith("/admin/settings/channels"));
@@ -122,6 +125,7 @@ test("the owner pastes the bank's QR, sees what it read, saves it, then switches
   await page.reload();
   await expect(page.getByTestId(`own-account-${code}`).locator('input[name="mode"][value="static"]')).toBeChecked();
   await expect(page.getByTestId(`own-account-${code}`).getByLabel("ໄລຍະເວລາຂອງພະຍານ (ນາທີ)")).toHaveValue("15");
+  await expect(page.getByTestId(`own-account-${code}`).getByLabel("ຄ່າທຳນຽມທະນາຄານຕໍ່ການໂອນອອກ (ກີບ)")).toHaveValue("2000");
 });
 
 test("the owner uploads a screenshot of the QR; a wrong QR gets its message", async ({ page, expectHttpError }) => {

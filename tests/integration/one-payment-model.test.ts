@@ -1,10 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { fetchApp, seedDemo } from "../setup/seed";
+import { seedDemo } from "../setup/seed";
 import { playerWithBank, postDeposit } from "../setup/money";
 import { ageOrder, seedOwnAccountChannel } from "../setup/own-account";
-import { postForm } from "../setup/players";
-import { createStaff, staffLogin } from "../setup/staff";
+import { createForwarder, importStatement, newStaff as newStaffOf, phonePost, staffGet, staffPost, type Staff } from "../setup/bank-reports";
 
 /**
  * One payment, one credit (decisions 046 and 069), model-based. A seeded generator
@@ -247,7 +246,6 @@ async function sha256Hex(text: string): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // The harness: the portal over HTTP.
 
-type Staff = { cookie: string };
 let seeded = false;
 let postTimestamp = Date.now() - 5 * MINUTE;
 
@@ -257,76 +255,10 @@ async function ensureDemo() {
   seeded = true;
 }
 
-async function newStaff(role: "owner" | "cashier", username: string): Promise<Staff> {
-  const password = `${role}-pass-${username}`;
-  const s = await createStaff(env, { agencyId: AGENCY, username, password, role });
-  return { cookie: await staffLogin(env, { username, password, totpSecret: s.totpSecret }) };
-}
+const newStaff = (role: "owner" | "cashier", username: string) => newStaffOf(AGENCY, role, username);
 
-const PAGE = "http://localhost";
-const post = (path: string, staff: Staff, fields: Record<string, string>) => postForm(path, fields, { cookie: staff.cookie });
-const get = (path: string, staff: Staff) => fetchApp(`${PAGE}${path}`, { headers: { Cookie: staff.cookie }, redirect: "manual" });
-
-async function createForwarder(owner: Staff, channel: string): Promise<{ token: string; secret: string }> {
-  const res = await post("/admin/forwarder", owner, { intent: "create", channelCode: channel });
-  const html = await res.text();
-  const inputValue = (testId: string) => /value="([^"]+)"/.exec(new RegExp(`<input[^>]*data-testid="${testId}"[^>]*>`).exec(html)?.[0] ?? "")?.[1];
-  const url = inputValue("forwarder-url");
-  const secret = inputValue("forwarder-secret");
-  if (!url || !secret) throw new Error(`forwarder not created: ${res.status} ${/<input[^>]*forwarder-url[^>]*>/.exec(html)?.[0]}`);
-  return { token: url.slice(url.lastIndexOf("/") + 1), secret };
-}
-
-/** SmsForwarder's sign: base64(HMAC-SHA256(secret, "<timestamp>\n<secret>")), URL-encoded. */
-async function phoneSign(secret: string, timestamp: string): Promise<string> {
-  const enc = new TextEncoder();
-  const key = await crypto.subtle.importKey("raw", enc.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(`${timestamp}\n${secret}`)));
-  return encodeURIComponent(btoa(String.fromCharCode(...mac)));
-}
-
-async function phonePost(fwd: { token: string; secret: string }, content: string, timestamp: string) {
-  const body = new URLSearchParams({ from: "BCEL", content, timestamp, sign: await phoneSign(fwd.secret, timestamp) });
-  const res = await fetchApp(`${PAGE}/api/forwarder/${fwd.token}`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
-  return { status: res.status, body: (await res.json()) as { ok: boolean; result?: string; error?: string } };
-}
-
-/** A statement import through the page: upload, the mapping the first time, confirm. */
-async function importStatement(staff: Staff, channel: string, csv: string, withIds: boolean): Promise<void> {
-  const form = new FormData();
-  form.set("intent", "upload");
-  form.set("channel", channel);
-  form.set("file", new File([csv], "statement.csv", { type: "text/csv" }));
-  const uploaded = await fetchApp(`${PAGE}/admin/deposits/import`, {
-    method: "POST",
-    body: form,
-    headers: { Cookie: staff.cookie, Origin: PAGE },
-    redirect: "manual",
-  });
-  if (uploaded.status !== 302) throw new Error(`upload answered ${uploaded.status}`);
-  const upload = new URL(uploaded.headers.get("Location")!, PAGE).searchParams.get("upload")!;
-  const page = await (await get(`/admin/deposits/import?upload=${upload}`, staff)).text();
-  if (page.includes('data-step="map"')) {
-    const mapping: Record<string, string> = {
-      intent: "save",
-      upload,
-      headerRow: "0",
-      date: "Date",
-      description: "Description",
-      amountMode: "split",
-      debit: "Debit",
-      credit: "Credit",
-      dateFormat: "DD/MM/YYYY HH:mm",
-      numberFormat: "1,234.56",
-    };
-    if (withIds) mapping.transactionId = "Ref";
-    const saved = await postForm(`/admin/deposits/import?upload=${upload}`, mapping, { cookie: staff.cookie });
-    if (saved.status !== 302) throw new Error(`mapping answered ${saved.status}`);
-  }
-  const applied = await postForm(`/admin/deposits/import?upload=${upload}`, { intent: "apply", upload }, { cookie: staff.cookie });
-  if (applied.status !== 302 || applied.headers.get("Location")?.includes("remap"))
-    throw new Error(`apply answered ${applied.status} ${applied.headers.get("Location")}`);
-}
+const post = staffPost;
+const get = staffGet;
 
 type Line = { key: string; reason: string | null; noted: boolean };
 /** A bank day's page and the lines of all its pages (followed by their "next" links, decision 074). */

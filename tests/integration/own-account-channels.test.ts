@@ -226,7 +226,11 @@ describe("the channel screen (owner only)", () => {
   it("switches a channel to the static QR as is and back, audited; deactivates it without deleting", async () => {
     expect((await postForm(PAGE, { intent: "mode", code: "OWN-APB", mode: "static" }, { cookie: ownerCookie })).status).toBe(302);
     expect(await channelRow("OWN-APB")).toMatchObject({ qr_mode: "static" });
-    expect(JSON.parse((await auditRows("settings.ownAccount.qrMode")).at(-1)!.after_json!)).toEqual({ qrMode: "static", witnessWindowMinutes: 10 });
+    expect(JSON.parse((await auditRows("settings.ownAccount.qrMode")).at(-1)!.after_json!)).toEqual({
+      qrMode: "static",
+      witnessWindowMinutes: 10,
+      debitFee: "0",
+    });
     expect((await postForm(PAGE, { intent: "mode", code: "OWN-APB", mode: "bogus" }, { cookie: ownerCookie })).status).toBe(400);
     expect(await channelRow("OWN-APB")).toMatchObject({ qr_mode: "static" });
     // the witness window of the channel (decision 046): saved with the mode, refused out of range with a message
@@ -236,6 +240,13 @@ describe("the channel screen (owner only)", () => {
     expect(refused.status).toBe(302);
     expect(refused.headers.getSetCookie().join(";")).toContain("toast");
     expect(await channelRow("OWN-APB")).toMatchObject({ witness_window_minutes: 15 });
+    // the bank's fee per transfer out (decision 084): saved with the mode and audited, refused out of range with its message
+    expect((await postForm(PAGE, { intent: "mode", code: "OWN-APB", mode: "static", debitFee: "2000" }, { cookie: ownerCookie })).status).toBe(302);
+    expect(await channelRow("OWN-APB")).toMatchObject({ debit_fee: "2000", witness_window_minutes: 15 });
+    expect(JSON.parse((await auditRows("settings.ownAccount.qrMode")).at(-1)!.before_json!)).toMatchObject({ debitFee: "0" });
+    const feeRefused = await postForm(PAGE, { intent: "mode", code: "OWN-APB", mode: "static", debitFee: "1e3" }, { cookie: ownerCookie });
+    expect((await afterRedirect(feeRefused, ownerCookie)).html).toContain(lo.debitPayout.validation.fee);
+    expect(await channelRow("OWN-APB")).toMatchObject({ debit_fee: "2000" });
     expect((await postForm(PAGE, { intent: "active", code: "OWN-APB", active: "0" }, { cookie: ownerCookie })).status).toBe(302);
     expect(await channelRow("OWN-APB")).toMatchObject({ active: 0, gateway: "own_account" });
     expect((await auditRows("settings.channel.deactivate")).at(-1)).toMatchObject({ target: "OWN-APB" });

@@ -1,4 +1,5 @@
 import { windowMs, type WitnessSource } from "./bank-witness";
+import { digitRuns, namesAccount, paidOutOf } from "./debit-payout";
 import { canonicalLak, formatAmount, parseAmount } from "./money";
 import { DAY_MS, vientianeDate, vientianeDayBounds } from "./vientiane";
 
@@ -98,7 +99,18 @@ export type FutureRow = {
   raw: string | null;
 };
 
-export type DebitRow = { channelCode: string; transferId: string; amount: string; bankTime: number; sources: WitnessSource[]; raw: string | null };
+export type DebitRow = {
+  channelCode: string;
+  transferId: string;
+  amount: string;
+  bankTime: number;
+  sources: WitnessSource[];
+  raw: string | null;
+  /** the withdrawal this debit closed (decision 084): paired with it before anything else */
+  withdrawal?: string | null;
+  /** the channel's fee per transfer out: the debit is the payout plus it (decision 084) */
+  fee?: string;
+};
 
 /** A withdrawal staff marked paid (withdraw_reviews PAID): what it paid, to which account, when. */
 export type PayoutRow = {
@@ -240,17 +252,7 @@ function line(fields: Partial<Omit<Line, "money">> & Pick<Line, "key" | "kind" |
   };
 }
 
-/** The digit runs of a text (spaces and dashes inside a number kept out), e.g. "0101-000 123" -> "0101000123". */
-function digitRuns(text: string | null): string[] {
-  return (text?.match(/\d[\d -]*\d|\d/g) ?? []).map((run) => run.replace(/[ -]/g, ""));
-}
-
-/** Whether a raw bank text names an account number (its digits inside one number of the text; short numbers never count). */
-export function namesAccount(raw: string | null, accountNumber: string | null): boolean {
-  const digits = accountNumber?.replace(/\D/g, "") ?? "";
-  if (digits.length < 6) return false;
-  return digitRuns(raw).some((run) => run.includes(digits));
-}
+export { namesAccount };
 
 /** The withdrawals marked paid by the digits of the account they were paid to (6 digits or more: shorter never name one). */
 type AccountIndex = { byDigits: Map<string, PayoutRow[]>; lengths: number[] };
@@ -279,6 +281,8 @@ function payoutsNamedBy(raw: string | null, index: AccountIndex): PayoutRow[] {
 }
 
 const amountKey = (amount: string) => String(canonical(amount));
+/** The kip a debit paid out (less its channel's fee), as the withdrawals' amounts are keyed. */
+const paidOutKey = (debit: DebitRow) => (debit.fee && debit.fee !== "0" ? String(paidOutOf(debit.amount, debit.fee)) : amountKey(debit.amount));
 
 function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
@@ -318,38 +322,41 @@ function pairsInTime(debits: readonly DebitRow[], payouts: readonly PayoutRow[],
  */
 export function matchDebits(debits: readonly DebitRow[], payouts: readonly PayoutRow[], windows: Record<string, number>): Map<string, string> {
   const keys = new Map(debits.map((d) => [d, debitKey(d)]));
-  const pairs: { debit: DebitRow; payout: PayoutRow; named: boolean; distance: number }[] = [];
-  const pair = (debit: DebitRow, payout: PayoutRow, named: boolean) =>
-    pairs.push({ debit, payout, named, distance: Math.abs(debit.bankTime - payout.markedPaidAt) });
+  // rank: 2 the withdrawal the debit closed itself, 1 an account its text names, 0 amount and time
+  const pairs: { debit: DebitRow; payout: PayoutRow; rank: number; distance: number }[] = [];
+  const pair = (debit: DebitRow, payout: PayoutRow, named: boolean | 2) =>
+    pairs.push({ debit, payout, rank: Number(named), distance: Math.abs(debit.bankTime - payout.markedPaidAt) });
   const windowOf = (debit: DebitRow) => windowMs(windows[debit.channelCode] ?? 0);
+  const payoutByCode = new Map(payouts.map((p) => [p.code, p]));
 
   // a debit naming accounts pairs only with withdrawals to them, of its amount and in time
   const index = accountIndex(payouts);
   const unnamed: DebitRow[] = [];
   for (const debit of debits) {
+    const closed = debit.withdrawal ? payoutByCode.get(debit.withdrawal) : undefined;
+    if (closed) {
+      pair(debit, closed, 2);
+      continue;
+    }
     const naming = payoutsNamedBy(debit.raw, index);
     if (naming.length === 0) {
       unnamed.push(debit);
       continue;
     }
-    const [amount, window] = [amountKey(debit.amount), windowOf(debit)];
+    const [amount, window] = [paidOutKey(debit), windowOf(debit)];
     for (const payout of naming)
       if (amountKey(payout.amount) === amount && debit.bankTime >= payout.requestedAt - window && debit.bankTime <= payout.markedPaidAt + window)
         pair(debit, payout, true);
   }
   // the others: the withdrawals of the same amount whose time span holds the debit's (per window: channels may differ)
   const payoutsByAmount = groupBy(payouts, (p) => amountKey(p.amount));
-  for (const group of groupBy(unnamed, (d) => `${amountKey(d.amount)} ${windowOf(d)}`).values()) {
-    const candidates = payoutsByAmount.get(amountKey(group[0]!.amount)) ?? [];
+  for (const group of groupBy(unnamed, (d) => `${paidOutKey(d)} ${windowOf(d)}`).values()) {
+    const candidates = payoutsByAmount.get(paidOutKey(group[0]!)) ?? [];
     pairsInTime(group, candidates, windowOf(group[0]!), (debit, payout) => pair(debit, payout, false));
   }
 
   pairs.sort(
-    (a, b) =>
-      Number(b.named) - Number(a.named) ||
-      a.distance - b.distance ||
-      a.payout.code.localeCompare(b.payout.code) ||
-      keys.get(a.debit)!.localeCompare(keys.get(b.debit)!),
+    (a, b) => b.rank - a.rank || a.distance - b.distance || a.payout.code.localeCompare(b.payout.code) || keys.get(a.debit)!.localeCompare(keys.get(b.debit)!),
   );
   const byDebit = new Map<string, string>();
   const taken = new Set<string>();

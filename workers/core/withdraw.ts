@@ -82,7 +82,8 @@ export function needsManualReview(creditMinor: bigint, autoMax: string): boolean
  * Every caller (back-office page, operator API, the gateway's callback and the wallet's
  * own status queries) goes through this one rule, inside the player's wallet:
  * - staff decide (approve, paid by hand, reject) only while the order waits for review
- *   (review MANUAL) and no payout was ever requested from the gateway;
+ *   (review MANUAL) and no payout was ever requested from the gateway; so does the bank's
+ *   debit of a payout made by hand (decision 084), which may only mark it paid;
  * - once approved (or automatic), the payout belongs to the gateway: it alone reports paid
  *   or rejected, and a rejection returns the credit. Staff actions are refused.
  * A repeat of the decision already taken is a duplicate (answered as such, applied once).
@@ -91,6 +92,8 @@ export type WithdrawDecision =
   | { by: "staff"; action: "approve" }
   | { by: "staff"; action: "paid"; bankReference: string }
   | { by: "staff"; action: "reject"; reason: string }
+  /** the bank's debit of the payout (decision 084): `report` the debit report that paid it, `aliases` every report of that transfer */
+  | { by: "debit"; action: "paid"; report: string; aliases: readonly string[] }
   | { by: "gateway"; action: "paid"; transactionId: string }
   | { by: "gateway"; action: "reject"; reason: string };
 
@@ -109,6 +112,11 @@ export function manualPayoutTxn(bankReference: string): string {
   return `MANUAL:${bankReference}`;
 }
 
+/** The transaction id a payout closed by the bank's debit is recorded with (the report, `<channel>:<source>:<id>`). */
+export function debitPayoutTxn(report: string): string {
+  return `DEBIT:${report}`;
+}
+
 /** An order staff may still decide: waiting for review, no payout ever requested. */
 export function awaitsStaffDecision(order: Pick<PayoutFacts, "status" | "review" | "payoutState">): boolean {
   return order.status === "OPEN" && order.review === "MANUAL" && order.payoutState === null;
@@ -117,6 +125,11 @@ export function awaitsStaffDecision(order: Pick<PayoutFacts, "status" | "review"
 export function judgeWithdrawDecision(order: PayoutFacts, decision: WithdrawDecision): DecisionVerdict {
   const awaitsStaff = awaitsStaffDecision(order);
   const withGateway = order.status === "OPEN" && order.payoutState !== null;
+  // the debit stands where the cashier would: only an order waiting for them; again by a report of the same transfer: a duplicate
+  if (decision.by === "debit") {
+    if (awaitsStaff) return "apply";
+    return order.status === "SUCCESS" && decision.aliases.some((a) => order.payoutTxn === debitPayoutTxn(a)) ? "duplicate" : "refuse";
+  }
   if (decision.by === "staff") {
     if (awaitsStaff) return "apply";
     if (decision.action === "approve") return order.status === "OPEN" && order.review === "APPROVED" ? "duplicate" : "refuse";

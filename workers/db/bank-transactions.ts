@@ -365,6 +365,8 @@ export type Scope = {
   transfers: ScopeTransfer[];
   orders: ScopeOrder[];
   queue: { id: string; transactionId: string; status: string; kind: string }[];
+  /** debits: the withdrawals the scope's reports paid (decision 084) */
+  payouts: { withdrawCode: string; source: WitnessSource; witnessId: string }[];
 };
 
 /**
@@ -374,7 +376,7 @@ export type Scope = {
  */
 export async function loadScope(db: D1Database, agencyId: string, key: ScopeKey, from: number, to: number): Promise<Scope> {
   const inScope = `SELECT witness_id FROM bank_witnesses WHERE agency_id = ?1 AND channel_code = ?2 AND direction = ?3 AND amount = ?4 AND bank_time BETWEEN ?5 AND ?6`;
-  const [version, reports, credits, transfers, orders, queue] = await db.batch([
+  const [version, reports, credits, transfers, orders, queue, payouts] = await db.batch([
     db
       .prepare(`SELECT version FROM bank_derivations WHERE agency_id = ?1 AND channel_code = ?2 AND direction = ?3 AND amount = ?4`)
       .bind(agencyId, key.channelCode, key.direction, key.amount),
@@ -400,6 +402,9 @@ export async function loadScope(db: D1Database, agencyId: string, key: ScopeKey,
         `SELECT id, transaction_id, status, kind FROM unmatched_payments WHERE agency_id = ?1 AND transaction_id IN (SELECT ?1 || ':' || ?2 || ':' || witness_id FROM (${inScope}))`,
       )
       .bind(agencyId, key.channelCode, key.direction, key.amount, from, to),
+    db
+      .prepare(`SELECT withdraw_code, source, witness_id FROM bank_debit_payouts WHERE agency_id = ?1 AND channel_code = ?2 AND witness_id IN (${inScope})`)
+      .bind(agencyId, key.channelCode, key.direction, key.amount, from, to),
   ]);
   return {
     version: (version.results[0] as { version: number } | undefined)?.version ?? 0,
@@ -422,6 +427,11 @@ export async function loadScope(db: D1Database, agencyId: string, key: ScopeKey,
       transactionId: r.transaction_id,
       status: r.status,
       kind: r.kind,
+    })),
+    payouts: (payouts.results as { withdraw_code: string; source: WitnessSource; witness_id: string }[]).map((r) => ({
+      withdrawCode: r.withdraw_code,
+      source: r.source,
+      witnessId: r.witness_id,
     })),
   };
 }

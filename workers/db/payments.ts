@@ -606,28 +606,42 @@ export function saveWebhookAnswerStatement(db: D1Database, signature: string, st
 export type QrMode = "derived" | "static";
 
 /** An own-account channel as the owner's channel screen shows it. */
-export type OwnAccountChannel = PaymentChannel & { staticQr: string; qrMode: QrMode; witnessWindowMinutes: number };
+export type OwnAccountChannel = PaymentChannel & {
+  staticQr: string;
+  qrMode: QrMode;
+  witnessWindowMinutes: number;
+  /** the bank's fee per transfer out, whole kip (decision 084) */
+  debitFee: string;
+};
 
-type OwnAccountChannelRow = PaymentChannelRow & { static_qr: string; qr_mode: QrMode; witness_window_minutes: number };
+type OwnAccountChannelRow = PaymentChannelRow & { static_qr: string; qr_mode: QrMode; witness_window_minutes: number; debit_fee: string };
+
+const toOwnAccountChannel = (row: OwnAccountChannelRow): OwnAccountChannel => ({
+  ...toPaymentChannel(row),
+  staticQr: row.static_qr,
+  qrMode: row.qr_mode,
+  witnessWindowMinutes: row.witness_window_minutes,
+  debitFee: row.debit_fee,
+});
 
 export async function listOwnAccountChannels(db: D1Database, agencyId: string): Promise<OwnAccountChannel[]> {
   const { results } = await db
     .prepare(
-      `SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes FROM payment_channels WHERE agency_id = ?1 AND gateway = 'own_account' ORDER BY active DESC, code`,
+      `SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes, debit_fee FROM payment_channels WHERE agency_id = ?1 AND gateway = 'own_account' ORDER BY active DESC, code`,
     )
     .bind(agencyId)
     .all<OwnAccountChannelRow>();
-  return results.map((row) => ({ ...toPaymentChannel(row), staticQr: row.static_qr, qrMode: row.qr_mode, witnessWindowMinutes: row.witness_window_minutes }));
+  return results.map(toOwnAccountChannel);
 }
 
 export async function findOwnAccountChannel(db: D1Database, agencyId: string, code: string): Promise<OwnAccountChannel | null> {
   const row = await db
     .prepare(
-      `SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes FROM payment_channels WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`,
+      `SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes, debit_fee FROM payment_channels WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`,
     )
     .bind(agencyId, code)
     .first<OwnAccountChannelRow>();
-  return row ? { ...toPaymentChannel(row), staticQr: row.static_qr, qrMode: row.qr_mode, witnessWindowMinutes: row.witness_window_minutes } : null;
+  return row ? toOwnAccountChannel(row) : null;
 }
 
 /** Inserts an own-account channel unless its code exists (a concurrent create of the same code changes nothing). */

@@ -173,12 +173,22 @@ export async function loadFutureReports(db: D1Database, agencyId: string, span: 
 export async function loadDebits(db: D1Database, agencyId: string, span: Span): Promise<DebitRow[]> {
   const { results } = await db
     .prepare(
-      `SELECT bt.channel_code, bt.bank_transaction_id, bt.amount, bt.bank_time, bt.raw, ${WITNESSES}
+      `SELECT bt.channel_code, bt.bank_transaction_id, bt.amount, bt.bank_time, bt.raw, bt.order_code, ${WITNESSES},
+              (SELECT pc.debit_fee FROM payment_channels pc WHERE pc.agency_id = bt.agency_id AND pc.code = bt.channel_code) AS fee
          FROM bank_transactions bt
         WHERE bt.agency_id = ?1 AND bt.direction = 'debit' AND bt.bank_time >= ?2 AND bt.bank_time < ?3`,
     )
     .bind(agencyId, span.from, span.to)
-    .all<{ channel_code: string; bank_transaction_id: string; amount: string; bank_time: number; raw: string | null; sources: string | null }>();
+    .all<{
+      channel_code: string;
+      bank_transaction_id: string;
+      amount: string;
+      bank_time: number;
+      raw: string | null;
+      order_code: string | null;
+      sources: string | null;
+      fee: string | null;
+    }>();
   return results.map((r) => ({
     channelCode: r.channel_code,
     transferId: r.bank_transaction_id,
@@ -186,6 +196,9 @@ export async function loadDebits(db: D1Database, agencyId: string, span: Span): 
     bankTime: Number(r.bank_time),
     raw: r.raw,
     sources: sourcesOf(r.sources),
+    // a debit transfer's order_code is the withdrawal it closed (decision 084)
+    withdrawal: r.order_code,
+    fee: r.fee ?? "0",
   }));
 }
 

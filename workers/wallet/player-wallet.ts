@@ -138,10 +138,10 @@ export class PlayerWallet extends DurableObject<Env> {
     return withdrawals.transferOutResult(this.wallet, code, outcome, now, outcome === "refused" ? reason : undefined);
   }
 
-  /** A payout decision; a staff one (back office, operator API) answers after its D1 copy (staff.answered). */
+  /** A payout decision; a staff one (back office, operator API) or a bank debit's answers after its D1 copy (staff.answered). */
   async decideWithdraw(code: string, decision: WithdrawDecision, now: number): Promise<WithdrawDecisionResult> {
     const result = withdrawals.decideWithdraw(this.wallet, code, decision, now);
-    return decision.by === "staff" ? staff.answered(this.wallet, result) : result;
+    return decision.by === "gateway" ? result : staff.answered(this.wallet, result);
   }
 
   getWithdraw(code: string): WithdrawOrder | null {

@@ -1,7 +1,7 @@
 import { formatAmount } from "../core/money";
 import type { PromotionError } from "../core/promotion";
 import { isProvider } from "../core/providers";
-import { judgeWithdrawDecision, manualPayoutTxn, type WithdrawDecision } from "../core/withdraw";
+import { debitPayoutTxn, judgeWithdrawDecision, manualPayoutTxn, type WithdrawDecision } from "../core/withdraw";
 import { gatewayPort } from "../ports/gateway";
 import { providerUsername } from "../ports/provider";
 import { attemptedPort } from "./provider-attempts";
@@ -108,12 +108,19 @@ export function decideWithdraw(w: WalletContext, code: string, decision: Withdra
     w.store.approveWithdraw(code, now);
     w.alarm.schedule(now);
   } else if (decision.action === "paid") {
-    payOut(w, order, decision.by === "staff" ? manualPayoutTxn(decision.bankReference) : decision.transactionId, now);
+    payOut(w, order, payoutTxnOf(decision), now);
   } else {
     rejectOpen(w, code, decision.reason, now);
   }
   markWithdrawForProjection(w, code);
   return { kind: "applied", before, order: getWithdraw(w, code) };
+}
+
+/** The transaction id a payout is recorded with: the cashier's bank reference, the debit that paid it, or the gateway's id. */
+function payoutTxnOf(decision: Extract<WithdrawDecision, { action: "paid" }>): string {
+  if (decision.by === "staff") return manualPayoutTxn(decision.bankReference);
+  if (decision.by === "debit") return debitPayoutTxn(decision.report);
+  return decision.transactionId;
 }
 
 function payOut(w: WalletContext, order: WithdrawOrderRow, transactionId: string, now: number): void {

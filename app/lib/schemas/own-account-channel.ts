@@ -43,12 +43,28 @@ const witnessWindow = z
   .transform(Number)
   .pipe(z.number().int().min(1, { error: WINDOW }).max(1440, { error: WINDOW }));
 
+const FEE = "admin:debitPayout.validation.fee";
+
+/**
+ * The bank's fee per transfer out (decision 084): whole kip 0 to 100000 in plain decimal
+ * digits, kept as written without leading zeros ("0020" is "20").
+ */
+const debitFee = z
+  .string({ error: FEE })
+  .trim()
+  .regex(/^[0-9]{1,6}$/, { error: FEE })
+  .transform(Number)
+  .pipe(z.number().int().max(100_000, { error: FEE }))
+  .transform(String);
+
 export const OwnAccountModeSchema = z.object({
   intent: z.literal("mode"),
   code: z.string().trim().min(1),
   mode: z.enum(["derived", "static"], { error: "admin:ownAccount.validation.mode" }),
   // the witness window (decision 046): reports of one amount this close in bank time are one transfer
   witnessWindowMinutes: witnessWindow.optional(),
+  // what the bank takes per payout, shown in the same debit: a debit of payout + fee is that payout (decision 084)
+  debitFee: debitFee.optional(),
 }) satisfies z.ZodType<OwnAccountModeInput>;
 
 export const OwnAccountActiveSchema = z.object({

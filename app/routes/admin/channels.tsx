@@ -80,8 +80,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!schema) throw new Response("Unknown form", { status: 400 });
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") {
-    // a window out of range is said in the staff member's language; anything else no form of ours sends
-    const windowError = submission.error?.witnessWindowMinutes?.[0];
+    // a window or a fee out of range is said in the staff member's language; anything else no form of ours sends
+    const windowError = submission.error?.witnessWindowMinutes?.[0] ?? submission.error?.debitFee?.[0];
     if (!windowError) throw new Response("Bad form", { status: 400 });
     return redirectWithError({ request, context }, PAGE, translate(context, windowError));
   }
@@ -280,6 +280,23 @@ function ChannelList({ channels }: { channels: Channels }) {
                   />
                   <p id={`window-${c.code}-hint`} className="field-hint">
                     {t("ownAccount.window.hint")}
+                  </p>
+                </div>
+                <div className="field">
+                  <label htmlFor={`debit-fee-${c.code}`}>{t("debitPayout.feeLabel")}</label>
+                  <input
+                    id={`debit-fee-${c.code}`}
+                    name="debitFee"
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={100000}
+                    required
+                    defaultValue={c.debitFee}
+                    aria-describedby={`debit-fee-${c.code}-hint`}
+                  />
+                  <p id={`debit-fee-${c.code}-hint`} className="field-hint">
+                    {t("debitPayout.feeHint")}
                   </p>
                 </div>
                 <button type="submit" className="button button-small">

@@ -48,6 +48,39 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return data({ form: null, result: null }, { status: 400 });
 }
 
+type Candidate = Route.ComponentProps["loaderData"]["debitCandidates"][number];
+
+/** Bank debits that may be this payout but also another's: the cashier decides (decision 084). */
+function DebitCandidates({ candidates }: { candidates: Candidate[] }) {
+  const { t } = useTranslation("admin");
+  return (
+    <section className="card stack debit-candidates" data-testid="debit-candidates">
+      <h2>{t("debitPayout.candidatesTitle")}</h2>
+      <p className="muted">{t("debitPayout.candidatesHint")}</p>
+      <ul className="stack">
+        {candidates.map((c) => (
+          <li key={`${c.channelCode}:${c.source}:${c.witnessId}`} data-candidate={c.witnessId}>
+            <strong>{formatMoney(c.amount, "LAK")}</strong> · {formatDateTime(c.bankTime)} · {t(`reconciliation.sources.${c.source}`)} ·{" "}
+            {t(`debitPayout.evidence.${c.evidence}`)}
+            {c.raw && <div className="raw-text">{c.raw}</div>}
+            {c.others.length > 0 && (
+              <div>
+                {t("debitPayout.others")}{" "}
+                {c.others.map((code, i) => (
+                  <span key={code}>
+                    {i > 0 && ", "}
+                    <Link to={`/admin/withdrawals/${code}`}>{code}</Link>
+                  </span>
+                ))}
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function refused<R>(code: "NOT_FOUND" | "CONFLICT", form: "paid" | "reject", result: R) {
   if (code === "NOT_FOUND") throw new Response("Not found", { status: 404 });
   // The other staff member's decision stands; this page shows it after revalidation.
@@ -124,7 +157,19 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
             </dd>
           </>
         )}
+        {loaderData.paidByDebit && (
+          <>
+            <dt>{t("debitPayout.paidBy")}</dt>
+            <dd data-testid="paid-by-debit">
+              {t(`reconciliation.sources.${loaderData.paidByDebit.source}`)} · {loaderData.paidByDebit.witnessId} ·{" "}
+              {t(`debitPayout.evidence.${loaderData.paidByDebit.evidence}`)}
+              {loaderData.paidByDebit.fee !== "0" && ` · ${t("debitPayout.fee", { fee: formatMoney(loaderData.paidByDebit.fee, "LAK") })}`}
+            </dd>
+          </>
+        )}
       </dl>
+
+      {loaderData.debitCandidates.length > 0 && <DebitCandidates candidates={loaderData.debitCandidates} />}
 
       {loaderData.awaitsDecision && (
         // side by side on a phone (admin.css), so both decisions are on the first screen (decision 056)

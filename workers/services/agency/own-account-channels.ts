@@ -1,6 +1,7 @@
 import { BANKS, findBank } from "../../core/banks";
 import { readStaticLaoQr, type StaticLaoQr, type StaticQrProblem } from "../../core/emvco";
 import { auditIfChanged, auditStatement, type AuditActor } from "../../db/audit";
+import { setDebitFeeStatement } from "../../db/debit-payouts";
 import {
   findOwnAccountChannel,
   findPaymentChannel,
@@ -69,7 +70,7 @@ export async function loadOwnAccountChannels(db: D1Database, agencyId: string): 
  * app/lib/schemas/own-account-channel.ts produce exactly these values).
  */
 export type OwnAccountCreateInput = { intent: "create"; qrText: string; code: string; displayName: string };
-export type OwnAccountModeInput = { intent: "mode"; code: string; mode: QrMode; witnessWindowMinutes?: number };
+export type OwnAccountModeInput = { intent: "mode"; code: string; mode: QrMode; witnessWindowMinutes?: number; debitFee?: string };
 export type OwnAccountActiveInput = { intent: "active"; code: string; active: "1" | "0" };
 type OwnAccountChange = OwnAccountCreateInput | OwnAccountModeInput | OwnAccountActiveInput;
 
@@ -85,7 +86,7 @@ export async function changeOwnAccountChannels(db: D1Database, actor: AuditActor
     case "create":
       return createOwnAccountChannel(db, actor, change);
     case "mode":
-      return setOwnAccountQrMode(db, actor, change.code, change.mode, change.witnessWindowMinutes);
+      return setOwnAccountQrMode(db, actor, change);
     case "active": {
       if (!(await findOwnAccountChannel(db, actor.agencyId, change.code))) return { ok: false, code: "CHANNEL_NOT_FOUND" };
       const done = await setChannelActive(db, actor, change.code, change.active === "1");
@@ -121,19 +122,23 @@ async function createOwnAccountChannel(db: D1Database, actor: AuditActor, input:
   return { ok: true };
 }
 
-async function setOwnAccountQrMode(db: D1Database, actor: AuditActor, code: string, mode: QrMode, windowMinutes?: number): Promise<ChangeResult> {
+/** The QR mode, the witness window (decision 046) and the bank's fee per transfer out (decision 084): a field left out keeps its value. */
+async function setOwnAccountQrMode(db: D1Database, actor: AuditActor, change: OwnAccountModeInput): Promise<ChangeResult> {
+  const { code, mode } = change;
   const current = await findOwnAccountChannel(db, actor.agencyId, code);
   if (!current) return { ok: false, code: "CHANNEL_NOT_FOUND" };
-  const window = windowMinutes ?? current.witnessWindowMinutes;
-  if (current.qrMode === mode && current.witnessWindowMinutes === window) return { ok: true };
+  const window = change.witnessWindowMinutes ?? current.witnessWindowMinutes;
+  const fee = change.debitFee ?? current.debitFee;
+  if (current.qrMode === mode && current.witnessWindowMinutes === window && current.debitFee === fee) return { ok: true };
   await db.batch([
     setOwnAccountQrModeStatement(db, actor.agencyId, code, mode),
     setWitnessWindowStatement(db, actor.agencyId, code, window),
+    setDebitFeeStatement(db, actor.agencyId, code, fee),
     auditStatement(db, actor, {
       action: "settings.ownAccount.qrMode",
       target: code,
-      before: { qrMode: current.qrMode, witnessWindowMinutes: current.witnessWindowMinutes },
-      after: { qrMode: mode, witnessWindowMinutes: window },
+      before: { qrMode: current.qrMode, witnessWindowMinutes: current.witnessWindowMinutes, debitFee: current.debitFee },
+      after: { qrMode: mode, witnessWindowMinutes: window, debitFee: fee },
     }),
   ]);
   return { ok: true };

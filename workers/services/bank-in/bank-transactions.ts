@@ -27,6 +27,7 @@ import { endPayAmountReservation, findPayAmountReservation } from "../../db/pay-
 import { deleteOpenUnmatchedStatement, insertBankUnmatchedPayment, listChannelKinds } from "../../db/payments";
 import { findPlayer } from "../../db/players";
 import { raiseAlert } from "../alerts";
+import { payByDebit, payoutTried, planDebits, type DebitTransfer, type PayoutAct } from "./debit-payouts";
 import { walletOf } from "../wallets";
 
 export type { BankWitness };
@@ -143,7 +144,8 @@ type Act =
   | { kind: "credit"; key: ScopeReport; decision: Extract<Decision, { kind: "order" }>; aliases: string[]; openQueue: string[] }
   | { kind: "queue"; key: ScopeReport; reason: UnmatchedReason; lateOrder: ScopeOrder | null; lostCredit: boolean }
   | { kind: "unqueue"; id: string; transferId: string }
-  | { kind: "twice"; transferId: string; codes: string[]; amount: string };
+  | { kind: "twice"; transferId: string; codes: string[]; amount: string }
+  | PayoutAct;
 
 type Plan = { statements: D1PreparedStatement[]; acts: Act[] };
 
@@ -167,6 +169,8 @@ async function planOf(
   for (const old of new Set(scope.reports.map((r) => r.transferId)))
     if (old !== "" && !keys.has(old)) statements.push(deleteTransferStatement(db, agencyId, key.channelCode, old));
   statements.push(...overturnedLinks(db, agencyId, key.channelCode, scope, derived));
+  // debits: written once the payouts they made (or may make) are known (decision 084)
+  const debits: { row: TransferRow; transfer: DebitTransfer }[] = [];
 
   for (const transfer of derived) {
     const members = transfer.members.map((m) => byRef.get(refKey(m.ref))!);
@@ -203,7 +207,7 @@ async function planOf(
       queueId: null,
     };
     if (key.direction === "debit") {
-      statements.push(upsertTransferStatement(db, agencyId, row));
+      debits.push({ row, transfer: { key: keyReport, members, bankTime: matchingTime(members) } });
       continue;
     }
     if (credits.length > 0) {
@@ -248,6 +252,20 @@ async function planOf(
       row.queueId = kept?.id ?? null;
     }
     statements.push(upsertTransferStatement(db, agencyId, row));
+  }
+  if (debits.length > 0) {
+    const plan = await planDebits(
+      db,
+      agencyId,
+      key.channelCode,
+      debits.map((d) => d.transfer),
+      scope.payouts,
+      walletTried,
+      Date.now(),
+    );
+    for (const { row } of debits) statements.push(upsertTransferStatement(db, agencyId, { ...row, orderCode: plan.linked.get(row.bankTransactionId) ?? null }));
+    statements.push(...plan.statements);
+    acts.push(...plan.acts);
   }
   return { statements, acts };
 }
@@ -326,6 +344,7 @@ async function deriveScope(
     if (plan.acts.length === 0) return;
     for (const act of plan.acts) {
       if (act.kind === "credit") walletTried.add(`${act.key.witnessId}>${act.decision.order.orderCode}`);
+      if (act.kind === "payout") walletTried.add(payoutTried(act.key, act.withdrawal.code));
       await perform(env, agencyId, key, act, actor, made);
     }
     // an alert changes nothing the derivation reads: nothing left to derive again
@@ -336,6 +355,7 @@ async function deriveScope(
 
 async function perform(env: Env, agencyId: string, key: ScopeKey, act: Act, actor: AuditActor | null, made: Set<string>): Promise<void> {
   const system = actor ?? { agencyId, staffId: null, staffUsername: null };
+  if (act.kind === "payout") return payByDebit(env, agencyId, act);
   if (act.kind === "unqueue") {
     const [deleted] = await env.DB.batch([deleteOpenUnmatchedStatement(env.DB, agencyId, act.id)]);
     if ((deleted.meta.changes ?? 0) > 0)
@@ -522,7 +542,10 @@ export async function applyBankTransaction(env: Env, agencyId: string, input: Ba
   return outcome!;
 }
 
-/** A bank debit (a statement debit row, a forwarded debit message): kept and derived the same way, for reconciliation. Nothing is applied. */
+/**
+ * A bank debit (a statement debit row, a forwarded debit message): kept and derived the same
+ * way; the payout of exactly one withdrawal waiting for the cashier marks it paid (decision 084).
+ */
 export async function recordBankDebit(env: Env, agencyId: string, input: BankTransactionInput, actor: AuditActor | null): Promise<"recorded" | "duplicate"> {
   if (!canonicalLak(input.amount)) return "duplicate";
   const [outcome] = await recordBankReports(env, agencyId, [{ ...input, direction: "debit" }], actor);

@@ -23,6 +23,7 @@ export {
   type BankTransactionInput,
   type BankWitness,
 } from "./bank-transactions";
+export { debitEvidenceOfWithdrawal } from "./debit-payouts";
 export { splitWitness, twinsOfPayment, witnessesOfOrder } from "./bank-witnesses";
 export {
   createForwarder,

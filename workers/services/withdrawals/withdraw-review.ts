@@ -13,7 +13,7 @@ import {
   type WithdrawReviewDecision,
 } from "../../db/orders";
 import { findPlayerCard, type PlayerCard } from "../../db/players";
-import { debitsOfWithdrawal } from "../bank-in";
+import { debitEvidenceOfWithdrawal, debitsOfWithdrawal } from "../bank-in";
 import { walletOf } from "../wallets";
 import { awaitsStaffDecision, withdrawDisplayStatus } from "../../core/withdraw";
 import type { WithdrawOrder } from "../../wallet/player-wallet";
@@ -69,14 +69,15 @@ async function getWithdrawalDetail(env: Env, agencyId: string, code: string): Pr
 /**
  * The back office's withdrawal page: the order, whether it awaits a decision, the player and
  * their history, and the bank debits matched to it once marked paid (the
- * reconciliation's pairs, decision 047) (null: not ours).
+ * reconciliation's pairs, decision 047), the debit that marked it paid or the debits that
+ * may be its payout (decision 084) (null: not ours).
  */
 export async function withdrawalPage(env: Env, agencyId: string, code: string) {
   const detail = await getWithdrawalDetail(env, agencyId, code);
   if (!detail) return null;
   const { order } = detail;
   const paid = detail.decision?.decision === "PAID" ? detail.decision.decidedAt : null;
-  const bankDebits = await debitsOfWithdrawal(env.DB, agencyId, code, paid);
+  const [bankDebits, debitEvidence] = await Promise.all([debitsOfWithdrawal(env.DB, agencyId, code, paid), debitEvidenceOfWithdrawal(env.DB, agencyId, code)]);
   return {
     order: {
       code: order.code,
@@ -101,6 +102,10 @@ export async function withdrawalPage(env: Env, agencyId: string, code: string) {
     recentDeposits: detail.recentDeposits,
     recentWithdrawals: detail.recentWithdrawals,
     bankDebits: bankDebits.map((d) => ({ ...d, bankTime: new Date(d.bankTime).toISOString() })),
+    /** the bank's debit that marked it paid (decision 084) */
+    paidByDebit: debitEvidence.paidBy ? { ...debitEvidence.paidBy, paidAt: new Date(debitEvidence.paidBy.paidAt).toISOString() } : null,
+    /** debits that may be its payout, waiting for the cashier (shown while it awaits a decision) */
+    debitCandidates: awaitsDecision(order) ? debitEvidence.candidates.map((c) => ({ ...c, bankTime: new Date(c.bankTime).toISOString() })) : [],
   };
 }
 
