@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import jsQR from "jsqr";
 import QRCode from "qrcode";
-import { decode as decodePng, encode as encodePng } from "fast-png";
+import { decode as decodePng } from "fast-png";
+import { oneBitPng } from "../../workers/core/png";
 import { CLOCK, drawQrPicture, oneBitRows, QR_PICTURE_MIN_WIDTH, QUIET_ZONE_MODULES, modulePixels, type GreyPicture } from "../../workers/core/qr-picture";
 import { quickAmounts } from "../../workers/core/quick-amounts";
 
@@ -57,9 +58,10 @@ describe("the deposit QR as a picture (workers/core/qr-picture)", () => {
     expect(found?.data).toBe(PAYLOAD);
   });
 
-  it("packs into 1-bit PNG rows that decode to the same pixels (the file the Worker sends)", () => {
-    const png = encodePng({ width: picture.width, height: picture.height, data: oneBitRows(picture), channels: 1, depth: 1 });
-    const back = decodePng(png);
+  it("packs into 1-bit PNG rows that decode to the same pixels (the file the Worker sends)", async () => {
+    const png = await oneBitPng(picture.width, picture.height, oneBitRows(picture));
+    // every chunk's CRC checked: a bank app's reader may refuse a file whose CRC does not hold
+    const back = decodePng(png, { checkCrc: true });
     expect([back.width, back.height, back.depth, back.channels]).toEqual([picture.width, picture.height, 1, 1]);
     const rowBytes = Math.ceil(picture.width / 8);
     const differing = [...picture.pixels].filter((grey, i) => {

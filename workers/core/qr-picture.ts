@@ -3,7 +3,7 @@
  * own modules drawn at least QR_PICTURE_MIN_WIDTH pixels wide with a quiet zone of
  * QUIET_ZONE_MODULES, and under it a few short lines (the amount, a clock and the time the
  * order expires) in a 5 x 7 bitmap font. Pure: the caller hands the modules (the `qrcode`
- * package's matrix) and encodes the pixels as PNG (fast-png), so this runs in the Worker, in
+ * package's matrix) and encodes the pixels as PNG (core/png.ts), so this runs in the Worker, in
  * the browser and in a unit test alike.
  *
  * Grey pixels, one byte each (0 black, 255 white; `oneBitRows` packs them for the PNG): a QR

@@ -1,6 +1,6 @@
-import { encode as encodePng } from "fast-png";
 import { create as createQr } from "qrcode/lib/core/qrcode";
 import { formatMoney } from "../../core/format";
+import { oneBitPng } from "../../core/png";
 import { CLOCK, drawQrPicture, oneBitRows } from "../../core/qr-picture";
 import { vientianeTime } from "../../core/vientiane";
 import { walletOf } from "../wallets";
@@ -13,9 +13,6 @@ import { walletOf } from "../wallets";
  */
 type DepositQrPicture = { png: Uint8Array<ArrayBuffer>; fileName: string };
 
-/** fflate's level 3 (fast-png's default) on 1-bit rows: about 6 ms of CPU, a file of 1-3 KB. */
-const PNG_ZLIB_LEVEL = 3;
-
 export async function depositQrPicture(env: Env, agencyId: string, playerId: string, code: string, now = Date.now()): Promise<DepositQrPicture | null> {
   const order = await walletOf(env, agencyId, playerId).getDeposit(code);
   if (!order || order.status !== "OPEN" || order.expiresAt <= now || !order.qrPayload) return null;
@@ -23,11 +20,7 @@ export async function depositQrPicture(env: Env, agencyId: string, playerId: str
   const amount = formatMoney(order.payAmount ?? order.amount, "LAK");
   const until = vientianeTime(order.expiresAt);
   const picture = drawQrPicture({ size: modules.size, isDark: (r, c) => modules.get(r, c) === 1 }, [amount, `${CLOCK} ${until}`]);
-  // (fast-png writes into an ArrayBuffer of its own, never a shared one: a Response body as it is)
-  const png = encodePng(
-    { width: picture.width, height: picture.height, data: oneBitRows(picture), channels: 1, depth: 1 },
-    { zlib: { level: PNG_ZLIB_LEVEL } },
-  ) as Uint8Array<ArrayBuffer>;
+  const png = await oneBitPng(picture.width, picture.height, oneBitRows(picture));
   // the file name says what the picture shows, in letters any gallery lists: "lao-qr-D26120...-601234kip-1430.png"
   return { png, fileName: `lao-qr-${order.code}-${amount.replace(/\D/g, "")}kip-${until.replace(":", "")}.png` };
 }
