@@ -28,7 +28,7 @@ import { NEUTRAL_BRAND } from "@workers/core/brand";
 import { errorMessageKey, isErrorCode } from "./lib/errors";
 import { I18N_DATA_ID, keyGroupsOf, namespacesFor, pickGroups, type I18nHandle } from "./lib/i18n";
 import { loadTranslationsFor, loadWholeNamespaces } from "./lib/i18n.client";
-import { litePartsOf, MARK_JS_SCRIPT, pageScriptsOf, useLitePageAssets, wantsFingerprintField, type PageScripts } from "./lib/page-scripts";
+import { litePartsOf, MARK_JS_SCRIPT, pageScriptsOf, useLitePageAssets, wantsFingerprintField, type PageScripts, type ScriptsHandle } from "./lib/page-scripts";
 import { BottomBar, Footer, Navbar } from "./components/layout";
 import { PendingIndicator, ScrollToTop, Toaster } from "./components/feedback";
 import { Icon } from "./components/icons";
@@ -220,6 +220,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
             ) : (
               // biome-ignore lint/security/noDangerouslySetInnerHtml: the build's own stylesheet, inlined (decision 044)
               <style nonce={lite.nonce} dangerouslySetInnerHTML={{ __html: lite.css }} />
+            ))}
+        {/* the page's own rules (handle.styles), after the app's: on a lite page only, each its own text */}
+        {scripts !== "app" &&
+          matches
+            .map((m) => (m.handle as ScriptsHandle | undefined)?.styles)
+            .filter(Boolean)
+            .map((css) => (
+              // biome-ignore lint/security/noDangerouslySetInnerHtml: the build's own stylesheet of the page's route, inlined
+              <style key={css!.length} nonce={nonce} dangerouslySetInnerHTML={{ __html: css! }} />
             ))}
         {/* The agency's colours, in the HTML itself: no flash of the default, no request, no
             JavaScript. After the stylesheet, so they win over its defaults. brandCss writes

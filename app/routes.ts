@@ -13,6 +13,7 @@ export default [
     route("deposit/history", "routes/player/deposit-history.tsx"),
     // "Save QR": the open order's QR as a PNG file (decision 080)
     route("deposit/qr/:file", "routes/player/deposit-qr.ts"),
+    route("credit-chip", "routes/player/credit-chip.ts"),
     route("withdraw", "routes/player/withdraw.tsx"),
     route("withdraw/history", "routes/player/withdraw-history.tsx"),
     route("bank", "routes/player/bank.tsx"),

@@ -29,13 +29,7 @@ export function CreditChip({ credits, provider }: { credits: HeaderCredits; prov
   const figure = chipFigure(credits.known, credits.providers, provider);
   const when = figure && chipTime(figure.seenAt, credits.now);
   return (
-    <a
-      href={CREDIT_LIST_LINK}
-      className="credit-chip"
-      data-testid="credit-chip"
-      data-provider={provider ?? undefined}
-      {...hookProps(CREDIT_CHIP, (provider ? [provider] : credits.providers).join(" "))}
-    >
+    <a href={CREDIT_LIST_LINK} className="credit-chip" data-testid="credit-chip" data-provider={provider ?? undefined} {...hookProps(CREDIT_CHIP)}>
       <span className="sr-only">{provider ? t("creditChip.at", { provider: t(`providers.${provider}`) }) : t("creditChip.total")}: </span>
       <span className="credit-chip-amount" {...hookProps(CHIP_AMOUNT)} data-testid="credit-chip-amount">
         {figure ? formatMoney(figure.amount, figure.currency) : "—"}

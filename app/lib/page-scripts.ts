@@ -25,6 +25,12 @@ export const MARK_JS_SCRIPT = 'document.documentElement.classList.add("js")';
 
 export type ScriptsHandle = {
   scripts?: PageScripts;
+  /**
+   * The page's own stylesheet text (a `?inline` import), inlined after the app's: rules only
+   * its page draws (the deposit's QR step, the lobby's tiles) stay out of every other page's
+   * first load (decision 085).
+   */
+  styles?: string;
   /** The page's form carries a `fingerprint` field the lite script fills (docs/product.md §3: registration). */
   fingerprintField?: boolean;
   /**

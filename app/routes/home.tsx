@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import lobbyStyles from "~/styles/lobby.css?inline";
 import { useTranslation } from "react-i18next";
 import { GAME_LINKS } from "~/lib/menu";
 import { LanguageSwitcher } from "~/components/menus";
@@ -19,7 +20,7 @@ import { CAROUSEL, CAROUSEL_DOT, hookProps } from "~/lib/lite/hooks";
  * weight: the 700 file is not preloaded here (root.tsx) and the bold is drawn from the regular
  * (app.css, `data-fonts="regular"` below), to keep the first load under 50 KB (decision 027).
  */
-export const handle = { scripts: "lite", fonts: "regular", lite: ["carousel"] } satisfies ScriptsHandle & { fonts: "regular" };
+export const handle = { scripts: "lite", fonts: "regular", lite: ["carousel"], styles: lobbyStyles } satisfies ScriptsHandle & { fonts: "regular" };
 export const clientLoader = loadAsDocument;
 
 /**

@@ -46,8 +46,8 @@ async function chipOf(cookie: string, path: string) {
   const chip = /<a[^>]*data-testid="credit-chip"[\s\S]*?<\/a>/.exec(html)?.[0] ?? "";
   const amount = /data-testid="credit-chip-amount"[^>]*>([^<]*)</.exec(chip)?.[1] ?? null;
   const title = /<time[^>]*title="([^"]*)"/.exec(chip)?.[1] ?? null;
-  const providers = /data-credit-chip="([^"]*)"/.exec(chip)?.[1] ?? null;
-  return { chip, amount, title, providers };
+  const provider = /data-provider="([^"]*)"/.exec(chip)?.[1] ?? null;
+  return { chip, amount, title, provider };
 }
 
 describe("the last credit known, in the header (decision 081)", () => {
@@ -74,12 +74,12 @@ describe("the last credit known, in the header (decision 081)", () => {
       const home = await chipOf(p.cookie, "/");
       expect(home.amount).toBe("฿112,50");
       expect(home.title).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
-      // the lite script asks every enabled provider live, in the agency's order
-      expect(home.providers).toBe("askmebet betflix gclub gclub_live alphabet");
+      // the lite script asks the total live (no provider named)
+      expect(home.provider).toBeNull();
       // on a provider's lobby: that provider's credit only
       const lobby = await chipOf(p.cookie, "/player/game/betflix");
       expect(lobby.amount).toBe("฿12,50");
-      expect(lobby.providers).toBe("betflix");
+      expect(lobby.provider).toBe("betflix");
       expect((await chipOf(p.cookie, "/player/game/gclub")).amount).toBe("—");
       expect((await chipOf(p.cookie, "/player/bank")).amount).toBe("฿112,50");
       // the fault is still armed: none of those pages asked a provider for a balance
@@ -110,6 +110,32 @@ describe("the last credit known, in the header (decision 081)", () => {
     // the next successful read replaces it
     expect((await creditApi(p.cookie, "gclub")).status).toBe(200);
     expect(await storedSoon(p.playerId, "gclub", (r) => r?.amount === "10.00")).toMatchObject({ amount: "10.00" });
+  });
+
+  it("the live figure the lite part asks for (/player/credit-chip): formatted by the server, kept, a provider's on its lobby, none while a provider is silent", async () => {
+    const p = await playerWithBank();
+    await fundProvider("askmebet", p.username, "20");
+    await fundProvider("betflix", p.username, "2.5");
+    const chipApi = (query = "") => fetchApp(`http://localhost/player/credit-chip${query}`, { headers: { Cookie: p.cookie } });
+    const total = await chipApi();
+    expect(total.status).toBe(200);
+    expect(total.headers.get("Cache-Control")).toBe("private, no-store");
+    const figure = (await total.json()) as { amount: string; short: string; full: string; at: string };
+    expect(figure.amount).toBe("฿22,50");
+    expect(figure.full).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
+    expect(figure.short).toBe(figure.full.slice(11, 16));
+    expect(await storedSoon(p.playerId, "betflix", (r) => r !== null)).toMatchObject({ amount: "2.50" });
+    expect(((await (await chipApi("?provider=betflix")).json()) as { amount: string }).amount).toBe("฿2,50");
+    // not one of the agency's providers, or no session: nothing asked
+    expect((await chipApi("?provider=nobody")).status).toBe(404);
+    expect((await fetchApp("http://localhost/player/credit-chip")).status).toBe(401);
+    // one provider silent: no total with a part missing
+    await faults({ provider: "askmebet", op: "balance", mode: "error-before", count: 1, username: `demo_${p.username}` });
+    try {
+      expect((await chipApi()).status).toBe(503);
+    } finally {
+      await faults(null);
+    }
   });
 
   it("the deposit and withdraw pages' credits keep what they read too", async () => {

@@ -1,47 +1,45 @@
-import { chipTime, sumDecimals } from "../../../workers/core/credit-chip";
-import { formatMoney } from "../../../workers/core/format";
 import type { LiteContext } from "./context";
 import { CHIP_AMOUNT, CHIP_UNKNOWN, CREDIT_CHIP } from "./hooks";
 
 /**
  * The header's credit, live (decision 081). The server renders the last credit it knows with
- * its time; here each provider the chip is made of (one on its lobby, else every enabled one)
- * is asked on the credits API, which also stores the answer for the next page. Asked once
- * when the page loads and again when the player comes back to the tab, at most once per
- * `creditGapMs` across the tab's pages (sessionStorage): a player going from page to page does
- * not send a provider call per page. The figure changes only when every provider answered: a
- * total with a part missing would be wrong, the stored one says how old it is.
+ * its time; here the chip's figure is asked anew (`/player/credit-chip`, which asks the
+ * providers, keeps their answers for the next page and formats the figure as the page does:
+ * no money formatting travels in the script). Asked once when the page loads and again when
+ * the player comes back to the tab, at most once per `creditGapMs` across the tab's pages
+ * (sessionStorage): a player going from page to page does not send a provider call per page.
  */
 export function creditChipPart({ d, config }: LiteContext): void {
   const chip = d.querySelector<HTMLElement>(CREDIT_CHIP.selector);
   const amount = chip?.querySelector(CHIP_AMOUNT.selector);
   const time = chip?.querySelector("time");
   if (!chip || !amount || !time) return;
-  const providers = (chip.getAttribute(CREDIT_CHIP.attribute) ?? "").split(" ").filter(Boolean);
-  const key = `credit-chip:${providers.join(",")}`;
+  const provider = chip.dataset.provider;
+  const key = `credit-chip:${provider ?? ""}`;
   let loading = false;
 
   const refresh = async (asked: boolean) => {
-    if (loading || d.hidden || !navigator.onLine || providers.length === 0) return;
+    if (loading || d.hidden || !navigator.onLine) return;
     if (!asked && Date.now() - lastAsked(key) < config.creditGapMs) return;
     loading = true;
-    const seenAt = Date.now();
-    remember(key, seenAt);
-    const answers = await Promise.all(providers.map(creditOf));
-    loading = false;
-    // the figure of workers/core/credit-chip.ts chipFigure: one currency, summed exactly
-    const currency = answers[0]?.currency;
-    const total = answers.every((a) => a?.currency === currency) ? sumDecimals(answers.map((a) => a!.amount)) : null;
-    if (total === null || !currency) return;
-    const when = chipTime(seenAt, seenAt);
-    amount.textContent = formatMoney(total, currency);
-    time.textContent = when.short;
-    time.title = when.full;
-    time.dateTime = new Date(seenAt).toISOString();
-    chip.dataset.live = "true";
-    // a screen reader now hears "updated" before the time, no longer "not known yet"
-    chip.querySelector(CHIP_UNKNOWN.selector)?.remove();
-    chip.querySelector("[hidden]")?.removeAttribute("hidden");
+    remember(key);
+    try {
+      const res = await fetch(`/player/credit-chip${provider ? `?provider=${encodeURIComponent(provider)}` : ""}`, { credentials: "same-origin" });
+      if (!res.ok || res.redirected) return;
+      const figure = (await res.json()) as { amount: string; short: string; full: string; at: string };
+      amount.textContent = figure.amount;
+      time.textContent = figure.short;
+      time.title = figure.full;
+      time.dateTime = figure.at;
+      chip.dataset.live = "true";
+      // a screen reader now hears "updated" before the time, no longer "not known yet"
+      chip.querySelector(CHIP_UNKNOWN.selector)?.remove();
+      chip.querySelector("[hidden]")?.removeAttribute("hidden");
+    } catch {
+      // offline or a dropped connection: the figure shown stays, with its time
+    } finally {
+      loading = false;
+    }
   };
 
   void refresh(false);
@@ -50,20 +48,7 @@ export function creditChipPart({ d, config }: LiteContext): void {
   d.addEventListener("lite:credits", () => void refresh(true));
 }
 
-/** One provider's credit from the JSON API (docs/product.md §7), or null when it did not answer. */
-async function creditOf(provider: string): Promise<{ amount: string; currency: string } | null> {
-  try {
-    const res = await fetch(`/api/v2/players/credits/${encodeURIComponent(provider)}`, { credentials: "same-origin" });
-    if (!res.ok) return null;
-    const body = (await res.json()) as { credit?: { amount?: unknown; currency?: unknown } };
-    const { amount, currency } = body.credit ?? {};
-    return typeof amount === "string" && typeof currency === "string" ? { amount, currency } : null;
-  } catch {
-    return null; // offline or a dropped connection: the figure shown stays
-  }
-}
-
-/** When this tab last asked for these credits (0: never, or no storage). */
+/** When this tab last asked for this chip (0: never, or no storage). */
 function lastAsked(key: string): number {
   try {
     return Number(sessionStorage.getItem(key)) || 0;
@@ -72,9 +57,9 @@ function lastAsked(key: string): number {
   }
 }
 
-function remember(key: string, at: number): void {
+function remember(key: string): void {
   try {
-    sessionStorage.setItem(key, String(at));
+    sessionStorage.setItem(key, String(Date.now()));
   } catch {
     // private mode without storage: each page asks once
   }

@@ -8,7 +8,7 @@ import { depositSchema } from "~/lib/schemas/deposit";
 import { ForcedPasswordSchema } from "~/lib/schemas/forced-password";
 import { BreakSchema, LimitsSchema } from "~/lib/schemas/limits";
 import { withdrawSchema } from "~/lib/schemas/withdraw";
-import type { FormValidator } from "./validate";
+import { type FormValidator, validateForm } from "./validate";
 
 /**
  * The lite pages' client validation (decision 034): the same zod schemas the actions
@@ -64,3 +64,8 @@ export const validator = {
   // the messages' interpolation values, as ErrorList gives them (components/fields.tsx)
   vars: Object.fromEntries(Object.entries(AUTH_LIMITS).map(([k, v]) => [k, String(v)])),
 } satisfies FormValidator;
+
+/** The change-password dialog binds the forms it brings in with this (lib/lite/password-dialog.ts). */
+export { validateForm };
+
+export type FormValidatorModule = { validator: FormValidator; validateForm: typeof validateForm };

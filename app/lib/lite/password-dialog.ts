@@ -1,5 +1,5 @@
 import type { LiteContext } from "./context";
-import { validateForm } from "./validate";
+import type { FormValidatorModule } from "./form-validators";
 import {
   CHANGE_PASSWORD_LINK,
   DIALOG_ALERT,
@@ -35,7 +35,7 @@ import {
  * Escape and the Close button close it; focus goes into it (the first field once the form is
  * there) and back to the menu item, whose menu is opened again. The "show passwords" switch
  * works as the public part's does on a page. The form validates in the browser with its schema
- * as on the page (lib/lite/validate.ts, bound to each form moved in): a mismatch shows as soon
+ * as on the page (lib/lite/validate.ts, bound to each form moved in, from the validator module): a mismatch shows as soon
  * as the confirmation is left, and a field the server's answer marked clears once corrected.
  */
 export function litePasswordDialog(ctx: LiteContext): void {
@@ -77,7 +77,13 @@ export function litePasswordDialog(ctx: LiteContext): void {
       node.querySelector<HTMLElement>("a")?.focus();
       return;
     }
-    if (node instanceof HTMLFormElement && node.matches(VALIDATOR.selector)) validateForm(ctx, node);
+    // the binding comes with the validator module (zod and the schemas), fetched when a form
+    // arrives: a dialog most pages never open does not carry it in every page's script
+    if (node instanceof HTMLFormElement && node.matches(VALIDATOR.selector))
+      import(/* @vite-ignore */ node.getAttribute(VALIDATOR.attribute)!)
+        .then((module: FormValidatorModule) => module.validateForm(ctx, node))
+        // the network dropped: the server's answer still shows every error
+        .catch(() => {});
     const toggle = node.querySelector<HTMLInputElement>(".password-toggle input");
     const fields = [...node.querySelectorAll<HTMLInputElement>('input[type="password"]')];
     toggle?.addEventListener("change", () => {

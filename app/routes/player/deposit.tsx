@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import depositStyles from "~/styles/deposit.css?inline";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useMemo } from "react";
 import { data, Form, Link, redirect } from "react-router";
@@ -50,6 +51,7 @@ import {
  */
 export const handle = {
   scripts: "lite",
+  styles: depositStyles,
   lite: ["validate", "creditPreview", "quickAmount", "depositStatus", "countdown", "selectOnFocus", "copy", "saveQr"],
   i18n: ["deposit", "depositQr", "ownAccount", "credits", "offline", "promotion.rule.setAmount", "promotion.col.bonus"],
 } satisfies ScriptsHandle & I18nHandle;

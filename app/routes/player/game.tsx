@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect } from "react-router";
+import lobbyStyles from "~/styles/lobby.css?inline";
 import { useTranslation } from "react-i18next";
 import { launchFromLobby, lobbyPage } from "@workers/services/providers";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
@@ -12,7 +13,8 @@ import { ProviderMark } from "~/components/provider-mark";
 
 /** A provider's lobby: games by tab, a search that works without JavaScript, and launch. */
 /** The translation key groups this page renders (decision 032). */
-export const handle = { scripts: "lite", i18n: ["games", "lobbyTabs", "errors.code.PROVIDER_UNAVAILABLE"] } satisfies ScriptsHandle & I18nHandle;
+export const handle = { scripts: "lite", styles: lobbyStyles, i18n: ["games", "lobbyTabs", "errors.code.PROVIDER_UNAVAILABLE"] } satisfies ScriptsHandle &
+  I18nHandle;
 /** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
 export const clientLoader = loadAsDocument;
 

@@ -1,4 +1,4 @@
-import type { KnownCredit } from "../../core/credit-chip";
+import { chipFigure, type ChipFigure, type KnownCredit } from "../../core/credit-chip";
 import { PROVIDERS, type Provider } from "../../core/providers";
 import type { CurrentPlayer } from "../../core/session";
 import { lastCreditsRead, recordLastCredit } from "../../db/last-credits";
@@ -33,6 +33,30 @@ export async function fetchCredit(
 export async function lastCredits(db: D1Database, agency: { id: string; enabledProviders: readonly Provider[] }, playerId: string): Promise<KnownCredit[]> {
   const known = await readOne(lastCreditsRead(db, agency.id, playerId));
   return known.filter((c) => agency.enabledProviders.includes(c.provider as Provider));
+}
+
+/**
+ * The header chip's figure, live (decision 081): each provider it is made of (`provider` on its
+ * lobby, else every enabled one) asked now, and kept as the last known credit. Null when one
+ * of them did not answer: a total with a part missing would be wrong, the shown one says how
+ * old it is.
+ */
+export async function liveChipFigure(
+  env: Env,
+  agency: { id: string; enabledProviders: readonly Provider[] },
+  player: Pick<CurrentPlayer, "id" | "username">,
+  provider: Provider | null,
+  waitUntil?: (promise: Promise<unknown>) => void,
+): Promise<ChipFigure> {
+  const providers = provider ? [provider] : enabledProviders(agency.enabledProviders);
+  const seenAt = Date.now();
+  const answers = await Promise.all(providers.map((p) => fetchCredit(env, agency.id, player, p, waitUntil)));
+  if (answers.some((a) => !a.credit)) return null;
+  return chipFigure(
+    answers.map((a) => ({ provider: a.provider, ...a.credit!, seenAt })),
+    providers,
+    provider,
+  );
 }
 
 export function enabledProviders(enabled: readonly Provider[]): Provider[] {

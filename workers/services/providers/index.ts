@@ -4,7 +4,7 @@
  * providers' attempts.
  * The folder's only door: code outside it imports from here, and only what is exported here.
  */
-export { enabledProviders, fetchCredit, lastCredits, type Credit } from "./credits";
+export { enabledProviders, fetchCredit, lastCredits, liveChipFigure, type Credit } from "./credits";
 export { launchFromLobby, lobby, LOBBY_FRESH_MS, lobbyPage } from "./game";
 export { FEATURED_GAMES, FEATURED_WAIT_MS, landingPage } from "./landing";
 export { pruneProviderAttempts } from "./provider-attempts";
