@@ -48,6 +48,8 @@ async function respond(request: Request, env: Env, ctx: ExecutionContext): Promi
   const metered = meteredD1(env.DB);
   const response = await respondWith(request, { ...env, DB: metered.db }, ctx);
   response.headers.set("X-D1-Metrics", d1MetricsHeader(metered.metrics()));
+  // asked for (a test over its budget): each round trip's level and SQL, in the order sent
+  if (request.headers.get("X-D1-Trail") === "1") response.headers.set("X-D1-Trail", encodeURIComponent(JSON.stringify(metered.trail())));
   return response;
 }
 

@@ -32,6 +32,8 @@ export function parseD1MetricsHeader(line: string | null): D1Metrics | null {
 
 class Meter {
   readonly metrics: D1Metrics = { depth: 0, queries: 0, rowsRead: 0, rowsWritten: 0 };
+  /** Each round trip's level and the start of its SQL ("0" off the path), in the order sent: what a test prints when a page goes over its budget. */
+  readonly trail: string[] = [];
   /** The deepest level among the queries that have completed. */
   private completed = 0;
 
@@ -39,8 +41,15 @@ class Meter {
    * One round trip: `statements` sent at once. Work off the answer's path (`offThePath`) counts
    * its queries and rows but takes no level: nothing the answer waits for follows it.
    */
-  async trip<T>(statements: number, offPath: boolean, send: () => Promise<T>, metas: (result: T) => readonly (D1Meta | undefined)[]): Promise<T> {
+  async trip<T>(
+    statements: number,
+    offPath: boolean,
+    send: () => Promise<T>,
+    metas: (result: T) => readonly (D1Meta | undefined)[],
+    sql: readonly string[] = [],
+  ): Promise<T> {
     const level = offPath ? 0 : this.completed + 1;
+    this.trail.push(`${level} ${sql.map((q) => q.replace(/\s+/g, " ").trim().slice(0, 60)).join(" | ")}`);
     this.metrics.queries += statements;
     this.metrics.depth = Math.max(this.metrics.depth, level);
     try {
@@ -66,10 +75,11 @@ class MeteredStatement implements D1PreparedStatement {
     readonly inner: D1PreparedStatement,
     private readonly meter: Meter,
     private readonly offPath: boolean,
+    readonly sql: string,
   ) {}
 
   bind(...values: unknown[]): D1PreparedStatement {
-    return new MeteredStatement(this.inner.bind(...values), this.meter, this.offPath);
+    return new MeteredStatement(this.inner.bind(...values), this.meter, this.offPath, this.sql);
   }
 
   first<T = unknown>(colName: string): Promise<T | null>;
@@ -84,11 +94,11 @@ class MeteredStatement implements D1PreparedStatement {
   }
 
   run<T = Record<string, unknown>>(): Promise<D1Result<T>> {
-    return this.meter.trip(1, this.offPath, () => this.inner.run<T>(), metaOf);
+    return this.meter.trip(1, this.offPath, () => this.inner.run<T>(), metaOf, [this.sql]);
   }
 
   all<T = Record<string, unknown>>(): Promise<D1Result<T>> {
-    return this.meter.trip(1, this.offPath, () => this.inner.all<T>(), metaOf);
+    return this.meter.trip(1, this.offPath, () => this.inner.all<T>(), metaOf, [this.sql]);
   }
 
   raw<T = unknown[]>(options: { columnNames: true }): Promise<[string[], ...T[]]>;
@@ -96,7 +106,7 @@ class MeteredStatement implements D1PreparedStatement {
   raw<T>(options?: { columnNames?: boolean }): Promise<T[] | [string[], ...T[]]> {
     // D1 answers raw() without its meta: the round trip is counted, its rows are not.
     const inner = this.inner as unknown as { raw(options?: { columnNames?: boolean }): Promise<T[] | [string[], ...T[]]> };
-    return this.meter.trip(1, this.offPath, () => inner.raw(options), none);
+    return this.meter.trip(1, this.offPath, () => inner.raw(options), none, [this.sql]);
   }
 }
 
@@ -114,6 +124,7 @@ function meteredBatch<T>(
     offPath,
     () => target.batch<T>(unwrapped(statements)),
     (results) => results.map((r) => r.meta),
+    statements.map((s) => (s instanceof MeteredStatement ? s.sql : "?")),
   );
 }
 
@@ -125,7 +136,7 @@ class MeteredSession implements D1DatabaseSession {
   ) {}
 
   prepare(query: string): D1PreparedStatement {
-    return new MeteredStatement(this.inner.prepare(query), this.meter, this.offPath);
+    return new MeteredStatement(this.inner.prepare(query), this.meter, this.offPath, query);
   }
 
   batch<T = unknown>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
@@ -145,7 +156,7 @@ class MeteredD1 implements D1Database {
   ) {}
 
   prepare(query: string): D1PreparedStatement {
-    return new MeteredStatement(this.inner.prepare(query), this.meter, this.offPath);
+    return new MeteredStatement(this.inner.prepare(query), this.meter, this.offPath, query);
   }
 
   batch<T = unknown>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
@@ -166,9 +177,9 @@ class MeteredD1 implements D1Database {
 }
 
 /** A measured view of `db` for one request, and what it has measured so far. */
-export function meteredD1(db: D1Database): { db: D1Database; metrics: () => D1Metrics } {
+export function meteredD1(db: D1Database): { db: D1Database; metrics: () => D1Metrics; trail: () => string[] } {
   const meter = new Meter();
-  return { db: new MeteredD1(db, meter, false), metrics: () => ({ ...meter.metrics }) };
+  return { db: new MeteredD1(db, meter, false), metrics: () => ({ ...meter.metrics }), trail: () => [...meter.trail] };
 }
 
 /**
