@@ -9,7 +9,7 @@ import { finishRequestBody } from "./request-body";
 import { lazyRequestHandler } from "./request-handler";
 import { createNonce, isCrossSiteRequest, withSecurityHeaders } from "./security";
 import { buryAlerts, deliverAlerts, sweepAlerts, type AlertMessageBody } from "./services/alerts";
-import { optimizeDatabase, sweepBrandAssets } from "./services/agency";
+import { findAgencyByHost, optimizeDatabase, sweepBrandAssets } from "./services/agency";
 import { providerCspForHost, pruneProviderAttempts } from "./services/providers";
 import { backfillReadModels, collectProviderStats, continueProviderStats, rollUpReportDays } from "./services/reports";
 import { rearmWallets } from "./services/wallets";
@@ -62,11 +62,15 @@ async function respondWith(request: Request, env: Env, ctx: ExecutionContext): P
   if (isCrossSiteRequest(request)) {
     return withSecurityHeaders(new Response("Cross-site request refused", { status: 403 }), nonce, { dev });
   }
-  const context = new RouterContextProvider();
-  context.set(cloudflareContext, { env, ctx, nonce });
   // Pages admit the agency's configured provider image and launch hosts, nothing else. Kept by
-  // the isolate; when not, read while the page renders, not after it (decision 076).
+  // the isolate; when not, read while the page renders, not after it (decision 076). The
+  // agency (kept the same way) is read at the same moment: both in one round trip, not one
+  // after the other however long the middleware before the agency's takes.
   const providerSources = providerCspForHost(env, request.headers.get("Host") ?? new URL(request.url).host);
+  const agency = findAgencyByHost(env.DB, new URL(request.url).host);
+  agency.catch(() => {}); // (awaited by the agency middleware, which reports a failure)
+  const context = new RouterContextProvider();
+  context.set(cloudflareContext, { env, ctx, nonce, agency });
   const response = await requestHandler(request, context);
   const html = (response.headers.get("Content-Type") ?? "").startsWith("text/html");
   // not a page: the read still ends (and is kept) after the answer

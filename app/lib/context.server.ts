@@ -7,7 +7,13 @@ import type { CurrentPlayer } from "@workers/core/session";
  * app/, so routes and workers/app.ts share one copy of the key (React Router 8 refuses a
  * second copy with "Invalid context").
  */
-export type CloudflareContext = { env: Env; ctx: ExecutionContext; nonce: string };
+export type CloudflareContext = {
+  env: Env;
+  ctx: ExecutionContext;
+  nonce: string;
+  /** The agency of the Host, already being read by the Worker's entry beside the CSP sources (one round trip for both, decision 076). */
+  agency?: Promise<Agency | null>;
+};
 export const cloudflareContext = createContext<CloudflareContext>();
 
 /** The agency of this request's host, or null for an unknown or disabled host. */

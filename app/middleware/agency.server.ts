@@ -1,10 +1,11 @@
 import { data, type MiddlewareFunction } from "react-router";
 import { findAgencyByHost } from "@workers/services/agency";
-import { agencyContext, getBindings } from "../lib/context.server";
+import { agencyContext, cloudflareContext, getBindings } from "../lib/context.server";
 
 /** Resolves the agency of the Host header once per request (null when unknown or disabled). */
 export const agencyMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  const agency = await findAgencyByHost(getBindings(context).DB, new URL(request.url).host);
+  // started by the Worker's entry with the CSP sources (workers/app.ts); else read here
+  const agency = await (context.get(cloudflareContext).agency ?? findAgencyByHost(getBindings(context).DB, new URL(request.url).host));
   context.set(agencyContext, agency);
   return next();
 };
