@@ -1,0 +1,1 @@
+export function readQrFile(file: string): string;
