@@ -236,11 +236,16 @@ test.describe("what the public pages ship (decision 021)", () => {
       expect(html, path).not.toContain('rel="modulepreload"');
       expect(html, path).not.toContain("__reactRouterContext");
       expect(html, path).not.toMatch(/<link[^>]+rel="stylesheet"/);
-      // two inline scripts, with the CSP nonce: the head's html.js marker (decision 045) and the lite script
+      // two inline scripts, with the CSP nonce: the head's html.js marker (decision 045) and the lite script;
+      // registration also carries its checks' messages as data (JSON, never run: decision 083)
       expect(
         [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]),
         path,
-      ).toEqual([expect.stringMatching(/^<script nonce="[^"]+">$/), expect.stringMatching(/^<script nonce="[^"]+">$/)]);
+      ).toEqual([
+        expect.stringMatching(/^<script nonce="[^"]+">$/),
+        ...(path === "/register" ? ['<script type="application/json" id="i18n-resources">'] : []),
+        expect.stringMatching(/^<script nonce="[^"]+">$/),
+      ]);
     }
     // the fingerprint collector only where it is used: registration (and a logged-in player's pages);
     // found by what it asks the browser for, as the Worker is minified (function names change)

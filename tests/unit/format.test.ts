@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, formatDay, formatMoney, formatNumber, NOT_AVAILABLE, roundDecimalString } from "~/lib/format";
+import { formatDateTime, formatDay, withDisplayDates, formatMoney, formatNumber, NOT_AVAILABLE, roundDecimalString } from "~/lib/format";
 
 describe("formatNumber (Lao locale: group '.', decimal ',')", () => {
   it.each([
@@ -98,5 +98,14 @@ describe("formatDay (a calendar day: DD/MM/YYYY, never the raw ISO text)", () =>
   });
   it("anything else: N/A", () => {
     for (const odd of [null, undefined, "", "2026-W47", "2026-11-23T00:00:00Z"]) expect(formatDay(odd)).toBe(NOT_AVAILABLE);
+  });
+});
+
+describe("withDisplayDates (an audit entry's before and after)", () => {
+  it("writes each day and instant inside a text the product's way, and leaves the rest alone", () => {
+    expect(withDisplayDates('{"weekStart":"2026-11-26","at":"2026-11-26T08:00:00.000Z","seen":"2026-11-26 17:00:05","amount":"2026"}')).toBe(
+      '{"weekStart":"26/11/2026","at":"26/11/2026 15:00:00","seen":"27/11/2026 00:00:05","amount":"2026"}',
+    );
+    expect(withDisplayDates('{"code":"D2611260001","phone":"020-5555-1234"}')).toBe('{"code":"D2611260001","phone":"020-5555-1234"}');
   });
 });

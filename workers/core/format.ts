@@ -137,3 +137,15 @@ export function statusColour(status: string): StatusColour {
       return "grey";
   }
 }
+
+/** An ISO day or instant inside a text: "2026-11-26", "2026-11-26T08:00:00.000Z", "2026-11-26 08:00:00". */
+const ISO_IN_TEXT = /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?Z?)?\b/g;
+
+/**
+ * A stored text (an audit entry's before and after, as JSON) with each date in it written the
+ * product's way: a day as DD/MM/YYYY, an instant as DD/MM/YYYY HH:mm:ss in Vientiane. Staff read
+ * one date format on every page (decision 083); the stored text keeps ISO.
+ */
+export function withDisplayDates(text: string): string {
+  return text.replace(ISO_IN_TEXT, (found) => (found.length === 10 ? formatDay(found) : formatDateTime(found.replace(/Z$/, "").replace(" ", "T"))));
+}

@@ -26,7 +26,9 @@ export function creditChipPart({ d, config }: LiteContext): void {
     try {
       const res = await fetch(`/player/credit-chip${provider ? `?provider=${encodeURIComponent(provider)}` : ""}`, { credentials: "same-origin" });
       if (!res.ok || res.redirected) return;
-      const figure = (await res.json()) as { amount: string; short: string; full: string; at: string };
+      const figure = (await res.json()) as { amount: string; short: string; full: string; at: string } | null;
+      // a provider did not answer: the figure shown stays, with its time
+      if (!figure) return;
       amount.textContent = figure.amount;
       time.textContent = figure.short;
       time.title = figure.full;

@@ -5,7 +5,7 @@ import { auditLogPage } from "@workers/services/staff";
 import { AdminListPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
-import { formatDateTime } from "~/lib/format";
+import { formatDateTime, withDisplayDates } from "~/lib/format";
 import { requireStaff } from "~/lib/staff.server";
 import type { Route } from "./+types/audit";
 
@@ -58,8 +58,8 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           },
           { header: t("audit.action"), cell: (e) => <code>{e.action}</code> },
           { header: t("audit.target"), cell: (e) => e.target ?? t("common.none") },
-          { header: t("audit.before"), cell: (e) => (e.before ? <pre>{e.before}</pre> : t("common.none")) },
-          { header: t("audit.after"), cell: (e) => (e.after ? <pre>{e.after}</pre> : t("common.none")) },
+          { header: t("audit.before"), cell: (e) => (e.before ? <pre>{withDisplayDates(e.before)}</pre> : t("common.none")) },
+          { header: t("audit.after"), cell: (e) => (e.after ? <pre>{withDisplayDates(e.after)}</pre> : t("common.none")) },
           {
             header: t("audit.from"),
             cell: (e) => (

@@ -11,8 +11,9 @@ const PRIVATE = { "Cache-Control": "private, no-store", "Content-Type": "applica
 /**
  * `/player/credit-chip[?provider=]`: the header chip's live figure (decision 081), formatted
  * here as the page formats it, so the lite part (lib/lite/credit-chip.ts) carries no money
- * formatting, sums or dates: `{ amount, short, full, at }`, or 503 while a provider is not
- * answering (the chip keeps the figure it shows).
+ * formatting, sums or dates: `{ amount, short, full, at }`, or `null` while a provider is not
+ * answering (the chip keeps the figure it shows: an expected state, not an error the browser
+ * logs).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const player = requirePlayer(context);
@@ -21,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const provider = asked && isProvider(asked) && agency.enabledProviders.includes(asked) ? asked : null;
   if (asked && !provider) return new Response("null", { status: 404, headers: PRIVATE });
   const figure = await liveChipFigure(getBindings(context), agency, player, provider, getWaitUntil(context));
-  if (!figure) return new Response("null", { status: 503, headers: PRIVATE });
+  if (!figure) return new Response("null", { headers: PRIVATE });
   const when = chipTime(figure.seenAt, figure.seenAt);
   const body = { amount: formatMoney(figure.amount, figure.currency), short: when.short, full: when.full, at: new Date(figure.seenAt).toISOString() };
   return new Response(JSON.stringify(body), { headers: PRIVATE });
