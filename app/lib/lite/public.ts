@@ -78,7 +78,9 @@ export function publicPart({ d, config: o }: LiteContext): void {
       }).catch(() => null);
       if (!res?.ok || user.value.trim() !== username) return;
       const { available } = (await res.json()) as { available: boolean };
-      const errorId = `${user.id}-error`;
+      // its own id: the form's checks (validate part) redraw `${user.id}-error` from the schema,
+      // which knows nothing of taken names, and must not erase this answer when they arrive after it
+      const errorId = `${user.id}-taken`;
       for (const n of field.querySelectorAll(".field-errors, .field-ok")) n.remove();
       const described = (user.getAttribute("aria-describedby") ?? "").split(" ").filter((id) => id && id !== errorId);
       if (available) {
