@@ -86,6 +86,24 @@ function get(path: string, cookie?: string): Promise<Measured> {
   return fetchApp(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" }).then(measured);
 }
 
+/**
+ * A page's depth read as the least of up to three requests: the depth comes from when queries
+ * complete, so on a loaded machine (the full suite) a query the page starts together with
+ * another can land a level deeper when something else (the wallet's answer, a provider's) kept
+ * it waiting. A round trip the code adds shows in all three; then the last one's trail is printed.
+ */
+async function pageDepth(path: string, budget: number, cookie?: string): Promise<Measured> {
+  let least = await get(path, cookie);
+  for (let i = 0; i < 2 && least.depth > budget; i++) {
+    const res = await fetchApp(`http://localhost${path}`, { headers: { ...(cookie ? { Cookie: cookie } : {}), "X-D1-Trail": "1" }, redirect: "manual" });
+    const trail = decodeURIComponent(res.headers.get("X-D1-Trail") ?? "%5B%5D");
+    const again = await measured(res);
+    if (again.depth > budget) console.log(`${path}, depth ${again.depth}: ${trail}`);
+    if (again.depth < least.depth) least = again;
+  }
+  return least;
+}
+
 /** Every page over its budget, with what it cost (empty when all hold), and the figures for the log. */
 function overBudget(budgets: Record<string, number>, figures: Record<string, Measured>): string[] {
   for (const [page, m] of Object.entries(figures)) {
@@ -125,7 +143,7 @@ describe("round trips to D1 per request", () => {
 
   it("every player page", async () => {
     const figures: Record<string, Measured> = {};
-    for (const page of Object.keys(PLAYER_PAGES)) figures[page] = await get(page, player.cookie);
+    for (const page of Object.keys(PLAYER_PAGES)) figures[page] = await pageDepth(page, PLAYER_PAGES[page]!, player.cookie);
     expect(Object.entries(figures).filter(([, m]) => m.status !== 200)).toEqual([]);
     expect(overBudget(PLAYER_PAGES, figures)).toEqual([]);
   });
@@ -187,7 +205,7 @@ describe("round trips to D1 per request", () => {
 
   it("staff pages", async () => {
     const figures: Record<string, Measured> = {};
-    for (const page of Object.keys(STAFF_PAGES)) figures[page] = await get(page.replace(":id", player.playerId), staff);
+    for (const page of Object.keys(STAFF_PAGES)) figures[page] = await pageDepth(page.replace(":id", player.playerId), STAFF_PAGES[page]!, staff);
     expect(Object.entries(figures).filter(([, m]) => m.status !== 200)).toEqual([]);
     expect(overBudget(STAFF_PAGES, figures)).toEqual([]);
   });
