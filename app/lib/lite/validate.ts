@@ -74,7 +74,8 @@ export function validateForm(ctx: LiteContext, form: HTMLFormElement): void {
       described = radios ? box : first;
       if (!radios) {
         if (messages.length) first.setAttribute("aria-invalid", "true");
-        else first.removeAttribute("aria-invalid");
+        // (another part's message on the field, the taken-name answer, keeps it invalid)
+        else if (!first.closest(".field")?.querySelector(`.field-errors:not([id="${errorId}"])`)) first.removeAttribute("aria-invalid");
       }
     }
     if (!box) return;
