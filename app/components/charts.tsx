@@ -1,10 +1,9 @@
+import { bandScale, type LinearScale, linePath, niceLinearScale, pointScale } from "~/lib/chart-scales";
 import { useId, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode, type RefObject } from "react";
-import { scaleBand, scaleLinear, scalePoint } from "d3-scale";
-import { line } from "d3-shape";
 
 /**
- * Report charts (decision 059), drawn as SVG during the server render by d3-scale (scales, ticks)
- * and d3-shape (line paths): no DOM, no canvas, nothing measured in the browser. So a chart
+ * Report charts (decision 059), drawn as SVG during the server render by d3's scale, tick and
+ * line algorithms (lib/chart-scales.ts, written out rather than bundled): no DOM, no canvas, nothing measured in the browser. So a chart
  * is complete without JavaScript: axes with labels, a legend, and a <title> on every bar or
  * point (the browser shows it on hover). With JavaScript the same marks get a small tooltip
  * (pointer or tap), a few lines of React state and no chart library in the browser beyond
@@ -116,17 +115,14 @@ function Frame({
   );
 }
 
-type Axis = { y: ReturnType<typeof scaleLinear<number, number>>; ticks: { value: number; label: string }[]; left: number };
+type Axis = { y: LinearScale; ticks: { value: number; label: string }[]; left: number };
 
 /**
  * The value axis: a "nice" linear scale over the values (0 always in it), whole-value ticks
  * with distinct labels, and the left margin those labels need (at the phone's larger font).
  */
 function valueAxis(series: ChartSeries[], format: (v: number) => string, emptyMax?: number): Axis {
-  const y = scaleLinear()
-    .domain(domainOf(series, emptyMax))
-    .nice()
-    .range([HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const y = niceLinearScale(domainOf(series, emptyMax), [HEIGHT - MARGIN.bottom, MARGIN.top]);
   const seen = new Set<string>();
   const ticks: Axis["ticks"] = [];
   for (const value of y.ticks(5)) {
@@ -182,22 +178,15 @@ export function BarChart({ title, categories, series, format, emptyMax, testId }
   const { frame, tip, show, hide, clear } = useTooltip();
   const axis = valueAxis(series, format, emptyMax);
   const y = axis.y;
-  const band = scaleBand<number>()
-    .domain(categories.map((_, i) => i))
-    .range([axis.left, WIDTH - MARGIN.right])
-    .paddingInner(0.2)
-    .paddingOuter(0.1);
-  const inner = scaleBand<string>()
-    .domain(series.map((s) => s.key))
-    .range([0, band.bandwidth()])
-    .padding(0.05);
+  const band = bandScale(categories.length, [axis.left, WIDTH - MARGIN.right], 0.2, 0.1);
+  const inner = bandScale(series.length, [0, band.bandwidth], 0.05, 0.05);
   const zero = y(0);
   return (
     <Frame title={title} testId={testId} kind="bar" legend={series} tip={tip} frame={frame} clear={clear}>
       <YAxis axis={axis} />
-      <XAxis categories={categories} x={(i) => (band(i) ?? 0) + band.bandwidth() / 2} step={band.step()} />
+      <XAxis categories={categories} x={(i) => band.at(i) + band.bandwidth / 2} step={band.step} />
       {categories.map((c, i) => (
-        <g key={i} transform={`translate(${band(i) ?? 0},0)`}>
+        <g key={i} transform={`translate(${band.at(i)},0)`}>
           {series.map((s, k) => {
             const v = s.values[i];
             if (v === null || !Number.isFinite(v)) return null;
@@ -207,9 +196,9 @@ export function BarChart({ title, categories, series, format, emptyMax, testId }
               <rect
                 key={s.key}
                 className="chart-mark"
-                x={inner(s.key)}
+                x={inner.at(k)}
                 y={top}
-                width={inner.bandwidth()}
+                width={inner.bandwidth}
                 height={Math.max(Math.abs(zero - y(v)), v === 0 ? 0 : 1)}
                 fill={COLOURS[k % COLOURS.length]}
                 data-value={v}
@@ -231,28 +220,32 @@ export function LineChart({ title, categories, series, format, emptyMax, testId 
   const { frame, tip, show, hide, clear } = useTooltip();
   const axis = valueAxis(series, format, emptyMax);
   const y = axis.y;
-  const x = scalePoint<number>()
-    .domain(categories.map((_, i) => i))
-    .range([axis.left + 8, WIDTH - MARGIN.right - 8])
-    .padding(0.2);
-  const path = line<[number, number | null]>()
-    .defined(([, v]) => v !== null && Number.isFinite(v))
-    .x(([i]) => x(i) ?? 0)
-    .y(([, v]) => y(v ?? 0));
+  const x = pointScale(categories.length, [axis.left + 8, WIDTH - MARGIN.right - 8], 0.2);
+  const path = (values: readonly (number | null)[]) => linePath(values.map((v, i) => (v !== null && Number.isFinite(v) ? [x.at(i), y(v)] : null)));
   return (
     <Frame title={title} testId={testId} kind="line" legend={series} tip={tip} frame={frame} clear={clear}>
       <YAxis axis={axis} />
-      <XAxis categories={categories} x={(i) => x(i) ?? 0} step={x.step()} />
+      <XAxis categories={categories} x={(i) => x.at(i)} step={x.step} />
       {series.map((s, k) => {
         const colour = COLOURS[k % COLOURS.length];
         return (
           <g key={s.key}>
-            <path d={path(s.values.map((v, i) => [i, v])) ?? undefined} fill="none" stroke={colour} strokeWidth={2} />
+            <path d={path(s.values) ?? undefined} fill="none" stroke={colour} strokeWidth={2} />
             {s.values.map((v, i) => {
               if (v === null || !Number.isFinite(v)) return null;
               const text = `${categories[i].label} · ${s.label}: ${format(v)}`;
               return (
-                <circle key={i} className="chart-mark" cx={x(i)} cy={y(v)} r={4} fill={colour} data-value={v} onPointerEnter={show(text)} onPointerLeave={hide}>
+                <circle
+                  key={i}
+                  className="chart-mark"
+                  cx={x.at(i)}
+                  cy={y(v)}
+                  r={4}
+                  fill={colour}
+                  data-value={v}
+                  onPointerEnter={show(text)}
+                  onPointerLeave={hide}
+                >
                   <title>{text}</title>
                 </circle>
               );
