@@ -164,6 +164,20 @@ describe("what each alert says", () => {
     ]);
   });
 
+  it("a bank debit that may pay several withdrawals names them and links to the first, where the cashier chooses", () => {
+    const event: AlertEvent = {
+      id: "withdrawal.debit-candidates:BCEL-1:forwarder:D1",
+      kind: "withdrawal.debit-candidates",
+      facts: { channelCode: "BCEL-1", transferId: "D1", amountLak: "500000.00", codes: ["W261202AAAAA", "W261202BBBBB"] },
+    };
+    expect(alertText(event, "cn", origin, now).split("\n")).toEqual([
+      "🔎 一笔银行出账可能是 2 笔提款之一的付款：请员工选择",
+      "₭500.000 · BCEL-1 · D1",
+      "W261202AAAAA · W261202BBBBB",
+      `${origin}/admin/withdrawals/W261202AAAAA`,
+    ]);
+  });
+
   it("paid deposits waiting for their provider link to the paid deposits list", () => {
     const text = alertText({ id: "deposits.waiting:x", kind: "deposits.waiting", facts: { count: 3, oldestMinutes: 17 } }, "cn", origin, now);
     expect(text.split("\n")).toEqual(["⏳ 3 笔已付款存款等待游戏商（最长 17 分钟）", `${origin}/admin/deposits?status=PAID`]);

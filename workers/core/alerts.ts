@@ -36,6 +36,8 @@ export type AlertFacts = {
     accountMasked: string | null;
     createdAt: string;
   };
+  /** a bank debit that may be the payout of several withdrawals (decision 084): the cashier chooses */
+  "withdrawal.debit-candidates": { channelCode: string; transferId: string; amountLak: string; codes: string[] };
   "summary.daily": {
     date: string;
     depositCount: number;
@@ -68,6 +70,7 @@ export type AlertKind = keyof AlertFacts;
 export const ALERT_KIND_TOPIC: Record<AlertKind, AlertTopic | null> = {
   "withdrawal.waiting": "withdrawals",
   "withdrawal.reminder": "withdrawals",
+  "withdrawal.debit-candidates": "withdrawals",
   "summary.daily": "summary",
   "payment.unmatched": "payments",
   "payment.held": "payments",
@@ -93,6 +96,7 @@ export const MAX_MESSAGE_LENGTH = 4096;
 type Texts = {
   waiting: string;
   reminder: string;
+  debitCandidates: (count: number) => string;
   waitedMinutes: (minutes: number) => string;
   summary: string;
   deposits: string;
@@ -120,6 +124,7 @@ const TEXTS: Record<Language, Texts> = {
   lo: {
     waiting: "💸 ການຖອນລໍຖ້າພະນັກງານ",
     reminder: "⏰ ການຖອນຍັງລໍຖ້າຢູ່",
+    debitCandidates: (n) => `🔎 ເງິນອອກຈາກບັນຊີອາດເປັນການຈ່າຍຂອງ ${n} ການຖອນ: ພະນັກງານເລືອກອັນທີ່ຖືກ`,
     waitedMinutes: (m) => `ລໍຖ້າ ${m} ນາທີ`,
     summary: "📊 ສະຫຼຸບປະຈຳວັນ",
     deposits: "ຝາກ",
@@ -149,6 +154,7 @@ const TEXTS: Record<Language, Texts> = {
   cn: {
     waiting: "💸 提款等待员工处理",
     reminder: "⏰ 提款仍在等待",
+    debitCandidates: (n) => `🔎 一笔银行出账可能是 ${n} 笔提款之一的付款：请员工选择`,
     waitedMinutes: (m) => `已等待 ${m} 分钟`,
     summary: "📊 每日汇总",
     deposits: "存款",
@@ -178,6 +184,7 @@ const TEXTS: Record<Language, Texts> = {
   vn: {
     waiting: "💸 Lệnh rút chờ nhân viên",
     reminder: "⏰ Lệnh rút vẫn đang chờ",
+    debitCandidates: (n) => `🔎 Một khoản tiền ra có thể là khoản trả của ${n} lệnh rút: nhân viên chọn lệnh đúng`,
     waitedMinutes: (m) => `đã chờ ${m} phút`,
     summary: "📊 Tổng kết ngày",
     deposits: "Nạp",
@@ -210,6 +217,8 @@ const TEXTS: Record<Language, Texts> = {
 function alertLink(kind: AlertKind, facts: AlertFacts[AlertKind], origin: string): string | null {
   if (kind === "withdrawal.waiting" || kind === "withdrawal.reminder")
     return `${origin}/admin/withdrawals/${encodeURIComponent((facts as AlertFacts["withdrawal.waiting"]).code)}`;
+  if (kind === "withdrawal.debit-candidates")
+    return `${origin}/admin/withdrawals/${encodeURIComponent((facts as AlertFacts["withdrawal.debit-candidates"]).codes[0] ?? "")}`;
   if (kind === "staff.new-device" || kind === "api-token.changed") return `${origin}/admin/audit`;
   if (kind === "payment.unmatched") return `${origin}/admin/payments`;
   if (kind === "payment.held") return `${origin}/admin/forwarder`;
@@ -244,6 +253,11 @@ export function alertText(event: AlertEvent, language: Language, origin: string,
     case "withdrawal.reminder": {
       const facts = event.facts as AlertFacts["withdrawal.waiting"];
       lines.push(event.kind === "withdrawal.waiting" ? t.waiting : t.reminder, ...withdrawalLines(t, facts, now));
+      break;
+    }
+    case "withdrawal.debit-candidates": {
+      const f = event.facts as AlertFacts["withdrawal.debit-candidates"];
+      lines.push(t.debitCandidates(f.codes.length), `${formatMoney(f.amountLak, "LAK")} · ${f.channelCode} · ${f.transferId}`, f.codes.join(" · "));
       break;
     }
     case "summary.daily": {

@@ -27,7 +27,7 @@ import { endPayAmountReservation, findPayAmountReservation } from "../../db/pay-
 import { deleteOpenUnmatchedStatement, insertBankUnmatchedPayment, listChannelKinds } from "../../db/payments";
 import { findPlayer } from "../../db/players";
 import { raiseAlert } from "../alerts";
-import { payByDebit, payoutTried, planDebits, type DebitTransfer, type PayoutAct } from "./debit-payouts";
+import { announceDebitCandidates, payByDebit, payoutTried, planDebits, type CandidatesAct, type DebitTransfer, type PayoutAct } from "./debit-payouts";
 import { walletOf } from "../wallets";
 
 export type { BankWitness };
@@ -145,7 +145,8 @@ type Act =
   | { kind: "queue"; key: ScopeReport; reason: UnmatchedReason; lateOrder: ScopeOrder | null; lostCredit: boolean }
   | { kind: "unqueue"; id: string; transferId: string }
   | { kind: "twice"; transferId: string; codes: string[]; amount: string }
-  | PayoutAct;
+  | PayoutAct
+  | CandidatesAct;
 
 type Plan = { statements: D1PreparedStatement[]; acts: Act[] };
 
@@ -348,7 +349,7 @@ async function deriveScope(
       await perform(env, agencyId, key, act, actor, made);
     }
     // an alert changes nothing the derivation reads: nothing left to derive again
-    if (plan.acts.every((act) => act.kind === "twice")) return;
+    if (plan.acts.every((act) => act.kind === "twice" || act.kind === "debitCandidates")) return;
   }
   throw new Error(`bank transfers of ${key.channelCode} ${key.direction} ${key.amount} did not settle after ${DERIVE_PASSES} passes`);
 }
@@ -356,6 +357,7 @@ async function deriveScope(
 async function perform(env: Env, agencyId: string, key: ScopeKey, act: Act, actor: AuditActor | null, made: Set<string>): Promise<void> {
   const system = actor ?? { agencyId, staffId: null, staffUsername: null };
   if (act.kind === "payout") return payByDebit(env, agencyId, act);
+  if (act.kind === "debitCandidates") return announceDebitCandidates(env, agencyId, act);
   if (act.kind === "unqueue") {
     const [deleted] = await env.DB.batch([deleteOpenUnmatchedStatement(env.DB, agencyId, act.id)]);
     if ((deleted.meta.changes ?? 0) > 0)

@@ -12,6 +12,7 @@ import {
   type DebitPayout,
 } from "../../db/debit-payouts";
 import { recordWithdrawReviewStatement } from "../../db/orders";
+import { raiseAlert } from "../alerts";
 import { walletOf } from "../wallets";
 
 /**
@@ -37,7 +38,10 @@ export type PayoutAct = {
   fee: string;
 };
 
-export type DebitPlan = { statements: D1PreparedStatement[]; acts: PayoutAct[]; linked: Map<string, string> };
+/** A debit that may be the payout of several withdrawals: the cashier is told, once per debit. */
+export type CandidatesAct = { kind: "debitCandidates"; key: ScopeReport; codes: string[] };
+
+export type DebitPlan = { statements: D1PreparedStatement[]; acts: (PayoutAct | CandidatesAct)[]; linked: Map<string, string> };
 
 const reportRef = (r: Pick<ScopeReport, "channelCode" | "source" | "witnessId">): string => `${r.channelCode}:${r.source}:${r.witnessId}`;
 /** What the wallet was already asked in this arrival (its refusal stands: not asked again). */
@@ -59,7 +63,7 @@ export async function planDebits(
   now: number,
 ): Promise<DebitPlan> {
   const statements: D1PreparedStatement[] = [];
-  const acts: PayoutAct[] = [];
+  const acts: DebitPlan["acts"] = [];
   const linked = new Map<string, string>();
   const paidBy = (t: DebitTransfer) => paid.find((p) => t.members.some((m) => m.source === p.source && m.witnessId === p.witnessId));
   const waiting = transfers.filter((t) => !paidBy(t));
@@ -78,6 +82,7 @@ export async function planDebits(
     if (match.kind === "ambiguous") {
       for (const code of match.candidates)
         statements.push(insertDebitCandidateStatement(db, agencyId, { ...t.key, withdrawCode: code, evidence: match.by, foundAt: now }));
+      acts.push({ kind: "debitCandidates", key: t.key, codes: [...match.candidates] });
       continue;
     }
     if (match.kind !== "pay" || claimed.has(match.code) || tried.has(payoutTried(t.key, match.code))) continue;
@@ -92,6 +97,15 @@ export async function planDebits(
     });
   }
   return { statements, acts, linked };
+}
+
+/** Tells the cashiers that a debit waits for them to choose the withdrawal it paid (raised again: one event). */
+export async function announceDebitCandidates(env: Env, agencyId: string, act: CandidatesAct): Promise<void> {
+  await raiseAlert(env, agencyId, {
+    id: `withdrawal.debit-candidates:${reportRef(act.key)}`,
+    kind: "withdrawal.debit-candidates",
+    facts: { channelCode: act.key.channelCode, transferId: act.key.witnessId, amountLak: act.key.amount, codes: act.codes },
+  });
 }
 
 /** What the audit keeps of a withdrawal before and after the debit decided it. */
