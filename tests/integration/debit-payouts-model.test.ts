@@ -17,6 +17,7 @@ import { seedDemo } from "../setup/seed";
 import { fundProvider, postWithdraw } from "../setup/money";
 import { seedOwnAccountChannel } from "../setup/own-account";
 import { loginViaForm, PASSWORD, sessionFrom, uniqueName } from "../setup/players";
+import { seeded, shuffled, type Seeded } from "../setup/random";
 
 /**
  * The bank's debit closes a withdrawal (decision 084), model-based, in the spirit of
@@ -50,28 +51,6 @@ const MINUTE = 60_000;
 const OPENED_AGO = 8 * 60 * MINUTE;
 const SLOT = 25 * MINUTE;
 
-/** mulberry32 */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), chance: (p: number) => next() < p };
-}
-type Rng = ReturnType<typeof rng>;
-function shuffle<T>(r: Rng, list: T[]): T[] {
-  const out = [...list];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = r.int(i + 1);
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The model.
 
@@ -104,9 +83,9 @@ type Plan = {
 const ID_LETTERS = "0123456789ABCDEFGHJKMNPQRSTVWYZ"; // no X: an id never reads as a masked tail
 
 function planOf(seed: number): Plan {
-  const r = rng(seed);
+  const r = seeded(seed);
   const base = 5100 + (seed % 40) * 200;
-  const tails = shuffle(
+  const tails = shuffled(
     r,
     Array.from({ length: 60 }, (_, i) => String(1001 + i * 137 + r.int(100)).slice(-4)),
   ).filter((t, i, all) => all.indexOf(t) === i);
@@ -146,7 +125,7 @@ function planOf(seed: number): Plan {
   // money for no withdrawal, and an open withdrawal's amount paid to a stranger's account
   add({ w: null, kind: "unrelated", style: "amount", strangerTail: null });
   if (unpaid.length > 0) add({ w: unpaid[0]!, kind: "stranger", style: "tail", strangerTail: tails.pop()! });
-  const slots = shuffle(
+  const slots = shuffled(
     r,
     Array.from({ length: Math.floor((OPENED_AGO - 20 * MINUTE) / SLOT) }, (_, i) => i),
   );
@@ -203,7 +182,7 @@ const kip = (text: string) => Math.round(Number(text) * 100);
 // ---------------------------------------------------------------------------------------------
 // The harness.
 
-let seeded = false;
+let demoSeeded = false;
 let postTimestamp = Date.now() - 5 * MINUTE;
 let playerCount = 0;
 
@@ -256,12 +235,12 @@ const rows = async <T>(sql: string, ...binds: unknown[]) =>
 // One seed.
 
 async function runSeed(seed: number): Promise<string[]> {
-  if (!seeded) {
+  if (!demoSeeded) {
     await seedDemo();
-    seeded = true;
+    demoSeeded = true;
   }
   const plan = planOf(seed);
-  const r = rng(seed * 7919 + 1);
+  const r = seeded(seed * 7919 + 1);
   const channel = `DBT-${seed}`;
   const log: string[] = [`seed ${seed}`];
   const step = (what: string) => log.push(`${log.length}. ${what}`);
@@ -380,7 +359,7 @@ async function runSeed(seed: number): Promise<string[]> {
           ),
       ),
     ];
-    const order = shuffle(r, events);
+    const order = shuffled(r, events);
     while (order.length > 0) {
       const batch = order.splice(0, 1 + r.int(3));
       await together(batch.map((e) => e()));

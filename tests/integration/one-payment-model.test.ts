@@ -4,6 +4,7 @@ import { seedDemo } from "../setup/seed";
 import { playerWithBank, postDeposit } from "../setup/money";
 import { ageOrder, seedOwnAccountChannel } from "../setup/own-account";
 import { createForwarder, importStatement, newStaff as newStaffOf, phonePost, staffGet, staffPost, type Staff } from "../setup/bank-reports";
+import { seeded, shuffled, type Seeded } from "../setup/random";
 
 /**
  * One payment, one credit (decisions 046 and 069), model-based. A seeded generator
@@ -47,20 +48,6 @@ const MINUTE = 60_000;
 // ---------------------------------------------------------------------------------------------
 // The model: a seeded plan of real transfers and of the reports the agency gets of them.
 
-/** mulberry32 */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), chance: (p: number) => next() < p };
-}
-type Rng = ReturnType<typeof rng>;
-
 type Kind = "first" | "againWithin" | "againOutside" | "late" | "noOrder";
 type StaffPlan = { idMistyped: boolean; hourOff: null | "retype" | "confirm"; minuteOnly: boolean };
 type SmsPlan = { withId: boolean; twice: null | "same-post" | "resent"; future: boolean };
@@ -98,13 +85,13 @@ type Plan = {
 const PLAYERS = 10;
 const ROUNDS = 2;
 
-function randomId(r: Rng, prefix: string): string {
+function randomId(r: Seeded, prefix: string): string {
   return prefix + Array.from({ length: 10 }, () => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[r.int(32)]).join("");
 }
 
 /** The plan of a seed: pure, the same for the same seed. */
 function planOf(seed: number): Plan {
-  const r = rng(seed);
+  const r = seeded(seed);
   const orders: Plan["orders"] = [];
   for (let round = 0; round < ROUNDS; round++)
     for (let player = 0; player < PLAYERS; player++) orders.push({ player, round, asked: 50_000 + 10_000 * r.int(16), at: r.next() });
@@ -146,7 +133,7 @@ function planOf(seed: number): Plan {
     if (r.chance(0.4)) events.push({ kind: "statement", from: 0, to, label: "morning again" });
     if (r.chance(0.6)) events.push({ kind: "statement", from: to - 0.15, to: to + 0.25, label: "overlapping" });
   }
-  shuffle(r, events);
+  events.splice(0, events.length, ...shuffled(r, events));
   const batches: number[] = [];
   for (let i = 0; i < events.length; ) {
     const size = Math.min(events.length - i, 1 + r.int(3));
@@ -154,14 +141,6 @@ function planOf(seed: number): Plan {
     i += size;
   }
   return { seed, players: PLAYERS, orders, transfers, statementIds: r.chance(0.5), events, batches };
-}
-
-function shuffle<T>(r: Rng, list: T[]): T[] {
-  for (let i = list.length - 1; i > 0; i--) {
-    const j = r.int(i + 1);
-    [list[i], list[j]] = [list[j]!, list[i]!];
-  }
-  return list;
 }
 
 /** What a plan covers (the cases CI's seeds must hit together). */
@@ -246,13 +225,13 @@ async function sha256Hex(text: string): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // The harness: the portal over HTTP.
 
-let seeded = false;
+let demoSeeded = false;
 let postTimestamp = Date.now() - 5 * MINUTE;
 
 async function ensureDemo() {
-  if (seeded) return;
+  if (demoSeeded) return;
   await seedDemo();
-  seeded = true;
+  demoSeeded = true;
 }
 
 const newStaff = (role: "owner" | "cashier", username: string) => newStaffOf(AGENCY, role, username);
@@ -334,7 +313,7 @@ type Run = { log: string[]; cases: Record<string, number> };
 async function runSeed(seed: number): Promise<Run> {
   await ensureDemo();
   const plan = planOf(seed);
-  const r = rng(seed * 7919 + 1); // staff's own choices: the queue's contents must not shift the plan
+  const r = seeded(seed * 7919 + 1); // staff's own choices: the queue's contents must not shift the plan
   const channel = `MDL-${seed}`;
   const log: string[] = [];
   const step = (what: string) => log.push(`${log.length + 1}. ${what}`);

@@ -13,6 +13,7 @@ import {
 } from "../../workers/db/order-projection";
 import { reportsPage, rollUpReportDays, type MoneyReport, type PlayersReport, type PromotionsReport } from "../../workers/services/reports";
 import { recordingDb, type Recorded } from "../setup/d1-record";
+import { seeded, type Seeded } from "../setup/random";
 
 /**
  * Decision 078, in workerd with real D1: the reports of a range by day, read from the rollup of
@@ -39,21 +40,8 @@ type History = {
   refunds: Refund[];
 };
 
-/** A seeded generator (mulberry32): the same history on every run. */
-function random(seed: number) {
-  let a = seed;
-  const next = () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: <T>(items: readonly T[]) => items[int(items.length)]! };
-}
-
 /** An instant within the Vientiane day `day`; now and then its very first or last millisecond. */
-function timeIn(day: string, r: ReturnType<typeof random>): string {
+function timeIn(day: string, r: Seeded): string {
   const start = Date.parse(`${day}T00:00:00.000+07:00`);
   const edge = r.int(10);
   const at = edge === 0 ? start : edge === 1 ? start + DAY_MS - 1 : start + r.int(DAY_MS);
@@ -79,7 +67,7 @@ function firstDepositOf(h: History, playerId: string): string | null {
 function generate(agencyId: string, seed: number, days: string[], perDay: (day: string) => number): History {
   // a stream of its own for the players and for each day's deposits, withdrawals, usages and
   // refunds: histories of one seed differ only by the deposits past a day's first ones
-  const forPlayers = random(seed);
+  const forPlayers = seeded(seed);
   const h: History = { agencyId, players: [], deposits: [], withdrawals: [], usages: [], refunds: [] };
   const start = Date.parse(`${days[0]}T00:00:00+07:00`);
   for (let i = 0; i < 60; i++) {
@@ -89,7 +77,7 @@ function generate(agencyId: string, seed: number, days: string[], perDay: (day: 
   }
   let seq = 0;
   for (const [n, day] of days.entries()) {
-    let r = random(seed * 10_000 + n * 10);
+    let r = seeded(seed * 10_000 + n * 10);
     for (let i = 0; i < perDay(day); i++) {
       const player = h.players[i < 10 ? i : r.int(h.players.length)]!;
       const paidAt = timeIn(day, r);
@@ -119,7 +107,7 @@ function generate(agencyId: string, seed: number, days: string[], perDay: (day: 
         paidAt: status === "CANCELED" ? null : paidAt,
       });
     }
-    r = random(seed * 10_000 + n * 10 + 1);
+    r = seeded(seed * 10_000 + n * 10 + 1);
     for (let i = 0; i < 3; i++) {
       const player = r.pick(h.players);
       const paidAt = timeIn(day, r);
@@ -145,7 +133,7 @@ function generate(agencyId: string, seed: number, days: string[], perDay: (day: 
         paidAt: status === "SUCCESS" ? paidAt : null,
       });
     }
-    r = random(seed * 10_000 + n * 10 + 2);
+    r = seeded(seed * 10_000 + n * 10 + 2);
     for (let i = 0; i < 2; i++) {
       const claimedAt = timeIn(day, r);
       const status = r.pick(["ACTIVE", "SUCCESS", "CANCELED"]);

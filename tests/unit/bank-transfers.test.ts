@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { deriveTransfers, isFutureDated, partitionOf, type OrderLife, type ReportFact } from "../../workers/core/bank-transfers";
+import { seeded } from "../setup/random";
 
 /**
  * Transfers derived from reports (decision 069): which reports are one transfer, from the whole
@@ -129,24 +130,11 @@ describe("one transfer or several", () => {
   });
 });
 
-/** mulberry32 */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), chance: (p: number) => next() < p };
-}
-
 describe("the same reports in any order derive the same transfers", () => {
   it("300 random sets of reports, each derived in 20 orders: one partition, never two reports of a source in one transfer", () => {
     const sources = ["staff", "statement", "forwarder"] as const;
     for (let seed = 1; seed <= 300; seed++) {
-      const r = rng(seed);
+      const r = seeded(seed);
       const reports: ReportFact[] = [];
       const payments = 1 + r.int(5);
       for (let p = 0; p < payments; p++) {

@@ -2,18 +2,10 @@ import { scaleBand, scaleLinear, scalePoint } from "d3-scale";
 import { line } from "d3-shape";
 import { describe, expect, it } from "vitest";
 import { bandScale, linePath, niceLinearScale, pointScale } from "~/lib/chart-scales";
+import { seeded } from "../setup/random";
 
 // The charts' own scales against d3's, on random report-like inputs: an axis, a bar or a line
 // drawn by them is the one d3 drew (d3 stays a devDependency as this reference).
-
-/** A small seeded generator, so a failure names its case. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 /** A report figure: kip amounts up to billions, counts, percentages, negatives (net figures). */
 function figure(next: () => number): number {
@@ -29,7 +21,7 @@ const RANGE: [number, number] = [264, 16];
 
 describe("chart scales (as d3 draws them)", () => {
   it("a nice linear axis: the same domain, positions and ticks", () => {
-    const next = rng(59);
+    const next = seeded(59).next;
     for (let n = 0; n < 3000; n++) {
       const a = figure(next);
       const b = n % 7 === 0 ? a : figure(next);
@@ -44,7 +36,7 @@ describe("chart scales (as d3 draws them)", () => {
   });
 
   it("bands and points: the same offsets, widths and steps", () => {
-    const next = rng(7);
+    const next = seeded(7).next;
     for (let n = 0; n < 500; n++) {
       const count = 1 + Math.floor(next() * 40);
       const range: [number, number] = [Math.round(next() * 160), 600 + Math.round(next() * 400)];
@@ -77,7 +69,7 @@ describe("chart scales (as d3 draws them)", () => {
   });
 
   it("a line broken where a value is missing: the same path text", () => {
-    const next = rng(3);
+    const next = seeded(3).next;
     const d3Line = line<[number, number | null]>()
       .defined(([, v]) => v !== null)
       .x(([i]) => i * 13.37)

@@ -13,6 +13,7 @@ import {
   type Line,
   type PayoutRow,
 } from "../../workers/core/reconciliation";
+import { seeded } from "../setup/random";
 
 /**
  * A large bank day (decision 074): the rules stay linear in the day's rows (counted, never
@@ -26,19 +27,6 @@ const START = Date.parse("2026-11-25T17:00:00Z");
 const HOUR = 3600_000;
 const DAY_MS = 24 * HOUR;
 
-/** A small deterministic generator (a test seeded the same way draws the same day). */
-function random(seed: number) {
-  let state = seed >>> 0;
-  // mulberry32: 32-bit integer steps (a multiplier past 2^53 in floating point would repeat after a few thousand draws)
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(items: readonly T[]) => items[Math.floor(next() * items.length)]! };
-}
-
 type Fate = "matched" | "staffOnly" | "noCredit" | "refunded" | "twice";
 type Generated = { input: DayInput; fates: Map<string, Fate> };
 
@@ -50,7 +38,7 @@ type Generated = { input: DayInput; fates: Map<string, Fate> };
  * of each credit of the day.
  */
 function day(n: number, seed = 47): Generated {
-  const r = random(seed);
+  const r = seeded(seed);
   const credits: CreditRow[] = [];
   const fates = new Map<string, Fate>();
   for (let i = 0; i < n; i++) {
@@ -185,7 +173,7 @@ function everyPair(debits: readonly DebitRow[], payouts: readonly PayoutRow[], w
 describe("the pairs are the rule's", () => {
   it("on 200 crowded random days (few amounts, near times, shared and masked accounts, names of another amount), as every pair tried", () => {
     for (let seed = 1; seed <= 200; seed++) {
-      const r = random(seed);
+      const r = seeded(seed);
       const accounts = ["0101000111111", "0202000222222", "0303-000-333333", "12345", null, "0101000111111"];
       const payouts: PayoutRow[] = Array.from({ length: 5 + r.int(25) }, (_, i) => {
         const marked = START + r.int(6 * HOUR);

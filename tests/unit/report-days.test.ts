@@ -13,6 +13,7 @@ import {
   type DayRow,
 } from "../../workers/core/report-days";
 import { MAX_RANGE_DAYS } from "../../workers/core/report-range";
+import { seeded } from "../setup/random";
 
 const DAY_MS = 86_400_000;
 const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * DAY_MS).toISOString().slice(0, 10);
@@ -102,17 +103,6 @@ describe("composing day rows", () => {
     });
   });
 
-  /** A seeded generator (mulberry32), so a failure names its seed. */
-  function random(seed: number) {
-    let a = seed;
-    return () => {
-      a = (a + 0x6d2b79f5) | 0;
-      let t = Math.imul(a ^ (a >>> 15), 1 | a);
-      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   /** What migration 0042's histogram queries write for each day, computed from players' days (day numbers). */
   function histogramRows(players: { registered: number; deposits: number[] }[], days: number[]): DayRow[] {
     const rows: DayRow[] = [];
@@ -138,7 +128,7 @@ describe("composing day rows", () => {
 
   it("distinct depositors and converted players over a range equal a count of the players themselves (random histories)", () => {
     for (let seed = 1; seed <= 40; seed++) {
-      const next = random(seed);
+      const next = seeded(seed).next;
       const int = (n: number) => Math.floor(next() * n);
       const players = Array.from({ length: 30 + int(60) }, () => {
         const registered = int(220);
