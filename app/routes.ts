@@ -73,6 +73,9 @@ export default [
     route("players", "routes/admin/players.tsx"),
     route("players/:playerId", "routes/admin/player.tsx"),
     route("fingerprints", "routes/admin/fingerprints.tsx"),
+    // the owner's blocklist (decision 090) and its CSV
+    route("blocklist", "routes/admin/blocklist.tsx"),
+    route("blocklist/export.csv", "routes/admin/blocklist-csv.ts"),
     route("settings", "routes/admin/settings.tsx"),
     route("settings/channels", "routes/admin/channels.tsx"),
     route("settings/providers", "routes/admin/providers.tsx"),

@@ -44,6 +44,7 @@ const ADMIN_GROUPS: { key: string | null; sections: Section[] }[] = [
     sections: [
       { key: "players", to: "/admin/players", ownerOnly: false },
       { key: "fingerprints", to: "/admin/fingerprints", ownerOnly: false },
+      { key: "blocklist", to: "/admin/blocklist", ownerOnly: true, label: "blocklist.nav" },
     ],
   },
   {

@@ -51,6 +51,9 @@ export const ERROR_CODES = [
   // rewards (cashback, referral share; decision 029): a withdrawal held by a reward's turnover
   "REWARD_PENDING",
   "REWARD_TURNOVER_NOT_MET",
+  // the owner's blocklist (decision 090): "contact staff", naming nothing about the list
+  "REGISTRATION_REFUSED",
+  "BANK_ACCOUNT_REFUSED",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -70,6 +73,8 @@ const OWN_KEY: Partial<Record<ErrorCode, string>> = {
   PLAY_TIME_LIMIT_REACHED: "limits.errors.PLAY_TIME_LIMIT_REACHED",
   REWARD_PENDING: "reward.errors.REWARD_PENDING",
   REWARD_TURNOVER_NOT_MET: "reward.errors.REWARD_TURNOVER_NOT_MET",
+  REGISTRATION_REFUSED: "blocklist.registrationRefused",
+  BANK_ACCOUNT_REFUSED: "blocklist.bankAccountRefused",
 };
 
 export function errorMessageKey(code: ErrorCode): string {

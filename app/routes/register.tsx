@@ -70,6 +70,10 @@ export async function action({ request, context }: Route.ActionArgs) {
         { status: 409 },
       );
     }
+    if (outcome.code === "REGISTRATION_REFUSED") {
+      // the owner's blocklist (decision 090): "contact staff", on the form, naming nothing
+      return data({ result: submission.reply({ formErrors: [errorMessageKey(outcome.code)], hideFields: hide }), wait: null }, { status: 403 });
+    }
     const wait = outcome.code === "TOO_MANY_ATTEMPTS" ? waitText(context, outcome.retryAfterSeconds) : null;
     return data({ result: submission.reply({ formErrors: [errorMessageKey(outcome.code)], hideFields: hide }), wait }, { status: 429 });
   }

@@ -62,6 +62,8 @@ export type AlertFacts = {
   "forwarder.silent": { channelCode: string; silenceMinutes: number; lastMessageAt: string | null };
   "staff.new-device": { username: string; ip: string | null; userAgent: string | null; at: string };
   "api-token.changed": { change: "created" | "rotated" | "revoked"; name: string; by: string | null; at: string };
+  /** a player an owner's "flag" blocklist entry matched (decision 090): where, and which kinds of value */
+  "player.blocklisted": { playerId: string; username: string | null; checkpoint: "registration" | "bank-add" | "bank-replace"; kinds: string[]; at: string };
   digest: { count: number; texts: string[] };
   test: { agencyName: string };
 };
@@ -82,6 +84,7 @@ export const ALERT_KIND_TOPIC: Record<AlertKind, AlertTopic | null> = {
   "forwarder.silent": "forwarder",
   "staff.new-device": "security",
   "api-token.changed": "security",
+  "player.blocklisted": "security",
   // a digest carries events already chosen; a test message is asked for by the owner
   digest: null,
   test: null,
@@ -118,6 +121,8 @@ type Texts = {
   forwarderNever: (channel: string) => string;
   newDevice: (username: string) => string;
   apiToken: Record<"created" | "rotated" | "revoked", (name: string, by: string) => string>;
+  blocklisted: (who: string, where: "registration" | "bank-add" | "bank-replace", kinds: string) => string;
+  blocklistKinds: Record<string, string>;
 };
 
 const TEXTS: Record<Language, Texts> = {
@@ -150,6 +155,9 @@ const TEXTS: Record<Language, Texts> = {
       rotated: (n, b) => `🔑 ${b} ປ່ຽນລະຫັດໂທເຄັນ API "${n}"`,
       revoked: (n, b) => `🔑 ${b} ຍົກເລີກໂທເຄັນ API "${n}"`,
     },
+    blocklisted: (u, w, k) =>
+      `🚩 ${u} ກົງກັບບັນຊີດຳ (${k}) ${{ registration: "ຕອນລົງທະບຽນ", "bank-add": "ຕອນເພີ່ມບັນຊີທະນາຄານ", "bank-replace": "ຕອນປ່ຽນບັນຊີທະນາຄານ" }[w]}`,
+    blocklistKinds: { bank: "ບັນຊີທະນາຄານ", holder: "ຊື່ເຈົ້າຂອງບັນຊີ", phone: "ເບີໂທ", device: "ອຸປະກອນ" },
   },
   cn: {
     waiting: "💸 提款等待员工处理",
@@ -180,6 +188,8 @@ const TEXTS: Record<Language, Texts> = {
       rotated: (n, b) => `🔑 ${b} 轮换了 API 令牌“${n}”`,
       revoked: (n, b) => `🔑 ${b} 撤销了 API 令牌“${n}”`,
     },
+    blocklisted: (u, w, k) => `🚩 ${u} ${{ registration: "注册时", "bank-add": "添加银行账户时", "bank-replace": "更换银行账户时" }[w]}匹配黑名单（${k}）`,
+    blocklistKinds: { bank: "银行账户", holder: "户名", phone: "电话", device: "设备" },
   },
   vn: {
     waiting: "💸 Lệnh rút chờ nhân viên",
@@ -210,6 +220,9 @@ const TEXTS: Record<Language, Texts> = {
       rotated: (n, b) => `🔑 ${b} đã đổi token API "${n}"`,
       revoked: (n, b) => `🔑 ${b} đã thu hồi token API "${n}"`,
     },
+    blocklisted: (u, w, k) =>
+      `🚩 ${u} trùng danh sách đen (${k}) ${{ registration: "khi đăng ký", "bank-add": "khi thêm tài khoản ngân hàng", "bank-replace": "khi đổi tài khoản ngân hàng" }[w]}`,
+    blocklistKinds: { bank: "tài khoản ngân hàng", holder: "tên chủ tài khoản", phone: "số điện thoại", device: "thiết bị" },
   },
 };
 
@@ -220,6 +233,7 @@ function alertLink(kind: AlertKind, facts: AlertFacts[AlertKind], origin: string
   if (kind === "withdrawal.debit-candidates")
     return `${origin}/admin/withdrawals/${encodeURIComponent((facts as AlertFacts["withdrawal.debit-candidates"]).codes[0] ?? "")}`;
   if (kind === "staff.new-device" || kind === "api-token.changed") return `${origin}/admin/audit`;
+  if (kind === "player.blocklisted") return `${origin}/admin/players/${encodeURIComponent((facts as AlertFacts["player.blocklisted"]).playerId)}`;
   if (kind === "payment.unmatched") return `${origin}/admin/payments`;
   if (kind === "payment.held") return `${origin}/admin/forwarder`;
   if (kind === "payment.twice") return `${origin}/admin/reconciliation`;
@@ -320,6 +334,11 @@ export function alertText(event: AlertEvent, language: Language, origin: string,
     case "api-token.changed": {
       const f = event.facts as AlertFacts["api-token.changed"];
       lines.push(t.apiToken[f.change](f.name, f.by ?? "API"));
+      break;
+    }
+    case "player.blocklisted": {
+      const f = event.facts as AlertFacts["player.blocklisted"];
+      lines.push(t.blocklisted(f.username ?? f.playerId.slice(0, 8), f.checkpoint, f.kinds.map((k) => t.blocklistKinds[k] ?? k).join(", ")));
       break;
     }
     case "digest": {

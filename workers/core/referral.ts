@@ -55,12 +55,20 @@ export type NotCountingReason = (typeof NOT_COUNTING_REASONS)[number];
 export type ReferralFlag = "same_ip";
 
 /**
+ * Lao (U+0ED0-0ED9) and Thai (U+0E50-0E59) digits as 0-9: a Lao keyboard types its own digits,
+ * and "໐໒໐ ໕໕໕໕ ໑໒໓໔" is the same phone number as "020 5555 1234" (`\d` knows only 0-9).
+ */
+function latinDigits(text: string): string {
+  return text.replace(/[\u0ed0-\u0ed9\u0e50-\u0e59]/g, (d) => String((d.charCodeAt(0) - 0x0e50) % 0x80));
+}
+
+/**
  * A phone number in one form, so spellings of one number compare equal: digits only, the
  * international prefix (00 or +) and Laos' 856 dropped, then the trunk 0 ("020 5555 1234",
  * "+856 20 5555 1234" -> "2055551234"). null: too short to tell anything (fewer than 6 digits).
  */
 export function normalizePhone(raw: string | null | undefined): string | null {
-  let digits = (raw ?? "").replace(/\D/g, "");
+  let digits = latinDigits(raw ?? "").replace(/\D/g, "");
   if (digits.startsWith("00")) digits = digits.slice(2);
   if (digits.startsWith("856") && digits.length > 9) digits = digits.slice(3);
   digits = digits.replace(/^0+/, "");
@@ -72,7 +80,7 @@ export function normalizePhone(raw: string | null | undefined): string | null {
  * ("Nguyễn Văn An" = "NGUYEN VAN AN", "Somchai P." = "SOMCHAI P"); Lao vowel and tone marks are
  * letters' parts and stay. Banks print names in capitals, people type them as they like.
  */
-function holderKey(name: string | null | undefined): string {
+export function holderKey(name: string | null | undefined): string {
   return (name ?? "")
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -117,7 +125,18 @@ export function registrationFlag(input: { ip: string | null | undefined; referre
 
 /** A bank account (bank + number, and the holder's name when known): the referred player's and the referrer's, now or before. */
 export type BankKey = { bankCode: string; accountNumber: string; accountName?: string | null };
-const bankKey = (b: BankKey) => `${b.bankCode}:${b.accountNumber.replace(/\D/g, "")}`;
+/** An account in one form: the bank and the number's digits ("010-12-00-1234567" = "010120 01234567"; Lao digits as 0-9). */
+export const bankKey = (b: Pick<BankKey, "bankCode" | "accountNumber">) => `${b.bankCode}:${latinDigits(b.accountNumber).replace(/\D/g, "")}`;
+
+/**
+ * A device fingerprint in its stored form (lower-case hex, what the collector sends: 16 to 128
+ * characters), or null when it cannot be one: the tie and the blocklist (decision 090) compare
+ * these, and a value a client made up is not a device.
+ */
+export function deviceKey(raw: string | null | undefined): string | null {
+  const print = (raw ?? "").trim().toLowerCase();
+  return /^[a-f0-9]{16,128}$/.test(print) ? print : null;
+}
 
 /**
  * Checked again whenever referrals are read: a referred player who later adds (or switches to)

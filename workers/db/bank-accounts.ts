@@ -82,16 +82,15 @@ export async function bankAccountOwner(db: D1Database, agencyId: string, account
 }
 
 /** Throws on the unique indexes (one account per player, one player per account number). */
-export async function insertBankAccount(
-  db: D1Database,
-  account: { id: string; agencyId: string; playerId: string; bankCode: string; accountNumber: string; accountName: string },
-): Promise<void> {
-  await db
+type NewBankAccountRow = { id: string; agencyId: string; playerId: string; bankCode: string; accountNumber: string; accountName: string };
+
+/** The account as a statement, for a batch that writes more with it (a blocklist flag, decision 090). */
+export function insertBankAccountStatement(db: D1Database, account: NewBankAccountRow): D1PreparedStatement {
+  return db
     .prepare(
       `INSERT INTO bank_accounts (id, agency_id, player_id, bank_code, account_number, account_name, currency, owner) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'LAK', 'SELF')`,
     )
-    .bind(account.id, account.agencyId, account.playerId, account.bankCode, account.accountNumber, account.accountName)
-    .run();
+    .bind(account.id, account.agencyId, account.playerId, account.bankCode, account.accountNumber, account.accountName);
 }
 
 type AccountFields = { bankCode: string; accountNumber: string; accountName: string };

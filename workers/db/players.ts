@@ -27,6 +27,8 @@ export type PlayerRecord = {
   passwordChangedAt: string;
   lastLoginAt: string | null;
   bankAccountNumber: string | null;
+  /** Set by the back office's reads: an owner's "flag" blocklist entry matched the player (decision 090). */
+  blocklistFlagged: boolean;
 };
 
 type PlayerRow = {
@@ -43,6 +45,7 @@ type PlayerRow = {
   password_changed_at: string;
   last_login_at: string | null;
   account_number?: string | null;
+  blocklist_flagged?: number;
 };
 
 const toPlayer = (row: PlayerRow): PlayerRecord => ({
@@ -59,6 +62,7 @@ const toPlayer = (row: PlayerRow): PlayerRecord => ({
   passwordChangedAt: row.password_changed_at,
   lastLoginAt: row.last_login_at,
   bankAccountNumber: row.account_number ?? null,
+  blocklistFlagged: row.blocklist_flagged === 1,
 });
 
 const NOW_ISO = `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
@@ -69,15 +73,16 @@ export async function isUsernameTaken(db: D1Database, agencyId: string, username
   return (await db.prepare(`SELECT 1 FROM players WHERE agency_id = ?1 AND username = ?2`).bind(agencyId, username).first()) !== null;
 }
 
-/** Throws on the unique index (agency, username): two registrations racing for one name. */
-export async function insertPlayer(
-  db: D1Database,
-  player: { id: string; agencyId: string; username: string; displayName: string; phone: string; passwordHash: string },
-): Promise<void> {
-  await db
+type NewPlayerRow = { id: string; agencyId: string; username: string; displayName: string; phone: string; passwordHash: string };
+
+/**
+ * The account as a statement, for the batch that writes a blocklist flag with it (decision 090).
+ * Throws on the unique index (agency, username): two registrations racing for one name.
+ */
+export function insertPlayerStatement(db: D1Database, player: NewPlayerRow): D1PreparedStatement {
+  return db
     .prepare(`INSERT INTO players (id, agency_id, username, display_name, phone, password_hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)`)
-    .bind(player.id, player.agencyId, player.username, player.displayName, player.phone, player.passwordHash)
-    .run();
+    .bind(player.id, player.agencyId, player.username, player.displayName, player.phone, player.passwordHash);
 }
 
 export function playerByUsernameRead(db: D1Database, agencyId: string, username: string): Read<PlayerRecord | null> {
@@ -100,10 +105,15 @@ export async function findPlayer(db: D1Database, agencyId: string, playerId: str
 }
 
 const WITH_ACCOUNT = `FROM players p LEFT JOIN bank_accounts b ON b.player_id = p.id AND b.agency_id = p.agency_id`;
+/** Whether an owner's "flag" entry matched the player (decision 090): one seek of blocklist_flags_player per row. */
+const FLAGGED = `EXISTS (SELECT 1 FROM blocklist_flags f WHERE f.agency_id = p.agency_id AND f.player_id = p.id) AS blocklist_flagged`;
 
 /** The player with the number of their bank account (back office). */
 export async function findPlayerWithAccount(db: D1Database, agencyId: string, playerId: string): Promise<PlayerRecord | null> {
-  const row = await db.prepare(`SELECT p.*, b.account_number ${WITH_ACCOUNT} WHERE p.id = ?1 AND p.agency_id = ?2`).bind(playerId, agencyId).first<PlayerRow>();
+  const row = await db
+    .prepare(`SELECT p.*, b.account_number, ${FLAGGED} ${WITH_ACCOUNT} WHERE p.id = ?1 AND p.agency_id = ?2`)
+    .bind(playerId, agencyId)
+    .first<PlayerRow>();
   return row ? toPlayer(row) : null;
 }
 
@@ -165,7 +175,7 @@ async function playersPage(
     db.prepare(boundedCountSql(`FROM players p WHERE ${where.join(" AND ")}`)).bind(...countParams),
     db
       .prepare(
-        `SELECT p.*, b.account_number ${WITH_ACCOUNT} WHERE ${[...where, ...(page.where ? [page.where] : [])].join(" AND ")} ${page.orderBy} LIMIT ${page.limit}`,
+        `SELECT p.*, b.account_number, ${FLAGGED} ${WITH_ACCOUNT} WHERE ${[...where, ...(page.where ? [page.where] : [])].join(" AND ")} ${page.orderBy} LIMIT ${page.limit}`,
       )
       .bind(...params),
   ]);

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { sharedFingerprints } from "@workers/services/players";
 import { AdminListCount, AdminListPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
+import { blocklistAddHref } from "~/components/admin-blocklist";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
 import { listAskOf } from "@workers/core/keyset";
@@ -14,7 +15,8 @@ const PAGE_SIZE = 20;
 /** Devices seen on two or more players of this agency: the multi-account signal. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
-  return sharedFingerprints(getBindings(context).DB, staff.agencyId, listAskOf(new URL(request.url).searchParams, PAGE_SIZE));
+  const list = await sharedFingerprints(getBindings(context).DB, staff.agencyId, listAskOf(new URL(request.url).searchParams, PAGE_SIZE));
+  return { ...list, isOwner: staff.role === "owner" };
 }
 
 export default function AdminFingerprints({ loaderData }: Route.ComponentProps) {
@@ -38,6 +40,11 @@ export default function AdminFingerprints({ loaderData }: Route.ComponentProps) 
               <p>
                 {t("fingerprints.firstSeen")}: {formatDateTime(f.firstSeenAt)} · {t("fingerprints.lastSeen")}: {formatDateTime(f.lastSeenAt)}
               </p>
+              {loaderData.isOwner && (
+                <p>
+                  <a href={blocklistAddHref("device", f.fingerprint)}>{t("blocklist.listDevice", { value: f.fingerprint.slice(0, 16) })}</a>
+                </p>
+              )}
               <AdminTable
                 label={`${t("fingerprints.device")} ${f.fingerprint.slice(0, 16)}`}
                 rows={f.accounts}

@@ -7,6 +7,7 @@ import { endPlayerSessions, getPlayerDetail, lockPlayer, replaceBankAccount, res
 import { BANKS } from "@workers/core/banks";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { AdminTable } from "~/components/data-table";
+import { PlayerBlocklist } from "~/components/admin-blocklist";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -21,7 +22,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
   const detail = await getPlayerDetail(getBindings(context).DB, staff.agencyId, params.playerId);
   if (!detail) throw new Response("Not found", { status: 404 });
-  return { ...detail, confirmReset: new URL(request.url).searchParams.get("confirm") === "reset", canReplaceBank: staff.role === "owner" };
+  return {
+    ...detail,
+    confirmReset: new URL(request.url).searchParams.get("confirm") === "reset",
+    canReplaceBank: staff.role === "owner",
+    isOwner: staff.role === "owner",
+  };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -46,7 +52,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         {
           lock: null,
           temporaryPassword: null,
-          bankReplace: submission.reply({ formErrors: [`admin:players.bankReplace.errors.${done.code}`] }),
+          // a blocklisted account (decision 090) is said so to the owner, who keeps the list
+          bankReplace: submission.reply({
+            formErrors: [done.code === "BANK_ACCOUNT_REFUSED" ? "admin:blocklist.staffRefused" : `admin:players.bankReplace.errors.${done.code}`],
+          }),
           bankReview: null,
         },
         { status: done.code === "NAME_CHARACTERS" ? 400 : 409 },
@@ -146,6 +155,13 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
         </dd>
       </dl>
 
+      <PlayerBlocklist
+        flags={loaderData.blocklistFlags}
+        canEdit={loaderData.isOwner}
+        phone={player.phone}
+        bankAccounts={bankAccounts}
+        fingerprints={fingerprints}
+      />
       <StaffLimits limits={limits} />
 
       <h2>{t("players.actions")}</h2>

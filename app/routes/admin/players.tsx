@@ -45,7 +45,22 @@ export default function AdminPlayers({ loaderData }: Route.ComponentProps) {
         rowKey={(p) => p.id}
         rowProps={(p) => ({ "data-username": p.username })}
         columns={[
-          { header: t("players.username"), cell: (p) => <Link to={`/admin/players/${p.id}`}>{p.username}</Link> },
+          {
+            header: t("players.username"),
+            cell: (p) => (
+              <>
+                <Link to={`/admin/players/${p.id}`}>{p.username}</Link>
+                {p.blocklistFlagged && (
+                  <>
+                    {" "}
+                    <span className="status status-yellow" data-testid="blocklist-flagged">
+                      {t("blocklist.flaggedMark")}
+                    </span>
+                  </>
+                )}
+              </>
+            ),
+          },
           { header: t("players.displayName"), cell: (p) => p.displayName },
           { header: t("players.phone"), cell: (p) => p.phone },
           { header: t("players.bankAccount"), cell: (p) => p.bankAccountNumber ?? t("common.none") },

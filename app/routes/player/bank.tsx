@@ -27,7 +27,7 @@ import { BankMark } from "../../components/bank-mark";
 export const handle = {
   scripts: "lite",
   lite: ["validate"],
-  i18n: ["bank", "bankNames", "errors.code", "forcedPassword.accountLocked", "limits.errors", "reward.errors"],
+  i18n: ["bank", "bankNames", "errors.code", "forcedPassword.accountLocked", "limits.errors", "reward.errors", "blocklist"],
 } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
 
@@ -45,7 +45,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return data({ result: submission.reply(), replace: null }, { status: 400 });
   const outcome = await addBankAccount(getBindings(context).DB, getAgency(context).id, player.id, submission.value);
   if (!outcome.ok) {
-    const field = outcome.code === "ONE_ACCOUNT_ONLY" ? undefined : outcome.code === "NAME_CHARACTERS" ? "accountName" : "accountNumber";
+    const field =
+      outcome.code === "ONE_ACCOUNT_ONLY" || outcome.code === "BANK_ACCOUNT_REFUSED"
+        ? undefined
+        : outcome.code === "NAME_CHARACTERS"
+          ? "accountName"
+          : "accountNumber";
     const message = errorMessageKey(outcome.code);
     return data(
       { result: submission.reply(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }), replace: null },

@@ -465,9 +465,19 @@ async function paymentEvents(env: Env, agencyId: string): Promise<AlertEvent[]> 
 }
 
 /** The audit log's logins from a new device and API token changes of the last 10 minutes, once each (the row's id). */
+/** A player an owner's "flag" entry matched (decision 090): the audit row the flag wrote in its own batch. */
+function blocklistFlagEvent(row: { id: number; target: string | null; after: unknown; createdAt: string }): AlertEvent[] {
+  const after = (row.after ?? {}) as { checkpoint?: AlertFacts["player.blocklisted"]["checkpoint"]; username?: string | null; entries?: { kind: string }[] };
+  if (!row.target || !after.checkpoint) return [];
+  const kinds = [...new Set((after.entries ?? []).map((e) => e.kind))];
+  const facts = { playerId: row.target, username: after.username ?? null, checkpoint: after.checkpoint, kinds, at: row.createdAt };
+  return [{ id: `player.blocklisted:${row.id}`, kind: "player.blocklisted", facts }];
+}
+
 async function securityEvents(env: Env, agencyId: string, now: number): Promise<AlertEvent[]> {
   return (await recentSecurityAudit(env.DB, agencyId, iso(now - 10 * 60_000))).flatMap((row): AlertEvent[] => {
     const after = (row.after ?? {}) as { newDevice?: boolean; name?: string };
+    if (row.action === "player.blocklist-flag") return blocklistFlagEvent(row);
     if (row.action.startsWith("auth.login")) {
       if (after.newDevice !== true) return [];
       const facts = { username: row.staffUsername ?? "?", ip: row.ip, userAgent: row.userAgent, at: row.createdAt };

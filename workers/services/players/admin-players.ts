@@ -18,6 +18,7 @@ import {
 import { listBankAccounts, type BankAccount } from "./bank";
 import { clearThrottle, hashPassword } from "../login";
 import { staffLimitsView } from "./responsible-gaming";
+import { blocklistFlagsOf, type BlocklistFlag } from "./blocklist";
 
 /**
  * Back office, players (decision 008): search, the whole picture of one player, and the
@@ -36,6 +37,8 @@ export type PlayerSummary = {
   createdAt: string;
   lastLoginAt: string | null;
   bankAccountNumber: string | null;
+  /** An owner's "flag" blocklist entry matched the player (decision 090). */
+  blocklistFlagged: boolean;
 };
 
 const toSummary = (player: PlayerRecord): PlayerSummary => ({
@@ -48,6 +51,7 @@ const toSummary = (player: PlayerRecord): PlayerSummary => ({
   createdAt: player.createdAt,
   lastLoginAt: player.lastLoginAt,
   bankAccountNumber: player.bankAccountNumber,
+  blocklistFlagged: player.blocklistFlagged,
 });
 
 /** One box finds a player (workers/db/players.ts says how); empty: the newest players. A keyset page (decision 077). */
@@ -75,13 +79,15 @@ export type PlayerDetail = {
   fingerprints: { fingerprint: string; firstSeenAt: string; lastSeenAt: string; seenCount: number; sharedWith: number }[];
   /** The player's own limits and break (decision 025): shown to staff, never changed by them. */
   limits: Awaited<ReturnType<typeof staffLimitsView>>;
+  /** The owner's "flag" entries that matched the player, and where (decision 090). */
+  blocklistFlags: BlocklistFlag[];
 };
 
 /** Orders, promotions, sessions and devices of one player (the newest 20 of each list). */
 export async function getPlayerDetail(db: D1Database, agencyId: string, playerId: string, now = Date.now()): Promise<PlayerDetail | null> {
   const account = await findPlayerWithAccount(db, agencyId, playerId);
   if (!account) return null;
-  const [bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, sharedWith, limits] = await Promise.all([
+  const [bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, sharedWith, limits, blocklistFlags] = await Promise.all([
     listBankAccounts(db, agencyId, playerId),
     latestPlayerDeposits(db, agencyId, playerId, 20),
     latestPlayerWithdrawals(db, agencyId, playerId, 20),
@@ -90,6 +96,7 @@ export async function getPlayerDetail(db: D1Database, agencyId: string, playerId
     listPlayerFingerprints(db, agencyId, playerId),
     fingerprintSharing(db, agencyId, playerId),
     staffLimitsView(db, agencyId, playerId, now),
+    blocklistFlagsOf(db, agencyId, playerId),
   ]);
   return {
     player: { ...toSummary(account), lockedReason: account.lockedReason, passwordChangedAt: account.passwordChangedAt },
@@ -102,6 +109,7 @@ export async function getPlayerDetail(db: D1Database, agencyId: string, playerId
       .map((s) => ({ idHash: s.idHash.slice(0, 12), createdAt: s.createdAt, lastSeenAt: s.lastSeenAt, userAgent: s.userAgent, ip: s.ip })),
     fingerprints: fingerprints.map((f) => ({ ...f, sharedWith: sharedWith.get(f.fingerprint) ?? 0 })),
     limits,
+    blocklistFlags,
   };
 }
 

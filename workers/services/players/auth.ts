@@ -7,7 +7,7 @@ import {
   deletePlayerSessionsStatement,
   findActivePlayerSession,
   findPlayer,
-  insertPlayer,
+  insertPlayerStatement,
   insertPlayerSessionStatement,
   isUsernameTaken,
   listPlayerSessions,
@@ -39,6 +39,8 @@ import { addressKey, strangerKeys } from "../../core/throttle";
 import { listBankAccounts } from "./bank";
 import { cleanName } from "../../core/names";
 import { tieReferral, type TieOutcome } from "../promotions";
+import { registrationKeys as blocklistKeysOf } from "../../core/blocklist";
+import { flagStatements, screenBlocklist } from "./blocklist";
 
 /**
  * Player accounts of one agency: registration, login with throttling, server-side sessions
@@ -93,18 +95,31 @@ export async function registerPlayer(
   input: NewPlayer,
   client: Client,
   now: Clock = systemClock,
-): Promise<{ ok: true; playerId: string; referral: TieOutcome } | AuthFailure | { ok: false; code: "NAME_CHARACTERS" }> {
+): Promise<{ ok: true; playerId: string; referral: TieOutcome } | AuthFailure | { ok: false; code: "NAME_CHARACTERS" | "REGISTRATION_REFUSED" }> {
   // The name rule again here: the form, the JSON API and any other caller pass through.
   const displayName = cleanName(input.displayName ?? "");
   if (!displayName.ok) return { ok: false, code: "NAME_CHARACTERS" };
   const keys = registrationKeys(agencyId, client);
   const throttle = await checkThrottle(db, keys, now());
   if (throttle.locked) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: throttle.retryAfterSeconds };
+  // The owner's blocklist (decision 090) before anything else is said about the name: a listed
+  // phone or device is refused with "contact staff" (counted like a registration, so trying
+  // phone after phone is slowed), and nothing of it is stored.
+  const screen = await screenBlocklist(db, agencyId, blocklistKeysOf(input));
+  if (screen?.action === "refuse") {
+    await recordFailure(db, keys, now());
+    return { ok: false, code: "REGISTRATION_REFUSED" };
+  }
   if (!(await isUsernameAvailable(db, agencyId, input.username))) return { ok: false, code: "USERNAME_EXISTS" };
   const id = crypto.randomUUID();
   const passwordHash = await hashPassword(input.password);
+  const actor = { agencyId, staffId: null, staffUsername: `player:${input.username}`, ip: client.ip, userAgent: client.userAgent };
   try {
-    await insertPlayer(db, { id, agencyId, username: input.username, displayName: displayName.value || input.username, phone: input.phone, passwordHash });
+    // A "flag" entry's rows ride in the account's own batch: the account never exists unflagged.
+    await db.batch([
+      insertPlayerStatement(db, { id, agencyId, username: input.username, displayName: displayName.value || input.username, phone: input.phone, passwordHash }),
+      ...flagStatements(db, actor, id, "registration", screen, input.username),
+    ]);
   } catch (error) {
     // Two registrations racing for one name: the unique index decides.
     if (String(error).includes("UNIQUE")) return { ok: false, code: "USERNAME_EXISTS" };

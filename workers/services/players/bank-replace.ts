@@ -5,6 +5,8 @@ import { bankAccountOwner, replaceBankAccountStatement } from "../../db/bank-acc
 import { checkCurrentPassword } from "./auth";
 import { listBankAccounts, type BankAccount } from "./bank";
 import { walletOf } from "../wallets";
+import { bankAccountKeys } from "../../core/blocklist";
+import { flagStatements, screenBlocklist } from "./blocklist";
 
 /**
  * Replacing a player's one bank account (decision record
@@ -55,7 +57,17 @@ export async function bankPage(env: Env, agencyId: string, playerId: string) {
 
 export type ReplaceBankAccountResult =
   | { ok: true; account: BankAccount }
-  | { ok: false; code: "ACCOUNT_NOT_FOUND" | "ACCOUNT_IN_USED" | "ACCOUNT_ALREADY_ADDED" | "NAME_CHARACTERS" | "BANK_WITHDRAW_OPEN" | "BANK_ACCOUNT_PAID" };
+  | {
+      ok: false;
+      code:
+        | "ACCOUNT_NOT_FOUND"
+        | "ACCOUNT_IN_USED"
+        | "ACCOUNT_ALREADY_ADDED"
+        | "NAME_CHARACTERS"
+        | "BANK_WITHDRAW_OPEN"
+        | "BANK_ACCOUNT_PAID"
+        | "BANK_ACCOUNT_REFUSED";
+    };
 
 /**
  * Replaces the player's one account (docs/decisions/013-names-and-bank-replacement.md).
@@ -80,9 +92,12 @@ export async function replaceBankAccount(
   const current = state.account;
   if (!current) return { ok: false, code: "ACCOUNT_NOT_FOUND" };
   if (current.bankCode === next.bankCode && current.accountNumber === next.accountNumber) return { ok: false, code: "ACCOUNT_ALREADY_ADDED" };
-  if (await bankAccountOwner(env.DB, agencyId, next)) return { ok: false, code: "ACCOUNT_IN_USED" };
+  const [owner, screen] = await Promise.all([bankAccountOwner(env.DB, agencyId, next), screenBlocklist(env.DB, agencyId, bankAccountKeys(next))]);
+  if (owner) return { ok: false, code: "ACCOUNT_IN_USED" };
   if (state.withdrawalOpen) return { ok: false, code: "BANK_WITHDRAW_OPEN" };
   if (state.paid && !options.allowPaid) return { ok: false, code: "BANK_ACCOUNT_PAID" };
+  // The owner's blocklist (decision 090), for the player's replacement and staff's alike.
+  if (screen?.action === "refuse") return { ok: false, code: "BANK_ACCOUNT_REFUSED" };
   const view = (a: { bankCode: string; accountNumber: string; accountName: string }) => ({
     bankCode: a.bankCode,
     accountNumber: a.accountNumber,
@@ -97,6 +112,7 @@ export async function replaceBankAccount(
         before: view(current),
         after: { ...view(next), paidBefore: state.paid },
       }),
+      ...flagStatements(env.DB, actor, playerId, "bank-replace", screen),
     ]);
     // Another replacement won the race: this one changed nothing (and wrote no audit row).
     if ((update.meta.changes ?? 0) === 0) return { ok: false, code: "ACCOUNT_NOT_FOUND" };

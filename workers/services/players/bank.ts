@@ -1,5 +1,7 @@
 import { cleanName } from "../../core/names";
-import { bankAccountHolders, insertBankAccount, playerBankAccounts, type BankAccount, type BankAccountHolder } from "../../db/bank-accounts";
+import { bankAccountKeys } from "../../core/blocklist";
+import { bankAccountHolders, insertBankAccountStatement, playerBankAccounts, type BankAccount, type BankAccountHolder } from "../../db/bank-accounts";
+import { flagStatements, screenBlocklist } from "./blocklist";
 
 export type { BankAccount };
 
@@ -10,7 +12,7 @@ export async function listBankAccounts(db: D1Database, agencyId: string, playerI
 
 export type AddBankAccountResult =
   | { ok: true; account: BankAccount }
-  | { ok: false; code: "ACCOUNT_IN_USED" | "ACCOUNT_ALREADY_ADDED" | "ONE_ACCOUNT_ONLY" | "NAME_CHARACTERS" };
+  | { ok: false; code: "ACCOUNT_IN_USED" | "ACCOUNT_ALREADY_ADDED" | "ONE_ACCOUNT_ONLY" | "NAME_CHARACTERS" | "BANK_ACCOUNT_REFUSED" };
 
 /**
  * Adds the player's one LAK account. The unique indexes decide races: two players adding
@@ -26,11 +28,18 @@ export async function addBankAccount(
   const name = cleanName(input.accountName);
   if (!name.ok) return { ok: false, code: name.error };
   input = { ...input, accountName: name.value };
-  const verdict = classify(await bankAccountHolders(db, agencyId, playerId, input), playerId, input);
+  const [holders, screen] = await Promise.all([bankAccountHolders(db, agencyId, playerId, input), screenBlocklist(db, agencyId, bankAccountKeys(input))]);
+  const verdict = classify(holders, playerId, input);
   if (verdict) return { ok: false, code: verdict };
+  // The owner's blocklist (decision 090): a listed account or holder name is refused with
+  // "contact staff" and nothing is stored; a "flag" entry's rows ride in the account's batch.
+  if (screen?.action === "refuse") return { ok: false, code: "BANK_ACCOUNT_REFUSED" };
   const id = crypto.randomUUID();
   try {
-    await insertBankAccount(db, { id, agencyId, playerId, bankCode: input.bankCode, accountNumber: input.accountNumber, accountName: input.accountName });
+    await db.batch([
+      insertBankAccountStatement(db, { id, agencyId, playerId, bankCode: input.bankCode, accountNumber: input.accountNumber, accountName: input.accountName }),
+      ...flagStatements(db, { agencyId, staffId: null, staffUsername: null }, playerId, "bank-add", screen),
+    ]);
   } catch (error) {
     if (!String(error).includes("UNIQUE")) throw error;
     // A race lost to the unique indexes: say which one.

@@ -4,6 +4,7 @@
  * The folder's only door: code outside it imports from here, and only what is exported here.
  */
 export { sharedFingerprints } from "./admin-fingerprints";
+export { addBlocklistEntry, blocklistExport, blocklistPage, removeBlocklistEntry, type BlocklistEntry } from "./blocklist";
 export { endPlayerSessions, getPlayerDetail, lockPlayer, resetPlayerPassword, searchPlayers, unlockPlayer } from "./admin-players";
 export {
   changePassword,

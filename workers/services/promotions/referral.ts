@@ -8,6 +8,7 @@ import { formatAmount } from "../../core/money";
 import { isProvider, type Provider } from "../../core/providers";
 import {
   completeWeeks,
+  deviceKey,
   isClaimable,
   laterVerdict,
   newReferralCode,
@@ -107,8 +108,7 @@ export async function tieReferral(
   const code = normalizeReferralCode(raw);
   const holder = code ? await findCodeHolder(db, agencyId, code) : null;
   if (!code || !holder) return "invalid";
-  const fingerprint = registrant.fingerprint;
-  const print = fingerprint && /^[a-f0-9]{16,128}$/.test(fingerprint) ? fingerprint : null;
+  const print = deviceKey(registrant.fingerprint);
   const [prints, referrerIps] = await Promise.all([
     fingerprintsOf(db, agencyId, [holder.playerId]),
     registrant.ip ? sessionIpsOf(db, agencyId, holder.playerId) : [],

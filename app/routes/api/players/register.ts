@@ -33,6 +33,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return apiError(context, "VALIDATION_FAILED", 400, { fields: { displayName: [getInstance(context).t(errorMessageKey(outcome.code))] } });
     }
     if (outcome.code === "TOO_MANY_ATTEMPTS") return apiError(context, "TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds: outcome.retryAfterSeconds });
+    if (outcome.code === "REGISTRATION_REFUSED") return apiError(context, "REGISTRATION_REFUSED", 403);
     return apiError(context, "USERNAME_EXISTS", 409);
   }
   const referral = outcome.referral === null ? {} : { referral: outcome.referral === "tied" || outcome.referral === "not_counting" ? "accepted" : "invalid" };
