@@ -22,8 +22,13 @@ let ipCounter = 0;
 const nextIp = () => `10.150.${Math.floor(++ipCounter / 200)}.${ipCounter % 200}`;
 let phoneCounter = 0;
 /** A phone no other test of this file uses (020 + 8 digits). */
-const freshPhone = () => `020${String(70000000 + Date.now() % 1000000 * 10 + (++phoneCounter % 10)).slice(-8)}`;
-const fingerprintOf = (seed: string) => [...seed].map((c) => c.charCodeAt(0).toString(16)).join("").padEnd(32, "0").slice(0, 32);
+const freshPhone = () => `020${String(70000000 + (Date.now() % 1000000) * 10 + (++phoneCounter % 10)).slice(-8)}`;
+const fingerprintOf = (seed: string) =>
+  [...seed]
+    .map((c) => c.charCodeAt(0).toString(16))
+    .join("")
+    .padEnd(32, "0")
+    .slice(0, 32);
 
 const REFUSED_REGISTRATION = lo.blocklist.registrationRefused;
 const REFUSED_BANK = lo.blocklist.bankAccountRefused;
@@ -136,18 +141,22 @@ describe("registration against the blocklist", () => {
 
   it("a listed phone and device (flag) register, the player is flagged on the staff pages, audited and alerted", async () => {
     const chat = await newSandboxChat();
-    await saveAlertSettings(env, { agencyId: "demo", staffId: null, staffUsername: "bl-owner", ip: null, userAgent: null }, {
-      token: SANDBOX_TELEGRAM_TOKEN,
-      chatIds: [chat],
-      language: "lo",
-      quietStart: null,
-      quietEnd: null,
-      topics: ["security"],
-      withdrawalReminderMinutes: 15,
-      depositWaitMinutes: 10,
-      summaryHour: null,
-      primaryHost: "localhost",
-    });
+    await saveAlertSettings(
+      env,
+      { agencyId: "demo", staffId: null, staffUsername: "bl-owner", ip: null, userAgent: null },
+      {
+        token: SANDBOX_TELEGRAM_TOKEN,
+        chatIds: [chat],
+        language: "lo",
+        quietStart: null,
+        quietEnd: null,
+        topics: ["security"],
+        withdrawalReminderMinutes: 15,
+        depositWaitMinutes: 10,
+        summaryHour: null,
+        primaryHost: "localhost",
+      },
+    );
     const phone = freshPhone();
     const device = fingerprintOf(uniqueName("flag"));
     await list({ kind: "phone", value: phone, action: "flag", note: "watch: second account" });
@@ -245,18 +254,38 @@ describe("bank accounts against the blocklist", () => {
 
     const form = await postForm(
       "/player/bank",
-      { intent: "replace", bankCode: "BCEL", accountNumber: refusedNumber, accountName: "First Holder", currency: "LAK", owner: "SELF", currentPassword: PASSWORD },
+      {
+        intent: "replace",
+        bankCode: "BCEL",
+        accountNumber: refusedNumber,
+        accountName: "First Holder",
+        currency: "LAK",
+        owner: "SELF",
+        currentPassword: PASSWORD,
+      },
       { cookie: p.cookie },
     );
     expect(form.status).toBe(409);
     expect(await shownOf(form)).toContain(REFUSED_BANK);
     const owner = { agencyId: "demo", staffId: null, staffUsername: "bl-owner", ip: null, userAgent: null };
-    const byOwner = await replaceBankAccount(env, owner, p.playerId, { bankCode: "BCEL", accountNumber: refusedNumber, accountName: "First Holder" }, { allowPaid: true });
+    const byOwner = await replaceBankAccount(
+      env,
+      owner,
+      p.playerId,
+      { bankCode: "BCEL", accountNumber: refusedNumber, accountName: "First Holder" },
+      { allowPaid: true },
+    );
     expect(byOwner).toEqual({ ok: false, code: "BANK_ACCOUNT_REFUSED" });
     expect(await accountsOf(p.playerId)).toEqual([{ account_number: first }]);
     expect(await auditOf("player.bank-replace", p.playerId)).toEqual([]);
 
-    const flagged = await replaceBankAccount(env, owner, p.playerId, { bankCode: "BCEL", accountNumber: flaggedNumber, accountName: "First Holder" }, { allowPaid: true });
+    const flagged = await replaceBankAccount(
+      env,
+      owner,
+      p.playerId,
+      { bankCode: "BCEL", accountNumber: flaggedNumber, accountName: "First Holder" },
+      { allowPaid: true },
+    );
     expect(flagged.ok).toBe(true);
     expect((await flagsOf(p.playerId)).map((f) => [f.kind, f.checkpoint])).toEqual([["bank", "bank-replace"]]);
   });
@@ -286,7 +315,11 @@ describe("the owner's page", () => {
     await list({ kind: "phone", value: phone, note: "first" });
     const again = await list({ kind: "phone", value: `+856 ${phone.slice(1)}`, note: "second" });
     expect(again.status).toBe(409);
-    expect(await env.DB.prepare(`SELECT COUNT(*) AS n FROM blocklist_entries WHERE match_key = ?1`).bind(`phone:${phone.slice(1)}`).first()).toEqual({ n: 1 });
+    expect(
+      await env.DB.prepare(`SELECT COUNT(*) AS n FROM blocklist_entries WHERE match_key = ?1`)
+        .bind(`phone:${phone.slice(1)}`)
+        .first(),
+    ).toEqual({ n: 1 });
     const entry = (await entryOf(phone))!;
     expect(entry.note).toBe("first");
 

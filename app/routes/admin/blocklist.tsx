@@ -122,7 +122,7 @@ export default function AdminBlocklist({ loaderData, actionData }: Route.Compone
         <fieldset className="field">
           <legend>{t("blocklist.action")}</legend>
           {BLOCKLIST_ACTIONS.map((a) => (
-            <label key={a} className="field-check">
+            <label key={a} className="admin-choice">
               <input type="radio" name={fields.action.name} value={a} defaultChecked={chosenAction === a} data-testid={`blocklist-action-${a}`} />
               <span>{t(`blocklist.actions.${a}`)}</span>
             </label>
