@@ -72,7 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function AdminBlocklist({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const { items, total, next, previous, kind: shown, prefill } = loaderData;
-  const [form, fields] = useSchemaForm("blocklist-add", BlocklistAddSchema, actionData?.result, {
+  const [form, fields] = useSchemaForm("blocklist-entry", BlocklistAddSchema, actionData?.result, {
     intent: "add",
     action: "refuse",
     ...(prefill ? { kind: prefill.kind, value: prefill.value, ...(prefill.bankCode ? { bankCode: prefill.bankCode } : {}) } : {}),
