@@ -359,3 +359,41 @@ describe("the owner's page", () => {
     expect(await auditOf("blocklist.export")).toHaveLength(1);
   });
 });
+
+describe("the blocklist's statements through their indexes (decision 077)", () => {
+  const plan = async (sql: string, ...binds: unknown[]) =>
+    (
+      await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .bind(...binds)
+        .all<{ detail: string }>()
+    ).results.map((r) => r.detail);
+
+  it("the checks, the pages (all kinds, one kind, after a cursor) and the players list's mark never SCAN the blocklist tables", async () => {
+    const statements: [string, unknown[]][] = [
+      [`SELECT id, kind, action, shown, note FROM blocklist_entries WHERE agency_id = ?1 AND match_key IN (?2, ?3)`, ["demo", "phone:2055551234", "device:ab"]],
+      [`SELECT * FROM blocklist_entries WHERE agency_id = ?1 ORDER BY created_at DESC, id DESC LIMIT 26`, ["demo"]],
+      [
+        `SELECT * FROM blocklist_entries WHERE agency_id = ?1 AND kind = ?2 AND (created_at, id) < (?3, ?4) ORDER BY created_at DESC, id DESC LIMIT 26`,
+        ["demo", "phone", "2026-12-02T00:00:00.000Z", "x"],
+      ],
+      [`SELECT EXISTS (SELECT 1 FROM blocklist_flags f WHERE f.agency_id = ?1 AND f.player_id = ?2)`, ["demo", "p"]],
+      [`SELECT entry_id FROM blocklist_flags WHERE agency_id = ?1 AND player_id = ?2 ORDER BY created_at DESC LIMIT 50`, ["demo", "p"]],
+    ];
+    for (const [sql, binds] of statements) {
+      const details = await plan(sql, ...binds);
+      expect(
+        details.filter((d) => /^SCAN (blocklist_entries|blocklist_flags|f)\b/.test(d) || /USE TEMP B-TREE/.test(d)),
+        sql,
+      ).toEqual([]);
+    }
+  });
+
+  it("a cursor that is not one is the first page, never an error", async () => {
+    for (const cursor of ["x", "~", "2026-01-01~", `${"9".repeat(200)}~a`, "2026-01-01T00:00:00.000Z~'; DROP TABLE players; --"]) {
+      for (const key of ["after", "before"]) {
+        const res = await fetchApp(`http://localhost/admin/blocklist?${key}=${encodeURIComponent(cursor)}&show=nothing`, { headers: { Cookie: ownerCookie } });
+        expect(res.status, `${key}=${cursor}`).toBe(200);
+      }
+    }
+  });
+});
