@@ -51,18 +51,6 @@ export const ERROR_CODES = [
   // rewards (cashback, referral share; decision 029): a withdrawal held by a reward's turnover
   "REWARD_PENDING",
   "REWARD_TURNOVER_NOT_MET",
-  // the player's "receive money" QR given with a bank account (decision 086)
-  "RECEIVE_QR_TOO_LARGE",
-  "RECEIVE_QR_NOT_IMAGE",
-  "RECEIVE_QR_NOT_FOUND",
-  "RECEIVE_QR_FORMAT",
-  "RECEIVE_QR_CRC",
-  "RECEIVE_QR_OTHER_BANK",
-  "RECEIVE_QR_MERCHANT",
-  "RECEIVE_QR_NOT_STATIC",
-  "RECEIVE_QR_NAME",
-  "RECEIVE_QR_NAME_SCRIPT",
-  "RECEIVE_QR_IN_USED",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -70,8 +58,6 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 const SAME_AS: Partial<Record<ErrorCode, ErrorCode>> = {
   OPEN_ORDER: "CANNOT_USE_PROMOTION_WHILE_ORDER_IS_OPEN",
   PROMOTION_USAGE: "PROMOTION_ALREADY_USED",
-  // a QR another player's account holds: the spec's "account already used in the system, contact staff"
-  RECEIVE_QR_IN_USED: "ACCOUNT_IN_USED",
 };
 
 /** Codes whose message lives under another key (added with the back office). */
@@ -87,7 +73,6 @@ const OWN_KEY: Partial<Record<ErrorCode, string>> = {
 };
 
 export function errorMessageKey(code: ErrorCode): string {
-  if (code.startsWith("RECEIVE_QR_") && !SAME_AS[code]) return `receiveQr.errors.${code.slice("RECEIVE_QR_".length)}`;
   return OWN_KEY[code] ?? `errors.code.${SAME_AS[code] ?? code}`;
 }
 

@@ -70,7 +70,16 @@ describe("the receive QR with a new account (service)", () => {
   it("each hostile picture is refused with its code and nothing is stored, not even the account", async () => {
     const holder = await newPlayer();
     const held = personalLaoQr({ receiver: receiver() });
-    expect((await addBankAccount(env.DB, "demo", holder.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Somsak Phommavong", receiveQr: qrPng(held) })).ok).toBe(true);
+    expect(
+      (
+        await addBankAccount(env.DB, "demo", holder.playerId, {
+          bankCode: "BCEL",
+          accountNumber: accountNumber(),
+          accountName: "Somsak Phommavong",
+          receiveQr: qrPng(held),
+        })
+      ).ok,
+    ).toBe(true);
 
     const good = personalLaoQr({ receiver: receiver() });
     const broken = `${good.slice(0, -4)}${good.endsWith("0000") ? "0001" : "0000"}`;
@@ -86,7 +95,12 @@ describe("the receive QR with a new account (service)", () => {
     ];
     for (const [picture, code] of cases) {
       const p = await newPlayer();
-      const outcome = await addBankAccount(env.DB, "demo", p.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Somsak Phommavong", receiveQr: picture });
+      const outcome = await addBankAccount(env.DB, "demo", p.playerId, {
+        bankCode: "BCEL",
+        accountNumber: accountNumber(),
+        accountName: "Somsak Phommavong",
+        receiveQr: picture,
+      });
       expect(outcome, code).toEqual({ ok: false, code });
       expect(await stored(p.playerId), code).toBeNull();
     }
@@ -96,7 +110,14 @@ describe("the receive QR with a new account (service)", () => {
     const text = personalLaoQr({ receiver: receiver() });
     const players = await Promise.all([newPlayer(), newPlayer(), newPlayer(), newPlayer()]);
     const outcomes = await Promise.all(
-      players.map((p) => addBankAccount(env.DB, "demo", p.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Somsak Phommavong", receiveQr: qrPng(text) })),
+      players.map((p) =>
+        addBankAccount(env.DB, "demo", p.playerId, {
+          bankCode: "BCEL",
+          accountNumber: accountNumber(),
+          accountName: "Somsak Phommavong",
+          receiveQr: qrPng(text),
+        }),
+      ),
     );
     expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
     expect(outcomes.filter((o) => !o.ok).map((o) => !o.ok && o.code)).toEqual(["RECEIVE_QR_IN_USED", "RECEIVE_QR_IN_USED", "RECEIVE_QR_IN_USED"]);
@@ -107,7 +128,12 @@ describe("the receive QR with a new account (service)", () => {
   it("a replacement keeps the new account's QR, or none: the old account's QR never stays with the new account", async () => {
     const p = await newPlayer();
     const first = personalLaoQr({ receiver: receiver() });
-    await addBankAccount(env.DB, "demo", p.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Somsak Phommavong", receiveQr: qrPng(first) });
+    await addBankAccount(env.DB, "demo", p.playerId, {
+      bankCode: "BCEL",
+      accountNumber: accountNumber(),
+      accountName: "Somsak Phommavong",
+      receiveQr: qrPng(first),
+    });
     const actor = { agencyId: "demo", staffId: null, staffUsername: `player:${p.username}`, ip: null, userAgent: null };
     const ldb = personalLaoQr({ iin: "70030418", receiver: `LDB${crypto.randomUUID().replace(/-/g, "").slice(0, 22)}` });
     const refused = await replaceBankAccount(
@@ -133,14 +159,27 @@ describe("the receive QR with a new account (service)", () => {
       .first<{ after_json: string }>();
     expect(JSON.parse(audit!.after_json)).toMatchObject({ bankCode: "LDB", receiveQr: true });
 
-    const without = await replaceBankAccount(env, actor, p.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Somsak Phommavong" }, { allowPaid: false });
+    const without = await replaceBankAccount(
+      env,
+      actor,
+      p.playerId,
+      { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Somsak Phommavong" },
+      { allowPaid: false },
+    );
     expect(without.ok).toBe(true);
     expect(await stored(p.playerId)).toEqual({ receive_qr: null, receive_qr_receiver: null });
     // the first QR is free again: another player may keep it
     const q = await newPlayer();
-    expect((await addBankAccount(env.DB, "demo", q.playerId, { bankCode: "BCEL", accountNumber: accountNumber(), accountName: "Somsak Phommavong", receiveQr: qrPng(first) })).ok).toBe(
-      true,
-    );
+    expect(
+      (
+        await addBankAccount(env.DB, "demo", q.playerId, {
+          bankCode: "BCEL",
+          accountNumber: accountNumber(),
+          accountName: "Somsak Phommavong",
+          receiveQr: qrPng(first),
+        })
+      ).ok,
+    ).toBe(true);
   });
 });
 
@@ -171,9 +210,17 @@ describe("the bank page with a picture (multipart, as without JavaScript)", () =
     expect(page).toContain('data-testid="bank-form"'); // still no account
 
     // the same refusals in Chinese and Vietnamese
-    const cn = await postBankForm(`${cookie}; lng=${encodeURIComponent(btoa('"cn"'))}`, fields(number), qrPng(personalLaoQr({ iin: "32170418", receiver: receiver() })));
+    const cn = await postBankForm(
+      `${cookie}; lng=${encodeURIComponent(btoa('"cn"'))}`,
+      fields(number),
+      qrPng(personalLaoQr({ iin: "32170418", receiver: receiver() })),
+    );
     expect(await shownOf(cn)).toContain("该二维码属于其他银行");
-    const vn = await postBankForm(`${cookie}; lng=${encodeURIComponent(btoa('"vn"'))}`, fields(number), qrPng(personalLaoQr({ name: "KHAMLA SISOUPHAN", receiver: receiver() })));
+    const vn = await postBankForm(
+      `${cookie}; lng=${encodeURIComponent(btoa('"vn"'))}`,
+      fields(number),
+      qrPng(personalLaoQr({ name: "KHAMLA SISOUPHAN", receiver: receiver() })),
+    );
     expect(await shownOf(vn)).toContain("Tên trong mã QR không khớp");
 
     const ok = await postBankForm(cookie, fields(number), qrPng(personalLaoQr({ receiver: receiver() })));
@@ -254,7 +301,9 @@ describe("the cashier's withdrawal page and its payout QR", () => {
     await seedOwnAccountChannel("demo", "OWN-PAYQR");
     const set = await postForm("/admin/settings/channels", { intent: "payoutQr", code: "OWN-PAYQR", banks: "BCEL" }, { cookie: owner });
     expect(set.status).toBe(302);
-    const audit = await env.DB.prepare(`SELECT before_json, after_json FROM audit_log WHERE action = 'settings.ownAccount.payoutQr' AND target = 'OWN-PAYQR' ORDER BY id DESC LIMIT 1`).first<{
+    const audit = await env.DB.prepare(
+      `SELECT before_json, after_json FROM audit_log WHERE action = 'settings.ownAccount.payoutQr' AND target = 'OWN-PAYQR' ORDER BY id DESC LIMIT 1`,
+    ).first<{
       before_json: string;
       after_json: string;
     }>();
@@ -283,7 +332,9 @@ describe("the cashier's withdrawal page and its payout QR", () => {
     expect(await shownOf(await fetchApp(`${ORIGIN}/admin/withdrawals/${w.code}`, { headers: { Cookie: cashier } }))).toMatch(/data-mode="static"/);
     // cleared with no box ticked
     await postForm("/admin/settings/channels", { intent: "payoutQr", code: "OWN-PAYQR" }, { cookie: owner });
-    expect(await env.DB.prepare(`SELECT payout_qr_banks FROM payment_channels WHERE agency_id = 'demo' AND code = 'OWN-PAYQR'`).first("payout_qr_banks")).toBe("");
+    expect(await env.DB.prepare(`SELECT payout_qr_banks FROM payment_channels WHERE agency_id = 'demo' AND code = 'OWN-PAYQR'`).first("payout_qr_banks")).toBe(
+      "",
+    );
   });
 
   it("no QR: paid as before; no picture for a player without one, for a decided order, or for someone without a staff session", async () => {

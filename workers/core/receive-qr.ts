@@ -123,7 +123,11 @@ export function deriveAmountQr(staticText: string, amount: string): string {
   const kept = new Map(fields);
   kept.set("01", "12");
   kept.set("54", amount);
-  const body = [...kept.keys()].sort().map((id) => tlv(id, kept.get(id)!)).join("") + "6304";
+  const body =
+    [...kept.keys()]
+      .sort()
+      .map((id) => tlv(id, kept.get(id)!))
+      .join("") + "6304";
   return body + crc16(body);
 }
 

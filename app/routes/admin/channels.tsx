@@ -83,7 +83,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectWithError({ request, context }, PAGE, translate(context, "admin:settings.errors.channelNotFound"));
   }
 
-  const schema = intent === "mode" ? OwnAccountModeSchema : intent === "active" ? OwnAccountActiveSchema : intent === "payoutQr" ? OwnAccountPayoutQrSchema : null;
+  const schema =
+    intent === "mode" ? OwnAccountModeSchema : intent === "active" ? OwnAccountActiveSchema : intent === "payoutQr" ? OwnAccountPayoutQrSchema : null;
   if (!schema) throw new Response("Unknown form", { status: 400 });
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") {
@@ -348,13 +349,7 @@ function PayoutQrForm({ channel }: { channel: Channels[number] }) {
         <div className="payout-qr-banks">
           {BANKS.map((bank) => (
             <div key={bank.code} className="field field-check">
-              <input
-                type="checkbox"
-                id={`${id}-${bank.code}`}
-                name="banks"
-                value={bank.code}
-                defaultChecked={channel.payoutQrBanks.includes(bank.code)}
-              />
+              <input type="checkbox" id={`${id}-${bank.code}`} name="banks" value={bank.code} defaultChecked={channel.payoutQrBanks.includes(bank.code)} />
               <label htmlFor={`${id}-${bank.code}`}>{t(`common:bankNames.${bank.code}`, { defaultValue: bank.code })}</label>
             </div>
           ))}

@@ -167,7 +167,8 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
         <dd data-testid="bank-name">{t(`common:bankNames.${order.bankCode}`, { defaultValue: order.bankCode })}</dd>
         <dt>{t("withdrawals.accountName")}</dt>
         <dd className="copyable">
-          <span data-testid="account-name">{order.accountName}</span> <CopyButton value={order.accountName} what={t("withdrawals.accountName")} testId="copy-name" />
+          <span data-testid="account-name">{order.accountName}</span>{" "}
+          <CopyButton value={order.accountName} what={t("withdrawals.accountName")} testId="copy-name" />
         </dd>
         <dt>{t("withdrawals.accountNumber")}</dt>
         <dd className="copyable">

@@ -11,6 +11,7 @@ import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { errorMessageKey } from "~/lib/errors";
+import { isReceiveQrCode, receiveQrMessageKey } from "~/lib/receive-qr-errors";
 import { BankAccountSchema, BankReplaceSchema } from "~/lib/schemas/bank";
 import { BANK_CURRENCIES, BANK_OWNERS } from "~/lib/schemas/bank-options";
 import { clientOf } from "~/lib/session.server";
@@ -60,10 +61,13 @@ function fieldOf(code: string): string | undefined {
   return undefined;
 }
 
+const messageOf = (code: Parameters<typeof errorMessageKey>[0] | Parameters<typeof receiveQrMessageKey>[0]) =>
+  isReceiveQrCode(code) ? receiveQrMessageKey(code) : errorMessageKey(code);
+
 export async function action({ request, context }: Route.ActionArgs) {
   const player = requirePlayer(context);
   if (Number(request.headers.get("Content-Length") ?? "0") > MAX_BODY_BYTES) {
-    const tooLarge = { status: "error" as const, error: { [RECEIVE_QR_FIELD]: [errorMessageKey("RECEIVE_QR_TOO_LARGE")] } };
+    const tooLarge = { status: "error" as const, error: { [RECEIVE_QR_FIELD]: [receiveQrMessageKey("RECEIVE_QR_TOO_LARGE")] } };
     return data({ result: tooLarge, replace: null }, { status: 413 });
   }
   const formData = await request.formData();
@@ -74,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const outcome = await addBankAccount(getBindings(context).DB, getAgency(context).id, player.id, { ...submission.value, receiveQr });
   if (!outcome.ok) {
     const field = fieldOf(outcome.code);
-    const message = errorMessageKey(outcome.code);
+    const message = messageOf(outcome.code);
     return data(
       { result: submission.reply(field ? { fieldErrors: { [field]: [message] } } : { formErrors: [message] }), replace: null },
       { status: outcome.code === "NAME_CHARACTERS" || outcome.code.startsWith("RECEIVE_QR_") ? 400 : 409 },
@@ -90,7 +94,7 @@ async function replaceAction(request: Request, context: Route.ActionArgs["contex
   const receiveQr = await receiveQrOf(formData);
   const outcome = await replaceOwnBankAccount(getBindings(context), getAgency(context).id, player, { ...submission.value, receiveQr }, clientOf(request));
   if (!outcome.ok) {
-    const message = errorMessageKey(outcome.code);
+    const message = messageOf(outcome.code);
     const field = outcome.code === "PASSWORD_INCORRECT" ? "currentPassword" : fieldOf(outcome.code);
     const badInput = outcome.code === "PASSWORD_INCORRECT" || outcome.code === "NAME_CHARACTERS" || outcome.code.startsWith("RECEIVE_QR_");
     const status = outcome.code === "TOO_MANY_ATTEMPTS" ? 429 : badInput ? 400 : 409;

@@ -47,7 +47,10 @@ export async function addBankAccount(
   } catch (error) {
     if (!String(error).includes("UNIQUE")) throw error;
     // A race lost to the unique indexes: say which one (the number's first, else the QR's).
-    return { ok: false, code: classify(await bankAccountHolders(db, agencyId, playerId, input), playerId, input) ?? (qr.qr ? "RECEIVE_QR_IN_USED" : "ACCOUNT_IN_USED") };
+    return {
+      ok: false,
+      code: classify(await bankAccountHolders(db, agencyId, playerId, input), playerId, input) ?? (qr.qr ? "RECEIVE_QR_IN_USED" : "ACCOUNT_IN_USED"),
+    };
   }
   const [account] = (await listBankAccounts(db, agencyId, playerId)).filter((a) => a.id === id);
   return { ok: true, account };
