@@ -91,6 +91,7 @@ function DebitCandidates({ candidates }: { candidates: Candidate[] }) {
  */
 function PayoutQr({ code, amount, name, qr }: { code: string; amount: string; name: string; qr: Route.ComponentProps["loaderData"]["payoutQr"] }) {
   const { t } = useTranslation("admin");
+  const src = `/admin/withdrawals/${code}/payout-qr.png`;
   if (!qr) {
     return (
       <p className="muted" data-testid="payout-qr-none">
@@ -102,12 +103,16 @@ function PayoutQr({ code, amount, name, qr }: { code: string; amount: string; na
     <section className="card payout-qr" data-testid="payout-qr" data-mode={qr.mode} aria-labelledby="payout-qr-title">
       <h2 id="payout-qr-title">{t("payoutQr.title")}</h2>
       <div className="payout-qr-body">
-        <img src={`/admin/withdrawals/${code}/payout-qr.png`} alt={t("payoutQr.imageAlt", { name })} width={300} height={300} data-testid="payout-qr-image" />
+        <img src={src} alt={t("payoutQr.imageAlt", { name })} width={300} height={300} data-testid="payout-qr-image" />
         <div className="stack">
           <p className="payout-qr-amount" data-testid="payout-qr-amount">
             <span className="muted">{t("payoutQr.amount")}</span> <strong>{formatMoney(amount, "LAK")}</strong>
           </p>
           <p data-testid="payout-qr-how">{qr.mode === "derived" ? t("payoutQr.derived", { channels: qr.channels.join(", ") }) : t("payoutQr.static")}</p>
+          {/* a cashier on a phone opens it from the bank app's "scan from gallery" */}
+          <a className="button button-small" href={src} download={`payout-${code}.png`} data-testid="payout-qr-save">
+            {t("payoutQr.save")}
+          </a>
         </div>
       </div>
     </section>
@@ -211,8 +216,6 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
         )}
       </dl>
 
-      {loaderData.awaitsDecision && <PayoutQr code={order.code} amount={order.receivedLak} name={order.accountName} qr={loaderData.payoutQr} />}
-
       {loaderData.debitCandidates.length > 0 && <DebitCandidates candidates={loaderData.debitCandidates} />}
 
       {loaderData.awaitsDecision && (
@@ -252,6 +255,9 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
           </Form>
         </div>
       )}
+
+      {/* under the decisions: they stay on a phone's first screen (decision 056) */}
+      {loaderData.awaitsDecision && <PayoutQr code={order.code} amount={order.receivedLak} name={order.accountName} qr={loaderData.payoutQr} />}
 
       {decision?.decision === "PAID" && (
         <>
