@@ -5,6 +5,7 @@ import type { Page } from "@playwright/test";
 import QRCode from "qrcode";
 import { readQrFile } from "../../scripts/zbar.mjs";
 import { d1 } from "./d1";
+import { agencyRequest } from "./one-payment";
 import { accountTest as test, expect, hasJs, isPhone, playerSessionByApi, seriousAxeViolations, waitForHydration } from "./fixtures";
 import { DEMO_STAFF, openAdminMenu, staffLogin } from "./staff";
 
@@ -82,7 +83,7 @@ const png = async (text: string) => ({
 
 /** The staff-only picture as zbarimg reads it from a file. */
 async function scanned(page: Page, code: string): Promise<string> {
-  const res = await page.request.get(`/admin/withdrawals/${code}/payout-qr.png`);
+  const res = await agencyRequest(page, `/admin/withdrawals/${code}/payout-qr.png`);
   expect(res.status()).toBe(200);
   expect(res.headers()["content-type"]).toBe("image/png");
   expect(res.headers()["cache-control"]).toBe("private, no-store");
