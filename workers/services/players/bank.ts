@@ -1,5 +1,6 @@
 import { cleanName } from "../../core/names";
 import { bankAccountHolders, insertBankAccount, playerBankAccounts, type BankAccount, type BankAccountHolder } from "../../db/bank-accounts";
+import { checkReceiveQr, type ReceiveQrCode } from "./receive-qr";
 
 export type { BankAccount };
 
@@ -10,17 +11,19 @@ export async function listBankAccounts(db: D1Database, agencyId: string, playerI
 
 export type AddBankAccountResult =
   | { ok: true; account: BankAccount }
-  | { ok: false; code: "ACCOUNT_IN_USED" | "ACCOUNT_ALREADY_ADDED" | "ONE_ACCOUNT_ONLY" | "NAME_CHARACTERS" };
+  | { ok: false; code: "ACCOUNT_IN_USED" | "ACCOUNT_ALREADY_ADDED" | "ONE_ACCOUNT_ONLY" | "NAME_CHARACTERS" | ReceiveQrCode };
 
 /**
- * Adds the player's one LAK account. The unique indexes decide races: two players adding
- * the same number at once, or one player double-submitting, end with one row.
+ * Adds the player's one LAK account, with the "receive money" QR of their bank app when they
+ * give its picture (decision 086; refused, nothing is stored). The unique indexes decide
+ * races: two players adding the same number or QR at once, or one player double-submitting,
+ * end with one row.
  */
 export async function addBankAccount(
   db: D1Database,
   agencyId: string,
   playerId: string,
-  input: { bankCode: string; accountNumber: string; accountName: string },
+  input: { bankCode: string; accountNumber: string; accountName: string; receiveQr?: Uint8Array },
 ): Promise<AddBankAccountResult> {
   // The name rule again: a NUL or a bidi override in the name makes every payout fail.
   const name = cleanName(input.accountName);
@@ -28,13 +31,26 @@ export async function addBankAccount(
   input = { ...input, accountName: name.value };
   const verdict = classify(await bankAccountHolders(db, agencyId, playerId, input), playerId, input);
   if (verdict) return { ok: false, code: verdict };
+  const qr = await checkReceiveQr(db, agencyId, playerId, input, input.receiveQr);
+  if (!qr.ok) return qr;
   const id = crypto.randomUUID();
   try {
-    await insertBankAccount(db, { id, agencyId, playerId, bankCode: input.bankCode, accountNumber: input.accountNumber, accountName: input.accountName });
+    await insertBankAccount(db, {
+      id,
+      agencyId,
+      playerId,
+      bankCode: input.bankCode,
+      accountNumber: input.accountNumber,
+      accountName: input.accountName,
+      receiveQr: qr.qr,
+    });
   } catch (error) {
     if (!String(error).includes("UNIQUE")) throw error;
-    // A race lost to the unique indexes: say which one.
-    return { ok: false, code: classify(await bankAccountHolders(db, agencyId, playerId, input), playerId, input) ?? "ACCOUNT_IN_USED" };
+    // A race lost to the unique indexes: say which one (the number's first, else the QR's).
+    return {
+      ok: false,
+      code: classify(await bankAccountHolders(db, agencyId, playerId, input), playerId, input) ?? (qr.qr ? "RECEIVE_QR_IN_USED" : "ACCOUNT_IN_USED"),
+    };
   }
   const [account] = (await listBankAccounts(db, agencyId, playerId)).filter((a) => a.id === id);
   return { ok: true, account };
