@@ -61,6 +61,8 @@ export default [
     index("routes/admin/dashboard.tsx"),
     route("withdrawals", "routes/admin/withdrawals.tsx"),
     route("withdrawals/:code", "routes/admin/withdrawal.tsx"),
+    // the player's receive QR to pay the withdrawal by one scan (decision 086)
+    route("withdrawals/:code/payout-qr.png", "routes/admin/withdrawal-qr.ts"),
     route("staff", "routes/admin/staff.tsx"),
     route("staff/new", "routes/admin/staff-new.tsx"),
     route("audit", "routes/admin/audit.tsx"),

@@ -17,7 +17,7 @@ import { seedDemo } from "../setup/seed";
 import { fundProvider, postWithdraw } from "../setup/money";
 import { seedOwnAccountChannel } from "../setup/own-account";
 import { loginViaForm, PASSWORD, sessionFrom, uniqueName } from "../setup/players";
-import { seeded, shuffled, type Seeded } from "../setup/random";
+import { seeded, shuffled } from "../setup/random";
 
 /**
  * The bank's debit closes a withdrawal (decision 084), model-based, in the spirit of

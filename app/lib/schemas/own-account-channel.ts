@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { OwnAccountActiveInput, OwnAccountCreateInput, OwnAccountModeInput } from "@workers/services/agency";
+import { BANK_CODES } from "@workers/core/banks";
+import type { OwnAccountActiveInput, OwnAccountCreateInput, OwnAccountModeInput, OwnAccountPayoutQrInput } from "@workers/services/agency";
 
 /**
  * The own-account channel screen (admin/settings/channels). The read step posts the pasted
@@ -72,3 +73,13 @@ export const OwnAccountActiveSchema = z.object({
   code: z.string().trim().min(1),
   active: z.enum(["1", "0"]),
 }) satisfies z.ZodType<OwnAccountActiveInput>;
+
+/**
+ * The player banks whose QR with the amount inserted this channel's bank app accepts (decision
+ * 086): checkboxes named `banks`, none checked = none (the static QR for every bank).
+ */
+export const OwnAccountPayoutQrSchema = z.object({
+  intent: z.literal("payoutQr"),
+  code: z.string().trim().min(1),
+  banks: z.array(z.enum(BANK_CODES)).default([]),
+}) satisfies z.ZodType<OwnAccountPayoutQrInput>;

@@ -13,7 +13,14 @@ import {
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
-import { OWN_ACCOUNT_QR_TEXT_MAX, OwnAccountActiveSchema, OwnAccountCreateSchema, OwnAccountModeSchema } from "~/lib/schemas/own-account-channel";
+import { BANKS } from "@workers/core/banks";
+import {
+  OWN_ACCOUNT_QR_TEXT_MAX,
+  OwnAccountActiveSchema,
+  OwnAccountCreateSchema,
+  OwnAccountModeSchema,
+  OwnAccountPayoutQrSchema,
+} from "~/lib/schemas/own-account-channel";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/channels";
@@ -76,7 +83,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectWithError({ request, context }, PAGE, translate(context, "admin:settings.errors.channelNotFound"));
   }
 
-  const schema = intent === "mode" ? OwnAccountModeSchema : intent === "active" ? OwnAccountActiveSchema : null;
+  const schema =
+    intent === "mode" ? OwnAccountModeSchema : intent === "active" ? OwnAccountActiveSchema : intent === "payoutQr" ? OwnAccountPayoutQrSchema : null;
   if (!schema) throw new Response("Unknown form", { status: 400 });
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") {
@@ -303,6 +311,7 @@ function ChannelList({ channels }: { channels: Channels }) {
                   {t("ownAccount.mode.save")}
                 </button>
               </Form>
+              <PayoutQrForm channel={c} />
               <Form method="post" className="admin-inline-form">
                 <input type="hidden" name="intent" value="active" />
                 <input type="hidden" name="code" value={c.code} />
@@ -316,5 +325,39 @@ function ChannelList({ channels }: { channels: Channels }) {
         </ul>
       )}
     </section>
+  );
+}
+
+/**
+ * Which player banks get the derived payout QR (the amount inserted) on the cashier's
+ * withdrawal page when this channel's bank app pays (decision 086). Off for every bank until
+ * the owner has tried it: a bank app that reads the amount wrong, or refuses the code, costs a
+ * payout.
+ */
+function PayoutQrForm({ channel }: { channel: Channels[number] }) {
+  const { t } = useTranslation("admin");
+  const id = `payout-qr-${channel.code}`;
+  return (
+    <Form method="post" className="stack" data-testid={id}>
+      <input type="hidden" name="intent" value="payoutQr" />
+      <input type="hidden" name="code" value={channel.code} />
+      <fieldset className="stack" aria-describedby={`${id}-hint`}>
+        <legend>{t("payoutQr.setting.legend")}</legend>
+        <p id={`${id}-hint`} className="field-hint">
+          {t("payoutQr.setting.hint")}
+        </p>
+        <div className="payout-qr-banks">
+          {BANKS.map((bank) => (
+            <div key={bank.code} className="field field-check">
+              <input type="checkbox" id={`${id}-${bank.code}`} name="banks" value={bank.code} defaultChecked={channel.payoutQrBanks.includes(bank.code)} />
+              <label htmlFor={`${id}-${bank.code}`}>{t(`common:bankNames.${bank.code}`, { defaultValue: bank.code })}</label>
+            </div>
+          ))}
+        </div>
+      </fieldset>
+      <button type="submit" className="button button-small">
+        {t("payoutQr.setting.save")}
+      </button>
+    </Form>
   );
 }

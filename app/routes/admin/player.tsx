@@ -8,6 +8,7 @@ import { BANKS } from "@workers/core/banks";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { AdminTable } from "~/components/data-table";
 import { PlayerBlocklist } from "~/components/admin-blocklist";
+import { CopyButton } from "~/components/copy-button";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -149,7 +150,8 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
             ? t("common.none")
             : bankAccounts.map((b) => (
                 <span key={b.id}>
-                  {b.bankName} · {b.accountNumber} · {b.accountName}
+                  {b.bankName} · {b.accountNumber} <CopyButton value={b.accountNumber} what={t("withdrawals.accountNumber")} /> · {b.accountName}{" "}
+                  <CopyButton value={b.accountName} what={t("withdrawals.accountName")} />
                 </span>
               ))}
         </dd>

@@ -4,11 +4,13 @@ import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { decideWithdrawal, withdrawalPage } from "@workers/services/withdrawals";
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { CopyButton } from "~/components/copy-button";
 import { StatusBadge } from "~/components/money";
 import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
+import { payoutAmountText } from "@workers/core/receive-qr";
 import { MarkPaidSchema, RejectSchema } from "~/lib/schemas/admin";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
@@ -81,6 +83,42 @@ function DebitCandidates({ candidates }: { candidates: Candidate[] }) {
   );
 }
 
+/**
+ * The player's receive QR to pay by one scan (decision 086): with the amount inserted where a
+ * paying channel's bank app takes that for the player's bank (the channels named), else the
+ * QR as the bank issued it with the amount beside it in large type. Plain markup: a picture
+ * (staff-only route) and text. A player without a QR is paid by account number, as before.
+ */
+function PayoutQr({ code, amount, name, qr }: { code: string; amount: string; name: string; qr: Route.ComponentProps["loaderData"]["payoutQr"] }) {
+  const { t } = useTranslation("admin");
+  const src = `/admin/withdrawals/${code}/payout-qr.png`;
+  if (!qr) {
+    return (
+      <p className="muted" data-testid="payout-qr-none">
+        {t("payoutQr.none")}
+      </p>
+    );
+  }
+  return (
+    <section className="card payout-qr" data-testid="payout-qr" data-mode={qr.mode} aria-labelledby="payout-qr-title">
+      <h2 id="payout-qr-title">{t("payoutQr.title")}</h2>
+      <div className="payout-qr-body">
+        <img src={src} alt={t("payoutQr.imageAlt", { name })} width={300} height={300} data-testid="payout-qr-image" />
+        <div className="stack">
+          <p className="payout-qr-amount" data-testid="payout-qr-amount">
+            <span className="muted">{t("payoutQr.amount")}</span> <strong>{formatMoney(amount, "LAK")}</strong>
+          </p>
+          <p data-testid="payout-qr-how">{qr.mode === "derived" ? t("payoutQr.derived", { channels: qr.channels.join(", ") }) : t("payoutQr.static")}</p>
+          {/* a cashier on a phone opens it from the bank app's "scan from gallery" */}
+          <a className="button button-small" href={src} download={`payout-${code}.png`} data-testid="payout-qr-save">
+            {t("payoutQr.save")}
+          </a>
+        </div>
+      </div>
+    </section>
+  );
+}
+
 function refused<R>(code: "NOT_FOUND" | "CONFLICT", form: "paid" | "reject", result: R) {
   if (code === "NOT_FOUND") throw new Response("Not found", { status: 404 });
   // The other staff member's decision stands; this page shows it after revalidation.
@@ -126,13 +164,22 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
           {formatMoney(order.credit, "THB")} · {t(`common:providers.${order.provider}`)}
         </dd>
         <dt>{t("withdrawals.toPay")}</dt>
-        <dd data-testid="to-pay">{formatMoney(order.receivedLak, "LAK")}</dd>
+        <dd className="copyable">
+          <span data-testid="to-pay">{formatMoney(order.receivedLak, "LAK")}</span>{" "}
+          <CopyButton value={payoutAmountText(order.receivedLak) ?? order.receivedLak} what={t("withdrawals.toPay")} testId="copy-amount" />
+        </dd>
         <dt>{t("withdrawals.bank")}</dt>
         <dd data-testid="bank-name">{t(`common:bankNames.${order.bankCode}`, { defaultValue: order.bankCode })}</dd>
         <dt>{t("withdrawals.accountName")}</dt>
-        <dd data-testid="account-name">{order.accountName}</dd>
+        <dd className="copyable">
+          <span data-testid="account-name">{order.accountName}</span>{" "}
+          <CopyButton value={order.accountName} what={t("withdrawals.accountName")} testId="copy-name" />
+        </dd>
         <dt>{t("withdrawals.accountNumber")}</dt>
-        <dd data-testid="account-number">{order.accountNumber}</dd>
+        <dd className="copyable">
+          <span data-testid="account-number">{order.accountNumber}</span>{" "}
+          <CopyButton value={order.accountNumber} what={t("withdrawals.accountNumber")} testId="copy-number" />
+        </dd>
         {order.reason && (
           <>
             <dt>{t("withdrawals.reason")}</dt>
@@ -208,6 +255,9 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
           </Form>
         </div>
       )}
+
+      {/* under the decisions: they stay on a phone's first screen (decision 056) */}
+      {loaderData.awaitsDecision && <PayoutQr code={order.code} amount={order.receivedLak} name={order.accountName} qr={loaderData.payoutQr} />}
 
       {decision?.decision === "PAID" && (
         <>

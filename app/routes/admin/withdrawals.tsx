@@ -3,6 +3,8 @@ import { useTranslation } from "react-i18next";
 import { listManualQueue } from "@workers/services/withdrawals";
 import { AdminListPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
+import { CopyButton } from "~/components/copy-button";
+import { payoutAmountText } from "@workers/core/receive-qr";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { listAskOf } from "@workers/core/keyset";
@@ -56,8 +58,26 @@ export default function WithdrawQueue({ loaderData }: Route.ComponentProps) {
               </>
             ),
           },
-          { header: t("withdrawals.toPay"), cell: (w) => formatMoney(w.received, "LAK") },
-          { header: t("withdrawals.bank"), cell: (w) => (w.bankCode ? `${w.bankCode} · ${w.accountName} · ${w.accountNumber}` : t("common.none")) },
+          {
+            header: t("withdrawals.toPay"),
+            cell: (w) => (
+              <>
+                {formatMoney(w.received, "LAK")} <CopyButton value={payoutAmountText(w.received) ?? w.received} what={t("withdrawals.toPay")} />
+              </>
+            ),
+          },
+          {
+            header: t("withdrawals.bank"),
+            cell: (w) =>
+              w.bankCode ? (
+                <>
+                  {w.bankCode} · {w.accountName} <CopyButton value={w.accountName ?? ""} what={t("withdrawals.accountName")} /> · {w.accountNumber}{" "}
+                  <CopyButton value={w.accountNumber ?? ""} what={t("withdrawals.accountNumber")} />
+                </>
+              ) : (
+                t("common.none")
+              ),
+          },
         ]}
       />
       <AdminListPager next={next} previous={previous} basePath="/admin/withdrawals" />

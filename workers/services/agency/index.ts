@@ -47,9 +47,10 @@ export {
   type OwnAccountActiveInput,
   type OwnAccountCreateInput,
   type OwnAccountModeInput,
+  type OwnAccountPayoutQrInput,
   type OwnAccountQrProblem,
   type OwnAccountQrRead,
 } from "./own-account-channels";
-export { decodeQrImage, MAX_QR_IMAGE_BYTES, qrSvg } from "./qr-image";
+export { decodeQrImage, MAX_QR_IMAGE_BYTES, qrSvg, type QrImageProblem } from "./qr-image";
 export { forwardToSandbox } from "./sandbox-pages";
 export { deleteInBatches, optimizeDatabase } from "./upkeep";

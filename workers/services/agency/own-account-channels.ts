@@ -2,6 +2,7 @@ import { BANKS, findBank } from "../../core/banks";
 import { readStaticLaoQr, type StaticLaoQr, type StaticQrProblem } from "../../core/emvco";
 import { auditIfChanged, auditStatement, type AuditActor } from "../../db/audit";
 import { setDebitFeeStatement } from "../../db/debit-payouts";
+import { payoutQrBanksOfChannels, setPayoutQrBanksStatement } from "../../db/payout-qr";
 import {
   findOwnAccountChannel,
   findPaymentChannel,
@@ -61,8 +62,10 @@ export async function readOwnAccountQr(
   return { ok: true, qr: { ...read.qr, bankName: findBank(read.qr.bankCode)?.name ?? read.qr.bankCode, suggestedCode } };
 }
 
-export async function loadOwnAccountChannels(db: D1Database, agencyId: string): Promise<OwnAccountChannel[]> {
-  return listOwnAccountChannels(db, agencyId);
+/** The channels, each with the player banks whose derived payout QR its bank app accepts (decision 086). */
+export async function loadOwnAccountChannels(db: D1Database, agencyId: string): Promise<(OwnAccountChannel & { payoutQrBanks: string[] })[]> {
+  const [channels, banks] = await Promise.all([listOwnAccountChannels(db, agencyId), payoutQrBanksOfChannels(db, agencyId)]);
+  return channels.map((c) => ({ ...c, payoutQrBanks: banks.get(c.code) ?? [] }));
 }
 
 /*
@@ -72,7 +75,9 @@ export async function loadOwnAccountChannels(db: D1Database, agencyId: string): 
 export type OwnAccountCreateInput = { intent: "create"; qrText: string; code: string; displayName: string };
 export type OwnAccountModeInput = { intent: "mode"; code: string; mode: QrMode; witnessWindowMinutes?: number; debitFee?: string };
 export type OwnAccountActiveInput = { intent: "active"; code: string; active: "1" | "0" };
-type OwnAccountChange = OwnAccountCreateInput | OwnAccountModeInput | OwnAccountActiveInput;
+/** The player banks whose QR with the amount inserted this channel's bank app accepts (decision 086); none: the static QR. */
+export type OwnAccountPayoutQrInput = { intent: "payoutQr"; code: string; banks: string[] };
+type OwnAccountChange = OwnAccountCreateInput | OwnAccountModeInput | OwnAccountActiveInput | OwnAccountPayoutQrInput;
 
 type ChangeResult =
   | { ok: true }
@@ -87,6 +92,8 @@ export async function changeOwnAccountChannels(db: D1Database, actor: AuditActor
       return createOwnAccountChannel(db, actor, change);
     case "mode":
       return setOwnAccountQrMode(db, actor, change);
+    case "payoutQr":
+      return setPayoutQrBanks(db, actor, change);
     case "active": {
       if (!(await findOwnAccountChannel(db, actor.agencyId, change.code))) return { ok: false, code: "CHANNEL_NOT_FOUND" };
       const done = await setChannelActive(db, actor, change.code, change.active === "1");
@@ -140,6 +147,23 @@ async function setOwnAccountQrMode(db: D1Database, actor: AuditActor, change: Ow
       before: { qrMode: current.qrMode, witnessWindowMinutes: current.witnessWindowMinutes, debitFee: current.debitFee },
       after: { qrMode: mode, witnessWindowMinutes: window, debitFee: fee },
     }),
+  ]);
+  return { ok: true };
+}
+
+/**
+ * Which player banks get a derived payout QR (the amount inserted) when this channel's bank
+ * app pays (decision 086): an owner's finding from trying each bank, audited with the list
+ * before and after. Only banks the portal knows are kept.
+ */
+async function setPayoutQrBanks(db: D1Database, actor: AuditActor, change: OwnAccountPayoutQrInput): Promise<ChangeResult> {
+  if (!(await findOwnAccountChannel(db, actor.agencyId, change.code))) return { ok: false, code: "CHANNEL_NOT_FOUND" };
+  const before = (await payoutQrBanksOfChannels(db, actor.agencyId)).get(change.code) ?? [];
+  const after = BANKS.map((b) => b.code).filter((code) => change.banks.includes(code));
+  if (before.join(" ") === [...after].sort().join(" ")) return { ok: true };
+  await db.batch([
+    setPayoutQrBanksStatement(db, actor.agencyId, change.code, after),
+    auditStatement(db, actor, { action: "settings.ownAccount.payoutQr", target: change.code, before: { banks: before }, after: { banks: [...after].sort() } }),
   ]);
   return { ok: true };
 }

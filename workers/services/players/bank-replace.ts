@@ -7,6 +7,7 @@ import { listBankAccounts, type BankAccount } from "./bank";
 import { walletOf } from "../wallets";
 import { bankAccountKeys } from "../../core/blocklist";
 import { flagStatements, screenBlocklist } from "./blocklist";
+import { checkReceiveQr, type ReceiveQrCode } from "./receive-qr";
 
 /**
  * Replacing a player's one bank account (decision record
@@ -15,7 +16,8 @@ import { flagStatements, screenBlocklist } from "./blocklist";
  * while a withdrawal is open; every replacement audited (a player's as "player:<username>").
  */
 
-export type NewBankAccount = { bankCode: string; accountNumber: string; accountName: string };
+/** `receiveQr`: the picture of the new account's "receive money" QR (decision 086), if the player gave one. */
+export type NewBankAccount = { bankCode: string; accountNumber: string; accountName: string; receiveQr?: Uint8Array };
 
 export type BankReplacement = {
   account: BankAccount | null;
@@ -50,7 +52,16 @@ async function bankReplacement(env: Env, agencyId: string, playerId: string): Pr
 export async function bankPage(env: Env, agencyId: string, playerId: string) {
   const { account, withdrawalOpen, paid } = await bankReplacement(env, agencyId, playerId);
   return {
-    account: account ? { bankCode: account.bankCode, maskedNumber: account.maskedNumber, accountName: account.accountName, currency: account.currency } : null,
+    account: account
+      ? {
+          bankCode: account.bankCode,
+          maskedNumber: account.maskedNumber,
+          accountName: account.accountName,
+          currency: account.currency,
+          // the "receive money" QR is kept: withdrawals are paid by one scan (decision 086)
+          receiveQr: account.receiveQr !== null,
+        }
+      : null,
     replace: !account ? null : paid ? ("staff-only" as const) : withdrawalOpen ? ("withdrawal-open" as const) : ("allowed" as const),
   };
 }
@@ -66,7 +77,8 @@ export type ReplaceBankAccountResult =
         | "NAME_CHARACTERS"
         | "BANK_WITHDRAW_OPEN"
         | "BANK_ACCOUNT_PAID"
-        | "BANK_ACCOUNT_REFUSED";
+        | "BANK_ACCOUNT_REFUSED"
+        | ReceiveQrCode;
     };
 
 /**
@@ -98,19 +110,23 @@ export async function replaceBankAccount(
   if (state.paid && !options.allowPaid) return { ok: false, code: "BANK_ACCOUNT_PAID" };
   // The owner's blocklist (decision 090), for the player's replacement and staff's alike.
   if (screen?.action === "refuse") return { ok: false, code: "BANK_ACCOUNT_REFUSED" };
-  const view = (a: { bankCode: string; accountNumber: string; accountName: string }) => ({
+  // The old account's QR goes with it: the new one has the QR given now, or none.
+  const qr = await checkReceiveQr(env.DB, agencyId, playerId, next, input.receiveQr);
+  if (!qr.ok) return qr;
+  const view = (a: { bankCode: string; accountNumber: string; accountName: string; receiveQr?: unknown }) => ({
     bankCode: a.bankCode,
     accountNumber: a.accountNumber,
     accountName: a.accountName,
+    receiveQr: Boolean(a.receiveQr),
   });
   try {
     const [update] = await env.DB.batch([
-      replaceBankAccountStatement(env.DB, { ...current, agencyId, playerId }, next),
+      replaceBankAccountStatement(env.DB, { ...current, agencyId, playerId }, { ...next, receiveQr: qr.qr }),
       auditIfChanged(env.DB, actor, {
         action: "player.bank-replace",
         target: playerId,
         before: view(current),
-        after: { ...view(next), paidBefore: state.paid },
+        after: { ...view({ ...next, receiveQr: qr.qr }), paidBefore: state.paid },
       }),
       ...flagStatements(env.DB, actor, playerId, "bank-replace", screen),
     ]);
@@ -118,7 +134,8 @@ export async function replaceBankAccount(
     if ((update.meta.changes ?? 0) === 0) return { ok: false, code: "ACCOUNT_NOT_FOUND" };
   } catch (error) {
     if (!String(error).includes("UNIQUE")) throw error;
-    return { ok: false, code: "ACCOUNT_IN_USED" };
+    // the number's index, or the QR's (a player who took it meanwhile)
+    return { ok: false, code: (await bankAccountOwner(env.DB, agencyId, next)) || !qr.qr ? "ACCOUNT_IN_USED" : "RECEIVE_QR_IN_USED" };
   }
   const [account] = await listBankAccounts(env.DB, agencyId, playerId);
   return { ok: true, account };
@@ -141,6 +158,6 @@ export async function replaceOwnBankAccount(
   if (!password.ok) return password.code === "TOO_MANY_ATTEMPTS" ? password : { ok: false, code: "PASSWORD_INCORRECT" };
   // Players are not staff: the audit row names them in the actor column with a prefix.
   const actor: AuditActor = { agencyId, staffId: null, staffUsername: `player:${player.username}`, ip: client.ip, userAgent: client.userAgent };
-  const { bankCode, accountNumber, accountName } = input;
-  return replaceBankAccount(env, actor, player.id, { bankCode, accountNumber, accountName }, { allowPaid: false });
+  const { bankCode, accountNumber, accountName, receiveQr } = input;
+  return replaceBankAccount(env, actor, player.id, { bankCode, accountNumber, accountName, receiveQr }, { allowPaid: false });
 }

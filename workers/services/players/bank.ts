@@ -2,6 +2,7 @@ import { cleanName } from "../../core/names";
 import { bankAccountKeys } from "../../core/blocklist";
 import { bankAccountHolders, insertBankAccountStatement, playerBankAccounts, type BankAccount, type BankAccountHolder } from "../../db/bank-accounts";
 import { flagStatements, screenBlocklist } from "./blocklist";
+import { checkReceiveQr, type ReceiveQrCode } from "./receive-qr";
 
 export type { BankAccount };
 
@@ -12,17 +13,19 @@ export async function listBankAccounts(db: D1Database, agencyId: string, playerI
 
 export type AddBankAccountResult =
   | { ok: true; account: BankAccount }
-  | { ok: false; code: "ACCOUNT_IN_USED" | "ACCOUNT_ALREADY_ADDED" | "ONE_ACCOUNT_ONLY" | "NAME_CHARACTERS" | "BANK_ACCOUNT_REFUSED" };
+  | { ok: false; code: "ACCOUNT_IN_USED" | "ACCOUNT_ALREADY_ADDED" | "ONE_ACCOUNT_ONLY" | "NAME_CHARACTERS" | "BANK_ACCOUNT_REFUSED" | ReceiveQrCode };
 
 /**
- * Adds the player's one LAK account. The unique indexes decide races: two players adding
- * the same number at once, or one player double-submitting, end with one row.
+ * Adds the player's one LAK account, with the "receive money" QR of their bank app when they
+ * give its picture (decision 086; refused, nothing is stored). The unique indexes decide
+ * races: two players adding the same number or QR at once, or one player double-submitting,
+ * end with one row.
  */
 export async function addBankAccount(
   db: D1Database,
   agencyId: string,
   playerId: string,
-  input: { bankCode: string; accountNumber: string; accountName: string },
+  input: { bankCode: string; accountNumber: string; accountName: string; receiveQr?: Uint8Array },
 ): Promise<AddBankAccountResult> {
   // The name rule again: a NUL or a bidi override in the name makes every payout fail.
   const name = cleanName(input.accountName);
@@ -34,16 +37,29 @@ export async function addBankAccount(
   // The owner's blocklist (decision 090): a listed account or holder name is refused with
   // "contact staff" and nothing is stored; a "flag" entry's rows ride in the account's batch.
   if (screen?.action === "refuse") return { ok: false, code: "BANK_ACCOUNT_REFUSED" };
+  const qr = await checkReceiveQr(db, agencyId, playerId, input, input.receiveQr);
+  if (!qr.ok) return qr;
   const id = crypto.randomUUID();
   try {
     await db.batch([
-      insertBankAccountStatement(db, { id, agencyId, playerId, bankCode: input.bankCode, accountNumber: input.accountNumber, accountName: input.accountName }),
+      insertBankAccountStatement(db, {
+        id,
+        agencyId,
+        playerId,
+        bankCode: input.bankCode,
+        accountNumber: input.accountNumber,
+        accountName: input.accountName,
+        receiveQr: qr.qr,
+      }),
       ...flagStatements(db, { agencyId, staffId: null, staffUsername: null }, playerId, "bank-add", screen),
     ]);
   } catch (error) {
     if (!String(error).includes("UNIQUE")) throw error;
-    // A race lost to the unique indexes: say which one.
-    return { ok: false, code: classify(await bankAccountHolders(db, agencyId, playerId, input), playerId, input) ?? "ACCOUNT_IN_USED" };
+    // A race lost to the unique indexes: say which one (the number's first, else the QR's).
+    return {
+      ok: false,
+      code: classify(await bankAccountHolders(db, agencyId, playerId, input), playerId, input) ?? (qr.qr ? "RECEIVE_QR_IN_USED" : "ACCOUNT_IN_USED"),
+    };
   }
   const [account] = (await listBankAccounts(db, agencyId, playerId)).filter((a) => a.id === id);
   return { ok: true, account };

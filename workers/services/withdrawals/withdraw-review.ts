@@ -17,6 +17,7 @@ import { debitEvidenceOfWithdrawal, debitsOfWithdrawal } from "../bank-in";
 import { walletOf } from "../wallets";
 import { awaitsStaffDecision, withdrawDisplayStatus } from "../../core/withdraw";
 import type { WithdrawOrder } from "../../wallet/player-wallet";
+import { payoutQrOf } from "./payout-qr";
 
 /**
  * The back office's withdraw queue: OPEN withdrawals above the automatic-payout threshold
@@ -37,6 +38,7 @@ export async function listManualQueue(db: D1Database, agencyId: string, ask: Lis
 type Decision = WithdrawReviewDecision;
 
 export type WithdrawalDetail = {
+  playerId: string;
   order: WithdrawOrder;
   player: PlayerCard;
   decision: Decision | null;
@@ -63,7 +65,7 @@ async function getWithdrawalDetail(env: Env, agencyId: string, code: string): Pr
     findWithdrawReviewDecision(env.DB, agencyId, code),
   ]);
   if (!player) return null;
-  return { order: order as WithdrawOrder, player, decision, recentDeposits, recentWithdrawals };
+  return { playerId, order: order as WithdrawOrder, player, decision, recentDeposits, recentWithdrawals };
 }
 
 /**
@@ -77,7 +79,11 @@ export async function withdrawalPage(env: Env, agencyId: string, code: string) {
   if (!detail) return null;
   const { order } = detail;
   const paid = detail.decision?.decision === "PAID" ? detail.decision.decidedAt : null;
-  const [bankDebits, debitEvidence] = await Promise.all([debitsOfWithdrawal(env.DB, agencyId, code, paid), debitEvidenceOfWithdrawal(env.DB, agencyId, code)]);
+  const [bankDebits, debitEvidence, payoutQr] = await Promise.all([
+    debitsOfWithdrawal(env.DB, agencyId, code, paid),
+    debitEvidenceOfWithdrawal(env.DB, agencyId, code),
+    payoutQrOf(env.DB, agencyId, detail.playerId, order),
+  ]);
   return {
     order: {
       code: order.code,
@@ -106,6 +112,8 @@ export async function withdrawalPage(env: Env, agencyId: string, code: string) {
     paidByDebit: debitEvidence.paidBy ? { ...debitEvidence.paidBy, paidAt: new Date(debitEvidence.paidBy.paidAt).toISOString() } : null,
     /** debits that may be its payout, waiting for the cashier (shown while it awaits a decision) */
     debitCandidates: awaitsDecision(order) ? debitEvidence.candidates.map((c) => ({ ...c, bankTime: new Date(c.bankTime).toISOString() })) : [],
+    /** the player's receive QR to pay by one scan (decision 086): what it is, not its text (the picture route draws it) */
+    payoutQr: payoutQr ? { mode: payoutQr.mode, channels: payoutQr.channels } : null,
   };
 }
 
