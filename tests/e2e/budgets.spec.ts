@@ -246,7 +246,15 @@ async function firstLoad(
     const measured = await Promise.all(sizes);
     const byKind = Object.fromEntries(KINDS.map((k) => [k, 0]));
     for (const { kind, bytes } of measured) byKind[kind] += bytes;
-    return { path, requests: measured.length, byKind, total: measured.reduce((n, m) => n + m.bytes, 0), gzip: measured.reduce((n, m) => n + m.gzip, 0), raw: measured.reduce((n, m) => n + m.raw, 0), budget };
+    return {
+      path,
+      requests: measured.length,
+      byKind,
+      total: measured.reduce((n, m) => n + m.bytes, 0),
+      gzip: measured.reduce((n, m) => n + m.gzip, 0),
+      raw: measured.reduce((n, m) => n + m.raw, 0),
+      budget,
+    };
   } finally {
     await context.close();
   }
