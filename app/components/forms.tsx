@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
 import { SCHEMA, VALIDATOR, hookProps } from "~/lib/lite/hooks";
 import { useLitePageAssets } from "~/lib/page-scripts";
-import { staffFormSchemaName } from "~/lib/schemas/staff-forms";
+import { formSchemaName } from "~/lib/schemas/form-name";
 
 // The building blocks live in fields.tsx (no zod there); forms.tsx keeps them for its importers.
 export { ErrorList, Field, Honeypot, HONEYPOT_FIELD, PasswordToggle, SelectField, usePasswordVisibility } from "./fields";
@@ -20,7 +20,7 @@ const liteForms = new WeakMap<object, LiteAttributes>();
  * errors and keeps the values. In the browser the same schema validates on blur, then on
  * input: on a lite page (the back office since decision 089) by the `validate` part, which
  * imports the validator module on the first touch of the form (lib/lite/validate.ts; the
- * schema is named in it by lib/schemas/staff-forms.ts); on a page that hydrates by conform.
+ * schema goes by the name it carries, lib/schemas/form-name.ts); on a page that hydrates by conform.
  */
 export function useSchemaForm<S extends z.ZodType<Record<string, unknown>, Record<string, unknown>>>(
   id: string,
@@ -38,7 +38,8 @@ export function useSchemaForm<S extends z.ZodType<Record<string, unknown>, Recor
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  const name = staffFormSchemaName(schema);
+  // (a schema without a name, as the player's lite pages' own, gets no attributes here)
+  const name = formSchemaName(schema);
   // (no client build, as in the tests that render pages without one: the form posts unchecked)
   if (url && name) liteForms.set(result[0], liteAttributes(url, name));
   return result;
