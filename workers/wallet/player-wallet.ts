@@ -13,6 +13,8 @@ import * as usages from "./promotion-usages";
 import { WalletStore } from "./queries";
 import { migrateWalletSchema } from "./schema";
 import * as rewards from "./rewards";
+import { offerPauseOf } from "./offers";
+import type { OfferPause } from "../core/responsible-gaming";
 import type { ClaimRewardResult } from "./rewards";
 import * as staff from "./staff-operations";
 import type {
@@ -184,6 +186,13 @@ export class PlayerWallet extends DurableObject<Env> {
 
   listUsages(page: number, pageSize: number): { items: PromotionUsage[]; total: number } {
     return usages.listUsages(this.wallet, page, pageSize);
+  }
+
+  // ---- offers (decision 091) ----
+
+  /** Whether this player may be offered anything now (a promotion, a reward of any kind), and if not, why. */
+  offerPause(agencyId: string, playerId: string, now: number): Promise<OfferPause | null> {
+    return offerPauseOf(this.wallet, agencyId, playerId, now);
   }
 
   // ---- rewards (cashback, referral share: decision 029) ----

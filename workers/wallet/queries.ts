@@ -240,6 +240,11 @@ export class WalletStore {
     return this.deposits(`SELECT * FROM deposit_orders ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`, pageSize, (page - 1) * pageSize);
   }
 
+  /** The orders created at or after `from`, whatever their status: what the deposit windows count (decision 025). */
+  depositsCreatedSince(from: number): DepositOrderRow[] {
+    return this.deposits(`SELECT * FROM deposit_orders WHERE created_at >= ?`, from);
+  }
+
   /** Settled deposits not yet announced to the player, marked announced. */
   takeUnannouncedSettledDeposits(): DepositOrderRow[] {
     const found = this.deposits(`SELECT * FROM deposit_orders WHERE status = 'SUCCESS' AND notified = 0`);

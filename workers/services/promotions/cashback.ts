@@ -10,7 +10,8 @@ import { listRewardClaims } from "../../db/rewards";
 import type { Reward } from "../../wallet/player-wallet";
 import type { Agency } from "../agency";
 import type { CurrentPlayer } from "../../core/session";
-import { breakInForce, walletOf } from "../wallets";
+import { offersPaused, walletOf } from "../wallets";
+import type { OfferPause } from "../../core/responsible-gaming";
 import { claimWalletReward, listWalletRewards, withRetry, withTurnoverProgress, type RewardWithProgress } from "./rewards";
 
 /**
@@ -37,6 +38,8 @@ export type CashbackPage = {
   settings: { enabled: boolean; percent: string; cap: string; min: string; turnoverMultiple: string; combinable: boolean };
   lines: CashbackLine[];
   history: RewardWithProgress[];
+  /** Offers paused (decision 091): then no line is shown, only why and until when. */
+  paused: OfferPause | null;
 };
 
 function settingsView(s: CashbackSettings) {
@@ -54,12 +57,12 @@ function settingsView(s: CashbackSettings) {
 async function facts(env: Env, agency: Agency, player: CurrentPlayer, now: number) {
   const week = lastCompleteWeek(now);
   const wallet = walletOf(env, agency.id, player.id);
-  const [settings, sums, rewards, usage, onBreak] = await Promise.all([
+  const [settings, sums, rewards, usage, paused] = await Promise.all([
     readCashbackSettings(env.DB, agency.id),
     sumPlayerProviderDays(env.DB, agency.id, week.from, week.to, [player.id]),
     listWalletRewards(env, agency.id, player.id, "CASHBACK", 1, 50),
     wallet.activeUsage(now),
-    breakInForce(env.DB, agency.id, player.id, now),
+    offersPaused(env, agency.id, player.id, now),
   ]);
   const line = (provider: Provider): CashbackLine => {
     const sum = sums.find((s) => s.provider === provider);
@@ -72,7 +75,7 @@ async function facts(env: Env, agency: Agency, player: CurrentPlayer, now: numbe
       daysCollected: sum?.days ?? 0,
       claimed: claimed !== null,
       promotionActive: usage !== null,
-      onBreak: onBreak !== null,
+      offersPaused: paused !== null,
     });
     return {
       provider,
@@ -84,14 +87,15 @@ async function facts(env: Env, agency: Agency, player: CurrentPlayer, now: numbe
       claimed: claimed && { code: claimed.code, status: claimed.status },
     };
   };
-  return { week, settings, line, history: rewards.items };
+  return { week, settings, line, history: rewards.items, paused };
 }
 
 /** The player's cashback page: last complete week per provider, what each pays, the history. */
 export async function cashbackPage(env: Env, agency: Agency, player: CurrentPlayer, now = Date.now()): Promise<CashbackPage> {
   const f = await facts(env, agency, player, now);
   const history = await withTurnoverProgress(env, { agencyId: agency.id, playerId: player.id, username: player.username }, f.history);
-  return { week: f.week, settings: settingsView(f.settings), lines: agency.enabledProviders.map(f.line), history };
+  // paused: nothing on offer is shown, the history (what was paid before) stays
+  return { week: f.week, settings: settingsView(f.settings), lines: f.paused ? [] : agency.enabledProviders.map(f.line), history, paused: f.paused };
 }
 
 export type CashbackClaimError = CashbackRefusal | "PROVIDER_REQUIRED" | "CASHBACK_CREDIT_FAILED";
@@ -125,6 +129,7 @@ export async function claimCashback(
     },
     now,
   );
+  if (result.kind === "paused") return { ok: false, error: "CASHBACK_PAUSED" };
   if (result.reward.status === "FAILED") return { ok: false, error: "CASHBACK_CREDIT_FAILED" };
   return { ok: true, reward: result.reward, repeated: result.kind === "existing" };
 }
