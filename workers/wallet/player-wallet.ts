@@ -125,7 +125,9 @@ export class PlayerWallet extends DurableObject<Env> {
 
   openWithdraw(
     input: OpenWithdrawInput,
-  ): { kind: "created" | "existing"; order: WithdrawOrder } | { kind: "refused"; error: PromotionError | "PROMOTION_CHANGED" | "REWARD_HELD" } {
+  ):
+    | { kind: "created" | "existing"; order: WithdrawOrder }
+    | { kind: "refused"; error: PromotionError | "PROMOTION_CHANGED" | "REWARD_HELD" | "LEVEL_WITHDRAW_LIMIT" } {
     return withdrawals.openWithdraw(this.wallet, input);
   }
 
@@ -144,6 +146,11 @@ export class PlayerWallet extends DurableObject<Env> {
   async decideWithdraw(code: string, decision: WithdrawDecision, now: number): Promise<WithdrawDecisionResult> {
     const result = withdrawals.decideWithdraw(this.wallet, code, decision, now);
     return decision.by === "gateway" ? result : staff.answered(this.wallet, result);
+  }
+
+  /** Credit withdrawn (or being withdrawn) since `from`: what a level's daily limit counts (decision 091). */
+  withdrawnCreditSince(from: number): bigint {
+    return this.wallet.store.withdrawnCreditSince(from);
   }
 
   getWithdraw(code: string): WithdrawOrder | null {

@@ -27,7 +27,7 @@ import { BankMark } from "../../components/bank-mark";
 export const handle = {
   scripts: "lite",
   lite: ["validate"],
-  i18n: ["bank", "bankNames", "errors.code", "forcedPassword.accountLocked", "limits.errors", "reward.errors"],
+  i18n: ["bank", "bankNames", "errors.code", "forcedPassword.accountLocked", "limits.errors", "offers.errors", "reward.errors"],
 } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
 

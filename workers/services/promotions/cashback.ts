@@ -2,6 +2,7 @@ import { formatPercent, judgeCashback, parsePercent, type CashbackRefusal, type 
 import { formatAmount, parseAmount } from "../../core/money";
 import { isProvider, type Provider } from "../../core/providers";
 import { parseMultiple } from "../../core/reward";
+import { cashbackTerms } from "../../core/vip-levels";
 import { daysOfWeek, lastCompleteWeek, type RewardWeek } from "../../core/reward-period";
 import { auditStatement, type AuditActor } from "../../db/audit";
 import { readCashbackSettings, upsertCashbackSettingsStatement } from "../../db/cashback";
@@ -12,6 +13,7 @@ import type { Agency } from "../agency";
 import type { CurrentPlayer } from "../../core/session";
 import { offersPaused, walletOf } from "../wallets";
 import type { OfferPause } from "../../core/responsible-gaming";
+import { playerLevel } from "./levels";
 import { claimWalletReward, listWalletRewards, withRetry, withTurnoverProgress, type RewardWithProgress } from "./rewards";
 
 /**
@@ -57,13 +59,16 @@ function settingsView(s: CashbackSettings) {
 async function facts(env: Env, agency: Agency, player: CurrentPlayer, now: number) {
   const week = lastCompleteWeek(now);
   const wallet = walletOf(env, agency.id, player.id);
-  const [settings, sums, rewards, usage, paused] = await Promise.all([
+  const [agencySettings, standing, sums, rewards, usage, paused] = await Promise.all([
     readCashbackSettings(env.DB, agency.id),
+    playerLevel(env.DB, agency.id, player.id, now),
     sumPlayerProviderDays(env.DB, agency.id, week.from, week.to, [player.id]),
     listWalletRewards(env, agency.id, player.id, "CASHBACK", 1, 50),
     wallet.activeUsage(now),
     offersPaused(env, agency.id, player.id, now),
   ]);
+  // a player's VIP level brings its own percent and cap (decision 091)
+  const settings = cashbackTerms(agencySettings, standing.level);
   const line = (provider: Provider): CashbackLine => {
     const sum = sums.find((s) => s.provider === provider);
     const netLossMinor = BigInt(sum?.winLossMinor ?? 0);
