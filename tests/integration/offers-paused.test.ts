@@ -120,6 +120,12 @@ async function expectNothingOffered(p: Player, reason: string) {
   // the limits page says offers are paused, and why
   const limits = await html("/player/limits", p);
   expect(limits.markup).toContain(`data-reason="${reason}"`);
+
+  // the landing page, logged in: no promotion banner or card
+  const landing = await html("/", p);
+  expect(landing.status).toBe(200);
+  expect(landing.markup).not.toContain("data-promotion-id");
+  expect(landing.markup).not.toContain('data-testid="carousel-banner"');
 }
 
 describe("offers paused by the player's own break or limit (decision 091)", () => {
@@ -131,6 +137,7 @@ describe("offers paused by the player's own break or limit (decision 091)", () =
     const agency = (await findAgencyByHost(env.DB, "localhost"))!;
     expect((await cashbackPage(env, agency, asPlayer(p))).lines.find((l) => l.provider === "askmebet")?.claimable).toBe(true);
     expect((await html("/player/limits", p)).markup).toContain('data-testid="offers-active"');
+    expect((await html("/", p)).markup).toContain("data-promotion-id");
   });
 
   it("cooling-off: nothing shown or paid, and a promotion claimed before the break is cancelled", async () => {
