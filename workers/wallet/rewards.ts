@@ -25,10 +25,10 @@ import type { Reward, RewardClaimInput, StaffRewardRetryResult } from "./types";
  * provider until met, like a promotion usage.
  */
 
-/** `paused`: the player is on a break or at a limit (decision 091); nothing was written, the claim stays free. */
 /** The reason a reward lapsed because the player was on a break or at a limit when it fell due. */
 const OFFERS_PAUSED = "OFFERS_PAUSED";
 
+/** `paused`: the player is on a break or at a limit (decision 091); nothing was written, the claim stays free. */
 export type ClaimRewardResult = { kind: "created" | "existing"; reward: Reward } | { kind: "paused"; pause: OfferPause };
 
 export async function claimReward(w: WalletContext, input: RewardClaimInput): Promise<ClaimRewardResult> {
