@@ -124,6 +124,7 @@ export const handle = {
     "banks",
     "referral.menu",
     "cashback.menu",
+    "levels.menu",
     "contact",
     "footer",
     "limits.footer",
