@@ -10,6 +10,7 @@ import * as promotionSchemas from "../../app/lib/schemas/admin-promotion";
 import * as settingsSchemas from "../../app/lib/schemas/admin-settings";
 import * as bankSchemas from "../../app/lib/schemas/bank";
 import * as cashbackSchemas from "../../app/lib/schemas/cashback";
+import * as levelSchemas from "../../app/lib/schemas/levels";
 import * as ownAccountSchemas from "../../app/lib/schemas/own-account-channel";
 import * as referralSchemas from "../../app/lib/schemas/referral";
 import { MARK_JS_SCRIPT } from "../../app/lib/page-scripts";
@@ -24,6 +25,7 @@ const ALL_SCHEMAS: Record<string, unknown> = {
   ...settingsSchemas,
   ...bankSchemas,
   ...cashbackSchemas,
+  ...levelSchemas,
   ...ownAccountSchemas,
   ...referralSchemas,
 };

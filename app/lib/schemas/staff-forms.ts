@@ -5,6 +5,7 @@ import { ChannelSchema, CredentialsSchema, LimitsSchema, ProfileSchema, Provider
 import { StaffBankReplaceSchema } from "./bank";
 import { CashbackSettingsSchema } from "./cashback";
 import { formSchemaName } from "./form-name";
+import { LevelPeriodSchema, LevelSchema } from "./levels";
 import { OwnAccountCreateSchema } from "./own-account-channel";
 import { ReferralSettingsSchema } from "./referral";
 
@@ -35,6 +36,8 @@ const STAFF_FORMS = [
   ProvidersSchema,
   CredentialsSchema,
   ProfileSchema,
+  LevelPeriodSchema,
+  LevelSchema,
 ] as const;
 
 export const STAFF_FORM_SCHEMAS: Readonly<Record<string, (typeof STAFF_FORMS)[number]>> = Object.fromEntries(

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import { getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { deleteLevel, levelsAdminPage, saveLevel, saveLevelPeriod, type LevelError } from "@workers/services/promotions";
-import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, getFormProps, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatMoney } from "~/lib/format";
@@ -11,6 +11,11 @@ import { LevelPeriodSchema, LevelSchema, levelInput } from "~/lib/schemas/levels
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/levels";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
+
+// the forms checked in the browser by the lite validator (decision 089), with their messages
+export const handle = { lite: ["validate"], i18n: ["levels.validation"] } satisfies ScriptsHandle & I18nHandle;
 
 /**
  * VIP levels (owner only, decision 091): the period deposits are counted over, and the levels
