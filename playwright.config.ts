@@ -45,6 +45,8 @@ const FLOWS: Record<string, string[]> = {
   "budgets.spec.ts": ["phone-js"],
   // Offline support needs JavaScript (service worker, polling): both viewports with it (decision 028).
   "offline.spec.ts": ["phone-js", "desktop-js"],
+  // The staff pages' lite parts (decision 089): JavaScript's own behaviour, on both viewports with it.
+  "admin-lite.spec.ts": ["phone-js", "desktop-js"],
 };
 /** The specs a project leaves out. */
 const skippedBy = (project: string) => Object.keys(FLOWS).filter((spec) => !FLOWS[spec].includes(project));

@@ -124,6 +124,7 @@ export const handle = {
     "banks",
     "referral.menu",
     "cashback.menu",
+    "levels.menu",
     "contact",
     "footer",
     "limits.footer",
@@ -178,9 +179,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const build = lite?.buildVersion ?? undefined;
   // Only what this page renders is inlined (decision 032): its routes' key groups, or whole
   // namespaces for a page that declares none and for an error page (any error's message).
-  const groups = useRouteError() == null ? keyGroupsOf(matches) : null; // (null outside an error boundary)
+  // The back office draws none of the root's groups (its App returns the admin chrome's own):
+  // a staff page ships only what its own routes declare (decision 089).
+  const { pathname } = useLocation();
+  const admin = isAdminPath(pathname);
+  const groups = useRouteError() == null ? keyGroupsOf(admin ? matches.slice(1) : matches) : null; // (null outside an error boundary)
   const bundles = Object.fromEntries(
-    namespacesFor(useLocation().pathname).map((ns) => {
+    namespacesFor(pathname).map((ns) => {
       const bundle = i18n.getResourceBundle(locale, ns);
       return [ns, groups ? pickGroups(bundle, groups) : bundle];
     }),
@@ -270,7 +275,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
               dangerouslySetInnerHTML={{
                 __html: lite.script({
                   fingerprintField: wantsFingerprintField(matches),
-                  syncAgencyId: root?.player ? root.agency.id : null,
+                  // (a player's session in the same browser: never the player's parts on a staff page)
+                  syncAgencyId: root?.player && !admin ? root.agency.id : null,
                   parts: litePartsOf(matches),
                   cacheStylesheet: lite.stylesheet && !lite.stylesheet.held ? lite.stylesheet.href : null,
                 }),
@@ -299,7 +305,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
     return (
       <>
         <Outlet />
-        <PendingIndicator logoAlt={agency.name} logo={brand.logo} />
+        <PendingIndicator logoAlt={agency.name} logo={brand.logo} serverOnly={scripts === "lite"} />
       </>
     );
   }

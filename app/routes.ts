@@ -26,6 +26,7 @@ export default [
     route("limits", "routes/player/limits.tsx"),
     route("referral", "routes/player/referral.tsx"),
     route("cashback", "routes/player/cashback.tsx"),
+    route("level", "routes/player/level.tsx"),
   ]),
 
   ...["api/v2", "v2"].flatMap((base) =>
@@ -87,6 +88,7 @@ export default [
     route("promotions/new", "routes/admin/promotion-new.tsx"),
     route("promotions/:promotionId", "routes/admin/promotion-edit.tsx"),
     route("cashback", "routes/admin/cashback.tsx"),
+    route("levels", "routes/admin/levels.tsx"),
     route("forwarder", "routes/admin/forwarder.tsx"),
     route("reports", "routes/admin/reports.tsx"),
     route("reports/:file", "routes/admin/reports-csv.ts"),

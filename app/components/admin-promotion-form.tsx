@@ -1,10 +1,10 @@
-import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
+import { getCollectionProps, getInputProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
 import { useId } from "react";
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { PROVIDERS } from "@workers/core/providers";
 import { IMAGE_TYPES, SLOT_LIMITS } from "@workers/core/brand";
-import { ErrorList, Field, SelectField, useSchemaForm } from "./forms";
+import { ErrorList, Field, SelectField, getFormProps, useSchemaForm } from "./forms";
 import { HTML_LANG, LANGUAGES } from "@workers/core/languages";
 import { PromotionSchema } from "~/lib/schemas/admin-promotion";
 

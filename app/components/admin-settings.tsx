@@ -1,4 +1,4 @@
-import { getCollectionProps, getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import { getCollectionProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { BANKS } from "@workers/core/banks";
@@ -6,7 +6,7 @@ import { LANGUAGES } from "@workers/core/languages";
 import { PROVIDERS } from "@workers/core/providers";
 import type { ChannelRow, SettingsScreen } from "@workers/services/agency";
 import { AdminTable } from "~/components/data-table";
-import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, SelectField, getFormProps, useSchemaForm } from "~/components/forms";
 import { formatDateTime } from "~/lib/format";
 import {
   ChannelSchema,

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Form, Link, useLocation, useRouteLoaderData } from "react-router";
 import { HTML_LANG, LANGUAGES, type Language } from "@workers/core/languages";
 import { Toaster } from "./feedback";
@@ -53,6 +53,7 @@ const ADMIN_GROUPS: { key: string | null; sections: Section[] }[] = [
       { key: "promotions", to: "/admin/promotions", ownerOnly: true },
       { key: "referrals", to: "/admin/referrals", ownerOnly: true, label: "referral.nav" },
       { key: "cashback", to: "/admin/cashback", ownerOnly: true, label: "cashback.nav" },
+      { key: "levels", to: "/admin/levels", ownerOnly: true, label: "levels.nav" },
     ],
   },
   {
@@ -134,22 +135,14 @@ function AdminMenu({ staff, waiting }: { staff: { username: string; role: "owner
   const { t } = useTranslation("admin");
   const { pathname } = useLocation();
   const current = currentSection(pathname);
-  const menu = useRef<HTMLDetailsElement>(null);
-  const shownFor = useRef(pathname);
-  // With JavaScript a link inside the open menu changes the page without a new document, and
-  // the <details> would stay open over it: fold it on each new page, as a page load does. Not
-  // on hydration: a menu opened before the scripts ran stays open.
-  useEffect(() => {
-    if (shownFor.current !== pathname && menu.current) menu.current.open = false;
-    shownFor.current = pathname;
-  }, [pathname]);
   const groups = ADMIN_GROUPS.map((g) => ({ ...g, sections: g.sections.filter((s) => !s.ownerOnly || staff.role === "owner") })).filter(
     (g) => g.sections.length > 0,
   );
   const total = groups.flatMap((g) => g.sections).reduce((sum, s) => sum + (s.queue ? waiting[s.queue] : 0), 0);
   return (
     <nav className="admin-nav" aria-label={t("nav.menu")} data-testid="admin-nav">
-      <details className="admin-menu" data-testid="admin-menu" ref={menu}>
+      {/* Every link inside loads a new document (lite pages, decision 089), which shows the menu folded again. */}
+      <details className="admin-menu" data-testid="admin-menu">
         <summary className="admin-menu-summary" data-testid="admin-menu-summary">
           <span>{t("nav.menu")}</span>
           {total > 0 && (

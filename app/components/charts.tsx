@@ -1,13 +1,14 @@
+import { useId, type ReactNode } from "react";
 import { bandScale, type LinearScale, linePath, niceLinearScale, pointScale } from "~/lib/chart-scales";
-import { useId, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode, type RefObject } from "react";
+import { CHART, hookProps } from "~/lib/lite/hooks";
 
 /**
  * Report charts (decision 059), drawn as SVG during the server render by d3's scale, tick and
  * line algorithms (lib/chart-scales.ts, written out rather than bundled): no DOM, no canvas, nothing measured in the browser. So a chart
  * is complete without JavaScript: axes with labels, a legend, and a <title> on every bar or
  * point (the browser shows it on hover). With JavaScript the same marks get a small tooltip
- * (pointer or tap), a few lines of React state and no chart library in the browser beyond
- * the scales already used to draw.
+ * (pointer or tap) showing that title: the lite script's `chartTips` part (lib/lite/charts.ts,
+ * decision 089), no React and no chart library in the browser.
  *
  * The SVG is one image to assistive technology (role="img" with a title); the figures are
  * in the <table> the page puts beside every chart.
@@ -33,8 +34,6 @@ const MARGIN = { top: 12, right: 8, bottom: 30, left: 40 };
 const COLOURS = ["#1f5fbf", "#b4420b", "#2e7d32", "#7b2cbf", "#a3195b"];
 const MAX_TICKS = 8;
 
-type Tip = { x: number; y: number; text: string } | null;
-
 function domainOf(series: ChartSeries[], emptyMax = 1): [number, number] {
   let min = 0;
   let max = 0;
@@ -47,61 +46,16 @@ function tickEvery(count: number): number {
   return Math.max(1, Math.ceil(count / MAX_TICKS));
 }
 
-function useTooltip() {
-  const frame = useRef<HTMLDivElement>(null);
-  const [tip, setTip] = useState<Tip>(null);
-  const show = (text: string) => (event: ReactPointerEvent<SVGElement>) => {
-    const box = frame.current?.getBoundingClientRect();
-    const mark = event.currentTarget.getBoundingClientRect();
-    if (!box) return;
-    // The tip is at most 40% of the frame wide (CSS) and centred on x, kept within 20%..80%: it never overflows the frame.
-    const x = Math.min(Math.max(mark.left + mark.width / 2 - box.left, box.width * 0.2), box.width * 0.8);
-    setTip({ x, y: mark.top - box.top, text });
-  };
-  // A touch has no hover: the tip stays after the finger lifts, until another mark or the frame is tapped.
-  const hide = (event: ReactPointerEvent<SVGElement>) => {
-    if (event.pointerType !== "touch") setTip(null);
-  };
-  /** A tap or click beside the marks closes the tip (the way out on a touch screen). */
-  const clear = (event: { target: EventTarget }) => {
-    if (!(event.target instanceof Element && event.target.classList.contains("chart-mark"))) setTip(null);
-  };
-  return { frame, tip, show, hide, clear };
-}
-
-function Frame({
-  title,
-  testId,
-  kind,
-  legend,
-  tip,
-  frame,
-  clear,
-  children,
-}: {
-  title: string;
-  testId?: string;
-  kind: string;
-  legend: ChartSeries[];
-  tip: Tip;
-  frame: RefObject<HTMLDivElement | null>;
-  clear: (event: { target: EventTarget }) => void;
-  children: ReactNode;
-}) {
+function Frame({ title, testId, kind, legend, children }: { title: string; testId?: string; kind: string; legend: ChartSeries[]; children: ReactNode }) {
   const id = useId();
   return (
-    <figure className="chart" data-testid={testId} data-chart={kind}>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions lint/a11y/useKeyWithClickEvents: a tap beside a mark closes the pointer's tooltip; the figures are in the table the chart comes with */}
-      <div className="chart-frame" ref={frame} onClick={clear}>
+    <figure className="chart" data-testid={testId} {...hookProps(CHART, kind)}>
+      {/* the tooltip's box: the chartTips part puts it here, over the mark */}
+      <div className="chart-frame">
         <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title`} className="chart-svg" preserveAspectRatio="xMidYMid meet">
           <title id={`${id}-title`}>{title}</title>
           {children}
         </svg>
-        {tip && (
-          <div className="chart-tip" aria-hidden="true" data-testid="chart-tip" style={{ left: tip.x, top: tip.y }}>
-            {tip.text}
-          </div>
-        )}
       </div>
       <figcaption className="chart-legend">
         {legend.map((s, i) => (
@@ -175,14 +129,13 @@ function XAxis({ categories, x, step }: { categories: ChartProps["categories"]; 
 
 /** Grouped vertical bars (one group per category, one bar per series); negative values hang below zero. */
 export function BarChart({ title, categories, series, format, emptyMax, testId }: ChartProps) {
-  const { frame, tip, show, hide, clear } = useTooltip();
   const axis = valueAxis(series, format, emptyMax);
   const y = axis.y;
   const band = bandScale(categories.length, [axis.left, WIDTH - MARGIN.right], 0.2, 0.1);
   const inner = bandScale(series.length, [0, band.bandwidth], 0.05, 0.05);
   const zero = y(0);
   return (
-    <Frame title={title} testId={testId} kind="bar" legend={series} tip={tip} frame={frame} clear={clear}>
+    <Frame title={title} testId={testId} kind="bar" legend={series}>
       <YAxis axis={axis} />
       <XAxis categories={categories} x={(i) => band.at(i) + band.bandwidth / 2} step={band.step} />
       {categories.map((c, i) => (
@@ -202,8 +155,6 @@ export function BarChart({ title, categories, series, format, emptyMax, testId }
                 height={Math.max(Math.abs(zero - y(v)), v === 0 ? 0 : 1)}
                 fill={COLOURS[k % COLOURS.length]}
                 data-value={v}
-                onPointerEnter={show(text)}
-                onPointerLeave={hide}
               >
                 <title>{text}</title>
               </rect>
@@ -217,13 +168,12 @@ export function BarChart({ title, categories, series, format, emptyMax, testId }
 
 /** One line per series across the categories (periods), a point with its title on each value. */
 export function LineChart({ title, categories, series, format, emptyMax, testId }: ChartProps) {
-  const { frame, tip, show, hide, clear } = useTooltip();
   const axis = valueAxis(series, format, emptyMax);
   const y = axis.y;
   const x = pointScale(categories.length, [axis.left + 8, WIDTH - MARGIN.right - 8], 0.2);
   const path = (values: readonly (number | null)[]) => linePath(values.map((v, i) => (v !== null && Number.isFinite(v) ? [x.at(i), y(v)] : null)));
   return (
-    <Frame title={title} testId={testId} kind="line" legend={series} tip={tip} frame={frame} clear={clear}>
+    <Frame title={title} testId={testId} kind="line" legend={series}>
       <YAxis axis={axis} />
       <XAxis categories={categories} x={(i) => x.at(i)} step={x.step} />
       {series.map((s, k) => {
@@ -235,17 +185,7 @@ export function LineChart({ title, categories, series, format, emptyMax, testId 
               if (v === null || !Number.isFinite(v)) return null;
               const text = `${categories[i].label} · ${s.label}: ${format(v)}`;
               return (
-                <circle
-                  key={i}
-                  className="chart-mark"
-                  cx={x.at(i)}
-                  cy={y(v)}
-                  r={4}
-                  fill={colour}
-                  data-value={v}
-                  onPointerEnter={show(text)}
-                  onPointerLeave={hide}
-                >
+                <circle key={i} className="chart-mark" cx={x.at(i)} cy={y(v)} r={4} fill={colour} data-value={v}>
                   <title>{text}</title>
                 </circle>
               );

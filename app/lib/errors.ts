@@ -48,6 +48,8 @@ export const ERROR_CODES = [
   "SELF_EXCLUDED",
   "DEPOSIT_LIMIT_REACHED",
   "PLAY_TIME_LIMIT_REACHED",
+  // offers paused by the player's own break or limit (decision 091)
+  "OFFERS_PAUSED",
   // rewards (cashback, referral share; decision 029): a withdrawal held by a reward's turnover
   "REWARD_PENDING",
   "REWARD_TURNOVER_NOT_MET",
@@ -71,6 +73,7 @@ const OWN_KEY: Partial<Record<ErrorCode, string>> = {
   SELF_EXCLUDED: "limits.errors.SELF_EXCLUDED",
   DEPOSIT_LIMIT_REACHED: "limits.errors.DEPOSIT_LIMIT_REACHED",
   PLAY_TIME_LIMIT_REACHED: "limits.errors.PLAY_TIME_LIMIT_REACHED",
+  OFFERS_PAUSED: "offers.errors.OFFERS_PAUSED",
   REWARD_PENDING: "reward.errors.REWARD_PENDING",
   REWARD_TURNOVER_NOT_MET: "reward.errors.REWARD_TURNOVER_NOT_MET",
   REGISTRATION_REFUSED: "blocklist.registrationRefused",

@@ -3,8 +3,8 @@ import { createContext, useContext } from "react";
 /**
  * What JavaScript a page ships (decision 021). A route module says it with
  * `export const handle = { scripts: "lite" }`; the deepest route that says wins, and a page
- * whose routes say nothing gets the whole app (the safe default, which the back office, 404
- * and error pages take).
+ * whose routes say nothing gets the whole app (the safe default, which the 404 and error
+ * pages take; the back office is lite since decision 089).
  *
  * - "app": React hydrates the page (entry.client, route chunks, modulepreloads).
  * - "lite": no React, no module script: one small inline script (lite-page.server.ts) made of

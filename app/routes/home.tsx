@@ -3,7 +3,7 @@ import lobbyStyles from "~/styles/lobby.css?inline";
 import { useTranslation } from "react-i18next";
 import { GAME_LINKS } from "~/lib/menu";
 import { LanguageSwitcher } from "~/components/menus";
-import { getAgency, getBindings, getWaitUntil } from "~/lib/context.server";
+import { getAgency, getBindings, getPlayer, getWaitUntil } from "~/lib/context.server";
 import { getLocale } from "~/middleware/i18next.server";
 import { landingPage } from "@workers/services/providers";
 import type { Language } from "@workers/core/languages";
@@ -29,7 +29,10 @@ export const clientLoader = loadAsDocument;
  * its own; every image has its size; only the hero image loads eagerly.
  */
 export async function loader({ context }: Route.LoaderArgs) {
-  return landingPage(getBindings(context), getAgency(context), getLocale(context) as Language, { waitUntil: getWaitUntil(context) });
+  return landingPage(getBindings(context), getAgency(context), getLocale(context) as Language, {
+    waitUntil: getWaitUntil(context),
+    playerId: getPlayer(context)?.id ?? null,
+  });
 }
 
 /** Each game category's plain-text mark (no emoji font needed). */

@@ -1,22 +1,8 @@
 import type { Page } from "@playwright/test";
 import { accountTest as test, expect, hasJs, isPhone, PAGE_READY, seriousAxeViolations } from "./fixtures";
-import { addBankAccount, depositCredit, loggedInPlayerByApi } from "./player";
+import { addBankAccount, depositCredit, loggedInPlayerByApi, withdrawForReview as withdraw } from "./player";
 import { d1 } from "./d1";
 import { currentStep, DEMO_STAFF, openAdminMenu, staffLogin, staffLoginThroughForms, totpAt } from "./staff";
-
-async function withdraw(page: Page, amount: string): Promise<string> {
-  await page.goto("/player/withdraw");
-  const form = page.getByTestId("withdraw-form");
-  await form.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
-  await form.getByLabel("ຈຳນວນເຄຣດິດທີ່ຖອນ").fill(amount);
-  await form.getByRole("button", { name: "ຕໍ່ໄປ" }).click();
-  await expect(page.getByTestId("withdraw-confirm")).toContainText("ຈຳນວນນີ້ຕ້ອງໃຫ້ພະນັກງານກວດສອບກ່ອນໂອນ.");
-  await page.getByTestId("withdraw-confirm-button").click();
-  await expect(page).toHaveURL(/\/player\/withdraw\/history$/);
-  const row = page.getByTestId("withdraw-history").locator("tbody tr").first();
-  await expect(row.locator('[data-status="OPEN"]')).toBeVisible();
-  return (await row.getAttribute("data-code"))!;
-}
 
 /**
  * The page a message links to starts on a phone's first screen (decision 056): the folded

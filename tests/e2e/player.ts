@@ -88,3 +88,18 @@ export async function payQrPayload(page: Page, payload: string) {
   await page.getByRole("button", { name: "Pay" }).click();
   await expect(page.getByText("Payment successful").first()).toBeVisible();
 }
+
+/** Asks a withdrawal of `amount` credit at askmebet that waits for staff review; its code. */
+export async function withdrawForReview(page: Page, amount: string): Promise<string> {
+  await page.goto("/player/withdraw");
+  const form = page.getByTestId("withdraw-form");
+  await form.getByLabel("ຄ່າຍເກມ").selectOption("askmebet");
+  await form.getByLabel("ຈຳນວນເຄຣດິດທີ່ຖອນ").fill(amount);
+  await form.getByRole("button", { name: "ຕໍ່ໄປ" }).click();
+  await expect(page.getByTestId("withdraw-confirm")).toContainText("ຈຳນວນນີ້ຕ້ອງໃຫ້ພະນັກງານກວດສອບກ່ອນໂອນ.");
+  await page.getByTestId("withdraw-confirm-button").click();
+  await expect(page).toHaveURL(/\/player\/withdraw\/history$/);
+  const row = page.getByTestId("withdraw-history").locator("tbody tr").first();
+  await expect(row.locator('[data-status="OPEN"]')).toBeVisible();
+  return (await row.getAttribute("data-code"))!;
+}

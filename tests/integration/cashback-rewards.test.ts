@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { seedDemo } from "../setup/seed";
-import { playerWithBank, providerBalance, sandboxProvider } from "../setup/money";
+import { playerWithBank, providerBalance, sandboxProvider, credited } from "../setup/money";
 import { claimWalletReward, rewardHoldForWithdraw } from "../../workers/services/promotions";
 
 /** The wallet's reward path (decision 029), shared by cashback and the referral share. */
@@ -14,19 +14,21 @@ async function faults(body: object | null) {
 }
 
 const claim = (p: { username: string; playerId: string }, extra: Partial<Parameters<typeof claimWalletReward>[2]> = {}) =>
-  claimWalletReward(
-    env,
-    { agencyId: "demo", playerId: p.playerId, username: p.username },
-    {
-      kind: "CASHBACK",
-      period: "2026-W47",
-      perProvider: true,
-      provider: "betflix",
-      amountMinor: "1250",
-      turnoverMultiple: "0",
-      basis: { netLoss: "250.00" },
-      ...extra,
-    },
+  credited(
+    claimWalletReward(
+      env,
+      { agencyId: "demo", playerId: p.playerId, username: p.username },
+      {
+        kind: "CASHBACK",
+        period: "2026-W47",
+        perProvider: true,
+        provider: "betflix",
+        amountMinor: "1250",
+        turnoverMultiple: "0",
+        basis: { netLoss: "250.00" },
+        ...extra,
+      },
+    ),
   );
 
 describe("wallet rewards: one credit per claim, through the settlement saga and the ledger", () => {

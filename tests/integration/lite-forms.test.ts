@@ -3,9 +3,34 @@ import { litePartsIn } from "../setup/lite-script";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { openOrder, playerWithBank, postDeposit } from "../setup/money";
 import { validator } from "../../app/lib/lite/form-validators";
+import { STAFF_FORM_SCHEMAS } from "../../app/lib/schemas/staff-forms";
+import * as adminSchemas from "../../app/lib/schemas/admin";
+import * as adminOpsSchemas from "../../app/lib/schemas/admin-ops";
+import * as promotionSchemas from "../../app/lib/schemas/admin-promotion";
+import * as settingsSchemas from "../../app/lib/schemas/admin-settings";
+import * as bankSchemas from "../../app/lib/schemas/bank";
+import * as blocklistSchemas from "../../app/lib/schemas/blocklist";
+import * as cashbackSchemas from "../../app/lib/schemas/cashback";
+import * as levelSchemas from "../../app/lib/schemas/levels";
+import * as ownAccountSchemas from "../../app/lib/schemas/own-account-channel";
+import * as referralSchemas from "../../app/lib/schemas/referral";
 import { MARK_JS_SCRIPT } from "../../app/lib/page-scripts";
 
 beforeAll(seedDemo);
+
+/** Every exported schema of the modules the back office's forms take theirs from, by its export name. */
+const ALL_SCHEMAS: Record<string, unknown> = {
+  ...adminSchemas,
+  ...adminOpsSchemas,
+  ...promotionSchemas,
+  ...settingsSchemas,
+  ...bankSchemas,
+  ...blocklistSchemas,
+  ...cashbackSchemas,
+  ...levelSchemas,
+  ...ownAccountSchemas,
+  ...referralSchemas,
+};
 
 /** The <script> elements of a page: the opening tag and the text. */
 function scripts(html: string) {
@@ -70,6 +95,39 @@ describe("the lite money forms' validator module (decision 034, Forms)", () => {
     expect(preview("1000", "600000000")).toMatch(/^฿1[.,]66$/);
     expect(preview("12x", "600000000")).toBeNull();
     expect(preview("0", "600000000")).toBeNull();
+  });
+});
+
+/**
+ * The back office's forms (decision 089): the same module validates them by the names of
+ * lib/schemas/staff-forms.ts, which components/forms.tsx puts on each form of `useSchemaForm`.
+ * Every such form of the back office (its routes and their components) has its schema listed,
+ * so none posts unchecked while its page has JavaScript.
+ */
+describe("the staff forms in the validator module (decision 089)", () => {
+  const { validate } = validator;
+  const SOURCES = import.meta.glob<string>(["/app/routes/admin/*.tsx", "/app/components/admin*.tsx"], { query: "?raw", import: "default", eager: true });
+
+  it("validates a staff form with its action's schema: the admin namespace's keys, {} when valid", () => {
+    expect(validate("withdraw-reject", form({ intent: "reject", reason: "x" }))).toEqual({ reason: ["admin:withdrawals.validation.reason"] });
+    expect(validate("withdraw-reject", form({ intent: "reject", reason: "wrong account name" }))).toEqual({});
+    expect(validate("staff-login", form({ username: "A!", password: "p" }))).toEqual({ username: ["admin:auth.validation.username"] });
+    expect(validate("staff-totp", form({ code: "123 456" }))).toEqual({});
+    expect(validate("staff-enrol", form({ token: "t", password: "long-enough-pass", confirmPassword: "other-pass-123", code: "123456" }))).toEqual({
+      confirmPassword: ["admin:auth.validation.confirmMismatch"],
+    });
+  });
+
+  it("every schema a back-office form of useSchemaForm uses is one the module knows", () => {
+    const used = new Set<string>();
+    for (const [file, source] of Object.entries(SOURCES)) {
+      for (const m of source.matchAll(/useSchemaForm\(\s*(?:"[^"]*"|`[^`]*`|\w+)\s*,\s*(\w+)/g)) used.add(`${m[1]} (${file})`);
+    }
+    expect(used.size, "the back office's forms are found").toBeGreaterThanOrEqual(20);
+    const known = new Set(Object.values(STAFF_FORM_SCHEMAS).map((schema) => Object.entries(ALL_SCHEMAS).find(([, s]) => s === schema)?.[0]));
+    const missing = [...used].filter((entry) => !known.has(entry.split(" ")[0]));
+    expect(missing, "schemas of staff forms that would post unchecked").toEqual([]);
+    for (const name of Object.keys(STAFF_FORM_SCHEMAS)) expect(validate(name, form({})), name).not.toBeNull();
   });
 });
 

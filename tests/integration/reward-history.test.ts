@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
-import { fundProvider, playerWithBank, sandboxProvider } from "../setup/money";
+import { fundProvider, playerWithBank, sandboxProvider, credited } from "../setup/money";
 import { claimWalletReward, withTurnoverProgress } from "../../workers/services/promotions";
 
 /** The reward history shows each credited reward's turnover progress ("turnover X / Y"), like a promotion's. */
@@ -32,15 +32,17 @@ describe("reward history: turnover progress", () => {
   it("cashback: bets so far of the target while open, then met (and the withdrawal hold ends)", async () => {
     const p = await playerWithBank();
     const who = { agencyId: "demo", playerId: p.playerId, username: p.username };
-    const claimed = await claimWalletReward(env, who, {
-      kind: "CASHBACK",
-      period: "2026-W30",
-      perProvider: true,
-      provider: "askmebet",
-      amountMinor: "1250",
-      turnoverMultiple: "2",
-      basis: {},
-    });
+    const claimed = await credited(
+      claimWalletReward(env, who, {
+        kind: "CASHBACK",
+        period: "2026-W30",
+        perProvider: true,
+        provider: "askmebet",
+        amountMinor: "1250",
+        turnoverMultiple: "2",
+        basis: {},
+      }),
+    );
     expect(claimed.reward).toMatchObject({ status: "SUCCESS", turnoverTarget: "25.00", turnoverMet: false });
     await fundProvider("askmebet", p.username, "100.00");
     await bet("askmebet", p.username, "10.00");
@@ -57,15 +59,17 @@ describe("reward history: turnover progress", () => {
   it("a reward not credited shows the target alone; in Chinese and Vietnamese the same words as a promotion's", async () => {
     const p = await playerWithBank();
     const who = { agencyId: "demo", playerId: p.playerId, username: p.username };
-    const claimed = await claimWalletReward(env, who, {
-      kind: "CASHBACK",
-      period: "2026-W31",
-      perProvider: true,
-      provider: "betflix",
-      amountMinor: "1000",
-      turnoverMultiple: "1",
-      basis: {},
-    });
+    const claimed = await credited(
+      claimWalletReward(env, who, {
+        kind: "CASHBACK",
+        period: "2026-W31",
+        perProvider: true,
+        provider: "betflix",
+        amountMinor: "1000",
+        turnoverMultiple: "1",
+        basis: {},
+      }),
+    );
     const [pending] = await withTurnoverProgress(env, who, [{ ...claimed.reward, status: "PENDING" }]);
     expect(pending!.turnoverDone).toBeNull();
     await bet("betflix", p.username, "4.00");

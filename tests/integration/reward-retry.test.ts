@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { fetchApp, seedDemo } from "../setup/seed";
 import { postForm } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
-import { playerWithBank, providerBalance, sandboxProvider } from "../setup/money";
+import { playerWithBank, providerBalance, sandboxProvider, credited } from "../setup/money";
 import { claimWalletReward, retryRewardClaim } from "../../workers/services/promotions";
 
 /** Staff retry of a FAILED reward (decision 029): the same reward again, never a second credit. */
@@ -19,18 +19,20 @@ async function faults(body: object | null) {
 
 type Player = Awaited<ReturnType<typeof playerWithBank>>;
 const claim = (p: Player, provider: "gclub" | "betflix" | "gclub_live" | "askmebet", period: string, kind: "CASHBACK" | "REFERRAL" = "CASHBACK") =>
-  claimWalletReward(
-    env,
-    { agencyId: "demo", playerId: p.playerId, username: p.username },
-    {
-      kind,
-      period,
-      perProvider: kind === "CASHBACK",
-      provider,
-      amountMinor: "1250",
-      turnoverMultiple: "1",
-      basis: { netLoss: "250.00" },
-    },
+  credited(
+    claimWalletReward(
+      env,
+      { agencyId: "demo", playerId: p.playerId, username: p.username },
+      {
+        kind,
+        period,
+        perProvider: kind === "CASHBACK",
+        provider,
+        amountMinor: "1250",
+        turnoverMultiple: "1",
+        basis: { netLoss: "250.00" },
+      },
+    ),
   );
 
 /** A claim the provider refused, copied to D1 like every reward (the staff lists read it there). */

@@ -15,6 +15,7 @@ import {
   qrPayloadOf,
   sandboxProvider,
   signedWebhook,
+  credited,
 } from "../setup/money";
 import { claimWalletReward } from "../../workers/services/promotions";
 import { firstListPage } from "../../workers/core/keyset";
@@ -90,10 +91,12 @@ describe("staff read their own writes: the D1 copy is written before the answer"
     await faults({ provider: "gclub_live", op: "deposit", mode: "refuse", count: 2 });
     try {
       for (const kind of ["CASHBACK", "REFERRAL"] as const) {
-        const claim = await claimWalletReward(
-          env,
-          { agencyId: "demo", playerId: p.playerId, username: p.username },
-          { kind, period: "2026-W45", perProvider: kind === "CASHBACK", provider: "gclub_live", amountMinor: "1250", turnoverMultiple: "1", basis: {} },
+        const claim = await credited(
+          claimWalletReward(
+            env,
+            { agencyId: "demo", playerId: p.playerId, username: p.username },
+            { kind, period: "2026-W45", perProvider: kind === "CASHBACK", provider: "gclub_live", amountMinor: "1250", turnoverMultiple: "1", basis: {} },
+          ),
         );
         expect(claim.reward.status).toBe("FAILED");
         codes[kind] = claim.reward.code;

@@ -151,3 +151,10 @@ export async function payOutNow(wallet: ReturnType<typeof walletOf>, code: strin
     t += 60_000;
   }
 }
+
+/** A reward claim that was not paused by the offers rule (decision 091): these tests' players have no break or limit. */
+export async function credited<R extends { kind: string }>(claim: Promise<R>): Promise<Extract<R, { reward: unknown }>> {
+  const result = await claim;
+  if (!("reward" in result)) throw new Error(`the reward claim was paused: ${JSON.stringify(result)}`);
+  return result as Extract<R, { reward: unknown }>;
+}

@@ -51,7 +51,7 @@ describe("cashback rules", () => {
     daysCollected: 7,
     claimed: false,
     promotionActive: false,
-    onBreak: false,
+    offersPaused: false,
     ...over,
   });
 
@@ -77,7 +77,7 @@ describe("cashback rules", () => {
     expect(why({ netLossMinor: 0n })).toBe("CASHBACK_NOTHING_LOST");
     expect(why({ netLossMinor: -10_000n })).toBe("CASHBACK_NOTHING_LOST");
     expect(why({ netLossMinor: 999n })).toBe("CASHBACK_BELOW_MINIMUM"); // 99 satang < 1.00
-    expect(why({ onBreak: true })).toBe("CASHBACK_BREAK");
+    expect(why({ offersPaused: true })).toBe("CASHBACK_PAUSED");
     expect(why({ promotionActive: true })).toBe("CASHBACK_PROMOTION_ACTIVE");
     expect(judgeCashback(facts({ promotionActive: true, settings: { ...settings, combinable: true } })).ok).toBe(true);
   });

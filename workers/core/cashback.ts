@@ -36,7 +36,7 @@ export type CashbackRefusal =
   | "CASHBACK_BELOW_MINIMUM"
   | "CASHBACK_PROMOTION_ACTIVE"
   | "CASHBACK_ALREADY_CLAIMED"
-  | "CASHBACK_BREAK";
+  | "CASHBACK_PAUSED";
 
 /**
  * The one reason that holds for every provider's line, or null: then the page says it once
@@ -63,8 +63,8 @@ export type CashbackFacts = {
   daysCollected: number;
   claimed: boolean;
   promotionActive: boolean;
-  /** A cooling-off or self-exclusion break in force (decision 025). */
-  onBreak: boolean;
+  /** Offers paused: a break in force or a limit reached (decisions 025, 091). */
+  offersPaused: boolean;
 };
 
 /**
@@ -79,7 +79,7 @@ export function judgeCashback(f: CashbackFacts): { ok: true; amountMinor: bigint
   if (f.daysCollected < 7) return refuse("CASHBACK_PERIOD_INCOMPLETE");
   if (f.netLossMinor <= 0n) return refuse("CASHBACK_NOTHING_LOST");
   if (amountMinor <= 0n || amountMinor < BigInt(f.settings.minMinor)) return refuse("CASHBACK_BELOW_MINIMUM");
-  if (f.onBreak) return refuse("CASHBACK_BREAK");
+  if (f.offersPaused) return refuse("CASHBACK_PAUSED");
   if (f.promotionActive && !f.settings.combinable) return refuse("CASHBACK_PROMOTION_ACTIVE");
   return { ok: true, amountMinor };
 }

@@ -197,3 +197,53 @@ export function playTimeRefusal(limitMinutes: bigint | null, playedMs: number, n
   if (limitMinutes === null || playedMs < Number(limitMinutes) * MINUTE) return null;
   return { code: "PLAY_TIME_LIMIT_REACHED", minutes: Number(limitMinutes), until: periodEnd("day", now) };
 }
+
+// ---- offers (decision 091) ---------------------------------------------------------------------
+
+/** A player's session as play time counts it: a live one (seen within the idle window) runs to now. */
+export function playedFromSpans(spans: readonly { from: number; to: number; ended: boolean }[], idleMs: number, now: number): number {
+  return playedToday(
+    spans.map((s) => ({ from: s.from, to: !s.ended && now - s.to < idleMs ? now : s.to })),
+    now,
+  );
+}
+
+/** Everything the offers rule is judged on: the breaks not yet ended, the limits as they stand now, what the windows used. */
+export type OfferFacts = {
+  breaks: readonly Break[];
+  /** Deposit limits by window (null: none) and the play-time limit in minutes (null: none), as they stand now. */
+  depositLimits: Record<Period, bigint | null>;
+  playLimitMinutes: bigint | null;
+  /** Deposits counted in each window (depositUsage); unread (null) when no deposit limit is set. */
+  depositsUsed: Record<Period, bigint> | null;
+  playedMs: number;
+};
+
+/** Why offers are paused, and until when (epoch ms): the break or limit that holds them back longest. */
+export type OfferPause = { reason: "COOLING_OFF" | "SELF_EXCLUDED" | "DEPOSIT_LIMIT_REACHED" | "PLAY_TIME_LIMIT_REACHED"; until: number };
+
+/**
+ * May this player be offered anything now (a promotion, cashback, a referral share, a level,
+ * check-in or streak reward), and if not, why (decision 091). No offer is shown or paid while
+ * a cooling-off or self-exclusion is in force, while a deposit window has nothing left, or
+ * once today's play time reached its limit: a player who asked to be stopped is not tempted
+ * back. The break comes first (it names the longest pause); between limits, the one that
+ * resets last, since offers wait for all of them.
+ */
+export function offerPause(facts: OfferFacts, now: number): OfferPause | null {
+  const held = activeBreak(facts.breaks, now);
+  if (held) return { reason: held.kind === "cooling_off" ? "COOLING_OFF" : "SELF_EXCLUDED", until: held.endsAt };
+  let pause: OfferPause | null = null;
+  const later = (next: OfferPause) => {
+    if (!pause || next.until > pause.until) pause = next;
+  };
+  if (facts.depositsUsed) {
+    for (const period of PERIODS) {
+      const limit = facts.depositLimits[period];
+      if (limit !== null && facts.depositsUsed[period] >= limit) later({ reason: "DEPOSIT_LIMIT_REACHED", until: periodEnd(period, now) });
+    }
+  }
+  const played = playTimeRefusal(facts.playLimitMinutes, facts.playedMs, now);
+  if (played) later({ reason: "PLAY_TIME_LIMIT_REACHED", until: played.until });
+  return pause;
+}

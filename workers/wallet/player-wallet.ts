@@ -13,6 +13,8 @@ import * as usages from "./promotion-usages";
 import { WalletStore } from "./queries";
 import { migrateWalletSchema } from "./schema";
 import * as rewards from "./rewards";
+import { offerPauseOf } from "./offers";
+import type { OfferPause } from "../core/responsible-gaming";
 import type { ClaimRewardResult } from "./rewards";
 import * as staff from "./staff-operations";
 import type {
@@ -123,7 +125,9 @@ export class PlayerWallet extends DurableObject<Env> {
 
   openWithdraw(
     input: OpenWithdrawInput,
-  ): { kind: "created" | "existing"; order: WithdrawOrder } | { kind: "refused"; error: PromotionError | "PROMOTION_CHANGED" | "REWARD_HELD" } {
+  ):
+    | { kind: "created" | "existing"; order: WithdrawOrder }
+    | { kind: "refused"; error: PromotionError | "PROMOTION_CHANGED" | "REWARD_HELD" | "LEVEL_WITHDRAW_LIMIT" } {
     return withdrawals.openWithdraw(this.wallet, input);
   }
 
@@ -142,6 +146,11 @@ export class PlayerWallet extends DurableObject<Env> {
   async decideWithdraw(code: string, decision: WithdrawDecision, now: number): Promise<WithdrawDecisionResult> {
     const result = withdrawals.decideWithdraw(this.wallet, code, decision, now);
     return decision.by === "gateway" ? result : staff.answered(this.wallet, result);
+  }
+
+  /** Credit withdrawn (or being withdrawn) since `from`: what a level's daily limit counts (decision 091). */
+  withdrawnCreditSince(from: number): bigint {
+    return this.wallet.store.withdrawnCreditSince(from);
   }
 
   getWithdraw(code: string): WithdrawOrder | null {
@@ -184,6 +193,13 @@ export class PlayerWallet extends DurableObject<Env> {
 
   listUsages(page: number, pageSize: number): { items: PromotionUsage[]; total: number } {
     return usages.listUsages(this.wallet, page, pageSize);
+  }
+
+  // ---- offers (decision 091) ----
+
+  /** Whether this player may be offered anything now (a promotion, a reward of any kind), and if not, why. */
+  offerPause(agencyId: string, playerId: string, now: number): Promise<OfferPause | null> {
+    return offerPauseOf(this.wallet, agencyId, playerId, now);
   }
 
   // ---- rewards (cashback, referral share: decision 029) ----

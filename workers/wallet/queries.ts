@@ -240,6 +240,11 @@ export class WalletStore {
     return this.deposits(`SELECT * FROM deposit_orders ORDER BY created_at DESC, code DESC LIMIT ? OFFSET ?`, pageSize, (page - 1) * pageSize);
   }
 
+  /** The orders created at or after `from`, whatever their status: what the deposit windows count (decision 025). */
+  depositsCreatedSince(from: number): DepositOrderRow[] {
+    return this.deposits(`SELECT * FROM deposit_orders WHERE created_at >= ?`, from);
+  }
+
   /** Settled deposits not yet announced to the player, marked announced. */
   takeUnannouncedSettledDeposits(): DepositOrderRow[] {
     const found = this.deposits(`SELECT * FROM deposit_orders WHERE status = 'SUCCESS' AND notified = 0`);
@@ -399,6 +404,14 @@ export class WalletStore {
 
   withdrawCount(): number {
     return this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM withdraw_orders`).one().n;
+  }
+
+  /** Credit (THB minor units) of the withdrawals asked since `from` that took or may take it: all but FAILED and REJECTED. */
+  withdrawnCreditSince(from: number): bigint {
+    const rows = this.sql
+      .exec<{ credit_minor: string }>(`SELECT credit_minor FROM withdraw_orders WHERE created_at >= ? AND status NOT IN ('FAILED', 'REJECTED')`, from)
+      .toArray();
+    return rows.reduce((sum, r) => sum + BigInt(r.credit_minor), 0n);
   }
 
   withdrawPage(page: number, pageSize: number): WithdrawOrderRow[] {

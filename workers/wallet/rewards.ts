@@ -4,7 +4,9 @@ import { rewardClaimKey, rewardTurnoverTarget } from "../core/reward";
 import { upsertRewardViewStatement } from "../db/rewards";
 import { providerUsername } from "../ports/provider";
 import { settlementDelayMs } from "./alarm";
+import type { OfferPause } from "../core/responsible-gaming";
 import type { WalletContext } from "./context";
+import { offerPauseOf } from "./offers";
 import { postLedgerEntry } from "./ledger";
 import { attemptedPort } from "./provider-attempts";
 import type { RewardRow } from "./reward-store";
@@ -23,10 +25,20 @@ import type { Reward, RewardClaimInput, StaffRewardRetryResult } from "./types";
  * provider until met, like a promotion usage.
  */
 
-export type ClaimRewardResult = { kind: "created" | "existing"; reward: Reward };
+/** The reason a reward lapsed because the player was on a break or at a limit when it fell due. */
+const OFFERS_PAUSED = "OFFERS_PAUSED";
+
+/** `paused`: the player is on a break or at a limit (decision 091); nothing was written, the claim stays free. */
+export type ClaimRewardResult = { kind: "created" | "existing"; reward: Reward } | { kind: "paused"; pause: OfferPause };
 
 export async function claimReward(w: WalletContext, input: RewardClaimInput): Promise<ClaimRewardResult> {
   const claimKey = rewardClaimKey(input.kind, input.period, input.perProvider ? input.provider : null);
+  const existing = w.store.rewards.byClaimKey(claimKey) ?? w.store.rewards.byCode(input.code);
+  if (existing) return { kind: "existing", reward: toReward(existing) };
+  // every reward kind passes here: none is credited to a player on a break or at a limit
+  const pause = await pausedNow(w, input.now);
+  if (pause) return { kind: "paused", pause };
+  // read again after the await: a copy of this claim may have been written meanwhile
   const same = w.store.rewards.byClaimKey(claimKey) ?? w.store.rewards.byCode(input.code);
   if (same) return { kind: "existing", reward: toReward(same) };
   w.store.rewards.insertPending({
@@ -43,15 +55,22 @@ export async function claimReward(w: WalletContext, input: RewardClaimInput): Pr
   });
   w.alarm.schedule(input.now);
   // First attempt right away, so the player sees the outcome; an unknown one continues from the alarm.
-  await settleReward(w, w.store.rewards.byCode(input.code)!, input.now);
+  await settleReward(w, w.store.rewards.byCode(input.code)!, input.now, { pauseChecked: true });
   return { kind: "created", reward: toReward(w.store.rewards.byCode(input.code)!) };
+}
+
+/** The offers rule for this wallet's player (decision 091); null also when the wallet was never identified (nothing to credit then). */
+async function pausedNow(w: WalletContext, now: number): Promise<OfferPause | null> {
+  const agencyId = w.store.readMeta("agencyId");
+  const playerId = w.store.readMeta("playerId");
+  return agencyId && playerId ? offerPauseOf(w, agencyId, playerId, now) : null;
 }
 
 export async function settleDueRewards(w: WalletContext, now: number): Promise<void> {
   for (const row of w.store.rewards.dueForSettlement(now)) await settleReward(w, row, now);
 }
 
-async function settleReward(w: WalletContext, row: RewardRow, now: number): Promise<void> {
+async function settleReward(w: WalletContext, row: RewardRow, now: number, options: { pauseChecked?: boolean } = {}): Promise<void> {
   const agencyId = w.store.readMeta("agencyId");
   const username = w.store.readMeta("username");
   if (!agencyId || !username || !isProvider(row.provider)) return;
@@ -74,6 +93,10 @@ async function settleReward(w: WalletContext, row: RewardRow, now: number): Prom
     if (status.kind === "failed") return finishReward(w, row.code, "FAILED", "PROVIDER_FAILED");
     if (status.kind === "unknown") return;
   }
+  // A reward that falls due (the alarm's retry, a staff retry) while the player is on a break
+  // or at a limit lapses rather than waits: credit that arrives the moment a break ends is a
+  // lure (decision 091). Only before a send: a credit already applied is settled, not undone.
+  if (!options.pauseChecked && (await pausedNow(w, now))) return finishReward(w, row.code, "FAILED", OFFERS_PAUSED);
   const outcome = await port.transfer({ username: user, amountMinor: BigInt(row.amount_minor), direction: "in", reference });
   if (outcome.kind === "ok") return finishReward(w, row.code, "SUCCESS");
   if (outcome.kind === "refused") return finishReward(w, row.code, "FAILED", `PROVIDER_${outcome.code}`);

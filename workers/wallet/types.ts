@@ -84,6 +84,8 @@ export type OpenWithdrawInput = {
   now: number;
   /** The promotion the quote was computed under (null: none applied), checked again here. */
   promotion: { usageId: string; outcome: "SUCCESS" | "CANCELED"; deductions: { kind: Deduction["kind"]; creditMinor: bigint }[] } | null;
+  /** The VIP level's limit on credit withdrawn per day (decision 091), judged here against the day's orders; absent: none. */
+  dayLimit?: { limitMinor: bigint; since: number } | null;
 };
 
 /**

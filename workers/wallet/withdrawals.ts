@@ -27,9 +27,14 @@ const TRANSFER_NOT_FOUND_GRACE_MS = 60_000;
 export function openWithdraw(
   w: WalletContext,
   input: OpenWithdrawInput,
-): { kind: "created" | "existing"; order: WithdrawOrder } | { kind: "refused"; error: PromotionError | "PROMOTION_CHANGED" | "REWARD_HELD" } {
+):
+  | { kind: "created" | "existing"; order: WithdrawOrder }
+  | { kind: "refused"; error: PromotionError | "PROMOTION_CHANGED" | "REWARD_HELD" | "LEVEL_WITHDRAW_LIMIT" } {
   const same = w.store.withdrawByIdempotencyKey(input.idempotencyKey);
   if (same) return { kind: "existing", order: toWithdrawOrder(same) };
+  // the level's daily limit, counted here with no await before the insert: two confirms at once cannot both fit under it
+  if (input.dayLimit && w.store.withdrawnCreditSince(input.dayLimit.since) + input.creditMinor > input.dayLimit.limitMinor)
+    return { kind: "refused", error: "LEVEL_WITHDRAW_LIMIT" };
   // The quote was computed under the promotion then in use; it must still be the one.
   const usage = w.store.activeUsage();
   const governed = usage !== null && usage.status === "USED" && usage.provider === input.provider ? usage : null;

@@ -6,12 +6,13 @@ import { AUTH_LIMITS } from "~/lib/schemas/auth-limits";
 import { BankAccountSchema, BankReplaceSchema } from "~/lib/schemas/bank";
 import { depositSchema } from "~/lib/schemas/deposit";
 import { ForcedPasswordSchema } from "~/lib/schemas/forced-password";
+import { STAFF_FORM_SCHEMAS } from "~/lib/schemas/staff-forms";
 import { BreakSchema, LimitsSchema } from "~/lib/schemas/limits";
 import { withdrawSchema } from "~/lib/schemas/withdraw";
 import { type FormValidator, validateForm } from "./validate";
 
 /**
- * The lite pages' client validation (decision 034): the same zod schemas the actions
+ * The lite pages' client validation (decisions 034, 089): the same zod schemas the actions
  * use, with the same conform parse, as ONE browser module the lite script `import()`s on the
  * first touch of a form (lib/lite/validate.ts). The client build emits it as a chunk of its own
  * and the server build learns the chunk's hashed URL from the same plugin
@@ -37,6 +38,8 @@ const SCHEMAS = {
   // the cooling-off and self-exclusion forms share one schema (their `kind` field says which)
   cooling_off: BreakSchema,
   self_exclusion: BreakSchema,
+  // the back office's (decision 089): one module for both sides, fetched once per build
+  ...STAFF_FORM_SCHEMAS,
 } as const;
 
 export type FormSchemaName = keyof typeof SCHEMAS;

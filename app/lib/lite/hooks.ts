@@ -86,6 +86,13 @@ export const COPIED = /* @__PURE__ */ attribute("data-copied");
 export const SAVE_QR = /* @__PURE__ */ attribute("data-save-qr");
 export const QUICK_AMOUNT = /* @__PURE__ */ attribute("data-quick-amount");
 export const PLAY_NOW = /* @__PURE__ */ testId("play-now");
+// the back office (decision 089): a report chart (its kind) and the tooltip its part draws,
+// the brand's colour text and picker (the picker's value: the stored colour), a form sent once
+export const CHART = /* @__PURE__ */ attribute("data-chart");
+export const CHART_TIP = /* @__PURE__ */ testId("chart-tip");
+export const COLOR_TEXT = /* @__PURE__ */ attribute("data-color-text");
+export const COLOR_PICKER = /* @__PURE__ */ attribute("data-color-picker");
+export const SUBMIT_ONCE = /* @__PURE__ */ attribute("data-submit-once");
 // the landing's banner carousel (decision 082): its row of slides and its dots
 export const CAROUSEL = /* @__PURE__ */ attribute("data-carousel");
 export const CAROUSEL_DOT = /* @__PURE__ */ attribute("data-carousel-dot");
@@ -114,6 +121,10 @@ export const PART_MARKUP: Record<LitePartName, readonly Hook[]> = {
   pending: [PENDING],
   // the dots come only with a second slide (a promotion with a banner)
   carousel: [CAROUSEL],
+  // (the tooltip is the part's own element)
+  chartTips: [CHART],
+  colorPair: [COLOR_TEXT, COLOR_PICKER],
+  submitOnce: [SUBMIT_ONCE],
 };
 
 /** Whether an HTML page carries a hook (its attribute, with its value for a test id). */

@@ -31,6 +31,10 @@ export const LITE_PARTS = {
   passwordDialog: { file: "password-dialog.ts", run: "litePasswordDialog" },
   // the landing's banner carousel (decision 082)
   carousel: { file: "carousel.ts", run: "carouselPart" },
+  // the back office's (decision 089): report charts' tooltips, the brand's colour pickers, a form sent once
+  chartTips: { file: "charts.ts", run: "chartTipsPart" },
+  colorPair: { file: "color-pair.ts", run: "colorPairPart" },
+  submitOnce: { file: "submit-once.ts", run: "submitOncePart" },
   pending: { file: "pending.ts", run: "pendingPart" },
 } as const;
 

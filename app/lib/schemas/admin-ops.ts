@@ -50,13 +50,15 @@ export const RefundSchema = z.object({
     .max(500, { error: "admin:payments.validation.noteMax" }),
 });
 
-export const LockSchema = z.object({
-  intent: z.literal("lock"),
-  reason: z
-    .string({ error: "admin:players.validation.reason" })
-    .trim()
-    .min(3, { error: "admin:players.validation.reason" })
-    .max(300, { error: "admin:players.validation.reasonMax" }),
-});
+export const LockSchema = z
+  .object({
+    intent: z.literal("lock"),
+    reason: z
+      .string({ error: "admin:players.validation.reason" })
+      .trim()
+      .min(3, { error: "admin:players.validation.reason" })
+      .max(300, { error: "admin:players.validation.reasonMax" }),
+  })
+  .meta({ id: "player-lock" });
 
 export const PlayerActionSchema = z.object({ intent: z.enum(["unlock", "end-sessions", "reset-password"]) });

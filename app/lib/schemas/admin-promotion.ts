@@ -85,7 +85,8 @@ export const PromotionSchema = z
   .refine((v) => v.maxWithdrawCredit === undefined || (scaled(v.maxWithdrawCredit, 2) ?? 0n) > 0n, {
     error: msg("maxWithdrawCredit"),
     path: ["maxWithdrawCredit"],
-  }) satisfies z.ZodType<PromotionInput>;
+  })
+  .meta({ id: "promotion" }) satisfies z.ZodType<PromotionInput>;
 
 export const PromotionStatusSchema = z.object({
   status: z.enum(["ACTIVE", "INACTIVE"]),

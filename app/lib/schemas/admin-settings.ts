@@ -43,7 +43,8 @@ export const RateSchema = z
   .refine((v) => (scaled(v.buy, RATE_DECIMALS) ?? 0n) <= (scaled(v.sell, RATE_DECIMALS) ?? 0n), {
     error: "admin:settings.validation.buyAboveSell",
     path: ["buy"],
-  }) satisfies z.ZodType<RateInput>;
+  })
+  .meta({ id: "settings-rate" }) satisfies z.ZodType<RateInput>;
 
 const kip = z.string({ error: "admin:settings.validation.kip" }).trim().regex(decimalPattern(0, 13), { error: "admin:settings.validation.kip" });
 const credit = z
@@ -70,41 +71,44 @@ export const LimitsSchema = z
   .refine((v) => (scaled(v.withdrawAutoMax, CREDIT_DECIMALS) ?? 0n) <= (scaled(v.withdrawMax, CREDIT_DECIMALS) ?? 0n), {
     error: "admin:settings.validation.autoAboveMax",
     path: ["withdrawAutoMax"],
-  }) satisfies z.ZodType<LimitsInput>;
+  })
+  .meta({ id: "settings-limits" }) satisfies z.ZodType<LimitsInput>;
 
-export const ChannelSchema = z.object({
-  intent: z.literal("channel"),
-  /** Set when editing an existing channel (its code cannot change: orders refer to it). */
-  existing: z.literal("1").optional(),
-  code: z
-    .string({ error: "admin:settings.validation.channelCode" })
-    .trim()
-    .toUpperCase()
-    .regex(/^[A-Z0-9][A-Z0-9_-]{1,31}$/, { error: "admin:settings.validation.channelCode" }),
-  mid: z
-    .string({ error: "admin:settings.validation.mid" })
-    .trim()
-    .regex(/^[A-Za-z0-9._-]{1,40}$/, { error: "admin:settings.validation.mid" }),
-  displayName: z
-    .string({ error: "admin:settings.validation.required" })
-    .trim()
-    .min(1, { error: "admin:settings.validation.required" })
-    .max(60, { error: "admin:settings.validation.tooLong" }),
-  currency: z.literal("LAK", { error: "admin:settings.validation.currency" }),
-  bankCode: z.enum(BANK_CODES, { error: "admin:settings.validation.bank" }),
-  // EMV QR limits: merchant name (tag 59) at most 25 characters, city (tag 60) at most 15.
-  merchantName: z
-    .string({ error: "admin:settings.validation.required" })
-    .trim()
-    .min(1, { error: "admin:settings.validation.required" })
-    .max(25, { error: "admin:settings.validation.tooLong" }),
-  merchantCity: z
-    .string({ error: "admin:settings.validation.required" })
-    .trim()
-    .min(1, { error: "admin:settings.validation.required" })
-    .max(15, { error: "admin:settings.validation.tooLong" }),
-  active: z.literal("on").optional(),
-}) satisfies z.ZodType<ChannelInput>;
+export const ChannelSchema = z
+  .object({
+    intent: z.literal("channel"),
+    /** Set when editing an existing channel (its code cannot change: orders refer to it). */
+    existing: z.literal("1").optional(),
+    code: z
+      .string({ error: "admin:settings.validation.channelCode" })
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z0-9][A-Z0-9_-]{1,31}$/, { error: "admin:settings.validation.channelCode" }),
+    mid: z
+      .string({ error: "admin:settings.validation.mid" })
+      .trim()
+      .regex(/^[A-Za-z0-9._-]{1,40}$/, { error: "admin:settings.validation.mid" }),
+    displayName: z
+      .string({ error: "admin:settings.validation.required" })
+      .trim()
+      .min(1, { error: "admin:settings.validation.required" })
+      .max(60, { error: "admin:settings.validation.tooLong" }),
+    currency: z.literal("LAK", { error: "admin:settings.validation.currency" }),
+    bankCode: z.enum(BANK_CODES, { error: "admin:settings.validation.bank" }),
+    // EMV QR limits: merchant name (tag 59) at most 25 characters, city (tag 60) at most 15.
+    merchantName: z
+      .string({ error: "admin:settings.validation.required" })
+      .trim()
+      .min(1, { error: "admin:settings.validation.required" })
+      .max(25, { error: "admin:settings.validation.tooLong" }),
+    merchantCity: z
+      .string({ error: "admin:settings.validation.required" })
+      .trim()
+      .min(1, { error: "admin:settings.validation.required" })
+      .max(15, { error: "admin:settings.validation.tooLong" }),
+    active: z.literal("on").optional(),
+  })
+  .meta({ id: "settings-channel" }) satisfies z.ZodType<ChannelInput>;
 
 const ChannelActiveSchema = z.object({
   intent: z.literal("channel-active"),
@@ -112,26 +116,30 @@ const ChannelActiveSchema = z.object({
   active: z.enum(["1", "0"]),
 }) satisfies z.ZodType<ChannelActiveInput>;
 
-export const ProvidersSchema = z.object({
-  intent: z.literal("providers"),
-  providers: z
-    .array(z.enum(PROVIDERS, { error: "admin:settings.validation.providers" }), { error: "admin:settings.validation.providers" })
-    .min(1, { error: "admin:settings.validation.providers" }),
-}) satisfies z.ZodType<ProvidersInput>;
+export const ProvidersSchema = z
+  .object({
+    intent: z.literal("providers"),
+    providers: z
+      .array(z.enum(PROVIDERS, { error: "admin:settings.validation.providers" }), { error: "admin:settings.validation.providers" })
+      .min(1, { error: "admin:settings.validation.providers" }),
+  })
+  .meta({ id: "settings-providers" }) satisfies z.ZodType<ProvidersInput>;
 
-export const CredentialsSchema = z.object({
-  intent: z.literal("credentials"),
-  provider: z.enum(PROVIDERS, { error: "admin:settings.validation.provider" }),
-  agent: z
-    .string({ error: "admin:settings.validation.required" })
-    .trim()
-    .min(1, { error: "admin:settings.validation.required" })
-    .max(64, { error: "admin:settings.validation.tooLong" }),
-  secret: z
-    .string({ error: "admin:settings.validation.secret" })
-    .min(8, { error: "admin:settings.validation.secret" })
-    .max(512, { error: "admin:settings.validation.tooLong" }),
-}) satisfies z.ZodType<CredentialsInput>;
+export const CredentialsSchema = z
+  .object({
+    intent: z.literal("credentials"),
+    provider: z.enum(PROVIDERS, { error: "admin:settings.validation.provider" }),
+    agent: z
+      .string({ error: "admin:settings.validation.required" })
+      .trim()
+      .min(1, { error: "admin:settings.validation.required" })
+      .max(64, { error: "admin:settings.validation.tooLong" }),
+    secret: z
+      .string({ error: "admin:settings.validation.secret" })
+      .min(8, { error: "admin:settings.validation.secret" })
+      .max(512, { error: "admin:settings.validation.tooLong" }),
+  })
+  .meta({ id: "settings-credentials" }) satisfies z.ZodType<CredentialsInput>;
 
 const ClearCredentialsSchema = z.object({
   intent: z.literal("credentials-clear"),
@@ -147,15 +155,17 @@ const socialUrl = z
   .regex(/^https:\/\/[^\s<>"']+$/, { error: "admin:settings.validation.url" })
   .optional();
 
-export const ProfileSchema = z.object({
-  intent: z.literal("profile"),
-  fallbackLanguage: z.enum(LANGUAGES, { error: "admin:settings.validation.language" }),
-  telegram: socialUrl,
-  whatsapp: socialUrl,
-  facebook: socialUrl,
-  twitter: socialUrl,
-  line: socialUrl,
-}) satisfies z.ZodType<ProfileInput>;
+export const ProfileSchema = z
+  .object({
+    intent: z.literal("profile"),
+    fallbackLanguage: z.enum(LANGUAGES, { error: "admin:settings.validation.language" }),
+    telegram: socialUrl,
+    whatsapp: socialUrl,
+    facebook: socialUrl,
+    twitter: socialUrl,
+    line: socialUrl,
+  })
+  .meta({ id: "settings-profile" }) satisfies z.ZodType<ProfileInput>;
 
 export const SETTINGS_SCHEMAS = {
   rate: RateSchema,

@@ -62,4 +62,5 @@ export const StaffBankReplaceSchema = z
     accountNumber: accountFields.accountNumber,
     accountName: bankAccountName,
   })
-  .superRefine((value, ctx) => accountRules({ ...value, currency: "LAK", owner: "SELF" }, ctx));
+  .superRefine((value, ctx) => accountRules({ ...value, currency: "LAK", owner: "SELF" }, ctx))
+  .meta({ id: "staff-bank-replace" });

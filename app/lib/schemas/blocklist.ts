@@ -29,7 +29,9 @@ export const BlocklistAddSchema = z
     else if (blocklistKey(value.kind, value.value, value.bankCode) === null) {
       ctx.addIssue({ code: "custom", path: ["value"], message: `admin:blocklist.validation.${value.kind}` });
     }
-  });
+  })
+  // its name in the lite forms' validator module (decision 089)
+  .meta({ id: "blocklist-entry" });
 
 export const BlocklistRemoveSchema = z.object({
   intent: z.literal("remove"),

@@ -20,14 +20,16 @@ const multiple = z
   .trim()
   .regex(/^\d{1,4}(\.\d{1,2})?$/, { error: "admin:cashback.validation.multiple" });
 
-export const CashbackSettingsSchema = z.object({
-  enabled: z.literal("on").optional(),
-  percent,
-  cap: credit,
-  min: credit,
-  turnoverMultiple: multiple,
-  combinable: z.literal("on").optional(),
-});
+export const CashbackSettingsSchema = z
+  .object({
+    enabled: z.literal("on").optional(),
+    percent,
+    cap: credit,
+    min: credit,
+    turnoverMultiple: multiple,
+    combinable: z.literal("on").optional(),
+  })
+  .meta({ id: "cashback-settings" });
 
 /** The form's values as the service takes them (a transform in the schema would hide its constraints from conform). */
 export function cashbackSettingsInput(v: z.output<typeof CashbackSettingsSchema>): CashbackSettingsInput {

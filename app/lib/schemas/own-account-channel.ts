@@ -16,20 +16,22 @@ const code = z
   .toUpperCase()
   .regex(/^[A-Z0-9][A-Z0-9_-]{1,31}$/, { error: "admin:settings.validation.channelCode" });
 
-export const OwnAccountCreateSchema = z.object({
-  intent: z.literal("create"),
-  qrText: z
-    .string({ error: "admin:ownAccount.problems.EMPTY" })
-    .trim()
-    .min(1, { error: "admin:ownAccount.problems.EMPTY" })
-    .max(OWN_ACCOUNT_QR_TEXT_MAX, { error: "admin:ownAccount.problems.FORMAT" }),
-  code,
-  displayName: z
-    .string({ error: "admin:settings.validation.required" })
-    .trim()
-    .min(1, { error: "admin:settings.validation.required" })
-    .max(60, { error: "admin:settings.validation.tooLong" }),
-}) satisfies z.ZodType<OwnAccountCreateInput>;
+export const OwnAccountCreateSchema = z
+  .object({
+    intent: z.literal("create"),
+    qrText: z
+      .string({ error: "admin:ownAccount.problems.EMPTY" })
+      .trim()
+      .min(1, { error: "admin:ownAccount.problems.EMPTY" })
+      .max(OWN_ACCOUNT_QR_TEXT_MAX, { error: "admin:ownAccount.problems.FORMAT" }),
+    code,
+    displayName: z
+      .string({ error: "admin:settings.validation.required" })
+      .trim()
+      .min(1, { error: "admin:settings.validation.required" })
+      .max(60, { error: "admin:settings.validation.tooLong" }),
+  })
+  .meta({ id: "own-account-create" }) satisfies z.ZodType<OwnAccountCreateInput>;
 
 const WINDOW = "admin:ownAccount.validation.window";
 

@@ -30,18 +30,20 @@ const cap = z
   .optional()
   .transform((v) => (v ? (scaled(v, 2) ?? 0n) : 0n));
 
-export const ReferralSettingsSchema = z.object({
-  // a checkbox: "on" when ticked, absent when not
-  enabled: z
-    .literal("on")
-    .optional()
-    .transform((v) => v === "on"),
-  mode: z.enum(REFERRAL_MODES, { error: "admin:referral.validation.mode" }),
-  percentBp: percent,
-  weeklyCapMinor: cap,
-  turnoverMultiplier: z.coerce
-    .number({ error: "admin:referral.validation.turnover" })
-    .int({ error: "admin:referral.validation.turnover" })
-    .min(0, { error: "admin:referral.validation.turnover" })
-    .max(TURNOVER_MULTIPLIER_MAX, { error: "admin:referral.validation.turnover" }),
-}) satisfies z.ZodType<ReferralSettingsInput, unknown>;
+export const ReferralSettingsSchema = z
+  .object({
+    // a checkbox: "on" when ticked, absent when not
+    enabled: z
+      .literal("on")
+      .optional()
+      .transform((v) => v === "on"),
+    mode: z.enum(REFERRAL_MODES, { error: "admin:referral.validation.mode" }),
+    percentBp: percent,
+    weeklyCapMinor: cap,
+    turnoverMultiplier: z.coerce
+      .number({ error: "admin:referral.validation.turnover" })
+      .int({ error: "admin:referral.validation.turnover" })
+      .min(0, { error: "admin:referral.validation.turnover" })
+      .max(TURNOVER_MULTIPLIER_MAX, { error: "admin:referral.validation.turnover" }),
+  })
+  .meta({ id: "referral-settings" }) satisfies z.ZodType<ReferralSettingsInput, unknown>;

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { apiTokensPage, createApiToken, revokeApiToken, rotateApiToken } from "@workers/services/staff";
-import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, getFormProps, useSchemaForm } from "~/components/forms";
 import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
@@ -12,6 +12,11 @@ import { ApiTokenChangeSchema, ApiTokenCreateSchema } from "~/lib/schemas/admin"
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/api-tokens";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
+
+/** Lite (decision 089): its forms validate in the browser, with the messages of these groups. */
+export const handle = { lite: ["validate"], i18n: ["apiTokens.validation"] } satisfies ScriptsHandle & I18nHandle;
 
 /**
  * Owner only: the agency's operator API tokens (POST /api/staff/withdrawals/{code}/...).

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -8,7 +8,7 @@ import { listAskOf } from "@workers/core/keyset";
 import { addBlocklistEntry, blocklistPage, removeBlocklistEntry } from "@workers/services/players";
 import { AdminListCount, AdminListPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
-import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, getFormProps, useSchemaForm } from "~/components/forms";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";
@@ -16,6 +16,11 @@ import { BlocklistAddSchema, BlocklistRemoveSchema } from "~/lib/schemas/blockli
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/blocklist";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
+
+/** Lite (decision 089): the add form validates in the browser, with the messages of this group. */
+export const handle = { lite: ["validate"], i18n: ["blocklist.validation"] } satisfies ScriptsHandle & I18nHandle;
 
 const PAGE_SIZE = 25;
 const HERE = "/admin/blocklist";

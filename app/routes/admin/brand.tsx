@@ -1,4 +1,3 @@
-import { useState } from "react";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { brandSettingsPage, removeBrandImage, saveBrandSettings, uploadBrandImage } from "@workers/services/agency";
@@ -11,6 +10,11 @@ import { BRAND_TEXT_LIMITS, BrandRemoveSchema, BrandSettingsSchema, BrandUploadS
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/brand";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+import { COLOR_PICKER, COLOR_TEXT, hookProps } from "~/lib/lite/hooks";
+
+/** Lite (decision 089): each colour's text field and picker follow each other by the lite script. */
+export const handle = { lite: ["colorPair"] } satisfies ScriptsHandle;
 
 /**
  * The agency's brand (owner only, decision 018): site name and hero texts per
@@ -226,7 +230,7 @@ export default function BrandPage({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-/** A colour as a text field and a picker; with JavaScript each follows the other. */
+/** A colour as a text field and a picker; with JavaScript each follows the other (the lite script's `colorPair`). */
 function ColorInput({
   field,
   stored,
@@ -240,8 +244,7 @@ function ColorInput({
 }) {
   const { t } = useTranslation("admin");
   const initial = sent ?? stored;
-  const [value, setValue] = useState(initial);
-  const picker = /^#[0-9a-fA-F]{6}$/.test(value) ? value.toLowerCase() : stored;
+  const picker = /^#[0-9a-fA-F]{6}$/.test(initial) ? initial.toLowerCase() : stored;
   const label = t(`brand.colors.${field}`);
   return (
     <div className="field" data-testid={`brand-color-${field}`}>
@@ -250,8 +253,8 @@ function ColorInput({
         id={`brand-${field}`}
         name={field}
         type="text"
-        value={value}
-        onChange={(e) => setValue(e.target.value)}
+        defaultValue={initial}
+        {...hookProps(COLOR_TEXT)}
         pattern="#[0-9a-fA-F]{6}"
         spellCheck={false}
         autoComplete="off"
@@ -260,7 +263,7 @@ function ColorInput({
         aria-describedby={`brand-colors-hint${error ? ` brand-${field}-error` : ""}`}
       />
       <label htmlFor={`brand-${field}-picker`}>{t("brand.colorPicker", { color: label })}</label>
-      <input id={`brand-${field}-picker`} name={`${field}Picker`} type="color" value={picker} onChange={(e) => setValue(e.target.value)} />
+      <input id={`brand-${field}-picker`} name={`${field}Picker`} type="color" defaultValue={picker} {...hookProps(COLOR_PICKER, stored)} />
       <input type="hidden" name={`${field}Was`} value={initial} />
       <ErrorList id={`brand-${field}-error`} errors={error ? [error] : undefined} />
     </div>

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import { getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { cashbackAdminPage, saveCashbackSettings } from "@workers/services/promotions";
-import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, getFormProps, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDay, formatMoney } from "~/lib/format";
@@ -13,6 +13,11 @@ import { redirectWithSuccess } from "~/lib/toast.server";
 import { rewardRetryAction } from "~/lib/reward-retry.server";
 import { RewardClaimsTable } from "~/components/reward-retry";
 import type { Route } from "./+types/cashback";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
+
+/** Lite (decision 089): its forms validate in the browser, with the messages of these groups. */
+export const handle = { lite: ["validate"], i18n: ["cashback.validation"] } satisfies ScriptsHandle & I18nHandle;
 
 /**
  * Cashback (owner only, like the other settings): the rules (percent, cap and minimum per

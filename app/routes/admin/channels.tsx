@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
+import { getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
@@ -10,7 +10,7 @@ import {
   type OwnAccountQrProblem,
   type OwnAccountQrRead,
 } from "@workers/services/agency";
-import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, getFormProps, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { BANKS } from "@workers/core/banks";
@@ -24,6 +24,11 @@ import {
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/channels";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
+
+/** Lite (decision 089): its forms validate in the browser, with the messages of these groups. */
+export const handle = { lite: ["validate"], i18n: ["ownAccount.problems", "settings.validation"] } satisfies ScriptsHandle & I18nHandle;
 
 /**
  * Own-account payment channels (owner only): the agency's own bank account, set up from the

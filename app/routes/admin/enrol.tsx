@@ -1,17 +1,23 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { qrSvg } from "@workers/services/agency";
 import { completeEnrolment, openEnrolment } from "@workers/services/staff";
 import { AdminAuthShell } from "~/components/admin";
-import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, getFormProps, useSchemaForm } from "~/components/forms";
 import { waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { EnrolSchema } from "~/lib/schemas/admin";
 import { adminHeadersMiddleware, staffClient, staffCookie } from "~/lib/staff.server";
 import adminStyles from "~/styles/admin.css?url";
 import type { Route } from "./+types/enrol";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
+
+/** Lite (decision 089): its forms validate in the browser, with the messages of these groups. */
+export const handle = { scripts: "lite", lite: ["validate", "pending"], i18n: ["auth.validation"] } satisfies ScriptsHandle & I18nHandle;
+export const clientLoader = loadAsDocument;
 
 export const middleware: Route.MiddlewareFunction[] = [adminHeadersMiddleware];
 export const links: Route.LinksFunction = () => (adminStyles ? [{ rel: "stylesheet", href: adminStyles }] : []);

@@ -4,6 +4,7 @@ import { AdminChrome } from "~/components/admin";
 import { waitingCounts } from "@workers/services/staff";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { adminHeadersMiddleware, requireStaff } from "~/lib/staff.server";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import adminStyles from "~/styles/admin.css?url";
 import type { Route } from "./+types/layout";
 
@@ -14,19 +15,19 @@ import type { Route } from "./+types/layout";
 export const middleware: Route.MiddlewareFunction[] = [adminHeadersMiddleware];
 export const links: Route.LinksFunction = () => (adminStyles ? [{ rel: "stylesheet", href: adminStyles }] : []);
 
+/**
+ * Every staff page is lite (decision 089): no React in the browser. Every page runs the copy
+ * buttons' part and the pending spinner (each does nothing without its markup); a page asks
+ * for its own parts in its handle (`validate` for its forms, `chartTips`, `colorPair`,
+ * `submitOnce`). A link from a page that hydrates (the 404 page) loads the page as a document.
+ */
+export const handle = { scripts: "lite", lite: ["copy", "pending"] } satisfies ScriptsHandle;
+export const clientLoader = loadAsDocument;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
   const waiting = await waitingCounts(getBindings(context).DB, staff.agencyId);
   return { agencyName: getAgency(context).name, staff: { username: staff.username, role: staff.role }, waiting };
-}
-
-/**
- * The menu's waiting counts follow the cashier from page to page (decision 056): with
- * JavaScript a navigation between two back-office pages would otherwise keep the counts of the
- * first page's load. One more batch of four COUNTs per navigation.
- */
-export function shouldRevalidate() {
-  return true;
 }
 
 export function meta() {

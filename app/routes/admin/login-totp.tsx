@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import { staffSecondFactor } from "@workers/services/staff";
 import { AdminAuthShell } from "~/components/admin";
-import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, getFormProps, useSchemaForm } from "~/components/forms";
 import { translate, waitText } from "~/lib/i18n.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { RecoveryCodeSchema, TotpSchema } from "~/lib/schemas/admin";
@@ -13,6 +13,12 @@ import { adminHeadersMiddleware, clearStaffCookie, currentStaffSession, readStaf
 import { redirectWithSuccess } from "~/lib/toast.server";
 import adminStyles from "~/styles/admin.css?url";
 import type { Route } from "./+types/login-totp";
+import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
+
+/** Lite (decision 089): its forms validate in the browser, with the messages of these groups. */
+export const handle = { scripts: "lite", lite: ["validate", "pending"], i18n: ["auth.validation"] } satisfies ScriptsHandle & I18nHandle;
+export const clientLoader = loadAsDocument;
 
 export const middleware: Route.MiddlewareFunction[] = [adminHeadersMiddleware];
 export const links: Route.LinksFunction = () => (adminStyles ? [{ rel: "stylesheet", href: adminStyles }] : []);

@@ -1,11 +1,11 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
+import { getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { endPlayerSessions, getPlayerDetail, lockPlayer, replaceBankAccount, resetPlayerPassword, unlockPlayer } from "@workers/services/players";
 import { BANKS } from "@workers/core/banks";
-import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, getFormProps, useSchemaForm } from "~/components/forms";
 import { AdminTable } from "~/components/data-table";
 import { PlayerBlocklist } from "~/components/admin-blocklist";
 import { CopyButton } from "~/components/copy-button";
@@ -17,6 +17,11 @@ import { StaffBankReplaceSchema } from "~/lib/schemas/bank";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/player";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
+
+/** Lite (decision 089): its forms validate in the browser, with the messages of these groups. */
+export const handle = { lite: ["validate"], i18n: ["bank.validation", "players.validation", "validation"] } satisfies ScriptsHandle & I18nHandle;
 
 /** Everything about one player of this agency (another agency's id is a 404) and the account actions. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -11,6 +11,11 @@ import { PromotionSchema, PromotionStatusSchema } from "~/lib/schemas/admin-prom
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/promotion-edit";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
+
+/** Lite (decision 089): its forms validate in the browser, with the messages of these groups. */
+export const handle = { lite: ["validate"], i18n: ["promotions.validation"] } satisfies ScriptsHandle & I18nHandle;
 
 /** A chosen banner file never goes back into the form state. */
 const HIDDEN = { hideFields: ["banner"] };

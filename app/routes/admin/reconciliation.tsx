@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { LINES_PER_PAGE, parseLineFilter } from "@workers/core/reconciliation";
@@ -12,6 +12,11 @@ import { redirectWithSuccess } from "~/lib/toast.server";
 import { translate } from "~/lib/i18n.server";
 import type { Route } from "./+types/reconciliation";
 import { AdminTable } from "~/components/data-table";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+import { SUBMIT_ONCE, hookProps } from "~/lib/lite/hooks";
+
+/** Lite (decision 089): a note is sent once, its button disabled while the answer comes. */
+export const handle = { lite: ["submitOnce"] } satisfies ScriptsHandle;
 
 /**
  * Reconciliation of one bank day (decision 047): the bank's credits and debits
@@ -462,10 +467,9 @@ function LineTable({ t, lines, testId }: { t: T; lines: Line[]; testId: string }
 
 function NoteForm({ t, day, view, line, refused }: { t: T; day: string; view: View; line: Line; refused: { typed: string; error: string } | null }) {
   const error = refused?.error ?? null;
-  const navigation = useNavigation();
   const id = `note-${line.key.replace(/[^A-Za-z0-9]/g, "-")}`;
   return (
-    <Form method="post" className="stack" data-testid="note-form">
+    <Form method="post" className="stack" data-testid="note-form" {...hookProps(SUBMIT_ONCE)}>
       <input type="hidden" name="day" value={day} />
       <ViewFields view={view} />
       <input type="hidden" name="lineKey" value={line.key} />
@@ -488,7 +492,7 @@ function NoteForm({ t, day, view, line, refused }: { t: T; day: string; view: Vi
           </p>
         )}
       </div>
-      <button type="submit" className="button button-small" disabled={navigation.state === "submitting" && navigation.formData?.get("lineKey") === line.key}>
+      <button type="submit" className="button button-small">
         {t("reconciliation.saveNote")}
       </button>
     </Form>

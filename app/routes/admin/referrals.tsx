@@ -1,10 +1,10 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { REFERRAL_MODES } from "@workers/core/referral";
 import { adminReferralsPage, saveReferralSettings } from "@workers/services/promotions";
-import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, SelectField, getFormProps, useSchemaForm } from "~/components/forms";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatDay, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";
@@ -15,6 +15,11 @@ import { rewardRetryAction } from "~/lib/reward-retry.server";
 import { RewardClaimsTable } from "~/components/reward-retry";
 import { AdminTable } from "~/components/data-table";
 import type { Route } from "./+types/referrals";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
+
+/** Lite (decision 089): its forms validate in the browser, with the messages of these groups. */
+export const handle = { lite: ["validate"], i18n: ["referral.validation"] } satisfies ScriptsHandle & I18nHandle;
 
 /**
  * Referral (owner, decision 030): the settings (audited), the report of a complete week, and

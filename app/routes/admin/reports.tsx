@@ -25,6 +25,10 @@ import {
 import { requireStaff } from "~/lib/staff.server";
 import reportStyles from "~/styles/reports.css?url";
 import type { Route } from "./+types/reports";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+
+/** Lite (decision 089): the charts' tooltips come from the lite script. */
+export const handle = { lite: ["chartTips"] } satisfies ScriptsHandle;
 
 export const links: Route.LinksFunction = () => (reportStyles ? [{ rel: "stylesheet", href: reportStyles }] : []);
 

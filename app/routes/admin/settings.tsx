@@ -10,6 +10,11 @@ import { isSettingsIntent, SETTINGS_SCHEMAS } from "~/lib/schemas/admin-settings
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/settings";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
+
+/** Lite (decision 089): its forms validate in the browser, with the messages of these groups. */
+export const handle = { lite: ["validate"], i18n: ["settings.validation"] } satisfies ScriptsHandle & I18nHandle;
 
 /**
  * Agency settings (owner only): exchange rates with history, limits and auto-payout,

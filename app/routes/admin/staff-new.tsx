@@ -1,14 +1,19 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { createStaffAccount } from "@workers/services/staff";
-import { ErrorList, Field, SelectField, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, SelectField, getFormProps, useSchemaForm } from "~/components/forms";
 import { getBindings } from "~/lib/context.server";
 import { CreateStaffSchema } from "~/lib/schemas/admin";
 import { auditContext, enrolUrl, requireStaff } from "~/lib/staff.server";
 import { EnrolLink } from "~/components/admin";
 import type { Route } from "./+types/staff-new";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
+
+/** Lite (decision 089): its forms validate in the browser, with the messages of these groups. */
+export const handle = { lite: ["validate"], i18n: ["auth.validation"] } satisfies ScriptsHandle & I18nHandle;
 
 /** Owner only: a new owner or cashier; the one-time enrolment link is shown once. */
 export async function loader({ request, context }: Route.LoaderArgs) {

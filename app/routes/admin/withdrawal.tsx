@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps } from "@conform-to/react";
+import { getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { decideWithdrawal, withdrawalPage } from "@workers/services/withdrawals";
-import { ErrorList, Field, useSchemaForm } from "~/components/forms";
+import { ErrorList, Field, getFormProps, useSchemaForm } from "~/components/forms";
 import { CopyButton } from "~/components/copy-button";
 import { StatusBadge } from "~/components/money";
 import { AdminTable } from "~/components/data-table";
@@ -15,6 +15,11 @@ import { MarkPaidSchema, RejectSchema } from "~/lib/schemas/admin";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/withdrawal";
+import type { ScriptsHandle } from "~/lib/page-scripts";
+import type { I18nHandle } from "~/lib/i18n";
+
+/** Lite (decision 089): its forms validate in the browser, with the messages of these groups. */
+export const handle = { lite: ["validate"], i18n: ["withdrawals.validation"] } satisfies ScriptsHandle & I18nHandle;
 
 /**
  * One withdrawal: the player's bank details (full account number: staff pay it by hand),

@@ -32,10 +32,13 @@ export async function loader(args: Route.LoaderArgs) {
     return apiJson(await usageSummaries(env, agency, player, paging.page, paging.pageSize, lang));
   }
   if (params.promotionId) {
-    const promotion = await promotionSummaryById(env.DB, agency.id, params.promotionId, lang);
-    return promotion ? apiJson({ promotion }) : apiError(context, "PROMOTION_NOT_FOUND", 404);
+    const found = await promotionSummaryById(env, agency, player, params.promotionId, lang);
+    if (found.paused) return apiError(context, "OFFERS_PAUSED", 409, { reason: found.paused.reason, until: new Date(found.paused.until).toISOString() });
+    return found.promotion ? apiJson({ promotion: found.promotion }) : apiError(context, "PROMOTION_NOT_FOUND", 404);
   }
-  return apiJson({ promotions: await promotionSummaries(env.DB, agency.id, lang) });
+  const list = await promotionSummaries(env, agency, player, lang);
+  const paused = list.offersPaused && { reason: list.offersPaused.reason, until: new Date(list.offersPaused.until).toISOString() };
+  return apiJson({ promotions: list.promotions, offersPaused: paused });
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -51,6 +54,8 @@ export async function action(args: Route.ActionArgs) {
   if (!params.promotionId || url.pathname.endsWith("/usages")) return apiError(context, "NOT_FOUND", 404);
   const body = await readBody(request);
   const claimed = await claimPromotionSummary(env, agency, player, { promotionId: params.promotionId, provider: String(body.provider ?? "") }, lang);
+  if (!claimed.ok && claimed.error === "OFFERS_PAUSED")
+    return apiError(context, "OFFERS_PAUSED", 409, { reason: claimed.pause.reason, until: new Date(claimed.pause.until).toISOString() });
   if (!claimed.ok) {
     const code = isErrorCode(claimed.error) ? claimed.error : "PROVIDER_UNAVAILABLE";
     return apiError(context, code, claimed.error === "PROMOTION_NOT_FOUND" ? 404 : claimed.error === "PROVIDER_UNAVAILABLE" ? 503 : 409);

@@ -28,7 +28,7 @@ import { BankMark } from "../../components/bank-mark";
 export const handle = {
   scripts: "lite",
   lite: ["validate"],
-  i18n: ["bank", "bankNames", "blocklist", "errors.code", "forcedPassword.accountLocked", "limits.errors", "receiveQr", "reward.errors"],
+  i18n: ["bank", "bankNames", "blocklist", "errors.code", "forcedPassword.accountLocked", "limits.errors", "offers.errors", "receiveQr", "reward.errors"],
 } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
 

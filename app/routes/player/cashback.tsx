@@ -1,3 +1,4 @@
+import { OffersPaused } from "~/components/offers-paused";
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { cashbackPage, claimCashback } from "@workers/services/promotions";
@@ -18,7 +19,7 @@ import type { I18nHandle } from "~/lib/i18n";
  * and the rewards credited so far with their turnover progress. Why a line cannot be claimed
  * is said on the line.
  */
-export const handle = { scripts: "lite", i18n: ["cashback", "cashbackAll", "reward", "history", "status"] } satisfies ScriptsHandle & I18nHandle;
+export const handle = { scripts: "lite", i18n: ["cashback", "cashbackAll", "offers", "reward", "history", "status"] } satisfies ScriptsHandle & I18nHandle;
 /** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
 export const clientLoader = loadAsDocument;
 
@@ -42,13 +43,43 @@ const SAID_FOR_ALL: ReadonlySet<CashbackRefusal> = new Set(["CASHBACK_NOTHING_LO
 
 export default function Cashback({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { week, settings, lines, history } = loaderData;
-  // the same reason at every provider: said once, above the list, not on each card
-  const shared = sharedRefusal(lines);
+  const { week, settings, lines, history, paused } = loaderData;
   return (
     <section className="page" data-testid="cashback">
       <title>{t("cashback.title")}</title>
       <h1>{t("cashback.title")}</h1>
+      {/* offers paused (decision 091): neither the rules nor the week's amounts, only why */}
+      {paused ? <OffersPaused pause={paused} /> : <CashbackOffer week={week} settings={settings} lines={lines} />}
+      <h2>{t("reward.history")}</h2>
+      {history.length === 0 ? (
+        <p className="empty" data-testid="reward-history-empty">
+          {t("reward.historyEmpty")}
+        </p>
+      ) : (
+        <HistoryTable
+          testId="reward-history"
+          rows={history}
+          columns={[
+            { label: t("reward.col.date"), cell: (r) => formatDateTime(r.createdAt) },
+            { label: t("reward.col.period"), cell: (r) => r.period },
+            { label: t("reward.col.provider"), cell: (r) => t(`providers.${r.provider}`) },
+            { label: t("reward.col.amount"), testId: "reward-amount", cell: (r) => formatMoney(r.amount, "THB") },
+            { label: t("reward.col.turnover"), cell: (r) => <RewardTurnover target={r.turnoverTarget} done={r.turnoverDone} met={r.turnoverMet} /> },
+            { label: t("reward.col.status"), cell: (r) => <span data-status={r.status}>{t(`reward.status.${r.status}`)}</span> },
+          ]}
+        />
+      )}
+    </section>
+  );
+}
+
+/** The week's cashback on offer: the rules, and per provider what a claim pays or why it cannot. */
+function CashbackOffer({ week, settings, lines }: Pick<Route.ComponentProps["loaderData"], "week" | "settings" | "lines">) {
+  const { t } = useTranslation();
+  // the same reason at every provider: said once, above the list, not on each card
+  const shared = sharedRefusal(lines);
+  return (
+    <>
       <p className="muted" data-testid="cashback-rules">
         {settings.enabled
           ? t("cashback.rules", {
@@ -90,25 +121,6 @@ export default function Cashback({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
-      <h2>{t("reward.history")}</h2>
-      {history.length === 0 ? (
-        <p className="empty" data-testid="reward-history-empty">
-          {t("reward.historyEmpty")}
-        </p>
-      ) : (
-        <HistoryTable
-          testId="reward-history"
-          rows={history}
-          columns={[
-            { label: t("reward.col.date"), cell: (r) => formatDateTime(r.createdAt) },
-            { label: t("reward.col.period"), cell: (r) => r.period },
-            { label: t("reward.col.provider"), cell: (r) => t(`providers.${r.provider}`) },
-            { label: t("reward.col.amount"), testId: "reward-amount", cell: (r) => formatMoney(r.amount, "THB") },
-            { label: t("reward.col.turnover"), cell: (r) => <RewardTurnover target={r.turnoverTarget} done={r.turnoverDone} met={r.turnoverMet} /> },
-            { label: t("reward.col.status"), cell: (r) => <span data-status={r.status}>{t(`reward.status.${r.status}`)}</span> },
-          ]}
-        />
-      )}
-    </section>
+    </>
   );
 }

@@ -4,6 +4,7 @@ import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { COOLING_OFF_DAYS, EXCLUSION_MONTHS, PERIODS, type BreakKind } from "@workers/core/responsible-gaming";
 import { limitsPage, setLimits, startBreak } from "@workers/services/players";
+import { OffersPaused } from "~/components/offers-paused";
 import { ErrorList, Field, SelectField } from "~/components/fields";
 import { useLiteForm, useLiteValidation, type FormConstraint } from "~/components/lite-form";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
@@ -21,7 +22,7 @@ import type { Route } from "./+types/limits";
  * A lite page (decisions 021, 034): no React in the browser; its three forms are validated by
  * the lite script with the same schemas (lib/lite/validate.ts, lib/lite/form-validators.ts).
  */
-export const handle = { scripts: "lite", lite: ["validate"], i18n: ["limits"] } satisfies ScriptsHandle & I18nHandle;
+export const handle = { scripts: "lite", lite: ["validate"], i18n: ["limits", "offers"] } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -65,6 +66,7 @@ export default function LimitsPage({ loaderData, actionData }: Route.ComponentPr
   const { t } = useTranslation();
   const { deposit, playDay, usage, playedMs } = loaderData;
   const held = loaderData.break;
+  const paused = loaderData.offersPaused;
   const [form, fields] = useLiteForm<typeof LimitsSchema>("limits", loaderData.constraints.limits, actionData?.limits, {
     day: kipInput(deposit.day.value),
     week: kipInput(deposit.week.value),
@@ -82,6 +84,15 @@ export default function LimitsPage({ loaderData, actionData }: Route.ComponentPr
       {held && (
         <p className="notice" role="status" data-testid="limits-break" data-kind={held.kind}>
           {t(`limits.${held.kind}.active`, { until: formatDateTime(new Date(held.endsAt)) })} {t("limits.stillWithdraw")}
+        </p>
+      )}
+      <h2>{t("offers.limitsTitle")}</h2>
+      {/* the player hears here that their break or limit also pauses every offer (decision 091) */}
+      {paused ? (
+        <OffersPaused pause={paused} link={false} />
+      ) : (
+        <p className="muted" data-testid="offers-active">
+          {t("offers.active")}
         </p>
       )}
       <h2>{t("limits.depositTitle")}</h2>

@@ -32,7 +32,7 @@ export const PASSWORD_ERROR_TOAST_MS = 5000;
 export const handle = {
   scripts: "lite",
   lite: ["validate"],
-  i18n: ["forcedPassword", "errors.code", "limits.errors", "reward.errors", "blocklist"],
+  i18n: ["forcedPassword", "errors.code", "limits.errors", "offers.errors", "reward.errors", "blocklist"],
 } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
 

@@ -1,3 +1,5 @@
+import type { OfferPause } from "@workers/core/responsible-gaming";
+import { OffersPaused } from "~/components/offers-paused";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { claimPromotion, promotionDetailPage } from "@workers/services/promotions";
@@ -12,7 +14,7 @@ import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { I18nHandle } from "~/lib/i18n";
 
 /** The translation key groups this page renders (decision 032). */
-export const handle = { scripts: "lite", i18n: ["promotion", "errors.code.PROMOTION_BANK_ACCOUNT_REQUIRED"] } satisfies ScriptsHandle & I18nHandle;
+export const handle = { scripts: "lite", i18n: ["promotion", "offers", "errors.code.PROMOTION_BANK_ACCOUNT_REQUIRED"] } satisfies ScriptsHandle & I18nHandle;
 /** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
 export const clientLoader = loadAsDocument;
 
@@ -47,9 +49,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const claimed = await claimPromotion(getBindings(context), agency, player, { promotionId: params.promotionId, provider });
     if (!claimed.ok) {
       const message =
-        claimed.error === "PROVIDER_UNAVAILABLE"
-          ? translate(context, "errors.code.PROVIDER_UNAVAILABLE")
-          : promotionErrorMessage(context, claimed.error, { threshold: claimed.creditThreshold });
+        claimed.error === "OFFERS_PAUSED"
+          ? translate(context, "offers.errors.OFFERS_PAUSED")
+          : claimed.error === "PROVIDER_UNAVAILABLE"
+            ? translate(context, "errors.code.PROVIDER_UNAVAILABLE")
+            : promotionErrorMessage(context, claimed.error, { threshold: claimed.creditThreshold });
       return data<ActionData>({ confirmCancel: false, confirmClaim: null, error: message }, { status: 409 });
     }
     // Next step is the deposit that carries the promotion.
@@ -60,7 +64,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function PromotionDetail({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { promotion, providers, current, hasBank } = loaderData;
+  // offers paused (decision 091): the promotion itself is not shown, only why
+  if (loaderData.promotion === null) return <PausedPromotion pause={loaderData.paused} />;
+  const { promotion, providers, current, hasBank, paused } = loaderData;
   const here = `/player/promotion/${promotion.id}`;
   const confirmClaim = actionData?.confirmClaim ?? null;
   return (
@@ -80,7 +86,9 @@ export default function PromotionDetail({ loaderData, actionData }: Route.Compon
           {actionData.error}
         </p>
       )}
-      {promotion.status !== "ACTIVE" ? (
+      {paused ? (
+        <OffersPaused pause={paused} />
+      ) : promotion.status !== "ACTIVE" ? (
         <p className="notice" data-testid="promotion-inactive">
           {t("promotion.inactive")}
         </p>
@@ -120,6 +128,20 @@ export default function PromotionDetail({ loaderData, actionData }: Route.Compon
           </button>
         </Form>
       )}
+    </section>
+  );
+}
+
+function PausedPromotion({ pause }: { pause: OfferPause }) {
+  const { t } = useTranslation();
+  return (
+    <section className="page narrow">
+      <title>{t("menu.promotion")}</title>
+      <p>
+        <Link to="/player/promotion">{t("promotion.allPromotions")}</Link>
+      </p>
+      <h1>{t("menu.promotion")}</h1>
+      <OffersPaused pause={pause} />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import { data, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { promotionListPage } from "@workers/services/promotions";
+import { OffersPaused } from "~/components/offers-paused";
 import { CurrentPromotion, PromotionRuleList } from "~/components/promotion";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
 import { cancelClaimAction } from "~/lib/promotion.server";
@@ -10,7 +11,7 @@ import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { I18nHandle } from "~/lib/i18n";
 
 /** The translation key groups this page renders (decision 032). */
-export const handle = { scripts: "lite", i18n: ["promotion"] } satisfies ScriptsHandle & I18nHandle;
+export const handle = { scripts: "lite", i18n: ["promotion", "offers"] } satisfies ScriptsHandle & I18nHandle;
 /** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
 export const clientLoader = loadAsDocument;
 
@@ -31,13 +32,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function PromotionList({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { current, promotions } = loaderData;
+  const { current, promotions, paused } = loaderData;
   return (
     <section className="page">
       <title>{t("menu.promotion")}</title>
       <h1>{t("menu.promotion")}</h1>
       {current && <CurrentPromotion current={current} confirmCancel={actionData?.confirmCancel ?? false} action="/player/promotion" />}
-      {promotions.length === 0 ? (
+      {paused ? (
+        <OffersPaused pause={paused} />
+      ) : promotions.length === 0 ? (
         <div className="empty" data-testid="promotions-empty">
           <p>{t("promotion.empty")}</p>
         </div>

@@ -1,3 +1,4 @@
+import { OffersPaused } from "~/components/offers-paused";
 import { data, Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { claimReferralWeek, referralPage, type WeekView } from "@workers/services/promotions";
@@ -21,7 +22,7 @@ import { COPIED, COPY, hookProps } from "~/lib/lite/hooks";
 export const handle = {
   scripts: "lite",
   lite: ["copy"],
-  i18n: ["referral", "reward.turnoverProgress", "reward.turnoverMet", "history", "status"],
+  i18n: ["referral", "offers", "reward.turnoverProgress", "reward.turnoverMet", "history", "status"],
 } satisfies ScriptsHandle & I18nHandle;
 /** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
 export const clientLoader = loadAsDocument;
@@ -51,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ReferralPage({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { code, link, settings, referred, counting, notCounting, weeks, history, providers } = loaderData;
+  const { code, link, settings, referred, counting, notCounting, weeks, history, providers, paused } = loaderData;
   return (
     <section className="page narrow" data-testid="referral-page">
       <title>{t("referral.title")}</title>
@@ -72,7 +73,9 @@ export default function ReferralPage({ loaderData, actionData }: Route.Component
           {t("referral.yourCode")}: <strong data-testid="referral-code">{code}</strong>
         </p>
       </div>
-      {settings.enabled && (
+      {/* offers paused (decision 091): the share's rules and the weeks' amounts are not shown */}
+      {paused && <OffersPaused pause={paused} />}
+      {settings.enabled && !paused && (
         <p className="muted" data-testid="referral-rules">
           {t(`referral.rules.${settings.mode}`, { percent: settings.percent })}{" "}
           {settings.weeklyCap ? t("referral.rules.cap", { cap: formatMoney(settings.weeklyCap, "THB") }) : ""}{" "}
@@ -100,7 +103,7 @@ export default function ReferralPage({ loaderData, actionData }: Route.Component
           {actionData.error}
         </p>
       )}
-      {weeks.length === 0 ? (
+      {paused ? null : weeks.length === 0 ? (
         <p className="empty" data-testid="referral-no-weeks">
           {t("referral.noWeeks")}
         </p>

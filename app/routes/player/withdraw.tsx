@@ -28,7 +28,7 @@ import { BankMark } from "../../components/bank-mark";
 export const handle = {
   scripts: "lite",
   lite: ["validate"],
-  i18n: ["withdraw", "bankNames", "deposit.provider", "deposit.chooseProvider", "credits", "reward.errors", "errors.code"],
+  i18n: ["withdraw", "bankNames", "deposit.provider", "deposit.chooseProvider", "credits", "reward.errors", "levels.errors", "errors.code"],
 } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
 
@@ -74,6 +74,7 @@ type Summary = {
 /** Promotion rules speak with the catalogue's messages (docs/product.md §8); the rest with the withdraw page's. */
 function errorKey(error: string): string {
   if (error.startsWith("REWARD_")) return `reward.errors.${error}`; // decision 029: a reward's turnover holds the provider
+  if (error.startsWith("LEVEL_")) return `levels.errors.${error}`; // decision 091: the VIP level's daily limit
   return error.startsWith("PROMOTION_") ? `errors.code.${error}` : `withdraw.errors.${error}`;
 }
 

@@ -16,7 +16,7 @@ import {
 } from "../../core/responsible-gaming";
 import { insertBreak, playerLimits, writeLimit } from "../../db/limits";
 import { cancelDeposit } from "../deposits";
-import { breakInForce, depositsUsed, playTimeLine, settingOf, walletOf, type Limits } from "../wallets";
+import { breakInForce, depositsUsed, offersPaused, playTimeLine, settingOf, walletOf, type Limits } from "../wallets";
 
 /**
  * Responsible gaming (decision 025): the player's limits page, setting
@@ -41,11 +41,12 @@ function limitsView(limits: Limits, now: number) {
 
 /** The player's page: limits (with pending raises), what each window has used and left, the break in force, time played. */
 export async function limitsPage(env: Env, agencyId: string, playerId: string, now = Date.now()) {
-  const [limits, held, used, line] = await Promise.all([
+  const [limits, held, used, line, offers] = await Promise.all([
     playerLimits(env.DB, agencyId, playerId),
     breakInForce(env.DB, agencyId, playerId, now),
     depositsUsed(env, agencyId, playerId, now),
     playTimeLine(env.DB, agencyId, playerId, now),
+    offersPaused(env, agencyId, playerId, now),
   ]);
   const view = limitsView(limits, now);
   return {
@@ -55,6 +56,8 @@ export async function limitsPage(env: Env, agencyId: string, playerId: string, n
       { used: string; resetsAt: number }
     >,
     break: held,
+    /** Whether offers are paused by the break or a limit, and until when (decision 091). */
+    offersPaused: offers,
     ...line,
   };
 }
@@ -110,7 +113,8 @@ export type BreakResult = { ok: true; break: Break; cancelledDeposit: string | n
 /**
  * Starts a cooling-off or a self-exclusion. It may lengthen the break in force, never
  * shorten it. The player's OPEN deposit order is then cancelled through the wallet, as
- * the player's own cancel does (a payment that still arrives goes to staff as late).
+ * the player's own cancel does (a payment that still arrives goes to staff as late), and so
+ * is a promotion claimed and not yet in use.
  */
 export async function startBreak(env: Env, agencyId: string, playerId: string, input: BreakInput, now = Date.now()): Promise<BreakResult> {
   const endsAt = breakEnd(input.kind, input.length, now);
@@ -118,8 +122,13 @@ export async function startBreak(env: Env, agencyId: string, playerId: string, i
   if (!mayStartBreak(await breakInForce(env.DB, agencyId, playerId, now), endsAt)) return { ok: false, error: "BREAK_SHORTER" };
   const brk: Break = { kind: input.kind, startsAt: now, endsAt };
   if (!(await insertBreak(env.DB, agencyId, playerId, brk, now))) return { ok: false, error: "BREAK_SHORTER" };
-  const open = await walletOf(env, agencyId, playerId).openDepositOrder(now);
+  const wallet = walletOf(env, agencyId, playerId);
+  const open = await wallet.openDepositOrder(now);
   if (open) await cancelDeposit(env, agencyId, playerId, open.code);
+  // a promotion claimed but not yet carried by a deposit is an offer waiting: it goes with the
+  // break rather than waiting to pay a bonus on the first deposit after it (decision 091)
+  const usage = await wallet.activeUsage(now);
+  if (usage?.status === "CLAIMED") await wallet.cancelPromotion(usage.id, now);
   return { ok: true, break: brk, cancelledDeposit: open?.code ?? null };
 }
 

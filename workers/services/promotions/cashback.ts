@@ -2,6 +2,7 @@ import { formatPercent, judgeCashback, parsePercent, type CashbackRefusal, type 
 import { formatAmount, parseAmount } from "../../core/money";
 import { isProvider, type Provider } from "../../core/providers";
 import { parseMultiple } from "../../core/reward";
+import { cashbackTerms } from "../../core/vip-levels";
 import { daysOfWeek, lastCompleteWeek, type RewardWeek } from "../../core/reward-period";
 import { auditStatement, type AuditActor } from "../../db/audit";
 import { readCashbackSettings, upsertCashbackSettingsStatement } from "../../db/cashback";
@@ -10,7 +11,9 @@ import { listRewardClaims } from "../../db/rewards";
 import type { Reward } from "../../wallet/player-wallet";
 import type { Agency } from "../agency";
 import type { CurrentPlayer } from "../../core/session";
-import { breakInForce, walletOf } from "../wallets";
+import { offersPaused, walletOf } from "../wallets";
+import type { OfferPause } from "../../core/responsible-gaming";
+import { playerLevel } from "./levels";
 import { claimWalletReward, listWalletRewards, withRetry, withTurnoverProgress, type RewardWithProgress } from "./rewards";
 
 /**
@@ -37,6 +40,8 @@ export type CashbackPage = {
   settings: { enabled: boolean; percent: string; cap: string; min: string; turnoverMultiple: string; combinable: boolean };
   lines: CashbackLine[];
   history: RewardWithProgress[];
+  /** Offers paused (decision 091): then no line is shown, only why and until when. */
+  paused: OfferPause | null;
 };
 
 function settingsView(s: CashbackSettings) {
@@ -54,13 +59,16 @@ function settingsView(s: CashbackSettings) {
 async function facts(env: Env, agency: Agency, player: CurrentPlayer, now: number) {
   const week = lastCompleteWeek(now);
   const wallet = walletOf(env, agency.id, player.id);
-  const [settings, sums, rewards, usage, onBreak] = await Promise.all([
+  const [agencySettings, standing, sums, rewards, usage, paused] = await Promise.all([
     readCashbackSettings(env.DB, agency.id),
+    playerLevel(env.DB, agency.id, player.id, now),
     sumPlayerProviderDays(env.DB, agency.id, week.from, week.to, [player.id]),
     listWalletRewards(env, agency.id, player.id, "CASHBACK", 1, 50),
     wallet.activeUsage(now),
-    breakInForce(env.DB, agency.id, player.id, now),
+    offersPaused(env, agency.id, player.id, now),
   ]);
+  // a player's VIP level brings its own percent and cap (decision 091)
+  const settings = cashbackTerms(agencySettings, standing.level);
   const line = (provider: Provider): CashbackLine => {
     const sum = sums.find((s) => s.provider === provider);
     const netLossMinor = BigInt(sum?.winLossMinor ?? 0);
@@ -72,7 +80,7 @@ async function facts(env: Env, agency: Agency, player: CurrentPlayer, now: numbe
       daysCollected: sum?.days ?? 0,
       claimed: claimed !== null,
       promotionActive: usage !== null,
-      onBreak: onBreak !== null,
+      offersPaused: paused !== null,
     });
     return {
       provider,
@@ -84,14 +92,15 @@ async function facts(env: Env, agency: Agency, player: CurrentPlayer, now: numbe
       claimed: claimed && { code: claimed.code, status: claimed.status },
     };
   };
-  return { week, settings, line, history: rewards.items };
+  return { week, settings, line, history: rewards.items, paused };
 }
 
 /** The player's cashback page: last complete week per provider, what each pays, the history. */
 export async function cashbackPage(env: Env, agency: Agency, player: CurrentPlayer, now = Date.now()): Promise<CashbackPage> {
   const f = await facts(env, agency, player, now);
   const history = await withTurnoverProgress(env, { agencyId: agency.id, playerId: player.id, username: player.username }, f.history);
-  return { week: f.week, settings: settingsView(f.settings), lines: agency.enabledProviders.map(f.line), history };
+  // paused: nothing on offer is shown, the history (what was paid before) stays
+  return { week: f.week, settings: settingsView(f.settings), lines: f.paused ? [] : agency.enabledProviders.map(f.line), history, paused: f.paused };
 }
 
 export type CashbackClaimError = CashbackRefusal | "PROVIDER_REQUIRED" | "CASHBACK_CREDIT_FAILED";
@@ -125,6 +134,7 @@ export async function claimCashback(
     },
     now,
   );
+  if (result.kind === "paused") return { ok: false, error: "CASHBACK_PAUSED" };
   if (result.reward.status === "FAILED") return { ok: false, error: "CASHBACK_CREDIT_FAILED" };
   return { ok: true, reward: result.reward, repeated: result.kind === "existing" };
 }

@@ -1,7 +1,7 @@
 /**
  * Promotions: the catalogue as staff edit it and as players claim it, weekly cashback, the
- * referral code, share and claims, and the reward path cashback and referral share (decision
- * 029).
+ * referral code, share and claims, the reward path cashback and referral share (decision
+ * 029), and the VIP levels (decision 091).
  * The folder's only door: code outside it imports from here, and only what is exported here.
  */
 export {
@@ -33,6 +33,16 @@ export {
   usageSummaries,
   type WithdrawPromotion,
 } from "./promotion";
+export {
+  deleteLevel,
+  levelPage,
+  levelsAdminPage,
+  playerLevel,
+  saveLevel,
+  saveLevelPeriod,
+  type LevelError,
+  type LevelInput,
+} from "./levels";
 export { adminReferralsPage, saveReferralSettings, type ReferralSettingsInput } from "./referral-admin";
 export { checkReferralCode, claimReferralWeek, ensureReferralCode, referralPage, tieReferral, type TieOutcome, type WeekView } from "./referral";
 export { claimWalletReward, retryRewardClaim, rewardHoldForWithdraw, withTurnoverProgress, type RewardHoldError, type RewardRetryOutcome } from "./rewards";

@@ -16,7 +16,8 @@ import { providerPortFor } from "../../wallet/provider-port";
 import type { PromotionUsage } from "../../wallet/player-wallet";
 import type { Agency } from "../agency";
 import type { CurrentPlayer } from "../../core/session";
-import { walletOf } from "../wallets";
+import type { OfferPause } from "../../core/responsible-gaming";
+import { offersPaused, walletOf } from "../wallets";
 
 /** A catalogue promotion a player may see: its rules are well formed. */
 type Promotion = Omit<PromotionRecord, "rulesValid" | "createdAt" | "updatedAt">;
@@ -51,7 +52,10 @@ function eligibleProviders(promotion: Promotion, agency: Agency): Provider[] {
 }
 
 /** A refused claim; `creditThreshold` comes with PROMOTION_CREDIT_TOO_HIGH (the player's message names it). */
-type ClaimResult = { ok: true; usage: PromotionUsage } | { ok: false; error: PromotionError | "PROVIDER_UNAVAILABLE"; creditThreshold?: string };
+type ClaimResult =
+  | { ok: true; usage: PromotionUsage }
+  | { ok: false; error: PromotionError | "PROVIDER_UNAVAILABLE"; creditThreshold?: string }
+  | { ok: false; error: "OFFERS_PAUSED"; pause: OfferPause };
 
 /**
  * Claim: the service gathers what lives outside the wallet (catalogue, bank account, the
@@ -63,6 +67,9 @@ export async function claimPromotion(env: Env, agency: Agency, player: CurrentPl
   if (!promotion) return { ok: false, error: "PROMOTION_NOT_FOUND" };
   if (promotion.status !== "ACTIVE") return { ok: false, error: "PROMOTION_INACTIVE" };
   if (!isProvider(input.provider) || !eligibleProviders(promotion, agency).includes(input.provider)) return { ok: false, error: "PROMOTION_PROVIDER" };
+  // the form's and the API's claims both pass here: none while the player is on a break or at a limit (decision 091)
+  const pause = await offersPaused(env, agency.id, player.id);
+  if (pause) return { ok: false, error: "OFFERS_PAUSED", pause };
   const hasBank = await hasBankAccount(env.DB, agency.id, player.id);
   if (!hasBank) return { ok: false, error: "PROMOTION_BANK_ACCOUNT_REQUIRED" };
   const balance = await providerPortFor(env, agency.id, input.provider).balance(providerUsername(agency.id, player.username));
@@ -240,10 +247,16 @@ function promotionView(promotion: Promotion, lang: string) {
 
 /** The promotion page: the catalogue and the promotion claimed or in use (with its turnover). */
 export async function promotionListPage(env: Env, agency: Agency, player: CurrentPlayer, lang: string) {
-  const [promotions, current] = await Promise.all([listPromotions(env.DB, agency.id), currentPromotionView(env, agency, player, lang, { withTurnover: true })]);
+  const [promotions, current, paused] = await Promise.all([
+    listPromotions(env.DB, agency.id),
+    currentPromotionView(env, agency, player, lang, { withTurnover: true }),
+    offersPaused(env, agency.id, player.id),
+  ]);
   return {
     current,
-    promotions: promotions.map((p) => ({
+    paused,
+    // paused (decision 091): the catalogue is not shown; the promotion already claimed or in use stays (it is the player's, not an offer)
+    promotions: (paused ? [] : promotions).map((p) => ({
       id: p.id,
       title: localize(p.title, lang),
       description: localize(p.description, lang),
@@ -256,13 +269,16 @@ export async function promotionListPage(env: Env, agency: Agency, player: Curren
 /** A promotion's page: the promotion, the providers it may be claimed for, the current one, and whether the player has a bank account. Null when not found. */
 export async function promotionDetailPage(env: Env, agency: Agency, player: CurrentPlayer, promotionId: string, lang: string) {
   // all at once (decision 076): a promotion not found costs the other two reads, rarely
-  const [promotion, hasBank, current] = await Promise.all([
+  const [promotion, hasBank, current, paused] = await Promise.all([
     getPromotion(env.DB, agency.id, promotionId),
     hasBankAccount(env.DB, agency.id, player.id),
     currentPromotionView(env, agency, player, lang, { withTurnover: true }),
+    offersPaused(env, agency.id, player.id),
   ]);
+  // paused (decision 091): a promotion's page is not shown either, unless it is the player's own current one
   if (!promotion) return null;
-  return { promotion: promotionView(promotion, lang), providers: eligibleProviders(promotion, agency), current, hasBank };
+  if (paused && current?.promotionId !== promotion.id) return { promotion: null, paused };
+  return { promotion: promotionView(promotion, lang), providers: eligibleProviders(promotion, agency), current, hasBank, paused };
 }
 
 /** The player's promotion history, one page. */
@@ -298,13 +314,17 @@ export async function promotionCards(db: D1Database, agencyId: string, lang: str
 
 // docs/product.md §3 promotion data groups (app/routes/api/promotions.ts), in the player's language.
 
-export async function promotionSummaries(db: D1Database, agencyId: string, lang: string) {
-  return (await listPromotions(db, agencyId)).map((p) => promotionSummary(p, lang));
+/** The catalogue for the API; empty while offers are paused (decision 091), with why and until when. */
+export async function promotionSummaries(env: Env, agency: Agency, player: CurrentPlayer, lang: string) {
+  const [promotions, paused] = await Promise.all([listPromotions(env.DB, agency.id), offersPaused(env, agency.id, player.id)]);
+  return { promotions: paused ? [] : promotions.map((p) => promotionSummary(p, lang)), offersPaused: paused };
 }
 
-export async function promotionSummaryById(db: D1Database, agencyId: string, promotionId: string, lang: string) {
-  const promotion = await getPromotion(db, agencyId, promotionId);
-  return promotion && promotionSummary(promotion, lang);
+/** One promotion for the API; while offers are paused only `paused` (decision 091). */
+export async function promotionSummaryById(env: Env, agency: Agency, player: CurrentPlayer, promotionId: string, lang: string) {
+  const [promotion, paused] = await Promise.all([getPromotion(env.DB, agency.id, promotionId), offersPaused(env, agency.id, player.id)]);
+  if (paused) return { promotion: null, paused };
+  return { promotion: promotion && promotionSummary(promotion, lang), paused: null };
 }
 
 export async function currentUsageSummary(env: Env, agency: Agency, player: CurrentPlayer, lang: string) {

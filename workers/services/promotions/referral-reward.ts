@@ -9,7 +9,8 @@ import { claimWalletReward, listWalletRewards, withTurnoverProgress, type Reward
  * The period is the ISO week key of the week's Monday ("2026-W47"), as cashback's.
  */
 type RewardStatus = "PENDING" | "SUCCESS" | "FAILED";
-export type RewardOutcome = { created: boolean; status: RewardStatus };
+/** PAUSED: the player is on a break or at a limit (decision 091); the wallet wrote nothing. */
+export type RewardOutcome = { created: boolean; status: RewardStatus | "PAUSED" };
 
 export async function creditReferralReward(
   env: Env,
@@ -26,6 +27,7 @@ export async function creditReferralReward(
     turnoverMultiple: String(reward.turnoverMultiplier),
     basis: reward.basis,
   });
+  if (result.kind === "paused") return { created: false, status: "PAUSED" };
   return { created: result.kind === "created", status: result.reward.status };
 }
 

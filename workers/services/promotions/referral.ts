@@ -46,6 +46,8 @@ import {
   type ReferralClaim,
   type ReferralRecord,
 } from "../../db/referrals";
+import type { OfferPause } from "../../core/responsible-gaming";
+import { offersPaused } from "../wallets";
 import { creditReferralReward, referralRewardProgress, referralRewardStatuses } from "./referral-reward";
 
 export type Clock = () => number;
@@ -262,6 +264,8 @@ export type ReferralPage = {
   /** The claims made, each with its reward's turnover progress once credited (decision 029). */
   history: (ClaimView & { turnoverDone: string | null; turnoverMet: boolean })[];
   providers: Provider[];
+  /** Offers paused (decision 091): no week's share is shown or claimable, only why and until when. */
+  paused: OfferPause | null;
 };
 
 /** Usernames are shown half hidden: a referrer sees who joined, not a list of logins to try. */
@@ -276,18 +280,20 @@ export async function referralPage(
 ): Promise<ReferralPage> {
   const db = env.DB;
   const playerId = player.id;
-  const [code, settings, referrals, claims] = await Promise.all([
+  const [code, settings, referrals, claims, paused] = await Promise.all([
     ensureReferralCode(db, agency.id, playerId),
     readReferralSettings(db, agency.id),
     currentReferrals(db, agency.id, playerId),
     listReferralClaims(db, agency.id, playerId),
+    offersPaused(env, agency.id, playerId, now()),
   ]);
   await syncPendingClaims(env, agency.id, playerId, claims);
   const progress = await referralRewardProgress(env, { agencyId: agency.id, playerId, username: player.username });
   const claimed = new Map(claims.map((c) => [c.weekStart, c]));
   const first = referrals.reduce((min, r) => Math.min(min, Date.parse(r.createdAt)), Number.POSITIVE_INFINITY);
   const weeks: WeekView[] = [];
-  for (const week of Number.isFinite(first) ? completeWeeks(now(), first, WEEKS_SHOWN) : []) {
+  // paused: the weeks' shares (what a claim would pay) are not shown at all
+  for (const week of Number.isFinite(first) && !paused ? completeWeeks(now(), first, WEEKS_SHOWN) : []) {
     const claim = claimed.get(week.start);
     const share = claim ? null : ((await weekShares(db, agency.id, settings, referrals, week)).get(playerId) ?? NO_SHARE);
     weeks.push({
@@ -313,6 +319,7 @@ export async function referralPage(
       return { ...claimView(c), turnoverDone: reward?.turnoverDone ?? null, turnoverMet: reward?.turnoverMet ?? false };
     }),
     providers: [...agency.enabledProviders],
+    paused,
   };
 }
 
@@ -325,7 +332,8 @@ type ClaimError =
   | "REFERRAL_ALREADY_CLAIMED"
   | "REFERRAL_NOTHING_TO_CLAIM"
   | "PROVIDER_UNAVAILABLE"
-  | "REFERRAL_CREDIT_FAILED";
+  | "REFERRAL_CREDIT_FAILED"
+  | "REFERRAL_PAUSED";
 export type ClaimResult = { ok: true; amount: string; provider: Provider; turnover: string; pending: boolean } | { ok: false; error: ClaimError };
 
 /**
@@ -347,6 +355,8 @@ export async function claimReferralWeek(
   const week = weekStarting(input.week);
   if (!week) return { ok: false, error: "REFERRAL_WEEK_INVALID" };
   if (!isClaimable(week, now())) return { ok: false, error: "REFERRAL_WEEK_OPEN" };
+  // asked before the claim row is written, so a paused player leaves no claim behind (the wallet asks again)
+  if (await offersPaused(env, agency.id, playerId, now())) return { ok: false, error: "REFERRAL_PAUSED" };
   const existing = await findReferralClaim(db, agency.id, playerId, week.start);
   if (existing) return existing.status === "PENDING" ? creditClaim(env, agency.id, player, existing, false) : { ok: false, error: "REFERRAL_ALREADY_CLAIMED" };
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_UNAVAILABLE" };
@@ -392,6 +402,8 @@ async function creditClaim(env: Env, agencyId: string, player: { id: string; use
     console.error("referral claim: wallet call failed", error);
     return { ok: false, error: "PROVIDER_UNAVAILABLE" };
   }
+  // Paused (decision 091): nothing written in the wallet; the row stays PENDING and the claim is offered again once offers resume.
+  if (outcome.status === "PAUSED") return { ok: false, error: "REFERRAL_PAUSED" };
   // A refused credit books nothing and frees the wallet's claim: the row stays PENDING and the page offers the claim again.
   if (outcome.status === "FAILED") return { ok: false, error: "REFERRAL_CREDIT_FAILED" };
   if (outcome.status === "SUCCESS") await settleClaim(env.DB, agencyId, player.id, claim.weekStart);

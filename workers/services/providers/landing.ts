@@ -8,6 +8,7 @@ import type { GameList } from "../../ports/provider";
 import type { Agency } from "../agency";
 import { defaultTab, lobbyWithin } from "./game";
 import { promotionCards } from "../promotions";
+import { offersPaused } from "../wallets";
 
 /**
  * The landing page (decision 020): what the agency already has, gathered in one
@@ -31,11 +32,18 @@ type LandingOptions = {
   waitMs?: number;
   /** keeps a late provider answer alive after the page is sent, so it fills the cache */
   waitUntil?: (promise: Promise<unknown>) => void;
+  /** the player logged in, if any: while their offers are paused the promotions are left out (decision 091) */
+  playerId?: string | null;
 };
 
 export async function landingPage(env: Env, agency: Agency, lang: Language, options: LandingOptions = {}) {
   const deadline = (options.now ?? Date.now()) + (options.waitMs ?? FEATURED_WAIT_MS);
-  const [promotions, lists] = await Promise.all([promotionCards(env.DB, agency.id, lang), openingLists(env, agency, deadline, options.waitUntil)]);
+  const [cards, lists, paused] = await Promise.all([
+    promotionCards(env.DB, agency.id, lang),
+    openingLists(env, agency, deadline, options.waitUntil),
+    options.playerId ? offersPaused(env, agency.id, options.playerId) : null,
+  ]);
+  const promotions = paused ? [] : cards;
   const { brand } = agency;
   return {
     // null title/subtitle: the page shows its own translated text

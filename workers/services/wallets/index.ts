@@ -10,6 +10,7 @@ export {
   depositLimitGuard,
   depositsUsed,
   gameLaunchGuard,
+  offersPaused,
   playTimeLine,
   settingOf,
   type Limits,

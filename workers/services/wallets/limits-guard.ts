@@ -10,12 +10,13 @@ import {
   NO_LIMIT,
   periodStart,
   PERIODS,
-  playedToday,
+  playedFromSpans,
   playTimeRefusal,
   usageFrom,
   type Break,
   type LimitKind,
   type LimitSetting,
+  type OfferPause,
   type Period,
   type Refusal,
 } from "../../core/responsible-gaming";
@@ -95,13 +96,7 @@ async function depositRefusalFor(
 }
 
 /** Today's time played (ms): the union of the player's sessions today, ended ones included; a live one counts up to now. */
-function playedMs(spans: readonly PlaySpan[], now: number): number {
-  // a session still alive (seen within the idle window) is being used now; an ended one stopped at its end
-  return playedToday(
-    spans.map((s) => ({ from: s.from, to: !s.ended && now - s.to < PLAYER_SESSION.idleMs ? now : s.to })),
-    now,
-  );
-}
+const playedMs = (spans: readonly PlaySpan[], now: number) => playedFromSpans(spans, PLAYER_SESSION.idleMs, now);
 
 /** The game-launch service's first step: a break, or today's play time at its limit, refuses a new launch. One round trip to D1. */
 export async function gameLaunchGuard(
@@ -129,4 +124,14 @@ export async function playTimeLine(
   const [spans, limits] = await readTogether(db, [playSpansRead(db, agencyId, playerId, periodStart("day", now)), playerLimitsRead(db, agencyId, playerId)]);
   const limit = settingOf(limits, "play_day", now).value;
   return { playedMs: playedMs(spans, now), limitMinutes: limit === null ? null : Number(limit) };
+}
+
+/**
+ * May this player be offered anything now, and if not why (decision 091): the one rule of
+ * workers/core, judged by the player's wallet (which holds the deposits the limits count and
+ * credits every reward, its alarm included). Asked by every page and claim that shows or pays
+ * an offer.
+ */
+export function offersPaused(env: Env, agencyId: string, playerId: string, now = Date.now()): Promise<OfferPause | null> {
+  return walletOf(env, agencyId, playerId).offerPause(agencyId, playerId, now);
 }

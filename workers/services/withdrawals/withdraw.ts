@@ -12,7 +12,9 @@ import { announceWaitingWithdrawal } from "../alerts";
 import type { CurrentPlayer } from "../../core/session";
 import { listBankAccounts, type BankAccount } from "../players";
 import { enabledProviders, fetchCredit } from "../providers";
-import { promotionForWithdraw, rewardHoldForWithdraw, type RewardHoldError, type WithdrawPromotion } from "../promotions";
+import { periodStart } from "../../core/responsible-gaming";
+import { withdrawDayRefusal, type VipLevel } from "../../core/vip-levels";
+import { playerLevel, promotionForWithdraw, rewardHoldForWithdraw, type RewardHoldError, type WithdrawPromotion } from "../promotions";
 import { creditRate, walletOf } from "../wallets";
 
 /** The player's withdraw steps (review, confirm) and the pages that show them; staff decisions are in withdraw-review.ts. */
@@ -27,6 +29,7 @@ export type WithdrawError =
   | "NO_RATE"
   | "PROVIDER_UNAVAILABLE"
   | "CANNOT_WITHDRAW"
+  | "LEVEL_WITHDRAW_LIMIT"
   | RewardHoldError
   | PromotionError;
 
@@ -38,6 +41,8 @@ export type WithdrawReview = {
   rate: Rate;
   review: "AUTO" | "MANUAL";
   promotion: WithdrawPromotion | null;
+  /** The level's daily limit the wallet judges again when the order is opened; null: none. */
+  dayLimit: { limitMinor: bigint; since: number } | null;
 };
 
 /**
@@ -58,10 +63,11 @@ export async function reviewWithdraw(
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED" };
   // Independent reads, asked at once (they were one after another: decision 024); the
   // errors keep their order.
-  const [[bank], balance, rate] = await Promise.all([
+  const [[bank], balance, rate, standing] = await Promise.all([
     listBankAccounts(env.DB, agency.id, player.id),
     providerPortFor(env, agency.id, input.provider).balance(providerUsername(agency.id, player.username)),
     creditRate(env.DB, agency.id),
+    playerLevel(env.DB, agency.id, player.id),
   ]);
   if (!bank) return { ok: false, error: "BANK_ACCOUNT_REQUIRED" };
   if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
@@ -72,6 +78,12 @@ export async function reviewWithdraw(
     rate,
   });
   if (!checked.ok) return { ok: false, error: checked.error, balance: balance.amount };
+  // the VIP level's limit on credit withdrawn per Vientiane day (decision 091); the wallet judges it again at confirm
+  const dayLimit = levelDayLimit(standing.level);
+  if (dayLimit) {
+    const withdrawn = await walletOf(env, agency.id, player.id).withdrawnCreditSince(dayLimit.since);
+    if (withdrawDayRefusal(standing.level, withdrawn, checked.creditMinor)) return { ok: false, error: "LEVEL_WITHDRAW_LIMIT", balance: balance.amount };
+  }
   // the promotion in use at this provider decides the deductions (bonus back, excess)
   const governed = await promotionForWithdraw(env, agency, player, {
     provider: input.provider,
@@ -94,6 +106,7 @@ export async function reviewWithdraw(
       // no payout gateway: every withdrawal goes to the staff queue (paid by hand from the bank app)
       review: !payoutGatewayConfigured(env) || needsManualReview(checked.creditMinor, agency.limits.withdrawAutoMax) ? "MANUAL" : "AUTO",
       promotion: governed.promotion,
+      dayLimit,
     },
   };
 }
@@ -140,6 +153,7 @@ export async function confirmWithdraw(
     accountNumber: review.bank.accountNumber,
     accountName: review.bank.accountName,
     review: review.review,
+    dayLimit: review.dayLimit,
     now,
     promotion: review.promotion && {
       usageId: review.promotion.usageId,
@@ -234,4 +248,9 @@ export async function listWithdrawSummaries(env: Env, agencyId: string, playerId
 /** docs/product.md §3 data groups: the open withdraw orders, as the API shows them. */
 export async function openWithdrawSummaries(env: Env, agencyId: string, playerId: string) {
   return { orders: (await walletOf(env, agencyId, playerId).openWithdraws()).map(withdrawSummary) };
+}
+
+/** A level's daily withdrawal limit from the start of today (Vientiane), or null when the level has none. */
+function levelDayLimit(level: VipLevel | null): { limitMinor: bigint; since: number } | null {
+  return level?.withdrawDayMinor ? { limitMinor: level.withdrawDayMinor, since: periodStart("day", Date.now()) } : null;
 }
