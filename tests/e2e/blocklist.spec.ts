@@ -88,7 +88,10 @@ async function register(page: Page, username: string, phone: string) {
 
 const playerCount = async (username: string) => Number((await d1(`SELECT COUNT(*) AS n FROM players WHERE username = '${username}'`))[0]?.n ?? 0);
 
-test("the owner's blocklist page: from the menu, add an entry, find it, remove it; axe clean, 44 px targets on a phone", async ({ page }, info) => {
+test("the owner's blocklist page: from the menu, add an entry, find it, remove it; axe clean, 44 px targets on a phone", async ({
+  page,
+  expectHttpError,
+}, info) => {
   await staffLogin(page, DEMO_STAFF.boss, "/admin/players");
   await openAdminMenu(page);
   await page
@@ -97,6 +100,16 @@ test("the owner's blocklist page: from the menu, add an entry, find it, remove i
     .click();
   await expect(page).toHaveURL(/\/admin\/blocklist$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(textOf(bundle(info, "lo", "admin"), "blocklist.title"));
+
+  // a phone too short to ever match: refused by the form's schema (in the browser with JavaScript, by the action without)
+  expectHttpError(400, /^\/admin\/blocklist/);
+  const form = page.getByTestId("blocklist-add-form");
+  await ready(page);
+  await form.getByTestId("blocklist-kind").selectOption("phone");
+  await form.locator('input[name="value"]').fill("12-34");
+  await form.getByTestId("blocklist-add").click();
+  await expect(form.locator(".field-errors").first()).toHaveText(textOf(bundle(info, "lo", "admin"), "blocklist.validation.phone"));
+  expect(await d1(`SELECT COUNT(*) AS n FROM blocklist_entries WHERE match_key LIKE 'phone:1234%'`)).toEqual([{ n: 0 }]);
 
   const holder = `Screen Holder ${uniqueUsername("h").slice(-8)}`;
   await addEntry(page, { kind: "holder", value: holder, action: "flag", note: `screen ${info.project.name}` });
@@ -112,7 +125,6 @@ test("the owner's blocklist page: from the menu, add an entry, find it, remove i
 
   if (hasJs(info)) expect(await seriousAxeViolations(page, "/admin/blocklist")).toEqual([]);
   if (isPhone(info)) {
-    const form = page.getByTestId("blocklist-add-form");
     for (const target of [
       page.getByTestId("blocklist-add"),
       row.getByRole("button"),
