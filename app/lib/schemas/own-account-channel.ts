@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { OwnAccountActiveInput, OwnAccountCreateInput, OwnAccountModeInput } from "@workers/services/agency";
+import type { OwnAccountActiveInput, OwnAccountCreateInput, OwnAccountModeInput, OwnAccountSlipReferenceInput } from "@workers/services/agency";
 
 /**
  * The own-account channel screen (admin/settings/channels). The read step posts the pasted
@@ -72,3 +72,13 @@ export const OwnAccountActiveSchema = z.object({
   code: z.string().trim().min(1),
   active: z.enum(["1", "0"]),
 }) satisfies z.ZodType<OwnAccountActiveInput>;
+
+/** The slip reference setting (decision 087): a checkbox, absent when unticked. */
+export const OwnAccountSlipReferenceSchema = z.object({
+  intent: z.literal("slip-reference"),
+  code: z.string().trim().min(1),
+  confirmed: z
+    .literal("1")
+    .optional()
+    .transform((v) => (v === "1" ? "1" : "0") as "1" | "0"),
+}) satisfies z.ZodType<OwnAccountSlipReferenceInput, unknown>;

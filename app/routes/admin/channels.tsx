@@ -13,7 +13,13 @@ import {
 import { ErrorList, Field, useSchemaForm } from "~/components/forms";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
-import { OWN_ACCOUNT_QR_TEXT_MAX, OwnAccountActiveSchema, OwnAccountCreateSchema, OwnAccountModeSchema } from "~/lib/schemas/own-account-channel";
+import {
+  OWN_ACCOUNT_QR_TEXT_MAX,
+  OwnAccountActiveSchema,
+  OwnAccountCreateSchema,
+  OwnAccountModeSchema,
+  OwnAccountSlipReferenceSchema,
+} from "~/lib/schemas/own-account-channel";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/channels";
@@ -76,7 +82,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectWithError({ request, context }, PAGE, translate(context, "admin:settings.errors.channelNotFound"));
   }
 
-  const schema = intent === "mode" ? OwnAccountModeSchema : intent === "active" ? OwnAccountActiveSchema : null;
+  const schema =
+    intent === "mode"
+      ? OwnAccountModeSchema
+      : intent === "active"
+        ? OwnAccountActiveSchema
+        : intent === "slip-reference"
+          ? OwnAccountSlipReferenceSchema
+          : null;
   if (!schema) throw new Response("Unknown form", { status: 400 });
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") {
@@ -301,6 +314,30 @@ function ChannelList({ channels }: { channels: Channels }) {
                 </div>
                 <button type="submit" className="button button-small">
                   {t("ownAccount.mode.save")}
+                </button>
+              </Form>
+              {/* decision 087: a slip's reference links by id to this channel's reports only once the owner saw the bank use it */}
+              <Form method="post" className="stack" data-testid={`own-account-slip-${c.code}`}>
+                <input type="hidden" name="intent" value="slip-reference" />
+                <input type="hidden" name="code" value={c.code} />
+                <div className="field field-check">
+                  <input
+                    type="checkbox"
+                    id={`slip-reference-${c.code}`}
+                    name="confirmed"
+                    value="1"
+                    defaultChecked={c.slipReferenceConfirmed}
+                    aria-describedby={`slip-reference-${c.code}-hint`}
+                  />
+                  <div>
+                    <label htmlFor={`slip-reference-${c.code}`}>{t("slips.setting.label")}</label>
+                    <p id={`slip-reference-${c.code}-hint`} className="field-hint">
+                      {t("slips.setting.hint")}
+                    </p>
+                  </div>
+                </div>
+                <button type="submit" className="button button-small">
+                  {t("slips.setting.save")}
                 </button>
               </Form>
               <Form method="post" className="admin-inline-form">

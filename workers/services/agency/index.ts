@@ -49,6 +49,7 @@ export {
   type OwnAccountModeInput,
   type OwnAccountQrProblem,
   type OwnAccountQrRead,
+  type OwnAccountSlipReferenceInput,
 } from "./own-account-channels";
 export { decodeQrImage, MAX_QR_IMAGE_BYTES, qrSvg } from "./qr-image";
 export { forwardToSandbox } from "./sandbox-pages";

@@ -9,6 +9,7 @@ import {
   listOwnAccountChannels,
   listPaymentChannels,
   setOwnAccountQrModeStatement,
+  setSlipReferenceStatement,
   setWitnessWindowStatement,
   type OwnAccountChannel,
   type QrMode,
@@ -72,7 +73,9 @@ export async function loadOwnAccountChannels(db: D1Database, agencyId: string): 
 export type OwnAccountCreateInput = { intent: "create"; qrText: string; code: string; displayName: string };
 export type OwnAccountModeInput = { intent: "mode"; code: string; mode: QrMode; witnessWindowMinutes?: number; debitFee?: string };
 export type OwnAccountActiveInput = { intent: "active"; code: string; active: "1" | "0" };
-type OwnAccountChange = OwnAccountCreateInput | OwnAccountModeInput | OwnAccountActiveInput;
+/** The owner saw a real slip beside its SMS or statement row carry the same reference (decision 087). */
+export type OwnAccountSlipReferenceInput = { intent: "slip-reference"; code: string; confirmed: "1" | "0" };
+type OwnAccountChange = OwnAccountCreateInput | OwnAccountModeInput | OwnAccountActiveInput | OwnAccountSlipReferenceInput;
 
 type ChangeResult =
   | { ok: true }
@@ -87,6 +90,8 @@ export async function changeOwnAccountChannels(db: D1Database, actor: AuditActor
       return createOwnAccountChannel(db, actor, change);
     case "mode":
       return setOwnAccountQrMode(db, actor, change);
+    case "slip-reference":
+      return setSlipReference(db, actor, change);
     case "active": {
       if (!(await findOwnAccountChannel(db, actor.agencyId, change.code))) return { ok: false, code: "CHANNEL_NOT_FOUND" };
       const done = await setChannelActive(db, actor, change.code, change.active === "1");
@@ -139,6 +144,28 @@ async function setOwnAccountQrMode(db: D1Database, actor: AuditActor, change: Ow
       target: code,
       before: { qrMode: current.qrMode, witnessWindowMinutes: current.witnessWindowMinutes, debitFee: current.debitFee },
       after: { qrMode: mode, witnessWindowMinutes: window, debitFee: fee },
+    }),
+  ]);
+  return { ok: true };
+}
+
+/**
+ * Whether a slip's OneProof reference links by id to this channel's SMS and statement rows
+ * (decision 087): the owner turns it on only after seeing, on a real slip beside its SMS or
+ * statement row, that the bank uses the same reference. A link is shown to staff, never a credit.
+ */
+async function setSlipReference(db: D1Database, actor: AuditActor, change: OwnAccountSlipReferenceInput): Promise<ChangeResult> {
+  const current = await findOwnAccountChannel(db, actor.agencyId, change.code);
+  if (!current) return { ok: false, code: "CHANNEL_NOT_FOUND" };
+  const confirmed = change.confirmed === "1";
+  if (current.slipReferenceConfirmed === confirmed) return { ok: true };
+  await db.batch([
+    setSlipReferenceStatement(db, actor.agencyId, change.code, confirmed),
+    auditStatement(db, actor, {
+      action: "settings.ownAccount.slipReference",
+      target: change.code,
+      before: { slipReferenceConfirmed: current.slipReferenceConfirmed },
+      after: { slipReferenceConfirmed: confirmed },
     }),
   ]);
   return { ok: true };

@@ -51,6 +51,14 @@ export {
   settleDoubleCredit,
 } from "./reconciliation";
 export {
+  checkDepositSlip,
+  recordDepositSlip,
+  slipPicture,
+  type QueuedSlip,
+  type SlipOrder,
+  type SlipPicture,
+} from "./slips";
+export {
   applyStatement,
   saveStatementMapping,
   statementPage,
