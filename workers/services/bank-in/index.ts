@@ -55,8 +55,6 @@ export {
   recordDepositSlip,
   slipPicture,
   type QueuedSlip,
-  type SlipOrder,
-  type SlipPicture,
 } from "./slips";
 export {
   applyStatement,

@@ -36,8 +36,8 @@ const QUEUE_LIMIT = 50;
 /** Candidates shown beside one slip. */
 const CANDIDATES = 10;
 
-export type SlipOrder = { code: string; playerId: string; username: string; channelCode: string; amount: string; payAmount: string | null };
-export type SlipPicture = { bytes: Uint8Array; contentType: "image/png" | "image/jpeg" };
+type SlipOrder = { code: string; playerId: string; username: string; channelCode: string; amount: string; payAmount: string | null };
+type SlipPicture = { bytes: Uint8Array; contentType: "image/png" | "image/jpeg" };
 
 /**
  * Keeps a slip read from the player's picture: the picture first (a row never names a missing

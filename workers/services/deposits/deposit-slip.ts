@@ -17,7 +17,7 @@ import { walletOf } from "../wallets";
 export type SlipError = "SLIP_REQUIRED" | "SLIP_NOT_IMAGE" | "SLIP_TOO_LARGE" | "SLIP_NO_ONEPROOF" | "SLIP_ORDER_CLOSED" | "SLIP_LIMIT";
 
 /** Slips one order may carry: a player retrying a blurred screenshot, not a flood of pictures. */
-export const MAX_SLIPS_PER_ORDER = 5;
+const MAX_SLIPS_PER_ORDER = 5;
 
 /** An order a slip may be added to: still waiting for money, or ended by its clock (never one the player cancelled, never a paid one). */
 export function acceptsSlip(order: Pick<DepositOrder, "status" | "flag">): boolean {

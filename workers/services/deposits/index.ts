@@ -15,5 +15,5 @@ export {
   startDeposit,
   type DepositError,
 } from "./deposit";
-export { addDepositSlip, depositSlipPage, MAX_SLIPS_PER_ORDER, type SlipError } from "./deposit-slip";
+export { addDepositSlip, depositSlipPage, type SlipError } from "./deposit-slip";
 export { depositQrPicture } from "./qr-picture";
