@@ -14,6 +14,7 @@ import { ageOrder, seedOwnAccountChannel } from "../setup/own-account";
 import { newSandboxChat } from "../setup/sandbox-telegram";
 import { afterRedirect, fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { createStaff, staffLogin } from "../setup/staff";
+import { postForm } from "../setup/players";
 
 /**
  * The player's transfer slip (decision 087) against real D1, R2 and wallets in workerd: a slip
@@ -269,5 +270,34 @@ describe("the player's slip", () => {
       .bind(p.order.code)
       .first<{ n: number }>();
     expect(audit!.n).toBe(1);
+  });
+
+  it("the owner turns the channel's slip reference on and off on the channels page (a checkbox, audited); a cashier may not", async () => {
+    const o = await createStaff(env, { agencyId: "demo", username: "slip-owner2", password: "slip-owner2-pass-1", role: "owner" });
+    const c = await createStaff(env, { agencyId: "demo", username: "slip-cashier2", password: "slip-cashier2-pass-1", role: "cashier" });
+    const ownerCookie = await staffLogin(env, { username: "slip-owner2", password: "slip-owner2-pass-1", totpSecret: o.totpSecret });
+    const cashierCookie = await staffLogin(env, { username: "slip-cashier2", password: "slip-cashier2-pass-1", totpSecret: c.totpSecret });
+    const setting = async () =>
+      (await env.DB.prepare(`SELECT slip_reference_confirmed AS v FROM payment_channels WHERE agency_id = 'demo' AND code = ?1`)
+        .bind(CHANNEL)
+        .first<{ v: number }>())!.v;
+    const page = "/admin/settings/channels";
+    const page1 = await shownOf(await fetchApp(`http://localhost${page}`, { headers: { Cookie: ownerCookie } }));
+    expect(page1).toContain(`id="slip-reference-${CHANNEL}"`);
+    expect((await postForm(page, { intent: "slip-reference", code: CHANNEL, confirmed: "1" }, { cookie: ownerCookie })).status).toBe(302);
+    expect(await setting()).toBe(1);
+    // the box unticked sends no `confirmed`: off
+    expect((await postForm(page, { intent: "slip-reference", code: CHANNEL }, { cookie: ownerCookie })).status).toBe(302);
+    expect(await setting()).toBe(0);
+    const byCashier = await postForm(page, { intent: "slip-reference", code: CHANNEL, confirmed: "1" }, { cookie: cashierCookie });
+    expect(byCashier.status).not.toBe(302);
+    await byCashier.body?.cancel();
+    expect(await setting()).toBe(0);
+    const audits = await env.DB.prepare(
+      `SELECT after_json FROM audit_log WHERE agency_id = 'demo' AND action = 'settings.ownAccount.slipReference' AND staff_username = 'slip-owner2' ORDER BY id`,
+    ).all<{
+      after_json: string;
+    }>();
+    expect(audits.results.map((a) => JSON.parse(a.after_json))).toEqual([{ slipReferenceConfirmed: true }, { slipReferenceConfirmed: false }]);
   });
 });
