@@ -2,6 +2,7 @@ import QRCode from "qrcode";
 import { d1 } from "./d1";
 import { accountTest as test, expect, hasJs, isPhone, seriousAxeViolations, waitForHydration } from "./fixtures";
 import { agencyRequest, openOwnOrder, ownAgency } from "./one-payment";
+import { breaksInsideWords, smallTargets } from "./polish";
 import { DEMO_STAFF, staffLogin } from "./staff";
 import { oneProofText } from "../integration/fixtures/one-proof";
 
@@ -59,6 +60,17 @@ test("the player adds the bank's slip to an open order: a non-picture refused, t
     { reference: slip.reference, conflict: 0 },
   ]);
   if (hasJs(info)) expect(await seriousAxeViolations(page, "slip page")).toEqual([]); // axe runs as a script in the page
+
+  // the polish rules of decision 083: 44 px targets on the QR step with its slip form, the slip page and the history's "add slip"; the slip page's Lao
+  // broken only between words (the QR step's order code at 320 px is the deposit page's own, outside this flow)
+  for (const path of ["/player/deposit", `/player/deposit/${order.code}/slip`, "/player/deposit/history"]) {
+    await page.goto(path);
+    for (const width of [320, 360]) {
+      await page.setViewportSize({ width, height: 740 });
+      if (path.endsWith("/slip")) expect.soft(await page.evaluate(breaksInsideWords, "lo"), `${path} at ${width} px: lines broken inside a word`).toEqual([]);
+      if (width === 360) expect.soft(await page.evaluate(smallTargets), `${path}: small touch targets`).toEqual([]);
+    }
+  }
 
   // the history leads to the same page from the order's row
   await page.goto("/player/deposit/history");
