@@ -5,7 +5,7 @@ import { SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factor
 import { saveAlertSettings } from "../../workers/services/alerts";
 import { changeOwnAccountChannels } from "../../workers/services/agency";
 import { applyBankTransaction, checkDepositSlip, openDepositsQueue, type BankTransactionInput } from "../../workers/services/bank-in";
-import { addDepositSlip } from "../../workers/services/deposits";
+import { addDepositSlip, getDepositDetail } from "../../workers/services/deposits";
 import lo from "../../locales/lo/player.json";
 import { oneProofText } from "./fixtures/one-proof";
 import { blankPng, qrJpeg, qrPng } from "./fixtures/qr-images";
@@ -231,6 +231,15 @@ describe("the player's slip", () => {
     const queue = (await openDepositsQueue(env, "demo")).slips;
     expect(queue.find((s) => s.orderCode === a.order.code)).toMatchObject({ conflict: true, otherOrders: [b.order.code] });
     expect(queue.find((s) => s.orderCode === b.order.code)).toMatchObject({ conflict: true, otherOrders: [a.order.code] });
+    // each order's page in the back office shows the conflict with the other
+    for (const [own, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      await own.wallet.runDueWork(); // the order's row in the back office's read model
+      const detail = await getDepositDetail(env, "demo", own.order.code);
+      expect(detail?.slips).toEqual([expect.objectContaining({ reference: slip.reference, conflict: true, otherOrders: [other.order.code] })]);
+    }
     // the second order's alert names the first
     const [second] = (await slipRows(b.order.code)).results;
     const alert = await env.DB.prepare(`SELECT facts FROM alert_events WHERE agency_id = 'demo' AND id = ?1`)
