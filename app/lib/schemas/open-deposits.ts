@@ -26,3 +26,9 @@ export const MarkPaidSchema = z.object({
     .optional()
     .transform((v) => v === "confirm"),
 }) satisfies z.ZodType<MarkPaidInput>;
+
+/** A slip the cashier checked, taken off the queue (decision 087): nothing else changes. */
+export const SlipCheckedSchema = z.object({
+  intent: z.literal("slip-checked"),
+  slipId: z.string().trim().min(1).max(64),
+});

@@ -65,7 +65,7 @@ async function splitAction(request: Request, context: Route.ActionArgs["context"
 
 export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { row, order, ledger, retries, player, confirm, witnesses, canSplit } = loaderData;
+  const { row, order, ledger, retries, player, confirm, witnesses, canSplit, slips } = loaderData;
   return (
     <section>
       <title>{`${t("deposits.detailTitle")} ${row.code}`}</title>
@@ -136,6 +136,30 @@ export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
       )}
 
       {witnesses.length > 0 && <BankWitnesses witnesses={witnesses} splitAction={canSplit ? `/admin/deposits/${row.code}` : undefined} />}
+
+      {/* the player's slips (decision 087): a claim beside the bank's reports; a slip on another order too is a conflict */}
+      {slips.length > 0 && (
+        <section className="stack" aria-labelledby="order-slips-title" data-testid="order-slips">
+          <h2 id="order-slips-title">{t("slips.ofOrder")}</h2>
+          <ul className="card-list" role="list">
+            {slips.map((s) => (
+              <li key={s.id} className="admin-card" data-slip={s.id} data-conflict={s.conflict ? "true" : undefined}>
+                <p>
+                  {t("slips.ticket")} {s.ticket} · {t("slips.reference")} {s.reference} · {formatDateTime(new Date(s.receivedAt).toISOString())} ·{" "}
+                  <a href={`/admin/slips/${s.id}`} target="_blank" rel="noopener">
+                    {t("slips.picture")}
+                  </a>
+                </p>
+                {s.conflict && (
+                  <p className="notice" role="note">
+                    {t("slips.conflict", { codes: s.otherOrders.join(", ") })}
+                  </p>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
 
       <h2>{t("deposits.ledger")}</h2>
       <AdminTable
