@@ -124,7 +124,6 @@ export default function ForwarderPage({ loaderData, actionData }: Route.Componen
       <p className="muted">{t("forwarder.holdsIntro")}</p>
       <AdminTable
         label={t("forwarder.holdsTitle")}
-        cards
         testId="forwarder-holds"
         empty={
           <p className="muted" data-testid="forwarder-no-holds">

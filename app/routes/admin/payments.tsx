@@ -295,7 +295,6 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
       <AdminListCount total={total} exact={t("payments.count", { count: total.count })} />
       <AdminTable
         label={t("payments.title")}
-        cards
         testId="payments-table"
         empty={<p data-testid="payments-empty">{t("payments.empty")}</p>}
         rows={items}

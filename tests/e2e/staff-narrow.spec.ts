@@ -1,0 +1,314 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Page, TestInfo } from "@playwright/test";
+import { d1 } from "./d1";
+import { expect, hasJs, isPhone, seriousAxeViolations, test, waitForHydration } from "./fixtures";
+import { adminPages } from "./pages";
+import { DEMO_STAFF, openAdminMenu, staffLogin } from "./staff";
+
+/**
+ * Every staff screen at 360 px without sideways scroll (decision 088, amending 056). On a phone
+ * (phone-js, phone-nojs) the owner visits EVERY back-office page of app/routes.ts, plus a
+ * player's, a deposit's and a withdrawal's page and the hourly report (24 rows x 15 figures),
+ * in lo, cn and vn, and the cashier every page in lo; on each, no element is wider inside than
+ * its box (scrollWidth <= clientWidth + 1, form fields' own text aside) and no overflow
+ * hidden/clip was put on html, body or main to hide it. The lists are not empty: the spec
+ * writes a player with deposits, withdrawals and payments of today into the demo agency first.
+ * On a desktop (desktop-js, desktop-nojs) the changed screens: the page never wider than the
+ * window, the tiles, the typed date fields, no serious axe violation. The browser's locale is
+ * en-US, under which a native date field shows mm/dd/yyyy: the pages must show DD/MM/YYYY.
+ */
+
+test.use({ locale: "en-US" });
+test.describe.configure({ timeout: 600_000 });
+
+const LANGS = [
+  ["lo", "lo"],
+  ["cn", "zh-CN"],
+  ["vn", "vi"],
+] as const;
+const PROVIDERS = ["askmebet", "betflix", "gclub", "gclub_live", "alphabet"];
+const STATUSES = ["OPEN", "PAID", "SUCCESS", "FAILED", "CANCELED"];
+const sql = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+type Seeded = { playerId: string; deposit: string; withdrawal: string };
+
+/**
+ * A player of the demo agency with a long Lao name, a bank account, 30 deposits and 12
+ * withdrawals across today's hours (every status and provider; the reports read them too) and
+ * three payments that matched no order, written through the e2e server's D1 (./d1.ts). Names
+ * per project, so the four projects never share a row.
+ */
+async function seedLists(info: TestInfo): Promise<Seeded> {
+  const tag = `${info.project.name.replace(/-/g, "")}${info.parallelIndex}`;
+  const playerId = `narrow-${tag}`;
+  const username = `narrow_${tag}`;
+  await d1(
+    `INSERT OR IGNORE INTO players (id, agency_id, username, display_name, phone, password_hash)
+     VALUES (${sql(playerId)}, 'demo', ${sql(username)}, 'ສຸກສະຫວັນ ວົງພະຈັນທະວີສັກ', '02055512345', 'x')`,
+  );
+  await d1(
+    `INSERT OR IGNORE INTO bank_accounts (id, agency_id, player_id, bank_code, account_number, account_name, currency, owner)
+     VALUES (${sql(`${playerId}-b`)}, 'demo', ${sql(playerId)}, 'BCEL', '0101234567890123', 'SOUKSAVANH VONGPHACHANHTHAVISACK', 'LAK', 'SELF')`,
+  );
+  const now = Date.now();
+  const at = (i: number) => new Date(now - i * 47 * 60_000).toISOString();
+  const deposits = Array.from({ length: 30 }, (_, i) => {
+    const code = `DN${tag.toUpperCase()}${String(i).padStart(4, "0")}`;
+    const flag = i % 7 === 3 ? "'AMOUNT_MISMATCH'" : i % 7 === 5 ? "'PROVIDER_INSUFFICIENT_BALANCE'" : "NULL";
+    const amount = `${(i + 1) * 1234567}.00`;
+    return `(${sql(code)}, 'demo', ${sql(playerId)}, ${sql(PROVIDERS[i % 5])}, '${amount}', '${((i + 1) * 2057.61).toFixed(2)}', ${sql(STATUSES[i % 5])}, ${flag}, '${at(i)}', '${at(i)}')`;
+  });
+  await d1(
+    `INSERT OR IGNORE INTO deposit_orders_view (code, agency_id, player_id, provider, amount, credit, status, flag, created_at, updated_at) VALUES ${deposits.join(",\n")}`,
+  );
+  const withdrawals = Array.from({ length: 12 }, (_, i) => {
+    const code = `WN${tag.toUpperCase()}${String(i).padStart(4, "0")}`;
+    const [status, review] = i < 6 ? ["OPEN", "MANUAL"] : i < 9 ? ["SUCCESS", "APPROVED"] : ["REJECTED", "MANUAL"];
+    return `(${sql(code)}, 'demo', ${sql(playerId)}, ${sql(PROVIDERS[i % 5])}, '${(i + 1) * 1500}.00', '${(i + 1) * 870000}.00', '${status}', '${review}', '${at(i + 1)}', '${at(i)}')`;
+  });
+  await d1(
+    `INSERT OR IGNORE INTO withdraw_orders_view (code, agency_id, player_id, provider, credit, received, status, review, created_at, updated_at) VALUES ${withdrawals.join(",\n")}`,
+  );
+  const payments = Array.from(
+    { length: 3 },
+    (_, i) =>
+      `(${sql(`${playerId}-u${i}`)}, 'demo', 'UNKNOWN_REFERENCE', ${sql(`BCEL-FT${tag.toUpperCase()}${i}`)}, ${sql(`TX-${tag}-${i}`)}, '${(i + 1) * 250000}.00', '${at(i)}')`,
+  );
+  await d1(`INSERT OR IGNORE INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount, received_at) VALUES ${payments.join(",\n")}`);
+  return { playerId, deposit: `DN${tag.toUpperCase()}0001`, withdrawal: `WN${tag.toUpperCase()}0000` };
+}
+
+/** Every staff page, the pages of one record (seeded above) and the two report groupings. */
+function staffPages(info: TestInfo, seeded: Seeded): string[] {
+  return [
+    ...adminPages(info),
+    `/admin/players/${seeded.playerId}`,
+    `/admin/deposits/${seeded.deposit}`,
+    `/admin/withdrawals/${seeded.withdrawal}`,
+    "/admin/reports?preset=today",
+    "/admin/reports?preset=7d",
+  ];
+}
+
+/**
+ * What is wider than its box on the page: each element whose content is wider than its inside
+ * (scrollWidth > clientWidth + 1; an inline element measures 0 and 0), except a form field's own
+ * text (it scrolls inside the field) and what is clipped out of sight on purpose (the
+ * screen-reader-only texts); then overflow hidden or clip on html, body or main, which would
+ * hide a wide page instead of fixing it.
+ */
+function sidewaysOverflow(): string[] {
+  const clipped = (el: Element) => {
+    for (let e: Element | null = el; e; e = e.parentElement) {
+      const style = getComputedStyle(e);
+      if ((style.clip && style.clip !== "auto") || style.clipPath !== "none") return true;
+    }
+    return false;
+  };
+  const name = (el: Element) => {
+    const id = el.id ? `#${el.id}` : "";
+    const testId = el.getAttribute("data-testid") ? `[data-testid=${el.getAttribute("data-testid")}]` : "";
+    const cls = typeof el.className === "string" && el.className ? `.${el.className.trim().split(/\s+/).join(".")}` : "";
+    return `${el.tagName.toLowerCase()}${id}${testId}${cls} "${(el.textContent ?? "").trim().slice(0, 40)}"`;
+  };
+  const found: string[] = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (["INPUT", "TEXTAREA", "SELECT", "OPTION", "SCRIPT", "STYLE"].includes(el.tagName)) continue;
+    if (el instanceof SVGElement && !(el instanceof SVGSVGElement)) continue;
+    if (el.getClientRects().length === 0 || el.scrollWidth <= el.clientWidth + 1 || clipped(el)) continue;
+    found.push(`${name(el)}: ${el.scrollWidth} > ${el.clientWidth}`);
+  }
+  for (const selector of ["html", "body", "main"]) {
+    const el = document.querySelector(selector);
+    if (!el) continue;
+    const style = getComputedStyle(el);
+    for (const value of [style.overflowX, style.overflow]) if (/hidden|clip/.test(value)) found.push(`${selector}: overflow ${value}`);
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) found.push(`the page: ${document.documentElement.scrollWidth} > ${window.innerWidth}`);
+  return found;
+}
+
+/**
+ * What a staff page should not show raw (decision 088): a status or review code, a provider's
+ * code, a native date or time field; and the typed date fields' values, which must read
+ * DD/MM/YYYY (HH:mm) whatever the browser's locale.
+ */
+function rawCodes(): string[] {
+  const found: string[] = [];
+  const main = document.querySelector("main");
+  if (!main) return ["no main"];
+  // stored texts (a bank message, an audit entry's JSON, a CSV line) are shown as they are
+  const text = [...main.querySelectorAll("*")]
+    .filter((el) => el.children.length === 0 && !el.closest("pre, code, .raw-text, [data-raw], option, script"))
+    .map((el) => (el as HTMLElement).innerText ?? "")
+    .join("\n");
+  for (const m of text.matchAll(/\b(OPEN|PAID|SUCCESS|FAILED|CANCELED|REJECTED|MANUAL|APPROVED)\b|\b(askmebet|betflix|gclub_live|gclub|alphabet)\b/g))
+    found.push(`raw "${m[0]}"`);
+  for (const input of document.querySelectorAll('input[type="date"], input[type="datetime-local"], input[type="time"], input[type="month"]'))
+    found.push(`a native ${input.getAttribute("type")} field ${input.getAttribute("name")}`);
+  for (const input of document.querySelectorAll<HTMLInputElement>("input[data-typed-date]")) {
+    const kind = input.getAttribute("data-typed-date");
+    const shape = kind === "day" ? /^\d{2}\/\d{2}\/\d{4}$/ : kind === "dateTime" ? /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/ : /^\d{2}:\d{2}$/;
+    if (input.value !== "" && !shape.test(input.value)) found.push(`${input.name} shows "${input.value}"`);
+    if (input.getAttribute("inputmode") !== "numeric" || !input.getAttribute("placeholder")) found.push(`${input.name}: no number pad or placeholder`);
+  }
+  return found;
+}
+
+/** Keys of the staff namespaces a page might show raw ("deposits.status"). */
+function keysOf(info: TestInfo): Set<string> {
+  const keys = new Set<string>();
+  const walk = (tree: Record<string, unknown>, prefix: string) => {
+    for (const [key, value] of Object.entries(tree)) {
+      if (typeof value === "string") keys.add(prefix + key);
+      else walk(value as Record<string, unknown>, `${prefix}${key}.`);
+    }
+  };
+  for (const ns of ["common", "admin"]) walk(JSON.parse(readFileSync(join(dirname(info.config.configFile!), `locales/lo/${ns}.json`), "utf8")), "");
+  return keys;
+}
+
+async function rawKeysOn(page: Page, keys: Set<string>): Promise<string[]> {
+  const shown = await page.evaluate(() => {
+    const texts = [document.title, document.body.innerText];
+    for (const el of document.querySelectorAll("[aria-label],[placeholder],[title]"))
+      for (const attr of ["aria-label", "placeholder", "title"]) texts.push(el.getAttribute(attr) ?? "");
+    return texts.join("\n");
+  });
+  return [...new Set(shown.match(/[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)+/g) ?? [])].filter((token) => keys.has(token));
+}
+
+/** The back office in another language: its own switch, in the menu (a <details>, opened on a phone). */
+async function staffLanguage(page: Page, htmlLang: string) {
+  await page.goto("/admin");
+  await openAdminMenu(page);
+  await page.getByTestId("admin-menu").locator(`.admin-languages button[lang="${htmlLang}"]`).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", htmlLang);
+}
+
+test.describe("staff screens on a narrow phone", () => {
+  test("the owner's every page fits 360 px in lo, cn and vn, statuses and providers in words, dates typed DD/MM/YYYY", async ({ page }, info) => {
+    test.skip(!isPhone(info), "a phone's width (the desktop projects run the changed screens below)");
+    const seeded = await seedLists(info);
+    const keys = keysOf(info);
+    await staffLogin(page, DEMO_STAFF.boss);
+    const failures: string[] = [];
+    for (const [lng, htmlLang] of LANGS) {
+      if (lng !== "lo") await staffLanguage(page, htmlLang);
+      for (const path of staffPages(info, seeded)) {
+        const response = await page.goto(path);
+        await waitForHydration(page);
+        if (response?.status() !== 200) failures.push(`${lng} ${path}: status ${response?.status()}`);
+        await expect(page.locator("html")).toHaveAttribute("lang", htmlLang);
+        for (const problem of await page.evaluate(sidewaysOverflow)) failures.push(`${lng} ${path}: ${problem}`);
+        for (const key of await rawKeysOn(page, keys)) failures.push(`${lng} ${path}: raw key ${key}`);
+        if (lng === "lo") for (const problem of await page.evaluate(rawCodes)) failures.push(`${path}: ${problem}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  test("the lists are cards with the amount and the status first; the dashboard's waiting counts are tiles", async ({ page }, info) => {
+    test.skip(!isPhone(info), "a phone's layout");
+    const seeded = await seedLists(info);
+    await staffLogin(page, DEMO_STAFF.boss, "/admin/deposits");
+    const card = page.getByTestId("deposits-table").locator("tbody tr").first();
+    await expect(card).toBeVisible();
+    // the lead cells (amount, status) are the card's first line, side by side
+    const boxes = await card
+      .locator("td")
+      .evaluateAll((cells) =>
+        cells.map((c) => ({ lead: c.hasAttribute("data-lead"), top: Math.round(c.getBoundingClientRect().top), left: c.getBoundingClientRect().left })),
+      );
+    const top = Math.min(...boxes.map((b) => b.top));
+    expect(boxes.filter((b) => b.top === top).every((b) => b.lead)).toBe(true);
+    expect(boxes.filter((b) => b.lead).every((b) => b.top === top)).toBe(true);
+    await expect(card.locator("td[data-lead] .admin-status")).toHaveText(/ລໍຖ້າ|ຈ່າຍແລ້ວ|ສຳເລັດ|ລົ້ມເຫຼວ|ຍົກເລີກ/);
+
+    // the hourly report: 24 hours, each a card; its last figure reachable without sideways scroll
+    await page.goto("/admin/reports?preset=today");
+    const hours = page.getByTestId("table-money").locator("tbody tr:not([data-total])");
+    await expect(hours).toHaveCount(24);
+    const last = hours.nth(23).locator("td").last();
+    await last.scrollIntoViewIfNeeded();
+    const box = await last.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 360).toBe(true);
+
+    // the waiting counts, first and large
+    await page.goto("/admin");
+    const tiles = page.getByTestId("dash-pending");
+    await expect(tiles.locator(".admin-tile")).toHaveCount(6);
+    await expect(page.getByTestId("dash-pending-withdrawals")).toHaveText(/^[1-9]\d*$/);
+    const tile = await tiles.locator(".admin-tile").first().boundingBox();
+    expect(tile!.height).toBeGreaterThanOrEqual(44);
+    expect(tile!.y).toBeLessThan(400);
+    await expect(page.getByTestId("dash-pending-withdrawals")).toHaveCSS("font-size", "36px");
+
+    // the player's history, the same cards
+    await page.goto(`/admin/players/${seeded.playerId}`);
+    await expect(page.locator("main").getByText("GClub Live").first()).toBeVisible();
+  });
+
+  test("the cashier's every page fits 360 px", async ({ page }, info) => {
+    test.skip(!isPhone(info), "a phone's width");
+    const seeded = await seedLists(info);
+    await staffLogin(page, DEMO_STAFF.cashier);
+    const failures: string[] = [];
+    for (const path of staffPages(info, seeded)) {
+      await page.goto(path);
+      await waitForHydration(page);
+      for (const problem of await page.evaluate(sidewaysOverflow)) failures.push(`${path}: ${problem}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  test("a day that does not exist is a translated message, and the field keeps what was typed", async ({ page }, info) => {
+    test.skip(!isPhone(info), "the form is the same at every width");
+    await staffLogin(page, DEMO_STAFF.boss, "/admin/deposits");
+    await waitForHydration(page);
+    const form = page.getByTestId("deposit-filter");
+    await form.getByLabel("ແຕ່ວັນທີ").fill("31/02/2026");
+    await form.locator('button[type="submit"]').click();
+    await expect(page.getByTestId("f-from-error")).toHaveText(/ວັນທີບໍ່ຖືກຕ້ອງ/);
+    await expect(page.getByTestId("deposit-filter").getByLabel("ແຕ່ວັນທີ")).toHaveValue("31/02/2026");
+    await expect(page.getByTestId("deposit-filter").getByLabel("ແຕ່ວັນທີ")).toHaveAttribute("aria-invalid", "true");
+  });
+});
+
+test.describe("staff screens on a desktop", () => {
+  test("the changed screens at 1280 px: no page wider than the window, tiles, typed dates, no serious axe violation", async ({ page }, info) => {
+    test.skip(isPhone(info), "the phone projects run every page above");
+    const seeded = await seedLists(info);
+    await staffLogin(page, DEMO_STAFF.boss);
+    const failures: string[] = [];
+    const changed = [
+      "/admin",
+      "/admin/deposits",
+      `/admin/deposits/${seeded.deposit}`,
+      `/admin/players/${seeded.playerId}`,
+      `/admin/withdrawals/${seeded.withdrawal}`,
+      "/admin/withdrawals",
+      "/admin/deposits/open",
+      "/admin/reports?preset=today",
+      "/admin/reconciliation",
+      "/admin/settings/alerts",
+    ];
+    for (const path of changed) {
+      const response = await page.goto(path);
+      await waitForHydration(page);
+      if (response?.status() !== 200) failures.push(`${path}: status ${response?.status()}`);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (wide > 1) failures.push(`${path}: ${wide}px wider than the window`);
+      for (const problem of await page.evaluate(rawCodes)) failures.push(`${path}: ${problem}`);
+      if (hasJs(info)) failures.push(...(await seriousAxeViolations(page, path)));
+    }
+    await page.goto("/admin");
+    await expect(page.getByTestId("dash-pending").locator(".admin-tile")).toHaveCount(6);
+    await page.goto("/admin/deposits?from=2026-12-01");
+    await expect(page.getByTestId("deposit-filter").locator('input[name="from"]')).toHaveValue("01/12/2026");
+    await page.goto(`/admin/deposits/${seeded.deposit}`);
+    await expect(page.getByTestId("deposit-status").locator("[data-status]")).toHaveAttribute("data-status", "PAID");
+    expect(failures).toEqual([]);
+  });
+});
