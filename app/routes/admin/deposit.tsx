@@ -78,7 +78,7 @@ export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
       </h1>
       <dl className="admin-facts" data-testid="deposit-facts">
         <dt>{t("deposits.status")}</dt>
-        <dd data-testid="deposit-status">
+        <dd data-testid="deposit-status" data-status={row.status}>
           <OrderStatus status={row.status} />
         </dd>
         <dt>{t("deposits.flag")}</dt>
