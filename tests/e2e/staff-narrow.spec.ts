@@ -10,11 +10,13 @@ import { DEMO_STAFF, openAdminMenu, staffLogin } from "./staff";
 /**
  * Every staff screen at 360 px without sideways scroll (decision 088, amending 056). On a phone
  * (phone-js, phone-nojs) the owner visits EVERY back-office page of app/routes.ts, plus a
- * player's, a deposit's and a withdrawal's page and the hourly report (24 rows x 15 figures),
- * in lo, cn and vn, and the cashier every page in lo; on each, no element is wider inside than
- * its box (scrollWidth <= clientWidth + 1, form fields' own text aside) and no overflow
- * hidden/clip was put on html, body or main to hide it. The lists are not empty: the spec
- * writes a player with deposits, withdrawals and payments of today into the demo agency first.
+ * player's and a deposit's page and the hourly report (24 rows x 15 figures), in lo, cn and
+ * vn, and the cashier every page in lo; on each, no element is wider inside than its box
+ * (scrollWidth <= clientWidth + 1, form fields' own text aside) and no overflow hidden/clip
+ * was put on html, body or main to hide it. The lists are not empty: they are the seeded
+ * `narrow.e2e.localhost` agency's (scripts/seed-e2e.mjs), whose lists are long and have no
+ * staff alerts; a real withdrawal's page (it reads the player's wallet) is visited in the demo
+ * agency.
  * On a desktop (desktop-js, desktop-nojs) the changed screens: the page never wider than the
  * window, the tiles, the typed date fields, no serious axe violation. The browser's locale is
  * en-US, under which a native date field shows mm/dd/yyyy: the pages must show DD/MM/YYYY.
@@ -28,62 +30,21 @@ const LANGS = [
   ["cn", "zh-CN"],
   ["vn", "vi"],
 ] as const;
-const PROVIDERS = ["askmebet", "betflix", "gclub", "gclub_live", "alphabet"];
-const STATUSES = ["OPEN", "PAID", "SUCCESS", "FAILED", "CANCELED"];
 const sql = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
-type Seeded = { playerId: string; deposit: string; withdrawal: string | null };
-
 /**
- * A player of the demo agency with a long Lao name, a bank account, 30 deposits and 12
- * withdrawals across today's hours (every status and provider; the reports read them too) and
- * three payments that matched no order, written through the e2e server's D1 (./d1.ts). Names
- * per project, so the four projects never share a row.
+ * The agency whose lists are long (scripts/seed-e2e.mjs `narrowSql`): a player with a long Lao
+ * name, 30 deposits and 12 withdrawals over the hours before the seed (every status and
+ * provider), three payments that matched no order. Read only.
  */
-async function seedLists(info: TestInfo): Promise<Seeded> {
-  const tag = `${info.project.name.replace(/-/g, "")}${info.parallelIndex}`;
-  const playerId = `narrow-${tag}`;
-  const username = `narrow_${tag}`;
-  await d1(
-    `INSERT OR IGNORE INTO players (id, agency_id, username, display_name, phone, password_hash)
-     VALUES (${sql(playerId)}, 'demo', ${sql(username)}, 'ສຸກສະຫວັນ ວົງພະຈັນທະວີສັກ', '02055512345', 'x')`,
-  );
-  await d1(
-    `INSERT OR IGNORE INTO bank_accounts (id, agency_id, player_id, bank_code, account_number, account_name, currency, owner)
-     VALUES (${sql(`${playerId}-b`)}, 'demo', ${sql(playerId)}, 'BCEL', '0101234567890123', 'SOUKSAVANH VONGPHACHANHTHAVISACK', 'LAK', 'SELF')`,
-  );
-  const now = Date.now();
-  const at = (i: number) => new Date(now - i * 47 * 60_000).toISOString();
-  const deposits = Array.from({ length: 30 }, (_, i) => {
-    const code = `DN${tag.toUpperCase()}${String(i).padStart(4, "0")}`;
-    const flag = i % 7 === 3 ? "'AMOUNT_MISMATCH'" : i % 7 === 5 ? "'PROVIDER_INSUFFICIENT_BALANCE'" : "NULL";
-    const amount = `${(i + 1) * 1234567}.00`;
-    return `(${sql(code)}, 'demo', ${sql(playerId)}, ${sql(PROVIDERS[i % 5])}, '${amount}', '${((i + 1) * 2057.61).toFixed(2)}', ${sql(STATUSES[i % 5])}, ${flag}, '${at(i)}', '${at(i)}')`;
-  });
-  await d1(
-    `INSERT OR IGNORE INTO deposit_orders_view (code, agency_id, player_id, provider, amount, credit, status, flag, created_at, updated_at) VALUES ${deposits.join(",\n")}`,
-  );
-  const withdrawals = Array.from({ length: 12 }, (_, i) => {
-    const code = `WN${tag.toUpperCase()}${String(i).padStart(4, "0")}`;
-    const [status, review] = i < 6 ? ["OPEN", "MANUAL"] : i < 9 ? ["SUCCESS", "APPROVED"] : ["REJECTED", "MANUAL"];
-    return `(${sql(code)}, 'demo', ${sql(playerId)}, ${sql(PROVIDERS[i % 5])}, '${(i + 1) * 1500}.00', '${(i + 1) * 870000}.00', '${status}', '${review}', '${at(i + 1)}', '${at(i)}')`;
-  });
-  await d1(
-    `INSERT OR IGNORE INTO withdraw_orders_view (code, agency_id, player_id, provider, credit, received, status, review, created_at, updated_at) VALUES ${withdrawals.join(",\n")}`,
-  );
-  const payments = Array.from(
-    { length: 3 },
-    (_, i) =>
-      `(${sql(`${playerId}-u${i}`)}, 'demo', 'UNKNOWN_REFERENCE', ${sql(`BCEL-FT${tag.toUpperCase()}${i}`)}, ${sql(`TX-${tag}-${i}`)}, '${(i + 1) * 250000}.00', '${at(i)}')`,
-  );
-  await d1(`INSERT OR IGNORE INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount, received_at) VALUES ${payments.join(",\n")}`);
-  return { playerId, deposit: `DN${tag.toUpperCase()}0001`, withdrawal: null };
-}
+const NARROW = { playerId: "e2e-narrow-p1", deposit: "DNARROW00001" };
+const port = Number(process.env.E2E_PORT ?? 4173);
+const narrowAgency = `http://narrow.e2e.localhost:${port}`;
 
 /**
- * A real withdrawal waiting for staff (its page reads the player's wallet, which the rows above
- * do not reach): a fresh player deposits through the sandbox bank and asks for more than the
- * automatic payout's limit. Its deposit is a real one too (the rate it was priced at).
+ * A real withdrawal waiting for staff in the demo agency (its page reads the player's wallet,
+ * which seeded rows do not reach): a fresh player deposits through the sandbox bank and asks
+ * for more than the automatic payout's limit. Its deposit is a real one too (its rate).
  */
 async function realWithdrawal(page: Page, baseURL: string): Promise<{ withdrawal: string; deposit: string }> {
   const username = await loggedInPlayerByApi(page, baseURL);
@@ -103,13 +64,13 @@ async function realWithdrawal(page: Page, baseURL: string): Promise<{ withdrawal
   return { withdrawal, deposit: String(deposit.code) };
 }
 
-/** Every staff page, the pages of one record (seeded above) and the two report groupings. */
-function staffPages(info: TestInfo, seeded: Seeded): string[] {
+/** Every staff page, the pages of one record (seeded) and the two report groupings. */
+function staffPages(info: TestInfo): string[] {
   return [
-    ...adminPages(info),
-    `/admin/players/${seeded.playerId}`,
-    `/admin/deposits/${seeded.deposit}`,
-    ...(seeded.withdrawal ? [`/admin/withdrawals/${seeded.withdrawal}`] : []),
+    // a promotion's page: the narrow agency's own promotion (ids are unique across agencies)
+    ...adminPages(info).map((path) => (/^\/admin\/promotions\/(?!new$)[^/]+$/.test(path) ? "/admin/promotions/narrow-welcome-100" : path)),
+    `/admin/players/${NARROW.playerId}`,
+    `/admin/deposits/${NARROW.deposit}`,
     "/admin/reports?preset=today",
     "/admin/reports?preset=7d",
   ];
@@ -222,16 +183,16 @@ async function staffLanguage(page: Page, htmlLang: string) {
 }
 
 test.describe("staff screens on a narrow phone", () => {
-  test("the owner's every page fits 360 px in lo, cn and vn, statuses and providers in words, dates typed DD/MM/YYYY", async ({ page, baseURL }, info) => {
+  test.use({ baseURL: narrowAgency });
+
+  test("the owner's every page fits 360 px in lo, cn and vn, statuses and providers in words, dates typed DD/MM/YYYY", async ({ page }, info) => {
     test.skip(!isPhone(info), "a phone's width (the desktop projects run the changed screens below)");
-    const real = await realWithdrawal(page, baseURL!);
-    const seeded = { ...(await seedLists(info)), withdrawal: real.withdrawal };
     const keys = keysOf(info);
     await staffLogin(page, DEMO_STAFF.boss);
     const failures: string[] = [];
     for (const [lng, htmlLang] of LANGS) {
       if (lng !== "lo") await staffLanguage(page, htmlLang);
-      for (const path of staffPages(info, seeded)) {
+      for (const path of staffPages(info)) {
         const response = await page.goto(path);
         await waitForHydration(page);
         if (response?.status() !== 200) failures.push(`${lng} ${path}: status ${response?.status()}`);
@@ -241,25 +202,20 @@ test.describe("staff screens on a narrow phone", () => {
         if (lng === "lo") for (const problem of await page.evaluate(rawCodes)) failures.push(`${path}: ${problem}`);
       }
     }
-    // the rate a real deposit was priced at, as a plain number (scripts/seed.sql: 600 kip per THB)
-    await page.goto(`/admin/deposits/${real.deposit}`);
-    await expect(page.getByTestId("deposit-rate")).toHaveText("600");
     expect(failures).toEqual([]);
   });
 
   test("the lists are cards with the amount and the status first; the dashboard's waiting counts are tiles", async ({ page }, info) => {
     test.skip(!isPhone(info), "a phone's layout");
-    const seeded = await seedLists(info);
     await staffLogin(page, DEMO_STAFF.boss, "/admin/deposits");
     const card = page.getByTestId("deposits-table").locator("tbody tr").first();
     await expect(card).toBeVisible();
     // the lead cells (amount, status) are the card's first line, side by side
     const boxes = await card
       .locator("td")
-      .evaluateAll((cells) =>
-        cells.map((c) => ({ lead: c.hasAttribute("data-lead"), top: Math.round(c.getBoundingClientRect().top), left: c.getBoundingClientRect().left })),
-      );
+      .evaluateAll((cells) => cells.map((c) => ({ lead: c.hasAttribute("data-lead"), top: Math.round(c.getBoundingClientRect().top) })));
     const top = Math.min(...boxes.map((b) => b.top));
+    expect(boxes.filter((b) => b.lead)).toHaveLength(2);
     expect(boxes.filter((b) => b.top === top).every((b) => b.lead)).toBe(true);
     expect(boxes.filter((b) => b.lead).every((b) => b.top === top)).toBe(true);
     await expect(card.locator("td[data-lead] .admin-status")).toHaveText(/ລໍຖ້າ|ຈ່າຍແລ້ວ|ສຳເລັດ|ລົ້ມເຫຼວ|ຍົກເລີກ/);
@@ -277,23 +233,24 @@ test.describe("staff screens on a narrow phone", () => {
     await page.goto("/admin");
     const tiles = page.getByTestId("dash-pending");
     await expect(tiles.locator(".admin-tile")).toHaveCount(6);
-    await expect(page.getByTestId("dash-pending-withdrawals")).toHaveText(/^[1-9]\d*$/);
+    await expect(page.getByTestId("dash-pending-withdrawals")).toHaveText("6");
+    await expect(page.getByTestId("dash-unmatched")).toHaveText("3");
     const tile = await tiles.locator(".admin-tile").first().boundingBox();
     expect(tile!.height).toBeGreaterThanOrEqual(44);
     expect(tile!.y).toBeLessThan(400);
     await expect(page.getByTestId("dash-pending-withdrawals")).toHaveCSS("font-size", "36px");
 
-    // the player's history, the same cards
-    await page.goto(`/admin/players/${seeded.playerId}`);
+    // the player's history: the provider's name, the status and the review in words
+    await page.goto(`/admin/players/${NARROW.playerId}`);
     await expect(page.locator("main").getByText("GClub Live").first()).toBeVisible();
+    await expect(page.locator("main").getByText("ລໍຖ້າ · ລໍຖ້າພະນັກງານກວດສອບ").first()).toBeVisible();
   });
 
   test("the cashier's every page fits 360 px", async ({ page }, info) => {
     test.skip(!isPhone(info), "a phone's width");
-    const seeded = await seedLists(info);
     await staffLogin(page, DEMO_STAFF.cashier);
     const failures: string[] = [];
-    for (const path of staffPages(info, seeded)) {
+    for (const path of staffPages(info)) {
       await page.goto(path);
       await waitForHydration(page);
       for (const problem of await page.evaluate(sidewaysOverflow)) failures.push(`${path}: ${problem}`);
@@ -314,19 +271,39 @@ test.describe("staff screens on a narrow phone", () => {
   });
 });
 
+test.describe("a real withdrawal's and deposit's pages on a narrow phone", () => {
+  test("fit 360 px; the rate is a plain number", async ({ page, baseURL }, info) => {
+    test.skip(!isPhone(info), "a phone's width");
+    const real = await realWithdrawal(page, baseURL!);
+    await staffLogin(page, DEMO_STAFF.cashier, `/admin/withdrawals/${real.withdrawal}`);
+    const failures: string[] = [];
+    for (const path of [`/admin/withdrawals/${real.withdrawal}`, `/admin/deposits/${real.deposit}`]) {
+      await page.goto(path);
+      await waitForHydration(page);
+      for (const problem of await page.evaluate(sidewaysOverflow)) failures.push(`${path}: ${problem}`);
+      for (const problem of await page.evaluate(rawCodes)) failures.push(`${path}: ${problem}`);
+    }
+    // scripts/seed.sql: 600 kip per THB
+    await expect(page.getByTestId("deposit-rate")).toHaveText("600");
+    expect(failures).toEqual([]);
+  });
+});
+
 test.describe("staff screens on a desktop", () => {
+  test.use({ baseURL: narrowAgency });
+
   test("the changed screens at 1280 px: no page wider than the window, tiles, typed dates, no serious axe violation", async ({ page }, info) => {
     test.skip(isPhone(info), "the phone projects run every page above");
-    const seeded = await seedLists(info);
     await staffLogin(page, DEMO_STAFF.boss);
     const failures: string[] = [];
     const changed = [
       "/admin",
       "/admin/deposits",
-      `/admin/deposits/${seeded.deposit}`,
-      `/admin/players/${seeded.playerId}`,
+      `/admin/deposits/${NARROW.deposit}`,
+      `/admin/players/${NARROW.playerId}`,
       "/admin/withdrawals",
       "/admin/deposits/open",
+      "/admin/payments",
       "/admin/reports?preset=today",
       "/admin/reconciliation",
       "/admin/settings/alerts",
@@ -344,7 +321,7 @@ test.describe("staff screens on a desktop", () => {
     await expect(page.getByTestId("dash-pending").locator(".admin-tile")).toHaveCount(6);
     await page.goto("/admin/deposits?from=2026-12-01");
     await expect(page.getByTestId("deposit-filter").locator('input[name="from"]')).toHaveValue("01/12/2026");
-    await page.goto(`/admin/deposits/${seeded.deposit}`);
+    await page.goto(`/admin/deposits/${NARROW.deposit}`);
     await expect(page.getByTestId("deposit-status")).toHaveAttribute("data-status", "PAID");
     expect(failures).toEqual([]);
   });

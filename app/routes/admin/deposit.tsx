@@ -159,7 +159,18 @@ export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
         rowKey={(_, i) => i}
         columns={[
           { header: t("deposits.entry"), cell: (l) => l.entry },
-          { header: t("deposits.account"), cell: (l) => l.account },
+          {
+            header: t("deposits.account"),
+            // a provider's account by the provider's name, never its code (decision 088)
+            cell: (l) =>
+              l.account.startsWith("provider:") ? (
+                <>
+                  {t("deposits.provider")} · <ProviderName provider={l.account.slice("provider:".length)} />
+                </>
+              ) : (
+                l.account
+              ),
+          },
           {
             header: t("deposits.amount"),
             lead: true,
