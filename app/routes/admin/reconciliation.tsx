@@ -450,7 +450,7 @@ function LineTable({ t, lines, testId }: { t: T; lines: Line[]; testId: string }
       rowProps={(l) => ({ "data-key": l.key })}
       columns={[
         { header: t("reconciliation.csv.direction"), cell: (l) => t(`reconciliation.directions.${l.direction}`) },
-        { header: t("reconciliation.csv.amount"), cell: (l) => formatMoney(l.amount, "LAK") },
+        { header: t("reconciliation.csv.amount"), lead: true, cell: (l) => formatMoney(l.amount, "LAK") },
         {
           header: t("reconciliation.csv.bankTime"),
           cell: (l) => (l.bankTime !== null ? formatDateTime(new Date(l.bankTime)) : l.markedPaidAt !== null ? formatDateTime(new Date(l.markedPaidAt)) : ""),

@@ -360,7 +360,7 @@ function RowsTable({ rows }: { rows: TableRow[] }) {
                 ? t("statements.debitSkipped")
                 : t(`statements.rowProblems.${r.problem}`, { value: r.value }),
         },
-        { header: t("statements.fields.amount"), cell: (r) => r.kind === "credit" && formatMoney(r.amount, "LAK") },
+        { header: t("statements.fields.amount"), lead: true, cell: (r) => r.kind === "credit" && formatMoney(r.amount, "LAK") },
         { header: t("statements.fields.description"), cell: (r) => r.kind === "credit" && r.description },
         { header: t("statements.outcome"), cell: (r) => r.kind === "credit" && (r.outcome ? <Outcome outcome={r.outcome} /> : t("statements.readOk")) },
       ]}
