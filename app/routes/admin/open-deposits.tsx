@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { vientianeDateTime } from "@workers/core/vientiane";
+import { typedDateTimeValue } from "@workers/core/vientiane";
 import { checkDepositSlip, markOpenDepositPaid, openDepositsQueue, type MarkPaidError, type QueuedSlip } from "@workers/services/bank-in";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -10,6 +10,7 @@ import { MarkPaidSchema, SlipCheckedSchema } from "~/lib/schemas/open-deposits";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/open-deposits";
+import { TypedDateInput } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 
 /**
@@ -81,9 +82,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
-/** Now in Vientiane time, as a datetime-local value (the bank app shows local time). */
+/** Now in Vientiane time, as the bank-time field shows it, DD/MM/YYYY HH:mm (the bank app shows local time). */
 function vientianeNow(iso: string): string {
-  return vientianeDateTime(Date.parse(iso)).slice(0, 16);
+  return typedDateTimeValue(Date.parse(iso));
 }
 
 export default function OpenDeposits({ loaderData, actionData }: Route.ComponentProps) {
@@ -98,7 +99,6 @@ export default function OpenDeposits({ loaderData, actionData }: Route.Component
       <p className="muted">{t("openDeposits.intro", { count: items.length })}</p>
       <AdminTable
         label={t("openDeposits.title")}
-        cards
         testId="open-deposits"
         empty={
           <p className="empty" data-testid="open-deposits-empty">
@@ -125,6 +125,7 @@ export default function OpenDeposits({ loaderData, actionData }: Route.Component
           },
           {
             header: t("openDeposits.payAmount"),
+            lead: true,
             cell: (o) => (
               <>
                 <strong data-testid="pay-amount">{formatMoney(o.payAmount, "LAK")}</strong>
@@ -161,7 +162,8 @@ function MarkPaidForm({ code, now, answer: mine }: { code: string; now: string; 
   const idField = `txn-${code}`;
   const timeField = `time-${code}`;
   return (
-    <Form method="post" className="inline-form" aria-label={t("openDeposits.markPaidFor", { code })}>
+    // noValidate: the server's answer is the translated message (a browser's own bubble follows its locale)
+    <Form method="post" className="inline-form" aria-label={t("openDeposits.markPaidFor", { code })} noValidate>
       <input type="hidden" name="orderCode" value={code} />
       <label htmlFor={idField}>{t("openDeposits.bankTransactionId")}</label>
       <input
@@ -175,7 +177,7 @@ function MarkPaidForm({ code, now, answer: mine }: { code: string; now: string; 
         aria-describedby={mine ? `err-${code}` : undefined}
       />
       <label htmlFor={timeField}>{t("openDeposits.bankTime")}</label>
-      <input id={timeField} name="bankTime" type="datetime-local" required defaultValue={mine?.bankTime || vientianeNow(now)} />
+      <TypedDateInput kind="dateTime" id={timeField} name="bankTime" required value={mine?.bankTime || vientianeNow(now)} />
       <button type="submit" className="button button-primary">
         {t("openDeposits.markPaid")}
       </button>
