@@ -41,6 +41,8 @@ const FLOWS: Record<string, string[]> = {
   // one payment, one credit (decision 069): mark paid outside an order's life, a hand credit of an order's pay amount
   // (reconciliation.spec's settlement of a transfer credited twice runs in pair B, tagged, so these flows see both pairs)
   "one-payment.spec.ts": PAIR_A,
+  // the player's slip (decision 087): the player adds it on a phone, JavaScript on and off; the cashier sees it on a desktop with it
+  "deposit-slip.spec.ts": ["phone-js", "phone-nojs", "desktop-js"],
   // Byte budgets are measured once: a phone with JavaScript on (decision 023).
   "budgets.spec.ts": ["phone-js"],
   // Offline support needs JavaScript (service worker, polling): both viewports with it (decision 028).

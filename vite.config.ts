@@ -4,6 +4,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig, type Plugin } from "vite";
 import { liteParts } from "./vite-plugins/lite-parts";
+import { jsqrWithoutKanji } from "./vite-plugins/jsqr-without-kanji";
 
 /**
  * In the browser build only, `i18next` and `react-i18next` are our ~1 KB versions of what the
@@ -65,6 +66,7 @@ const previewKeepAlive: Plugin = {
 export default defineConfig({
   plugins: [
     liteParts(),
+    jsqrWithoutKanji(),
     browserI18n,
     previewConnectionPerRequest,
     previewKeepAlive,

@@ -3,6 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vitest/config";
 import { bundleSandbox } from "./tests/setup/sandbox-workers";
 import { liteParts } from "./vite-plugins/lite-parts";
+import { jsqrWithoutKanji } from "./vite-plugins/jsqr-without-kanji";
 
 // Integration tests (`npm run test:integration`) run inside workerd (the Workers runtime), with
 // the same wrangler.toml bindings; each test file starts from an empty D1 and empty sandboxes.
@@ -14,6 +15,7 @@ export default defineConfig(async ({ mode }) => {
   return {
     plugins: [
       liteParts(),
+      jsqrWithoutKanji(),
       cloudflareTest({
         main: "./workers/app.ts",
         wrangler: { configPath: "./wrangler.toml" },

@@ -13,6 +13,8 @@ export default [
     route("deposit/history", "routes/player/deposit-history.tsx"),
     // "Save QR": the open order's QR as a PNG file (decision 080)
     route("deposit/qr/:file", "routes/player/deposit-qr.ts"),
+    // the bank's transfer slip of an open or expired order (decision 087)
+    route("deposit/:code/slip", "routes/player/deposit-slip.tsx"),
     route("credit-chip", "routes/player/credit-chip.ts"),
     route("withdraw", "routes/player/withdraw.tsx"),
     route("withdraw/history", "routes/player/withdraw-history.tsx"),
@@ -71,6 +73,8 @@ export default [
     route("deposits", "routes/admin/deposits.tsx"),
     route("deposits/import", "routes/admin/statements.tsx"),
     route("deposits/open", "routes/admin/open-deposits.tsx"),
+    // a player's slip picture, staff only (decision 087)
+    route("slips/:id", "routes/admin/slip-picture.ts"),
     route("deposits/:code", "routes/admin/deposit.tsx"),
     route("payments", "routes/admin/payments.tsx"),
     route("players", "routes/admin/players.tsx"),

@@ -75,8 +75,55 @@ VALUES ('${QUEUES}-u1', '${QUEUES}', 'NO_ORDER', 'BCEL-FT2611010001', '${QUEUES}
 INSERT OR IGNORE INTO forwarder_holds (id, agency_id, channel_code, bank_transaction_id, amount, bank_time, reference, sender, raw, received_at)
 VALUES ('${QUEUES}-h1', '${QUEUES}', 'OWN-Q', 'FT2611010002', '9000000.00', 1793502600000, NULL, 'BCEL One', 'BCEL One: +9,000,000 LAK to 0101xxxx5678 from SOUKSAVANH V. on 01/11/2026 10:10 Ref FT2611010002', 1793502600000);`;
 
+/**
+ * Every staff page at 360 px (staff-narrow.spec, decision 088): an agency whose lists are long
+ * and wide enough to find what scrolls sideways (a player with a long Lao name and 30
+ * deposits and 12 withdrawals over the hours before the seed, every status and provider, three
+ * payments that matched no order). Its own agency, without staff alerts: the demo agency's
+ * alerts would announce each waiting item to the sandbox Telegram that alerts.spec reads.
+ * Its owner and cashier have every project's copies; the specs only read it.
+ */
+const NARROW = "e2e-narrow";
+const narrowSql = (() => {
+  const now = Date.now();
+  const at = (i) => new Date(now - i * 47 * 60_000).toISOString();
+  const providers = ["askmebet", "betflix", "gclub", "gclub_live", "alphabet"];
+  const statuses = ["OPEN", "PAID", "SUCCESS", "FAILED", "CANCELED"];
+  const deposits = Array.from({ length: 30 }, (_, i) => {
+    const flag = i % 7 === 3 ? "'AMOUNT_MISMATCH'" : i % 7 === 5 ? "'PROVIDER_INSUFFICIENT_BALANCE'" : "NULL";
+    return `('DNARROW${String(i).padStart(5, "0")}', '${NARROW}', '${NARROW}-p1', '${providers[i % 5]}', '${(i + 1) * 1234567}.00', '${((i + 1) * 2057.61).toFixed(2)}', '${statuses[i % 5]}', ${flag}, '${at(i)}', '${at(i)}')`;
+  });
+  const withdrawals = Array.from({ length: 12 }, (_, i) => {
+    const [status, review] = i < 6 ? ["OPEN", "MANUAL"] : i < 9 ? ["SUCCESS", "APPROVED"] : ["REJECTED", "MANUAL"];
+    return `('WNARROW${String(i).padStart(5, "0")}', '${NARROW}', '${NARROW}-p1', '${providers[i % 5]}', '${(i + 1) * 1500}.00', '${(i + 1) * 870000}.00', '${status}', '${review}', '${at(i + 1)}', '${at(i)}')`;
+  });
+  const payments = Array.from(
+    { length: 3 },
+    (_, i) => `('${NARROW}-u${i}', '${NARROW}', 'UNKNOWN_REFERENCE', 'BCEL-FTNARROW${i}', 'TX-NARROW-${i}', '${(i + 1) * 250000}.00', '${at(i)}')`,
+  );
+  return `INSERT OR IGNORE INTO agencies (id, name, status) VALUES ('${NARROW}', 'ຕົວແທນທົດສອບໜ້າຈໍແຄບ Vientiane', 'ACTIVE');
+INSERT OR IGNORE INTO agency_domains (host, agency_id) VALUES ('narrow.e2e.localhost', '${NARROW}');
+INSERT OR IGNORE INTO agency_settings (agency_id) VALUES ('${NARROW}');
+INSERT OR IGNORE INTO exchange_rates (agency_id, currency, buy, sell) VALUES ('${NARROW}', 'THB', '580', '600');
+${staffSql(NARROW, [DEMO_STAFF.boss, DEMO_STAFF.cashier], e2eCopies(E2E_PROJECTS))}
+INSERT OR IGNORE INTO players (id, agency_id, username, display_name, phone, password_hash)
+VALUES ('${NARROW}-p1', '${NARROW}', 'souksavanh_vongphachanhthavisack', 'ສຸກສະຫວັນ ວົງພະຈັນທະວີສັກ', '02055512345', 'x');
+INSERT OR IGNORE INTO bank_accounts (id, agency_id, player_id, bank_code, account_number, account_name, currency, owner)
+VALUES ('${NARROW}-b1', '${NARROW}', '${NARROW}-p1', 'BCEL', '0101234567890123', 'SOUKSAVANH VONGPHACHANHTHAVISACK', 'LAK', 'SELF');
+INSERT OR IGNORE INTO deposit_orders_view (code, agency_id, player_id, provider, amount, credit, status, flag, created_at, updated_at) VALUES
+${deposits.join(",\n")};
+INSERT OR IGNORE INTO withdraw_orders_view (code, agency_id, player_id, provider, credit, received, status, review, created_at, updated_at) VALUES
+${withdrawals.join(",\n")};
+INSERT OR IGNORE INTO unmatched_payments (id, agency_id, kind, reference, transaction_id, amount, received_at) VALUES
+${payments.join(",\n")};
+INSERT OR IGNORE INTO promotions (id, agency_id, status, title, description, image_url, bonus_kind, bonus_value, bonus_cap, set_amount, first_order_only, credit_threshold, turnover_multiple, max_withdraw_credit, withdraw_all, providers, sort_order)
+VALUES ('narrow-welcome-100', '${NARROW}', 'ACTIVE', '{"lo":"ໂບນັດຕ້ອນຮັບສະມາຊິກໃໝ່ທີ່ຝາກຄັ້ງທຳອິດ 100%","cn":"新会员首存 100% 奖金","vn":"Thưởng chào mừng thành viên mới nạp lần đầu 100%"}',
+  '{"lo":"ສະມາຊິກໃໝ່ຝາກຄັ້ງທຳອິດ ຮັບໂບນັດ 100% ສູງສຸດ 500 ເຄຣດິດ.","cn":"新会员首次存款可获得 100% 奖金，最高 500 积分。","vn":"Thành viên mới nạp lần đầu nhận thưởng 100%, tối đa 500 điểm."}',
+  '/promotions/welcome-100.webp', 'PERCENT', '100', '500', NULL, 1, '10', '5', '3000', 1, '["askmebet","betflix","gclub","gclub_live","alphabet"]', 1);`;
+})();
+
 /** The e2e agencies' rows (after the demo seed's) and their brand images. */
 export async function seed() {
   const brands = await Promise.all(E2E_PROJECTS.map((p) => seedBrand(`e2e-${p}`)));
-  return { sql: `${sql}\n${demoAgencyCopies}\n${queuesSql}\n${brands.map((b) => b.sql).join("\n")}`, assets: brands.flatMap((b) => b.assets) };
+  return { sql: `${sql}\n${demoAgencyCopies}\n${queuesSql}\n${narrowSql}\n${brands.map((b) => b.sql).join("\n")}`, assets: brands.flatMap((b) => b.assets) };
 }

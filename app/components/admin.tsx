@@ -310,3 +310,90 @@ function AdminLanguages() {
     </form>
   );
 }
+
+/**
+ * The shapes a typed date field takes (decision 088): what `pattern` lets the browser mark as
+ * malformed, the placeholder's notation, a length that fits the value. workers/core/vientiane.ts
+ * reads the value (parseTypedDay, parseTypedDateTime, parseTypedTime); its rules are wider
+ * (the digits alone, "." or "-"), and the pattern allows them too.
+ */
+const TYPED_FIELDS = {
+  day: { pattern: "\\d{1,2}[\\/.\\- ]\\d{1,2}[\\/.\\- ]\\d{4}|\\d{8}", placeholder: "DD/MM/YYYY", size: 10 },
+  dateTime: { pattern: "\\d{1,2}[\\/.\\- ]\\d{1,2}[\\/.\\- ]\\d{4} +\\d{1,2}[:.]\\d{2}([:.]\\d{2})?", placeholder: "DD/MM/YYYY HH:mm", size: 19 },
+  time: { pattern: "\\d{1,2}[:.]\\d{2}|\\d{4}", placeholder: "HH:mm", size: 5 },
+} as const;
+
+/**
+ * A date, date-and-time or time field of the back office: a text field, day first and 24-hour
+ * (decision 088). A native date or time field follows the browser's locale (mm/dd/yyyy and
+ * "--:-- --" under an en-US Chromium) while every page shows DD/MM/YYYY HH:mm:ss; the number
+ * pad opens on a phone. The value is given as it should show: a day already as DD/MM/YYYY
+ * (typedDayValue), or what staff typed when the server refused it, so they can correct it.
+ */
+export function TypedDateInput({
+  kind,
+  id,
+  name,
+  value,
+  required = false,
+  invalid = false,
+  describedBy,
+}: {
+  kind: keyof typeof TYPED_FIELDS;
+  id: string;
+  name: string;
+  value: string;
+  required?: boolean;
+  invalid?: boolean;
+  describedBy?: string;
+}) {
+  const shape = TYPED_FIELDS[kind];
+  return (
+    <input
+      id={id}
+      name={name}
+      type="text"
+      inputMode="numeric"
+      autoComplete="off"
+      spellCheck={false}
+      pattern={shape.pattern}
+      placeholder={shape.placeholder}
+      size={shape.size}
+      data-typed-date={kind}
+      defaultValue={value}
+      required={required}
+      aria-invalid={invalid ? true : undefined}
+      aria-describedby={describedBy}
+    />
+  );
+}
+
+/**
+ * An order's status in words, never the stored code (decision 088): the players' words
+ * (common:status), with a withdrawal's review after it where it says more (waiting for a
+ * cashier, approved). `data-status` keeps the code for the tests and the colour.
+ */
+export function OrderStatus({ status, review }: { status: string; review?: string | null }) {
+  const { t } = useTranslation("admin");
+  return (
+    <span className="admin-status" data-status={status}>
+      {t(`common:status.${status}`, { defaultValue: status })}
+      {review && review !== "AUTO" ? ` · ${t(`staffScreens.review.${review}`, { defaultValue: review })}` : null}
+    </span>
+  );
+}
+
+/** A game provider's name as players see it ("GClub Live"), never its code (`gclub_live`). */
+export function ProviderName({ provider }: { provider: string | null | undefined }) {
+  const { t } = useTranslation("admin");
+  if (!provider) return <>{t("common.none")}</>;
+  return <>{t(`common:providers.${provider}`, { defaultValue: provider })}</>;
+}
+
+/** A deposit's flag in words; a provider's refusal (`PROVIDER_<answer>`) keeps the provider's own answer after it. */
+export function DepositFlag({ flag }: { flag: string | null | undefined }) {
+  const { t } = useTranslation("admin");
+  if (!flag) return <>{t("common.none")}</>;
+  if (flag.startsWith("PROVIDER_")) return <>{`${t("deposits.flags.PROVIDER")} (${flag.slice("PROVIDER_".length)})`}</>;
+  return <>{t(`deposits.flags.${flag}`, { defaultValue: t(`staffScreens.flags.${flag}`, { defaultValue: flag }) })}</>;
+}

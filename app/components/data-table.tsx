@@ -14,6 +14,12 @@ type Column<Row> = {
   cell: (row: Row) => ReactNode;
   /** The row's own header: its cells are <th scope="row"> (a report's period, a provider's name). */
   rowHeader?: boolean;
+  /**
+   * What a phone's card shows first, side by side at its top (decision 088): the amount and the
+   * status, which a cashier reads before the code or the time. The desktop table keeps the
+   * columns' order.
+   */
+  lead?: boolean;
   /** Attributes of the header cell (a numeric column's className "num"). */
   th?: ThHTMLAttributes<HTMLTableCellElement>;
   /**
@@ -76,13 +82,14 @@ function cells<Row>(row: Row, columns: readonly Column<Row>[], labels: boolean):
     const c = columns[i];
     const attributes = typeof c.td === "function" ? c.td(row) : c.td;
     const label = labels ? c.header : undefined;
+    const lead = c.lead ? "" : undefined;
     out.push(
       c.rowHeader ? (
         <th key={i} scope="row" data-label={label} {...attributes}>
           {c.cell(row)}
         </th>
       ) : (
-        <td key={i} data-label={label} {...attributes}>
+        <td key={i} data-label={label} data-lead={lead} {...attributes}>
           {c.cell(row)}
         </td>
       ),
@@ -93,27 +100,30 @@ function cells<Row>(row: Row, columns: readonly Column<Row>[], labels: boolean):
 }
 
 /**
- * The back office's table: a named scrolling region (TableWrap) around an
- * `admin-table`, each header written once in its column. `cards` makes a queue table's rows
- * cards on a phone (`admin-table-cards` and every cell's data-label, decision 056). `caption`
- * repeats the region's label as the table's caption, shown or for screen readers only. With
- * `empty`, a list without rows shows it instead of the table; without, the table is drawn empty.
+ * The back office's table, each header written once in its column. On a phone every row is a
+ * card (decision 088, amending 056 which did it for the queues only): the `lead` cells (amount,
+ * status) first, then each cell under its column's name (`data-label`), so no staff page
+ * scrolls sideways at 360 px. `figures` lays a card's cells two to a line (a report's hour:
+ * fifteen short figures). From 577 px it is a table in a named scrolling region (TableWrap),
+ * which a wide report may still need on a desktop. `caption` repeats the region's label as the
+ * table's caption, shown or for screen readers only. With `empty`, a list without rows shows
+ * it instead of the table; without, the table is drawn empty.
  */
 export function AdminTable<Row>({
   label,
-  cards = false,
+  figures = false,
   caption,
   empty,
   ...table
-}: TableProps<Row> & { label: string; cards?: boolean; caption?: "shown" | "sr-only"; empty?: ReactNode }) {
+}: TableProps<Row> & { label: string; figures?: boolean; caption?: "shown" | "sr-only"; empty?: ReactNode }) {
   if (empty !== undefined && table.rows.length === 0) return empty;
   return (
     <TableWrap label={label}>
       <DataTable
         {...table}
-        className={cards ? "admin-table admin-table-cards" : "admin-table"}
+        className={figures ? "admin-table admin-table-cards admin-table-figures" : "admin-table admin-table-cards"}
         caption={caption && <caption className={caption === "sr-only" ? "sr-only" : undefined}>{label}</caption>}
-        labels={cards}
+        labels
       />
     </TableWrap>
   );

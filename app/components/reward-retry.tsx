@@ -52,7 +52,7 @@ export function RewardClaimsTable({ claims, label, testId }: { claims: readonly 
         { header: t("cashback.col.player"), cell: (c) => c.username },
         { header: t("cashback.col.period"), cell: (c) => c.period },
         { header: t("cashback.col.provider"), cell: (c) => c.provider },
-        { header: t("cashback.col.amount"), cell: (c) => formatMoney(c.amount, "THB") },
+        { header: t("cashback.col.amount"), lead: true, cell: (c) => formatMoney(c.amount, "THB") },
         {
           header: t("cashback.col.status"),
           td: (c) => ({ "data-status": c.status }),

@@ -129,7 +129,7 @@ test("the owner's blocklist page: from the menu, add an entry, find it, remove i
       page.getByTestId("blocklist-add"),
       row.getByRole("button"),
       page.getByTestId("blocklist-export"),
-      form.locator("label.admin-choice").first(),
+      form.locator("label.admin-check").first(),
     ]) {
       const box = (await target.boundingBox())!;
       expect(box.height, await target.innerText()).toBeGreaterThanOrEqual(44);

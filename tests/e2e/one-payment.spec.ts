@@ -121,7 +121,7 @@ test("a queued payment with an unpaid order's pay amount: the hand credit's conf
   await expect(page.getByTestId("payment-panel")).toContainText(order.code);
   await expect(async () => {
     await page.goto(`/admin/deposits/${order.code}`);
-    await expect(page.getByTestId("deposit-status")).toHaveText("SUCCESS", { timeout: 1000 });
+    await expect(page.getByTestId("deposit-status")).toHaveAttribute("data-status", "SUCCESS", { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
   await page.goto("/admin/deposits/open");
   await expect(page.locator(`tr[data-code="${order.code}"]`)).toHaveCount(0);

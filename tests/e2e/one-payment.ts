@@ -55,8 +55,11 @@ export async function openOwnOrder(page: Page, amount: string): Promise<OwnOrder
 const VIENTIANE_MS = 7 * 3600_000;
 const two = (n: number) => String(n).padStart(2, "0");
 
-/** A time as the mark-paid form takes it: a datetime-local value in Vientiane time ("2026-12-01T09:05"). */
-export const bankTimeInput = (ms: number) => new Date(ms + VIENTIANE_MS).toISOString().slice(0, 16);
+/** A time as staff type it into the mark-paid form: DD/MM/YYYY HH:mm in Vientiane time ("01/12/2026 09:05", decision 088). */
+export const bankTimeInput = (ms: number) => {
+  const iso = new Date(ms + VIENTIANE_MS).toISOString();
+  return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)} ${iso.slice(11, 16)}`;
+};
 
 /** A time as the back office shows it (formatDateTime): "01/12/2026 09:05:07", Vientiane time. */
 export function shownTime(ms: number): string {

@@ -136,7 +136,7 @@ test("the owner notes a bank day's differences, resolves the money not credited,
   await page.goto("/admin/reconciliation");
   await waitForHydration(page);
   const form = page.getByTestId("reconciliation-day-form");
-  await form.locator('input[name="day"]').fill(day);
+  await form.locator('input[name="day"]').fill(day.split("-").reverse().join("/")); // typed DD/MM/YYYY (decision 088)
   await form.locator('button[type="submit"]').click();
   const rec = page.getByTestId("reconciliation");
   await expect(rec).toHaveAttribute("data-day", day);
@@ -207,7 +207,7 @@ test("a transfer credited twice keeps its day open, noted or not; the owner sett
   await page.goto("/admin/reconciliation");
   await waitForHydration(page);
   const form = page.getByTestId("reconciliation-day-form");
-  await form.locator('input[name="day"]').fill(day);
+  await form.locator('input[name="day"]').fill(day.split("-").reverse().join("/")); // typed DD/MM/YYYY (decision 088)
   await form.locator('button[type="submit"]').click();
   const rec = page.getByTestId("reconciliation");
   await expect(rec).toHaveAttribute("data-day", day);

@@ -16,6 +16,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 function vientianeDay(daysAgo = 0): string {
   return new Date(Date.now() + 7 * 60 * 60 * 1000 - daysAgo * DAY_MS).toISOString().slice(0, 10);
 }
+/** A day as staff type it into the range form's text fields, DD/MM/YYYY (decision 088). */
+const typedDay = (iso: string) => iso.split("-").reverse().join("/");
 
 async function openReports(page: Page, path = "/admin/reports") {
   await page.goto(path);
@@ -85,11 +87,13 @@ test.describe("reports", () => {
     // The plain GET form: three days by day.
     await waitForHydration(page);
     const form = page.getByTestId("report-range-form");
-    await form.getByLabel("ຈາກວັນທີ").fill(vientianeDay(2));
-    await form.getByLabel("ຫາວັນທີ").fill(vientianeDay());
+    await form.getByLabel("ຈາກວັນທີ").fill(typedDay(vientianeDay(2)));
+    await form.getByLabel("ຫາວັນທີ").fill(typedDay(vientianeDay()));
     await form.getByLabel("ຈັດກຸ່ມຕາມ").selectOption("day");
     await form.getByRole("button", { name: "ສະແດງ" }).click();
-    await expect(page).toHaveURL(new RegExp(`from=${vientianeDay(2)}&to=${vientianeDay()}&grouping=day`));
+    await expect(page).toHaveURL(
+      new RegExp(`from=${encodeURIComponent(typedDay(vientianeDay(2)))}&to=${encodeURIComponent(typedDay(vientianeDay()))}&grouping=day`),
+    );
     await expect(range).toHaveAttribute("data-from", vientianeDay(2));
     await expect(page.getByTestId("table-money").locator("tbody tr")).toHaveCount(3 + 1);
 
@@ -121,8 +125,8 @@ test.describe("reports", () => {
     await waitForHydration(page);
     // From after to, through the form.
     const form = page.getByTestId("report-range-form");
-    await form.getByLabel("ຈາກວັນທີ").fill(vientianeDay());
-    await form.getByLabel("ຫາວັນທີ").fill(vientianeDay(3));
+    await form.getByLabel("ຈາກວັນທີ").fill(typedDay(vientianeDay()));
+    await form.getByLabel("ຫາວັນທີ").fill(typedDay(vientianeDay(3)));
     await form.getByRole("button", { name: "ສະແດງ" }).click();
     await expect(page.getByTestId("report-range-error")).toHaveAttribute("data-error", "RANGE_INVALID");
     await expect(page.getByTestId("report-range-form")).toBeVisible();

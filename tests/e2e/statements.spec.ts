@@ -109,7 +109,7 @@ test("staff map a channel's first statement, preview it, confirm: the player's d
   // the deposit settles at the provider
   await expect(async () => {
     await page.goto(`/admin/deposits/${order.code}`);
-    await expect(page.getByTestId("deposit-status")).toHaveText("SUCCESS", { timeout: 1000 });
+    await expect(page.getByTestId("deposit-status")).toHaveAttribute("data-status", "SUCCESS", { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
 
   // the order's page lists every witness of its transfer (decisions 046 and 069): the statement row;

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
+import QRCode from "qrcode";
+import { oneProofText } from "../integration/fixtures/one-proof";
 import { d1 } from "./d1";
 import { accountTest as test, expect, hasJs, isPhone, loginByApi, newPlayer, registerByApi, switchLanguage, waitForHydration } from "./fixtures";
 import { bankTimeInput, creditedTwice, openOwnOrder, ownAgency, OWN_CHANNEL, pastDay, shownTime } from "./one-payment";
@@ -250,6 +252,69 @@ test.describe("the back office's messages of one payment, one credit", () => {
       await settle.locator('textarea[name="reason"]').fill(`taken back at the provider (${lng})`);
       await settle.getByRole("button", { name: text(admin, "reconciliation.settle.submit") }).click();
       await expect(page.getByTestId("toast")).toContainText(text(admin, "reconciliation.settle.done", { code }), { timeout: 30_000 });
+    }
+    expect(found).toEqual([]);
+  });
+});
+
+/**
+ * The player's transfer slip (decision 087) in cn and vn, on a phone with JavaScript on and off
+ * (the flow runs in lo: deposit-slip.spec.ts): the slip form on the deposit page, its refusal of a
+ * file that is no picture, and the slip page's "received, being checked"; each text the
+ * language's own (locales/<lng>/player.json), no raw key shown.
+ */
+test.describe("the player's slip", () => {
+  const port = Number(process.env.E2E_PORT ?? 4173);
+  test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.own.localhost:${port}`) });
+  test.describe.configure({ timeout: 300_000 });
+
+  const text = (tree: Tree, key: string) => {
+    const template = key.split(".").reduce<unknown>((node, part) => (node as Tree)[part], tree);
+    expect(typeof template, key).toBe("string");
+    return template as string;
+  };
+
+  test("the slip form, its refusal and the slip received, in cn and vn", async ({ page, expectHttpError }, info) => {
+    test.skip(!isPhone(info), "the phone projects (JavaScript on and off) cover it; the strings do not depend on the viewport");
+    const keys = allKeys(info);
+    expectHttpError(400, /^\/player\/deposit\/[^/]+\/slip$/);
+    const found: string[] = [];
+    for (const [lng, htmlLang] of [
+      ["cn", "zh-CN"],
+      ["vn", "vi"],
+    ] as const) {
+      const player = bundle(info, lng, "player");
+      const order = await openOwnOrder(page, lng === "cn" ? "66000" : "67000");
+      await page.goto("/player/deposit");
+      await switchLanguage(page, htmlLang);
+      await page.goto("/player/deposit");
+      await waitForHydration(page);
+      const form = page.getByTestId("slip-form");
+      await expect(form.getByRole("heading")).toHaveText(text(player, "depositSlip.add"));
+      for (const key of await rawKeysOn(page, keys)) found.push(`${lng} /player/deposit: ${key}`);
+      await form
+        .getByLabel(text(player, "depositSlip.picture"))
+        .setInputFiles({ name: "slip.txt", mimeType: "text/plain", buffer: Buffer.from("not a picture") });
+      await form.getByRole("button", { name: text(player, "depositSlip.send") }).click();
+      await expect(page.getByTestId("slip-error")).toHaveText(text(player, "depositSlip.errors.SLIP_NOT_IMAGE"));
+      for (const key of await rawKeysOn(page, keys)) found.push(`${lng} slip refused: ${key}`);
+
+      const slip = oneProofText({ ticket: `${Date.now()}`, reference: `FT${lng}${Date.now()}` });
+      const png = await QRCode.toBuffer(slip, { type: "png", errorCorrectionLevel: "M", margin: 4, scale: 6 });
+      await page
+        .getByTestId("slip-form")
+        .getByLabel(text(player, "depositSlip.picture"))
+        .setInputFiles({ name: "slip.png", mimeType: "image/png", buffer: png });
+      await page
+        .getByTestId("slip-form")
+        .getByRole("button", { name: text(player, "depositSlip.send") })
+        .click();
+      await expect(page).toHaveURL(new RegExp(`/player/deposit/${order.code}/slip$`));
+      await expect(page.locator("h1")).toHaveText(text(player, "depositSlip.title"));
+      await expect(page.getByTestId("slips").locator('[data-state="checking"] .card-title')).toHaveText(text(player, "depositSlip.state.checking"));
+      for (const key of await rawKeysOn(page, keys)) found.push(`${lng} slip page: ${key}`);
+      // back to Lao: the next order is opened through the Lao forms (tests/e2e/player.ts)
+      await switchLanguage(page, "lo");
     }
     expect(found).toEqual([]);
   });

@@ -6,7 +6,8 @@ import { createStaff, staffLogin } from "../setup/staff";
 
 /**
  * /admin/deposits/<code> once showed the sell rate as the wallet keeps it, in
- * millionths (600000000 for 600 kip per THB). The page shows it with formatRate. (The same
+ * millionths (600000000 for 600 kip per THB). The page shows it as a plain number, "600"
+ * (formatRate, then formatRateNumber: decision 088). (The same
  * screen in Chromium: tests/e2e/admin-ops.spec.ts.)
  */
 let cookie: string;
@@ -27,7 +28,9 @@ describe("a deposit's page", () => {
     const html = await res.text();
     expect(res.status).toBe(200);
     const facts = /data-testid="deposit-facts">([\s\S]*?)<\/dl>/.exec(html)?.[1] ?? "";
-    expect(facts).toContain("600.000000"); // scripts/seed.sql: THB sold at 600 kip
+    // scripts/seed.sql: THB sold at 600 kip, shown as a plain number (decision 088)
+    expect(/data-testid="deposit-rate">([^<]*)</.exec(facts)?.[1]).toBe("600");
     expect(facts).not.toContain("600000000");
+    expect(facts).not.toContain("600.000000");
   }, 60_000);
 });

@@ -242,8 +242,11 @@ describe("staff: the open-deposits page", () => {
     cookie = await staffLogin(env, { username: "open-cashier", password: "open-cashier-pass-1", totpSecret: s.totpSecret });
   }, 120_000);
 
-  /** A bank time as the form's datetime-local field holds it (Vientiane time). */
-  const local = (ms: number) => new Date(ms + 7 * 3600_000).toISOString().slice(0, 16);
+  /** A bank time as staff type it into the form's text field, DD/MM/YYYY HH:mm in Vientiane time (decision 088). */
+  const local = (ms: number) => {
+    const iso = new Date(ms + 7 * 3600_000).toISOString();
+    return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)} ${iso.slice(11, 16)}`;
+  };
   const rowOf = (html: string, code: string) => {
     const at = html.indexOf(`data-code="${code}"`);
     return at < 0 ? "" : html.slice(at, html.indexOf("</tr>", at));

@@ -178,6 +178,22 @@ describe("what each alert says", () => {
     ]);
   });
 
+  it("a player's slip (decision 087) says the amount, player, order, ticket and reference, the other order of a conflict, and links to the queue", () => {
+    const slip: AlertEvent<"deposit.slip"> = {
+      id: "deposit.slip:S1",
+      kind: "deposit.slip",
+      facts: { orderCode: "D251201ABCDE", username: "somchai", amountLak: "100123.00", ticket: "T77", reference: "FT25335X", otherOrders: [] },
+    };
+    expect(alertText(slip, "lo", origin, now).split("\n")).toEqual([
+      "🧾 ຜູ້ຫຼິ້ນສົ່ງສະລິບການໂອນ: ກວດສອບກ່ອນເຕີມເຄຣດິດ",
+      "₭100.123 · somchai · D251201ABCDE",
+      "T77 · FT25335X",
+      `${origin}/admin/deposits/open`,
+    ]);
+    const conflict = alertText({ ...slip, facts: { ...slip.facts, otherOrders: ["D251130ZZZZZ"] } }, "cn", origin, now);
+    expect(conflict.split("\n")).toContain("⚠️ 同一张凭证也在订单 D251130ZZZZZ 上");
+  });
+
   it("paid deposits waiting for their provider link to the paid deposits list", () => {
     const text = alertText({ id: "deposits.waiting:x", kind: "deposits.waiting", facts: { count: 3, oldestMinutes: 17 } }, "cn", origin, now);
     expect(text.split("\n")).toEqual(["⏳ 3 笔已付款存款等待游戏商（最长 17 分钟）", `${origin}/admin/deposits?status=PAID`]);

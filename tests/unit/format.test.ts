@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, formatDay, withDisplayDates, formatMoney, formatNumber, NOT_AVAILABLE, roundDecimalString } from "~/lib/format";
+import { formatDateTime, formatDay, withDisplayDates, formatMoney, formatNumber, formatRateNumber, NOT_AVAILABLE, roundDecimalString } from "~/lib/format";
 
 describe("formatNumber (Lao locale: group '.', decimal ',')", () => {
   it.each([
@@ -108,4 +108,14 @@ describe("withDisplayDates (an audit entry's before and after)", () => {
     );
     expect(withDisplayDates('{"code":"D2611260001","phone":"020-5555-1234"}')).toBe('{"code":"D2611260001","phone":"020-5555-1234"}');
   });
+});
+
+describe("formatRateNumber (a rate as staff read it, decision 088)", () => {
+  it.each([
+    ["600.000000", "600"],
+    ["600.250000", "600,25"],
+    ["1234.500000", "1.234,5"],
+    ["0.035000", "0,035"],
+    ["600", "600"],
+  ])("%s -> %s", (input, expected) => expect(formatRateNumber(input)).toBe(expected));
 });

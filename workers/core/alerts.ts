@@ -56,6 +56,8 @@ export type AlertFacts = {
   "payment.twice": { channelCode: string; transferId: string; amountLak: string; codes: string[] };
   /** a report that shared a credited transfer turned out to be a second payment: it waits in the queue */
   "payment.uncovered": { channelCode: string; transferId: string; amountLak: string; bankTime: string };
+  /** a player added a transfer slip to a deposit (decision 087): a claim to check, never a credit */
+  "deposit.slip": { orderCode: string; username: string; amountLak: string; ticket: string; reference: string; otherOrders: string[] };
   "deposits.waiting": { count: number; oldestMinutes: number };
   "provider.failing": { provider: string; timeouts: number; errors: number };
   "provider.recovered": { provider: string; since: string };
@@ -78,6 +80,7 @@ export const ALERT_KIND_TOPIC: Record<AlertKind, AlertTopic | null> = {
   "payment.held": "payments",
   "payment.twice": "payments",
   "payment.uncovered": "payments",
+  "deposit.slip": "payments",
   "deposits.waiting": "providers",
   "provider.failing": "providers",
   "provider.recovered": "providers",
@@ -114,6 +117,8 @@ type Texts = {
   held: string;
   twice: string;
   uncovered: string;
+  slip: string;
+  slipConflict: (codes: string) => string;
   depositsWaiting: (count: number, minutes: number) => string;
   providerFailing: (provider: string, timeouts: number, errors: number) => string;
   providerRecovered: (provider: string, minutes: number) => string;
@@ -144,6 +149,8 @@ const TEXTS: Record<Language, Texts> = {
     held: "✋ ເງິນເຂົ້າເກີນຂີດຈຳກັດອັດຕະໂນມັດ: ລໍຖ້າພະນັກງານຢືນຢັນ",
     twice: "‼️ ການໂອນດຽວຖືກເຕີມເຄຣດິດສອງເທື່ອ: ເຈົ້າຂອງຕ້ອງແກ້ໄຂ",
     uncovered: "⚠️ ພົບການຈ່າຍຄັ້ງທີສອງທີ່ບໍ່ໄດ້ເຕີມເຄຣດິດ: ລໍຖ້າໃນລາຍການຊຳລະ",
+    slip: "🧾 ຜູ້ຫຼິ້ນສົ່ງສະລິບການໂອນ: ກວດສອບກ່ອນເຕີມເຄຣດິດ",
+    slipConflict: (codes) => `⚠️ ສະລິບດຽວກັນຢູ່ໃນຄຳສັ່ງ ${codes} ນຳ`,
     depositsWaiting: (n, m) => `⏳ ${n} ການຝາກຈ່າຍແລ້ວ ລໍຖ້າຜູ້ໃຫ້ບໍລິການ (ດົນສຸດ ${m} ນາທີ)`,
     providerFailing: (p, t, e) => `⚠️ ${p} ຂັດຂ້ອງ: ໝົດເວລາ ${t} · ຜິດພາດ ${e} ໃນ 15 ນາທີ`,
     providerRecovered: (p, m) => `✅ ${p} ກັບມາເຮັດວຽກແລ້ວ (ຂັດຂ້ອງ ${m} ນາທີ)`,
@@ -177,6 +184,8 @@ const TEXTS: Record<Language, Texts> = {
     held: "✋ 超过自动上限的入账：等待员工确认",
     twice: "‼️ 同一笔转账被入账两次：需店主处理",
     uncovered: "⚠️ 发现未入账的第二笔付款：已在付款队列等待",
+    slip: "🧾 玩家提交了转账凭证：核实后再入账",
+    slipConflict: (codes) => `⚠️ 同一张凭证也在订单 ${codes} 上`,
     depositsWaiting: (n, m) => `⏳ ${n} 笔已付款存款等待游戏商（最长 ${m} 分钟）`,
     providerFailing: (p, t, e) => `⚠️ ${p} 故障：15 分钟内超时 ${t} · 错误 ${e}`,
     providerRecovered: (p, m) => `✅ ${p} 已恢复（故障 ${m} 分钟）`,
@@ -209,6 +218,8 @@ const TEXTS: Record<Language, Texts> = {
     held: "✋ Tiền vào vượt hạn mức tự động: chờ nhân viên xác nhận",
     twice: "‼️ Một giao dịch được cộng điểm hai lần: chủ cần xử lý",
     uncovered: "⚠️ Phát hiện khoản thanh toán thứ hai chưa cộng điểm: đang chờ trong hàng thanh toán",
+    slip: "🧾 Người chơi gửi biên lai chuyển khoản: kiểm tra trước khi cộng điểm",
+    slipConflict: (codes) => `⚠️ Cùng biên lai này cũng có ở lệnh ${codes}`,
     depositsWaiting: (n, m) => `⏳ ${n} lệnh nạp đã trả đang chờ nhà cung cấp (lâu nhất ${m} phút)`,
     providerFailing: (p, t, e) => `⚠️ ${p} gặp sự cố: hết giờ ${t} · lỗi ${e} trong 15 phút`,
     providerRecovered: (p, m) => `✅ ${p} đã hoạt động lại (sự cố ${m} phút)`,
@@ -238,6 +249,7 @@ function alertLink(kind: AlertKind, facts: AlertFacts[AlertKind], origin: string
   if (kind === "payment.held") return `${origin}/admin/forwarder`;
   if (kind === "payment.twice") return `${origin}/admin/reconciliation`;
   if (kind === "payment.uncovered") return `${origin}/admin/payments`;
+  if (kind === "deposit.slip") return `${origin}/admin/deposits/open`;
   if (kind === "deposits.waiting") return `${origin}/admin/deposits?status=PAID`;
   if (kind === "forwarder.silent") return `${origin}/admin/forwarder`;
   if (kind === "summary.daily" || kind === "provider.failing" || kind === "provider.recovered") return `${origin}/admin`;
@@ -304,6 +316,12 @@ export function alertText(event: AlertEvent, language: Language, origin: string,
     case "payment.uncovered": {
       const f = event.facts as AlertFacts["payment.uncovered"];
       lines.push(t.uncovered, `${formatMoney(f.amountLak, "LAK")} · ${f.channelCode} · ${f.transferId}`);
+      break;
+    }
+    case "deposit.slip": {
+      const f = event.facts as AlertFacts["deposit.slip"];
+      lines.push(t.slip, `${formatMoney(f.amountLak, "LAK")} · ${f.username} · ${f.orderCode}`, `${f.ticket} · ${f.reference}`);
+      if (f.otherOrders.length > 0) lines.push(t.slipConflict(f.otherOrders.join(", ")));
       break;
     }
     case "deposits.waiting": {

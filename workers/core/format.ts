@@ -121,6 +121,14 @@ function numberToPlainString(value: number): string {
   return value.toLocaleString("en-US", { useGrouping: false, maximumFractionDigits: 20 });
 }
 
+/**
+ * A rate as staff read it (decision 088): the decimal string of formatRate ("600.000000") as a
+ * plain number, its trailing zeros dropped and grouped like every figure ("600", "1.234,5").
+ */
+export function formatRateNumber(rate: string): string {
+  return formatNumber(rate.includes(".") ? rate.replace(/0+$/, "").replace(/\.$/, "") : rate);
+}
+
 /** docs/product.md §4 display: colour per order status; REJECTED is shown as cancelled, so coloured as cancelled. */
 type StatusColour = "grey" | "red" | "yellow" | "green";
 export function statusColour(status: string): StatusColour {

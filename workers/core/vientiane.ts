@@ -116,3 +116,59 @@ export function parseVientianeDateTime(text: string): number | null {
 export function vientianeTime(at: number): string {
   return vientianeDisplay(at).slice(11, 16);
 }
+
+/*
+ * What staff type into the back office's date fields (decision 088). A native date or
+ * datetime-local field shows the browser's locale (mm/dd/yyyy under an en-US Chromium) while
+ * every page shows DD/MM/YYYY, so those fields are plain text fields read here: the day first,
+ * 24-hour times. One or two digits for the day, month, hour; "/", ".", "-" or a space between
+ * the parts of the date, or none at all ("02122026", "0705": a phone's number pad may have no
+ * "/" or ":"); spaces around are ignored. A link the
+ * portal wrote itself carries the ISO day ('YYYY-MM-DD', the report presets, a bank day's
+ * neighbours), which is read too.
+ */
+const TYPED_DAY_RE = /^(\d{1,2})[/.\- ](\d{1,2})[/.\- ](\d{4})$|^(\d{2})(\d{2})(\d{4})$/;
+const TYPED_DAY_TIME_RE = /^(\d{1,2})[/.\- ](\d{1,2})[/.\- ](\d{4})[ T]+(\d{1,2})[:.](\d{2})(?:[:.](\d{2}))?$/;
+const TYPED_TIME_RE = /^(\d{1,2})[:.](\d{2})$|^(\d{2})(\d{2})$/;
+
+const two = (n: number) => String(n).padStart(2, "0");
+
+/** A day typed as DD/MM/YYYY (or a link's 'YYYY-MM-DD') as 'YYYY-MM-DD'; null when it is neither or no real day (31/02). */
+export function parseTypedDay(text: string): string | null {
+  const trimmed = text.trim();
+  const m = TYPED_DAY_RE.exec(trimmed);
+  const [day, month, year] = m ? (m[1] === undefined ? [m[4], m[5], m[6]] : [m[1], m[2], m[3]]) : [];
+  const iso = m ? `${year}-${two(Number(month))}-${two(Number(day))}` : trimmed;
+  return calendarDayMs(iso) === null ? null : iso;
+}
+
+/**
+ * A Vientiane time typed as 'DD/MM/YYYY HH:mm' or 'DD/MM/YYYY HH:mm:ss' (24-hour), or the
+ * 'YYYY-MM-DDTHH:mm[:ss]' a datetime-local field sent, as an instant; null when it is none of
+ * them or no real time (31/02, 24:00).
+ */
+export function parseTypedDateTime(text: string): number | null {
+  const trimmed = text.trim();
+  const m = TYPED_DAY_TIME_RE.exec(trimmed);
+  if (!m) return parseVientianeDateTime(trimmed);
+  return vientianeInstant(Number(m[3]), Number(m[2]), Number(m[1]), Number(m[4]), Number(m[5]), m[6] === undefined ? 0 : Number(m[6]));
+}
+
+/** A time of day typed as 'HH:mm' (24-hour, "7:05" too) as 'HH:mm'; null when it is not one (24:00, 12:60, "7 pm"). */
+export function parseTypedTime(text: string): string | null {
+  const m = TYPED_TIME_RE.exec(text.trim());
+  if (!m) return null;
+  const [hour, minute] = m[1] === undefined ? [Number(m[3]), Number(m[4])] : [Number(m[1]), Number(m[2])];
+  return hour > 23 || minute > 59 ? null : `${two(hour)}:${two(minute)}`;
+}
+
+/** 'YYYY-MM-DD' as a date field shows it, 'DD/MM/YYYY'; anything else (a value staff typed and the page keeps) as it is. */
+export function typedDayValue(day: string): string {
+  const m = DAY_RE.exec(day);
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : day;
+}
+
+/** An instant as a date-and-time field shows it, 'DD/MM/YYYY HH:mm' in Vientiane. */
+export function typedDateTimeValue(at: number): string {
+  return vientianeDisplay(at).slice(0, 16);
+}

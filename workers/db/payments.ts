@@ -612,9 +612,17 @@ export type OwnAccountChannel = PaymentChannel & {
   witnessWindowMinutes: number;
   /** the bank's fee per transfer out, whole kip (decision 084) */
   debitFee: string;
+  /** the owner confirmed the bank reports a slip's OneProof reference as its own id (decision 087) */
+  slipReferenceConfirmed: boolean;
 };
 
-type OwnAccountChannelRow = PaymentChannelRow & { static_qr: string; qr_mode: QrMode; witness_window_minutes: number; debit_fee: string };
+type OwnAccountChannelRow = PaymentChannelRow & {
+  static_qr: string;
+  qr_mode: QrMode;
+  witness_window_minutes: number;
+  debit_fee: string;
+  slip_reference_confirmed: number;
+};
 
 const toOwnAccountChannel = (row: OwnAccountChannelRow): OwnAccountChannel => ({
   ...toPaymentChannel(row),
@@ -622,12 +630,13 @@ const toOwnAccountChannel = (row: OwnAccountChannelRow): OwnAccountChannel => ({
   qrMode: row.qr_mode,
   witnessWindowMinutes: row.witness_window_minutes,
   debitFee: row.debit_fee,
+  slipReferenceConfirmed: row.slip_reference_confirmed === 1,
 });
 
 export async function listOwnAccountChannels(db: D1Database, agencyId: string): Promise<OwnAccountChannel[]> {
   const { results } = await db
     .prepare(
-      `SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes, debit_fee FROM payment_channels WHERE agency_id = ?1 AND gateway = 'own_account' ORDER BY active DESC, code`,
+      `SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes, debit_fee, slip_reference_confirmed FROM payment_channels WHERE agency_id = ?1 AND gateway = 'own_account' ORDER BY active DESC, code`,
     )
     .bind(agencyId)
     .all<OwnAccountChannelRow>();
@@ -637,7 +646,7 @@ export async function listOwnAccountChannels(db: D1Database, agencyId: string): 
 export async function findOwnAccountChannel(db: D1Database, agencyId: string, code: string): Promise<OwnAccountChannel | null> {
   const row = await db
     .prepare(
-      `SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes, debit_fee FROM payment_channels WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`,
+      `SELECT ${CHANNEL_COLUMNS}, static_qr, qr_mode, witness_window_minutes, debit_fee, slip_reference_confirmed FROM payment_channels WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`,
     )
     .bind(agencyId, code)
     .first<OwnAccountChannelRow>();
@@ -681,6 +690,13 @@ export function insertOwnAccountChannelStatement(
 
 export function setOwnAccountQrModeStatement(db: D1Database, agencyId: string, code: string, mode: QrMode): D1PreparedStatement {
   return db.prepare(`UPDATE payment_channels SET qr_mode = ?3 WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`).bind(agencyId, code, mode);
+}
+
+/** Whether a slip's OneProof reference is the id this channel's bank reports carry (decision 087). */
+export function setSlipReferenceStatement(db: D1Database, agencyId: string, code: string, confirmed: boolean): D1PreparedStatement {
+  return db
+    .prepare(`UPDATE payment_channels SET slip_reference_confirmed = ?3 WHERE agency_id = ?1 AND code = ?2 AND gateway = 'own_account'`)
+    .bind(agencyId, code, confirmed ? 1 : 0);
 }
 
 /** The window of the witness rule (minutes): reports of one amount this close in bank time are one transfer (decision 046). */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ALERT_TOPICS, CHAT_ID, minutesOfDay } from "@workers/core/alerts";
 import { LANGUAGES } from "@workers/core/languages";
+import { parseTypedTime } from "@workers/core/vientiane";
 import type { AlertSettingsInput } from "@workers/services/alerts";
 
 /**
@@ -10,11 +11,12 @@ import type { AlertSettingsInput } from "@workers/services/alerts";
  */
 const E = "admin:alerts.errors";
 
+/** A time of day typed 24-hour into a text field (decision 088: "22:00", "7:05", "0705"), kept as 'HH:mm'; a time that is none stays as typed and is refused. */
 const clock = z
   .string()
   .trim()
   .optional()
-  .transform((v) => (v ? v : null))
+  .transform((v) => (v ? (parseTypedTime(v) ?? v) : null))
   .refine((v) => v === null || minutesOfDay(v) !== null, { error: `${E}.time` });
 
 const minutes = z.coerce

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { BANK_CODES } from "@workers/core/banks";
-import type { OwnAccountActiveInput, OwnAccountCreateInput, OwnAccountModeInput, OwnAccountPayoutQrInput } from "@workers/services/agency";
+import type {
+  OwnAccountActiveInput,
+  OwnAccountCreateInput,
+  OwnAccountModeInput,
+  OwnAccountPayoutQrInput,
+  OwnAccountSlipReferenceInput,
+} from "@workers/services/agency";
 
 /**
  * The own-account channel screen (admin/settings/channels). The read step posts the pasted
@@ -85,3 +91,13 @@ export const OwnAccountPayoutQrSchema = z.object({
   code: z.string().trim().min(1),
   banks: z.array(z.enum(BANK_CODES)).default([]),
 }) satisfies z.ZodType<OwnAccountPayoutQrInput>;
+
+/** The slip reference setting (decision 087): a checkbox, absent when unticked. */
+export const OwnAccountSlipReferenceSchema = z.object({
+  intent: z.literal("slip-reference"),
+  code: z.string().trim().min(1),
+  confirmed: z
+    .literal("1")
+    .optional()
+    .transform((v) => (v === "1" ? "1" : "0") as "1" | "0"),
+}) satisfies z.ZodType<OwnAccountSlipReferenceInput, unknown>;

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { ALERT_TOPICS } from "@workers/core/alerts";
 import { LANGUAGES } from "@workers/core/languages";
 import { alertSettingsScreen, clearAlertToken, saveAlertSettings, sendTestAlert, type AlertTestAnswer } from "@workers/services/alerts";
+import { TypedDateInput } from "~/components/admin";
 import { ErrorList } from "~/components/forms";
 import { LANGUAGE_NAMES } from "~/components/menus";
 import { getAgency, getBindings } from "~/lib/context.server";
@@ -35,7 +36,7 @@ type FieldName =
   | "summaryHour"
   | "primaryHost";
 type ActionData =
-  | { intent: "save"; field: FieldName | null; message: string; detail?: string }
+  | { intent: "save"; field: FieldName | null; message: string; detail?: string; typed?: string }
   | { intent: "test"; answers: AlertTestAnswer[] | null; message?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -58,10 +59,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = AlertSettingsSchema.safeParse({ ...strings, topics: form.getAll("topics").filter((v) => typeof v === "string") });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return data<ActionData>(
-      { intent: "save", field: (issue?.path[0] as FieldName | undefined) ?? null, message: issue?.message ?? "admin:common.errorTitle" },
-      { status: 400 },
-    );
+    const field = (issue?.path[0] as FieldName | undefined) ?? null;
+    // a refused time is shown back as typed, beside its message (never the token: it is write-only)
+    const typed = field === "quietStart" || field === "quietEnd" ? String(strings[field] ?? "").slice(0, 20) : undefined;
+    return data<ActionData>({ intent: "save", field, message: issue?.message ?? "admin:common.errorTitle", typed }, { status: 400 });
   }
   const saved = await saveAlertSettings(env, auditContext(request, staff), parsed.data);
   if (!saved.ok)
@@ -87,20 +88,23 @@ export default function AlertSettingsPage({ loaderData: s, actionData }: Route.C
       <article className="card stack" data-testid="alert-bot">
         <h2>{t("alerts.bot")}</h2>
         <p data-testid="alert-bot-state">{s.tokenSet ? t("alerts.tokenSet", { name: s.botName ? `@${s.botName}` : "—" }) : t("alerts.tokenNotSet")}</p>
-        {s.tokenSet && (
+        {/* "send test" first and plain; deleting the token is red and apart, so one is never taken for the other (decision 088) */}
+        <div className="alert-bot-actions">
           <Form method="post">
-            <input type="hidden" name="intent" value="clear-token" />
-            <button type="submit" className="button">
-              {t("alerts.clearToken")}
+            <input type="hidden" name="intent" value="test" />
+            <button type="submit" className="button button-primary" data-testid="alert-test" disabled={!s.tokenSet || s.chatIds.length === 0}>
+              {t("alerts.sendTest")}
             </button>
           </Form>
-        )}
-        <Form method="post" className="stack">
-          <input type="hidden" name="intent" value="test" />
-          <button type="submit" className="button" data-testid="alert-test" disabled={!s.tokenSet || s.chatIds.length === 0}>
-            {t("alerts.sendTest")}
-          </button>
-        </Form>
+          {s.tokenSet && (
+            <Form method="post" className="alert-bot-delete">
+              <input type="hidden" name="intent" value="clear-token" />
+              <button type="submit" className="button button-danger" data-testid="alert-clear-token">
+                {t("alerts.clearToken")}
+              </button>
+            </Form>
+          )}
+        </div>
         {test && (
           <div role="status" data-testid="alert-test-answers">
             {test.answers ? (
@@ -167,11 +171,13 @@ export default function AlertSettingsPage({ loaderData: s, actionData }: Route.C
             ))}
           </select>
         </div>
-        <fieldset>
+        <fieldset className="admin-checks" data-testid="alert-topics">
           <legend>{t("alerts.fields.topics")}</legend>
+          {/* one 44 px row per topic, the whole row its label (decision 088) */}
           {ALERT_TOPICS.map((topic) => (
-            <label key={topic} className="checkbox">
-              <input type="checkbox" name="topics" value={topic} defaultChecked={s.topics.includes(topic)} /> {t(`alerts.topics.${topic}`)}
+            <label key={topic} className="admin-check" htmlFor={`alert-topic-${topic}`}>
+              <input id={`alert-topic-${topic}`} type="checkbox" name="topics" value={topic} defaultChecked={s.topics.includes(topic)} />
+              <span>{t(`alerts.topics.${topic}`)}</span>
             </label>
           ))}
         </fieldset>
@@ -182,25 +188,25 @@ export default function AlertSettingsPage({ loaderData: s, actionData }: Route.C
           </p>
           <div className="field">
             <label htmlFor="alert-quiet-start">{t("alerts.fields.quietStart")}</label>
-            <input
+            <TypedDateInput
+              kind="time"
               id="alert-quiet-start"
               name="quietStart"
-              type="time"
-              defaultValue={s.quietStart ?? ""}
-              aria-describedby="alert-quiet-hint"
-              aria-invalid={errorsFor("quietStart") ? true : undefined}
+              value={saveError?.field === "quietStart" ? (saveError.typed ?? "") : (s.quietStart ?? "")}
+              describedBy="alert-quiet-hint"
+              invalid={errorsFor("quietStart") !== undefined}
             />
             <ErrorList errors={errorsFor("quietStart")} />
           </div>
           <div className="field">
             <label htmlFor="alert-quiet-end">{t("alerts.fields.quietEnd")}</label>
-            <input
+            <TypedDateInput
+              kind="time"
               id="alert-quiet-end"
               name="quietEnd"
-              type="time"
-              defaultValue={s.quietEnd ?? ""}
-              aria-describedby="alert-quiet-hint"
-              aria-invalid={errorsFor("quietEnd") ? true : undefined}
+              value={saveError?.field === "quietEnd" ? (saveError.typed ?? "") : (s.quietEnd ?? "")}
+              describedBy="alert-quiet-hint"
+              invalid={errorsFor("quietEnd") !== undefined}
             />
             <ErrorList errors={errorsFor("quietEnd")} />
           </div>

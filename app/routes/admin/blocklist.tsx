@@ -124,10 +124,10 @@ export default function AdminBlocklist({ loaderData, actionData }: Route.Compone
           inputProps={{ ...getInputProps(fields.value, { type: "text" }), autoComplete: "off", spellCheck: false }}
           errors={fields.value.errors}
         />
-        <fieldset className="field">
+        <fieldset className="admin-checks">
           <legend>{t("blocklist.action")}</legend>
           {BLOCKLIST_ACTIONS.map((a) => (
-            <label key={a} className="admin-choice">
+            <label key={a} className="admin-check">
               <input type="radio" name={fields.action.name} value={a} defaultChecked={chosenAction === a} data-testid={`blocklist-action-${a}`} />
               <span>{t(`blocklist.actions.${a}`)}</span>
             </label>
@@ -170,7 +170,6 @@ export default function AdminBlocklist({ loaderData, actionData }: Route.Compone
       <AdminListCount total={total} exact={t("blocklist.count", { count: total.count })} />
       <AdminTable
         label={t("blocklist.listTitle")}
-        cards
         testId="blocklist-table"
         empty={<p data-testid="blocklist-empty">{t("blocklist.empty")}</p>}
         rows={items}
@@ -178,9 +177,10 @@ export default function AdminBlocklist({ loaderData, actionData }: Route.Compone
         rowProps={(e) => ({ "data-kind": e.kind, "data-shown": e.shown })}
         columns={[
           { header: t("blocklist.kind"), cell: (e) => t(`blocklist.kinds.${e.kind}`) },
-          { header: t("blocklist.value"), cell: (e) => <code>{e.shown}</code> },
+          { header: t("blocklist.value"), lead: true, cell: (e) => <code>{e.shown}</code> },
           {
             header: t("blocklist.action"),
+            lead: true,
             cell: (e) => <span className={`status ${e.action === "refuse" ? "status-red" : "status-yellow"}`}>{t(`blocklist.actionShort.${e.action}`)}</span>,
           },
           { header: t("blocklist.note"), cell: (e) => e.note || "—" },

@@ -20,6 +20,7 @@ import {
   OwnAccountCreateSchema,
   OwnAccountModeSchema,
   OwnAccountPayoutQrSchema,
+  OwnAccountSlipReferenceSchema,
 } from "~/lib/schemas/own-account-channel";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
@@ -89,7 +90,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const schema =
-    intent === "mode" ? OwnAccountModeSchema : intent === "active" ? OwnAccountActiveSchema : intent === "payoutQr" ? OwnAccountPayoutQrSchema : null;
+    intent === "mode"
+      ? OwnAccountModeSchema
+      : intent === "active"
+        ? OwnAccountActiveSchema
+        : intent === "payoutQr"
+          ? OwnAccountPayoutQrSchema
+          : intent === "slip-reference"
+            ? OwnAccountSlipReferenceSchema
+            : null;
   if (!schema) throw new Response("Unknown form", { status: 400 });
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") {
@@ -317,6 +326,30 @@ function ChannelList({ channels }: { channels: Channels }) {
                 </button>
               </Form>
               <PayoutQrForm channel={c} />
+              {/* decision 087: a slip's reference links by id to this channel's reports only once the owner saw the bank use it */}
+              <Form method="post" className="stack" data-testid={`own-account-slip-${c.code}`}>
+                <input type="hidden" name="intent" value="slip-reference" />
+                <input type="hidden" name="code" value={c.code} />
+                <div className="field field-check">
+                  <input
+                    type="checkbox"
+                    id={`slip-reference-${c.code}`}
+                    name="confirmed"
+                    value="1"
+                    defaultChecked={c.slipReferenceConfirmed}
+                    aria-describedby={`slip-reference-${c.code}-hint`}
+                  />
+                  <div>
+                    <label htmlFor={`slip-reference-${c.code}`}>{t("slips.setting.label")}</label>
+                    <p id={`slip-reference-${c.code}-hint`} className="field-hint">
+                      {t("slips.setting.hint")}
+                    </p>
+                  </div>
+                </div>
+                <button type="submit" className="button button-small">
+                  {t("slips.setting.save")}
+                </button>
+              </Form>
               <Form method="post" className="admin-inline-form">
                 <input type="hidden" name="intent" value="active" />
                 <input type="hidden" name="code" value={c.code} />

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, useRouteLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import { loadDashboard } from "@workers/services/reports";
 import { getBindings } from "~/lib/context.server";
@@ -15,6 +15,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
+  // the queues' counts the layout read for the menu's badges (decision 056): the same figures, no second read
+  const waiting = (useRouteLoaderData("routes/admin/layout") as { waiting?: { openDeposits: number; heldCredits: number } } | undefined)?.waiting;
   const d = loaderData.dashboard;
   const staffIsOwner = loaderData.owner;
   return (
@@ -22,6 +24,52 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <title>{t("dashboard.title")}</title>
       <h1>{t("dashboard.title")}</h1>
       <p className="muted">{t("dashboard.today", { date: d.date.split("-").reverse().join("/") })}</p>
+      <WaitingTiles
+        tiles={[
+          {
+            key: "withdrawals",
+            label: t("dashboard.manualWithdrawals"),
+            to: "/admin/withdrawals",
+            count: String(d.pending.manualWithdrawals),
+            testId: "dash-pending-withdrawals",
+          },
+          {
+            key: "openDeposits",
+            label: t("openDeposits.nav"),
+            to: "/admin/deposits/open",
+            count: String(waiting?.openDeposits ?? 0),
+            testId: "dash-open-deposits",
+          },
+          {
+            key: "payments",
+            label: t("dashboard.unmatchedPayments"),
+            to: "/admin/payments",
+            count: String(d.pending.unmatchedPayments),
+            testId: "dash-unmatched",
+          },
+          {
+            key: "heldCredits",
+            label: t("forwarder.holdsTitle"),
+            to: "/admin/forwarder",
+            count: String(waiting?.heldCredits ?? 0),
+            testId: "dash-held-credits",
+          },
+          {
+            key: "flagged",
+            label: t("dashboard.flaggedDeposits"),
+            to: "/admin/deposits?flagged=1",
+            count: boundedFigure(d.pending.flaggedDeposits),
+            testId: "dash-flagged",
+          },
+          {
+            key: "failed",
+            label: t("dashboard.failedDeposits"),
+            to: "/admin/deposits?status=FAILED",
+            count: boundedFigure(d.pending.failedDeposits),
+            testId: "dash-failed",
+          },
+        ]}
+      />
       {d.silentForwarders.map((f) => (
         <div key={f.channelCode} className="notice" role="status" data-testid="dash-forwarder-silent" data-channel={f.channelCode}>
           <p>
@@ -80,26 +128,6 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             {d.waitingDeposits.oldestMinutes === null ? t("dashboard.noneWaiting") : t("dashboard.oldestWaiting", { minutes: d.waitingDeposits.oldestMinutes })}
           </p>
         </article>
-        <article className="admin-card" data-testid="dash-pending">
-          <h2>{t("dashboard.pending")}</h2>
-          <ul className="stack">
-            <li>
-              <Link to="/admin/withdrawals">{t("dashboard.manualWithdrawals")}</Link>:{" "}
-              <strong data-testid="dash-pending-withdrawals">{d.pending.manualWithdrawals}</strong>
-            </li>
-            <li>
-              <Link to="/admin/deposits?flagged=1">{t("dashboard.flaggedDeposits")}</Link>:{" "}
-              <strong data-testid="dash-flagged">{boundedFigure(d.pending.flaggedDeposits)}</strong>
-            </li>
-            <li>
-              <Link to="/admin/deposits?status=FAILED">{t("dashboard.failedDeposits")}</Link>:{" "}
-              <strong data-testid="dash-failed">{boundedFigure(d.pending.failedDeposits)}</strong>
-            </li>
-            <li>
-              <Link to="/admin/payments">{t("dashboard.unmatchedPayments")}</Link>: <strong data-testid="dash-unmatched">{d.pending.unmatchedPayments}</strong>
-            </li>
-          </ul>
-        </article>
       </div>
       <h2>{t("dashboard.providerFailures")}</h2>
       <AdminTable
@@ -115,8 +143,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         rowProps={(f) => ({ "data-provider": f.provider })}
         columns={[
           { header: t("dashboard.provider"), cell: (f) => t(`common:providers.${f.provider}`, { defaultValue: f.provider }) },
-          { header: t("dashboard.timeouts"), td: { "data-testid": "dash-timeouts" }, cell: (f) => f.timeouts },
-          { header: t("dashboard.errors"), td: { "data-testid": "dash-errors" }, cell: (f) => f.errors },
+          { header: t("dashboard.timeouts"), lead: true, td: { "data-testid": "dash-timeouts" }, cell: (f) => f.timeouts },
+          { header: t("dashboard.errors"), lead: true, td: { "data-testid": "dash-errors" }, cell: (f) => f.errors },
           { header: t("dashboard.lastFailure"), cell: (f) => formatDateTime(new Date(f.lastFailureAt)) },
         ]}
       />
@@ -139,5 +167,32 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         ]}
       />
     </section>
+  );
+}
+
+type Tile = { key: string; label: string; to: string; count: string; testId: string };
+
+/**
+ * What waits for staff, first on the dashboard as large tiles (decision 088): each a link to its
+ * queue, its count large enough to read at arm's length; a queue with something waiting stands
+ * out. Two a line on a phone, one line on a desktop.
+ */
+function WaitingTiles({ tiles }: { tiles: Tile[] }) {
+  const { t } = useTranslation("admin");
+  return (
+    <nav aria-label={t("staffScreens.tiles.title")} data-testid="dash-pending">
+      <ul className="admin-tiles">
+        {tiles.map((tile) => (
+          <li key={tile.key}>
+            <Link to={tile.to} className="admin-tile" data-waiting={tile.count === "0" ? undefined : ""} data-tile={tile.key}>
+              <strong className="admin-tile-figure" data-testid={tile.testId}>
+                {tile.count}
+              </strong>
+              <span>{tile.label}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }

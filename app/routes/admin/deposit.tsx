@@ -4,11 +4,12 @@ import { useTranslation } from "react-i18next";
 import { getDepositDetail, retryDeposit } from "@workers/services/deposits";
 import { formatRate } from "@workers/core/money";
 import { splitWitness } from "@workers/services/bank-in";
+import { DepositFlag, OrderStatus, ProviderName } from "~/components/admin";
 import { BankWitnesses } from "~/components/bank-witnesses";
 import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
-import { formatDateTime, formatMoney } from "~/lib/format";
+import { formatDateTime, formatMoney, formatRateNumber } from "~/lib/format";
 import { DepositRetrySchema, SplitWitnessSchema } from "~/lib/schemas/admin-ops";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -65,7 +66,7 @@ async function splitAction(request: Request, context: Route.ActionArgs["context"
 
 export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { row, order, ledger, retries, player, confirm, witnesses, canSplit } = loaderData;
+  const { row, order, ledger, retries, player, confirm, witnesses, canSplit, slips } = loaderData;
   return (
     <section>
       <title>{`${t("deposits.detailTitle")} ${row.code}`}</title>
@@ -77,22 +78,30 @@ export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
       </h1>
       <dl className="admin-facts" data-testid="deposit-facts">
         <dt>{t("deposits.status")}</dt>
-        <dd data-testid="deposit-status">{row.status}</dd>
+        <dd data-testid="deposit-status" data-status={row.status}>
+          <OrderStatus status={row.status} />
+        </dd>
         <dt>{t("deposits.flag")}</dt>
-        <dd>{row.flag ?? t("common.none")}</dd>
+        <dd>
+          <DepositFlag flag={row.flag} />
+        </dd>
         <dt>{t("deposits.player")}</dt>
         <dd>
           <Link to={`/admin/players/${player.id}`}>{player.username}</Link> ({player.displayName})
         </dd>
         <dt>{t("deposits.provider")}</dt>
-        <dd>{row.provider}</dd>
+        <dd>
+          <ProviderName provider={row.provider} />
+        </dd>
         <dt>{t("deposits.amount")}</dt>
         <dd>{formatMoney(row.amount, "LAK")}</dd>
         <dt>{t("deposits.credit")}</dt>
         <dd>{formatMoney(row.credit, "THB")}</dd>
         <dt>{t("deposits.rate")}</dt>
-        {/* the wallet keeps the rate as an integer of millionths (workers/core/money.ts); anything else is shown as stored */}
-        <dd data-testid="deposit-rate">{order ? (/^\d+$/.test(order.rateSell) ? formatRate(BigInt(order.rateSell)) : order.rateSell) : t("common.none")}</dd>
+        {/* the wallet keeps the rate as an integer of millionths (workers/core/money.ts); shown as a plain number ("600"), anything else as stored */}
+        <dd data-testid="deposit-rate">
+          {order ? (/^\d+$/.test(order.rateSell) ? formatRateNumber(formatRate(BigInt(order.rateSell))) : order.rateSell) : t("common.none")}
+        </dd>
         <dt>{t("deposits.channel")}</dt>
         <dd>{order?.channelCode ?? t("common.none")}</dd>
         <dt>{t("deposits.createdAt")}</dt>
@@ -116,7 +125,11 @@ export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
               <input type="hidden" name="intent" value="retry" />
               <input type="hidden" name="retries" value={retries} />
               <p className="notice" role="status">
-                {t("deposits.retry.confirm", { credit: formatMoney(row.credit, "THB"), provider: row.provider, username: player.username })}
+                {t("deposits.retry.confirm", {
+                  credit: formatMoney(row.credit, "THB"),
+                  provider: t(`common:providers.${row.provider}`, { defaultValue: row.provider }),
+                  username: player.username,
+                })}
               </p>
               <div className="form-actions">
                 <a href={`/admin/deposits/${row.code}`} className="button button-ghost">
@@ -137,6 +150,30 @@ export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
 
       {witnesses.length > 0 && <BankWitnesses witnesses={witnesses} splitAction={canSplit ? `/admin/deposits/${row.code}` : undefined} />}
 
+      {/* the player's slips (decision 087): a claim beside the bank's reports; a slip on another order too is a conflict */}
+      {slips.length > 0 && (
+        <section className="stack" aria-labelledby="order-slips-title" data-testid="order-slips">
+          <h2 id="order-slips-title">{t("slips.ofOrder")}</h2>
+          <ul className="card-list" role="list">
+            {slips.map((s) => (
+              <li key={s.id} className="admin-card" data-slip={s.id} data-conflict={s.conflict ? "true" : undefined}>
+                <p>
+                  {t("slips.ticket")} {s.ticket} · {t("slips.reference")} {s.reference} · {formatDateTime(new Date(s.receivedAt).toISOString())} ·{" "}
+                  <a href={`/admin/slips/${s.id}`} target="_blank" rel="noopener">
+                    {t("slips.picture")}
+                  </a>
+                </p>
+                {s.conflict && (
+                  <p className="notice" role="note">
+                    {t("slips.conflict", { codes: s.otherOrders.join(", ") })}
+                  </p>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
       <h2>{t("deposits.ledger")}</h2>
       <AdminTable
         label={t("deposits.ledger")}
@@ -146,9 +183,21 @@ export default function AdminDeposit({ loaderData }: Route.ComponentProps) {
         rowKey={(_, i) => i}
         columns={[
           { header: t("deposits.entry"), cell: (l) => l.entry },
-          { header: t("deposits.account"), cell: (l) => l.account },
+          {
+            header: t("deposits.account"),
+            // a provider's account by the provider's name, never its code (decision 088)
+            cell: (l) =>
+              l.account.startsWith("provider:") ? (
+                <>
+                  {t("deposits.provider")} · <ProviderName provider={l.account.slice("provider:".length)} />
+                </>
+              ) : (
+                l.account
+              ),
+          },
           {
             header: t("deposits.amount"),
+            lead: true,
             cell: (l) => (
               <>
                 {minorToText(l.amountMinor)} {l.currency}

@@ -4,7 +4,8 @@ import { DEPOSIT_FLAGS, listDeposits } from "@workers/services/deposits";
 import { ORDER_STATUSES } from "@workers/core/orders";
 import { PROVIDERS } from "@workers/core/providers";
 import { listAskOf } from "@workers/core/keyset";
-import { AdminListCount, AdminListPager } from "~/components/admin";
+import { parseTypedDay, typedDayValue } from "@workers/core/vientiane";
+import { AdminListCount, AdminListPager, DepositFlag, OrderStatus, ProviderName, TypedDateInput } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
@@ -19,19 +20,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
   const url = new URL(request.url);
   const filter = Object.fromEntries(FILTERS.map((k) => [k, url.searchParams.get(k)?.trim() ?? ""])) as Record<(typeof FILTERS)[number], string>;
-  const list = await listDeposits(getBindings(context).DB, staff.agencyId, filter, listAskOf(url.searchParams, PAGE_SIZE));
-  return { ...list, filter, flags: DEPOSIT_FLAGS };
+  // The days are typed DD/MM/YYYY (decision 088); one that is no day filters nothing and is
+  // shown back as typed, with its message.
+  const days = { from: filter.from ? parseTypedDay(filter.from) : "", to: filter.to ? parseTypedDay(filter.to) : "" };
+  const dayErrors = { from: days.from === null, to: days.to === null };
+  const list = await listDeposits(
+    getBindings(context).DB,
+    staff.agencyId,
+    { ...filter, from: days.from ?? "", to: days.to ?? "" },
+    listAskOf(url.searchParams, PAGE_SIZE),
+  );
+  return { ...list, filter, dayErrors, flags: DEPOSIT_FLAGS };
 }
 
 export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { items, total, next, previous, filter, flags } = loaderData;
+  const { items, total, next, previous, filter, dayErrors, flags } = loaderData;
   const query = Object.fromEntries(Object.entries(filter).filter(([, v]) => v));
   return (
     <section>
       <title>{t("deposits.title")}</title>
       <h1>{t("deposits.title")}</h1>
-      <Form method="get" className="admin-filter" data-testid="deposit-filter">
+      <Form method="get" className="admin-filter" data-testid="deposit-filter" noValidate>
         <div className="field">
           <label htmlFor="f-code">{t("deposits.code")}</label>
           <input id="f-code" name="code" defaultValue={filter.code} autoCapitalize="characters" spellCheck={false} />
@@ -46,7 +56,7 @@ export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
             <option value="">{t("deposits.any")}</option>
             {ORDER_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {t(`common:status.${s}`)}
               </option>
             ))}
           </select>
@@ -68,18 +78,42 @@ export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
             <option value="">{t("deposits.any")}</option>
             {PROVIDERS.map((p) => (
               <option key={p} value={p}>
-                {p}
+                {t(`common:providers.${p}`)}
               </option>
             ))}
           </select>
         </div>
         <div className="field">
           <label htmlFor="f-from">{t("deposits.from")}</label>
-          <input id="f-from" name="from" type="date" defaultValue={filter.from} />
+          <TypedDateInput
+            kind="day"
+            id="f-from"
+            name="from"
+            value={typedDayValue(filter.from)}
+            invalid={dayErrors.from}
+            describedBy={dayErrors.from ? "f-from-error" : undefined}
+          />
+          {dayErrors.from && (
+            <p id="f-from-error" className="field-errors" data-testid="f-from-error">
+              {t("staffScreens.dates.DAY_INVALID")}
+            </p>
+          )}
         </div>
         <div className="field">
           <label htmlFor="f-to">{t("deposits.to")}</label>
-          <input id="f-to" name="to" type="date" defaultValue={filter.to} />
+          <TypedDateInput
+            kind="day"
+            id="f-to"
+            name="to"
+            value={typedDayValue(filter.to)}
+            invalid={dayErrors.to}
+            describedBy={dayErrors.to ? "f-to-error" : undefined}
+          />
+          {dayErrors.to && (
+            <p id="f-to-error" className="field-errors" data-testid="f-to-error">
+              {t("staffScreens.dates.DAY_INVALID")}
+            </p>
+          )}
         </div>
         <button type="submit" className="button button-primary">
           {t("deposits.search")}
@@ -100,11 +134,11 @@ export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
           { header: t("deposits.code"), cell: (d) => <Link to={`/admin/deposits/${d.code}`}>{d.code}</Link> },
           { header: t("deposits.createdAt"), cell: (d) => formatDateTime(d.createdAt) },
           { header: t("deposits.player"), cell: (d) => <Link to={`/admin/players/${d.playerId}`}>{d.username}</Link> },
-          { header: t("deposits.provider"), cell: (d) => d.provider },
-          { header: t("deposits.amount"), cell: (d) => formatMoney(d.amount, "LAK") },
+          { header: t("deposits.provider"), cell: (d) => <ProviderName provider={d.provider} /> },
+          { header: t("deposits.amount"), lead: true, cell: (d) => formatMoney(d.amount, "LAK") },
           { header: t("deposits.credit"), cell: (d) => formatMoney(d.credit, "THB") },
-          { header: t("deposits.status"), cell: (d) => d.status },
-          { header: t("deposits.flag"), cell: (d) => d.flag ?? t("common.none") },
+          { header: t("deposits.status"), lead: true, cell: (d) => <OrderStatus status={d.status} /> },
+          { header: t("deposits.flag"), cell: (d) => <DepositFlag flag={d.flag} /> },
         ]}
       />
       <AdminListPager next={next} previous={previous} basePath="/admin/deposits" query={query} />

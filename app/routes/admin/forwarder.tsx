@@ -124,7 +124,6 @@ export default function ForwarderPage({ loaderData, actionData }: Route.Componen
       <p className="muted">{t("forwarder.holdsIntro")}</p>
       <AdminTable
         label={t("forwarder.holdsTitle")}
-        cards
         testId="forwarder-holds"
         empty={
           <p className="muted" data-testid="forwarder-no-holds">
@@ -136,7 +135,7 @@ export default function ForwarderPage({ loaderData, actionData }: Route.Componen
         rowProps={(h) => ({ "data-hold": h.id })}
         columns={[
           { header: t("forwarder.channel"), cell: (h) => h.channelCode },
-          { header: t("forwarder.amount"), cell: (h) => formatMoney(h.amount, "LAK") },
+          { header: t("forwarder.amount"), lead: true, cell: (h) => formatMoney(h.amount, "LAK") },
           { header: t("forwarder.bankTime"), cell: (h) => formatDateTime(new Date(h.bankTime)) },
           {
             header: t("forwarder.text"),

@@ -1,21 +1,24 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { vientianeDateTime } from "@workers/core/vientiane";
-import { markOpenDepositPaid, openDepositsQueue, type MarkPaidError } from "@workers/services/bank-in";
+import { typedDateTimeValue } from "@workers/core/vientiane";
+import { checkDepositSlip, markOpenDepositPaid, openDepositsQueue, type MarkPaidError, type QueuedSlip } from "@workers/services/bank-in";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";
-import { MarkPaidSchema } from "~/lib/schemas/open-deposits";
+import { MarkPaidSchema, SlipCheckedSchema } from "~/lib/schemas/open-deposits";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/open-deposits";
+import { TypedDateInput } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 
 /**
  * Open deposits into the agency's own bank account (cashier and owner): each order with the
  * exact amount the player must pay; when the money shows in the bank app, staff type the
  * bank's transaction id and time and press "mark paid". Plain forms: works without JavaScript.
+ * Players' transfer slips come first (decision 087): what each says, its picture, and the bank's
+ * report its reference links to or the candidates of its order; "checked" takes one off the list.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
@@ -36,6 +39,15 @@ const ERROR_KEY: Record<MarkPaidError, string> = {
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = await requireStaff(request, context);
   const form = await request.formData();
+  if (form.get("intent") === "slip-checked") {
+    const checked = parseWithZod(form, { schema: SlipCheckedSchema });
+    if (checked.status !== "success") throw new Response("Bad form", { status: 400 });
+    const done = await checkDepositSlip(getBindings(context), auditContext(request, staff), checked.value.slipId);
+    return redirectWithToast({ request, context }, "/admin/deposits/open", {
+      type: done ? "success" : "info",
+      message: translate(context, done ? "admin:slips.checkedDone" : "admin:slips.alreadyChecked"),
+    });
+  }
   const echo = {
     code: String(form.get("orderCode") ?? ""),
     bankTransactionId: String(form.get("bankTransactionId") ?? ""),
@@ -70,23 +82,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
 }
 
-/** Now in Vientiane time, as a datetime-local value (the bank app shows local time). */
+/** Now in Vientiane time, as the bank-time field shows it, DD/MM/YYYY HH:mm (the bank app shows local time). */
 function vientianeNow(iso: string): string {
-  return vientianeDateTime(Date.parse(iso)).slice(0, 16);
+  return typedDateTimeValue(Date.parse(iso));
 }
 
 export default function OpenDeposits({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
-  const { items, now } = loaderData;
+  const { items, slips, now } = loaderData;
   const answer = actionData as ActionData | undefined;
   return (
     <section>
       <title>{t("openDeposits.title")}</title>
       <h1>{t("openDeposits.title")}</h1>
+      {slips.length > 0 && <SlipQueue slips={slips} />}
       <p className="muted">{t("openDeposits.intro", { count: items.length })}</p>
       <AdminTable
         label={t("openDeposits.title")}
-        cards
         testId="open-deposits"
         empty={
           <p className="empty" data-testid="open-deposits-empty">
@@ -113,6 +125,7 @@ export default function OpenDeposits({ loaderData, actionData }: Route.Component
           },
           {
             header: t("openDeposits.payAmount"),
+            lead: true,
             cell: (o) => (
               <>
                 <strong data-testid="pay-amount">{formatMoney(o.payAmount, "LAK")}</strong>
@@ -149,7 +162,8 @@ function MarkPaidForm({ code, now, answer: mine }: { code: string; now: string; 
   const idField = `txn-${code}`;
   const timeField = `time-${code}`;
   return (
-    <Form method="post" className="inline-form" aria-label={t("openDeposits.markPaidFor", { code })}>
+    // noValidate: the server's answer is the translated message (a browser's own bubble follows its locale)
+    <Form method="post" className="inline-form" aria-label={t("openDeposits.markPaidFor", { code })} noValidate>
       <input type="hidden" name="orderCode" value={code} />
       <label htmlFor={idField}>{t("openDeposits.bankTransactionId")}</label>
       <input
@@ -163,7 +177,7 @@ function MarkPaidForm({ code, now, answer: mine }: { code: string; now: string; 
         aria-describedby={mine ? `err-${code}` : undefined}
       />
       <label htmlFor={timeField}>{t("openDeposits.bankTime")}</label>
-      <input id={timeField} name="bankTime" type="datetime-local" required defaultValue={mine?.bankTime || vientianeNow(now)} />
+      <TypedDateInput kind="dateTime" id={timeField} name="bankTime" required value={mine?.bankTime || vientianeNow(now)} />
       <button type="submit" className="button button-primary">
         {t("openDeposits.markPaid")}
       </button>
@@ -178,5 +192,104 @@ function MarkPaidForm({ code, now, answer: mine }: { code: string; now: string; 
         </button>
       )}
     </Form>
+  );
+}
+
+/**
+ * The players' slips waiting to be checked, newest first (decision 087): what the slip says, its
+ * picture (staff-only link), the conflict with another order, and the bank's reports beside it:
+ * the statement row or SMS its reference links to (the owner confirmed the bank uses that
+ * reference), else the candidates of the order's pay amount. A slip is a claim: it never credits;
+ * the cashier credits with "mark paid" or from the payments queue as for any order.
+ */
+function SlipQueue({ slips }: { slips: QueuedSlip[] }) {
+  const { t } = useTranslation("admin");
+  return (
+    <section className="stack" aria-labelledby="slips-title" data-testid="slip-queue">
+      <h2 id="slips-title">{t("slips.title", { count: slips.length })}</h2>
+      <p className="muted">{t("slips.intro")}</p>
+      <ul className="card-list" role="list">
+        {slips.map((s) => (
+          <li
+            key={s.id}
+            className="admin-card stack"
+            data-testid="slip"
+            data-slip={s.id}
+            data-code={s.orderCode}
+            data-conflict={s.conflict ? "true" : undefined}
+          >
+            <p className="card-title">
+              <strong data-testid="slip-amount">{formatMoney(s.payAmount ?? s.orderAmount, "LAK")}</strong> ·{" "}
+              <Link to={`/admin/deposits/${s.orderCode}`}>{s.orderCode}</Link> ·{" "}
+              {s.username ? <Link to={`/admin/players/${s.playerId}`}>{s.username}</Link> : t("common.none")}
+            </p>
+            {s.conflict && (
+              <p className="notice" role="note" data-testid="slip-conflict">
+                {t("slips.conflict", { codes: s.otherOrders.join(", ") })}
+              </p>
+            )}
+            <dl className="admin-facts">
+              <dt>{t("slips.ticket")}</dt>
+              <dd data-testid="slip-ticket">{s.ticket}</dd>
+              <dt>{t("slips.reference")}</dt>
+              <dd data-testid="slip-reference">{s.reference}</dd>
+              <dt>{t("slips.received")}</dt>
+              <dd>{formatDateTime(new Date(s.receivedAt).toISOString())}</dd>
+              <dt>{t("slips.orderStatus")}</dt>
+              <dd>{s.orderStatus ? t(`status.${s.orderStatus}`, { ns: "common" }) : t("common.none")}</dd>
+            </dl>
+            <p>
+              <a href={`/admin/slips/${s.id}`} target="_blank" rel="noopener" data-testid="slip-picture">
+                {t("slips.picture")}
+              </a>
+            </p>
+            {s.linked.length > 0 ? (
+              <div data-testid="slip-linked">
+                <p>{t("slips.linked")}</p>
+                <SlipReports reports={s.linked} />
+              </div>
+            ) : (
+              <div data-testid="slip-candidates">
+                <p>{s.referenceConfirmed ? t("slips.notLinkedYet") : t("slips.candidates")}</p>
+                {s.candidates.length > 0 ? <SlipReports reports={s.candidates} /> : <p className="muted">{t("slips.noCandidates")}</p>}
+              </div>
+            )}
+            <Form method="post" className="admin-inline-form">
+              <input type="hidden" name="intent" value="slip-checked" />
+              <input type="hidden" name="slipId" value={s.id} />
+              <button type="submit" className="button" data-testid="slip-checked">
+                {t("slips.check")}
+              </button>
+            </Form>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Bank reports beside a slip: source, id, time and what became of their transfer (the order it paid, or the queue item). */
+function SlipReports({ reports }: { reports: QueuedSlip["linked"] }) {
+  const { t } = useTranslation("admin");
+  return (
+    <ul className="stack" role="list">
+      {reports.map((r) => (
+        <li key={`${r.source}:${r.witnessId}`} data-testid="slip-report" data-source={r.source} data-witness={r.witnessId}>
+          <strong>{t(`slips.source.${r.source}`, { defaultValue: r.source })}</strong> {r.witnessId} · {formatMoney(r.amount, "LAK")} ·{" "}
+          {formatDateTime(new Date(r.bankTime).toISOString())}
+          {r.orderCode ? (
+            <>
+              {" "}
+              · {t("slips.paidOrder")} <Link to={`/admin/deposits/${r.orderCode}`}>{r.orderCode}</Link>
+            </>
+          ) : r.queueId ? (
+            <>
+              {" "}
+              · <Link to={`/admin/payments?id=${r.queueId}`}>{t("slips.queued")}</Link>
+            </>
+          ) : null}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -10,7 +10,7 @@ import {
   UNMATCHED_STATUSES,
   type ResolveError,
 } from "@workers/services/bank-in";
-import { AdminListCount, AdminListPager } from "~/components/admin";
+import { AdminListCount, AdminListPager, ProviderName } from "~/components/admin";
 import { BankWitnesses } from "~/components/bank-witnesses";
 import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";
@@ -237,8 +237,8 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
               <>
                 <dt>{t("payments.manualOrder")}</dt>
                 <dd>
-                  <Link to={`/admin/deposits/${selected.manualCode}`}>{selected.manualCode}</Link> → {selected.resolvedUsername} · {selected.resolvedProvider} ·{" "}
-                  {formatMoney(selected.credit, "THB")}
+                  <Link to={`/admin/deposits/${selected.manualCode}`}>{selected.manualCode}</Link> → {selected.resolvedUsername} ·{" "}
+                  <ProviderName provider={selected.resolvedProvider} /> · {formatMoney(selected.credit, "THB")}
                 </dd>
               </>
             )}
@@ -295,7 +295,6 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
       <AdminListCount total={total} exact={t("payments.count", { count: total.count })} />
       <AdminTable
         label={t("payments.title")}
-        cards
         testId="payments-table"
         empty={<p data-testid="payments-empty">{t("payments.empty")}</p>}
         rows={items}
@@ -319,9 +318,9 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
           },
           { header: t("payments.kind"), cell: (p) => kindLabel(t, p.kind) },
           { header: t("payments.reference"), cell: (p) => p.reference },
-          { header: t("payments.amount"), cell: (p) => (p.amount ? formatMoney(p.amount, "LAK") : t("payments.amountUnknown")) },
+          { header: t("payments.amount"), lead: true, cell: (p) => (p.amount ? formatMoney(p.amount, "LAK") : t("payments.amountUnknown")) },
           { header: t("payments.orderPlayer"), cell: (p) => p.orderUsername ?? t("common.none") },
-          { header: t("payments.status"), cell: (p) => t(`payments.statuses.${p.status}`) },
+          { header: t("payments.status"), lead: true, cell: (p) => t(`payments.statuses.${p.status}`) },
           {
             header: t("common.actions"),
             cell: (p) => <a href={`/admin/payments?id=${encodeURIComponent(p.id)}${status ? `&status=${status}` : ""}`}>{t("payments.open")}</a>,
@@ -463,7 +462,7 @@ function ResolveForms({
             <option value="">{t("payments.chooseProvider")}</option>
             {providers.map((p) => (
               <option key={p} value={p}>
-                {p}
+                {t(`common:providers.${p}`, { defaultValue: p })}
               </option>
             ))}
           </select>

@@ -5,6 +5,7 @@ import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import { endPlayerSessions, getPlayerDetail, lockPlayer, replaceBankAccount, resetPlayerPassword, unlockPlayer } from "@workers/services/players";
 import { BANKS } from "@workers/core/banks";
+import { DepositFlag, OrderStatus, ProviderName } from "~/components/admin";
 import { ErrorList, Field, getFormProps, useSchemaForm } from "~/components/forms";
 import { AdminTable } from "~/components/data-table";
 import { PlayerBlocklist } from "~/components/admin-blocklist";
@@ -299,11 +300,11 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
         columns={[
           { header: t("deposits.code"), cell: (d) => <Link to={`/admin/deposits/${d.code}`}>{d.code}</Link> },
           { header: t("deposits.createdAt"), cell: (d) => formatDateTime(d.createdAt) },
-          { header: t("deposits.provider"), cell: (d) => d.provider },
-          { header: t("deposits.amount"), cell: (d) => formatMoney(d.amount, "LAK") },
+          { header: t("deposits.provider"), cell: (d) => <ProviderName provider={d.provider} /> },
+          { header: t("deposits.amount"), lead: true, cell: (d) => formatMoney(d.amount, "LAK") },
           { header: t("deposits.credit"), cell: (d) => formatMoney(d.credit, "THB") },
-          { header: t("deposits.status"), cell: (d) => d.status },
-          { header: t("deposits.flag"), cell: (d) => d.flag ?? "—" },
+          { header: t("deposits.status"), lead: true, cell: (d) => <OrderStatus status={d.status} /> },
+          { header: t("deposits.flag"), cell: (d) => <DepositFlag flag={d.flag} /> },
         ]}
       />
       <h2>{t("players.withdrawals")}</h2>
@@ -315,10 +316,10 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
         columns={[
           { header: t("deposits.code"), cell: (w) => w.code },
           { header: t("deposits.createdAt"), cell: (w) => formatDateTime(w.createdAt) },
-          { header: t("deposits.provider"), cell: (w) => w.provider },
-          { header: t("deposits.credit"), cell: (w) => formatMoney(w.credit, "THB") },
+          { header: t("deposits.provider"), cell: (w) => <ProviderName provider={w.provider} /> },
+          { header: t("deposits.credit"), lead: true, cell: (w) => formatMoney(w.credit, "THB") },
           { header: t("players.received"), cell: (w) => formatMoney(w.received, "LAK") },
-          { header: t("deposits.status"), cell: (w) => `${w.status} (${w.review})` },
+          { header: t("deposits.status"), lead: true, cell: (w) => <OrderStatus status={w.status} review={w.review} /> },
           { header: t("players.reason"), cell: (w) => w.reason ?? "—" },
         ]}
       />
@@ -331,9 +332,9 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
         columns={[
           { header: t("players.promotion"), cell: (p) => p.promotionId },
           { header: t("players.claimedAt"), cell: (p) => formatDateTime(p.claimedAt) },
-          { header: t("deposits.provider"), cell: (p) => p.provider },
-          { header: t("deposits.status"), cell: (p) => p.status },
-          { header: t("players.bonus"), cell: (p) => (p.bonus ? formatMoney(p.bonus, "THB") : "—") },
+          { header: t("deposits.provider"), cell: (p) => <ProviderName provider={p.provider} /> },
+          { header: t("deposits.status"), lead: true, cell: (p) => t(`staffScreens.usage.${p.status}`, { defaultValue: p.status }) },
+          { header: t("players.bonus"), lead: true, cell: (p) => (p.bonus ? formatMoney(p.bonus, "THB") : "—") },
           { header: t("deposits.code"), cell: (p) => p.depositCode ?? "—" },
         ]}
       />

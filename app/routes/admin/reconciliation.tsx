@@ -11,6 +11,8 @@ import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithSuccess } from "~/lib/toast.server";
 import { translate } from "~/lib/i18n.server";
 import type { Route } from "./+types/reconciliation";
+import { typedDayValue } from "@workers/core/vientiane";
+import { TypedDateInput } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
 import type { ScriptsHandle } from "~/lib/page-scripts";
 import { SUBMIT_ONCE, hookProps } from "~/lib/lite/hooks";
@@ -32,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const asked = params.get("day");
   const day = parseBankDay(asked);
-  if (!day) return { role: staff.role, error: "DAY_INVALID" as const, asked: asked?.slice(0, 10) ?? "", page: null, view: null };
+  if (!day) return { role: staff.role, error: "DAY_INVALID" as const, asked: asked?.slice(0, 19) ?? "", page: null, view: null };
   const view = { show: parseLineFilter(params.get("show")), after: params.get("after"), before: params.get("before") };
   const page = await reconciliationPage(getBindings(context).DB, staff.agencyId, day, view);
   return { role: staff.role, error: null, asked: day, page, view };
@@ -91,17 +93,26 @@ export default function Reconciliation({ loaderData, actionData }: Route.Compone
       <title>{t("reconciliation.title")}</title>
       <h1>{t("reconciliation.title")}</h1>
       <p className="muted">{t("reconciliation.intro")}</p>
-      <Form method="get" className="admin-filter" data-testid="reconciliation-day-form">
+      {/* noValidate: a malformed day gets the page's translated message, not the browser's own */}
+      <Form method="get" className="admin-filter" data-testid="reconciliation-day-form" noValidate>
         <div className="field">
           <label htmlFor="rc-day">{t("reconciliation.day")}</label>
-          <input id="rc-day" name="day" type="date" defaultValue={asked} max={page?.today} required />
+          <TypedDateInput
+            kind="day"
+            id="rc-day"
+            name="day"
+            value={typedDayValue(asked)}
+            required
+            invalid={error !== null}
+            describedBy={error ? "reconciliation-error" : undefined}
+          />
         </div>
         <button type="submit" className="button button-primary">
           {t("reconciliation.show")}
         </button>
       </Form>
       {error && (
-        <p className="notice" role="alert" data-testid="reconciliation-error">
+        <p className="notice" role="alert" id="reconciliation-error" data-testid="reconciliation-error">
           {t(`reconciliation.errors.${error}`)}
         </p>
       )}
@@ -444,7 +455,7 @@ function LineTable({ t, lines, testId }: { t: T; lines: Line[]; testId: string }
       rowProps={(l) => ({ "data-key": l.key })}
       columns={[
         { header: t("reconciliation.csv.direction"), cell: (l) => t(`reconciliation.directions.${l.direction}`) },
-        { header: t("reconciliation.csv.amount"), cell: (l) => formatMoney(l.amount, "LAK") },
+        { header: t("reconciliation.csv.amount"), lead: true, cell: (l) => formatMoney(l.amount, "LAK") },
         {
           header: t("reconciliation.csv.bankTime"),
           cell: (l) => (l.bankTime !== null ? formatDateTime(new Date(l.bankTime)) : l.markedPaidAt !== null ? formatDateTime(new Date(l.markedPaidAt)) : ""),

@@ -2,7 +2,9 @@ import { Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { TFunction } from "i18next";
 import { parseRange, presetRange, REPORT_PRESETS, type ReportRange } from "@workers/core/report-range";
+import { parseTypedDay, typedDayValue } from "@workers/core/vientiane";
 import { reportsPage, type ReportTable as ReportTableName } from "@workers/services/reports";
+import { TypedDateInput } from "~/components/admin";
 import { BarChart, LineChart, type ChartSeries } from "~/components/charts";
 import { AdminTable } from "~/components/data-table";
 import { getBindings } from "~/lib/context.server";
@@ -41,7 +43,9 @@ export const links: Route.LinksFunction = () => (reportStyles ? [{ rel: "stylesh
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = await requireStaff(request, context);
   const params = new URL(request.url).searchParams;
-  const input = { preset: params.get("preset"), from: params.get("from"), to: params.get("to"), grouping: params.get("grouping") };
+  // the days are typed DD/MM/YYYY (decision 088); the preset links carry ISO days
+  const typed = (day: string | null) => (day === null ? null : (parseTypedDay(day) ?? day));
+  const input = { preset: params.get("preset"), from: typed(params.get("from")), to: typed(params.get("to")), grouping: params.get("grouping") };
   const now = new Date();
   const parsed = parseRange(input, now);
   const presets = REPORT_PRESETS.map((preset) => ({ preset, range: presetRange(preset, now) }));
@@ -49,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return {
       role: staff.role,
       error: parsed.error,
-      form: { from: input.from?.slice(0, 10) ?? "", to: input.to?.slice(0, 10) ?? "", grouping: input.grouping === "hour" ? "hour" : "day" },
+      form: { from: input.from?.slice(0, 19) ?? "", to: input.to?.slice(0, 19) ?? "", grouping: input.grouping === "hour" ? "hour" : "day" },
       presets,
       report: null,
     };
@@ -87,14 +91,15 @@ export default function Reports({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </nav>
-      <Form method="get" className="admin-filter report-range" data-testid="report-range-form">
+      {/* noValidate: a malformed day gets the page's translated message, not the browser's own */}
+      <Form method="get" className="admin-filter report-range" data-testid="report-range-form" noValidate>
         <div className="field">
           <label htmlFor="r-from">{t("reports.from")}</label>
-          <input id="r-from" name="from" type="date" defaultValue={form.from} required />
+          <TypedDateInput kind="day" id="r-from" name="from" value={typedDayValue(form.from)} required invalid={error !== null} />
         </div>
         <div className="field">
           <label htmlFor="r-to">{t("reports.to")}</label>
-          <input id="r-to" name="to" type="date" defaultValue={form.to} required />
+          <TypedDateInput kind="day" id="r-to" name="to" value={typedDayValue(form.to)} required invalid={error !== null} />
         </div>
         <div className="field">
           <label htmlFor="r-grouping">{t("reports.grouping")}</label>
@@ -280,6 +285,7 @@ function ReportTable({ t, data, caption, query }: { t: T; data: ReportTableData;
       <AdminTable
         label={caption}
         caption="shown"
+        figures
         testId={`table-${table}`}
         rows={[...data.rows.map((cells) => ({ cells, total: false })), ...data.totals.map((cells) => ({ cells, total: cells[0] === TOTAL }))]}
         rowKey={(_, i) => i}

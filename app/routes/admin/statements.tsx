@@ -182,12 +182,25 @@ function MapStep({ page, answer }: { page: Extract<LoaderPage, { step: "map" }>;
       )}
       <h2>{t("statements.rawTitle")}</h2>
       <TableWrap label={t("statements.rawTitle")}>
-        <table className="admin-table" data-testid="statement-raw">
+        {/* on a phone each of the file's rows is a card, each cell under its column's number (decision 088) */}
+        <table className="admin-table admin-table-cards admin-table-figures" data-testid="statement-raw">
           <tbody>
             {page.rows.map((row, i) => (
               <tr key={i} data-header={i === headerRow ? "true" : undefined}>
-                <th scope="row">{i + 1}</th>
-                {Array.from({ length: width }, (_, c) => (i === headerRow ? <th key={c}>{row[c] ?? ""}</th> : <td key={c}>{row[c] ?? ""}</td>))}
+                <th scope="row" data-label={t("staffScreens.fileRow")}>
+                  {i + 1}
+                </th>
+                {Array.from({ length: width }, (_, c) =>
+                  i === headerRow ? (
+                    <th key={c} data-label={t("staffScreens.fileColumn", { n: c + 1 })}>
+                      {row[c] ?? ""}
+                    </th>
+                  ) : (
+                    <td key={c} data-label={t("staffScreens.fileColumn", { n: c + 1 })}>
+                      {row[c] ?? ""}
+                    </td>
+                  ),
+                )}
               </tr>
             ))}
           </tbody>
@@ -360,7 +373,7 @@ function RowsTable({ rows }: { rows: TableRow[] }) {
                 ? t("statements.debitSkipped")
                 : t(`statements.rowProblems.${r.problem}`, { value: r.value }),
         },
-        { header: t("statements.fields.amount"), cell: (r) => r.kind === "credit" && formatMoney(r.amount, "LAK") },
+        { header: t("statements.fields.amount"), lead: true, cell: (r) => r.kind === "credit" && formatMoney(r.amount, "LAK") },
         { header: t("statements.fields.description"), cell: (r) => r.kind === "credit" && r.description },
         { header: t("statements.outcome"), cell: (r) => r.kind === "credit" && (r.outcome ? <Outcome outcome={r.outcome} /> : t("statements.readOk")) },
       ]}

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { decideWithdrawal, withdrawalPage } from "@workers/services/withdrawals";
 import { ErrorList, Field, getFormProps, useSchemaForm } from "~/components/forms";
 import { CopyButton } from "~/components/copy-button";
+import { DepositFlag, OrderStatus } from "~/components/admin";
 import { StatusBadge } from "~/components/money";
 import { AdminTable } from "~/components/data-table";
 import { translate } from "~/lib/i18n.server";
@@ -153,10 +154,8 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
       <dl className="admin-facts" data-testid="withdrawal-facts">
         <dt>{t("withdrawals.status")}</dt>
         <dd data-testid="withdrawal-status" data-status={order.status}>
-          <StatusBadge status={order.displayStatus} />{" "}
-          <span className="muted">
-            {order.status} · {order.review}
-          </span>
+          <StatusBadge status={order.displayStatus} />
+          {order.review !== "AUTO" && <span className="muted"> · {t(`staffScreens.review.${order.review}`, { defaultValue: order.review })}</span>}
         </dd>
         <dt>{t("withdrawals.createdAt")}</dt>
         <dd>{formatDateTime(order.createdAt)}</dd>
@@ -304,7 +303,7 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
         columns={[
           { header: t("withdrawals.code"), cell: (d) => d.code },
           { header: t("withdrawals.createdAt"), cell: (d) => formatDateTime(d.createdAt) },
-          { header: t("withdrawals.amount"), cell: (d) => formatMoney(d.amount, "LAK") },
+          { header: t("withdrawals.amount"), lead: true, cell: (d) => formatMoney(d.amount, "LAK") },
           {
             header: t("withdrawals.credit"),
             cell: (d) => (
@@ -315,10 +314,16 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
           },
           {
             header: t("withdrawals.status"),
+            lead: true,
             cell: (d) => (
               <>
-                {d.status}
-                {d.flag ? ` · ${d.flag}` : ""}
+                <OrderStatus status={d.status} />
+                {d.flag ? (
+                  <>
+                    {" · "}
+                    <DepositFlag flag={d.flag} />
+                  </>
+                ) : null}
               </>
             ),
           },
@@ -338,8 +343,8 @@ export default function WithdrawalDetail({ loaderData, actionData }: Route.Compo
           },
           { header: t("withdrawals.createdAt"), cell: (w) => formatDateTime(w.createdAt) },
           { header: t("withdrawals.credit"), cell: (w) => formatMoney(w.credit, "THB") },
-          { header: t("withdrawals.toPay"), cell: (w) => formatMoney(w.received, "LAK") },
-          { header: t("withdrawals.status"), cell: (w) => w.status },
+          { header: t("withdrawals.toPay"), lead: true, cell: (w) => formatMoney(w.received, "LAK") },
+          { header: t("withdrawals.status"), lead: true, cell: (w) => <OrderStatus status={w.status} /> },
         ]}
       />
     </section>

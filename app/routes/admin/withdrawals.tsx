@@ -29,7 +29,6 @@ export default function WithdrawQueue({ loaderData }: Route.ComponentProps) {
       <p className="muted">{t("withdrawals.intro", { count: total })}</p>
       <AdminTable
         label={t("withdrawals.title")}
-        cards
         testId="withdraw-queue"
         empty={
           <p className="empty" data-testid="queue-empty">
@@ -52,14 +51,16 @@ export default function WithdrawQueue({ loaderData }: Route.ComponentProps) {
           },
           {
             header: t("withdrawals.credit"),
+            lead: true,
             cell: (w) => (
               <>
-                {formatMoney(w.credit, "THB")} <span className="muted">{t(`common:providers.${w.provider}`)}</span>
+                {formatMoney(w.credit, "THB")} <span className="muted">{t(`common:providers.${w.provider}`, { defaultValue: w.provider })}</span>
               </>
             ),
           },
           {
             header: t("withdrawals.toPay"),
+            lead: true,
             cell: (w) => (
               <>
                 {formatMoney(w.received, "LAK")} <CopyButton value={payoutAmountText(w.received) ?? w.received} what={t("withdrawals.toPay")} />

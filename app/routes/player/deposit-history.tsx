@@ -10,7 +10,7 @@ import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { I18nHandle } from "~/lib/i18n";
 
 /** The translation key groups this page renders (decision 032). */
-export const handle = { scripts: "lite", i18n: ["history", "status"] } satisfies ScriptsHandle & I18nHandle;
+export const handle = { scripts: "lite", i18n: ["history", "status", "depositSlip"] } satisfies ScriptsHandle & I18nHandle;
 /** No React in the browser (decision 034): a link from a page that hydrates loads it as a document. */
 export const clientLoader = loadAsDocument;
 
@@ -51,7 +51,23 @@ export default function DepositHistory({ loaderData }: Route.ComponentProps) {
                 </>
               ),
             },
-            { label: t("history.status"), cell: (o) => <StatusBadge status={o.status} /> },
+            {
+              label: t("history.status"),
+              cell: (o) => (
+                <>
+                  <StatusBadge status={o.status} />
+                  {/* an open or expired order takes the bank's transfer slip (decision 087) */}
+                  {o.canAddSlip && (
+                    <>
+                      {" "}
+                      <Link to={`/player/deposit/${o.code}/slip`} className="button button-ghost button-small" data-testid="add-slip">
+                        {t("depositSlip.add")}
+                      </Link>
+                    </>
+                  )}
+                </>
+              ),
+            },
           ]}
         />
       )}

@@ -8,7 +8,9 @@ import { depositAmountError, formatAmount, parseWholeKip, previewCredit } from "
 import { quickAmounts } from "@workers/core/quick-amounts";
 import { vientianeTime } from "@workers/core/vientiane";
 import { cancelDeposit, checkDeposit, depositPage, startDeposit, type DepositError } from "@workers/services/deposits";
+import { MAX_QR_IMAGE_BYTES } from "@workers/services/agency";
 import { CreditsPanel } from "~/components/credits";
+import { SlipForm } from "~/components/deposit-slip";
 import { ErrorList, SelectField } from "~/components/fields";
 import { useLiteForm, useLiteValidation } from "~/components/lite-form";
 import { translate } from "~/lib/i18n.server";
@@ -53,7 +55,7 @@ export const handle = {
   scripts: "lite",
   styles: depositStyles,
   lite: ["validate", "creditPreview", "quickAmount", "depositStatus", "countdown", "selectOnFocus", "copy", "saveQr"],
-  i18n: ["deposit", "depositQr", "ownAccount", "credits", "offline", "promotion.rule.setAmount", "promotion.col.bonus"],
+  i18n: ["deposit", "depositQr", "depositSlip", "ownAccount", "credits", "offline", "promotion.rule.setAmount", "promotion.col.bonus"],
 } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
 
@@ -359,6 +361,8 @@ function QrStep({ order, message, confirmCancel }: { order: NonNullable<LoaderDa
         <p>{t("deposit.scanHelp")}</p>
       )}
       {order.payload && <BankSteps amount={payAmount} />}
+      {/* paid and nothing came: the bank's slip goes to the cashier (decision 087) */}
+      <SlipForm code={order.code} maxMb={MAX_QR_IMAGE_BYTES / 1024 / 1024} error={null} />
       <dl className="facts">
         <dt>{t("deposit.code")}</dt>
         <dd data-testid="deposit-code">{order.code}</dd>

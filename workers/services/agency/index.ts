@@ -50,6 +50,7 @@ export {
   type OwnAccountPayoutQrInput,
   type OwnAccountQrProblem,
   type OwnAccountQrRead,
+  type OwnAccountSlipReferenceInput,
 } from "./own-account-channels";
 export { decodeQrImage, MAX_QR_IMAGE_BYTES, qrSvg, type QrImageProblem } from "./qr-image";
 export { forwardToSandbox } from "./sandbox-pages";

@@ -10,6 +10,7 @@ import {
   listOwnAccountChannels,
   listPaymentChannels,
   setOwnAccountQrModeStatement,
+  setSlipReferenceStatement,
   setWitnessWindowStatement,
   type OwnAccountChannel,
   type QrMode,
@@ -77,7 +78,9 @@ export type OwnAccountModeInput = { intent: "mode"; code: string; mode: QrMode; 
 export type OwnAccountActiveInput = { intent: "active"; code: string; active: "1" | "0" };
 /** The player banks whose QR with the amount inserted this channel's bank app accepts (decision 086); none: the static QR. */
 export type OwnAccountPayoutQrInput = { intent: "payoutQr"; code: string; banks: string[] };
-type OwnAccountChange = OwnAccountCreateInput | OwnAccountModeInput | OwnAccountActiveInput | OwnAccountPayoutQrInput;
+/** The owner saw a real slip beside its SMS or statement row carry the same reference (decision 087). */
+export type OwnAccountSlipReferenceInput = { intent: "slip-reference"; code: string; confirmed: "1" | "0" };
+type OwnAccountChange = OwnAccountCreateInput | OwnAccountModeInput | OwnAccountActiveInput | OwnAccountPayoutQrInput | OwnAccountSlipReferenceInput;
 
 type ChangeResult =
   | { ok: true }
@@ -94,6 +97,8 @@ export async function changeOwnAccountChannels(db: D1Database, actor: AuditActor
       return setOwnAccountQrMode(db, actor, change);
     case "payoutQr":
       return setPayoutQrBanks(db, actor, change);
+    case "slip-reference":
+      return setSlipReference(db, actor, change);
     case "active": {
       if (!(await findOwnAccountChannel(db, actor.agencyId, change.code))) return { ok: false, code: "CHANNEL_NOT_FOUND" };
       const done = await setChannelActive(db, actor, change.code, change.active === "1");
@@ -164,6 +169,28 @@ async function setPayoutQrBanks(db: D1Database, actor: AuditActor, change: OwnAc
   await db.batch([
     setPayoutQrBanksStatement(db, actor.agencyId, change.code, after),
     auditStatement(db, actor, { action: "settings.ownAccount.payoutQr", target: change.code, before: { banks: before }, after: { banks: [...after].sort() } }),
+  ]);
+  return { ok: true };
+}
+
+/**
+ * Whether a slip's OneProof reference links by id to this channel's SMS and statement rows
+ * (decision 087): the owner turns it on only after seeing, on a real slip beside its SMS or
+ * statement row, that the bank uses the same reference. A link is shown to staff, never a credit.
+ */
+async function setSlipReference(db: D1Database, actor: AuditActor, change: OwnAccountSlipReferenceInput): Promise<ChangeResult> {
+  const current = await findOwnAccountChannel(db, actor.agencyId, change.code);
+  if (!current) return { ok: false, code: "CHANNEL_NOT_FOUND" };
+  const confirmed = change.confirmed === "1";
+  if (current.slipReferenceConfirmed === confirmed) return { ok: true };
+  await db.batch([
+    setSlipReferenceStatement(db, actor.agencyId, change.code, confirmed),
+    auditStatement(db, actor, {
+      action: "settings.ownAccount.slipReference",
+      target: change.code,
+      before: { slipReferenceConfirmed: current.slipReferenceConfirmed },
+      after: { slipReferenceConfirmed: confirmed },
+    }),
   ]);
   return { ok: true };
 }

@@ -51,6 +51,12 @@ export {
   settleDoubleCredit,
 } from "./reconciliation";
 export {
+  checkDepositSlip,
+  recordDepositSlip,
+  slipPicture,
+  type QueuedSlip,
+} from "./slips";
+export {
   applyStatement,
   saveStatementMapping,
   statementPage,

@@ -3,6 +3,7 @@ import type { AuditActor } from "../../db/audit";
 import { findTransferByWitnessId } from "../../db/bank-transactions";
 import { endPayAmountReservation, findPayAmountReservation, listOpenReservations, reopenPayAmountReservation } from "../../db/pay-amounts";
 import { applyBankTransaction } from "./bank-transactions";
+import { slipQueue, type QueuedSlip } from "./slips";
 
 /**
  * Back office, open deposits of own-account channels (cashier and owner): the orders waiting
@@ -24,11 +25,16 @@ export type OpenDepositItem = {
   expired: boolean;
 };
 
-export async function openDepositsQueue(env: Env, agencyId: string): Promise<{ items: OpenDepositItem[]; now: string }> {
+/**
+ * The cashier's queue of deposits: the players' slips first (decision 087: a slip puts its order at
+ * the top, with what it says and the bank's reports beside it), then every open order.
+ */
+export async function openDepositsQueue(env: Env, agencyId: string): Promise<{ items: OpenDepositItem[]; slips: QueuedSlip[]; now: string }> {
   const now = Date.now();
-  const rows = await listOpenReservations(env.DB, agencyId, now, 200);
+  const [rows, slips] = await Promise.all([listOpenReservations(env.DB, agencyId, now, 200), slipQueue(env, agencyId)]);
   return {
     now: new Date(now).toISOString(),
+    slips,
     items: rows.map((r) => ({
       code: r.orderCode,
       username: r.username,

@@ -12,7 +12,7 @@ import {
   type ReconciledDay,
 } from "../../core/reconciliation";
 import { vientianeDate } from "../../core/report-range";
-import { vientianeDateTime } from "../../core/vientiane";
+import { parseTypedDay, vientianeDateTime } from "../../core/vientiane";
 import { auditStatement, recordAudit, type AuditActor } from "../../db/audit";
 import { creditsOfTransfer, findBankCredit, findWitness, settleBankCreditStatement } from "../../db/bank-transactions";
 import { deriveAround } from "./bank-transactions";
@@ -93,10 +93,14 @@ async function dayInput(db: D1Database, agencyId: string, day: string): Promise<
   };
 }
 
-/** The day asked for ('YYYY-MM-DD'; none: yesterday, the last whole bank day), or null when it is no day or in the future. */
+/**
+ * The day asked for, typed DD/MM/YYYY or a link's 'YYYY-MM-DD' (decision 088; none: yesterday,
+ * the last whole bank day), as 'YYYY-MM-DD', or null when it is no day or in the future.
+ */
 export function parseBankDay(value: string | null | undefined, now = new Date()): string | null {
   const today = vientianeDate(now);
-  const day = value?.trim() || vientianeDate(now.getTime() - DAY_MS);
+  const day = value?.trim() ? parseTypedDay(value) : vientianeDate(now.getTime() - DAY_MS);
+  if (day === null) return null;
   return bankDayBounds(day) && day <= today ? day : null;
 }
 

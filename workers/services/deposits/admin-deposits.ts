@@ -4,6 +4,7 @@ import { PROVIDERS } from "../../core/providers";
 import { vientianeDayBounds } from "../../core/vientiane";
 import type { DepositOrder, StaffRetryResult } from "../../wallet/player-wallet";
 import { auditStatement, type AuditActor } from "../../db/audit";
+import { slipsOfOrder } from "../../db/deposit-slips";
 import { findAgencyDepositOrder, listDepositOrders, type DepositListItem } from "../../db/orders";
 import { walletOf } from "../wallets";
 import { witnessesOfOrder, type BankWitness } from "../bank-in";
@@ -69,17 +70,20 @@ export type DepositDetail = {
   retries: number;
   player: { id: string; username: string; displayName: string; status: string };
   witnesses: BankWitness[];
+  /** the player's slips of this order (decision 087), with the other orders one's reference is on */
+  slips: { id: string; ticket: string; reference: string; receivedAt: number; conflict: boolean; otherOrders: string[]; checkedBy: string | null }[];
 };
 
 export async function getDepositDetail(env: Env, agencyId: string, code: string): Promise<DepositDetail | null> {
   const found = await findAgencyDepositOrder(env.DB, agencyId, code);
   if (!found) return null;
   const wallet = walletOf(env, agencyId, found.playerId);
-  const [order, ledger, retries, transfers] = await Promise.all([
+  const [order, ledger, retries, transfers, slips] = await Promise.all([
     wallet.getDeposit(code),
     wallet.ledgerFor(code),
     wallet.settlementRetries(code),
     witnessesOfOrder(env.DB, agencyId, code),
+    slipsOfOrder(env.DB, agencyId, code),
   ]);
   return {
     row: {
@@ -100,6 +104,15 @@ export async function getDepositDetail(env: Env, agencyId: string, code: string)
     player: { id: found.playerId, username: found.username, displayName: found.displayName, status: found.playerStatus },
     // every bank transfer that paid it, each with every witness (decision 046)
     witnesses: transfers.flatMap((t) => t.witnesses),
+    slips: slips.map((x) => ({
+      id: x.id,
+      ticket: x.ticket,
+      reference: x.reference,
+      receivedAt: x.receivedAt,
+      conflict: x.conflict,
+      otherOrders: x.otherOrders,
+      checkedBy: x.checkedBy,
+    })),
   };
 }
 

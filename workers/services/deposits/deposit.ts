@@ -13,6 +13,7 @@ import { providerUsername } from "../../ports/provider";
 import { providerPortFor } from "../../wallet/provider-port";
 import type { DepositOrder } from "../../wallet/player-wallet";
 import { qrSvg, type Agency } from "../agency";
+import { acceptsSlip } from "./deposit-slip";
 import type { CurrentPlayer } from "../../core/session";
 import { enabledProviders, fetchCredit } from "../providers";
 import { depositGuardReads, depositLimitGuard, rateOf, walletOf } from "../wallets";
@@ -343,6 +344,8 @@ export async function depositHistoryPage(env: Env, agencyId: string, playerId: s
       amount: o.amount,
       credit: o.credit,
       status: o.status,
+      // an open or expired order takes the bank's transfer slip (decision 087)
+      canAddSlip: acceptsSlip(o),
     })),
   };
 }
