@@ -237,9 +237,10 @@ test("production rehearsal: the owner sets the agency up, a player walks through
     await form.locator('input[name="confirmPassword"]').fill(PLAYER.password);
     await form.locator('input[name="adult"]').check();
     await form.locator('button[type="submit"]').click();
-    await expect(page).toHaveURL(/\/login$/);
+    // the login page carries the new username, already typed (decision 083)
+    await expect(page).toHaveURL(new RegExp(`/login\\?username=${PLAYER.username}$`));
     const login = page.getByTestId("login-form");
-    await login.locator('input[name="username"]').fill(PLAYER.username);
+    await expect(login.locator('input[name="username"]')).toHaveValue(PLAYER.username);
     await login.locator('input[name="password"]').fill(PLAYER.password);
     await login.locator('button[type="submit"]').click();
     await expect(page).toHaveURL(/\/$/);
