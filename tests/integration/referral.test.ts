@@ -426,6 +426,27 @@ describe("the claim, through the wallet's reward path", () => {
     expect(page.weeks.find((w) => w.week === week.start)!.claim?.status).toBe("CREDITED");
   }, 120_000);
 
+  it("a second post while the first claim's credit is still unknown at the provider hears 'already claimed', and the week is credited once", async () => {
+    await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "net_loss", percentBp: 1000, weeklyCapMinor: 0n, turnoverMultiplier: 0 });
+    const r = await referrerWithShare(80_000n); // 10 % = 80.00
+    // the provider books the credit but its answer is lost: the wallet's reward stays PENDING
+    await sandboxProvider("/sandbox/faults", { method: "POST", body: JSON.stringify({ provider: "gclub", op: "deposit", mode: "error-after", count: 1 }) });
+    try {
+      const first = await claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "gclub" }, afterWeek);
+      expect(first.ok ? first.pending : first.error, "the first claim's credit is not known yet").not.toBe(false);
+      expect(await claimReferralWeek(env, AGENCY, r.who, { week: week.start, provider: "gclub" }, afterWeek)).toEqual({
+        ok: false,
+        error: "REFERRAL_ALREADY_CLAIMED",
+      });
+    } finally {
+      await sandboxProvider("/sandbox/faults", { method: "DELETE" });
+    }
+    const wallet = walletOf(env, "demo", r.playerId);
+    await wallet.runDueWork(Date.now() + 60_000);
+    expect(await providerBalance("gclub", r.username)).toBe("80.00");
+    expect((await wallet.listRewards("REFERRAL", 1, 10)).total).toBe(1);
+  }, 60_000);
+
   it("the turnover requirement is the share times the owner's multiplier; a refused credit books nothing and can be claimed again", async () => {
     await saveReferralSettings(env.DB, OWNER, { enabled: true, mode: "net_loss", percentBp: 1000, weeklyCapMinor: 0n, turnoverMultiplier: 3 });
     const r = await referrerWithShare(50_000n); // 10 % = 50.00

@@ -381,7 +381,7 @@ export async function claimReferralWeek(
   return creditClaim(env, agency.id, player, { ...row, status: "PENDING", createdAt: "", creditedAt: null }, true);
 }
 
-/** The wallet's reward for a claim row; `first`: this post wrote the row (a repeat that finds the reward made hears "already claimed" once it is final). */
+/** The wallet's reward for a claim row; `first`: this post wrote the row (a repeat that finds the reward made hears "already claimed"). */
 async function creditClaim(env: Env, agencyId: string, player: { id: string; username: string }, claim: ReferralClaim, first: boolean): Promise<ClaimResult> {
   const provider = claim.provider as Provider;
   let outcome: Awaited<ReturnType<typeof creditReferralReward>>;
@@ -407,7 +407,9 @@ async function creditClaim(env: Env, agencyId: string, player: { id: string; use
   // A refused credit books nothing and frees the wallet's claim: the row stays PENDING and the page offers the claim again.
   if (outcome.status === "FAILED") return { ok: false, error: "REFERRAL_CREDIT_FAILED" };
   if (outcome.status === "SUCCESS") await settleClaim(env.DB, agencyId, player.id, claim.weekStart);
-  if (!outcome.created && !first && outcome.status === "SUCCESS") return { ok: false, error: "REFERRAL_ALREADY_CLAIMED" };
+  // A repeat that finds the wallet's reward already made (credited, or its credit still in flight for the post that
+  // won, or for the wallet's alarm) is not a claim of its own: "already claimed", whatever the timing of the posts.
+  if (!outcome.created && !first) return { ok: false, error: "REFERRAL_ALREADY_CLAIMED" };
   return {
     ok: true,
     amount: credit(claim.amountMinor),
