@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Page, TestInfo } from "@playwright/test";
 import { d1 } from "./d1";
-import { accountTest as test, expect, hasJs, isPhone, newPlayer, PAGE_READY, registerByApi, seriousAxeViolations, uniqueUsername } from "./fixtures";
+import { accountTest as test, expect, hasJs, isPhone, newPlayer, PAGE_READY, seriousAxeViolations, uniqueUsername } from "./fixtures";
 import { DEMO_STAFF, openAdminMenu, staffLogin } from "./staff";
 
 /**
@@ -54,13 +54,27 @@ async function rawKeysOn(page: Page, keys: Set<string>): Promise<string[]> {
 const freshPhone = () => `020${String(Date.now() % 1e6).padStart(6, "0")}${String(Math.floor(Math.random() * 100)).padStart(2, "0")}`;
 const randomIp = () => `10.${170 + Math.floor(Math.random() * 20)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 
+/**
+ * A registration through the JSON API (the fast path for a flow that is not about the form).
+ * Node does not resolve *.localhost (the browser does): the request goes to localhost with this
+ * project's agency as its Host.
+ */
+async function registerHere(page: Page, player: ReturnType<typeof newPlayer>) {
+  const host = `${test.info().project.name}.e2e.localhost:${port}`;
+  const res = await page.request.post(`http://localhost:${port}/api/v2/players/register`, {
+    headers: { Host: host, Origin: `http://${host}`, "CF-Connecting-IP": randomIp() },
+    data: { ...player, confirmPassword: player.password, adult: true },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
 /** Two players of one phone, the second typing it the international way; their ids. */
 async function twoOnOnePhone(page: Page) {
   const phone = freshPhone();
   const first = newPlayer({ username: uniqueUsername("lka"), phone });
   const second = newPlayer({ username: uniqueUsername("lkb"), phone: `+856${phone.slice(1)}` });
-  await registerByApi(page.request, first, randomIp());
-  await registerByApi(page.request, second, randomIp());
+  await registerHere(page, first);
+  await registerHere(page, second);
   const idOf = async (username: string) => String((await d1(`SELECT id FROM players WHERE username = '${username}'`))[0]!.id);
   return { first: { ...first, id: await idOf(first.username) }, second: { ...second, id: await idOf(second.username) } };
 }
@@ -101,7 +115,7 @@ test("the staff player page shows the linked accounts, why and the score; the ow
   await expect(row.locator(".field-errors").first()).toHaveText(textOf(lo, "linked.validation.reason"));
   expect(await d1(`SELECT COUNT(*) AS n FROM player_unlinks WHERE player_a IN ('${first.id}', '${second.id}')`)).toEqual([{ n: 0 }]);
 
-  const reason = `brothers ${info.project.name}`;
+  const reason = `brothers ${info.project.name} ${second.username.slice(-6)}`;
   await page.getByTestId("player-linked").locator(`[data-player="${second.username}"] textarea`).fill(reason);
   await page.getByTestId("player-linked").locator(`[data-player="${second.username}"]`).getByTestId("unlink-submit").click();
   await expect(page.getByTestId("toast")).toContainText(textOf(lo, "linked.unlinked"), { timeout: 30_000 });
@@ -110,12 +124,12 @@ test("the staff player page shows the linked accounts, why and the score; the ow
   await expect(unlinked).toContainText(reason);
   await expect(page.getByTestId("linked-score")).toHaveAttribute("data-total", "0");
   await expect(page.getByTestId("linked-score")).toHaveAttribute("data-held", "no");
-  expect(await d1(`SELECT COUNT(*) AS n FROM audit_log WHERE action = 'player.unlink' AND after_json LIKE '%${reason}%'`)).toEqual([{ n: 1 }]);
+  expect(await d1(`SELECT COUNT(*) AS n FROM audit_log WHERE action = 'player.unlink' AND target = '${first.id}'`)).toEqual([{ n: 1 }]);
 
   // the other side: the same pair, unlinked, from the second player's page
   await page
     .getByTestId("player-linked")
-    .getByRole("link", { name: new RegExp(first.username) })
+    .getByRole("link", { name: new RegExp(second.username) })
     .click();
   await expect(page).toHaveURL(new RegExp(`/admin/players/${second.id}$`));
   await expect(page.getByTestId("player-linked").locator(`[data-player="${first.username}"]`)).toHaveAttribute("data-state", "unlinked");
