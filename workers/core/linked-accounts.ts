@@ -8,7 +8,7 @@
 import { bankKey, deviceKey, holderKey, normalizePhone } from "./referral";
 
 /** Why two players are linked, strongest first (the order the staff page lists them in). */
-export const LINK_REASONS = ["device", "bank", "receiver", "phone", "holder", "ip", "referral"] as const;
+const LINK_REASONS = ["device", "bank", "receiver", "phone", "holder", "ip", "referral"] as const;
 export type LinkReason = (typeof LINK_REASONS)[number];
 
 /**
@@ -24,7 +24,7 @@ export type ReferralTie = { referrerId: string; referredId: string; at: string }
 /** A pair staff said is not one person (a family), with why, who and when. */
 export type Unlink = { playerId: string; reason: string; by: string; at: string };
 
-export type LinkWhy = { reason: LinkReason; seenAt: string };
+type LinkWhy = { reason: LinkReason; seenAt: string };
 export type Link = { playerId: string; reasons: LinkWhy[]; seenAt: string; unlink: Unlink | null };
 
 /**
@@ -121,12 +121,12 @@ export function deriveLinks(input: {
 export const LINK_WEIGHTS: Record<LinkReason, number> = { device: 40, bank: 50, receiver: 50, phone: 40, holder: 15, ip: 10, referral: 10 };
 const STRONG: ReadonlySet<LinkReason> = new Set(["device", "bank", "receiver", "phone"]);
 /** Linked players counted per reason: the fourth account on one device says nothing the third did not. */
-export const PER_REASON_PLAYERS = 3;
-export const SCORE_MAX = 100;
+const PER_REASON_PLAYERS = 3;
+const SCORE_MAX = 100;
 /** From this score, with at least one strong reason, a player is worth holding for review. */
 export const HELD_AT = 40;
 
-export type ScorePart = { reason: LinkReason; players: number; points: number };
+type ScorePart = { reason: LinkReason; players: number; points: number };
 export type RiskScore = { total: number; parts: ScorePart[]; heldWorthy: boolean };
 
 /** The score of a player's links, unlinked pairs left out: per reason, its weight times the players it links (at most 3); capped at 100. */

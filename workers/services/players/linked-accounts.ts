@@ -11,7 +11,7 @@ import { insertUnlinkStatement, linkedPlayerCards, ownTraces, sharedTraces, type
  * (a family), audited.
  */
 
-export type LinkedAccount = Link & { player: LinkedPlayerCard };
+type LinkedAccount = Link & { player: LinkedPlayerCard };
 export type LinkedAccounts = { links: LinkedAccount[]; score: RiskScore };
 
 /** Three D1 round trips: the player's own traces, the others sharing them, their names. */
