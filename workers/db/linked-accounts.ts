@@ -1,80 +1,144 @@
 /**
- * The traces linked accounts are derived from (decision 093): what one player left (devices,
- * phone, bank accounts now and before, session addresses, referral ties, unlinks), then the
- * other players who left the same, each read through an index (migration 0052 and before).
- * The links themselves are decided in workers/core/linked-accounts.ts.
+ * The traces linked accounts are derived from (decision 093), in ONE batch (one round trip, as
+ * the staff player page's reads are: decision 076): what the player left (devices, phone, bank
+ * account now and replaced, session addresses, referral ties, unlinks), and the other players
+ * who left the same, each found by a subquery on the player's own rows through an index
+ * (migration 0052 and before), with their names. The links are decided in
+ * workers/core/linked-accounts.ts.
+ *
+ * Each "others" read names its index (INDEXED BY) and reads the players after it (CROSS JOIN
+ * keeps that order): without statistics SQLite may otherwise walk every player of the agency and
+ * look each one up. `+x.player_id <> ?2` (a unary plus) keeps "not this player" off the indexes.
  */
-import { pairOf, phoneSpellings, type ReferralTie, type Trace, type Unlink } from "../core/linked-accounts";
-import { holderKey, normalizePhone } from "../core/referral";
+import { phoneSpellings, type ReferralTie, type Trace, type Unlink } from "../core/linked-accounts";
+import { normalizePhone } from "../core/referral";
 import { readTogether, rowsOf, type Read } from "./reads";
 
 const iso = (ms: number) => new Date(ms).toISOString();
-/** Players sharing one address read at most: a cafe's address would otherwise bring hundreds. */
-const IP_ROWS_MAX = 200;
+/** Rows of other players read per reason at most: a cafe's address or a ring of hundreds stays a page's read. */
+const OTHERS_MAX = 100;
 
-export type OwnTraces = {
-  traces: Trace[];
-  referrals: ReferralTie[];
-  unlinks: Unlink[];
-  /** What to look the others up by. */
-  devices: string[];
-  phone: string | null;
-  holders: string[];
-  banks: { bankCode: string; accountNumber: string }[];
-  ips: { ip: string; from: number; to: number }[];
+export type LinkedPlayerCard = { id: string; username: string; displayName: string; status: string };
+export type LinkTraces = { traces: Trace[]; referrals: ReferralTie[]; unlinks: Unlink[]; cards: Map<string, LinkedPlayerCard> };
+
+type Card = { username: string; display_name: string; status: string };
+const CARD = `p.username, p.display_name, p.status`;
+
+type Account = {
+  player_id: string;
+  bank_code: string;
+  account_number: string;
+  account_name: string | null;
+  receive_qr_receiver: string | null;
+  created_at: string;
 };
+const accountTraces = (r: Account): Trace[] => [
+  { playerId: r.player_id, reason: "bank", value: `${r.bank_code}:${r.account_number}`, at: r.created_at },
+  ...(r.account_name ? [{ playerId: r.player_id, reason: "holder" as const, value: r.account_name, at: r.created_at }] : []),
+  ...(r.receive_qr_receiver ? [{ playerId: r.player_id, reason: "receiver" as const, value: r.receive_qr_receiver, at: r.created_at }] : []),
+];
 
-function read<T>(statement: D1PreparedStatement, map: (rows: T[]) => Trace[]): Read<Trace[]> {
-  return { statement, read: (result) => map(rowsOf<T>(result)) };
-}
-
-/** One batch: everything the player left, and the pairs staff unlinked. */
-export async function ownTraces(db: D1Database, agencyId: string, playerId: string): Promise<OwnTraces> {
-  type Account = { bank_code: string; account_number: string; account_name: string; receive_qr_receiver: string | null; created_at: string };
-  const [devices, phone, accounts, former, sessions, referrals, unlinks] = await readTogether(db, [
-    read<{ fingerprint: string; last_seen_at: string }>(
-      db.prepare(`SELECT fingerprint, last_seen_at FROM fingerprints WHERE agency_id = ?1 AND player_id = ?2`).bind(agencyId, playerId),
-      (rows) => rows.map((r) => ({ playerId, reason: "device", value: r.fingerprint, at: r.last_seen_at })),
+export async function linkTraces(db: D1Database, agencyId: string, playerId: string, phone: string, windowMs: number): Promise<LinkTraces> {
+  const cards = new Map<string, LinkedPlayerCard>();
+  const card = (id: string, r: Card) => cards.set(id, { id, username: r.username, displayName: r.display_name, status: r.status });
+  const traces = <T extends { player_id: string }>(sql: string, binds: unknown[], map: (row: T) => Trace[]): Read<Trace[]> => ({
+    statement: db.prepare(sql).bind(agencyId, playerId, ...binds),
+    read: (result) =>
+      rowsOf<T & Partial<Card>>(result).flatMap((row) => {
+        if (row.username !== undefined) card(row.player_id, row as T & Card);
+        return map(row);
+      }),
+  });
+  const own = normalizePhone(phone);
+  const accountColumns = `a.player_id, a.bank_code, a.account_number, a.account_name, a.receive_qr_receiver, a.created_at`;
+  const results = await readTogether(db, [
+    // ---- the player's own
+    traces<{ player_id: string; fingerprint: string; last_seen_at: string }>(
+      `SELECT player_id, fingerprint, last_seen_at FROM fingerprints WHERE agency_id = ?1 AND player_id = ?2`,
+      [],
+      (r) => [{ playerId: r.player_id, reason: "device", value: r.fingerprint, at: r.last_seen_at }],
     ),
-    read<{ phone: string; created_at: string }>(
-      db.prepare(`SELECT phone, created_at FROM players WHERE agency_id = ?1 AND id = ?2`).bind(agencyId, playerId),
-      (rows) => rows.map((r) => ({ playerId, reason: "phone", value: r.phone, at: r.created_at })),
+    traces<{ player_id: string; phone: string; created_at: string }>(
+      `SELECT id AS player_id, phone, created_at FROM players WHERE agency_id = ?1 AND id = ?2`,
+      [],
+      (r) => [{ playerId: r.player_id, reason: "phone", value: r.phone, at: r.created_at }],
     ),
-    read<Account>(
-      db
-        .prepare(`SELECT bank_code, account_number, account_name, receive_qr_receiver, created_at FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`)
-        .bind(agencyId, playerId),
-      (rows) => rows.flatMap(accountTraces(playerId)),
+    traces<Account>(`SELECT ${accountColumns} FROM bank_accounts a WHERE a.agency_id = ?1 AND a.player_id = ?2`, [], accountTraces),
+    // accounts the player replaced (the audit keeps the one before, decision 013): the account
+    // that moves from one player to another is the commonest "new" account of a ring
+    traces<Account>(
+      `SELECT target AS player_id, json_extract(before_json, '$.bankCode') AS bank_code, json_extract(before_json, '$.accountNumber') AS account_number,
+         json_extract(before_json, '$.accountName') AS account_name, NULL AS receive_qr_receiver, created_at
+       FROM audit_log WHERE agency_id = ?1 AND action = 'player.bank-replace' AND target = ?2 AND json_extract(before_json, '$.accountNumber') IS NOT NULL`,
+      [],
+      accountTraces,
     ),
-    // Accounts the player replaced (decision 013 audits each with the account before): the
-    // account that left one player for another is the commonest "new" account of a ring.
-    read<Account>(
-      db
-        .prepare(
-          `SELECT json_extract(before_json, '$.bankCode') AS bank_code, json_extract(before_json, '$.accountNumber') AS account_number,
-             json_extract(before_json, '$.accountName') AS account_name, NULL AS receive_qr_receiver, created_at
-           FROM audit_log WHERE agency_id = ?1 AND action = 'player.bank-replace' AND target = ?2 AND before_json IS NOT NULL`,
-        )
-        .bind(agencyId, playerId),
-      (rows) => rows.filter((r) => r.bank_code && r.account_number).flatMap(accountTraces(playerId)),
+    traces<{ player_id: string; ip: string; created_at: number; last_seen_at: number }>(
+      `SELECT player_id, ip, created_at, last_seen_at FROM sessions WHERE agency_id = ?1 AND player_id = ?2 AND ip IS NOT NULL`,
+      [],
+      (r) => [{ playerId: r.player_id, reason: "ip", value: r.ip, at: iso(r.created_at), until: iso(r.last_seen_at) }],
     ),
-    read<{ ip: string; created_at: number; last_seen_at: number }>(
-      db.prepare(`SELECT ip, created_at, last_seen_at FROM sessions WHERE agency_id = ?1 AND player_id = ?2 AND ip IS NOT NULL`).bind(agencyId, playerId),
-      (rows) => rows.map((r) => ({ playerId, reason: "ip", value: r.ip, at: iso(r.created_at), until: iso(r.last_seen_at) })),
+    // ---- the others sharing it
+    traces<{ player_id: string; fingerprint: string; last_seen_at: string }>(
+      `SELECT f.player_id, f.fingerprint, f.last_seen_at, ${CARD}
+       FROM (SELECT fingerprint FROM fingerprints WHERE agency_id = ?1 AND player_id = ?2) mine
+       CROSS JOIN fingerprints f INDEXED BY fingerprints_by_fingerprint ON f.agency_id = ?1 AND f.fingerprint = mine.fingerprint
+       CROSS JOIN players p ON p.agency_id = f.agency_id AND p.id = f.player_id
+       WHERE +f.player_id <> ?2 LIMIT ${OTHERS_MAX}`,
+      [],
+      (r) => [{ playerId: r.player_id, reason: "device", value: r.fingerprint, at: r.last_seen_at }],
+    ),
+    traces<{ player_id: string; phone: string; created_at: string }>(
+      `SELECT p.id AS player_id, p.phone, p.created_at, ${CARD} FROM players p
+       WHERE p.agency_id = ?1 AND p.phone IN (SELECT value FROM json_each(?3)) AND +p.id <> ?2 LIMIT ${OTHERS_MAX}`,
+      [JSON.stringify(own ? phoneSpellings(own) : [])],
+      (r) => [{ playerId: r.player_id, reason: "phone", value: r.phone, at: r.created_at }],
+    ),
+    traces<Account>(
+      `SELECT ${accountColumns}, ${CARD}
+       FROM (SELECT holder_key FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2 AND holder_key <> '') mine
+       CROSS JOIN bank_accounts a INDEXED BY bank_accounts_holder_key
+         ON a.agency_id = ?1 AND a.holder_key = mine.holder_key AND a.holder_key IS NOT NULL AND a.holder_key <> ''
+       CROSS JOIN players p ON p.agency_id = a.agency_id AND p.id = a.player_id
+       WHERE +a.player_id <> ?2 LIMIT ${OTHERS_MAX}`,
+      [],
+      accountTraces,
+    ),
+    traces<Account>(
+      `SELECT ${accountColumns}, ${CARD}
+       FROM (SELECT json_extract(before_json, '$.bankCode') AS bank_code, json_extract(before_json, '$.accountNumber') AS account_number FROM audit_log
+             WHERE agency_id = ?1 AND action = 'player.bank-replace' AND target = ?2) old
+       CROSS JOIN bank_accounts a INDEXED BY bank_accounts_number ON a.agency_id = ?1 AND a.bank_code = old.bank_code AND a.account_number = old.account_number
+       CROSS JOIN players p ON p.agency_id = a.agency_id AND p.id = a.player_id
+       WHERE +a.player_id <> ?2 LIMIT ${OTHERS_MAX}`,
+      [],
+      accountTraces,
+    ),
+    // addresses: the others' sessions there within the window of the player's own span there
+    traces<{ player_id: string; ip: string; created_at: number; last_seen_at: number }>(
+      `SELECT s.player_id, s.ip, s.created_at, s.last_seen_at, ${CARD}
+       FROM (SELECT ip, min(created_at) AS since, max(last_seen_at) AS until FROM sessions INDEXED BY sessions_player WHERE agency_id = ?1 AND player_id = ?2 AND ip IS NOT NULL GROUP BY ip) mine
+       CROSS JOIN sessions s INDEXED BY sessions_agency_ip ON s.agency_id = ?1 AND s.ip = mine.ip AND s.ip IS NOT NULL AND s.created_at <= mine.until + ?3
+       CROSS JOIN players p ON p.agency_id = s.agency_id AND p.id = s.player_id
+       WHERE s.last_seen_at >= mine.since - ?3 AND +s.player_id <> ?2 ORDER BY s.created_at DESC LIMIT ${OTHERS_MAX}`,
+      [windowMs],
+      (r) => [{ playerId: r.player_id, reason: "ip", value: r.ip, at: iso(r.created_at), until: iso(r.last_seen_at) }],
     ),
     {
       statement: db
         .prepare(
-          `SELECT referrer_player_id, referred_player_id, created_at FROM referrals WHERE agency_id = ?1 AND referred_player_id = ?2
-           UNION ALL SELECT referrer_player_id, referred_player_id, created_at FROM referrals WHERE agency_id = ?1 AND referrer_player_id = ?2`,
+          `SELECT r.referrer_player_id, r.referred_player_id, r.created_at, p.id AS player_id, ${CARD} FROM referrals r
+             CROSS JOIN players p ON p.agency_id = r.agency_id AND p.id = r.referrer_player_id WHERE r.agency_id = ?1 AND r.referred_player_id = ?2
+           UNION ALL
+           SELECT * FROM (SELECT r.referrer_player_id, r.referred_player_id, r.created_at, p.id AS player_id, ${CARD} FROM referrals r
+             CROSS JOIN players p ON p.agency_id = r.agency_id AND p.id = r.referred_player_id WHERE r.agency_id = ?1 AND r.referrer_player_id = ?2 LIMIT ${OTHERS_MAX})`,
         )
         .bind(agencyId, playerId),
       read: (result: D1Result): ReferralTie[] =>
-        rowsOf<{ referrer_player_id: string; referred_player_id: string; created_at: string }>(result).map((r) => ({
-          referrerId: r.referrer_player_id,
-          referredId: r.referred_player_id,
-          at: r.created_at,
-        })),
+        rowsOf<{ referrer_player_id: string; referred_player_id: string; created_at: string; player_id: string } & Card>(result).map((r) => {
+          card(r.player_id, r);
+          return { referrerId: r.referrer_player_id, referredId: r.referred_player_id, at: r.created_at };
+        }),
     },
     {
       statement: db
@@ -92,128 +156,16 @@ export async function ownTraces(db: D1Database, agencyId: string, playerId: stri
         })),
     },
   ] as const);
-  const own = [...devices, ...phone, ...accounts, ...former, ...sessions];
-  const banks = [...accounts, ...former]
-    .filter((t) => t.reason === "bank")
-    .map((t) => {
-      const [bankCode, accountNumber] = t.value.split(":") as [string, string];
-      return { bankCode, accountNumber };
-    });
-  const ipSpans = new Map<string, { ip: string; from: number; to: number }>();
-  for (const s of sessions) {
-    const span = ipSpans.get(s.value) ?? { ip: s.value, from: Date.parse(s.at), to: Date.parse(s.until ?? s.at) };
-    ipSpans.set(s.value, { ip: s.value, from: Math.min(span.from, Date.parse(s.at)), to: Math.max(span.to, Date.parse(s.until ?? s.at)) });
-  }
-  return {
-    traces: own,
-    referrals,
-    unlinks,
-    devices: devices.map((t) => t.value),
-    phone: phone[0] ? normalizePhone(phone[0].value) : null,
-    holders: [...new Set(own.filter((t) => t.reason === "holder").map((t) => holderKey(t.value)))].filter((k) => k.length > 0),
-    banks,
-    ips: [...ipSpans.values()],
-  };
+  const [referrals, unlinks] = [results[10], results[11]];
+  return { traces: results.slice(0, 10).flat() as Trace[], referrals, unlinks, cards };
 }
 
-const accountTraces =
-  (playerId: string) =>
-  (r: { bank_code: string; account_number: string; account_name: string | null; receive_qr_receiver: string | null; created_at: string }): Trace[] => [
-    { playerId, reason: "bank", value: `${r.bank_code}:${r.account_number}`, at: r.created_at },
-    ...(r.account_name ? [{ playerId, reason: "holder" as const, value: r.account_name, at: r.created_at }] : []),
-    ...(r.receive_qr_receiver ? [{ playerId, reason: "receiver" as const, value: r.receive_qr_receiver, at: r.created_at }] : []),
-  ];
-
-/**
- * One batch: the other players' traces that share one of the player's values, each query on
- * an index (fingerprints_by_fingerprint, players_agency_phone, bank_accounts_holder_key,
- * bank_accounts_number, sessions_agency_ip). Addresses only within `windowMs` of the player's
- * own sessions there.
- */
-export async function sharedTraces(db: D1Database, agencyId: string, playerId: string, own: OwnTraces, windowMs: number): Promise<Trace[]> {
-  type Account = { player_id: string; bank_code: string; account_number: string; account_name: string; receive_qr_receiver: string | null; created_at: string };
-  const others = (rows: Account[]) => rows.flatMap((r) => accountTraces(r.player_id)(r));
-  const reads: Read<Trace[]>[] = [];
-  if (own.devices.length > 0)
-    reads.push(
-      read<{ player_id: string; fingerprint: string; last_seen_at: string }>(
-        db
-          .prepare(
-            `SELECT player_id, fingerprint, last_seen_at FROM fingerprints
-             WHERE agency_id = ?1 AND fingerprint IN (SELECT value FROM json_each(?2)) AND player_id <> ?3`,
-          )
-          .bind(agencyId, JSON.stringify(own.devices), playerId),
-        (rows) => rows.map((r) => ({ playerId: r.player_id, reason: "device", value: r.fingerprint, at: r.last_seen_at })),
-      ),
-    );
-  if (own.phone)
-    reads.push(
-      read<{ id: string; phone: string; created_at: string }>(
-        db
-          .prepare(`SELECT id, phone, created_at FROM players WHERE agency_id = ?1 AND phone IN (SELECT value FROM json_each(?2)) AND id <> ?3`)
-          .bind(agencyId, JSON.stringify(phoneSpellings(own.phone)), playerId),
-        (rows) => rows.map((r) => ({ playerId: r.id, reason: "phone", value: r.phone, at: r.created_at })),
-      ),
-    );
-  if (own.holders.length > 0)
-    reads.push(
-      read<Account>(
-        db
-          .prepare(
-            `SELECT player_id, bank_code, account_number, account_name, receive_qr_receiver, created_at FROM bank_accounts
-             WHERE agency_id = ?1 AND holder_key IN (SELECT value FROM json_each(?2)) AND player_id <> ?3`,
-          )
-          .bind(agencyId, JSON.stringify(own.holders), playerId),
-        others,
-      ),
-    );
-  for (const bank of own.banks)
-    reads.push(
-      read<Account>(
-        db
-          .prepare(
-            `SELECT player_id, bank_code, account_number, account_name, receive_qr_receiver, created_at FROM bank_accounts
-             WHERE agency_id = ?1 AND bank_code = ?2 AND account_number = ?3 AND player_id <> ?4`,
-          )
-          .bind(agencyId, bank.bankCode, bank.accountNumber, playerId),
-        others,
-      ),
-    );
-  for (const span of own.ips)
-    reads.push(
-      read<{ player_id: string; ip: string; created_at: number; last_seen_at: number }>(
-        db
-          .prepare(
-            `SELECT player_id, ip, created_at, last_seen_at FROM sessions
-             WHERE agency_id = ?1 AND ip = ?2 AND created_at <= ?3 AND player_id <> ?4 AND last_seen_at >= ?5
-             ORDER BY created_at DESC LIMIT ${IP_ROWS_MAX}`,
-          )
-          .bind(agencyId, span.ip, span.to + windowMs, playerId, span.from - windowMs),
-        (rows) => rows.map((r) => ({ playerId: r.player_id, reason: "ip", value: r.ip, at: iso(r.created_at), until: iso(r.last_seen_at) })),
-      ),
-    );
-  if (reads.length === 0) return [];
-  return (await readTogether(db, reads)).flat();
-}
-
-export type LinkedPlayerCard = { id: string; username: string; displayName: string; status: string };
-
-export async function linkedPlayerCards(db: D1Database, agencyId: string, ids: string[]): Promise<Map<string, LinkedPlayerCard>> {
-  if (ids.length === 0) return new Map();
-  const { results } = await db
-    .prepare(`SELECT id, username, display_name, status FROM players WHERE agency_id = ?1 AND id IN (SELECT value FROM json_each(?2))`)
-    .bind(agencyId, JSON.stringify(ids))
-    .all<{ id: string; username: string; display_name: string; status: string }>();
-  return new Map(results.map((r) => [r.id, { id: r.id, username: r.username, displayName: r.display_name, status: r.status }]));
-}
-
-/** The unlink, once per pair: a second unlink of a pair already unlinked changes nothing (INSERT OR IGNORE). */
+/** The unlink, once per pair (the smaller id first): a second unlink of the pair changes nothing (INSERT OR IGNORE). */
 export function insertUnlinkStatement(
   db: D1Database,
-  row: { agencyId: string; playerId: string; otherId: string; reason: string; staffId: string | null; staffUsername: string },
+  row: { agencyId: string; pair: [string, string]; reason: string; staffId: string | null; staffUsername: string },
 ): D1PreparedStatement {
-  const [a, b] = pairOf(row.playerId, row.otherId);
   return db
     .prepare(`INSERT OR IGNORE INTO player_unlinks (agency_id, player_a, player_b, reason, staff_id, staff_username) VALUES (?1, ?2, ?3, ?4, ?5, ?6)`)
-    .bind(row.agencyId, a, b, row.reason, row.staffId, row.staffUsername);
+    .bind(row.agencyId, row.pair[0], row.pair[1], row.reason, row.staffId, row.staffUsername);
 }

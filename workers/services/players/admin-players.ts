@@ -100,7 +100,7 @@ export async function getPlayerDetail(db: D1Database, agencyId: string, playerId
     fingerprintSharing(db, agencyId, playerId),
     staffLimitsView(db, agencyId, playerId, now),
     blocklistFlagsOf(db, agencyId, playerId),
-    linkedAccounts(db, agencyId, playerId),
+    linkedAccounts(db, agencyId, playerId, account.phone),
   ]);
   return {
     player: { ...toSummary(account), lockedReason: account.lockedReason, passwordChangedAt: account.passwordChangedAt },

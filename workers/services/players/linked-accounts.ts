@@ -1,7 +1,7 @@
-import { deriveLinks, IP_WINDOW_MS, riskScore, UNLINK_REASON_MAX, type Link, type RiskScore } from "../../core/linked-accounts";
+import { deriveLinks, IP_WINDOW_MS, pairOf, riskScore, UNLINK_REASON_MAX, type Link, type RiskScore } from "../../core/linked-accounts";
 import { auditIfChanged, type AuditActor } from "../../db/audit";
 import { findPlayerCard } from "../../db/players";
-import { insertUnlinkStatement, linkedPlayerCards, ownTraces, sharedTraces, type LinkedPlayerCard } from "../../db/linked-accounts";
+import { insertUnlinkStatement, linkTraces, type LinkedPlayerCard } from "../../db/linked-accounts";
 
 /**
  * Linked accounts (decision 093): the players of the agency who share a device, a phone, a bank
@@ -14,17 +14,11 @@ import { insertUnlinkStatement, linkedPlayerCards, ownTraces, sharedTraces, type
 type LinkedAccount = Link & { player: LinkedPlayerCard };
 export type LinkedAccounts = { links: LinkedAccount[]; score: RiskScore };
 
-/** Three D1 round trips: the player's own traces, the others sharing them, their names. */
-export async function linkedAccounts(db: D1Database, agencyId: string, playerId: string): Promise<LinkedAccounts> {
-  const own = await ownTraces(db, agencyId, playerId);
-  const shared = await sharedTraces(db, agencyId, playerId, own, IP_WINDOW_MS);
-  const links = deriveLinks({ subjectId: playerId, traces: [...own.traces, ...shared], referrals: own.referrals, unlinks: own.unlinks });
-  const cards = await linkedPlayerCards(
-    db,
-    agencyId,
-    links.map((l) => l.playerId),
-  );
-  // A referral tie to a player since removed has no card: nothing to show or score.
+/** One D1 round trip (a batch), given the player's phone (the page has read the player already). */
+export async function linkedAccounts(db: D1Database, agencyId: string, playerId: string, phone: string): Promise<LinkedAccounts> {
+  const { traces, referrals, unlinks, cards } = await linkTraces(db, agencyId, playerId, phone, IP_WINDOW_MS);
+  const links = deriveLinks({ subjectId: playerId, traces, referrals, unlinks });
+  // a link whose player is not of this agency any more has no card: nothing to show or score
   const shown = links.flatMap((l) => {
     const player = cards.get(l.playerId);
     return player ? [{ ...l, player }] : [];
@@ -42,13 +36,19 @@ export type UnlinkResult = { ok: true; changed: boolean } | { ok: false; error: 
 export async function unlinkPlayers(db: D1Database, actor: AuditActor, playerId: string, otherId: string, reason: string): Promise<UnlinkResult> {
   const player = await findPlayerCard(db, actor.agencyId, playerId);
   if (!player) return { ok: false, error: "NOT_FOUND" };
-  const linked = await linkedAccounts(db, actor.agencyId, playerId);
+  const linked = await linkedAccounts(db, actor.agencyId, playerId, player.phone);
   const link = linked.links.find((l) => l.playerId === otherId);
   if (!link) return { ok: false, error: "NOT_LINKED" };
   if (link.unlink) return { ok: true, changed: false };
   const text = reason.trim().slice(0, UNLINK_REASON_MAX);
   const [insert] = await db.batch([
-    insertUnlinkStatement(db, { agencyId: actor.agencyId, playerId, otherId, reason: text, staffId: actor.staffId, staffUsername: actor.staffUsername ?? "" }),
+    insertUnlinkStatement(db, {
+      agencyId: actor.agencyId,
+      pair: pairOf(playerId, otherId),
+      reason: text,
+      staffId: actor.staffId,
+      staffUsername: actor.staffUsername ?? "",
+    }),
     auditIfChanged(db, actor, {
       action: "player.unlink",
       target: playerId,
