@@ -38,6 +38,8 @@ const FLOWS: Record<string, string[]> = {
   "admin-ops.spec.ts": PAIR_B,
   "reports.spec.ts": PAIR_A,
   "alerts.spec.ts": PAIR_A,
+  // the staff player page's linked accounts (decision 093): a section of a screen, its flow in one pair
+  "linked-accounts.spec.ts": PAIR_A,
   // one payment, one credit (decision 069): mark paid outside an order's life, a hand credit of an order's pay amount
   // (reconciliation.spec's settlement of a transfer credited twice runs in pair B, tagged, so these flows see both pairs)
   "one-payment.spec.ts": PAIR_A,

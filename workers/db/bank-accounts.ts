@@ -1,4 +1,5 @@
 import { findBank, maskAccountNumber } from "../core/banks";
+import { holderKey } from "../core/referral";
 import { readOne, rowsOf, type Read } from "./reads";
 
 /** Statements over `bank_accounts`: a player's one LAK account (migration 0003). */
@@ -141,8 +142,8 @@ type NewBankAccountRow = {
 export function insertBankAccountStatement(db: D1Database, account: NewBankAccountRow): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO bank_accounts (id, agency_id, player_id, bank_code, account_number, account_name, currency, owner, receive_qr, receive_qr_receiver)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'LAK', 'SELF', ?7, ?8)`,
+      `INSERT INTO bank_accounts (id, agency_id, player_id, bank_code, account_number, account_name, currency, owner, receive_qr, receive_qr_receiver, holder_key)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'LAK', 'SELF', ?7, ?8, ?9)`,
     )
     .bind(
       account.id,
@@ -153,6 +154,8 @@ export function insertBankAccountStatement(db: D1Database, account: NewBankAccou
       account.accountName,
       account.receiveQr?.text ?? null,
       account.receiveQr?.receiver ?? null,
+      // the linked accounts' lookup by holder name (decision 093)
+      holderKey(account.accountName),
     );
 }
 
@@ -170,7 +173,7 @@ export function replaceBankAccountStatement(
 ): D1PreparedStatement {
   return db
     .prepare(
-      `UPDATE bank_accounts SET bank_code = ?1, account_number = ?2, account_name = ?3, receive_qr = ?10, receive_qr_receiver = ?11,
+      `UPDATE bank_accounts SET bank_code = ?1, account_number = ?2, account_name = ?3, receive_qr = ?10, receive_qr_receiver = ?11, holder_key = ?12,
          created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
        WHERE id = ?4 AND agency_id = ?5 AND player_id = ?6 AND bank_code = ?7 AND account_number = ?8 AND account_name = ?9`,
     )
@@ -186,5 +189,6 @@ export function replaceBankAccountStatement(
       current.accountName,
       next.receiveQr?.text ?? null,
       next.receiveQr?.receiver ?? null,
+      holderKey(next.accountName),
     );
 }

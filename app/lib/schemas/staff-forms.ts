@@ -7,6 +7,7 @@ import { BlocklistAddSchema } from "./blocklist";
 import { CashbackSettingsSchema } from "./cashback";
 import { formSchemaName } from "./form-name";
 import { LevelPeriodSchema, LevelSchema } from "./levels";
+import { UnlinkSchema } from "./linked-accounts";
 import { OwnAccountCreateSchema } from "./own-account-channel";
 import { ReferralSettingsSchema } from "./referral";
 
@@ -40,6 +41,7 @@ const STAFF_FORMS = [
   LevelPeriodSchema,
   LevelSchema,
   BlocklistAddSchema,
+  UnlinkSchema,
 ] as const;
 
 export const STAFF_FORM_SCHEMAS: Readonly<Record<string, (typeof STAFF_FORMS)[number]>> = Object.fromEntries(

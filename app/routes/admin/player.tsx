@@ -3,18 +3,28 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Fragment } from "react";
 import { data, Form, Link } from "react-router";
 import { useTranslation } from "react-i18next";
-import { endPlayerSessions, getPlayerDetail, lockPlayer, replaceBankAccount, resetPlayerPassword, unlockPlayer } from "@workers/services/players";
+import {
+  endPlayerSessions,
+  getPlayerDetail,
+  lockPlayer,
+  replaceBankAccount,
+  resetPlayerPassword,
+  unlinkPlayers,
+  unlockPlayer,
+} from "@workers/services/players";
 import { BANKS } from "@workers/core/banks";
 import { DepositFlag, OrderStatus, ProviderName } from "~/components/admin";
 import { ErrorList, Field, getFormProps, useSchemaForm } from "~/components/forms";
 import { AdminTable } from "~/components/data-table";
 import { PlayerBlocklist } from "~/components/admin-blocklist";
+import { PlayerLinks } from "~/components/admin-linked";
 import { CopyButton } from "~/components/copy-button";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { LockSchema, PlayerActionSchema } from "~/lib/schemas/admin-ops";
 import { StaffBankReplaceSchema } from "~/lib/schemas/bank";
+import { UnlinkSchema } from "~/lib/schemas/linked-accounts";
 import { auditContext, requireStaff } from "~/lib/staff.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Route } from "./+types/player";
@@ -22,7 +32,8 @@ import type { ScriptsHandle } from "~/lib/page-scripts";
 import type { I18nHandle } from "~/lib/i18n";
 
 /** Lite (decision 089): its forms validate in the browser, with the messages of these groups. */
-export const handle = { lite: ["validate"], i18n: ["bank.validation", "players.validation", "validation"] } satisfies ScriptsHandle & I18nHandle;
+export const handle = { lite: ["validate"], i18n: ["bank.validation", "linked.validation", "players.validation", "validation"] } satisfies ScriptsHandle &
+  I18nHandle;
 
 /** Everything about one player of this agency (another agency's id is a 404) and the account actions. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
@@ -48,10 +59,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const owner = await requireStaff(request, context, { role: "owner" });
     const submission = parseWithZod(form, { schema: StaffBankReplaceSchema });
     if (submission.status !== "success")
-      return data({ lock: null, temporaryPassword: null, bankReplace: submission.reply(), bankReview: null }, { status: 400 });
+      return data({ lock: null, temporaryPassword: null, bankReplace: submission.reply(), bankReview: null, unlink: null }, { status: 400 });
     const next = { bankCode: submission.value.bankCode, accountNumber: submission.value.accountNumber, accountName: submission.value.accountName };
     if (submission.value.intent === "bank-replace-review") {
-      return data({ lock: null, temporaryPassword: null, bankReplace: null, bankReview: next });
+      return data({ lock: null, temporaryPassword: null, bankReplace: null, bankReview: next, unlink: null });
     }
     const done = await replaceBankAccount(getBindings(context), auditContext(request, owner), params.playerId, next, { allowPaid: true });
     if (!done.ok) {
@@ -64,16 +75,38 @@ export async function action({ request, context, params }: Route.ActionArgs) {
             formErrors: [done.code === "BANK_ACCOUNT_REFUSED" ? "admin:blocklist.staffRefused" : `admin:players.bankReplace.errors.${done.code}`],
           }),
           bankReview: null,
+          unlink: null,
         },
         { status: done.code === "NAME_CHARACTERS" ? 400 : 409 },
       );
     }
     return redirectWithToast({ request, context }, here, { type: "success", message: translate(context, "admin:players.bankReplace.done") });
   }
+  if (form.get("intent") === "unlink") {
+    // Owners only (decision 093): a cashier could otherwise clear the links of a friend's ring.
+    const owner = await requireStaff(request, context, { role: "owner" });
+    const submission = parseWithZod(form, { schema: UnlinkSchema });
+    const otherId = String(form.get("otherId") ?? "");
+    if (submission.status !== "success")
+      return data(
+        { lock: null, temporaryPassword: null, bankReplace: null, bankReview: null, unlink: { otherId, reply: submission.reply() } },
+        { status: 400 },
+      );
+    const done = await unlinkPlayers(db, auditContext(request, owner), params.playerId, submission.value.otherId, submission.value.reason);
+    if (!done.ok) {
+      if (done.error === "NOT_FOUND") throw new Response("Not found", { status: 404 });
+      const reply = submission.reply({ formErrors: [`admin:linked.errors.${done.error}`] });
+      return data({ lock: null, temporaryPassword: null, bankReplace: null, bankReview: null, unlink: { otherId, reply } }, { status: 409 });
+    }
+    return redirectWithToast({ request, context }, here, {
+      type: done.changed ? "success" : "info",
+      message: translate(context, done.changed ? "admin:linked.unlinked" : "admin:linked.alreadyUnlinked"),
+    });
+  }
   if (form.get("intent") === "lock") {
     const submission = parseWithZod(form, { schema: LockSchema });
     if (submission.status !== "success")
-      return data({ lock: submission.reply(), temporaryPassword: null, bankReplace: null, bankReview: null }, { status: 400 });
+      return data({ lock: submission.reply(), temporaryPassword: null, bankReplace: null, bankReview: null, unlink: null }, { status: 400 });
     const done = await lockPlayer(db, actor, params.playerId, submission.value.reason);
     if (!done.ok) throw new Response("Not found", { status: 404 });
     return redirectWithToast({ request, context }, here, {
@@ -82,7 +115,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     });
   }
   const submission = parseWithZod(form, { schema: PlayerActionSchema });
-  if (submission.status !== "success") return data({ lock: null, temporaryPassword: null, bankReplace: null, bankReview: null }, { status: 400 });
+  if (submission.status !== "success") return data({ lock: null, temporaryPassword: null, bankReplace: null, bankReview: null, unlink: null }, { status: 400 });
   switch (submission.value.intent) {
     case "unlock": {
       const done = await unlockPlayer(db, actor, params.playerId);
@@ -104,7 +137,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const done = await resetPlayerPassword(db, actor, params.playerId);
       if (!done.ok) throw new Response("Not found", { status: 404 });
       // Shown once, on this answer only (never stored in clear, never in the audit log).
-      return data({ lock: null, temporaryPassword: done.temporaryPassword, bankReplace: null, bankReview: null }, { headers: { "Cache-Control": "no-store" } });
+      return data(
+        { lock: null, temporaryPassword: done.temporaryPassword, bankReplace: null, bankReview: null, unlink: null },
+        { headers: { "Cache-Control": "no-store" } },
+      );
     }
   }
 }
@@ -171,6 +207,7 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
         fingerprints={fingerprints}
       />
       <StaffLimits limits={limits} />
+      <PlayerLinks linked={loaderData.linked} canUnlink={loaderData.isOwner} here={here} lastUnlink={actionData?.unlink ?? null} />
 
       <h2>{t("players.actions")}</h2>
       <div className="admin-actions">

@@ -19,6 +19,7 @@ import { listBankAccounts, type BankAccount } from "./bank";
 import { clearThrottle, hashPassword } from "../login";
 import { staffLimitsView } from "./responsible-gaming";
 import { blocklistFlagsOf, type BlocklistFlag } from "./blocklist";
+import { linkedAccounts, type LinkedAccounts } from "./linked-accounts";
 
 /**
  * Back office, players (decision 008): search, the whole picture of one player, and the
@@ -81,13 +82,15 @@ export type PlayerDetail = {
   limits: Awaited<ReturnType<typeof staffLimitsView>>;
   /** The owner's "flag" entries that matched the player, and where (decision 090). */
   blocklistFlags: BlocklistFlag[];
+  /** The players linked to this one, why and when, and the risk score with its parts (decision 093). */
+  linked: LinkedAccounts;
 };
 
 /** Orders, promotions, sessions and devices of one player (the newest 20 of each list). */
 export async function getPlayerDetail(db: D1Database, agencyId: string, playerId: string, now = Date.now()): Promise<PlayerDetail | null> {
   const account = await findPlayerWithAccount(db, agencyId, playerId);
   if (!account) return null;
-  const [bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, sharedWith, limits, blocklistFlags] = await Promise.all([
+  const [bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, sharedWith, limits, blocklistFlags, linked] = await Promise.all([
     listBankAccounts(db, agencyId, playerId),
     latestPlayerDeposits(db, agencyId, playerId, 20),
     latestPlayerWithdrawals(db, agencyId, playerId, 20),
@@ -97,6 +100,7 @@ export async function getPlayerDetail(db: D1Database, agencyId: string, playerId
     fingerprintSharing(db, agencyId, playerId),
     staffLimitsView(db, agencyId, playerId, now),
     blocklistFlagsOf(db, agencyId, playerId),
+    linkedAccounts(db, agencyId, playerId, account.phone),
   ]);
   return {
     player: { ...toSummary(account), lockedReason: account.lockedReason, passwordChangedAt: account.passwordChangedAt },
@@ -110,6 +114,7 @@ export async function getPlayerDetail(db: D1Database, agencyId: string, playerId
     fingerprints: fingerprints.map((f) => ({ ...f, sharedWith: sharedWith.get(f.fingerprint) ?? 0 })),
     limits,
     blocklistFlags,
+    linked,
   };
 }
 

@@ -21,6 +21,7 @@ export {
 export { bankPage, replaceBankAccount, replaceOwnBankAccount } from "./bank-replace";
 export { addBankAccount, listBankAccounts, type BankAccount } from "./bank";
 export { recordFingerprint } from "./fingerprint";
+export { unlinkPlayers } from "./linked-accounts";
 export { RECEIVE_QR_MAX_BYTES, type ReceiveQrCode } from "./receive-qr";
 export { limitsPage, setLimits, startBreak, type BreakInput, type LimitsInput } from "./responsible-gaming";
 export { pruneExpiredPlayerSessions } from "./session-prune";

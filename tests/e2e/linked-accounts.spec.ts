@@ -1,0 +1,159 @@
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Page, TestInfo } from "@playwright/test";
+import { d1 } from "./d1";
+import { accountTest as test, expect, hasJs, isPhone, newPlayer, PAGE_READY, seriousAxeViolations, uniqueUsername } from "./fixtures";
+import { DEMO_STAFF, openAdminMenu, staffLogin } from "./staff";
+
+/**
+ * Linked accounts on the staff player page (decision 093), a flow in pair A (phone-js,
+ * desktop-nojs): two players registered through the JSON API with one phone typed two ways are
+ * linked "same phone", the score says worth holding with its parts; the owner's unlink asks a
+ * reason, then marks the pair unlinked with it and takes it out of the score; the section is axe
+ * clean with 44 px targets on a phone. Its words in cn and vn as translations.spec.ts reads
+ * pages: each text the language's own, no raw key. Each project works in its own agency.
+ */
+const port = Number(process.env.E2E_PORT ?? 4173);
+test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
+test.describe.configure({ timeout: 120_000 });
+
+type Tree = Record<string, unknown>;
+const bundle = (info: TestInfo, lng: string, ns: string) =>
+  JSON.parse(readFileSync(join(dirname(info.config.configFile!), `locales/${lng}/${ns}.json`), "utf8")) as Tree;
+const textOf = (tree: Tree, key: string, values: Record<string, string | number> = {}) => {
+  const template = key.split(".").reduce<unknown>((node, part) => (node as Tree)[part], tree);
+  expect(typeof template, key).toBe("string");
+  return (template as string).replace(/\{\{(\w+)\}\}/g, (_all, name: string) => String(values[name] ?? ""));
+};
+
+/** Every key of the namespaces: what a missing translation shows instead of its text. */
+function allKeys(info: TestInfo, namespaces: string[]): Set<string> {
+  const keys = new Set<string>();
+  const walk = (tree: Tree, prefix: string) => {
+    for (const [key, value] of Object.entries(tree)) {
+      if (typeof value === "string") keys.add(prefix + key);
+      else walk(value as Tree, `${prefix}${key}.`);
+    }
+  };
+  for (const ns of namespaces) walk(bundle(info, "lo", ns), "");
+  return keys;
+}
+
+async function rawKeysOn(page: Page, keys: Set<string>): Promise<string[]> {
+  const shown = await page.evaluate(() => {
+    const texts = [document.title, document.body.innerText];
+    for (const el of document.querySelectorAll("[aria-label],[placeholder],[title],[alt]")) {
+      for (const name of ["aria-label", "placeholder", "title", "alt"]) texts.push(el.getAttribute(name) ?? "");
+    }
+    return texts.join("\n");
+  });
+  return [...new Set(shown.match(/[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)+/g) ?? [])].filter((token) => keys.has(token));
+}
+
+/** A phone nobody of this run has: 020 + 8 digits from the clock and chance. */
+const freshPhone = () => `020${String(Date.now() % 1e6).padStart(6, "0")}${String(Math.floor(Math.random() * 100)).padStart(2, "0")}`;
+const randomIp = () => `10.${170 + Math.floor(Math.random() * 20)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
+
+/**
+ * A registration through the JSON API (the fast path for a flow that is not about the form).
+ * Node does not resolve *.localhost (the browser does): the request goes to localhost with this
+ * project's agency as its Host.
+ */
+async function registerHere(page: Page, player: ReturnType<typeof newPlayer>) {
+  const host = `${test.info().project.name}.e2e.localhost:${port}`;
+  const res = await page.request.post(`http://localhost:${port}/api/v2/players/register`, {
+    headers: { Host: host, Origin: `http://${host}`, "CF-Connecting-IP": randomIp() },
+    data: { ...player, confirmPassword: player.password, adult: true },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
+/** Two players of one phone, the second typing it the international way; their ids. */
+async function twoOnOnePhone(page: Page) {
+  const phone = freshPhone();
+  const first = newPlayer({ username: uniqueUsername("lka"), phone });
+  const second = newPlayer({ username: uniqueUsername("lkb"), phone: `+856${phone.slice(1)}` });
+  await registerHere(page, first);
+  await registerHere(page, second);
+  const idOf = async (username: string) => String((await d1(`SELECT id FROM players WHERE username = '${username}'`))[0]!.id);
+  return { first: { ...first, id: await idOf(first.username) }, second: { ...second, id: await idOf(second.username) } };
+}
+
+async function ready(page: Page) {
+  if (hasJs(test.info())) await page.locator(PAGE_READY).waitFor();
+}
+
+test("the staff player page shows the linked accounts, why and the score; the owner unlinks a pair with a reason", async ({ page, expectHttpError }, info) => {
+  const lo = bundle(info, "lo", "admin");
+  const { first, second } = await twoOnOnePhone(page);
+  await staffLogin(page, DEMO_STAFF.boss, `/admin/players/${first.id}`);
+  await ready(page);
+
+  const section = page.getByTestId("player-linked");
+  await expect(section.getByRole("heading", { level: 2 })).toHaveText(textOf(lo, "linked.title"));
+  const row = section.locator(`[data-testid="linked-row"][data-player="${second.username}"]`);
+  await expect(row).toHaveAttribute("data-state", "linked");
+  await expect(row.locator('[data-reason="phone"]')).toContainText(textOf(lo, "linked.reasons.phone"));
+  const score = section.getByTestId("linked-score");
+  await expect(score).toHaveAttribute("data-held", "yes");
+  await expect(score).toHaveAttribute("data-total", "40");
+  await expect(score.locator('[data-reason="phone"]')).toHaveText(
+    textOf(lo, "linked.part", { reason: textOf(lo, "linked.reasons.phone"), players: 1, points: 40 }),
+  );
+
+  if (hasJs(info)) expect(await seriousAxeViolations(page, "/admin/players/:id")).toEqual([]);
+  if (isPhone(info)) {
+    for (const target of [row.getByTestId("unlink-submit"), row.locator("textarea"), row.getByRole("link")]) {
+      const box = (await target.boundingBox())!;
+      expect(box.height, await target.evaluate((el) => el.outerHTML.slice(0, 80))).toBeGreaterThanOrEqual(44);
+    }
+  }
+
+  // no reason: refused by the schema (in the browser with JavaScript, by the action without)
+  expectHttpError(400, /^\/admin\/players\//);
+  await row.getByTestId("unlink-submit").click();
+  await expect(row.locator(".field-errors").first()).toHaveText(textOf(lo, "linked.validation.reason"));
+  expect(await d1(`SELECT COUNT(*) AS n FROM player_unlinks WHERE player_a IN ('${first.id}', '${second.id}')`)).toEqual([{ n: 0 }]);
+
+  const reason = `brothers ${info.project.name} ${second.username.slice(-6)}`;
+  await page.getByTestId("player-linked").locator(`[data-player="${second.username}"] textarea`).fill(reason);
+  await page.getByTestId("player-linked").locator(`[data-player="${second.username}"]`).getByTestId("unlink-submit").click();
+  await expect(page.getByTestId("toast")).toContainText(textOf(lo, "linked.unlinked"), { timeout: 30_000 });
+  const unlinked = page.getByTestId("player-linked").locator(`[data-testid="linked-row"][data-player="${second.username}"]`);
+  await expect(unlinked).toHaveAttribute("data-state", "unlinked");
+  await expect(unlinked).toContainText(reason);
+  await expect(page.getByTestId("linked-score")).toHaveAttribute("data-total", "0");
+  await expect(page.getByTestId("linked-score")).toHaveAttribute("data-held", "no");
+  expect(await d1(`SELECT COUNT(*) AS n FROM audit_log WHERE action = 'player.unlink' AND target = '${first.id}'`)).toEqual([{ n: 1 }]);
+
+  // the other side: the same pair, unlinked, from the second player's page
+  await page
+    .getByTestId("player-linked")
+    .getByRole("link", { name: new RegExp(second.username) })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/admin/players/${second.id}$`));
+  await expect(page.getByTestId("player-linked").locator(`[data-player="${first.username}"]`)).toHaveAttribute("data-state", "unlinked");
+});
+
+test("the linked accounts in cn and vn: their own words, no raw key", async ({ page }, info) => {
+  const keys = allKeys(info, ["common", "admin"]);
+  const { first, second } = await twoOnOnePhone(page);
+  await staffLogin(page, DEMO_STAFF.boss, `/admin/players/${first.id}`);
+  for (const [lng, htmlLang] of [
+    ["cn", "zh-CN"],
+    ["vn", "vi"],
+  ] as const) {
+    const admin = bundle(info, lng, "admin");
+    await openAdminMenu(page);
+    await page.getByTestId("admin-menu").locator(`.admin-languages button[lang="${htmlLang}"]`).click();
+    await expect(page.locator("html")).toHaveAttribute("lang", htmlLang);
+    const section = page.getByTestId("player-linked");
+    await expect(section.getByRole("heading", { level: 2 })).toHaveText(textOf(admin, "linked.title"));
+    const row = section.locator(`[data-testid="linked-row"][data-player="${second.username}"]`);
+    await expect(row.locator('[data-reason="phone"]')).toContainText(textOf(admin, "linked.reasons.phone"));
+    await expect(section.getByTestId("linked-score")).toContainText(textOf(admin, "linked.heldWorthy"));
+    await expect(row.locator("label")).toHaveText(textOf(admin, "linked.unlinkReason"));
+    await expect(row.getByTestId("unlink-submit")).toHaveText(textOf(admin, "linked.unlink"));
+    expect(await rawKeysOn(page, keys)).toEqual([]);
+  }
+});
