@@ -12,6 +12,7 @@ import * as bankSchemas from "../../app/lib/schemas/bank";
 import * as blocklistSchemas from "../../app/lib/schemas/blocklist";
 import * as cashbackSchemas from "../../app/lib/schemas/cashback";
 import * as levelSchemas from "../../app/lib/schemas/levels";
+import * as linkedSchemas from "../../app/lib/schemas/linked-accounts";
 import * as ownAccountSchemas from "../../app/lib/schemas/own-account-channel";
 import * as referralSchemas from "../../app/lib/schemas/referral";
 import { MARK_JS_SCRIPT } from "../../app/lib/page-scripts";
@@ -28,6 +29,7 @@ const ALL_SCHEMAS: Record<string, unknown> = {
   ...blocklistSchemas,
   ...cashbackSchemas,
   ...levelSchemas,
+  ...linkedSchemas,
   ...ownAccountSchemas,
   ...referralSchemas,
 };
