@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import type { Page, TestInfo } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { d1 } from "./d1";
 import { accountTest as test, expect, hasJs, isPhone, newPlayer, PAGE_READY, seriousAxeViolations, uniqueUsername } from "./fixtures";
 import { DEMO_STAFF, openAdminMenu, staffLogin } from "./staff";
+import { allKeys, bundle, freshPhone, rawKeysOn, textOf } from "./translated";
 
 /**
  * Linked accounts on the staff player page (decision 093), a flow in pair A (phone-js,
@@ -17,41 +16,6 @@ const port = Number(process.env.E2E_PORT ?? 4173);
 test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
 test.describe.configure({ timeout: 120_000 });
 
-type Tree = Record<string, unknown>;
-const bundle = (info: TestInfo, lng: string, ns: string) =>
-  JSON.parse(readFileSync(join(dirname(info.config.configFile!), `locales/${lng}/${ns}.json`), "utf8")) as Tree;
-const textOf = (tree: Tree, key: string, values: Record<string, string | number> = {}) => {
-  const template = key.split(".").reduce<unknown>((node, part) => (node as Tree)[part], tree);
-  expect(typeof template, key).toBe("string");
-  return (template as string).replace(/\{\{(\w+)\}\}/g, (_all, name: string) => String(values[name] ?? ""));
-};
-
-/** Every key of the namespaces: what a missing translation shows instead of its text. */
-function allKeys(info: TestInfo, namespaces: string[]): Set<string> {
-  const keys = new Set<string>();
-  const walk = (tree: Tree, prefix: string) => {
-    for (const [key, value] of Object.entries(tree)) {
-      if (typeof value === "string") keys.add(prefix + key);
-      else walk(value as Tree, `${prefix}${key}.`);
-    }
-  };
-  for (const ns of namespaces) walk(bundle(info, "lo", ns), "");
-  return keys;
-}
-
-async function rawKeysOn(page: Page, keys: Set<string>): Promise<string[]> {
-  const shown = await page.evaluate(() => {
-    const texts = [document.title, document.body.innerText];
-    for (const el of document.querySelectorAll("[aria-label],[placeholder],[title],[alt]")) {
-      for (const name of ["aria-label", "placeholder", "title", "alt"]) texts.push(el.getAttribute(name) ?? "");
-    }
-    return texts.join("\n");
-  });
-  return [...new Set(shown.match(/[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)+/g) ?? [])].filter((token) => keys.has(token));
-}
-
-/** A phone nobody of this run has: 020 + 8 digits from the clock and chance. */
-const freshPhone = () => `020${String(Date.now() % 1e6).padStart(6, "0")}${String(Math.floor(Math.random() * 100)).padStart(2, "0")}`;
 const randomIp = () => `10.${170 + Math.floor(Math.random() * 20)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
 
 /**

@@ -1,6 +1,3 @@
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import type { Page, TestInfo } from "@playwright/test";
 import QRCode from "qrcode";
 import { oneProofText } from "../integration/fixtures/one-proof";
 import { d1 } from "./d1";
@@ -8,6 +5,7 @@ import { accountTest as test, expect, hasJs, isPhone, loginByApi, newPlayer, reg
 import { bankTimeInput, creditedTwice, openOwnOrder, ownAgency, OWN_CHANNEL, pastDay, shownTime } from "./one-payment";
 import { playerPages } from "./pages";
 import { DEMO_STAFF, openAdminMenu, staffLogin } from "./staff";
+import { allKeys, bundle, rawKeysOn, type Tree } from "./translated";
 
 /**
  * Translations per page (decision 032): a player page inlines only the key groups
@@ -18,37 +16,6 @@ import { DEMO_STAFF, openAdminMenu, staffLogin } from "./staff";
  * the player pages (JavaScript on) show every page translated: a client navigation between
  * pages that hydrate, a document load into a lite page (decision 034; its `clientLoader`).
  */
-
-type Tree = Record<string, unknown>;
-
-/** A namespace of a language as the portal ships it (locales/<lng>/<ns>.json). */
-const bundle = (info: TestInfo, lng: string, ns: string) =>
-  JSON.parse(readFileSync(join(dirname(info.config.configFile!), `locales/${lng}/${ns}.json`), "utf8")) as Tree;
-
-/** Every key of the namespaces ("deposit.amount"; the player's by default): what a missing translation shows instead. */
-function allKeys(info: TestInfo, namespaces = ["common", "player"]): Set<string> {
-  const keys = new Set<string>();
-  const walk = (tree: Tree, prefix: string) => {
-    for (const [key, value] of Object.entries(tree)) {
-      if (typeof value === "string") keys.add(prefix + key);
-      else walk(value as Tree, `${prefix}${key}.`);
-    }
-  };
-  for (const ns of namespaces) walk(bundle(info, "lo", ns), "");
-  return keys;
-}
-
-/** Raw keys among what the page shows: its text, and the labels a screen reader or tooltip shows. */
-async function rawKeysOn(page: Page, keys: Set<string>): Promise<string[]> {
-  const shown = await page.evaluate(() => {
-    const texts = [document.title, document.body.innerText];
-    for (const el of document.querySelectorAll("[aria-label],[placeholder],[title],[alt]")) {
-      for (const name of ["aria-label", "placeholder", "title", "alt"]) texts.push(el.getAttribute(name) ?? "");
-    }
-    return texts.join("\n");
-  });
-  return [...new Set(shown.match(/[A-Za-z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)+/g) ?? [])].filter((token) => keys.has(token));
-}
 
 const LANGS = [
   ["lo", "lo"],
