@@ -83,38 +83,8 @@ export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="f-from">{t("deposits.from")}</label>
-          <TypedDateInput
-            kind="day"
-            id="f-from"
-            name="from"
-            value={typedDayValue(filter.from)}
-            invalid={dayErrors.from}
-            describedBy={dayErrors.from ? "f-from-error" : undefined}
-          />
-          {dayErrors.from && (
-            <p id="f-from-error" className="field-errors" data-testid="f-from-error">
-              {t("staffScreens.dates.DAY_INVALID")}
-            </p>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor="f-to">{t("deposits.to")}</label>
-          <TypedDateInput
-            kind="day"
-            id="f-to"
-            name="to"
-            value={typedDayValue(filter.to)}
-            invalid={dayErrors.to}
-            describedBy={dayErrors.to ? "f-to-error" : undefined}
-          />
-          {dayErrors.to && (
-            <p id="f-to-error" className="field-errors" data-testid="f-to-error">
-              {t("staffScreens.dates.DAY_INVALID")}
-            </p>
-          )}
-        </div>
+        <DayFilterField name="from" label={t("deposits.from")} value={filter.from} invalid={dayErrors.from} message={t("staffScreens.dates.DAY_INVALID")} />
+        <DayFilterField name="to" label={t("deposits.to")} value={filter.to} invalid={dayErrors.to} message={t("staffScreens.dates.DAY_INVALID")} />
         <button type="submit" className="button button-primary">
           {t("deposits.search")}
         </button>
@@ -143,5 +113,21 @@ export default function AdminDeposits({ loaderData }: Route.ComponentProps) {
       />
       <AdminListPager next={next} previous={previous} basePath="/admin/deposits" query={query} />
     </section>
+  );
+}
+
+/** A day of the filter, typed DD/MM/YYYY; a day that does not read keeps what was typed, with its message. */
+function DayFilterField({ name, label, value, invalid, message }: { name: "from" | "to"; label: string; value: string; invalid: boolean; message: string }) {
+  const id = `f-${name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <TypedDateInput kind="day" id={id} name={name} value={typedDayValue(value)} invalid={invalid} describedBy={invalid ? `${id}-error` : undefined} />
+      {invalid && (
+        <p id={`${id}-error`} className="field-errors" data-testid={`${id}-error`}>
+          {message}
+        </p>
+      )}
+    </div>
   );
 }
