@@ -83,6 +83,9 @@ export default [
     // the owner's blocklist (decision 090) and its CSV
     route("blocklist", "routes/admin/blocklist.tsx"),
     route("blocklist/export.csv", "routes/admin/blocklist-csv.ts"),
+    // claims held for review (decision 094) and their CSV
+    route("holds", "routes/admin/holds.tsx"),
+    route("holds/export.csv", "routes/admin/holds-csv.ts"),
     route("settings", "routes/admin/settings.tsx"),
     route("settings/channels", "routes/admin/channels.tsx"),
     route("settings/providers", "routes/admin/providers.tsx"),

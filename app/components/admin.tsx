@@ -45,6 +45,7 @@ const ADMIN_GROUPS: { key: string | null; sections: Section[] }[] = [
       { key: "players", to: "/admin/players", ownerOnly: false },
       { key: "fingerprints", to: "/admin/fingerprints", ownerOnly: false },
       { key: "blocklist", to: "/admin/blocklist", ownerOnly: true, label: "blocklist.nav" },
+      { key: "holds", to: "/admin/holds", ownerOnly: false, label: "holds.nav" },
     ],
   },
   {

@@ -49,6 +49,11 @@ export function CurrentPromotion({ current, confirmCancel, action }: { current: 
       <h2>
         {t("promotion.current")}: <Link to={`/player/promotion/${current.promotionId}`}>{current.title}</Link> <UsageStatusBadge status={current.status} />
       </h2>
+      {current.held && (
+        <p className="notice" role="status" data-testid="promotion-held">
+          {t("holds.beingChecked")}
+        </p>
+      )}
       <dl className="facts">
         <dt>{t("promotion.provider")}</dt>
         <dd>{provider}</dd>

@@ -56,6 +56,9 @@ export const ERROR_CODES = [
   // the owner's blocklist (decision 090): "contact staff", naming nothing about the list
   "REGISTRATION_REFUSED",
   "BANK_ACCOUNT_REFUSED",
+  // holds (decision 094): a claim of a linked account's player waits for staff, or they said no
+  "REWARD_HELD",
+  "REWARD_REFUSED",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -78,6 +81,8 @@ const OWN_KEY: Partial<Record<ErrorCode, string>> = {
   REWARD_TURNOVER_NOT_MET: "reward.errors.REWARD_TURNOVER_NOT_MET",
   REGISTRATION_REFUSED: "blocklist.registrationRefused",
   BANK_ACCOUNT_REFUSED: "blocklist.bankAccountRefused",
+  REWARD_HELD: "holds.rewardHeld",
+  REWARD_REFUSED: "holds.refused",
 };
 
 export function errorMessageKey(code: ErrorCode): string {

@@ -106,6 +106,8 @@ export type CurrentPromotionView = {
   setAmount: string | null;
   bonus: string | null;
   bonusCredited: boolean;
+  /** The bonus waits for staff (a linked account claimed this promotion first, decision 094). */
+  held: boolean;
   turnoverDone: string | null;
   turnoverTarget: string | null;
   claimedAt: string;

@@ -187,6 +187,11 @@ export class PlayerWallet extends DurableObject<Env> {
     return usages.getUsage(this.wallet, id);
   }
 
+  /** Staff release or refuse a held promotion claim (decision 094), once. */
+  decidePromotionHold(usageId: string, to: "RELEASED" | "REFUSED", now: number = Date.now()): usages.HoldDecision {
+    return usages.decideHold(this.wallet, usageId, to, now);
+  }
+
   activeUsage(now: number = Date.now()): PromotionUsage | null {
     return usages.activeUsage(this.wallet, now);
   }

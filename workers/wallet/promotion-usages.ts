@@ -73,10 +73,42 @@ export function startUsage(w: WalletContext, code: string, now: number): void {
     turnoverStartMinor: deposit.turnover_start_minor ?? "0",
   });
   markUsageForProjection(w, usage.id);
-  if (bonus > 0n) {
+  // a held claim's bonus waits for staff (decision 094): the deposit itself is credited as usual
+  if (bonus > 0n && usage.hold !== "HELD") {
     w.store.scheduleBonus(code, now);
     w.alarm.schedule(now);
   }
+}
+
+export type HoldDecision =
+  | { ok: true; usage: PromotionUsage; bonus: "scheduled" | "on-deposit" | "none" }
+  | { ok: false; error: "NOT_FOUND" | "DECIDED"; usage?: PromotionUsage };
+
+/**
+ * Staff decide a held claim (decision 094), once: released, its bonus follows now (the deposit
+ * was credited) or with the deposit still to come; refused, the claim ends without a bonus
+ * (CANCELED, reason HOLD_REFUSED), so no promotion rule binds the player's withdrawals any more.
+ * A claim that ended meanwhile (cancelled, its deposit failed) is decided and pays nothing.
+ */
+export function decideHold(w: WalletContext, usageId: string, to: "RELEASED" | "REFUSED", now: number): HoldDecision {
+  const usage = w.store.usageById(usageId);
+  if (!usage) return { ok: false, error: "NOT_FOUND" };
+  if (!w.store.decideUsageHold(usageId, to)) return { ok: false, error: "DECIDED", usage: toPromotionUsage(usage) };
+  let bonus: "scheduled" | "on-deposit" | "none" = "none";
+  if (to === "REFUSED") {
+    if (usage.status === "CLAIMED" || usage.status === "USED") endUsage(w, usageId, usage.status, "CANCELED", "HOLD_REFUSED", now);
+  } else if (usage.status === "CLAIMED") {
+    bonus = "on-deposit";
+  } else if (usage.status === "USED" && usage.deposit_code) {
+    const deposit = w.store.depositByCode(usage.deposit_code);
+    if (deposit && (deposit.bonus_minor ?? 0n) > 0n && deposit.bonus_state === null) {
+      w.store.scheduleBonus(deposit.code, now);
+      w.alarm.schedule(now);
+      bonus = "scheduled";
+    }
+  }
+  markUsageForProjection(w, usageId);
+  return { ok: true, usage: getUsage(w, usageId)!, bonus };
 }
 
 export function getUsage(w: WalletContext, id: string): PromotionUsage | null {

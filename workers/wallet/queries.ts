@@ -5,7 +5,7 @@ import { formatAmount } from "../core/money";
 import type { Provider } from "../core/providers";
 import { AttemptStore } from "./attempt-store";
 import { RewardStore } from "./reward-store";
-import type { DepositOrder, LedgerLine, OpenDepositInput, OpenWithdrawInput, ManualCreditInput, PromotionUsage, WithdrawOrder } from "./types";
+import type { DepositOrder, LedgerLine, OpenDepositInput, OpenWithdrawInput, ManualCreditInput, PromotionHold, PromotionUsage, WithdrawOrder } from "./types";
 
 /**
  * The wallet's own SQLite statements (tables in schema.ts). Every method is synchronous:
@@ -141,6 +141,7 @@ export type PromotionUsageRow = {
   used_at: number | null;
   ended_at: number | null;
   bonus_credited: number;
+  hold: PromotionHold | null;
   projected: number;
 };
 
@@ -560,15 +561,21 @@ export class WalletStore {
     return this.usages(`SELECT * FROM promotion_usages ORDER BY claimed_at DESC, id DESC LIMIT ? OFFSET ?`, pageSize, (page - 1) * pageSize);
   }
 
-  insertClaimedUsage(input: { usageId: string; promotionId: string; provider: Provider; rules: PromotionRules; now: number }): void {
+  insertClaimedUsage(input: { usageId: string; promotionId: string; provider: Provider; rules: PromotionRules; held?: boolean; now: number }): void {
     this.sql.exec(
-      `INSERT INTO promotion_usages (id, promotion_id, provider, status, rules_json, claimed_at) VALUES (?, ?, ?, 'CLAIMED', ?, ?)`,
+      `INSERT INTO promotion_usages (id, promotion_id, provider, status, rules_json, claimed_at, hold) VALUES (?, ?, ?, 'CLAIMED', ?, ?, ?)`,
       input.usageId,
       input.promotionId,
       input.provider,
       JSON.stringify(input.rules),
       input.now,
+      input.held ? "HELD" : null,
     );
+  }
+
+  /** A held claim decided by staff: only once (a second decision finds it no longer HELD). */
+  decideUsageHold(id: string, to: Exclude<PromotionHold, "HELD">): boolean {
+    return this.sql.exec(`UPDATE promotion_usages SET hold = ? WHERE id = ? AND hold = 'HELD'`, to, id).rowsWritten > 0;
   }
 
   /** CLAIMED -> USED: the deposit carrying it was credited; what the promotion now counts. */
@@ -801,6 +808,7 @@ export function toPromotionUsage(row: PromotionUsageRow): PromotionUsage {
     depositCredit: thb(row.deposit_credit_minor),
     bonus: thb(row.bonus_minor),
     bonusCredited: row.bonus_credited === 1,
+    hold: row.hold ?? null,
     turnoverTarget: thb(row.turnover_target_minor),
     turnoverStart: thb(row.turnover_start_minor),
     withdrawCode: row.withdraw_code,

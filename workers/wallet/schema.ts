@@ -199,6 +199,11 @@ SCHEMA_STEPS.push([
    )`,
 ]);
 
+// v8 (decision 094): a promotion claim held for review (its player linked to an account that
+// had the same promotion first). HELD: the deposit is credited, the bonus waits; RELEASED: staff
+// let it go, the bonus follows; REFUSED: staff said no, the claim ends without a bonus.
+SCHEMA_STEPS.push([`ALTER TABLE promotion_usages ADD COLUMN hold TEXT CHECK (hold IN ('HELD','RELEASED','REFUSED'))`]);
+
 /**
  * Runs the steps this object has not run yet, each in its own transaction with the version
  * it reaches (`meta.schemaVersion`), so a crash leaves a whole step or none.

@@ -118,6 +118,8 @@ export type OpenDepositResult =
   | { kind: "open-exists"; order: DepositOrder }
   | { kind: "refused"; error: PromotionError; provider?: Provider };
 
+export type PromotionHold = "HELD" | "RELEASED" | "REFUSED";
+
 export type PromotionUsage = {
   id: string;
   promotionId: string;
@@ -128,6 +130,8 @@ export type PromotionUsage = {
   depositCredit: string | null;
   bonus: string | null;
   bonusCredited: boolean;
+  /** A claim held for review (decision 094): HELD, the bonus waits for staff; RELEASED or REFUSED, what they decided. */
+  hold: PromotionHold | null;
   turnoverTarget: string | null;
   turnoverStart: string | null;
   withdrawCode: string | null;
@@ -144,6 +148,8 @@ export type ClaimInput = {
   provider: Provider;
   rules: PromotionRules;
   facts: Pick<ClaimFacts, "promotionActive" | "enabledProviders" | "hasBankAccount" | "creditAtProviderMinor">;
+  /** The first claim of this promotion among the player's linked accounts was another's (decision 094): the bonus waits for staff. */
+  held?: boolean;
   now: number;
 };
 

@@ -51,9 +51,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const message =
         claimed.error === "OFFERS_PAUSED"
           ? translate(context, "offers.errors.OFFERS_PAUSED")
-          : claimed.error === "PROVIDER_UNAVAILABLE"
-            ? translate(context, "errors.code.PROVIDER_UNAVAILABLE")
-            : promotionErrorMessage(context, claimed.error, { threshold: claimed.creditThreshold });
+          : claimed.error === "REWARD_REFUSED"
+            ? translate(context, "holds.refused")
+            : claimed.error === "PROVIDER_UNAVAILABLE"
+              ? translate(context, "errors.code.PROVIDER_UNAVAILABLE")
+              : promotionErrorMessage(context, claimed.error, { threshold: claimed.creditThreshold });
       return data<ActionData>({ confirmCancel: false, confirmClaim: null, error: message }, { status: 409 });
     }
     // Next step is the deposit that carries the promotion.

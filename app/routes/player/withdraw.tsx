@@ -68,6 +68,8 @@ type Summary = {
   deductions: { kind: string; credit: string }[];
   received: string;
   manual: boolean;
+  /** A claim of the player's is held for review (decision 094): said instead of the usual "staff will pay". */
+  checking: boolean;
   promotion: { outcome: "SUCCESS" | "CANCELED"; turnoverDone: string; turnoverTarget: string } | null;
 };
 
@@ -124,6 +126,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     deductions: review.quote.deductions.map((d) => ({ kind: d.kind, credit: formatAmount(d.creditMinor, "THB") })),
     received: formatAmount(review.quote.receivedLakMinor, "LAK"),
     manual: review.review === "MANUAL",
+    checking: review.checking,
     promotion: review.promotion && {
       outcome: review.promotion.outcome,
       turnoverDone: review.promotion.turnoverDone,
@@ -257,7 +260,11 @@ function ConfirmStep({ summary }: { summary: Summary }) {
           · {t(summary.promotion.outcome === "SUCCESS" ? "withdraw.promotionMet" : "withdraw.promotionNotMet")}
         </p>
       )}
-      {summary.manual && <p className="notice">{t("withdraw.manualReview")}</p>}
+      {summary.manual && (
+        <p className="notice" data-testid={summary.checking ? "withdraw-checking" : undefined}>
+          {t(summary.checking ? "holds.withdrawWaits" : "withdraw.manualReview")}
+        </p>
+      )}
       <div className="form-actions">
         <Link to="/player/withdraw" className="button button-ghost">
           {t("withdraw.back")}

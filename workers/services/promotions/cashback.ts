@@ -103,7 +103,7 @@ export async function cashbackPage(env: Env, agency: Agency, player: CurrentPlay
   return { week: f.week, settings: settingsView(f.settings), lines: f.paused ? [] : agency.enabledProviders.map(f.line), history, paused: f.paused };
 }
 
-export type CashbackClaimError = CashbackRefusal | "PROVIDER_REQUIRED" | "CASHBACK_CREDIT_FAILED";
+export type CashbackClaimError = CashbackRefusal | "PROVIDER_REQUIRED" | "CASHBACK_CREDIT_FAILED" | "REWARD_HELD" | "REWARD_REFUSED";
 
 /**
  * Claims the last complete week's cashback at one provider: judged again here (the page
@@ -135,6 +135,7 @@ export async function claimCashback(
     now,
   );
   if (result.kind === "paused") return { ok: false, error: "CASHBACK_PAUSED" };
+  if (result.kind === "held") return { ok: false, error: result.status === "REFUSED" ? "REWARD_REFUSED" : "REWARD_HELD" };
   if (result.reward.status === "FAILED") return { ok: false, error: "CASHBACK_CREDIT_FAILED" };
   return { ok: true, reward: result.reward, repeated: result.kind === "existing" };
 }

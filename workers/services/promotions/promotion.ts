@@ -17,6 +17,7 @@ import type { PromotionUsage } from "../../wallet/player-wallet";
 import type { Agency } from "../agency";
 import type { CurrentPlayer } from "../../core/session";
 import type { OfferPause } from "../../core/responsible-gaming";
+import { holdIfLinked, rebindHold, takeBackClaim } from "../holds";
 import { offersPaused, walletOf } from "../wallets";
 
 /** A catalogue promotion a player may see: its rules are well formed. */
@@ -54,7 +55,7 @@ function eligibleProviders(promotion: Promotion, agency: Agency): Provider[] {
 /** A refused claim; `creditThreshold` comes with PROMOTION_CREDIT_TOO_HIGH (the player's message names it). */
 type ClaimResult =
   | { ok: true; usage: PromotionUsage }
-  | { ok: false; error: PromotionError | "PROVIDER_UNAVAILABLE"; creditThreshold?: string }
+  | { ok: false; error: PromotionError | "PROVIDER_UNAVAILABLE" | "REWARD_REFUSED"; creditThreshold?: string }
   | { ok: false; error: "OFFERS_PAUSED"; pause: OfferPause };
 
 /**
@@ -75,9 +76,19 @@ export async function claimPromotion(env: Env, agency: Agency, player: CurrentPl
   const balance = await providerPortFor(env, agency.id, input.provider).balance(providerUsername(agency.id, player.username));
   if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
   const wallet = walletOf(env, agency.id, player.id);
-  await wallet.identify(agency.id, player.id, player.username);
+  const usageId = crypto.randomUUID();
+  // the first claim of this promotion among linked accounts wins; the others' bonus waits for staff (decision 094)
+  const [, hold] = await Promise.all([
+    wallet.identify(agency.id, player.id, player.username),
+    holdIfLinked(
+      env,
+      { agencyId: agency.id, playerId: player.id, username: player.username },
+      { kind: "PROMOTION", subject: promotion.id, ref: usageId, amount: null, claim: null },
+    ),
+  ]);
+  if (hold?.status === "REFUSED") return { ok: false, error: "REWARD_REFUSED" };
   const claimed = await wallet.claimPromotion({
-    usageId: crypto.randomUUID(),
+    usageId,
     promotionId: promotion.id,
     provider: input.provider,
     rules: promotion.rules,
@@ -87,14 +98,21 @@ export async function claimPromotion(env: Env, agency: Agency, player: CurrentPl
       hasBankAccount: true,
       creditAtProviderMinor: parseAmount(balance.amount, "THB") ?? 0n,
     },
+    held: hold?.status === "HELD",
     now: Date.now(),
   });
+  // a refused claim gives back what it wrote; a held one claimed anew is decided by this claim
+  if (!claimed.ok) await takeBackClaim(env, agency.id, usageId);
+  else if (hold) await rebindHold(env, agency.id, hold.id, usageId);
   if (!claimed.ok && claimed.error === "PROMOTION_CREDIT_TOO_HIGH") return { ...claimed, creditThreshold: promotion.rules.creditThreshold };
   return claimed;
 }
 
 export async function cancelPromotion(env: Env, agency: Agency, player: CurrentPlayer, usageId: string) {
-  return walletOf(env, agency.id, player.id).cancelPromotion(usageId, Date.now());
+  const cancelled = await walletOf(env, agency.id, player.id).cancelPromotion(usageId, Date.now());
+  // a claim never used was never had: another linked account may claim first now (decision 094)
+  if (cancelled.ok) await takeBackClaim(env, agency.id, usageId);
+  return cancelled;
 }
 
 type CurrentPromotion = { usage: PromotionUsage; promotion: Promotion | null; turnoverDone: string | null };
@@ -199,6 +217,7 @@ function usageSummary(usage: PromotionUsage, promotion: Promotion | null, lang: 
     depositCode: usage.depositCode,
     bonus: usage.bonus,
     bonusCredited: usage.bonusCredited,
+    hold: usage.hold,
     turnoverTarget: usage.turnoverTarget,
     reason: usage.reason,
     claimedAt: new Date(usage.claimedAt).toISOString(),
@@ -227,6 +246,7 @@ export async function currentPromotionView(
     setAmount: usage.rules.setAmount,
     bonus: usage.bonus,
     bonusCredited: usage.bonusCredited,
+    held: usage.hold === "HELD",
     turnoverDone: current.turnoverDone,
     turnoverTarget: usage.turnoverTarget,
     claimedAt: new Date(usage.claimedAt).toISOString(),

@@ -9,8 +9,8 @@ import { claimWalletReward, listWalletRewards, withTurnoverProgress, type Reward
  * The period is the ISO week key of the week's Monday ("2026-W47"), as cashback's.
  */
 type RewardStatus = "PENDING" | "SUCCESS" | "FAILED";
-/** PAUSED: the player is on a break or at a limit (decision 091); the wallet wrote nothing. */
-export type RewardOutcome = { created: boolean; status: RewardStatus | "PAUSED" };
+/** PAUSED: the player is on a break or at a limit (decision 091); HELD or REFUSED: held for review (decision 094). The wallet wrote nothing. */
+export type RewardOutcome = { created: boolean; status: RewardStatus | "PAUSED" | "HELD" | "REFUSED" };
 
 export async function creditReferralReward(
   env: Env,
@@ -28,6 +28,7 @@ export async function creditReferralReward(
     basis: reward.basis,
   });
   if (result.kind === "paused") return { created: false, status: "PAUSED" };
+  if (result.kind === "held") return { created: false, status: result.status };
   return { created: result.kind === "created", status: result.reward.status };
 }
 

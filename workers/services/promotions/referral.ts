@@ -333,7 +333,9 @@ type ClaimError =
   | "REFERRAL_NOTHING_TO_CLAIM"
   | "PROVIDER_UNAVAILABLE"
   | "REFERRAL_CREDIT_FAILED"
-  | "REFERRAL_PAUSED";
+  | "REFERRAL_PAUSED"
+  | "REWARD_HELD"
+  | "REWARD_REFUSED";
 export type ClaimResult = { ok: true; amount: string; provider: Provider; turnover: string; pending: boolean } | { ok: false; error: ClaimError };
 
 /**
@@ -404,6 +406,8 @@ async function creditClaim(env: Env, agencyId: string, player: { id: string; use
   }
   // Paused (decision 091): nothing written in the wallet; the row stays PENDING and the claim is offered again once offers resume.
   if (outcome.status === "PAUSED") return { ok: false, error: "REFERRAL_PAUSED" };
+  // Held for review (decision 094): the row stays PENDING; a release credits the reward and the page's next load settles the row.
+  if (outcome.status === "HELD" || outcome.status === "REFUSED") return { ok: false, error: outcome.status === "HELD" ? "REWARD_HELD" : "REWARD_REFUSED" };
   // A refused credit books nothing and frees the wallet's claim: the row stays PENDING and the page offers the claim again.
   if (outcome.status === "FAILED") return { ok: false, error: "REFERRAL_CREDIT_FAILED" };
   if (outcome.status === "SUCCESS") await settleClaim(env.DB, agencyId, player.id, claim.weekStart);

@@ -8,6 +8,7 @@ import { settleClaim } from "../../db/referrals";
 import { findRewardClaim, type RewardClaimRow } from "../../db/rewards";
 import type { ClaimRewardResult, Reward, RewardClaimInput, StaffRewardRetryResult } from "../../wallet/player-wallet";
 import { providerPortFor } from "../../wallet/provider-port";
+import { holdIfLinked, takeBackClaim } from "../holds";
 import { walletOf } from "../wallets";
 
 /**
@@ -26,16 +27,31 @@ function newRewardCode(now: number): string {
   return `K${stamp}${[...bytes].map((b) => "0123456789ABCDEFGHJKMNPQRSTVWXYZ"[b % 32]).join("")}`;
 }
 
-/** Claims a reward in the player's wallet (identified first, for the alarm's later attempts). */
+/** A reward held for review (decision 094): HELD, it waits for staff; REFUSED, staff said no. Nothing was written in the wallet. */
+export type HeldReward = { kind: "held"; status: "HELD" | "REFUSED" };
+
+/**
+ * Claims a reward in the player's wallet (identified first, for the alarm's later attempts): the
+ * one door of every reward kind. The first claim of the reward among linked accounts wins; a
+ * later one is held, nothing written in the wallet (its release credits it under the same code).
+ */
 export async function claimWalletReward(
   env: Env,
   who: { agencyId: string; playerId: string; username: string },
   input: Omit<RewardClaimInput, "code" | "now">,
   now = Date.now(),
-): Promise<ClaimRewardResult> {
+): Promise<ClaimRewardResult | HeldReward> {
+  const code = newRewardCode(now);
   const wallet = walletOf(env, who.agencyId, who.playerId);
-  await wallet.identify(who.agencyId, who.playerId, who.username);
-  return wallet.claimReward({ ...input, code: newRewardCode(now), now });
+  const [, hold] = await Promise.all([
+    wallet.identify(who.agencyId, who.playerId, who.username),
+    holdIfLinked(env, who, { kind: input.kind, subject: input.period, ref: code, amount: formatAmount(BigInt(input.amountMinor), "THB"), claim: input }),
+  ]);
+  if (hold) return { kind: "held", status: hold.status === "REFUSED" ? "REFUSED" : "HELD" };
+  const result = await wallet.claimReward({ ...input, code, now });
+  // a claim the wallet did not make under this code (paused, or a repeat that found the first) gives back what it wrote
+  if (result.kind !== "created") await takeBackClaim(env, who.agencyId, code);
+  return result;
 }
 
 export async function listWalletRewards(

@@ -15,6 +15,7 @@ import { enabledProviders, fetchCredit } from "../providers";
 import { periodStart } from "../../core/responsible-gaming";
 import { withdrawDayRefusal, type VipLevel } from "../../core/vip-levels";
 import { playerLevel, promotionForWithdraw, rewardHoldForWithdraw, type RewardHoldError, type WithdrawPromotion } from "../promotions";
+import { withdrawalWaitsForCheck } from "../holds";
 import { creditRate, walletOf } from "../wallets";
 
 /** The player's withdraw steps (review, confirm) and the pages that show them; staff decisions are in withdraw-review.ts. */
@@ -40,6 +41,8 @@ export type WithdrawReview = {
   quote: WithdrawQuote;
   rate: Rate;
   review: "AUTO" | "MANUAL";
+  /** A claim of the player's is held for review (decision 094): the withdrawal waits for staff, and the player is told why. */
+  checking: boolean;
   promotion: WithdrawPromotion | null;
   /** The level's daily limit the wallet judges again when the order is opened; null: none. */
   dayLimit: { limitMinor: bigint; since: number } | null;
@@ -63,11 +66,12 @@ export async function reviewWithdraw(
   if (!isProvider(input.provider) || !agency.enabledProviders.includes(input.provider)) return { ok: false, error: "PROVIDER_REQUIRED" };
   // Independent reads, asked at once (they were one after another: decision 024); the
   // errors keep their order.
-  const [[bank], balance, rate, standing] = await Promise.all([
+  const [[bank], balance, rate, standing, checking] = await Promise.all([
     listBankAccounts(env.DB, agency.id, player.id),
     providerPortFor(env, agency.id, input.provider).balance(providerUsername(agency.id, player.username)),
     creditRate(env.DB, agency.id),
     playerLevel(env.DB, agency.id, player.id),
+    withdrawalWaitsForCheck(env, agency.id, player.id),
   ]);
   if (!bank) return { ok: false, error: "BANK_ACCOUNT_REQUIRED" };
   if (balance.kind !== "ok") return { ok: false, error: "PROVIDER_UNAVAILABLE" };
@@ -104,7 +108,9 @@ export async function reviewWithdraw(
       quote,
       rate: rate!,
       // no payout gateway: every withdrawal goes to the staff queue (paid by hand from the bank app)
-      review: !payoutGatewayConfigured(env) || needsManualReview(checked.creditMinor, agency.limits.withdrawAutoMax) ? "MANUAL" : "AUTO",
+      // a player with a claim held for review waits for staff too (decision 094)
+      review: checking || !payoutGatewayConfigured(env) || needsManualReview(checked.creditMinor, agency.limits.withdrawAutoMax) ? "MANUAL" : "AUTO",
+      checking,
       promotion: governed.promotion,
       dayLimit,
     },
