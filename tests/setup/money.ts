@@ -3,7 +3,7 @@ import { addBankAccount, registerPlayer } from "../../workers/services/players";
 import { walletOf } from "../../workers/services/wallets";
 import { hmacHex } from "../../workers/ports/gateway";
 import { fetchApp } from "./seed";
-import { loginViaForm, PASSWORD, postForm, sessionFrom, uniqueName } from "./players";
+import { loginViaForm, PASSWORD, postForm, sessionFrom, uniqueName, uniquePhone } from "./players";
 
 export const SANDBOX_WEBHOOK_SECRET = "sandbox-webhook-secret-demo-0001";
 const PROVIDER_AUTH = `Basic ${btoa("demo-agent:sandbox-provider-secret-demo-0001")}`;
@@ -14,7 +14,7 @@ export async function playerWithBank() {
   ipCounter += 1;
   const username = uniqueName("dep");
   const ip = `10.60.${ipCounter % 250}.${(ipCounter * 13) % 250}`;
-  const reg = await registerPlayer(env.DB, "demo", { username, password: PASSWORD, phone: "02055555555" }, { ip, userAgent: null });
+  const reg = await registerPlayer(env.DB, "demo", { username, password: PASSWORD, phone: uniquePhone() }, { ip, userAgent: null });
   if (!reg.ok) throw new Error(`register failed: ${reg.code}`);
   const accountNumber = `0101${String(Date.now()).slice(-7)}${String(ipCounter).padStart(2, "0")}`;
   const bank = await addBankAccount(env.DB, "demo", reg.playerId, { bankCode: "BCEL", accountNumber, accountName: "Test Player" });

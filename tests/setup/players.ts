@@ -41,10 +41,18 @@ export function uniqueName(prefix = "p"): string {
 
 export const PASSWORD = "correct-horse-1";
 
+/**
+ * A phone of its own for each test player: one phone shared by players links them (decision 093),
+ * and a linked player's second claim of a reward is held for staff (decision 094).
+ */
+export function uniquePhone(): string {
+  return `020${String(crypto.getRandomValues(new Uint32Array(1))[0]! % 100_000_000).padStart(8, "0")}`;
+}
+
 export async function registerViaForm(username: string, password = PASSWORD, host = "localhost", ip = `10.9.${counter % 250}.${(counter * 7) % 250}`) {
   return postForm(
     "/register",
-    { username, password, confirmPassword: password, phone: "02055555555", adult: "on", displayName: `Player ${username}` },
+    { username, password, confirmPassword: password, phone: uniquePhone(), adult: "on", displayName: `Player ${username}` },
     { host, ip },
   );
 }

@@ -41,6 +41,8 @@ import { cleanName } from "../../core/names";
 import { tieReferral, type TieOutcome } from "../promotions";
 import { registrationKeys as blocklistKeysOf } from "../../core/blocklist";
 import { flagStatements, screenBlocklist } from "./blocklist";
+import { recordFingerprint } from "./fingerprint";
+import { deviceKey } from "../../core/referral";
 
 /**
  * Player accounts of one agency: registration, login with throttling, server-side sessions
@@ -129,6 +131,9 @@ export async function registerPlayer(
   await recordFailure(db, keys, now());
   // The referral tie, once, after the account exists (an invalid code never blocks a registration).
   const referral = await tieReferral(db, agencyId, id, input.ref, { fingerprint: input.fingerprint, phone: input.phone, ip: client.ip });
+  // the device the account was made on is one of the player's: six accounts made on one phone are linked from the start (decisions 093, 094)
+  const device = deviceKey(input.fingerprint);
+  if (device) await recordFingerprint(db, agencyId, id, device, { source: "registration" });
   return { ok: true, playerId: id, referral };
 }
 
