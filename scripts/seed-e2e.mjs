@@ -45,7 +45,16 @@ VALUES ('${id}', 'OWN-FWD', 'mch19B73F61B9E', 'BCEL own account', 'LAK', 'BCEL',
 INSERT OR IGNORE INTO payment_channels (agency_id, code, mid, display_name, currency, bank_code, iin, merchant_name, merchant_city, gateway, active, static_qr, qr_mode)
 VALUES ('${id}', 'OWN-E2E', 'mchE2E0000001', 'BCEL (own account)', 'LAK', 'BCEL', '27710418', 'E2E AGENCY', 'VIENTIANE', 'own_account', 1, '${E2E_STATIC_QR}', 'derived');`;
 }).join("\n");
-const demoAgencyCopies = staffSql("demo", Object.values(DEMO_STAFF), e2eCopies(E2E_PROJECTS));
+/**
+ * The e2e players of one Playwright project are one browser, so one device (the same fingerprint):
+ * in the agencies the specs share, holds and the registrations-per-device limit (decision 094)
+ * are off, or every spec's second claim would wait for staff. holds.spec keeps the defaults on
+ * an agency of its own (holds.e2e.localhost).
+ */
+const sharedAgencyHoldRules = ["demo", ...E2E_PROJECTS.map((p) => `e2e-${p}`)]
+  .map((id) => `INSERT OR REPLACE INTO hold_rules (agency_id, hold_promotions, hold_rewards, hold_withdrawals, registrations_per_device) VALUES ('${id}', 0, 0, 0, 0);`)
+  .join("\n");
+const demoAgencyCopies = `${staffSql("demo", Object.values(DEMO_STAFF), e2eCopies(E2E_PROJECTS))}\n${sharedAgencyHoldRules}`;
 /**
  * The back office on a phone (admin.spec "on a phone", decision 056): an agency whose four
  * queues hold one item each (a withdrawal waiting for staff, an own-account deposit order, a
