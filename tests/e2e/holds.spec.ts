@@ -9,12 +9,10 @@ import { DEMO_STAFF, staffLogin } from "./staff";
  * 360 px in lo, cn and vn with every staff page in staff-narrow.spec): the owner opens
  * /admin/holds, sees a held claim with who it was held for and why, and the rules form; axe
  * clean. The flow (once per JavaScript mode, on a desktop): a release and a refusal, each with
- * its reason, and the decided claims under their own filter. The claims are seeded rows of this
- * project's agency (its players are fresh; what a claim held pays is the integration tests'
- * part: tests/integration/holds.test.ts drives the whole ring over HTTP).
+ * its reason, and the decided claims under their own filter. The claims are seeded rows of the
+ * demo agency for fresh players (what a claim held pays is the integration tests' part:
+ * tests/integration/holds.test.ts drives the whole ring over HTTP).
  */
-const port = Number(process.env.E2E_PORT ?? 4173);
-test.use({ baseURL: async ({}, use, info) => use(`http://${info.project.name}.e2e.localhost:${port}`) });
 test.describe.configure({ timeout: 120_000 });
 
 const sql = (value: string) => `'${value.replace(/'/g, "''")}'`;
@@ -29,7 +27,7 @@ async function heldClaim(page: Page, baseURL: string): Promise<{ username: strin
   await page.context().clearCookies();
   const username = await loggedInPlayerByApi(page, baseURL);
   await page.context().clearCookies();
-  const agency = `e2e-${test.info().project.name}`;
+  const agency = "demo";
   const [p] = await d1(`SELECT id FROM players WHERE agency_id = ${sql(agency)} AND username = ${sql(username)}`);
   const [f] = await d1(`SELECT id FROM players WHERE agency_id = ${sql(agency)} AND username = ${sql(first)}`);
   const links = JSON.stringify([{ playerId: f!.id, username: first, key: "device:ab12ab12ab12ab12" }]);
@@ -53,7 +51,8 @@ test("the holds screen: a held claim with who it was held for and why, and the o
   await expect(row.getByTestId("hold-links")).toContainText(held.first);
   await expect(row.getByTestId("hold-links")).toContainText("ອຸປະກອນດຽວກັນ");
   await expect(page.getByTestId("hold-rules-form")).toBeVisible();
-  expect(await seriousAxeViolations(page)).toEqual([]);
+  // axe runs in the page: JavaScript on
+  if (hasJs(test.info())) expect(await seriousAxeViolations(page, "/admin/holds")).toEqual([]);
 });
 
 test("release and refuse, each with a reason", async ({ page, baseURL }) => {
@@ -64,13 +63,11 @@ test("release and refuse, each with a reason", async ({ page, baseURL }) => {
   await page.goto("/admin/holds");
   await ready(page);
 
-  // no reason: refused by the form (the browser's own check, or the server's message without JS)
+  // a reason too short: the field's own rule keeps the form from being sent (the server says so too: integration test)
   const first = rowOf(page, released.username);
   await first.locator('input[name="reason"]').fill("ok");
   await first.getByTestId("hold-release").click();
-  if (!hasJs(test.info())) await expect(page.locator(".field-error")).toBeVisible();
-  await page.goto("/admin/holds");
-  await ready(page);
+  await expect(first).toHaveAttribute("data-status", "HELD");
 
   await rowOf(page, released.username).locator('input[name="reason"]').fill("a family: mother and son on one phone");
   await rowOf(page, released.username).getByTestId("hold-release").click();
