@@ -49,13 +49,15 @@ describe("a wallet stored by earlier code", () => {
       w.wallet,
       (_object, state) => state.storage.sql.exec(`SELECT value FROM meta WHERE key = 'schemaVersion'`).one().value,
     );
-    // v6 (staff retry of a FAILED reward, decision 029): three columns and the trigger's FAILED -> PENDING, on the rewards table only
+    // v6 (staff retry of a FAILED reward, decision 029): three columns and the trigger's FAILED -> PENDING, on the rewards table only;
+    // v8 (check-in and streak, decision 095): the table rebuilt with the two new kinds, the same columns
     const rewards = schema.find((o) => o.name === "rewards") as { sql: string } | undefined;
-    expect(rewards?.sql).toMatch(/released_key TEXT, reference TEXT, retries INTEGER NOT NULL DEFAULT 0\)$/);
+    expect(rewards?.sql).toMatch(/released_key TEXT,\s+reference TEXT,\s+retries INTEGER NOT NULL DEFAULT 0\s*\)$/);
+    expect(rewards?.sql).toContain("CHECK (kind IN ('CASHBACK','REFERRAL','CHECKIN','STREAK'))");
     expect((schema.find((o) => o.name === "reward_arrows") as { sql: string } | undefined)?.sql).toContain(
       "(OLD.status = 'FAILED' AND NEW.status = 'PENDING')",
     );
-    expect(version).toBe("7");
+    expect(version).toBe("8");
   });
 
   it("reads its orders, promotion usages and ledger as before", async () => {
