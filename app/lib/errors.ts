@@ -53,14 +53,6 @@ export const ERROR_CODES = [
   // rewards (cashback, referral share; decision 029): a withdrawal held by a reward's turnover
   "REWARD_PENDING",
   "REWARD_TURNOVER_NOT_MET",
-  // check-in and deposit-streak rewards (decision 095): refusals, a credit refused, a claim not credited yet
-  "CHECKIN_DISABLED",
-  "CHECKIN_ALREADY_TODAY",
-  "STREAK_DISABLED",
-  "STREAK_NOT_REACHED",
-  "STREAK_ALREADY_CLAIMED",
-  "REWARD_CREDIT_FAILED",
-  "REWARD_BEING_CHECKED",
   // the owner's blocklist (decision 090): "contact staff", naming nothing about the list
   "REGISTRATION_REFUSED",
   "BANK_ACCOUNT_REFUSED",
@@ -84,13 +76,6 @@ const OWN_KEY: Partial<Record<ErrorCode, string>> = {
   OFFERS_PAUSED: "offers.errors.OFFERS_PAUSED",
   REWARD_PENDING: "reward.errors.REWARD_PENDING",
   REWARD_TURNOVER_NOT_MET: "reward.errors.REWARD_TURNOVER_NOT_MET",
-  CHECKIN_DISABLED: "checkin.errors.CHECKIN_DISABLED",
-  CHECKIN_ALREADY_TODAY: "checkin.errors.CHECKIN_ALREADY_TODAY",
-  STREAK_DISABLED: "checkin.errors.STREAK_DISABLED",
-  STREAK_NOT_REACHED: "checkin.errors.STREAK_NOT_REACHED",
-  STREAK_ALREADY_CLAIMED: "checkin.errors.STREAK_ALREADY_CLAIMED",
-  REWARD_CREDIT_FAILED: "checkin.errors.REWARD_CREDIT_FAILED",
-  REWARD_BEING_CHECKED: "checkin.errors.REWARD_BEING_CHECKED",
   REGISTRATION_REFUSED: "blocklist.registrationRefused",
   BANK_ACCOUNT_REFUSED: "blocklist.bankAccountRefused",
 };

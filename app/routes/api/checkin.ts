@@ -1,5 +1,5 @@
 import { checkIn, checkinPage, claimStreak, type CheckinClaimResult } from "@workers/services/promotions";
-import { apiError, apiJson, apiPlayer, readBody } from "~/lib/api.server";
+import { apiError, apiErrorOf, apiJson, apiPlayer, readBody } from "~/lib/api.server";
 import { getAgency, getBindings } from "~/lib/context.server";
 import { CheckinClaimSchema } from "~/lib/schemas/checkin";
 import type { Route } from "./+types/checkin";
@@ -39,10 +39,11 @@ function answer(context: Route.ActionArgs["context"], result: CheckinClaimResult
     case "PROVIDER_REQUIRED":
       return apiError(context, "VALIDATION_FAILED", 400, { field: "provider" });
     case "REWARD_CREDIT_FAILED":
-      return apiError(context, "REWARD_CREDIT_FAILED", 502);
+      return apiErrorOf(context, result.error, `checkin.errors.${result.error}`, 502);
     case "REWARD_BEING_CHECKED":
-      return apiError(context, "REWARD_BEING_CHECKED", 202);
+      return apiErrorOf(context, result.error, `checkin.errors.${result.error}`, 202);
     default:
-      return apiError(context, result.error, 409);
+      // the page's refusals, worded with its keys (not lib/errors.ts: see apiErrorOf)
+      return apiErrorOf(context, result.error, `checkin.errors.${result.error}`, 409);
   }
 }

@@ -19,7 +19,7 @@ import type { Route } from "./+types/checkin";
  * rewards credited so far with their turnover progress. Plain POST forms (no JavaScript
  * needed); a lite page (decision 034). While offers are paused only why (decision 091).
  */
-export const handle = { scripts: "lite", i18n: ["checkin", "offers", "reward", "status"] } satisfies ScriptsHandle & I18nHandle;
+export const handle = { scripts: "lite", i18n: ["checkin", "offers", "reward", "history", "status"] } satisfies ScriptsHandle & I18nHandle;
 export const clientLoader = loadAsDocument;
 
 export async function loader({ context }: Route.LoaderArgs) {
