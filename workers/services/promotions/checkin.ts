@@ -58,7 +58,7 @@ function settingsView(s: CheckinSettings): SettingsView {
 type Claimed = { code: string; status: Reward["status"]; provider: Provider; amount: string } | null;
 
 /** What is on offer today; absent while offers are paused (nothing of it may be shown then). */
-export type CheckinOffer = {
+type CheckinOffer = {
   settings: SettingsView;
   today: string;
   providers: Provider[];
@@ -110,7 +110,7 @@ export async function checkinPage(env: Env, agency: Agency, player: CurrentPlaye
   return { offer: f.paused ? null : f.offer, paused: f.paused, history };
 }
 
-export type CheckinClaimError = CheckinRefusal | StreakRefusal | "PROVIDER_REQUIRED" | "REWARD_CREDIT_FAILED" | "REWARD_BEING_CHECKED";
+type CheckinClaimError = CheckinRefusal | StreakRefusal | "PROVIDER_REQUIRED" | "REWARD_CREDIT_FAILED" | "REWARD_BEING_CHECKED";
 export type CheckinClaimResult =
   | { ok: true; reward: Reward; repeated: boolean }
   | { ok: false; error: "OFFERS_PAUSED"; pause: OfferPause }
