@@ -201,6 +201,12 @@ describe("check-in and streak while offers are paused (decisions 091, 095)", () 
     await expectNothingOffered(p, "COOLING_OFF");
   });
 
+  it("a self-exclusion", async () => {
+    const p = await playerWithBank();
+    expect((await startBreak(env, "demo", p.playerId, { kind: "self_exclusion", length: 6 })).ok).toBe(true);
+    await expectNothingOffered(p, "SELF_EXCLUDED");
+  });
+
   it("a deposit limit reached", async () => {
     const p = await playerWithBank();
     await setLimits(env.DB, "demo", p.playerId, { day: "100000", week: "", month: "", playMinutes: "" });
