@@ -236,7 +236,7 @@ describe("check-in and streak while offers are paused (decisions 091, 095)", () 
 });
 
 describe("the owner's check-in settings (decision 095)", () => {
-  it("saved through the page's plain form, audited; a wrong field is refused and nothing saved", async () => {
+  it("saved through the page's plain form, audited; a wrong field is refused; a FAILED claim retried from its list", async () => {
     const username = `ck-owner-${crypto.randomUUID().slice(0, 6)}`;
     const created = await createStaff(env, { agencyId: "demo", username, password: "checkin-pass-1234", role: "owner" });
     const cookie = await staffLogin(env, { username, password: "checkin-pass-1234", totpSecret: created.totpSecret });
@@ -264,6 +264,27 @@ describe("the owner's check-in settings (decision 095)", () => {
     expect(JSON.parse(audit!.after_json)).toMatchObject({ checkinEnabled: true, checkinAmount: "7.50", streakDays: 3 });
     // back to the figures the other tests expect
     expect((await postForm("/admin/checkin", fields, { cookie })).status).toBe(302);
+
+    // a streak the provider refused: listed FAILED with a retry; the owner's retry credits the same reward once
+    const p = await playerWithBank();
+    await depositsOn(p, [2, 1, 0]);
+    await sandboxProvider("/sandbox/faults", { method: "POST", body: JSON.stringify({ provider: "alphabet", op: "deposit", mode: "refuse", count: 1 }) });
+    try {
+      expect(await claimStreak(env, agency, asPlayer(p), { provider: "alphabet" })).toEqual({ ok: false, error: "REWARD_CREDIT_FAILED" });
+    } finally {
+      await sandboxProvider("/sandbox/faults", { method: "DELETE" });
+    }
+    await p.wallet.runDueWork(); // copied to D1, as the alarm would
+    const [failed] = (await p.wallet.listRewards("STREAK", 1, 10)).items;
+    expect(failed).toMatchObject({ status: "FAILED" });
+    const row = new RegExp(`<tr[^>]*data-code="${failed!.code}"[^>]*>([\\s\\S]*?)</tr>`);
+    const line = (await html("/admin/checkin", cookie)).markup.match(row)?.[1] ?? "";
+    expect(line).toContain('data-status="FAILED"');
+    expect(line).toContain('data-testid="reward-retry"');
+    expect((await postForm("/admin/checkin", { intent: "retry", code: failed!.code, retries: "0" }, { cookie })).status).toBe(302);
+    expect((await p.wallet.getReward(failed!.code))?.status).toBe("SUCCESS");
+    expect(await providerBalance("alphabet", p.username)).toBe("20.00");
+    expect((await p.wallet.listRewards("STREAK", 1, 10)).total).toBe(1);
   });
 });
 
