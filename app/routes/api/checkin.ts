@@ -9,7 +9,8 @@ import type { Route } from "./+types/checkin";
  * the page shows (`offer` null and `offersPaused: { reason, until }` while offers are paused);
  * POST /rewards/checkin checks in, POST /rewards/streak claims the streak, each `{ provider }`.
  * Errors in the spec's style (`{ error: { code, message } }`): `OFFERS_PAUSED` 409 with its
- * reason and end, a refusal 409 by its code, a provider outside the agency's 400.
+ * reason and end, a refusal 409 by its code (`REWARD_BEING_CHECKED` too: nothing credited
+ * yet), a provider outside the agency's 400, a credit the provider refused 502.
  */
 export async function loader({ context }: Route.LoaderArgs) {
   const { player, error } = apiPlayer(context);
@@ -40,8 +41,6 @@ function answer(context: Route.ActionArgs["context"], result: CheckinClaimResult
       return apiError(context, "VALIDATION_FAILED", 400, { field: "provider" });
     case "REWARD_CREDIT_FAILED":
       return apiErrorOf(context, result.error, `checkin.errors.${result.error}`, 502);
-    case "REWARD_BEING_CHECKED":
-      return apiErrorOf(context, result.error, `checkin.errors.${result.error}`, 202);
     default:
       // the page's refusals, worded with its keys (not lib/errors.ts: see apiErrorOf)
       return apiErrorOf(context, result.error, `checkin.errors.${result.error}`, 409);

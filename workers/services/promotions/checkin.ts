@@ -120,7 +120,7 @@ export type CheckinClaimResult =
  * The wallet's answer as the player is told it. A kind this code does not know (the reward
  * path may learn to hold a claim for checking) credited nothing: "being checked", never "done".
  */
-function claimOutcome(result: ClaimRewardResult, pauseIfAny: OfferPause | null): CheckinClaimResult {
+function claimOutcome(result: ClaimRewardResult): CheckinClaimResult {
   switch (result.kind) {
     case "paused":
       return { ok: false, error: "OFFERS_PAUSED", pause: result.pause };
@@ -129,7 +129,7 @@ function claimOutcome(result: ClaimRewardResult, pauseIfAny: OfferPause | null):
       if (result.reward.status === "FAILED") return { ok: false, error: "REWARD_CREDIT_FAILED" };
       return { ok: true, reward: result.reward, repeated: result.kind === "existing" };
     default:
-      return pauseIfAny ? { ok: false, error: "OFFERS_PAUSED", pause: pauseIfAny } : { ok: false, error: "REWARD_BEING_CHECKED" };
+      return { ok: false, error: "REWARD_BEING_CHECKED" };
   }
 }
 
@@ -157,7 +157,7 @@ export async function checkIn(env: Env, agency: Agency, player: CurrentPlayer, i
     },
     now,
   );
-  return claimOutcome(result, f.paused);
+  return claimOutcome(result);
 }
 
 /** The deposit streak's reward, once per streak (its period: today, the streak's last day). */
@@ -180,7 +180,7 @@ export async function claimStreak(env: Env, agency: Agency, player: CurrentPlaye
     },
     now,
   );
-  return claimOutcome(result, f.paused);
+  return claimOutcome(result);
 }
 
 // ---- the owner ----
