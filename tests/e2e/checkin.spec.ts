@@ -48,6 +48,7 @@ test("the owner turns check-in and the streak on at /admin/checkin; a wrong day 
   await expect(page.getByTestId("checkin-form").locator('select[name="provider"]')).toBeVisible();
   await expect(page.getByTestId("streak-progress")).toHaveText(textOf(player, "checkin.streakProgress", { days: 0, of: 3 }));
   await expect(page.getByTestId("streak-refusal")).toHaveAttribute("data-refusal", "STREAK_NOT_REACHED");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
   if (isPhone(info)) expect((await page.getByTestId("checkin-submit").boundingBox())!.height).toBeGreaterThanOrEqual(44);
   if (hasJs(info)) expect(await seriousAxeViolations(page, "/player/checkin")).toEqual([]);
 });

@@ -81,12 +81,15 @@ function Offer({ offer }: { offer: OfferView }) {
   const { t } = useTranslation();
   const { settings, checkin, streak, providers, today } = offer;
   return (
-    <>
+    <div className="stack">
       <div className="card stack" data-testid="checkin-today">
         <p className="card-title">{t("checkin.today", { day: formatDay(today) })}</p>
         {settings.checkinEnabled && (
           <p className="muted" data-testid="checkin-rules">
-            {t("checkin.rules", { amount: formatMoney(settings.checkinAmount, "THB"), multiple: settings.checkinMultiple })}
+            {t(settings.checkinMultiple === "0" ? "checkin.rulesNoTurnover" : "checkin.rules", {
+              amount: formatMoney(settings.checkinAmount, "THB"),
+              multiple: settings.checkinMultiple,
+            })}
           </p>
         )}
         {checkin.refusal === null ? (
@@ -107,7 +110,11 @@ function Offer({ offer }: { offer: OfferView }) {
         {settings.streakEnabled ? (
           <>
             <p className="muted" data-testid="streak-rules">
-              {t("checkin.streakRules", { days: settings.streakDays, amount: formatMoney(settings.streakAmount, "THB"), multiple: settings.streakMultiple })}
+              {t(settings.streakMultiple === "0" ? "checkin.streakRulesNoTurnover" : "checkin.streakRules", {
+                days: settings.streakDays,
+                amount: formatMoney(settings.streakAmount, "THB"),
+                multiple: settings.streakMultiple,
+              })}
             </p>
             <p>
               <progress max={streak.progress.of} value={streak.progress.days} aria-hidden="true" />{" "}
@@ -129,7 +136,7 @@ function Offer({ offer }: { offer: OfferView }) {
           </p>
         )}
       </div>
-    </>
+    </div>
   );
 }
 
