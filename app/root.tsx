@@ -124,6 +124,7 @@ export const handle = {
     "banks",
     "referral.menu",
     "cashback.menu",
+    "checkin.menu",
     "levels.menu",
     "contact",
     "footer",

@@ -29,6 +29,8 @@ export default [
     route("referral", "routes/player/referral.tsx"),
     route("cashback", "routes/player/cashback.tsx"),
     route("level", "routes/player/level.tsx"),
+    // daily check-in and the deposit streak (decision 095)
+    route("checkin", "routes/player/checkin.tsx"),
   ]),
 
   ...["api/v2", "v2"].flatMap((base) =>
@@ -50,6 +52,9 @@ export default [
       route("promotions/current", "routes/api/promotions.ts", { id: `${base}-promotions-current` }),
       route("promotions/usages", "routes/api/promotions.ts", { id: `${base}-promotions-usages` }),
       route("promotions/:promotionId", "routes/api/promotions.ts", { id: `${base}-promotions-detail` }),
+      // check-in and deposit-streak rewards (decision 095): the status, a check-in, a streak claim
+      route("rewards/checkin", "routes/api/checkin.ts", { id: `${base}-rewards-checkin` }),
+      route("rewards/streak", "routes/api/checkin.ts", { id: `${base}-rewards-streak` }),
       route("payments/webhook", "routes/api/payment-webhook.ts", { id: `${base}-payments-webhook` }),
     ]),
   ),
@@ -95,6 +100,7 @@ export default [
     route("promotions/new", "routes/admin/promotion-new.tsx"),
     route("promotions/:promotionId", "routes/admin/promotion-edit.tsx"),
     route("cashback", "routes/admin/cashback.tsx"),
+    route("checkin", "routes/admin/checkin.tsx"),
     route("levels", "routes/admin/levels.tsx"),
     route("forwarder", "routes/admin/forwarder.tsx"),
     route("reports", "routes/admin/reports.tsx"),

@@ -54,6 +54,7 @@ const ADMIN_GROUPS: { key: string | null; sections: Section[] }[] = [
       { key: "promotions", to: "/admin/promotions", ownerOnly: true },
       { key: "referrals", to: "/admin/referrals", ownerOnly: true, label: "referral.nav" },
       { key: "cashback", to: "/admin/cashback", ownerOnly: true, label: "cashback.nav" },
+      { key: "checkin", to: "/admin/checkin", ownerOnly: true, label: "checkin.nav" },
       { key: "levels", to: "/admin/levels", ownerOnly: true, label: "levels.nav" },
     ],
   },

@@ -14,8 +14,21 @@ export function apiJson(body: unknown, init?: ResponseInit): Response {
 }
 
 export function apiError(context: Readonly<RouterContextProvider>, code: ErrorCode, status: number, extra?: Record<string, unknown>): Response {
-  const t = getInstance(context).t;
-  const message = t(errorMessageKey(code), extra ?? {});
+  return apiErrorOf(context, code, errorMessageKey(code), status, extra);
+}
+
+/**
+ * The same answer for a code whose message lives with its own page's keys, kept out of
+ * lib/errors.ts (every page importing it ships the groups its keys name, decision 032).
+ */
+export function apiErrorOf(
+  context: Readonly<RouterContextProvider>,
+  code: string,
+  messageKey: string,
+  status: number,
+  extra?: Record<string, unknown>,
+): Response {
+  const message = getInstance(context).t(messageKey, extra ?? {});
   return apiJson({ error: { code, message, ...extra } }, { status });
 }
 

@@ -41,6 +41,7 @@ export const PLAYER_MENU: MenuEntry[][] = [
     { key: "menu.promotion", to: "/player/promotion", icon: "promotion" },
     { key: "referral.menu", to: "/player/referral", icon: "promotion" },
     { key: "cashback.menu", to: "/player/cashback", icon: "promotion" },
+    { key: "checkin.menu", to: "/player/checkin", icon: "promotion" },
     { key: "levels.menu", to: "/player/level", icon: "promotion" },
   ],
   [

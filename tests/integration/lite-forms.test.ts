@@ -11,6 +11,7 @@ import * as settingsSchemas from "../../app/lib/schemas/admin-settings";
 import * as bankSchemas from "../../app/lib/schemas/bank";
 import * as blocklistSchemas from "../../app/lib/schemas/blocklist";
 import * as cashbackSchemas from "../../app/lib/schemas/cashback";
+import * as checkinSchemas from "../../app/lib/schemas/checkin";
 import * as levelSchemas from "../../app/lib/schemas/levels";
 import * as linkedSchemas from "../../app/lib/schemas/linked-accounts";
 import * as ownAccountSchemas from "../../app/lib/schemas/own-account-channel";
@@ -28,6 +29,7 @@ const ALL_SCHEMAS: Record<string, unknown> = {
   ...bankSchemas,
   ...blocklistSchemas,
   ...cashbackSchemas,
+  ...checkinSchemas,
   ...levelSchemas,
   ...linkedSchemas,
   ...ownAccountSchemas,

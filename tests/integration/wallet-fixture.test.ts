@@ -27,6 +27,8 @@ describe("a wallet stored by earlier code", () => {
     // v4 (own-account channels): deposit_orders gains pay_amount_minor; deposit_arrows gains CANCELED -> PAID for such orders
     const upgraded = (fixture.schema as { type: string; name: string; tbl_name: string; sql: string }[]).map((o) => {
       if (o.name === "deposit_orders") return { ...o, sql: o.sql.replace(/\)$/, ", pay_amount_minor TEXT)") };
+      // v9 (holds, decision 094): a usage's hold for review
+      if (o.name === "promotion_usages") return { ...o, sql: o.sql.replace(/\)$/, ", hold TEXT CHECK (hold IN ('HELD','RELEASED','REFUSED')))") };
       if (o.name === "deposit_arrows")
         return {
           ...o,
@@ -49,13 +51,15 @@ describe("a wallet stored by earlier code", () => {
       w.wallet,
       (_object, state) => state.storage.sql.exec(`SELECT value FROM meta WHERE key = 'schemaVersion'`).one().value,
     );
-    // v6 (staff retry of a FAILED reward, decision 029): three columns and the trigger's FAILED -> PENDING, on the rewards table only
+    // v6 (staff retry of a FAILED reward, decision 029): three columns and the trigger's FAILED -> PENDING, on the rewards table only;
+    // v8 (check-in and streak, decision 095): the table rebuilt with the two new kinds, the same columns
     const rewards = schema.find((o) => o.name === "rewards") as { sql: string } | undefined;
-    expect(rewards?.sql).toMatch(/released_key TEXT, reference TEXT, retries INTEGER NOT NULL DEFAULT 0\)$/);
+    expect(rewards?.sql).toMatch(/released_key TEXT,\s+reference TEXT,\s+retries INTEGER NOT NULL DEFAULT 0\s*\)$/);
+    expect(rewards?.sql).toContain("CHECK (kind IN ('CASHBACK','REFERRAL','CHECKIN','STREAK'))");
     expect((schema.find((o) => o.name === "reward_arrows") as { sql: string } | undefined)?.sql).toContain(
       "(OLD.status = 'FAILED' AND NEW.status = 'PENDING')",
     );
-    expect(version).toBe("7");
+    expect(version).toBe("9");
   });
 
   it("reads its orders, promotion usages and ledger as before", async () => {
@@ -63,8 +67,10 @@ describe("a wallet stored by earlier code", () => {
     const { codes, expected } = fixture;
     expect(await w.wallet.listDeposits(1, 50)).toEqual(expected.deposits);
     expect(await w.wallet.listWithdraws(1, 50)).toEqual(expected.withdraws);
-    expect(await w.wallet.listUsages(1, 50)).toEqual(expected.usages);
-    expect(await w.wallet.activeUsage()).toEqual(expected.activeUsage);
+    // a usage stored before holds (decision 094) was never held
+    const unheld = <T>(usage: T) => (usage === null ? null : { ...usage, hold: null });
+    expect(await w.wallet.listUsages(1, 50)).toEqual({ ...expected.usages, items: expected.usages.items.map(unheld) });
+    expect(await w.wallet.activeUsage()).toEqual(unheld(expected.activeUsage));
     expect(await w.wallet.openWithdraws()).toEqual(expected.openWithdraws);
     expect(await w.wallet.ledgerTotals()).toEqual(expected.ledgerTotals);
     for (const [code, lines] of Object.entries(expected.ledger)) expect(await w.wallet.ledgerFor(code)).toEqual(lines);

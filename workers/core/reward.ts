@@ -1,11 +1,12 @@
 /**
- * Rewards (cashback, referral share) as the wallet credits them: an amount of
+ * Rewards (cashback, referral share, check-in, deposit streak) as the wallet credits them: an amount of
  * credit at a provider the player chose, with a turnover requirement like a promotion's
  * (decision 029): the credit must be played through `multiple` times at that provider
  * before a withdrawal from it.
  */
 
-export type RewardKind = "CASHBACK" | "REFERRAL";
+/** Check-in and streak: decision 095. */
+export type RewardKind = "CASHBACK" | "REFERRAL" | "CHECKIN" | "STREAK";
 
 /** A multiple with at most 2 decimals ("0", "3", "1.5") -> hundredths; null when it is not one. */
 export function parseMultiple(text: string): bigint | null {

@@ -199,7 +199,49 @@ SCHEMA_STEPS.push([
    )`,
 ]);
 
-// v8 (decision 094): a promotion claim held for review (its player linked to an account that
+// v8 (decision 095): check-in and deposit-streak rewards. SQLite cannot change a CHECK, so
+// the rewards table is copied into one that allows the two new kinds, every row and column
+// kept, and its trigger made again (dropped with the old table).
+SCHEMA_STEPS.push([
+  `CREATE TABLE rewards_next (
+     code TEXT PRIMARY KEY,
+     claim_key TEXT UNIQUE,
+     kind TEXT NOT NULL CHECK (kind IN ('CASHBACK','REFERRAL','CHECKIN','STREAK')),
+     period TEXT NOT NULL,
+     provider TEXT NOT NULL,
+     amount_minor TEXT NOT NULL,
+     turnover_multiple TEXT NOT NULL,
+     turnover_target_minor TEXT NOT NULL,
+     turnover_start_minor TEXT,
+     turnover_since INTEGER,
+     turnover_met_at INTEGER,
+     basis_json TEXT NOT NULL DEFAULT '{}',
+     status TEXT NOT NULL CHECK (status IN ('PENDING','SUCCESS','FAILED')),
+     reason TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER,
+     created_at INTEGER NOT NULL,
+     settled_at INTEGER,
+     projected INTEGER NOT NULL DEFAULT 0,
+     released_key TEXT,
+     reference TEXT,
+     retries INTEGER NOT NULL DEFAULT 0
+   )`,
+  `INSERT INTO rewards_next (code, claim_key, kind, period, provider, amount_minor, turnover_multiple, turnover_target_minor, turnover_start_minor,
+     turnover_since, turnover_met_at, basis_json, status, reason, attempts, next_attempt_at, created_at, settled_at, projected, released_key, reference, retries)
+   SELECT code, claim_key, kind, period, provider, amount_minor, turnover_multiple, turnover_target_minor, turnover_start_minor,
+     turnover_since, turnover_met_at, basis_json, status, reason, attempts, next_attempt_at, created_at, settled_at, projected, released_key, reference, retries
+   FROM rewards`,
+  `DROP TABLE rewards`,
+  `ALTER TABLE rewards_next RENAME TO rewards`,
+  `CREATE TRIGGER reward_arrows BEFORE UPDATE OF status ON rewards
+     WHEN OLD.status <> NEW.status AND NOT (
+       (OLD.status = 'PENDING' AND NEW.status IN ('SUCCESS','FAILED')) OR
+       (OLD.status = 'FAILED' AND NEW.status = 'PENDING'))
+     BEGIN SELECT RAISE(ABORT, 'refused reward transition'); END`,
+]);
+
+// v9 (decision 094): a promotion claim held for review (its player linked to an account that
 // had the same promotion first). HELD: the deposit is credited, the bonus waits; RELEASED: staff
 // let it go, the bonus follows; REFUSED: staff said no, the claim ends without a bonus.
 SCHEMA_STEPS.push([`ALTER TABLE promotion_usages ADD COLUMN hold TEXT CHECK (hold IN ('HELD','RELEASED','REFUSED'))`]);

@@ -190,7 +190,7 @@ export type ManualCreditInput = {
 /** One line of a ledger entry, as `ledgerFor` lists them. */
 export type LedgerLine = { entry: string; account: string; currency: string; amountMinor: string };
 
-/** A reward claim (cashback, referral share; decision 029). */
+/** A reward claim (cashback, referral share; decision 029; check-in, deposit streak: decision 095). */
 export type RewardClaimInput = {
   /** The reward's code, also the provider reference of its credit (the service makes it). */
   code: string;

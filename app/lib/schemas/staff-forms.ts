@@ -5,6 +5,7 @@ import { ChannelSchema, CredentialsSchema, LimitsSchema, ProfileSchema, Provider
 import { StaffBankReplaceSchema } from "./bank";
 import { BlocklistAddSchema } from "./blocklist";
 import { CashbackSettingsSchema } from "./cashback";
+import { CheckinSettingsSchema } from "./checkin";
 import { formSchemaName } from "./form-name";
 import { LevelPeriodSchema, LevelSchema } from "./levels";
 import { UnlinkSchema } from "./linked-accounts";
@@ -27,6 +28,7 @@ const STAFF_FORMS = [
   RejectSchema,
   ApiTokenCreateSchema,
   CashbackSettingsSchema,
+  CheckinSettingsSchema,
   OwnAccountCreateSchema,
   LockSchema,
   StaffBankReplaceSchema,

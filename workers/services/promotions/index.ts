@@ -1,7 +1,7 @@
 /**
  * Promotions: the catalogue as staff edit it and as players claim it, weekly cashback, the
  * referral code, share and claims, the reward path cashback and referral share (decision
- * 029), and the VIP levels (decision 091).
+ * 029), the VIP levels (decision 091), and the daily check-in and deposit streak (decision 095).
  * The folder's only door: code outside it imports from here, and only what is exported here.
  */
 export {
@@ -14,6 +14,16 @@ export {
   type PromotionInput,
   type PromotionResult,
 } from "./admin-promotions";
+export {
+  checkIn,
+  checkinAdminPage,
+  checkinClaimKind,
+  checkinPage,
+  claimStreak,
+  saveCheckinSettings,
+  type CheckinClaimResult,
+  type CheckinSettingsInput,
+} from "./checkin";
 export { cashbackAdminPage, cashbackPage, claimCashback, saveCashbackSettings, type CashbackSettingsInput } from "./cashback";
 export {
   cancelCurrentPromotion,
