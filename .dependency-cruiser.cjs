@@ -34,7 +34,21 @@ const PACKAGE_OR_BUILTIN = ["npm", "npm-dev", "npm-optional", "npm-peer", "npm-b
  * a summary reads the reports: alerts after reports). A new domain or a new direction changes
  * this list, with a decision record.
  */
-const DOMAINS = ["agency", "login", "wallets", "staff", "holds", "promotions", "providers", "reports", "alerts", "bank-in", "deposits", "players", "withdrawals"];
+const DOMAINS = [
+  "agency",
+  "login",
+  "wallets",
+  "staff",
+  "holds",
+  "promotions",
+  "providers",
+  "reports",
+  "alerts",
+  "bank-in",
+  "deposits",
+  "players",
+  "withdrawals",
+];
 
 /** One rule per domain that has domains above it: it imports none of them. */
 const DOMAIN_ORDER = DOMAINS.slice(0, -1).map((domain, i) => ({

@@ -8,7 +8,7 @@ import type { LinkReason } from "./linked-accounts";
 import { bankKey, deviceKey, normalizePhone } from "./referral";
 
 /** What a hold can hold: a promotion's bonus, or a reward on the cashback path (decision 029). */
-export const HOLD_KINDS = ["PROMOTION", "CASHBACK", "REFERRAL", "CHECKIN", "STREAK"] as const;
+const HOLD_KINDS = ["PROMOTION", "CASHBACK", "REFERRAL", "CHECKIN", "STREAK"] as const;
 export type HoldKind = (typeof HOLD_KINDS)[number];
 export const HOLD_STATUSES = ["HELD", "RELEASED", "REFUSED"] as const;
 export type HoldStatus = (typeof HOLD_STATUSES)[number];
@@ -31,7 +31,7 @@ export type HoldTraces = {
 };
 
 /** The reasons that hold (decision 093's strong ones); an address, a holder name or a referral never hold on their own. */
-export const HOLDING_REASONS = ["device", "phone", "bank", "receiver"] as const satisfies readonly LinkReason[];
+const HOLDING_REASONS = ["device", "phone", "bank", "receiver"] as const satisfies readonly LinkReason[];
 type HoldingReason = (typeof HOLDING_REASONS)[number];
 
 /** The player's link keys, `<reason>:<normal form>`, each once: what a first claim writes a row for. */

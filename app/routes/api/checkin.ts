@@ -9,7 +9,7 @@ import type { Route } from "./+types/checkin";
  * the page shows (`offer` null and `offersPaused: { reason, until }` while offers are paused);
  * POST /rewards/checkin checks in, POST /rewards/streak claims the streak, each `{ provider }`.
  * Errors in the spec's style (`{ error: { code, message } }`): `OFFERS_PAUSED` 409 with its
- * reason and end, a refusal 409 by its code (`REWARD_BEING_CHECKED` too: nothing credited
+ * reason and end, a refusal 409 by its code (`REWARD_HELD` and `REWARD_REFUSED` too: nothing credited
  * yet), a provider outside the agency's 400, a credit the provider refused 502.
  */
 export async function loader({ context }: Route.LoaderArgs) {

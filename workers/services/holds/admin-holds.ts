@@ -19,8 +19,6 @@ import { offersPaused, walletOf } from "../wallets";
  * release or refusal with a reason (audited), the CSV, and the owner's rules.
  */
 
-export type { HoldRow };
-
 /** A hold as the pages show it: the players it was held for, each with the reasons shared. */
 function holdView(h: HoldRow) {
   const names = new Map(h.links.map((l) => [l.playerId, l.username]));
@@ -46,7 +44,7 @@ export async function playerHoldsForStaff(env: Env, agencyId: string, playerId: 
   return (await playerHolds(env.DB, agencyId, playerId)).map(holdView);
 }
 
-export type HoldDecisionError = "NOT_FOUND" | "ALREADY_DECIDED" | "REASON_INVALID" | "OFFERS_PAUSED";
+type HoldDecisionError = "NOT_FOUND" | "ALREADY_DECIDED" | "REASON_INVALID" | "OFFERS_PAUSED";
 export type HoldDecisionResult =
   | { ok: true; status: Exclude<HoldStatus, "HELD">; paid: "now" | "with-deposit" | "nothing" }
   | { ok: false; code: HoldDecisionError };

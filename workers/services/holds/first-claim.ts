@@ -21,7 +21,7 @@ import {
  */
 
 type Claimant = { agencyId: string; playerId: string; username: string };
-export type HeldClaim = Pick<HoldRow, "id" | "status">;
+type HeldClaim = Pick<HoldRow, "id" | "status">;
 
 /**
  * The claim's verdict: null (not held: the first, or released before), or the player's hold of
@@ -73,17 +73,4 @@ export async function rebindHold(env: Env, agencyId: string, holdId: string, ref
 export async function withdrawalWaitsForCheck(env: Env, agencyId: string, playerId: string): Promise<boolean> {
   const [rules, held] = await Promise.all([readHoldRules(env.DB, agencyId), hasHeldClaim(env.DB, agencyId, playerId)]);
   return rules.withdrawals && held;
-}
-
-/** A player's own holds as their pages show them: what, how much, and whether it is still being checked. */
-export async function playerHoldsView(env: Env, agencyId: string, playerId: string) {
-  return (await playerHolds(env.DB, agencyId, playerId, 20)).map((h) => ({
-    id: h.id,
-    kind: h.kind,
-    rewardKey: h.rewardKey,
-    amount: h.amount,
-    status: h.status,
-    createdAt: h.createdAt,
-    decidedAt: h.decidedAt,
-  }));
 }

@@ -10,9 +10,6 @@ export {
   holdsScreen,
   playerHoldsForStaff,
   saveHoldRules,
-  type HoldDecisionError,
-  type HoldDecisionResult,
-  type HoldRulesInput,
   type HoldView,
 } from "./admin-holds";
-export { holdIfLinked, playerHoldsView, rebindHold, takeBackClaim, withdrawalWaitsForCheck, type HeldClaim } from "./first-claim";
+export { holdIfLinked, rebindHold, takeBackClaim, withdrawalWaitsForCheck } from "./first-claim";

@@ -22,7 +22,7 @@ import { findRewardClaim, listRewardClaims } from "../../db/rewards";
 import type { ClaimRewardResult, Reward } from "../../wallet/player-wallet";
 import type { Agency } from "../agency";
 import { offersPaused } from "../wallets";
-import { claimWalletReward, listWalletRewards, withRetry, withTurnoverProgress, type RewardWithProgress } from "./rewards";
+import { claimWalletReward, listWalletRewards, withRetry, withTurnoverProgress, type HeldReward, type RewardWithProgress } from "./rewards";
 
 /**
  * Daily check-in and deposit-streak rewards (decision 095): reward kinds on the wallet's
@@ -110,17 +110,14 @@ export async function checkinPage(env: Env, agency: Agency, player: CurrentPlaye
   return { offer: f.paused ? null : f.offer, paused: f.paused, history };
 }
 
-type CheckinClaimError = CheckinRefusal | StreakRefusal | "PROVIDER_REQUIRED" | "REWARD_CREDIT_FAILED" | "REWARD_BEING_CHECKED";
+type CheckinClaimError = CheckinRefusal | StreakRefusal | "PROVIDER_REQUIRED" | "REWARD_CREDIT_FAILED" | "REWARD_HELD" | "REWARD_REFUSED";
 export type CheckinClaimResult =
   | { ok: true; reward: Reward; repeated: boolean }
   | { ok: false; error: "OFFERS_PAUSED"; pause: OfferPause }
   | { ok: false; error: Exclude<CheckinClaimError, "OFFERS_PAUSED"> };
 
-/**
- * The wallet's answer as the player is told it. A kind this code does not know (the reward
- * path may learn to hold a claim for checking) credited nothing: "being checked", never "done".
- */
-function claimOutcome(result: ClaimRewardResult): CheckinClaimResult {
+/** The reward door's answer as the player is told it: held for review (decision 094) credited nothing, "being checked", never "done". */
+function claimOutcome(result: ClaimRewardResult | HeldReward): CheckinClaimResult {
   switch (result.kind) {
     case "paused":
       return { ok: false, error: "OFFERS_PAUSED", pause: result.pause };
@@ -128,8 +125,8 @@ function claimOutcome(result: ClaimRewardResult): CheckinClaimResult {
     case "existing":
       if (result.reward.status === "FAILED") return { ok: false, error: "REWARD_CREDIT_FAILED" };
       return { ok: true, reward: result.reward, repeated: result.kind === "existing" };
-    default:
-      return { ok: false, error: "REWARD_BEING_CHECKED" };
+    case "held":
+      return { ok: false, error: result.status === "REFUSED" ? "REWARD_REFUSED" : "REWARD_HELD" };
   }
 }
 
