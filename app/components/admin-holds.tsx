@@ -33,7 +33,9 @@ export function HeldFor({ hold }: { hold: Pick<Hold, "heldFor"> }) {
 export function HoldStatus({ status }: { status: Hold["status"] }) {
   const { t } = useTranslation("admin");
   return (
-    <span className={`status ${status === "HELD" ? "status-yellow" : status === "RELEASED" ? "status-green" : "status-red"}`}>{t(`holds.statuses.${status}`)}</span>
+    <span className={`status ${status === "HELD" ? "status-yellow" : status === "RELEASED" ? "status-green" : "status-red"}`}>
+      {t(`holds.statuses.${status}`)}
+    </span>
   );
 }
 

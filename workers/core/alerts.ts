@@ -256,7 +256,13 @@ const TEXTS: Record<Language, Texts> = {
       `🚩 ${u} trùng danh sách đen (${k}) ${{ registration: "khi đăng ký", "bank-add": "khi thêm tài khoản ngân hàng", "bank-replace": "khi đổi tài khoản ngân hàng" }[w]}`,
     blocklistKinds: { bank: "tài khoản ngân hàng", holder: "tên chủ tài khoản", phone: "số điện thoại", device: "thiết bị" },
     rewardHeld: (u, w) => `⏸️ ${w} của ${u} bị giữ lại để kiểm tra: một tài khoản liên kết đã nhận trước`,
-    holdKinds: { PROMOTION: "Thưởng khuyến mãi", CASHBACK: "Hoàn tiền", REFERRAL: "Thưởng giới thiệu", CHECKIN: "Thưởng điểm danh", STREAK: "Thưởng nạp liên tiếp" },
+    holdKinds: {
+      PROMOTION: "Thưởng khuyến mãi",
+      CASHBACK: "Hoàn tiền",
+      REFERRAL: "Thưởng giới thiệu",
+      CHECKIN: "Thưởng điểm danh",
+      STREAK: "Thưởng nạp liên tiếp",
+    },
     registrationBurst: {
       device: (u, n) => `👥 ${u}: lần đăng ký thứ ${n} từ cùng một thiết bị trong 24 giờ`,
       address: (u, n) => `👥 ${u}: lần đăng ký thứ ${n} từ cùng một địa chỉ IP trong một giờ: các lần đăng ký tiếp theo từ đó phải chờ`,

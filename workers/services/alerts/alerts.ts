@@ -477,7 +477,14 @@ function blocklistFlagEvent(row: { id: number; target: string | null; after: unk
 function rewardHeldEvent(row: { id: number; target: string | null; after: unknown; createdAt: string }): AlertEvent[] {
   const after = (row.after ?? {}) as { kind?: string; rewardKey?: string; username?: string | null; amount?: string | null };
   if (!row.target || !after.kind) return [];
-  const facts = { playerId: row.target, username: after.username ?? null, kind: after.kind, rewardKey: after.rewardKey ?? "", amount: after.amount ?? null, at: row.createdAt };
+  const facts = {
+    playerId: row.target,
+    username: after.username ?? null,
+    kind: after.kind,
+    rewardKey: after.rewardKey ?? "",
+    amount: after.amount ?? null,
+    at: row.createdAt,
+  };
   return [{ id: `reward.held:${row.id}`, kind: "reward.held", facts }];
 }
 
