@@ -9,7 +9,8 @@ import { allKeys, bundle, freshPhone, rawKeysOn, textOf } from "./translated";
  * desktop-nojs): two players registered through the JSON API with one phone typed two ways are
  * linked "same phone", the score says worth holding with its parts; the owner's unlink asks a
  * reason, then marks the pair unlinked with it and takes it out of the score; the section is axe
- * clean with 44 px targets on a phone. Its words in cn and vn as translations.spec.ts reads
+ * clean with 44 px targets on a phone; a held claim (decision 094) is listed on the held
+ * player's page, for whom and why. Its words in cn and vn as translations.spec.ts reads
  * pages: each text the language's own, no raw key. Each project works in its own agency.
  */
 const port = Number(process.env.E2E_PORT ?? 4173);
@@ -97,6 +98,29 @@ test("the staff player page shows the linked accounts, why and the score; the ow
     .click();
   await expect(page).toHaveURL(new RegExp(`/admin/players/${second.id}$`));
   await expect(page.getByTestId("player-linked").locator(`[data-player="${first.username}"]`)).toHaveAttribute("data-state", "unlinked");
+});
+
+test("a held claim on the held player's staff page: what, its status, for whom and why, and where staff decide it", async ({ page }, info) => {
+  const lo = bundle(info, "lo", "admin");
+  const { first, second } = await twoOnOnePhone(page);
+  // the row "the first claim wins" writes for the second claimant of one promotion (decision 094)
+  await d1(
+    `INSERT INTO reward_holds (id, agency_id, player_id, kind, reward_key, ref, amount, links_json)
+     SELECT 'e2e-hold-${second.id}', agency_id, id, 'PROMOTION', 'PROMOTION:e2e-welcome', 'e2e-usage-${second.id}', '150.00',
+       json_array(json_object('playerId', '${first.id}', 'username', '${first.username}', 'key', 'phone:e2e'))
+     FROM players WHERE id = '${second.id}'`,
+  );
+  await staffLogin(page, DEMO_STAFF.boss, `/admin/players/${second.id}`);
+  await ready(page);
+  const holds = page.getByTestId("player-holds");
+  await expect(holds.getByRole("heading", { level: 2 })).toHaveText(textOf(lo, "holds.ofPlayer"));
+  const row = holds.locator('tr[data-kind="PROMOTION"]');
+  await expect(row).toHaveAttribute("data-status", "HELD");
+  await expect(row).toContainText(textOf(lo, "holds.kinds.PROMOTION"));
+  await expect(row).toContainText(textOf(lo, "holds.statuses.HELD"));
+  await expect(row.locator(`[data-player="${first.username}"]`)).toContainText(textOf(lo, "linked.reasons.phone"));
+  await expect(holds.getByRole("link", { name: textOf(lo, "holds.decideThere") })).toHaveAttribute("href", "/admin/holds");
+  if (hasJs(info)) expect(await seriousAxeViolations(page, "/admin/players/:id")).toEqual([]);
 });
 
 test("the linked accounts in cn and vn: their own words, no raw key", async ({ page }, info) => {

@@ -12,6 +12,7 @@ import {
   vientianeMinutes,
   type AlertEvent,
 } from "../../workers/core/alerts";
+import { formatMoney } from "../../workers/core/format";
 
 /** Staff alerts' pure rules (decision 057): the messages, quiet hours on Vientiane's clock, the backoff. */
 
@@ -252,6 +253,39 @@ describe("what each alert says", () => {
     expect(change("created", "owner1")).toEqual(['🔑 owner1 đã tạo token API "ledger sync"', `${origin}/admin/audit`]);
     expect(change("rotated", "owner1")[0]).toBe('🔑 owner1 đã đổi token API "ledger sync"');
     expect(change("revoked", null)[0]).toBe('🔑 API đã thu hồi token API "ledger sync"');
+  });
+
+  it("a claim held for staff (decision 094) names the player, the reward and its amount, and links to the holds page", () => {
+    const held = (kind: string, amount: string | null) =>
+      ({
+        id: "reward.held:7",
+        kind: "reward.held",
+        facts: { playerId: "p-2", username: "somchai2", kind, rewardKey: `${kind}:welcome`, amount, at: minutesAgo(1) },
+      }) as const;
+    expect(alertText(held("PROMOTION", "150.00"), "lo", origin, now).split("\n")).toEqual([
+      "⏸️ ໂບນັດໂປຣໂມຊັນ ຂອງ somchai2 ຖືກກັກໄວ້ກວດສອບ: ບັນຊີທີ່ເຊື່ອມໂຍງໄດ້ຮັບກ່ອນ",
+      `${formatMoney("150.00", "THB")} · PROMOTION:welcome`,
+      `${origin}/admin/holds`,
+    ]);
+    expect(alertText(held("CASHBACK", null), "cn", origin, now).split("\n")).toEqual([
+      "⏸️ somchai2 的返水已暂扣待审核：关联账户已先领取",
+      "CASHBACK:welcome",
+      `${origin}/admin/holds`,
+    ]);
+    expect(alertText(held("STREAK", null), "vn", origin, now).split("\n")[0]).toBe(
+      "⏸️ Thưởng nạp liên tiếp của somchai2 bị giữ lại để kiểm tra: một tài khoản liên kết đã nhận trước",
+    );
+  });
+
+  it("a registration burst says how many from one device or one address, and links to the new player's page", () => {
+    const burst = (by: "device" | "address", count: number) =>
+      ({ id: `b-${by}`, kind: "player.registration-burst", facts: { playerId: "p 3", username: "ring3", by, count, at: minutesAgo(1) } }) as const;
+    expect(alertText(burst("device", 3), "lo", origin, now).split("\n")).toEqual([
+      "👥 ring3: ການລົງທະບຽນທີ 3 ຈາກອຸປະກອນດຽວກັນໃນ 24 ຊົ່ວໂມງ",
+      `${origin}/admin/players/p%203`,
+    ]);
+    expect(alertText(burst("address", 10), "cn", origin, now).split("\n")[0]).toBe("👥 ring3：同一 IP 地址一小时内第 10 次注册，该地址之后的注册需等待");
+    expect(alertText(burst("device", 4), "vn", origin, now).split("\n")[0]).toBe("👥 ring3: lần đăng ký thứ 4 từ cùng một thiết bị trong 24 giờ");
   });
 
   it("the quiet hours' digest counts what was held and lists each message, with no link of its own", () => {

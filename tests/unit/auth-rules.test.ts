@@ -32,6 +32,15 @@ describe("throttle policy", () => {
     expect(lockDurationMs(reg, 9)).toBe(0);
     expect(lockDurationMs(reg, 10)).toBe(60 * 60 * 1000);
   });
+  it("slows a device's registrations past the owner's allowance for an hour, doubling to a day, counted for a day", () => {
+    const device = THROTTLE_POLICIES["reg-device"];
+    expect(device.windowMs).toBe(24 * 60 * 60 * 1000);
+    // the default six a day: five free, the sixth locks for an hour, then 2 h, 4 h ... at most 24 h
+    expect([5, 6, 7, 8].map((n) => lockDurationMs(device, n))).toEqual([0, 1, 2, 4].map((h) => h * 60 * 60 * 1000));
+    expect(lockDurationMs(device, 40)).toBe(24 * 60 * 60 * 1000);
+    // the owner's own allowance comes as the key's `free`: two a day, the second locks
+    expect(lockDurationMs({ ...device, freeFailures: 1 }, 2)).toBe(60 * 60 * 1000);
+  });
   it("forgets failures older than the window", () => {
     const start = 1_000_000;
     expect(nextFailureCount(4, start, start + 1000, acctIp)).toEqual({ failures: 5, windowStartedAt: start });

@@ -66,6 +66,10 @@ export type AlertFacts = {
   "api-token.changed": { change: "created" | "rotated" | "revoked"; name: string; by: string | null; at: string };
   /** a player an owner's "flag" blocklist entry matched (decision 090): where, and which kinds of value */
   "player.blocklisted": { playerId: string; username: string | null; checkpoint: "registration" | "bank-add" | "bank-replace"; kinds: string[]; at: string };
+  /** a claim held for staff (decision 094): a linked account had the same reward first; `kind` a hold kind (core/holds.ts) */
+  "reward.held": { playerId: string; username: string | null; kind: string; rewardKey: string; amount: string | null; at: string };
+  /** a registration flagged: its device's third account of the day or more, or the one that used up its address's hour */
+  "player.registration-burst": { playerId: string; username: string | null; by: "device" | "address"; count: number; at: string };
   digest: { count: number; texts: string[] };
   test: { agencyName: string };
 };
@@ -88,6 +92,8 @@ export const ALERT_KIND_TOPIC: Record<AlertKind, AlertTopic | null> = {
   "staff.new-device": "security",
   "api-token.changed": "security",
   "player.blocklisted": "security",
+  "reward.held": "security",
+  "player.registration-burst": "security",
   // a digest carries events already chosen; a test message is asked for by the owner
   digest: null,
   test: null,
@@ -128,6 +134,9 @@ type Texts = {
   apiToken: Record<"created" | "rotated" | "revoked", (name: string, by: string) => string>;
   blocklisted: (who: string, where: "registration" | "bank-add" | "bank-replace", kinds: string) => string;
   blocklistKinds: Record<string, string>;
+  rewardHeld: (who: string, what: string) => string;
+  holdKinds: Record<string, string>;
+  registrationBurst: Record<"device" | "address", (who: string, count: number) => string>;
 };
 
 const TEXTS: Record<Language, Texts> = {
@@ -165,6 +174,12 @@ const TEXTS: Record<Language, Texts> = {
     blocklisted: (u, w, k) =>
       `🚩 ${u} ກົງກັບບັນຊີດຳ (${k}) ${{ registration: "ຕອນລົງທະບຽນ", "bank-add": "ຕອນເພີ່ມບັນຊີທະນາຄານ", "bank-replace": "ຕອນປ່ຽນບັນຊີທະນາຄານ" }[w]}`,
     blocklistKinds: { bank: "ບັນຊີທະນາຄານ", holder: "ຊື່ເຈົ້າຂອງບັນຊີ", phone: "ເບີໂທ", device: "ອຸປະກອນ" },
+    rewardHeld: (u, w) => `⏸️ ${w} ຂອງ ${u} ຖືກກັກໄວ້ກວດສອບ: ບັນຊີທີ່ເຊື່ອມໂຍງໄດ້ຮັບກ່ອນ`,
+    holdKinds: { PROMOTION: "ໂບນັດໂປຣໂມຊັນ", CASHBACK: "ເງິນຄືນ", REFERRAL: "ລາຍໄດ້ແນະນຳໝູ່", CHECKIN: "ລາງວັນເຊັກອິນ", STREAK: "ລາງວັນຝາກຕໍ່ເນື່ອງ" },
+    registrationBurst: {
+      device: (u, n) => `👥 ${u}: ການລົງທະບຽນທີ ${n} ຈາກອຸປະກອນດຽວກັນໃນ 24 ຊົ່ວໂມງ`,
+      address: (u, n) => `👥 ${u}: ການລົງທະບຽນທີ ${n} ຈາກທີ່ຢູ່ IP ດຽວກັນໃນໜຶ່ງຊົ່ວໂມງ: ການລົງທະບຽນຕໍ່ໄປຈາກບ່ອນນັ້ນຕ້ອງລໍຖ້າ`,
+    },
   },
   cn: {
     waiting: "💸 提款等待员工处理",
@@ -199,6 +214,12 @@ const TEXTS: Record<Language, Texts> = {
     },
     blocklisted: (u, w, k) => `🚩 ${u} ${{ registration: "注册时", "bank-add": "添加银行账户时", "bank-replace": "更换银行账户时" }[w]}匹配黑名单（${k}）`,
     blocklistKinds: { bank: "银行账户", holder: "户名", phone: "电话", device: "设备" },
+    rewardHeld: (u, w) => `⏸️ ${u} 的${w}已暂扣待审核：关联账户已先领取`,
+    holdKinds: { PROMOTION: "优惠奖金", CASHBACK: "返水", REFERRAL: "推荐奖励", CHECKIN: "签到奖励", STREAK: "连续存款奖励" },
+    registrationBurst: {
+      device: (u, n) => `👥 ${u}：同一设备 24 小时内第 ${n} 次注册`,
+      address: (u, n) => `👥 ${u}：同一 IP 地址一小时内第 ${n} 次注册，该地址之后的注册需等待`,
+    },
   },
   vn: {
     waiting: "💸 Lệnh rút chờ nhân viên",
@@ -234,6 +255,18 @@ const TEXTS: Record<Language, Texts> = {
     blocklisted: (u, w, k) =>
       `🚩 ${u} trùng danh sách đen (${k}) ${{ registration: "khi đăng ký", "bank-add": "khi thêm tài khoản ngân hàng", "bank-replace": "khi đổi tài khoản ngân hàng" }[w]}`,
     blocklistKinds: { bank: "tài khoản ngân hàng", holder: "tên chủ tài khoản", phone: "số điện thoại", device: "thiết bị" },
+    rewardHeld: (u, w) => `⏸️ ${w} của ${u} bị giữ lại để kiểm tra: một tài khoản liên kết đã nhận trước`,
+    holdKinds: {
+      PROMOTION: "Thưởng khuyến mãi",
+      CASHBACK: "Hoàn tiền",
+      REFERRAL: "Thưởng giới thiệu",
+      CHECKIN: "Thưởng điểm danh",
+      STREAK: "Thưởng nạp liên tiếp",
+    },
+    registrationBurst: {
+      device: (u, n) => `👥 ${u}: lần đăng ký thứ ${n} từ cùng một thiết bị trong 24 giờ`,
+      address: (u, n) => `👥 ${u}: lần đăng ký thứ ${n} từ cùng một địa chỉ IP trong một giờ: các lần đăng ký tiếp theo từ đó phải chờ`,
+    },
   },
 };
 
@@ -244,7 +277,9 @@ function alertLink(kind: AlertKind, facts: AlertFacts[AlertKind], origin: string
   if (kind === "withdrawal.debit-candidates")
     return `${origin}/admin/withdrawals/${encodeURIComponent((facts as AlertFacts["withdrawal.debit-candidates"]).codes[0] ?? "")}`;
   if (kind === "staff.new-device" || kind === "api-token.changed") return `${origin}/admin/audit`;
-  if (kind === "player.blocklisted") return `${origin}/admin/players/${encodeURIComponent((facts as AlertFacts["player.blocklisted"]).playerId)}`;
+  if (kind === "player.blocklisted" || kind === "player.registration-burst")
+    return `${origin}/admin/players/${encodeURIComponent((facts as AlertFacts["player.blocklisted"]).playerId)}`;
+  if (kind === "reward.held") return `${origin}/admin/holds`;
   if (kind === "payment.unmatched") return `${origin}/admin/payments`;
   if (kind === "payment.held") return `${origin}/admin/forwarder`;
   if (kind === "payment.twice") return `${origin}/admin/reconciliation`;
@@ -357,6 +392,17 @@ export function alertText(event: AlertEvent, language: Language, origin: string,
     case "player.blocklisted": {
       const f = event.facts as AlertFacts["player.blocklisted"];
       lines.push(t.blocklisted(f.username ?? f.playerId.slice(0, 8), f.checkpoint, f.kinds.map((k) => t.blocklistKinds[k] ?? k).join(", ")));
+      break;
+    }
+    case "reward.held": {
+      const f = event.facts as AlertFacts["reward.held"];
+      lines.push(t.rewardHeld(f.username ?? f.playerId.slice(0, 8), t.holdKinds[f.kind] ?? f.kind));
+      lines.push([f.amount ? formatMoney(f.amount, "THB") : null, f.rewardKey].filter(Boolean).join(" · "));
+      break;
+    }
+    case "player.registration-burst": {
+      const f = event.facts as AlertFacts["player.registration-burst"];
+      lines.push(t.registrationBurst[f.by](f.username ?? f.playerId.slice(0, 8), f.count));
       break;
     }
     case "digest": {

@@ -75,7 +75,10 @@ export type HoldRules = {
   rewards: boolean;
   /** A withdrawal of a player with a held claim waits for staff. */
   withdrawals: boolean;
-  /** Registrations a day from one device before the next waits (0: no limit); the third is flagged whatever this says. */
+  /**
+   * Registrations a day from one device before the next waits; the third is flagged whatever the
+   * limit. 0: no limit, and devices are not counted at all (nor flagged: the address still is).
+   */
   registrationsPerDevice: number;
 };
 
@@ -88,6 +91,30 @@ export const DEFAULT_HOLD_RULES: HoldRules = { promotions: true, rewards: true, 
 /** From this many registrations from one device in a day, each is flagged for staff (the linked accounts show the rest). */
 export const REGISTRATION_FLAG_AT = 3;
 export const REGISTRATIONS_PER_DEVICE_MAX = 100;
+
+/**
+ * The allowance of a device's registrations as its throttle key's `free` count: the owner's
+ * number less the registration that locks (six a day: five free, the sixth locks, the seventh
+ * waits); null when the owner set no limit (0), and then the device is not counted at all.
+ */
+export function registrationDeviceAllowance(rules: Pick<HoldRules, "registrationsPerDevice">): number | null {
+  return rules.registrationsPerDevice > 0 ? rules.registrationsPerDevice - 1 : null;
+}
+
+/** Why a registration is flagged for staff: its device's count of the day, or its address's hourly allowance used up. */
+export type RegistrationBurst = { by: "device" | "address"; count: number };
+
+/**
+ * A registration's flags, from its throttle counts once it was counted: a device's third
+ * registration in its window and every one after it (each new account is one more for staff
+ * to look at), and the registration whose count locked its address.
+ */
+export function registrationBursts(counted: { device: number | null; address: { count: number; locked: boolean } }): RegistrationBurst[] {
+  return [
+    ...(counted.device !== null && counted.device >= REGISTRATION_FLAG_AT ? [{ by: "device" as const, count: counted.device }] : []),
+    ...(counted.address.locked ? [{ by: "address" as const, count: counted.address.count }] : []),
+  ];
+}
 
 /** Longest reason staff give for a decision; at least this many characters. */
 export const HOLD_REASON_MIN = 3;

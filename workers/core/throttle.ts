@@ -13,6 +13,10 @@
  *   88 + 12 = 100 guesses get checked in an hour, and the owner waits 5 min at worst.
  * - registration per client (`reg`): every registration counts; the 10th in an hour locks
  *   the address for an hour (so at most 10 accounts per address per hour).
+ * - registration per device (`reg-device`): every registration from one device fingerprint of
+ *   an agency counts for 24 h; past the owner's allowance (the hold rules' registrations per
+ *   device, given as the key's own `free`) the device waits 1 h, doubling to 24 h: a family
+ *   phone registers its two or three, a bonus ring's phone gets a few accounts a day.
  *
  * Device cookies (OWASP "Slow Down Online Guessing Attacks with Device Cookies",
  * docs/decisions/011-login-throttling.md): a browser that logged in to the account before
@@ -29,7 +33,7 @@
  * (Brand uploads have a budget of their own, counted where the images are recorded:
  * workers/services/agency/brand.ts, decision 053.)
  */
-export type ThrottleKind = "acct-ip" | "ip" | "acct" | "reg" | "device" | "agency" | "avail";
+export type ThrottleKind = "acct-ip" | "ip" | "acct" | "reg" | "reg-device" | "device" | "agency" | "avail";
 
 export type ThrottlePolicy = {
   windowMs: number;
@@ -42,12 +46,15 @@ export type ThrottlePolicy = {
 
 const HOUR = 60 * 60 * 1000;
 const MINUTE = 60 * 1000;
+const DAY = 24 * HOUR;
 
 export const THROTTLE_POLICIES: Record<ThrottleKind, ThrottlePolicy> = {
   "acct-ip": { windowMs: HOUR, freeFailures: 5, baseLockMs: 2000, maxLockMs: 15 * MINUTE, growth: "double" },
   ip: { windowMs: HOUR, freeFailures: 20, baseLockMs: 10_000, maxLockMs: HOUR, growth: "double" },
   acct: { windowMs: HOUR, freeFailures: 88, baseLockMs: 5 * MINUTE, maxLockMs: 5 * MINUTE, growth: "fixed" },
   reg: { windowMs: HOUR, freeFailures: 9, baseLockMs: HOUR, maxLockMs: HOUR, growth: "fixed" },
+  // free: the default rules' six a day, the sixth locking; each key brings the owner's own
+  "reg-device": { windowMs: DAY, freeFailures: 5, baseLockMs: HOUR, maxLockMs: DAY, growth: "double" },
   device: { windowMs: HOUR, freeFailures: 10, baseLockMs: MINUTE, maxLockMs: HOUR, growth: "double" },
   agency: { windowMs: 10 * MINUTE, freeFailures: 100, baseLockMs: 1000, maxLockMs: MINUTE, growth: "double" },
   avail: { windowMs: HOUR, freeFailures: 30, baseLockMs: 10_000, maxLockMs: HOUR, growth: "double" },

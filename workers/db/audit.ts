@@ -127,8 +127,9 @@ const toAuditRow = (r: Row): AuditRow => ({
 });
 
 /**
- * Logins, API token changes and blocklist flags (decision 090) since `sinceIso`, oldest first: what the owner's security alerts
- * read every minute (decision 057). In time order, not id order: with the planner's statistics
+ * Logins, API token changes, blocklist flags (decision 090), held claims and registration
+ * bursts since `sinceIso`, oldest first: what the owner's security alerts read every minute
+ * (decision 057). In time order, not id order: with the planner's statistics
  * an `ORDER BY id` took the agency's whole log in id order; the time index serves both the
  * range and the order (its rows end with the id), reading only the last minutes (decision 075).
  */
@@ -136,7 +137,8 @@ export async function recentSecurityAudit(db: D1Database, agencyId: string, sinc
   const { results } = await db
     .prepare(
       `SELECT * FROM audit_log WHERE agency_id = ?1 AND created_at >= ?2
-          AND action IN ('auth.login', 'auth.login.recovery_code', 'api-token.created', 'api-token.rotated', 'api-token.revoked', 'player.blocklist-flag')
+          AND action IN ('auth.login', 'auth.login.recovery_code', 'api-token.created', 'api-token.rotated', 'api-token.revoked', 'player.blocklist-flag',
+            'reward.held', 'player.registration-burst')
         ORDER BY created_at, id LIMIT 100`,
     )
     .bind(agencyId, sinceIso)

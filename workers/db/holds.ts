@@ -6,7 +6,7 @@
 import { DEFAULT_HOLD_RULES, type HoldKind, type HoldRules, type HoldStatus, type HoldTraces } from "../core/holds";
 import { boundedCount, pageOfRows, type BoundedCount, type ListAsk, type ListPage } from "../core/keyset";
 import { boundedCountSql, keysetSql, numberedParams } from "./keyset";
-import { readTogether, rowsOf } from "./reads";
+import { readTogether, rowsOf, type Read } from "./reads";
 
 /** What a player left that links (devices, phone, bank accounts and their receive QRs), in one batch. */
 export async function holdTraces(db: D1Database, agencyId: string, playerId: string): Promise<HoldTraces> {
@@ -242,15 +242,26 @@ export async function holdsPage(
 
 type StoredRules = { hold_promotions: number; hold_rewards: number; hold_withdrawals: number; registrations_per_device: number };
 
-/** The owner's rules, the defaults when none were saved. */
-export async function readHoldRules(db: D1Database, agencyId: string): Promise<HoldRules> {
-  const row = await db.prepare(`SELECT * FROM hold_rules WHERE agency_id = ?1`).bind(agencyId).first<StoredRules>();
+function toRules(row: StoredRules | null | undefined): HoldRules {
   if (!row) return DEFAULT_HOLD_RULES;
   return {
     promotions: row.hold_promotions === 1,
     rewards: row.hold_rewards === 1,
     withdrawals: row.hold_withdrawals === 1,
     registrationsPerDevice: row.registrations_per_device,
+  };
+}
+
+/** The owner's rules, the defaults when none were saved. */
+export async function readHoldRules(db: D1Database, agencyId: string): Promise<HoldRules> {
+  return toRules(await db.prepare(`SELECT * FROM hold_rules WHERE agency_id = ?1`).bind(agencyId).first<StoredRules>());
+}
+
+/** The owner's rules as a read to send with others (a registration's throttle locks). */
+export function holdRulesRead(db: D1Database, agencyId: string): Read<HoldRules> {
+  return {
+    statement: db.prepare(`SELECT * FROM hold_rules WHERE agency_id = ?1`).bind(agencyId),
+    read: (result) => toRules(rowsOf<StoredRules>(result)[0]),
   };
 }
 

@@ -28,7 +28,8 @@ export function throttleCounterRead(db: D1Database, key: string): Read<ThrottleC
 /**
  * Counts one failure. Concurrent failures: the UPSERT adds on top of whatever another
  * request wrote, so a burst cannot reset the counter (the window start is only moved when
- * it had expired). `lockedUntil` only ever moves later.
+ * it had expired). `lockedUntil` only ever moves later. It returns the key's row as written
+ * (`countedOf`): the count after this failure, concurrent ones included.
  */
 export function countThrottleFailureStatement(db: D1Database, key: string, next: ThrottleCounter, lockedUntil: number): D1PreparedStatement {
   return db
@@ -37,9 +38,16 @@ export function countThrottleFailureStatement(db: D1Database, key: string, next:
        ON CONFLICT(key) DO UPDATE SET
          failures = CASE WHEN throttles.window_started_at = ?3 THEN throttles.failures + 1 ELSE ?2 END,
          window_started_at = ?3,
-         locked_until = MAX(throttles.locked_until, ?4)`,
+         locked_until = MAX(throttles.locked_until, ?4)
+       RETURNING failures, locked_until`,
     )
     .bind(key, next.failures, next.windowStartedAt, lockedUntil);
+}
+
+/** A key's count and lock as countThrottleFailureStatement wrote them (null when the result has no row). */
+export function countedOf(result: D1Result | undefined): { failures: number; lockedUntil: number } | null {
+  const row = (result?.results as { failures: number; locked_until: number }[] | undefined)?.[0];
+  return row ? { failures: row.failures, lockedUntil: row.locked_until } : null;
 }
 
 export function deleteThrottleStatement(db: D1Database, key: string): D1PreparedStatement {

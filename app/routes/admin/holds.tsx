@@ -6,6 +6,7 @@ import { listAskOf } from "@workers/core/keyset";
 import { decideHold, holdStatusOf, holdsScreen, saveHoldRules, type HoldView } from "@workers/services/holds";
 import { AdminListCount, AdminListPager } from "~/components/admin";
 import { AdminTable } from "~/components/data-table";
+import { HeldFor, HoldStatus } from "~/components/admin-holds";
 import { getBindings } from "~/lib/context.server";
 import { formatDateTime, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";
@@ -49,19 +50,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const decided = await decideHold(getBindings(context), auditContext(request, staff), holdId, intent === "release" ? "RELEASED" : "REFUSED", reason);
   if (!decided.ok) return redirectWithError({ request, context }, HERE, translate(context, `admin:holds.errors.${decided.code}`));
   return redirectWithSuccess({ request, context }, HERE, translate(context, `admin:holds.decided.${decided.status}`));
-}
-
-function HeldFor({ hold }: { hold: HoldView }) {
-  const { t } = useTranslation("admin");
-  return (
-    <ul className="plain" data-testid="hold-links">
-      {hold.heldFor.map((p) => (
-        <li key={p.playerId} data-player={p.username}>
-          <Link to={`/admin/players/${encodeURIComponent(p.playerId)}`}>{p.username}</Link>: {p.reasons.map((r) => t(`linked.reasons.${r}`)).join(", ")}
-        </li>
-      ))}
-    </ul>
-  );
 }
 
 function Decision({ hold, error }: { hold: HoldView; error: string | null }) {
@@ -145,14 +133,7 @@ export default function AdminHolds({ loaderData, actionData }: Route.ComponentPr
           { header: t("holds.what"), lead: true, cell: (h) => `${t(`holds.kinds.${h.kind}`)}${h.amount ? ` · ${formatMoney(h.amount, "THB")}` : ""}` },
           { header: t("holds.heldFor"), cell: (h) => <HeldFor hold={h} /> },
           { header: t("holds.at"), cell: (h) => formatDateTime(h.createdAt) },
-          {
-            header: t("holds.status"),
-            cell: (h) => (
-              <span className={`status ${h.status === "HELD" ? "status-yellow" : h.status === "RELEASED" ? "status-green" : "status-red"}`}>
-                {t(`holds.statuses.${h.status}`)}
-              </span>
-            ),
-          },
+          { header: t("holds.status"), cell: (h) => <HoldStatus status={h.status} /> },
           { header: t("holds.decision"), cell: (h) => <Decision hold={h} error={errorFor(h.id)} /> },
         ]}
       />

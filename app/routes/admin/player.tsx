@@ -18,6 +18,7 @@ import { ErrorList, Field, getFormProps, useSchemaForm } from "~/components/form
 import { AdminTable } from "~/components/data-table";
 import { PlayerBlocklist } from "~/components/admin-blocklist";
 import { PlayerLinks } from "~/components/admin-linked";
+import { PlayerHolds } from "~/components/admin-holds";
 import { CopyButton } from "~/components/copy-button";
 import { translate } from "~/lib/i18n.server";
 import { getBindings } from "~/lib/context.server";
@@ -208,6 +209,7 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
       />
       <StaffLimits limits={limits} />
       <PlayerLinks linked={loaderData.linked} canUnlink={loaderData.isOwner} here={here} lastUnlink={actionData?.unlink ?? null} />
+      <PlayerHolds holds={loaderData.holds} />
 
       <h2>{t("players.actions")}</h2>
       <div className="admin-actions">

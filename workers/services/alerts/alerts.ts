@@ -464,7 +464,6 @@ async function paymentEvents(env: Env, agencyId: string): Promise<AlertEvent[]> 
   ];
 }
 
-/** The audit log's logins from a new device and API token changes of the last 10 minutes, once each (the row's id). */
 /** A player an owner's "flag" entry matched (decision 090): the audit row the flag wrote in its own batch. */
 function blocklistFlagEvent(row: { id: number; target: string | null; after: unknown; createdAt: string }): AlertEvent[] {
   const after = (row.after ?? {}) as { checkpoint?: AlertFacts["player.blocklisted"]["checkpoint"]; username?: string | null; entries?: { kind: string }[] };
@@ -474,10 +473,39 @@ function blocklistFlagEvent(row: { id: number; target: string | null; after: unk
   return [{ id: `player.blocklisted:${row.id}`, kind: "player.blocklisted", facts }];
 }
 
+/** A claim held for staff (decision 094): the audit row the hold's own batch wrote, once per hold. */
+function rewardHeldEvent(row: { id: number; target: string | null; after: unknown; createdAt: string }): AlertEvent[] {
+  const after = (row.after ?? {}) as { kind?: string; rewardKey?: string; username?: string | null; amount?: string | null };
+  if (!row.target || !after.kind) return [];
+  const facts = {
+    playerId: row.target,
+    username: after.username ?? null,
+    kind: after.kind,
+    rewardKey: after.rewardKey ?? "",
+    amount: after.amount ?? null,
+    at: row.createdAt,
+  };
+  return [{ id: `reward.held:${row.id}`, kind: "reward.held", facts }];
+}
+
+/** A registration flagged as part of a burst (a device's third account of the day or more, an address's hour used up). */
+function registrationBurstEvent(row: { id: number; target: string | null; after: unknown; createdAt: string }): AlertEvent[] {
+  const after = (row.after ?? {}) as { by?: "device" | "address"; count?: number; username?: string | null };
+  if (!row.target || (after.by !== "device" && after.by !== "address")) return [];
+  const facts = { playerId: row.target, username: after.username ?? null, by: after.by, count: after.count ?? 0, at: row.createdAt };
+  return [{ id: `player.registration-burst:${row.id}`, kind: "player.registration-burst", facts }];
+}
+
+/**
+ * The audit log's logins from a new device, API token changes, blocklist flags, held claims and
+ * registration bursts of the last 10 minutes, once each (the row's id).
+ */
 async function securityEvents(env: Env, agencyId: string, now: number): Promise<AlertEvent[]> {
   return (await recentSecurityAudit(env.DB, agencyId, iso(now - 10 * 60_000))).flatMap((row): AlertEvent[] => {
     const after = (row.after ?? {}) as { newDevice?: boolean; name?: string };
     if (row.action === "player.blocklist-flag") return blocklistFlagEvent(row);
+    if (row.action === "reward.held") return rewardHeldEvent(row);
+    if (row.action === "player.registration-burst") return registrationBurstEvent(row);
     if (row.action.startsWith("auth.login")) {
       if (after.newDevice !== true) return [];
       const facts = { username: row.staffUsername ?? "?", ip: row.ip, userAgent: row.userAgent, at: row.createdAt };

@@ -39,8 +39,8 @@ export async function holdsScreen(env: Env, agencyId: string, status: HoldStatus
   return { ...page, items: page.items.map(holdView), rules };
 }
 
-/** The holds of one player (the staff player page). */
-export async function playerHoldsForStaff(env: Env, agencyId: string, playerId: string): Promise<HoldView[]> {
+/** The holds of one player (the staff player page, which reads with its D1 alone: only the binding is needed). */
+export async function playerHoldsForStaff(env: Pick<Env, "DB">, agencyId: string, playerId: string): Promise<HoldView[]> {
   return (await playerHolds(env.DB, agencyId, playerId)).map(holdView);
 }
 

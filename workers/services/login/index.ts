@@ -15,4 +15,13 @@ export {
   writeDeviceCookie,
 } from "./login-guard";
 export { dummyPasswordHash, hashPassword, needsRehash, verifyPassword } from "./password";
-export { checkThrottle, clearThrottle, clearThrottleStatements, recordFailure, type ThrottleKey } from "./throttle";
+export {
+  checkThrottle,
+  clearThrottle,
+  clearThrottleStatements,
+  lockedUntilRead,
+  recordFailure,
+  throttleCheck,
+  type ThrottleCount,
+  type ThrottleKey,
+} from "./throttle";

@@ -1,10 +1,12 @@
 import { lockDurationMs, nextFailureCount, retryAfterSeconds, THROTTLE_POLICIES, type ThrottleKind } from "../../core/throttle";
 import { readTogether, type Read } from "../../db/reads";
-import { countThrottleFailureStatement, deleteThrottleStatement, latestLockedUntilRead, throttleCounterRead } from "../../db/throttle";
+import { countedOf, countThrottleFailureStatement, deleteThrottleStatement, latestLockedUntilRead, throttleCounterRead } from "../../db/throttle";
 
 /** `free`: this key's own allowance, when a setting overrides the policy's (the agency budget). */
 export type ThrottleKey = { kind: ThrottleKind; id: string; free?: number };
 export type ThrottleCheck = { locked: false } | { locked: true; retryAfterSeconds: number };
+/** A key once a failure was counted on it: its failures in the window and until when it is locked (0 or past: not locked). */
+export type ThrottleCount = { failures: number; lockedUntil: number };
 
 const keyOf = (key: ThrottleKey) => `${key.kind}:${key.id}`;
 
@@ -28,15 +30,16 @@ export async function checkThrottle(db: D1Database, keys: ThrottleKey[], now: nu
 /**
  * Count one failure on every key and lock those past their allowance: the counters read in
  * one batch, the new counts written in another (two round trips, whatever the number of keys;
- * each write is an UPSERT that adds on top of a concurrent one).
+ * each write is an UPSERT that adds on top of a concurrent one). Answers each key's count and
+ * lock as written, in the keys' order (a registration flags a burst from them).
  */
-export async function recordFailure(db: D1Database, keys: ThrottleKey[], now: number): Promise<void> {
-  if (keys.length === 0) return;
+export async function recordFailure(db: D1Database, keys: ThrottleKey[], now: number): Promise<ThrottleCount[]> {
+  if (keys.length === 0) return [];
   const counters = await readTogether(
     db,
     keys.map((key) => throttleCounterRead(db, keyOf(key))),
   );
-  await db.batch(
+  const written = await db.batch(
     keys.map((key, i) => {
       const base = THROTTLE_POLICIES[key.kind];
       const policy = key.free === undefined ? base : { ...base, freeFailures: key.free };
@@ -46,6 +49,7 @@ export async function recordFailure(db: D1Database, keys: ThrottleKey[], now: nu
       return countThrottleFailureStatement(db, keyOf(key), next, lockMs > 0 ? now + lockMs : 0);
     }),
   );
+  return keys.map((_, i) => countedOf(written[i]) ?? { failures: 0, lockedUntil: 0 });
 }
 
 /** The statements that forget these keys' failures (sent alone, or with a login's other writes). */

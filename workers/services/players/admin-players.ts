@@ -20,6 +20,7 @@ import { clearThrottle, hashPassword } from "../login";
 import { staffLimitsView } from "./responsible-gaming";
 import { blocklistFlagsOf, type BlocklistFlag } from "./blocklist";
 import { linkedAccounts, type LinkedAccounts } from "./linked-accounts";
+import { playerHoldsForStaff, type HoldView } from "../holds";
 
 /**
  * Back office, players (decision 008): search, the whole picture of one player, and the
@@ -84,13 +85,15 @@ export type PlayerDetail = {
   blocklistFlags: BlocklistFlag[];
   /** The players linked to this one, why and when, and the risk score with its parts (decision 093). */
   linked: LinkedAccounts;
+  /** The player's claims held because a linked account had the reward first, and what staff decided (decision 094). */
+  holds: HoldView[];
 };
 
 /** Orders, promotions, sessions and devices of one player (the newest 20 of each list). */
 export async function getPlayerDetail(db: D1Database, agencyId: string, playerId: string, now = Date.now()): Promise<PlayerDetail | null> {
   const account = await findPlayerWithAccount(db, agencyId, playerId);
   if (!account) return null;
-  const [bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, sharedWith, limits, blocklistFlags, linked] = await Promise.all([
+  const [bankAccounts, deposits, withdrawals, promotions, sessions, fingerprints, sharedWith, limits, blocklistFlags, linked, holds] = await Promise.all([
     listBankAccounts(db, agencyId, playerId),
     latestPlayerDeposits(db, agencyId, playerId, 20),
     latestPlayerWithdrawals(db, agencyId, playerId, 20),
@@ -101,6 +104,7 @@ export async function getPlayerDetail(db: D1Database, agencyId: string, playerId
     staffLimitsView(db, agencyId, playerId, now),
     blocklistFlagsOf(db, agencyId, playerId),
     linkedAccounts(db, agencyId, playerId, account.phone),
+    playerHoldsForStaff({ DB: db }, agencyId, playerId),
   ]);
   return {
     player: { ...toSummary(account), lockedReason: account.lockedReason, passwordChangedAt: account.passwordChangedAt },
@@ -115,6 +119,7 @@ export async function getPlayerDetail(db: D1Database, agencyId: string, playerId
     limits,
     blocklistFlags,
     linked,
+    holds,
   };
 }
 

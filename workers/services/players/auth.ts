@@ -26,16 +26,23 @@ import {
   clearThrottleStatements,
   dummyPasswordHash,
   hashPassword,
+  lockedUntilRead,
   loginFailed,
   loginGateOf,
   loginGateReads,
   needsRehash,
   recordFailure,
   succeededKeys,
+  throttleCheck,
   verifyPassword,
+  type ThrottleCount,
   type ThrottleKey,
 } from "../login";
 import { addressKey, strangerKeys } from "../../core/throttle";
+import { registrationBursts, registrationDeviceAllowance } from "../../core/holds";
+import { deviceKey } from "../../core/referral";
+import { auditStatement, type AuditActor } from "../../db/audit";
+import { holdRulesRead } from "../../db/holds";
 import { listBankAccounts } from "./bank";
 import { cleanName } from "../../core/names";
 import { tieReferral, type TieOutcome } from "../promotions";
@@ -64,6 +71,41 @@ export type NewPlayer = { username: string; password: string; displayName?: stri
 export type LoginInput = { username: string; password: string; replacesSessionId?: string | null };
 
 const registrationKeys = (agencyId: string, client: Client): ThrottleKey[] => [{ kind: "reg", id: `${agencyId}:${client.ip}` }];
+
+/**
+ * A registration's throttle keys and whether one is locked, in one round trip with the owner's
+ * hold rules: the address's hourly allowance (`reg`), and the device's daily one (`reg-device`,
+ * the owner's registrations per device) when the form or the API brought a fingerprint and
+ * the owner set a limit. Without either, only the address counts.
+ */
+async function registrationGate(db: D1Database, agencyId: string, fingerprint: string | null | undefined, client: Client, t: number) {
+  const address = registrationKeys(agencyId, client);
+  const device = deviceKey(fingerprint);
+  const deviceKeys: ThrottleKey[] = device ? [{ kind: "reg-device", id: `${agencyId}:${device}` }] : [];
+  const [addressLock, deviceLock, rules] = await readTogether(db, [
+    lockedUntilRead(db, address),
+    lockedUntilRead(db, deviceKeys),
+    holdRulesRead(db, agencyId),
+  ] as const);
+  const free = registrationDeviceAllowance(rules);
+  const counted = free === null ? [] : deviceKeys.map((key) => ({ ...key, free }));
+  return { keys: [...address, ...counted], check: throttleCheck(Math.max(addressLock, counted.length > 0 ? deviceLock : 0), t) };
+}
+
+/**
+ * A registration flagged for staff (`player.registration-burst`, raised as a staff alert by the
+ * security sweep): its device's third account of the day or more, or the one that used up its
+ * address's hour, from the counts its own registration wrote (address first, then the device).
+ */
+async function flagRegistrationBurst(db: D1Database, actor: AuditActor, playerId: string, username: string, counts: ThrottleCount[], t: number) {
+  const [address, device] = counts;
+  if (!address) return;
+  const bursts = registrationBursts({ device: device?.failures ?? null, address: { count: address.failures, locked: address.lockedUntil > t } });
+  if (bursts.length === 0) return;
+  await db.batch(
+    bursts.map((b) => auditStatement(db, actor, { action: "player.registration-burst", target: playerId, after: { by: b.by, count: b.count, username } })),
+  );
+}
 
 /** A signed-in player re-typing the password: the stranger keys without the agency budget. */
 const loginKeys = (agencyId: string, username: string, client: Client): ThrottleKey[] =>
@@ -101,8 +143,7 @@ export async function registerPlayer(
   // The name rule again here: the form, the JSON API and any other caller pass through.
   const displayName = cleanName(input.displayName ?? "");
   if (!displayName.ok) return { ok: false, code: "NAME_CHARACTERS" };
-  const keys = registrationKeys(agencyId, client);
-  const throttle = await checkThrottle(db, keys, now());
+  const { keys, check: throttle } = await registrationGate(db, agencyId, input.fingerprint, client, now());
   if (throttle.locked) return { ok: false, code: "TOO_MANY_ATTEMPTS", retryAfterSeconds: throttle.retryAfterSeconds };
   // The owner's blocklist (decision 090) before anything else is said about the name: a listed
   // phone or device is refused with "contact staff" (counted like a registration, so trying
@@ -127,8 +168,9 @@ export async function registerPlayer(
     if (String(error).includes("UNIQUE")) return { ok: false, code: "USERNAME_EXISTS" };
     throw error;
   }
-  // Every registration counts against the client's hourly allowance.
-  await recordFailure(db, keys, now());
+  // Every registration counts against the client's hourly allowance and its device's daily one.
+  const t = now();
+  await flagRegistrationBurst(db, actor, id, input.username, await recordFailure(db, keys, t), t);
   // The referral tie, once, after the account exists (an invalid code never blocks a registration).
   const referral = await tieReferral(db, agencyId, id, input.ref, { fingerprint: input.fingerprint, phone: input.phone, ip: client.ip });
   // the device the account was made on is one of the player's: six accounts made on one phone are linked from the start (decisions 093, 094)
