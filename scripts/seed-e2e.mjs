@@ -52,7 +52,10 @@ VALUES ('${id}', 'OWN-E2E', 'mchE2E0000001', 'BCEL (own account)', 'LAK', 'BCEL'
  * an agency of its own (holds.e2e.localhost).
  */
 const sharedAgencyHoldRules = ["demo", ...E2E_PROJECTS.map((p) => `e2e-${p}`)]
-  .map((id) => `INSERT OR REPLACE INTO hold_rules (agency_id, hold_promotions, hold_rewards, hold_withdrawals, registrations_per_device) VALUES ('${id}', 0, 0, 0, 0);`)
+  .map(
+    (id) =>
+      `INSERT OR REPLACE INTO hold_rules (agency_id, hold_promotions, hold_rewards, hold_withdrawals, registrations_per_device) VALUES ('${id}', 0, 0, 0, 0);`,
+  )
   .join("\n");
 const demoAgencyCopies = `${staffSql("demo", Object.values(DEMO_STAFF), e2eCopies(E2E_PROJECTS))}\n${sharedAgencyHoldRules}`;
 /**

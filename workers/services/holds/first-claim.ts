@@ -1,15 +1,6 @@
 import { holdLinkKeys, holdRewardKey, type HoldKind } from "../../core/holds";
 import { auditIfChanged } from "../../db/audit";
-import {
-  claimFirstOrHold,
-  hasHeldClaim,
-  holdTraces,
-  playerHolds,
-  readHoldRules,
-  rebindHoldStatement,
-  takeBackClaimStatements,
-  type HoldRow,
-} from "../../db/holds";
+import { claimFirstOrHold, hasHeldClaim, holdTraces, readHoldRules, rebindHoldStatement, takeBackClaimStatements, type HoldRow } from "../../db/holds";
 
 /**
  * "The first claim wins" (decision 094), the one door every promotion claim and every reward

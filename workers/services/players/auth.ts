@@ -49,7 +49,6 @@ import { tieReferral, type TieOutcome } from "../promotions";
 import { registrationKeys as blocklistKeysOf } from "../../core/blocklist";
 import { flagStatements, screenBlocklist } from "./blocklist";
 import { recordFingerprint } from "./fingerprint";
-import { deviceKey } from "../../core/referral";
 
 /**
  * Player accounts of one agency: registration, login with throttling, server-side sessions
