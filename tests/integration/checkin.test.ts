@@ -311,6 +311,8 @@ describe("the wallet's rewards table rebuilt for the new kinds (schema v8)", () 
         `INSERT INTO rewards (code, claim_key, kind, period, provider, amount_minor, turnover_multiple, turnover_target_minor, status, reason, attempts, created_at, settled_at, released_key, reference, retries)
          VALUES ('KOLD2', NULL, 'REFERRAL', '2026-W41', 'gclub', '700', '0', '0', 'FAILED', 'PROVIDER_REFUSED', 2, 3, 4, 'REFERRAL:2026-W41', 'KOLD2-1', 1)`,
       );
+      // back to v7: the later steps (v9, holds: a usage's column) run again too
+      sql.exec(`ALTER TABLE promotion_usages DROP COLUMN hold`);
       sql.exec(`UPDATE meta SET value = '7' WHERE key = 'schemaVersion'`);
       const rows = () => sql.exec(`SELECT * FROM rewards ORDER BY code`).toArray();
       const before = rows();

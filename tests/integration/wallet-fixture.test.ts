@@ -77,7 +77,7 @@ describe("a wallet stored by earlier code", () => {
     expect(await w.wallet.settlementRetries(codes.settledDeposit)).toBe(expected.settlementRetries);
     expect(await w.wallet.getDeposit(codes.settledDeposit)).toEqual(expected.deposits.items.find((d) => d.code === codes.settledDeposit));
     expect(await w.wallet.getWithdraw(codes.waitingWithdraw)).toEqual(expected.withdraws.items.find((o) => o.code === codes.waitingWithdraw));
-    expect(await w.wallet.getUsage(codes.cancelledUsage)).toEqual(expected.usages.items.find((u) => u.id === codes.cancelledUsage));
+    expect(await w.wallet.getUsage(codes.cancelledUsage)).toEqual(unheld(expected.usages.items.find((u) => u.id === codes.cancelledUsage)));
     // what was announced stays announced; what was not is announced once
     expect(await w.wallet.takeSettledNotices()).toEqual([]);
     expect((await w.wallet.takeWithdrawNotices()).map((o) => o.code)).toEqual([codes.paidWithdraw]);
