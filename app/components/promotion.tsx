@@ -51,7 +51,7 @@ export function CurrentPromotion({ current, confirmCancel, action }: { current: 
       </h2>
       {current.held && (
         <p className="notice" role="status" data-testid="promotion-held">
-          {t("holds.beingChecked")}
+          {t("promotion.bonusBeingChecked")}
         </p>
       )}
       <dl className="facts">

@@ -81,8 +81,8 @@ const OWN_KEY: Partial<Record<ErrorCode, string>> = {
   REWARD_TURNOVER_NOT_MET: "reward.errors.REWARD_TURNOVER_NOT_MET",
   REGISTRATION_REFUSED: "blocklist.registrationRefused",
   BANK_ACCOUNT_REFUSED: "blocklist.bankAccountRefused",
-  REWARD_HELD: "holds.rewardHeld",
-  REWARD_REFUSED: "holds.refused",
+  REWARD_HELD: "reward.errors.REWARD_HELD",
+  REWARD_REFUSED: "reward.errors.REWARD_REFUSED",
 };
 
 export function errorMessageKey(code: ErrorCode): string {

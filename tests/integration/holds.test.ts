@@ -123,7 +123,7 @@ describe("six accounts on one device claim the welcome promotion", () => {
       expect(await providerBalance("askmebet", p.username)).toBe("100.00");
       // the player is told, in their language, that it is being checked
       const page = await (await fetchApp("http://localhost/player/promotion", { headers: { Cookie: p.cookie } })).text();
-      expect(page).toContain(lo.holds.beingChecked);
+      expect(page).toContain(lo.promotion.bonusBeingChecked);
     }
     expect(firstBalance).toBe("200.00");
 
@@ -138,7 +138,7 @@ describe("six accounts on one device claim the welcome promotion", () => {
     const held = others[0]!;
     const review = await postWithdraw(held.cookie, { intent: "review", amount: "100" });
     expect(review.status).toBe(200);
-    expect(await review.text()).toContain(lo.holds.withdrawWaits);
+    expect(await review.text()).toContain(lo.withdraw.checking);
     expect((await postWithdraw(held.cookie, { amount: "100" })).status).toBe(302);
     const [order] = (await walletOf(env, "demo", held.id).listWithdraws(1, 5)).items;
     expect(order).toMatchObject({ status: "OPEN", review: "MANUAL" });

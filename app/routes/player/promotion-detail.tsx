@@ -52,7 +52,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         claimed.error === "OFFERS_PAUSED"
           ? translate(context, "offers.errors.OFFERS_PAUSED")
           : claimed.error === "REWARD_REFUSED"
-            ? translate(context, "holds.refused")
+            ? translate(context, "reward.errors.REWARD_REFUSED")
             : claimed.error === "PROVIDER_UNAVAILABLE"
               ? translate(context, "errors.code.PROVIDER_UNAVAILABLE")
               : promotionErrorMessage(context, claimed.error, { threshold: claimed.creditThreshold });

@@ -262,7 +262,7 @@ function ConfirmStep({ summary }: { summary: Summary }) {
       )}
       {summary.manual && (
         <p className="notice" data-testid={summary.checking ? "withdraw-checking" : undefined}>
-          {t(summary.checking ? "holds.withdrawWaits" : "withdraw.manualReview")}
+          {t(summary.checking ? "withdraw.checking" : "withdraw.manualReview")}
         </p>
       )}
       <div className="form-actions">
