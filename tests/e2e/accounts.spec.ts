@@ -66,6 +66,8 @@ async function fillRegister(
   page: Page,
   values: Partial<Record<"username" | "displayName" | "phone" | "password" | "confirmPassword", string>> & { adult?: boolean },
 ) {
+  // the lite script enhances the form once loaded: a box ticked before that could be unticked again (seen once in a full run)
+  if (hasJs(test.info())) await page.locator(PAGE_READY).waitFor({ state: "attached" });
   const form = page.getByTestId("register-form");
   for (const name of ["username", "displayName", "phone", "password", "confirmPassword"] as const) {
     const value = values[name];
