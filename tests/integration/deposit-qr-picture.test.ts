@@ -24,7 +24,7 @@ describe("the deposit QR as a file (/player/deposit/qr/<code>.png)", () => {
     expect(res.headers.get("Content-Disposition")).toMatch(new RegExp(`^attachment; filename="lao-qr-${order.code}-60000kip-\\d{4}\\.png"$`));
     const png = new Uint8Array(await res.arrayBuffer());
     expect(new DataView(png.buffer).getUint32(16)).toBeGreaterThanOrEqual(600); // IHDR width
-    expect(decodeQrImage(png)).toEqual({ ok: true, text: await qrPayloadOf(p.wallet, order.code) });
+    expect(await decodeQrImage(png)).toEqual({ ok: true, text: await qrPayloadOf(p.wallet, order.code) });
 
     // the page links it, as a plain link (no JavaScript needed)
     const html = await (await fetchApp("http://localhost/player/deposit", { headers: { Cookie: p.cookie } })).text();

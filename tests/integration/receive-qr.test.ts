@@ -293,7 +293,7 @@ describe("the cashier's withdrawal page and its payout QR", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("image/png");
     expect(res.headers.get("Cache-Control")).toBe("private, no-store");
-    const decoded = decodeQrImage(new Uint8Array(await res.arrayBuffer()));
+    const decoded = await decodeQrImage(new Uint8Array(await res.arrayBuffer()));
     expect(decoded).toEqual({ ok: true, text });
   });
 
@@ -317,7 +317,7 @@ describe("the cashier's withdrawal page and its payout QR", () => {
     const html = await shownOf(await fetchApp(`${ORIGIN}/admin/withdrawals/${w.code}`, { headers: { Cookie: cashier } }));
     expect(html).toMatch(/data-testid="payout-qr" data-mode="derived"/);
     expect(html).toContain("BCEL (own account)");
-    const decoded = decodeQrImage(new Uint8Array(await (await picture(w.code)).arrayBuffer()));
+    const decoded = await decodeQrImage(new Uint8Array(await (await picture(w.code)).arrayBuffer()));
     expect(decoded.ok).toBe(true);
     const derived = decoded.ok ? parseLaoQr(decoded.text) : null;
     const own = parseLaoQr(text);

@@ -22,7 +22,7 @@ describe("a OneProof slip QR", () => {
 
   it("is read from a PNG the qrcode package renders, as a slip's screenshot holds it", async () => {
     const png = new Uint8Array(await QRCode.toBuffer(text, { type: "png", errorCorrectionLevel: "M", margin: 4, scale: 6 }));
-    const decoded = decodeQrImage(png);
+    const decoded = await decodeQrImage(png);
     expect(decoded).toEqual({ ok: true, text });
     expect(decoded.ok && readOneProof(decoded.text)).toMatchObject({ ok: true, slip: { ticket: "2512011030457", reference: "FT25335ABCD12" } });
   });

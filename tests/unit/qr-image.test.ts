@@ -10,12 +10,12 @@ const TEXT =
 
 // The PNG the qrcode package writes itself (pngjs, Node only) is uploaded by the e2e test.
 describe("a QR code read from an uploaded image (inside workerd)", () => {
-  it("reads the text of a PNG and of a JPEG", () => {
-    expect(decodeQrImage(qrPng(TEXT))).toEqual({ ok: true, text: TEXT });
-    expect(decodeQrImage(qrJpeg(TEXT))).toEqual({ ok: true, text: TEXT });
+  it("reads the text of a PNG and of a JPEG", async () => {
+    expect(await decodeQrImage(qrPng(TEXT))).toEqual({ ok: true, text: TEXT });
+    expect(await decodeQrImage(qrJpeg(TEXT))).toEqual({ ok: true, text: TEXT });
   });
 
-  it("reads a 1-bit grey PNG and a transparent one (dark modules on nothing)", () => {
+  it("reads a 1-bit grey PNG and a transparent one (dark modules on nothing)", async () => {
     const qr = QRCode.create("LAO-QR-1BIT", { errorCorrectionLevel: "M" });
     const n = qr.modules.size;
     const scale = 4;
@@ -35,20 +35,20 @@ describe("a QR code read from an uploaded image (inside workerd)", () => {
         rgba[(y * size + x) * 4 + 3] = on(x, y) ? 255 : 0;
       }
     }
-    expect(decodeQrImage(encodePng({ width: size, height: size, data: bits, channels: 1, depth: 1 }))).toEqual({ ok: true, text: "LAO-QR-1BIT" });
-    expect(decodeQrImage(encodePng({ width: size, height: size, data: rgba, channels: 4, depth: 8 }))).toEqual({ ok: true, text: "LAO-QR-1BIT" });
+    expect(await decodeQrImage(encodePng({ width: size, height: size, data: bits, channels: 1, depth: 1 }))).toEqual({ ok: true, text: "LAO-QR-1BIT" });
+    expect(await decodeQrImage(encodePng({ width: size, height: size, data: rgba, channels: 4, depth: 8 }))).toEqual({ ok: true, text: "LAO-QR-1BIT" });
   });
 
-  it("says which problem: not an image, a broken image, no QR in it, too large", () => {
-    expect(decodeQrImage(new TextEncoder().encode("hello, not an image"))).toEqual({ ok: false, problem: "IMAGE_UNREADABLE" });
+  it("says which problem: not an image, a broken image, no QR in it, too large", async () => {
+    expect(await decodeQrImage(new TextEncoder().encode("hello, not an image"))).toEqual({ ok: false, problem: "IMAGE_UNREADABLE" });
     const png = qrPng(TEXT);
-    expect(decodeQrImage(png.slice(0, 60))).toEqual({ ok: false, problem: "IMAGE_UNREADABLE" });
-    expect(decodeQrImage(blankPng())).toEqual({ ok: false, problem: "NO_QR" });
-    expect(decodeQrImage(new Uint8Array(MAX_QR_IMAGE_BYTES + 1))).toEqual({ ok: false, problem: "IMAGE_TOO_LARGE" });
+    expect(await decodeQrImage(png.slice(0, 60))).toEqual({ ok: false, problem: "IMAGE_UNREADABLE" });
+    expect(await decodeQrImage(blankPng())).toEqual({ ok: false, problem: "NO_QR" });
+    expect(await decodeQrImage(new Uint8Array(MAX_QR_IMAGE_BYTES + 1))).toEqual({ ok: false, problem: "IMAGE_TOO_LARGE" });
     // A PNG header claiming 100 000 x 100 000 pixels is refused before anything is inflated.
     const huge = png.slice();
     new DataView(huge.buffer).setUint32(16, 100_000);
     new DataView(huge.buffer).setUint32(20, 100_000);
-    expect(decodeQrImage(huge)).toEqual({ ok: false, problem: "IMAGE_TOO_LARGE" });
+    expect(await decodeQrImage(huge)).toEqual({ ok: false, problem: "IMAGE_TOO_LARGE" });
   });
 });

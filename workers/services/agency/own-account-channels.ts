@@ -46,7 +46,7 @@ export async function readOwnAccountQr(
   let text = input.text?.trim() ?? "";
   // A chosen file is a deliberate act (the file input starts empty): it wins over the text box.
   if (input.image && input.image.byteLength > 0) {
-    const decoded = decodeQrImage(input.image);
+    const decoded = await decodeQrImage(input.image);
     if (!decoded.ok) return decoded;
     text = decoded.text.trim();
   }

@@ -1,13 +1,13 @@
-import { convertIndexedToRgb, decode as decodePng, hasPngSignature } from "fast-png";
 import jpeg from "jpeg-js";
 import jsQR from "jsqr";
 import { create as createQr } from "qrcode/lib/core/qrcode";
 import { render as renderSvg } from "qrcode/lib/renderer/svg-tag";
+import { hasPngSignature, readPng } from "../../core/png";
 
 /**
- * Reads the text of a QR code from an uploaded image, inside the Worker: PNG (fast-png, on
- * fflate) or JPEG (jpeg-js) to RGBA pixels, then jsQR. All three are plain JavaScript (no
- * WebAssembly, no Node APIs), so they run in workerd as they run in Node.
+ * Reads the text of a QR code from an uploaded image, inside the Worker: PNG (core/png.ts, on the
+ * platform's own inflate, decision 094) or JPEG (jpeg-js) to RGBA pixels, then jsQR. No
+ * WebAssembly, no Node APIs: they run in workerd as they run in Node.
  *
  * Limits keep one upload within a Worker's memory: at most MAX_QR_IMAGE_BYTES of file and
  * MAX_QR_IMAGE_PIXELS pixels (a phone screenshot is 2-4 million), checked before decoding.
@@ -20,11 +20,11 @@ type QrImageResult = { ok: true; text: string } | { ok: false; problem: QrImageP
 
 type Rgba = { width: number; height: number; data: Uint8ClampedArray };
 
-export function decodeQrImage(bytes: Uint8Array): QrImageResult {
+export async function decodeQrImage(bytes: Uint8Array): Promise<QrImageResult> {
   if (bytes.byteLength > MAX_QR_IMAGE_BYTES) return { ok: false, problem: "IMAGE_TOO_LARGE" };
   let image: Rgba | "TOO_LARGE" | null;
   try {
-    image = hasPngSignature(bytes) ? pngToRgba(bytes) : isJpeg(bytes) ? jpegToRgba(bytes) : null;
+    image = hasPngSignature(bytes) ? await pngToRgba(bytes) : isJpeg(bytes) ? jpegToRgba(bytes) : null;
   } catch {
     image = null;
   }
@@ -70,52 +70,11 @@ function onWhite(data: Uint8ClampedArray): void {
   }
 }
 
-function pngToRgba(bytes: Uint8Array): Rgba | "TOO_LARGE" {
-  // IHDR is the first chunk: width and height at bytes 16..23.
+/** A PNG's pixels, refused before decoding when its header (IHDR, the first chunk: width and height at bytes 16..23) says it is too large. */
+async function pngToRgba(bytes: Uint8Array): Promise<Rgba | "TOO_LARGE" | null> {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.byteLength < 24 || view.getUint32(16) * view.getUint32(20) > MAX_QR_IMAGE_PIXELS) return "TOO_LARGE";
-  const png = decodePng(bytes);
-  const { width, height } = png;
-  const out = new Uint8ClampedArray(width * height * 4);
-  if (png.palette) {
-    const rgb = convertIndexedToRgb(png);
-    const channels = rgb.length / (width * height);
-    for (let p = 0; p < width * height; p++) {
-      out[p * 4] = rgb[p * channels];
-      out[p * 4 + 1] = rgb[p * channels + 1];
-      out[p * 4 + 2] = rgb[p * channels + 2];
-      out[p * 4 + 3] = channels === 4 ? rgb[p * channels + 3] : 255;
-    }
-    return { width, height, data: out };
-  }
-  const { channels, depth, data } = png;
-  const max = (1 << depth) - 1;
-  const rowSamples = width * channels;
-  const rowBytes = Math.ceil((rowSamples * depth) / 8);
-  // One sample scaled to 0..255, whatever the bit depth (1, 2, 4, 8 or 16).
-  const sample = (y: number, s: number): number => {
-    if (depth === 16 || depth === 8) return depth === 16 ? data[y * rowSamples + s] >> 8 : data[y * rowSamples + s];
-    const bit = s * depth;
-    const byte = data[y * rowBytes + (bit >> 3)];
-    return Math.round((((byte >> (8 - depth - (bit & 7))) & max) * 255) / max);
-  };
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const s = x * channels;
-      const o = (y * width + x) * 4;
-      if (channels >= 3) {
-        out[o] = sample(y, s);
-        out[o + 1] = sample(y, s + 1);
-        out[o + 2] = sample(y, s + 2);
-        out[o + 3] = channels === 4 ? sample(y, s + 3) : 255;
-      } else {
-        const grey = sample(y, s);
-        out[o] = out[o + 1] = out[o + 2] = grey;
-        out[o + 3] = channels === 2 ? sample(y, s + 1) : 255;
-      }
-    }
-  }
-  return { width, height, data: out };
+  return readPng(bytes);
 }
 
 /**

@@ -37,7 +37,7 @@ export async function addDepositSlip(
   const order = await walletOf(env, agencyId, player.id).getDeposit(code);
   if (!order || !acceptsSlip(order)) return { ok: false, error: "SLIP_ORDER_CLOSED" };
   if ((await countSlipsOfOrder(env.DB, agencyId, order.code)) >= MAX_SLIPS_PER_ORDER) return { ok: false, error: "SLIP_LIMIT" };
-  const decoded = decodeQrImage(picture);
+  const decoded = await decodeQrImage(picture);
   if (!decoded.ok) {
     if (decoded.problem === "IMAGE_TOO_LARGE") return { ok: false, error: "SLIP_TOO_LARGE" };
     return { ok: false, error: decoded.problem === "IMAGE_UNREADABLE" ? "SLIP_NOT_IMAGE" : "SLIP_NO_ONEPROOF" };

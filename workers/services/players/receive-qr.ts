@@ -59,7 +59,7 @@ export async function checkReceiveQr(
   image: Uint8Array | undefined,
 ): Promise<{ ok: true; qr: StoredReceiveQr | null } | { ok: false; code: ReceiveQrCode }> {
   if (!image || image.byteLength === 0) return { ok: true, qr: null };
-  const decoded = decodeQrImage(image);
+  const decoded = await decodeQrImage(image);
   if (!decoded.ok) return { ok: false, code: IMAGE_CODES[decoded.problem] };
   const bank = findBank(account.bankCode);
   if (!bank) return { ok: false, code: "RECEIVE_QR_OTHER_BANK" };
