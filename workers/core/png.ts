@@ -87,9 +87,9 @@ export function hasPngSignature(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && SIGNATURE.every((b, i) => bytes[i] === b);
 }
 
-/** The zlib stream inflated by the platform (`DecompressionStream`, in the Worker and in Node). */
-async function inflate(data: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("deflate"));
+/** The zlib stream (in its IDAT parts) inflated by the platform (`DecompressionStream`, in the Worker and in Node). */
+async function inflate(parts: readonly Uint8Array[]): Promise<Uint8Array> {
+  const stream = new Blob(parts as Uint8Array<ArrayBuffer>[]).stream().pipeThrough(new DecompressionStream("deflate"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
@@ -139,11 +139,9 @@ export async function readPng(bytes: Uint8Array): Promise<RgbaPicture | null> {
   }
   const channels = CHANNELS[colour];
   if (!channels || width === 0 || height === 0 || ![1, 2, 4, 8, 16].includes(depth) || (colour === 3 && !palette)) return null;
-  const joined = new Uint8Array(idat.reduce((n, d) => n + d.length, 0));
-  idat.reduce((at, d) => (joined.set(d, at), at + d.length), 0);
   let raw: Uint8Array;
   try {
-    raw = await inflate(joined);
+    raw = await inflate(idat);
   } catch {
     return null;
   }
