@@ -202,3 +202,39 @@ describe("twenty claims at once", () => {
     expect((await current(b))!.hold).toBeNull();
   });
 });
+
+describe("a reward on the cashback path (check-in)", () => {
+  it("two accounts on one device check in: the first is credited, the second is held and told so; released, it is credited once", async () => {
+    const settings = { checkinEnabled: "on", checkinAmount: "5", checkinMultiple: "0", streakDays: "3", streakAmount: "20", streakMultiple: "2" };
+    expect((await postForm("/admin/checkin", settings, { cookie: ownerCookie })).status).toBe(302);
+    const device = hex(32);
+    const [first, second] = [await register({ device, holder: "Kham" }), await register({ device, holder: "Kham" })];
+    const checkIn = (p: Ring) => postForm("/player/checkin", { intent: "checkin", provider: "askmebet" }, { cookie: p.cookie });
+    expect((await checkIn(first!)).status).toBe(302);
+    expect(await providerBalance("askmebet", first!.username)).toBe("5.00");
+    // held: nothing credited, the page says "being checked" where the offer was, a second press is held the same
+    expect((await checkIn(second!)).status).toBe(302);
+    expect((await checkIn(second!)).status).toBe(302);
+    const page = await (await fetchApp("http://localhost/player/checkin", { headers: { Cookie: second!.cookie } })).text();
+    expect(page).toContain(lo.checkin.errors.REWARD_HELD);
+    const api = await fetchApp("http://localhost/api/v2/rewards/checkin", {
+      method: "POST",
+      headers: { Cookie: second!.cookie, "Content-Type": "application/json" },
+      body: JSON.stringify({ provider: "askmebet" }),
+    });
+    expect(api.status).toBe(409);
+    expect(((await api.json()) as { error: { code: string } }).error.code).toBe("REWARD_HELD");
+    expect((await walletOf(env, "demo", second!.id).listRewards(null, 1, 10)).total).toBe(0);
+    const rows = await env.DB.prepare(`SELECT COUNT(*) AS n FROM reward_holds WHERE player_id = ?1`).bind(second!.id).first<{ n: number }>();
+    expect(rows!.n).toBe(1);
+
+    // released twice at once: one reward, credited once
+    const id = await holdIdOf(await holdsPage(), second!.username);
+    await Promise.all([decide(id, "release"), decide(id, "release")]);
+    expect(await providerBalance("askmebet", second!.username)).toBe("5.00");
+    const rewards = await walletOf(env, "demo", second!.id).listRewards(null, 1, 10);
+    expect(rewards.items.map((r) => [r.kind, r.status])).toEqual([["CHECKIN", "SUCCESS"]]);
+    const after = await (await fetchApp("http://localhost/player/checkin", { headers: { Cookie: second!.cookie } })).text();
+    expect(after).not.toContain(lo.checkin.errors.REWARD_HELD);
+  });
+});

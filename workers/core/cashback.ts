@@ -43,7 +43,7 @@ export type CashbackRefusal =
  * instead of under each of the five providers ("no cashback" five times). A line that can be
  * claimed, or two different reasons, keep the reason on each line.
  */
-export function sharedRefusal(lines: readonly { refusal: CashbackRefusal | null }[]): CashbackRefusal | null {
+export function sharedRefusal<R extends string>(lines: readonly { refusal: R | null }[]): R | null {
   const first = lines[0]?.refusal ?? null;
   return first !== null && lines.every((line) => line.refusal === first) ? first : null;
 }

@@ -204,6 +204,23 @@ export async function playerHolds(db: D1Database, agencyId: string, playerId: st
   return results.map(toHold);
 }
 
+/** The player's holds of these rewards that stand (HELD, or REFUSED: staff said no), by reward key: a page shows them instead of the offer. */
+export async function standingHolds(
+  db: D1Database,
+  agencyId: string,
+  playerId: string,
+  rewardKeys: readonly string[],
+): Promise<Map<string, "HELD" | "REFUSED">> {
+  if (rewardKeys.length === 0) return new Map();
+  const { results } = await db
+    .prepare(
+      `SELECT reward_key, status FROM reward_holds WHERE agency_id = ?1 AND player_id = ?2 AND status IN ('HELD', 'REFUSED') AND reward_key IN (SELECT value FROM json_each(?3))`,
+    )
+    .bind(agencyId, playerId, JSON.stringify(rewardKeys))
+    .all<{ reward_key: string; status: "HELD" | "REFUSED" }>();
+  return new Map(results.map((r) => [r.reward_key, r.status]));
+}
+
 /** Whether the player has a claim still held (their withdrawals wait for staff). */
 export async function hasHeldClaim(db: D1Database, agencyId: string, playerId: string): Promise<boolean> {
   const row = await db

@@ -39,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** Reasons worded for one provider ("at this provider"): said for all of them in words of their own (the rules paragraph already says the disabled one). */
-const SAID_FOR_ALL: ReadonlySet<CashbackRefusal> = new Set(["CASHBACK_NOTHING_LOST", "CASHBACK_ALREADY_CLAIMED"]);
+const SAID_FOR_ALL: ReadonlySet<string> = new Set<CashbackRefusal>(["CASHBACK_NOTHING_LOST", "CASHBACK_ALREADY_CLAIMED"]);
 
 export default function Cashback({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -1,6 +1,15 @@
 import { holdLinkKeys, holdRewardKey, type HoldKind } from "../../core/holds";
 import { auditIfChanged } from "../../db/audit";
-import { claimFirstOrHold, hasHeldClaim, holdTraces, readHoldRules, rebindHoldStatement, takeBackClaimStatements, type HoldRow } from "../../db/holds";
+import {
+  claimFirstOrHold,
+  hasHeldClaim,
+  holdTraces,
+  readHoldRules,
+  standingHolds,
+  rebindHoldStatement,
+  takeBackClaimStatements,
+  type HoldRow,
+} from "../../db/holds";
 
 /**
  * "The first claim wins" (decision 094), the one door every promotion claim and every reward
@@ -64,4 +73,23 @@ export async function rebindHold(env: Env, agencyId: string, holdId: string, ref
 export async function withdrawalWaitsForCheck(env: Env, agencyId: string, playerId: string): Promise<boolean> {
   const [rules, held] = await Promise.all([readHoldRules(env.DB, agencyId), hasHeldClaim(env.DB, agencyId, playerId)]);
   return rules.withdrawals && held;
+}
+
+/**
+ * Whether these rewards of the player are held for review (or were refused after it), by
+ * `<kind>:<subject>`: the player's page says "being checked" in place of the offer, rather than
+ * offering what a claim would only hold again.
+ */
+export async function heldRewards(
+  env: Env,
+  agencyId: string,
+  playerId: string,
+  rewards: readonly { kind: HoldKind; subject: string }[],
+): Promise<Map<string, "HELD" | "REFUSED">> {
+  return standingHolds(
+    env.DB,
+    agencyId,
+    playerId,
+    rewards.map((r) => holdRewardKey(r.kind, r.subject)),
+  );
 }

@@ -12,4 +12,4 @@ export {
   saveHoldRules,
   type HoldView,
 } from "./admin-holds";
-export { holdIfLinked, rebindHold, takeBackClaim, withdrawalWaitsForCheck } from "./first-claim";
+export { heldRewards, holdIfLinked, rebindHold, takeBackClaim, withdrawalWaitsForCheck } from "./first-claim";

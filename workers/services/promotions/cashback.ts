@@ -11,6 +11,8 @@ import { listRewardClaims } from "../../db/rewards";
 import type { Reward } from "../../wallet/player-wallet";
 import type { Agency } from "../agency";
 import type { CurrentPlayer } from "../../core/session";
+import { holdRewardKey } from "../../core/holds";
+import { heldRewards } from "../holds";
 import { offersPaused, walletOf } from "../wallets";
 import type { OfferPause } from "../../core/responsible-gaming";
 import { playerLevel } from "./levels";
@@ -31,7 +33,8 @@ type CashbackLine = {
   /** What a claim pays now (THB decimal), 0.00 when nothing. */
   cashback: string;
   claimable: boolean;
-  refusal: CashbackRefusal | null;
+  /** REWARD_HELD / REWARD_REFUSED: this week's cashback is held for review, or was refused after it (decision 094). */
+  refusal: CashbackRefusal | "REWARD_HELD" | "REWARD_REFUSED" | null;
   claimed: { code: string; status: Reward["status"] } | null;
 };
 
@@ -59,14 +62,16 @@ function settingsView(s: CashbackSettings) {
 async function facts(env: Env, agency: Agency, player: CurrentPlayer, now: number) {
   const week = lastCompleteWeek(now);
   const wallet = walletOf(env, agency.id, player.id);
-  const [agencySettings, standing, sums, rewards, usage, paused] = await Promise.all([
+  const [agencySettings, standing, sums, rewards, usage, paused, holds] = await Promise.all([
     readCashbackSettings(env.DB, agency.id),
     playerLevel(env.DB, agency.id, player.id, now),
     sumPlayerProviderDays(env.DB, agency.id, week.from, week.to, [player.id]),
     listWalletRewards(env, agency.id, player.id, "CASHBACK", 1, 50),
     wallet.activeUsage(now),
     offersPaused(env, agency.id, player.id, now),
+    heldRewards(env, agency.id, player.id, [{ kind: "CASHBACK", subject: week.key }]),
   ]);
+  const held = holds.get(holdRewardKey("CASHBACK", week.key)) ?? null;
   // a player's VIP level brings its own percent and cap (decision 091)
   const settings = cashbackTerms(agencySettings, standing.level);
   const line = (provider: Provider): CashbackLine => {
@@ -87,8 +92,9 @@ async function facts(env: Env, agency: Agency, player: CurrentPlayer, now: numbe
       netLoss: formatAmount(netLossMinor, "THB"),
       daysCollected: sum?.days ?? 0,
       cashback: formatAmount(verdict.amountMinor, "THB"),
-      claimable: verdict.ok,
-      refusal: verdict.ok ? null : verdict.error,
+      // held for review: the offer is not made again, the page says it is being checked
+      claimable: verdict.ok && held === null,
+      refusal: !verdict.ok ? verdict.error : held === "HELD" ? "REWARD_HELD" : held === "REFUSED" ? "REWARD_REFUSED" : null,
       claimed: claimed && { code: claimed.code, status: claimed.status },
     };
   };

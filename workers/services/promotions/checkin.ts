@@ -21,6 +21,8 @@ import { depositTimesSince, readCheckinSettings, upsertCheckinSettingsStatement 
 import { findRewardClaim, listRewardClaims } from "../../db/rewards";
 import type { ClaimRewardResult, Reward } from "../../wallet/player-wallet";
 import type { Agency } from "../agency";
+import { holdRewardKey } from "../../core/holds";
+import { heldRewards } from "../holds";
 import { offersPaused } from "../wallets";
 import { claimWalletReward, listWalletRewards, withRetry, withTurnoverProgress, type HeldReward, type RewardWithProgress } from "./rewards";
 
@@ -57,13 +59,18 @@ function settingsView(s: CheckinSettings): SettingsView {
 /** A reward of today's period already claimed (not given up by a failed credit). */
 type Claimed = { code: string; status: Reward["status"]; provider: Provider; amount: string } | null;
 
+type HeldRefusal = "REWARD_HELD" | "REWARD_REFUSED";
+const heldRefusal = (status: "HELD" | "REFUSED" | undefined): HeldRefusal | null =>
+  status === "HELD" ? "REWARD_HELD" : status === "REFUSED" ? "REWARD_REFUSED" : null;
+
 /** What is on offer today; absent while offers are paused (nothing of it may be shown then). */
 type CheckinOffer = {
   settings: SettingsView;
   today: string;
   providers: Provider[];
-  checkin: { refusal: CheckinRefusal | null; claimed: Claimed };
-  streak: { progress: StreakProgress; refusal: StreakRefusal | null; claimed: Claimed };
+  /** REWARD_HELD / REWARD_REFUSED: today's claim is held for review, or was refused after it (decision 094). */
+  checkin: { refusal: CheckinRefusal | HeldRefusal | null; claimed: Claimed };
+  streak: { progress: StreakProgress; refusal: StreakRefusal | HeldRefusal | null; claimed: Claimed };
 };
 
 export type CheckinPage = { offer: CheckinOffer | null; paused: OfferPause | null; history: RewardWithProgress[] };
@@ -73,15 +80,19 @@ const claimedView = (r: Reward | undefined): Claimed => (r ? { code: r.code, sta
 
 /** Everything a check-in or a streak claim is judged on, read at once. */
 async function facts(env: Env, agency: Agency, player: CurrentPlayer, now: number) {
-  const [settings, paused, checkins, streaks, paidAt] = await Promise.all([
+  const today = checkinDay(now);
+  const [settings, paused, checkins, streaks, paidAt, holds] = await Promise.all([
     readCheckinSettings(env.DB, agency.id),
     offersPaused(env, agency.id, player.id, now),
     listWalletRewards(env, agency.id, player.id, "CHECKIN", 1, 20),
     listWalletRewards(env, agency.id, player.id, "STREAK", 1, 20),
     // the longest streak's window, so this read need not wait for the settings
     depositTimesSince(env.DB, agency.id, player.id, new Date(streakWindowStart(STREAK_DAYS_MAX, now)).toISOString()),
+    heldRewards(env, agency.id, player.id, [
+      { kind: "CHECKIN", subject: today },
+      { kind: "STREAK", subject: today },
+    ]),
   ]);
-  const today = checkinDay(now);
   const checkedIn = checkins.items.find((r) => r.period === today && live(r));
   // the last streak claimed: its days and those before it do not count for the next
   const lastStreak = streaks.items.filter(live).reduce<string | null>((last, r) => (last === null || r.period > last ? r.period : last), null);
@@ -91,10 +102,17 @@ async function facts(env: Env, agency: Agency, player: CurrentPlayer, now: numbe
     settings: settingsView(settings),
     today,
     providers: agency.enabledProviders,
-    checkin: { refusal: judgeCheckin({ settings, checkedInToday: checkedIn !== undefined, offersPaused: paused !== null }), claimed: claimedView(checkedIn) },
+    checkin: {
+      refusal:
+        judgeCheckin({ settings, checkedInToday: checkedIn !== undefined, offersPaused: paused !== null }) ??
+        heldRefusal(holds.get(holdRewardKey("CHECKIN", today))),
+      claimed: claimedView(checkedIn),
+    },
     streak: {
       progress,
-      refusal: judgeStreak({ settings, progress, claimedToday: streakToday !== undefined, offersPaused: paused !== null }),
+      refusal:
+        judgeStreak({ settings, progress, claimedToday: streakToday !== undefined, offersPaused: paused !== null }) ??
+        heldRefusal(holds.get(holdRewardKey("STREAK", today))),
       claimed: claimedView(streakToday),
     },
   };
@@ -130,7 +148,7 @@ function claimOutcome(result: ClaimRewardResult | HeldReward): CheckinClaimResul
   }
 }
 
-function refused(error: CheckinRefusal | StreakRefusal, pause: OfferPause | null): CheckinClaimResult {
+function refused(error: CheckinRefusal | StreakRefusal | HeldRefusal, pause: OfferPause | null): CheckinClaimResult {
   if (error === "OFFERS_PAUSED" && pause) return { ok: false, error, pause };
   return { ok: false, error: error as Exclude<CheckinClaimError, "OFFERS_PAUSED"> };
 }
