@@ -55,6 +55,11 @@ async function register(opts: { device?: string; phone?: string; holder: string 
   return { username, id: row!.id, cookie };
 }
 
+/** The text of the element a page shows under `testId` (the page's inline translations hold every text of its groups: a page is read by its elements). */
+function shownIn(html: string, testId: string): string | undefined {
+  return new RegExp(`data-testid="${testId}"[^>]*>([^<]+)<`).exec(html)?.[1];
+}
+
 const claim = (p: Ring) => postForm(`/player/promotion/${WELCOME}`, { intent: "claim", provider: "askmebet" }, { cookie: p.cookie });
 
 type Current = { id: string; status: string; bonus: string | null; bonusCredited: boolean; hold: string | null; reason: string | null } | null;
@@ -123,7 +128,7 @@ describe("six accounts on one device claim the welcome promotion", () => {
       expect(await providerBalance("askmebet", p.username)).toBe("100.00");
       // the player is told, in their language, that it is being checked
       const page = await (await fetchApp("http://localhost/player/promotion", { headers: { Cookie: p.cookie } })).text();
-      expect(page).toContain(lo.promotion.bonusBeingChecked);
+      expect(shownIn(page, "promotion-held")).toBe(lo.promotion.bonusBeingChecked);
     }
     expect(firstBalance).toBe("200.00");
 
@@ -138,7 +143,7 @@ describe("six accounts on one device claim the welcome promotion", () => {
     const held = others[0]!;
     const review = await postWithdraw(held.cookie, { intent: "review", amount: "100" });
     expect(review.status).toBe(200);
-    expect(await review.text()).toContain(lo.withdraw.checking);
+    expect(shownIn(await review.text(), "withdraw-checking")).toBe(lo.withdraw.checking);
     expect((await postWithdraw(held.cookie, { amount: "100" })).status).toBe(302);
     const [order] = (await walletOf(env, "demo", held.id).listWithdraws(1, 5)).items;
     expect(order).toMatchObject({ status: "OPEN", review: "MANUAL" });
@@ -216,7 +221,8 @@ describe("a reward on the cashback path (check-in)", () => {
     expect((await checkIn(second!)).status).toBe(302);
     expect((await checkIn(second!)).status).toBe(302);
     const page = await (await fetchApp("http://localhost/player/checkin", { headers: { Cookie: second!.cookie } })).text();
-    expect(page).toContain(lo.checkin.errors.REWARD_HELD);
+    expect(page).toMatch(/data-testid="checkin-refusal" data-refusal="REWARD_HELD">([^<]+)</);
+    expect(/data-refusal="REWARD_HELD">([^<]+)</.exec(page)?.[1]).toBe(lo.checkin.errors.REWARD_HELD);
     const api = await fetchApp("http://localhost/api/v2/rewards/checkin", {
       method: "POST",
       headers: { Cookie: second!.cookie, "Content-Type": "application/json" },
@@ -235,6 +241,7 @@ describe("a reward on the cashback path (check-in)", () => {
     const rewards = await walletOf(env, "demo", second!.id).listRewards(null, 1, 10);
     expect(rewards.items.map((r) => [r.kind, r.status])).toEqual([["CHECKIN", "SUCCESS"]]);
     const after = await (await fetchApp("http://localhost/player/checkin", { headers: { Cookie: second!.cookie } })).text();
-    expect(after).not.toContain(lo.checkin.errors.REWARD_HELD);
+    expect(after).not.toContain('data-refusal="REWARD_HELD"');
+    expect(after).toContain('data-refusal="CHECKIN_ALREADY_TODAY"');
   });
 });
