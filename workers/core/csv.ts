@@ -63,3 +63,76 @@ function csvRecord(cells: readonly CsvCell[]): string {
 export function toCsv(rows: readonly (readonly CsvCell[])[]): string {
   return CSV_BOM + rows.map((row) => csvRecord(row) + "\r\n").join("");
 }
+
+// ---- reading (a bank's statement export, decision 016) ------------------------------------
+
+/** The separators a bank's export may use, in the order a tie is decided. */
+const CSV_SEPARATORS = [",", ";", "\t", "|"] as const;
+
+/**
+ * Records and fields of a CSV text with this separator, RFC 4180 as spreadsheets write it: a
+ * quoted field may hold the separator, line breaks and doubled quotes; records end at CRLF, LF
+ * or CR; a blank line is a record of one empty field, and so is what follows a final line break
+ * (as papaparse read it: the statement's rules skip blank records).
+ */
+export function readCsvWith(text: string, separator: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  let i = 0;
+  const endField = () => {
+    row.push(field);
+    field = "";
+  };
+  const endRow = () => {
+    endField();
+    rows.push(row);
+    row = [];
+  };
+  while (i < text.length) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+        continue;
+      }
+      if (c === '"') quoted = false;
+      else field += c;
+      i++;
+      continue;
+    }
+    if (c === '"' && field === "") quoted = true;
+    else if (c === separator) endField();
+    else if (c === "\r" || c === "\n") {
+      endRow();
+      if (c === "\r" && text[i + 1] === "\n") i++;
+    } else field += c;
+    i++;
+  }
+  if (text.length > 0) endRow();
+  return rows;
+}
+
+/**
+ * A statement's cells with its separator guessed among CSV_SEPARATORS: the one that splits the
+ * first records (blank ones aside) into the same number of fields most often, more than one
+ * field, the more fields the better; none does: a comma. Replaces papaparse (7 KiB of the
+ * Worker's gzip, decision 094) with what a bank's export needs.
+ */
+export function readCsv(text: string): string[][] {
+  let best: { separator: string; agreeing: number; fields: number } = { separator: ",", agreeing: 0, fields: 0 };
+  for (const separator of CSV_SEPARATORS) {
+    const sample = readCsvWith(text.slice(0, 64 * 1024), separator)
+      .filter((r) => r.length > 1 || r[0] !== "")
+      .slice(0, 10);
+    const counts = new Map<number, number>();
+    for (const r of sample) counts.set(r.length, (counts.get(r.length) ?? 0) + 1);
+    for (const [fields, agreeing] of counts) {
+      if (fields < 2) continue;
+      if (agreeing > best.agreeing || (agreeing === best.agreeing && fields > best.fields)) best = { separator, agreeing, fields };
+    }
+  }
+  return readCsvWith(text, best.separator);
+}

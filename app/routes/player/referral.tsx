@@ -141,7 +141,8 @@ export default function ReferralPage({ loaderData, actionData }: Route.Component
 function WeekCard({ week, providers, enabled }: { week: WeekView; providers: string[]; enabled: boolean }) {
   const { t } = useTranslation();
   const claimable = enabled && !week.claim && Number(week.amount) > 0;
-  const pending = week.claim?.status === "PENDING";
+  // held for review (decision 094): said instead of the claim button, which would only be held again
+  const pending = week.claim?.status === "PENDING" && week.held === null;
   return (
     <li className="card stack" data-week={week.week} data-testid="referral-week">
       <p className="card-title">{t("referral.weekRange", { from: formatDay(week.week), to: formatDay(week.weekEnd) })}</p>
@@ -149,9 +150,14 @@ function WeekCard({ week, providers, enabled }: { week: WeekView; providers: str
         {t("referral.weekLine", { counted: week.counted, basis: formatMoney(week.basis, "THB"), amount: formatMoney(week.amount, "THB") })}
         {week.capped && <span className="muted"> {t("referral.capped")}</span>}
       </p>
-      {week.claim && !pending && (
+      {week.claim && week.claim.status !== "PENDING" && (
         <p data-testid="referral-week-claimed">
           {t("referral.claimedAt", { provider: t(`providers.${week.claim.provider}`), at: formatDateTime(week.claim.createdAt) })}
+        </p>
+      )}
+      {week.held && (
+        <p className="notice" role="note" data-testid="referral-week-held" data-held={week.held}>
+          {t(week.held === "HELD" ? "referral.errors.REWARD_HELD" : "referral.errors.REWARD_REFUSED")}
         </p>
       )}
       {(claimable || pending) && (

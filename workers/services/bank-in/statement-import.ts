@@ -1,4 +1,4 @@
-import Papa from "papaparse";
+import { readCsv } from "../../core/csv";
 import { sha256Hex } from "../../core/tokens";
 import { auditStatement, recordAudit, type AuditActor } from "../../db/audit";
 import {
@@ -34,18 +34,12 @@ import { insertStatementImportStatement } from "../../db/bank-transactions";
  * staff change the mapping), review what each credit row matches (the matcher's preview,
  * nothing written), then confirm: every credit row goes through applyBankTransaction
  * (source "statement"), which applies it at most once and queues what matches nothing.
- * Parsing: papaparse (quoted fields, ; , tab or | separators guessed) over the decoded text;
+ * Parsing: core/csv.ts readCsv (quoted fields, ; , tab or | separators guessed) over the decoded text;
  * the rules in workers/core/statement.ts.
  */
 
 const UPLOAD_KEEP_MS = 24 * 3600_000;
 const PREVIEW_ROWS = 12;
-
-/** The file's cells: rows of strings, the delimiter guessed. */
-function splitCsv(text: string): string[][] {
-  const parsed = Papa.parse<string[]>(text, { delimiter: "", delimitersToGuess: [",", ";", "\t", "|"], skipEmptyLines: false });
-  return parsed.data.filter((row) => Array.isArray(row));
-}
 
 /** The bank transaction id of a credit row: the bank's id column, else the SHA-256 of its key (date, amount, description, occurrence). */
 async function bankTransactionIdOf(row: Extract<StatementRow, { kind: "credit" }>): Promise<string> {
@@ -82,7 +76,7 @@ export async function uploadStatement(
   if (!channels.some((c) => c.code === input.channelCode)) return { ok: false, problem: "UNKNOWN_CHANNEL" };
   const decoded = decodeStatement(input.bytes);
   if (!decoded.ok) return decoded;
-  const rows = splitCsv(decoded.text);
+  const rows = readCsv(decoded.text);
   const problem = checkTable(rows);
   if (problem) return { ok: false, problem };
   const id = crypto.randomUUID();
@@ -155,7 +149,7 @@ export async function statementPage(
   const stored = await findStatementUpload(env.DB, agencyId, uploadId);
   if (!stored) return null;
   const upload: Upload = { id: stored.id, channelCode: stored.channelCode, fileName: stored.fileName };
-  const rows = splitCsv(stored.content);
+  const rows = readCsv(stored.content);
   const mapping = await findStatementMapping(env.DB, agencyId, stored.channelCode);
   const read = mapping ? readStatement(rows, mapping) : null;
   if (mapping && read?.ok && !opts.remap && opts.headerRow === null) {
@@ -203,7 +197,7 @@ export type MappingTry =
 async function readWithFields(db: D1Database, agencyId: string, uploadId: string, fields: MappingFields, headerRow: number) {
   const stored = await findStatementUpload(db, agencyId, uploadId);
   if (!stored) return { result: { ok: false, notFound: true } as MappingTry, stored: null };
-  const rows = splitCsv(stored.content);
+  const rows = readCsv(stored.content);
   const header = headerNames(rows[headerRow] ?? []);
   const checked = checkMapping(fields, header);
   if (!checked.ok) return { result: { ok: false, mappingProblems: checked.problems } as MappingTry, stored };
@@ -244,7 +238,7 @@ export async function applyStatement(
   const stored = await findStatementUpload(env.DB, actor.agencyId, uploadId);
   if (!stored) return { ok: false, problem: "NOT_FOUND" };
   const mapping = await findStatementMapping(env.DB, actor.agencyId, stored.channelCode);
-  const read = mapping ? readStatement(splitCsv(stored.content), mapping) : null;
+  const read = mapping ? readStatement(readCsv(stored.content), mapping) : null;
   if (!read?.ok) return { ok: false, problem: "NOT_MAPPED" };
   const summary: ApplySummary = { applied: 0, duplicate: 0, unmatched: 0, debit: 0, errors: 0 };
   // every row kept as a report, and the transfers of each amount derived once for the whole file (decision 069)

@@ -47,6 +47,9 @@ import {
   type ReferralRecord,
 } from "../../db/referrals";
 import type { OfferPause } from "../../core/responsible-gaming";
+import { holdRewardKey } from "../../core/holds";
+import { weekOfDay } from "../../core/reward-period";
+import { heldRewards } from "../holds";
 import { offersPaused } from "../wallets";
 import { creditReferralReward, referralRewardProgress, referralRewardStatuses } from "./referral-reward";
 
@@ -251,7 +254,17 @@ export const claimView = (c: ReferralClaim): ClaimView => ({
   createdAt: c.createdAt,
 });
 
-export type WeekView = { week: string; weekEnd: string; counted: number; basis: string; amount: string; capped: boolean; claim: ClaimView | null };
+/** `held`: the week's claim is held for review, or was refused after it (decision 094): the page says so instead of offering the claim again. */
+export type WeekView = {
+  week: string;
+  weekEnd: string;
+  counted: number;
+  basis: string;
+  amount: string;
+  capped: boolean;
+  claim: ClaimView | null;
+  held: "HELD" | "REFUSED" | null;
+};
 
 export type ReferralPage = {
   code: string;
@@ -288,7 +301,11 @@ export async function referralPage(
     offersPaused(env, agency.id, playerId, now()),
   ]);
   await syncPendingClaims(env, agency.id, playerId, claims);
-  const progress = await referralRewardProgress(env, { agencyId: agency.id, playerId, username: player.username });
+  const pendingWeeks = claims.filter((c) => c.status === "PENDING").map((c) => ({ kind: "REFERRAL" as const, subject: weekOfDay(c.weekStart).key }));
+  const [progress, holds] = await Promise.all([
+    referralRewardProgress(env, { agencyId: agency.id, playerId, username: player.username }),
+    heldRewards(env, agency.id, playerId, pendingWeeks),
+  ]);
   const claimed = new Map(claims.map((c) => [c.weekStart, c]));
   const first = referrals.reduce((min, r) => Math.min(min, Date.parse(r.createdAt)), Number.POSITIVE_INFINITY);
   const weeks: WeekView[] = [];
@@ -304,6 +321,7 @@ export async function referralPage(
       amount: credit(claim ? claim.amountMinor : share!.amountMinor),
       capped: claim ? claim.capped : share!.capped,
       claim: claim ? claimView(claim) : null,
+      held: claim?.status === "PENDING" ? (holds.get(holdRewardKey("REFERRAL", weekOfDay(claim.weekStart).key)) ?? null) : null,
     });
   }
   return {
