@@ -33,9 +33,10 @@ export async function holdIfLinked(
   who: Claimant,
   input: { kind: HoldKind; subject: string; ref: string; amount: string | null; claim: Record<string, unknown> | null },
 ): Promise<HeldClaim | null> {
-  const rules = await readHoldRules(env.DB, who.agencyId);
+  // the rules and the player's traces at once: two round trips in all, the batch being the second
+  const [rules, traces] = await Promise.all([readHoldRules(env.DB, who.agencyId), holdTraces(env.DB, who.agencyId, who.playerId)]);
   if (!(input.kind === "PROMOTION" ? rules.promotions : rules.rewards)) return null;
-  const keys = holdLinkKeys(await holdTraces(env.DB, who.agencyId, who.playerId));
+  const keys = holdLinkKeys(traces);
   if (keys.length === 0) return null;
   const rewardKey = holdRewardKey(input.kind, input.subject);
   const actor = { agencyId: who.agencyId, staffId: null, staffUsername: `player:${who.username}` };
