@@ -6,6 +6,8 @@ import { loginViaForm, PASSWORD, postForm, sessionFrom, uniqueName, uniquePhone 
 import { payQr, postDeposit, providerBalance, pumpDeliveries, postWithdraw } from "../setup/money";
 import { createStaff, staffLogin } from "../setup/staff";
 import { walletOf } from "../../workers/services/wallets";
+import { getPlayerDetail, replaceBankAccount } from "../../workers/services/players";
+import { personalLaoQr, qrPng } from "./fixtures/qr-images";
 
 /**
  * Holds (decision 094), driven over HTTP only: registration (with the device the form reports),
@@ -243,5 +245,53 @@ describe("a reward on the cashback path (check-in)", () => {
     const after = await (await fetchApp("http://localhost/player/checkin", { headers: { Cookie: second!.cookie } })).text();
     expect(after).not.toContain('data-refusal="REWARD_HELD"');
     expect(after).toContain('data-refusal="CHECKIN_ALREADY_TODAY"');
+  });
+});
+
+describe("a receive QR handed from one player to another", () => {
+  it("links them (the replaced account's receiver is kept): the second claim of the welcome promotion is held for the receiver", async () => {
+    const qr = personalLaoQr({ receiver: `mch${hex(6).toUpperCase()}` });
+    const number = () => `0101${hex(4).replace(/\D/g, "5").padEnd(9, "1").slice(0, 9)}`;
+    // A gives the QR with an account, then replaces the account (the QR goes with the old one)
+    const a = await register({ holder: "Somsak Phommavong" });
+    const actorA = { agencyId: "demo", staffId: null, staffUsername: `player:${a.username}`, ip: null, userAgent: null };
+    expect(
+      (
+        await replaceBankAccount(
+          env,
+          actorA,
+          a.id,
+          { bankCode: "BCEL", accountNumber: number(), accountName: "Somsak Phommavong", receiveQr: qrPng(qr) },
+          { allowPaid: false },
+        )
+      ).ok,
+    ).toBe(true);
+    expect(
+      (await replaceBankAccount(env, actorA, a.id, { bankCode: "BCEL", accountNumber: number(), accountName: "Somsak Phommavong" }, { allowPaid: false })).ok,
+    ).toBe(true);
+    // B, on another device and phone, gives the same QR with an account of their own
+    const b = await register({ holder: "Somsak Phommavong" });
+    const actorB = { agencyId: "demo", staffId: null, staffUsername: `player:${b.username}`, ip: null, userAgent: null };
+    expect(
+      (
+        await replaceBankAccount(
+          env,
+          actorB,
+          b.id,
+          { bankCode: "BCEL", accountNumber: number(), accountName: "Somsak Phommavong", receiveQr: qrPng(qr) },
+          { allowPaid: false },
+        )
+      ).ok,
+    ).toBe(true);
+
+    expect((await claim(a)).status).toBe(302);
+    expect((await claim(b)).status).toBe(302);
+    expect((await current(a))!.hold).toBeNull();
+    expect((await current(b))!.hold).toBe("HELD");
+    const hold = await env.DB.prepare(`SELECT links_json FROM reward_holds WHERE player_id = ?1`).bind(b.id).first<{ links_json: string }>();
+    expect(JSON.parse(hold!.links_json)).toEqual([expect.objectContaining({ playerId: a.id, key: expect.stringMatching(/^receiver:27710418:mch/) })]);
+    // and the staff page of either shows the receiver link
+    const detail = await getPlayerDetail(env.DB, "demo", a.id);
+    expect(detail!.linked.links.find((l) => l.playerId === b.id)?.reasons.map((r) => r.reason)).toContain("receiver");
   });
 });

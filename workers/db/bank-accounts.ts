@@ -108,6 +108,15 @@ export async function receiveQrHolder(db: D1Database, agencyId: string, receiver
   return row?.player_id ?? null;
 }
 
+/** The receiver of the player's account's QR (null: none): what a replacement keeps in its audit row (decision 094). */
+export async function receiverOfPlayer(db: D1Database, agencyId: string, playerId: string): Promise<string | null> {
+  const row = await db
+    .prepare(`SELECT receive_qr_receiver FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`)
+    .bind(agencyId, playerId)
+    .first<{ receive_qr_receiver: string | null }>();
+  return row?.receive_qr_receiver ?? null;
+}
+
 /**
  * The receiving QR of the player's account, only while the account is still the one given
  * (a withdrawal keeps the account it was confirmed with; a replaced account's QR is not its).

@@ -8,7 +8,7 @@ import { boundedCount, pageOfRows, type BoundedCount, type ListAsk, type ListPag
 import { boundedCountSql, keysetSql, numberedParams } from "./keyset";
 import { readTogether, rowsOf, type Read } from "./reads";
 
-/** What a player left that links (devices, phone, bank accounts and their receive QRs), in one batch. */
+/** What a player left that links (devices, phone, bank accounts and their receive QRs, now and replaced), in one batch. */
 export async function holdTraces(db: D1Database, agencyId: string, playerId: string): Promise<HoldTraces> {
   const [devices, phones, accounts] = await readTogether(db, [
     {
@@ -20,8 +20,15 @@ export async function holdTraces(db: D1Database, agencyId: string, playerId: str
       read: (r: D1Result) => rowsOf<{ phone: string | null }>(r)[0]?.phone ?? null,
     },
     {
+      // the account now, and those the player replaced (the audit keeps the one before, with its QR's receiver):
+      // an account or a receive QR handed from one player to another is the commonest "new" account of a ring
       statement: db
-        .prepare(`SELECT bank_code, account_number, receive_qr_receiver FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2`)
+        .prepare(
+          `SELECT bank_code, account_number, receive_qr_receiver FROM bank_accounts WHERE agency_id = ?1 AND player_id = ?2
+           UNION ALL
+           SELECT json_extract(before_json, '$.bankCode'), json_extract(before_json, '$.accountNumber'), json_extract(before_json, '$.receiveQrReceiver')
+           FROM audit_log WHERE agency_id = ?1 AND action = 'player.bank-replace' AND target = ?2 AND json_extract(before_json, '$.accountNumber') IS NOT NULL`,
+        )
         .bind(agencyId, playerId),
       read: (r: D1Result) => rowsOf<{ bank_code: string; account_number: string; receive_qr_receiver: string | null }>(r),
     },

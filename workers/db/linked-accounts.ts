@@ -68,7 +68,7 @@ export async function linkTraces(db: D1Database, agencyId: string, playerId: str
     // that moves from one player to another is the commonest "new" account of a ring
     traces<Account>(
       `SELECT target AS player_id, json_extract(before_json, '$.bankCode') AS bank_code, json_extract(before_json, '$.accountNumber') AS account_number,
-         json_extract(before_json, '$.accountName') AS account_name, NULL AS receive_qr_receiver, created_at
+         json_extract(before_json, '$.accountName') AS account_name, json_extract(before_json, '$.receiveQrReceiver') AS receive_qr_receiver, created_at
        FROM audit_log WHERE agency_id = ?1 AND action = 'player.bank-replace' AND target = ?2 AND json_extract(before_json, '$.accountNumber') IS NOT NULL`,
       [],
       accountTraces,
@@ -109,6 +109,17 @@ export async function linkTraces(db: D1Database, agencyId: string, playerId: str
        FROM (SELECT json_extract(before_json, '$.bankCode') AS bank_code, json_extract(before_json, '$.accountNumber') AS account_number FROM audit_log
              WHERE agency_id = ?1 AND action = 'player.bank-replace' AND target = ?2) old
        CROSS JOIN bank_accounts a INDEXED BY bank_accounts_number ON a.agency_id = ?1 AND a.bank_code = old.bank_code AND a.account_number = old.account_number
+       CROSS JOIN players p ON p.agency_id = a.agency_id AND p.id = a.player_id
+       WHERE +a.player_id <> ?2 LIMIT ${OTHERS_MAX}`,
+      [],
+      accountTraces,
+    ),
+    // the receive QR of an account the player replaced, now another player's (its receiver is one player's at a time)
+    traces<Account>(
+      `SELECT ${accountColumns}, ${CARD}
+       FROM (SELECT json_extract(before_json, '$.receiveQrReceiver') AS receiver FROM audit_log
+             WHERE agency_id = ?1 AND action = 'player.bank-replace' AND target = ?2 AND json_extract(before_json, '$.receiveQrReceiver') IS NOT NULL) old
+       CROSS JOIN bank_accounts a INDEXED BY bank_accounts_receive_qr ON a.agency_id = ?1 AND a.receive_qr_receiver = old.receiver AND a.receive_qr_receiver IS NOT NULL
        CROSS JOIN players p ON p.agency_id = a.agency_id AND p.id = a.player_id
        WHERE +a.player_id <> ?2 LIMIT ${OTHERS_MAX}`,
       [],
@@ -156,8 +167,8 @@ export async function linkTraces(db: D1Database, agencyId: string, playerId: str
         })),
     },
   ] as const);
-  const [referrals, unlinks] = [results[10], results[11]];
-  return { traces: results.slice(0, 10).flat() as Trace[], referrals, unlinks, cards };
+  const [referrals, unlinks] = [results[11], results[12]];
+  return { traces: results.slice(0, 11).flat() as Trace[], referrals, unlinks, cards };
 }
 
 /** The unlink, once per pair (the smaller id first): a second unlink of the pair changes nothing (INSERT OR IGNORE). */

@@ -1,7 +1,7 @@
 import { cleanName } from "../../core/names";
 import { auditIfChanged, type AuditActor } from "../../db/audit";
 import type { Client, CurrentPlayer } from "../../core/session";
-import { bankAccountOwner, replaceBankAccountStatement } from "../../db/bank-accounts";
+import { bankAccountOwner, receiverOfPlayer, replaceBankAccountStatement } from "../../db/bank-accounts";
 import { checkCurrentPassword } from "./auth";
 import { listBankAccounts, type BankAccount } from "./bank";
 import { walletOf } from "../wallets";
@@ -104,7 +104,11 @@ export async function replaceBankAccount(
   const current = state.account;
   if (!current) return { ok: false, code: "ACCOUNT_NOT_FOUND" };
   if (current.bankCode === next.bankCode && current.accountNumber === next.accountNumber) return { ok: false, code: "ACCOUNT_ALREADY_ADDED" };
-  const [owner, screen] = await Promise.all([bankAccountOwner(env.DB, agencyId, next), screenBlocklist(env.DB, agencyId, bankAccountKeys(next))]);
+  const [owner, screen, oldReceiver] = await Promise.all([
+    bankAccountOwner(env.DB, agencyId, next),
+    screenBlocklist(env.DB, agencyId, bankAccountKeys(next)),
+    receiverOfPlayer(env.DB, agencyId, playerId),
+  ]);
   if (owner) return { ok: false, code: "ACCOUNT_IN_USED" };
   if (state.withdrawalOpen) return { ok: false, code: "BANK_WITHDRAW_OPEN" };
   if (state.paid && !options.allowPaid) return { ok: false, code: "BANK_ACCOUNT_PAID" };
@@ -125,7 +129,8 @@ export async function replaceBankAccount(
       auditIfChanged(env.DB, actor, {
         action: "player.bank-replace",
         target: playerId,
-        before: view(current),
+        // the old QR's receiver too: a receiver passed from one player to another links them (decisions 093, 094)
+        before: { ...view(current), receiveQrReceiver: oldReceiver },
         after: { ...view({ ...next, receiveQr: qr.qr }), paidBefore: state.paid },
       }),
       ...flagStatements(env.DB, actor, playerId, "bank-replace", screen),
