@@ -1,11 +1,10 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import lo from "../../locales/lo/common.json";
-import { SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factory";
-import { saveAlertSettings, sweepAlerts } from "../../workers/services/alerts";
+import { sweepAlerts } from "../../workers/services/alerts";
 import { addBankAccount, getPlayerDetail, registerPlayer, replaceBankAccount, searchPlayers } from "../../workers/services/players";
 import { firstListPage } from "../../workers/core/keyset";
-import { newSandboxChat } from "../setup/sandbox-telegram";
+import { securityAlertsToNewChat } from "../setup/sandbox-telegram";
 import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { loginViaForm, PASSWORD, postForm, postJson, sessionFrom, uniqueName } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
@@ -140,23 +139,7 @@ describe("registration against the blocklist", () => {
   });
 
   it("a listed phone and device (flag) register, the player is flagged on the staff pages, audited and alerted", async () => {
-    const chat = await newSandboxChat();
-    await saveAlertSettings(
-      env,
-      { agencyId: "demo", staffId: null, staffUsername: "bl-owner", ip: null, userAgent: null },
-      {
-        token: SANDBOX_TELEGRAM_TOKEN,
-        chatIds: [chat],
-        language: "lo",
-        quietStart: null,
-        quietEnd: null,
-        topics: ["security"],
-        withdrawalReminderMinutes: 15,
-        depositWaitMinutes: 10,
-        summaryHour: null,
-        primaryHost: "localhost",
-      },
-    );
+    await securityAlertsToNewChat({ agencyId: "demo", staffId: null, staffUsername: "bl-owner", ip: null, userAgent: null });
     const phone = freshPhone();
     const device = fingerprintOf(uniqueName("flag"));
     await list({ kind: "phone", value: phone, action: "flag", note: "watch: second account" });

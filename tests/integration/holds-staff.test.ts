@@ -1,11 +1,10 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import lo from "../../locales/lo/admin.json";
-import { SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factory";
-import { saveAlertSettings, sweepAlerts } from "../../workers/services/alerts";
+import { sweepAlerts } from "../../workers/services/alerts";
 import { decideHold, holdIfLinked } from "../../workers/services/holds";
 import { getPlayerDetail } from "../../workers/services/players";
-import { newSandboxChat } from "../setup/sandbox-telegram";
+import { securityAlertsToNewChat } from "../setup/sandbox-telegram";
 import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { loginViaForm, PASSWORD, postForm, postJson, sessionFrom, uniqueName } from "../setup/players";
 import { createStaff, staffLogin } from "../setup/staff";
@@ -61,19 +60,7 @@ describe("the staff alert of a held claim", () => {
     expect(audit).toHaveLength(1);
     expect(audit[0]!.target).toBe(second.playerId);
 
-    const chat = await newSandboxChat();
-    await saveAlertSettings(env, owner, {
-      token: SANDBOX_TELEGRAM_TOKEN,
-      chatIds: [chat],
-      language: "lo",
-      quietStart: null,
-      quietEnd: null,
-      topics: ["security"],
-      withdrawalReminderMinutes: 15,
-      depositWaitMinutes: 10,
-      summaryHour: null,
-      primaryHost: "localhost",
-    });
+    await securityAlertsToNewChat(owner);
     const now = Date.now();
     await sweepAlerts(env, now);
     await sweepAlerts(env, now + 30_000);

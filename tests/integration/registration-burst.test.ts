@@ -1,12 +1,11 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import lo from "../../locales/lo/common.json";
-import { SANDBOX_TELEGRAM_TOKEN } from "../../workers/ports/alert-channel-factory";
-import { saveAlertSettings, sweepAlerts } from "../../workers/services/alerts";
+import { sweepAlerts } from "../../workers/services/alerts";
 import { saveHoldRules } from "../../workers/services/holds";
 import { registerPlayer } from "../../workers/services/players";
 import { DEFAULT_HOLD_RULES } from "../../workers/core/holds";
-import { newSandboxChat } from "../setup/sandbox-telegram";
+import { securityAlertsToNewChat } from "../setup/sandbox-telegram";
 import { fetchApp, seedDemo, shownOf } from "../setup/seed";
 import { PASSWORD, postForm, uniqueName } from "../setup/players";
 
@@ -65,19 +64,7 @@ function registerJson(username: string, headers: Record<string, string>, ip = ne
 }
 
 async function securityAlerts(kind: string) {
-  const chat = await newSandboxChat();
-  await saveAlertSettings(env, owner, {
-    token: SANDBOX_TELEGRAM_TOKEN,
-    chatIds: [chat],
-    language: "lo",
-    quietStart: null,
-    quietEnd: null,
-    topics: ["security"],
-    withdrawalReminderMinutes: 15,
-    depositWaitMinutes: 10,
-    summaryHour: null,
-    primaryHost: "localhost",
-  });
+  await securityAlertsToNewChat(owner);
   const now = Date.now();
   await sweepAlerts(env, now);
   await sweepAlerts(env, now + 30_000);
