@@ -2,11 +2,10 @@ import { OffersPaused } from "~/components/offers-paused";
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { cashbackPage, claimCashback } from "@workers/services/promotions";
-import { HistoryTable } from "~/components/money";
-import { RewardTurnover } from "~/components/reward-turnover";
+import { RewardHistory } from "~/components/reward-history";
 import { translate } from "~/lib/i18n.server";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
-import { formatDateTime, formatDay, formatMoney } from "~/lib/format";
+import { formatDay, formatMoney } from "~/lib/format";
 import { sharedRefusal, type CashbackRefusal } from "@workers/core/cashback";
 import { redirectWithError, redirectWithSuccess } from "~/lib/toast.server";
 import type { Route } from "./+types/cashback";
@@ -50,25 +49,7 @@ export default function Cashback({ loaderData }: Route.ComponentProps) {
       <h1>{t("cashback.title")}</h1>
       {/* offers paused (decision 091): neither the rules nor the week's amounts, only why */}
       {paused ? <OffersPaused pause={paused} /> : <CashbackOffer week={week} settings={settings} lines={lines} />}
-      <h2>{t("reward.history")}</h2>
-      {history.length === 0 ? (
-        <p className="empty" data-testid="reward-history-empty">
-          {t("reward.historyEmpty")}
-        </p>
-      ) : (
-        <HistoryTable
-          testId="reward-history"
-          rows={history}
-          columns={[
-            { label: t("reward.col.date"), cell: (r) => formatDateTime(r.createdAt) },
-            { label: t("reward.col.period"), cell: (r) => r.period },
-            { label: t("reward.col.provider"), cell: (r) => t(`providers.${r.provider}`) },
-            { label: t("reward.col.amount"), testId: "reward-amount", cell: (r) => formatMoney(r.amount, "THB") },
-            { label: t("reward.col.turnover"), cell: (r) => <RewardTurnover target={r.turnoverTarget} done={r.turnoverDone} met={r.turnoverMet} /> },
-            { label: t("reward.col.status"), cell: (r) => <span data-status={r.status}>{t(`reward.status.${r.status}`)}</span> },
-          ]}
-        />
-      )}
+      <RewardHistory history={history} detail={{ label: t("reward.col.period"), cell: (r) => r.period }} />
     </section>
   );
 }

@@ -1,11 +1,10 @@
 import { Form } from "react-router";
 import { useTranslation } from "react-i18next";
 import { checkIn, checkinPage, claimStreak } from "@workers/services/promotions";
-import { HistoryTable } from "~/components/money";
 import { OffersPaused } from "~/components/offers-paused";
-import { RewardTurnover } from "~/components/reward-turnover";
+import { RewardHistory } from "~/components/reward-history";
 import { getAgency, getBindings, requirePlayer } from "~/lib/context.server";
-import { formatDateTime, formatDay, formatMoney } from "~/lib/format";
+import { formatDay, formatMoney } from "~/lib/format";
 import { translate } from "~/lib/i18n.server";
 import { loadAsDocument, type ScriptsHandle } from "~/lib/page-scripts";
 import type { I18nHandle } from "~/lib/i18n";
@@ -52,25 +51,7 @@ export default function Checkin({ loaderData }: Route.ComponentProps) {
       <h1>{t("checkin.title")}</h1>
       {/* offers paused (decision 091): no check-in, no streak, not even its progress; only why */}
       {paused ? <OffersPaused pause={paused} /> : offer && <Offer offer={offer} />}
-      <h2>{t("reward.history")}</h2>
-      {history.length === 0 ? (
-        <p className="empty" data-testid="reward-history-empty">
-          {t("reward.historyEmpty")}
-        </p>
-      ) : (
-        <HistoryTable
-          testId="reward-history"
-          rows={history}
-          columns={[
-            { label: t("reward.col.date"), cell: (r) => formatDateTime(r.createdAt) },
-            { label: t("checkin.col.kind"), cell: (r) => <span data-kind={r.kind}>{t(`checkin.kind.${r.kind}`)}</span> },
-            { label: t("reward.col.provider"), cell: (r) => t(`providers.${r.provider}`) },
-            { label: t("reward.col.amount"), testId: "reward-amount", cell: (r) => formatMoney(r.amount, "THB") },
-            { label: t("reward.col.turnover"), cell: (r) => <RewardTurnover target={r.turnoverTarget} done={r.turnoverDone} met={r.turnoverMet} /> },
-            { label: t("reward.col.status"), cell: (r) => <span data-status={r.status}>{t(`reward.status.${r.status}`)}</span> },
-          ]}
-        />
-      )}
+      <RewardHistory history={history} detail={{ label: t("checkin.col.kind"), cell: (r) => <span data-kind={r.kind}>{t(`checkin.kind.${r.kind}`)}</span> }} />
     </section>
   );
 }
